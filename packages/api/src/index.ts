@@ -1,0 +1,3 @@
+export * from "./byte-size.ts";
+export * from "./run-spec.ts";
+export * from "./results.ts";

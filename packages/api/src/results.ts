@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
+
+export const RESULTS_SCHEMA_VERSION = 1;
+
+export const OperationSchema = z.enum(["PUT", "GET", "DELETE"]);
+export type Operation = z.infer<typeof OperationSchema>;
+
+/**
+ * One request as the client saw it. Times are microseconds since the run started, taken in the
+ * thread that sent the request. intendedStartUs is when the schedule wanted it sent (closed loop:
+ * equal to startUs). status 0 means no HTTP response (connection error, abort).
+ */
+export const RequestRecordSchema = z.object({
+  op: OperationSchema,
+  key: z.string(),
+  bytes: z.number().int().min(0),
+  intendedStartUs: z.number().int(),
+  startUs: z.number().int(),
+  firstByteUs: z.number().int(),
+  endUs: z.number().int(),
+  status: z.number().int().min(0),
+  /** S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), or null on success. */
+  error: z.string().nullable(),
+  /** 1 for the first attempt of a logical request. */
+  attempt: z.number().int().min(1),
+});
+export type RequestRecord = z.infer<typeof RequestRecordSchema>;
+export const REQUEST_RECORD_FIELDS = Object.keys(
+  RequestRecordSchema.shape,
+) as (keyof RequestRecord)[];
+
+/** Milliseconds, from an HDR histogram of microseconds (3 significant digits). */
+export const LatencyStatsSchema = z.object({
+  min: z.number(),
+  p25: z.number(),
+  p50: z.number(),
+  p75: z.number(),
+  p90: z.number(),
+  p99: z.number(),
+  p999: z.number(),
+  p9999: z.number(),
+  max: z.number(),
+  mean: z.number(),
+  stdev: z.number(),
+});
+export type LatencyStats = z.infer<typeof LatencyStatsSchema>;
+export const PERCENTILE_LEVELS = {
+  p25: 25,
+  p50: 50,
+  p75: 75,
+  p90: 90,
+  p99: 99,
+  p999: 99.9,
+  p9999: 99.99,
+} as const;
+
+export const PhaseSummarySchema = z.object({
+  op: OperationSchema,
+  /** Requests that got an answer or failed; requests cut short by a stop are not counted. */
+  requests: z.number().int().min(0),
+  errors: z.number().int().min(0),
+  errorsByCode: z.record(z.string(), z.number().int().min(1)),
+  /** Payload bytes of successful requests. */
+  bytes: z.number().int().min(0),
+  durationMs: z.number().min(0),
+  /** MiB/s, as s3bench prints "MB/s". */
+  throughputMBps: z.number().min(0),
+  opsPerSec: z.number().min(0),
+  /** Successful requests only, so fast failures do not flatter the tail. */
+  latencyMs: LatencyStatsSchema,
+  ttfbMs: LatencyStatsSchema,
+});
+export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
+
+export const PointSummarySchema = z.object({
+  params: RunPointParamsSchema,
+  phases: z.array(PhaseSummarySchema),
+});
+export type PointSummary = z.infer<typeof PointSummarySchema>;
+
+export const RunSummarySchema = z.object({
+  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
+  runId: z.string(),
+  startedAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime(),
+  /** The spec as run, with every default filled in; it holds credential references only. */
+  spec: RunSpecSchema,
+  /** Endpoint URLs as run (the embedded testbed's port is only known at run time). */
+  endpointUrls: z.array(z.string()),
+  /** The endpoint's Server header, when it sent one. */
+  server: z.string().nullable(),
+  /** True when a stop signal ended the run early; points and phases hold what was measured. */
+  stopped: z.boolean(),
+  points: z.array(PointSummarySchema),
+});
+export type RunSummary = z.infer<typeof RunSummarySchema>;
+
+export const RunProgressSchema = z.object({
+  runId: z.string(),
+  pointIndex: z.number().int().min(0),
+  pointCount: z.number().int().min(1),
+  params: RunPointParamsSchema,
+  op: OperationSchema,
+  done: z.number().int().min(0),
+  total: z.number().int().min(0),
+  errors: z.number().int().min(0),
+  opsPerSec: z.number().min(0),
+  p50Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+  elapsedMs: z.number().min(0),
+});
+export type RunProgress = z.infer<typeof RunProgressSchema>;

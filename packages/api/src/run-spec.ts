@@ -1,0 +1,172 @@
+import { z } from "zod";
+import { parseByteSize } from "./byte-size.ts";
+
+export const RUN_SPEC_SCHEMA_VERSION = 1;
+
+/**
+ * Where credentials come from. The spec only names them: secrets live in environment variables
+ * (CLI) or the OS keychain (desktop app) and never in a spec, result or export.
+ */
+export const CredentialsRefSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("env"),
+    accessKeyIdVar: z.string().min(1),
+    secretAccessKeyVar: z.string().min(1),
+    sessionTokenVar: z.string().min(1).optional(),
+  }),
+  z.object({ kind: z.literal("keychain"), id: z.string().min(1) }),
+  z.object({ kind: z.literal("anonymous") }),
+]);
+export type CredentialsRef = z.infer<typeof CredentialsRefSchema>;
+
+export const DEFAULT_CREDENTIALS: CredentialsRef = {
+  kind: "env",
+  accessKeyIdVar: "AWS_ACCESS_KEY_ID",
+  secretAccessKeyVar: "AWS_SECRET_ACCESS_KEY",
+};
+
+const endpointUrl = z.string().refine(
+  (text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/";
+    } catch {
+      return false;
+    }
+  },
+  { message: "expected an http:// or https:// URL with no path, e.g. http://127.0.0.1:9000" },
+);
+
+export const EndpointSchema = z.object({
+  url: endpointUrl,
+  region: z.string().min(1).default("us-east-1"),
+  /** path: http://host/bucket/key; virtual-host: http://bucket.host/key */
+  addressing: z.enum(["path", "virtual-host"]).default("path"),
+  credentials: CredentialsRefSchema.default(DEFAULT_CREDENTIALS),
+});
+export type Endpoint = z.infer<typeof EndpointSchema>;
+export type EndpointInput = z.input<typeof EndpointSchema>;
+
+/** S3 bucket naming rules (the subset every server enforces). */
+const bucketName = z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+  message:
+    "expected 3-63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit",
+});
+
+const keyPrefix = z
+  .string()
+  .min(1)
+  .max(512)
+  .refine((prefix) => !prefix.startsWith("/") && !prefix.endsWith("/"), {
+    message: "must not start or end with '/'",
+  });
+
+const byteSize = z.union([z.number(), z.string()]).transform((input, context) => {
+  const parsed = parseByteSize(input);
+  if (!parsed.ok) {
+    context.addIssue({ code: "custom", message: parsed.reason });
+    return z.NEVER;
+  }
+  if (parsed.bytes > MAX_OBJECT_SIZE_BYTES) {
+    context.addIssue({ code: "custom", message: `must be at most 5GiB (a single PUT's limit)` });
+    return z.NEVER;
+  }
+  return parsed.bytes;
+});
+
+/** S3's limit for one PutObject. */
+export const MAX_OBJECT_SIZE_BYTES = 5 * 1024 ** 3;
+
+/**
+ * A value or a list of values; a list makes the run a sweep. Each value is checked on its own so
+ * an error names the value (`clients: expected at least 1 client`, `objectSize[2]: …`).
+ */
+function listOf<T extends z.ZodType>(item: T) {
+  return z.custom<z.input<T> | z.input<T>[]>().transform((value, context): z.output<T>[] => {
+    const isList = Array.isArray(value);
+    const values: unknown[] = isList ? value : [value];
+    if (values.length === 0) {
+      context.addIssue({ code: "custom", message: "expected at least one value" });
+      return z.NEVER;
+    }
+    const parsed: z.output<T>[] = [];
+    values.forEach((entry, index) => {
+      const result = item.safeParse(entry);
+      if (result.success) {
+        parsed.push(result.data);
+        return;
+      }
+      for (const issue of result.error.issues) {
+        context.addIssue({
+          code: "custom",
+          message: entry === undefined ? "is required" : issue.message,
+          path: isList ? [index] : [],
+        });
+      }
+    });
+    return parsed;
+  });
+}
+
+const positiveInt = (what: string) =>
+  z
+    .number({ message: `expected a whole number of ${what}` })
+    .int({ message: `expected a whole number of ${what}` })
+    .min(1, { message: `expected at least 1 ${what.replace(/s$/, "")}` });
+
+export const PhaseSchema = z.enum(["write", "read", "cleanup"]);
+export type Phase = z.infer<typeof PhaseSchema>;
+export const PHASE_ORDER: readonly Phase[] = ["write", "read", "cleanup"];
+
+export const TransportKindSchema = z.enum(["fast", "sdk"]);
+export type TransportKind = z.infer<typeof TransportKindSchema>;
+
+export const RunSpecSchema = z
+  .object({
+    schemaVersion: z.literal(RUN_SPEC_SCHEMA_VERSION).default(RUN_SPEC_SCHEMA_VERSION),
+    name: z.string().max(200).optional(),
+    /** Absent: the embedded testbed is started and used. */
+    endpoints: z.array(EndpointSchema).min(1).optional(),
+    bucket: bucketName.default("loadgen"),
+    keyPrefix: keyPrefix.default("taillab"),
+    phases: z
+      .array(PhaseSchema)
+      .min(1)
+      .default(["write", "read", "cleanup"])
+      .transform((phases) => PHASE_ORDER.filter((phase) => phases.includes(phase)))
+      .refine((phases) => phases.includes("write"), {
+        message: "must include write: read and cleanup work on the objects this run writes",
+      }),
+    clients: listOf(positiveInt("clients")),
+    samples: listOf(positiveInt("samples")),
+    objectSize: listOf(byteSize),
+    /** fast: undici + SigV4 with no middleware (the hot path); sdk: @aws-sdk/client-s3. */
+    transport: TransportKindSchema.default("fast"),
+    /** Worker threads for the request loops; default one per core. */
+    workers: positiveInt("workers").optional(),
+    /** Check size and checksum of every object read back. */
+    verify: z.boolean().default(false),
+    createBucket: z.boolean().default(false),
+  })
+  .superRefine((spec, context) => {
+    const fewestSamples = Math.min(...spec.samples);
+    const mostClients = Math.max(...spec.clients);
+    if (fewestSamples < mostClients) {
+      context.addIssue({
+        code: "custom",
+        path: ["samples"],
+        message: `samples (${fewestSamples}) must be at least clients (${mostClients}): every client needs a request`,
+      });
+    }
+  });
+
+export type RunSpec = z.output<typeof RunSpecSchema>;
+export type RunSpecInput = z.input<typeof RunSpecSchema>;
+
+/** One cartesian point of a sweep. */
+export const RunPointParamsSchema = z.object({
+  clients: z.number().int().min(1),
+  samples: z.number().int().min(1),
+  objectSizeBytes: z.number().int().min(1),
+});
+export type RunPointParams = z.infer<typeof RunPointParamsSchema>;

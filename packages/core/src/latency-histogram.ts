@@ -1,0 +1,76 @@
+import { PERCENTILE_LEVELS, type LatencyStats } from "@taillab/api";
+import hdr from "hdr-histogram-js";
+
+export type LatencyHistogram = hdr.Histogram;
+
+/** Microseconds from 1 µs to one hour, 3 significant digits (a relative error of at most 0.1 %). */
+const LOWEST_US = 1;
+const HIGHEST_US = 3_600_000_000;
+const SIGNIFICANT_DIGITS = 3;
+
+export function createLatencyHistogram(): LatencyHistogram {
+  return hdr.build({
+    lowestDiscernibleValue: LOWEST_US,
+    highestTrackableValue: HIGHEST_US,
+    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+    autoResize: true,
+  });
+}
+
+/** Records a latency; values below 1 µs (a clock tick of 0) count as 1 µs. */
+export function recordLatencyUs(histogram: LatencyHistogram, latencyUs: number): void {
+  histogram.recordValue(Math.max(LOWEST_US, Math.round(latencyUs)));
+}
+
+/** Compact form for sending a histogram between threads or writing it to disk. */
+export function encodeHistogram(histogram: LatencyHistogram): string {
+  return hdr.encodeIntoCompressedBase64(histogram);
+}
+
+export function decodeHistogram(encoded: string): LatencyHistogram {
+  return hdr.decodeFromCompressedBase64(encoded, 32, false);
+}
+
+/** Adds an encoded histogram into `target`: merging histograms, never averaging percentiles. */
+export function mergeEncodedHistogram(target: LatencyHistogram, encoded: string): void {
+  const other = decodeHistogram(encoded);
+  target.add(other);
+  other.destroy();
+}
+
+const US_PER_MS = 1000;
+const EMPTY_STATS: LatencyStats = {
+  min: 0,
+  p25: 0,
+  p50: 0,
+  p75: 0,
+  p90: 0,
+  p99: 0,
+  p999: 0,
+  p9999: 0,
+  max: 0,
+  mean: 0,
+  stdev: 0,
+};
+
+/** Milliseconds with microsecond resolution. */
+function toMs(valueUs: number): number {
+  return Math.round(valueUs) / US_PER_MS;
+}
+
+export function latencyStatsMs(histogram: LatencyHistogram): LatencyStats {
+  if (histogram.totalCount === 0) return { ...EMPTY_STATS };
+  const percentiles = Object.fromEntries(
+    Object.entries(PERCENTILE_LEVELS).map(([name, level]) => [
+      name,
+      toMs(histogram.getValueAtPercentile(level)),
+    ]),
+  ) as Record<keyof typeof PERCENTILE_LEVELS, number>;
+  return {
+    min: toMs(histogram.minNonZeroValue),
+    ...percentiles,
+    max: toMs(histogram.maxValue),
+    mean: toMs(histogram.mean),
+    stdev: toMs(histogram.stdDeviation),
+  };
+}

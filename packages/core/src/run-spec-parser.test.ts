@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { parseRunSpec } from "./run-spec-parser.ts";
+
+const minimal = { clients: 8, samples: 256, objectSize: "32KiB" };
+
+describe("parseRunSpec", () => {
+  it("fills defaults and normalises single values to lists", () => {
+    const result = parseRunSpec(minimal);
+    expect(result).toEqual({
+      ok: true,
+      spec: {
+        schemaVersion: 1,
+        bucket: "loadgen",
+        keyPrefix: "taillab",
+        phases: ["write", "read", "cleanup"],
+        clients: [8],
+        samples: [256],
+        objectSize: [32 * 1024],
+        transport: "fast",
+        verify: false,
+        createBucket: false,
+      },
+    });
+  });
+
+  it.each([
+    [1024, 1024],
+    ["1024", 1024],
+    ["32KiB", 32768],
+    ["32kib", 32768],
+    ["1MiB", 1048576],
+    ["4MB", 4_000_000],
+    ["1.5KiB", 1536],
+    ["2 MiB", 2 * 1048576],
+  ])("accepts object size %j as %d bytes", (objectSize, bytes) => {
+    const result = parseRunSpec({ ...minimal, objectSize });
+    expect(result.ok && result.spec.objectSize).toEqual([bytes]);
+  });
+
+  it.each([
+    ["0", "objectSize", "must be greater than 0 bytes"],
+    [-5, "objectSize", "must be greater than 0 bytes"],
+    ["abc", "objectSize", "is not a size"],
+    ["1.5.3KiB", "objectSize", "is not a size"],
+    ["3XB", "objectSize", "unknown unit"],
+    ["6GiB", "objectSize", "at most 5GiB"],
+  ])("rejects object size %j naming the field", (objectSize, field, message) => {
+    const result = parseRunSpec({ ...minimal, objectSize });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[0]?.field).toBe(field);
+    expect(result.errors[0]?.message).toContain(message);
+  });
+
+  it.each([
+    [{ clients: 0 }, "clients", "at least 1 client"],
+    [{ clients: 2.5 }, "clients", "whole number of clients"],
+    [{ samples: 4 }, "samples", "samples (4) must be at least clients (8)"],
+    [{ bucket: "Not_A_Bucket" }, "bucket", "lowercase"],
+    [{ keyPrefix: "/abs" }, "keyPrefix", "must not start or end with '/'"],
+    [{ phases: ["read"] }, "phases", "must include write"],
+    [{ endpoints: [{ url: "ftp://x" }] }, "endpoints[0].url", "http:// or https://"],
+    [{ endpoints: [{ url: "http://h:9000/path" }] }, "endpoints[0].url", "no path"],
+  ])("rejects %j", (override, field, message) => {
+    const result = parseRunSpec({ ...minimal, ...override });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toContainEqual({ field, message: expect.stringContaining(message) });
+  });
+
+  it("names the value of a list that is wrong", () => {
+    const result = parseRunSpec({ ...minimal, objectSize: ["1KiB", "2KiB", "abc"] });
+    expect(result.ok === false && result.errors[0]?.field).toBe("objectSize[2]");
+  });
+
+  it("names a missing required field", () => {
+    const result = parseRunSpec({ clients: 1, samples: 1 });
+    expect(result).toEqual({
+      ok: false,
+      errors: [{ field: "objectSize", message: "is required" }],
+    });
+  });
+
+  it("orders phases write, read, cleanup whatever the input order", () => {
+    const result = parseRunSpec({ ...minimal, phases: ["cleanup", "write"] });
+    expect(result.ok && result.spec.phases).toEqual(["write", "cleanup"]);
+  });
+
+  it("keeps credentials as references only", () => {
+    const result = parseRunSpec({ ...minimal, endpoints: [{ url: "http://127.0.0.1:9000" }] });
+    expect(result.ok && result.spec.endpoints?.[0]).toEqual({
+      url: "http://127.0.0.1:9000",
+      region: "us-east-1",
+      addressing: "path",
+      credentials: {
+        kind: "env",
+        accessKeyIdVar: "AWS_ACCESS_KEY_ID",
+        secretAccessKeyVar: "AWS_SECRET_ACCESS_KEY",
+      },
+    });
+  });
+
+  it("reads back the spec it produced", () => {
+    const first = parseRunSpec({ ...minimal, clients: [1, 4], objectSize: ["1KiB", 2048] });
+    if (!first.ok) throw new Error("expected a valid spec");
+    expect(parseRunSpec(first.spec)).toEqual(first);
+  });
+});

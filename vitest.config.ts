@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
+    // Integration tests start real S3 servers; give them room on a 2-core machine.
+    testTimeout: 120_000,
+    hookTimeout: 600_000,
+    pool: "forks",
+  },
+});
