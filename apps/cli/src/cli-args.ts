@@ -1,0 +1,90 @@
+/**
+ * Command-line flags. s3bench's Go flags (-numClients 8) and TailLab's long forms (--clients 8)
+ * are both accepted, with one or two dashes and `=value` or a separate value, as Go's flag
+ * package does, so existing s3bench scripts run unchanged.
+ */
+
+export interface FlagDefinition<Name extends string = string> {
+  name: Name;
+  aliases: readonly string[];
+  takesValue: boolean;
+  description: string;
+}
+
+export class UsageError extends Error {
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super(message);
+    this.name = "UsageError";
+    this.field = field;
+  }
+}
+
+export type ParsedFlags<Name extends string> = Partial<Record<Name, string | true>>;
+
+export function parseFlags<Name extends string>(
+  argv: readonly string[],
+  definitions: readonly FlagDefinition<Name>[],
+): ParsedFlags<Name> {
+  const byAlias = new Map<string, FlagDefinition<Name>>();
+  for (const definition of definitions) {
+    for (const alias of [definition.name, ...definition.aliases]) {
+      byAlias.set(alias.toLowerCase(), definition);
+    }
+  }
+  const flags: ParsedFlags<Name> = {};
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index] as string;
+    const match = /^--?([A-Za-z][\w-]*)(?:=(.*))?$/s.exec(argument);
+    if (!match) throw new UsageError(argument, `unexpected argument "${argument}"`);
+    const [, written = "", inlineValue] = match;
+    const definition = byAlias.get(written.toLowerCase());
+    if (!definition) throw new UsageError(argument, `unknown flag "${argument}"`);
+    if (!definition.takesValue) {
+      if (inlineValue !== undefined && !/^(true|false)$/i.test(inlineValue)) {
+        throw new UsageError(argument, `"${argument}" takes no value`);
+      }
+      if (inlineValue?.toLowerCase() !== "false") flags[definition.name] = true;
+      continue;
+    }
+    const value = inlineValue ?? argv[index + 1];
+    if (value === undefined) throw new UsageError(argument, `"${argument}" needs a value`);
+    if (inlineValue === undefined) index += 1;
+    flags[definition.name] = value;
+  }
+  return flags;
+}
+
+/**
+ * `1,4,8` → [1, 4, 8], `8` → 8: a list only when several values are given, so an error names
+ * `clients`, not `clients[0]`. Items that are not numbers stay text so validation can name them.
+ */
+export function numberList(text: string): number | string | (number | string)[] {
+  return singleOrList(
+    textItems(text).map((item) => (/^-?\d+(\.\d+)?$/.test(item) ? Number(item) : item)),
+  );
+}
+
+export function textList(text: string): string | string[] {
+  return singleOrList(textItems(text));
+}
+
+function textItems(text: string): string[] {
+  return text.split(",").map((item) => item.trim());
+}
+
+function singleOrList<T>(items: T[]): T | T[] {
+  return items.length === 1 ? (items[0] as T) : items;
+}
+
+export function formatFlagHelp(definitions: readonly FlagDefinition[]): string {
+  const rows = definitions.map((definition) => {
+    const names = [definition.name, ...definition.aliases]
+      .map((name) => (name.length > 1 && /^[a-z][a-z-]*$/.test(name) ? `--${name}` : `-${name}`))
+      .join(", ");
+    return [`${names}${definition.takesValue ? " VALUE" : ""}`, definition.description];
+  });
+  const width = Math.max(...rows.map(([names]) => (names ?? "").length));
+  return rows.map(([names, text]) => `  ${(names ?? "").padEnd(width)}  ${text}`).join("\n");
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+import { InputError } from "@taillab/backend";
+import { UsageError } from "./cli-args.ts";
+import { EXIT } from "./exit-codes.ts";
+import { describeInputError, RUN_HELP, runCommand } from "./run-command.ts";
+import { TESTBED_HELP, testbedCommand } from "./testbed-command.ts";
+
+const USAGE = `Usage: taillab <command> [flags]
+
+Commands:
+  run       benchmark an S3 endpoint (or the embedded testbed), s3bench-compatible
+  testbed   serve the embedded S3 testbed
+  help      show help for a command: taillab help run
+`;
+
+const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
+  run: runCommand,
+  testbed: testbedCommand,
+};
+
+const HELP: Record<string, string> = { run: RUN_HELP, testbed: TESTBED_HELP };
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    process.stdout.write(HELP[rest[0] ?? ""] ?? USAGE);
+    return EXIT.ok;
+  }
+  const handler = COMMANDS[command];
+  if (!handler) {
+    process.stderr.write(`taillab: unknown command "${command}"\n\n${USAGE}`);
+    return EXIT.badInput;
+  }
+  try {
+    return await handler(rest);
+  } catch (error) {
+    if (error instanceof InputError || error instanceof UsageError) {
+      process.stderr.write(`taillab ${command}: bad input\n${describeInputError(error)}\n`);
+      return EXIT.badInput;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

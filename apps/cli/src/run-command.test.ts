@@ -1,0 +1,198 @@
+import { RunSummarySchema, type RunSummary } from "@taillab/api";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./test-support/run-cli.ts";
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "taillab-cli-"));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+function parseSummary(stdout: string): RunSummary {
+  return RunSummarySchema.parse(JSON.parse(stdout));
+}
+
+describe("taillab run on the embedded testbed", () => {
+  it("writes, reads and deletes every sample, and writes summary.json and requests.csv", async () => {
+    const out = join(scratch, "basic");
+    const result = await runCli([
+      "run",
+      "--clients",
+      "4",
+      "--samples",
+      "64",
+      "--size",
+      "4KiB",
+      "--verify",
+      "--json",
+      "--out",
+      out,
+    ]);
+    expect(result.stderr).toContain("embedded testbed listening on http://127.0.0.1:");
+    expect(result.code).toBe(0);
+    const summary = parseSummary(result.stdout);
+    expect(summary.points).toHaveLength(1);
+    const [point] = summary.points;
+    expect(point?.params).toEqual({ clients: 4, samples: 64, objectSizeBytes: 4096 });
+    expect(point?.phases.map((phase) => [phase.op, phase.requests, phase.errors])).toEqual([
+      ["PUT", 64, 0],
+      ["GET", 64, 0],
+      ["DELETE", 64, 0],
+    ]);
+    const [put, get] = point?.phases ?? [];
+    expect(put?.bytes).toBe(64 * 4096);
+    expect(get?.bytes).toBe(64 * 4096);
+    expect(get?.latencyMs.p50).toBeGreaterThan(0);
+    expect(get?.latencyMs.p50).toBeLessThanOrEqual(get?.latencyMs.p99 ?? 0);
+    expect(get?.ttfbMs.p50).toBeLessThanOrEqual(get?.latencyMs.p50 ?? 0);
+    expect(get?.throughputMBps).toBeCloseTo(
+      (64 * 4096) / 1024 / 1024 / ((get?.durationMs ?? 1) / 1000),
+      1,
+    );
+
+    const onDisk = RunSummarySchema.parse(
+      JSON.parse(await readFile(join(out, "summary.json"), "utf8")),
+    );
+    expect(onDisk).toEqual(summary);
+    const csv = (await readFile(join(out, "requests.csv"), "utf8")).trimEnd().split("\r\n");
+    expect(csv[0]).toBe(
+      "point,op,key,bytes,intendedStartUs,startUs,firstByteUs,endUs,status,error,attempt",
+    );
+    expect(csv).toHaveLength(1 + 3 * 64);
+    const keys = new Set(csv.slice(1).map((row) => row.split(",")[2]));
+    expect(keys.size).toBe(64);
+    for (const key of keys) expect(key).toMatch(new RegExp(`^taillab/${summary.runId}/\\d+$`));
+  });
+
+  it("accepts s3bench's flags and prints s3bench's summary with a 99.9th line", async () => {
+    const result = await runCli([
+      "run",
+      "-numClients",
+      "2",
+      "-numSamples",
+      "16",
+      "-objectSize",
+      "1024",
+      "-objectNamePrefix",
+      "lab1",
+      "-bucket",
+      "bench",
+    ]);
+    expect(result.code).toBe(0);
+    for (const text of [
+      "Results Summary for Write Operation(s)",
+      "Results Summary for Read Operation(s)",
+      "Total Transferred: 0.016 MB",
+      "Number of Errors:  0",
+      "Write times 99.9th %ile:",
+      "Read times 99th %ile:",
+      "Read times Min:",
+      "Run id: ",
+    ]) {
+      expect(result.stdout).toContain(text);
+    }
+  });
+
+  it("runs a sweep as cartesian points in a stable order and ends with a table", async () => {
+    const result = await runCli([
+      "run",
+      "--clients",
+      "1,2",
+      "--size",
+      "1KiB,2KiB",
+      "--samples",
+      "8",
+      "--json",
+    ]);
+    expect(result.code).toBe(0);
+    const summary = parseSummary(result.stdout);
+    expect(summary.points.map((point) => point.params)).toEqual([
+      { clients: 1, samples: 8, objectSizeBytes: 1024 },
+      { clients: 1, samples: 8, objectSizeBytes: 2048 },
+      { clients: 2, samples: 8, objectSizeBytes: 1024 },
+      { clients: 2, samples: 8, objectSizeBytes: 2048 },
+    ]);
+    const text = await runCli(["run", "--clients", "1,2", "--size", "1KiB", "--samples", "4"]);
+    expect(text.stdout).toContain("=== clients 1, samples 4, object size 1KiB ===");
+    expect(text.stdout).toMatch(/clients\s+samples\s+size\s+op\s+ops\/s/);
+  });
+
+  it("reads a spec file and lets flags override it", async () => {
+    const specPath = join(scratch, "spec.json");
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(
+      specPath,
+      JSON.stringify({ clients: 2, samples: 8, objectSize: "2KiB", phases: ["write", "cleanup"] }),
+    );
+    const result = await runCli(["run", "--spec", specPath, "--samples", "6", "--json"]);
+    expect(result.code).toBe(0);
+    const summary = parseSummary(result.stdout);
+    expect(summary.points[0]?.params).toEqual({ clients: 2, samples: 6, objectSizeBytes: 2048 });
+    expect(summary.points[0]?.phases.map((phase) => phase.op)).toEqual(["PUT", "DELETE"]);
+  });
+});
+
+describe("taillab run rejects bad input with exit code 2, naming the field", () => {
+  it.each([
+    [["--size", "0"], "objectSize", "must be greater than 0 bytes"],
+    [["--size", "-5"], "objectSize", "must be greater than 0 bytes"],
+    [["--size", "abc"], "objectSize", "is not a size"],
+    [["--size", "1.5.3KiB"], "objectSize", "is not a size"],
+    [["--clients", "0"], "clients", "at least 1 client"],
+    [["--clients", "8", "--samples", "4"], "samples", "must be at least clients (8)"],
+    [["--endpoint", "127.0.0.1:9000"], "endpoints[0].url", "http:// or https://"],
+    [["--frobnicate"], "--frobnicate", "unknown flag"],
+    [["--transport", "carrier-pigeon"], "transport", "fast"],
+  ])("%j", async (args, field, message) => {
+    const base = ["run", "--clients", "1", "--samples", "4", "--size", "1KiB"];
+    const result = await runCli([...base, ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${field}: `);
+    expect(result.stderr).toContain(message);
+    expect(result.stdout).toBe("");
+  });
+
+  it("reports an endpoint nobody listens on", async () => {
+    const result = await runCli(
+      [
+        "run",
+        "--endpoint",
+        "http://127.0.0.1:9",
+        "--clients",
+        "1",
+        "--samples",
+        "1",
+        "--size",
+        "1KiB",
+      ],
+      {
+        AWS_ACCESS_KEY_ID: "x",
+        AWS_SECRET_ACCESS_KEY: "y",
+      },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("endpoint http://127.0.0.1:9");
+    expect(result.stderr).toContain("ECONNREFUSED");
+  });
+
+  it("asks for credentials when a real endpoint has none", async () => {
+    const result = await runCli([
+      "run",
+      "--endpoint",
+      "http://127.0.0.1:9",
+      "--clients",
+      "1",
+      "--samples",
+      "1",
+      "--size",
+      "1KiB",
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("AWS_ACCESS_KEY_ID");
+  });
+});

@@ -1,0 +1,119 @@
+import type { RunSummary } from "@taillab/api";
+import {
+  createRunFolderWriter,
+  InputError,
+  runBenchmark,
+  type RunFolderWriter,
+} from "@taillab/backend";
+import { formatPointParams, formatPointS3bench, formatSweepTable } from "@taillab/report";
+import { readFile } from "node:fs/promises";
+import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
+import { EXIT } from "./exit-codes.ts";
+import { createProgressDisplay } from "./progress-bar.ts";
+import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
+
+export const RUN_HELP = `Usage: taillab run [flags]
+
+Runs a closed-loop benchmark: a write phase, a read phase of the same keys and a cleanup, with
+s3bench's semantics. Without -endpoint it runs against the embedded testbed.
+
+Flags (s3bench's names work too):
+${formatFlagHelp(RUN_FLAGS)}
+
+Exit codes: 0 ok, 1 the run had request errors, 2 bad input.
+`;
+
+export async function runCommand(argv: readonly string[]): Promise<number> {
+  const flags: RunFlags = parseFlags(argv, RUN_FLAGS);
+  if (flags.help) {
+    process.stdout.write(RUN_HELP);
+    return EXIT.ok;
+  }
+  const specFile = typeof flags.spec === "string" ? await readSpecFile(flags.spec) : {};
+  const spec = specFromFlags(flags, specFile);
+  const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
+  const summary = await runWithInterrupts(spec, flags, output);
+  await output?.finish(summary);
+  printSummary(summary, flags.json === true);
+  const errors = summary.points.flatMap((point) => point.phases).some((phase) => phase.errors > 0);
+  return errors ? EXIT.requestErrors : EXIT.ok;
+}
+
+async function readSpecFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError("spec", `cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new Error("expected a JSON object");
+    }
+    return parsed as Record<string, unknown>;
+  } catch (error) {
+    throw new UsageError("spec", `${path} is not a valid spec: ${(error as Error).message}`);
+  }
+}
+
+/** Ctrl-C stops the run and keeps what was measured; a second Ctrl-C quits at once. */
+async function runWithInterrupts(
+  spec: object,
+  flags: RunFlags,
+  output: RunFolderWriter | null,
+): Promise<RunSummary> {
+  const stop = new AbortController();
+  const onInterrupt = () => {
+    if (stop.signal.aborted) process.exit(130);
+    process.stderr.write("\nstopping: finishing in-flight requests and cleaning up…\n");
+    stop.abort();
+  };
+  process.on("SIGINT", onInterrupt);
+  process.on("SIGTERM", onInterrupt);
+  const progress = createProgressDisplay(process.stderr);
+  try {
+    return await runBenchmark(
+      spec,
+      { env: { ...process.env, ...cliSecrets(flags) } },
+      {
+        signal: stop.signal,
+        onProgress: (update) => progress.update(update),
+        onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
+        onNotice: (message) => {
+          progress.clear();
+          process.stderr.write(`${message}\n`);
+        },
+      },
+    );
+  } finally {
+    progress.clear();
+    process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onInterrupt);
+  }
+}
+
+function printSummary(summary: RunSummary, asJson: boolean): void {
+  if (asJson) {
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    return;
+  }
+  const sweep = summary.points.length > 1;
+  const blocks = summary.points.map((point) =>
+    sweep
+      ? `=== ${formatPointParams(point)} ===\n${formatPointS3bench(point)}`
+      : formatPointS3bench(point),
+  );
+  process.stdout.write(`${blocks.join("\n")}\n`);
+  if (sweep) process.stdout.write(`${formatSweepTable(summary)}\n`);
+  if (summary.stopped)
+    process.stdout.write("Stopped early: the figures cover what was measured.\n");
+  process.stdout.write(`Run id: ${summary.runId}\n`);
+}
+
+export function describeInputError(error: InputError | UsageError): string {
+  if (error instanceof InputError) {
+    return error.problems.map((problem) => `${problem.field}: ${problem.message}`).join("\n");
+  }
+  return `${error.field}: ${error.message}`;
+}

@@ -1,0 +1,181 @@
+import type { RunSpecInput } from "@taillab/api";
+import {
+  numberList,
+  textList,
+  UsageError,
+  type FlagDefinition,
+  type ParsedFlags,
+} from "./cli-args.ts";
+
+export const RUN_FLAGS = [
+  {
+    name: "spec",
+    aliases: [],
+    takesValue: true,
+    description: "run spec file (JSON); flags override it",
+  },
+  {
+    name: "endpoint",
+    aliases: [],
+    takesValue: true,
+    description: "S3 endpoint URL; default: the embedded testbed",
+  },
+  { name: "bucket", aliases: [], takesValue: true, description: "bucket (default loadgen)" },
+  { name: "region", aliases: [], takesValue: true, description: "region (default us-east-1)" },
+  {
+    name: "addressing",
+    aliases: [],
+    takesValue: true,
+    description: "path (default) or virtual-host",
+  },
+  {
+    name: "access-key",
+    aliases: ["accessKey"],
+    takesValue: true,
+    description: "access key id (else AWS_ACCESS_KEY_ID)",
+  },
+  {
+    name: "secret-key",
+    aliases: ["accessSecret"],
+    takesValue: true,
+    description: "secret key (else AWS_SECRET_ACCESS_KEY)",
+  },
+  {
+    name: "clients",
+    aliases: ["numClients"],
+    takesValue: true,
+    description: "concurrent clients; a list (1,4,8) sweeps",
+  },
+  {
+    name: "samples",
+    aliases: ["numSamples"],
+    takesValue: true,
+    description: "requests per phase; a list sweeps",
+  },
+  {
+    name: "size",
+    aliases: ["objectSize"],
+    takesValue: true,
+    description: "object size: 1024, 32KiB, 1MiB, 4MB; a list sweeps",
+  },
+  {
+    name: "prefix",
+    aliases: ["objectNamePrefix"],
+    takesValue: true,
+    description: "key prefix (keys are PREFIX/RUNID/N)",
+  },
+  {
+    name: "phases",
+    aliases: [],
+    takesValue: true,
+    description: "phases to run (default write,read,cleanup)",
+  },
+  {
+    name: "skip-cleanup",
+    aliases: ["skipCleanup"],
+    takesValue: false,
+    description: "leave the objects in the bucket",
+  },
+  {
+    name: "transport",
+    aliases: [],
+    takesValue: true,
+    description: "fast (default: undici + SigV4) or sdk (@aws-sdk/client-s3)",
+  },
+  {
+    name: "workers",
+    aliases: [],
+    takesValue: true,
+    description: "worker threads (default: one per core)",
+  },
+  {
+    name: "verify",
+    aliases: [],
+    takesValue: false,
+    description: "check size and checksum of every object read",
+  },
+  {
+    name: "create-bucket",
+    aliases: [],
+    takesValue: false,
+    description: "create the bucket if it does not exist",
+  },
+  { name: "json", aliases: [], takesValue: false, description: "print the summary as JSON" },
+  {
+    name: "out",
+    aliases: [],
+    takesValue: true,
+    description: "write DIR/summary.json and DIR/requests.csv",
+  },
+  { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
+] as const satisfies readonly FlagDefinition[];
+
+export type RunFlagName = (typeof RUN_FLAGS)[number]["name"];
+export type RunFlags = ParsedFlags<RunFlagName>;
+
+/** Variables that carry secrets given on the command line: the spec only refers to them. */
+export const CLI_ACCESS_KEY_VAR = "TAILLAB_CLI_ACCESS_KEY_ID";
+export const CLI_SECRET_KEY_VAR = "TAILLAB_CLI_SECRET_ACCESS_KEY";
+
+const value = (flags: RunFlags, name: RunFlagName): string | undefined => {
+  const found = flags[name];
+  return typeof found === "string" ? found : undefined;
+};
+
+/** Overlays flags on a spec file's contents; validation happens once, on the result. */
+export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>): RunSpecInput {
+  const spec: Record<string, unknown> = { ...fileSpec };
+  const endpointUrl = value(flags, "endpoint");
+  const accessKey = value(flags, "access-key");
+  const secretKey = value(flags, "secret-key");
+  if ((accessKey === undefined) !== (secretKey === undefined)) {
+    throw new UsageError(
+      accessKey === undefined ? "access-key" : "secret-key",
+      "give both -accessKey and -accessSecret, or neither",
+    );
+  }
+  const endpointFlags = {
+    ...(endpointUrl !== undefined ? { url: endpointUrl } : {}),
+    ...(value(flags, "region") !== undefined ? { region: value(flags, "region") } : {}),
+    ...(value(flags, "addressing") !== undefined ? { addressing: value(flags, "addressing") } : {}),
+    ...(accessKey !== undefined
+      ? {
+          credentials: {
+            kind: "env",
+            accessKeyIdVar: CLI_ACCESS_KEY_VAR,
+            secretAccessKeyVar: CLI_SECRET_KEY_VAR,
+          },
+        }
+      : {}),
+  };
+  if (Object.keys(endpointFlags).length > 0) {
+    const fromFile = Array.isArray(spec.endpoints) ? (spec.endpoints[0] as object) : {};
+    spec.endpoints = [{ ...fromFile, ...endpointFlags }];
+  }
+  const assign = (name: RunFlagName, field: string, convert: (text: string) => unknown) => {
+    const text = value(flags, name);
+    if (text !== undefined) spec[field] = convert(text);
+  };
+  assign("bucket", "bucket", (text) => text);
+  assign("prefix", "keyPrefix", (text) => text);
+  assign("clients", "clients", numberList);
+  assign("samples", "samples", numberList);
+  assign("size", "objectSize", textList);
+  assign("phases", "phases", (text) => [textList(text)].flat());
+  assign("transport", "transport", (text) => text);
+  assign("workers", "workers", numberList);
+  if (flags["skip-cleanup"]) {
+    const phases = spec.phases === undefined ? ["write", "read", "cleanup"] : [spec.phases].flat();
+    spec.phases = phases.filter((phase) => phase !== "cleanup");
+  }
+  if (flags.verify) spec.verify = true;
+  if (flags["create-bucket"]) spec.createBucket = true;
+  return spec as RunSpecInput;
+}
+
+export function cliSecrets(flags: RunFlags): Record<string, string> {
+  const accessKey = value(flags, "access-key");
+  const secretKey = value(flags, "secret-key");
+  if (accessKey === undefined || secretKey === undefined) return {};
+  return { [CLI_ACCESS_KEY_VAR]: accessKey, [CLI_SECRET_KEY_VAR]: secretKey };
+}

@@ -1,0 +1,19 @@
+import { formatFieldErrors, type FieldError } from "@taillab/core";
+
+/**
+ * Bad input a user can fix: a spec field, credentials, an endpoint that cannot be reached, a
+ * missing bucket. Each problem names its field; the CLI prints them and exits with code 2.
+ */
+export class InputError extends Error {
+  readonly problems: FieldError[];
+
+  constructor(problems: FieldError[]) {
+    super(formatFieldErrors(problems));
+    this.name = "InputError";
+    this.problems = problems;
+  }
+
+  static of(field: string, message: string): InputError {
+    return new InputError([{ field, message }]);
+  }
+}

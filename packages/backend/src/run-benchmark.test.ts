@@ -1,0 +1,149 @@
+import type { RunProgress } from "@taillab/api";
+import { createControlPlane, type ControlPlane } from "@taillab/engine";
+import { startTestbed, type Testbed } from "@taillab/testbed";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InputError } from "./input-error.ts";
+import { runBenchmark, validateRunSpec } from "./run-benchmark.ts";
+
+const credentials = { accessKeyId: "TESTKEY", secretAccessKey: "test-secret" };
+const secrets = {
+  env: { TB_KEY: credentials.accessKeyId, TB_SECRET: credentials.secretAccessKey },
+};
+let testbed: Testbed;
+let bucket: ControlPlane;
+
+beforeAll(async () => {
+  testbed = await startTestbed({ credentials, buckets: ["loadgen"] });
+  bucket = createControlPlane({
+    url: testbed.url,
+    region: "us-east-1",
+    addressing: "path",
+    credentials,
+    bucket: "loadgen",
+    maxConnections: 1,
+  });
+});
+afterAll(async () => {
+  await bucket.close();
+  await testbed.close();
+});
+
+const endpoint = () => ({
+  url: testbed.url,
+  credentials: { kind: "env", accessKeyIdVar: "TB_KEY", secretAccessKeyVar: "TB_SECRET" },
+});
+
+describe("runBenchmark", () => {
+  it("streams progress about ten times a second and stops within a second, keeping what was measured", async () => {
+    const stop = new AbortController();
+    const progress: RunProgress[] = [];
+    let stoppedAt = 0;
+    const running = runBenchmark(
+      { endpoints: [endpoint()], clients: 4, samples: 1_000_000, objectSize: "1KiB" },
+      secrets,
+      {
+        signal: stop.signal,
+        onProgress: (update) => {
+          progress.push(update);
+          if (update.elapsedMs > 1500 && !stop.signal.aborted) {
+            stoppedAt = performance.now();
+            stop.abort();
+          }
+        },
+      },
+    );
+    const summary = await running;
+    const stoppedInMs = performance.now() - stoppedAt;
+    expect(summary.stopped).toBe(true);
+    const [put] = summary.points[0]?.phases ?? [];
+    expect(put?.op).toBe("PUT");
+    expect(put?.requests).toBeGreaterThan(100);
+    expect(put?.requests).toBeLessThan(1_000_000);
+    expect(put?.errors).toBe(0);
+    expect(summary.points[0]?.phases).toHaveLength(1);
+    // Stopping includes the batch delete of what the run wrote.
+    expect(stoppedInMs).toBeLessThan(1000 + put!.requests / 2);
+    expect(progress.length).toBeGreaterThanOrEqual(10);
+    expect(progress.at(-1)?.done).toBe(put?.requests);
+    expect(progress.every((update) => update.total === 1_000_000)).toBe(true);
+    expect(await bucket.listKeys(`taillab/${summary.runId}/`)).toEqual([]);
+  });
+
+  it("never deletes a key it did not create", async () => {
+    const { createTransport } = await import("@taillab/engine");
+    const transport = createTransport(
+      "fast",
+      {
+        url: testbed.url,
+        region: "us-east-1",
+        addressing: "path",
+        credentials,
+        bucket: "loadgen",
+        maxConnections: 1,
+      },
+      () => 0,
+    );
+    const neighbours = ["taillab/other-run/0", "taillab/0", "taillab-x/1"];
+    for (const key of neighbours) await transport.putObject(key, Buffer.from("keep"));
+    await transport.close();
+    await runBenchmark(
+      { endpoints: [endpoint()], clients: 2, samples: 20, objectSize: 100 },
+      secrets,
+    );
+    expect((await bucket.listKeys("")).sort()).toEqual([...neighbours].sort());
+    await bucket.deleteKeys(neighbours);
+  });
+
+  it("gives the points of a sweep keys of their own", async () => {
+    const records: string[][] = [[], []];
+    await runBenchmark(
+      {
+        endpoints: [endpoint()],
+        clients: 1,
+        samples: [3, 4],
+        objectSize: 10,
+        phases: ["write", "cleanup"],
+      },
+      secrets,
+      {
+        onRecords: (point, batch) =>
+          records[point]?.push(...batch.filter((r) => r.op === "PUT").map((r) => r.key)),
+      },
+    );
+    const numbers = records.map((keys) =>
+      keys.map((key) => Number(key.split("/").at(-1))).sort((a, b) => a - b),
+    );
+    expect(numbers).toEqual([
+      [0, 1, 2],
+      [3, 4, 5, 6],
+    ]);
+  });
+
+  it("rejects a spec with every problem named", () => {
+    expect(() => validateRunSpec({ clients: 0, samples: 1, objectSize: "abc" })).toThrow(
+      InputError,
+    );
+    try {
+      validateRunSpec({ clients: 0, samples: 1, objectSize: "abc" });
+    } catch (error) {
+      expect((error as InputError).problems.map((problem) => problem.field)).toEqual([
+        "clients",
+        "objectSize",
+      ]);
+    }
+  });
+});
+
+describe("sample experiments in assets/", () => {
+  it("are valid specs", async () => {
+    const folder = join(import.meta.dirname, "../../../assets/experiments");
+    const files = (await readdir(folder)).filter((file) => file.endsWith(".json"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const spec: unknown = JSON.parse(await readFile(join(folder, file), "utf8"));
+      expect(() => validateRunSpec(spec), file).not.toThrow();
+    }
+  });
+});

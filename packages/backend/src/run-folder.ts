@@ -1,0 +1,43 @@
+import type { RequestRecord, RunSummary } from "@taillab/api";
+import { REQUESTS_CSV_HEADER, requestsCsvRows } from "@taillab/report";
+import { createWriteStream } from "node:fs";
+import { mkdir, open, rename } from "node:fs/promises";
+import { join } from "node:path";
+import { finished } from "node:stream/promises";
+
+/**
+ * `--out DIR`: requests.csv streamed while the run goes on, summary.json written last and
+ * atomically (temp file, fsync, rename), so a reader never sees half a summary.
+ */
+export interface RunFolderWriter {
+  addRecords(pointIndex: number, records: readonly RequestRecord[]): void;
+  finish(summary: RunSummary): Promise<void>;
+}
+
+export async function createRunFolderWriter(directory: string): Promise<RunFolderWriter> {
+  await mkdir(directory, { recursive: true });
+  const requests = createWriteStream(join(directory, "requests.csv"));
+  requests.write(REQUESTS_CSV_HEADER);
+  return {
+    addRecords(pointIndex, records) {
+      requests.write(requestsCsvRows(pointIndex, records));
+    },
+    async finish(summary) {
+      requests.end();
+      await finished(requests);
+      await writeFileAtomically(join(directory, "summary.json"), JSON.stringify(summary, null, 2));
+    },
+  };
+}
+
+export async function writeFileAtomically(path: string, contents: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  const file = await open(temporary, "w");
+  try {
+    await file.writeFile(contents);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(temporary, path);
+}

@@ -1,0 +1,88 @@
+/**
+ * Caps backup attempts to a share of logical requests, like Finagle's RetryBudget, so that hedging
+ * cannot multiply the load on replicas that are slow because they are overloaded.
+ */
+export interface HedgeBudget {
+  /** Call once per logical request (not per attempt): deposits `percent / 100` tokens. */
+  onRequest(): void;
+  /** Takes 1 token for a backup attempt; false (hedge refused) when less than 1 is left. */
+  tryWithdraw(): boolean;
+  /** Tokens in the bucket now. */
+  readonly balance: number;
+}
+
+export interface HedgeBudgetOptions {
+  /** Backup attempts allowed per 100 logical requests, 0 to 100. 0 turns hedging off. */
+  percent: number;
+  /**
+   * Most tokens the bucket holds, and what it starts with. Default: what 100 requests earn
+   * (`percent` tokens), at least 1.
+   */
+  burst?: number;
+}
+
+// Tokens are counted in millionths so that 20 deposits of 0.05 make exactly one token; in floating
+// point they make 0.9999999999999999 and the 20th request could not hedge.
+const MICROS_PER_TOKEN = 1_000_000;
+
+/**
+ * A token bucket filled by requests instead of by time, so the budget means the same at 10 and
+ * 10 000 requests per second and needs no clock. Over any N requests it allows at most
+ * `burst + N × percent / 100` hedges.
+ *
+ * The bucket starts full: a run's first requests meet cold connections and caches and are the
+ * ones most worth hedging, and waiting for deposits would leave them unprotected. The default burst
+ * of 100 requests' worth lets a cluster of simultaneous slow requests (a replica pausing stalls all
+ * of its in-flight requests at once) be hedged together, while keeping the overshoot over a run of
+ * 1 000 requests to at most 10 % of the budget.
+ */
+export function createHedgeBudget(options: HedgeBudgetOptions): HedgeBudget {
+  const { percent } = options;
+  if (!Number.isFinite(percent) || percent < 0 || percent > 100) {
+    throw new RangeError(`hedge budget must be from 0% to 100%, got ${percent}%`);
+  }
+  const burst = options.burst ?? Math.max(1, percent);
+  if (!Number.isFinite(burst) || burst < 1) {
+    throw new RangeError(`hedge budget burst must be at least 1 token, got ${burst}`);
+  }
+  const depositMicros = Math.round((percent / 100) * MICROS_PER_TOKEN);
+  const capacityMicros = percent === 0 ? 0 : Math.round(burst * MICROS_PER_TOKEN);
+  let balanceMicros = capacityMicros;
+
+  return {
+    onRequest() {
+      balanceMicros = Math.min(capacityMicros, balanceMicros + depositMicros);
+    },
+    tryWithdraw() {
+      if (balanceMicros < MICROS_PER_TOKEN) return false;
+      balanceMicros -= MICROS_PER_TOKEN;
+      return true;
+    },
+    get balance() {
+      return balanceMicros / MICROS_PER_TOKEN;
+    },
+  };
+}
+
+export type BudgetPercentParseResult =
+  { ok: true; percent: number } | { ok: false; reason: string };
+
+const BUDGET_EXPECTED = "expected a percentage like 5%";
+
+/** `5%`, `0.5%`, `100%` → 5, 0.5, 100. The `%` is required so that `0.05` is not misread. */
+export function parseBudgetPercent(text: string): BudgetPercentParseResult {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("-")) {
+    return { ok: false, reason: `"${trimmed}" is negative; ${BUDGET_EXPECTED}` };
+  }
+  const match = /^(\d+(?:\.\d+)?|\.\d+)\s*%$/.exec(trimmed);
+  if (!match) {
+    const bare = /^\d+(?:\.\d+)?$/.test(trimmed) ? " (the % sign is required)" : "";
+    return { ok: false, reason: `"${trimmed}" is not a percentage${bare}; ${BUDGET_EXPECTED}` };
+  }
+  const percent = Number(match[1]);
+  if (percent > 100) {
+    return { ok: false, reason: `"${trimmed}" is more than 100%; ${BUDGET_EXPECTED}` };
+  }
+  return { ok: true, percent };
+}

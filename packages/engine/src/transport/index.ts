@@ -1,0 +1,16 @@
+export {
+  createTransport,
+  type GetExpectation,
+  type GetOptions,
+  type MicrosClock,
+  type ObjectTransport,
+  type RequestOutcome,
+  type ResolvedCredentials,
+  type TransportTarget,
+} from "./object-transport.ts";
+export { createFastTransport } from "./fast-transport.ts";
+export { createSdkTransport } from "./sdk-transport.ts";
+export { createControlPlane, type ControlPlane, type DeleteKeysResult } from "./control-plane.ts";
+export { EndpointError, type EndpointErrorField } from "./endpoint-error.ts";
+export { UndiciHttpHandler, type UndiciHttpHandlerConfig } from "./undici-http-handler.ts";
+export { encodeS3Key } from "./s3-uri-encoding.ts";

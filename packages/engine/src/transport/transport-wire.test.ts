@@ -1,0 +1,219 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+import { freePort } from "@taillab/test-support";
+import type { TransportKind } from "@taillab/api";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  createTransport,
+  type ObjectTransport,
+  type RequestOutcome,
+  type TransportTarget,
+} from "./object-transport.ts";
+
+/**
+ * Both transports against a scripted HTTP server: what goes on the wire (Host, path, signing
+ * headers) and how odd answers (bodiless errors, HTML, resets, stalls) become outcomes.
+ */
+
+interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+}
+
+type Route = (request: IncomingMessage, response: ServerResponse) => void;
+
+let server: Server;
+let baseUrl: string;
+let route: Route;
+const seen: SeenRequest[] = [];
+
+const clock = () => Math.round(performance.now() * 1000);
+const credentials = { accessKeyId: "AKIDWIRETEST", secretAccessKey: "wire-secret" };
+const KINDS: TransportKind[] = ["fast", "sdk"];
+const open: ObjectTransport[] = [];
+
+function transport(kind: TransportKind, overrides: Partial<TransportTarget> = {}) {
+  const target: TransportTarget = {
+    url: baseUrl,
+    region: "us-east-1",
+    addressing: "path",
+    credentials,
+    bucket: "wirebucket",
+    maxConnections: 4,
+    ...overrides,
+  };
+  const created = createTransport(kind, target, clock);
+  open.push(created);
+  return created;
+}
+
+const withoutTimes = ({ status, error, bytes }: RequestOutcome) => ({ status, error, bytes });
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    seen.push({ method: request.method ?? "", url: request.url ?? "", headers: request.headers });
+    request.resume();
+    request.on("end", () => route(request, response));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+  seen.length = 0;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const ok: Route = (_request, response) => response.writeHead(200, { "content-length": 0 }).end();
+
+describe("fast transport on the wire", () => {
+  it("path addressing: bucket in the path, key segments encoded, SigV4 with UNSIGNED-PAYLOAD", async () => {
+    route = ok;
+    const outcome = await transport("fast").putObject("dir one/a+b~é", new Uint8Array(3));
+    expect(outcome).toMatchObject({ status: 200, error: null, bytes: 3 });
+    const [request] = seen;
+    expect(request?.method).toBe("PUT");
+    expect(request?.url).toBe("/wirebucket/dir%20one/a%2Bb~%C3%A9");
+    expect(request?.headers.host).toBe(new URL(baseUrl).host);
+    expect(request?.headers["content-length"]).toBe("3");
+    expect(request?.headers["x-amz-content-sha256"]).toBe("UNSIGNED-PAYLOAD");
+    expect(request?.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDWIRETEST\/\d{8}\/us-east-1\/s3\/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/,
+    );
+  });
+
+  it("virtual-host addressing: bucket in the Host header, not in the path", async () => {
+    route = ok;
+    await transport("fast", { addressing: "virtual-host" }).getObject("k/1");
+    const [request] = seen;
+    expect(request?.url).toBe("/k/1");
+    expect(request?.headers.host).toBe(`wirebucket.${new URL(baseUrl).host}`);
+    expect(request?.headers.authorization).toContain("SignedHeaders=host;");
+  });
+
+  it("anonymous targets send no Authorization header", async () => {
+    route = ok;
+    await transport("fast", { credentials: null }).deleteObject("k");
+    expect(seen[0]?.headers.authorization).toBeUndefined();
+    expect(seen[0]?.method).toBe("DELETE");
+  });
+});
+
+describe("sdk transport on the wire", () => {
+  it("sends the same path and no Expect or checksum headers on PUT", async () => {
+    route = ok;
+    const outcome = await transport("sdk").putObject("dir one/a+b~é", new Uint8Array(3));
+    expect(outcome).toMatchObject({ status: 200, error: null, bytes: 3 });
+    const [request] = seen;
+    // The SDK tags its requests with ?x-id=PutObject; the object path is the fast path's.
+    expect(request?.url.split("?")[0]).toBe("/wirebucket/dir%20one/a%2Bb~%C3%A9");
+    expect(request?.headers.expect).toBeUndefined();
+    expect(
+      Object.keys(request?.headers ?? {}).filter((h) => h.startsWith("x-amz-checksum")),
+    ).toEqual([]);
+  });
+});
+
+describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
+  const xml = (code: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>m</Message></Error>`;
+  it.each([
+    { status: 404, body: xml("NoSuchKey"), contentType: "application/xml", code: "NoSuchKey" },
+    { status: 503, body: xml("SlowDown"), contentType: "application/xml", code: "SlowDown" },
+    { status: 503, body: "", contentType: null, code: "HTTP503" },
+    { status: 403, body: "", contentType: null, code: "Forbidden" },
+    { status: 500, body: "<html>proxy error</html>", contentType: "text/html", code: "HTTP500" },
+  ])(
+    "GET and PUT answered $status $contentType → $code",
+    async ({ status, body, contentType, code }) => {
+      route = (_request, response) => {
+        response.writeHead(status, {
+          "content-length": Buffer.byteLength(body),
+          ...(contentType ? { "content-type": contentType } : {}),
+        });
+        response.end(body);
+      };
+      const get = await transport(kind).getObject("k");
+      expect(withoutTimes(get)).toEqual({ status, error: code, bytes: 0 });
+      const put = await transport(kind).putObject("k", new Uint8Array(10));
+      expect(withoutTimes(put)).toEqual({ status, error: code, bytes: 0 });
+    },
+  );
+
+  it("connection refused → status 0, ECONNREFUSED", async () => {
+    const port = await freePort();
+    const outcome = await transport(kind, { url: `http://127.0.0.1:${port}` }).getObject("k");
+    expect(withoutTimes(outcome)).toEqual({ status: 0, error: "ECONNREFUSED", bytes: 0 });
+  });
+
+  it("socket destroyed before an answer → status 0, UND_ERR_SOCKET", async () => {
+    route = (request) => request.socket.destroy();
+    const outcome = await transport(kind).getObject("k");
+    expect(withoutTimes(outcome)).toEqual({ status: 0, error: "UND_ERR_SOCKET", bytes: 0 });
+  });
+
+  it("body cut short → status 200 with the transport error and the bytes that came", async () => {
+    route = (request, response) => {
+      response.writeHead(200, { "content-length": 4096 });
+      response.write(Buffer.alloc(100), () => setTimeout(() => request.socket.destroy(), 20));
+    };
+    const outcome = await transport(kind).getObject("k");
+    expect(withoutTimes(outcome)).toEqual({ status: 200, error: "UND_ERR_SOCKET", bytes: 100 });
+  });
+
+  it("abort while waiting for headers → Aborted, quickly", async () => {
+    route = () => {}; // never answers
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 50);
+    const outcome = await transport(kind).getObject("k", { signal: controller.signal });
+    expect(withoutTimes(outcome)).toEqual({ status: 0, error: "Aborted", bytes: 0 });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("abort while reading the body → Aborted with the bytes received", async () => {
+    route = (_request, response) => {
+      response.writeHead(200, { "content-length": 1 << 20 });
+      response.write(Buffer.alloc(1000)); // then stalls
+    };
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 100);
+    const outcome = await transport(kind).getObject("k", { signal: controller.signal });
+    expect(withoutTimes(outcome)).toEqual({ status: 200, error: "Aborted", bytes: 1000 });
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("an already-aborted signal sends nothing", async () => {
+    route = ok;
+    const outcome = await transport(kind).putObject("k", new Uint8Array(1), AbortSignal.abort());
+    expect(withoutTimes(outcome)).toEqual({ status: 0, error: "Aborted", bytes: 0 });
+    expect(seen).toEqual([]);
+  });
+
+  it("an empty key is a programmer error: it throws", async () => {
+    await expect(transport(kind).getObject("")).rejects.toThrow(/empty/);
+  });
+
+  it("timestamps are ordered: start <= firstByte <= end", async () => {
+    route = (_request, response) => {
+      response.writeHead(200, { "content-length": 4 });
+      response.flushHeaders();
+      setTimeout(() => response.end("abcd"), 20);
+    };
+    const outcome = await transport(kind).getObject("k", {
+      expect: { bytes: 4, md5Hex: "e2fc714c4727ee9395f324cd2e7f331f" },
+    });
+    expect(outcome).toMatchObject({ status: 200, error: null, bytes: 4 });
+    expect(outcome.startUs).toBeLessThanOrEqual(outcome.firstByteUs);
+    expect(outcome.firstByteUs).toBeLessThanOrEqual(outcome.endUs);
+    expect(outcome.endUs - outcome.firstByteUs).toBeGreaterThanOrEqual(15_000);
+  });
+});

@@ -1,0 +1,168 @@
+import { HttpResponse } from "@smithy/protocol-http";
+import type { HttpHandler, HttpRequest } from "@smithy/protocol-http";
+import type { HeaderBag, HttpHandlerOptions, QueryParameterBag } from "@smithy/types";
+import { Pool } from "undici";
+import { encodeRfc3986 } from "./s3-uri-encoding.ts";
+
+export interface UndiciHttpHandlerConfig {
+  /** Keep-alive connections per origin: the most requests in flight to one origin. */
+  maxConnections: number;
+  /** Give up connecting after this long (undici's default is 10 s). */
+  connectTimeoutMs?: number;
+}
+
+const CONFIG_KEYS: ReadonlySet<unknown> = new Set<keyof UndiciHttpHandlerConfig>([
+  "maxConnections",
+  "connectTimeoutMs",
+]);
+
+/**
+ * Request headers undici refuses or manages itself. The SDK adds `Expect: 100-continue` to PUTs
+ * (we turn that off too) and may add `Transfer-Encoding` for streams; none of them are signed.
+ */
+const DROPPED_HEADERS = new Set([
+  "expect",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "upgrade",
+]);
+
+/**
+ * A Smithy HttpHandler (the SDK's request handler) on undici: one keep-alive Pool per origin,
+ * the response body handed to the SDK as undici's Node Readable, which the SDK's stream
+ * collector and sdkStreamMixin accept. Cheaper per request than the SDK's node:http handler.
+ */
+export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
+  readonly metadata = { handlerProtocol: "http/1.1" };
+  #config: UndiciHttpHandlerConfig;
+  readonly #pools = new Map<string, Pool>();
+
+  constructor(config: UndiciHttpHandlerConfig) {
+    if (!Number.isInteger(config.maxConnections) || config.maxConnections < 1) {
+      throw new Error(`UndiciHttpHandler: maxConnections must be a positive integer`);
+    }
+    this.#config = { ...config };
+  }
+
+  async handle(
+    request: HttpRequest,
+    { abortSignal }: HttpHandlerOptions = {},
+  ): Promise<{ response: HttpResponse }> {
+    const signal = toAbortSignal(abortSignal);
+    if (signal?.aborted) throw abortError(signal);
+    const port = request.port ? `:${request.port}` : "";
+    const pool = this.#poolFor(`${request.protocol}//${request.hostname}${port}`);
+    const query = request.query ? buildQueryString(request.query) : "";
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (!DROPPED_HEADERS.has(name.toLowerCase())) headers[name] = value;
+    }
+    try {
+      const response = await pool.request({
+        method: request.method,
+        path: query ? `${request.path}?${query}` : request.path,
+        headers,
+        body: request.body ?? null,
+        signal: signal ?? null,
+      });
+      return {
+        response: new HttpResponse({
+          statusCode: response.statusCode,
+          headers: flattenHeaders(response.headers),
+          body: response.body,
+        }),
+      };
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      throw error;
+    }
+  }
+
+  updateHttpClientConfig(
+    key: keyof UndiciHttpHandlerConfig,
+    value: UndiciHttpHandlerConfig[typeof key],
+  ): void {
+    // The SDK also passes hints meant for its own handler (Symbol.for("logger"), a default socket
+    // timeout); they do not apply here.
+    if (!CONFIG_KEYS.has(key)) return;
+    this.#config = { ...this.#config, [key]: value };
+    // Pools take settings when made: let requests in flight finish, start new pools.
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    for (const pool of pools) void pool.close();
+  }
+
+  httpHandlerConfigs(): UndiciHttpHandlerConfig {
+    return { ...this.#config };
+  }
+
+  /** Called by `client.destroy()`: drops all connections at once. */
+  destroy(): void {
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    for (const pool of pools) void pool.destroy();
+  }
+
+  /** Waits for requests in flight, then closes every pool. */
+  async close(): Promise<void> {
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(pools.map((pool) => pool.close()));
+  }
+
+  #poolFor(origin: string): Pool {
+    let pool = this.#pools.get(origin);
+    if (pool === undefined) {
+      pool = new Pool(origin, {
+        connections: this.#config.maxConnections,
+        pipelining: 1,
+        ...(this.#config.connectTimeoutMs === undefined
+          ? {}
+          : { connectTimeout: this.#config.connectTimeoutMs }),
+      });
+      this.#pools.set(origin, pool);
+    }
+    return pool;
+  }
+}
+
+/** The SDK's query bag as a query string, encoded the way the SDK's own handlers do. */
+export function buildQueryString(query: QueryParameterBag): string {
+  const parts: string[] = [];
+  for (const name of Object.keys(query).sort()) {
+    const value = query[name];
+    const key = encodeRfc3986(name);
+    if (Array.isArray(value)) {
+      for (const item of value) parts.push(`${key}=${encodeRfc3986(item)}`);
+    } else if (typeof value === "string") {
+      parts.push(`${key}=${encodeRfc3986(value)}`);
+    } else {
+      parts.push(key);
+    }
+  }
+  return parts.join("&");
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): HeaderBag {
+  const flat: HeaderBag = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return flat;
+}
+
+/** Smithy still allows its own pre-standard AbortSignal shape; undici needs a real one. */
+function toAbortSignal(signal: HttpHandlerOptions["abortSignal"]): AbortSignal | undefined {
+  if (signal === undefined || signal instanceof AbortSignal) return signal;
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort();
+  else signal.onabort = () => controller.abort();
+  return controller.signal;
+}
+
+function abortError(signal: AbortSignal): Error {
+  const error = new Error("Request aborted", { cause: signal.reason });
+  error.name = "AbortError";
+  return error;
+}

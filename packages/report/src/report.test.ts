@@ -1,0 +1,101 @@
+import type { PhaseSummary, RequestRecord } from "@taillab/api";
+import { describe, expect, it } from "vitest";
+import { csvField, csvRow } from "./csv.ts";
+import { REQUESTS_CSV_HEADER, requestsCsvRows } from "./requests-csv.ts";
+import { formatPhaseS3bench, formatTable } from "./s3bench-text.ts";
+
+describe("csv", () => {
+  it.each([
+    ["plain", "plain"],
+    ["a,b", '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ["two\nlines", '"two\nlines"'],
+    [null, ""],
+    [42, "42"],
+  ])("field %j → %j", (value, expected) => {
+    expect(csvField(value)).toBe(expected);
+  });
+
+  it("ends rows with CRLF", () => {
+    expect(csvRow(["a", 1, null])).toBe("a,1,\r\n");
+  });
+
+  it("writes one row per request with its point", () => {
+    const record: RequestRecord = {
+      op: "GET",
+      key: "taillab/run/7",
+      bytes: 4096,
+      intendedStartUs: 10,
+      startUs: 10,
+      firstByteUs: 200,
+      endUs: 250,
+      status: 200,
+      error: null,
+      attempt: 1,
+    };
+    expect(REQUESTS_CSV_HEADER).toBe(
+      "point,op,key,bytes,intendedStartUs,startUs,firstByteUs,endUs,status,error,attempt\r\n",
+    );
+    expect(requestsCsvRows(2, [record])).toBe("2,GET,taillab/run/7,4096,10,10,200,250,200,,1\r\n");
+  });
+});
+
+describe("s3bench text", () => {
+  const stats = {
+    min: 1.5,
+    p25: 2,
+    p50: 3,
+    p75: 4,
+    p90: 5,
+    p99: 9.25,
+    p999: 12.5,
+    p9999: 13,
+    max: 14,
+    mean: 3.5,
+    stdev: 1,
+  };
+  const phase: PhaseSummary = {
+    op: "PUT",
+    requests: 256,
+    errors: 2,
+    errorsByCode: { SlowDown: 2 },
+    bytes: 8 * 1024 * 1024,
+    durationMs: 262,
+    throughputMBps: 30.534,
+    opsPerSec: 977,
+    latencyMs: stats,
+    ttfbMs: stats,
+  };
+
+  it("prints s3bench's block with a 99.9th line and errors by code", () => {
+    expect(formatPhaseS3bench(phase)).toBe(
+      [
+        "Results Summary for Write Operation(s)",
+        "Total Transferred: 8.000 MB",
+        "Total Throughput:  30.53 MB/s",
+        "Total Duration:    0.262 s",
+        "Number of Errors:  2",
+        "  SlowDown: 2",
+        "------------------------------------",
+        "Write times Max:         0.014000 s",
+        "Write times 99.9th %ile: 0.012500 s",
+        "Write times 99th %ile:   0.009250 s",
+        "Write times 90th %ile:   0.005000 s",
+        "Write times 75th %ile:   0.004000 s",
+        "Write times 50th %ile:   0.003000 s",
+        "Write times 25th %ile:   0.002000 s",
+        "Write times Min:         0.001500 s",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("aligns table columns", () => {
+    expect(
+      formatTable([
+        ["a", "bb"],
+        ["ccc", "d"],
+      ]),
+    ).toBe("  a  bb\nccc   d\n");
+  });
+});

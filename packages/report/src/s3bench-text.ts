@@ -1,0 +1,92 @@
+import {
+  formatByteSize,
+  type Operation,
+  type PhaseSummary,
+  type PointSummary,
+  type RunSummary,
+} from "@taillab/api";
+
+/** The words s3bench uses for each operation. */
+const OPERATION_WORD: Record<Operation, string> = { PUT: "Write", GET: "Read", DELETE: "Delete" };
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(6)} s`;
+
+/**
+ * s3bench's text block for one phase, so scripts that parse s3bench output keep working; times
+ * are in seconds as s3bench prints them, with microsecond digits, and a 99.9th line is added.
+ */
+export function formatPhaseS3bench(phase: PhaseSummary): string {
+  const word = OPERATION_WORD[phase.op];
+  const latency = phase.latencyMs;
+  const lines = [
+    `Results Summary for ${word} Operation(s)`,
+    `Total Transferred: ${(phase.bytes / 1024 / 1024).toFixed(3)} MB`,
+    `Total Throughput:  ${phase.throughputMBps.toFixed(2)} MB/s`,
+    `Total Duration:    ${(phase.durationMs / 1000).toFixed(3)} s`,
+    `Number of Errors:  ${phase.errors}`,
+    ...Object.entries(phase.errorsByCode).map(([code, count]) => `  ${code}: ${count}`),
+    "------------------------------------",
+    `${word} times Max:         ${seconds(latency.max)}`,
+    `${word} times 99.9th %ile: ${seconds(latency.p999)}`,
+    `${word} times 99th %ile:   ${seconds(latency.p99)}`,
+    `${word} times 90th %ile:   ${seconds(latency.p90)}`,
+    `${word} times 75th %ile:   ${seconds(latency.p75)}`,
+    `${word} times 50th %ile:   ${seconds(latency.p50)}`,
+    `${word} times 25th %ile:   ${seconds(latency.p25)}`,
+    `${word} times Min:         ${seconds(latency.min)}`,
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+export function formatPointParams(point: PointSummary): string {
+  const { clients, samples, objectSizeBytes } = point.params;
+  return `clients ${clients}, samples ${samples}, object size ${formatByteSize(objectSizeBytes)}`;
+}
+
+export function formatPointS3bench(point: PointSummary): string {
+  return point.phases.map(formatPhaseS3bench).join("\n");
+}
+
+/** One line per point and phase: the table a sweep ends with. */
+export function formatSweepTable(summary: RunSummary): string {
+  const header = [
+    "clients",
+    "samples",
+    "size",
+    "op",
+    "ops/s",
+    "MB/s",
+    "p50 ms",
+    "p99 ms",
+    "p99.9 ms",
+    "max ms",
+    "errors",
+  ];
+  const rows = summary.points.flatMap((point) =>
+    point.phases.map((phase) => [
+      String(point.params.clients),
+      String(point.params.samples),
+      formatByteSize(point.params.objectSizeBytes),
+      phase.op,
+      phase.opsPerSec.toFixed(1),
+      phase.throughputMBps.toFixed(2),
+      phase.latencyMs.p50.toFixed(3),
+      phase.latencyMs.p99.toFixed(3),
+      phase.latencyMs.p999.toFixed(3),
+      phase.latencyMs.max.toFixed(3),
+      String(phase.errors),
+    ]),
+  );
+  return formatTable([header, ...rows]);
+}
+
+/** Plain-text columns, right-aligned numbers, pasteable into a lab report. */
+export function formatTable(rows: readonly (readonly string[])[]): string {
+  const widths = (rows[0] ?? []).map((_, column) =>
+    Math.max(...rows.map((row) => (row[column] ?? "").length)),
+  );
+  return rows
+    .map((row) => row.map((cell, column) => cell.padStart(widths[column] ?? 0)).join("  "))
+    .join("\n")
+    .concat("\n");
+}

@@ -1,0 +1,61 @@
+/**
+ * `pnpm test`: every check and test, in order, each reported as a plain `N passed, N failed`
+ * line that CI can read. Real servers: MinIO is built (once, into the user's cache) before the
+ * integration tests need it.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+
+function run(command: string, args: string[]): boolean {
+  process.stdout.write(`\n$ ${[command, ...args].join(" ")}\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  return result.status === 0;
+}
+
+const checks: [string, () => boolean][] = [
+  ["format", () => run("pnpm", ["exec", "prettier", "--check", "."])],
+  ["lint", () => run("pnpm", ["exec", "eslint", "."])],
+  ["typecheck", () => run("pnpm", ["exec", "tsc", "-p", "tsconfig.json"])],
+  ["minio", () => run("bash", ["scripts/ensure-minio.sh"])],
+];
+const checkResults = checks.map(([name, check]) => ({ name, ok: check() }));
+
+interface VitestJson {
+  numPassedTests: number;
+  numFailedTests: number;
+}
+const reportDir = mkdtempSync(join(tmpdir(), "taillab-vitest-"));
+const reportFile = join(reportDir, "report.json");
+const vitestOk = run("pnpm", [
+  "exec",
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${reportFile}`,
+]);
+let vitest: VitestJson = { numPassedTests: 0, numFailedTests: 0 };
+try {
+  vitest = JSON.parse(readFileSync(reportFile, "utf8")) as VitestJson;
+} catch {
+  process.stdout.write("vitest wrote no report: counting the whole run as one failure\n");
+  vitest.numFailedTests = 1;
+}
+rmSync(reportDir, { recursive: true, force: true });
+
+process.stdout.write("\n");
+for (const check of checkResults) {
+  if (!check.ok) process.stdout.write(`check failed: ${check.name}\n`);
+}
+const failedChecks = checkResults.filter((check) => !check.ok).length;
+process.stdout.write(
+  `checks: ${checkResults.length - failedChecks} passed, ${failedChecks} failed\n`,
+);
+// A suite that fails to load has no failed test of its own; count one so it cannot pass silently.
+const failedTests = vitestOk ? vitest.numFailedTests : Math.max(1, vitest.numFailedTests);
+process.stdout.write(`vitest: ${vitest.numPassedTests} passed, ${failedTests} failed\n`);
+process.exitCode = failedChecks > 0 || !vitestOk ? 1 : 0;
