@@ -1,0 +1,72 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createDirectoryStore } from "./directory-store.ts";
+
+const etagOf = (body: Buffer) => `"${createHash("md5").update(body).digest("hex")}"`;
+
+describe("createDirectoryStore", () => {
+  let parent: string;
+  let root: string;
+
+  beforeEach(async () => {
+    parent = await mkdtemp(join(tmpdir(), "taillab-directory-store-"));
+    root = join(parent, "store");
+  });
+  afterEach(() => rm(parent, { recursive: true, force: true }));
+
+  it("names files by a hash of the key, so no key can reach outside its bucket folder", async () => {
+    const store = await createDirectoryStore(root);
+    await store.createBucket("bucket");
+    for (const key of ["../../outside", "/absolute", "a/b/c", "..", "nul\u0000byte"]) {
+      const body = Buffer.from(key);
+      await store.putObject("bucket", key, body, { etag: etagOf(body), contentType: "text/plain" });
+    }
+    expect(await readdir(parent)).toEqual(["store"]);
+    expect(await readdir(root)).toEqual(["bucket"]);
+    const files = await readdir(join(root, "bucket"));
+    expect(files).toHaveLength(5);
+    expect(files.every((name) => /^[0-9a-f]{64}$/.test(name))).toBe(true);
+    expect((await store.getObject("bucket", "../../outside"))?.body.toString()).toBe(
+      "../../outside",
+    );
+  });
+
+  it("removes temporary files left by an interrupted write when it starts", async () => {
+    const first = await createDirectoryStore(root);
+    await first.createBucket("bucket");
+    const body = Buffer.from("kept");
+    await first.putObject("bucket", "kept", body, {
+      etag: etagOf(body),
+      contentType: "text/plain",
+    });
+    await writeFile(join(root, "bucket", `${"0".repeat(64)}.1234-0.tmp`), "half a wri");
+
+    const second = await createDirectoryStore(root);
+    expect(await second.listKeys("bucket")).toEqual(["kept"]);
+    expect(await readdir(join(root, "bucket"))).toHaveLength(1);
+  });
+
+  it("always pairs a body with its own metadata while the key is rewritten", async () => {
+    const store = await createDirectoryStore(root);
+    await store.createBucket("bucket");
+    const bodies = Array.from({ length: 40 }, (_, i) => Buffer.alloc(1_000 + i * 97, i));
+    const first = bodies[0] as Buffer;
+    await store.putObject("bucket", "hot", first, { etag: etagOf(first), contentType: "x/0" });
+    const reads = await Promise.all(
+      bodies.flatMap((body, i) => [
+        store.putObject("bucket", "hot", body, { etag: etagOf(body), contentType: `x/${i}` }),
+        store.getObject("bucket", "hot"),
+      ]),
+    );
+    for (const read of reads) {
+      if (read !== undefined && "body" in read) {
+        expect(read.etag).toBe(etagOf(read.body));
+        expect(read.sizeBytes).toBe(read.body.length);
+        expect(read.contentType).toBe(`x/${read.body[0]}`);
+      }
+    }
+  });
+});

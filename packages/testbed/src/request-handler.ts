@@ -1,0 +1,204 @@
+/**
+ * One request from arrival to response: route, authenticate, intercept, run, answer. Also keeps
+ * the counters of stats(). This is the path the load generator measures, so it does little and
+ * allocates little: no AbortController without an interceptor, no query parsing without a query.
+ */
+import { hash, randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { headerText } from "./http-headers.ts";
+import type { ObjectStore } from "./object-store.ts";
+import { intercept, type RequestInterceptor } from "./request-interceptor.ts";
+import { S3Error } from "./s3-error.ts";
+import { runOperation, type S3Response } from "./s3-operations.ts";
+import { parseTarget, resolveOperation, type RequestTarget } from "./s3-route.ts";
+import { errorXml, XML_CONTENT_TYPE } from "./s3-xml.ts";
+import type { SigV4Verifier } from "./sigv4-verifier.ts";
+
+export interface TestbedStats {
+  /** Requests whose headers arrived. */
+  received: number;
+  /** Requests answered in full (errors and injected faults included). */
+  completed: number;
+  /** Requests whose client closed the connection before the response was finished. */
+  aborted: number;
+  /** Connections reset by an injected `resetConnection` fault. */
+  resets: number;
+  /** Requests per S3 operation, counted once routed and authenticated. */
+  byOperation: Record<string, number>;
+}
+
+export interface RequestHandlerOptions {
+  store: ObjectStore;
+  region: string;
+  /** Host-name suffixes that put the bucket in the Host header, e.g. ".localhost". */
+  virtualHostSuffixes: readonly string[];
+  verify: SigV4Verifier | undefined;
+  interceptor: RequestInterceptor | undefined;
+  stats: TestbedStats;
+}
+
+const SERVER_NAME = "TailLab-testbed";
+const EMPTY_SHA256 = hash("sha256", "", "hex");
+
+interface ErrorAnswer {
+  status: number;
+  code: string;
+  message: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+function readBody(request: IncomingMessage, expectedSha256: string | undefined): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    request.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+    });
+    request.once("error", reject);
+    request.once("end", () => {
+      // Copied into one buffer so a stored object never pins the socket's read buffers.
+      const body = Buffer.concat(chunks, length);
+      if (expectedSha256 === undefined) {
+        resolve(body);
+        return;
+      }
+      const sha256 = length === 0 ? EMPTY_SHA256 : hash("sha256", body, "hex");
+      if (sha256 === expectedSha256) {
+        resolve(body);
+        return;
+      }
+      reject(
+        new S3Error(
+          "XAmzContentSHA256Mismatch",
+          `The provided x-amz-content-sha256 header does not match what was computed: ${sha256}`,
+        ),
+      );
+    });
+  });
+}
+
+function resourceOf(target: RequestTarget | undefined, url: string): string {
+  if (target === undefined) return url;
+  if (target.bucket === null) return "/";
+  return target.key === null ? `/${target.bucket}` : `/${target.bucket}/${target.key}`;
+}
+
+export function createRequestHandler(
+  options: RequestHandlerOptions,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  const { store, region, virtualHostSuffixes, verify, interceptor, stats } = options;
+  const context = { store, region };
+  // Request ids differ across testbeds in one process, which helps when reading mixed logs.
+  const requestIdPrefix = randomBytes(4).toString("hex").toUpperCase();
+  let requestCount = 0;
+
+  function send(
+    response: ServerResponse,
+    method: string,
+    requestId: string,
+    answer: S3Response,
+  ): void {
+    if (response.destroyed) return;
+    const headers = answer.headers;
+    headers.Server = SERVER_NAME;
+    headers["x-amz-request-id"] = requestId;
+    const body = method === "HEAD" ? undefined : answer.body;
+    if (body !== undefined) headers["Content-Length"] = Buffer.byteLength(body);
+    else if (!("Content-Length" in headers)) headers["Content-Length"] = 0;
+    response.writeHead(answer.status, headers);
+    response.end(body);
+  }
+
+  function sendError(
+    response: ServerResponse,
+    method: string,
+    requestId: string,
+    resource: string,
+    error: ErrorAnswer,
+  ): void {
+    send(response, method, requestId, {
+      status: error.status,
+      headers: { "Content-Type": XML_CONTENT_TYPE, ...error.headers },
+      body: errorXml({ code: error.code, message: error.message, resource, requestId }),
+    });
+  }
+
+  async function handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    signal: AbortSignal | undefined,
+    onReset: () => void,
+  ): Promise<void> {
+    const method = request.method ?? "GET";
+    const url = request.url ?? "/";
+    let target: RequestTarget | undefined;
+    try {
+      const { headers } = request;
+      target = parseTarget(url, headers.host, virtualHostSuffixes);
+      const payloadHash = headerText(headers, "x-amz-content-sha256");
+      if (payloadHash?.startsWith("STREAMING-")) {
+        throw new S3Error(
+          "NotImplemented",
+          `The testbed does not accept aws-chunked uploads (x-amz-content-sha256: ${payloadHash}); send the body in one piece, e.g. with requestChecksumCalculation: "WHEN_REQUIRED"`,
+        );
+      }
+      const expectedSha256 = verify?.(
+        { method, rawPath: target.rawPath, rawQuery: target.rawQuery, headers },
+        target.query,
+      ).expectedPayloadSha256;
+      const operation = resolveOperation(method, target, headerText(headers, "x-amz-copy-source"));
+      stats.byOperation[operation] = (stats.byOperation[operation] ?? 0) + 1;
+
+      if (interceptor !== undefined && signal !== undefined) {
+        const { bucket, key } = target;
+        const outcome = await intercept(interceptor, { method, operation, bucket, key, signal });
+        if (outcome === "client-gone") return;
+        if (outcome !== "run" && "resetConnection" in outcome) {
+          onReset();
+          request.socket.resetAndDestroy();
+          return;
+        }
+        if (outcome !== "run") {
+          sendError(response, method, requestId, resourceOf(target, url), outcome);
+          return;
+        }
+      }
+
+      const answer = await runOperation(
+        operation,
+        { target, headers, readBody: () => readBody(request, expectedSha256) },
+        context,
+      );
+      send(response, method, requestId, answer);
+    } catch (error) {
+      const answer: ErrorAnswer =
+        error instanceof S3Error
+          ? error
+          : { status: 500, code: "InternalError", message: `The testbed failed: ${String(error)}` };
+      sendError(response, method, requestId, resourceOf(target, url), answer);
+    }
+  }
+
+  return (request, response) => {
+    stats.received++;
+    const requestId = `${requestIdPrefix}${(++requestCount).toString(16).toUpperCase().padStart(8, "0")}`;
+    const controller = interceptor === undefined ? undefined : new AbortController();
+    let reset = false;
+    response.once("close", () => {
+      if (response.writableFinished) stats.completed++;
+      else if (reset) stats.resets++;
+      else {
+        stats.aborted++;
+        controller?.abort();
+      }
+    });
+    handle(request, response, requestId, controller?.signal, () => {
+      reset = true;
+    }).catch(() => {
+      // Only answering can fail here (e.g. an interceptor's invalid status); cut the connection.
+      response.destroy();
+    });
+  };
+}

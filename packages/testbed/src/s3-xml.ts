@@ -1,0 +1,219 @@
+/**
+ * The few S3 XML documents the testbed writes, and the one it reads (DeleteObjects). Rendering is
+ * string building and reading is a handful of regexes over the known shape: an XML library would
+ * cost more per request than everything else the testbed does.
+ */
+import type { ListPage } from "./list-objects.ts";
+import { S3Error } from "./s3-error.ts";
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
+export const XML_CONTENT_TYPE = "application/xml";
+/** S3 allows at most this many keys in one DeleteObjects request. */
+export const MAX_DELETE_KEYS = 1000;
+
+const SPECIAL_CHARACTER = /[&<>"']/;
+const SPECIAL_CHARACTERS = /[&<>"']/g;
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+};
+
+export function escapeXml(text: string): string {
+  return SPECIAL_CHARACTER.test(text)
+    ? text.replace(SPECIAL_CHARACTERS, (character) => ESCAPES[character] as string)
+    : text;
+}
+
+const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi;
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+};
+
+export function unescapeXml(text: string): string {
+  if (!text.includes("&")) return text;
+  return text.replace(ENTITY, (entity, name: string) => {
+    if (name[0] !== "#") return NAMED_ENTITIES[name.toLowerCase()] ?? entity;
+    const codePoint =
+      name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : entity;
+  });
+}
+
+function element(name: string, text: string | number | boolean): string {
+  return `<${name}>${typeof text === "string" ? escapeXml(text) : String(text)}</${name}>`;
+}
+
+export interface ErrorDocument {
+  code: string;
+  message: string;
+  resource: string;
+  requestId: string;
+}
+
+export function errorXml(error: ErrorDocument): string {
+  return (
+    `${XML_DECLARATION}<Error>${element("Code", error.code)}${element("Message", error.message)}` +
+    `${element("Resource", error.resource)}${element("RequestId", error.requestId)}</Error>`
+  );
+}
+
+export function listBucketsXml(buckets: readonly { name: string; creationDate: Date }[]): string {
+  const entries = buckets.map(
+    (bucket) =>
+      `<Bucket>${element("Name", bucket.name)}${element("CreationDate", bucket.creationDate.toISOString())}</Bucket>`,
+  );
+  return (
+    `${XML_DECLARATION}<ListAllMyBucketsResult xmlns="${S3_NAMESPACE}">` +
+    `<Owner><ID>taillab</ID><DisplayName>taillab</DisplayName></Owner>` +
+    `<Buckets>${entries.join("")}</Buckets></ListAllMyBucketsResult>`
+  );
+}
+
+export function bucketLocationXml(region: string): string {
+  // S3 reports the original region, us-east-1, as an empty constraint.
+  const constraint = region === "us-east-1" ? "" : escapeXml(region);
+  return `${XML_DECLARATION}<LocationConstraint xmlns="${S3_NAMESPACE}">${constraint}</LocationConstraint>`;
+}
+
+export interface ListedObject {
+  key: string;
+  sizeBytes: number;
+  etag: string;
+  lastModified: Date;
+}
+
+/** The request fields a listing echoes back, already in the form the response should carry. */
+export interface ListObjectsXmlInput {
+  bucket: string;
+  prefix: string;
+  delimiter: string;
+  maxKeys: number;
+  /** Encodes keys and prefixes in the response, as `encoding-type=url` asks. */
+  urlEncode: boolean;
+  objects: readonly ListedObject[];
+  page: ListPage;
+}
+
+/** S3's `encoding-type=url` form: spaces as '+', '/' left readable. */
+function urlEncode(text: string): string {
+  return encodeURIComponent(text).replaceAll("%2F", "/").replaceAll("%20", "+");
+}
+
+function unchanged(text: string): string {
+  return text;
+}
+
+function encoderFor(input: ListObjectsXmlInput): (text: string) => string {
+  return input.urlEncode ? urlEncode : unchanged;
+}
+
+function listingBody(input: ListObjectsXmlInput, extraFields: string): string {
+  const encode = encoderFor(input);
+  const contents = input.objects.map(
+    (object) =>
+      `<Contents>${element("Key", encode(object.key))}` +
+      `${element("LastModified", object.lastModified.toISOString())}${element("ETag", object.etag)}` +
+      `${element("Size", object.sizeBytes)}<StorageClass>STANDARD</StorageClass></Contents>`,
+  );
+  const commonPrefixes = input.page.commonPrefixes.map(
+    (prefix) => `<CommonPrefixes>${element("Prefix", encode(prefix))}</CommonPrefixes>`,
+  );
+  return (
+    `${XML_DECLARATION}<ListBucketResult xmlns="${S3_NAMESPACE}">${element("Name", input.bucket)}` +
+    `${element("Prefix", encode(input.prefix))}` +
+    (input.delimiter === "" ? "" : element("Delimiter", encode(input.delimiter))) +
+    `${element("MaxKeys", input.maxKeys)}${element("IsTruncated", input.page.isTruncated)}` +
+    (input.urlEncode ? "<EncodingType>url</EncodingType>" : "") +
+    `${extraFields}${contents.join("")}${commonPrefixes.join("")}</ListBucketResult>`
+  );
+}
+
+export function listObjectsV2Xml(
+  input: ListObjectsXmlInput,
+  tokens: {
+    startAfter: string;
+    continuationToken: string;
+    nextContinuationToken: string | undefined;
+  },
+): string {
+  const encode = encoderFor(input);
+  const keyCount = input.objects.length + input.page.commonPrefixes.length;
+  return listingBody(
+    input,
+    element("KeyCount", keyCount) +
+      (tokens.startAfter === "" ? "" : element("StartAfter", encode(tokens.startAfter))) +
+      (tokens.continuationToken === ""
+        ? ""
+        : element("ContinuationToken", tokens.continuationToken)) +
+      (tokens.nextContinuationToken === undefined
+        ? ""
+        : element("NextContinuationToken", tokens.nextContinuationToken)),
+  );
+}
+
+export function listObjectsV1Xml(input: ListObjectsXmlInput, marker: string): string {
+  const encode = encoderFor(input);
+  const nextMarker = input.page.lastEntry;
+  return listingBody(
+    input,
+    element("Marker", encode(marker)) +
+      (nextMarker === undefined ? "" : element("NextMarker", encode(nextMarker))),
+  );
+}
+
+export interface DeleteRequest {
+  quiet: boolean;
+  keys: string[];
+}
+
+const DELETE_ROOT = /<Delete[\s>]/;
+const OBJECT_ELEMENT = /<Object(?:\s[^>]*)?>([\s\S]*?)<\/Object>/g;
+const KEY_ELEMENT = /<Key>([\s\S]*?)<\/Key>/;
+const QUIET_TRUE = /<Quiet>\s*true\s*<\/Quiet>/i;
+
+/** Reads the DeleteObjects body SDKs send: <Delete><Quiet/>?<Object><Key/></Object>…</Delete>. */
+export function parseDeleteRequest(xml: string): DeleteRequest {
+  if (!DELETE_ROOT.test(xml)) {
+    throw new S3Error("MalformedXML", "The DeleteObjects body has no <Delete> element");
+  }
+  const keys: string[] = [];
+  for (const [, objectBody = ""] of xml.matchAll(OBJECT_ELEMENT)) {
+    const key = KEY_ELEMENT.exec(objectBody);
+    if (!key)
+      throw new S3Error("MalformedXML", "An <Object> in the DeleteObjects body has no <Key>");
+    keys.push(unescapeXml(key[1] ?? ""));
+  }
+  if (keys.length === 0 || keys.length > MAX_DELETE_KEYS) {
+    throw new S3Error(
+      "MalformedXML",
+      `A DeleteObjects body must name 1 to ${MAX_DELETE_KEYS} objects; this one names ${keys.length}`,
+    );
+  }
+  return { quiet: QUIET_TRUE.test(xml), keys };
+}
+
+export interface DeleteFailure {
+  key: string;
+  code: string;
+  message: string;
+}
+
+export function deleteResultXml(
+  deleted: readonly string[],
+  failures: readonly DeleteFailure[],
+): string {
+  const deletedEntries = deleted.map((key) => `<Deleted>${element("Key", key)}</Deleted>`);
+  const errorEntries = failures.map(
+    (failure) =>
+      `<Error>${element("Key", failure.key)}${element("Code", failure.code)}${element("Message", failure.message)}</Error>`,
+  );
+  return `${XML_DECLARATION}<DeleteResult xmlns="${S3_NAMESPACE}">${deletedEntries.join("")}${errorEntries.join("")}</DeleteResult>`;
+}
