@@ -2,23 +2,30 @@
 import { InputError } from "@taillab/backend";
 import { UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
+import { COMPARE_MODES_HELP, compareModesCommand } from "./compare-modes-command.ts";
 import { describeInputError, RUN_HELP, runCommand } from "./run-command.ts";
 import { TESTBED_HELP, testbedCommand } from "./testbed-command.ts";
 
 const USAGE = `Usage: taillab <command> [flags]
 
 Commands:
-  run       benchmark an S3 endpoint (or the embedded testbed), s3bench-compatible
-  testbed   serve the embedded S3 testbed
-  help      show help for a command: taillab help run
+  run             benchmark an S3 endpoint (or the embedded testbed), s3bench-compatible
+  compare-modes   run one workload in normal, hedged and tied mode and compare the tails
+  testbed         serve the embedded S3 testbed
+  help            show help for a command: taillab help run
 `;
 
 const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   run: runCommand,
+  "compare-modes": compareModesCommand,
   testbed: testbedCommand,
 };
 
-const HELP: Record<string, string> = { run: RUN_HELP, testbed: TESTBED_HELP };
+const HELP: Record<string, string> = {
+  run: RUN_HELP,
+  "compare-modes": COMPARE_MODES_HELP,
+  testbed: TESTBED_HELP,
+};
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;

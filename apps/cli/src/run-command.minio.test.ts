@@ -118,6 +118,39 @@ describe("taillab run against MinIO", () => {
     expect(counts[0]).toHaveLength(3);
   });
 
+  it("hedges over two endpoints of the same MinIO (two pools of connections)", async () => {
+    const result = await runCli(
+      [
+        "run",
+        "--replicas",
+        `${minio.url},${minio.url}`,
+        "--mode",
+        "hedged",
+        "--hedge-delay",
+        "0ms",
+        "--hedge-budget",
+        "50%",
+        "--clients",
+        "4",
+        "--samples",
+        "200",
+        "--size",
+        "4KiB",
+        "--verify",
+        "--json",
+      ],
+      env,
+    );
+    expect(result.code).toBe(0);
+    const summary = RunSummarySchema.parse(JSON.parse(result.stdout));
+    expect(summary.endpointUrls).toHaveLength(2);
+    const get = summary.points[0]?.phases.find((phase) => phase.op === "GET");
+    expect(get?.errors).toBe(0);
+    expect(get?.requests).toBe(200);
+    expect(get?.hedge?.extraPct).toBeGreaterThan(10);
+    expect(get?.hedge?.attempts).toBeGreaterThan(220);
+  });
+
   it("rejects wrong credentials with a clear message and exit code 2", async () => {
     const result = await runCli(
       runArgs(

@@ -61,7 +61,7 @@ describe("taillab run on the embedded testbed", () => {
     expect(onDisk).toEqual(summary);
     const csv = (await readFile(join(out, "requests.csv"), "utf8")).trimEnd().split("\r\n");
     expect(csv[0]).toBe(
-      "point,op,key,bytes,intendedStartUs,startUs,firstByteUs,endUs,status,error,attempt",
+      "point,op,key,bytes,intendedStartUs,startUs,firstByteUs,endUs,status,error,attempt,replica,winner",
     );
     expect(csv).toHaveLength(1 + 3 * 64);
     const keys = new Set(csv.slice(1).map((row) => row.split(",")[2]));
@@ -148,6 +148,16 @@ describe("taillab run rejects bad input with exit code 2, naming the field", () 
     [["--endpoint", "127.0.0.1:9000"], "endpoints[0].url", "http:// or https://"],
     [["--frobnicate"], "--frobnicate", "unknown flag"],
     [["--transport", "carrier-pigeon"], "transport", "fast"],
+    [["--mode", "speculative"], "mode", "hedged"],
+    [["--mode", "hedged", "--hedge-delay", "soon"], "hedge.delay", "expected a duration like 30ms"],
+    [["--hedge-budget", "5"], "hedge.budgetPercent", "the % sign is required"],
+    [["--rate", "fast"], "openLoop.rateHz", "expected a rate like 500/s"],
+    [["--testbed-profile", "slow"], "testbed.profile", "expected one of fast, steady, stalls"],
+    [
+      ["--endpoint", "http://127.0.0.1:1", "--replicas", "http://127.0.0.1:2"],
+      "replicas",
+      "not both",
+    ],
   ])("%j", async (args, field, message) => {
     const base = ["run", "--clients", "1", "--samples", "4", "--size", "1KiB"];
     const result = await runCli([...base, ...args]);
@@ -194,5 +204,73 @@ describe("taillab run rejects bad input with exit code 2, naming the field", () 
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("AWS_ACCESS_KEY_ID");
+  });
+});
+
+describe("taillab compare-modes", () => {
+  it("runs the same workload in each mode and prints { runs } with one summary per mode", async () => {
+    const result = await runCli([
+      "compare-modes",
+      "--testbed-profile",
+      "steady",
+      "--testbed-replicas",
+      "2",
+      "--clients",
+      "4",
+      "--samples",
+      "100",
+      "--size",
+      "1KiB",
+      "--json",
+    ]);
+    expect(result.code).toBe(0);
+    const { runs } = JSON.parse(result.stdout) as { runs: unknown[] };
+    const summaries = runs.map((run) => RunSummarySchema.parse(run));
+    expect(summaries.map((summary) => summary.mode)).toEqual(["normal", "hedged", "tied"]);
+    for (const summary of summaries) {
+      expect(summary.endpointUrls).toHaveLength(2);
+      expect(summary.points[0]?.params).toEqual({
+        clients: 4,
+        samples: 100,
+        objectSizeBytes: 1024,
+      });
+    }
+    expect(summaries[0]?.points[0]?.phases[1]?.hedge).toBeUndefined();
+    expect(summaries[2]?.points[0]?.phases[1]?.hedge?.extraPct).toBeGreaterThan(50);
+  });
+
+  it("prints one table of the tails", async () => {
+    const result = await runCli([
+      "compare-modes",
+      "--modes",
+      "normal,adaptive",
+      "--clients",
+      "2",
+      "--samples",
+      "20",
+      "--size",
+      "1KiB",
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /mode\s+op\s+requests\s+p50 ms\s+p99 ms\s+p99\.9 ms\s+max ms\s+extra %\s+wasted MB/,
+    );
+    expect(result.stdout).toMatch(/adaptive\s+GET\s+20/);
+  });
+
+  it("names a mode it does not know", async () => {
+    const result = await runCli([
+      "compare-modes",
+      "--modes",
+      "normal,eager",
+      "--clients",
+      "1",
+      "--samples",
+      "1",
+      "--size",
+      "1KiB",
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('modes: "eager" is not a mode');
   });
 });

@@ -29,14 +29,20 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(RUN_HELP);
     return EXIT.ok;
   }
-  const specFile = typeof flags.spec === "string" ? await readSpecFile(flags.spec) : {};
-  const spec = specFromFlags(flags, specFile);
+  const spec = specFromFlags(flags, await readSpecFlag(flags));
   const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
   const summary = await runWithInterrupts(spec, flags, output);
   await output?.finish(summary);
   printSummary(summary, flags.json === true);
-  const errors = summary.points.flatMap((point) => point.phases).some((phase) => phase.errors > 0);
-  return errors ? EXIT.requestErrors : EXIT.ok;
+  return hadRequestErrors(summary) ? EXIT.requestErrors : EXIT.ok;
+}
+
+export function hadRequestErrors(summary: RunSummary): boolean {
+  return summary.points.flatMap((point) => point.phases).some((phase) => phase.errors > 0);
+}
+
+export async function readSpecFlag(flags: RunFlags): Promise<Record<string, unknown>> {
+  return typeof flags.spec === "string" ? readSpecFile(flags.spec) : {};
 }
 
 async function readSpecFile(path: string): Promise<Record<string, unknown>> {
@@ -58,10 +64,10 @@ async function readSpecFile(path: string): Promise<Record<string, unknown>> {
 }
 
 /** Ctrl-C stops the run and keeps what was measured; a second Ctrl-C quits at once. */
-async function runWithInterrupts(
+export async function runWithInterrupts(
   spec: object,
   flags: RunFlags,
-  output: RunFolderWriter | null,
+  output: RunFolderWriter | null = null,
 ): Promise<RunSummary> {
   const stop = new AbortController();
   const onInterrupt = () => {

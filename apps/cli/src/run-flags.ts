@@ -100,6 +100,78 @@ export const RUN_FLAGS = [
     takesValue: false,
     description: "create the bucket if it does not exist",
   },
+  {
+    name: "replicas",
+    aliases: [],
+    takesValue: true,
+    description: "endpoint URLs of replicas of one service (instead of --endpoint)",
+  },
+  {
+    name: "mode",
+    aliases: [],
+    takesValue: true,
+    description: "normal (default), hedged, tied or adaptive",
+  },
+  {
+    name: "hedge-delay",
+    aliases: [],
+    takesValue: true,
+    description: "backup after a fixed delay (30ms) or a percentile (p95, default)",
+  },
+  {
+    name: "hedge-budget",
+    aliases: [],
+    takesValue: true,
+    description: "most extra requests from backups (default 5%)",
+  },
+  {
+    name: "tied-delay",
+    aliases: [],
+    takesValue: true,
+    description: "tied: second copy after this delay (default 0ms)",
+  },
+  {
+    name: "replica-choice",
+    aliases: [],
+    takesValue: true,
+    description: "round-robin (default) or least-outstanding",
+  },
+  {
+    name: "rate",
+    aliases: [],
+    takesValue: true,
+    description: "open loop at this rate (500/s) instead of the closed loop",
+  },
+  {
+    name: "arrivals",
+    aliases: [],
+    takesValue: true,
+    description: "open loop: fixed (default) or poisson",
+  },
+  {
+    name: "duration",
+    aliases: [],
+    takesValue: true,
+    description: "open loop: requests per phase = rate × duration (30s)",
+  },
+  {
+    name: "testbed-profile",
+    aliases: [],
+    takesValue: true,
+    description: "embedded testbed: fast (default), steady, stalls, queue, noisy-neighbour",
+  },
+  {
+    name: "testbed-replicas",
+    aliases: [],
+    takesValue: true,
+    description: "embedded testbed: replicas on their own ports (default 1)",
+  },
+  {
+    name: "testbed-seed",
+    aliases: [],
+    takesValue: true,
+    description: "embedded testbed: seed of its latency profile (default 1)",
+  },
   { name: "json", aliases: [], takesValue: false, description: "print the summary as JSON" },
   {
     name: "out",
@@ -148,7 +220,13 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
         }
       : {}),
   };
-  if (Object.keys(endpointFlags).length > 0) {
+  const replicaUrls = value(flags, "replicas");
+  if (replicaUrls !== undefined && endpointUrl !== undefined) {
+    throw new UsageError("replicas", "give either --endpoint or --replicas, not both");
+  }
+  if (replicaUrls !== undefined) {
+    spec.endpoints = [textList(replicaUrls)].flat().map((url) => ({ ...endpointFlags, url }));
+  } else if (Object.keys(endpointFlags).length > 0) {
     const fromFile = Array.isArray(spec.endpoints) ? (spec.endpoints[0] as object) : {};
     spec.endpoints = [{ ...fromFile, ...endpointFlags }];
   }
@@ -168,6 +246,27 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
     const phases = spec.phases === undefined ? ["write", "read", "cleanup"] : [spec.phases].flat();
     spec.phases = phases.filter((phase) => phase !== "cleanup");
   }
+  assign("mode", "mode", (text) => text);
+  assign("replica-choice", "replicaChoice", (text) => text);
+  const section = (field: string) => (spec[field] ?? {}) as Record<string, unknown>;
+  const assignIn = (
+    name: RunFlagName,
+    field: string,
+    key: string,
+    convert = (t: string): unknown => t,
+  ) => {
+    const text = value(flags, name);
+    if (text !== undefined) spec[field] = { ...section(field), [key]: convert(text) };
+  };
+  assignIn("hedge-delay", "hedge", "delay");
+  assignIn("hedge-budget", "hedge", "budgetPercent");
+  assignIn("tied-delay", "hedge", "tiedDelayMs");
+  assignIn("rate", "openLoop", "rateHz");
+  assignIn("arrivals", "openLoop", "arrivals");
+  assignIn("duration", "openLoop", "durationMs");
+  assignIn("testbed-profile", "testbed", "profile");
+  assignIn("testbed-replicas", "testbed", "replicas", numberList);
+  assignIn("testbed-seed", "testbed", "seed", numberList);
   if (flags.verify) spec.verify = true;
   if (flags["create-bucket"]) spec.createBucket = true;
   return spec as RunSpecInput;

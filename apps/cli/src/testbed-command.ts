@@ -1,3 +1,12 @@
+import { readFile } from "node:fs/promises";
+import {
+  BUILTIN_PROFILE_NAMES,
+  BUILTIN_PROFILES,
+  isBuiltinProfileName,
+  MAX_TESTBED_REPLICAS,
+  TestbedSetupSchema,
+  type TestbedSetup,
+} from "@taillab/api";
 import { startTestbedServer } from "@taillab/backend";
 import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -9,7 +18,30 @@ const TESTBED_FLAGS = [
     takesValue: true,
     description: "address to listen on (default 127.0.0.1)",
   },
-  { name: "port", aliases: [], takesValue: true, description: "port (default 0: a free port)" },
+  {
+    name: "port",
+    aliases: [],
+    takesValue: true,
+    description: "port of the first replica, the others follow (default 0: free ports)",
+  },
+  {
+    name: "replicas",
+    aliases: [],
+    takesValue: true,
+    description: `servers on as many ports sharing one store, 1 to ${MAX_TESTBED_REPLICAS} (default 1)`,
+  },
+  {
+    name: "profile",
+    aliases: [],
+    takesValue: true,
+    description: `latency profile per replica: ${BUILTIN_PROFILE_NAMES.join(", ")} (default fast), or a JSON file`,
+  },
+  {
+    name: "seed",
+    aliases: [],
+    takesValue: true,
+    description: "seed of the profile's random delays, for repeatable runs (default 1)",
+  },
   {
     name: "dir",
     aliases: [],
@@ -34,10 +66,75 @@ const TESTBED_FLAGS = [
 
 export const TESTBED_HELP = `Usage: taillab testbed [flags]
 
-Serves the embedded S3 testbed until interrupted and prints its URL on the first line.
+Serves the embedded S3 testbed until interrupted and prints each replica's URL on its own
+line, the first replica's first.
 
 ${formatFlagHelp(TESTBED_FLAGS)}
+
+Profiles shape object requests (PUT, GET, HEAD and DELETE of a key); bucket requests such as a
+run's preflight listing are never slowed or failed. Every response carries
+x-taillab-service-time-us, the time the testbed spent on it.
+
+${BUILTIN_PROFILE_NAMES.map((name) => `  ${name.padEnd(18)}${BUILTIN_PROFILES[name].description ?? ""}`).join("\n")}
 `;
+
+const PROFILE_FILE = /[\\/]|\.json$/i;
+
+/** --profile: a builtin name stays a name; a path is read as a JSON profile object. */
+async function readProfileFlag(value: string | undefined): Promise<unknown> {
+  if (value === undefined || isBuiltinProfileName(value)) return value;
+  if (!PROFILE_FILE.test(value)) {
+    throw new UsageError(
+      "profile",
+      `unknown profile "${value}"; expected one of ${BUILTIN_PROFILE_NAMES.join(", ")}, or the path of a JSON file holding a profile`,
+    );
+  }
+  let text: string;
+  try {
+    text = await readFile(value, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      "profile",
+      `cannot read the profile file "${value}" (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(
+      "profile",
+      `the profile file "${value}" is not JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+function wholeNumberFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim())) {
+    throw new UsageError(name, `expected a whole number, got "${value}"`);
+  }
+  return Number(value);
+}
+
+async function readSetup(
+  replicas: string | undefined,
+  profile: string | undefined,
+  seed: string | undefined,
+): Promise<TestbedSetup> {
+  const parsed = TestbedSetupSchema.safeParse({
+    replicas: wholeNumberFlag("replicas", replicas),
+    profile: await readProfileFlag(profile),
+    seed: wholeNumberFlag("seed", seed),
+  });
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const [field = "profile", ...inside] = issue?.path.map(String) ?? [];
+  const where = field === "profile" && profile !== undefined ? ` (in ${profile})` : "";
+  throw new UsageError(
+    field,
+    `${inside.length > 0 ? `${inside.join(".")}: ` : ""}${issue?.message ?? "invalid"}${where}`,
+  );
+}
 
 export async function testbedCommand(argv: readonly string[]): Promise<number> {
   const flags = parseFlags(argv, TESTBED_FLAGS);
@@ -56,6 +153,10 @@ export async function testbedCommand(argv: readonly string[]): Promise<number> {
   if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
     throw new UsageError("access-key", "give both --access-key and --secret-key, or neither");
   }
+  const setup = await readSetup(text("replicas"), text("profile"), text("seed"));
+  if (port !== 0 && port + setup.replicas - 1 > 65535) {
+    throw new UsageError("port", `${setup.replicas} replicas from port ${port} would pass 65535`);
+  }
   const directory = text("dir");
   const testbed = await startTestbedServer({
     host: text("host") ?? "127.0.0.1",
@@ -63,8 +164,11 @@ export async function testbedCommand(argv: readonly string[]): Promise<number> {
     store: directory ? { kind: "directory", path: directory } : { kind: "memory" },
     buckets: text("bucket")?.split(",") ?? [],
     ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
+    replicas: setup.replicas,
+    profile: setup.profile,
+    seed: setup.seed,
   });
-  process.stdout.write(`${testbed.url}\n`);
+  process.stdout.write(testbed.urls.map((url) => `${url}\n`).join(""));
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
+import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
 export const RESULTS_SCHEMA_VERSION = 1;
 
@@ -22,8 +22,12 @@ export const RequestRecordSchema = z.object({
   status: z.number().int().min(0),
   /** S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), or null on success. */
   error: z.string().nullable(),
-  /** 1 for the first attempt of a logical request. */
+  /** 1 for the first attempt of a logical request; hedged and tied requests add more. */
   attempt: z.number().int().min(1),
+  /** Index of the endpoint (replica) the attempt went to. */
+  replica: z.number().int().min(0),
+  /** The attempt whose answer the logical request used; the others were cancelled or lost. */
+  winner: z.boolean(),
 });
 export type RequestRecord = z.infer<typeof RequestRecordSchema>;
 export const REQUEST_RECORD_FIELDS = Object.keys(
@@ -55,6 +59,24 @@ export const PERCENTILE_LEVELS = {
   p9999: 99.99,
 } as const;
 
+/** What backup requests cost, per phase (hedged, tied and adaptive modes). */
+export const HedgeSummarySchema = z.object({
+  /** Mean delay after which a backup was due, over the requests that armed one; null if none. */
+  delayMs: z.number().nullable(),
+  budgetPct: z.number(),
+  /** Attempts sent, first attempts included. */
+  attempts: z.number().int().min(0),
+  /** Backups sent, as a % of logical requests. */
+  extraPct: z.number().min(0),
+  /** Attempts cancelled because another attempt of the same request answered first. */
+  aborted: z.number().int().min(0),
+  /** Payload bytes sent or received by attempts that lost. */
+  wastedBytes: z.number().int().min(0),
+  /** Logical requests answered by a backup rather than the first attempt. */
+  wonByBackup: z.number().int().min(0),
+});
+export type HedgeSummary = z.infer<typeof HedgeSummarySchema>;
+
 export const PhaseSummarySchema = z.object({
   op: OperationSchema,
   /** Requests that got an answer or failed; requests cut short by a stop are not counted. */
@@ -70,7 +92,16 @@ export const PhaseSummarySchema = z.object({
   /** Successful requests only, so fast failures do not flatter the tail. */
   latencyMs: LatencyStatsSchema,
   ttfbMs: LatencyStatsSchema,
+  /**
+   * Open loop only: latency from the actual send of the first attempt, beside latencyMs (from the
+   * scheduled start). The gap between the two is the queueing a closed loop would have hidden.
+   */
+  serviceMs: LatencyStatsSchema.optional(),
+  /** Open loop only: requests sent more than MISSED_START_TOLERANCE_MS after their scheduled time. */
+  missedStarts: z.number().int().min(0).optional(),
+  hedge: HedgeSummarySchema.optional(),
 });
+export const MISSED_START_TOLERANCE_MS = 2;
 export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
 
 export const PointSummarySchema = z.object({
@@ -78,6 +109,16 @@ export const PointSummarySchema = z.object({
   phases: z.array(PhaseSummarySchema),
 });
 export type PointSummary = z.infer<typeof PointSummarySchema>;
+
+/** What each embedded-testbed replica saw: proof that cancelled attempts really were cancelled. */
+export const TestbedReplicaStatsSchema = z.object({
+  url: z.string(),
+  received: z.number().int().min(0),
+  completed: z.number().int().min(0),
+  /** Requests the client abandoned before the response was complete. */
+  aborted: z.number().int().min(0),
+});
+export type TestbedReplicaStats = z.infer<typeof TestbedReplicaStatsSchema>;
 
 export const RunSummarySchema = z.object({
   schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
@@ -90,9 +131,13 @@ export const RunSummarySchema = z.object({
   endpointUrls: z.array(z.string()),
   /** The endpoint's Server header, when it sent one. */
   server: z.string().nullable(),
+  mode: RequestModeSchema,
+  loop: z.enum(["closed", "open"]),
   /** True when a stop signal ended the run early; points and phases hold what was measured. */
   stopped: z.boolean(),
   points: z.array(PointSummarySchema),
+  /** Present when the run used the embedded testbed. */
+  testbed: z.array(TestbedReplicaStatsSchema).optional(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { parseByteSize } from "./byte-size.ts";
+import { parseDuration, parseRate } from "./duration.ts";
+import { TestbedSetupSchema } from "./latency-profile.ts";
+import { parseBudgetPercent, parseHedgeDelay, type HedgeDelaySpec } from "./tail-options.ts";
 
 export const RUN_SPEC_SCHEMA_VERSION = 1;
 
@@ -121,12 +124,111 @@ export const PHASE_ORDER: readonly Phase[] = ["write", "read", "cleanup"];
 export const TransportKindSchema = z.enum(["fast", "sdk"]);
 export type TransportKind = z.infer<typeof TransportKindSchema>;
 
+type TextParser<T> = (text: string) => { ok: true; value: T } | { ok: false; reason: string };
+
+/**
+ * A number already in the unit, or text a parser turns into it (`30s`, `500/s`, `5%`), so users
+ * write units and a normalised spec still re-parses. `check` bounds the number either way.
+ */
+function numberOrText(parse: TextParser<number>, check: (value: number) => string | null) {
+  return z.union([z.number(), z.string()]).transform((input, context) => {
+    const parsed = typeof input === "number" ? { ok: true as const, value: input } : parse(input);
+    const problem = parsed.ok ? check(parsed.value) : parsed.reason;
+    if (problem === null && parsed.ok) return parsed.value;
+    context.addIssue({ code: "custom", message: problem ?? "invalid value" });
+    return z.NEVER;
+  });
+}
+
+const durationMs = numberOrText(
+  (text) => {
+    const parsed = parseDuration(text);
+    return parsed.ok ? { ok: true, value: parsed.ms } : parsed;
+  },
+  (ms) => (Number.isFinite(ms) && ms >= 0 ? null : "expected a duration of at least 0 ms"),
+);
+
+const rateHz = numberOrText(
+  (text) => {
+    const parsed = parseRate(text);
+    return parsed.ok ? { ok: true, value: parsed.rateHz } : parsed;
+  },
+  (hz) => (Number.isFinite(hz) && hz > 0 ? null : "expected a rate above 0 requests per second"),
+);
+
+/**
+ * Open loop: requests start on a schedule (wrk2's constant rate, or Poisson arrivals) whatever
+ * the server does, and latency counts from the scheduled start, so a stalled server cannot hide
+ * its queue (no coordinated omission). Without it, the run is s3bench's closed loop.
+ */
+export const OpenLoopSchema = z.object({
+  /** Requests per second over the whole run (all workers); `500/s`, `30/min` or a number. */
+  rateHz,
+  arrivals: z.enum(["fixed", "poisson"]).default("fixed"),
+  /** Requests per phase are rate × duration; without a duration, `samples` requests. */
+  durationMs: durationMs.optional(),
+  /** Seeds Poisson arrivals so a run can be repeated. */
+  seed: z.number().int().default(1),
+});
+export type OpenLoop = z.output<typeof OpenLoopSchema>;
+
+export const RequestModeSchema = z.enum(["normal", "hedged", "tied", "adaptive"]);
+export type RequestMode = z.infer<typeof RequestModeSchema>;
+
+const hedgeDelay = z
+  .union([
+    z.string(),
+    z.object({ kind: z.literal("fixed"), delayMs: z.number().min(0) }),
+    z.object({ kind: z.literal("percentile"), percentile: z.number().gt(0).lt(100) }),
+  ])
+  .transform((input, context): HedgeDelaySpec => {
+    if (typeof input !== "string") return input;
+    const parsed = parseHedgeDelay(input);
+    if (parsed.ok) return parsed.value;
+    context.addIssue({ code: "custom", message: parsed.reason });
+    return z.NEVER;
+  });
+
+const budgetPercent = numberOrText(
+  (text) => {
+    const parsed = parseBudgetPercent(text);
+    return parsed.ok ? { ok: true, value: parsed.percent } : parsed;
+  },
+  (percent) => (percent >= 0 && percent <= 100 ? null : "expected a percentage from 0 to 100"),
+);
+
+/** How hedged, tied and adaptive requests behave (ignored in normal mode). */
+export const HedgeOptionsSchema = z.object({
+  /**
+   * When to send the backup: a fixed delay (`30ms`) or a percentile of recent latencies of the
+   * same operation and size class (`p95`); adaptive mode scales that percentile by congestion.
+   */
+  delay: hedgeDelay.default({ kind: "percentile", percentile: 95 }),
+  /**
+   * Backups may add at most this % of extra requests (a token bucket); tied requests ignore it.
+   * A p95 delay hedges about 5 % of requests by definition, so the default cap sits above that and
+   * binds only when latencies shift, as a safety limit rather than a second throttle.
+   */
+  budgetPercent: budgetPercent.default(10),
+  /** Tied requests: the second copy leaves this long after the first (0: at once). */
+  tiedDelayMs: durationMs.default(0),
+  /** A percentile delay hedges only after this many latencies of the class were seen. */
+  minSamples: z.number().int().min(1).default(20),
+});
+export type HedgeOptions = z.output<typeof HedgeOptionsSchema>;
+
+export const ReplicaChoiceSchema = z.enum(["round-robin", "least-outstanding"]);
+export type ReplicaChoice = z.infer<typeof ReplicaChoiceSchema>;
+
 export const RunSpecSchema = z
   .object({
     schemaVersion: z.literal(RUN_SPEC_SCHEMA_VERSION).default(RUN_SPEC_SCHEMA_VERSION),
     name: z.string().max(200).optional(),
-    /** Absent: the embedded testbed is started and used. */
-    endpoints: z.array(EndpointSchema).min(1).optional(),
+    /**
+     * Absent: the embedded testbed is started and used. Several endpoints are replicas of one
+     * service (same bucket and objects): request modes spread attempts over them.
+     */
+    endpoints: z.array(EndpointSchema).min(1).max(16).optional(),
     bucket: bucketName.default("loadgen"),
     keyPrefix: keyPrefix.default("taillab"),
     phases: z
@@ -138,7 +240,8 @@ export const RunSpecSchema = z
         message: "must include write: read and cleanup work on the objects this run writes",
       }),
     clients: listOf(positiveInt("clients")),
-    samples: listOf(positiveInt("samples")),
+    /** Requests per phase; an open loop with a duration sends rate × duration instead. */
+    samples: listOf(positiveInt("samples")).optional(),
     objectSize: listOf(byteSize),
     /** fast: undici + SigV4 with no middleware (the hot path); sdk: @aws-sdk/client-s3. */
     transport: TransportKindSchema.default("fast"),
@@ -147,8 +250,35 @@ export const RunSpecSchema = z
     /** Check size and checksum of every object read back. */
     verify: z.boolean().default(false),
     createBucket: z.boolean().default(false),
+    openLoop: OpenLoopSchema.optional(),
+    /** normal: one attempt; hedged, tied, adaptive: backups to another replica (see HedgeOptions). */
+    mode: RequestModeSchema.default("normal"),
+    hedge: HedgeOptionsSchema.default({
+      delay: { kind: "percentile", percentile: 95 },
+      budgetPercent: 10,
+      tiedDelayMs: 0,
+      minSamples: 20,
+    }),
+    replicaChoice: ReplicaChoiceSchema.default("round-robin"),
+    /** The embedded testbed, used when there are no endpoints: replicas, latency profile, seed. */
+    testbed: TestbedSetupSchema.default({ replicas: 1, profile: "fast", seed: 1 }),
   })
   .superRefine((spec, context) => {
+    // An open loop with a duration sends rate × duration requests; clients are its connections.
+    if (spec.openLoop?.durationMs !== undefined) {
+      if (spec.samples !== undefined) {
+        context.addIssue({
+          code: "custom",
+          path: ["samples"],
+          message: "give samples or an open-loop duration, not both",
+        });
+      }
+      return;
+    }
+    if (spec.samples === undefined) {
+      context.addIssue({ code: "custom", path: ["samples"], message: "is required" });
+      return;
+    }
     const fewestSamples = Math.min(...spec.samples);
     const mostClients = Math.max(...spec.clients);
     if (fewestSamples < mostClients) {

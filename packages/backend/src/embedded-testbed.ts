@@ -1,22 +1,43 @@
+import type { TestbedReplicaStats, TestbedSetup } from "@taillab/api";
 import type { ResolvedCredentials } from "@taillab/engine";
-import { startTestbed, type Testbed } from "@taillab/testbed";
+import { startTestbed } from "@taillab/testbed";
 import { randomBytes } from "node:crypto";
 
 export interface EmbeddedTestbed {
-  url: string;
+  /** One per replica; all replicas share one object store. */
+  urls: string[];
   credentials: ResolvedCredentials;
+  stats(): TestbedReplicaStats[];
   close(): Promise<void>;
 }
 
 /**
- * The default endpoint when a spec names none: an in-memory testbed on a free loopback port,
- * with credentials made for this launch so requests are signed and checked as on a real server.
+ * The default endpoint when a spec names none: an in-memory testbed on free loopback ports, with
+ * credentials made for this launch so requests are signed and checked as on a real server.
  */
-export async function startEmbeddedTestbed(bucket: string): Promise<EmbeddedTestbed> {
+export async function startEmbeddedTestbed(
+  bucket: string,
+  setup: TestbedSetup,
+): Promise<EmbeddedTestbed> {
   const credentials = {
     accessKeyId: `TAILLAB${randomBytes(6).toString("hex").toUpperCase()}`,
     secretAccessKey: randomBytes(20).toString("base64url"),
   };
-  const testbed: Testbed = await startTestbed({ credentials, buckets: [bucket] });
-  return { url: testbed.url, credentials, close: () => testbed.close() };
+  const testbed = await startTestbed({
+    credentials,
+    buckets: [bucket],
+    replicas: setup.replicas,
+    profile: setup.profile,
+    seed: setup.seed,
+  });
+  return {
+    urls: testbed.replicas.map((replica) => replica.url),
+    credentials,
+    stats: () =>
+      testbed.replicas.map((replica) => {
+        const { received, completed, aborted } = replica.stats();
+        return { url: replica.url, received, completed, aborted };
+      }),
+    close: () => testbed.close(),
+  };
 }

@@ -11,7 +11,7 @@ import {
   createControlPlane,
   EndpointError,
   epochNowMs,
-  runClosedLoopPoint,
+  runPoint,
   type ControlPlane,
   type TransportTarget,
 } from "@taillab/engine";
@@ -43,9 +43,9 @@ export function newRunId(now = new Date()): string {
 }
 
 /**
- * Runs every point of a spec against its endpoint (or the embedded testbed): preflight checks,
- * the closed-loop phases per point, and a guarantee that every key this run wrote is deleted
- * when the spec asks for cleanup, even after a stop or failed DELETEs.
+ * Runs every point of a spec against its endpoints (or the embedded testbed): preflight checks
+ * of every replica, the phases of each point, and a guarantee that every key this run wrote is
+ * deleted when the spec asks for cleanup, even after a stop or failed DELETEs.
  */
 export async function runBenchmark(
   input: unknown,
@@ -55,68 +55,79 @@ export async function runBenchmark(
   const spec = validateRunSpec(input);
   const runId = newRunId();
   const startedAt = new Date().toISOString();
-  const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket);
+  const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
   try {
-    if (testbed) hooks.onNotice?.(`embedded testbed listening on ${testbed.url}`);
-    const target = await resolveTarget(spec, secrets, testbed);
-    const controlPlane = createControlPlane({ ...target, maxConnections: 1 });
+    if (testbed) hooks.onNotice?.(describeTestbed(testbed, spec));
+    const targets = await resolveTargets(spec, secrets, testbed);
+    const controlPlanes = targets.map((target) =>
+      createControlPlane({ ...target, maxConnections: 1 }),
+    );
+    const [controlPlane] = controlPlanes;
+    if (!controlPlane) throw InputError.of("endpoints", "expected at least one endpoint");
     try {
-      await preflight(spec, controlPlane, target.url);
+      for (const [index, replica] of controlPlanes.entries()) {
+        await preflight(spec, replica, targets[index]?.url ?? "");
+      }
       const server = await controlPlane.serverHeader();
-      const points = await runPoints(spec, runId, target, controlPlane, hooks);
+      const points = await runPoints(spec, runId, targets, controlPlane, hooks);
       return {
         schemaVersion: RESULTS_SCHEMA_VERSION,
         runId,
         startedAt,
         finishedAt: new Date().toISOString(),
         spec,
-        endpointUrls: [target.url],
+        endpointUrls: targets.map((target) => target.url),
         server,
+        mode: spec.mode,
+        loop: spec.openLoop ? "open" : "closed",
         stopped: hooks.signal?.aborted ?? false,
         points,
+        ...(testbed ? { testbed: testbed.stats() } : {}),
       };
     } finally {
-      await controlPlane.close();
+      await Promise.all(controlPlanes.map((replica) => replica.close()));
     }
   } finally {
     await testbed?.close();
   }
 }
 
-async function resolveTarget(
+type Target = Omit<TransportTarget, "maxConnections">;
+
+function describeTestbed(testbed: EmbeddedTestbed, spec: RunSpec): string {
+  const { profile, seed } = spec.testbed;
+  const profileName = typeof profile === "string" ? profile : "custom";
+  return `embedded testbed listening on ${testbed.urls.join(", ")} (profile ${profileName}, seed ${seed})`;
+}
+
+async function resolveTargets(
   spec: RunSpec,
   secrets: SecretSources,
   testbed: EmbeddedTestbed | null,
-): Promise<Omit<TransportTarget, "maxConnections">> {
+): Promise<Target[]> {
   if (testbed) {
-    return {
-      url: testbed.url,
+    return testbed.urls.map((url) => ({
+      url,
       region: "us-east-1",
       addressing: "path",
       credentials: testbed.credentials,
       bucket: spec.bucket,
-    };
+    }));
   }
   const endpoints = spec.endpoints ?? [];
-  if (endpoints.length > 1) {
-    throw InputError.of(
-      "endpoints",
-      "a closed-loop run uses one endpoint; give one URL (several are for replica request modes)",
-    );
-  }
-  const [endpoint] = endpoints;
-  if (!endpoint) throw InputError.of("endpoints", "expected at least one endpoint");
-  return {
-    url: endpoint.url.replace(/\/$/, ""),
-    region: endpoint.region,
-    addressing: endpoint.addressing,
-    credentials: await resolveCredentials(
-      endpoint.credentials,
-      secrets,
-      "endpoints[0].credentials",
-    ),
-    bucket: spec.bucket,
-  };
+  return Promise.all(
+    endpoints.map(async (endpoint, index) => ({
+      url: endpoint.url.replace(/\/$/, ""),
+      region: endpoint.region,
+      addressing: endpoint.addressing,
+      credentials: await resolveCredentials(
+        endpoint.credentials,
+        secrets,
+        `endpoints[${index}].credentials`,
+      ),
+      bucket: spec.bucket,
+    })),
+  );
 }
 
 async function preflight(spec: RunSpec, controlPlane: ControlPlane, url: string): Promise<void> {
@@ -138,7 +149,7 @@ async function preflight(spec: RunSpec, controlPlane: ControlPlane, url: string)
 async function runPoints(
   spec: RunSpec,
   runId: string,
-  target: Omit<TransportTarget, "maxConnections">,
+  targets: Target[],
   controlPlane: ControlPlane,
   hooks: RunHooks,
 ): Promise<PointSummary[]> {
@@ -149,10 +160,14 @@ async function runPoints(
   let firstKey = 0;
   for (const [pointIndex, params] of points.entries()) {
     if (hooks.signal?.aborted) break;
-    const result = await runClosedLoopPoint({
-      target,
+    const result = await runPoint({
+      targets,
       transportKind: spec.transport,
       params,
+      openLoop: spec.openLoop ?? null,
+      mode: spec.mode,
+      hedge: spec.hedge,
+      replicaChoice: spec.replicaChoice,
       phases: spec.phases,
       keyPrefix,
       firstKey,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createHedgeBudget, parseBudgetPercent, type HedgeBudget } from "./hedge-budget.ts";
+import { createHedgeBudget, type HedgeBudget } from "./hedge-budget.ts";
 
 /** Every logical request wants a backup attempt: the worst case the budget must hold. */
 function hedgesWhenAllWant(budget: HedgeBudget, requests: number): number {
@@ -63,32 +63,5 @@ describe("createHedgeBudget", () => {
     [{ percent: 5, burst: 0.5 }, /at least 1 token/],
   ])("rejects %j", (options, message) => {
     expect(() => createHedgeBudget(options)).toThrow(message);
-  });
-});
-
-describe("parseBudgetPercent", () => {
-  it.each([
-    ["5%", 5],
-    ["0%", 0],
-    ["0.5%", 0.5],
-    ["100%", 100],
-    [" 10 % ", 10],
-  ])("reads %j as %d", (text, percent) => {
-    expect(parseBudgetPercent(text)).toEqual({ ok: true, percent });
-  });
-
-  it.each([
-    ["5", "the % sign is required"],
-    ["abc", "is not a percentage"],
-    ["", "is not a percentage"],
-    ["-5%", "is negative"],
-    ["150%", "more than 100%"],
-    ["5%%", "is not a percentage"],
-  ])("rejects %j: %s", (text, reason) => {
-    const result = parseBudgetPercent(text);
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(result.reason).toContain(reason);
-    expect(result.reason).toContain("expected a percentage like 5%");
   });
 });

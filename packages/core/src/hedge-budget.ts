@@ -63,26 +63,3 @@ export function createHedgeBudget(options: HedgeBudgetOptions): HedgeBudget {
     },
   };
 }
-
-export type BudgetPercentParseResult =
-  { ok: true; percent: number } | { ok: false; reason: string };
-
-const BUDGET_EXPECTED = "expected a percentage like 5%";
-
-/** `5%`, `0.5%`, `100%` → 5, 0.5, 100. The `%` is required so that `0.05` is not misread. */
-export function parseBudgetPercent(text: string): BudgetPercentParseResult {
-  const trimmed = text.trim();
-  if (trimmed.startsWith("-")) {
-    return { ok: false, reason: `"${trimmed}" is negative; ${BUDGET_EXPECTED}` };
-  }
-  const match = /^(\d+(?:\.\d+)?|\.\d+)\s*%$/.exec(trimmed);
-  if (!match) {
-    const bare = /^\d+(?:\.\d+)?$/.test(trimmed) ? " (the % sign is required)" : "";
-    return { ok: false, reason: `"${trimmed}" is not a percentage${bare}; ${BUDGET_EXPECTED}` };
-  }
-  const percent = Number(match[1]);
-  if (percent > 100) {
-    return { ok: false, reason: `"${trimmed}" is more than 100%; ${BUDGET_EXPECTED}` };
-  }
-  return { ok: true, percent };
-}

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   adaptiveHedgeDelay,
   fixedHedgeDelay,
-  parseHedgeDelay,
   percentileHedgeDelay,
   type HedgeDelayPolicy,
 } from "./hedge-delay.ts";
+import { exactPercentile } from "./exact-percentile.ts";
 import { createRandom, type Random } from "./random.ts";
 
 const CLASS = "GET:4KiB-16KiB";
@@ -108,6 +108,14 @@ describe("adaptiveHedgeDelay", () => {
     expect(policy.delayMs("PUT:4KiB-16KiB")).toBeNull();
   });
 
+  it("never waits less than its floor percentile, so a budget is not spent on ordinary requests", () => {
+    const latenciesMs = Array.from({ length: 1000 }, (_, index) => 1 + index / 100);
+    const policy = adaptiveHedgeDelay({ percentile: 95, minSamples: 20, floorPercentile: 90 });
+    observeAll(policy, latenciesMs);
+    expect(policy.delayMs(CLASS)).toBeGreaterThanOrEqual(exactPercentile(latenciesMs, 90));
+    expect(() => adaptiveHedgeDelay({ percentile: 95, floorPercentile: 100 })).toThrow(RangeError);
+  });
+
   it("sends the backup almost at once while the replicas are idle (a tied request)", () => {
     const latenciesMs = idle(createRandom(2), 2000);
     const policy = adaptiveHedgeDelay({ percentile: 95, minSamples: 20 });
@@ -169,31 +177,6 @@ describe("adaptiveHedgeDelay", () => {
       }
       const inRange = shares.filter((share) => share > lowShare && share < highShare).length;
       expect(inRange / shares.length).toBeGreaterThan(0.9);
-    },
-  );
-});
-
-describe("parseHedgeDelay", () => {
-  it.each([
-    ["30ms", { kind: "fixed", delayMs: 30 }],
-    ["0.5s", { kind: "fixed", delayMs: 500 }],
-    ["250us", { kind: "fixed", delayMs: 0.25 }],
-    ["0ms", { kind: "fixed", delayMs: 0 }],
-    ["p95", { kind: "percentile", percentile: 95 }],
-    ["p99.9", { kind: "percentile", percentile: 99.9 }],
-    ["P50", { kind: "percentile", percentile: 50 }],
-  ])("reads %j", (text, value) => {
-    expect(parseHedgeDelay(text)).toEqual({ ok: true, value });
-  });
-
-  it.each(["", "abc", "30", "-5ms", "p", "p0", "p100", "p1000", "p95%", "95p"])(
-    "rejects %j with the forms it expects",
-    (text) => {
-      const result = parseHedgeDelay(text);
-      expect(result.ok).toBe(false);
-      if (result.ok) return;
-      expect(result.reason).toContain(`"${text}"`);
-      expect(result.reason).toContain("expected a duration like 30ms or a percentile like p95");
     },
   );
 });

@@ -1,4 +1,3 @@
-import { parseDuration } from "./duration.ts";
 import { createLatencyWindow, type LatencyWindow } from "./latency-window.ts";
 
 /**
@@ -62,6 +61,15 @@ interface AdaptiveClassState {
   smoothedMs: number;
 }
 
+export interface AdaptiveHedgeDelayOptions extends PercentileHedgeDelayOptions {
+  /**
+   * The delay never drops below this percentile of recent latencies (default 0: no floor). Set it
+   * to 100 − budget %: a delay below it would want more backups than the budget pays for, and the
+   * budget would run dry on ordinary requests just before a stall arrives.
+   */
+  floorPercentile?: number;
+}
+
 /**
  * The labs' hybrid of tied and hedged requests: the delay is near 0 while the replicas are idle
  * (send the backup at once, like a tied request) and grows to the percentile delay under
@@ -83,8 +91,12 @@ interface AdaptiveClassState {
  * e.g. 0.16 at σ = 0.1); and a uniform slow-down that lasts longer than the window raises the
  * base with it, so the delay drifts back down — the windowed base forgets what idle looked like.
  */
-export function adaptiveHedgeDelay(options: PercentileHedgeDelayOptions): HedgeDelayPolicy {
+export function adaptiveHedgeDelay(options: AdaptiveHedgeDelayOptions): HedgeDelayPolicy {
   const { percentile, minSamples, windowSize } = checkOptions(options);
+  const floorPercentile = options.floorPercentile ?? 0;
+  if (!(floorPercentile >= 0 && floorPercentile < 100)) {
+    throw new RangeError(`floorPercentile must be from 0 to below 100, got ${floorPercentile}`);
+  }
   const classes = new Map<string, AdaptiveClassState>();
   return {
     delayMs(requestClass) {
@@ -93,7 +105,8 @@ export function adaptiveHedgeDelay(options: PercentileHedgeDelayOptions): HedgeD
       const baseMs = state.window.percentile(BASE_PERCENTILE);
       const congestion =
         state.smoothedMs > 0 ? clamp01((state.smoothedMs - baseMs) / state.smoothedMs) : 0;
-      return congestion * state.window.percentile(percentile);
+      const floorMs = floorPercentile > 0 ? state.window.percentile(floorPercentile) : 0;
+      return Math.max(floorMs, congestion * state.window.percentile(percentile));
     },
     observe(requestClass, latencyMs) {
       const state = classes.get(requestClass);
@@ -107,35 +120,6 @@ export function adaptiveHedgeDelay(options: PercentileHedgeDelayOptions): HedgeD
       state.smoothedMs += SMOOTHING_ALPHA * (latencyMs - state.smoothedMs);
     },
   };
-}
-
-export type HedgeDelaySpec =
-  { kind: "fixed"; delayMs: number } | { kind: "percentile"; percentile: number };
-export type HedgeDelayParseResult =
-  { ok: true; value: HedgeDelaySpec } | { ok: false; reason: string };
-
-const HEDGE_DELAY_EXPECTED = "expected a duration like 30ms or a percentile like p95";
-const PERCENTILE_PATTERN = /^p(\d+(?:\.\d+)?)$/i;
-
-/** `30ms`, `0.5s`, `250us` → a fixed delay; `p95`, `p99.9` → a percentile of recent latencies. */
-export function parseHedgeDelay(text: string): HedgeDelayParseResult {
-  const trimmed = text.trim();
-  if (/^p/i.test(trimmed)) {
-    const match = PERCENTILE_PATTERN.exec(trimmed);
-    const percentile = match ? Number(match[1]) : Number.NaN;
-    if (!(percentile > 0 && percentile < 100)) {
-      return {
-        ok: false,
-        reason: `"${trimmed}" is not a percentile above p0 and below p100; ${HEDGE_DELAY_EXPECTED}`,
-      };
-    }
-    return { ok: true, value: { kind: "percentile", percentile } };
-  }
-  const duration = parseDuration(trimmed);
-  if (!duration.ok) {
-    return { ok: false, reason: `"${trimmed}" is not a hedge delay; ${HEDGE_DELAY_EXPECTED}` };
-  }
-  return { ok: true, value: { kind: "fixed", delayMs: duration.ms } };
 }
 
 function checkOptions(options: PercentileHedgeDelayOptions): Required<PercentileHedgeDelayOptions> {

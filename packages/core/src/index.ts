@@ -4,7 +4,6 @@ export * from "./latency-histogram.ts";
 export * from "./exact-percentile.ts";
 export * from "./phase-summary.ts";
 export * from "./random.ts";
-export * from "./duration.ts";
 export * from "./arrival-schedule.ts";
 export * from "./latency-window.ts";
 export * from "./hedge-delay.ts";

@@ -19,7 +19,42 @@ describe("parseRunSpec", () => {
         transport: "fast",
         verify: false,
         createBucket: false,
+        mode: "normal",
+        hedge: {
+          delay: { kind: "percentile", percentile: 95 },
+          budgetPercent: 10,
+          tiedDelayMs: 0,
+          minSamples: 20,
+        },
+        replicaChoice: "round-robin",
+        testbed: { replicas: 1, profile: "fast", seed: 1 },
       },
+    });
+  });
+
+  it.each([
+    [
+      { mode: "hedged", hedge: { delay: "30ms", budgetPercent: "3%" } },
+      { kind: "fixed", delayMs: 30 },
+      3,
+    ],
+    [{ mode: "adaptive", hedge: { delay: "p99" } }, { kind: "percentile", percentile: 99 }, 10],
+  ])("reads hedge options %j", (override, delay, budgetPercent) => {
+    const result = parseRunSpec({ ...minimal, ...override });
+    expect(result.ok && result.spec.hedge).toMatchObject({ delay, budgetPercent });
+  });
+
+  it("reads an open loop, and takes rate × duration requests instead of samples", () => {
+    const result = parseRunSpec({
+      clients: 8,
+      objectSize: "4KiB",
+      openLoop: { rateHz: "500/s", arrivals: "poisson", durationMs: "30s" },
+    });
+    expect(result.ok && result.spec.openLoop).toEqual({
+      rateHz: 500,
+      arrivals: "poisson",
+      durationMs: 30_000,
+      seed: 1,
     });
   });
 
@@ -61,6 +96,16 @@ describe("parseRunSpec", () => {
     [{ phases: ["read"] }, "phases", "must include write"],
     [{ endpoints: [{ url: "ftp://x" }] }, "endpoints[0].url", "http:// or https://"],
     [{ endpoints: [{ url: "http://h:9000/path" }] }, "endpoints[0].url", "no path"],
+    [{ mode: "speculative" }, "mode", "normal"],
+    [
+      { hedge: { delay: "soon" } },
+      "hedge.delay",
+      "expected a duration like 30ms or a percentile like p95",
+    ],
+    [{ hedge: { budgetPercent: "5" } }, "hedge.budgetPercent", "the % sign is required"],
+    [{ openLoop: { rateHz: "0/s" } }, "openLoop.rateHz", "rate"],
+    [{ openLoop: { rateHz: 100, durationMs: "10s" } }, "samples", "not both"],
+    [{ testbed: { profile: "slow" } }, "testbed.profile", "expected one of fast, steady, stalls"],
   ])("rejects %j", (override, field, message) => {
     const result = parseRunSpec({ ...minimal, ...override });
     expect(result.ok).toBe(false);

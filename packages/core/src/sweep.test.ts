@@ -17,6 +17,13 @@ describe("expandSweep", () => {
     ]);
   });
 
+  it("sends rate × duration requests per phase in an open loop with a duration", () => {
+    const openLoop = { rateHz: 500, arrivals: "poisson" as const, durationMs: 30_000, seed: 1 };
+    expect(expandSweep({ clients: [8], objectSize: [4096], openLoop })).toEqual([
+      { clients: 8, samples: 15_000, objectSizeBytes: 4096 },
+    ]);
+  });
+
   it("gives one point for single values", () => {
     expect(expandSweep({ clients: [8], objectSize: [32768], samples: [256] })).toEqual([
       { clients: 8, samples: 256, objectSizeBytes: 32768 },

@@ -2,16 +2,26 @@ import type { RunPointParams, RunSpec } from "@taillab/api";
 
 /**
  * The cartesian run points of a spec, clients outermost, then object size, then samples, so a
- * sweep always runs (and is listed) in the same order.
+ * sweep always runs (and is listed) in the same order. `samples` is the number of requests per
+ * phase: for an open loop with a duration, rate × duration.
  */
 export function expandSweep(
-  spec: Pick<RunSpec, "clients" | "objectSize" | "samples">,
+  spec: Pick<RunSpec, "clients" | "objectSize" | "samples" | "openLoop">,
 ): RunPointParams[] {
+  const samplesList = spec.samples ?? [openLoopRequests(spec.openLoop)];
   return spec.clients.flatMap((clients) =>
     spec.objectSize.flatMap((objectSizeBytes) =>
-      spec.samples.map((samples) => ({ clients, samples, objectSizeBytes })),
+      samplesList.map((samples) => ({ clients, samples, objectSizeBytes })),
     ),
   );
+}
+
+function openLoopRequests(openLoop: RunSpec["openLoop"]): number {
+  const durationMs = openLoop?.durationMs;
+  if (!openLoop || durationMs === undefined) {
+    throw new Error("expandSweep: a spec without samples needs an open-loop duration");
+  }
+  return Math.max(1, Math.round((openLoop.rateHz * durationMs) / 1000));
 }
 
 /** "8-256-32KiB": the labs' clients-samples-size label for one point. */

@@ -4,7 +4,7 @@
  * its own process so its CPU is not counted as the client's). Prints ops/s and client CPU seconds
  * per 1 000 requests; process.cpuUsage() covers every thread of this process.
  */
-import type { Operation } from "@taillab/api";
+import { HedgeOptionsSchema, type Operation } from "@taillab/api";
 import { formatTable } from "@taillab/report";
 import { startMinio } from "@taillab/test-support";
 import { spawn } from "node:child_process";
@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import {
   createControlPlane,
   epochNowMs,
-  runClosedLoopPoint,
+  runPoint,
   type ResolvedCredentials,
 } from "../src/index.ts";
 import { runBareLoop } from "./bare-undici-loop.ts";
@@ -100,14 +100,20 @@ async function measureTailLab(
 ): Promise<Measurement[]> {
   const measurements: Measurement[] = [];
   let phaseCpu = 0;
-  await runClosedLoopPoint({
-    target: {
-      url: server.url,
-      region: "us-east-1",
-      addressing: "path",
-      credentials: server.credentials,
-      bucket: BUCKET,
-    },
+  await runPoint({
+    targets: [
+      {
+        url: server.url,
+        region: "us-east-1",
+        addressing: "path",
+        credentials: server.credentials,
+        bucket: BUCKET,
+      },
+    ],
+    openLoop: null,
+    mode: "normal",
+    hedge: HedgeOptionsSchema.parse({}),
+    replicaChoice: "round-robin",
     transportKind,
     params: { clients: IN_FLIGHT, samples: REQUESTS, objectSizeBytes: SIZE_BYTES },
     phases: ["write", "read", "cleanup"],

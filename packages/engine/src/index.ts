@@ -1,9 +1,4 @@
 export * from "./transport/index.ts";
-export {
-  runClosedLoopPoint,
-  splitClients,
-  type ClosedLoopPointOptions,
-  type ClosedLoopPointResult,
-} from "./closed-loop-run.ts";
+export { runPoint, splitClients, type PointRunOptions, type PointRunResult } from "./point-run.ts";
 export type { PhaseProgress } from "./phase-collector.ts";
 export { epochNowMs } from "./run-clock.ts";

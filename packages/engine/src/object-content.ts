@@ -6,6 +6,7 @@ import { createHash, randomFillSync } from "node:crypto";
  * bytes, so a server that returns another object's bytes is caught, not just a wrong size.
  */
 export interface ObjectContent {
+  sizeBytes: number;
   bodyFor(keyNumber: number): Uint8Array;
   expectationFor(keyNumber: number): { bytes: number; md5Hex: string };
 }
@@ -36,11 +37,13 @@ export function createObjectContent(
   };
   if (!distinctPerKey) {
     return {
+      sizeBytes,
       bodyFor: () => shared,
       expectationFor: () => ({ bytes: sizeBytes, md5Hex: sharedMd5 }),
     };
   }
   return {
+    sizeBytes,
     bodyFor: stamped,
     expectationFor: (keyNumber) => ({ bytes: sizeBytes, md5Hex: md5Hex(stamped(keyNumber)) }),
   };

@@ -1,11 +1,12 @@
-import type { Operation, PhaseSummary, RunProgress } from "@taillab/api";
+import type { HedgeSummary, Operation, PhaseSummary, RunProgress } from "@taillab/api";
 import {
   createLatencyHistogram,
   latencyStatsMs,
   mergeEncodedHistogram,
   summarizePhase,
 } from "@taillab/core";
-import type { PhaseDone, WorkerReport } from "./worker-protocol.ts";
+import { emptyHedgeCounters } from "./phase-recorder.ts";
+import type { HedgeCounters, PhaseDone, WorkerReport } from "./worker-protocol.ts";
 
 export type PhaseProgress = Pick<
   RunProgress,
@@ -15,13 +16,23 @@ export type PhaseProgress = Pick<
 /** ops/s over about the last second, so the figure follows the run rather than its average. */
 const RATE_WINDOW_MS = 1000;
 
+export interface PhaseShape {
+  op: Operation;
+  total: number;
+  openLoop: boolean;
+  /** The hedge budget when backups are on for this phase, else null (no hedge summary). */
+  hedgeBudgetPct: number | null;
+}
+
 /** Merges the workers' reports of one phase into its summary and into live progress. */
 export class PhaseCollector {
-  private readonly op: Operation;
-  private readonly total: number;
+  private readonly shape: PhaseShape;
   private readonly startedAtMs: number;
   private readonly latency = createLatencyHistogram();
   private readonly ttfb = createLatencyHistogram();
+  private readonly service = createLatencyHistogram();
+  private readonly hedge: HedgeCounters = emptyHedgeCounters();
+  private missedStarts = 0;
   private readonly errorsByCode: Record<string, number> = {};
   private readonly rateSamples: { atMs: number; done: number }[] = [];
   private requests = 0;
@@ -30,15 +41,21 @@ export class PhaseCollector {
   private firstStartUs: number | null = null;
   private lastEndUs: number | null = null;
 
-  constructor(op: Operation, total: number, nowMs: number) {
-    this.op = op;
-    this.total = total;
+  constructor(shape: PhaseShape, nowMs: number) {
+    this.shape = shape;
     this.startedAtMs = nowMs;
   }
 
   addReport(report: WorkerReport): void {
     mergeEncodedHistogram(this.latency, report.latencyHistogram);
     mergeEncodedHistogram(this.ttfb, report.ttfbHistogram);
+    if (report.serviceHistogram !== null) {
+      mergeEncodedHistogram(this.service, report.serviceHistogram);
+    }
+    for (const counter of Object.keys(this.hedge) as (keyof HedgeCounters)[]) {
+      this.hedge[counter] += report.hedge[counter];
+    }
+    this.missedStarts += report.missedStarts;
     for (const [code, count] of Object.entries(report.errorsByCode)) {
       this.errorsByCode[code] = (this.errorsByCode[code] ?? 0) + count;
       this.errors += count;
@@ -63,9 +80,9 @@ export class PhaseCollector {
     const windowMs = nowMs - oldest.atMs;
     const stats = this.latency.totalCount > 0 ? latencyStatsMs(this.latency) : null;
     return {
-      op: this.op,
+      op: this.shape.op,
       done: this.requests,
-      total: this.total,
+      total: this.shape.total,
       errors: this.errors,
       opsPerSec: windowMs > 0 ? ((this.requests - oldest.done) * 1000) / windowMs : 0,
       p50Ms: stats?.p50 ?? null,
@@ -80,8 +97,8 @@ export class PhaseCollector {
       this.firstStartUs === null || this.lastEndUs === null
         ? 0
         : this.lastEndUs - this.firstStartUs;
-    return summarizePhase({
-      op: this.op,
+    const summary = summarizePhase({
+      op: this.shape.op,
       requests: this.requests,
       errorsByCode: this.errorsByCode,
       bytes: this.bytes,
@@ -89,10 +106,41 @@ export class PhaseCollector {
       latency: this.latency,
       ttfb: this.ttfb,
     });
+    return {
+      ...summary,
+      ...(this.shape.openLoop
+        ? { serviceMs: latencyStatsMs(this.service), missedStarts: this.missedStarts }
+        : {}),
+      ...(this.shape.hedgeBudgetPct === null
+        ? {}
+        : { hedge: summarizeHedging(this.hedge, this.requests, this.shape.hedgeBudgetPct) }),
+    };
   }
 
   destroy(): void {
     this.latency.destroy();
     this.ttfb.destroy();
+    this.service.destroy();
   }
+}
+
+function summarizeHedging(
+  counters: HedgeCounters,
+  requests: number,
+  budgetPct: number,
+): HedgeSummary {
+  const extra = counters.attempts - requests;
+  return {
+    delayMs: counters.armed > 0 ? round3(counters.delaySumMs / counters.armed) : null,
+    budgetPct,
+    attempts: counters.attempts,
+    extraPct: requests > 0 ? round3((Math.max(0, extra) * 100) / requests) : 0,
+    aborted: counters.aborted,
+    wastedBytes: counters.wastedBytes,
+    wonByBackup: counters.wonByBackup,
+  };
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
 }

@@ -1,31 +1,62 @@
-import type { Operation, RequestRecord, TransportKind } from "@taillab/api";
+import type {
+  HedgeOptions,
+  OpenLoop,
+  Operation,
+  ReplicaChoice,
+  RequestMode,
+  RequestRecord,
+  TransportKind,
+} from "@taillab/api";
 import type { TransportTarget } from "./transport/index.ts";
 
 /** Messages between the run coordinator (main thread) and its client workers. */
 
 export interface WorkerInit {
-  target: TransportTarget;
+  /** One per replica; a single endpoint is a list of one. */
+  targets: TransportTarget[];
   transportKind: TransportKind;
-  /** Concurrent client loops in this worker. */
+  /** Closed loop: concurrent client loops in this worker. Open loop: its connection count. */
   clients: number;
+  /** Position among the workers, so open-loop schedules of different workers differ. */
+  workerIndex: number;
+  workerCount: number;
   runStartEpochMs: number;
   /** Keys are `${keyPrefix}${keyNumber}`. */
   keyPrefix: string;
   content: SharedArrayBuffer;
   verify: boolean;
+  mode: RequestMode;
+  hedge: HedgeOptions;
+  replicaChoice: ReplicaChoice;
 }
 
 export interface PhaseCommand {
   type: "phase";
   op: Operation;
-  /** Key numbers [firstKey, firstKey + count) are shared by all clients of all workers. */
-  firstKey: number;
+  /** Logical requests in the phase, shared by all clients of all workers. */
   count: number;
-  /** Int32Array[1] handing out the next index; Atomics.add makes it a shared work queue. */
+  /** Request i uses key number firstKey + (i mod keyCount). */
+  firstKey: number;
+  keyCount: number;
+  /** Int32Array[1] handing out the next request index; Atomics.add makes it a shared queue. */
   nextIndex: SharedArrayBuffer;
+  /** DELETE and cleanup are never hedged: a backup delete is not harmless. */
+  allowBackups: boolean;
+  /** Open loop: the run's schedule, and the run time (µs) at which the phase's schedule starts. */
+  openLoop: { schedule: OpenLoop; startUs: number } | null;
 }
 
 export type CoordinatorMessage = PhaseCommand | { type: "stop" };
+
+export interface HedgeCounters {
+  attempts: number;
+  aborted: number;
+  wastedBytes: number;
+  wonByBackup: number;
+  /** Logical requests that armed a backup timer, and the sum of their delays. */
+  armed: number;
+  delaySumMs: number;
+}
 
 /** What a worker measured since its last report; histograms are HDR deltas (encoded). */
 export interface WorkerReport {
@@ -33,15 +64,19 @@ export interface WorkerReport {
   records: RequestRecord[];
   latencyHistogram: string;
   ttfbHistogram: string;
+  /** Open loop only. */
+  serviceHistogram: string | null;
   errorsByCode: Record<string, number>;
+  hedge: HedgeCounters;
   bytes: number;
-  /** Requests counted in the summary: answered or failed, not cut short by a stop. */
+  /** Logical requests counted in the summary: answered or failed, not cut short by a stop. */
   requests: number;
+  missedStarts: number;
 }
 
 export interface PhaseDone {
   type: "phaseDone";
-  /** Earliest request start and latest request end of this worker in the phase (run µs). */
+  /** Earliest (intended) request start and latest request end of this worker (run µs). */
   firstStartUs: number | null;
   lastEndUs: number | null;
 }

@@ -32,11 +32,15 @@ describe("csv", () => {
       status: 200,
       error: null,
       attempt: 1,
+      replica: 0,
+      winner: true,
     };
     expect(REQUESTS_CSV_HEADER).toBe(
-      "point,op,key,bytes,intendedStartUs,startUs,firstByteUs,endUs,status,error,attempt\r\n",
+      "point,op,key,bytes,intendedStartUs,startUs,firstByteUs,endUs,status,error,attempt,replica,winner\r\n",
     );
-    expect(requestsCsvRows(2, [record])).toBe("2,GET,taillab/run/7,4096,10,10,200,250,200,,1\r\n");
+    expect(requestsCsvRows(2, [record])).toBe(
+      "2,GET,taillab/run/7,4096,10,10,200,250,200,,1,0,true\r\n",
+    );
   });
 });
 

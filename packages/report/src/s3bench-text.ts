@@ -34,8 +34,36 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
     `${word} times 50th %ile:   ${seconds(latency.p50)}`,
     `${word} times 25th %ile:   ${seconds(latency.p25)}`,
     `${word} times Min:         ${seconds(latency.min)}`,
+    ...openLoopLines(phase, word),
+    ...hedgeLines(phase),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+const ms = (value: number) => `${value.toFixed(3)} ms`;
+
+/**
+ * In an open loop the times above count from each request's scheduled start; service times count
+ * from the actual send. A server that queues shows a gap between the two.
+ */
+function openLoopLines(phase: PhaseSummary, word: string): string[] {
+  if (!phase.serviceMs) return [];
+  const service = phase.serviceMs;
+  return [
+    `${word} times above are from the scheduled start (open loop, no coordinated omission)`,
+    `${word} service times (from the actual send): p50 ${ms(service.p50)}, p99 ${ms(service.p99)}, p99.9 ${ms(service.p999)}, max ${ms(service.max)}`,
+    `Missed starts:     ${phase.missedStarts ?? 0} (sent over 2 ms after their scheduled time)`,
+  ];
+}
+
+function hedgeLines(phase: PhaseSummary): string[] {
+  const hedge = phase.hedge;
+  if (!hedge) return [];
+  const delay = hedge.delayMs === null ? "none armed" : `mean delay ${ms(hedge.delayMs)}`;
+  return [
+    `Backup requests:   ${hedge.extraPct.toFixed(2)} % extra (${hedge.attempts} attempts, ${delay}, budget ${hedge.budgetPct} %)`,
+    `                   won by a backup ${hedge.wonByBackup}, cancelled ${hedge.aborted}, wasted ${(hedge.wastedBytes / 1024 / 1024).toFixed(3)} MB`,
+  ];
 }
 
 export function formatPointParams(point: PointSummary): string {
@@ -89,4 +117,39 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
     .map((row) => row.map((cell, column) => cell.padStart(widths[column] ?? 0)).join("  "))
     .join("\n")
     .concat("\n");
+}
+
+/** `taillab compare-modes`: one line per mode and phase, the tail figures side by side. */
+export function formatModeComparison(summaries: readonly RunSummary[]): string {
+  const header = [
+    "mode",
+    "op",
+    "requests",
+    "p50 ms",
+    "p99 ms",
+    "p99.9 ms",
+    "max ms",
+    "extra %",
+    "wasted MB",
+    "errors",
+  ];
+  const rows = summaries.flatMap((summary) =>
+    summary.points.flatMap((point) =>
+      point.phases
+        .filter((phase) => phase.op !== "DELETE")
+        .map((phase) => [
+          summary.mode,
+          phase.op,
+          String(phase.requests),
+          phase.latencyMs.p50.toFixed(3),
+          phase.latencyMs.p99.toFixed(3),
+          phase.latencyMs.p999.toFixed(3),
+          phase.latencyMs.max.toFixed(3),
+          (phase.hedge?.extraPct ?? 0).toFixed(2),
+          ((phase.hedge?.wastedBytes ?? 0) / 1024 / 1024).toFixed(3),
+          String(phase.errors),
+        ]),
+    ),
+  );
+  return formatTable([header, ...rows]);
 }

@@ -1,5 +1,17 @@
 export { startTestbed } from "./testbed-server.ts";
-export type { StoreOptions, Testbed, TestbedOptions, TestbedStats } from "./testbed-server.ts";
+export type {
+  StoreOptions,
+  Testbed,
+  TestbedOptions,
+  TestbedReplica,
+  TestbedStats,
+} from "./testbed-server.ts";
+export { SERVICE_TIME_HEADER } from "./request-handler.ts";
+export {
+  createLatencyProfileInterceptor,
+  PROFILED_OPERATIONS,
+} from "./latency-profile-interceptor.ts";
+export type { LatencyProfileInterceptorOptions } from "./latency-profile-interceptor.ts";
 export type {
   InjectedFault,
   InterceptDecision,

@@ -38,6 +38,12 @@ export interface RequestHandlerOptions {
 }
 
 const SERVER_NAME = "TailLab-testbed";
+/**
+ * Microseconds from the arrival of the request's headers to the writing of the response's:
+ * the server's own time, injected delay and queueing included. A client's latency minus this is
+ * what the client and the network (loopback) add.
+ */
+export const SERVICE_TIME_HEADER = "x-taillab-service-time-us";
 const EMPTY_SHA256 = hash("sha256", "", "hex");
 
 interface ErrorAnswer {
@@ -97,6 +103,7 @@ export function createRequestHandler(
     response: ServerResponse,
     method: string,
     requestId: string,
+    arrivedAt: number,
     answer: S3Response,
   ): void {
     if (response.destroyed) return;
@@ -106,6 +113,7 @@ export function createRequestHandler(
     const body = method === "HEAD" ? undefined : answer.body;
     if (body !== undefined) headers["Content-Length"] = Buffer.byteLength(body);
     else if (!("Content-Length" in headers)) headers["Content-Length"] = 0;
+    headers[SERVICE_TIME_HEADER] = Math.round((performance.now() - arrivedAt) * 1000);
     response.writeHead(answer.status, headers);
     response.end(body);
   }
@@ -114,10 +122,11 @@ export function createRequestHandler(
     response: ServerResponse,
     method: string,
     requestId: string,
+    arrivedAt: number,
     resource: string,
     error: ErrorAnswer,
   ): void {
-    send(response, method, requestId, {
+    send(response, method, requestId, arrivedAt, {
       status: error.status,
       headers: { "Content-Type": XML_CONTENT_TYPE, ...error.headers },
       body: errorXml({ code: error.code, message: error.message, resource, requestId }),
@@ -128,6 +137,7 @@ export function createRequestHandler(
     request: IncomingMessage,
     response: ServerResponse,
     requestId: string,
+    arrivedAt: number,
     signal: AbortSignal | undefined,
     onReset: () => void,
   ): Promise<void> {
@@ -161,7 +171,7 @@ export function createRequestHandler(
           return;
         }
         if (outcome !== "run") {
-          sendError(response, method, requestId, resourceOf(target, url), outcome);
+          sendError(response, method, requestId, arrivedAt, resourceOf(target, url), outcome);
           return;
         }
       }
@@ -171,17 +181,18 @@ export function createRequestHandler(
         { target, headers, readBody: () => readBody(request, expectedSha256) },
         context,
       );
-      send(response, method, requestId, answer);
+      send(response, method, requestId, arrivedAt, answer);
     } catch (error) {
       const answer: ErrorAnswer =
         error instanceof S3Error
           ? error
           : { status: 500, code: "InternalError", message: `The testbed failed: ${String(error)}` };
-      sendError(response, method, requestId, resourceOf(target, url), answer);
+      sendError(response, method, requestId, arrivedAt, resourceOf(target, url), answer);
     }
   }
 
   return (request, response) => {
+    const arrivedAt = performance.now();
     stats.received++;
     const requestId = `${requestIdPrefix}${(++requestCount).toString(16).toUpperCase().padStart(8, "0")}`;
     const controller = interceptor === undefined ? undefined : new AbortController();
@@ -194,7 +205,7 @@ export function createRequestHandler(
         controller?.abort();
       }
     });
-    handle(request, response, requestId, controller?.signal, () => {
+    handle(request, response, requestId, arrivedAt, controller?.signal, () => {
       reset = true;
     }).catch(() => {
       // Only answering can fail here (e.g. an interceptor's invalid status); cut the connection.

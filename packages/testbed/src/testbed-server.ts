@@ -1,8 +1,17 @@
-/** startTestbed: the HTTP server, its store and its lifetime. */
+/** startTestbed: the HTTP servers (one per replica), their shared store and their lifetime. */
 import { createServer, type Server } from "node:http";
 import { isIP } from "node:net";
+import {
+  MAX_TESTBED_REPLICAS,
+  resolveLatencyProfile,
+  type BuiltinProfileName,
+  type LatencyProfile,
+  type LatencyProfileInput,
+} from "@taillab/api";
 import { isValidBucketName } from "./bucket-name.ts";
 import { createDirectoryStore } from "./directory-store.ts";
+import { createLatencyProfileInterceptor } from "./latency-profile-interceptor.ts";
+import { isPassThrough } from "./latency-sampler.ts";
 import { createMemoryStore, type ObjectStore } from "./object-store.ts";
 import { createRequestHandler, type TestbedStats } from "./request-handler.ts";
 import type { RequestInterceptor } from "./request-interceptor.ts";
@@ -25,15 +34,39 @@ export interface TestbedOptions {
   region?: string;
   /** Created at start; existing ones (directory store) are kept. */
   buckets?: string[];
+  /** Called for every request on every replica. Not together with `profile`. */
   interceptor?: RequestInterceptor;
+  /**
+   * Servers on as many ports (1 to 16, default 1) sharing one store, like replicas of one
+   * storage service. With a fixed `port` they take port, port + 1, …
+   */
+  replicas?: number;
+  /** Latency profile applied to each replica on its own: a builtin name or a profile object. */
+  profile?: BuiltinProfileName | LatencyProfileInput;
+  /** Seeds each replica's random stream (default 1): the same seed replays the same delays. */
+  seed?: number;
 }
 
-export interface Testbed {
+export interface TestbedReplica {
+  /** 0 for the first replica. */
+  index: number;
   /** http://host:port, without a trailing slash. */
   url: string;
   port: number;
+  stats(): TestbedStats;
+}
+
+export interface Testbed {
+  /** The first replica's URL, without a trailing slash. */
+  url: string;
+  /** The first replica's port. */
+  port: number;
+  /** Every replica's URL, the first replica first. */
+  urls: string[];
+  replicas: TestbedReplica[];
   /** Stops listening and drops every connection, idle keep-alive ones included. */
   close(): Promise<void>;
+  /** Summed over the replicas; each replica's own are in `replicas[i].stats()`. */
   stats(): TestbedStats;
 }
 
@@ -66,47 +99,131 @@ async function openStore(options: StoreOptions | undefined): Promise<ObjectStore
   return options?.kind === "directory" ? createDirectoryStore(options.path) : createMemoryStore();
 }
 
-export async function startTestbed(options: TestbedOptions = {}): Promise<Testbed> {
-  const host = options.host ?? "127.0.0.1";
-  const region = options.region ?? "us-east-1";
+function checkOptions(options: TestbedOptions): number {
   const invalid = (options.buckets ?? []).filter((bucket) => !isValidBucketName(bucket));
   if (invalid.length > 0) {
     throw new Error(
       `testbed: ${invalid.map((bucket) => `"${bucket}"`).join(", ")} is not a valid S3 bucket name (3-63 characters: a-z, 0-9, '.', '-')`,
     );
   }
+  const replicas = options.replicas ?? 1;
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > MAX_TESTBED_REPLICAS) {
+    throw new Error(
+      `testbed: replicas must be a whole number from 1 to ${MAX_TESTBED_REPLICAS}, not ${replicas}`,
+    );
+  }
+  const port = options.port ?? 0;
+  if (port !== 0 && port + replicas - 1 > 65535) {
+    throw new Error(`testbed: ${replicas} replicas from port ${port} would pass port 65535`);
+  }
+  if (options.profile !== undefined && options.interceptor !== undefined) {
+    throw new Error("testbed: give a latency profile or an interceptor, not both");
+  }
+  return replicas;
+}
+
+/** The profile to apply, or undefined when it would change nothing. */
+function profileOf(options: TestbedOptions, replicas: number): LatencyProfile | undefined {
+  if (options.profile === undefined) return undefined;
+  let profile: LatencyProfile;
+  try {
+    profile = resolveLatencyProfile(options.profile);
+  } catch (error) {
+    throw new Error(`testbed: ${(error as Error).message}`, { cause: error });
+  }
+  const noisy = profile.noisyNeighbour;
+  if (noisy !== undefined && noisy.replica >= replicas) {
+    throw new Error(
+      `testbed: the noisy neighbour is replica ${noisy.replica}, but replicas run from 0 to ${replicas - 1}`,
+    );
+  }
+  return isPassThrough(profile) ? undefined : profile;
+}
+
+function sumStats(all: readonly TestbedStats[]): TestbedStats {
+  const total: TestbedStats = { received: 0, completed: 0, aborted: 0, resets: 0, byOperation: {} };
+  for (const stats of all) {
+    total.received += stats.received;
+    total.completed += stats.completed;
+    total.aborted += stats.aborted;
+    total.resets += stats.resets;
+    for (const [operation, count] of Object.entries(stats.byOperation)) {
+      total.byOperation[operation] = (total.byOperation[operation] ?? 0) + count;
+    }
+  }
+  return total;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}
+
+export async function startTestbed(options: TestbedOptions = {}): Promise<Testbed> {
+  const host = options.host ?? "127.0.0.1";
+  const region = options.region ?? "us-east-1";
+  const replicaCount = checkOptions(options);
+  const profile = profileOf(options, replicaCount);
+  const seed = options.seed ?? 1;
   const store = await openStore(options.store);
   for (const bucket of options.buckets ?? []) await store.createBucket(bucket);
 
   const virtualHostSuffixes = [".localhost"];
   if (isIP(host) === 0 && host !== "localhost") virtualHostSuffixes.push(`.${host.toLowerCase()}`);
-  const stats: TestbedStats = { received: 0, completed: 0, aborted: 0, resets: 0, byOperation: {} };
-  const server = createServer(
-    createRequestHandler({
-      store,
-      region,
-      virtualHostSuffixes,
-      verify:
-        options.credentials && createSigV4Verifier({ credentials: options.credentials, region }),
-      interceptor: options.interceptor,
-      stats,
-    }),
-  );
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
-  const port = await listen(server, host, options.port ?? 0);
+  const verify =
+    options.credentials && createSigV4Verifier({ credentials: options.credentials, region });
+  // One clock for every replica, so the noisy neighbour's slow windows follow the testbed's start.
+  const startedAt = performance.now();
+  const elapsedMs = () => performance.now() - startedAt;
 
+  const servers: Server[] = [];
+  const replicas: TestbedReplica[] = [];
+  try {
+    for (let index = 0; index < replicaCount; index++) {
+      const stats: TestbedStats = {
+        received: 0,
+        completed: 0,
+        aborted: 0,
+        resets: 0,
+        byOperation: {},
+      };
+      const interceptor =
+        profile === undefined
+          ? options.interceptor
+          : createLatencyProfileInterceptor({ profile, seed, replica: index, elapsedMs });
+      const server = createServer(
+        createRequestHandler({ store, region, virtualHostSuffixes, verify, interceptor, stats }),
+      );
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+      servers.push(server);
+      const requestedPort = options.port ? options.port + index : 0;
+      const port = await listen(server, host, requestedPort);
+      replicas.push({
+        index,
+        url: `http://${urlHost(host)}:${port}`,
+        port,
+        stats: () => ({ ...stats, byOperation: { ...stats.byOperation } }),
+      });
+    }
+  } catch (error) {
+    await Promise.all(servers.filter((server) => server.listening).map(closeServer));
+    throw error;
+  }
+
+  const first = replicas[0] as TestbedReplica;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost(host)}:${port}`,
-    port,
+    url: first.url,
+    port: first.port,
+    urls: replicas.map((replica) => replica.url),
+    replicas,
     close() {
-      closing ??= new Promise((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
+      closing ??= Promise.all(servers.map(closeServer)).then(() => undefined);
       return closing;
     },
-    stats: () => ({ ...stats, byOperation: { ...stats.byOperation } }),
+    stats: () => sumStats(replicas.map((replica) => replica.stats())),
   };
 }

@@ -4,6 +4,7 @@ import { Pool, type Dispatcher } from "undici";
 import { createBodyVerifier } from "./body-verifier.ts";
 import type {
   GetOptions,
+  RequestOptions,
   MicrosClock,
   ObjectTransport,
   RequestOutcome,
@@ -37,8 +38,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     method: "PUT" | "GET" | "DELETE",
     key: string,
     body: Uint8Array | null,
-    signal: AbortSignal | undefined,
-    expect: GetOptions["expect"],
+    { signal, onResponse, expect }: GetOptions,
   ): Promise<RequestOutcome> {
     const startUs = clock();
     const path = pathFor(key);
@@ -56,6 +56,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       });
       firstByteUs = clock();
       status = response.statusCode;
+      onResponse?.(status);
       if (status >= 300) {
         const error = await readErrorCode(response.body, status);
         return { startUs, firstByteUs, endUs: clock(), status, error, bytes: 0 };
@@ -97,9 +98,9 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
   }
 
   return {
-    putObject: (key, body, signal) => send("PUT", key, body, signal, undefined),
-    getObject: (key, options = {}) => send("GET", key, null, options.signal, options.expect),
-    deleteObject: (key, signal) => send("DELETE", key, null, signal, undefined),
+    putObject: (key, body, options: RequestOptions = {}) => send("PUT", key, body, options),
+    getObject: (key, options = {}) => send("GET", key, null, options),
+    deleteObject: (key, options: RequestOptions = {}) => send("DELETE", key, null, options),
     close: () => pool.close(),
   };
 }

@@ -4,6 +4,7 @@ export {
   type GetOptions,
   type MicrosClock,
   type ObjectTransport,
+  type RequestOptions,
   type RequestOutcome,
   type ResolvedCredentials,
   type TransportTarget,

@@ -75,8 +75,16 @@ export interface GetExpectation {
   md5Hex: string;
 }
 
-export interface GetOptions {
+export interface RequestOptions {
   signal?: AbortSignal;
+  /**
+   * Called once when the response headers arrive, before the body is read: a tied request cancels
+   * its twin here. (The SDK path learns of error responses only once it has parsed them.)
+   */
+  onResponse?: (status: number) => void;
+}
+
+export interface GetOptions extends RequestOptions {
   /** Hash the body while reading it and check size + MD5; a mismatch is "ContentMismatch". */
   expect?: GetExpectation;
 }
@@ -86,10 +94,10 @@ export interface GetOptions {
  * empty key, a malformed target).
  */
 export interface ObjectTransport {
-  putObject(key: string, body: Uint8Array, signal?: AbortSignal): Promise<RequestOutcome>;
+  putObject(key: string, body: Uint8Array, options?: RequestOptions): Promise<RequestOutcome>;
   /** Always reads the whole body, so the next request on the connection is not held up. */
   getObject(key: string, options?: GetOptions): Promise<RequestOutcome>;
-  deleteObject(key: string, signal?: AbortSignal): Promise<RequestOutcome>;
+  deleteObject(key: string, options?: RequestOptions): Promise<RequestOutcome>;
   /** Waits for requests in flight, then closes the connections. */
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import { createBodyVerifier } from "./body-verifier.ts";
 import type {
   MicrosClock,
+  RequestOptions,
   ObjectTransport,
   RequestOutcome,
   TransportTarget,
@@ -26,12 +27,13 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
     startUs: number,
     firstByteUs: number,
     error: unknown,
-    signal: AbortSignal | undefined,
+    { signal, onResponse }: RequestOptions,
     bytes: number,
     responseStatus = 0,
   ): RequestOutcome {
     const endUs = clock();
     const { status, code } = sdkErrorOutcome(error, signal, responseStatus);
+    if (status > 0 && responseStatus === 0) onResponse?.(status);
     return {
       startUs,
       firstByteUs: firstByteUs < 0 ? endUs : firstByteUs,
@@ -43,10 +45,11 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
   }
 
   return {
-    async putObject(key, body, signal) {
+    async putObject(key, body, options = {}) {
+      const { signal, onResponse } = options;
       const startUs = clock();
       assertObjectKey(key);
-      if (signal?.aborted) return failed(startUs, -1, null, signal, 0);
+      if (signal?.aborted) return failed(startUs, -1, null, options, 0);
       try {
         const output = await client.send(
           new PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: body.byteLength }),
@@ -54,17 +57,18 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
         );
         const endUs = clock();
         const status = output.$metadata.httpStatusCode ?? 200;
+        onResponse?.(status);
         return { startUs, firstByteUs: endUs, endUs, status, error: null, bytes: body.byteLength };
       } catch (error) {
-        return failed(startUs, -1, error, signal, 0);
+        return failed(startUs, -1, error, options, 0);
       }
     },
 
     async getObject(key, options = {}) {
-      const { signal, expect } = options;
+      const { signal, expect, onResponse } = options;
       const startUs = clock();
       assertObjectKey(key);
-      if (signal?.aborted) return failed(startUs, -1, null, signal, 0);
+      if (signal?.aborted) return failed(startUs, -1, null, options, 0);
       let firstByteUs = -1;
       let status = 0;
       let bytes = 0;
@@ -74,6 +78,7 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
         });
         firstByteUs = clock();
         status = output.$metadata.httpStatusCode ?? 200;
+        onResponse?.(status);
         const verifier = expect ? createBodyVerifier(expect) : null;
         if (output.Body) {
           await readBody(output.Body as Readable, (chunk) => {
@@ -84,23 +89,25 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
         const error = verifier && !verifier.matches(bytes) ? "ContentMismatch" : null;
         return { startUs, firstByteUs, endUs: clock(), status, error, bytes };
       } catch (error) {
-        return failed(startUs, firstByteUs, error, signal, bytes, status);
+        return failed(startUs, firstByteUs, error, options, bytes, status);
       }
     },
 
-    async deleteObject(key, signal) {
+    async deleteObject(key, options = {}) {
+      const { signal, onResponse } = options;
       const startUs = clock();
       assertObjectKey(key);
-      if (signal?.aborted) return failed(startUs, -1, null, signal, 0);
+      if (signal?.aborted) return failed(startUs, -1, null, options, 0);
       try {
         const output = await client.send(new DeleteObjectCommand({ Bucket, Key: key }), {
           abortSignal: signal,
         });
         const endUs = clock();
         const status = output.$metadata.httpStatusCode ?? 204;
+        onResponse?.(status);
         return { startUs, firstByteUs: endUs, endUs, status, error: null, bytes: 0 };
       } catch (error) {
-        return failed(startUs, -1, error, signal, 0);
+        return failed(startUs, -1, error, options, 0);
       }
     },
 

@@ -193,7 +193,9 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
 
   it("an already-aborted signal sends nothing", async () => {
     route = ok;
-    const outcome = await transport(kind).putObject("k", new Uint8Array(1), AbortSignal.abort());
+    const outcome = await transport(kind).putObject("k", new Uint8Array(1), {
+      signal: AbortSignal.abort(),
+    });
     expect(withoutTimes(outcome)).toEqual({ status: 0, error: "Aborted", bytes: 0 });
     expect(seen).toEqual([]);
   });

@@ -1,7 +1,11 @@
 import type {
+  HedgeOptions,
+  OpenLoop,
   Operation,
   Phase,
   PhaseSummary,
+  ReplicaChoice,
+  RequestMode,
   RequestRecord,
   RunPointParams,
   TransportKind,
@@ -10,12 +14,24 @@ import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
 import { PhaseCollector, type PhaseProgress } from "./phase-collector.ts";
 import type { TransportTarget } from "./transport/index.ts";
-import type { CoordinatorMessage, WorkerInit, WorkerMessage } from "./worker-protocol.ts";
+import { createRunClock } from "./run-clock.ts";
+import type {
+  CoordinatorMessage,
+  PhaseCommand,
+  WorkerInit,
+  WorkerMessage,
+} from "./worker-protocol.ts";
 
-export interface ClosedLoopPointOptions {
-  target: Omit<TransportTarget, "maxConnections">;
+export interface PointRunOptions {
+  /** One per replica of the service; attempts are spread over them. */
+  targets: Omit<TransportTarget, "maxConnections">[];
   transportKind: TransportKind;
   params: RunPointParams;
+  /** null: s3bench's closed loop. In an open loop params.samples is the requests per phase. */
+  openLoop: OpenLoop | null;
+  mode: RequestMode;
+  hedge: HedgeOptions;
+  replicaChoice: ReplicaChoice;
   phases: readonly Phase[];
   /** `<prefix>/<runId>/`: every key this point touches starts with it. */
   keyPrefix: string;
@@ -33,7 +49,7 @@ export interface ClosedLoopPointOptions {
   onPhaseDone?: (summary: PhaseSummary) => void;
 }
 
-export interface ClosedLoopPointResult {
+export interface PointRunResult {
   phases: PhaseSummary[];
   /** Keys the write phase sent a PUT for: firstKey … firstKey + writtenKeyCount - 1. */
   writtenKeyCount: number;
@@ -51,12 +67,12 @@ const PROGRESS_INTERVAL_MS = 100;
 const WORKER_URL = new URL("./client-worker.ts", import.meta.url);
 
 /**
- * s3bench's closed loop for one run point: `clients` loops share `samples` requests, phase by
- * phase (write, read, cleanup), spread over worker threads so this thread does no request work.
+ * One run point, phase by phase (write, read, cleanup), spread over worker threads so this thread
+ * does no request work. Closed loop (s3bench): `clients` loops share `samples` requests. Open
+ * loop: requests leave on the schedule, `rate × duration` of them (or `samples`), and reads cycle
+ * over the written keys. Cleanup is always a closed loop over the written keys, never hedged.
  */
-export async function runClosedLoopPoint(
-  options: ClosedLoopPointOptions,
-): Promise<ClosedLoopPointResult> {
+export async function runPoint(options: PointRunOptions): Promise<PointRunResult> {
   const { params } = options;
   const pool = await startWorkers(options);
   const stop = () => pool.broadcast({ type: "stop" });
@@ -68,9 +84,18 @@ export async function runClosedLoopPoint(
     for (const phase of options.phases) {
       if (options.signal?.aborted) break;
       const op = OPERATION_OF_PHASE[phase];
-      const count = phase === "write" ? params.samples : writtenKeyCount;
+      const openLoop = phase === "cleanup" ? null : options.openLoop;
+      const command: Omit<PhaseCommand, "nextIndex"> = {
+        type: "phase",
+        op,
+        count: phase === "write" || openLoop ? params.samples : writtenKeyCount,
+        firstKey: options.firstKey,
+        keyCount: phase === "write" ? params.samples : Math.max(1, writtenKeyCount),
+        allowBackups: phase !== "cleanup" && options.mode !== "normal",
+        openLoop: null,
+      };
       options.onPhaseStart?.(op);
-      const { summary, dispensed } = await pool.runPhase(op, options.firstKey, count, options);
+      const { summary, dispensed } = await pool.runPhase(command, openLoop, options);
       options.onPhaseDone?.(summary);
       phases.push(summary);
       if (phase === "write") writtenKeyCount = dispensed;
@@ -88,13 +113,15 @@ export async function runClosedLoopPoint(
   };
 }
 
+/** Workers start a phase's schedule together, a moment after the command is posted. */
+const OPEN_LOOP_START_DELAY_MS = 20;
+
 interface WorkerPool {
   broadcast(message: CoordinatorMessage): void;
   runPhase(
-    op: Operation,
-    firstKey: number,
-    count: number,
-    options: ClosedLoopPointOptions,
+    command: Omit<PhaseCommand, "nextIndex">,
+    openLoop: OpenLoop | null,
+    options: PointRunOptions,
   ): Promise<{ summary: PhaseSummary; dispensed: number }>;
   terminate(): Promise<void>;
 }
@@ -108,20 +135,27 @@ export function splitClients(clients: number, workers: number): number[] {
   );
 }
 
-async function startWorkers(options: ClosedLoopPointOptions): Promise<WorkerPool> {
+async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   const content = createSharedContentBytes(options.params.objectSizeBytes);
-  const workers = splitClients(options.params.clients, options.workers).map((clients) => {
+  const shares = splitClients(options.params.clients, options.workers);
+  const workers = shares.map((clients, workerIndex) => {
     const init: WorkerInit = {
-      target: { ...options.target, maxConnections: clients },
+      targets: options.targets.map((target) => ({ ...target, maxConnections: clients })),
       transportKind: options.transportKind,
       clients,
+      workerIndex,
+      workerCount: shares.length,
       runStartEpochMs: options.runStartEpochMs,
       keyPrefix: options.keyPrefix,
       content,
       verify: options.verify,
+      mode: options.mode,
+      hedge: options.hedge,
+      replicaChoice: options.replicaChoice,
     };
     return new Worker(WORKER_URL, { workerData: init });
   });
+  const clock = createRunClock(options.runStartEpochMs);
   // A failure anywhere (a worker that crashed, or reported failure) fails the current step.
   let fail: (error: Error) => void = () => {};
   const failure = new Promise<never>((_, reject) => {
@@ -140,9 +174,17 @@ async function startWorkers(options: ClosedLoopPointOptions): Promise<WorkerPool
     broadcast(message) {
       for (const worker of workers) worker.postMessage(message);
     },
-    async runPhase(op, firstKey, count, { onProgress, onRecords }) {
+    async runPhase(command, openLoop, { onProgress, onRecords, hedge }) {
       const nextIndex = new SharedArrayBuffer(4);
-      const collector = new PhaseCollector(op, count, Date.now());
+      const collector = new PhaseCollector(
+        {
+          op: command.op,
+          total: command.count,
+          openLoop: openLoop !== null,
+          hedgeBudgetPct: command.allowBackups ? hedge.budgetPercent : null,
+        },
+        Date.now(),
+      );
       const onMessage = (message: WorkerMessage) => {
         if (message.type === "report") {
           collector.addReport(message);
@@ -158,12 +200,15 @@ async function startWorkers(options: ClosedLoopPointOptions): Promise<WorkerPool
       try {
         for (const worker of workers) worker.on("message", onMessage);
         const done = Promise.all(workers.map((worker) => nextMessage(worker, "phaseDone")));
+        const schedule = openLoop
+          ? { schedule: openLoop, startUs: clock() + OPEN_LOOP_START_DELAY_MS * 1000 }
+          : null;
         for (const worker of workers) {
-          worker.postMessage({ type: "phase", op, firstKey, count, nextIndex });
+          worker.postMessage({ ...command, nextIndex, openLoop: schedule });
         }
         await Promise.race([done, failure]);
         onProgress?.(collector.progress(Date.now()));
-        const dispensed = Math.min(count, Atomics.load(new Int32Array(nextIndex), 0));
+        const dispensed = Math.min(command.count, Atomics.load(new Int32Array(nextIndex), 0));
         return { summary: collector.summary(), dispensed };
       } finally {
         clearInterval(ticker);

@@ -1,0 +1,66 @@
+import { RequestModeSchema, type RunSummary } from "@taillab/api";
+import { formatModeComparison } from "@taillab/report";
+import { formatFlagHelp, parseFlags, UsageError, type FlagDefinition } from "./cli-args.ts";
+import { EXIT } from "./exit-codes.ts";
+import { hadRequestErrors, readSpecFlag, runWithInterrupts } from "./run-command.ts";
+import { RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
+
+type CompareFlagName = Exclude<RunFlagName, "mode" | "out"> | "modes";
+
+const COMPARE_FLAGS: readonly FlagDefinition<CompareFlagName>[] = [
+  {
+    name: "modes",
+    aliases: [],
+    takesValue: true,
+    description: "modes to compare (default normal,hedged,tied)",
+  },
+  ...RUN_FLAGS.filter(
+    (flag): flag is (typeof RUN_FLAGS)[number] & { name: CompareFlagName } =>
+      flag.name !== "mode" && flag.name !== "out",
+  ),
+];
+
+export const COMPARE_MODES_HELP = `Usage: taillab compare-modes [flags]
+
+Runs the same workload once per request mode (normal, hedged, tied; adaptive on request) and
+prints one table of p50, p99, p99.9, max, extra requests and wasted bytes. With --json:
+{ "runs": [summary, …] }. Try it on the testbed's stalls profile:
+  taillab compare-modes --testbed-profile stalls --testbed-replicas 2 --clients 8 --samples 2000 --size 4KiB
+
+${formatFlagHelp(COMPARE_FLAGS)}
+`;
+
+export async function compareModesCommand(argv: readonly string[]): Promise<number> {
+  const flags = parseFlags(argv, COMPARE_FLAGS);
+  if (flags.help) {
+    process.stdout.write(COMPARE_MODES_HELP);
+    return EXIT.ok;
+  }
+  const modes = parseModes(typeof flags.modes === "string" ? flags.modes : "normal,hedged,tied");
+  const fileSpec = await readSpecFlag(flags);
+  const runs: RunSummary[] = [];
+  for (const mode of modes) {
+    process.stderr.write(`mode ${mode}…\n`);
+    const spec = { ...specFromFlags(flags, fileSpec), mode };
+    const summary = await runWithInterrupts(spec, flags);
+    runs.push(summary);
+    if (summary.stopped) break;
+  }
+  process.stdout.write(
+    flags.json ? `${JSON.stringify({ runs }, null, 2)}\n` : formatModeComparison(runs),
+  );
+  return runs.some(hadRequestErrors) ? EXIT.requestErrors : EXIT.ok;
+}
+
+function parseModes(text: string) {
+  return text.split(",").map((item) => {
+    const parsed = RequestModeSchema.safeParse(item.trim());
+    if (!parsed.success) {
+      throw new UsageError(
+        "modes",
+        `"${item}" is not a mode; expected normal, hedged, tied or adaptive`,
+      );
+    }
+    return parsed.data;
+  });
+}

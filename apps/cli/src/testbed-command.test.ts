@@ -1,0 +1,138 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
+const SERVICE_TIME_HEADER = "x-taillab-service-time-us";
+/** A testbed that was meant to fail but serves instead is killed after this, not left behind. */
+const DEADLINE_MS = 20_000;
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "taillab-cli-testbed-"));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+interface Served {
+  urls: string[];
+  /** SIGTERM, as Ctrl-C in a shell would; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+function spawnTestbed(args: readonly string[]) {
+  const child = spawn(process.execPath, [MAIN, "testbed", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const deadline = setTimeout(() => child.kill("SIGKILL"), DEADLINE_MS);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      clearTimeout(deadline);
+      resolve(code);
+    }),
+  );
+  const output = { stdout: "", stderr: "" };
+  child.stderr.on("data", (chunk: Buffer) => (output.stderr += chunk.toString()));
+  return { child, exited, output };
+}
+
+/** Runs `taillab testbed` expecting it to stop by itself, e.g. on bad input. */
+async function runTestbed(args: readonly string[]) {
+  const { child, exited, output } = spawnTestbed(args);
+  child.stdout.on("data", (chunk: Buffer) => (output.stdout += chunk.toString()));
+  return { code: await exited, ...output };
+}
+
+/** Starts `taillab testbed` in its own process and reads the first `lines` lines it prints. */
+function serve(args: readonly string[], lines: number): Promise<Served> {
+  const { child, exited, output } = spawnTestbed(args);
+  return new Promise((resolve, reject) => {
+    const urls: string[] = [];
+    const reader = createInterface({ input: child.stdout });
+    reader.on("line", (line) => {
+      urls.push(line);
+      if (urls.length < lines) return;
+      reader.close();
+      resolve({
+        urls,
+        stop() {
+          child.kill("SIGTERM");
+          return exited;
+        },
+      });
+    });
+    void exited.then((code) =>
+      reject(
+        new Error(`taillab testbed exited (${code}) after ${urls.length} lines: ${output.stderr}`),
+      ),
+    );
+  });
+}
+
+describe("taillab testbed", () => {
+  it("serves replicas sharing one store and prints one URL per line", async () => {
+    const served = await serve(
+      ["--replicas", "2", "--profile", "steady", "--seed", "7", "--bucket", "cli-bucket"],
+      2,
+    );
+    try {
+      const [first, second] = served.urls;
+      expect(first).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(second).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(second).not.toBe(first);
+      const put = await fetch(`${first}/cli-bucket/shared`, { method: "PUT", body: "hello" });
+      expect(put.status).toBe(200);
+      const got = await fetch(`${second}/cli-bucket/shared`);
+      expect(await got.text()).toBe("hello");
+      // steady: a lognormal delay around 5 ms, stamped by the testbed.
+      expect(Number(got.headers.get(SERVICE_TIME_HEADER))).toBeGreaterThan(2_000);
+    } finally {
+      expect(await served.stop()).toBe(0);
+    }
+  });
+
+  it("reads a profile object from a JSON file", async () => {
+    const file = join(scratch, "slow.json");
+    await writeFile(file, JSON.stringify({ serviceTime: { kind: "fixed", ms: 40 } }));
+    const served = await serve(["--profile", file, "--bucket", "cli-bucket"], 1);
+    try {
+      const [url] = served.urls;
+      const answer = await fetch(`${url}/cli-bucket/missing`);
+      expect(answer.status).toBe(404);
+      expect(Number(answer.headers.get(SERVICE_TIME_HEADER))).toBeGreaterThanOrEqual(40_000);
+    } finally {
+      expect(await served.stop()).toBe(0);
+    }
+  });
+
+  it.each([
+    [
+      ["--profile", "slow"],
+      'profile: unknown profile "slow"; expected one of fast, steady, stalls, queue, noisy-neighbour, or the path of a JSON file holding a profile',
+    ],
+    [["--replicas", "17"], "replicas: expected at most 16 replicas"],
+    [["--replicas", "two"], 'replicas: expected a whole number, got "two"'],
+    [["--seed", "-1"], 'seed: expected a whole number, got "-1"'],
+    [["--replicas", "2", "--port", "65535"], "port: 2 replicas from port 65535 would pass 65535"],
+  ])("refuses %j with exit code 2", async (args, message) => {
+    const result = await runTestbed(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(message);
+  });
+
+  it("names the field of an invalid profile file", async () => {
+    const file = join(scratch, "bad.json");
+    await writeFile(file, JSON.stringify({ serviceTime: { kind: "lognormal", medianMs: 5 } }));
+    const result = await runTestbed(["--profile", file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `profile: serviceTime.sigma: sigma: expected a number from 0 to 3 (in ${file})`,
+    );
+  });
+});

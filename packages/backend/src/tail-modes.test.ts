@@ -1,0 +1,95 @@
+import type { PhaseSummary, RunSummary } from "@taillab/api";
+import { describe, expect, it } from "vitest";
+import { runBenchmark } from "./run-benchmark.ts";
+
+/**
+ * The tail-latency claims, checked on the embedded testbed with latency profiles. Profiles are
+ * scaled down from the builtins (shorter stalls, smaller queues) to keep the suite quick; the
+ * full-size figures come from `pnpm bench tail`.
+ */
+
+const secrets = { env: {} };
+const stalls = {
+  serviceTime: { kind: "lognormal", medianMs: 3, sigma: 0.25 },
+  stalls: { probability: 0.02, durationMs: 400 },
+};
+
+function phase(summary: RunSummary, op: PhaseSummary["op"]): PhaseSummary {
+  const found = summary.points[0]?.phases.find((candidate) => candidate.op === op);
+  if (!found) throw new Error(`no ${op} phase`);
+  return found;
+}
+
+const totalReceived = (summary: RunSummary) =>
+  (summary.testbed ?? []).reduce((sum, replica) => sum + replica.received, 0);
+const totalAborted = (summary: RunSummary) =>
+  (summary.testbed ?? []).reduce((sum, replica) => sum + replica.aborted, 0);
+
+describe("hedged and tied requests on a testbed with stalls", () => {
+  const workload = {
+    clients: 8,
+    samples: 1500,
+    objectSize: "1KiB",
+    testbed: { replicas: 2, profile: stalls, seed: 7 },
+  };
+
+  it("hedging at p95 cuts p99.9 by a large factor at a small cost, and the losers are aborted", async () => {
+    const normal = await runBenchmark({ ...workload, mode: "normal" }, secrets);
+    const hedged = await runBenchmark({ ...workload, mode: "hedged" }, secrets);
+    const before = phase(normal, "GET");
+    const after = phase(hedged, "GET");
+    expect(before.latencyMs.p999).toBeGreaterThan(400);
+    expect(after.latencyMs.p999 * 5).toBeLessThan(before.latencyMs.p999);
+    expect(after.errors).toBe(0);
+    expect(after.hedge?.extraPct).toBeGreaterThan(0);
+    expect(after.hedge?.extraPct).toBeLessThanOrEqual(11);
+    expect(after.hedge?.wonByBackup).toBeGreaterThan(0);
+    expect(after.hedge?.aborted).toBeGreaterThan(0);
+    // The testbed saw the cancelled first attempts go away before they were answered.
+    expect(totalAborted(hedged)).toBeGreaterThanOrEqual(after.hedge?.aborted ?? 1);
+    expect(totalAborted(normal)).toBe(0);
+    expect(hedged.mode).toBe("hedged");
+    expect(hedged.testbed).toHaveLength(2);
+  });
+
+  it("tied requests send both copies and abort the slower one", async () => {
+    const tied = await runBenchmark({ ...workload, samples: 400, mode: "tied" }, secrets);
+    const get = phase(tied, "GET");
+    expect(get.hedge?.extraPct).toBeGreaterThan(80);
+    expect(get.hedge?.aborted).toBeGreaterThan(100);
+    expect(totalAborted(tied)).toBeGreaterThan(100);
+    // Two copies of most PUTs and GETs reached the replicas, spread over both of them.
+    expect(totalReceived(tied)).toBeGreaterThan(2 * 400 * 1.8);
+    for (const replica of tied.testbed ?? []) expect(replica.received).toBeGreaterThan(400);
+  });
+});
+
+describe("open loop against a saturated queue", () => {
+  // Two service slots of 10 ms: the replica serves at most 200 requests per second.
+  const queue = { serviceTime: { kind: "fixed", ms: 10 }, queue: { slots: 2 } };
+  const base = {
+    clients: 2,
+    objectSize: "1KiB",
+    phases: ["write", "read", "cleanup"],
+    testbed: { replicas: 1, profile: queue },
+  };
+
+  it("shows latency from the scheduled start far above the service time; the closed loop hides it", async () => {
+    const open = await runBenchmark(
+      { ...base, clients: 64, openLoop: { rateHz: "300/s", durationMs: "2s" } },
+      secrets,
+    );
+    const closed = await runBenchmark({ ...base, samples: 300 }, secrets);
+    const openGet = phase(open, "GET");
+    const closedGet = phase(closed, "GET");
+    expect(open.loop).toBe("open");
+    expect(openGet.requests).toBe(600);
+    expect(openGet.latencyMs.p99).toBeGreaterThan(20 * 10);
+    expect(openGet.serviceMs?.p50).toBeGreaterThan(0);
+    expect(openGet.latencyMs.p50).toBeGreaterThanOrEqual(openGet.serviceMs?.p50 ?? Infinity);
+    expect(openGet.missedStarts).toBeDefined();
+    expect(closed.loop).toBe("closed");
+    expect(closedGet.serviceMs).toBeUndefined();
+    expect(closedGet.latencyMs.p99).toBeLessThan(3 * 10);
+  });
+});

@@ -1,0 +1,188 @@
+import { HedgeOptionsSchema, type RequestMode } from "@taillab/api";
+import { createReplicaChooser } from "@taillab/core";
+import { describe, expect, it } from "vitest";
+import { createRequestExecutor, type SendAttempt } from "./logical-request.ts";
+import type { RequestOptions, RequestOutcome } from "./transport/index.ts";
+
+const startedAt = performance.now();
+const nowUs = () => Math.round((performance.now() - startedAt) * 1000);
+
+/**
+ * A fake replica: answers after `latencyMs` (headers first, then the body), or fails with
+ * "Aborted" as soon as its signal aborts — what the real transports do.
+ */
+function replicaSend(
+  latencyMsOf: (replica: number, attempt: number) => number,
+  log: string[] = [],
+) {
+  let attempts = 0;
+  const send: SendAttempt = (replica: number, options: RequestOptions) => {
+    attempts += 1;
+    const attempt = attempts;
+    const startUs = nowUs();
+    log.push(`start ${attempt}@${replica}`);
+    return new Promise<RequestOutcome>((resolve) => {
+      const latencyMs = latencyMsOf(replica, attempt);
+      const timer = setTimeout(() => {
+        options.onResponse?.(200);
+        setTimeout(() => {
+          log.push(`done ${attempt}@${replica}`);
+          resolve({
+            startUs,
+            firstByteUs: nowUs(),
+            endUs: nowUs(),
+            status: 200,
+            error: null,
+            bytes: 10,
+          });
+        }, 1);
+      }, latencyMs);
+      options.signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        log.push(`aborted ${attempt}@${replica}`);
+        resolve({
+          startUs,
+          firstByteUs: nowUs(),
+          endUs: nowUs(),
+          status: 0,
+          error: "Aborted",
+          bytes: 3,
+        });
+      });
+    });
+  };
+  return send;
+}
+
+function executor(
+  mode: RequestMode,
+  hedge: object = {},
+  replicas = 2,
+  stop = new AbortController(),
+) {
+  return createRequestExecutor({
+    mode,
+    hedge: HedgeOptionsSchema.parse(hedge),
+    chooser: createReplicaChooser({ replicas, strategy: "round-robin" }),
+    stopSignal: stop.signal,
+  });
+}
+
+describe("request executor", () => {
+  it("normal: one attempt", async () => {
+    const result = await executor("normal").execute(
+      replicaSend(() => 5),
+      "GET:4KiB",
+    );
+    expect(result.attempts).toHaveLength(1);
+    expect(result.winner).toBe(0);
+    expect(result.hedgeDelayMs).toBeNull();
+  });
+
+  it("hedged: no backup when the first attempt answers within the delay", async () => {
+    const result = await executor("hedged", { delay: "50ms" }).execute(
+      replicaSend(() => 5),
+      "c",
+    );
+    expect(result.attempts).toHaveLength(1);
+    expect(result.hedgeDelayMs).toBe(50);
+  });
+
+  it("hedged: a slow first attempt gets a backup on another replica, which wins and cancels it", async () => {
+    const log: string[] = [];
+    const send = replicaSend((replica) => (replica === 0 ? 1000 : 5), log);
+    const began = performance.now();
+    const result = await executor("hedged", { delay: "20ms" }).execute(send, "c");
+    const tookMs = performance.now() - began;
+    expect(result.attempts.map((a) => [a.attempt, a.replica, a.cancelled])).toEqual([
+      [1, 0, true],
+      [2, 1, false],
+    ]);
+    expect(result.winner).toBe(1);
+    expect(result.attempts[0]?.outcome.error).toBe("Aborted");
+    expect(tookMs).toBeLessThan(200);
+    expect(log).toContain("aborted 1@0");
+  });
+
+  it("hedged: the budget caps backups", async () => {
+    const run = executor("hedged", { delay: "1ms", budgetPercent: "10%" });
+    let backups = 0;
+    for (let index = 0; index < 100; index += 1) {
+      const result = await run.execute(
+        replicaSend(() => 10),
+        "c",
+      );
+      if (result.attempts.length > 1) backups += 1;
+    }
+    // 10 % of 100 requests plus the starting burst of 10 tokens.
+    expect(backups).toBeGreaterThan(0);
+    expect(backups).toBeLessThanOrEqual(20);
+  });
+
+  it("hedged with a percentile delay waits for enough samples before hedging", async () => {
+    const run = executor("hedged", { delay: "p95", minSamples: 5 });
+    const results = [];
+    for (let index = 0; index < 8; index += 1)
+      results.push(
+        await run.execute(
+          replicaSend(() => 2),
+          "c",
+        ),
+      );
+    expect(results.slice(0, 5).every((result) => result.hedgeDelayMs === null)).toBe(true);
+    expect(results.at(-1)?.hedgeDelayMs).toBeGreaterThan(0);
+  });
+
+  it("tied: both copies leave at once and the first to answer cancels its twin", async () => {
+    const log: string[] = [];
+    const send = replicaSend((replica) => (replica === 0 ? 300 : 10), log);
+    const result = await executor("tied").execute(send, "c");
+    expect(log.slice(0, 2)).toEqual(["start 1@0", "start 2@1"]);
+    expect(result.winner).toBe(1);
+    expect(result.attempts[0]?.cancelled).toBe(true);
+    expect(result.hedgeDelayMs).toBe(0);
+  });
+
+  it("a failed first attempt does not win when a backup succeeds", async () => {
+    let calls = 0;
+    const send: SendAttempt = async () => {
+      calls += 1;
+      const startUs = nowUs();
+      if (calls === 1) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return {
+          startUs,
+          firstByteUs: nowUs(),
+          endUs: nowUs(),
+          status: 503,
+          error: "SlowDown",
+          bytes: 0,
+        };
+      }
+      return { startUs, firstByteUs: nowUs(), endUs: nowUs(), status: 200, error: null, bytes: 1 };
+    };
+    const result = await executor("hedged", { delay: "5ms" }).execute(send, "c");
+    expect(result.winner).toBe(1);
+    expect(result.attempts[0]?.outcome.error).toBe("SlowDown");
+  });
+
+  it("the second attempt goes to the other replica, and with one replica to the same", async () => {
+    const one = await executor("tied", {}, 1).execute(
+      replicaSend(() => 5),
+      "c",
+    );
+    expect(one.attempts.map((attempt) => attempt.replica)).toEqual([0, 0]);
+  });
+
+  it("a stop aborts every attempt in flight", async () => {
+    const stop = new AbortController();
+    const pending = executor("tied", {}, 2, stop).execute(
+      replicaSend(() => 5000),
+      "c",
+    );
+    setTimeout(() => stop.abort(), 20);
+    const result = await pending;
+    expect(result.winner).toBeNull();
+    expect(result.attempts.every((attempt) => attempt.outcome.error === "Aborted")).toBe(true);
+  });
+});

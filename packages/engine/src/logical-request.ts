@@ -1,0 +1,205 @@
+import type { HedgeOptions, RequestMode } from "@taillab/api";
+import {
+  adaptiveHedgeDelay,
+  createHedgeBudget,
+  fixedHedgeDelay,
+  percentileHedgeDelay,
+  type HedgeBudget,
+  type HedgeDelayPolicy,
+  type ReplicaChooser,
+} from "@taillab/core";
+import type { RequestOptions, RequestOutcome } from "./transport/index.ts";
+
+/** Sends one attempt of a request to a replica. */
+export type SendAttempt = (replica: number, options: RequestOptions) => Promise<RequestOutcome>;
+
+export interface AttemptResult {
+  attempt: number;
+  replica: number;
+  outcome: RequestOutcome;
+  /** Cancelled because another attempt of the same request answered first. */
+  cancelled: boolean;
+}
+
+export interface LogicalResult {
+  /** In the order they were sent. */
+  attempts: AttemptResult[];
+  /** Index into attempts of the answer used, or null when every attempt failed. */
+  winner: number | null;
+  /** When a backup was due (ms after the first attempt), or null when none was armed. */
+  hedgeDelayMs: number | null;
+}
+
+export interface RequestExecutor {
+  /** The logical request: one attempt, or several to different replicas, first answer wins. */
+  execute(send: SendAttempt, requestClass: string): Promise<LogicalResult>;
+}
+
+export interface ExecutorSettings {
+  mode: RequestMode;
+  hedge: HedgeOptions;
+  chooser: ReplicaChooser;
+  /** A stop of the run: in-flight attempts are aborted. */
+  stopSignal: AbortSignal;
+}
+
+/**
+ * normal: one attempt. hedged and adaptive: a backup to another replica when the first attempt
+ * has not answered within the hedge delay, while the budget allows; the first complete answer
+ * wins and the other attempt is aborted. tied: two copies at once (or tiedDelayMs apart); when
+ * one starts answering, the other is aborted. Each worker thread has its own executor, so the
+ * delay statistics, budget and replica counts are per thread.
+ */
+export function createRequestExecutor(settings: ExecutorSettings): RequestExecutor {
+  const { mode, hedge } = settings;
+  if (mode === "normal") {
+    return { execute: (send) => runAttempts(send, settings, { kind: "single" }) };
+  }
+  if (mode === "tied") {
+    return {
+      execute: (send) => runAttempts(send, settings, { kind: "tied", delayMs: hedge.tiedDelayMs }),
+    };
+  }
+  const policy = delayPolicy(mode, hedge);
+  const budget: HedgeBudget = createHedgeBudget({ percent: hedge.budgetPercent });
+  return {
+    async execute(send, requestClass) {
+      budget.onRequest();
+      const delayMs = policy.delayMs(requestClass);
+      const result = await runAttempts(send, settings, {
+        kind: "hedged",
+        delayMs,
+        mayHedge: () => budget.tryWithdraw(),
+      });
+      observeFirstAttempt(policy, requestClass, result);
+      return result;
+    },
+  };
+}
+
+function delayPolicy(mode: "hedged" | "adaptive", hedge: HedgeOptions): HedgeDelayPolicy {
+  const { delay, minSamples } = hedge;
+  if (mode === "adaptive") {
+    const percentile = delay.kind === "percentile" ? delay.percentile : 95;
+    const floorPercentile = Math.max(0, Math.min(percentile, 100 - hedge.budgetPercent));
+    return adaptiveHedgeDelay({ percentile, minSamples, floorPercentile });
+  }
+  return delay.kind === "fixed"
+    ? fixedHedgeDelay(delay.delayMs)
+    : percentileHedgeDelay({ percentile: delay.percentile, minSamples });
+}
+
+/**
+ * The delay statistics learn from first attempts only: a backup's latency would describe a
+ * request that already waited. A first attempt cancelled because its backup won is known only
+ * to have taken longer than it ran; that lower bound is recorded rather than nothing, so stalls
+ * still pull the percentile up instead of vanishing from it.
+ */
+function observeFirstAttempt(
+  policy: HedgeDelayPolicy,
+  requestClass: string,
+  result: LogicalResult,
+): void {
+  const first = result.attempts[0];
+  if (!first || (first.outcome.error !== null && !first.cancelled)) return;
+  policy.observe(requestClass, (first.outcome.endUs - first.outcome.startUs) / 1000);
+}
+
+type AttemptPlan =
+  | { kind: "single" }
+  | { kind: "tied"; delayMs: number }
+  | { kind: "hedged"; delayMs: number | null; mayHedge: () => boolean };
+
+interface InFlight {
+  attempt: number;
+  replica: number;
+  controller: AbortController;
+  done: Promise<AttemptResult>;
+  cancelled: boolean;
+}
+
+async function runAttempts(
+  send: SendAttempt,
+  { chooser, stopSignal }: ExecutorSettings,
+  plan: AttemptPlan,
+): Promise<LogicalResult> {
+  const inFlight: InFlight[] = [];
+  let answered: InFlight | null = null;
+  const cancelOthers = (keep: InFlight) => {
+    for (const other of inFlight) {
+      if (other === keep || other.cancelled) continue;
+      other.cancelled = true;
+      other.controller.abort();
+    }
+  };
+  const launch = (replica: number): InFlight => {
+    const controller = new AbortController();
+    const onStop = () => controller.abort();
+    stopSignal.addEventListener("abort", onStop, { once: true });
+    chooser.started(replica);
+    const entry: InFlight = {
+      attempt: inFlight.length + 1,
+      replica,
+      controller,
+      cancelled: false,
+      done: null as unknown as Promise<AttemptResult>,
+    };
+    entry.done = send(replica, {
+      signal: controller.signal,
+      // A tied request keeps the first copy that starts answering and cancels its twin.
+      onResponse: (status) => {
+        if (plan.kind === "tied" && answered === null && status < 300) {
+          answered = entry;
+          cancelOthers(entry);
+        }
+      },
+    }).then((outcome) => {
+      chooser.finished(replica);
+      stopSignal.removeEventListener("abort", onStop);
+      return { attempt: entry.attempt, replica, outcome, cancelled: entry.cancelled };
+    });
+    inFlight.push(entry);
+    return entry;
+  };
+
+  const first = launch(chooser.pick());
+  let hedgeDelayMs: number | null = null;
+  if (plan.kind !== "single" && plan.delayMs !== null) {
+    hedgeDelayMs = plan.delayMs;
+    const answeredInTime = await settlesWithin(first.done, plan.delayMs, stopSignal);
+    const wantsBackup = !answeredInTime && !stopSignal.aborted;
+    if (wantsBackup && (plan.kind === "tied" || plan.mayHedge())) {
+      launch(chooser.pick(first.replica));
+    }
+  }
+  const winner = await firstSuccess(inFlight);
+  if (winner) cancelOthers(winner);
+  const attempts = await Promise.all(inFlight.map((entry) => entry.done));
+  const winnerIndex = winner ? inFlight.indexOf(winner) : null;
+  return { attempts, winner: winnerIndex, hedgeDelayMs };
+}
+
+/** True when `done` settles within `delayMs`; a 0 delay still yields once, like a timer would. */
+function settlesWithin(done: Promise<unknown>, delayMs: number, stopSignal: AbortSignal) {
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), delayMs);
+    const finish = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    void done.then(finish);
+    stopSignal.addEventListener("abort", finish, { once: true });
+  });
+}
+
+/** The first attempt to succeed, or null when all failed; one cancelled by its twin never wins. */
+async function firstSuccess(inFlight: InFlight[]): Promise<InFlight | null> {
+  const pending = new Set(inFlight);
+  while (pending.size > 0) {
+    const finished = await Promise.race([...pending].map((entry) => entry.done.then(() => entry)));
+    pending.delete(finished);
+    const result = await finished.done;
+    if (result.outcome.error === null && !finished.cancelled) return finished;
+  }
+  return null;
+}

@@ -1,0 +1,76 @@
+/**
+ * A latency profile as a RequestInterceptor for one replica: its own random stream, its own
+ * service slots. Only requests that name a key are shaped (see PROFILED_OPERATIONS).
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { LatencyProfile } from "@taillab/api";
+import { createRandom } from "@taillab/core";
+import { noisyNeighbourFactor, planRequest, type RequestPlan } from "./latency-sampler.ts";
+import type { RequestInterceptor } from "./request-interceptor.ts";
+import type { S3Operation } from "./s3-route.ts";
+import { createServiceSlots } from "./service-slots.ts";
+
+/**
+ * The data plane: what a benchmark measures. Bucket-level requests (ListObjects, HeadBucket,
+ * CreateBucket, DeleteObjects…) are a run's preflight, setup and cleanup; slowing or failing
+ * them would make a run fail its preflight at random rather than measure anything.
+ */
+export const PROFILED_OPERATIONS: ReadonlySet<S3Operation> = new Set<S3Operation>([
+  "PutObject",
+  "GetObject",
+  "HeadObject",
+  "DeleteObject",
+]);
+
+export interface LatencyProfileInterceptorOptions {
+  /** Validated, e.g. by resolveLatencyProfile. */
+  profile: LatencyProfile;
+  seed: number;
+  /** This replica's index: picks its random stream and whether it is the noisy neighbour. */
+  replica: number;
+  /** Milliseconds since the testbed started: the noisy neighbour's clock. Default: since now. */
+  elapsedMs?: () => number;
+}
+
+/**
+ * Replica r's seed. Mixed rather than `seed + r`, so that seed 1's second replica does not
+ * replay seed 2's first.
+ */
+export function replicaSeed(seed: number, replica: number): number {
+  return (seed + Math.imul(replica, 0x9e3779b9)) >>> 0;
+}
+
+export function createLatencyProfileInterceptor(
+  options: LatencyProfileInterceptorOptions,
+): RequestInterceptor {
+  const { profile, replica } = options;
+  const random = createRandom(replicaSeed(options.seed, replica));
+  const slots = profile.queue === undefined ? undefined : createServiceSlots(profile.queue.slots);
+  const startedAt = performance.now();
+  const elapsedMs = options.elapsedMs ?? (() => performance.now() - startedAt);
+  // The neighbour's clock is read when service starts, which after a wait in line is later
+  // than arrival; the draws themselves happen at arrival, in request order.
+  const serviceMs = (plan: Extract<RequestPlan, { kind: "serve" }>) =>
+    plan.serviceMs * noisyNeighbourFactor(profile, replica, elapsedMs()) + plan.stallMs;
+
+  return (request) => {
+    if (!PROFILED_OPERATIONS.has(request.operation)) return undefined;
+    const plan = planRequest(profile, random);
+    if (plan.kind === "fault") return { fault: plan.fault };
+    if (slots === undefined) return { delayMs: serviceMs(plan) };
+    return (async () => {
+      // On abort, answering with no decision lets the handler see the aborted signal and drop
+      // the request as client-gone.
+      if (!(await slots.acquire(request.signal))) return undefined;
+      try {
+        const delayMs = serviceMs(plan);
+        if (delayMs > 0) await sleep(delayMs, undefined, { signal: request.signal });
+      } catch {
+        // The client left while being served: the slot is freed below all the same.
+      } finally {
+        slots.release();
+      }
+      return undefined;
+    })();
+  };
+}
