@@ -1,5 +1,6 @@
 import {
   RESULTS_SCHEMA_VERSION,
+  type PhaseSummary,
   type PointSummary,
   type RequestRecord,
   type RunProgress,
@@ -13,6 +14,7 @@ import {
   epochNowMs,
   runPoint,
   type ControlPlane,
+  type EncodedPhaseHistograms,
   type TransportTarget,
 } from "@taillab/engine";
 import { randomBytes } from "node:crypto";
@@ -26,6 +28,12 @@ export interface RunHooks {
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
   onRecords?: (pointIndex: number, records: readonly RequestRecord[]) => void;
+  /** A phase's summary and merged histograms, as soon as the phase ends. */
+  onPhaseDone?: (
+    pointIndex: number,
+    summary: PhaseSummary,
+    histograms: EncodedPhaseHistograms,
+  ) => void;
   /** Status lines for a person: the embedded testbed's address, cleanup after a stop. */
   onNotice?: (message: string) => void;
 }
@@ -184,6 +192,7 @@ async function runPoints(
           ...progress,
         }),
       onRecords: (records) => hooks.onRecords?.(pointIndex, records),
+      onPhaseDone: (summary, histograms) => hooks.onPhaseDone?.(pointIndex, summary, histograms),
     });
     summaries.push({ params, phases: result.phases });
     const deleteFailed = result.phases.some((phase) => phase.op === "DELETE" && phase.errors > 0);

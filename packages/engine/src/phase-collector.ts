@@ -1,6 +1,13 @@
-import type { HedgeSummary, Operation, PhaseSummary, RunProgress } from "@taillab/api";
+import type {
+  HedgeSummary,
+  Operation,
+  PhaseHistograms,
+  PhaseSummary,
+  RunProgress,
+} from "@taillab/api";
 import {
   createLatencyHistogram,
+  encodeHistogram,
   latencyStatsMs,
   mergeEncodedHistogram,
   summarizePhase,
@@ -15,6 +22,8 @@ export type PhaseProgress = Pick<
 
 /** ops/s over about the last second, so the figure follows the run rather than its average. */
 const RATE_WINDOW_MS = 1000;
+
+export type EncodedPhaseHistograms = Omit<PhaseHistograms, "pointIndex" | "op">;
 
 export interface PhaseShape {
   op: Operation;
@@ -114,6 +123,15 @@ export class PhaseCollector {
       ...(this.shape.hedgeBudgetPct === null
         ? {}
         : { hedge: summarizeHedging(this.hedge, this.requests, this.shape.hedgeBudgetPct) }),
+    };
+  }
+
+  /** The merged histograms, encoded, for the results store and reports. */
+  encodedHistograms(): EncodedPhaseHistograms {
+    return {
+      latency: encodeHistogram(this.latency),
+      ttfb: encodeHistogram(this.ttfb),
+      service: this.shape.openLoop ? encodeHistogram(this.service) : null,
     };
   }
 

@@ -12,7 +12,11 @@ import type {
 } from "@taillab/api";
 import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
-import { PhaseCollector, type PhaseProgress } from "./phase-collector.ts";
+import {
+  PhaseCollector,
+  type EncodedPhaseHistograms,
+  type PhaseProgress,
+} from "./phase-collector.ts";
 import type { TransportTarget } from "./transport/index.ts";
 import { createRunClock } from "./run-clock.ts";
 import type {
@@ -46,7 +50,7 @@ export interface PointRunOptions {
   onRecords?: (records: RequestRecord[]) => void;
   /** Phase boundaries, for hosts that show phases as they finish and for CPU accounting. */
   onPhaseStart?: (op: Operation) => void;
-  onPhaseDone?: (summary: PhaseSummary) => void;
+  onPhaseDone?: (summary: PhaseSummary, histograms: EncodedPhaseHistograms) => void;
 }
 
 export interface PointRunResult {
@@ -95,8 +99,8 @@ export async function runPoint(options: PointRunOptions): Promise<PointRunResult
         openLoop: null,
       };
       options.onPhaseStart?.(op);
-      const { summary, dispensed } = await pool.runPhase(command, openLoop, options);
-      options.onPhaseDone?.(summary);
+      const { summary, histograms, dispensed } = await pool.runPhase(command, openLoop, options);
+      options.onPhaseDone?.(summary, histograms);
       phases.push(summary);
       if (phase === "write") writtenKeyCount = dispensed;
       if (phase === "cleanup") deletedKeyCount = dispensed;
@@ -122,7 +126,7 @@ interface WorkerPool {
     command: Omit<PhaseCommand, "nextIndex">,
     openLoop: OpenLoop | null,
     options: PointRunOptions,
-  ): Promise<{ summary: PhaseSummary; dispensed: number }>;
+  ): Promise<{ summary: PhaseSummary; histograms: EncodedPhaseHistograms; dispensed: number }>;
   terminate(): Promise<void>;
 }
 
@@ -209,7 +213,11 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         await Promise.race([done, failure]);
         onProgress?.(collector.progress(Date.now()));
         const dispensed = Math.min(command.count, Atomics.load(new Int32Array(nextIndex), 0));
-        return { summary: collector.summary(), dispensed };
+        return {
+          summary: collector.summary(),
+          histograms: collector.encodedHistograms(),
+          dispensed,
+        };
       } finally {
         clearInterval(ticker);
         for (const worker of workers) worker.off("message", onMessage);

@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { OperationSchema, RunSummarySchema } from "./results.ts";
+import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
+
+/** What a run folder holds on disk: its metadata, histograms and the index of all runs. */
+
+export const RUN_FOLDER_SCHEMA_VERSION = 1;
+
+/** running: being written (or its process died: the store reports that as interrupted). */
+export const RunStatusSchema = z.enum(["running", "complete", "interrupted", "failed"]);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const RunEnvironmentSchema = z.object({
+  taillabVersion: z.string(),
+  /** e.g. "linux 6.1.0 x64" */
+  os: z.string(),
+  cpuModel: z.string(),
+  cpuCount: z.number().int().min(1),
+  memoryBytes: z.number().int().min(0),
+  node: z.string(),
+  /** The endpoint's Server header, when known. */
+  server: z.string().nullable(),
+});
+export type RunEnvironment = z.infer<typeof RunEnvironmentSchema>;
+
+/** run.json: written when a run starts, rewritten (atomically) when renamed, tagged or annotated. */
+export const RunMetaSchema = z.object({
+  schemaVersion: z.literal(RUN_FOLDER_SCHEMA_VERSION),
+  id: z.string(),
+  name: z.string(),
+  tags: z.array(z.string()),
+  notes: z.string(),
+  createdAt: z.iso.datetime(),
+  /** No secrets: credentials are references. */
+  spec: RunSpecSchema,
+  environment: RunEnvironmentSchema,
+  /** Key prefix of the run (`<prefix>/<runId>/`): records store key numbers after it. */
+  keyPrefix: z.string(),
+  status: RunStatusSchema,
+  /** Why a failed run failed. */
+  error: z.string().nullable(),
+});
+export type RunMeta = z.infer<typeof RunMetaSchema>;
+
+/** Merged HDR histograms (µs, encoded with core's encodeHistogram) of one phase of one point. */
+export const PhaseHistogramsSchema = z.object({
+  pointIndex: z.number().int().min(0),
+  op: OperationSchema,
+  latency: z.string(),
+  ttfb: z.string(),
+  /** Open loop only. */
+  service: z.string().nullable(),
+});
+export type PhaseHistograms = z.infer<typeof PhaseHistogramsSchema>;
+
+export const HeadlineSchema = z.object({
+  op: OperationSchema,
+  p50Ms: z.number(),
+  p99Ms: z.number(),
+  p999Ms: z.number(),
+  opsPerSec: z.number(),
+  errors: z.number().int().min(0),
+});
+export type Headline = z.infer<typeof HeadlineSchema>;
+
+/** One line of the runs index: enough to list, search and pick runs without opening them. */
+export const RunIndexEntrySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  tags: z.array(z.string()),
+  notes: z.string(),
+  createdAt: z.iso.datetime(),
+  status: RunStatusSchema,
+  mode: RequestModeSchema,
+  loop: z.enum(["closed", "open"]),
+  points: z.array(RunPointParamsSchema),
+  recordCount: z.number().int().min(0),
+  /** Per phase of the first point (a sweep's other points are in its summary). */
+  headline: z.array(HeadlineSchema),
+});
+export type RunIndexEntry = z.infer<typeof RunIndexEntrySchema>;
+
+/** An exported run in one JSON file (`taillab report --format json`), importable elsewhere. */
+export const RunExportSchema = z.object({
+  schemaVersion: z.literal(RUN_FOLDER_SCHEMA_VERSION),
+  kind: z.literal("taillab-run"),
+  meta: RunMetaSchema,
+  summary: RunSummarySchema,
+  histograms: z.array(PhaseHistogramsSchema),
+});
+export type RunExport = z.infer<typeof RunExportSchema>;
