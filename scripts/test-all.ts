@@ -1,7 +1,7 @@
 /**
  * `pnpm test`: every check and test, in order, each reported as a plain `N passed, N failed`
- * line that CI can read. Real servers: MinIO is built (once, into the user's cache) before the
- * integration tests need it.
+ * line that CI can read. Real parts: MinIO is built (once, into the user's cache) and Debian's
+ * Chromium installed before the tests that need them.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -21,6 +21,7 @@ const checks: [string, () => boolean][] = [
   ["lint", () => run("pnpm", ["exec", "eslint", "."])],
   ["typecheck", () => run("pnpm", ["exec", "tsc", "-p", "tsconfig.json"])],
   ["minio", () => run("bash", ["scripts/ensure-minio.sh"])],
+  ["chromium", () => run("bash", ["scripts/ensure-chromium.sh"])],
 ];
 const checkResults = checks.map(([name, check]) => ({ name, ok: check() }));
 

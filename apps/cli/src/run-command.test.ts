@@ -13,6 +13,9 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+/** The smallest valid workload, for tests about everything but the load. */
+const ONE_REQUEST = ["--clients", "1", "--samples", "1", "--size", "1KiB"];
+
 function parseSummary(stdout: string): RunSummary {
   return RunSummarySchema.parse(JSON.parse(stdout));
 }
@@ -168,40 +171,17 @@ describe("taillab run rejects bad input with exit code 2, naming the field", () 
   });
 
   it("reports an endpoint nobody listens on", async () => {
-    const result = await runCli(
-      [
-        "run",
-        "--endpoint",
-        "http://127.0.0.1:9",
-        "--clients",
-        "1",
-        "--samples",
-        "1",
-        "--size",
-        "1KiB",
-      ],
-      {
-        AWS_ACCESS_KEY_ID: "x",
-        AWS_SECRET_ACCESS_KEY: "y",
-      },
-    );
+    const result = await runCli(["run", "--endpoint", "http://127.0.0.1:9", ...ONE_REQUEST], {
+      AWS_ACCESS_KEY_ID: "x",
+      AWS_SECRET_ACCESS_KEY: "y",
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("endpoint http://127.0.0.1:9");
     expect(result.stderr).toContain("ECONNREFUSED");
   });
 
   it("asks for credentials when a real endpoint has none", async () => {
-    const result = await runCli([
-      "run",
-      "--endpoint",
-      "http://127.0.0.1:9",
-      "--clients",
-      "1",
-      "--samples",
-      "1",
-      "--size",
-      "1KiB",
-    ]);
+    const result = await runCli(["run", "--endpoint", "http://127.0.0.1:9", ...ONE_REQUEST]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("AWS_ACCESS_KEY_ID");
   });
@@ -259,17 +239,7 @@ describe("taillab compare-modes", () => {
   });
 
   it("names a mode it does not know", async () => {
-    const result = await runCli([
-      "compare-modes",
-      "--modes",
-      "normal,eager",
-      "--clients",
-      "1",
-      "--samples",
-      "1",
-      "--size",
-      "1KiB",
-    ]);
+    const result = await runCli(["compare-modes", "--modes", "normal,eager", ...ONE_REQUEST]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('modes: "eager" is not a mode');
   });

@@ -142,7 +142,7 @@ async function waitUntil(targetUs: number): Promise<void> {
 }
 
 async function runPhase(command: PhaseCommand): Promise<void> {
-  const recorder = new PhaseRecorder(command.op, command.openLoop !== null);
+  const recorder = new PhaseRecorder(command.op, command.openLoop !== null, init.collectRecords);
   const next = new Int32Array(command.nextIndex);
   const executor = command.allowBackups ? executors.withBackups : executors.single;
   const reporter = setInterval(() => {

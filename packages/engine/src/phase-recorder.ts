@@ -32,9 +32,12 @@ export class PhaseRecorder {
   firstStartUs: number | null = null;
   lastEndUs: number | null = null;
 
-  constructor(op: Operation, openLoop: boolean) {
+  private readonly collectRecords: boolean;
+
+  constructor(op: Operation, openLoop: boolean, collectRecords: boolean) {
     this.op = op;
     this.openLoop = openLoop;
+    this.collectRecords = collectRecords;
   }
 
   /**
@@ -56,6 +59,7 @@ export class PhaseRecorder {
     const last = winner ?? result.attempts.at(-1) ?? first;
     this.lastEndUs = Math.max(this.lastEndUs ?? last.outcome.endUs, last.outcome.endUs);
     result.attempts.forEach(({ attempt, replica, outcome }, index) => {
+      if (!this.collectRecords) return;
       this.records.push({
         op: this.op,
         key,

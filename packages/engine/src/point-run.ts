@@ -156,6 +156,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       mode: options.mode,
       hedge: options.hedge,
       replicaChoice: options.replicaChoice,
+      collectRecords: options.onRecords !== undefined,
     };
     return new Worker(WORKER_URL, { workerData: init });
   });

@@ -28,6 +28,8 @@ export interface WorkerInit {
   mode: RequestMode;
   hedge: HedgeOptions;
   replicaChoice: ReplicaChoice;
+  /** Stream per-attempt records to the coordinator; off when nobody keeps them. */
+  collectRecords: boolean;
 }
 
 export interface PhaseCommand {
