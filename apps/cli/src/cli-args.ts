@@ -23,10 +23,22 @@ export class UsageError extends Error {
 
 export type ParsedFlags<Name extends string> = Partial<Record<Name, string | true>>;
 
+/** Flags only: a stray word is an error. */
 export function parseFlags<Name extends string>(
   argv: readonly string[],
   definitions: readonly FlagDefinition<Name>[],
 ): ParsedFlags<Name> {
+  const { flags, positionals } = parseArguments(argv, definitions);
+  const [stray] = positionals;
+  if (stray !== undefined) throw new UsageError(stray, `unexpected argument "${stray}"`);
+  return flags;
+}
+
+/** Flags anywhere, and the other words in order (run ids, file paths). */
+export function parseArguments<Name extends string>(
+  argv: readonly string[],
+  definitions: readonly FlagDefinition<Name>[],
+): { flags: ParsedFlags<Name>; positionals: string[] } {
   const byAlias = new Map<string, FlagDefinition<Name>>();
   for (const definition of definitions) {
     for (const alias of [definition.name, ...definition.aliases]) {
@@ -34,10 +46,14 @@ export function parseFlags<Name extends string>(
     }
   }
   const flags: ParsedFlags<Name> = {};
+  const positionals: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index] as string;
     const match = /^--?([A-Za-z][\w-]*)(?:=(.*))?$/s.exec(argument);
-    if (!match) throw new UsageError(argument, `unexpected argument "${argument}"`);
+    if (!match) {
+      positionals.push(argument);
+      continue;
+    }
     const [, written = "", inlineValue] = match;
     const definition = byAlias.get(written.toLowerCase());
     if (!definition) throw new UsageError(argument, `unknown flag "${argument}"`);
@@ -53,7 +69,7 @@ export function parseFlags<Name extends string>(
     if (inlineValue === undefined) index += 1;
     flags[definition.name] = value;
   }
-  return flags;
+  return { flags, positionals };
 }
 
 /**

@@ -4,6 +4,7 @@ import { UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { COMPARE_MODES_HELP, compareModesCommand } from "./compare-modes-command.ts";
 import { describeInputError, RUN_HELP, runCommand } from "./run-command.ts";
+import { RUNS_HELP, runsCommand } from "./runs-command.ts";
 import { TESTBED_HELP, testbedCommand } from "./testbed-command.ts";
 
 const USAGE = `Usage: taillab <command> [flags]
@@ -11,6 +12,7 @@ const USAGE = `Usage: taillab <command> [flags]
 Commands:
   run             benchmark an S3 endpoint (or the embedded testbed), s3bench-compatible
   compare-modes   run one workload in normal, hedged and tied mode and compare the tails
+  runs            the results library: list, show, rm, import, rename, tag, note
   testbed         serve the embedded S3 testbed
   help            show help for a command: taillab help run
 `;
@@ -18,12 +20,14 @@ Commands:
 const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   run: runCommand,
   "compare-modes": compareModesCommand,
+  runs: runsCommand,
   testbed: testbedCommand,
 };
 
 const HELP: Record<string, string> = {
   run: RUN_HELP,
   "compare-modes": COMPARE_MODES_HELP,
+  runs: RUNS_HELP,
   testbed: TESTBED_HELP,
 };
 

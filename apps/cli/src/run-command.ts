@@ -2,7 +2,8 @@ import type { RunSummary } from "@taillab/api";
 import {
   createRunFolderWriter,
   InputError,
-  runBenchmark,
+  openResultsStore,
+  runAndRecord,
   type RunFolderWriter,
 } from "@taillab/backend";
 import { formatPointParams, formatPointS3bench, formatSweepTable } from "@taillab/report";
@@ -78,8 +79,11 @@ export async function runWithInterrupts(
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onInterrupt);
   const progress = createProgressDisplay(process.stderr);
+  const store = await openResultsStore(
+    ...(typeof flags.results === "string" ? [flags.results] : []),
+  );
   try {
-    return await runBenchmark(
+    return await runAndRecord(
       spec,
       { env: { ...process.env, ...cliSecrets(flags) } },
       {
@@ -91,6 +95,7 @@ export async function runWithInterrupts(
           process.stderr.write(`${message}\n`);
         },
       },
+      { store, ...(typeof flags.name === "string" ? { name: flags.name } : {}) },
     );
   } finally {
     progress.clear();
@@ -114,7 +119,7 @@ function printSummary(summary: RunSummary, asJson: boolean): void {
   if (sweep) process.stdout.write(`${formatSweepTable(summary)}\n`);
   if (summary.stopped)
     process.stdout.write("Stopped early: the figures cover what was measured.\n");
-  process.stdout.write(`Run id: ${summary.runId}\n`);
+  process.stdout.write(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
 }
 
 export function describeInputError(error: InputError | UsageError): string {

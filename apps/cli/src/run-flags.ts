@@ -179,6 +179,18 @@ export const RUN_FLAGS = [
     takesValue: true,
     description: "write DIR/summary.json and DIR/requests.csv",
   },
+  {
+    name: "name",
+    aliases: [],
+    takesValue: true,
+    description: "name of the run in the results library",
+  },
+  {
+    name: "results",
+    aliases: [],
+    takesValue: true,
+    description: "results library folder (else TAILLAB_RESULTS_DIR, else the user data folder)",
+  },
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
 ] as const satisfies readonly FlagDefinition[];
 

@@ -3,3 +3,11 @@ export * from "./input-error.ts";
 export * from "./run-benchmark.ts";
 export * from "./run-folder.ts";
 export * from "./testbed-service.ts";
+export * from "./recorded-run.ts";
+export { captureEnvironment } from "./run-environment.ts";
+export {
+  defaultResultsDir,
+  openResultsStore,
+  type ResultsStore,
+  type StoredRun,
+} from "@taillab/store";

@@ -36,6 +36,17 @@ export interface RunHooks {
   ) => void;
   /** Status lines for a person: the embedded testbed's address, cleanup after a stop. */
   onNotice?: (message: string) => void;
+  /** After the preflight checks, before the first request: where a results store opens the run. */
+  onRunStart?: (start: RunStart) => Promise<void>;
+}
+
+export interface RunStart {
+  runId: string;
+  spec: RunSpec;
+  /** `<prefix>/<runId>/`: every key of the run starts with it. */
+  keyPrefix: string;
+  /** The endpoint's Server header, when it sent one. */
+  server: string | null;
 }
 
 export function validateRunSpec(input: unknown): RunSpec {
@@ -77,6 +88,7 @@ export async function runBenchmark(
         await preflight(spec, replica, targets[index]?.url ?? "");
       }
       const server = await controlPlane.serverHeader();
+      await hooks.onRunStart?.({ runId, spec, keyPrefix: keyPrefixOf(spec, runId), server });
       const points = await runPoints(spec, runId, targets, controlPlane, hooks);
       return {
         schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -106,6 +118,10 @@ function describeTestbed(testbed: EmbeddedTestbed, spec: RunSpec): string {
   const { profile, seed } = spec.testbed;
   const profileName = typeof profile === "string" ? profile : "custom";
   return `embedded testbed listening on ${testbed.urls.join(", ")} (profile ${profileName}, seed ${seed})`;
+}
+
+function keyPrefixOf(spec: RunSpec, runId: string): string {
+  return `${spec.keyPrefix}/${runId}/`;
 }
 
 async function resolveTargets(
@@ -161,7 +177,7 @@ async function runPoints(
   controlPlane: ControlPlane,
   hooks: RunHooks,
 ): Promise<PointSummary[]> {
-  const keyPrefix = `${spec.keyPrefix}/${runId}/`;
+  const keyPrefix = keyPrefixOf(spec, runId);
   const points = expandSweep(spec);
   const summaries: PointSummary[] = [];
   const runStartEpochMs = epochNowMs();

@@ -1,7 +1,8 @@
 import type { RequestRecord, RunSummary } from "@taillab/api";
 import { REQUESTS_CSV_HEADER, requestsCsvRows } from "@taillab/report";
 import { createWriteStream } from "node:fs";
-import { mkdir, open, rename } from "node:fs/promises";
+import { writeFileAtomically } from "@taillab/store";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { finished } from "node:stream/promises";
 
@@ -28,16 +29,4 @@ export async function createRunFolderWriter(directory: string): Promise<RunFolde
       await writeFileAtomically(join(directory, "summary.json"), JSON.stringify(summary, null, 2));
     },
   };
-}
-
-export async function writeFileAtomically(path: string, contents: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  const file = await open(temporary, "w");
-  try {
-    await file.writeFile(contents);
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(temporary, path);
 }

@@ -1,7 +1,13 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+
+/** Tests keep their runs in a library of their own, never in the user's. */
+export const TEST_RESULTS_DIR = mkdtempSync(join(tmpdir(), "taillab-cli-results-"));
 
 export interface CliResult {
   code: number | null;
@@ -16,7 +22,13 @@ export function runCli(
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, ...args], {
-      env: { ...process.env, AWS_ACCESS_KEY_ID: "", AWS_SECRET_ACCESS_KEY: "", ...env },
+      env: {
+        ...process.env,
+        AWS_ACCESS_KEY_ID: "",
+        AWS_SECRET_ACCESS_KEY: "",
+        TAILLAB_RESULTS_DIR: TEST_RESULTS_DIR,
+        ...env,
+      },
     });
     let stdout = "";
     let stderr = "";

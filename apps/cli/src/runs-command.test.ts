@@ -1,0 +1,169 @@
+import { RunIndexEntrySchema, RunSummarySchema, type RunIndexEntry } from "@taillab/api";
+import { createRandom } from "@taillab/core";
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./test-support/run-cli.ts";
+
+let library: string;
+beforeAll(async () => {
+  library = await mkdtemp(join(tmpdir(), "taillab-runs-"));
+});
+afterAll(async () => {
+  await rm(library, { recursive: true, force: true });
+});
+
+const inLibrary = (...args: string[]) => [...args, "--results", library];
+
+async function listRuns(): Promise<RunIndexEntry[]> {
+  const result = await runCli(inLibrary("runs", "list", "--json"));
+  expect(result.code).toBe(0);
+  return (JSON.parse(result.stdout) as unknown[]).map((entry) => RunIndexEntrySchema.parse(entry));
+}
+
+describe("taillab runs", () => {
+  it("keeps every run: list, show, rename, tag, note, rm and import", async () => {
+    const run = await runCli(
+      inLibrary(
+        "run",
+        "--name",
+        "lab 2",
+        "--clients",
+        "2",
+        "--samples",
+        "20",
+        "--size",
+        "1KiB",
+        "--json",
+      ),
+    );
+    expect(run.code).toBe(0);
+    const { runId } = RunSummarySchema.parse(JSON.parse(run.stdout));
+
+    const [listed] = (await listRuns()).filter((entry) => entry.id === runId);
+    expect(listed).toMatchObject({
+      name: "lab 2",
+      status: "complete",
+      recordCount: 60,
+      mode: "normal",
+    });
+    expect(listed?.headline.map((phase) => phase.op)).toEqual(["PUT", "GET", "DELETE"]);
+
+    const shown = await runCli(inLibrary("runs", "show", runId));
+    expect(shown.stdout).toContain("Results Summary for Read Operation(s)");
+    expect(shown.stdout).toContain("status: complete");
+
+    await runCli(inLibrary("runs", "rename", runId, "lab", "2", "(laptop)"));
+    await runCli(inLibrary("runs", "tag", runId, "lab2", "laptop"));
+    await runCli(inLibrary("runs", "note", runId, "first", "try"));
+    const [changed] = (await listRuns()).filter((entry) => entry.id === runId);
+    expect(changed).toMatchObject({
+      name: "lab 2 (laptop)",
+      tags: ["lab2", "laptop"],
+      notes: "first try",
+    });
+
+    const exported = join(library, "..", `${runId}-export.json`);
+    const showJson = JSON.parse(
+      (await runCli(inLibrary("runs", "show", runId, "--json"))).stdout,
+    ) as {
+      meta: unknown;
+      summary: unknown;
+    };
+    await writeFile(
+      exported,
+      JSON.stringify({
+        schemaVersion: 1,
+        kind: "taillab-run",
+        meta: showJson.meta,
+        summary: showJson.summary,
+        histograms: [],
+      }),
+    );
+
+    expect((await runCli(inLibrary("runs", "rm", runId))).code).toBe(0);
+    expect((await listRuns()).map((entry) => entry.id)).not.toContain(runId);
+
+    const imported = await runCli(inLibrary("runs", "import", exported, "--json"));
+    expect(imported.code).toBe(0);
+    expect(RunIndexEntrySchema.parse(JSON.parse(imported.stdout))).toMatchObject({
+      name: "lab 2 (laptop)",
+    });
+    await rm(exported);
+  });
+
+  it("names an unknown run and an unknown action", async () => {
+    const unknownRun = await runCli(inLibrary("runs", "show", "no-such-run"));
+    expect(unknownRun.code).not.toBe(0);
+    expect(unknownRun.stderr).toContain("no-such-run");
+    const unknownAction = await runCli(inLibrary("runs", "explode"));
+    expect(unknownAction.code).toBe(2);
+    expect(unknownAction.stderr).toContain('unknown action "explode"');
+  });
+});
+
+const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
+
+describe("a run killed with SIGKILL at any moment", () => {
+  it("is listed as interrupted with its records, 20 times over, and nothing is corrupted", async () => {
+    const killed = await mkdtemp(join(tmpdir(), "taillab-killed-"));
+    const random = createRandom(2026);
+    const delaysMs = Array.from({ length: 20 }, () => 150 + Math.round(random.next() * 2500));
+    for (const delayMs of delaysMs) {
+      const child = spawn(
+        process.execPath,
+        [
+          MAIN,
+          "run",
+          "--results",
+          killed,
+          "--clients",
+          "4",
+          "--samples",
+          "5000000",
+          "--size",
+          "1KiB",
+        ],
+        { stdio: "ignore" },
+      );
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    const listed = await runCli(["runs", "list", "--json", "--results", killed]);
+    expect(listed.code).toBe(0);
+    const runs = (JSON.parse(listed.stdout) as unknown[]).map((entry) =>
+      RunIndexEntrySchema.parse(entry),
+    );
+    // Kills during start-up come before the run exists; the later ones all left a run behind.
+    expect(runs.length).toBeGreaterThanOrEqual(delaysMs.filter((delay) => delay > 1500).length);
+    expect(runs.length).toBeLessThanOrEqual(20);
+    for (const run of runs) {
+      expect(run.status).toBe("interrupted");
+      const shown = await runCli(["runs", "show", run.id, "--json", "--results", killed]);
+      expect(shown.code).toBe(0);
+      const { summary, recordCount } = JSON.parse(shown.stdout) as {
+        summary: unknown;
+        recordCount: number;
+      };
+      if (recordCount > 0) {
+        const rebuilt = RunSummarySchema.parse(summary);
+        const requests = rebuilt.points
+          .flatMap((point) => point.phases)
+          .reduce((sum, phase) => sum + phase.requests, 0);
+        expect(requests).toBeGreaterThan(0);
+        expect(requests).toBeLessThanOrEqual(recordCount);
+      }
+    }
+    expect(runs.some((run) => run.recordCount > 0)).toBe(true);
+    // Every run folder the killed processes left is listed: none is too damaged to read.
+    const folders = (await readdir(killed, { withFileTypes: true })).filter(
+      (entry) => entry.isDirectory() && !entry.name.startsWith("."),
+    );
+    expect(runs.map((run) => run.id).sort()).toEqual(folders.map((folder) => folder.name).sort());
+    await rm(killed, { recursive: true, force: true });
+  }, 180_000);
+});

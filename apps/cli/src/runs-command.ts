@@ -1,0 +1,190 @@
+import type { RunIndexEntry } from "@taillab/api";
+import { openResultsStore, type ResultsStore } from "@taillab/backend";
+import { formatPointS3bench, formatTable } from "@taillab/report";
+import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
+import { EXIT } from "./exit-codes.ts";
+
+const RUNS_FLAGS = [
+  {
+    name: "results",
+    aliases: [],
+    takesValue: true,
+    description: "results library folder (else TAILLAB_RESULTS_DIR, else the user data folder)",
+  },
+  { name: "json", aliases: [], takesValue: false, description: "print JSON" },
+  { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
+] as const;
+
+export const RUNS_HELP = `Usage: taillab runs <action> [arguments] [flags]
+
+The results library: every run of taillab run is kept there, and a run killed midway is listed
+as interrupted with every record that reached the disk.
+
+  list                  the runs, newest first (id, name, status, records, headline figures)
+  show ID               one run: its spec, environment and s3bench-style summary
+  rm ID...              move runs to the library's trash
+  import PATH           a run folder, or a JSON file from taillab report --format json
+  rename ID NAME        give a run a name
+  tag ID TAG...         add tags (untag ID TAG... removes them)
+  note ID TEXT          set a run's notes
+
+${formatFlagHelp(RUNS_FLAGS)}
+`;
+
+type Output = { json: boolean };
+
+const ACTIONS: Record<
+  string,
+  (store: ResultsStore, args: string[], output: Output) => Promise<number>
+> = {
+  list: listRuns,
+  show: showRun,
+  rm: async (store, ids, output) => {
+    need(ids, 1, "rm ID...");
+    for (const id of ids) await store.remove(id);
+    print(output, { removed: ids }, `moved to trash: ${ids.join(", ")}\n`);
+    return EXIT.ok;
+  },
+  import: async (store, [path], output) => {
+    if (path === undefined)
+      throw new UsageError("import", "expected a path: taillab runs import PATH");
+    const entry = path.endsWith(".json")
+      ? await store.importExport(path)
+      : await store.importFolder(path);
+    print(output, entry, `imported as ${entry.id}\n`);
+    return EXIT.ok;
+  },
+  rename: async (store, [id, ...words], output) => {
+    need(id === undefined ? [] : words, 1, "rename ID NAME");
+    return printEntry(output, await store.rename(id as string, words.join(" ")));
+  },
+  tag: async (store, [id, ...tags], output) => {
+    need(id === undefined ? [] : tags, 1, "tag ID TAG...");
+    return printEntry(output, await eachTag(tags, (tag) => store.tag(id as string, tag)));
+  },
+  untag: async (store, [id, ...tags], output) => {
+    need(id === undefined ? [] : tags, 1, "untag ID TAG...");
+    return printEntry(output, await eachTag(tags, (tag) => store.untag(id as string, tag)));
+  },
+  note: async (store, [id, ...words], output) => {
+    need(id === undefined ? [] : words, 1, "note ID TEXT");
+    return printEntry(output, await store.annotate(id as string, words.join(" ")));
+  },
+};
+
+export async function runsCommand(argv: readonly string[]): Promise<number> {
+  const { flags, positionals } = parseArguments(argv, RUNS_FLAGS);
+  const [action, ...args] = positionals;
+  if (flags.help || action === undefined) {
+    process.stdout.write(RUNS_HELP);
+    return EXIT.ok;
+  }
+  const handler = ACTIONS[action];
+  if (!handler) {
+    throw new UsageError(
+      "runs",
+      `unknown action "${action}"; expected ${Object.keys(ACTIONS).join(", ")}`,
+    );
+  }
+  const store = await openResultsStore(
+    ...(typeof flags.results === "string" ? [flags.results] : []),
+  );
+  return handler(store, args, { json: flags.json === true });
+}
+
+async function listRuns(store: ResultsStore, _args: string[], output: Output): Promise<number> {
+  const runs = await store.list();
+  if (output.json) {
+    process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (runs.length === 0) {
+    process.stdout.write(`no runs in ${store.dir}\n`);
+    return EXIT.ok;
+  }
+  const rows = runs.map((run) => [
+    run.id,
+    run.status,
+    run.createdAt.slice(0, 19).replace("T", " "),
+    run.name,
+    `${run.mode}/${run.loop}`,
+    String(run.points.length),
+    String(run.recordCount),
+    headline(run),
+  ]);
+  process.stdout.write(
+    formatTable([
+      ["id", "status", "created", "name", "mode", "points", "records", "headline"],
+      ...rows,
+    ]),
+  );
+  return EXIT.ok;
+}
+
+function headline(run: RunIndexEntry): string {
+  return run.headline.map((phase) => `${phase.op} p99 ${phase.p99Ms.toFixed(2)} ms`).join(", ");
+}
+
+async function showRun(store: ResultsStore, [id]: string[], output: Output): Promise<number> {
+  if (id === undefined) throw new UsageError("show", "expected a run id: taillab runs show ID");
+  const run = await store.get(id);
+  // An interrupted or failed run has no summary of its own: it is rebuilt from its records.
+  const summary =
+    run.summary ?? (run.recordCount > 0 ? await store.summarizeFromRecords(id) : null);
+  if (output.json) {
+    const shown = {
+      meta: run.meta,
+      status: run.status,
+      recordCount: run.recordCount,
+      summary,
+      rebuiltFromRecords: run.summary === null,
+    };
+    process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const { meta } = run;
+  const lines = [
+    `${meta.name} (${meta.id})`,
+    `status: ${run.status}${meta.error ? ` (${meta.error})` : ""}, created ${meta.createdAt}, ${run.recordCount} records`,
+    `environment: TailLab ${meta.environment.taillabVersion}, ${meta.environment.os}, ${meta.environment.cpuCount}× ${meta.environment.cpuModel}, Node ${meta.environment.node}, server ${meta.environment.server ?? "unknown"}`,
+    ...(meta.tags.length > 0 ? [`tags: ${meta.tags.join(", ")}`] : []),
+    ...(meta.notes ? [`notes: ${meta.notes}`] : []),
+    "",
+  ];
+  process.stdout.write(lines.join("\n"));
+  if (!summary) {
+    process.stdout.write("no records reached the disk before the run ended\n");
+    return EXIT.ok;
+  }
+  if (run.summary === null)
+    process.stdout.write("(summary rebuilt from the records that reached the disk)\n\n");
+  process.stdout.write(summary.points.map(formatPointS3bench).join("\n"));
+  return EXIT.ok;
+}
+
+async function eachTag(
+  tags: readonly string[],
+  change: (tag: string) => Promise<RunIndexEntry>,
+): Promise<RunIndexEntry> {
+  let entry: RunIndexEntry | null = null;
+  for (const tag of tags) entry = await change(tag);
+  if (!entry) throw new UsageError("runs", "expected at least one tag");
+  return entry;
+}
+
+function need(values: readonly string[], count: number, usage: string): void {
+  if (values.length < count) throw new UsageError("runs", `expected: taillab runs ${usage}`);
+}
+
+function print(output: Output, value: unknown, text: string): void {
+  process.stdout.write(output.json ? `${JSON.stringify(value, null, 2)}\n` : text);
+}
+
+function printEntry(output: Output, entry: RunIndexEntry): number {
+  print(
+    output,
+    entry,
+    `${entry.id}: ${entry.name}${entry.tags.length > 0 ? ` [${entry.tags.join(", ")}]` : ""}\n`,
+  );
+  return EXIT.ok;
+}

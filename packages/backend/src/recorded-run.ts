@@ -1,0 +1,73 @@
+import type { RunSummary } from "@taillab/api";
+import type { ResultsStore, RunWriter } from "@taillab/store";
+import type { SecretSources } from "./credentials.ts";
+import { captureEnvironment } from "./run-environment.ts";
+import { runBenchmark, type RunHooks } from "./run-benchmark.ts";
+
+export interface RecordingOptions {
+  store: ResultsStore;
+  /** Default: the spec's name, else "run <id>". */
+  name?: string;
+}
+
+/**
+ * runBenchmark, with everything it measures written through the results store as it goes:
+ * records streamed, histograms per phase, the summary last. A run that fails is marked failed;
+ * a write the store cannot make (a full disk) stops the run and keeps what was written.
+ */
+export async function runAndRecord(
+  input: unknown,
+  secrets: SecretSources,
+  hooks: RunHooks,
+  { store, name }: RecordingOptions,
+): Promise<RunSummary> {
+  const stop = new AbortController();
+  const onHostStop = () => stop.abort();
+  hooks.signal?.addEventListener("abort", onHostStop, { once: true });
+  let writer: RunWriter | null = null;
+  let storeError: Error | null = null;
+  const histogramWrites: Promise<void>[] = [];
+  try {
+    const summary = await runBenchmark(input, secrets, {
+      ...hooks,
+      signal: stop.signal,
+      onRunStart: async (start) => {
+        writer = await store.createRun({
+          id: start.runId,
+          name: name ?? start.spec.name ?? `run ${start.runId}`,
+          spec: start.spec,
+          environment: captureEnvironment(start.server),
+          keyPrefix: start.keyPrefix,
+          onError: (error) => {
+            storeError = error;
+            stop.abort();
+          },
+        });
+        await hooks.onRunStart?.(start);
+      },
+      onRecords: (pointIndex, records) => {
+        writer?.appendRecords(pointIndex, records);
+        hooks.onRecords?.(pointIndex, records);
+      },
+      onPhaseDone: (pointIndex, summary, histograms) => {
+        if (writer) {
+          histogramWrites.push(
+            writer.addPhaseHistograms({ pointIndex, op: summary.op, ...histograms }),
+          );
+        }
+        hooks.onPhaseDone?.(pointIndex, summary, histograms);
+      },
+    });
+    await Promise.all(histogramWrites);
+    if (storeError) throw storeError;
+    await (writer as RunWriter | null)?.finish(summary);
+    return summary;
+  } catch (error) {
+    const failed = writer as RunWriter | null;
+    if (failed && !storeError)
+      await failed.fail(error instanceof Error ? error.message : String(error));
+    throw error;
+  } finally {
+    hooks.signal?.removeEventListener("abort", onHostStop);
+  }
+}

@@ -1,0 +1,112 @@
+import type { Operation, RequestRecord } from "@taillab/api";
+
+/** Operation codes in the records log and in `RecordColumns.op`. */
+export const OPERATIONS: readonly Operation[] = ["PUT", "GET", "DELETE"];
+
+/**
+ * A key that is not `<keyPrefix><number>` is kept as text: its keyNumber has this bit set and
+ * the rest is its index in `textKeys`.
+ */
+export const TEXT_KEY_FLAG = 0x8000_0000;
+
+/** One typed array per field of RequestRecord (plus the run point), all `count` long. */
+export interface RecordArrays {
+  pointIndex: Uint16Array;
+  /** Index into OPERATIONS. */
+  op: Uint8Array;
+  /** The number after the run's keyPrefix, or TEXT_KEY_FLAG | index into textKeys. */
+  keyNumber: Uint32Array;
+  bytes: Float64Array;
+  intendedStartUs: Float64Array;
+  startUs: Float64Array;
+  firstByteUs: Float64Array;
+  endUs: Float64Array;
+  status: Uint16Array;
+  /** Index into errorCodes; 0 is no error. */
+  errorId: Uint16Array;
+  attempt: Uint8Array;
+  replica: Uint8Array;
+  /** 1 for the winning attempt, else 0. */
+  winner: Uint8Array;
+}
+
+/**
+ * A run's records, column by column, for charts: a million records are a few typed arrays, not
+ * a million objects, and they cross a worker or IPC boundary as they are. `recordAt` rebuilds
+ * one RequestRecord when a row is needed (CSV export, a tooltip).
+ */
+export interface RecordColumns extends RecordArrays {
+  count: number;
+  keyPrefix: string;
+  /** errorCodes[errorId[i]]; errorCodes[0] is null (no error). */
+  errorCodes: (string | null)[];
+  textKeys: string[];
+}
+
+/** Column order in a records frame: widest first, so every column can be a typed-array view. */
+export const COLUMN_LAYOUT: readonly {
+  name: keyof RecordArrays;
+  bytesPerElement: 1 | 2 | 4 | 8;
+}[] = [
+  { name: "bytes", bytesPerElement: 8 },
+  { name: "intendedStartUs", bytesPerElement: 8 },
+  { name: "startUs", bytesPerElement: 8 },
+  { name: "firstByteUs", bytesPerElement: 8 },
+  { name: "endUs", bytesPerElement: 8 },
+  { name: "keyNumber", bytesPerElement: 4 },
+  { name: "pointIndex", bytesPerElement: 2 },
+  { name: "status", bytesPerElement: 2 },
+  { name: "errorId", bytesPerElement: 2 },
+  { name: "op", bytesPerElement: 1 },
+  { name: "attempt", bytesPerElement: 1 },
+  { name: "replica", bytesPerElement: 1 },
+  { name: "winner", bytesPerElement: 1 },
+];
+
+/** Bytes one record takes in a records frame. */
+export const RECORD_BYTES = COLUMN_LAYOUT.reduce((sum, column) => sum + column.bytesPerElement, 0);
+
+export function allocateRecordArrays(count: number): RecordArrays {
+  return {
+    pointIndex: new Uint16Array(count),
+    op: new Uint8Array(count),
+    keyNumber: new Uint32Array(count),
+    bytes: new Float64Array(count),
+    intendedStartUs: new Float64Array(count),
+    startUs: new Float64Array(count),
+    firstByteUs: new Float64Array(count),
+    endUs: new Float64Array(count),
+    status: new Uint16Array(count),
+    errorId: new Uint16Array(count),
+    attempt: new Uint8Array(count),
+    replica: new Uint8Array(count),
+    winner: new Uint8Array(count),
+  };
+}
+
+export function keyAt(columns: RecordColumns, index: number): string {
+  const keyNumber = columns.keyNumber[index] ?? 0;
+  if (keyNumber >= TEXT_KEY_FLAG) return columns.textKeys[keyNumber - TEXT_KEY_FLAG] ?? "";
+  return `${columns.keyPrefix}${keyNumber}`;
+}
+
+export function errorAt(columns: RecordColumns, index: number): string | null {
+  return columns.errorCodes[columns.errorId[index] ?? 0] ?? null;
+}
+
+export function recordAt(columns: RecordColumns, index: number): RequestRecord {
+  return {
+    op: OPERATIONS[columns.op[index] ?? 0] ?? "PUT",
+    key: keyAt(columns, index),
+    bytes: columns.bytes[index] ?? 0,
+    intendedStartUs: columns.intendedStartUs[index] ?? 0,
+    startUs: columns.startUs[index] ?? 0,
+    firstByteUs: columns.firstByteUs[index] ?? 0,
+    endUs: columns.endUs[index] ?? 0,
+    status: columns.status[index] ?? 0,
+    error: errorAt(columns, index),
+    attempt: columns.attempt[index] ?? 1,
+    replica: columns.replica[index] ?? 0,
+    winner: columns.winner[index] === 1,
+  };
+}

@@ -1,0 +1,707 @@
+import {
+  RUN_FOLDER_SCHEMA_VERSION,
+  RunExportSchema,
+  RunMetaSchema,
+  type PhaseHistograms,
+  type RequestRecord,
+  type RunEnvironment,
+  type RunExport,
+  type RunIndexEntry,
+  type RunMeta,
+  type RunSpec,
+  type RunStatus,
+  type RunSummary,
+} from "@taillab/api";
+import { randomBytes } from "node:crypto";
+import {
+  copyFile,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  unlink,
+} from "node:fs/promises";
+import { join, resolve } from "node:path";
+import {
+  refuseNewerVersion,
+  upgradeDocuments,
+  type FolderDocuments,
+  type MigrationTable,
+} from "./folder-migrations.ts";
+import { recordAt, type RecordColumns } from "./record-columns.ts";
+import {
+  countLogRecords,
+  decodeRecordLog,
+  loadRecordLog,
+  readRecordBatches,
+} from "./record-log-reader.ts";
+import { createRecordLog } from "./record-log-writer.ts";
+import { RecordsSummarizer } from "./records-summary.ts";
+import { defaultResultsDir } from "./results-dir.ts";
+import {
+  checkDocuments,
+  effectiveStatus,
+  parseWith,
+  readFolderDocuments,
+  readRunFolder,
+  RUN_FILES,
+  RUN_ID_PATTERN,
+  type RunFolderContents,
+} from "./run-folder.ts";
+import { indexEntryOf, INDEX_FILE, newestFirst, readIndex, sameEntry } from "./run-index.ts";
+import { isLockHeld, isProcessAlive, newLock, readLock, releaseLockToken } from "./run-lock.ts";
+import { FolderRunWriter, type RunWriter } from "./run-writer.ts";
+import { isDiskFull } from "./write-failure.ts";
+import {
+  isCode,
+  syncDirectory,
+  temporaryFileOwner,
+  writeAllBytes,
+  writeJsonAtomically,
+  type WriteBytes,
+} from "./write-atomically.ts";
+
+export interface CreateRunInput {
+  /** Becomes the folder name: letters, digits, ".", "_" and "-" (e.g. backend's newRunId()). */
+  id: string;
+  name: string;
+  spec: RunSpec;
+  environment: RunEnvironment;
+  /** `<prefix>/<runId>/`: keys of the form `<keyPrefix><number>` are stored as numbers. */
+  keyPrefix: string;
+  tags?: string[];
+  notes?: string;
+  /** Defaults to now. */
+  createdAt?: string;
+  /** Called once if writing fails (e.g. the results disk is full): the host should stop the run. */
+  onError?: (error: Error) => void;
+}
+
+/** One run as stored, with its status as of now (a dead writer's run is interrupted). */
+export interface StoredRun {
+  meta: RunMeta;
+  status: RunStatus;
+  /** Null until the run completes; summarizeFromRecords rebuilds one for the others. */
+  summary: RunSummary | null;
+  histograms: PhaseHistograms[];
+  recordCount: number;
+}
+
+export interface ResultsStore {
+  readonly dir: string;
+  createRun(input: CreateRunInput): Promise<RunWriter>;
+  /** Every run, newest first, with interrupted runs detected; rebuilds index.json as needed. */
+  list(): Promise<RunIndexEntry[]>;
+  get(runId: string): Promise<StoredRun>;
+  /** All records as columns (charts); torn frames at the end of the log are left out. */
+  loadRecords(runId: string): Promise<RecordColumns>;
+  /** The records one by one (CSV export), read frame by frame. */
+  records(runId: string): AsyncIterable<{ pointIndex: number; record: RequestRecord }>;
+  /** A summary rebuilt from the records (see records-summary.ts), for runs that have none. */
+  summarizeFromRecords(runId: string): Promise<RunSummary>;
+  rename(runId: string, name: string): Promise<RunIndexEntry>;
+  tag(runId: string, tag: string): Promise<RunIndexEntry>;
+  untag(runId: string, tag: string): Promise<RunIndexEntry>;
+  annotate(runId: string, notes: string): Promise<RunIndexEntry>;
+  /** Moves the run to `<dir>/.trash/`; refuses a run that is still being written. */
+  remove(runId: string): Promise<void>;
+  /** Deletes everything in the trash; returns how many entries went. */
+  emptyTrash(): Promise<number>;
+  /** Copies a run folder in (under a new id if its id is taken). */
+  importFolder(path: string): Promise<RunIndexEntry>;
+  /** Imports a RunExport JSON file (meta, summary, histograms; no records). */
+  importExport(path: string): Promise<RunIndexEntry>;
+  exportRun(runId: string): Promise<RunExport>;
+}
+
+export interface ResultsStoreOptions {
+  /** How bytes reach files; tests inject one that fails with ENOSPC. */
+  writeBytes?: WriteBytes;
+  /** Upgrades of older folders; tests inject one for a made-up older version. */
+  migrations?: MigrationTable;
+}
+
+const TRASH = ".trash";
+const STAGING_PREFIX = ".staging-";
+const UPGRADED_PREFIX = ".upgraded-";
+
+/** Opens (creating it if needed) a results folder, finishing any upgrade a crash cut short. */
+export async function openResultsStore(
+  dir: string = defaultResultsDir(),
+  options: ResultsStoreOptions = {},
+): Promise<ResultsStore> {
+  const root = resolve(dir);
+  try {
+    await mkdir(root, { recursive: true });
+  } catch (error) {
+    throw new Error(`cannot use ${root} as the results folder: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const store = new FolderResultsStore(root, options);
+  await store.recover();
+  return store;
+}
+
+/** Tasks on the same key (a run, the index) run one at a time in this process. */
+const queues = new Map<string, Promise<unknown>>();
+function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const run = (queues.get(key) ?? Promise.resolve()).then(task, task);
+  const settled = run.catch(() => {});
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return run;
+}
+
+interface InspectedRun extends RunFolderContents {
+  folder: string;
+  status: RunStatus;
+}
+
+class FolderResultsStore implements ResultsStore {
+  readonly dir: string;
+  private readonly writeBytes: WriteBytes;
+  private readonly migrations: MigrationTable | undefined;
+
+  constructor(dir: string, options: ResultsStoreOptions) {
+    this.dir = dir;
+    this.writeBytes = options.writeBytes ?? writeAllBytes;
+    this.migrations = options.migrations;
+  }
+
+  // ── runs being written ────────────────────────────────────────────────────────────────────
+
+  async createRun(input: CreateRunInput): Promise<RunWriter> {
+    const { id } = input;
+    if (!RUN_ID_PATTERN.test(id)) {
+      throw new Error(
+        `run id "${id}" cannot be a folder name: use letters, digits, ".", "_" and "-", starting with a letter or digit`,
+      );
+    }
+    const meta = parseWith(
+      RunMetaSchema,
+      {
+        schemaVersion: RUN_FOLDER_SCHEMA_VERSION,
+        id,
+        name: input.name,
+        tags: input.tags ?? [],
+        notes: input.notes ?? "",
+        createdAt: input.createdAt ?? new Date().toISOString(),
+        spec: input.spec,
+        environment: input.environment,
+        keyPrefix: input.keyPrefix,
+        status: "running",
+        error: null,
+      } satisfies RunMeta,
+      `run ${id}: run.json`,
+    );
+    if (await exists(this.folderPath(id))) {
+      throw new Error(`a run with id "${id}" already exists in ${this.dir}`);
+    }
+    const lock = await newLock();
+    try {
+      // The folder appears whole (run.json, lock, empty log) or not at all.
+      await this.commitFolder(id, async (staging) => {
+        await writeJsonAtomically(join(staging, RUN_FILES.meta), meta, this.writeBytes);
+        await writeJsonAtomically(join(staging, RUN_FILES.lock), lock, this.writeBytes);
+        await createRecordLog(join(staging, RUN_FILES.records), this.writeBytes);
+      });
+    } catch (error) {
+      releaseLockToken(lock.token);
+      const reason = isDiskFull(error) ? "the results disk is full" : (error as Error).message;
+      throw new Error(`could not create run ${id} in ${this.dir}: ${reason}`, { cause: error });
+    }
+    const writer = await FolderRunWriter.open({
+      id,
+      dir: this.folderPath(id),
+      keyPrefix: meta.keyPrefix,
+      lock,
+      onError: input.onError,
+      host: {
+        writeBytes: this.writeBytes,
+        updateMeta: (runId, change) => this.updateMeta(runId, change),
+        refreshIndex: async (runId) => void (await this.syncIndex(new Set([runId]))),
+      },
+    });
+    await this.syncIndex(new Set([id])).catch(() => {});
+    return writer;
+  }
+
+  // ── reading ───────────────────────────────────────────────────────────────────────────────
+
+  list(): Promise<RunIndexEntry[]> {
+    return this.syncIndex(new Set());
+  }
+
+  async get(runId: string): Promise<StoredRun> {
+    const run = await this.inspect(runId);
+    return {
+      meta: { ...run.meta, status: run.status },
+      status: run.status,
+      summary: run.summary,
+      histograms: run.histograms,
+      recordCount: await this.countRecords(run),
+    };
+  }
+
+  async loadRecords(runId: string): Promise<RecordColumns> {
+    const run = await this.inspect(runId);
+    const path = join(run.folder, RUN_FILES.records);
+    const where = `run ${runId}: ${RUN_FILES.records}`;
+    return loadRecordLog(path, run.meta.keyPrefix, where).catch((error: unknown) => {
+      if (!isCode(error, "ENOENT")) throw error;
+      return decodeRecordLog(Buffer.alloc(0), run.meta.keyPrefix, where);
+    });
+  }
+
+  async *records(runId: string): AsyncGenerator<{ pointIndex: number; record: RequestRecord }> {
+    for await (const batch of this.recordBatches(await this.inspect(runId))) {
+      for (let row = 0; row < batch.count; row += 1) {
+        yield { pointIndex: batch.pointIndex[row] ?? 0, record: recordAt(batch, row) };
+      }
+    }
+  }
+
+  async summarizeFromRecords(runId: string): Promise<RunSummary> {
+    const run = await this.inspect(runId);
+    return this.summarize(run);
+  }
+
+  async exportRun(runId: string): Promise<RunExport> {
+    const run = await this.inspect(runId);
+    return {
+      schemaVersion: RUN_FOLDER_SCHEMA_VERSION,
+      kind: "taillab-run",
+      meta: { ...run.meta, status: run.status },
+      summary: run.summary ?? (await this.summarize(run)),
+      histograms: run.histograms,
+    };
+  }
+
+  // ── the library: names, tags, notes, trash ────────────────────────────────────────────────
+
+  rename(runId: string, name: string): Promise<RunIndexEntry> {
+    const trimmed = name.trim();
+    if (trimmed.length === 0) return Promise.reject(new Error("a run's name cannot be empty"));
+    if (trimmed.length > 200) {
+      return Promise.reject(new Error("a run's name can be at most 200 characters"));
+    }
+    return this.edit(runId, (meta) => ({ ...meta, name: trimmed }));
+  }
+
+  tag(runId: string, tag: string): Promise<RunIndexEntry> {
+    const trimmed = tag.trim();
+    if (trimmed.length === 0) return Promise.reject(new Error("a tag cannot be empty"));
+    return this.edit(runId, (meta) =>
+      meta.tags.includes(trimmed) ? meta : { ...meta, tags: [...meta.tags, trimmed] },
+    );
+  }
+
+  untag(runId: string, tag: string): Promise<RunIndexEntry> {
+    const trimmed = tag.trim();
+    return this.edit(runId, (meta) => ({
+      ...meta,
+      tags: meta.tags.filter((existing) => existing !== trimmed),
+    }));
+  }
+
+  annotate(runId: string, notes: string): Promise<RunIndexEntry> {
+    return this.edit(runId, (meta) => ({ ...meta, notes }));
+  }
+
+  async remove(runId: string): Promise<void> {
+    await inTurn(this.key(`run:${runId}`), async () => {
+      const run = await this.inspect(runId);
+      if (run.status === "running") {
+        const lock = await readLock(join(run.folder, RUN_FILES.lock));
+        throw new Error(
+          `run ${runId} is still being written (by process ${lock?.pid ?? "?"}); stop it before deleting it`,
+        );
+      }
+      const trash = join(this.dir, TRASH);
+      await mkdir(trash, { recursive: true });
+      const target = (await exists(join(trash, runId)))
+        ? join(trash, `${runId}.${randomHex()}`)
+        : join(trash, runId);
+      await rename(run.folder, target);
+      await syncDirectory(this.dir);
+    });
+    await this.syncIndex(new Set([runId]));
+  }
+
+  emptyTrash(): Promise<number> {
+    return inTurn(this.key("trash"), async () => {
+      const trash = join(this.dir, TRASH);
+      const names = await readdir(trash).catch((error: unknown) => {
+        if (isCode(error, "ENOENT")) return [];
+        throw error;
+      });
+      for (const name of names) await rm(join(trash, name), { recursive: true, force: true });
+      return names.length;
+    });
+  }
+
+  // ── import ────────────────────────────────────────────────────────────────────────────────
+
+  async importFolder(path: string): Promise<RunIndexEntry> {
+    const source = resolve(path);
+    const where = `import of ${source}`;
+    const stats = await stat(source).catch(() => null);
+    if (!stats?.isDirectory()) throw new Error(`${where}: there is no such folder`);
+    const raw = await readFolderDocuments(source, where);
+    const { documents } = upgradeDocuments(raw, where, this.migrations);
+    const contents = checkDocuments(documents, where);
+    const records = join(source, RUN_FILES.records);
+    const hasRecords = await exists(records);
+    // Refuses a file that is not a records log (or one from a newer TailLab) before copying.
+    if (hasRecords)
+      await countLogRecords(records, `${where}: ${RUN_FILES.records}`, { verify: true });
+    return this.addImported(contents, hasRecords ? records : null, where);
+  }
+
+  async importExport(path: string): Promise<RunIndexEntry> {
+    const source = resolve(path);
+    const where = `import of ${source}`;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(source, "utf8"));
+    } catch (error) {
+      const reason = isCode(error, "ENOENT") ? "there is no such file" : (error as Error).message;
+      throw new Error(`${where}: ${reason}`, { cause: error });
+    }
+    const exported = parsed as Partial<Record<keyof RunExport, unknown>> | null;
+    if (exported?.kind !== "taillab-run") {
+      throw new Error(`${where}: it is not a TailLab run export (no "kind": "taillab-run")`);
+    }
+    if (typeof exported.schemaVersion === "number") {
+      refuseNewerVersion(exported.schemaVersion, where);
+    }
+    const { documents } = upgradeDocuments(
+      {
+        meta: (exported.meta ?? {}) as FolderDocuments["meta"],
+        summary: exported.summary ?? null,
+        histograms: exported.histograms ?? [],
+      },
+      where,
+      this.migrations,
+    );
+    const checked = parseWith(
+      RunExportSchema,
+      { schemaVersion: RUN_FOLDER_SCHEMA_VERSION, kind: "taillab-run", ...documents },
+      where,
+    );
+    return this.addImported(checked, null, where);
+  }
+
+  private async addImported(
+    contents: Omit<RunFolderContents, "fromVersion">,
+    records: string | null,
+    where: string,
+  ): Promise<RunIndexEntry> {
+    if (!RUN_ID_PATTERN.test(contents.meta.id)) {
+      throw new Error(`${where}: run id "${contents.meta.id}" cannot be a folder name`);
+    }
+    const id = await this.freeId(contents.meta.id);
+    // A copied run has no live writer: a run that had not ended is interrupted.
+    const status = effectiveStatus(contents.meta.status, contents.summary !== null, false);
+    await this.commitFolder(id, (staging) =>
+      this.writeContents(staging, {
+        meta: { ...contents.meta, id, status },
+        summary: contents.summary && { ...contents.summary, runId: id },
+        histograms: contents.histograms,
+        records,
+      }),
+    );
+    return this.entryAfterChange(id);
+  }
+
+  // ── internals ─────────────────────────────────────────────────────────────────────────────
+
+  /** Removes what crashed processes left half-made and finishes interrupted upgrades. */
+  async recover(): Promise<void> {
+    for (const entry of await readdir(this.dir, { withFileTypes: true })) {
+      const { name } = entry;
+      if (entry.isDirectory() && name.startsWith(STAGING_PREFIX)) {
+        const pid = Number(name.slice(STAGING_PREFIX.length).split("-")[0]);
+        if (pid !== process.pid && !isProcessAlive(pid)) {
+          await rm(join(this.dir, name), { recursive: true, force: true });
+        }
+      } else if (entry.isDirectory() && name.startsWith(UPGRADED_PREFIX)) {
+        await this.swapUpgraded(name.slice(UPGRADED_PREFIX.length));
+      } else if (entry.isFile()) {
+        await removeIfAbandoned(join(this.dir, name), name);
+      }
+    }
+  }
+
+  private key(name: string): string {
+    return `${this.dir}\0${name}`;
+  }
+
+  private folderPath(id: string): string {
+    return join(this.dir, id);
+  }
+
+  private unknownRun(id: string): Error {
+    return new Error(`no run with id "${id}" in ${this.dir}`);
+  }
+
+  private async inspect(id: string): Promise<InspectedRun> {
+    if (!RUN_ID_PATTERN.test(id)) throw this.unknownRun(id);
+    const folder = this.folderPath(id);
+    if (!(await exists(join(folder, RUN_FILES.meta))) && !(await exists(folder))) {
+      throw this.unknownRun(id);
+    }
+    const contents = await readRunFolder(folder, `run ${id}`, this.migrations);
+    if (contents.meta.id !== id) {
+      throw new Error(
+        `run ${id}: its run.json names run "${contents.meta.id}"; a run folder must be named after its id (use import to copy a run in)`,
+      );
+    }
+    const { meta, summary } = contents;
+    const mayBeLive = meta.status === "running" || (meta.status === "complete" && !summary);
+    const live = mayBeLive && (await isLockHeld(await readLock(join(folder, RUN_FILES.lock))));
+    return { ...contents, folder, status: effectiveStatus(meta.status, summary !== null, live) };
+  }
+
+  private recordBatches(run: InspectedRun): AsyncGenerator<RecordColumns> {
+    const path = join(run.folder, RUN_FILES.records);
+    return readRecordBatches(path, run.meta.keyPrefix, `run ${run.meta.id}: ${RUN_FILES.records}`);
+  }
+
+  private async summarize(run: InspectedRun): Promise<RunSummary> {
+    const summarizer = new RecordsSummarizer(run.meta);
+    if (await exists(join(run.folder, RUN_FILES.records))) {
+      for await (const batch of this.recordBatches(run)) summarizer.add(batch);
+    }
+    const stopped = run.status === "complete" ? (run.summary?.stopped ?? false) : null;
+    return summarizer.summary(stopped);
+  }
+
+  /** A log whose writer is gone may end in a torn frame, so its frames are checked. */
+  private async countRecords(run: InspectedRun): Promise<number> {
+    const path = join(run.folder, RUN_FILES.records);
+    const verify = run.status === "interrupted" || run.status === "failed";
+    return countLogRecords(path, `run ${run.meta.id}`, { verify }).catch(() => 0);
+  }
+
+  private async runFolderNames(): Promise<string[]> {
+    const entries = await readdir(this.dir, { withFileTypes: true });
+    return entries
+      .filter((entry) => entry.isDirectory() && RUN_ID_PATTERN.test(entry.name))
+      .map((entry) => entry.name);
+  }
+
+  /**
+   * Brings index.json in line with the folders and returns it. An entry is reused only if its
+   * run's files are older than the index and its run is not running (whose writer may have died);
+   * `reload` names runs just changed. Unreadable folders are left out (get() says why).
+   */
+  private syncIndex(reload: ReadonlySet<string>): Promise<RunIndexEntry[]> {
+    return inTurn(this.key("index"), async () => {
+      const indexPath = join(this.dir, INDEX_FILE);
+      const index = await readIndex(indexPath);
+      const cached = new Map(index?.entries.map((entry) => [entry.id, entry]));
+      let changed = index === null;
+      const entries: RunIndexEntry[] = [];
+      for (const id of await this.runFolderNames()) {
+        const old = cached.get(id);
+        cached.delete(id);
+        const reuse =
+          old !== undefined &&
+          index !== null &&
+          !reload.has(id) &&
+          old.status !== "running" &&
+          (await this.unchangedSince(id, index.mtimeMs));
+        const entry = reuse ? old : await this.entryFor(id, old).catch(() => null);
+        if (!entry) continue;
+        if (!sameEntry(old, entry)) changed = true;
+        entries.push(entry);
+      }
+      if (cached.size > 0) changed = true;
+      const sorted = newestFirst(entries);
+      // The index is only a cache of the folders: failing to write it (a full disk) loses nothing.
+      if (changed) await writeJsonAtomically(indexPath, sorted, this.writeBytes).catch(() => {});
+      return sorted;
+    });
+  }
+
+  private async unchangedSince(id: string, indexMtimeMs: number): Promise<boolean> {
+    const folder = this.folderPath(id);
+    for (const file of [RUN_FILES.meta, RUN_FILES.summary]) {
+      const stats = await stat(join(folder, file)).catch(() => null);
+      if (stats && stats.mtimeMs >= indexMtimeMs) return false;
+    }
+    return true;
+  }
+
+  private async entryFor(id: string, old: RunIndexEntry | undefined): Promise<RunIndexEntry> {
+    const run = await this.inspect(id);
+    const sameRun = old?.createdAt === run.meta.createdAt && old.status === run.status;
+    const recordCount =
+      sameRun && run.status !== "running" ? old.recordCount : await this.countRecords(run);
+    if (run.status === "interrupted" && old?.status !== "interrupted") {
+      await removeAbandonedTemporaries(run.folder);
+    }
+    return indexEntryOf(run.meta, run.status, run.summary, recordCount);
+  }
+
+  private async entryAfterChange(id: string): Promise<RunIndexEntry> {
+    const entries = await this.syncIndex(new Set([id]));
+    const entry = entries.find((candidate) => candidate.id === id);
+    if (!entry) throw this.unknownRun(id);
+    return entry;
+  }
+
+  private async edit(id: string, change: (meta: RunMeta) => RunMeta): Promise<RunIndexEntry> {
+    await this.updateMeta(id, change);
+    return this.entryAfterChange(id);
+  }
+
+  /** Read-modify-write of run.json; an older folder is upgraded first so it is all one version. */
+  private updateMeta(id: string, change: (meta: RunMeta) => RunMeta): Promise<void> {
+    return inTurn(this.key(`run:${id}`), async () => {
+      let run = await this.inspect(id);
+      if (run.fromVersion < RUN_FOLDER_SCHEMA_VERSION) {
+        await this.upgradeInPlace(run);
+        run = await this.inspect(id);
+      }
+      const next = parseWith(RunMetaSchema, change(run.meta), `run ${id}: run.json`);
+      await writeJsonAtomically(join(run.folder, RUN_FILES.meta), next, this.writeBytes);
+    });
+  }
+
+  /**
+   * Rewrites an older folder at the current version: a full copy is staged and committed as
+   * `.upgraded-<id>`, then swapped in; the old folder goes to the trash. A crash at any step
+   * leaves either the old folder or the committed copy, which the next open swaps in.
+   */
+  private async upgradeInPlace(run: InspectedRun): Promise<void> {
+    const { id } = run.meta;
+    const records = join(run.folder, RUN_FILES.records);
+    const staging = await this.stageFolder((folder) =>
+      this.writeContents(folder, {
+        meta: run.meta,
+        summary: run.summary,
+        histograms: run.histograms,
+        records: null,
+        copyRecordsFrom: records,
+      }),
+    );
+    await rename(staging, join(this.dir, `${UPGRADED_PREFIX}${id}`));
+    await syncDirectory(this.dir);
+    await this.swapUpgraded(id);
+  }
+
+  private async swapUpgraded(id: string): Promise<void> {
+    const current = this.folderPath(id);
+    if (await exists(current)) {
+      const trash = join(this.dir, TRASH);
+      await mkdir(trash, { recursive: true });
+      await rename(current, join(trash, `${id}.before-upgrade-${randomHex()}`));
+    }
+    await rename(join(this.dir, `${UPGRADED_PREFIX}${id}`), current);
+    await syncDirectory(this.dir);
+  }
+
+  private async writeContents(
+    folder: string,
+    contents: {
+      meta: RunMeta;
+      summary: RunSummary | null;
+      histograms: PhaseHistograms[];
+      /** A records log to copy, or null for an empty one. */
+      records: string | null;
+      /** Copied when it exists (an upgrade of a folder that may have no log). */
+      copyRecordsFrom?: string;
+    },
+  ): Promise<void> {
+    const write = (file: string, value: unknown) =>
+      writeJsonAtomically(join(folder, file), value, this.writeBytes);
+    await write(RUN_FILES.meta, contents.meta);
+    if (contents.summary) await write(RUN_FILES.summary, contents.summary);
+    if (contents.histograms.length > 0) await write(RUN_FILES.histograms, contents.histograms);
+    const source =
+      contents.records ??
+      (contents.copyRecordsFrom && (await exists(contents.copyRecordsFrom))
+        ? contents.copyRecordsFrom
+        : null);
+    const target = join(folder, RUN_FILES.records);
+    if (source) {
+      await copyFile(source, target);
+      await syncFile(target);
+    } else if (!contents.copyRecordsFrom) {
+      await createRecordLog(target, this.writeBytes);
+    }
+  }
+
+  /** Builds a folder under a dot-name and renames it to `<id>`: it appears whole or not at all. */
+  private async commitFolder(id: string, build: (staging: string) => Promise<void>): Promise<void> {
+    const staging = await this.stageFolder(build);
+    try {
+      await rename(staging, this.folderPath(id));
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+    await syncDirectory(this.dir);
+  }
+
+  private async stageFolder(build: (staging: string) => Promise<void>): Promise<string> {
+    const staging = join(this.dir, `${STAGING_PREFIX}${process.pid}-${randomHex()}`);
+    await mkdir(staging);
+    try {
+      await build(staging);
+      await syncDirectory(staging);
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+    return staging;
+  }
+
+  private async freeId(id: string): Promise<string> {
+    let candidate = id;
+    while (await exists(this.folderPath(candidate))) candidate = `${id}-${randomHex()}`;
+    return candidate;
+  }
+}
+
+function randomHex(): string {
+  return randomBytes(3).toString("hex");
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function syncFile(path: string): Promise<void> {
+  const file = await open(path, "r+");
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** A temporary file from an atomic write whose process died before renaming it. */
+async function removeIfAbandoned(path: string, name: string): Promise<void> {
+  const owner = temporaryFileOwner(name);
+  if (owner !== null && owner !== process.pid && !isProcessAlive(owner)) {
+    await unlink(path).catch(() => {});
+  }
+}
+
+async function removeAbandonedTemporaries(folder: string): Promise<void> {
+  for (const name of await readdir(folder).catch(() => [])) {
+    await removeIfAbandoned(join(folder, name), name);
+  }
+}

@@ -1,0 +1,70 @@
+import {
+  RunIndexEntrySchema,
+  type Headline,
+  type RunIndexEntry,
+  type RunMeta,
+  type RunStatus,
+  type RunSummary,
+} from "@taillab/api";
+import { expandSweep } from "@taillab/core";
+import { readFile, stat } from "node:fs/promises";
+
+/**
+ * index.json: RunIndexEntry[] for listing runs without opening every folder. It is a cache: the
+ * folders are the truth, and a missing or damaged index is rebuilt from them.
+ */
+export const INDEX_FILE = "index.json";
+
+export function indexEntryOf(
+  meta: RunMeta,
+  status: RunStatus,
+  summary: RunSummary | null,
+  recordCount: number,
+): RunIndexEntry {
+  const headline: Headline[] =
+    summary?.points[0]?.phases.map((phase) => ({
+      op: phase.op,
+      p50Ms: phase.latencyMs.p50,
+      p99Ms: phase.latencyMs.p99,
+      p999Ms: phase.latencyMs.p999,
+      opsPerSec: phase.opsPerSec,
+      errors: phase.errors,
+    })) ?? [];
+  return {
+    id: meta.id,
+    name: meta.name,
+    tags: meta.tags,
+    notes: meta.notes,
+    createdAt: meta.createdAt,
+    status,
+    mode: meta.spec.mode,
+    loop: meta.spec.openLoop ? "open" : "closed",
+    points: expandSweep(meta.spec),
+    recordCount,
+    headline,
+  };
+}
+
+/** The index and when it was written, or null when it is missing or damaged. */
+export async function readIndex(
+  path: string,
+): Promise<{ entries: RunIndexEntry[]; mtimeMs: number } | null> {
+  try {
+    const [text, stats] = await Promise.all([readFile(path, "utf8"), stat(path)]);
+    const parsed = RunIndexEntrySchema.array().safeParse(JSON.parse(text));
+    return parsed.success ? { entries: parsed.data, mtimeMs: stats.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Newest first; runs started in the same millisecond by id, which carries a random part. */
+export function newestFirst(entries: RunIndexEntry[]): RunIndexEntry[] {
+  return [...entries].sort(
+    (a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id.localeCompare(a.id),
+  );
+}
+
+export function sameEntry(a: RunIndexEntry | undefined, b: RunIndexEntry): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,177 @@
+import {
+  RESULTS_SCHEMA_VERSION,
+  RunSpecSchema,
+  type Operation,
+  type PhaseHistograms,
+  type RequestRecord,
+  type RunEnvironment,
+  type RunSpec,
+  type RunSummary,
+} from "@taillab/api";
+import {
+  createLatencyHistogram,
+  createRandom,
+  encodeHistogram,
+  recordLatencyUs,
+  summarizePhase,
+} from "@taillab/core";
+import type { CreateRunInput } from "../results-store.ts";
+
+/** Made-up runs for the store's tests, fixture process and bench. */
+
+export const SAMPLE_ENVIRONMENT: RunEnvironment = {
+  taillabVersion: "0.1.0",
+  os: "linux 6.1.0 x64",
+  cpuModel: "Test CPU",
+  cpuCount: 2,
+  memoryBytes: 8 * 1024 ** 3,
+  node: "v24.0.0",
+  server: "TestServer",
+};
+
+export function sampleSpec(input: Record<string, unknown> = {}): RunSpec {
+  return RunSpecSchema.parse({ clients: 4, samples: 1000, objectSize: "4KiB", ...input });
+}
+
+export function sampleRunInput(id: string, spec: RunSpec = sampleSpec()): CreateRunInput {
+  return {
+    id,
+    name: `run ${id}`,
+    spec,
+    environment: SAMPLE_ENVIRONMENT,
+    keyPrefix: `${spec.keyPrefix}/${id}/`,
+  };
+}
+
+/** The run test-support/write-run-child.ts writes for the crash tests. */
+export const CRASH_RUN = {
+  points: 2,
+  ops: ["PUT", "GET", "DELETE"] as Operation[],
+  recordsPerPhase: 3000,
+} as const;
+
+const ERROR_CODES = ["SlowDown", "InternalError", "ECONNRESET"];
+
+/**
+ * `count` attempts of one phase: mostly single successful attempts, some failures, some hedged
+ * pairs (a first attempt that lost and a backup that won), and a few keys outside the prefix.
+ */
+export function sampleRecords(options: {
+  keyPrefix: string;
+  op: Operation;
+  count: number;
+  seed: number;
+  firstKey?: number;
+  startUs?: number;
+}): RequestRecord[] {
+  const random = createRandom(options.seed);
+  const records: RequestRecord[] = [];
+  let clockUs = options.startUs ?? 0;
+  let keyNumber = options.firstKey ?? 0;
+  while (records.length < options.count) {
+    const intendedStartUs = clockUs;
+    const key = random.chance(0.01)
+      ? `elsewhere/odd key ${keyNumber}`
+      : `${options.keyPrefix}${keyNumber}`;
+    keyNumber += 1;
+    clockUs += 50 + Math.round(random.next() * 100);
+    const latencyUs = Math.round(random.lognormal(2000, 0.5));
+    const bytes = options.op === "DELETE" ? 0 : 4096;
+    const base = {
+      op: options.op,
+      key,
+      bytes,
+      intendedStartUs,
+      startUs: intendedStartUs,
+      firstByteUs: intendedStartUs + Math.round(latencyUs / 2),
+      endUs: intendedStartUs + latencyUs,
+      status: 200,
+      error: null,
+      attempt: 1,
+      replica: 0,
+      winner: true,
+    } satisfies RequestRecord;
+    if (random.chance(0.02) || records.length + 1 === options.count) {
+      const error = ERROR_CODES[Math.floor(random.next() * ERROR_CODES.length)] ?? "SlowDown";
+      records.push({ ...base, bytes: 0, status: 503, error, winner: false });
+    } else if (random.chance(0.05)) {
+      const backupStartUs = intendedStartUs + 1000;
+      records.push({ ...base, endUs: backupStartUs + 500, error: "Aborted", winner: false });
+      records.push({
+        ...base,
+        startUs: backupStartUs,
+        firstByteUs: backupStartUs + 200,
+        endUs: backupStartUs + 400,
+        attempt: 2,
+        replica: 1,
+      });
+    } else {
+      records.push(base);
+    }
+  }
+  return records.slice(0, options.count);
+}
+
+/** The phase histograms and summary the engine would have produced for these records. */
+export function phaseHistogramsOf(
+  pointIndex: number,
+  op: Operation,
+  records: readonly RequestRecord[],
+): PhaseHistograms {
+  const latency = createLatencyHistogram();
+  const ttfb = createLatencyHistogram();
+  for (const record of records) {
+    if (!record.winner) continue;
+    recordLatencyUs(latency, record.endUs - record.intendedStartUs);
+    recordLatencyUs(ttfb, record.firstByteUs - record.intendedStartUs);
+  }
+  const result = {
+    pointIndex,
+    op,
+    latency: encodeHistogram(latency),
+    ttfb: encodeHistogram(ttfb),
+    service: null,
+  };
+  latency.destroy();
+  ttfb.destroy();
+  return result;
+}
+
+export function sampleSummary(runId: string, spec: RunSpec, ops: Operation[]): RunSummary {
+  const now = new Date().toISOString();
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    runId,
+    startedAt: now,
+    finishedAt: now,
+    spec,
+    endpointUrls: [],
+    server: "TestServer",
+    mode: spec.mode,
+    loop: "closed",
+    stopped: false,
+    points: [
+      {
+        params: { clients: 4, samples: 1000, objectSizeBytes: 4096 },
+        phases: ops.map((op) => {
+          const latency = createLatencyHistogram();
+          const ttfb = createLatencyHistogram();
+          recordLatencyUs(latency, 1500);
+          recordLatencyUs(ttfb, 700);
+          const phase = summarizePhase({
+            op,
+            requests: 1,
+            errorsByCode: {},
+            bytes: 4096,
+            durationMs: 10,
+            latency,
+            ttfb,
+          });
+          latency.destroy();
+          ttfb.destroy();
+          return phase;
+        }),
+      },
+    ],
+  };
+}
