@@ -60,16 +60,19 @@ function toMs(valueUs: number): number {
 
 export function latencyStatsMs(histogram: LatencyHistogram): LatencyStats {
   if (histogram.totalCount === 0) return { ...EMPTY_STATS };
+  // HDR answers a percentile with the top of its bucket, which can lie above the largest value
+  // recorded; no percentile is reported above the maximum.
+  const maxUs = histogram.maxValue;
   const percentiles = Object.fromEntries(
     Object.entries(PERCENTILE_LEVELS).map(([name, level]) => [
       name,
-      toMs(histogram.getValueAtPercentile(level)),
+      toMs(Math.min(maxUs, histogram.getValueAtPercentile(level))),
     ]),
   ) as Record<keyof typeof PERCENTILE_LEVELS, number>;
   return {
     min: toMs(histogram.minNonZeroValue),
     ...percentiles,
-    max: toMs(histogram.maxValue),
+    max: toMs(maxUs),
     mean: toMs(histogram.mean),
     stdev: toMs(histogram.stdDeviation),
   };

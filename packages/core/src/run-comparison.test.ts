@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { compareRuns } from "./run-comparison.ts";
+import { phaseFixture, pointFixture, runFixture } from "./test-support/run-summary-fixture.ts";
+
+const small = { clients: 1, samples: 256, objectSizeBytes: 4096 };
+const large = { clients: 1, samples: 256, objectSizeBytes: 65536 };
+const many = { clients: 8, samples: 256, objectSizeBytes: 4096 };
+
+const normal = runFixture("normal", [
+  pointFixture(small, [phaseFixture("PUT", 10), phaseFixture("GET", 4)]),
+  pointFixture(large, [phaseFixture("PUT", 20)]),
+]);
+const hedged = runFixture(
+  "hedged",
+  [
+    // Listed in another order, and without the large point: alignment is by parameters.
+    pointFixture(many, [phaseFixture("PUT", 30)]),
+    pointFixture(small, [
+      phaseFixture("GET", 2, {
+        throughputMBps: 1.5,
+        hedge: {
+          delayMs: 3,
+          budgetPct: 10,
+          attempts: 270,
+          extraPct: 5.5,
+          aborted: 12,
+          wastedBytes: 40960,
+          wonByBackup: 9,
+        },
+      }),
+      phaseFixture("PUT", 8, { errors: 2 }),
+    ]),
+  ],
+  { mode: "hedged" },
+);
+
+describe("compareRuns", () => {
+  const comparison = compareRuns([normal, hedged], 0);
+
+  it("orders rows by the baseline, then rows only other runs have", () => {
+    expect(comparison.runIds).toEqual(["normal", "hedged"]);
+    expect(
+      comparison.rows.map((row) => [row.params.objectSizeBytes, row.params.clients, row.op]),
+    ).toEqual([
+      [4096, 1, "PUT"],
+      [4096, 1, "GET"],
+      [65536, 1, "PUT"],
+      [4096, 8, "PUT"],
+    ]);
+    expect(comparison.rows.map((row) => row.pointIndexes)).toEqual([
+      [0, 1],
+      [0, 1],
+      [1, null],
+      [null, 0],
+    ]);
+  });
+
+  it.each([
+    // row, metric, run, value, delta, delta %
+    [0, "p50Ms", 1, 8, -2, -20],
+    [0, "p99Ms", 1, 24, -6, -20],
+    [0, "maxMs", 1, 160, -40, -20],
+    [0, "ttfbP50Ms", 1, 4, -1, -20],
+    [0, "errors", 1, 2, 2, null],
+    [1, "p9999Ms", 1, 20, -20, -50],
+    [1, "throughputMBps", 1, 1.5, 0.5, 50],
+    [1, "hedgeExtraPct", 1, 5.5, 5.5, null],
+    [1, "hedgeWastedBytes", 1, 40960, 40960, null],
+    [0, "p50Ms", 0, 10, 0, 0],
+  ] as const)("row %d %s of run %d: %d (Δ %d, %d %%)", (row, metric, run, value, delta, pct) => {
+    const cell = comparison.rows[row]!.cells[metric][run]!;
+    expect(cell.value).toBeCloseTo(value, 9);
+    expect(cell.delta).toBeCloseTo(delta, 9);
+    if (pct === null) expect(cell.deltaPct).toBeNull();
+    else expect(cell.deltaPct).toBeCloseTo(pct, 9);
+  });
+
+  it("leaves missing cells null", () => {
+    expect(comparison.rows[2]!.cells.p99Ms).toEqual([
+      { value: 60, delta: 0, deltaPct: 0 },
+      { value: null, delta: null, deltaPct: null },
+    ]);
+    expect(comparison.rows[3]!.cells.p99Ms).toEqual([
+      { value: null, delta: null, deltaPct: null },
+      { value: 90, delta: null, deltaPct: null },
+    ]);
+  });
+
+  it("compares against any baseline", () => {
+    const reversed = compareRuns([normal, hedged], 1);
+    expect(reversed.rows[0]!.op).toBe("PUT");
+    expect(reversed.rows[0]!.params.clients).toBe(8);
+    const put = reversed.rows.find(
+      (row) => row.op === "PUT" && row.params.clients === 1 && row.params.objectSizeBytes === 4096,
+    )!;
+    expect(put.cells.p50Ms[0]).toEqual({ value: 10, delta: 2, deltaPct: 25 });
+  });
+
+  it("rejects an empty list and a baseline out of range", () => {
+    expect(() => compareRuns([])).toThrow(/no runs/);
+    expect(() => compareRuns([normal], 1)).toThrow(/baseline index 1 is not one of the 1 runs/);
+  });
+});

@@ -1,0 +1,197 @@
+import { createHash } from "node:crypto";
+import { createLatencyHistogram, encodeHistogram, latencyStatsMs } from "@taillab/core";
+import { describe, expect, it } from "vitest";
+import { renderComparisonReport, renderRunReport, type RunReportInput } from "./html-report.ts";
+import { REPORT_LANGUAGES, REPORT_MESSAGES, type ReportLanguage } from "./report-messages.ts";
+import { syntheticRun } from "./test-support/synthetic-run.ts";
+
+const MB = 1024 * 1024;
+const hash = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+const ids = (page: string) => [...page.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]);
+
+const hostile = '<script>alert("pwned")</script>';
+
+function hostileRun(): RunReportInput {
+  const run = syntheticRun({
+    name: `Lab 3 ${hostile}`,
+    notes: `line one\n<img src=x onerror=alert(1)>`,
+    tags: ["<b>bold</b>", "tail & hedge"],
+    mode: "hedged",
+    spec: { name: `spec ${hostile}` },
+  });
+  run.meta.environment.cpuModel = "<svg onload=alert(1)>";
+  run.meta.environment.server = "nginx</td><script>x()</script>";
+  run.summary.runId = `run-"quoted"-<id>`;
+  return run;
+}
+
+describe("renderRunReport", () => {
+  describe.each(REPORT_LANGUAGES)("in %s", (language) => {
+    const page = renderRunReport(hostileRun(), { language });
+
+    it("escapes every value that came from data", () => {
+      expect(count(page, /<script/g)).toBe(1);
+      expect(page).not.toMatch(/<img|<b>bold|<svg onload|<\/td><script/);
+      // Attributes only ever come from the report itself: no handler or source slipped in.
+      expect(page).not.toMatch(/<[^>]*\son[a-z]+=/);
+      expect(page).toContain("Lab 3 &lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;");
+      expect(page).toContain("spec &lt;script&gt;");
+      expect(page).toContain("&lt;img src=x onerror=alert(1)&gt;");
+      expect(page).toContain("tail &amp; hedge");
+      expect(page).toContain("run-&quot;quoted&quot;-&lt;id&gt;");
+    });
+
+    it("allows exactly its own style and script, by hash, and nothing from the network", () => {
+      const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(
+        page,
+      )?.[1];
+      expect(policy).toBeDefined();
+      const directives = policy!.replaceAll("&#39;", "'");
+      const script = /<script>([\s\S]*?)<\/script>/.exec(page)?.[1] ?? "";
+      const style = /<style>([\s\S]*?)<\/style>/.exec(page)?.[1] ?? "";
+      expect(directives).toContain("default-src 'none'");
+      expect(directives).toContain(`script-src 'sha256-${hash(script)}'`);
+      expect(directives).toContain(`style-src 'sha256-${hash(style)}'`);
+      expect(directives).not.toContain("unsafe-inline");
+      expect(page.indexOf("Content-Security-Policy")).toBeLessThan(page.indexOf("<style>"));
+      expect(page).not.toMatch(
+        /<[^>]*\s(src|style)=|https?:\/\/(?!127\.0\.0\.1)|@import|url\((?!#)/,
+      );
+      for (const [, target] of page.matchAll(/href="([^"]*)"/g)) expect(target).toMatch(/^#/);
+    });
+
+    it("gives every element id once and links the contents to real sections", () => {
+      const all = ids(page);
+      expect(new Set(all).size).toBe(all.length);
+      for (const [, target] of page.matchAll(/href="#([^"]*)"/g)) expect(all).toContain(target);
+    });
+
+    it("draws the charts of a single-point run and the hedge-cost table", () => {
+      // Per phase: latency by index, histogram, CDF; then the ladder.
+      expect(count(page, /<svg class="chart"/g)).toBe(2 * 3 + 1);
+      expect(page).toContain('id="hedge"');
+      expect(page).not.toContain('id="sweep"');
+      expect(page).toContain(`lang="${language}"`);
+    });
+  });
+
+  it("names things naturally in Chinese", () => {
+    const page = renderRunReport(syntheticRun(), { language: "zh-CN" });
+    for (const word of ["延迟", "吞吐量", "百分位", "请求序号", "累积分布函数", "排队模型"]) {
+      expect(page).toContain(word);
+    }
+    expect(page).not.toContain("Latency by request index");
+  });
+
+  it("has the same messages in every language, none empty", () => {
+    const keys = (language: ReportLanguage) => Object.keys(REPORT_MESSAGES[language]).sort();
+    expect(keys("zh-CN")).toEqual(keys("en"));
+    for (const language of REPORT_LANGUAGES) {
+      for (const [key, value] of Object.entries(REPORT_MESSAGES[language])) {
+        if (typeof value === "string") expect(value.length, key).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("rejects a language it does not have", () => {
+    expect(() => renderRunReport(syntheticRun(), { language: "fr" as ReportLanguage })).toThrow(
+      /report language "fr" is not supported; use one of en, zh-CN/,
+    );
+  });
+
+  it("adds sweep charts for a sweep: against size and against concurrency", () => {
+    const page = renderRunReport(
+      syntheticRun({ spec: { clients: [1, 4, 8], objectSize: ["4KiB", "64KiB"], samples: [200] } }),
+      { language: "en" },
+    );
+    expect(page).toContain('id="sweep"');
+    // Per axis: MB/s, ops/s, latency of PUT, latency of GET.
+    expect(count(page, /id="[^"]*-size-(mbps|ops|lat-PUT|lat-GET)"/g)).toBe(4);
+    expect(count(page, /id="[^"]*-conc-(mbps|ops|lat-PUT|lat-GET)"/g)).toBe(4);
+    expect(page).toContain("Point 6: 8 clients × 200 samples × 64 KiB");
+    expect(page).not.toContain('id="hedge"');
+  });
+
+  it("states the exponential model's predicted p99 beside the measured one", () => {
+    const run = syntheticRun({ spec: { samples: [5000] } });
+    const page = renderRunReport(run, { language: "en" });
+    const p99 = run.summary.points[0]!.phases[0]!.latencyMs.p99;
+    expect(page).toMatch(/Predicted p99 [\d,.]+ ms; measured p99 [\d,.]+ ms/);
+    expect(page).toContain(`measured p99 ${p99.toFixed(3)} ms`);
+    expect(page).toMatch(/model p99 [\d,.]+ ms/);
+  });
+
+  it("says so where a phase has no latencies, no histogram or no series", () => {
+    const run = syntheticRun();
+    const empty = createLatencyHistogram();
+    run.histograms[0]!.latency = encodeHistogram(empty);
+    run.summary.points[0]!.phases[0]!.latencyMs = latencyStatsMs(empty);
+    run.histograms.splice(1, 1);
+    run.latencySeries = [];
+    run.summary.stopped = true;
+    const page = renderRunReport(run, { language: "en" });
+    expect(page).toContain("No successful requests: nothing to chart.");
+    expect(page).toContain("No histogram was stored for this phase.");
+    expect(page).toContain("No per-request series was stored for this phase.");
+    expect(page).toContain("This run was stopped early");
+  });
+
+  it("stays under 2 MB for a run of a million requests per phase", () => {
+    const run = syntheticRun({ requestsPerPhase: 1_000_000, stallsPerPhase: 10 });
+    const bytes = new TextEncoder().encode(renderRunReport(run, { language: "zh-CN" })).length;
+    console.info(`report of 2 × 1,000,000 requests: ${(bytes / 1024).toFixed(1)} KiB`);
+    expect(bytes).toBeLessThan(2 * MB);
+  });
+
+  it("folds an undecimated series so the report size does not grow with the run", () => {
+    const run = syntheticRun({
+      requestsPerPhase: 200_000,
+      seriesBuckets: 200_000,
+      stallsPerPhase: 4,
+    });
+    expect(run.latencySeries[0]!.buckets).toHaveLength(200_000);
+    const page = renderRunReport(run, { language: "en" });
+    expect(new TextEncoder().encode(page).length).toBeLessThan(2 * MB);
+    expect(page).toContain("200,000 requests in 1,000 columns");
+  });
+});
+
+describe("renderComparisonReport", () => {
+  const baseline = syntheticRun({ name: "normal", spec: { clients: [1, 8], samples: [1000] } });
+  baseline.summary.runId = "run-a";
+  const hedged = syntheticRun({
+    name: `hedged ${hostile}`,
+    mode: "hedged",
+    stallsPerPhase: 0,
+    seed: 7,
+    spec: { clients: [8, 16], samples: [1000] },
+  });
+  hedged.summary.runId = "run-b";
+
+  it.each(REPORT_LANGUAGES)("lines runs up by point against the baseline (%s)", (language) => {
+    const page = renderComparisonReport([baseline, hedged], { baselineIndex: 0, language });
+    expect(count(page, /<script/g)).toBe(1);
+    expect(page).toContain("hedged &lt;script&gt;");
+    expect(count(page, /class="badge"/g)).toBeGreaterThan(1);
+    // 1 client only in the baseline, 16 only in the other run: both get a missing cell.
+    expect(page).toContain("—");
+    expect(page).toMatch(/class="delta delta-(better|worse)"/);
+    const all = ids(page);
+    expect(new Set(all).size).toBe(all.length);
+    // A ladder and a CDF per point and operation (DELETE left out): 3 points × 2 operations.
+    expect(count(page, /<svg class="chart"/g)).toBe(2 * 3 * 2);
+  });
+
+  it("numbers runs that share a name", () => {
+    const page = renderComparisonReport([baseline, baseline], { baselineIndex: 1, language: "en" });
+    expect(page).toContain("normal (#1)");
+    expect(page).toContain("normal (#2)");
+  });
+
+  it("rejects a baseline that is not one of the runs", () => {
+    expect(() => renderComparisonReport([baseline], { baselineIndex: 3, language: "en" })).toThrow(
+      /baseline index 3/,
+    );
+  });
+});

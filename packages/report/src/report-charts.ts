@@ -1,0 +1,465 @@
+import type { LatencyStats, Operation, RunSummary } from "@taillab/api";
+import {
+  lognormalCdf,
+  ninesOf,
+  shiftedExponentialCdf,
+  sweepView,
+  type DecimatedBucket,
+  type HistogramView,
+  type LatencyModelFits,
+  type PercentilePoint,
+  type SweepAxis,
+  type SweepSeries,
+} from "@taillab/core";
+import { markup, type SafeHtml } from "./html.ts";
+import {
+  formatInteger,
+  formatMs,
+  formatSignificant,
+  formatSize,
+  formatTick,
+} from "./report-format.ts";
+import type { ReportMessages } from "./report-messages.ts";
+import { renderChart, type ChartMarker, type ChartSeries, type Point } from "./svg-chart.ts";
+
+/** Distinct on a projector and for the common colour-vision deficiencies; dark enough for print. */
+export const SERIES_COLORS = [
+  "#1f5fa6",
+  "#d9730d",
+  "#2e8b57",
+  "#c0392b",
+  "#7b4fa0",
+  "#8c564b",
+  "#d6539b",
+  "#4b5b66",
+  "#1796a8",
+  "#a8870b",
+] as const;
+
+export function seriesColor(index: number): string {
+  return SERIES_COLORS[index % SERIES_COLORS.length] as string;
+}
+
+const MEASURED = "#15202b";
+const MODEL_EXP = "#d9730d";
+const MODEL_LOGNORMAL = "#2e8b57";
+const P99_MARKER = "#c0392b";
+
+/** Latencies spread over more than this ratio are drawn on a log axis, so the body stays visible. */
+const LOG_AXIS_RATIO = 20;
+
+export function latencyIndexChart(
+  id: string,
+  messages: ReportMessages,
+  buckets: readonly DecimatedBucket[],
+  stats: LatencyStats,
+): SafeHtml {
+  const requests = buckets.reduce(
+    (sum, bucket) => sum + bucket.lastIndex - bucket.firstIndex + 1,
+    0,
+  );
+  const middle = (bucket: DecimatedBucket) => (bucket.firstIndex + bucket.lastIndex) / 2;
+  const useLog = stats.p50 > 0 && stats.max / stats.p50 > LOG_AXIS_RATIO;
+  const series: ChartSeries[] = [
+    {
+      kind: "band",
+      key: "band",
+      label: messages.bandLabel,
+      color: "#1f5fa6",
+      points: buckets.map((bucket) => ({ x: middle(bucket), low: bucket.min, high: bucket.max })),
+    },
+    {
+      kind: "line",
+      key: "mean",
+      label: messages.meanLabel,
+      color: "#0b2545",
+      width: 1.5,
+      points: buckets.map((bucket): Point => [middle(bucket), bucket.mean]),
+    },
+  ];
+  return renderChart({
+    legendHint: messages.legendHint,
+    id,
+    title: messages.latencyByIndexTitle,
+    x: { label: messages.requestIndex, scale: "linear", includeZero: true },
+    y: useLog
+      ? { label: messages.latencyMs, scale: "log" }
+      : { label: messages.latencyMs, scale: "linear", includeZero: true },
+    series,
+    markers: [
+      {
+        axis: "y",
+        value: stats.p99,
+        label: `${messages.p99Label} ${formatMs(stats.p99)} ms`,
+        color: P99_MARKER,
+        dash: true,
+      },
+    ],
+    caption: messages.latencyByIndexNote(formatInteger(requests), formatInteger(buckets.length)),
+  });
+}
+
+export function latencyHistogramChart(
+  id: string,
+  messages: ReportMessages,
+  view: HistogramView,
+): SafeHtml {
+  return renderChart({
+    legendHint: messages.legendHint,
+    id,
+    title: messages.histogramTitle,
+    height: 380,
+    x: { label: messages.latencyMs, scale: view.binScale },
+    // Counts of 1 (a lone stall) must still get a bar: the axis starts below 1.
+    y: { label: messages.requestsLogScale, scale: "log", min: 0.5 },
+    series: [
+      {
+        kind: "bars",
+        key: "bins",
+        label: messages.requests,
+        color: "#1f5fa6",
+        bars: view.bins.map((bin) => ({ x0: bin.lowMs, x1: bin.highMs, y: bin.count })),
+      },
+    ],
+  });
+}
+
+function modelCurve(
+  fromMs: number,
+  toMs: number,
+  logScale: boolean,
+  cdf: (valueMs: number) => number,
+): Point[] {
+  const steps = 160;
+  return Array.from({ length: steps + 1 }, (_, index): Point => {
+    const position = index / steps;
+    const valueMs = logScale
+      ? fromMs * (toMs / fromMs) ** position
+      : fromMs + (toMs - fromMs) * position;
+    return [valueMs, cdf(valueMs)];
+  });
+}
+
+export function cdfChart(
+  id: string,
+  messages: ReportMessages,
+  view: HistogramView,
+  fits: LatencyModelFits,
+  measuredP99Ms: number,
+): SafeHtml {
+  const fromMs = view.minMs;
+  const toMs = view.maxMs;
+  const logScale = fromMs > 0 && toMs / fromMs > LOG_AXIS_RATIO * 1.5;
+  const exponential = fits.exponential;
+  const startMs = logScale ? fromMs : Math.max(0, exponential.t0Ms);
+  const markers: ChartMarker[] = [
+    {
+      axis: "x",
+      value: measuredP99Ms,
+      label: `${messages.measuredP99} ${formatMs(measuredP99Ms)} ms`,
+      color: P99_MARKER,
+    },
+    {
+      axis: "x",
+      value: exponential.predictedP99Ms,
+      label: `${messages.modelP99} ${formatMs(exponential.predictedP99Ms)} ms`,
+      color: MODEL_EXP,
+      dash: true,
+      seriesKey: "exponential",
+    },
+    { axis: "y", value: 0.99, label: "0.99", color: "#6b7680", dash: true },
+  ];
+  return renderChart({
+    legendHint: messages.legendHint,
+    id,
+    title: messages.cdfTitle,
+    x: { label: messages.latencyMs, scale: logScale ? "log" : "linear", includeZero: !logScale },
+    y: {
+      label: messages.cdfAxis,
+      scale: "linear",
+      min: 0,
+      max: 1,
+      ticks: [0, 0.2, 0.4, 0.6, 0.8, 1].map((value) => ({ value, label: formatTick(value) })),
+    },
+    series: [
+      {
+        kind: "line",
+        key: "measured",
+        label: messages.measuredCdf,
+        color: MEASURED,
+        width: 3,
+        points: view.cdf.map((point): Point => [point.valueMs, point.fraction]),
+      },
+      {
+        kind: "line",
+        key: "exponential",
+        label: messages.exponentialModel,
+        color: MODEL_EXP,
+        dash: "dash",
+        points: modelCurve(startMs, toMs, logScale, (t) => shiftedExponentialCdf(exponential, t)),
+      },
+      {
+        kind: "line",
+        key: "lognormal",
+        label: messages.lognormalModel,
+        color: MODEL_LOGNORMAL,
+        dash: "dot",
+        points: modelCurve(startMs, toMs, logScale, (t) => lognormalCdf(fits.lognormal, t)),
+      },
+    ],
+    markers,
+  });
+}
+
+export function fitSummary(
+  messages: ReportMessages,
+  fits: LatencyModelFits,
+  measuredP99Ms: number,
+): SafeHtml {
+  const { exponential, lognormal } = fits;
+  return markup`<div class="fit">
+    <p>
+      ${messages.fitExponential(
+        formatMs(exponential.t0Ms),
+        formatSignificant(exponential.alphaPerMs),
+        formatFixedKs(exponential.ksDistance),
+        formatMs(exponential.predictedP99Ms),
+        formatMs(measuredP99Ms),
+      )}
+    </p>
+    <p>
+      ${messages.fitLognormal(
+        formatMs(Math.exp(lognormal.mu)),
+        formatSignificant(lognormal.sigma),
+        formatFixedKs(lognormal.ksDistance),
+        formatMs(lognormal.predictedP99Ms),
+      )}
+    </p>
+    <p class="note">${messages.fitExplanation}</p>
+  </div>`;
+}
+
+function formatFixedKs(distance: number): string {
+  return distance.toFixed(3);
+}
+
+export interface LadderLine {
+  label: string;
+  color: string;
+  dash?: "dash" | "dot";
+  points: readonly PercentilePoint[];
+}
+
+/** Where the nines axis is labelled. */
+const LADDER_TICKS = [50, 90, 99, 99.9, 99.99];
+
+/** The ladder from summary figures, for a phase whose histogram is not at hand. */
+export function ladderFromStats(stats: LatencyStats): PercentilePoint[] {
+  return (
+    [
+      [50, stats.p50],
+      [90, stats.p90],
+      [99, stats.p99],
+      [99.9, stats.p999],
+      [99.99, stats.p9999],
+    ] as const
+  ).map(([percentile, valueMs]) => ({ percentile, nines: ninesOf(percentile), valueMs }));
+}
+
+export function ladderChart(
+  id: string,
+  title: string,
+  messages: ReportMessages,
+  lines: readonly LadderLine[],
+): SafeHtml {
+  return renderChart({
+    legendHint: messages.legendHint,
+    id,
+    title,
+    x: {
+      label: messages.percentile,
+      scale: "linear",
+      ticks: LADDER_TICKS.map((percentile) => ({
+        value: ninesOf(percentile),
+        label: `p${percentile}`,
+      })),
+      pad: 0.03,
+    },
+    y: { label: messages.latencyMs, scale: "log" },
+    series: lines.map((line, index): ChartSeries => ({
+      kind: "line",
+      key: `line-${index}`,
+      label: line.label,
+      color: line.color,
+      dash: line.dash,
+      markers: true,
+      points: line.points.map((point): Point => [point.nines, point.valueMs]),
+    })),
+    caption: messages.ladderNote,
+  });
+}
+
+export interface CdfLine {
+  label: string;
+  color: string;
+  dash?: "dash" | "dot";
+  view: HistogramView;
+}
+
+export function cdfOverlayChart(
+  id: string,
+  title: string,
+  messages: ReportMessages,
+  lines: readonly CdfLine[],
+): SafeHtml {
+  const values = lines.flatMap((line) => [line.view.minMs, line.view.maxMs]).filter((v) => v > 0);
+  const logScale = values.length > 0 && Math.max(...values) / Math.min(...values) > LOG_AXIS_RATIO;
+  return renderChart({
+    legendHint: messages.legendHint,
+    id,
+    title,
+    x: { label: messages.latencyMs, scale: logScale ? "log" : "linear", includeZero: !logScale },
+    y: {
+      label: messages.cdfAxis,
+      scale: "linear",
+      min: 0,
+      max: 1,
+      ticks: [0, 0.2, 0.4, 0.6, 0.8, 1].map((value) => ({ value, label: formatTick(value) })),
+    },
+    series: lines.map((line, index): ChartSeries => ({
+      kind: "line",
+      key: `line-${index}`,
+      label: line.label,
+      color: line.color,
+      dash: line.dash,
+      width: 2.5,
+      points: line.view.cdf.map((point): Point => [point.valueMs, point.fraction]),
+    })),
+    markers: [{ axis: "y", value: 0.99, label: "0.99", color: "#6b7680", dash: true }],
+  });
+}
+
+const OP_DASH: Partial<Record<Operation, "dash" | "dot">> = { GET: "dash", DELETE: "dot" };
+
+function fixedLabel(messages: ReportMessages, line: SweepSeries): string {
+  const { clients, samples, objectSizeBytes } = line.fixed;
+  return line.axis === "objectSize"
+    ? messages.seriesFixedClients(clients ?? 0, samples ?? 0)
+    : messages.seriesFixedSize(formatSize(objectSizeBytes ?? 0), samples ?? 0);
+}
+
+/** Throughput, ops/s and latency against object size and against concurrency, per operation. */
+export function sweepCharts(
+  idPrefix: string,
+  messages: ReportMessages,
+  summary: RunSummary,
+  opLabel: (op: Operation) => string,
+): SafeHtml[] {
+  const ops = new Set<Operation>();
+  for (const point of summary.points) for (const phase of point.phases) ops.add(phase.op);
+  const charted = ops.size > 1 ? [...ops].filter((op) => op !== "DELETE") : [...ops];
+  const view = sweepView(summary, { ops: charted });
+  const charts: SafeHtml[] = [];
+  const axes: { axis: SweepAxis; values: number[]; title: string }[] = [];
+  if (view.objectSizes.length > 1) {
+    axes.push({ axis: "objectSize", values: view.objectSizes, title: messages.againstSize });
+  }
+  if (view.concurrencies.length > 1) {
+    axes.push({
+      axis: "concurrency",
+      values: view.concurrencies,
+      title: messages.againstConcurrency,
+    });
+  }
+  for (const { axis, values, title } of axes) {
+    const byAxis = axis === "objectSize" ? view.bySize : view.byConcurrency;
+    const x =
+      axis === "objectSize"
+        ? {
+            label: messages.objectSizeAxis,
+            scale: "log" as const,
+            ticks: values.map((value) => ({ value, label: formatSize(value) })),
+            pad: 0.04,
+          }
+        : {
+            label: messages.concurrencyAxis,
+            scale: "linear" as const,
+            ticks: values.map((value) => ({ value, label: String(value) })),
+            pad: 0.04,
+          };
+    const groups: string[] = [];
+    const groupOf = (line: SweepSeries) => {
+      const group = line.key.slice(line.op.length + 1);
+      if (!groups.includes(group)) groups.push(group);
+      return groups.indexOf(group);
+    };
+    const rateSeries = (lines: readonly SweepSeries[]): ChartSeries[] =>
+      lines.map((line) => ({
+        kind: "line",
+        key: line.key,
+        label: `${line.op} · ${fixedLabel(messages, line)}`,
+        color: seriesColor(groupOf(line)),
+        dash: OP_DASH[line.op],
+        markers: true,
+        points: line.points.map((point): Point => [point.x, point.y]),
+      }));
+    const prefix = `${idPrefix}-${axis === "objectSize" ? "size" : "conc"}`;
+    charts.push(
+      renderChart({
+        legendHint: messages.legendHint,
+        id: `${prefix}-mbps`,
+        title: messages.sweepThroughputTitle(title),
+        x,
+        y: { label: messages.throughputMBps, scale: "linear", includeZero: true },
+        series: rateSeries(byAxis.throughputMBps),
+      }),
+      renderChart({
+        legendHint: messages.legendHint,
+        id: `${prefix}-ops`,
+        title: messages.sweepOpsTitle(title),
+        x,
+        y: { label: messages.opsPerSecAxis, scale: "linear", includeZero: true },
+        series: rateSeries(byAxis.opsPerSec),
+      }),
+    );
+    for (const op of view.ops) {
+      const percentiles = [
+        ["p50", byAxis.p50Ms, undefined],
+        ["p99", byAxis.p99Ms, "dash"],
+        ["p99.9", byAxis.p999Ms, "dot"],
+      ] as const;
+      const series: ChartSeries[] = percentiles.flatMap(([name, lines, dash]) =>
+        lines
+          .filter((line) => line.op === op)
+          .map((line): ChartSeries => ({
+            kind: "line",
+            key: `${name} ${line.key}`,
+            label: `${name} · ${fixedLabel(messages, line)}`,
+            color: seriesColor(groupOf(line)),
+            dash,
+            markers: true,
+            points: line.points.map((point): Point => [point.x, point.y]),
+          })),
+      );
+      const latencies = series.flatMap((entry) =>
+        entry.kind === "line" ? entry.points.map((point) => point[1]) : [],
+      );
+      const positive = latencies.filter((value) => value > 0);
+      const useLog =
+        positive.length > 0 && Math.max(...positive) / Math.min(...positive) > LOG_AXIS_RATIO;
+      charts.push(
+        renderChart({
+          legendHint: messages.legendHint,
+          id: `${prefix}-lat-${op}`,
+          title: messages.sweepLatencyTitle(opLabel(op), title),
+          x,
+          y: useLog
+            ? { label: messages.latencyMs, scale: "log" }
+            : { label: messages.latencyMs, scale: "linear", includeZero: true },
+          series,
+        }),
+      );
+    }
+  }
+  return charts;
+}

@@ -1,0 +1,449 @@
+import type {
+  CredentialsRef,
+  Endpoint,
+  PhaseSummary,
+  PointSummary,
+  RunEnvironment,
+  RunMeta,
+  RunSpec,
+  RunSummary,
+} from "@taillab/api";
+import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
+import {
+  formatDateTime,
+  formatFixed,
+  formatInteger,
+  formatMiB,
+  formatMs,
+  formatPercent,
+  formatSize,
+} from "./report-format.ts";
+import type { ReportMessages } from "./report-messages.ts";
+
+export type Row = readonly [label: HtmlValue, value: HtmlValue];
+
+/** A two-column table of labelled values. */
+export function keyValueTable(rows: readonly Row[]): SafeHtml {
+  return markup`<div class="table-wrap">
+    <table class="kv">
+      <tbody>
+        ${rows.map(
+          ([label, value]) =>
+            markup`<tr>
+              <th scope="row">${label}</th>
+              <td>${value}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+function lines(values: readonly HtmlValue[]): SafeHtml {
+  return markup`${values.map((value, index) => markup`${index > 0 ? markup`<br />` : ""}${value}`)}`;
+}
+
+export function pointParamsText(messages: ReportMessages, point: PointSummary): string {
+  const { clients, samples, objectSizeBytes } = point.params;
+  return messages.pointParams(clients, samples, formatSize(objectSizeBytes));
+}
+
+export function overviewRows(messages: ReportMessages, meta: RunMeta, summary: RunSummary): Row[] {
+  const rows: Row[] = [
+    [messages.runName, meta.name || "—"],
+    [messages.runId, markup`<span class="mono">${summary.runId}</span>`],
+    [messages.status, messages.statusNames[meta.status] ?? meta.status],
+    [messages.started, formatDateTime(summary.startedAt)],
+    [messages.finished, formatDateTime(summary.finishedAt)],
+    [messages.mode, messages.modeNames[summary.mode] ?? summary.mode],
+    [messages.loop, messages.loopNames[summary.loop] ?? summary.loop],
+    [
+      messages.endpoints,
+      summary.endpointUrls.length > 0
+        ? lines(summary.endpointUrls.map((url) => markup`<span class="mono">${url}</span>`))
+        : messages.none,
+    ],
+  ];
+  if (meta.tags.length > 0) rows.push([messages.tags, meta.tags.join(", ")]);
+  if (meta.notes) rows.push([messages.notes, markup`<div class="pre-wrap">${meta.notes}</div>`]);
+  if (meta.error) rows.push([messages.failure, markup`<div class="pre-wrap">${meta.error}</div>`]);
+  return rows;
+}
+
+function credentialsText(messages: ReportMessages, credentials: CredentialsRef): string {
+  switch (credentials.kind) {
+    case "env":
+      return messages.credentialsEnv(credentials.accessKeyIdVar, credentials.secretAccessKeyVar);
+    case "keychain":
+      return messages.credentialsKeychain(credentials.id);
+    case "anonymous":
+      return messages.credentialsAnonymous;
+  }
+}
+
+function endpointText(endpoint: Endpoint): SafeHtml {
+  return markup`<span class="mono">${endpoint.url}</span> (${endpoint.region}, ${endpoint.addressing})`;
+}
+
+function hedgeText(messages: ReportMessages, spec: RunSpec): string {
+  const hedge = spec.hedge;
+  const delay =
+    hedge.delay.kind === "fixed"
+      ? `${formatMs(hedge.delay.delayMs)} ms`
+      : `p${hedge.delay.percentile}`;
+  return messages.hedgeSpec(
+    delay,
+    formatPercent(hedge.budgetPercent, 0),
+    spec.mode === "tied" ? `${formatMs(hedge.tiedDelayMs)} ms` : null,
+    hedge.minSamples,
+  );
+}
+
+function openLoopText(
+  messages: ReportMessages,
+  openLoop: NonNullable<RunSpec["openLoop"]>,
+): string {
+  return messages.openLoopSpec(
+    formatFixed(openLoop.rateHz, Number.isInteger(openLoop.rateHz) ? 0 : 2),
+    openLoop.arrivals,
+    openLoop.durationMs === undefined ? null : formatFixed(openLoop.durationMs / 1000, 1),
+    openLoop.seed,
+  );
+}
+
+/** Spec keys with a readable rendering; any other key is shown as JSON so nothing is hidden. */
+const HANDLED_SPEC_KEYS = new Set([
+  "schemaVersion",
+  "name",
+  "endpoints",
+  "bucket",
+  "keyPrefix",
+  "phases",
+  "clients",
+  "samples",
+  "objectSize",
+  "transport",
+  "workers",
+  "verify",
+  "createBucket",
+  "openLoop",
+  "mode",
+  "hedge",
+  "replicaChoice",
+  "testbed",
+]);
+
+/** The spec as a readable table. It holds credential references only, never secrets. */
+export function specRows(messages: ReportMessages, spec: RunSpec): Row[] {
+  const label = (key: string) => messages.specLabels[key] ?? key;
+  const yesNo = (value: boolean) => (value ? messages.yes : messages.no);
+  const rows: Row[] = [];
+  if (spec.name) rows.push([label("name"), spec.name]);
+  if (spec.endpoints) {
+    rows.push([label("endpoints"), lines(spec.endpoints.map(endpointText))]);
+    const credentials = [
+      ...new Set(spec.endpoints.map((endpoint) => credentialsText(messages, endpoint.credentials))),
+    ];
+    rows.push([label("credentials"), lines(credentials)]);
+  } else {
+    const testbed = spec.testbed;
+    const profile =
+      typeof testbed.profile === "string" ? testbed.profile : JSON.stringify(testbed.profile);
+    rows.push([label("testbed"), messages.testbedSpec(testbed.replicas, profile, testbed.seed)]);
+  }
+  rows.push(
+    [label("bucket"), markup`<span class="mono">${spec.bucket}</span>`],
+    [label("keyPrefix"), markup`<span class="mono">${spec.keyPrefix}</span>`],
+    [label("phases"), spec.phases.join(", ")],
+    [label("clients"), spec.clients.map(formatInteger).join(", ")],
+    [label("samples"), spec.samples ? spec.samples.map(formatInteger).join(", ") : "—"],
+    [label("objectSize"), spec.objectSize.map(formatSize).join(", ")],
+    [label("transport"), spec.transport],
+    [label("workers"), spec.workers ?? "—"],
+    [label("verify"), yesNo(spec.verify)],
+    [label("createBucket"), yesNo(spec.createBucket)],
+  );
+  if (spec.openLoop) rows.push([label("openLoop"), openLoopText(messages, spec.openLoop)]);
+  rows.push([label("mode"), messages.modeNames[spec.mode] ?? spec.mode]);
+  if (spec.mode !== "normal") rows.push([label("hedge"), hedgeText(messages, spec)]);
+  const replicas = spec.endpoints ? spec.endpoints.length : spec.testbed.replicas;
+  if (replicas > 1) rows.push([label("replicaChoice"), spec.replicaChoice]);
+  for (const [key, value] of Object.entries(spec)) {
+    if (HANDLED_SPEC_KEYS.has(key) || value === undefined) continue;
+    rows.push([label(key), markup`<span class="mono">${JSON.stringify(value)}</span>`]);
+  }
+  return rows;
+}
+
+export function environmentRows(
+  messages: ReportMessages,
+  environment: RunEnvironment,
+  summary: RunSummary,
+): Row[] {
+  return [
+    [messages.taillabVersion, environment.taillabVersion],
+    [messages.operatingSystem, environment.os],
+    [messages.cpu, `${environment.cpuModel} (${messages.cpuCores(environment.cpuCount)})`],
+    [messages.memory, environment.memoryBytes > 0 ? formatSize(environment.memoryBytes) : "—"],
+    [messages.nodeVersion, environment.node],
+    [messages.serverHeader, environment.server ?? summary.server ?? messages.none],
+  ];
+}
+
+function numberCell(text: string): SafeHtml {
+  return markup`<td class="num">${text}</td>`;
+}
+
+function errorsText(phase: PhaseSummary): string {
+  const codes = Object.entries(phase.errorsByCode)
+    .map(([code, count]) => `${code} ${formatInteger(count)}`)
+    .join(", ");
+  return codes ? `${formatInteger(phase.errors)} (${codes})` : formatInteger(phase.errors);
+}
+
+/** s3bench's summary, one column per phase, with p99.9 and p99.99 added. */
+export function pointResultsTable(messages: ReportMessages, point: PointSummary): SafeHtml {
+  const phases = point.phases;
+  const row = (label: string, value: (phase: PhaseSummary) => string, start = false) =>
+    markup`<tr${start ? markup` class="group-start"` : ""}><th scope="row">${label}</th>${phases.map(
+      (phase) => numberCell(value(phase)),
+    )}</tr>`;
+  const latency = (pick: (phase: PhaseSummary) => number) => (phase: PhaseSummary) =>
+    formatMs(pick(phase));
+  const openLoop = phases.some((phase) => phase.serviceMs);
+  const rows = [
+    row(messages.requests, (phase) => formatInteger(phase.requests)),
+    row(messages.transferred, (phase) => formatMiB(phase.bytes)),
+    row(messages.throughput, (phase) => formatFixed(phase.throughputMBps, 2)),
+    row(messages.opsPerSec, (phase) => formatFixed(phase.opsPerSec, 1)),
+    row(messages.duration, (phase) => formatFixed(phase.durationMs / 1000, 3)),
+    row(messages.errors, errorsText),
+    row(
+      messages.latencyMax,
+      latency((phase) => phase.latencyMs.max),
+      true,
+    ),
+    row(
+      messages.latencyRow("p99.99"),
+      latency((phase) => phase.latencyMs.p9999),
+    ),
+    row(
+      messages.latencyRow("p99.9"),
+      latency((phase) => phase.latencyMs.p999),
+    ),
+    row(
+      messages.latencyRow("p99"),
+      latency((phase) => phase.latencyMs.p99),
+    ),
+    row(
+      messages.latencyRow("p90"),
+      latency((phase) => phase.latencyMs.p90),
+    ),
+    row(
+      messages.latencyRow("p75"),
+      latency((phase) => phase.latencyMs.p75),
+    ),
+    row(
+      messages.latencyRow("p50"),
+      latency((phase) => phase.latencyMs.p50),
+    ),
+    row(
+      messages.latencyRow("p25"),
+      latency((phase) => phase.latencyMs.p25),
+    ),
+    row(
+      messages.latencyMin,
+      latency((phase) => phase.latencyMs.min),
+    ),
+    row(
+      messages.latencyMean,
+      latency((phase) => phase.latencyMs.mean),
+    ),
+    row(
+      messages.ttfbRow("p50"),
+      latency((phase) => phase.ttfbMs.p50),
+      true,
+    ),
+    row(
+      messages.ttfbRow("p99"),
+      latency((phase) => phase.ttfbMs.p99),
+    ),
+  ];
+  if (openLoop) {
+    const service =
+      (pick: (phase: PhaseSummary) => number | undefined) => (phase: PhaseSummary) => {
+        const value = pick(phase);
+        return value === undefined ? "—" : formatMs(value);
+      };
+    rows.push(
+      row(
+        messages.serviceRow("p50"),
+        service((phase) => phase.serviceMs?.p50),
+        true,
+      ),
+      row(
+        messages.serviceRow("p99"),
+        service((phase) => phase.serviceMs?.p99),
+      ),
+      row(
+        messages.serviceRow("p99.9"),
+        service((phase) => phase.serviceMs?.p999),
+      ),
+      row(messages.missedStarts, (phase) =>
+        phase.missedStarts === undefined ? "—" : formatInteger(phase.missedStarts),
+      ),
+    );
+  }
+  return markup`<div class="table-wrap">
+      <table class="results">
+        <thead>
+          <tr>
+            <th scope="col">${messages.metric}</th>
+            ${phases.map(
+              (phase) => markup`<th scope="col" class="num">${messages.opNames[phase.op]}</th>`,
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>
+    </div>
+    ${openLoop ? markup`<p class="note">${messages.openLoopNote}</p>` : ""}`;
+}
+
+/** One line per point and phase: the table a sweep ends with. */
+export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary): SafeHtml {
+  const header = [
+    messages.point,
+    messages.clients,
+    messages.samples,
+    messages.objectSize,
+    messages.operation,
+    "MB/s",
+    "ops/s",
+    "p50 (ms)",
+    "p99 (ms)",
+    "p99.9 (ms)",
+    "max (ms)",
+    messages.errors,
+  ];
+  const body = summary.points.flatMap((point, pointIndex) =>
+    point.phases.map(
+      (phase, phaseIndex) =>
+        markup`<tr${phaseIndex === 0 && pointIndex > 0 ? markup` class="group-start"` : ""}>${[
+          numberCell(String(pointIndex + 1)),
+          numberCell(String(point.params.clients)),
+          numberCell(formatInteger(point.params.samples)),
+          numberCell(formatSize(point.params.objectSizeBytes)),
+          markup`<td class="nowrap">${phase.op}</td>`,
+          numberCell(formatFixed(phase.throughputMBps, 2)),
+          numberCell(formatFixed(phase.opsPerSec, 1)),
+          numberCell(formatMs(phase.latencyMs.p50)),
+          numberCell(formatMs(phase.latencyMs.p99)),
+          numberCell(formatMs(phase.latencyMs.p999)),
+          numberCell(formatMs(phase.latencyMs.max)),
+          numberCell(formatInteger(phase.errors)),
+        ]}</tr>`,
+    ),
+  );
+  return markup`<div class="table-wrap">
+    <table class="results">
+      <thead>
+        <tr>
+          ${header.map(
+            (label, index) =>
+              markup`<th scope="col" ${index === 4 ? "" : markup` class="num"`}>${label}</th>`,
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        ${body}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+export function hasHedgeCost(summary: RunSummary): boolean {
+  return summary.points.some((point) => point.phases.some((phase) => phase.hedge));
+}
+
+export function hedgeTable(messages: ReportMessages, summary: RunSummary): SafeHtml {
+  const multiplePoints = summary.points.length > 1;
+  const header = [
+    ...(multiplePoints ? [messages.point] : []),
+    messages.operation,
+    messages.hedgeDelay,
+    messages.hedgeBudget,
+    messages.attempts,
+    messages.extraRequests,
+    messages.aborted,
+    messages.wastedBytes,
+    messages.wonByBackup,
+  ];
+  const body = summary.points.flatMap((point, pointIndex) =>
+    point.phases.flatMap((phase) => {
+      const hedge = phase.hedge;
+      if (!hedge) return [];
+      return [
+        markup`<tr>
+          ${multiplePoints ? numberCell(String(pointIndex + 1)) : ""}
+          <td class="nowrap">${messages.opNames[phase.op]}</td>
+          ${[
+            hedge.delayMs === null ? messages.noneArmed : formatMs(hedge.delayMs),
+            formatPercent(hedge.budgetPct, 1),
+            formatInteger(hedge.attempts),
+            formatPercent(hedge.extraPct),
+            formatInteger(hedge.aborted),
+            `${formatInteger(hedge.wastedBytes)} (${formatMiB(hedge.wastedBytes)} MB)`,
+            formatInteger(hedge.wonByBackup),
+          ].map(numberCell)}
+        </tr>`,
+      ];
+    }),
+  );
+  const opColumn = multiplePoints ? 1 : 0;
+  return markup`<div class="table-wrap">
+    <table class="results">
+      <thead>
+        <tr>
+          ${header.map(
+            (label, index) =>
+              markup`<th scope="col" ${index === opColumn ? "" : markup` class="num"`}>${label}</th>`,
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        ${body}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+export function testbedTable(messages: ReportMessages, summary: RunSummary): SafeHtml | null {
+  const replicas = summary.testbed;
+  if (!replicas || replicas.length === 0) return null;
+  return markup`<div class="table-wrap">
+    <table class="results">
+      <thead>
+        <tr>
+          <th scope="col">${messages.replica}</th>
+          <th scope="col" class="num">${messages.received}</th>
+          <th scope="col" class="num">${messages.completed}</th>
+          <th scope="col" class="num">${messages.abandoned}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${replicas.map(
+          (replica) =>
+            markup`<tr>
+              <td class="mono">${replica.url}</td>
+              ${numberCell(formatInteger(replica.received))}${numberCell(
+                formatInteger(replica.completed),
+              )}${numberCell(formatInteger(replica.aborted))}
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}

@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import { UTF8_BOM } from "./csv.ts";
+import { SUMMARY_CSV_COLUMNS, summaryCsv } from "./summary-csv.ts";
+import { syntheticRun } from "./test-support/synthetic-run.ts";
+
+/**
+ * A strict RFC 4180 reader, written here so the test does not trust the writer's own helpers:
+ * fields separated by commas, records by CRLF, quoted fields may hold commas, CR, LF and doubled
+ * quotes; anything else (a bare quote inside an unquoted field, text after a closing quote) throws.
+ */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let index = 0;
+  const atRecordEnd = () => text.startsWith("\r\n", index);
+  while (index < text.length) {
+    let field = "";
+    if (text[index] === '"') {
+      index += 1;
+      for (;;) {
+        if (index >= text.length) throw new Error("unterminated quoted field");
+        const character = text[index] as string;
+        if (character === '"') {
+          if (text[index + 1] === '"') {
+            field += '"';
+            index += 2;
+            continue;
+          }
+          index += 1;
+          break;
+        }
+        field += character;
+        index += 1;
+      }
+      if (index < text.length && text[index] !== "," && !atRecordEnd()) {
+        throw new Error(`text after a closing quote at ${index}`);
+      }
+    } else {
+      while (index < text.length && text[index] !== "," && !atRecordEnd()) {
+        const character = text[index] as string;
+        if (character === '"' || character === "\r" || character === "\n") {
+          throw new Error(`unquoted ${JSON.stringify(character)} at ${index}`);
+        }
+        field += character;
+        index += 1;
+      }
+    }
+    record.push(field);
+    if (text[index] === ",") {
+      index += 1;
+      if (index === text.length) record.push("");
+    } else if (atRecordEnd()) {
+      index += 2;
+      records.push(record);
+      record = [];
+    }
+  }
+  if (record.length > 0) records.push(record);
+  return records;
+}
+
+describe("the test's RFC 4180 reader", () => {
+  it.each([
+    ["a,b\r\n", [["a", "b"]]],
+    ['"a,b","say ""hi"""\r\n', [["a,b", 'say "hi"']]],
+    [
+      '"two\r\nlines",x\r\ny,\r\n',
+      [
+        ["two\r\nlines", "x"],
+        ["y", ""],
+      ],
+    ],
+  ])("reads %j", (text, expected) => {
+    expect(parseCsv(text)).toEqual(expected);
+  });
+
+  it.each(['a"b\r\n', '"a"b\r\n', '"open\r\n', "a\nb\r\n"])("rejects %j", (text) => {
+    expect(() => parseCsv(text)).toThrow();
+  });
+});
+
+describe("summaryCsv", () => {
+  const tricky = 'Lab 3, "hedged"\r\n第二行 <script>';
+  const sweep = syntheticRun({
+    name: tricky,
+    mode: "hedged",
+    spec: { clients: [1, 4], objectSize: ["4KiB", "64KiB"], samples: [300] },
+  });
+  const single = syntheticRun({ spec: { samples: [500] } });
+  single.summary.runId = "normal-run";
+  const csv = summaryCsv([sweep.summary, single.summary], {
+    runNames: { "normal-run": "baseline" },
+  });
+  const [header, ...rows] = parseCsv(csv);
+  const column = (row: readonly string[], name: string) =>
+    row[SUMMARY_CSV_COLUMNS.indexOf(name)] as string;
+
+  it("writes s3bench's columns with units, p99.9 and p99.99 added", () => {
+    expect(header).toEqual(SUMMARY_CSV_COLUMNS);
+    for (const name of [
+      "Total Transferred (MB)",
+      "Total Throughput (MB/s)",
+      "Total Duration (s)",
+      "Number of Errors",
+      "Max (ms)",
+      "99.99th %ile (ms)",
+      "99.9th %ile (ms)",
+      "99th %ile (ms)",
+      "90th %ile (ms)",
+      "75th %ile (ms)",
+      "50th %ile (ms)",
+      "25th %ile (ms)",
+      "Min (ms)",
+      "Run ID",
+      "Clients",
+      "Samples",
+      "Object Size (bytes)",
+      "Operation",
+      "Mode",
+      "Loop",
+      "Hedge Extra (%)",
+      "Hedge Wasted (bytes)",
+    ]) {
+      expect(header).toContain(name);
+    }
+  });
+
+  it("writes one row per run × point × phase, every row as wide as the header", () => {
+    expect(rows).toHaveLength(4 * 2 + 1 * 2);
+    for (const row of rows) expect(row).toHaveLength(SUMMARY_CSV_COLUMNS.length);
+    expect(rows.map((row) => column(row, "Point") + column(row, "Operation"))).toEqual([
+      "1PUT",
+      "1GET",
+      "2PUT",
+      "2GET",
+      "3PUT",
+      "3GET",
+      "4PUT",
+      "4GET",
+      "1PUT",
+      "1GET",
+    ]);
+  });
+
+  it("round-trips names with commas, quotes, CRLF and non-ASCII text", () => {
+    expect(column(rows[0]!, "Run Name")).toBe(tricky);
+    expect(column(rows[9]!, "Run Name")).toBe("baseline");
+  });
+
+  it.each([
+    [0, "Clients", "1"],
+    [2, "Object Size (bytes)", "65536"],
+    [6, "Clients", "4"],
+    [0, "Mode", "hedged"],
+    [8, "Mode", "normal"],
+    [0, "Loop", "closed"],
+    [1, "Errors by Code", "SlowDown=2"],
+    [8, "Hedge Extra (%)", ""],
+  ])("row %d %s is %j", (row, name, expected) => {
+    expect(column(rows[row]!, name)).toBe(expected);
+  });
+
+  it("writes the summary's figures: latencies in ms, durations in s, MB as MiB", () => {
+    const phase = sweep.summary.points[1]!.phases[0]!;
+    const row = rows[2]!;
+    expect(Number(column(row, "99th %ile (ms)"))).toBe(phase.latencyMs.p99);
+    expect(Number(column(row, "99.99th %ile (ms)"))).toBe(phase.latencyMs.p9999);
+    expect(Number(column(row, "Max (ms)"))).toBe(phase.latencyMs.max);
+    expect(Number(column(row, "Total Duration (s)"))).toBeCloseTo(phase.durationMs / 1000, 6);
+    expect(Number(column(row, "Total Transferred (MB)"))).toBeCloseTo((300 * 65536) / 1048576, 6);
+    expect(Number(column(row, "Hedge Extra (%)"))).toBe(phase.hedge!.extraPct);
+    expect(Number(column(row, "Hedge Wasted (bytes)"))).toBe(phase.hedge!.wastedBytes);
+  });
+
+  it("starts with a UTF-8 byte-order mark only when asked", () => {
+    expect(csv.startsWith("Run ID,")).toBe(true);
+    const withBom = summaryCsv([single.summary], { withBom: true });
+    expect(withBom.startsWith(`${UTF8_BOM}Run ID,`)).toBe(true);
+    expect(parseCsv(withBom.slice(1))).toHaveLength(3);
+  });
+
+  it("writes only the header for no runs", () => {
+    expect(parseCsv(summaryCsv([]))).toEqual([SUMMARY_CSV_COLUMNS]);
+  });
+});

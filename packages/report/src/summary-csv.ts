@@ -1,0 +1,99 @@
+import type { PhaseSummary, PointSummary, RunSummary } from "@taillab/api";
+import { csvRow, UTF8_BOM, type CsvValue } from "./csv.ts";
+
+/**
+ * summary.csv: one row per run × point × phase, with s3bench's column names. Units are in every
+ * column name: latencies in milliseconds (s3bench prints seconds; ms keeps microsecond digits
+ * readable), durations in seconds as s3bench prints them, and MB meaning MiB as s3bench does.
+ */
+
+interface Column {
+  name: string;
+  value: (row: SummaryRow) => CsvValue;
+}
+
+interface SummaryRow {
+  summary: RunSummary;
+  runName: string;
+  pointIndex: number;
+  point: PointSummary;
+  phase: PhaseSummary;
+}
+
+const MIB = 1024 * 1024;
+
+/** Rounds away binary dust (0.1 + 0.2) without hiding real digits. */
+const round = (value: number, decimals: number) => Number(value.toFixed(decimals));
+
+const COLUMNS: readonly Column[] = [
+  { name: "Run ID", value: (row) => row.summary.runId },
+  { name: "Run Name", value: (row) => row.runName },
+  { name: "Started At", value: (row) => row.summary.startedAt },
+  { name: "Point", value: (row) => row.pointIndex + 1 },
+  { name: "Clients", value: (row) => row.point.params.clients },
+  { name: "Samples", value: (row) => row.point.params.samples },
+  { name: "Object Size (bytes)", value: (row) => row.point.params.objectSizeBytes },
+  { name: "Operation", value: (row) => row.phase.op },
+  { name: "Mode", value: (row) => row.summary.mode },
+  { name: "Loop", value: (row) => row.summary.loop },
+  { name: "Requests", value: (row) => row.phase.requests },
+  { name: "Total Transferred (MB)", value: (row) => round(row.phase.bytes / MIB, 6) },
+  { name: "Total Throughput (MB/s)", value: (row) => row.phase.throughputMBps },
+  { name: "Operations per Second", value: (row) => row.phase.opsPerSec },
+  { name: "Total Duration (s)", value: (row) => round(row.phase.durationMs / 1000, 6) },
+  { name: "Number of Errors", value: (row) => row.phase.errors },
+  {
+    name: "Errors by Code",
+    value: (row) =>
+      Object.entries(row.phase.errorsByCode)
+        .map(([code, count]) => `${code}=${count}`)
+        .join(" "),
+  },
+  { name: "Max (ms)", value: (row) => row.phase.latencyMs.max },
+  { name: "99.99th %ile (ms)", value: (row) => row.phase.latencyMs.p9999 },
+  { name: "99.9th %ile (ms)", value: (row) => row.phase.latencyMs.p999 },
+  { name: "99th %ile (ms)", value: (row) => row.phase.latencyMs.p99 },
+  { name: "90th %ile (ms)", value: (row) => row.phase.latencyMs.p90 },
+  { name: "75th %ile (ms)", value: (row) => row.phase.latencyMs.p75 },
+  { name: "50th %ile (ms)", value: (row) => row.phase.latencyMs.p50 },
+  { name: "25th %ile (ms)", value: (row) => row.phase.latencyMs.p25 },
+  { name: "Min (ms)", value: (row) => row.phase.latencyMs.min },
+  { name: "Mean (ms)", value: (row) => row.phase.latencyMs.mean },
+  { name: "Stdev (ms)", value: (row) => row.phase.latencyMs.stdev },
+  { name: "TTFB 50th %ile (ms)", value: (row) => row.phase.ttfbMs.p50 },
+  { name: "TTFB 99th %ile (ms)", value: (row) => row.phase.ttfbMs.p99 },
+  { name: "Service 99th %ile (ms)", value: (row) => row.phase.serviceMs?.p99 },
+  { name: "Missed Starts", value: (row) => row.phase.missedStarts },
+  // Empty where the phase sent no backups (normal mode), rather than a misleading 0 of a budget.
+  { name: "Hedge Extra (%)", value: (row) => row.phase.hedge?.extraPct },
+  { name: "Hedge Wasted (bytes)", value: (row) => row.phase.hedge?.wastedBytes },
+  { name: "Hedge Aborted", value: (row) => row.phase.hedge?.aborted },
+  { name: "Won by Backup", value: (row) => row.phase.hedge?.wonByBackup },
+  { name: "Stopped Early", value: (row) => row.summary.stopped },
+];
+
+export const SUMMARY_CSV_COLUMNS: readonly string[] = COLUMNS.map((column) => column.name);
+
+export interface SummaryCsvOptions {
+  /** Start with a UTF-8 byte-order mark so Excel reads non-ASCII run names correctly. */
+  withBom?: boolean;
+  /** Names by run id (a run's stored name); otherwise the spec's name, if any. */
+  runNames?: Readonly<Record<string, string>>;
+}
+
+export function summaryCsv(
+  summaries: readonly RunSummary[],
+  options: SummaryCsvOptions = {},
+): string {
+  let text = (options.withBom ? UTF8_BOM : "") + csvRow(SUMMARY_CSV_COLUMNS);
+  for (const summary of summaries) {
+    const runName = options.runNames?.[summary.runId] ?? summary.spec.name ?? "";
+    summary.points.forEach((point, pointIndex) => {
+      for (const phase of point.phases) {
+        const row: SummaryRow = { summary, runName, pointIndex, point, phase };
+        text += csvRow(COLUMNS.map((column) => column.value(row)));
+      }
+    });
+  }
+  return text;
+}
