@@ -4,6 +4,8 @@ import { join } from "node:path";
 
 const BENCHES: Record<string, string> = {
   engine: "packages/engine/bench/engine-bench.ts",
+  store: "packages/store/bench/store-bench.ts",
+  tail: "packages/engine/bench/tail-bench.ts",
 };
 
 const name = process.argv[2] ?? "";

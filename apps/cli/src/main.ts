@@ -3,6 +3,7 @@ import { InputError } from "@taillab/backend";
 import { UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { COMPARE_MODES_HELP, compareModesCommand } from "./compare-modes-command.ts";
+import { COMPARE_HELP, compareCommand, REPORT_HELP, reportCommand } from "./report-command.ts";
 import { describeInputError, RUN_HELP, runCommand } from "./run-command.ts";
 import { RUNS_HELP, runsCommand } from "./runs-command.ts";
 import { TESTBED_HELP, testbedCommand } from "./testbed-command.ts";
@@ -13,6 +14,8 @@ Commands:
   run             benchmark an S3 endpoint (or the embedded testbed), s3bench-compatible
   compare-modes   run one workload in normal, hedged and tied mode and compare the tails
   runs            the results library: list, show, rm, import, rename, tag, note
+  report          a run's report as HTML, CSV or JSON; several runs make a comparison
+  compare         several runs side by side, with changes against a baseline
   testbed         serve the embedded S3 testbed
   help            show help for a command: taillab help run
 `;
@@ -21,6 +24,8 @@ const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   run: runCommand,
   "compare-modes": compareModesCommand,
   runs: runsCommand,
+  report: reportCommand,
+  compare: compareCommand,
   testbed: testbedCommand,
 };
 
@@ -28,6 +33,8 @@ const HELP: Record<string, string> = {
   run: RUN_HELP,
   "compare-modes": COMPARE_MODES_HELP,
   runs: RUNS_HELP,
+  report: REPORT_HELP,
+  compare: COMPARE_HELP,
   testbed: TESTBED_HELP,
 };
 
@@ -52,5 +59,11 @@ async function main(argv: readonly string[]): Promise<number> {
     throw error;
   }
 }
+
+// `taillab runs list | head` closes the pipe early: that is the reader's choice, not a failure.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
 
 process.exitCode = await main(process.argv.slice(2));

@@ -11,3 +11,4 @@ export {
   type ResultsStore,
   type StoredRun,
 } from "@taillab/store";
+export * from "./run-report.ts";

@@ -7,12 +7,8 @@
 import { HedgeOptionsSchema, type Operation } from "@taillab/api";
 import { formatTable } from "@taillab/report";
 import { startMinio } from "@taillab/test-support";
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { once } from "node:events";
 import { availableParallelism } from "node:os";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import {
   createControlPlane,
   epochNowMs,
@@ -20,6 +16,7 @@ import {
   type ResolvedCredentials,
 } from "../src/index.ts";
 import { runBareLoop } from "./bare-undici-loop.ts";
+import { startTestbedProcess } from "./testbed-process.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const IN_FLIGHT = 16;
@@ -47,34 +44,14 @@ function cpuSeconds(): number {
   return (usage.user + usage.system) / 1e6;
 }
 
-async function startTestbedProcess(): Promise<Server> {
+async function startTestbed(): Promise<Server> {
   const credentials = { accessKeyId: "BENCHKEY", secretAccessKey: randomBytes(16).toString("hex") };
-  const main = fileURLToPath(new URL("../../../apps/cli/src/main.ts", import.meta.url));
-  const child = spawn(
-    process.execPath,
-    [
-      main,
-      "testbed",
-      "--bucket",
-      BUCKET,
-      "--access-key",
-      credentials.accessKeyId,
-      "--secret-key",
-      credentials.secretAccessKey,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const lines = createInterface({ input: child.stdout });
-  const [url] = await once(lines, "line");
-  lines.close();
+  const testbed = await startTestbedProcess({ buckets: [BUCKET], credentials });
   return {
     name: "testbed (fast)",
-    url: String(url),
+    url: testbed.urls[0] as string,
     credentials,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
-    },
+    stop: () => testbed.stop(),
   };
 }
 
@@ -171,7 +148,7 @@ async function measureBareLoop(server: Server): Promise<Measurement[]> {
 }
 
 const results: Measurement[] = [];
-for (const start of [startMinioServer, startTestbedProcess]) {
+for (const start of [startMinioServer, startTestbed]) {
   const server = await start();
   try {
     process.stderr.write(`${server.name}: bare loop…\n`);

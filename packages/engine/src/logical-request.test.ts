@@ -186,3 +186,30 @@ describe("request executor", () => {
     expect(result.attempts.every((attempt) => attempt.outcome.error === "Aborted")).toBe(true);
   });
 });
+
+describe("request executor over many requests", () => {
+  it("leaves no listener behind on the run's stop signal", async () => {
+    const stop = new AbortController();
+    let listeners = 0;
+    const signal = stop.signal;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      listeners += 1;
+      add(...args);
+    }) as typeof signal.addEventListener;
+    signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+      listeners -= 1;
+      remove(...args);
+    }) as typeof signal.removeEventListener;
+    for (const mode of ["hedged", "tied", "adaptive"] as const) {
+      const run = executor(mode, { delay: "1ms", budgetPercent: "50%" }, 2, stop);
+      for (let index = 0; index < 50; index += 1)
+        await run.execute(
+          replicaSend(() => 2),
+          "c",
+        );
+    }
+    expect(listeners).toBe(0);
+  });
+});

@@ -179,16 +179,24 @@ async function runAttempts(
   return { attempts, winner: winnerIndex, hedgeDelayMs };
 }
 
-/** True when `done` settles within `delayMs`; a 0 delay still yields once, like a timer would. */
+/**
+ * True when `done` settles within `delayMs` (a stop counts as settled). Every listener is removed
+ * on the way out: one left on the run's stop signal per request would pile up by the thousand.
+ */
 function settlesWithin(done: Promise<unknown>, delayMs: number, stopSignal: AbortSignal) {
   return new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), delayMs);
-    const finish = () => {
+    let settled = false;
+    const settle = (answered: boolean) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      resolve(true);
+      stopSignal.removeEventListener("abort", onStop);
+      resolve(answered);
     };
-    void done.then(finish);
-    stopSignal.addEventListener("abort", finish, { once: true });
+    const onStop = () => settle(true);
+    const timer = setTimeout(() => settle(false), delayMs);
+    stopSignal.addEventListener("abort", onStop, { once: true });
+    void done.then(() => settle(true));
   });
 }
 

@@ -1,3 +1,4 @@
+import type { RunComparison } from "@taillab/core";
 import {
   formatByteSize,
   type Operation,
@@ -150,6 +151,46 @@ export function formatModeComparison(summaries: readonly RunSummary[]): string {
           String(phase.errors),
         ]),
     ),
+  );
+  return formatTable([header, ...rows]);
+}
+
+const COMPARED_METRICS = [
+  ["p50Ms", "p50 ms"],
+  ["p99Ms", "p99 ms"],
+  ["p999Ms", "p99.9 ms"],
+  ["maxMs", "max ms"],
+  ["throughputMBps", "MB/s"],
+  ["opsPerSec", "ops/s"],
+  ["errors", "errors"],
+  ["hedgeExtraPct", "extra %"],
+] as const;
+
+/** `taillab compare`: each run's figure per point, phase and metric, with its change vs the baseline. */
+export function formatRunComparison(
+  comparison: RunComparison,
+  runNames: readonly string[],
+): string {
+  const header = [
+    "point",
+    "op",
+    "metric",
+    ...runNames.map((name, index) =>
+      index === comparison.baselineIndex ? `${name} (baseline)` : name,
+    ),
+  ];
+  const rows = comparison.rows.flatMap((row) =>
+    COMPARED_METRICS.map(([metric, label]) => [
+      `${row.params.clients}-${row.params.samples}-${formatByteSize(row.params.objectSizeBytes)}`,
+      row.op,
+      label,
+      ...row.cells[metric].map((cell, index) => {
+        if (cell.value === null) return "–";
+        const value = Number.isInteger(cell.value) ? String(cell.value) : cell.value.toFixed(3);
+        if (index === comparison.baselineIndex || cell.deltaPct === null) return value;
+        return `${value} (${cell.deltaPct >= 0 ? "+" : ""}${cell.deltaPct.toFixed(1)} %)`;
+      }),
+    ]),
   );
   return formatTable([header, ...rows]);
 }

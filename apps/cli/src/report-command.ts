@@ -1,0 +1,157 @@
+import { compareRuns } from "@taillab/core";
+import {
+  loadSummaries,
+  openResultsStore,
+  renderStoredReport,
+  type ReportFormat,
+} from "@taillab/backend";
+import { formatRunComparison } from "@taillab/report";
+import { writeFile } from "node:fs/promises";
+import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
+import { EXIT } from "./exit-codes.ts";
+
+const RESULTS_FLAG = {
+  name: "results",
+  aliases: [],
+  takesValue: true,
+  description: "results library folder (else TAILLAB_RESULTS_DIR, else the user data folder)",
+} as const;
+
+const REPORT_FLAGS = [
+  { name: "format", aliases: [], takesValue: true, description: "html (default), csv or json" },
+  {
+    name: "out",
+    aliases: [],
+    takesValue: true,
+    description: "write to this file (default: standard output)",
+  },
+  { name: "language", aliases: ["lang"], takesValue: true, description: "en (default) or zh-CN" },
+  {
+    name: "requests",
+    aliases: [],
+    takesValue: false,
+    description: "csv: one row per request instead of per phase",
+  },
+  {
+    name: "bom",
+    aliases: [],
+    takesValue: false,
+    description: "csv: start with a UTF-8 byte-order mark (Excel)",
+  },
+  {
+    name: "baseline",
+    aliases: [],
+    takesValue: true,
+    description: "several runs: which one (1-based) the others are compared with (default 1)",
+  },
+  RESULTS_FLAG,
+  { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
+] as const;
+
+export const REPORT_HELP = `Usage: taillab report RUN... [flags]
+
+Writes a run's report: a self-contained HTML page (opens offline, charts inline), the summary as
+CSV (s3bench's columns, one row per point and phase) or JSON (importable with taillab runs
+import). Several runs make one comparison report.
+
+${formatFlagHelp(REPORT_FLAGS)}
+`;
+
+const COMPARE_FLAGS = [
+  {
+    name: "baseline",
+    aliases: [],
+    takesValue: true,
+    description: "which run (1-based) the others are compared with (default 1)",
+  },
+  { name: "json", aliases: [], takesValue: false, description: "print the comparison as JSON" },
+  RESULTS_FLAG,
+  { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
+] as const;
+
+export const COMPARE_HELP = `Usage: taillab compare RUN... [flags]
+
+Aligns the runs' phases by clients, samples, object size and operation and prints each run's
+figures beside the baseline's, with the change in %.
+
+${formatFlagHelp(COMPARE_FLAGS)}
+`;
+
+export async function reportCommand(argv: readonly string[]): Promise<number> {
+  const { flags, positionals: runIds } = parseArguments(argv, REPORT_FLAGS);
+  if (flags.help || runIds.length === 0) {
+    process.stdout.write(REPORT_HELP);
+    return flags.help ? EXIT.ok : EXIT.badInput;
+  }
+  const format = oneOf("format", flags.format, ["html", "csv", "json"] as const, "html");
+  const language = oneOf("language", flags.language, ["en", "zh-CN"] as const, "en");
+  if (flags.requests && format !== "csv") {
+    throw new UsageError("requests", "--requests goes with --format csv");
+  }
+  const store = await openResultsStore(...resultsDir(flags.results));
+  const report = await renderStoredReport(store, runIds, {
+    format: format as ReportFormat,
+    language,
+    requests: flags.requests === true,
+    bom: flags.bom === true,
+    baselineIndex: baselineIndex(flags.baseline, runIds.length),
+  });
+  if (typeof flags.out === "string") {
+    await writeFile(flags.out, report);
+    process.stderr.write(`wrote ${flags.out}\n`);
+  } else {
+    process.stdout.write(report);
+  }
+  return EXIT.ok;
+}
+
+export async function compareCommand(argv: readonly string[]): Promise<number> {
+  const { flags, positionals: runIds } = parseArguments(argv, COMPARE_FLAGS);
+  if (flags.help || runIds.length === 0) {
+    process.stdout.write(COMPARE_HELP);
+    return flags.help ? EXIT.ok : EXIT.badInput;
+  }
+  const store = await openResultsStore(...resultsDir(flags.results));
+  const runs = await loadSummaries(store, runIds);
+  const comparison = compareRuns(
+    runs.map((run) => run.summary),
+    baselineIndex(flags.baseline, runIds.length),
+  );
+  process.stdout.write(
+    flags.json
+      ? `${JSON.stringify(comparison, null, 2)}\n`
+      : formatRunComparison(
+          comparison,
+          runs.map((run, index) => `${run.name} [${runIds[index]}]`),
+        ),
+  );
+  return EXIT.ok;
+}
+
+function resultsDir(value: string | true | undefined): string[] {
+  return typeof value === "string" ? [value] : [];
+}
+
+function oneOf<T extends string>(
+  field: string,
+  value: string | true | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if (typeof value === "string" && (allowed as readonly string[]).includes(value))
+    return value as T;
+  throw new UsageError(field, `expected one of ${allowed.join(", ")}, got "${String(value)}"`);
+}
+
+function baselineIndex(value: string | true | undefined, runCount: number): number {
+  if (value === undefined) return 0;
+  const position = Number(value);
+  if (!Number.isInteger(position) || position < 1 || position > runCount) {
+    throw new UsageError(
+      "baseline",
+      `expected a run position from 1 to ${runCount}, got "${String(value)}"`,
+    );
+  }
+  return position - 1;
+}

@@ -1,0 +1,123 @@
+import type { Operation, RunSummary } from "@taillab/api";
+import { decimateSeries } from "@taillab/core";
+import {
+  REQUESTS_CSV_HEADER,
+  renderComparisonReport,
+  renderRunReport,
+  requestsCsvRows,
+  runExportJson,
+  summaryCsv,
+  UTF8_BOM,
+  type LatencySeries,
+  type ReportLanguage,
+  type RunReportInput,
+} from "@taillab/report";
+import { OPERATIONS, type RecordColumns, type ResultsStore } from "@taillab/store";
+
+export type ReportFormat = "csv" | "json" | "html";
+
+export interface ReportOptions {
+  format: ReportFormat;
+  language: ReportLanguage;
+  /** CSV: per-request rows instead of one row per run × point × phase. */
+  requests: boolean;
+  /** CSV: a UTF-8 byte-order mark, for Excel. */
+  bom: boolean;
+  /** Several runs: the one the others are compared with. */
+  baselineIndex: number;
+}
+
+/**
+ * What a report draws from, for a stored run: its summary (rebuilt from the records when the run
+ * was interrupted), merged histograms, and latency against request index decimated per point
+ * and phase, so the report stays small however long the run was.
+ */
+export async function loadRunReportInput(
+  store: ResultsStore,
+  runId: string,
+): Promise<RunReportInput> {
+  const run = await store.get(runId);
+  const summary = run.summary ?? (await store.summarizeFromRecords(runId));
+  const columns = await store.loadRecords(runId);
+  return {
+    meta: { ...run.meta, status: run.status },
+    summary,
+    histograms: run.histograms,
+    latencySeries: latencySeries(columns),
+  };
+}
+
+/** Each logical request's latency (its winning attempt, from the intended start), in order. */
+function latencySeries(columns: RecordColumns): LatencySeries[] {
+  const byPhase = new Map<string, { pointIndex: number; op: Operation; latenciesMs: number[] }>();
+  for (let row = 0; row < columns.count; row += 1) {
+    if (columns.winner[row] !== 1) continue;
+    const pointIndex = columns.pointIndex[row] as number;
+    const op = OPERATIONS[columns.op[row] as number] as Operation;
+    const key = `${pointIndex}:${op}`;
+    let phase = byPhase.get(key);
+    if (!phase) {
+      phase = { pointIndex, op, latenciesMs: [] };
+      byPhase.set(key, phase);
+    }
+    phase.latenciesMs.push(
+      ((columns.endUs[row] as number) - (columns.intendedStartUs[row] as number)) / 1000,
+    );
+  }
+  return [...byPhase.values()].map(({ pointIndex, op, latenciesMs }) => ({
+    pointIndex,
+    op,
+    buckets: decimateSeries(latenciesMs),
+  }));
+}
+
+/** `taillab report`: one run as CSV, JSON or HTML; several runs as one comparison. */
+export async function renderStoredReport(
+  store: ResultsStore,
+  runIds: readonly string[],
+  options: ReportOptions,
+): Promise<string> {
+  const inputs = await Promise.all(runIds.map((runId) => loadRunReportInput(store, runId)));
+  const bom = options.bom ? UTF8_BOM : "";
+  switch (options.format) {
+    case "html":
+      return inputs.length === 1
+        ? renderRunReport(inputs[0] as RunReportInput, { language: options.language })
+        : renderComparisonReport(inputs, {
+            baselineIndex: options.baselineIndex,
+            language: options.language,
+          });
+    case "json":
+      return inputs.length === 1
+        ? runExportJson(inputs[0] as RunReportInput)
+        : `[${inputs.map((input) => runExportJson(input)).join(",\n")}]\n`;
+    case "csv":
+      if (options.requests) return bom + (await requestsCsv(store, runIds));
+      return summaryCsv(
+        inputs.map((input) => input.summary),
+        {
+          withBom: options.bom,
+          runNames: Object.fromEntries(inputs.map((input) => [input.meta.id, input.meta.name])),
+        },
+      );
+  }
+}
+
+async function requestsCsv(store: ResultsStore, runIds: readonly string[]): Promise<string> {
+  if (runIds.length !== 1) throw new Error("per-request CSV is for one run at a time");
+  let csv = REQUESTS_CSV_HEADER;
+  for await (const { pointIndex, record } of store.records(runIds[0] as string)) {
+    csv += requestsCsvRows(pointIndex, [record]);
+  }
+  return csv;
+}
+
+export async function loadSummaries(store: ResultsStore, runIds: readonly string[]) {
+  return Promise.all(
+    runIds.map(async (runId): Promise<{ name: string; summary: RunSummary }> => {
+      const run = await store.get(runId);
+      const summary = run.summary ?? (await store.summarizeFromRecords(runId));
+      return { name: run.meta.name, summary };
+    }),
+  );
+}
