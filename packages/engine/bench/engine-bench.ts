@@ -74,6 +74,7 @@ async function startMinioServer(): Promise<Server> {
 async function measureTailLab(
   server: Server,
   transportKind: "fast" | "sdk",
+  workers: number,
 ): Promise<Measurement[]> {
   const measurements: Measurement[] = [];
   let phaseCpu = 0;
@@ -96,7 +97,7 @@ async function measureTailLab(
     phases: ["write", "read", "cleanup"],
     keyPrefix: `bench/taillab-${transportKind}-${Date.now()}/`,
     firstKey: 0,
-    workers: availableParallelism(),
+    workers,
     verify: false,
     runStartEpochMs: epochNowMs(),
     onPhaseStart: () => {
@@ -105,7 +106,7 @@ async function measureTailLab(
     onPhaseDone: (summary) => {
       measurements.push({
         server: server.name,
-        client: `TailLab ${transportKind}`,
+        client: `TailLab ${transportKind}, ${workers} worker${workers > 1 ? "s" : ""}`,
         op: summary.op,
         opsPerSec: summary.opsPerSec,
         cpuSecondsPer1000: ((cpuSeconds() - phaseCpu) * 1000) / summary.requests,
@@ -153,10 +154,14 @@ for (const start of [startMinioServer, startTestbed]) {
   try {
     process.stderr.write(`${server.name}: bare loop…\n`);
     results.push(...(await measureBareLoop(server)));
-    process.stderr.write(`${server.name}: TailLab fast path…\n`);
-    results.push(...(await measureTailLab(server, "fast")));
+    // The default (one worker per core) and one worker: with the server on the same two cores,
+    // a second worker thread competes with the server it measures.
+    for (const workers of new Set([availableParallelism(), 1])) {
+      process.stderr.write(`${server.name}: TailLab fast path, ${workers} worker(s)…\n`);
+      results.push(...(await measureTailLab(server, "fast", workers)));
+    }
     process.stderr.write(`${server.name}: TailLab SDK path…\n`);
-    results.push(...(await measureTailLab(server, "sdk")));
+    results.push(...(await measureTailLab(server, "sdk", availableParallelism())));
   } finally {
     await server.stop();
   }

@@ -53,7 +53,7 @@ export interface ExecutorSettings {
 export function createRequestExecutor(settings: ExecutorSettings): RequestExecutor {
   const { mode, hedge } = settings;
   if (mode === "normal") {
-    return { execute: (send) => runAttempts(send, settings, { kind: "single" }) };
+    return { execute: (send) => runSingleAttempt(send, settings) };
   }
   if (mode === "tied") {
     return {
@@ -105,8 +105,26 @@ function observeFirstAttempt(
   policy.observe(requestClass, (first.outcome.endUs - first.outcome.startUs) / 1000);
 }
 
+/**
+ * The hot path of normal mode: one attempt has no twin to cancel, so it takes the run's stop
+ * signal as it is, with no controller or listener of its own per request.
+ */
+async function runSingleAttempt(
+  send: SendAttempt,
+  { chooser, stopSignal }: ExecutorSettings,
+): Promise<LogicalResult> {
+  const replica = chooser.pick();
+  chooser.started(replica);
+  const outcome = await send(replica, { signal: stopSignal });
+  chooser.finished(replica);
+  return {
+    attempts: [{ attempt: 1, replica, outcome, cancelled: false }],
+    winner: outcome.error === null ? 0 : null,
+    hedgeDelayMs: null,
+  };
+}
+
 type AttemptPlan =
-  | { kind: "single" }
   | { kind: "tied"; delayMs: number }
   | { kind: "hedged"; delayMs: number | null; mayHedge: () => boolean };
 
@@ -164,7 +182,7 @@ async function runAttempts(
 
   const first = launch(chooser.pick());
   let hedgeDelayMs: number | null = null;
-  if (plan.kind !== "single" && plan.delayMs !== null) {
+  if (plan.delayMs !== null) {
     hedgeDelayMs = plan.delayMs;
     const answeredInTime = await settlesWithin(first.done, plan.delayMs, stopSignal);
     const wantsBackup = !answeredInTime && !stopSignal.aborted;
