@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 600_000,
     pool: "forks",
+    // Many tests measure latency against real servers on this 2-core machine: files run one at a
+    // time so one file's load generator does not distort another's figures.
+    fileParallelism: false,
   },
 });
