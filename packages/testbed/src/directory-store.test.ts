@@ -69,4 +69,49 @@ describe("createDirectoryStore", () => {
       }
     }
   });
+
+  it("completes an upload into one object file, removes the parts, and serves it after a restart", async () => {
+    const store = await createDirectoryStore(root);
+    await store.createBucket("bucket");
+    const { uploadId } = await store.createMultipartUpload("bucket", "joined", "x/joined");
+    const parts = [Buffer.alloc(3000, 1), Buffer.alloc(2000, 2), Buffer.alloc(1000, 3)];
+    for (const [i, body] of parts.entries()) {
+      await store.uploadPart("bucket", "joined", uploadId, {
+        partNumber: i + 1,
+        etag: etagOf(body),
+        body,
+      });
+    }
+    const uploadFolder = join(root, "bucket", ".uploads", uploadId);
+    expect(await readdir(uploadFolder)).toHaveLength(3);
+    const object = await store.completeMultipartUpload("bucket", "joined", uploadId, () => ({
+      partNumbers: [1, 3],
+      etag: '"joined-2"',
+      sizeBytes: 4000,
+    }));
+    expect(object).toMatchObject({ sizeBytes: 4000, etag: '"joined-2"', contentType: "x/joined" });
+    await expect(readdir(uploadFolder)).rejects.toMatchObject({ code: "ENOENT" });
+
+    const again = await createDirectoryStore(root);
+    const read = await again.getObject("bucket", "joined");
+    expect(read?.body.equals(Buffer.concat([parts[0] as Buffer, parts[2] as Buffer]))).toBe(true);
+    expect(read).toMatchObject({ etag: '"joined-2"', contentType: "x/joined" });
+  });
+
+  it("drops uploads a previous testbed left open when it starts, keeping the objects", async () => {
+    const first = await createDirectoryStore(root);
+    await first.createBucket("bucket");
+    const body = Buffer.from("kept");
+    await first.putObject("bucket", "kept", body, { etag: etagOf(body), contentType: "x/y" });
+    const { uploadId } = await first.createMultipartUpload("bucket", "open", "x/y");
+    await first.uploadPart("bucket", "open", uploadId, { partNumber: 1, etag: etagOf(body), body });
+
+    const second = await createDirectoryStore(root);
+    expect(await second.listKeys("bucket")).toEqual(["kept"]);
+    expect(await second.listMultipartUploads("bucket")).toEqual([]);
+    await expect(second.listParts("bucket", "open", uploadId)).rejects.toMatchObject({
+      code: "NoSuchUpload",
+    });
+    expect(await readdir(join(root, "bucket"))).toHaveLength(1);
+  });
 });

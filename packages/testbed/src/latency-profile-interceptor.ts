@@ -1,6 +1,6 @@
 /**
  * A latency profile as a RequestInterceptor for one replica: its own random stream, its own
- * service slots. Only requests that name a key are shaped (see PROFILED_OPERATIONS).
+ * service slots. Only object data requests are shaped (see PROFILED_OPERATIONS).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LatencyProfile } from "@taillab/api";
@@ -11,15 +11,21 @@ import type { S3Operation } from "./s3-route.ts";
 import { createServiceSlots } from "./service-slots.ts";
 
 /**
- * The data plane: what a benchmark measures. Bucket-level requests (ListObjects, HeadBucket,
- * CreateBucket, DeleteObjects…) are a run's preflight, setup and cleanup; slowing or failing
- * them would make a run fail its preflight at random rather than measure anything.
+ * The data plane: what a benchmark measures, the requests that read, write or delete an
+ * object's data. Bucket-level requests (ListObjects, HeadBucket, CreateBucket, DeleteObjects…)
+ * are a run's preflight, setup and cleanup; slowing or failing them would make a run fail its
+ * preflight at random rather than measure anything. Of a multipart upload, the parts and the
+ * completion (which assembles the object) are data; creating, listing and aborting uploads is
+ * bookkeeping, like the bucket-level requests.
  */
 export const PROFILED_OPERATIONS: ReadonlySet<S3Operation> = new Set<S3Operation>([
   "PutObject",
   "GetObject",
   "HeadObject",
   "DeleteObject",
+  "CopyObject",
+  "UploadPart",
+  "CompleteMultipartUpload",
 ]);
 
 export interface LatencyProfileInterceptorOptions {

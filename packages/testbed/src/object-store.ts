@@ -1,7 +1,16 @@
-/** Where the testbed keeps buckets and objects, and the in-memory kind. */
+/** Where the testbed keeps buckets, objects and open multipart uploads, and the in-memory kind. */
 import { BucketIndex, type BucketSummary } from "./bucket-index.ts";
+import { noSuchBucket } from "./s3-error.ts";
+import {
+  partMetadata,
+  UploadIndex,
+  uploadSummary,
+  type CompletionCheck,
+  type MultipartUpload,
+  type PartMetadata,
+} from "./upload-index.ts";
 
-export type { BucketSummary };
+export type { BucketSummary, CompletionCheck, MultipartUpload, PartMetadata };
 
 export interface ObjectMetadata {
   sizeBytes: number;
@@ -16,8 +25,10 @@ export interface StoredObject extends ObjectMetadata {
 }
 
 /**
- * Every method that names a bucket throws S3Error NoSuchBucket when it does not exist. Keys are
- * opaque strings: '/', '..' and any Unicode are ordinary characters.
+ * Every method that names a bucket throws S3Error NoSuchBucket when it does not exist, and every
+ * method that names an upload throws NoSuchUpload unless it is open for that bucket and key. Keys
+ * are opaque strings: '/', '..' and any Unicode are ordinary characters. Deleting a bucket ends
+ * its open uploads, as in S3.
  */
 export interface ObjectStore {
   listBuckets(): Promise<BucketSummary[]>;
@@ -39,15 +50,56 @@ export interface ObjectStore {
   deleteObject(bucket: string, key: string): Promise<void>;
   /** Every key of the bucket in UTF-8 byte order; the array is a snapshot that never changes. */
   listKeys(bucket: string): Promise<readonly string[]>;
+
+  createMultipartUpload(bucket: string, key: string, contentType: string): Promise<MultipartUpload>;
+  /** Stores a part, replacing one uploaded before with the same number. */
+  uploadPart(
+    bucket: string,
+    key: string,
+    uploadId: string,
+    part: { partNumber: number; etag: string; body: Buffer },
+  ): Promise<PartMetadata>;
+  /** The upload and its parts by part number. */
+  listParts(
+    bucket: string,
+    key: string,
+    uploadId: string,
+  ): Promise<{ upload: MultipartUpload; parts: readonly PartMetadata[] }>;
+  /** Open uploads by key (UTF-8 order), then upload id (creation order). */
+  listMultipartUploads(bucket: string): Promise<readonly MultipartUpload[]>;
+  /**
+   * Asks `check` which parts make the object (if it throws, the upload stays open), then ends the
+   * upload and stores the object: those parts one after the other, with the upload's content
+   * type and the plan's ETag.
+   */
+  completeMultipartUpload(
+    bucket: string,
+    key: string,
+    uploadId: string,
+    check: CompletionCheck,
+  ): Promise<ObjectMetadata>;
+  /** Ends the upload and drops its parts. */
+  abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
+}
+
+interface MemoryPart extends PartMetadata {
+  body: Buffer;
 }
 
 export function createMemoryStore(): ObjectStore {
   const index = new BucketIndex<StoredObject>();
+  const uploads = new UploadIndex<MemoryPart>();
+  const checkBucket = (bucket: string) => {
+    if (!index.has(bucket)) throw noSuchBucket(bucket);
+  };
   return {
     listBuckets: async () => index.list(),
     createBucket: async (bucket) => index.add(bucket, new Date()),
     hasBucket: async (bucket) => index.has(bucket),
-    deleteBucket: async (bucket) => index.remove(bucket),
+    deleteBucket: async (bucket) => {
+      index.remove(bucket);
+      uploads.removeBucket(bucket);
+    },
     putObject: async (bucket, key, body, { etag, contentType }) => {
       const object = { body, etag, contentType, sizeBytes: body.length, lastModified: new Date() };
       index.set(bucket, key, object);
@@ -57,5 +109,48 @@ export function createMemoryStore(): ObjectStore {
     headObject: async (bucket, key) => index.get(bucket, key),
     deleteObject: async (bucket, key) => index.delete(bucket, key),
     listKeys: async (bucket) => index.sortedKeys(bucket),
+
+    createMultipartUpload: async (bucket, key, contentType) => {
+      checkBucket(bucket);
+      return uploads.create(bucket, key, contentType);
+    },
+    uploadPart: async (bucket, key, uploadId, { partNumber, etag, body }) => {
+      checkBucket(bucket);
+      const part = { partNumber, etag, body, sizeBytes: body.length, lastModified: new Date() };
+      uploads.setPart(bucket, key, uploadId, part);
+      return partMetadata(part);
+    },
+    listParts: async (bucket, key, uploadId) => {
+      checkBucket(bucket);
+      return {
+        upload: uploadSummary(uploads.get(bucket, key, uploadId)),
+        parts: uploads.sortedParts(bucket, key, uploadId).map(partMetadata),
+      };
+    },
+    listMultipartUploads: async (bucket) => {
+      checkBucket(bucket);
+      return uploads.list(bucket);
+    },
+    completeMultipartUpload: async (bucket, key, uploadId, check) => {
+      checkBucket(bucket);
+      const { upload, parts, etag, sizeBytes } = uploads.complete(bucket, key, uploadId, check);
+      const body = Buffer.concat(
+        parts.map((part) => part.body),
+        sizeBytes,
+      );
+      const object = {
+        body,
+        etag,
+        contentType: upload.contentType,
+        sizeBytes,
+        lastModified: new Date(),
+      };
+      index.set(bucket, key, object);
+      return object;
+    },
+    abortMultipartUpload: async (bucket, key, uploadId) => {
+      checkBucket(bucket);
+      uploads.take(bucket, key, uploadId);
+    },
   };
 }

@@ -30,6 +30,8 @@ export interface TestbedStats {
 export interface RequestHandlerOptions {
   store: ObjectStore;
   region: string;
+  /** Multipart uploads: the least size of every part but the last. */
+  minPartSizeBytes: number;
   /** Host-name suffixes that put the bucket in the Host header, e.g. ".localhost". */
   virtualHostSuffixes: readonly string[];
   verify: SigV4Verifier | undefined;
@@ -93,8 +95,9 @@ function resourceOf(target: RequestTarget | undefined, url: string): string {
 export function createRequestHandler(
   options: RequestHandlerOptions,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  const { store, region, virtualHostSuffixes, verify, interceptor, stats } = options;
-  const context = { store, region };
+  const { store, region, minPartSizeBytes, virtualHostSuffixes, verify, interceptor, stats } =
+    options;
+  const context = { store, region, minPartSizeBytes };
   // Request ids differ across testbeds in one process, which helps when reading mixed logs.
   const requestIdPrefix = randomBytes(4).toString("hex").toUpperCase();
   let requestCount = 0;

@@ -1,19 +1,29 @@
 /** What each S3 operation does to the store and what it answers, as a plain response. */
 import { hash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import { checkBodyDigests } from "./body-digests.ts";
 import { isValidBucketName } from "./bucket-name.ts";
+import { parseCopySource } from "./copy-source.ts";
 import { headerText } from "./http-headers.ts";
 import { listPage } from "./list-objects.ts";
+import { MAX_PART_NUMBER, planCompletion } from "./multipart-completion.ts";
+import { partsPage, uploadsPage } from "./multipart-listing.ts";
 import type { ObjectMetadata, ObjectStore } from "./object-store.ts";
 import { parseRange } from "./range.ts";
 import { noSuchBucket, S3Error } from "./s3-error.ts";
 import type { RequestTarget, S3Operation } from "./s3-route.ts";
 import {
   bucketLocationXml,
+  completeMultipartUploadXml,
+  copyObjectResultXml,
   deleteResultXml,
+  initiateMultipartUploadXml,
   listBucketsXml,
+  listMultipartUploadsXml,
   listObjectsV1Xml,
   listObjectsV2Xml,
+  listPartsXml,
+  parseCompleteMultipartUpload,
   parseDeleteRequest,
   XML_CONTENT_TYPE,
   type DeleteFailure,
@@ -21,6 +31,7 @@ import {
 } from "./s3-xml.ts";
 
 const DEFAULT_CONTENT_TYPE = "binary/octet-stream";
+/** The most keys, parts or uploads one listing page holds, and the default. */
 const MAX_KEYS = 1000;
 const MAX_KEY_BYTES = 1024;
 const DIGITS = /^\d+$/;
@@ -42,6 +53,8 @@ export interface OperationRequest {
 export interface OperationContext {
   store: ObjectStore;
   region: string;
+  /** The least size of every part of a multipart upload but the last (S3: 5 MiB). */
+  minPartSizeBytes: number;
 }
 
 type Operation = (request: OperationRequest, context: OperationContext) => Promise<S3Response>;
@@ -69,19 +82,6 @@ function checkKeyLength(key: string): void {
   }
 }
 
-/** Checks Content-MD5 when the client sent one; returns the body's MD5. */
-function md5Of(body: Buffer, headers: IncomingHttpHeaders): Buffer {
-  const digest = hash("md5", body, "buffer");
-  const contentMd5 = headerText(headers, "content-md5");
-  if (contentMd5 !== undefined && contentMd5 !== digest.toString("base64")) {
-    if (Buffer.from(contentMd5, "base64").length !== digest.length) {
-      throw new S3Error("InvalidDigest", "The Content-MD5 you specified is not a base64 MD5");
-    }
-    throw new S3Error("BadDigest", "The Content-MD5 you specified did not match what we received");
-  }
-  return digest;
-}
-
 function objectHeaders(metadata: ObjectMetadata): Record<string, string | number> {
   return {
     "Content-Type": metadata.contentType,
@@ -92,8 +92,8 @@ function objectHeaders(metadata: ObjectMetadata): Record<string, string | number
   };
 }
 
-function noSuchKey(request: OperationRequest): S3Error {
-  return new S3Error("NoSuchKey", `The specified key does not exist: ${keyOf(request)}`);
+function noSuchKey(key: string): S3Error {
+  return new S3Error("NoSuchKey", `The specified key does not exist: ${key}`);
 }
 
 /** GET and HEAD share range handling; only GET reads the body. */
@@ -113,7 +113,7 @@ async function readObject(
   } else {
     object = await store.headObject(bucket, key);
   }
-  if (object === undefined) throw noSuchKey(request);
+  if (object === undefined) throw noSuchKey(key);
   const headers = objectHeaders(object);
   const range = parseRange(headerText(request.headers, "range"), object.sizeBytes);
   if (range.kind === "unsatisfiable") {
@@ -131,13 +131,62 @@ async function readObject(
   return { status: 206, headers, body: body?.subarray(range.start, range.end + 1) };
 }
 
-function parseMaxKeys(query: URLSearchParams): number {
-  const text = query.get("max-keys");
-  if (text === null) return MAX_KEYS;
+/** A whole number from the query, `fallback` when absent. */
+function parseCount(query: URLSearchParams, name: string, fallback: number): number {
+  const text = query.get(name);
+  if (text === null) return fallback;
   if (!DIGITS.test(text)) {
-    throw new S3Error("InvalidArgument", `max-keys must be a whole number from 0, not "${text}"`);
+    throw new S3Error("InvalidArgument", `${name} must be a whole number from 0, not "${text}"`);
   }
-  return Math.min(Number(text), MAX_KEYS);
+  return Number(text);
+}
+
+/** max-keys, max-parts, max-uploads: at most MAX_KEYS, as in S3. */
+function parsePageSize(query: URLSearchParams, name: string): number {
+  return Math.min(parseCount(query, name, MAX_KEYS), MAX_KEYS);
+}
+
+function contentTypeOf(request: OperationRequest): string {
+  return headerText(request.headers, "content-type") ?? DEFAULT_CONTENT_TYPE;
+}
+
+function uploadIdOf(request: OperationRequest, operation: S3Operation): string {
+  const uploadId = request.target.query.get("uploadId");
+  if (uploadId === null || uploadId === "") {
+    throw new S3Error("InvalidArgument", `${operation} needs an uploadId in the query`);
+  }
+  return uploadId;
+}
+
+function partNumberOf(request: OperationRequest): number {
+  const text = request.target.query.get("partNumber") ?? "";
+  const partNumber = DIGITS.test(text) ? Number(text) : 0;
+  if (partNumber < 1 || partNumber > MAX_PART_NUMBER) {
+    throw new S3Error(
+      "InvalidArgument",
+      `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive, not "${text}"`,
+    );
+  }
+  return partNumber;
+}
+
+/** Conditional copies are rare in benchmarks; refusing them beats copying regardless. */
+const COPY_CONDITIONS = [
+  "x-amz-copy-source-if-match",
+  "x-amz-copy-source-if-none-match",
+  "x-amz-copy-source-if-modified-since",
+  "x-amz-copy-source-if-unmodified-since",
+];
+
+function metadataDirectiveOf(request: OperationRequest): "COPY" | "REPLACE" {
+  const directive = headerText(request.headers, "x-amz-metadata-directive") ?? "COPY";
+  if (directive !== "COPY" && directive !== "REPLACE") {
+    throw new S3Error(
+      "InvalidArgument",
+      `x-amz-metadata-directive must be COPY or REPLACE, not "${directive}"`,
+    );
+  }
+  return directive;
 }
 
 function parseUrlEncoding(query: URLSearchParams): boolean {
@@ -166,7 +215,7 @@ async function listing(
   const { query } = request.target;
   const prefix = query.get("prefix") ?? "";
   const delimiter = query.get("delimiter") ?? "";
-  const maxKeys = parseMaxKeys(query);
+  const maxKeys = parsePageSize(query, "max-keys");
   const urlEncode = parseUrlEncoding(query);
   const page = listPage(await store.listKeys(bucket), { prefix, delimiter, maxKeys, after });
   const metadata = await Promise.all(page.keys.map((key) => store.headObject(bucket, key)));
@@ -237,7 +286,7 @@ const OPERATIONS: Record<S3Operation, Operation> = {
   async DeleteObjects(request, { store }) {
     const bucket = bucketOf(request);
     const body = await request.readBody();
-    md5Of(body, request.headers);
+    checkBodyDigests(body, request.headers);
     const { quiet, keys } = parseDeleteRequest(body.toString("utf8"));
     if (!(await store.hasBucket(bucket))) throw noSuchBucket(bucket);
     const outcomes = await Promise.all(
@@ -262,10 +311,38 @@ const OPERATIONS: Record<S3Operation, Operation> = {
     const key = keyOf(request);
     checkKeyLength(key);
     const body = await request.readBody();
-    const etag = `"${md5Of(body, request.headers).toString("hex")}"`;
-    const contentType = headerText(request.headers, "content-type") ?? DEFAULT_CONTENT_TYPE;
-    await store.putObject(bucketOf(request), key, body, { etag, contentType });
+    const etag = `"${checkBodyDigests(body, request.headers).toString("hex")}"`;
+    await store.putObject(bucketOf(request), key, body, {
+      etag,
+      contentType: contentTypeOf(request),
+    });
     return { status: 200, headers: { ETag: etag } };
+  },
+
+  async CopyObject(request, { store }) {
+    const bucket = bucketOf(request);
+    const key = keyOf(request);
+    checkKeyLength(key);
+    const source = parseCopySource(headerText(request.headers, "x-amz-copy-source") ?? "");
+    const condition = COPY_CONDITIONS.find((name) => request.headers[name] !== undefined);
+    if (condition !== undefined) {
+      throw new S3Error("NotImplemented", `The testbed does not implement ${condition}`);
+    }
+    const directive = metadataDirectiveOf(request);
+    await request.readBody();
+    if (source.bucket === bucket && source.key === key && directive === "COPY") {
+      throw new S3Error(
+        "InvalidRequest",
+        "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata",
+      );
+    }
+    const object = await store.getObject(source.bucket, source.key);
+    if (object === undefined) throw noSuchKey(source.key);
+    // A copy is one piece however the source was uploaded, so its ETag is its MD5.
+    const etag = object.etag.includes("-") ? `"${hash("md5", object.body, "hex")}"` : object.etag;
+    const contentType = directive === "COPY" ? object.contentType : contentTypeOf(request);
+    const copied = await store.putObject(bucket, key, object.body, { etag, contentType });
+    return xml(copyObjectResultXml(copied));
   },
 
   GetObject: (request, { store }) => readObject(request, store, true),
@@ -275,6 +352,76 @@ const OPERATIONS: Record<S3Operation, Operation> = {
   async DeleteObject(request, { store }) {
     await store.deleteObject(bucketOf(request), keyOf(request));
     return { status: 204, headers: {} };
+  },
+
+  async CreateMultipartUpload(request, { store }) {
+    const key = keyOf(request);
+    checkKeyLength(key);
+    await request.readBody();
+    const upload = await store.createMultipartUpload(
+      bucketOf(request),
+      key,
+      contentTypeOf(request),
+    );
+    return xml(initiateMultipartUploadXml(upload));
+  },
+
+  async UploadPart(request, { store }) {
+    const uploadId = uploadIdOf(request, "UploadPart");
+    const partNumber = partNumberOf(request);
+    const body = await request.readBody();
+    const etag = `"${checkBodyDigests(body, request.headers).toString("hex")}"`;
+    await store.uploadPart(bucketOf(request), keyOf(request), uploadId, { partNumber, etag, body });
+    return { status: 200, headers: { ETag: etag } };
+  },
+
+  async CompleteMultipartUpload(request, { store, minPartSizeBytes }) {
+    const bucket = bucketOf(request);
+    const key = keyOf(request);
+    const uploadId = uploadIdOf(request, "CompleteMultipartUpload");
+    const requested = parseCompleteMultipartUpload((await request.readBody()).toString("utf8"));
+    const object = await store.completeMultipartUpload(bucket, key, uploadId, (parts) =>
+      planCompletion(parts, requested, minPartSizeBytes),
+    );
+    const host = headerText(request.headers, "host") ?? "localhost";
+    const location = `http://${host}${request.target.rawPath}`;
+    return xml(completeMultipartUploadXml({ location, bucket, key, etag: object.etag }));
+  },
+
+  async AbortMultipartUpload(request, { store }) {
+    const uploadId = uploadIdOf(request, "AbortMultipartUpload");
+    await store.abortMultipartUpload(bucketOf(request), keyOf(request), uploadId);
+    return { status: 204, headers: {} };
+  },
+
+  async ListParts(request, { store }) {
+    const { query } = request.target;
+    const uploadId = uploadIdOf(request, "ListParts");
+    const partNumberMarker = parseCount(query, "part-number-marker", 0);
+    const maxParts = parsePageSize(query, "max-parts");
+    const { upload, parts } = await store.listParts(bucketOf(request), keyOf(request), uploadId);
+    const page = partsPage(parts, partNumberMarker, maxParts);
+    return xml(listPartsXml(upload, { partNumberMarker, maxParts }, page));
+  },
+
+  async ListMultipartUploads(request, { store }) {
+    const bucket = bucketOf(request);
+    const { query } = request.target;
+    if (query.get("delimiter")) {
+      throw new S3Error(
+        "NotImplemented",
+        "The testbed does not implement a delimiter in ListMultipartUploads",
+      );
+    }
+    const listQuery = {
+      prefix: query.get("prefix") ?? "",
+      keyMarker: query.get("key-marker") ?? "",
+      uploadIdMarker: query.get("upload-id-marker") ?? "",
+      maxUploads: parsePageSize(query, "max-uploads"),
+      urlEncode: parseUrlEncoding(query),
+    };
+    const page = uploadsPage(await store.listMultipartUploads(bucket), listQuery);
+    return xml(listMultipartUploadsXml(bucket, listQuery, page));
   },
 };
 

@@ -66,6 +66,15 @@ describe("resolveOperation", () => {
     ["GET", "/b/k?X-Amz-Signature=abc&X-Amz-Date=1", "GetObject"],
     ["HEAD", "/b/k", "HeadObject"],
     ["DELETE", "/b/k", "DeleteObject"],
+    ["GET", "/b?uploads", "ListMultipartUploads"],
+    ["GET", "/b?uploads&prefix=a&max-uploads=2", "ListMultipartUploads"],
+    ["POST", "/b/k?uploads", "CreateMultipartUpload"],
+    ["POST", "/b/k?uploads=", "CreateMultipartUpload"],
+    ["PUT", "/b/k?partNumber=1&uploadId=x", "UploadPart"],
+    ["PUT", "/b/k?uploadId=x&partNumber=1&x-id=UploadPart", "UploadPart"],
+    ["POST", "/b/k?uploadId=x", "CompleteMultipartUpload"],
+    ["DELETE", "/b/k?uploadId=x", "AbortMultipartUpload"],
+    ["GET", "/b/k?uploadId=x&max-parts=2", "ListParts"],
   ])("%s %s is %s", (method, url, operation) => {
     expect(resolveOperation(method, parseTarget(url, "h", []), undefined)).toBe(operation);
   });
@@ -76,8 +85,12 @@ describe("resolveOperation", () => {
     ["OPTIONS", "/b", "MethodNotAllowed"],
     ["GET", "/b/k?acl", "NotImplemented"],
     ["PUT", "/b/k?tagging", "NotImplemented"],
-    ["POST", "/b/k?uploads", "NotImplemented"],
-    ["PUT", "/b/k?partNumber=1&uploadId=x", "NotImplemented"],
+    ["GET", "/b/k?partNumber=1", "NotImplemented"],
+    ["HEAD", "/b/k?partNumber=1", "NotImplemented"],
+    ["GET", "/b/k?versionId=v1", "NotImplemented"],
+    ["DELETE", "/b?uploadId=x", "InvalidRequest"],
+    ["PUT", "/b?partNumber=1&uploadId=x", "InvalidRequest"],
+    ["POST", "/b?uploads", "InvalidRequest"],
     ["GET", "/b?versioning", "NotImplemented"],
     ["GET", "/b?versions", "NotImplemented"],
     ["POST", "/b", "NotImplemented"],
@@ -89,8 +102,13 @@ describe("resolveOperation", () => {
     );
   });
 
-  it("refuses CopyObject, which PUTs with x-amz-copy-source", () => {
-    expect(() => resolveOperation("PUT", parseTarget("/b/k", "h", []), "/src/k")).toThrow(
+  it("takes a PUT with x-amz-copy-source for CopyObject", () => {
+    expect(resolveOperation("PUT", parseTarget("/b/k", "h", []), "/src/k")).toBe("CopyObject");
+  });
+
+  it("refuses UploadPartCopy, an UploadPart with x-amz-copy-source", () => {
+    const target = parseTarget("/b/k?partNumber=1&uploadId=x", "h", []);
+    expect(() => resolveOperation("PUT", target, "/src/k")).toThrow(
       expect.objectContaining({ code: "NotImplemented" }),
     );
   });

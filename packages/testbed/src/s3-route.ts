@@ -13,7 +13,14 @@ export type S3Operation =
   | "PutObject"
   | "GetObject"
   | "HeadObject"
-  | "DeleteObject";
+  | "DeleteObject"
+  | "CopyObject"
+  | "CreateMultipartUpload"
+  | "UploadPart"
+  | "CompleteMultipartUpload"
+  | "AbortMultipartUpload"
+  | "ListParts"
+  | "ListMultipartUploads";
 
 export interface RequestTarget {
   /** As sent, still percent-encoded: what SigV4 signs. */
@@ -44,7 +51,6 @@ const UNSUPPORTED_SUBRESOURCES = new Set([
   "notification",
   "object-lock",
   "ownershipControls",
-  "partNumber",
   "policy",
   "policyStatus",
   "publicAccessBlock",
@@ -56,8 +62,6 @@ const UNSUPPORTED_SUBRESOURCES = new Set([
   "session",
   "tagging",
   "torrent",
-  "uploadId",
-  "uploads",
   "versionId",
   "versioning",
   "versions",
@@ -143,6 +147,15 @@ export function resolveOperation(
     }
   }
   if (key === null) {
+    if (
+      query.has("uploadId") ||
+      query.has("partNumber") ||
+      (query.has("uploads") && method !== "GET")
+    ) {
+      // Not a bucket request: a DELETE /bucket?uploadId=… that lost its key must not become
+      // DeleteBucket.
+      throw new S3Error("InvalidRequest", "A multipart upload request must name a key");
+    }
     switch (method) {
       case "PUT":
         return "CreateBucket";
@@ -151,6 +164,7 @@ export function resolveOperation(
       case "DELETE":
         return "DeleteBucket";
       case "GET":
+        if (query.has("uploads")) return "ListMultipartUploads";
         if (query.has("location")) return "GetBucketLocation";
         if (!query.has("list-type")) return "ListObjects";
         if (query.get("list-type") === "2") return "ListObjectsV2";
@@ -168,19 +182,42 @@ export function resolveOperation(
         throw methodNotAllowed(method, "a bucket");
     }
   }
+  // Most object requests carry no query; they skip the sub-resource look-ups.
+  const hasQuery = query !== NO_QUERY;
+  const uploadId = hasQuery && query.has("uploadId");
   switch (method) {
     case "PUT":
-      if (copySource !== undefined) {
-        throw new S3Error("NotImplemented", "The testbed does not implement CopyObject");
+      if (uploadId || (hasQuery && query.has("partNumber"))) {
+        if (copySource !== undefined) {
+          throw new S3Error("NotImplemented", "The testbed does not implement UploadPartCopy");
+        }
+        return "UploadPart";
       }
-      return "PutObject";
+      return copySource === undefined ? "PutObject" : "CopyObject";
+    case "POST":
+      if (hasQuery && query.has("uploads")) return "CreateMultipartUpload";
+      if (uploadId) return "CompleteMultipartUpload";
+      throw methodNotAllowed(method, "an object");
     case "GET":
+      if (uploadId) return "ListParts";
+      if (hasQuery) refusePartNumber(query);
       return "GetObject";
     case "HEAD":
+      if (hasQuery) refusePartNumber(query);
       return "HeadObject";
     case "DELETE":
-      return "DeleteObject";
+      return uploadId ? "AbortMultipartUpload" : "DeleteObject";
     default:
       throw methodNotAllowed(method, "an object");
+  }
+}
+
+/** GET and HEAD of one part of a multipart object, which the testbed does not keep apart. */
+function refusePartNumber(query: URLSearchParams): void {
+  if (query.has("partNumber")) {
+    throw new S3Error(
+      "NotImplemented",
+      "The testbed does not implement reading an object by part number",
+    );
   }
 }

@@ -1,10 +1,14 @@
 /**
- * The few S3 XML documents the testbed writes, and the one it reads (DeleteObjects). Rendering is
+ * The few S3 XML documents the testbed writes, and the two it reads (DeleteObjects and
+ * CompleteMultipartUpload). Rendering is
  * string building and reading is a handful of regexes over the known shape: an XML library would
  * cost more per request than everything else the testbed does.
  */
 import type { ListPage } from "./list-objects.ts";
+import { MAX_PART_NUMBER, type CompletedPart } from "./multipart-completion.ts";
+import type { PartsPage, UploadsPage } from "./multipart-listing.ts";
 import { S3Error } from "./s3-error.ts";
+import type { MultipartUpload } from "./upload-index.ts";
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
@@ -65,6 +69,8 @@ export function errorXml(error: ErrorDocument): string {
   );
 }
 
+const OWNER = "<ID>taillab</ID><DisplayName>taillab</DisplayName>";
+
 export function listBucketsXml(buckets: readonly { name: string; creationDate: Date }[]): string {
   const entries = buckets.map(
     (bucket) =>
@@ -72,7 +78,7 @@ export function listBucketsXml(buckets: readonly { name: string; creationDate: D
   );
   return (
     `${XML_DECLARATION}<ListAllMyBucketsResult xmlns="${S3_NAMESPACE}">` +
-    `<Owner><ID>taillab</ID><DisplayName>taillab</DisplayName></Owner>` +
+    `<Owner>${OWNER}</Owner>` +
     `<Buckets>${entries.join("")}</Buckets></ListAllMyBucketsResult>`
   );
 }
@@ -216,4 +222,136 @@ export function deleteResultXml(
       `<Error>${element("Key", failure.key)}${element("Code", failure.code)}${element("Message", failure.message)}</Error>`,
   );
   return `${XML_DECLARATION}<DeleteResult xmlns="${S3_NAMESPACE}">${deletedEntries.join("")}${errorEntries.join("")}</DeleteResult>`;
+}
+
+export function copyObjectResultXml(object: { etag: string; lastModified: Date }): string {
+  return (
+    `${XML_DECLARATION}<CopyObjectResult xmlns="${S3_NAMESPACE}">` +
+    `${element("LastModified", object.lastModified.toISOString())}${element("ETag", object.etag)}` +
+    `</CopyObjectResult>`
+  );
+}
+
+export function initiateMultipartUploadXml(upload: MultipartUpload): string {
+  return (
+    `${XML_DECLARATION}<InitiateMultipartUploadResult xmlns="${S3_NAMESPACE}">` +
+    `${element("Bucket", upload.bucket)}${element("Key", upload.key)}` +
+    `${element("UploadId", upload.uploadId)}</InitiateMultipartUploadResult>`
+  );
+}
+
+export function completeMultipartUploadXml(result: {
+  location: string;
+  bucket: string;
+  key: string;
+  etag: string;
+}): string {
+  return (
+    `${XML_DECLARATION}<CompleteMultipartUploadResult xmlns="${S3_NAMESPACE}">` +
+    `${element("Location", result.location)}${element("Bucket", result.bucket)}` +
+    `${element("Key", result.key)}${element("ETag", result.etag)}</CompleteMultipartUploadResult>`
+  );
+}
+
+export function listPartsXml(
+  upload: MultipartUpload,
+  query: { partNumberMarker: number; maxParts: number },
+  page: PartsPage<{ partNumber: number; etag: string; sizeBytes: number; lastModified: Date }>,
+): string {
+  const parts = page.parts.map(
+    (part) =>
+      `<Part>${element("PartNumber", part.partNumber)}` +
+      `${element("LastModified", part.lastModified.toISOString())}${element("ETag", part.etag)}` +
+      `${element("Size", part.sizeBytes)}</Part>`,
+  );
+  return (
+    `${XML_DECLARATION}<ListPartsResult xmlns="${S3_NAMESPACE}">` +
+    `${element("Bucket", upload.bucket)}${element("Key", upload.key)}` +
+    `${element("UploadId", upload.uploadId)}` +
+    `<Initiator>${OWNER}</Initiator><Owner>${OWNER}</Owner><StorageClass>STANDARD</StorageClass>` +
+    `${element("PartNumberMarker", query.partNumberMarker)}` +
+    (page.nextPartNumberMarker === undefined
+      ? ""
+      : element("NextPartNumberMarker", page.nextPartNumberMarker)) +
+    `${element("MaxParts", query.maxParts)}${element("IsTruncated", page.isTruncated)}` +
+    `${parts.join("")}</ListPartsResult>`
+  );
+}
+
+export function listMultipartUploadsXml(
+  bucket: string,
+  query: {
+    prefix: string;
+    keyMarker: string;
+    uploadIdMarker: string;
+    maxUploads: number;
+    urlEncode: boolean;
+  },
+  page: UploadsPage,
+): string {
+  const encode = query.urlEncode ? urlEncode : unchanged;
+  const uploads = page.uploads.map(
+    (upload) =>
+      `<Upload>${element("Key", encode(upload.key))}${element("UploadId", upload.uploadId)}` +
+      `<Initiator>${OWNER}</Initiator><Owner>${OWNER}</Owner><StorageClass>STANDARD</StorageClass>` +
+      `${element("Initiated", upload.initiated.toISOString())}</Upload>`,
+  );
+  return (
+    `${XML_DECLARATION}<ListMultipartUploadsResult xmlns="${S3_NAMESPACE}">` +
+    `${element("Bucket", bucket)}${element("KeyMarker", encode(query.keyMarker))}` +
+    `${element("UploadIdMarker", query.uploadIdMarker)}` +
+    (page.nextKeyMarker === undefined
+      ? ""
+      : element("NextKeyMarker", encode(page.nextKeyMarker)) +
+        element("NextUploadIdMarker", page.nextUploadIdMarker ?? "")) +
+    `${element("Prefix", encode(query.prefix))}${element("MaxUploads", query.maxUploads)}` +
+    `${element("IsTruncated", page.isTruncated)}` +
+    (query.urlEncode ? "<EncodingType>url</EncodingType>" : "") +
+    `${uploads.join("")}</ListMultipartUploadsResult>`
+  );
+}
+
+const COMPLETE_ROOT = /<CompleteMultipartUpload[\s>]/;
+const PART_ELEMENT = /<Part(?:\s[^>]*)?>([\s\S]*?)<\/Part>/g;
+const PART_NUMBER_ELEMENT = /<PartNumber>\s*([0-9]+)\s*<\/PartNumber>/;
+const ETAG_ELEMENT = /<ETag>([\s\S]*?)<\/ETag>/;
+
+/**
+ * Reads the CompleteMultipartUpload body SDKs send:
+ * <CompleteMultipartUpload><Part><ETag/><PartNumber/>…</Part>…</CompleteMultipartUpload>.
+ * Checksums in the parts are ignored.
+ */
+export function parseCompleteMultipartUpload(xml: string): CompletedPart[] {
+  if (!COMPLETE_ROOT.test(xml)) {
+    throw new S3Error(
+      "MalformedXML",
+      "The CompleteMultipartUpload body has no <CompleteMultipartUpload> element",
+    );
+  }
+  const parts: CompletedPart[] = [];
+  for (const [, partBody = ""] of xml.matchAll(PART_ELEMENT)) {
+    const partNumber = PART_NUMBER_ELEMENT.exec(partBody);
+    const etag = ETAG_ELEMENT.exec(partBody);
+    if (!partNumber || !etag) {
+      throw new S3Error(
+        "MalformedXML",
+        "A <Part> in the CompleteMultipartUpload body needs a <PartNumber> and an <ETag>",
+      );
+    }
+    const number = Number(partNumber[1]);
+    if (number < 1 || number > MAX_PART_NUMBER) {
+      throw new S3Error(
+        "InvalidArgument",
+        `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive, not ${number}`,
+      );
+    }
+    parts.push({ partNumber: number, etag: unescapeXml(etag[1] ?? "").trim() });
+  }
+  if (parts.length === 0) {
+    throw new S3Error(
+      "MalformedXML",
+      "The CompleteMultipartUpload body must name at least one <Part>",
+    );
+  }
+  return parts;
 }

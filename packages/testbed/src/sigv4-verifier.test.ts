@@ -137,6 +137,16 @@ describe("canonicalQueryString", () => {
     ["empty parameters dropped", "a=1&&b=2&", "a=1&b=2"],
     ["the signature itself left out", "X-Amz-Signature=abc&X-Amz-Date=1", "X-Amz-Date=1"],
     ["names compared by code point", "b=1&B=1&a=1&_=1", "B=1&_=1&a=1&b=1"],
+    [
+      "an UploadPart query",
+      "x-id=UploadPart&uploadId=0000000a%2Bb&partNumber=10",
+      "partNumber=10&uploadId=0000000a%2Bb&x-id=UploadPart",
+    ],
+    [
+      "a CreateMultipartUpload query",
+      "uploads&x-id=CreateMultipartUpload",
+      "uploads=&x-id=CreateMultipartUpload",
+    ],
   ])("%s: %j → %j", (_name, raw, canonical) => {
     expect(canonicalQueryString(raw)).toBe(canonical);
   });

@@ -12,6 +12,7 @@ import { isValidBucketName } from "./bucket-name.ts";
 import { createDirectoryStore } from "./directory-store.ts";
 import { createLatencyProfileInterceptor } from "./latency-profile-interceptor.ts";
 import { isPassThrough } from "./latency-sampler.ts";
+import { DEFAULT_MIN_PART_SIZE_BYTES } from "./multipart-completion.ts";
 import { createMemoryStore, type ObjectStore } from "./object-store.ts";
 import { createRequestHandler, type TestbedStats } from "./request-handler.ts";
 import type { RequestInterceptor } from "./request-interceptor.ts";
@@ -45,6 +46,11 @@ export interface TestbedOptions {
   profile?: BuiltinProfileName | LatencyProfileInput;
   /** Seeds each replica's random stream (default 1): the same seed replays the same delays. */
   seed?: number;
+  /**
+   * Multipart uploads: the least size of every part but the last (EntityTooSmall below it).
+   * Default 5 MiB, as S3; tests may lower it to upload small parts.
+   */
+  minPartSizeBytes?: number;
 }
 
 export interface TestbedReplica {
@@ -116,6 +122,12 @@ function checkOptions(options: TestbedOptions): number {
   if (port !== 0 && port + replicas - 1 > 65535) {
     throw new Error(`testbed: ${replicas} replicas from port ${port} would pass port 65535`);
   }
+  const minPartSizeBytes = options.minPartSizeBytes ?? DEFAULT_MIN_PART_SIZE_BYTES;
+  if (!Number.isSafeInteger(minPartSizeBytes) || minPartSizeBytes < 0) {
+    throw new Error(
+      `testbed: minPartSizeBytes must be a whole number of bytes from 0, not ${minPartSizeBytes}`,
+    );
+  }
   if (options.profile !== undefined && options.interceptor !== undefined) {
     throw new Error("testbed: give a latency profile or an interceptor, not both");
   }
@@ -167,6 +179,7 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
   const replicaCount = checkOptions(options);
   const profile = profileOf(options, replicaCount);
   const seed = options.seed ?? 1;
+  const minPartSizeBytes = options.minPartSizeBytes ?? DEFAULT_MIN_PART_SIZE_BYTES;
   const store = await openStore(options.store);
   for (const bucket of options.buckets ?? []) await store.createBucket(bucket);
 
@@ -194,7 +207,15 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
           ? options.interceptor
           : createLatencyProfileInterceptor({ profile, seed, replica: index, elapsedMs });
       const server = createServer(
-        createRequestHandler({ store, region, virtualHostSuffixes, verify, interceptor, stats }),
+        createRequestHandler({
+          store,
+          region,
+          minPartSizeBytes,
+          virtualHostSuffixes,
+          verify,
+          interceptor,
+          stats,
+        }),
       );
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
