@@ -44,6 +44,17 @@ const executors = {
   single: createRequestExecutor({ mode: "normal", hedge: init.hedge, chooser, stopSignal }),
 };
 
+/** Every request of a point has one size, so its hedge-delay class depends on the operation only. */
+const requestClasses = new Map<string, string>();
+function requestClassOf(op: string): string {
+  let found = requestClasses.get(op);
+  if (found === undefined) {
+    found = requestClass(op, content.sizeBytes);
+    requestClasses.set(op, found);
+  }
+  return found;
+}
+
 function send(message: WorkerMessage): void {
   port?.postMessage(message);
 }
@@ -73,7 +84,7 @@ async function runRequest(
         return transport.deleteObject(key, options);
     }
   };
-  const result = await executor.execute(attempt, requestClass(command.op, content.sizeBytes));
+  const result = await executor.execute(attempt, requestClassOf(command.op));
   // A request cut short by a stop measured nothing; it is not counted as an error.
   if (stopSignal.aborted && result.winner === null) return;
   recorder.record(key, scheduledStartUs, result, body?.byteLength ?? 0);

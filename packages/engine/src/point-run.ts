@@ -89,14 +89,13 @@ export async function runPoint(options: PointRunOptions): Promise<PointRunResult
       if (options.signal?.aborted) break;
       const op = OPERATION_OF_PHASE[phase];
       const openLoop = phase === "cleanup" ? null : options.openLoop;
-      const command: Omit<PhaseCommand, "nextIndex"> = {
+      const command: PhaseOrder = {
         type: "phase",
         op,
         count: phase === "write" || openLoop ? params.samples : writtenKeyCount,
         firstKey: options.firstKey,
         keyCount: phase === "write" ? params.samples : Math.max(1, writtenKeyCount),
         allowBackups: phase !== "cleanup" && options.mode !== "normal",
-        openLoop: null,
       };
       options.onPhaseStart?.(op);
       const { summary, histograms, dispensed } = await pool.runPhase(command, openLoop, options);
@@ -120,10 +119,13 @@ export async function runPoint(options: PointRunOptions): Promise<PointRunResult
 /** Workers start a phase's schedule together, a moment after the command is posted. */
 const OPEN_LOOP_START_DELAY_MS = 20;
 
+/** A phase as the coordinator decides it; the shared counter and schedule start are added later. */
+type PhaseOrder = Omit<PhaseCommand, "nextIndex" | "openLoop">;
+
 interface WorkerPool {
   broadcast(message: CoordinatorMessage): void;
   runPhase(
-    command: Omit<PhaseCommand, "nextIndex">,
+    command: PhaseOrder,
     openLoop: OpenLoop | null,
     options: PointRunOptions,
   ): Promise<{ summary: PhaseSummary; histograms: EncodedPhaseHistograms; dispensed: number }>;
