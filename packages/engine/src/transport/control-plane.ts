@@ -3,15 +3,13 @@ import {
   DeleteObjectsCommand,
   HeadBucketCommand,
   ListObjectsV2Command,
-  type DeleteObjectsCommandInput,
-  type DeleteObjectsCommandOutput,
   type HeadBucketCommandInput,
   type HeadBucketCommandOutput,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { HttpRequest, HttpResponse } from "@smithy/protocol-http";
-import type { BuildMiddleware, DeserializeMiddleware } from "@smithy/types";
-import { createHash } from "node:crypto";
+import { HttpResponse } from "@smithy/protocol-http";
+import type { DeserializeMiddleware } from "@smithy/types";
+import { addContentMd5 } from "./content-md5-middleware.ts";
 import { EndpointError } from "./endpoint-error.ts";
 import type { TransportTarget } from "./object-transport.ts";
 import { createTargetS3Client } from "./s3-client.ts";
@@ -212,19 +210,6 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
     },
   };
 }
-
-/**
- * DeleteObjects must carry a body checksum. The SDK sends CRC32 by default; Content-MD5 as well
- * keeps servers that only know the older header (some Ceph and GCS-compatible gateways) working.
- */
-const addContentMd5: BuildMiddleware<DeleteObjectsCommandInput, DeleteObjectsCommandOutput> =
-  (next) => async (args) => {
-    const request = args.request;
-    if (HttpRequest.isInstance(request) && typeof request.body === "string") {
-      request.headers["content-md5"] = createHash("md5").update(request.body).digest("base64");
-    }
-    return next(args);
-  };
 
 /** HeadBucket, reading the Server header off the raw response (also of a 403 or 404). */
 async function readServerHeader(client: S3Client, Bucket: string): Promise<string | null> {

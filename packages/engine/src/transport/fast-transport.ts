@@ -1,20 +1,39 @@
 import aws4 from "aws4";
-import type { OutgoingHttpHeaders } from "node:http";
+import { createHash } from "node:crypto";
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import { Pool, type Dispatcher } from "undici";
 import { createBodyVerifier } from "./body-verifier.ts";
 import type {
   GetOptions,
-  RequestOptions,
   MicrosClock,
   ObjectTransport,
+  RequestOptions,
   RequestOutcome,
   ResolvedCredentials,
   TransportTarget,
 } from "./object-transport.ts";
-import { readBody, readErrorCode } from "./response-body.ts";
-import { errorCodeFromException } from "./s3-error-code.ts";
-import { encodeS3Key } from "./s3-uri-encoding.ts";
-import { resolveTargetAddress } from "./transport-target.ts";
+import {
+  assertCompletedParts,
+  assertDeleteKeys,
+  assertMaxKeys,
+  assertPartNumber,
+  assertUploadId,
+  completeMultipartUploadXml,
+  copySourceHeaderValue,
+  createBucketXml,
+  deleteObjectsXml,
+  rangeHeaderValue,
+} from "./request-arguments.ts";
+import { readBody, readErrorCode, readWholeBody } from "./response-body.ts";
+import { errorCodeFromException, errorCodeFromSuccessBody } from "./s3-error-code.ts";
+import {
+  countListedBuckets,
+  parseDeleteErrors,
+  parseListObjectsPage,
+  parseTextField,
+} from "./s3-response-xml.ts";
+import { encodeRfc3986, encodeS3Key } from "./s3-uri-encoding.ts";
+import { addressBucket, resolveTargetAddress } from "./transport-target.ts";
 
 /**
  * The hot path: undici Pool + aws4 SigV4, nothing else between the caller and the socket.
@@ -24,6 +43,9 @@ import { resolveTargetAddress } from "./transport-target.ts";
  * would cost more CPU than the rest of the request for large objects. S3 and the S3-compatible
  * servers accept UNSIGNED-PAYLOAD over https and plain http alike (the SDK does the same over
  * https; over TLS the body is integrity-protected anyway).
+ *
+ * Only GET streams its body; every other answer is a small XML document (or nothing), read whole
+ * and then picked apart with a few patterns (s3-response-xml.ts).
  */
 export function createFastTransport(target: TransportTarget, clock: MicrosClock): ObjectTransport {
   const address = resolveTargetAddress(target);
@@ -31,29 +53,110 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     connections: target.maxConnections,
     pipelining: 1,
   });
-  const sign = createSigner(target, address.hostHeader);
-  const pathFor = (key: string) => address.pathPrefix + encodeS3Key(key);
+  const sign = createSigner(target);
+  const objectPath = (key: string) => address.pathPrefix + encodeS3Key(key);
 
-  async function send(
-    method: "PUT" | "GET" | "DELETE",
+  interface WireRequest {
+    method: Dispatcher.HttpMethod;
+    /** Encoded path and query, as sent and signed. */
+    path: string;
+    /** The target bucket's Host header when absent. */
+    host?: string;
+    /** Sent and signed. */
+    headers?: Record<string, string>;
+    body?: Uint8Array | string | null;
+  }
+
+  /** What an operation takes from a 2xx answer: its own fields, and an error or bytes if any. */
+  interface Reading<T> {
+    fields: T;
+    error?: string | null;
+    bytes?: number;
+  }
+
+  interface Reply {
+    headers: IncomingHttpHeaders;
+    body: Buffer;
+  }
+
+  const send = (request: WireRequest, signal: AbortSignal | undefined) =>
+    pool.request({
+      method: request.method,
+      path: request.path,
+      // undici closes the connection after every HEAD unless told otherwise (for servers that
+      // send a body anyway); S3 servers do not, and a reconnect per HEAD would be measured.
+      ...(request.method === "HEAD" ? { reset: false } : {}),
+      headers: sign(
+        request.method,
+        request.path,
+        request.host ?? address.hostHeader,
+        request.headers,
+      ),
+      body: request.body ?? null,
+      signal: signal ?? null,
+    });
+
+  /**
+   * One request whose answer is read whole. `none` is the operation's fields when it failed;
+   * `read` turns a 2xx answer that is not an S3 error document into them.
+   */
+  async function exchange<T extends object>(
+    request: WireRequest,
+    { signal, onResponse }: RequestOptions,
+    none: T,
+    read: (reply: Reply) => Reading<T>,
+    emptyBodyIsError = false,
+  ): Promise<RequestOutcome & T> {
+    const startUs = clock();
+    if (signal?.aborted) return { ...failed(startUs, -1, 0, "Aborted"), ...none };
+    let firstByteUs = -1;
+    let status = 0;
+    try {
+      const response = await send(request, signal);
+      firstByteUs = clock();
+      status = response.statusCode;
+      onResponse?.(status);
+      if (status >= 300) {
+        const error = await readErrorCode(response.body, status);
+        return { startUs, firstByteUs, endUs: clock(), status, error, bytes: 0, ...none };
+      }
+      const body = await readWholeBody(response.body);
+      const bodyError = errorCodeFromSuccessBody(body, emptyBodyIsError);
+      if (bodyError !== null) {
+        return {
+          startUs,
+          firstByteUs,
+          endUs: clock(),
+          status,
+          error: bodyError,
+          bytes: 0,
+          ...none,
+        };
+      }
+      const { fields, error = null, bytes = 0 } = read({ headers: response.headers, body });
+      return { startUs, firstByteUs, endUs: clock(), status, error, bytes, ...fields };
+    } catch (error) {
+      const code = signal?.aborted ? "Aborted" : errorCodeFromException(error);
+      return { ...failed(startUs, firstByteUs, status, code), ...none };
+    }
+  }
+
+  async function getObject(
     key: string,
-    body: Uint8Array | null,
-    { signal, onResponse, expect }: GetOptions,
+    { signal, onResponse, expect, range }: GetOptions,
   ): Promise<RequestOutcome> {
     const startUs = clock();
-    const path = pathFor(key);
-    if (signal?.aborted) return failed(startUs, -1, 0, "Aborted", 0);
+    const request: WireRequest = {
+      method: "GET",
+      path: objectPath(key),
+      ...(range ? { headers: { Range: rangeHeaderValue(range) } } : {}),
+    };
+    if (signal?.aborted) return failed(startUs, -1, 0, "Aborted");
     let firstByteUs = -1;
     let status = 0;
     let bytes = 0;
     try {
-      const response = await pool.request({
-        method,
-        path,
-        headers: sign(method, path),
-        body,
-        signal: signal ?? null,
-      });
+      const response = await send(request, signal);
       firstByteUs = clock();
       status = response.statusCode;
       onResponse?.(status);
@@ -61,18 +164,18 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         const error = await readErrorCode(response.body, status);
         return { startUs, firstByteUs, endUs: clock(), status, error, bytes: 0 };
       }
-      if (method === "GET") {
-        const verifier = expect ? createBodyVerifier(expect) : null;
-        await readBody(response.body, (chunk) => {
-          bytes += chunk.length;
-          verifier?.update(chunk);
-        });
-        const error = verifier && !verifier.matches(bytes) ? "ContentMismatch" : null;
-        return { startUs, firstByteUs, endUs: clock(), status, error, bytes };
-      }
-      await readBody(response.body, noop);
-      bytes = body?.byteLength ?? 0;
-      return { startUs, firstByteUs, endUs: clock(), status, error: null, bytes };
+      const verifier = expect ? createBodyVerifier(expect) : null;
+      await readBody(response.body, (chunk) => {
+        bytes += chunk.length;
+        verifier?.update(chunk);
+      });
+      const error =
+        range && status !== 206
+          ? "RangeIgnored"
+          : verifier && !verifier.matches(bytes)
+            ? "ContentMismatch"
+            : null;
+      return { startUs, firstByteUs, endUs: clock(), status, error, bytes };
     } catch (error) {
       const code = signal?.aborted ? "Aborted" : errorCodeFromException(error);
       return failed(startUs, firstByteUs, status, code, status >= 300 ? 0 : bytes);
@@ -84,7 +187,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     firstByteUs: number,
     status: number,
     error: string,
-    bytes: number,
+    bytes = 0,
   ): RequestOutcome {
     const endUs = clock();
     return {
@@ -97,28 +200,185 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     };
   }
 
+  const NO_FIELDS = {};
+  const nothing = (): Reading<object> => ({ fields: NO_FIELDS });
+  const uploadPath = (key: string, uploadId: string, partNumber?: number) => {
+    assertUploadId(uploadId);
+    const part = partNumber === undefined ? "" : `partNumber=${partNumber}&`;
+    return `${objectPath(key)}?${part}uploadId=${encodeRfc3986(uploadId)}`;
+  };
+  const etagOf = ({ headers }: Reply) => {
+    const etag = headers.etag;
+    return { fields: { etag: typeof etag === "string" && etag.length > 0 ? etag : null } };
+  };
+
   return {
-    putObject: (key, body, options: RequestOptions = {}) => send("PUT", key, body, options),
-    getObject: (key, options = {}) => send("GET", key, null, options),
-    deleteObject: (key, options: RequestOptions = {}) => send("DELETE", key, null, options),
+    putObject: async (key, body, options = {}) =>
+      exchange({ method: "PUT", path: objectPath(key), body }, options, NO_FIELDS, () => ({
+        fields: NO_FIELDS,
+        bytes: body.byteLength,
+      })),
+
+    getObject: async (key, options = {}) => getObject(key, options),
+
+    deleteObject: async (key, options = {}) =>
+      exchange({ method: "DELETE", path: objectPath(key) }, options, NO_FIELDS, nothing),
+
+    headObject: async (key, options = {}) =>
+      exchange({ method: "HEAD", path: objectPath(key) }, options, NO_FIELDS, nothing),
+
+    copyObject: async (sourceKey, destinationKey, options = {}) =>
+      exchange(
+        {
+          method: "PUT",
+          path: objectPath(destinationKey),
+          headers: { "x-amz-copy-source": copySourceHeaderValue(target.bucket, sourceKey) },
+        },
+        options,
+        NO_FIELDS,
+        nothing,
+        true,
+      ),
+
+    listObjects: async ({ prefix, maxKeys, continuationToken }, options = {}) => {
+      assertMaxKeys(maxKeys);
+      const query = [
+        "list-type=2",
+        ...(continuationToken === undefined
+          ? []
+          : [`continuation-token=${encodeRfc3986(continuationToken)}`]),
+        ...(maxKeys === undefined ? [] : [`max-keys=${maxKeys}`]),
+        ...(prefix === undefined ? [] : [`prefix=${encodeRfc3986(prefix)}`]),
+      ].join("&");
+      return exchange(
+        { method: "GET", path: `${address.pathPrefix}?${query}` },
+        options,
+        { keyCount: 0, nextContinuationToken: null },
+        ({ body }) => ({ fields: parseListObjectsPage(body.toString("utf8")), bytes: body.length }),
+      );
+    },
+
+    createMultipartUpload: async (key, options = {}) =>
+      exchange(
+        { method: "POST", path: `${objectPath(key)}?uploads` },
+        options,
+        { uploadId: null },
+        ({ body }) => ({ fields: { uploadId: parseTextField(body.toString("utf8"), "UploadId") } }),
+      ),
+
+    uploadPart: async (key, uploadId, partNumber, body, options = {}) => {
+      assertPartNumber(partNumber);
+      return exchange(
+        { method: "PUT", path: uploadPath(key, uploadId, partNumber), body },
+        options,
+        { etag: null },
+        (reply) => ({ ...etagOf(reply), bytes: body.byteLength }),
+      );
+    },
+
+    completeMultipartUpload: async (key, uploadId, parts, options = {}) => {
+      assertCompletedParts(parts);
+      const body = completeMultipartUploadXml(parts);
+      return exchange(
+        {
+          method: "POST",
+          path: uploadPath(key, uploadId),
+          headers: { "Content-Type": "application/xml" },
+          body,
+        },
+        options,
+        { etag: null },
+        ({ body: answer }) => ({
+          fields: { etag: parseTextField(answer.toString("utf8"), "ETag") },
+        }),
+        true,
+      );
+    },
+
+    abortMultipartUpload: async (key, uploadId, options = {}) =>
+      exchange({ method: "DELETE", path: uploadPath(key, uploadId) }, options, NO_FIELDS, nothing),
+
+    createBucket: async (name, options = {}) => {
+      const bucket = addressBucket(target, address.endpointHost, name);
+      const body = createBucketXml(target.region);
+      return exchange(
+        {
+          method: "PUT",
+          path: bucket.pathPrefix,
+          host: bucket.hostHeader,
+          ...(body === null ? {} : { headers: { "Content-Type": "application/xml" }, body }),
+        },
+        options,
+        NO_FIELDS,
+        nothing,
+      );
+    },
+
+    deleteBucket: async (name, options = {}) => {
+      const bucket = addressBucket(target, address.endpointHost, name);
+      return exchange(
+        { method: "DELETE", path: bucket.pathPrefix, host: bucket.hostHeader },
+        options,
+        NO_FIELDS,
+        nothing,
+      );
+    },
+
+    listBuckets: async (options = {}) =>
+      exchange(
+        { method: "GET", path: "/", host: address.endpointHost },
+        options,
+        { bucketCount: 0 },
+        ({ body }) => ({
+          fields: { bucketCount: countListedBuckets(body.toString("utf8")) },
+          bytes: body.length,
+        }),
+      ),
+
+    deleteObjects: async (keys, options = {}) => {
+      assertDeleteKeys(keys);
+      const body = deleteObjectsXml(keys);
+      return exchange(
+        {
+          method: "POST",
+          path: `${address.pathPrefix}?delete`,
+          headers: {
+            "Content-Type": "application/xml",
+            "Content-MD5": createHash("md5").update(body).digest("base64"),
+          },
+          body,
+        },
+        options,
+        { keyErrors: [] },
+        ({ body: answer }) => {
+          const keyErrors = parseDeleteErrors(answer.toString("utf8"));
+          return { fields: { keyErrors }, error: keyErrors.length > 0 ? "PartialFailure" : null };
+        },
+      );
+    },
+
     close: () => pool.close(),
   };
 }
 
-function noop(): void {}
+type Signer = (
+  method: Dispatcher.HttpMethod,
+  path: string,
+  host: string,
+  headers: Record<string, string> | undefined,
+) => OutgoingHttpHeaders;
 
-type Signer = (method: Dispatcher.HttpMethod, path: string) => OutgoingHttpHeaders;
-
-/** Headers for one request; the per-target parts (host, region, keys) are bound once. */
-function createSigner(target: TransportTarget, hostHeader: string): Signer {
+/** Headers for one request; the per-target parts (region, keys) are bound once. */
+function createSigner(target: TransportTarget): Signer {
   const credentials: ResolvedCredentials | null = target.credentials;
-  if (credentials === null) return () => ({ Host: hostHeader });
+  if (credentials === null) return (_method, _path, host, headers) => ({ Host: host, ...headers });
   const awsCredentials = {
     accessKeyId: credentials.accessKeyId,
     secretAccessKey: credentials.secretAccessKey,
     ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {}),
   };
-  return (method, path) =>
+  // aws4 signs every header it is given except a few (Range among them), query included.
+  return (method, path, host, headers) =>
     aws4.sign(
       {
         service: "s3",
@@ -126,9 +386,10 @@ function createSigner(target: TransportTarget, hostHeader: string): Signer {
         method,
         path,
         headers: {
-          Host: hostHeader,
+          Host: host,
           "X-Amz-Content-Sha256": "UNSIGNED-PAYLOAD",
           "X-Amz-Date": amzDate(),
+          ...headers,
         },
       },
       awsCredentials,

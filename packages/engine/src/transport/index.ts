@@ -1,7 +1,15 @@
 export {
   createTransport,
+  type ByteRange,
+  type CompletedPart,
+  type CreateMultipartUploadOutcome,
+  type DeleteObjectsOutcome,
+  type EtagOutcome,
   type GetExpectation,
   type GetOptions,
+  type ListBucketsOutcome,
+  type ListObjectsOutcome,
+  type ListObjectsQuery,
   type MicrosClock,
   type ObjectTransport,
   type RequestOptions,
@@ -11,6 +19,7 @@ export {
 } from "./object-transport.ts";
 export { createFastTransport } from "./fast-transport.ts";
 export { createSdkTransport } from "./sdk-transport.ts";
+export { uploadInParts, type PartsUploadResult } from "./multipart-upload.ts";
 export { createControlPlane, type ControlPlane, type DeleteKeysResult } from "./control-plane.ts";
 export { EndpointError, type EndpointErrorField } from "./endpoint-error.ts";
 export { UndiciHttpHandler, type UndiciHttpHandlerConfig } from "./undici-http-handler.ts";

@@ -1,5 +1,5 @@
 /**
- * The engine's S3 data path: PUT, GET and DELETE of single objects, timed, behind one interface
+ * The engine's S3 data path: object, multipart and bucket operations, timed, behind one interface
  * with two implementations.
  *
  * - `fast` (fast-transport.ts) — the hot path. One undici Pool per endpoint, SigV4 by aws4 with an
@@ -15,9 +15,16 @@
  *   handler trims the SDK's CPU cost only a little (~0.65 vs ~0.78 CPU-s per 1 000 GETs with the
  *   default node:http handler, same setup): the middleware stack is where the time goes.
  *
- * Both produce identical outcomes (status, error code, byte count) for the same requests; a test
- * runs one script through both and compares. The control plane (bucket creation, preflight,
- * listing, bulk delete) is in control-plane.ts and always uses the SDK.
+ * Both produce identical outcomes (status, error code, byte count and the operation's own fields)
+ * for the same requests; tests run one script through both and compare. Metadata operations
+ * (bucket create / delete / list, DeleteObjects, listing) are here too, so a load run times them
+ * like object operations. The control plane (preflight, setup and cleanup around a run) is in
+ * control-plane.ts and always uses the SDK.
+ *
+ * S3 answers some requests 200 OK with an S3 error document as the body (CopyObject and
+ * CompleteMultipartUpload when they fail part-way). Both paths report such an answer as the status
+ * that came (200) with the document's Code as the error, and a 2xx CopyObject or
+ * CompleteMultipartUpload with an empty body as "InternalError" (the name the SDK gives it).
  */
 import type { TransportKind } from "@taillab/api";
 import { createFastTransport } from "./fast-transport.ts";
@@ -59,13 +66,19 @@ export interface RequestOutcome {
    * error responses a code from the status ("NotFound", "Forbidden", "HTTP503"); for failures
    * without a response the Node/undici code (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET…);
    * "Aborted" when the caller's signal aborted; "ContentMismatch" when a verified GET got other
-   * bytes than expected.
+   * bytes than expected; "RangeIgnored" when a ranged GET was answered 2xx but not 206;
+   * "PartialFailure" when DeleteObjects could not delete some keys (see `keyErrors`).
    */
   error: string | null;
   /**
-   * Payload bytes moved: for PUT the body size once the server answered 2xx (0 otherwise); for GET
-   * the body bytes of a 2xx response actually received (possibly partial when aborted); 0 for
-   * DELETE and for error responses.
+   * Payload bytes moved, 0 for every error response:
+   * - PUT, UploadPart: the body size once the server answered 2xx (0 otherwise);
+   * - GET: the body bytes of a 2xx response actually received (possibly partial when aborted); of
+   *   a ranged GET, the slice's bytes;
+   * - ListObjectsV2, ListBuckets: the response body's bytes (the listing is the payload);
+   * - 0 for DELETE, HEAD, CopyObject (the copy moves data inside the server; the response does
+   *   not say how much, so the caller accounts for it), the other multipart calls, bucket
+   *   create / delete and DeleteObjects.
    */
   bytes: number;
 }
@@ -79,14 +92,75 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /**
    * Called once when the response headers arrive, before the body is read: a tied request cancels
-   * its twin here. (The SDK path learns of error responses only once it has parsed them.)
+   * its twin here. Both paths call it from the raw response (the SDK path through a middleware
+   * below its deserialiser), with the status as sent.
    */
   onResponse?: (status: number) => void;
 }
 
+/** Bytes `start` to `endInclusive` of an object, both counted from 0 (HTTP's `bytes=a-b`). */
+export interface ByteRange {
+  start: number;
+  endInclusive: number;
+}
+
 export interface GetOptions extends RequestOptions {
-  /** Hash the body while reading it and check size + MD5; a mismatch is "ContentMismatch". */
+  /**
+   * Hash the body while reading it and check size + MD5; a mismatch is "ContentMismatch". For a
+   * ranged GET, the expectation of the slice.
+   */
   expect?: GetExpectation;
+  /** Sends `Range: bytes=start-endInclusive`; the answer must be 206 (else "RangeIgnored"). */
+  range?: ByteRange;
+}
+
+/** One ListObjectsV2 page. */
+export interface ListObjectsQuery {
+  prefix?: string;
+  /** The server's default (1000) when absent. */
+  maxKeys?: number;
+  /** The previous page's nextContinuationToken. */
+  continuationToken?: string;
+}
+
+export interface ListObjectsOutcome extends RequestOutcome {
+  /** Keys on this page (the response's KeyCount); 0 on failure. */
+  keyCount: number;
+  /** Set when the listing goes on (IsTruncated); null on the last page and on failure. */
+  nextContinuationToken: string | null;
+}
+
+export interface ListBucketsOutcome extends RequestOutcome {
+  /** Buckets listed; 0 on failure. */
+  bucketCount: number;
+}
+
+export interface CreateMultipartUploadOutcome extends RequestOutcome {
+  /** null on failure, or when a 2xx answer carried none. */
+  uploadId: string | null;
+}
+
+/** UploadPart and CompleteMultipartUpload. */
+export interface EtagOutcome extends RequestOutcome {
+  /**
+   * The ETag as the server sent it, quotes included (`"…"`, `"…-3"` for a three-part object):
+   * what CompleteMultipartUpload wants back. null on failure or when none came.
+   */
+  etag: string | null;
+}
+
+export interface CompletedPart {
+  partNumber: number;
+  /** As returned by uploadPart. */
+  etag: string;
+}
+
+export interface DeleteObjectsOutcome extends RequestOutcome {
+  /**
+   * Keys a 200 answer could not delete, with the per-key S3 error Code; when any, the outcome's
+   * error is "PartialFailure". Empty when all went, and when the whole request failed.
+   */
+  keyErrors: { key: string; code: string }[];
 }
 
 /**
@@ -98,6 +172,54 @@ export interface ObjectTransport {
   /** Always reads the whole body, so the next request on the connection is not held up. */
   getObject(key: string, options?: GetOptions): Promise<RequestOutcome>;
   deleteObject(key: string, options?: RequestOptions): Promise<RequestOutcome>;
+  /** 200 when the object exists; a miss is 404 "NotFound" (a HEAD answer has no body to name it). */
+  headObject(key: string, options?: RequestOptions): Promise<RequestOutcome>;
+  /** Server-side copy within the target bucket (`x-amz-copy-source: /bucket/encoded-key`). */
+  copyObject(
+    sourceKey: string,
+    destinationKey: string,
+    options?: RequestOptions,
+  ): Promise<RequestOutcome>;
+  /** One ListObjectsV2 page of the target bucket. */
+  listObjects(query: ListObjectsQuery, options?: RequestOptions): Promise<ListObjectsOutcome>;
+
+  createMultipartUpload(
+    key: string,
+    options?: RequestOptions,
+  ): Promise<CreateMultipartUploadOutcome>;
+  /** partNumber 1…10 000. */
+  uploadPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    body: Uint8Array,
+    options?: RequestOptions,
+  ): Promise<EtagOutcome>;
+  /** `parts` in ascending part number; the outcome's etag is the whole object's. */
+  completeMultipartUpload(
+    key: string,
+    uploadId: string,
+    parts: readonly CompletedPart[],
+    options?: RequestOptions,
+  ): Promise<EtagOutcome>;
+  abortMultipartUpload(
+    key: string,
+    uploadId: string,
+    options?: RequestOptions,
+  ): Promise<RequestOutcome>;
+
+  /**
+   * Bucket calls on any bucket of the endpoint (not only the target's), addressed the target's
+   * way. createBucket sends the target's region as LocationConstraint unless it is us-east-1.
+   */
+  createBucket(name: string, options?: RequestOptions): Promise<RequestOutcome>;
+  deleteBucket(name: string, options?: RequestOptions): Promise<RequestOutcome>;
+  listBuckets(options?: RequestOptions): Promise<ListBucketsOutcome>;
+  /**
+   * DeleteObjects (quiet mode, with Content-MD5) of 1…1000 keys of the target bucket. Keys it
+   * could not delete come back in `keyErrors` with error "PartialFailure".
+   */
+  deleteObjects(keys: readonly string[], options?: RequestOptions): Promise<DeleteObjectsOutcome>;
   /** Waits for requests in flight, then closes the connections. */
   close(): Promise<void>;
 }

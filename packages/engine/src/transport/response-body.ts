@@ -26,3 +26,10 @@ export async function readErrorCode(body: Readable, status: number): Promise<str
   });
   return errorCodeFromXml(Buffer.concat(chunks).toString("utf8")) ?? errorCodeFromStatus(status);
 }
+
+/** The whole body of a response known to be small (S3's XML answers). */
+export async function readWholeBody(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await readBody(body, (chunk) => chunks.push(chunk));
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}

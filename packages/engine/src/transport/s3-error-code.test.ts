@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { errorCodeFromException, errorCodeFromStatus, errorCodeFromXml } from "./s3-error-code.ts";
+import {
+  errorCodeFromException,
+  errorCodeFromStatus,
+  errorCodeFromSuccessBody,
+  errorCodeFromXml,
+} from "./s3-error-code.ts";
 
 describe("errorCodeFromXml", () => {
   it.each([
@@ -44,5 +49,38 @@ describe("errorCodeFromException", () => {
     ["a non-error", "string thrown", "Error"],
   ])("%s", (_name, error, code) => {
     expect(errorCodeFromException(error)).toBe(code);
+  });
+});
+
+describe("errorCodeFromSuccessBody", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const errorDocument =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code><Message>m</Message></Error>';
+  it.each([
+    ["an error document", errorDocument, false, "SlowDown"],
+    ["an error document with a trailing newline", `${errorDocument}\n`, false, "SlowDown"],
+    [
+      "an error document without a Code",
+      "<Error><Message>m</Message></Error>",
+      false,
+      "InternalError",
+    ],
+    ["a success document", "<CopyObjectResult><ETag>e</ETag></CopyObjectResult>", true, null],
+    [
+      "a listing with an <Error> key",
+      "<ListBucketResult><Contents><Key>&lt;Error&gt;</Key></Contents></ListBucketResult>",
+      false,
+      null,
+    ],
+    [
+      "DeleteObjects per-key errors",
+      "<DeleteResult><Error><Key>k</Key><Code>AccessDenied</Code></Error></DeleteResult>",
+      false,
+      null,
+    ],
+    ["an empty body where one is due", "", true, "InternalError"],
+    ["an empty body where none is due", "", false, null],
+  ])("%s", (_name, body, emptyIsError, code) => {
+    expect(errorCodeFromSuccessBody(bytes(body), emptyIsError)).toBe(code);
   });
 });

@@ -53,3 +53,24 @@ function findCode(error: unknown, depth: number): string | null {
   }
   return findCode((error as { cause?: unknown }).cause, depth + 1);
 }
+
+/** A CopyObject or CompleteMultipartUpload that answered 2xx with no body was cut short. */
+export const EMPTY_SUCCESS_BODY_CODE = "InternalError";
+
+const ERROR_DOCUMENT_END = "</Error>";
+const TAIL_BYTES = 64;
+
+/**
+ * The error hidden in a 2xx answer: S3 may answer 200 and then report a failure in the body (an
+ * S3 error document), so such a body is the error's Code. With `emptyIsError`, an empty body is
+ * EMPTY_SUCCESS_BODY_CODE. Only the tail is looked at first: a success document ends with its own
+ * root element, and a listing may contain "<Error>" as (escaped) key text but never end with it.
+ */
+export function errorCodeFromSuccessBody(body: Uint8Array, emptyIsError: boolean): string | null {
+  if (body.length === 0) return emptyIsError ? EMPTY_SUCCESS_BODY_CODE : null;
+  const tail = utf8.decode(body.subarray(Math.max(0, body.length - TAIL_BYTES))).trimEnd();
+  if (!tail.endsWith(ERROR_DOCUMENT_END)) return null;
+  return errorCodeFromXml(utf8.decode(body)) ?? EMPTY_SUCCESS_BODY_CODE;
+}
+
+const utf8 = new TextDecoder();

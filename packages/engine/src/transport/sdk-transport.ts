@@ -1,114 +1,378 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  DeleteBucketCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListBucketsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  UploadPartCommand,
+} from "@aws-sdk/client-s3";
+import type { MetadataBearer, MiddlewareStack } from "@smithy/types";
 import type { Readable } from "node:stream";
 import { createBodyVerifier } from "./body-verifier.ts";
+import { addContentMd5 } from "./content-md5-middleware.ts";
 import type {
+  GetOptions,
   MicrosClock,
-  RequestOptions,
   ObjectTransport,
+  RequestOptions,
   RequestOutcome,
   TransportTarget,
 } from "./object-transport.ts";
+import {
+  assertCompletedParts,
+  assertDeleteKeys,
+  assertMaxKeys,
+  assertPartNumber,
+  assertUploadId,
+  copySourceHeaderValue,
+  rangeHeaderValue,
+} from "./request-arguments.ts";
 import { readBody } from "./response-body.ts";
 import { createTargetS3Client } from "./s3-client.ts";
+import { errorCodeFromSuccessBody } from "./s3-error-code.ts";
+import { attachResponseProbe, type ResponseProbe } from "./sdk-response-probe.ts";
 import { sdkErrorOutcome } from "./sdk-error.ts";
-import { assertObjectKey, resolveTargetAddress } from "./transport-target.ts";
+import { assertBucketName, assertObjectKey, resolveTargetAddress } from "./transport-target.ts";
 
 /**
- * The same three operations through @aws-sdk/client-s3 (on the undici handler). `send` resolves
- * when the response headers have arrived and, for GetObject, leaves the body to be read here, so
- * firstByteUs means the same thing as on the fast path.
+ * The same operations through @aws-sdk/client-s3 (on the undici handler). Every call carries a
+ * response probe (sdk-response-probe.ts) that stamps the headers' arrival, reports them to
+ * onResponse and keeps the status as sent, so firstByteUs, onResponse and status mean what they
+ * mean on the fast path. GetObject resolves once the headers have arrived and leaves the body to
+ * be read here; the other answers are small and read whole by the probe.
  */
 export function createSdkTransport(target: TransportTarget, clock: MicrosClock): ObjectTransport {
   resolveTargetAddress(target);
   const { client, handler } = createTargetS3Client(target);
   const Bucket = target.bucket;
 
+  /** What an operation takes from a 2xx answer: its own fields, and an error or bytes if any. */
+  interface Reading<T> {
+    fields: T;
+    error?: string | null;
+    bytes?: number;
+  }
+
+  /**
+   * One SDK call with a probe on its stack. `none` is the operation's fields when it failed;
+   * `read` turns the SDK's output for a 2xx answer (and the raw body) into them.
+   */
+  async function call<Input extends object, Output extends MetadataBearer, T extends object>(
+    command: { middlewareStack: MiddlewareStack<Input, Output> },
+    send: (abortSignal: AbortSignal | undefined) => Promise<Output>,
+    { signal, onResponse }: RequestOptions,
+    none: T,
+    read: (output: Output, body: Buffer) => Reading<T>,
+    emptyBodyIsError = false,
+  ): Promise<RequestOutcome & T> {
+    const startUs = clock();
+    if (signal?.aborted) return { ...aborted(startUs), ...none };
+    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, true);
+    try {
+      const output = await send(signal);
+      const endUs = clock();
+      const status = probe.status || (output.$metadata.httpStatusCode ?? 200);
+      const firstByteUs = probe.firstByteUs < 0 ? endUs : probe.firstByteUs;
+      const body = probe.body ?? Buffer.alloc(0);
+      // The SDK spots an error document only when nothing follows </Error>; this is the same
+      // test as the fast path's.
+      const bodyError = errorCodeFromSuccessBody(body, emptyBodyIsError);
+      if (bodyError !== null) {
+        return { startUs, firstByteUs, endUs, status, error: bodyError, bytes: 0, ...none };
+      }
+      const { fields, error = null, bytes = 0 } = read(output, body);
+      return { startUs, firstByteUs, endUs: clock(), status, error, bytes, ...fields };
+    } catch (error) {
+      return { ...failed(startUs, probe, error, signal, onResponse), ...none };
+    }
+  }
+
+  function aborted(startUs: number): RequestOutcome {
+    const endUs = clock();
+    return { startUs, firstByteUs: endUs, endUs, status: 0, error: "Aborted", bytes: 0 };
+  }
+
   function failed(
     startUs: number,
-    firstByteUs: number,
+    probe: ResponseProbe,
     error: unknown,
-    { signal, onResponse }: RequestOptions,
-    bytes: number,
-    responseStatus = 0,
+    signal: AbortSignal | undefined,
+    onResponse: RequestOptions["onResponse"],
   ): RequestOutcome {
     const endUs = clock();
-    const { status, code } = sdkErrorOutcome(error, signal, responseStatus);
-    if (status > 0 && responseStatus === 0) onResponse?.(status);
+    const { status: sdkStatus, code } = sdkErrorOutcome(error, signal, probe.status);
+    if (probe.status === 0 && sdkStatus > 0) onResponse?.(sdkStatus);
     return {
       startUs,
-      firstByteUs: firstByteUs < 0 ? endUs : firstByteUs,
+      firstByteUs: probe.firstByteUs < 0 ? endUs : probe.firstByteUs,
       endUs,
-      status,
+      status: probe.status || sdkStatus,
       error: code,
-      bytes: status >= 300 ? 0 : bytes,
+      bytes: 0,
     };
+  }
+
+  const NO_FIELDS = {};
+  const nothing = (): Reading<object> => ({ fields: NO_FIELDS });
+  const etagOf = (etag: string | undefined) => ({ fields: { etag: etag || null } });
+
+  async function getObject(
+    key: string,
+    { signal, expect, range, onResponse }: GetOptions,
+  ): Promise<RequestOutcome> {
+    const startUs = clock();
+    assertObjectKey(key);
+    const Range = range ? rangeHeaderValue(range) : undefined;
+    if (signal?.aborted) return aborted(startUs);
+    const command = new GetObjectCommand({ Bucket, Key: key, ...(Range ? { Range } : {}) });
+    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, false);
+    let bytes = 0;
+    try {
+      const output = await client.send(command, { abortSignal: signal });
+      const status = probe.status || (output.$metadata.httpStatusCode ?? 200);
+      const firstByteUs = probe.firstByteUs < 0 ? clock() : probe.firstByteUs;
+      const verifier = expect ? createBodyVerifier(expect) : null;
+      if (output.Body) {
+        await readBody(output.Body as Readable, (chunk) => {
+          bytes += chunk.length;
+          verifier?.update(chunk);
+        });
+      }
+      const error =
+        range && status !== 206
+          ? "RangeIgnored"
+          : verifier && !verifier.matches(bytes)
+            ? "ContentMismatch"
+            : null;
+      return { startUs, firstByteUs, endUs: clock(), status, error, bytes };
+    } catch (error) {
+      const outcome = failed(startUs, probe, error, signal, onResponse);
+      return { ...outcome, bytes: outcome.status >= 300 ? 0 : bytes };
+    }
   }
 
   return {
     async putObject(key, body, options = {}) {
-      const { signal, onResponse } = options;
-      const startUs = clock();
       assertObjectKey(key);
-      if (signal?.aborted) return failed(startUs, -1, null, options, 0);
-      try {
-        const output = await client.send(
-          new PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: body.byteLength }),
-          { abortSignal: signal },
-        );
-        const endUs = clock();
-        const status = output.$metadata.httpStatusCode ?? 200;
-        onResponse?.(status);
-        return { startUs, firstByteUs: endUs, endUs, status, error: null, bytes: body.byteLength };
-      } catch (error) {
-        return failed(startUs, -1, error, options, 0);
-      }
+      const command = new PutObjectCommand({
+        Bucket,
+        Key: key,
+        Body: body,
+        ContentLength: body.byteLength,
+      });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        NO_FIELDS,
+        () => ({ fields: NO_FIELDS, bytes: body.byteLength }),
+      );
     },
 
-    async getObject(key, options = {}) {
-      const { signal, expect, onResponse } = options;
-      const startUs = clock();
-      assertObjectKey(key);
-      if (signal?.aborted) return failed(startUs, -1, null, options, 0);
-      let firstByteUs = -1;
-      let status = 0;
-      let bytes = 0;
-      try {
-        const output = await client.send(new GetObjectCommand({ Bucket, Key: key }), {
-          abortSignal: signal,
-        });
-        firstByteUs = clock();
-        status = output.$metadata.httpStatusCode ?? 200;
-        onResponse?.(status);
-        const verifier = expect ? createBodyVerifier(expect) : null;
-        if (output.Body) {
-          await readBody(output.Body as Readable, (chunk) => {
-            bytes += chunk.length;
-            verifier?.update(chunk);
-          });
-        }
-        const error = verifier && !verifier.matches(bytes) ? "ContentMismatch" : null;
-        return { startUs, firstByteUs, endUs: clock(), status, error, bytes };
-      } catch (error) {
-        return failed(startUs, firstByteUs, error, options, bytes, status);
-      }
-    },
+    getObject: async (key, options = {}) => getObject(key, options),
 
     async deleteObject(key, options = {}) {
-      const { signal, onResponse } = options;
-      const startUs = clock();
       assertObjectKey(key);
-      if (signal?.aborted) return failed(startUs, -1, null, options, 0);
-      try {
-        const output = await client.send(new DeleteObjectCommand({ Bucket, Key: key }), {
-          abortSignal: signal,
-        });
-        const endUs = clock();
-        const status = output.$metadata.httpStatusCode ?? 204;
-        onResponse?.(status);
-        return { startUs, firstByteUs: endUs, endUs, status, error: null, bytes: 0 };
-      } catch (error) {
-        return failed(startUs, -1, error, options, 0);
-      }
+      const command = new DeleteObjectCommand({ Bucket, Key: key });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        NO_FIELDS,
+        nothing,
+      );
+    },
+
+    async headObject(key, options = {}) {
+      assertObjectKey(key);
+      const command = new HeadObjectCommand({ Bucket, Key: key });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        NO_FIELDS,
+        nothing,
+      );
+    },
+
+    async copyObject(sourceKey, destinationKey, options = {}) {
+      assertObjectKey(sourceKey);
+      assertObjectKey(destinationKey);
+      const command = new CopyObjectCommand({
+        Bucket,
+        Key: destinationKey,
+        CopySource: copySourceHeaderValue(Bucket, sourceKey),
+      });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        NO_FIELDS,
+        nothing,
+        true,
+      );
+    },
+
+    async listObjects({ prefix, maxKeys, continuationToken }, options = {}) {
+      assertMaxKeys(maxKeys);
+      const command = new ListObjectsV2Command({
+        Bucket,
+        ...(prefix === undefined ? {} : { Prefix: prefix }),
+        ...(maxKeys === undefined ? {} : { MaxKeys: maxKeys }),
+        ...(continuationToken === undefined ? {} : { ContinuationToken: continuationToken }),
+      });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        { keyCount: 0, nextContinuationToken: null },
+        (output, body) => ({
+          fields: {
+            keyCount:
+              output.KeyCount ??
+              (output.Contents?.length ?? 0) + (output.CommonPrefixes?.length ?? 0),
+            nextContinuationToken: output.IsTruncated ? output.NextContinuationToken || null : null,
+          },
+          bytes: body.length,
+        }),
+      );
+    },
+
+    async createMultipartUpload(key, options = {}) {
+      assertObjectKey(key);
+      const command = new CreateMultipartUploadCommand({ Bucket, Key: key });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        { uploadId: null },
+        (output) => ({ fields: { uploadId: output.UploadId || null } }),
+      );
+    },
+
+    async uploadPart(key, uploadId, partNumber, body, options = {}) {
+      assertObjectKey(key);
+      assertUploadId(uploadId);
+      assertPartNumber(partNumber);
+      const command = new UploadPartCommand({
+        Bucket,
+        Key: key,
+        UploadId: uploadId,
+        PartNumber: partNumber,
+        Body: body,
+        ContentLength: body.byteLength,
+      });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        { etag: null },
+        (output) => ({ ...etagOf(output.ETag), bytes: body.byteLength }),
+      );
+    },
+
+    async completeMultipartUpload(key, uploadId, parts, options = {}) {
+      assertObjectKey(key);
+      assertUploadId(uploadId);
+      assertCompletedParts(parts);
+      const command = new CompleteMultipartUploadCommand({
+        Bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: {
+          Parts: parts.map(({ partNumber, etag }) => ({ PartNumber: partNumber, ETag: etag })),
+        },
+      });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        { etag: null },
+        (output) => etagOf(output.ETag),
+        true,
+      );
+    },
+
+    async abortMultipartUpload(key, uploadId, options = {}) {
+      assertObjectKey(key);
+      assertUploadId(uploadId);
+      const command = new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        NO_FIELDS,
+        nothing,
+      );
+    },
+
+    async createBucket(name, options = {}) {
+      assertBucketName(name);
+      // The SDK adds the client's region as LocationConstraint unless it is us-east-1.
+      const command = new CreateBucketCommand({ Bucket: name });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        NO_FIELDS,
+        nothing,
+      );
+    },
+
+    async deleteBucket(name, options = {}) {
+      assertBucketName(name);
+      const command = new DeleteBucketCommand({ Bucket: name });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        NO_FIELDS,
+        nothing,
+      );
+    },
+
+    async listBuckets(options = {}) {
+      const command = new ListBucketsCommand({});
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        { bucketCount: 0 },
+        (output, body) => ({
+          fields: { bucketCount: output.Buckets?.length ?? 0 },
+          bytes: body.length,
+        }),
+      );
+    },
+
+    async deleteObjects(keys, options = {}) {
+      assertDeleteKeys(keys);
+      const command = new DeleteObjectsCommand({
+        Bucket,
+        Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+      });
+      command.middlewareStack.add(addContentMd5, { step: "build", priority: "low" });
+      return call(
+        command,
+        (abortSignal) => client.send(command, { abortSignal }),
+        options,
+        { keyErrors: [] },
+        (output) => {
+          const keyErrors = (output.Errors ?? []).map((failure) => ({
+            key: failure.Key ?? "",
+            code: failure.Code ?? "Unknown",
+          }));
+          return { fields: { keyErrors }, error: keyErrors.length > 0 ? "PartialFailure" : null };
+        },
+      );
     },
 
     async close() {

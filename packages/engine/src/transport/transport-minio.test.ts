@@ -1,3 +1,4 @@
+import { ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
 import { createHash, randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { freePort, startMinio, type MinioServer } from "@taillab/test-support";
@@ -5,12 +6,14 @@ import type { TransportKind } from "@taillab/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createControlPlane, type ControlPlane } from "./control-plane.ts";
 import { EndpointError } from "./endpoint-error.ts";
+import { uploadInParts } from "./multipart-upload.ts";
 import {
   createTransport,
   type ObjectTransport,
   type RequestOutcome,
   type TransportTarget,
 } from "./object-transport.ts";
+import { createTargetS3Client } from "./s3-client.ts";
 
 /** Both data paths and the control plane against a real S3 server (MinIO). */
 
@@ -122,6 +125,128 @@ async function runScript(kind: TransportKind, prefix: string): Promise<Step[]> {
   return steps;
 }
 
+type OperationStep = { step: string } & Omit<RequestOutcome, "startUs" | "firstByteUs" | "endUs"> &
+  Record<string, unknown>;
+
+const MiB = 1024 * 1024;
+/** Shared by both runs, so ETags (MD5-based) come out the same on both paths. */
+const SOURCE_BODY = randomBytes(MiB);
+const MULTIPART_BODY = randomBytes(12 * MiB);
+
+/**
+ * The operations beyond PUT / GET / DELETE. Prefixes and bucket names have the same length on
+ * both runs, so listings (whose bytes are counted) have the same size.
+ */
+async function runOperationsScript(kind: TransportKind): Promise<OperationStep[]> {
+  const prefix = `ops-${kind.padEnd(4, "-")}`;
+  const steps: OperationStep[] = [];
+  const record = (step: string, outcome: RequestOutcome, fields: Record<string, unknown> = {}) => {
+    expect(outcome.startUs).toBeLessThanOrEqual(outcome.firstByteUs);
+    expect(outcome.firstByteUs).toBeLessThanOrEqual(outcome.endUs);
+    const { status, error, bytes } = outcome;
+    steps.push({ step, status, error, bytes, ...fields });
+  };
+  await withTransport(kind, async (transport) => {
+    const source = `${prefix}/source`;
+    record("PUT source", await transport.putObject(source, SOURCE_BODY));
+    record("HEAD hit", await transport.headObject(source));
+    record("HEAD miss", await transport.headObject(`${prefix}/missing`));
+    const slice = SOURCE_BODY.subarray(300_000, 700_000);
+    record(
+      "GET middle slice",
+      await transport.getObject(source, {
+        range: { start: 300_000, endInclusive: 699_999 },
+        expect: { bytes: slice.length, md5Hex: md5Hex(slice) },
+      }),
+    );
+    record("COPY", await transport.copyObject(source, `${prefix}/copy`));
+    record(
+      "GET copy",
+      await transport.getObject(`${prefix}/copy`, {
+        expect: { bytes: SOURCE_BODY.length, md5Hex: md5Hex(SOURCE_BODY) },
+      }),
+    );
+    record("COPY missing", await transport.copyObject(`${prefix}/missing`, `${prefix}/copy2`));
+
+    const listed = Array.from(
+      { length: 25 },
+      (_, i) => `${prefix}/list/${String(i).padStart(2, "0")}`,
+    );
+    await inParallel(listed.length, 8, (i) => transport.putObject(listed[i]!, new Uint8Array(16)));
+    let continuationToken: string | undefined;
+    for (let page = 1; page <= 3; page++) {
+      const outcome = await transport.listObjects({
+        prefix: `${prefix}/list/`,
+        maxKeys: 10,
+        ...(continuationToken === undefined ? {} : { continuationToken }),
+      });
+      continuationToken = outcome.nextContinuationToken ?? undefined;
+      record(`LIST page ${page}`, outcome, {
+        keyCount: outcome.keyCount,
+        more: outcome.nextContinuationToken !== null,
+      });
+    }
+
+    const batch = Array.from(
+      { length: 50 },
+      (_, i) => `${prefix}/batch/${String(i).padStart(2, "0")}`,
+    );
+    await inParallel(batch.length, 8, (i) => transport.putObject(batch[i]!, new Uint8Array(8)));
+    const deleted = await transport.deleteObjects(batch);
+    record("DELETE 50 objects", deleted, { keyErrors: deleted.keyErrors });
+    const afterDelete = await transport.listObjects({ prefix: `${prefix}/batch/` });
+    record("LIST after delete", afterDelete, { keyCount: afterDelete.keyCount });
+
+    const multipart = `${prefix}/multipart`;
+    const upload = await uploadInParts(transport, multipart, MULTIPART_BODY, 5 * MiB, 2);
+    record("CREATE upload", upload.create, { uploadId: upload.create.uploadId !== null });
+    upload.parts.forEach((part, i) => record(`PART ${i + 1}`, part, { etag: part.etag }));
+    record("COMPLETE", upload.complete!, { etag: upload.complete!.etag });
+    record("upload in parts", upload.outcome, { etag: upload.outcome.etag });
+    record(
+      "GET multipart object",
+      await transport.getObject(multipart, {
+        expect: { bytes: MULTIPART_BODY.length, md5Hex: md5Hex(MULTIPART_BODY) },
+      }),
+    );
+
+    const aborted = `${prefix}/aborted`;
+    const created = await transport.createMultipartUpload(aborted);
+    const uploadId = created.uploadId!;
+    record(
+      "PART before abort",
+      await transport.uploadPart(aborted, uploadId, 1, new Uint8Array(MiB)),
+    );
+    record("ABORT", await transport.abortMultipartUpload(aborted, uploadId));
+    record("PART after abort", await transport.uploadPart(aborted, uploadId, 2, new Uint8Array(1)));
+    const afterAbort = await transport.listObjects({ prefix: aborted });
+    record("LIST after abort", afterAbort, { keyCount: afterAbort.keyCount });
+
+    const bucket = `${prefix}-bucket`;
+    record("CREATE bucket", await transport.createBucket(bucket));
+    record("CREATE bucket again", await transport.createBucket(bucket));
+    const buckets = await transport.listBuckets();
+    record("LIST buckets", buckets, { bucketCount: buckets.bucketCount });
+    record("DELETE bucket", await transport.deleteBucket(bucket));
+    record("DELETE bucket again", await transport.deleteBucket(bucket));
+  });
+  return steps;
+}
+
+/** Multipart uploads in progress under a prefix, asked of the server directly. */
+async function uploadsInProgress(prefix: string): Promise<number> {
+  const { client, handler } = createTargetS3Client(target);
+  try {
+    const output = await client.send(
+      new ListMultipartUploadsCommand({ Bucket: BUCKET, Prefix: prefix }),
+    );
+    return output.Uploads?.length ?? 0;
+  } finally {
+    await handler.close();
+    client.destroy();
+  }
+}
+
 describe("object transports against MinIO", () => {
   it("fast and sdk give identical statuses, error codes and byte counts for one script", async () => {
     const fast = await runScript("fast", "script-fast");
@@ -147,6 +272,65 @@ describe("object transports against MinIO", () => {
     expect(byStep.get("DELETE missing")).toEqual({ status: 204, error: null, bytes: 0 });
     expect(byStep.get("GET deleted")).toEqual({ status: 404, error: "NoSuchKey", bytes: 0 });
     expect(byStep.get("GET odd key")).toEqual({ status: 200, error: null, bytes: 7 });
+
+    expect(sdk).toEqual(fast);
+  });
+
+  it("fast and sdk give identical outcomes for HEAD, ranges, copy, list, multipart, buckets", async () => {
+    const fast = await runOperationsScript("fast");
+    const sdk = await runOperationsScript("sdk");
+    const byStep = Object.fromEntries(fast.map(({ step, ...rest }) => [step, rest]));
+    const listBytes = byStep["LIST page 1"]!.bytes;
+
+    expect(byStep).toEqual({
+      "PUT source": { status: 200, error: null, bytes: MiB },
+      "HEAD hit": { status: 200, error: null, bytes: 0 },
+      "HEAD miss": { status: 404, error: "NotFound", bytes: 0 },
+      "GET middle slice": { status: 206, error: null, bytes: 400_000 },
+      COPY: { status: 200, error: null, bytes: 0 },
+      "GET copy": { status: 200, error: null, bytes: MiB },
+      "COPY missing": { status: 404, error: "NoSuchKey", bytes: 0 },
+      "LIST page 1": { status: 200, error: null, bytes: listBytes, keyCount: 10, more: true },
+      "LIST page 2": {
+        status: 200,
+        error: null,
+        bytes: expect.any(Number),
+        keyCount: 10,
+        more: true,
+      },
+      "LIST page 3": {
+        status: 200,
+        error: null,
+        bytes: expect.any(Number),
+        keyCount: 5,
+        more: false,
+      },
+      "DELETE 50 objects": { status: 200, error: null, bytes: 0, keyErrors: [] },
+      "LIST after delete": { status: 200, error: null, bytes: expect.any(Number), keyCount: 0 },
+      "CREATE upload": { status: 200, error: null, bytes: 0, uploadId: true },
+      "PART 1": { status: 200, error: null, bytes: 5 * MiB, etag: expect.any(String) },
+      "PART 2": { status: 200, error: null, bytes: 5 * MiB, etag: expect.any(String) },
+      "PART 3": { status: 200, error: null, bytes: 2 * MiB, etag: expect.any(String) },
+      COMPLETE: {
+        status: 200,
+        error: null,
+        bytes: 0,
+        etag: expect.stringMatching(/^"[0-9a-f]{32}-3"$/),
+      },
+      "upload in parts": { status: 200, error: null, bytes: 12 * MiB, etag: byStep.COMPLETE?.etag },
+      "GET multipart object": { status: 200, error: null, bytes: 12 * MiB },
+      "PART before abort": { status: 200, error: null, bytes: MiB },
+      ABORT: { status: 204, error: null, bytes: 0 },
+      "PART after abort": { status: 404, error: "NoSuchUpload", bytes: 0 },
+      "LIST after abort": { status: 200, error: null, bytes: expect.any(Number), keyCount: 0 },
+      "CREATE bucket": { status: 200, error: null, bytes: 0 },
+      "CREATE bucket again": { status: 409, error: "BucketAlreadyOwnedByYou", bytes: 0 },
+      "LIST buckets": { status: 200, error: null, bytes: expect.any(Number), bucketCount: 2 },
+      "DELETE bucket": { status: 204, error: null, bytes: 0 },
+      "DELETE bucket again": { status: 404, error: "NoSuchBucket", bytes: 0 },
+    });
+    expect(listBytes).toBeGreaterThan(1000);
+    expect(await uploadsInProgress("ops-")).toBe(0);
 
     expect(sdk).toEqual(fast);
   });

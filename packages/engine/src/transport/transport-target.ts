@@ -1,37 +1,60 @@
 import type { TransportTarget } from "./object-transport.ts";
 
-/** What every request to a target shares, worked out once. */
-export interface TargetAddress {
-  /** Where connections go: the endpoint's origin (http(s)://host:port). */
-  origin: string;
+/** Where requests about one bucket go. */
+export interface BucketAddress {
   /**
    * Host header: host[:port], or bucket.host[:port] with virtual-host addressing. Connections
    * still go to the endpoint's own address (no DNS name per bucket needed); undici takes the TLS
    * server name (SNI) from this header.
    */
   hostHeader: string;
-  /** "/bucket/" (path addressing) or "/" (virtual-host); object keys follow it. */
+  /**
+   * "/bucket/" (path addressing) or "/" (virtual-host): object keys follow it, and it is the path
+   * of requests about the bucket itself (with the trailing slash, as the SDK sends them).
+   */
   pathPrefix: string;
+}
+
+/** What every request to a target shares, worked out once. */
+export interface TargetAddress extends BucketAddress {
+  /** Where connections go: the endpoint's origin (http(s)://host:port). */
+  origin: string;
+  /** The endpoint's host[:port]: the Host of requests about no bucket (ListBuckets). */
+  endpointHost: string;
 }
 
 /** Validates a target (a malformed one is a programmer error: the api schemas check user input). */
 export function resolveTargetAddress(target: TransportTarget): TargetAddress {
   const url = parseEndpointUrl(target.url);
-  if (target.bucket.length === 0 || target.bucket.includes("/")) {
-    throw new Error(`transport: invalid bucket name "${target.bucket}"`);
-  }
   if (!Number.isInteger(target.maxConnections) || target.maxConnections < 1) {
     throw new Error(
       `transport: maxConnections must be a positive integer, got ${target.maxConnections}`,
     );
   }
-  const virtual = target.addressing === "virtual-host";
-  const hostHeader = virtual ? `${target.bucket}.${url.host}` : url.host;
   return {
     origin: url.origin,
-    hostHeader,
-    pathPrefix: virtual ? "/" : `/${encodeURIComponent(target.bucket)}/`,
+    endpointHost: url.host,
+    ...addressBucket(target, url.host, target.bucket),
   };
+}
+
+/** A bucket's address on the target's endpoint, in the target's addressing style. */
+export function addressBucket(
+  target: TransportTarget,
+  endpointHost: string,
+  bucket: string,
+): BucketAddress {
+  assertBucketName(bucket);
+  if (target.addressing === "virtual-host") {
+    return { hostHeader: `${bucket}.${endpointHost}`, pathPrefix: "/" };
+  }
+  return { hostHeader: endpointHost, pathPrefix: `/${encodeURIComponent(bucket)}/` };
+}
+
+export function assertBucketName(bucket: string): void {
+  if (bucket.length === 0 || bucket.includes("/")) {
+    throw new Error(`transport: invalid bucket name "${bucket}"`);
+  }
 }
 
 export function parseEndpointUrl(text: string): URL {

@@ -62,6 +62,8 @@ export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
       const response = await pool.request({
         method: request.method,
         path: query ? `${request.path}?${query}` : request.path,
+        // Keep the connection after a HEAD (undici closes it by default): see fast-transport.ts.
+        ...(request.method === "HEAD" ? { reset: false } : {}),
         headers,
         body: request.body ?? null,
         signal: signal ?? null,
