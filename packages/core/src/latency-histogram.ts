@@ -22,9 +22,15 @@ export function recordLatencyUs(histogram: LatencyHistogram, latencyUs: number):
   histogram.recordValue(Math.max(LOWEST_US, Math.round(latencyUs)));
 }
 
-/** Compact form for sending a histogram between threads or writing it to disk. */
+/**
+ * Compact form for sending a histogram between threads or writing it to disk. Deflate's fastest
+ * level: workers encode every 100 ms on the thread that handles responses, and level 1 takes a
+ * third of the default's time (~0.09 ms) for a few per cent more bytes.
+ */
+const FAST_COMPRESSION_LEVEL = 1;
+
 export function encodeHistogram(histogram: LatencyHistogram): string {
-  return hdr.encodeIntoCompressedBase64(histogram);
+  return hdr.encodeIntoCompressedBase64(histogram, FAST_COMPRESSION_LEVEL);
 }
 
 export function decodeHistogram(encoded: string): LatencyHistogram {
