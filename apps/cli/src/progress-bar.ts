@@ -13,13 +13,25 @@ export function formatProgressLine(progress: RunProgress): string {
     progress.p50Ms === null
       ? ""
       : ` p50 ${progress.p50Ms.toFixed(2)} ms p99 ${(progress.p99Ms ?? 0).toFixed(2)} ms`;
+  const remainingS =
+    progress.opsPerSec > 0 ? (progress.total - progress.done) / progress.opsPerSec : null;
+  const eta = remainingS === null || remainingS <= 0 ? "" : ` ETA ${formatSeconds(remainingS)}`;
   return (
     `${point}${progress.op.padEnd(6)} [${bar}] ${Math.floor(fraction * 100)
       .toString()
       .padStart(3)}% ` +
-    `${progress.done}/${progress.total} ${Math.round(progress.opsPerSec)} ops/s${latency}` +
+    `${progress.done}/${progress.total} ${Math.round(progress.opsPerSec)} ops/s${eta}${latency}` +
     (progress.errors > 0 ? ` errors ${progress.errors}` : "")
   );
+}
+
+/** 42s, 3m05s, 1h02m: the phase's remaining time at the current rate. */
+function formatSeconds(seconds: number): string {
+  const whole = Math.ceil(seconds);
+  if (whole < 60) return `${whole}s`;
+  const minutes = Math.floor(whole / 60);
+  if (minutes < 60) return `${minutes}m${String(whole % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
 }
 
 export interface ProgressDisplay {
