@@ -86,7 +86,7 @@ export const RUN_FLAGS = [
     name: "workers",
     aliases: [],
     takesValue: true,
-    description: "worker threads (default: one per core)",
+    description: "worker threads (default: one per core but one)",
   },
   {
     name: "verify",

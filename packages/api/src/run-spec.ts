@@ -245,7 +245,7 @@ export const RunSpecSchema = z
     objectSize: listOf(byteSize),
     /** fast: undici + SigV4 with no middleware (the hot path); sdk: @aws-sdk/client-s3. */
     transport: TransportKindSchema.default("fast"),
-    /** Worker threads for the request loops; default one per core. */
+    /** Worker threads for the request loops; default one per core but one (at least one). */
     workers: positiveInt("workers").optional(),
     /** Check size and checksum of every object read back. */
     verify: z.boolean().default(false),

@@ -10,6 +10,7 @@ import {
 import { expandSweep, parseRunSpec } from "@taillab/core";
 import {
   createControlPlane,
+  defaultWorkerCount,
   EndpointError,
   epochNowMs,
   runPoint,
@@ -18,7 +19,6 @@ import {
   type TransportTarget,
 } from "@taillab/engine";
 import { randomBytes } from "node:crypto";
-import { availableParallelism } from "node:os";
 import { resolveCredentials, type SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
@@ -195,7 +195,7 @@ async function runPoints(
       phases: spec.phases,
       keyPrefix,
       firstKey,
-      workers: spec.workers ?? availableParallelism(),
+      workers: spec.workers ?? defaultWorkerCount(),
       verify: spec.verify,
       runStartEpochMs,
       ...(hooks.signal ? { signal: hooks.signal } : {}),

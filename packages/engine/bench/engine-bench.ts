@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import {
   createControlPlane,
+  defaultWorkerCount,
   epochNowMs,
   runPoint,
   type ResolvedCredentials,
@@ -154,9 +155,9 @@ for (const start of [startMinioServer, startTestbed]) {
   try {
     process.stderr.write(`${server.name}: bare loop…\n`);
     results.push(...(await measureBareLoop(server)));
-    // The default (one worker per core) and one worker: with the server on the same two cores,
-    // a second worker thread competes with the server it measures.
-    for (const workers of new Set([availableParallelism(), 1])) {
+    // One worker per core, and the default (one per core but one): with the server on the same
+    // cores, every extra worker thread competes with the server it measures.
+    for (const workers of new Set([availableParallelism(), defaultWorkerCount()])) {
       process.stderr.write(`${server.name}: TailLab fast path, ${workers} worker(s)…\n`);
       results.push(...(await measureTailLab(server, "fast", workers)));
     }
