@@ -5,18 +5,21 @@
  * latency = client-measured latency − the testbed's x-taillab-service-time-us, per request.
  *
  * Run with `node --require ./service-time-tap.ts`: the tap reads the stamps off the responses in
- * TailLab's worker thread, since TailLab's records do not keep headers.
+ * TailLab's worker thread, since TailLab's records do not keep headers. The bare loop runs on a
+ * worker thread too (bare-loop-worker.ts), where the same tap runs, so both carry the same
+ * instrument and thread layout.
  */
 import { HedgeOptionsSchema, type RequestRecord } from "@taillab/api";
 import { formatTable } from "@taillab/report";
-import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { Worker } from "node:worker_threads";
 import { encodeS3Key, epochNowMs, runPoint } from "../src/index.ts";
 import {
   addedLatencyStats,
   type AddedLatencyStats,
   type TimedRequests,
 } from "./added-latency-stats.ts";
-import { runBareLoop } from "./bare-undici-loop.ts";
+import type { BareLoopWorkerData } from "./bare-loop-worker.ts";
 import { collectServiceTimes } from "./service-time-channel.ts";
 import { startTestbedProcess } from "./testbed-process.ts";
 
@@ -75,14 +78,26 @@ async function timeBareLoop(level: Level): Promise<TimedRequests> {
   return withTestbed(async (url) => {
     const prefix = `bench/added-bare-${level.inFlight}-${Date.now()}/`;
     const keys = Array.from({ length: level.requests }, (_, index) => `${prefix}${index}`);
-    const loop = { url, bucket: BUCKET, region: "us-east-1", credentials: null, keys };
-    const shared = { ...loop, inFlight: level.inFlight, body: randomBytes(SIZE_BYTES) };
-    const written = await runBareLoop({ ...shared, op: "PUT" });
-    const read = await runBareLoop({ ...shared, op: "GET" });
-    if (written.errors + read.errors > 0) {
-      throw new Error(`bare undici loop: ${written.errors} PUTs and ${read.errors} GETs failed`);
+    const workerData: BareLoopWorkerData = {
+      url,
+      bucket: BUCKET,
+      region: "us-east-1",
+      credentials: null,
+      keys,
+      inFlight: level.inFlight,
+      sizeBytes: SIZE_BYTES,
+    };
+    const worker = new Worker(new URL("./bare-loop-worker.ts", import.meta.url), { workerData });
+    const [result] = (await once(worker, "message")) as [
+      { errors: { put: number; get: number } } & TimedRequests,
+    ];
+    await worker.terminate();
+    if (result.errors.put + result.errors.get > 0) {
+      throw new Error(
+        `bare undici loop: ${result.errors.put} PUTs and ${result.errors.get} GETs failed`,
+      );
     }
-    const timed = { latencyUs: read.latencyUs, serviceTimeUs: read.serviceTimeUs };
+    const timed = { latencyUs: result.latencyUs, serviceTimeUs: result.serviceTimeUs };
     assertComplete("bare undici loop", timed, "the server sent none");
     return timed;
   });
@@ -226,8 +241,8 @@ process.stdout.write(
     `for both clients.\n` +
     `TailLab: runPoint, transport "fast", ${TAILLAB_WORKERS} worker thread, latency = its records' ` +
     `endUs − startUs; stamps read off its responses in the worker (service-time-tap.ts).\n` +
-    `Bare loop: undici Pool on the bench's main thread, timed the same way (before the request is ` +
-    `built to the body fully read).\n` +
+    `Bare loop: an undici Pool on a worker thread of its own with the same tap, timed the same way ` +
+    `(before the request is built to the body fully read).\n` +
     `Reference (issue; bare loop against a separate Node server): +0.36 / +1.0 ms (p50 / p99) at 1 ` +
     `in flight, +0.40 / +3.0 ms at 8, +1.1 / +14 ms at 64.\n` +
     `${describeGoal(measurements)}\n`,

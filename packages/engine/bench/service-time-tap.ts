@@ -46,5 +46,6 @@ function installTap(): void {
   });
 }
 
-// The bench's main thread runs the bare loop, which reads the header itself.
+// Both clients run on worker threads and carry the tap alike; the bench's main thread only
+// gathers the stamps.
 if (!isMainThread) installTap();
