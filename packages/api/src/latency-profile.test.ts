@@ -46,7 +46,7 @@ describe("LatencyProfileSchema", () => {
     ).toEqual({
       serviceTime: { kind: "fixed", ms: 5 },
       noisyNeighbour: { replica: 0, everyMs: 400, forMs: 200, factor: 10 },
-      errors: { slowDownRate: 0.1, resetRate: 0 },
+      errors: { slowDownRate: 0.1, resetRate: 0, corruptRate: 0 },
     });
   });
 

@@ -100,6 +100,8 @@ export const ErrorInjectionSchema = z
     slowDownRate: rate("slowDownRate").default(0),
     /** The TCP connection is reset instead of any answer. */
     resetRate: rate("resetRate").default(0),
+    /** A GET served in full but with a wrong byte: caught only by checking the content. */
+    corruptRate: rate("corruptRate").default(0),
   })
   .refine((errors) => errors.slowDownRate + errors.resetRate <= 1, {
     message: "slowDownRate + resetRate must be at most 1",

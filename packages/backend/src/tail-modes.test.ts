@@ -96,3 +96,25 @@ describe("open loop against a saturated queue", () => {
     expect(closedGet.latencyMs.p99).toBeLessThan(3 * 10);
   });
 });
+
+describe("content verification", () => {
+  it("catches a server that returns wrong bytes of the right size", async () => {
+    const corrupting = {
+      serviceTime: { kind: "none" },
+      errors: { slowDownRate: 0, resetRate: 0, corruptRate: 0.1 },
+    };
+    const workload = {
+      clients: 4,
+      samples: 500,
+      objectSize: "4KiB",
+      testbed: { replicas: 1, profile: corrupting, seed: 3 },
+    };
+    const checked = phase(await runBenchmark({ ...workload, verify: true }, secrets), "GET");
+    expect(checked.errorsByCode.ContentMismatch).toBeGreaterThan(25);
+    expect(checked.errorsByCode.ContentMismatch).toBeLessThan(80);
+    expect(checked.errors).toBe(checked.errorsByCode.ContentMismatch);
+    // Without the check the same server looks healthy: the sizes are right.
+    const unchecked = phase(await runBenchmark(workload, secrets), "GET");
+    expect(unchecked.errors).toBe(0);
+  });
+});

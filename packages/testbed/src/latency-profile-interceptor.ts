@@ -63,7 +63,9 @@ export function createLatencyProfileInterceptor(
     if (!PROFILED_OPERATIONS.has(request.operation)) return undefined;
     const plan = planRequest(profile, random);
     if (plan.kind === "fault") return { fault: plan.fault };
-    if (slots === undefined) return { delayMs: serviceMs(plan) };
+    const corruptBody = plan.corrupt && request.operation === "GetObject";
+    const corruption = corruptBody ? { corruptBody } : {};
+    if (slots === undefined) return { delayMs: serviceMs(plan), ...corruption };
     return (async () => {
       // On abort, answering with no decision lets the handler see the aborted signal and drop
       // the request as client-gone.
@@ -76,7 +78,7 @@ export function createLatencyProfileInterceptor(
       } finally {
         slots.release();
       }
-      return undefined;
+      return corruptBody ? corruption : undefined;
     })();
   };
 }

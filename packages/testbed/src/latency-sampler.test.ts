@@ -74,7 +74,10 @@ describe("planRequest", () => {
 
   it("fails at the configured rates, before sampling any service time", () => {
     const planned = plans(
-      { serviceTime: { kind: "fixed", ms: 5 }, errors: { slowDownRate: 0.1, resetRate: 0.05 } },
+      {
+        serviceTime: { kind: "fixed", ms: 5 },
+        errors: { slowDownRate: 0.1, resetRate: 0.05, corruptRate: 0 },
+      },
       5,
       100_000,
     );
@@ -91,11 +94,25 @@ describe("planRequest", () => {
     });
   });
 
+  it("corrupts served requests at the configured rate", () => {
+    const planned = plans(
+      {
+        serviceTime: { kind: "none" },
+        errors: { slowDownRate: 0, resetRate: 0, corruptRate: 0.25 },
+      },
+      3,
+      20_000,
+    );
+    const corrupt = planned.filter((plan) => plan.kind === "serve" && plan.corrupt).length;
+    expect(corrupt).toBeGreaterThan(4_700);
+    expect(corrupt).toBeLessThan(5_300);
+  });
+
   it("replays the same plans from the same seed, and others from another", () => {
     const profile: LatencyProfile = {
       serviceTime: { kind: "lognormal", medianMs: 5, sigma: 0.5 },
       stalls: { probability: 0.2, durationMs: 100 },
-      errors: { slowDownRate: 0.1, resetRate: 0 },
+      errors: { slowDownRate: 0.1, resetRate: 0, corruptRate: 0 },
     };
     expect(plans(profile, 99, 500)).toEqual(plans(profile, 99, 500));
     expect(plans(profile, 99, 500)).not.toEqual(plans(profile, 100, 500));

@@ -20,7 +20,8 @@ export const RESET_FAULT: InjectedFault = { resetConnection: true };
  * stretches), `stallMs` the pause added on top of it (0 when the request does not stall).
  */
 export type RequestPlan =
-  { kind: "fault"; fault: InjectedFault } | { kind: "serve"; serviceMs: number; stallMs: number };
+  | { kind: "fault"; fault: InjectedFault }
+  | { kind: "serve"; serviceMs: number; stallMs: number; corrupt: boolean };
 
 /**
  * One service time in milliseconds. Capped at MAX_PROFILE_DURATION_MS: an exponential or wide
@@ -59,7 +60,9 @@ export function planRequest(profile: LatencyProfile, random: Random): RequestPla
     stalls !== undefined && stalls.probability > 0 && random.chance(stalls.probability)
       ? stalls.durationMs
       : 0;
-  return { kind: "serve", serviceMs, stallMs };
+  // Drawn last and only when asked for, so profiles without it replay the same delays as before.
+  const corrupt = (errors?.corruptRate ?? 0) > 0 && random.chance(errors?.corruptRate ?? 0);
+  return { kind: "serve", serviceMs, stallMs, corrupt };
 }
 
 /**
@@ -87,6 +90,7 @@ export function isPassThrough(profile: LatencyProfile): boolean {
   const noServiceTime =
     serviceTime.kind === "none" || (serviceTime.kind === "fixed" && serviceTime.ms === 0);
   const noStalls = stalls === undefined || stalls.probability === 0 || stalls.durationMs === 0;
-  const noErrors = errors === undefined || errors.slowDownRate + errors.resetRate === 0;
+  const noErrors =
+    errors === undefined || errors.slowDownRate + errors.resetRate + errors.corruptRate === 0;
   return noServiceTime && noStalls && noErrors;
 }

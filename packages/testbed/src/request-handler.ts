@@ -48,6 +48,14 @@ const SERVER_NAME = "TailLab-testbed";
 export const SERVICE_TIME_HEADER = "x-taillab-service-time-us";
 const EMPTY_SHA256 = hash("sha256", "", "hex");
 
+/** The answer with its body's first byte flipped; a copy, so the stored object stays intact. */
+function corrupted(answer: S3Response): S3Response {
+  if (!Buffer.isBuffer(answer.body) || answer.body.length === 0) return answer;
+  const body = Buffer.from(answer.body);
+  body[0] = (body[0] as number) ^ 0xff;
+  return { ...answer, body };
+}
+
 interface ErrorAnswer {
   status: number;
   code: string;
@@ -164,19 +172,21 @@ export function createRequestHandler(
       const operation = resolveOperation(method, target, headerText(headers, "x-amz-copy-source"));
       stats.byOperation[operation] = (stats.byOperation[operation] ?? 0) + 1;
 
+      let corrupt = false;
       if (interceptor !== undefined && signal !== undefined) {
         const { bucket, key } = target;
         const outcome = await intercept(interceptor, { method, operation, bucket, key, signal });
         if (outcome === "client-gone") return;
-        if (outcome !== "run" && "resetConnection" in outcome) {
+        if (typeof outcome === "object" && "resetConnection" in outcome) {
           onReset();
           request.socket.resetAndDestroy();
           return;
         }
-        if (outcome !== "run") {
+        if (typeof outcome === "object") {
           sendError(response, method, requestId, arrivedAt, resourceOf(target, url), outcome);
           return;
         }
+        corrupt = outcome === "run-corrupted";
       }
 
       const answer = await runOperation(
@@ -184,7 +194,7 @@ export function createRequestHandler(
         { target, headers, readBody: () => readBody(request, expectedSha256) },
         context,
       );
-      send(response, method, requestId, arrivedAt, answer);
+      send(response, method, requestId, arrivedAt, corrupt ? corrupted(answer) : answer);
     } catch (error) {
       const answer: ErrorAnswer =
         error instanceof S3Error

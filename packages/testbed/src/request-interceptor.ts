@@ -15,8 +15,16 @@ export interface InterceptedRequest {
 export type InjectedFault =
   { status: number; code: string; message: string } | { resetConnection: true };
 
-/** Wait `delayMs` first (cut short if the client leaves), then fail with `fault` or run the request. */
-export type InterceptDecision = void | { delayMs?: number; fault?: InjectedFault };
+/**
+ * Wait `delayMs` first (cut short if the client leaves), then fail with `fault` or run the
+ * request; `corruptBody` flips the first byte of the object a GET returns (a server handing back
+ * wrong bytes with the right size, which only a content check catches).
+ */
+export type InterceptDecision = void | {
+  delayMs?: number;
+  fault?: InjectedFault;
+  corruptBody?: boolean;
+};
 
 /** Called after routing and authentication; it may keep state, e.g. to fail every tenth request. */
 export type RequestInterceptor = (
@@ -30,7 +38,7 @@ export type RequestInterceptor = (
 export async function intercept(
   interceptor: RequestInterceptor,
   request: InterceptedRequest,
-): Promise<"run" | "client-gone" | InjectedFault> {
+): Promise<"run" | "run-corrupted" | "client-gone" | InjectedFault> {
   const decision = await interceptor(request);
   const delayMs = decision?.delayMs ?? 0;
   if (delayMs > 0) {
@@ -41,5 +49,6 @@ export async function intercept(
     }
   }
   if (request.signal.aborted) return "client-gone";
-  return decision?.fault ?? "run";
+  if (decision?.fault) return decision.fault;
+  return decision?.corruptBody ? "run-corrupted" : "run";
 }
