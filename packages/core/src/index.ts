@@ -16,3 +16,4 @@ export * from "./series-decimation.ts";
 export * from "./repetition-stats.ts";
 export * from "./sweep-view.ts";
 export * from "./run-comparison.ts";
+export * from "./normal-distribution.ts";

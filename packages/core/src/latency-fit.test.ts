@@ -7,13 +7,13 @@ import {
   ksDistance,
   lognormalCdf,
   shiftedExponentialCdf,
-  standardNormalCdf,
   weightedLatenciesFromBuckets,
   weightedLatenciesFromHistogram,
   weightedLatenciesFromSamples,
   weightedPercentile,
   type WeightedLatencies,
 } from "./latency-fit.ts";
+import { standardNormalCdf } from "./normal-distribution.ts";
 import { createRandom } from "./random.ts";
 
 const COUNT = 20_000;

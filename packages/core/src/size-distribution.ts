@@ -1,5 +1,6 @@
 import { parseByteSize } from "@taillab/api";
 import type { Random } from "./random.ts";
+import { standardNormalCdf } from "./normal-distribution.ts";
 import { createWeightedIndex, uniformInt } from "./uniform-draw.ts";
 import {
   itemProblem,
@@ -363,38 +364,10 @@ function checkDistribution(distribution: SizeDistribution): void {
  */
 function clampedLognormalMean(minBytes: number, maxBytes: number): number {
   const { median, sigma } = lognormalParameters(minBytes, maxBytes);
-  const tail = normalCdf(-LOGNORMAL_BOUND_Z);
+  const tail = standardNormalCdf(-LOGNORMAL_BOUND_Z);
   const inside =
     median *
     Math.exp((sigma * sigma) / 2) *
-    (normalCdf(LOGNORMAL_BOUND_Z - sigma) - normalCdf(-LOGNORMAL_BOUND_Z - sigma));
+    (standardNormalCdf(LOGNORMAL_BOUND_Z - sigma) - standardNormalCdf(-LOGNORMAL_BOUND_Z - sigma));
   return (minBytes + maxBytes) * tail + inside;
-}
-
-/** Φ(x), from erfc by the Chebyshev fit in Numerical Recipes (relative error below 1.2e-7). */
-function normalCdf(x: number): number {
-  const value = -x / Math.SQRT2;
-  const absolute = Math.abs(value);
-  const t = 1 / (1 + 0.5 * absolute);
-  const erfcAbs =
-    t *
-    Math.exp(
-      -absolute * absolute -
-        1.26551223 +
-        t *
-          (1.00002368 +
-            t *
-              (0.37409196 +
-                t *
-                  (0.09678418 +
-                    t *
-                      (-0.18628806 +
-                        t *
-                          (0.27886807 +
-                            t *
-                              (-1.13520398 +
-                                t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-    );
-  const erfc = value >= 0 ? erfcAbs : 2 - erfcAbs;
-  return erfc / 2;
 }
