@@ -151,6 +151,45 @@ describe("taillab run against MinIO", () => {
     expect(get?.hedge?.attempts).toBeGreaterThan(220);
   });
 
+  it("runs a mixed workload of every object operation, and cleans up after it", async () => {
+    const result = await runCli(
+      runArgs(
+        "--ops",
+        "get:40,head:15,put:15,copy:10,delete:5,list:5,multipart:10",
+        "--prepare",
+        "20",
+        "--range",
+        "random:64KiB",
+        "--size",
+        "6MiB",
+        "--multipart-part",
+        "5MiB",
+        "--clients",
+        "4",
+        "--samples",
+        "120",
+        "--verify",
+        "--json",
+      ),
+      env,
+    );
+    expect(result.code).toBe(0);
+    const summary = RunSummarySchema.parse(JSON.parse(result.stdout));
+    const phases = summary.points[0]?.phases ?? [];
+    expect(phases.map((phase) => phase.op)).toEqual([
+      "GET",
+      "HEAD",
+      "PUT",
+      "COPY",
+      "DELETE",
+      "LIST",
+      "MULTIPART",
+    ]);
+    expect(phases.every((phase) => phase.errors === 0)).toBe(true);
+    expect(phases.reduce((sum, phase) => sum + phase.requests, 0)).toBe(120);
+    expect(await bucket.listKeys(`taillab/${summary.runId}/`)).toEqual([]);
+  });
+
   it("rejects wrong credentials with a clear message and exit code 2", async () => {
     const result = await runCli(
       runArgs(

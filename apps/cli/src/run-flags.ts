@@ -155,6 +155,42 @@ export const RUN_FLAGS = [
     description: "open loop: requests per phase = rate × duration (30s)",
   },
   {
+    name: "ops",
+    aliases: [],
+    takesValue: true,
+    description: "a mixed workload: get:70,put:20,delete:5,list:5 (also head, copy, multipart)",
+  },
+  {
+    name: "prepare",
+    aliases: [],
+    takesValue: true,
+    description: "mixed workload: objects written first, not measured (default 1000)",
+  },
+  {
+    name: "keys",
+    aliases: [],
+    takesValue: true,
+    description: "mixed workload: which object a read uses: uniform, sequential, zipf:1.1",
+  },
+  {
+    name: "range",
+    aliases: [],
+    takesValue: true,
+    description: "mixed workload: ranged GETs: random:1MiB or fixed:OFFSET:LENGTH",
+  },
+  {
+    name: "warmup",
+    aliases: [],
+    takesValue: true,
+    description: "mixed workload: requests in the first 10s run but are not counted",
+  },
+  {
+    name: "multipart-part",
+    aliases: [],
+    takesValue: true,
+    description: "mixed workload: multipart part size (default 8MiB, at least 5MiB)",
+  },
+  {
     name: "testbed-profile",
     aliases: [],
     takesValue: true,
@@ -275,7 +311,16 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   assignIn("tied-delay", "hedge", "tiedDelayMs");
   assignIn("rate", "openLoop", "rateHz");
   assignIn("arrivals", "openLoop", "arrivals");
-  assignIn("duration", "openLoop", "durationMs");
+  // --duration bounds the open loop when there is a rate, else a mixed workload.
+  const mixed = value(flags, "ops") !== undefined || spec.workload !== undefined;
+  const durationBounds = value(flags, "rate") === undefined && mixed ? "workload" : "openLoop";
+  assignIn("duration", durationBounds, "durationMs");
+  assignIn("ops", "workload", "ops");
+  assignIn("prepare", "workload", "prepareObjects", numberList);
+  assignIn("keys", "workload", "keys");
+  assignIn("range", "workload", "range");
+  assignIn("warmup", "workload", "warmupMs");
+  assignIn("multipart-part", "workload", "multipartPartBytes");
   assignIn("testbed-profile", "testbed", "profile");
   assignIn("testbed-replicas", "testbed", "replicas", numberList);
   assignIn("testbed-seed", "testbed", "seed", numberList);

@@ -3,7 +3,8 @@ import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-sp
 
 export const RESULTS_SCHEMA_VERSION = 1;
 
-export const OperationSchema = z.enum(["PUT", "GET", "DELETE"]);
+/** Object operations. Appended, never reordered: the results store keeps them as codes. */
+export const OperationSchema = z.enum(["PUT", "GET", "DELETE", "HEAD", "COPY", "LIST", "MULTIPART"]);
 export type Operation = z.infer<typeof OperationSchema>;
 
 /**

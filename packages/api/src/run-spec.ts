@@ -220,6 +220,35 @@ export type HedgeOptions = z.output<typeof HedgeOptionsSchema>;
 export const ReplicaChoiceSchema = z.enum(["round-robin", "least-outstanding"]);
 export type ReplicaChoice = z.infer<typeof ReplicaChoiceSchema>;
 
+/**
+ * A mixed workload instead of write-then-read phases: `prepareObjects` objects are written first
+ * (not measured), then requests run with the operation mix until `samples` are done (or
+ * `durationMs` has passed), each operation summarised on its own. GET, HEAD, COPY (as source)
+ * and LIST use the prepared objects; PUT, COPY (as target) and multipart write new keys; DELETE
+ * removes those. The text fields are checked by core's parseRunSpec.
+ */
+export const WorkloadSchema = z.object({
+  /** e.g. `get:70,put:20,delete:5,list:5`; operations put, get, head, delete, copy, list, multipart. */
+  ops: z.string().min(1, { message: "expected an operation mix such as get:70,put:30" }),
+  prepareObjects: positiveInt("objects").default(1000),
+  /** Which prepared object a request uses: uniform, sequential or zipf:EXPONENT. */
+  keys: z.string().default("uniform"),
+  /** GET a byte range instead of the whole object: fixed:OFFSET:LENGTH or random:LENGTH. */
+  range: z.string().optional(),
+  /** Stop the mix after this long even if `samples` are not done. */
+  durationMs: durationMs.optional(),
+  /** Requests that start in the first `warmupMs` run but are not counted. */
+  warmupMs: durationMs.default(0),
+  /** Keys per LIST request (one ListObjectsV2 page). */
+  listPageSize: z.number().int().min(1).max(1000).default(100),
+  /** Multipart uploads: part size (S3's minimum is 5 MiB) and parts in flight. */
+  multipartPartBytes: byteSize.default(8 * 1024 * 1024),
+  multipartPartsInFlight: positiveInt("parts").default(4),
+  /** Seeds the operation, key and range choices. */
+  seed: z.number().int().default(1),
+});
+export type Workload = z.output<typeof WorkloadSchema>;
+
 export const RunSpecSchema = z
   .object({
     schemaVersion: z.literal(RUN_SPEC_SCHEMA_VERSION).default(RUN_SPEC_SCHEMA_VERSION),
@@ -260,6 +289,7 @@ export const RunSpecSchema = z
       minSamples: 20,
     }),
     replicaChoice: ReplicaChoiceSchema.default("round-robin"),
+    workload: WorkloadSchema.optional(),
     /** The embedded testbed, used when there are no endpoints: replicas, latency profile, seed. */
     testbed: TestbedSetupSchema.default({ replicas: 1, profile: "fast", seed: 1 }),
   })

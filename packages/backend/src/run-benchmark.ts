@@ -189,6 +189,7 @@ async function runPoints(
       transportKind: spec.transport,
       params,
       openLoop: spec.openLoop ?? null,
+      workload: spec.workload ?? null,
       mode: spec.mode,
       hedge: spec.hedge,
       replicaChoice: spec.replicaChoice,
@@ -221,7 +222,7 @@ async function runPoints(
       hooks.onNotice?.(`deleting the ${keys.length} objects this point wrote`);
       await controlPlane.deleteKeys(keys);
     }
-    firstKey += params.samples;
+    firstKey += result.keySpan;
   }
   return summaries;
 }

@@ -1,4 +1,8 @@
 import { RunSpecSchema, type RunSpec } from "@taillab/api";
+import { parseKeyChoice } from "./key-chooser.ts";
+import { parseOperationMix } from "./operation-mix.ts";
+import { parseRangeChoice } from "./range-choice.ts";
+import type { TextParseResult } from "./workload-text.ts";
 
 /** A bad-input message a user can act on: which field, and what was expected. */
 export interface FieldError {
@@ -12,9 +16,33 @@ export type RunSpecParseResult = { ok: true; spec: RunSpec } | { ok: false; erro
 
 export function parseRunSpec(input: unknown): RunSpecParseResult {
   const parsed = RunSpecSchema.safeParse(input);
-  if (parsed.success) return { ok: true, spec: parsed.data };
-  return { ok: false, errors: parsed.error.issues.map(toFieldError) };
+  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map(toFieldError) };
+  const errors = workloadErrors(parsed.data);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, spec: parsed.data };
 }
+
+/** The workload's texts, read by the parsers that will run them, so errors name the field. */
+function workloadErrors(spec: RunSpec): FieldError[] {
+  const { workload } = spec;
+  if (!workload) return [];
+  const checks: [string, TextParseResult<unknown> | null][] = [
+    ["workload.ops", parseOperationMix(workload.ops)],
+    ["workload.keys", parseKeyChoice(workload.keys)],
+    ["workload.range", workload.range === undefined ? null : parseRangeChoice(workload.range)],
+  ];
+  const errors = checks.flatMap(([field, result]) =>
+    result && !result.ok ? [{ field, message: result.reason }] : [],
+  );
+  if (workload.multipartPartBytes < MIN_MULTIPART_PART_BYTES) {
+    errors.push({
+      field: "workload.multipartPartBytes",
+      message: "must be at least 5MiB, S3's smallest part (the last part may be smaller)",
+    });
+  }
+  return errors;
+}
+
+const MIN_MULTIPART_PART_BYTES = 5 * 1024 * 1024;
 
 function toFieldError(issue: SpecIssue): FieldError {
   const field = formatPath(issue.path) || "spec";

@@ -113,6 +113,7 @@ async function timeTailLab(level: Level): Promise<TimedRequests> {
           { url, region: "us-east-1", addressing: "path", credentials: null, bucket: BUCKET },
         ],
         openLoop: null,
+        workload: null,
         mode: "normal",
         hedge: HedgeOptionsSchema.parse({}),
         replicaChoice: "round-robin",

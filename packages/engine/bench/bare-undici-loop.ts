@@ -1,6 +1,5 @@
 import aws4 from "aws4";
 import { Pool } from "undici";
-import type { Operation } from "@taillab/api";
 import { SERVICE_TIME_HEADER } from "@taillab/testbed";
 import type { ResolvedCredentials } from "../src/index.ts";
 
@@ -15,7 +14,7 @@ export interface BareLoopOptions {
   region: string;
   /** null: unsigned requests, as TailLab sends them to a target without credentials. */
   credentials: ResolvedCredentials | null;
-  op: Operation;
+  op: "PUT" | "GET" | "DELETE";
   keys: readonly string[];
   inFlight: number;
   body: Buffer;
@@ -33,7 +32,7 @@ export interface BareLoopResult {
 export async function runBareLoop(options: BareLoopOptions): Promise<BareLoopResult> {
   const origin = new URL(options.url);
   const pool = new Pool(origin.origin, { connections: options.inFlight });
-  const method = { PUT: "PUT", GET: "GET", DELETE: "DELETE" }[options.op];
+  const method = options.op;
   const latencyUs = new Float64Array(options.keys.length);
   const serviceTimeUs = new Float64Array(options.keys.length).fill(Number.NaN);
   let next = 0;

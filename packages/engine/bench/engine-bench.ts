@@ -90,6 +90,7 @@ async function measureTailLab(
       },
     ],
     openLoop: null,
+    workload: null,
     mode: "normal",
     hedge: HedgeOptionsSchema.parse({}),
     replicaChoice: "round-robin",

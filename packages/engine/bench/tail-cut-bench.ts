@@ -84,6 +84,7 @@ async function measureMode(setup: ModeSetup): Promise<ModeResult> {
         bucket: BUCKET,
       })),
       openLoop: null,
+      workload: null,
       mode: setup.mode,
       hedge: setup.hedge,
       replicaChoice: "round-robin",

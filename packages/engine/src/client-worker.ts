@@ -1,18 +1,29 @@
-import { MISSED_START_TOLERANCE_MS } from "@taillab/api";
-import { createArrivalSchedule, createReplicaChooser, requestClass } from "@taillab/core";
+import { MISSED_START_TOLERANCE_MS, type Operation } from "@taillab/api";
+import {
+  createArrivalSchedule,
+  createKeyChooser,
+  createOperationChooser,
+  createRandom,
+  createRangeChooser,
+  createReplicaChooser,
+  parseKeyChoice,
+  parseOperationMix,
+  parseRangeChoice,
+  requestClass,
+  type ByteRange,
+  type Random,
+  type TextParseResult,
+} from "@taillab/core";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parentPort, workerData } from "node:worker_threads";
-import {
-  createRequestExecutor,
-  type RequestExecutor,
-  type SendAttempt,
-} from "./logical-request.ts";
+import { createRequestExecutor, type SendAttempt } from "./logical-request.ts";
 import { createObjectContent } from "./object-content.ts";
 import { PhaseRecorder } from "./phase-recorder.ts";
 import { createRunClock } from "./run-clock.ts";
-import { createTransport } from "./transport/index.ts";
+import { createTransport, uploadInParts } from "./transport/index.ts";
 import type {
   CoordinatorMessage,
+  MixOrder,
   PhaseCommand,
   WorkerInit,
   WorkerMessage,
@@ -59,19 +70,62 @@ function send(message: WorkerMessage): void {
   port?.postMessage(message);
 }
 
-async function runRequest(
-  command: PhaseCommand,
-  recorder: PhaseRecorder,
-  executor: RequestExecutor,
-  index: number,
-  scheduledStartUs: number | null,
-): Promise<void> {
+/** One phase as this worker runs it. */
+interface PhaseRun {
+  command: PhaseCommand;
+  /** Hands out request indexes across all clients of all workers. */
+  next: Int32Array;
+  recorders: Map<Operation, PhaseRecorder>;
+  mix: MixState | null;
+}
+
+interface MixState {
+  order: MixOrder;
+  chooseOperation: () => Operation;
+  choosePreparedKey: () => number;
+  chooseRange: ((objectSizeBytes: number) => ByteRange) | null;
+  newKeys: Int32Array;
+  random: Random;
+}
+
+/** Everything about one request but its sending: what it is, where it goes, what it carries. */
+interface PlannedRequest {
+  op: Operation;
+  key: string;
+  body: Uint8Array | null;
+  send: SendAttempt;
+  /** DELETE and multipart uploads never get backups. */
+  backups: boolean;
+}
+
+const NEVER_HEDGED: ReadonlySet<Operation> = new Set(["DELETE", "MULTIPART"]);
+
+function recorderFor(run: PhaseRun, op: Operation): PhaseRecorder {
+  let recorder = run.recorders.get(op);
+  if (!recorder) {
+    recorder = new PhaseRecorder(op, run.command.openLoop !== null, init.collectRecords);
+    run.recorders.set(op, recorder);
+  }
+  return recorder;
+}
+
+function transportFor(replica: number) {
+  const transport = transports[replica];
+  if (!transport) throw new Error(`no transport for replica ${replica}`);
+  return transport;
+}
+
+function keyOf(keyNumber: number): string {
+  return `${init.keyPrefix}${keyNumber}`;
+}
+
+/** One-operation phases (write, read, cleanup): request i uses key firstKey + i mod keyCount. */
+function planPhaseRequest(command: PhaseCommand, index: number): PlannedRequest {
   const keyNumber = command.firstKey + (index % command.keyCount);
-  const key = `${init.keyPrefix}${keyNumber}`;
+  const key = keyOf(keyNumber);
   const body = command.op === "PUT" ? content.bodyFor(keyNumber) : null;
-  const attempt: SendAttempt = (replica, options) => {
-    const transport = transports[replica];
-    if (!transport) throw new Error(`no transport for replica ${replica}`);
+  const send: SendAttempt = (replica, options) => {
+    const transport = transportFor(replica);
     switch (command.op) {
       case "PUT":
         return transport.putObject(key, body as Uint8Array, options);
@@ -82,25 +136,137 @@ async function runRequest(
         });
       case "DELETE":
         return transport.deleteObject(key, options);
+      default:
+        throw new Error(`a ${command.op} phase needs a workload`);
     }
   };
-  const result = await executor.execute(attempt, requestClassOf(command.op));
+  return { op: command.op, key, body, send, backups: command.allowBackups };
+}
+
+/**
+ * A mixed workload's request: reads (GET, HEAD, COPY's source, LIST) use the prepared objects,
+ * so they never miss; writes (PUT, COPY's target, multipart) create new keys, and DELETE
+ * removes one of those (or finds it gone: S3 answers 204 either way).
+ */
+function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
+  const op = mix.chooseOperation();
+  const { workload, newKeyFirst } = mix.order;
+  const prepared = () => command.firstKey + mix.choosePreparedKey();
+  const newKey = () => newKeyFirst + Atomics.add(mix.newKeys, 0, 1);
+  const backups = command.allowBackups && !NEVER_HEDGED.has(op);
+  switch (op) {
+    case "GET": {
+      const keyNumber = prepared();
+      const key = keyOf(keyNumber);
+      const range = mix.chooseRange?.(content.sizeBytes);
+      const expect = !init.verify
+        ? undefined
+        : range
+          ? content.expectationForRange(keyNumber, range)
+          : content.expectationFor(keyNumber);
+      const send: SendAttempt = (replica, options) =>
+        transportFor(replica).getObject(key, {
+          ...options,
+          ...(range ? { range } : {}),
+          ...(expect ? { expect } : {}),
+        });
+      return { op, key, body: null, send, backups };
+    }
+    case "HEAD": {
+      const key = keyOf(prepared());
+      return {
+        op,
+        key,
+        body: null,
+        backups,
+        send: (replica, options) => transportFor(replica).headObject(key, options),
+      };
+    }
+    case "PUT":
+    case "MULTIPART": {
+      const keyNumber = newKey();
+      const key = keyOf(keyNumber);
+      const body = content.bodyFor(keyNumber);
+      const send: SendAttempt =
+        op === "PUT"
+          ? (replica, options) => transportFor(replica).putObject(key, body, options)
+          : async (replica, options) => {
+              const upload = await uploadInParts(
+                transportFor(replica),
+                key,
+                body,
+                workload.multipartPartBytes,
+                workload.multipartPartsInFlight,
+                options.signal ? { signal: options.signal } : {},
+              );
+              return upload.outcome;
+            };
+      return { op, key, body, send, backups };
+    }
+    case "COPY": {
+      const source = keyOf(prepared());
+      const key = keyOf(newKey());
+      return {
+        op,
+        key,
+        body: null,
+        backups,
+        send: (replica, options) => transportFor(replica).copyObject(source, key, options),
+      };
+    }
+    case "DELETE": {
+      const written = Math.max(1, Atomics.load(mix.newKeys, 0));
+      const key = keyOf(newKeyFirst + Math.floor(mix.random.next() * written));
+      return {
+        op,
+        key,
+        body: null,
+        backups,
+        send: (replica, options) => transportFor(replica).deleteObject(key, options),
+      };
+    }
+    case "LIST": {
+      const query = { prefix: init.keyPrefix, maxKeys: workload.listPageSize };
+      return {
+        op,
+        key: init.keyPrefix,
+        body: null,
+        backups,
+        send: (replica, options) => transportFor(replica).listObjects(query, options),
+      };
+    }
+  }
+}
+
+async function runRequest(run: PhaseRun, index: number, scheduledStartUs: number | null) {
+  const planned = run.mix
+    ? planMixRequest(run.command, run.mix)
+    : planPhaseRequest(run.command, index);
+  const executor = planned.backups ? executors.withBackups : executors.single;
+  const result = await executor.execute(planned.send, requestClassOf(planned.op));
   // A request cut short by a stop measured nothing; it is not counted as an error.
   if (stopSignal.aborted && result.winner === null) return;
-  recorder.record(key, scheduledStartUs, result, body?.byteLength ?? 0);
+  const startedUs = scheduledStartUs ?? result.attempts[0]?.outcome.startUs ?? 0;
+  if (run.mix && startedUs < run.mix.order.warmupEndUs) return;
+  recorderFor(run, planned.op).record(
+    planned.key,
+    scheduledStartUs,
+    result,
+    planned.body?.byteLength ?? 0,
+  );
+}
+
+function phaseIsOver(run: PhaseRun): boolean {
+  const deadlineUs = run.mix?.order.deadlineUs ?? null;
+  return stopSignal.aborted || (deadlineUs !== null && clock() >= deadlineUs);
 }
 
 /** s3bench's closed loop: each client sends its next request when the last one is answered. */
-async function runClient(
-  command: PhaseCommand,
-  recorder: PhaseRecorder,
-  executor: RequestExecutor,
-  next: Int32Array,
-): Promise<void> {
-  while (!stopSignal.aborted) {
-    const index = Atomics.add(next, 0, 1);
-    if (index >= command.count) return;
-    await runRequest(command, recorder, executor, index, null);
+async function runClient(run: PhaseRun): Promise<void> {
+  while (!phaseIsOver(run)) {
+    const index = Atomics.add(run.next, 0, 1);
+    if (index >= run.command.count) return;
+    await runRequest(run, index, null);
   }
 }
 
@@ -109,13 +275,8 @@ async function runClient(
  * carries 1/workerCount of the rate; a request that leaves late is counted as a missed start,
  * and its latency still counts from the schedule.
  */
-async function runOpenLoop(
-  command: PhaseCommand,
-  recorder: PhaseRecorder,
-  executor: RequestExecutor,
-  next: Int32Array,
-): Promise<void> {
-  const { schedule, startUs } = command.openLoop ?? { schedule: null, startUs: 0 };
+async function runOpenLoop(run: PhaseRun): Promise<void> {
+  const { schedule, startUs } = run.command.openLoop ?? { schedule: null, startUs: 0 };
   if (!schedule) return;
   const arrivals = createArrivalSchedule({
     arrivals: schedule.arrivals,
@@ -123,16 +284,16 @@ async function runOpenLoop(
     seed: schedule.seed * 1009 + init.workerIndex,
   });
   const inFlight = new Set<Promise<void>>();
-  while (!stopSignal.aborted) {
+  while (!phaseIsOver(run)) {
     const scheduledUs = startUs + arrivals.nextOffsetUs();
     await waitUntil(scheduledUs);
-    if (stopSignal.aborted) break;
-    const index = Atomics.add(next, 0, 1);
-    if (index >= command.count) break;
-    if (clock() - scheduledUs > MISSED_START_TOLERANCE_MS * 1000) recorder.recordMissedStart();
-    const request = runRequest(command, recorder, executor, index, scheduledUs).finally(() =>
-      inFlight.delete(request),
-    );
+    if (phaseIsOver(run)) break;
+    const index = Atomics.add(run.next, 0, 1);
+    if (index >= run.command.count) break;
+    if (clock() - scheduledUs > MISSED_START_TOLERANCE_MS * 1000) {
+      recorderFor(run, run.mix ? "GET" : run.command.op).recordMissedStart();
+    }
+    const request = runRequest(run, index, scheduledUs).finally(() => inFlight.delete(request));
     inFlight.add(request);
   }
   await Promise.all(inFlight);
@@ -152,26 +313,62 @@ async function waitUntil(targetUs: number): Promise<void> {
   }
 }
 
-async function runPhase(command: PhaseCommand): Promise<void> {
-  const recorder = new PhaseRecorder(command.op, command.openLoop !== null, init.collectRecords);
-  const next = new Int32Array(command.nextIndex);
-  const executor = command.allowBackups ? executors.withBackups : executors.single;
-  const reporter = setInterval(() => {
+function mixState(order: MixOrder): MixState {
+  const { workload } = order;
+  const random = createRandom(workload.seed * 7919 + init.workerIndex);
+  const parse = <T>(result: TextParseResult<T>): T => {
+    if (!result.ok) throw new Error(result.reason);
+    return result.value;
+  };
+  const operations = createOperationChooser(parse(parseOperationMix(workload.ops)), random);
+  const keys = createKeyChooser(
+    parse(parseKeyChoice(workload.keys)),
+    workload.prepareObjects,
+    random,
+  );
+  const ranges =
+    workload.range === undefined
+      ? null
+      : createRangeChooser(parse(parseRangeChoice(workload.range)), random);
+  return {
+    order,
+    chooseOperation: () => operations.next().toUpperCase() as Operation,
+    choosePreparedKey: () => keys.next(),
+    chooseRange: ranges ? (sizeBytes) => ranges.nextRange(sizeBytes) : null,
+    newKeys: new Int32Array(order.newKeys),
+    random,
+  };
+}
+
+function reportNews(run: PhaseRun): void {
+  for (const recorder of run.recorders.values()) {
     if (recorder.hasNews) send(recorder.takeReport());
-  }, REPORT_INTERVAL_MS);
+  }
+}
+
+async function runPhase(command: PhaseCommand): Promise<void> {
+  const run: PhaseRun = {
+    command,
+    next: new Int32Array(command.nextIndex),
+    recorders: new Map(),
+    mix: command.mix ? mixState(command.mix) : null,
+  };
+  if (!run.mix) recorderFor(run, command.op);
+  const reporter = setInterval(() => reportNews(run), REPORT_INTERVAL_MS);
   try {
     if (command.openLoop) {
-      await runOpenLoop(command, recorder, executor, next);
+      await runOpenLoop(run);
     } else {
-      await Promise.all(
-        Array.from({ length: init.clients }, () => runClient(command, recorder, executor, next)),
-      );
+      await Promise.all(Array.from({ length: init.clients }, () => runClient(run)));
     }
   } finally {
     clearInterval(reporter);
   }
-  send(recorder.takeReport());
-  send({ type: "phaseDone", firstStartUs: recorder.firstStartUs, lastEndUs: recorder.lastEndUs });
+  for (const recorder of run.recorders.values()) send(recorder.takeReport());
+  send({
+    type: "phaseDone",
+    spans: [...run.recorders.values()].map((recorder) => recorder.span()),
+  });
 }
 
 port.on("message", (message: CoordinatorMessage) => {

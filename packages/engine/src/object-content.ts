@@ -9,6 +9,11 @@ export interface ObjectContent {
   sizeBytes: number;
   bodyFor(keyNumber: number): Uint8Array;
   expectationFor(keyNumber: number): { bytes: number; md5Hex: string };
+  /** What a ranged GET of the object must return (bytes start … endInclusive). */
+  expectationForRange(
+    keyNumber: number,
+    range: { start: number; endInclusive: number },
+  ): { bytes: number; md5Hex: string };
 }
 
 const STAMP_BYTES = 8;
@@ -35,14 +40,23 @@ export function createObjectContent(
     stamp.copy(body, 0, 0, Math.min(STAMP_BYTES, sizeBytes));
     return body;
   };
+  const expectationForRange = (
+    keyNumber: number,
+    { start, endInclusive }: { start: number; endInclusive: number },
+  ) => {
+    const slice = (distinctPerKey ? stamped(keyNumber) : shared).subarray(start, endInclusive + 1);
+    return { bytes: slice.length, md5Hex: md5Hex(slice) };
+  };
   if (!distinctPerKey) {
     return {
+      expectationForRange,
       sizeBytes,
       bodyFor: () => shared,
       expectationFor: () => ({ bytes: sizeBytes, md5Hex: sharedMd5 }),
     };
   }
   return {
+    expectationForRange,
     sizeBytes,
     bodyFor: stamped,
     expectationFor: (keyNumber) => ({ bytes: sizeBytes, md5Hex: md5Hex(stamped(keyNumber)) }),

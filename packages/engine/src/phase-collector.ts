@@ -73,13 +73,18 @@ export class PhaseCollector {
     this.bytes += report.bytes;
   }
 
-  addPhaseDone(done: PhaseDone): void {
-    if (done.firstStartUs !== null) {
-      this.firstStartUs = Math.min(this.firstStartUs ?? done.firstStartUs, done.firstStartUs);
+  /** One worker's time span for this collector's operation. */
+  addSpan(span: PhaseDone["spans"][number]): void {
+    if (span.firstStartUs !== null) {
+      this.firstStartUs = Math.min(this.firstStartUs ?? span.firstStartUs, span.firstStartUs);
     }
-    if (done.lastEndUs !== null) {
-      this.lastEndUs = Math.max(this.lastEndUs ?? done.lastEndUs, done.lastEndUs);
+    if (span.lastEndUs !== null) {
+      this.lastEndUs = Math.max(this.lastEndUs ?? span.lastEndUs, span.lastEndUs);
     }
+  }
+
+  get requestCount(): number {
+    return this.requests;
   }
 
   progress(nowMs: number): PhaseProgress {

@@ -111,6 +111,7 @@ export class PhaseRecorder {
   takeReport(): WorkerReport {
     const report: WorkerReport = {
       type: "report",
+      op: this.op,
       records: this.records,
       latencyHistogram: encodeHistogram(this.latency),
       ttfbHistogram: encodeHistogram(this.ttfb),
@@ -131,6 +132,10 @@ export class PhaseRecorder {
     this.requests = 0;
     this.missedStarts = 0;
     return report;
+  }
+
+  span(): { op: Operation; firstStartUs: number | null; lastEndUs: number | null } {
+    return { op: this.op, firstStartUs: this.firstStartUs, lastEndUs: this.lastEndUs };
   }
 
   get hasNews(): boolean {

@@ -9,7 +9,9 @@ import type {
   RequestRecord,
   RunPointParams,
   TransportKind,
+  Workload,
 } from "@taillab/api";
+import { parseOperationMix } from "@taillab/core";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
@@ -22,6 +24,7 @@ import type { TransportTarget } from "./transport/index.ts";
 import { createRunClock } from "./run-clock.ts";
 import type {
   CoordinatorMessage,
+  MixOrder,
   PhaseCommand,
   WorkerInit,
   WorkerMessage,
@@ -32,6 +35,8 @@ export interface PointRunOptions {
   targets: Omit<TransportTarget, "maxConnections">[];
   transportKind: TransportKind;
   params: RunPointParams;
+  /** A mixed workload instead of the phases (which then only say whether to clean up). */
+  workload: Workload | null;
   /** null: s3bench's closed loop. In an open loop params.samples is the requests per phase. */
   openLoop: OpenLoop | null;
   mode: RequestMode;
@@ -60,6 +65,8 @@ export interface PointRunResult {
   writtenKeyCount: number;
   /** Keys the cleanup phase sent a DELETE for, from firstKey on. */
   deletedKeyCount: number;
+  /** Key numbers this point may have used, from firstKey on: the next point starts after them. */
+  keySpan: number;
   stopped: boolean;
 }
 
@@ -72,56 +79,162 @@ const PROGRESS_INTERVAL_MS = 100;
 const WORKER_URL = new URL("./client-worker.ts", import.meta.url);
 
 /**
- * One run point, phase by phase (write, read, cleanup), spread over worker threads so this thread
- * does no request work. Closed loop (s3bench): `clients` loops share `samples` requests. Open
- * loop: requests leave on the schedule, `rate × duration` of them (or `samples`), and reads cycle
- * over the written keys. Cleanup is always a closed loop over the written keys, never hedged.
+ * One run point, spread over worker threads so this thread does no request work.
+ * - Phases (s3bench): write, read, cleanup. Closed loop: `clients` loops share `samples`
+ *   requests. Open loop: requests leave on the schedule and reads cycle over the written keys.
+ *   Cleanup is always a closed loop over the written keys, never hedged.
+ * - A workload: its objects are prepared (written, not measured), then the operation mix runs
+ *   for `samples` requests (or its duration), one summary per operation. The objects it leaves
+ *   are the caller's to delete (writtenKeyCount from firstKey on).
  */
 export async function runPoint(options: PointRunOptions): Promise<PointRunResult> {
-  const { params } = options;
   const pool = await startWorkers(options);
   const stop = () => pool.broadcast({ type: "stop" });
   options.signal?.addEventListener("abort", stop);
-  const phases: PhaseSummary[] = [];
-  let writtenKeyCount = 0;
-  let deletedKeyCount = 0;
   try {
-    for (const phase of options.phases) {
-      if (options.signal?.aborted) break;
-      const op = OPERATION_OF_PHASE[phase];
-      const openLoop = phase === "cleanup" ? null : options.openLoop;
-      const command: PhaseOrder = {
-        type: "phase",
-        op,
-        count: phase === "write" || openLoop ? params.samples : writtenKeyCount,
-        firstKey: options.firstKey,
-        keyCount: phase === "write" ? params.samples : Math.max(1, writtenKeyCount),
-        allowBackups: phase !== "cleanup" && options.mode !== "normal",
-      };
-      options.onPhaseStart?.(op);
-      const { summary, histograms, dispensed } = await pool.runPhase(command, openLoop, options);
-      options.onPhaseDone?.(summary, histograms);
-      phases.push(summary);
-      if (phase === "write") writtenKeyCount = dispensed;
-      if (phase === "cleanup") deletedKeyCount = dispensed;
-    }
+    return options.workload
+      ? await runWorkload(pool, options, options.workload)
+      : await runPhases(pool, options);
   } finally {
     options.signal?.removeEventListener("abort", stop);
     await pool.terminate();
+  }
+}
+
+async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<PointRunResult> {
+  const { params } = options;
+  const phases: PhaseSummary[] = [];
+  let writtenKeyCount = 0;
+  let deletedKeyCount = 0;
+  for (const phase of options.phases) {
+    if (options.signal?.aborted) break;
+    const op = OPERATION_OF_PHASE[phase];
+    const openLoop = phase === "cleanup" ? null : options.openLoop;
+    const command: PhaseOrder = {
+      type: "phase",
+      op,
+      count: phase === "write" || openLoop ? params.samples : writtenKeyCount,
+      firstKey: options.firstKey,
+      keyCount: phase === "write" ? params.samples : Math.max(1, writtenKeyCount),
+      allowBackups: phase !== "cleanup" && options.mode !== "normal",
+      mix: null,
+    };
+    const { dispensed } = await runReportedPhase(pool, command, openLoop, options, phases);
+    if (phase === "write") writtenKeyCount = dispensed;
+    if (phase === "cleanup") deletedKeyCount = dispensed;
   }
   return {
     phases,
     writtenKeyCount,
     deletedKeyCount,
+    keySpan: params.samples,
     stopped: options.signal?.aborted ?? false,
   };
+}
+
+async function runWorkload(
+  pool: WorkerPool,
+  options: PointRunOptions,
+  workload: Workload,
+): Promise<PointRunResult> {
+  const { params, firstKey } = options;
+  const prepare: PhaseOrder = {
+    type: "phase",
+    op: "PUT",
+    count: workload.prepareObjects,
+    firstKey,
+    keyCount: workload.prepareObjects,
+    allowBackups: false,
+    mix: null,
+  };
+  const prepared = await pool.runPhase(prepare, null, options);
+  const newKeys = new SharedArrayBuffer(4);
+  const phases: PhaseSummary[] = [];
+  const preparedFailures = prepared.phases.reduce((sum, phase) => sum + phase.summary.errors, 0);
+  if (preparedFailures > 0) {
+    throw new Error(
+      `preparing the workload's ${workload.prepareObjects} objects failed ${preparedFailures} times; the mix would read missing objects`,
+    );
+  }
+  if (!options.signal?.aborted) {
+    const [first] = mixOperations(workload);
+    const mix: PhaseOrder = {
+      type: "phase",
+      op: first ?? "GET",
+      count: params.samples,
+      firstKey,
+      keyCount: workload.prepareObjects,
+      allowBackups: options.mode !== "normal",
+      mix: { workload, newKeyFirst: firstKey + workload.prepareObjects, newKeys },
+    };
+    await runReportedPhase(pool, mix, options.openLoop, options, phases);
+  }
+  const created = Math.min(params.samples, Atomics.load(new Int32Array(newKeys), 0));
+  return {
+    phases,
+    writtenKeyCount: prepared.dispensed + created,
+    deletedKeyCount: 0,
+    keySpan: workload.prepareObjects + params.samples,
+    stopped: options.signal?.aborted ?? false,
+  };
+}
+
+/** Runs a phase and hands each of its operations' summaries to the host as they come. */
+async function runReportedPhase(
+  pool: WorkerPool,
+  command: PhaseOrder,
+  openLoop: OpenLoop | null,
+  options: PointRunOptions,
+  phases: PhaseSummary[],
+): Promise<{ dispensed: number }> {
+  options.onPhaseStart?.(command.op);
+  const result = await pool.runPhase(command, openLoop, options);
+  for (const { summary, histograms } of result.phases) {
+    options.onPhaseDone?.(summary, histograms);
+    phases.push(summary);
+  }
+  return result;
 }
 
 /** Workers start a phase's schedule together, a moment after the command is posted. */
 const OPEN_LOOP_START_DELAY_MS = 20;
 
-/** A phase as the coordinator decides it; the shared counter and schedule start are added later. */
-type PhaseOrder = Omit<PhaseCommand, "nextIndex" | "openLoop">;
+/** A phase as the coordinator decides it; the shared counter and the timings are added later. */
+type PhaseOrder = Omit<PhaseCommand, "nextIndex" | "openLoop" | "mix"> & {
+  mix: Omit<MixOrder, "deadlineUs" | "warmupEndUs"> | null;
+};
+
+interface PhaseResult {
+  summary: PhaseSummary;
+  histograms: EncodedPhaseHistograms;
+}
+
+/** Never sent as backups: a second DELETE or a second multipart upload is not harmless. */
+const NEVER_HEDGED: ReadonlySet<Operation> = new Set(["DELETE", "MULTIPART"]);
+
+/** The operations of a mix, in the order the workload names them. */
+function mixOperations(workload: Workload): Operation[] {
+  const mix = parseOperationMix(workload.ops);
+  if (!mix.ok) throw new Error(`workload.ops: ${mix.reason}`);
+  return mix.value.map((entry) => entry.op.toUpperCase() as Operation);
+}
+
+/** One progress line for a phase of several operations: totals summed, latency of the busiest. */
+function combinedProgress(collectors: PhaseCollector[], total: number): PhaseProgress {
+  const nowMs = Date.now();
+  const parts = collectors.map((collector) => collector.progress(nowMs));
+  const busiest = collectors.reduce((best, collector) =>
+    collector.requestCount > best.requestCount ? collector : best,
+  );
+  const lead = parts[collectors.indexOf(busiest)] as PhaseProgress;
+  return {
+    ...lead,
+    total,
+    done: parts.reduce((sum, part) => sum + part.done, 0),
+    errors: parts.reduce((sum, part) => sum + part.errors, 0),
+    opsPerSec: parts.reduce((sum, part) => sum + part.opsPerSec, 0),
+  };
+}
 
 interface WorkerPool {
   broadcast(message: CoordinatorMessage): void;
@@ -129,7 +242,7 @@ interface WorkerPool {
     command: PhaseOrder,
     openLoop: OpenLoop | null,
     options: PointRunOptions,
-  ): Promise<{ summary: PhaseSummary; histograms: EncodedPhaseHistograms; dispensed: number }>;
+  ): Promise<{ phases: PhaseResult[]; dispensed: number }>;
   terminate(): Promise<void>;
 }
 
@@ -194,48 +307,71 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
     },
     async runPhase(command, openLoop, { onProgress, onRecords, hedge }) {
       const nextIndex = new SharedArrayBuffer(4);
-      const collector = new PhaseCollector(
-        {
-          op: command.op,
-          total: command.count,
-          openLoop: openLoop !== null,
-          hedgeBudgetPct: command.allowBackups ? hedge.budgetPercent : null,
-        },
-        Date.now(),
+      const ops = command.mix ? mixOperations(command.mix.workload) : [command.op];
+      const collectors = new Map(
+        ops.map((op) => [
+          op,
+          new PhaseCollector(
+            {
+              op,
+              total: command.count,
+              openLoop: openLoop !== null,
+              hedgeBudgetPct:
+                command.allowBackups && !NEVER_HEDGED.has(op) ? hedge.budgetPercent : null,
+            },
+            Date.now(),
+          ),
+        ]),
       );
+      const collectorOf = (op: Operation) => {
+        const collector = collectors.get(op);
+        if (!collector) throw new Error(`a worker reported ${op}, which this phase does not run`);
+        return collector;
+      };
       const onMessage = (message: WorkerMessage) => {
         if (message.type === "report") {
-          collector.addReport(message);
+          collectorOf(message.op).addReport(message);
           if (message.records.length > 0) onRecords?.(message.records);
         } else if (message.type === "phaseDone") {
-          collector.addPhaseDone(message);
+          for (const span of message.spans) collectorOf(span.op).addSpan(span);
         }
       };
-      const ticker = setInterval(
-        () => onProgress?.(collector.progress(Date.now())),
-        PROGRESS_INTERVAL_MS,
-      );
+      const report = () => onProgress?.(combinedProgress([...collectors.values()], command.count));
+      const ticker = setInterval(report, PROGRESS_INTERVAL_MS);
       try {
         for (const worker of workers) worker.on("message", onMessage);
         const done = Promise.all(workers.map((worker) => nextMessage(worker, "phaseDone")));
-        const schedule = openLoop
-          ? { schedule: openLoop, startUs: clock() + OPEN_LOOP_START_DELAY_MS * 1000 }
+        // An open loop's schedule starts a moment ahead, so all workers have it; a closed loop's
+        // clients start as soon as the command arrives.
+        const startUs = clock() + (openLoop ? OPEN_LOOP_START_DELAY_MS * 1000 : 0);
+        const schedule = openLoop ? { schedule: openLoop, startUs } : null;
+        const mix: MixOrder | null = command.mix
+          ? {
+              ...command.mix,
+              deadlineUs:
+                command.mix.workload.durationMs === undefined
+                  ? null
+                  : startUs + command.mix.workload.durationMs * 1000,
+              warmupEndUs: startUs + command.mix.workload.warmupMs * 1000,
+            }
           : null;
         for (const worker of workers) {
-          worker.postMessage({ ...command, nextIndex, openLoop: schedule });
+          worker.postMessage({ ...command, nextIndex, openLoop: schedule, mix });
         }
         await Promise.race([done, failure]);
-        onProgress?.(collector.progress(Date.now()));
+        report();
         const dispensed = Math.min(command.count, Atomics.load(new Int32Array(nextIndex), 0));
         return {
-          summary: collector.summary(),
-          histograms: collector.encodedHistograms(),
+          phases: [...collectors.values()].map((collector) => ({
+            summary: collector.summary(),
+            histograms: collector.encodedHistograms(),
+          })),
           dispensed,
         };
       } finally {
         clearInterval(ticker);
         for (const worker of workers) worker.off("message", onMessage);
-        collector.destroy();
+        for (const collector of collectors.values()) collector.destroy();
       }
     },
     async terminate() {

@@ -6,6 +6,7 @@ import type {
   RequestMode,
   RequestRecord,
   TransportKind,
+  Workload,
 } from "@taillab/api";
 import type { TransportTarget } from "./transport/index.ts";
 
@@ -46,6 +47,23 @@ export interface PhaseCommand {
   allowBackups: boolean;
   /** Open loop: the run's schedule, and the run time (µs) at which the phase's schedule starts. */
   openLoop: { schedule: OpenLoop; startUs: number } | null;
+  /** A mixed workload: each request draws its operation; null for a one-operation phase. */
+  mix: MixOrder | null;
+}
+
+/**
+ * Prepared objects are key numbers [firstKey, firstKey + keyCount); new objects (PUT, COPY
+ * target, multipart) take numbers from `newKeyFirst` on, handed out by the `newKeys` counter.
+ */
+export interface MixOrder {
+  workload: Workload;
+  newKeyFirst: number;
+  /** Int32Array[1]: how many new keys were handed out. */
+  newKeys: SharedArrayBuffer;
+  /** No request starts after this run time (µs); null: stop by count only. */
+  deadlineUs: number | null;
+  /** Requests scheduled before this run time (µs) run but are not counted. */
+  warmupEndUs: number;
 }
 
 export type CoordinatorMessage = PhaseCommand | { type: "stop" };
@@ -63,6 +81,7 @@ export interface HedgeCounters {
 /** What a worker measured since its last report; histograms are HDR deltas (encoded). */
 export interface WorkerReport {
   type: "report";
+  op: Operation;
   records: RequestRecord[];
   latencyHistogram: string;
   ttfbHistogram: string;
@@ -78,9 +97,8 @@ export interface WorkerReport {
 
 export interface PhaseDone {
   type: "phaseDone";
-  /** Earliest (intended) request start and latest request end of this worker (run µs). */
-  firstStartUs: number | null;
-  lastEndUs: number | null;
+  /** Per operation: earliest (intended) request start and latest request end (run µs). */
+  spans: { op: Operation; firstStartUs: number | null; lastEndUs: number | null }[];
 }
 
 export type WorkerMessage =

@@ -8,7 +8,15 @@ import {
 } from "@taillab/api";
 
 /** The words s3bench uses for each operation. */
-const OPERATION_WORD: Record<Operation, string> = { PUT: "Write", GET: "Read", DELETE: "Delete" };
+const OPERATION_WORD: Record<Operation, string> = {
+  PUT: "Write",
+  GET: "Read",
+  DELETE: "Delete",
+  HEAD: "Head",
+  COPY: "Copy",
+  LIST: "List",
+  MULTIPART: "Multipart upload",
+};
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(6)} s`;
 

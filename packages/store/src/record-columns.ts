@@ -1,7 +1,7 @@
-import type { Operation, RequestRecord } from "@taillab/api";
+import { OperationSchema, type Operation, type RequestRecord } from "@taillab/api";
 
 /** Operation codes in the records log and in `RecordColumns.op`. */
-export const OPERATIONS: readonly Operation[] = ["PUT", "GET", "DELETE"];
+export const OPERATIONS: readonly Operation[] = OperationSchema.options;
 
 /**
  * A key that is not `<keyPrefix><number>` is kept as text: its keyNumber has this bit set and

@@ -1,0 +1,116 @@
+import type { RunSummary } from "@taillab/api";
+import { createControlPlane, type ControlPlane } from "@taillab/engine";
+import { startTestbed, type Testbed } from "@taillab/testbed";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runBenchmark } from "./run-benchmark.ts";
+
+const credentials = { accessKeyId: "MIXKEY", secretAccessKey: "mix-secret" };
+const secrets = {
+  env: { MIX_KEY: credentials.accessKeyId, MIX_SECRET: credentials.secretAccessKey },
+};
+let testbed: Testbed;
+let bucket: ControlPlane;
+
+beforeAll(async () => {
+  testbed = await startTestbed({ credentials, buckets: ["loadgen"] });
+  bucket = createControlPlane({
+    url: testbed.url,
+    region: "us-east-1",
+    addressing: "path",
+    credentials,
+    bucket: "loadgen",
+    maxConnections: 1,
+  });
+});
+afterAll(async () => {
+  await bucket.close();
+  await testbed.close();
+});
+
+const endpoints = () => [
+  {
+    url: testbed.url,
+    credentials: { kind: "env", accessKeyIdVar: "MIX_KEY", secretAccessKeyVar: "MIX_SECRET" },
+  },
+];
+
+const requestsByOp = (summary: RunSummary) =>
+  Object.fromEntries(summary.points[0]?.phases.map((phase) => [phase.op, phase.requests]) ?? []);
+
+describe("mixed workloads", () => {
+  it("keeps the requested mix within ±2 % over 10 000 requests, one summary per operation", async () => {
+    const summary = await runBenchmark(
+      {
+        endpoints: endpoints(),
+        clients: 8,
+        samples: 10_000,
+        objectSize: "1KiB",
+        verify: true,
+        workload: { ops: "get:70,put:20,delete:5,list:5", prepareObjects: 200, keys: "zipf:1.1" },
+      },
+      secrets,
+    );
+    const phases = summary.points[0]?.phases ?? [];
+    expect(phases.map((phase) => phase.op)).toEqual(["GET", "PUT", "DELETE", "LIST"]);
+    expect(phases.every((phase) => phase.errors === 0)).toBe(true);
+    const counts = requestsByOp(summary);
+    const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    expect(total).toBe(10_000);
+    for (const [op, share] of Object.entries({ GET: 70, PUT: 20, DELETE: 5, LIST: 5 })) {
+      expect(Math.abs((100 * (counts[op] ?? 0)) / total - share)).toBeLessThanOrEqual(2);
+    }
+    // Prepared and new objects alike are gone afterwards.
+    expect(await bucket.listKeys(`taillab/${summary.runId}/`)).toEqual([]);
+  });
+
+  it("runs HEAD, COPY, ranged GETs and multipart uploads, checking what it reads", async () => {
+    const summary = await runBenchmark(
+      {
+        endpoints: endpoints(),
+        clients: 4,
+        samples: 400,
+        objectSize: "64KiB",
+        verify: true,
+        workload: {
+          ops: "get:40,head:20,copy:20,multipart:20",
+          prepareObjects: 50,
+          range: "random:8KiB",
+          multipartPartBytes: "5MiB",
+        },
+      },
+      secrets,
+    );
+    const phases = summary.points[0]?.phases ?? [];
+    expect(phases.map((phase) => [phase.op, phase.errors])).toEqual([
+      ["GET", 0],
+      ["HEAD", 0],
+      ["COPY", 0],
+      ["MULTIPART", 0],
+    ]);
+    const get = phases.find((phase) => phase.op === "GET");
+    expect(get?.bytes).toBe((get?.requests ?? 0) * 8192);
+    expect(await bucket.listKeys(`taillab/${summary.runId}/`)).toEqual([]);
+  });
+
+  it("stops at its duration and leaves the warm-up out of the figures", async () => {
+    const startedMs = performance.now();
+    const summary = await runBenchmark(
+      {
+        endpoints: endpoints(),
+        clients: 4,
+        samples: 10_000_000,
+        objectSize: "1KiB",
+        phases: ["write"],
+        workload: { ops: "get", prepareObjects: 20, durationMs: "1500ms", warmupMs: "500ms" },
+      },
+      secrets,
+    );
+    expect(performance.now() - startedMs).toBeLessThan(6000);
+    const [get] = summary.points[0]?.phases ?? [];
+    expect(get?.requests).toBeGreaterThan(100);
+    expect(get?.requests).toBeLessThan(10_000_000);
+    // Counting starts after the warm-up: the phase's measured span is about 1 s of the 1.5 s.
+    expect(get?.durationMs).toBeLessThan(1300);
+    await bucket.deleteKeys(await bucket.listKeys(`taillab/${summary.runId}/`));
+  });
+});
