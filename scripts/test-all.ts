@@ -1,6 +1,6 @@
 /**
  * `pnpm test`: every check and test, in order, each reported as a plain `N passed, N failed`
- * line that CI can read. Real parts: MinIO is built (once, into the user's cache) and Debian's
+ * line that CI can read. Real parts: MinIO and versitygw are built (once, into the user's cache) and Debian's
  * Chromium installed before the tests that need them.
  */
 import { spawnSync } from "node:child_process";
@@ -21,6 +21,7 @@ const checks: [string, () => boolean][] = [
   ["lint", () => run("pnpm", ["exec", "eslint", "."])],
   ["typecheck", () => run("pnpm", ["exec", "tsc", "-p", "tsconfig.json"])],
   ["minio", () => run("bash", ["scripts/ensure-minio.sh"])],
+  ["versitygw", () => run("bash", ["scripts/ensure-versitygw.sh"])],
   ["chromium", () => run("bash", ["scripts/ensure-chromium.sh"])],
 ];
 const checkResults = checks.map(([name, check]) => ({ name, ok: check() }));

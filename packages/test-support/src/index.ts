@@ -1,2 +1,3 @@
 export { freePort, freePorts } from "./free-port.ts";
-export { startMinio, type MinioOptions, type MinioServer } from "./minio-server.ts";
+export { startMinio, type MinioServer } from "./minio-server.ts";
+export { startVersitygw, type VersitygwServer } from "./versitygw-server.ts";
