@@ -1,4 +1,5 @@
 import type { RunSpecInput } from "@taillab/api";
+import { maxSizeBytes, parseSizeDistribution } from "@taillab/core";
 import {
   numberList,
   textList,
@@ -56,7 +57,8 @@ export const RUN_FLAGS = [
     name: "size",
     aliases: ["objectSize"],
     takesValue: true,
-    description: "object size: 1024, 32KiB, 1MiB, 4MB; a list sweeps",
+    description:
+      "object size: 1024, 32KiB, 1MiB, 4MB; a list sweeps; with --ops also uniform:A:B, lognormal:A:B, histogram:S=W,…",
   },
   {
     name: "prefix",
@@ -233,6 +235,9 @@ export const RUN_FLAGS = [
 export type RunFlagName = (typeof RUN_FLAGS)[number]["name"];
 export type RunFlags = ParsedFlags<RunFlagName>;
 
+/** `uniform:…`, `lognormal:…`, `histogram:…`: object sizes drawn per key, for --ops workloads. */
+const SIZE_DISTRIBUTION = /^(uniform|lognormal|histogram):/i;
+
 /** Variables that carry secrets given on the command line: the spec only refers to them. */
 export const CLI_ACCESS_KEY_VAR = "TAILLAB_CLI_ACCESS_KEY_ID";
 export const CLI_SECRET_KEY_VAR = "TAILLAB_CLI_SECRET_ACCESS_KEY";
@@ -286,7 +291,15 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   assign("prefix", "keyPrefix", (text) => text);
   assign("clients", "clients", numberList);
   assign("samples", "samples", numberList);
-  assign("size", "objectSize", textList);
+  const sizeText = value(flags, "size");
+  if (sizeText !== undefined && SIZE_DISTRIBUTION.test(sizeText)) {
+    // A distribution sizes a mixed workload's objects; the point records the largest size.
+    spec.workload = { ...((spec.workload ?? {}) as object), sizes: sizeText };
+    const distribution = parseSizeDistribution(sizeText);
+    spec.objectSize = distribution.ok ? maxSizeBytes(distribution.value) : sizeText;
+  } else {
+    assign("size", "objectSize", textList);
+  }
   assign("phases", "phases", (text) => [textList(text)].flat());
   assign("transport", "transport", (text) => text);
   assign("workers", "workers", numberList);

@@ -233,6 +233,12 @@ export const WorkloadSchema = z.object({
   prepareObjects: positiveInt("objects").default(1000),
   /** Which prepared object a request uses: uniform, sequential or zipf:EXPONENT. */
   keys: z.string().default("uniform"),
+  /**
+   * Object sizes instead of the point's one size: `4KiB,64KiB` (one of), `uniform:4KiB:4MiB`,
+   * `lognormal:64KiB:4MiB`, `histogram:4KiB=50,64KiB=30,1MiB=20`. Each key's size is fixed by
+   * the seed and the key, so a read knows what it should get back.
+   */
+  sizes: z.string().optional(),
   /** GET a byte range instead of the whole object: fixed:OFFSET:LENGTH or random:LENGTH. */
   range: z.string().optional(),
   /** Stop the mix after this long even if `samples` are not done. */

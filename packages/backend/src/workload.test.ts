@@ -92,6 +92,33 @@ describe("mixed workloads", () => {
     expect(await bucket.listKeys(`taillab/${summary.runId}/`)).toEqual([]);
   });
 
+  it("draws object sizes from a distribution, the same size for a key on every read", async () => {
+    const records: { op: string; bytes: number }[] = [];
+    const summary = await runBenchmark(
+      {
+        endpoints: endpoints(),
+        clients: 4,
+        samples: 2000,
+        objectSize: "256KiB",
+        verify: true,
+        workload: { ops: "get:50,put:50", prepareObjects: 100, sizes: "lognormal:4KiB:256KiB" },
+      },
+      secrets,
+      { onRecords: (_point, batch) => records.push(...batch) },
+    );
+    const phases = summary.points[0]?.phases ?? [];
+    expect(phases.every((phase) => phase.errors === 0)).toBe(true);
+    const putSizes = records.filter((record) => record.op === "PUT").map((record) => record.bytes);
+    expect(Math.min(...putSizes)).toBeGreaterThanOrEqual(4096);
+    expect(Math.max(...putSizes)).toBeLessThanOrEqual(262_144);
+    expect(new Set(putSizes).size).toBeGreaterThan(100);
+    // Median of lognormal:4KiB:256KiB is their geometric mean, 32 KiB.
+    const sorted = [...putSizes].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] as number;
+    expect(median).toBeGreaterThan(32_768 * 0.8);
+    expect(median).toBeLessThan(32_768 * 1.25);
+  });
+
   it("stops at its duration and leaves the warm-up out of the figures", async () => {
     const startedMs = performance.now();
     const summary = await runBenchmark(

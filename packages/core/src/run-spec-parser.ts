@@ -2,6 +2,7 @@ import { RunSpecSchema, type RunSpec } from "@taillab/api";
 import { parseKeyChoice } from "./key-chooser.ts";
 import { parseOperationMix } from "./operation-mix.ts";
 import { parseRangeChoice } from "./range-choice.ts";
+import { parseSizeDistribution } from "./size-distribution.ts";
 import type { TextParseResult } from "./workload-text.ts";
 
 /** A bad-input message a user can act on: which field, and what was expected. */
@@ -29,6 +30,7 @@ function workloadErrors(spec: RunSpec): FieldError[] {
     ["workload.ops", parseOperationMix(workload.ops)],
     ["workload.keys", parseKeyChoice(workload.keys)],
     ["workload.range", workload.range === undefined ? null : parseRangeChoice(workload.range)],
+    ["workload.sizes", workload.sizes === undefined ? null : parseSizeDistribution(workload.sizes)],
   ];
   const errors = checks.flatMap(([field, result]) =>
     result && !result.ok ? [{ field, message: result.reason }] : [],

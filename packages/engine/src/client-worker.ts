@@ -6,9 +6,11 @@ import {
   createRandom,
   createRangeChooser,
   createReplicaChooser,
+  createSizeSampler,
   parseKeyChoice,
   parseOperationMix,
   parseRangeChoice,
+  parseSizeDistribution,
   requestClass,
   type ByteRange,
   type Random,
@@ -42,7 +44,7 @@ if (!port) throw new Error("client-worker must run in a worker thread");
 
 const clock = createRunClock(init.runStartEpochMs);
 const transports = init.targets.map((target) => createTransport(init.transportKind, target, clock));
-const content = createObjectContent(init.content, init.verify);
+const content = createObjectContent(init.content, init.verify, objectSizes());
 // A stop is final for the worker's life: it aborts what is in flight and starts nothing new.
 const stopController = new AbortController();
 const stopSignal = stopController.signal;
@@ -55,13 +57,28 @@ const executors = {
   single: createRequestExecutor({ mode: "normal", hedge: init.hedge, chooser, stopSignal }),
 };
 
-/** Every request of a point has one size, so its hedge-delay class depends on the operation only. */
+/**
+ * Each key's object size: the point's one size, or drawn from the workload's distribution by a
+ * generator seeded with the key, so every worker (and a later read) agrees on it.
+ */
+function objectSizes(): (keyNumber: number) => number {
+  const sizes = init.objectSizes;
+  if (!sizes) return () => init.objectSizeBytes;
+  const parsed = parseSizeDistribution(sizes.distribution);
+  if (!parsed.ok) throw new Error(`workload.sizes: ${parsed.reason}`);
+  const distribution = parsed.value;
+  return (keyNumber) =>
+    createSizeSampler(distribution, createRandom(sizes.seed * 100_003 + keyNumber)).nextSizeBytes();
+}
+
+/** The hedge-delay class of a request: its operation and size class, cached per pair. */
 const requestClasses = new Map<string, string>();
-function requestClassOf(op: string): string {
-  let found = requestClasses.get(op);
+function requestClassOf(op: string, sizeBytes: number): string {
+  const cacheKey = `${op}:${sizeBytes}`;
+  let found = requestClasses.get(cacheKey);
   if (found === undefined) {
-    found = requestClass(op, content.sizeBytes);
-    requestClasses.set(op, found);
+    found = requestClass(op, sizeBytes);
+    if (requestClasses.size < 10_000) requestClasses.set(cacheKey, found);
   }
   return found;
 }
@@ -93,6 +110,8 @@ interface PlannedRequest {
   op: Operation;
   key: string;
   body: Uint8Array | null;
+  /** Of the object the request reads or writes (its hedge-delay class). */
+  sizeBytes: number;
   send: SendAttempt;
   /** DELETE and multipart uploads never get backups. */
   backups: boolean;
@@ -140,7 +159,14 @@ function planPhaseRequest(command: PhaseCommand, index: number): PlannedRequest 
         throw new Error(`a ${command.op} phase needs a workload`);
     }
   };
-  return { op: command.op, key, body, send, backups: command.allowBackups };
+  return {
+    op: command.op,
+    key,
+    body,
+    sizeBytes: content.sizeOf(keyNumber),
+    send,
+    backups: command.allowBackups,
+  };
 }
 
 /**
@@ -158,7 +184,7 @@ function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
     case "GET": {
       const keyNumber = prepared();
       const key = keyOf(keyNumber);
-      const range = mix.chooseRange?.(content.sizeBytes);
+      const range = mix.chooseRange?.(content.sizeOf(keyNumber));
       const expect = !init.verify
         ? undefined
         : range
@@ -170,14 +196,16 @@ function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
           ...(range ? { range } : {}),
           ...(expect ? { expect } : {}),
         });
-      return { op, key, body: null, send, backups };
+      return { op, key, body: null, sizeBytes: content.sizeOf(keyNumber), send, backups };
     }
     case "HEAD": {
-      const key = keyOf(prepared());
+      const keyNumber = prepared();
+      const key = keyOf(keyNumber);
       return {
         op,
         key,
         body: null,
+        sizeBytes: content.sizeOf(keyNumber),
         backups,
         send: (replica, options) => transportFor(replica).headObject(key, options),
       };
@@ -201,15 +229,17 @@ function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
               );
               return upload.outcome;
             };
-      return { op, key, body, send, backups };
+      return { op, key, body, sizeBytes: body.byteLength, send, backups };
     }
     case "COPY": {
-      const source = keyOf(prepared());
+      const sourceNumber = prepared();
+      const source = keyOf(sourceNumber);
       const key = keyOf(newKey());
       return {
         op,
         key,
         body: null,
+        sizeBytes: content.sizeOf(sourceNumber),
         backups,
         send: (replica, options) => transportFor(replica).copyObject(source, key, options),
       };
@@ -221,6 +251,7 @@ function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
         op,
         key,
         body: null,
+        sizeBytes: 0,
         backups,
         send: (replica, options) => transportFor(replica).deleteObject(key, options),
       };
@@ -231,6 +262,7 @@ function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
         op,
         key: init.keyPrefix,
         body: null,
+        sizeBytes: 0,
         backups,
         send: (replica, options) => transportFor(replica).listObjects(query, options),
       };
@@ -243,7 +275,10 @@ async function runRequest(run: PhaseRun, index: number, scheduledStartUs: number
     ? planMixRequest(run.command, run.mix)
     : planPhaseRequest(run.command, index);
   const executor = planned.backups ? executors.withBackups : executors.single;
-  const result = await executor.execute(planned.send, requestClassOf(planned.op));
+  const result = await executor.execute(
+    planned.send,
+    requestClassOf(planned.op, planned.sizeBytes),
+  );
   // A request cut short by a stop measured nothing; it is not counted as an error.
   if (stopSignal.aborted && result.winner === null) return;
   const startedUs = scheduledStartUs ?? result.attempts[0]?.outcome.startUs ?? 0;

@@ -11,7 +11,7 @@ import type {
   TransportKind,
   Workload,
 } from "@taillab/api";
-import { parseOperationMix } from "@taillab/core";
+import { maxSizeBytes, parseOperationMix, parseSizeDistribution } from "@taillab/core";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
@@ -256,6 +256,14 @@ export function defaultWorkerCount(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 
+/** Every object is a prefix of one shared buffer: it must hold the largest. */
+function largestObjectBytes({ workload, params }: PointRunOptions): number {
+  if (workload?.sizes === undefined) return params.objectSizeBytes;
+  const parsed = parseSizeDistribution(workload.sizes);
+  if (!parsed.ok) throw new Error(`workload.sizes: ${parsed.reason}`);
+  return maxSizeBytes(parsed.value);
+}
+
 /** Splits clients as evenly as possible: 10 clients on 4 workers → 3, 3, 2, 2. */
 export function splitClients(clients: number, workers: number): number[] {
   const count = Math.max(1, Math.min(workers, clients));
@@ -266,7 +274,8 @@ export function splitClients(clients: number, workers: number): number[] {
 }
 
 async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
-  const content = createSharedContentBytes(options.params.objectSizeBytes);
+  const sizes = options.workload?.sizes;
+  const content = createSharedContentBytes(largestObjectBytes(options));
   const shares = splitClients(options.params.clients, options.workers);
   const workers = shares.map((clients, workerIndex) => {
     const init: WorkerInit = {
@@ -278,6 +287,9 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       runStartEpochMs: options.runStartEpochMs,
       keyPrefix: options.keyPrefix,
       content,
+      objectSizeBytes: options.params.objectSizeBytes,
+      objectSizes:
+        sizes === undefined ? null : { distribution: sizes, seed: options.workload?.seed ?? 1 },
       verify: options.verify,
       mode: options.mode,
       hedge: options.hedge,

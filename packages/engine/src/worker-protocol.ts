@@ -25,6 +25,9 @@ export interface WorkerInit {
   /** Keys are `${keyPrefix}${keyNumber}`. */
   keyPrefix: string;
   content: SharedArrayBuffer;
+  /** The point's one object size, or a distribution each key's size is drawn from. */
+  objectSizeBytes: number;
+  objectSizes: { distribution: string; seed: number } | null;
   verify: boolean;
   mode: RequestMode;
   hedge: HedgeOptions;
