@@ -4,6 +4,7 @@ import { UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { COMPARE_MODES_HELP, compareModesCommand } from "./compare-modes-command.ts";
 import { COMPARE_HELP, compareCommand, REPORT_HELP, reportCommand } from "./report-command.ts";
+import { PRESETS_HELP, presetsCommand } from "./presets-command.ts";
 import { describeInputError, RUN_HELP, runCommand } from "./run-command.ts";
 import { RUNS_HELP, runsCommand } from "./runs-command.ts";
 import { TESTBED_HELP, testbedCommand } from "./testbed-command.ts";
@@ -13,6 +14,7 @@ const USAGE = `Usage: taillab <command> [flags]
 Commands:
   run             benchmark an S3 endpoint (or the embedded testbed), s3bench-compatible
   compare-modes   run one workload in normal, hedged and tied mode and compare the tails
+  presets         the workload presets (typical applications, the labs' sweeps)
   runs            the results library: list, show, rm, import, rename, tag, note
   report          a run's report as HTML, CSV or JSON; several runs make a comparison
   compare         several runs side by side, with changes against a baseline
@@ -23,6 +25,7 @@ Commands:
 const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   run: runCommand,
   "compare-modes": compareModesCommand,
+  presets: presetsCommand,
   runs: runsCommand,
   report: reportCommand,
   compare: compareCommand,
@@ -32,6 +35,7 @@ const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
 const HELP: Record<string, string> = {
   run: RUN_HELP,
   "compare-modes": COMPARE_MODES_HELP,
+  presets: PRESETS_HELP,
   runs: RUNS_HELP,
   report: REPORT_HELP,
   compare: COMPARE_HELP,

@@ -244,3 +244,67 @@ describe("taillab compare-modes", () => {
     expect(result.stderr).toContain('modes: "eager" is not a mode');
   });
 });
+
+describe("presets", () => {
+  it("lists them", async () => {
+    const result = await runCli(["presets"]);
+    expect(result.code).toBe(0);
+    for (const name of [
+      "document-backup",
+      "file-sharing",
+      "video-surveillance",
+      "size-sweep",
+      "concurrency-sweep",
+    ]) {
+      expect(result.stdout).toContain(name);
+    }
+  });
+
+  it("runs the labs' size sweep at a fixed 4 MiB total", async () => {
+    const result = await runCli([
+      "run",
+      "--preset",
+      "size-sweep",
+      "--phases",
+      "write,cleanup",
+      "--json",
+    ]);
+    expect(result.code).toBe(0);
+    const summary = parseSummary(result.stdout);
+    expect(summary.points).toHaveLength(9);
+    for (const point of summary.points) {
+      expect(point.params.samples * point.params.objectSizeBytes).toBe(4 * 1024 * 1024);
+      expect(point.phases[0]?.bytes).toBe(4 * 1024 * 1024);
+    }
+  });
+
+  it("runs a typical-application preset scaled down, flags overriding it", async () => {
+    const result = await runCli([
+      "run",
+      "--preset",
+      "photo-album",
+      "--scale",
+      "0.01",
+      "--samples",
+      "200",
+      "--prepare",
+      "30",
+      "--json",
+    ]);
+    expect(result.code).toBe(0);
+    const summary = parseSummary(result.stdout);
+    expect(summary.spec.workload?.prepareObjects).toBe(30);
+    const phases = summary.points[0]?.phases ?? [];
+    expect(phases.reduce((sum, phase) => sum + phase.requests, 0)).toBe(200);
+    expect(phases.every((phase) => phase.errors === 0)).toBe(true);
+  });
+
+  it("names a preset it does not know, and a bad scale", async () => {
+    const unknown = await runCli(["run", "--preset", "tax-returns"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('preset: unknown preset "tax-returns"');
+    const scale = await runCli(["run", "--preset", "photo-album", "--scale", "3"]);
+    expect(scale.code).toBe(2);
+    expect(scale.stderr).toContain("scale: expected a number above 0 and at most 1");
+  });
+});

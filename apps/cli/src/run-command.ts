@@ -6,6 +6,7 @@ import {
   runAndRecord,
   type RunFolderWriter,
 } from "@taillab/backend";
+import { presetRunSpec } from "@taillab/core";
 import { formatPointParams, formatPointS3bench, formatSweepTable } from "@taillab/report";
 import { readFile } from "node:fs/promises";
 import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
@@ -42,8 +43,24 @@ export function hadRequestErrors(summary: RunSummary): boolean {
   return summary.points.flatMap((point) => point.phases).some((phase) => phase.errors > 0);
 }
 
+/** What flags start from: a preset, then a spec file over it. */
 export async function readSpecFlag(flags: RunFlags): Promise<Record<string, unknown>> {
-  return typeof flags.spec === "string" ? readSpecFile(flags.spec) : {};
+  const preset = typeof flags.preset === "string" ? presetSpec(flags) : {};
+  const file = typeof flags.spec === "string" ? await readSpecFile(flags.spec) : {};
+  return { ...preset, ...file };
+}
+
+function presetSpec(flags: RunFlags): Record<string, unknown> {
+  const scaleText = typeof flags.scale === "string" ? flags.scale : "1";
+  const scale = Number(scaleText);
+  if (!(scale > 0 && scale <= 1)) {
+    throw new UsageError("scale", `expected a number above 0 and at most 1, got "${scaleText}"`);
+  }
+  try {
+    return { ...presetRunSpec(String(flags.preset), scale) };
+  } catch (error) {
+    throw new UsageError("preset", (error as Error).message);
+  }
 }
 
 async function readSpecFile(path: string): Promise<Record<string, unknown>> {

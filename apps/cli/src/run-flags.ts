@@ -157,6 +157,19 @@ export const RUN_FLAGS = [
     description: "open loop: requests per phase = rate × duration (30s)",
   },
   {
+    name: "preset",
+    aliases: [],
+    takesValue: true,
+    description:
+      "start from a preset (taillab presets lists them); the spec file and flags override it",
+  },
+  {
+    name: "scale",
+    aliases: [],
+    takesValue: true,
+    description: "shrink a preset's object sizes to fit a laptop, 0 < scale ≤ 1 (default 1)",
+  },
+  {
     name: "ops",
     aliases: [],
     takesValue: true,

@@ -4,7 +4,15 @@ import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-sp
 export const RESULTS_SCHEMA_VERSION = 1;
 
 /** Object operations. Appended, never reordered: the results store keeps them as codes. */
-export const OperationSchema = z.enum(["PUT", "GET", "DELETE", "HEAD", "COPY", "LIST", "MULTIPART"]);
+export const OperationSchema = z.enum([
+  "PUT",
+  "GET",
+  "DELETE",
+  "HEAD",
+  "COPY",
+  "LIST",
+  "MULTIPART",
+]);
 export type Operation = z.infer<typeof OperationSchema>;
 
 /**

@@ -70,8 +70,8 @@ const byteSize = z.union([z.number(), z.string()]).transform((input, context) =>
     context.addIssue({ code: "custom", message: parsed.reason });
     return z.NEVER;
   }
-  if (parsed.bytes > MAX_OBJECT_SIZE_BYTES) {
-    context.addIssue({ code: "custom", message: `must be at most 5GiB (a single PUT's limit)` });
+  if (parsed.bytes > MAX_MULTIPART_OBJECT_BYTES) {
+    context.addIssue({ code: "custom", message: "must be at most 5TiB (S3's largest object)" });
     return z.NEVER;
   }
   return parsed.bytes;
@@ -79,6 +79,8 @@ const byteSize = z.union([z.number(), z.string()]).transform((input, context) =>
 
 /** S3's limit for one PutObject. */
 export const MAX_OBJECT_SIZE_BYTES = 5 * 1024 ** 3;
+/** S3's limit for an object written in parts. */
+export const MAX_MULTIPART_OBJECT_BYTES = 5 * 1024 ** 4;
 
 /**
  * A value or a list of values; a list makes the run a sweep. Each value is checked on its own so
@@ -296,10 +298,45 @@ export const RunSpecSchema = z
     }),
     replicaChoice: ReplicaChoiceSchema.default("round-robin"),
     workload: WorkloadSchema.optional(),
+    /**
+     * Explicit run points, replacing the cartesian expansion of clients × objectSize × samples:
+     * for sweeps whose values move together (512 × 8 KiB … 2 × 2 MiB at a fixed total).
+     */
+    points: z
+      .array(
+        z.object({
+          clients: positiveInt("clients"),
+          samples: positiveInt("samples"),
+          objectSize: byteSize,
+        }),
+      )
+      .min(1)
+      .optional(),
     /** The embedded testbed, used when there are no endpoints: replicas, latency profile, seed. */
     testbed: TestbedSetupSchema.default({ replicas: 1, profile: "fast", seed: 1 }),
   })
   .superRefine((spec, context) => {
+    // s3bench's phases write each object with one PUT; a workload can write large ones in parts.
+    if (!spec.workload) {
+      spec.objectSize.forEach((bytes, index) => {
+        if (bytes <= MAX_OBJECT_SIZE_BYTES) return;
+        context.addIssue({
+          code: "custom",
+          path: spec.objectSize.length > 1 ? ["objectSize", index] : ["objectSize"],
+          message:
+            "must be at most 5GiB (a single PUT's limit; a workload with multipart goes further)",
+        });
+      });
+    }
+    spec.points?.forEach((point, index) => {
+      if (point.samples < point.clients) {
+        context.addIssue({
+          code: "custom",
+          path: ["points", index, "samples"],
+          message: `samples (${point.samples}) must be at least clients (${point.clients})`,
+        });
+      }
+    });
     // An open loop with a duration sends rate × duration requests; clients are its connections.
     if (spec.openLoop?.durationMs !== undefined) {
       if (spec.samples !== undefined) {

@@ -24,3 +24,4 @@ export * from "./size-distribution.ts";
 export * from "./key-chooser.ts";
 export * from "./range-choice.ts";
 export * from "./workload-presets.ts";
+export * from "./preset-spec.ts";

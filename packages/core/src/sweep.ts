@@ -3,11 +3,18 @@ import type { RunPointParams, RunSpec } from "@taillab/api";
 /**
  * The cartesian run points of a spec, clients outermost, then object size, then samples, so a
  * sweep always runs (and is listed) in the same order. `samples` is the number of requests per
- * phase: for an open loop with a duration, rate × duration.
+ * phase: for an open loop with a duration, rate × duration. Explicit `points` replace it all.
  */
 export function expandSweep(
-  spec: Pick<RunSpec, "clients" | "objectSize" | "samples" | "openLoop">,
+  spec: Pick<RunSpec, "clients" | "objectSize" | "samples" | "openLoop" | "points">,
 ): RunPointParams[] {
+  if (spec.points) {
+    return spec.points.map(({ clients, samples, objectSize }) => ({
+      clients,
+      samples,
+      objectSizeBytes: objectSize,
+    }));
+  }
   const samplesList = spec.samples ?? [openLoopRequests(spec.openLoop)];
   return spec.clients.flatMap((clients) =>
     spec.objectSize.flatMap((objectSizeBytes) =>

@@ -117,13 +117,23 @@ export function formatSweepTable(summary: RunSummary): string {
   return formatTable([header, ...rows]);
 }
 
-/** Plain-text columns, right-aligned numbers, pasteable into a lab report. */
-export function formatTable(rows: readonly (readonly string[])[]): string {
+/** Plain-text columns, pasteable into a lab report: figures right-aligned, words left-aligned. */
+export function formatTable(
+  rows: readonly (readonly string[])[],
+  align: "right" | "left" = "right",
+): string {
   const widths = (rows[0] ?? []).map((_, column) =>
     Math.max(...rows.map((row) => (row[column] ?? "").length)),
   );
+  const pad = (cell: string, width: number) =>
+    align === "right" ? cell.padStart(width) : cell.padEnd(width);
   return rows
-    .map((row) => row.map((cell, column) => cell.padStart(widths[column] ?? 0)).join("  "))
+    .map((row) =>
+      row
+        .map((cell, column) => pad(cell, widths[column] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
     .join("\n")
     .concat("\n");
 }

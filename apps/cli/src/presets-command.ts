@@ -1,0 +1,23 @@
+import { listPresets } from "@taillab/core";
+import { formatTable } from "@taillab/report";
+import { parseFlags } from "./cli-args.ts";
+import { EXIT } from "./exit-codes.ts";
+
+export const PRESETS_HELP = `Usage: taillab presets
+
+Lists the workload presets: the cloud-testing paper's typical applications and the labs' own
+sweeps. Run one with taillab run --preset NAME [--scale 0.01] (flags override it).
+`;
+
+export async function presetsCommand(argv: readonly string[]): Promise<number> {
+  const flags = parseFlags(argv, [
+    { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
+  ] as const);
+  if (flags.help) {
+    process.stdout.write(PRESETS_HELP);
+    return EXIT.ok;
+  }
+  const rows = listPresets().map((preset) => [preset.name, preset.kind, preset.description]);
+  process.stdout.write(formatTable([["name", "kind", "description"], ...rows], "left"));
+  return EXIT.ok;
+}
