@@ -155,7 +155,7 @@ describe("taillab run against MinIO", () => {
     const result = await runCli(
       runArgs(
         "--ops",
-        "get:40,head:15,put:15,copy:10,delete:5,list:5,multipart:10",
+        "get:30,head:10,put:10,copy:10,delete:5,list:5,multipart:10,create-bucket:5,delete-bucket:5,list-buckets:5,delete-objects:5",
         "--prepare",
         "20",
         "--range",
@@ -184,6 +184,10 @@ describe("taillab run against MinIO", () => {
       "DELETE",
       "LIST",
       "MULTIPART",
+      "CREATE_BUCKET",
+      "DELETE_BUCKET",
+      "LIST_BUCKETS",
+      "DELETE_OBJECTS",
     ]);
     expect(phases.every((phase) => phase.errors === 0)).toBe(true);
     expect(phases.reduce((sum, phase) => sum + phase.requests, 0)).toBe(120);

@@ -3,7 +3,7 @@ import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-sp
 
 export const RESULTS_SCHEMA_VERSION = 1;
 
-/** Object operations. Appended, never reordered: the results store keeps them as codes. */
+/** Object and bucket operations. Appended, never reordered: the results store keeps codes. */
 export const OperationSchema = z.enum([
   "PUT",
   "GET",
@@ -12,6 +12,10 @@ export const OperationSchema = z.enum([
   "COPY",
   "LIST",
   "MULTIPART",
+  "CREATE_BUCKET",
+  "DELETE_BUCKET",
+  "LIST_BUCKETS",
+  "DELETE_OBJECTS",
 ]);
 export type Operation = z.infer<typeof OperationSchema>;
 

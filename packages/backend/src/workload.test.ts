@@ -119,6 +119,46 @@ describe("mixed workloads", () => {
     expect(median).toBeLessThan(32_768 * 1.25);
   });
 
+  it("measures bucket operations per second and leaves no bucket behind", async () => {
+    const summary = await runBenchmark(
+      {
+        endpoints: endpoints(),
+        clients: 4,
+        samples: 400,
+        objectSize: "1KiB",
+        workload: {
+          ops: "create-bucket:25,delete-bucket:25,list-buckets:25,delete-objects:10,put:15",
+          prepareObjects: 10,
+        },
+      },
+      secrets,
+    );
+    const phases = summary.points[0]?.phases ?? [];
+    expect(phases.map((phase) => [phase.op, phase.errors])).toEqual([
+      ["CREATE_BUCKET", 0],
+      ["DELETE_BUCKET", 0],
+      ["LIST_BUCKETS", 0],
+      ["DELETE_OBJECTS", 0],
+      ["PUT", 0],
+    ]);
+    for (const phase of phases) expect(phase.opsPerSec).toBeGreaterThan(0);
+    const { createTransport } = await import("@taillab/engine");
+    const transport = createTransport(
+      "fast",
+      {
+        url: testbed.url,
+        region: "us-east-1",
+        addressing: "path",
+        credentials,
+        bucket: "loadgen",
+        maxConnections: 1,
+      },
+      () => 0,
+    );
+    expect((await transport.listBuckets()).bucketCount).toBe(1);
+    await transport.close();
+  });
+
   it("stops at its duration and leaves the warm-up out of the figures", async () => {
     const startedMs = performance.now();
     const summary = await runBenchmark(

@@ -1,3 +1,4 @@
+import type { Operation } from "@taillab/api";
 import type { Random } from "./random.ts";
 import { createWeightedIndex } from "./uniform-draw.ts";
 import {
@@ -22,8 +23,17 @@ export const WORKLOAD_OPERATIONS = [
   "copy",
   "list",
   "multipart",
+  "create-bucket",
+  "delete-bucket",
+  "list-buckets",
+  "delete-objects",
 ] as const;
 export type WorkloadOperation = (typeof WORKLOAD_OPERATIONS)[number];
+
+/** The name a workload operation has in records and summaries: `delete-objects` → DELETE_OBJECTS. */
+export function operationOf(op: WorkloadOperation): Operation {
+  return op.toUpperCase().replaceAll("-", "_") as Operation;
+}
 
 export interface OperationWeight {
   op: WorkloadOperation;

@@ -7,6 +7,7 @@ import {
   createRangeChooser,
   createReplicaChooser,
   createSizeSampler,
+  operationOf,
   parseKeyChoice,
   parseOperationMix,
   parseRangeChoice,
@@ -20,6 +21,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parentPort, workerData } from "node:worker_threads";
 import { createRequestExecutor, type SendAttempt } from "./logical-request.ts";
 import { createObjectContent } from "./object-content.ts";
+import { NEVER_HEDGED } from "./never-hedged.ts";
 import { PhaseRecorder } from "./phase-recorder.ts";
 import { createRunClock } from "./run-clock.ts";
 import { createTransport, uploadInParts } from "./transport/index.ts";
@@ -98,6 +100,9 @@ interface PhaseRun {
 
 interface MixState {
   order: MixOrder;
+  /** Buckets this worker created and has not deleted: removed when the phase ends. */
+  bucketsToRemove: Set<string>;
+  bucketNumber: number;
   chooseOperation: () => Operation;
   choosePreparedKey: () => number;
   chooseRange: ((objectSizeBytes: number) => ByteRange) | null;
@@ -116,8 +121,6 @@ interface PlannedRequest {
   /** DELETE and multipart uploads never get backups. */
   backups: boolean;
 }
-
-const NEVER_HEDGED: ReadonlySet<Operation> = new Set(["DELETE", "MULTIPART"]);
 
 function recorderFor(run: PhaseRun, op: Operation): PhaseRecorder {
   let recorder = run.recorders.get(op);
@@ -256,6 +259,61 @@ function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
         send: (replica, options) => transportFor(replica).deleteObject(key, options),
       };
     }
+    case "CREATE_BUCKET": {
+      const name = newBucketName(mix);
+      return {
+        op,
+        key: name,
+        body: null,
+        sizeBytes: 0,
+        backups,
+        send: async (replica, options) => {
+          const outcome = await transportFor(replica).createBucket(name, options);
+          if (outcome.error === null) mix.bucketsToRemove.add(name);
+          return outcome;
+        },
+      };
+    }
+    case "DELETE_BUCKET": {
+      // Its own bucket, made just before and not measured, so every delete has one to delete.
+      const name = newBucketName(mix);
+      return {
+        op,
+        key: name,
+        body: null,
+        sizeBytes: 0,
+        backups,
+        send: async (replica, options) => {
+          const transport = transportFor(replica);
+          const made = await transport.createBucket(name, { signal: stopSignal });
+          if (made.error !== null) return made;
+          return transport.deleteBucket(name, options);
+        },
+      };
+    }
+    case "LIST_BUCKETS":
+      return {
+        op,
+        key: "",
+        body: null,
+        sizeBytes: 0,
+        backups,
+        send: (replica, options) => transportFor(replica).listBuckets(options),
+      };
+    case "DELETE_OBJECTS": {
+      // A batch of the workload's new keys, whether written yet or not: S3 deletes what exists.
+      const written = Math.max(1, Atomics.load(mix.newKeys, 0));
+      const first = newKeyFirst + Math.floor(mix.random.next() * written);
+      const keys = Array.from({ length: DELETE_BATCH_KEYS }, (_, index) => keyOf(first + index));
+      return {
+        op,
+        key: keys[0] as string,
+        body: null,
+        sizeBytes: 0,
+        backups,
+        send: (replica, options) => transportFor(replica).deleteObjects(keys, options),
+      };
+    }
     case "LIST": {
       const query = { prefix: init.keyPrefix, maxKeys: workload.listPageSize };
       return {
@@ -268,6 +326,26 @@ function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
       };
     }
   }
+}
+
+/** Keys per DeleteObjects batch in a workload. */
+const DELETE_BATCH_KEYS = 100;
+
+/**
+ * `taillab-<runId>-w<worker>-<n>`: unique to the run and the worker, and a valid bucket name
+ * (lowercase letters, digits and hyphens, at most 63 characters).
+ */
+function newBucketName(mix: MixState): string {
+  const runId = init.keyPrefix.split("/").at(-2) ?? "run";
+  mix.bucketNumber += 1;
+  return `taillab-${runId}-w${init.workerIndex}-${mix.bucketNumber}`.toLowerCase().slice(0, 63);
+}
+
+/** Buckets a workload created are not the run's to keep. */
+async function removeCreatedBuckets(mix: MixState): Promise<void> {
+  const transport = transportFor(0);
+  for (const name of mix.bucketsToRemove) await transport.deleteBucket(name);
+  mix.bucketsToRemove.clear();
 }
 
 async function runRequest(run: PhaseRun, index: number, scheduledStartUs: number | null) {
@@ -367,7 +445,9 @@ function mixState(order: MixOrder): MixState {
       : createRangeChooser(parse(parseRangeChoice(workload.range)), random);
   return {
     order,
-    chooseOperation: () => operations.next().toUpperCase() as Operation,
+    bucketsToRemove: new Set(),
+    bucketNumber: 0,
+    chooseOperation: () => operationOf(operations.next()),
     choosePreparedKey: () => keys.next(),
     chooseRange: ranges ? (sizeBytes) => ranges.nextRange(sizeBytes) : null,
     newKeys: new Int32Array(order.newKeys),
@@ -399,6 +479,7 @@ async function runPhase(command: PhaseCommand): Promise<void> {
   } finally {
     clearInterval(reporter);
   }
+  if (run.mix) await removeCreatedBuckets(run.mix);
   for (const recorder of run.recorders.values()) send(recorder.takeReport());
   send({
     type: "phaseDone",

@@ -11,9 +11,10 @@ import type {
   TransportKind,
   Workload,
 } from "@taillab/api";
-import { maxSizeBytes, parseOperationMix, parseSizeDistribution } from "@taillab/core";
+import { maxSizeBytes, operationOf, parseOperationMix, parseSizeDistribution } from "@taillab/core";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { NEVER_HEDGED } from "./never-hedged.ts";
 import { createSharedContentBytes } from "./object-content.ts";
 import {
   PhaseCollector,
@@ -209,14 +210,11 @@ interface PhaseResult {
   histograms: EncodedPhaseHistograms;
 }
 
-/** Never sent as backups: a second DELETE or a second multipart upload is not harmless. */
-const NEVER_HEDGED: ReadonlySet<Operation> = new Set(["DELETE", "MULTIPART"]);
-
 /** The operations of a mix, in the order the workload names them. */
 function mixOperations(workload: Workload): Operation[] {
   const mix = parseOperationMix(workload.ops);
   if (!mix.ok) throw new Error(`workload.ops: ${mix.reason}`);
-  return mix.value.map((entry) => entry.op.toUpperCase() as Operation);
+  return mix.value.map((entry) => operationOf(entry.op));
 }
 
 /** One progress line for a phase of several operations: totals summed, latency of the busiest. */

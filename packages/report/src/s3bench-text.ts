@@ -16,6 +16,10 @@ const OPERATION_WORD: Record<Operation, string> = {
   COPY: "Copy",
   LIST: "List",
   MULTIPART: "Multipart upload",
+  CREATE_BUCKET: "Create bucket",
+  DELETE_BUCKET: "Delete bucket",
+  LIST_BUCKETS: "List buckets",
+  DELETE_OBJECTS: "Delete objects (batch)",
 };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(6)} s`;
