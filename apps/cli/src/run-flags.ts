@@ -200,6 +200,12 @@ export const RUN_FLAGS = [
     description: "mixed workload: requests in the first 10s run but are not counted",
   },
   {
+    name: "total-bytes",
+    aliases: [],
+    takesValue: true,
+    description: "mixed workload: stop once this much was written and read (e.g. 1GiB)",
+  },
+  {
     name: "multipart-part",
     aliases: [],
     takesValue: true,
@@ -347,6 +353,7 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   assignIn("range", "workload", "range");
   assignIn("warmup", "workload", "warmupMs");
   assignIn("multipart-part", "workload", "multipartPartBytes");
+  assignIn("total-bytes", "workload", "totalBytes");
   assignIn("testbed-profile", "testbed", "profile");
   assignIn("testbed-replicas", "testbed", "replicas", numberList);
   assignIn("testbed-seed", "testbed", "seed", numberList);

@@ -245,6 +245,8 @@ export const WorkloadSchema = z.object({
   range: z.string().optional(),
   /** Stop the mix after this long even if `samples` are not done. */
   durationMs: durationMs.optional(),
+  /** Stop the mix once this many payload bytes were written and read. */
+  totalBytes: byteSize.optional(),
   /** Requests that start in the first `warmupMs` run but are not counted. */
   warmupMs: durationMs.default(0),
   /** Keys per LIST request (one ListObjectsV2 page). */

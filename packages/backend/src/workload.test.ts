@@ -159,6 +159,23 @@ describe("mixed workloads", () => {
     await transport.close();
   });
 
+  it("stops once its total bytes were moved", async () => {
+    const summary = await runBenchmark(
+      {
+        endpoints: endpoints(),
+        clients: 2,
+        samples: 1_000_000,
+        objectSize: "64KiB",
+        workload: { ops: "get:50,put:50", prepareObjects: 10, totalBytes: "4MiB" },
+      },
+      secrets,
+    );
+    const moved = (summary.points[0]?.phases ?? []).reduce((sum, phase) => sum + phase.bytes, 0);
+    expect(moved).toBeGreaterThanOrEqual(4 * 1024 * 1024);
+    // At most the requests already in flight when the total was reached go past it.
+    expect(moved).toBeLessThanOrEqual(4 * 1024 * 1024 + 2 * 64 * 1024);
+  });
+
   it("stops at its duration and leaves the warm-up out of the figures", async () => {
     const startedMs = performance.now();
     const summary = await runBenchmark(

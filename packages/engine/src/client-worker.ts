@@ -100,6 +100,7 @@ interface PhaseRun {
 
 interface MixState {
   order: MixOrder;
+  movedBytes: BigInt64Array;
   /** Buckets this worker created and has not deleted: removed when the phase ends. */
   bucketsToRemove: Set<string>;
   bucketNumber: number;
@@ -360,7 +361,11 @@ async function runRequest(run: PhaseRun, index: number, scheduledStartUs: number
   // A request cut short by a stop measured nothing; it is not counted as an error.
   if (stopSignal.aborted && result.winner === null) return;
   const startedUs = scheduledStartUs ?? result.attempts[0]?.outcome.startUs ?? 0;
-  if (run.mix && startedUs < run.mix.order.warmupEndUs) return;
+  if (run.mix) {
+    const winner = result.winner === null ? null : result.attempts[result.winner];
+    if (winner) Atomics.add(run.mix.movedBytes, 0, BigInt(winner.outcome.bytes));
+    if (startedUs < run.mix.order.warmupEndUs) return;
+  }
   recorderFor(run, planned.op).record(
     planned.key,
     scheduledStartUs,
@@ -370,8 +375,12 @@ async function runRequest(run: PhaseRun, index: number, scheduledStartUs: number
 }
 
 function phaseIsOver(run: PhaseRun): boolean {
-  const deadlineUs = run.mix?.order.deadlineUs ?? null;
-  return stopSignal.aborted || (deadlineUs !== null && clock() >= deadlineUs);
+  if (stopSignal.aborted) return true;
+  if (!run.mix) return false;
+  const { deadlineUs, workload } = run.mix.order;
+  if (deadlineUs !== null && clock() >= deadlineUs) return true;
+  const totalBytes = workload.totalBytes;
+  return totalBytes !== undefined && Atomics.load(run.mix.movedBytes, 0) >= BigInt(totalBytes);
 }
 
 /** s3bench's closed loop: each client sends its next request when the last one is answered. */
@@ -445,6 +454,7 @@ function mixState(order: MixOrder): MixState {
       : createRangeChooser(parse(parseRangeChoice(workload.range)), random);
   return {
     order,
+    movedBytes: new BigInt64Array(order.movedBytes),
     bucketsToRemove: new Set(),
     bucketNumber: 0,
     chooseOperation: () => operationOf(operations.next()),

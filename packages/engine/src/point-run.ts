@@ -166,7 +166,12 @@ async function runWorkload(
       firstKey,
       keyCount: workload.prepareObjects,
       allowBackups: options.mode !== "normal",
-      mix: { workload, newKeyFirst: firstKey + workload.prepareObjects, newKeys },
+      mix: {
+        workload,
+        newKeyFirst: firstKey + workload.prepareObjects,
+        newKeys,
+        movedBytes: new SharedArrayBuffer(8),
+      },
     };
     await runReportedPhase(pool, mix, options.openLoop, options, phases);
   }

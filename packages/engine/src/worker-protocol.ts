@@ -67,6 +67,8 @@ export interface MixOrder {
   deadlineUs: number | null;
   /** Requests scheduled before this run time (µs) run but are not counted. */
   warmupEndUs: number;
+  /** BigInt64Array[1]: payload bytes moved by answered requests, for a totalBytes stop. */
+  movedBytes: SharedArrayBuffer;
 }
 
 export type CoordinatorMessage = PhaseCommand | { type: "stop" };
