@@ -200,6 +200,13 @@ export const RUN_FLAGS = [
     description: "mixed workload: requests in the first 10s run but are not counted",
   },
   {
+    name: "repeat",
+    aliases: [],
+    takesValue: true,
+    description:
+      "run each point k times: each reported, and the trimmed mean (max and min dropped)",
+  },
+  {
     name: "total-bytes",
     aliases: [],
     takesValue: true,
@@ -322,6 +329,7 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   assign("phases", "phases", (text) => [textList(text)].flat());
   assign("transport", "transport", (text) => text);
   assign("workers", "workers", numberList);
+  assign("repeat", "repeat", (text) => numberList(text));
   if (flags["skip-cleanup"]) {
     const phases = spec.phases === undefined ? ["write", "read", "cleanup"] : [spec.phases].flat();
     spec.phases = phases.filter((phase) => phase !== "cleanup");

@@ -117,9 +117,35 @@ export const PhaseSummarySchema = z.object({
 export const MISSED_START_TOLERANCE_MS = 2;
 export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
 
+/** A figure over k repetitions: the trimmed mean (one max and one min dropped) from k ≥ 3. */
+export const RepetitionStatsSchema = z.object({
+  runs: z.number().int().min(1),
+  method: z.enum(["trimmed-mean", "mean"]),
+  value: z.number(),
+  kept: z.array(z.number()),
+  dropped: z.array(z.number()),
+  min: z.number(),
+  max: z.number(),
+  stdev: z.number(),
+  note: z.string().nullable(),
+});
+
 export const PointSummarySchema = z.object({
   params: RunPointParamsSchema,
+  /** With repetitions: all of them as one phase per operation (histograms merged). */
   phases: z.array(PhaseSummarySchema),
+  /** `repeat` > 1: each repetition's own phases, and the paper's trimmed means across them. */
+  repetitions: z.array(z.object({ phases: z.array(PhaseSummarySchema) })).optional(),
+  repetitionStats: z
+    .array(
+      z.object({
+        op: OperationSchema,
+        throughputMBps: RepetitionStatsSchema,
+        opsPerSec: RepetitionStatsSchema,
+        errors: RepetitionStatsSchema,
+      }),
+    )
+    .optional(),
 });
 export type PointSummary = z.infer<typeof PointSummarySchema>;
 

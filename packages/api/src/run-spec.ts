@@ -300,6 +300,8 @@ export const RunSpecSchema = z
     }),
     replicaChoice: ReplicaChoiceSchema.default("round-robin"),
     workload: WorkloadSchema.optional(),
+    /** Run each point this many times, as the cloud-testing paper did (5, max and min dropped). */
+    repeat: z.number().int().min(1).max(100).default(1),
     /**
      * Explicit run points, replacing the cartesian expansion of clients × objectSize × samples:
      * for sweeps whose values move together (512 × 8 KiB … 2 × 2 MiB at a fixed total).

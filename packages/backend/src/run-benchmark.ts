@@ -2,12 +2,19 @@ import {
   RESULTS_SCHEMA_VERSION,
   type PhaseSummary,
   type PointSummary,
+  type RunPointParams,
   type RequestRecord,
   type RunProgress,
   type RunSpec,
   type RunSummary,
 } from "@taillab/api";
-import { expandSweep, parseRunSpec } from "@taillab/core";
+import {
+  expandSweep,
+  mergeRepeatedPhases,
+  parseRunSpec,
+  repeatedPhaseStats,
+  type RepeatedPhase,
+} from "@taillab/core";
 import {
   createControlPlane,
   defaultWorkerCount,
@@ -120,6 +127,47 @@ function describeTestbed(testbed: EmbeddedTestbed, spec: RunSpec): string {
   return `embedded testbed listening on ${testbed.urls.join(", ")} (profile ${profileName}, seed ${seed})`;
 }
 
+/**
+ * A point's summary: its phases as run once, or, repeated, all repetitions merged per operation
+ * beside each repetition's own phases and the paper's trimmed means. The host is handed each
+ * operation's (merged) histograms once.
+ */
+function pointSummary(
+  params: RunPointParams,
+  repetitions: readonly { phases: RepeatedPhase[] }[],
+  pointIndex: number,
+  hooks: RunHooks,
+): PointSummary {
+  const ops = [...new Set(repetitions.flatMap(({ phases }) => phases.map((p) => p.summary.op)))];
+  const merged =
+    repetitions.length === 1
+      ? (repetitions[0]?.phases ?? [])
+      : ops.map((op) =>
+          mergeRepeatedPhases(
+            repetitions.flatMap(({ phases }) => phases.filter((phase) => phase.summary.op === op)),
+          ),
+        );
+  for (const { summary, histograms } of merged)
+    hooks.onPhaseDone?.(pointIndex, summary, histograms);
+  const phases = merged.map(({ summary }) => summary);
+  if (repetitions.length <= 1) return { params, phases };
+  return {
+    params,
+    phases,
+    repetitions: repetitions.map((repetition) => ({
+      phases: repetition.phases.map(({ summary }) => summary),
+    })),
+    repetitionStats: ops.map((op) => ({
+      op,
+      ...repeatedPhaseStats(
+        repetitions.flatMap(({ phases: each }) =>
+          each.filter((phase) => phase.summary.op === op).map(({ summary }) => summary),
+        ),
+      ),
+    })),
+  };
+}
+
 function keyPrefixOf(spec: RunSpec, runId: string): string {
   return `${spec.keyPrefix}/${runId}/`;
 }
@@ -184,45 +232,50 @@ async function runPoints(
   let firstKey = 0;
   for (const [pointIndex, params] of points.entries()) {
     if (hooks.signal?.aborted) break;
-    const result = await runPoint({
-      targets,
-      transportKind: spec.transport,
-      params,
-      openLoop: spec.openLoop ?? null,
-      workload: spec.workload ?? null,
-      mode: spec.mode,
-      hedge: spec.hedge,
-      replicaChoice: spec.replicaChoice,
-      phases: spec.phases,
-      keyPrefix,
-      firstKey,
-      workers: spec.workers ?? defaultWorkerCount(),
-      verify: spec.verify,
-      runStartEpochMs,
-      ...(hooks.signal ? { signal: hooks.signal } : {}),
-      onProgress: (progress) =>
-        hooks.onProgress?.({
-          runId,
-          pointIndex,
-          pointCount: points.length,
-          params,
-          ...progress,
-        }),
-      onRecords: (records) => hooks.onRecords?.(pointIndex, records),
-      onPhaseDone: (summary, histograms) => hooks.onPhaseDone?.(pointIndex, summary, histograms),
-    });
-    summaries.push({ params, phases: result.phases });
-    const deleteFailed = result.phases.some((phase) => phase.op === "DELETE" && phase.errors > 0);
-    const leftover = result.writtenKeyCount > result.deletedKeyCount || deleteFailed;
-    if (spec.phases.includes("cleanup") && leftover) {
-      const keys = Array.from(
-        { length: result.writtenKeyCount },
-        (_, index) => `${keyPrefix}${firstKey + index}`,
-      );
-      hooks.onNotice?.(`deleting the ${keys.length} objects this point wrote`);
-      await controlPlane.deleteKeys(keys);
+    const repetitions: { phases: RepeatedPhase[] }[] = [];
+    for (let repetition = 0; repetition < spec.repeat && !hooks.signal?.aborted; repetition += 1) {
+      const phases: RepeatedPhase[] = [];
+      const result = await runPoint({
+        targets,
+        transportKind: spec.transport,
+        params,
+        openLoop: spec.openLoop ?? null,
+        workload: spec.workload ?? null,
+        mode: spec.mode,
+        hedge: spec.hedge,
+        replicaChoice: spec.replicaChoice,
+        phases: spec.phases,
+        keyPrefix,
+        firstKey,
+        workers: spec.workers ?? defaultWorkerCount(),
+        verify: spec.verify,
+        runStartEpochMs,
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
+        onProgress: (progress) =>
+          hooks.onProgress?.({
+            runId,
+            pointIndex,
+            pointCount: points.length,
+            params,
+            ...progress,
+          }),
+        onRecords: (records) => hooks.onRecords?.(pointIndex, records),
+        onPhaseDone: (summary, histograms) => phases.push({ summary, histograms }),
+      });
+      repetitions.push({ phases });
+      const deleteFailed = result.phases.some((phase) => phase.op === "DELETE" && phase.errors > 0);
+      const leftover = result.writtenKeyCount > result.deletedKeyCount || deleteFailed;
+      if (spec.phases.includes("cleanup") && leftover) {
+        const keys = Array.from(
+          { length: result.writtenKeyCount },
+          (_, index) => `${keyPrefix}${firstKey + index}`,
+        );
+        hooks.onNotice?.(`deleting the ${keys.length} objects this point wrote`);
+        await controlPlane.deleteKeys(keys);
+      }
+      firstKey += result.keySpan;
     }
-    firstKey += result.keySpan;
+    summaries.push(pointSummary(params, repetitions, pointIndex, hooks));
   }
   return summaries;
 }

@@ -198,3 +198,27 @@ describe("mixed workloads", () => {
     await bucket.deleteKeys(await bucket.listKeys(`taillab/${summary.runId}/`));
   });
 });
+
+describe("repetitions", () => {
+  it("runs a point k times, merges them and reports each with the trimmed mean", async () => {
+    const summary = await runBenchmark(
+      { endpoints: endpoints(), clients: 2, samples: 50, objectSize: "1KiB", repeat: 5 },
+      secrets,
+    );
+    const [point] = summary.points;
+    expect(point?.repetitions).toHaveLength(5);
+    expect(point?.phases.map((phase) => [phase.op, phase.requests])).toEqual([
+      ["PUT", 250],
+      ["GET", 250],
+      ["DELETE", 250],
+    ]);
+    const get = point?.repetitionStats?.find((stats) => stats.op === "GET");
+    expect(get?.opsPerSec.method).toBe("trimmed-mean");
+    expect(get?.opsPerSec.kept).toHaveLength(3);
+    expect(get?.opsPerSec.dropped).toHaveLength(2);
+    const each =
+      point?.repetitions?.map((repetition) => repetition.phases[1]?.opsPerSec ?? 0) ?? [];
+    expect(Math.min(...each)).toBe(Math.min(...(get?.opsPerSec.dropped ?? [])));
+    expect(await bucket.listKeys(`taillab/${summary.runId}/`)).toEqual([]);
+  });
+});

@@ -25,3 +25,4 @@ export * from "./key-chooser.ts";
 export * from "./range-choice.ts";
 export * from "./workload-presets.ts";
 export * from "./preset-spec.ts";
+export * from "./repetition-merge.ts";

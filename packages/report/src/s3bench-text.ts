@@ -85,7 +85,26 @@ export function formatPointParams(point: PointSummary): string {
 }
 
 export function formatPointS3bench(point: PointSummary): string {
-  return point.phases.map(formatPhaseS3bench).join("\n");
+  return point.phases.map(formatPhaseS3bench).join("\n") + formatRepetitions(point);
+}
+
+/**
+ * Repeated points: the figures above merge every repetition; these are the cloud-testing
+ * paper's figures, each run's value with the highest and lowest dropped and the rest averaged.
+ */
+function formatRepetitions(point: PointSummary): string {
+  const stats = point.repetitionStats;
+  if (!stats || stats.length === 0) return "";
+  const runs = stats[0]?.opsPerSec.runs ?? 0;
+  const method = stats[0]?.opsPerSec.method === "trimmed-mean" ? "trimmed mean" : "mean";
+  const lines = stats.map(({ op, opsPerSec, throughputMBps }) => {
+    const dropped =
+      opsPerSec.dropped.length > 0
+        ? `, dropped ${opsPerSec.dropped.map((value) => value.toFixed(1)).join(" and ")}`
+        : "";
+    return `  ${OPERATION_WORD[op]}: ${opsPerSec.value.toFixed(1)} ops/s ± ${opsPerSec.stdev.toFixed(1)}${dropped}; ${throughputMBps.value.toFixed(2)} MB/s`;
+  });
+  return `\nRepetitions: ${runs} runs of this point, ${method} per run:\n${lines.join("\n")}\n`;
 }
 
 /** One line per point and phase: the table a sweep ends with. */
