@@ -184,13 +184,18 @@ describe("taillab run against MinIO", () => {
       "DELETE",
       "LIST",
       "MULTIPART",
+      "UPLOAD_PART",
       "CREATE_BUCKET",
       "DELETE_BUCKET",
       "LIST_BUCKETS",
       "DELETE_OBJECTS",
     ]);
     expect(phases.every((phase) => phase.errors === 0)).toBe(true);
-    expect(phases.reduce((sum, phase) => sum + phase.requests, 0)).toBe(120);
+    const requests = phases.filter((phase) => phase.op !== "UPLOAD_PART");
+    expect(requests.reduce((sum, phase) => sum + phase.requests, 0)).toBe(120);
+    // 6 MiB objects in 5 MiB parts: two parts per upload.
+    const uploads = phases.find((phase) => phase.op === "MULTIPART")?.requests ?? 0;
+    expect(phases.find((phase) => phase.op === "UPLOAD_PART")?.requests).toBe(2 * uploads);
     expect(await bucket.listKeys(`taillab/${summary.runId}/`)).toEqual([]);
   });
 

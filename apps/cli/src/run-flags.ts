@@ -207,6 +207,12 @@ export const RUN_FLAGS = [
       "run each point k times: each reported, and the trimmed mean (max and min dropped)",
   },
   {
+    name: "multipart-parallel",
+    aliases: [],
+    takesValue: true,
+    description: "mixed workload: parts of one multipart upload in flight (default 4)",
+  },
+  {
     name: "total-bytes",
     aliases: [],
     takesValue: true,
@@ -361,6 +367,7 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   assignIn("range", "workload", "range");
   assignIn("warmup", "workload", "warmupMs");
   assignIn("multipart-part", "workload", "multipartPartBytes");
+  assignIn("multipart-parallel", "workload", "multipartPartsInFlight", numberList);
   assignIn("total-bytes", "workload", "totalBytes");
   assignIn("testbed-profile", "testbed", "profile");
   assignIn("testbed-replicas", "testbed", "replicas", numberList);

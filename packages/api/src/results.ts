@@ -16,6 +16,7 @@ export const OperationSchema = z.enum([
   "DELETE_BUCKET",
   "LIST_BUCKETS",
   "DELETE_OBJECTS",
+  "UPLOAD_PART",
 ]);
 export type Operation = z.infer<typeof OperationSchema>;
 

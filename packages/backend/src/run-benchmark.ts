@@ -11,6 +11,8 @@ import {
 import {
   expandSweep,
   mergeRepeatedPhases,
+  operationOf,
+  parseOperationMix,
   parseRunSpec,
   repeatedPhaseStats,
   type RepeatedPhase,
@@ -18,6 +20,7 @@ import {
 import {
   createControlPlane,
   defaultWorkerCount,
+  NEVER_HEDGED,
   EndpointError,
   epochNowMs,
   runPoint,
@@ -79,6 +82,12 @@ export async function runBenchmark(
   hooks: RunHooks = {},
 ): Promise<RunSummary> {
   const spec = validateRunSpec(input);
+  const unhedged = operationsNeverHedged(spec);
+  if (unhedged.length > 0) {
+    hooks.onNotice?.(
+      `${spec.mode} mode: ${unhedged.join(", ")} always run once, without backups (a second copy would not be harmless)`,
+    );
+  }
   const runId = newRunId();
   const startedAt = new Date().toISOString();
   const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
@@ -166,6 +175,15 @@ function pointSummary(
       ),
     })),
   };
+}
+
+/** The workload's operations that its request mode will not hedge, to say so before the run. */
+function operationsNeverHedged(spec: RunSpec): string[] {
+  if (spec.mode === "normal" || !spec.workload) return [];
+  const mix = parseOperationMix(spec.workload.ops);
+  if (!mix.ok) return [];
+  const ops = mix.value.map((entry) => operationOf(entry.op));
+  return ops.filter((op) => NEVER_HEDGED.has(op));
 }
 
 function keyPrefixOf(spec: RunSpec, runId: string): string {

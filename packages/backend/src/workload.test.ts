@@ -86,7 +86,13 @@ describe("mixed workloads", () => {
       ["HEAD", 0],
       ["COPY", 0],
       ["MULTIPART", 0],
+      ["UPLOAD_PART", 0],
     ]);
+    // 64 KiB objects in 5 MiB parts: one part per upload, timed on its own.
+    const uploads = phases.find((phase) => phase.op === "MULTIPART");
+    const parts = phases.find((phase) => phase.op === "UPLOAD_PART");
+    expect(parts?.requests).toBe(uploads?.requests);
+    expect(parts?.bytes).toBe(uploads?.bytes);
     const get = phases.find((phase) => phase.op === "GET");
     expect(get?.bytes).toBe((get?.requests ?? 0) * 8192);
     expect(await bucket.listKeys(`taillab/${summary.runId}/`)).toEqual([]);

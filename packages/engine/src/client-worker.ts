@@ -24,7 +24,7 @@ import { createObjectContent } from "./object-content.ts";
 import { NEVER_HEDGED } from "./never-hedged.ts";
 import { PhaseRecorder } from "./phase-recorder.ts";
 import { createRunClock } from "./run-clock.ts";
-import { createTransport, uploadInParts } from "./transport/index.ts";
+import { createTransport, uploadInParts, type RequestOutcome } from "./transport/index.ts";
 import type {
   CoordinatorMessage,
   MixOrder,
@@ -178,7 +178,8 @@ function planPhaseRequest(command: PhaseCommand, index: number): PlannedRequest 
  * so they never miss; writes (PUT, COPY's target, multipart) create new keys, and DELETE
  * removes one of those (or finds it gone: S3 answers 204 either way).
  */
-function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
+function planMixRequest(run: PhaseRun, mix: MixState): PlannedRequest {
+  const { command } = run;
   const op = mix.chooseOperation();
   const { workload, newKeyFirst } = mix.order;
   const prepared = () => command.firstKey + mix.choosePreparedKey();
@@ -231,6 +232,7 @@ function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
                 workload.multipartPartsInFlight,
                 options.signal ? { signal: options.signal } : {},
               );
+              recordParts(run, key, replica, upload.parts);
               return upload.outcome;
             };
       return { op, key, body, sizeBytes: body.byteLength, send, backups };
@@ -315,6 +317,8 @@ function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
         send: (replica, options) => transportFor(replica).deleteObjects(keys, options),
       };
     }
+    case "UPLOAD_PART":
+      throw new Error("parts are sent by multipart uploads, not drawn from the mix");
     case "LIST": {
       const query = { prefix: init.keyPrefix, maxKeys: workload.listPageSize };
       return {
@@ -326,6 +330,32 @@ function planMixRequest(command: PhaseCommand, mix: MixState): PlannedRequest {
         send: (replica, options) => transportFor(replica).listObjects(query, options),
       };
     }
+  }
+}
+
+/**
+ * Each part of a multipart upload as a request of its own (UPLOAD_PART), beside the whole
+ * upload's latency (MULTIPART). Parts of an upload cut short by a stop are not counted.
+ */
+function recordParts(
+  run: PhaseRun,
+  key: string,
+  replica: number,
+  parts: readonly RequestOutcome[],
+): void {
+  if (stopSignal.aborted) return;
+  const recorder = recorderFor(run, "UPLOAD_PART");
+  for (const outcome of parts) {
+    recorder.record(
+      key,
+      null,
+      {
+        attempts: [{ attempt: 1, replica, outcome, cancelled: false }],
+        winner: outcome.error === null ? 0 : null,
+        hedgeDelayMs: null,
+      },
+      outcome.bytes,
+    );
   }
 }
 
@@ -350,9 +380,7 @@ async function removeCreatedBuckets(mix: MixState): Promise<void> {
 }
 
 async function runRequest(run: PhaseRun, index: number, scheduledStartUs: number | null) {
-  const planned = run.mix
-    ? planMixRequest(run.command, run.mix)
-    : planPhaseRequest(run.command, index);
+  const planned = run.mix ? planMixRequest(run, run.mix) : planPhaseRequest(run.command, index);
   const executor = planned.backups ? executors.withBackups : executors.single;
   const result = await executor.execute(
     planned.send,

@@ -8,3 +8,4 @@ export {
 } from "./point-run.ts";
 export type { EncodedPhaseHistograms, PhaseProgress } from "./phase-collector.ts";
 export { epochNowMs } from "./run-clock.ts";
+export { NEVER_HEDGED } from "./never-hedged.ts";

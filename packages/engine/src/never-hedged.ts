@@ -9,4 +9,5 @@ export const NEVER_HEDGED: ReadonlySet<Operation> = new Set([
   "CREATE_BUCKET",
   "DELETE_BUCKET",
   "DELETE_OBJECTS",
+  "UPLOAD_PART",
 ]);

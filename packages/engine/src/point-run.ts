@@ -215,11 +215,17 @@ interface PhaseResult {
   histograms: EncodedPhaseHistograms;
 }
 
-/** The operations of a mix, in the order the workload names them. */
+/**
+ * The operations of a mix, in the order the workload names them; a multipart upload is followed
+ * by its parts, which get a summary of their own (per-part beside whole-upload latency).
+ */
 function mixOperations(workload: Workload): Operation[] {
   const mix = parseOperationMix(workload.ops);
   if (!mix.ok) throw new Error(`workload.ops: ${mix.reason}`);
-  return mix.value.map((entry) => operationOf(entry.op));
+  return mix.value.flatMap((entry) => {
+    const op = operationOf(entry.op);
+    return op === "MULTIPART" ? [op, "UPLOAD_PART" as const] : [op];
+  });
 }
 
 /** One progress line for a phase of several operations: totals summed, latency of the busiest. */

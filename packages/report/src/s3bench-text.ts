@@ -20,6 +20,7 @@ const OPERATION_WORD: Record<Operation, string> = {
   DELETE_BUCKET: "Delete bucket",
   LIST_BUCKETS: "List buckets",
   DELETE_OBJECTS: "Delete objects (batch)",
+  UPLOAD_PART: "Upload part",
 };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(6)} s`;
