@@ -232,7 +232,8 @@ function planMixRequest(run: PhaseRun, mix: MixState): PlannedRequest {
                 workload.multipartPartsInFlight,
                 options.signal ? { signal: options.signal } : {},
               );
-              recordParts(run, key, replica, upload.parts);
+              // A backup's twin that lost was cancelled: its parts measured nothing.
+              if (!options.signal?.aborted) recordParts(run, key, replica, upload.parts);
               return upload.outcome;
             };
       return { op, key, body, sizeBytes: body.byteLength, send, backups };

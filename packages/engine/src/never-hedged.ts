@@ -1,11 +1,11 @@
 import type { Operation } from "@taillab/api";
 
 /**
- * Never sent as backups: a second DELETE, multipart upload or bucket change is not harmless.
+ * Never sent as backups: a second DELETE or bucket change is not harmless. (PUT and multipart
+ * uploads may be: the same bytes to the same key leave the same object, whichever lands last.)
  */
 export const NEVER_HEDGED: ReadonlySet<Operation> = new Set([
   "DELETE",
-  "MULTIPART",
   "CREATE_BUCKET",
   "DELETE_BUCKET",
   "DELETE_OBJECTS",

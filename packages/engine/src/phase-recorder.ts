@@ -102,8 +102,9 @@ export class PhaseRecorder {
     result.attempts.forEach(({ outcome, cancelled }, index) => {
       if (cancelled) this.hedge.aborted += 1;
       if (index === result.winner || result.winner === null) return;
-      // A losing PUT's body is on the wire before any answer can come, so all of it is counted.
-      this.hedge.wastedBytes += this.op === "PUT" ? putBytes : outcome.bytes;
+      // A losing upload's body is on the wire before any answer can come: all of it is counted.
+      const upload = this.op === "PUT" || this.op === "MULTIPART";
+      this.hedge.wastedBytes += upload ? putBytes : outcome.bytes;
     });
   }
 
