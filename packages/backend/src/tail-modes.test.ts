@@ -48,8 +48,12 @@ describe("hedged and tied requests on a testbed with stalls", () => {
     expect(after.hedge?.extraPct).toBeLessThanOrEqual(11);
     expect(after.hedge?.wonByBackup).toBeGreaterThan(0);
     expect(after.hedge?.aborted).toBeGreaterThan(0);
-    // The testbed saw the cancelled first attempts go away before they were answered.
-    expect(totalAborted(hedged)).toBeGreaterThanOrEqual(after.hedge?.aborted ?? 1);
+    // The testbed saw cancelled attempts go away before they were answered: most of them (a
+    // cancel can arrive after the server has already sent its answer), never more than the
+    // client cancelled in both phases.
+    const cancelled = (phase(hedged, "PUT").hedge?.aborted ?? 0) + (after.hedge?.aborted ?? 0);
+    expect(totalAborted(hedged)).toBeLessThanOrEqual(cancelled);
+    expect(totalAborted(hedged)).toBeGreaterThan(cancelled / 2);
     expect(totalAborted(normal)).toBe(0);
     expect(hedged.mode).toBe("hedged");
     expect(hedged.testbed).toHaveLength(2);

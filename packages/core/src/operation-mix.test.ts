@@ -63,7 +63,7 @@ describe("parseOperationMix", () => {
     ],
     [
       "get:70,fetch:10",
-      '"fetch:10" — unknown operation "fetch"; expected one of put, get, head, delete, copy, list, multipart',
+      '"fetch:10" — unknown operation "fetch"; expected one of put, get, head, delete, copy, list, multipart, create-bucket, delete-bucket, list-buckets, delete-objects',
     ],
     ["get:0", '"get:0" — weight "0" must be greater than 0'],
     ["get:-5,put:5", '"get:-5" — weight "-5" must be greater than 0'],

@@ -28,6 +28,7 @@ describe("parseRunSpec", () => {
         },
         replicaChoice: "round-robin",
         testbed: { replicas: 1, profile: "fast", seed: 1 },
+        repeat: 1,
       },
     });
   });
