@@ -1,39 +1,28 @@
 import type { RunProgress } from "@taillab/api";
-import { createControlPlane, type ControlPlane } from "@taillab/engine";
-import { startTestbed, type Testbed } from "@taillab/testbed";
+import type { ControlPlane } from "@taillab/engine";
+import type { Testbed } from "@taillab/testbed";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "./input-error.ts";
+import { startSignedTestbed, type SignedTestbed } from "./test-support/signed-testbed.ts";
 import { runBenchmark, validateRunSpec } from "./run-benchmark.ts";
 
-const credentials = { accessKeyId: "TESTKEY", secretAccessKey: "test-secret" };
-const secrets = {
-  env: { TB_KEY: credentials.accessKeyId, TB_SECRET: credentials.secretAccessKey },
-};
-let testbed: Testbed;
+let signed: SignedTestbed;
 let bucket: ControlPlane;
+let testbed: Testbed;
+let secrets: SignedTestbed["secrets"];
+let credentials: SignedTestbed["credentials"];
 
 beforeAll(async () => {
-  testbed = await startTestbed({ credentials, buckets: ["loadgen"] });
-  bucket = createControlPlane({
-    url: testbed.url,
-    region: "us-east-1",
-    addressing: "path",
-    credentials,
-    bucket: "loadgen",
-    maxConnections: 1,
-  });
+  signed = await startSignedTestbed();
+  ({ bucket, testbed, secrets, credentials } = signed);
 });
 afterAll(async () => {
-  await bucket.close();
-  await testbed.close();
+  await signed.close();
 });
 
-const endpoint = () => ({
-  url: testbed.url,
-  credentials: { kind: "env", accessKeyIdVar: "TB_KEY", secretAccessKeyVar: "TB_SECRET" },
-});
+const endpoint = () => signed.endpoint();
 
 describe("runBenchmark", () => {
   it("streams progress about ten times a second and stops within a second, keeping what was measured", async () => {

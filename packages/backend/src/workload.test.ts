@@ -1,38 +1,25 @@
 import type { RunSummary } from "@taillab/api";
-import { createControlPlane, type ControlPlane } from "@taillab/engine";
-import { startTestbed, type Testbed } from "@taillab/testbed";
+import type { ControlPlane } from "@taillab/engine";
+import type { Testbed } from "@taillab/testbed";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSignedTestbed, type SignedTestbed } from "./test-support/signed-testbed.ts";
 import { runBenchmark } from "./run-benchmark.ts";
 
-const credentials = { accessKeyId: "MIXKEY", secretAccessKey: "mix-secret" };
-const secrets = {
-  env: { MIX_KEY: credentials.accessKeyId, MIX_SECRET: credentials.secretAccessKey },
-};
-let testbed: Testbed;
+let signed: SignedTestbed;
 let bucket: ControlPlane;
+let testbed: Testbed;
+let secrets: SignedTestbed["secrets"];
+let credentials: SignedTestbed["credentials"];
 
 beforeAll(async () => {
-  testbed = await startTestbed({ credentials, buckets: ["loadgen"] });
-  bucket = createControlPlane({
-    url: testbed.url,
-    region: "us-east-1",
-    addressing: "path",
-    credentials,
-    bucket: "loadgen",
-    maxConnections: 1,
-  });
+  signed = await startSignedTestbed();
+  ({ bucket, testbed, secrets, credentials } = signed);
 });
 afterAll(async () => {
-  await bucket.close();
-  await testbed.close();
+  await signed.close();
 });
 
-const endpoints = () => [
-  {
-    url: testbed.url,
-    credentials: { kind: "env", accessKeyIdVar: "MIX_KEY", secretAccessKeyVar: "MIX_SECRET" },
-  },
-];
+const endpoints = () => [signed.endpoint()];
 
 const requestsByOp = (summary: RunSummary) =>
   Object.fromEntries(summary.points[0]?.phases.map((phase) => [phase.op, phase.requests]) ?? []);
