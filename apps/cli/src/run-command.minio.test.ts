@@ -1,8 +1,9 @@
 import { RunSummarySchema } from "@taillab/api";
-import { createControlPlane, createTransport, type ControlPlane } from "@taillab/engine";
+import { createTransport, type ControlPlane } from "@taillab/engine";
 import { startMinio, type MinioServer } from "@taillab/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./test-support/run-cli.ts";
+import { createServerBucket } from "./test-support/server-bucket.ts";
 
 /** The CLI against a real MinIO: what s3bench users point TailLab at. */
 
@@ -12,16 +13,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   minio = await startMinio();
-  env = { AWS_ACCESS_KEY_ID: minio.accessKeyId, AWS_SECRET_ACCESS_KEY: minio.secretAccessKey };
-  bucket = createControlPlane({
-    url: minio.url,
-    region: "us-east-1",
-    addressing: "path",
-    credentials: { accessKeyId: minio.accessKeyId, secretAccessKey: minio.secretAccessKey },
-    bucket: "loadgen",
-    maxConnections: 1,
-  });
-  await bucket.createBucket();
+  ({ env, bucket } = await createServerBucket(minio));
 });
 
 afterAll(async () => {

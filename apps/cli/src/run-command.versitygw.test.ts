@@ -1,8 +1,9 @@
 import { RunSummarySchema } from "@taillab/api";
-import { createControlPlane, type ControlPlane } from "@taillab/engine";
+import type { ControlPlane } from "@taillab/engine";
 import { startVersitygw, type VersitygwServer } from "@taillab/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./test-support/run-cli.ts";
+import { createServerBucket } from "./test-support/server-bucket.ts";
 
 /** versitygw is strict where MinIO is lenient: what passes here does not lean on MinIO. */
 
@@ -12,16 +13,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   gateway = await startVersitygw();
-  env = { AWS_ACCESS_KEY_ID: gateway.accessKeyId, AWS_SECRET_ACCESS_KEY: gateway.secretAccessKey };
-  bucket = createControlPlane({
-    url: gateway.url,
-    region: "us-east-1",
-    addressing: "path",
-    credentials: { accessKeyId: gateway.accessKeyId, secretAccessKey: gateway.secretAccessKey },
-    bucket: "loadgen",
-    maxConnections: 1,
-  });
-  await bucket.createBucket();
+  ({ env, bucket } = await createServerBucket(gateway));
 });
 
 afterAll(async () => {
