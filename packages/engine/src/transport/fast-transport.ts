@@ -2,7 +2,7 @@ import aws4 from "aws4";
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import { Pool, type Dispatcher } from "undici";
-import { createBodyVerifier } from "./body-verifier.ts";
+import { createGetBodyCheck } from "./get-body-check.ts";
 import type {
   GetOptions,
   MicrosClock,
@@ -154,7 +154,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     if (signal?.aborted) return failed(startUs, -1, 0, "Aborted");
     let firstByteUs = -1;
     let status = 0;
-    let bytes = 0;
+    const body = createGetBodyCheck({ expect, range });
     try {
       const response = await send(request, signal);
       firstByteUs = clock();
@@ -164,21 +164,12 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         const error = await readErrorCode(response.body, status);
         return { startUs, firstByteUs, endUs: clock(), status, error, bytes: 0 };
       }
-      const verifier = expect ? createBodyVerifier(expect) : null;
-      await readBody(response.body, (chunk) => {
-        bytes += chunk.length;
-        verifier?.update(chunk);
-      });
-      const error =
-        range && status !== 206
-          ? "RangeIgnored"
-          : verifier && !verifier.matches(bytes)
-            ? "ContentMismatch"
-            : null;
-      return { startUs, firstByteUs, endUs: clock(), status, error, bytes };
+      await readBody(response.body, body.onChunk);
+      const error = body.verdict(status);
+      return { startUs, firstByteUs, endUs: clock(), status, error, bytes: body.bytes };
     } catch (error) {
       const code = signal?.aborted ? "Aborted" : errorCodeFromException(error);
-      return failed(startUs, firstByteUs, status, code, status >= 300 ? 0 : bytes);
+      return failed(startUs, firstByteUs, status, code, status >= 300 ? 0 : body.bytes);
     }
   }
 

@@ -16,7 +16,7 @@ import {
 } from "@aws-sdk/client-s3";
 import type { MetadataBearer, MiddlewareStack } from "@smithy/types";
 import type { Readable } from "node:stream";
-import { createBodyVerifier } from "./body-verifier.ts";
+import { createGetBodyCheck } from "./get-body-check.ts";
 import { addContentMd5 } from "./content-md5-middleware.ts";
 import type {
   GetOptions,
@@ -134,28 +134,17 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
     if (signal?.aborted) return aborted(startUs);
     const command = new GetObjectCommand({ Bucket, Key: key, ...(Range ? { Range } : {}) });
     const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, false);
-    let bytes = 0;
+    const body = createGetBodyCheck({ expect, range });
     try {
       const output = await client.send(command, { abortSignal: signal });
       const status = probe.status || (output.$metadata.httpStatusCode ?? 200);
       const firstByteUs = probe.firstByteUs < 0 ? clock() : probe.firstByteUs;
-      const verifier = expect ? createBodyVerifier(expect) : null;
-      if (output.Body) {
-        await readBody(output.Body as Readable, (chunk) => {
-          bytes += chunk.length;
-          verifier?.update(chunk);
-        });
-      }
-      const error =
-        range && status !== 206
-          ? "RangeIgnored"
-          : verifier && !verifier.matches(bytes)
-            ? "ContentMismatch"
-            : null;
-      return { startUs, firstByteUs, endUs: clock(), status, error, bytes };
+      if (output.Body) await readBody(output.Body as Readable, body.onChunk);
+      const error = body.verdict(status);
+      return { startUs, firstByteUs, endUs: clock(), status, error, bytes: body.bytes };
     } catch (error) {
       const outcome = failed(startUs, probe, error, signal, onResponse);
-      return { ...outcome, bytes: outcome.status >= 300 ? 0 : bytes };
+      return { ...outcome, bytes: outcome.status >= 300 ? 0 : body.bytes };
     }
   }
 
