@@ -13,8 +13,11 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   UploadPartCommand,
+  type S3ClientResolvedConfig,
+  type ServiceInputTypes,
+  type ServiceOutputTypes,
 } from "@aws-sdk/client-s3";
-import type { MetadataBearer, MiddlewareStack } from "@smithy/types";
+import type { Command, MetadataBearer, MiddlewareStack } from "@smithy/types";
 import type { Readable } from "node:stream";
 import { createGetBodyCheck } from "./get-body-check.ts";
 import { addContentMd5 } from "./content-md5-middleware.ts";
@@ -65,6 +68,22 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
    * One SDK call with a probe on its stack. `none` is the operation's fields when it failed;
    * `read` turns the SDK's output for a 2xx answer (and the raw body) into them.
    */
+  /** A call whose answer carries nothing but its status (and, for some, an error document). */
+  function callPlain<Input extends ServiceInputTypes, Output extends ServiceOutputTypes>(
+    command: Command<ServiceInputTypes, Input, ServiceOutputTypes, Output, S3ClientResolvedConfig>,
+    options: RequestOptions,
+    emptyBodyIsError = false,
+  ): Promise<RequestOutcome> {
+    return call(
+      command,
+      (abortSignal) => client.send(command, { abortSignal }),
+      options,
+      NO_FIELDS,
+      nothing,
+      emptyBodyIsError,
+    );
+  }
+
   async function call<Input extends object, Output extends MetadataBearer, T extends object>(
     command: { middlewareStack: MiddlewareStack<Input, Output> },
     send: (abortSignal: AbortSignal | undefined) => Promise<Output>,
@@ -171,25 +190,13 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
     async deleteObject(key, options = {}) {
       assertObjectKey(key);
       const command = new DeleteObjectCommand({ Bucket, Key: key });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        NO_FIELDS,
-        nothing,
-      );
+      return callPlain(command, options);
     },
 
     async headObject(key, options = {}) {
       assertObjectKey(key);
       const command = new HeadObjectCommand({ Bucket, Key: key });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        NO_FIELDS,
-        nothing,
-      );
+      return callPlain(command, options);
     },
 
     async copyObject(sourceKey, destinationKey, options = {}) {
@@ -200,14 +207,7 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
         Key: destinationKey,
         CopySource: copySourceHeaderValue(Bucket, sourceKey),
       });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        NO_FIELDS,
-        nothing,
-        true,
-      );
+      return callPlain(command, options, true);
     },
 
     async listObjects({ prefix, maxKeys, continuationToken }, options = {}) {
@@ -294,38 +294,20 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
       assertObjectKey(key);
       assertUploadId(uploadId);
       const command = new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        NO_FIELDS,
-        nothing,
-      );
+      return callPlain(command, options);
     },
 
     async createBucket(name, options = {}) {
       assertBucketName(name);
       // The SDK adds the client's region as LocationConstraint unless it is us-east-1.
       const command = new CreateBucketCommand({ Bucket: name });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        NO_FIELDS,
-        nothing,
-      );
+      return callPlain(command, options);
     },
 
     async deleteBucket(name, options = {}) {
       assertBucketName(name);
       const command = new DeleteBucketCommand({ Bucket: name });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        NO_FIELDS,
-        nothing,
-      );
+      return callPlain(command, options);
     },
 
     async listBuckets(options = {}) {
