@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import globals from "globals";
+import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 /**
@@ -42,6 +43,19 @@ const layerRules = {
   "packages/backend/src/**": [
     forbid(["backend", "cli", "ui", "web"], "packages/backend never imports a host."),
   ],
+  "apps/ui/src/**": [
+    nodeBuiltins,
+    forbid(
+      ["engine", "store", "testbed", "backend", "cli", "web", "test-support"],
+      "apps/ui runs in the browser: it imports only api, core and report, and reaches the backend through window.taillab.",
+    ),
+  ],
+  "{apps/web,electron}/src/**": [
+    forbid(
+      ["ui", "cli", "engine", "store", "testbed"],
+      "hosts reach the engine through @taillab/backend.",
+    ),
+  ],
   "apps/cli/src/**": [
     forbid(
       ["ui", "web", "engine", "store", "testbed"],
@@ -60,6 +74,12 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
     },
+  },
+  {
+    files: ["apps/ui/**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { "react-hooks": reactHooks },
+    rules: reactHooks.configs.recommended.rules,
   },
   ...Object.entries(layerRules).map(([files, patterns]) => ({
     files: [files],

@@ -20,6 +20,8 @@ const checks: [string, () => boolean][] = [
   ["format", () => run("pnpm", ["exec", "prettier", "--check", "."])],
   ["lint", () => run("pnpm", ["exec", "eslint", "."])],
   ["typecheck", () => run("pnpm", ["exec", "tsc", "-p", "tsconfig.json"])],
+  // The renderer is bundled by Vite: its own compiler settings (bundler resolution, DOM types).
+  ["typecheck ui", () => run("pnpm", ["exec", "tsc", "-p", "apps/ui/tsconfig.json"])],
   ["minio", () => run("bash", ["scripts/ensure-minio.sh"])],
   ["versitygw", () => run("bash", ["scripts/ensure-versitygw.sh"])],
   ["chromium", () => run("bash", ["scripts/ensure-chromium.sh"])],

@@ -5,3 +5,6 @@ export * from "./duration.ts";
 export * from "./tail-options.ts";
 export * from "./latency-profile.ts";
 export * from "./stored-run.ts";
+export * from "./field-error.ts";
+export * from "./app-api.ts";
+export * from "./api-bridge.ts";

@@ -1,4 +1,4 @@
-import { formatFieldErrors, type FieldError } from "@taillab/core";
+import { formatFieldErrors, type FieldError } from "@taillab/api";
 
 /**
  * Bad input a user can fix: a spec field, credentials, an endpoint that cannot be reached, a

@@ -1,0 +1,3 @@
+export function CompareView({ runIds }: { runIds: string[] }) {
+  return <section className="view" data-testid="compare-view" />;
+}

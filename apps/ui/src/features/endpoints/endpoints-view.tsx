@@ -1,0 +1,3 @@
+export function EndpointsView() {
+  return <section className="view" data-testid="endpoints-view" />;
+}

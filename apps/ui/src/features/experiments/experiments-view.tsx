@@ -1,0 +1,3 @@
+export function ExperimentsView() {
+  return <section className="view" data-testid="experiments-view" />;
+}

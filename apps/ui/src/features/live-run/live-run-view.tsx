@@ -1,0 +1,3 @@
+export function LiveRunView() {
+  return <section className="view" data-testid="live-run-view" />;
+}

@@ -1,0 +1,3 @@
+export function RunsView() {
+  return <section className="view" data-testid="runs-view" />;
+}

@@ -1,0 +1,11 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+/** Builds the renderer into dist/, loaded from disk by Electron and served by apps/web. */
+export default defineConfig({
+  root: import.meta.dirname,
+  // Relative asset URLs: Electron loads the files from disk, apps/web serves them at its root.
+  base: "./",
+  plugins: [react()],
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 2000 },
+});

@@ -1,0 +1,416 @@
+import { z } from "zod";
+import { FieldErrorSchema } from "./field-error.ts";
+import { TestbedSetupSchema } from "./latency-profile.ts";
+import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.ts";
+import { RunPointParamsSchema } from "./run-spec.ts";
+import {
+  PhaseHistogramsSchema,
+  RunIndexEntrySchema,
+  RunMetaSchema,
+  RunStatusSchema,
+} from "./stored-run.ts";
+
+/**
+ * The contract between the UI and the backend: every call the desktop app (IPC) and the browser
+ * host (HTTP + WebSocket) carry, each with the schema of its one input and of its answer, and the
+ * events a run streams. Hosts validate every input with these schemas before the backend sees it.
+ */
+
+export const APP_API_VERSION = 1;
+
+/** How a failed call crosses a process boundary; the UI rebuilds it as an `AppError`. */
+export const ApiErrorSchema = z.object({
+  message: z.string(),
+  /** Set when the input was wrong: one entry per field, so a form can mark each one. */
+  fields: z.array(FieldErrorSchema).optional(),
+});
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+export type ApiEnvelope<T> = { ok: true; result: T } | { ok: false; error: ApiError };
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints
+
+/** The servers the endpoint form has presets for; `custom` is any other S3-compatible server. */
+export const EndpointKindSchema = z.enum([
+  "testbed",
+  "minio",
+  "ceph-rgw",
+  "swift",
+  "aws",
+  "s3mock",
+  "moto",
+  "custom",
+]);
+export type EndpointKind = z.infer<typeof EndpointKindSchema>;
+
+/**
+ * Where an endpoint's keys come from. stored: the access key id is saved with the endpoint and
+ * the secret in the host's secret store (OS keychain in the desktop app), never sent back to the
+ * UI; env: names of environment variables the backend reads; anonymous: unsigned requests.
+ */
+export const EndpointCredentialsSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("stored"), accessKeyId: z.string().min(1, "is required") }),
+  z.object({
+    kind: z.literal("env"),
+    accessKeyIdVar: z.string().min(1, "is required"),
+    secretAccessKeyVar: z.string().min(1, "is required"),
+  }),
+  z.object({ kind: z.literal("anonymous") }),
+]);
+export type EndpointCredentials = z.infer<typeof EndpointCredentialsSchema>;
+
+const endpointName = z
+  .string()
+  .trim()
+  .min(1, "is required")
+  .max(100, "must be at most 100 characters");
+
+/**
+ * What the endpoint form sends. `url` is required for every kind but `testbed` (its ports are
+ * chosen when it starts); `secretAccessKey` is write-only: omitted on an edit, the stored one
+ * is kept. Field rules (URL shape, bucket name) are checked by the backend so errors name fields.
+ */
+export const EndpointDraftSchema = z.object({
+  name: endpointName,
+  kind: EndpointKindSchema,
+  url: z.string().trim().optional(),
+  region: z.string().trim().min(1, "is required").default("us-east-1"),
+  addressing: z.enum(["path", "virtual-host"]).default("path"),
+  bucket: z.string().trim().min(1, "is required").default("loadgen"),
+  credentials: EndpointCredentialsSchema,
+  secretAccessKey: z.string().min(1, "is required").optional(),
+  /** kind testbed only: replicas, latency profile, seed. */
+  testbed: TestbedSetupSchema.optional(),
+});
+export type EndpointDraft = z.output<typeof EndpointDraftSchema>;
+export type EndpointDraftInput = z.input<typeof EndpointDraftSchema>;
+
+/** A saved endpoint as the UI sees it: everything but the secret. */
+export const SavedEndpointSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: EndpointKindSchema,
+  url: z.string().optional(),
+  region: z.string(),
+  addressing: z.enum(["path", "virtual-host"]),
+  bucket: z.string(),
+  credentials: EndpointCredentialsSchema,
+  /** stored credentials: whether a secret is saved for them. */
+  hasSecret: z.boolean(),
+  testbed: TestbedSetupSchema.optional(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type SavedEndpoint = z.infer<typeof SavedEndpointSchema>;
+
+/** Test an endpoint: a saved one by id, or a draft before it is saved (its stored secret kept). */
+export const ConnectionTestInputSchema = z.object({
+  endpointId: z.string().optional(),
+  draft: EndpointDraftSchema.optional(),
+});
+export type ConnectionTestInput = z.input<typeof ConnectionTestInputSchema>;
+
+export const ConnectionVerdictSchema = z.enum([
+  "ok",
+  /** Nothing answers at the URL (refused, timed out, DNS, TLS). */
+  "unreachable",
+  /** The server answered but refused the keys (InvalidAccessKeyId, SignatureDoesNotMatch). */
+  "credentials",
+  /** Keys accepted, bucket missing (NoSuchBucket) or not ours (AccessDenied on it). */
+  "bucket",
+  "error",
+]);
+export type ConnectionVerdict = z.infer<typeof ConnectionVerdictSchema>;
+
+export const ConnectionCheckSchema = z.object({
+  name: z.enum(["reachable", "credentials", "bucket", "requests"]),
+  /** null: not tried because an earlier check failed. */
+  ok: z.boolean().nullable(),
+  detail: z.string(),
+});
+
+export const ConnectionReportSchema = z.object({
+  verdict: ConnectionVerdictSchema,
+  /** One sentence for a person, naming the endpoint and what to do. */
+  message: z.string(),
+  checks: z.array(ConnectionCheckSchema),
+  /** The Server header, when one was sent. */
+  server: z.string().nullable(),
+  /** A few timed requests (HEAD bucket, PUT, GET, DELETE of a probe key) when reachable. */
+  timings: z.array(z.object({ op: OperationSchema, latencyMs: z.number() })),
+});
+export type ConnectionReport = z.infer<typeof ConnectionReportSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Experiments
+
+/**
+ * A saved experiment: an endpoint and a run spec without endpoints (the backend fills them in
+ * from the endpoint when it runs). The spec is kept as typed so a draft with mistakes can be
+ * saved and fixed later; validate and preview name each bad field.
+ */
+export const ExperimentDraftSchema = z.object({
+  name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
+  description: z.string().max(2000).default(""),
+  endpointId: z.string().min(1, "choose an endpoint"),
+  spec: z.record(z.string(), z.unknown()),
+});
+export type ExperimentDraft = z.output<typeof ExperimentDraftSchema>;
+export type ExperimentDraftInput = z.input<typeof ExperimentDraftSchema>;
+
+export const ExperimentSchema = ExperimentDraftSchema.extend({
+  id: z.string(),
+  /** Built-in experiments replay the labs; they can be run and copied, not changed. */
+  builtIn: z.boolean(),
+  updatedAt: z.iso.datetime(),
+});
+export type Experiment = z.infer<typeof ExperimentSchema>;
+
+/** What running a draft would do, or why it cannot run. */
+export const ExperimentPreviewSchema = z.discriminatedUnion("ok", [
+  z.object({
+    ok: z.literal(true),
+    points: z.array(RunPointParamsSchema),
+    /** Measured requests over every point, phase and repetition (open loop: rate × duration). */
+    requestCount: z.number().int().min(0),
+    /** Rough: null when it depends on the server's speed (a closed loop). */
+    durationMs: z.number().nullable(),
+  }),
+  z.object({ ok: z.literal(false), errors: z.array(FieldErrorSchema) }),
+]);
+export type ExperimentPreview = z.infer<typeof ExperimentPreviewSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+
+export const StartRunInputSchema = z.object({
+  experiment: ExperimentDraftSchema,
+  /** The run's name in the library; default: the experiment's name. */
+  name: z.string().trim().max(200).optional(),
+});
+export type StartRunInput = z.input<typeof StartRunInputSchema>;
+
+/** Percentiles of the phase running now, from every request it finished so far. */
+export const LivePercentilesSchema = z.object({
+  p50Ms: z.number(),
+  p90Ms: z.number(),
+  p99Ms: z.number(),
+  p999Ms: z.number(),
+  maxMs: z.number(),
+  count: z.number().int().min(0),
+});
+export type LivePercentiles = z.infer<typeof LivePercentilesSchema>;
+
+/**
+ * Latency against request index since the last event, already decimated: at most a few hundred
+ * buckets an event however fast the engine goes, so the UI stays smooth.
+ */
+export const LiveTimelineSchema = z.object({
+  pointIndex: z.number().int().min(0),
+  op: OperationSchema,
+  buckets: z.array(
+    z.object({
+      firstIndex: z.number().int().min(0),
+      lastIndex: z.number().int().min(0),
+      count: z.number().int().min(0),
+      min: z.number(),
+      max: z.number(),
+      mean: z.number(),
+    }),
+  ),
+});
+export type LiveTimeline = z.infer<typeof LiveTimelineSchema>;
+
+export const RunEventSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("started"),
+    runId: z.string(),
+    name: z.string(),
+    points: z.array(RunPointParamsSchema),
+    requestCount: z.number().int().min(0),
+  }),
+  /** About 10 a second at most, whatever the engine's speed. */
+  z.object({
+    type: z.literal("progress"),
+    progress: RunProgressSchema,
+    percentiles: LivePercentilesSchema.nullable(),
+    timeline: LiveTimelineSchema.nullable(),
+  }),
+  z.object({ type: z.literal("notice"), runId: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal("finished"),
+    runId: z.string(),
+    status: RunStatusSchema,
+    stopped: z.boolean(),
+    /** Why a failed run failed, for a person. */
+    error: ApiErrorSchema.nullable(),
+  }),
+]);
+export type RunEvent = z.infer<typeof RunEventSchema>;
+
+/** The run in progress, for a UI that opens (or reloads) while one runs. */
+export const ActiveRunSchema = z.object({
+  runId: z.string(),
+  name: z.string(),
+  points: z.array(RunPointParamsSchema),
+  requestCount: z.number().int().min(0),
+  startedAt: z.iso.datetime(),
+  lastProgress: RunProgressSchema.nullable(),
+});
+export type ActiveRun = z.infer<typeof ActiveRunSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Results library and reports
+
+export const RunIdSchema = z.object({ runId: z.string().min(1) });
+
+/** Latency against request index of one phase, decimated (see core's decimateSeries). */
+export const LatencySeriesSchema = z.object({
+  pointIndex: z.number().int().min(0),
+  op: OperationSchema,
+  buckets: LiveTimelineSchema.shape.buckets,
+});
+export type LatencySeriesData = z.infer<typeof LatencySeriesSchema>;
+
+/** One stored run, with what its charts need; interrupted runs carry a rebuilt summary. */
+export const RunDetailSchema = z.object({
+  meta: RunMetaSchema,
+  summary: RunSummarySchema,
+  histograms: z.array(PhaseHistogramsSchema),
+  latencySeries: z.array(LatencySeriesSchema),
+});
+export type RunDetail = z.infer<typeof RunDetailSchema>;
+
+export const ReportLanguageSchema = z.enum(["en", "zh-CN"]);
+
+export const ExportInputSchema = z.object({
+  runIds: z.array(z.string().min(1)).min(1, "choose at least one run"),
+  format: z.enum(["csv", "json", "html"]),
+  language: ReportLanguageSchema.default("en"),
+  /** CSV of one run: one row per request instead of one per point and phase. */
+  requests: z.boolean().default(false),
+  /** CSV: a UTF-8 byte-order mark, for Excel. */
+  bom: z.boolean().default(false),
+  /** Several runs: the one the others are compared with. */
+  baselineIndex: z.number().int().min(0).default(0),
+});
+export type ExportInput = z.input<typeof ExportInputSchema>;
+
+export const ExportedFileSchema = z.object({
+  fileName: z.string(),
+  mimeType: z.string(),
+  content: z.string(),
+});
+export type ExportedFile = z.infer<typeof ExportedFileSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Embedded testbed and the app
+
+export const TestbedStatusSchema = z.object({
+  running: z.boolean(),
+  setup: TestbedSetupSchema.nullable(),
+  /** One per replica. */
+  urls: z.array(z.string()),
+  bucket: z.string().nullable(),
+  /** For pointing another tool at it; generated per start, never the user's keys. */
+  accessKeyId: z.string().nullable(),
+  secretAccessKey: z.string().nullable(),
+});
+export type TestbedStatus = z.infer<typeof TestbedStatusSchema>;
+
+export const LatencyProfileInfoSchema = z.object({ name: z.string(), summary: z.string() });
+
+export const AppInfoSchema = z.object({
+  version: z.string(),
+  host: z.enum(["electron", "web"]),
+  resultsDir: z.string(),
+  dataDir: z.string(),
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+
+const none = z.undefined();
+const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({
+  input,
+  output,
+});
+
+/**
+ * Every call, by name: one input (or none), one answer. The names are the IPC channels
+ * (`taillab:<name>`) and the HTTP routes (`POST /api/<name>`).
+ */
+export const API_METHODS = {
+  appInfo: method(none, AppInfoSchema),
+
+  listEndpoints: method(none, z.array(SavedEndpointSchema)),
+  addEndpoint: method(EndpointDraftSchema, SavedEndpointSchema),
+  updateEndpoint: method(
+    z.object({ endpointId: z.string().min(1), draft: EndpointDraftSchema }),
+    SavedEndpointSchema,
+  ),
+  removeEndpoint: method(z.object({ endpointId: z.string().min(1) }), z.void()),
+  testConnection: method(ConnectionTestInputSchema, ConnectionReportSchema),
+
+  listExperiments: method(none, z.array(ExperimentSchema)),
+  saveExperiment: method(
+    z.object({ experimentId: z.string().optional(), draft: ExperimentDraftSchema }),
+    ExperimentSchema,
+  ),
+  removeExperiment: method(z.object({ experimentId: z.string().min(1) }), z.void()),
+  previewExperiment: method(ExperimentDraftSchema, ExperimentPreviewSchema),
+
+  startRun: method(StartRunInputSchema, z.object({ runId: z.string() })),
+  stopRun: method(RunIdSchema, z.void()),
+  activeRun: method(none, ActiveRunSchema.nullable()),
+
+  listRuns: method(none, z.array(RunIndexEntrySchema)),
+  getRun: method(RunIdSchema, RunDetailSchema),
+  renameRun: method(
+    RunIdSchema.extend({ name: z.string().trim().min(1, "is required").max(200) }),
+    RunIndexEntrySchema,
+  ),
+  tagRun: method(
+    RunIdSchema.extend({ tag: z.string().trim().min(1, "is required").max(50) }),
+    RunIndexEntrySchema,
+  ),
+  untagRun: method(RunIdSchema.extend({ tag: z.string().min(1) }), RunIndexEntrySchema),
+  annotateRun: method(RunIdSchema.extend({ notes: z.string().max(10_000) }), RunIndexEntrySchema),
+  removeRun: method(RunIdSchema, z.void()),
+  exportReport: method(ExportInputSchema, ExportedFileSchema),
+
+  testbedStatus: method(none, TestbedStatusSchema),
+  startTestbed: method(TestbedSetupSchema, TestbedStatusSchema),
+  stopTestbed: method(none, TestbedStatusSchema),
+  listLatencyProfiles: method(none, z.array(LatencyProfileInfoSchema)),
+} as const;
+
+export type ApiMethodName = keyof typeof API_METHODS;
+export const API_METHOD_NAMES = Object.keys(API_METHODS) as ApiMethodName[];
+
+export function isApiMethodName(name: string): name is ApiMethodName {
+  return Object.hasOwn(API_METHODS, name);
+}
+
+type MethodInput<N extends ApiMethodName> = z.input<(typeof API_METHODS)[N]["input"]>;
+type MethodOutput<N extends ApiMethodName> = z.output<(typeof API_METHODS)[N]["output"]>;
+/** What a host's backend receives: the input after its schema filled in defaults. */
+type ParsedInput<N extends ApiMethodName> = z.output<(typeof API_METHODS)[N]["input"]>;
+
+type Call<I, O> = [I] extends [undefined] ? () => Promise<O> : (input: I) => Promise<O>;
+
+export type RunEventListener = (event: RunEvent) => void;
+
+/** `window.taillab` in the UI: one function per capability, and the run event stream. */
+export type TailLabApi = { [N in ApiMethodName]: Call<MethodInput<N>, MethodOutput<N>> } & {
+  /** Returns a function that unsubscribes. */
+  onRunEvent(listener: RunEventListener): () => void;
+};
+
+/** What packages/backend implements and every host wraps. */
+export type TailLabService = { [N in ApiMethodName]: Call<ParsedInput<N>, MethodOutput<N>> } & {
+  onRunEvent(listener: RunEventListener): () => void;
+};
+
+/** The IPC channel of a call, and the one channel run events arrive on. */
+export const ipcChannel = (name: ApiMethodName) => `taillab:${name}` as const;
+export const RUN_EVENT_CHANNEL = "taillab:run-event";
