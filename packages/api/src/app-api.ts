@@ -2,7 +2,7 @@ import { z } from "zod";
 import { FieldErrorSchema } from "./field-error.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
 import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.ts";
-import { RunPointParamsSchema } from "./run-spec.ts";
+import { RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
 import {
   PhaseHistogramsSchema,
   RunIndexEntrySchema,
@@ -155,6 +155,11 @@ export const ExperimentDraftSchema = z.object({
   description: z.string().max(2000).default(""),
   endpointId: z.string().min(1, "choose an endpoint"),
   spec: z.record(z.string(), z.unknown()),
+  /**
+   * Run the spec once per mode (e.g. normal, hedged, tied), each a run of its own in the
+   * library, to compare them; absent: one run in the spec's mode.
+   */
+  modes: z.array(RequestModeSchema).min(1, "choose at least one mode").optional(),
 });
 export type ExperimentDraft = z.output<typeof ExperimentDraftSchema>;
 export type ExperimentDraftInput = z.input<typeof ExperimentDraftSchema>;
@@ -167,12 +172,20 @@ export const ExperimentSchema = ExperimentDraftSchema.extend({
 });
 export type Experiment = z.infer<typeof ExperimentSchema>;
 
+/** A run among the runs of an experiment with several modes. */
+export const RunSeriesSchema = z.object({
+  index: z.number().int().min(0),
+  count: z.number().int().min(1),
+  mode: RequestModeSchema,
+});
+export type RunSeries = z.infer<typeof RunSeriesSchema>;
+
 /** What running a draft would do, or why it cannot run. */
 export const ExperimentPreviewSchema = z.discriminatedUnion("ok", [
   z.object({
     ok: z.literal(true),
     points: z.array(RunPointParamsSchema),
-    /** Measured requests over every point, phase and repetition (open loop: rate × duration). */
+    /** Measured requests over every point, phase, repetition and mode (open loop: rate × duration). */
     requestCount: z.number().int().min(0),
     /** Rough: null when it depends on the server's speed (a closed loop). */
     durationMs: z.number().nullable(),
@@ -229,6 +242,7 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     name: z.string(),
     points: z.array(RunPointParamsSchema),
     requestCount: z.number().int().min(0),
+    series: RunSeriesSchema,
   }),
   /** About 10 a second at most, whatever the engine's speed. */
   z.object({
@@ -245,6 +259,9 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     stopped: z.boolean(),
     /** Why a failed run failed, for a person. */
     error: ApiErrorSchema.nullable(),
+    series: RunSeriesSchema,
+    /** The runs of the series finished so far, this one last: the last one's list compares them. */
+    seriesRunIds: z.array(z.string()),
   }),
 ]);
 export type RunEvent = z.infer<typeof RunEventSchema>;
@@ -256,6 +273,7 @@ export const ActiveRunSchema = z.object({
   points: z.array(RunPointParamsSchema),
   requestCount: z.number().int().min(0),
   startedAt: z.iso.datetime(),
+  series: RunSeriesSchema,
   lastProgress: RunProgressSchema.nullable(),
 });
 export type ActiveRun = z.infer<typeof ActiveRunSchema>;
