@@ -10,9 +10,13 @@ import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 
-function run(command: string, args: string[]): boolean {
+function run(command: string, args: string[], env: Record<string, string> = {}): boolean {
   process.stdout.write(`\n$ ${[command, ...args].join(" ")}\n`);
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  });
   return result.status === 0;
 }
 
@@ -49,6 +53,22 @@ try {
   process.stdout.write("vitest wrote no report: counting the whole run as one failure\n");
   vitest.numFailedTests = 1;
 }
+
+interface PlaywrightJson {
+  stats: { expected: number; unexpected: number; flaky: number };
+}
+const e2eReportFile = join(reportDir, "e2e.json");
+// Under Xvfb so the headed project runs too; the browser is Debian's Chromium.
+const e2eOk = run("xvfb-run", ["-a", "pnpm", "--dir", "e2e", "exec", "playwright", "test"], {
+  E2E_JSON_REPORT: e2eReportFile,
+});
+let e2e = { passed: 0, failed: 0 };
+try {
+  const { stats } = JSON.parse(readFileSync(e2eReportFile, "utf8")) as PlaywrightJson;
+  e2e = { passed: stats.expected + stats.flaky, failed: stats.unexpected };
+} catch {
+  process.stdout.write("playwright wrote no report: counting the whole run as one failure\n");
+}
 rmSync(reportDir, { recursive: true, force: true });
 
 process.stdout.write("\n");
@@ -62,4 +82,6 @@ process.stdout.write(
 // A suite that fails to load has no failed test of its own; count one so it cannot pass silently.
 const failedTests = vitestOk ? vitest.numFailedTests : Math.max(1, vitest.numFailedTests);
 process.stdout.write(`vitest: ${vitest.numPassedTests} passed, ${failedTests} failed\n`);
-process.exitCode = failedChecks > 0 || !vitestOk ? 1 : 0;
+const failedE2e = e2eOk ? e2e.failed : Math.max(1, e2e.failed);
+process.stdout.write(`playwright: ${e2e.passed} passed, ${failedE2e} failed\n`);
+process.exitCode = failedChecks > 0 || !vitestOk || !e2eOk ? 1 : 0;

@@ -1,0 +1,52 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { join } from "node:path";
+import {
+  REPO_ROOT,
+  startTestbedProcess,
+  startWebHostProcess,
+  type TestbedProcess,
+  type WebHostProcess,
+} from "./processes.ts";
+
+export const SCREENSHOT_DIR = join(REPO_ROOT, "test-results", "e2e", "screens");
+
+interface Fixtures {
+  /** The browser host with a fresh data folder, per test. */
+  webHost: WebHostProcess;
+  /** A real signed S3 testbed in its own process, per test that asks for it. */
+  testbed: TestbedProcess;
+  /** The app opened in the browser, signed in with the launch token. */
+  app: Page;
+}
+
+export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function asks for.
+  webHost: async ({}, use) => {
+    const host = await startWebHostProcess();
+    await use(host);
+    await host.stop();
+  },
+  // eslint-disable-next-line no-empty-pattern
+  testbed: async ({}, use) => {
+    const testbed = await startTestbedProcess();
+    await use(testbed);
+    await testbed.stop();
+  },
+  app: async ({ page, webHost }, use) => {
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+    });
+    await page.goto(webHost.url);
+    await use(page);
+    expect(problems, "the page logged no errors").toEqual([]);
+  },
+});
+
+export { expect };
+
+/** Keeps a picture of a screen as a test artifact (test-results/e2e/screens/NAME.png). */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
