@@ -1,0 +1,198 @@
+/**
+ * `pnpm bench ui`: the desktop app's figures, measured through the browser host in Debian's
+ * Chromium (headless):
+ * - time from `pnpm start` to a usable window (the experiments list drawn from the backend);
+ * - the UI's frame rate while a run goes at full engine speed on the embedded testbed;
+ * - engine throughput of the same run with and without the UI watching (goal: < 5 % loss);
+ * - time to open a stored run of 1 M requests and draw its latency timeline.
+ */
+import { chromium, type Page } from "@playwright/test";
+import type { RequestRecord } from "@taillab/api";
+import { openResultsStore } from "@taillab/store";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  sampleRecords,
+  sampleRunInput,
+  sampleSpec,
+  sampleSummary,
+} from "../../packages/store/src/test-support/sample-run.ts";
+import { startNodeProgram, type RunningProcess } from "../support/processes.ts";
+import "../support/taillab-window.ts";
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const TIMELINE_RECORDS = Number(process.env.BENCH_TIMELINE_RECORDS ?? 1_000_000);
+const PAIRS = 2;
+
+/** A closed-loop GET-heavy run on the embedded testbed's fastest profile: the engine's top speed. */
+const FULL_SPEED_EXPERIMENT = {
+  name: "full speed",
+  description: "",
+  endpointId: "testbed",
+  spec: {
+    clients: 16,
+    samples: 60_000,
+    objectSize: "4KiB",
+    testbed: { replicas: 1, profile: "fast" },
+  },
+};
+
+function format(value: number, digits = 0): string {
+  return value.toLocaleString("en-US", { maximumFractionDigits: digits });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+const dataDir = await mkdtemp(join(tmpdir(), "taillab-ui-bench-"));
+const resultsDir = join(dataDir, "results");
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+let host: RunningProcess | null = null;
+try {
+  await writeLargeRun(resultsDir, TIMELINE_RECORDS);
+
+  const launched = performance.now();
+  host = await startNodeProgram(
+    "scripts/start.ts",
+    ["--port", "0", "--data-dir", dataDir, "--results", resultsDir],
+    (lines) => lines.some((line) => /http:\/\/127\.0\.0\.1:\d+\/\S*/.test(line)),
+  );
+  const hostReadyMs = performance.now() - launched;
+  const url = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(host.lines.join("\n"))?.[1] ?? "";
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(url);
+  await page.getByTestId("experiment-row").first().waitFor();
+  const usableMs = performance.now() - launched;
+
+  const withUi: number[] = [];
+  const withoutUi: number[] = [];
+  let frames = { fps: 0, p95FrameMs: 0, longestFrameMs: 0 };
+  for (let pair = 0; pair < PAIRS; pair += 1) {
+    withoutUi.push(await runUnwatched(page));
+    const watched = await runWatched(page);
+    withUi.push(watched.opsPerSec);
+    if (pair === 0) frames = watched.frames;
+  }
+
+  const timelineMs = await openTimeline(page, "bench-1m");
+
+  const loss = 1 - median(withUi) / median(withoutUi);
+  const lines = [
+    `pnpm start → host printed its URL   ${format(hostReadyMs)} ms`,
+    `pnpm start → usable window          ${format(usableMs)} ms (experiments listed)`,
+    `frame rate during a full-speed run  ${format(frames.fps, 1)} fps, p95 frame ${format(frames.p95FrameMs, 1)} ms, longest ${format(frames.longestFrameMs, 1)} ms`,
+    `GET ops/s without the UI watching   ${withoutUi.map((value) => format(value)).join(", ")} (median ${format(median(withoutUi))})`,
+    `GET ops/s with the Live run screen  ${withUi.map((value) => format(value)).join(", ")} (median ${format(median(withUi))})`,
+    `throughput lost to the UI           ${format(loss * 100, 1)} % (goal < 5 %)`,
+    `open a ${format(TIMELINE_RECORDS)}-request run, timeline drawn  ${format(timelineMs)} ms`,
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+} finally {
+  await browser.close();
+  await host?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The full-speed run while the page shows the results library, which subscribes to nothing;
+ * GET ops/s of its read phase.
+ */
+async function runUnwatched(page: Page): Promise<number> {
+  await page.evaluate(() => (location.hash = "#/runs"));
+  return waitForReadOpsPerSec(page, await startRun(page));
+}
+
+async function runWatched(page: Page) {
+  await page.getByTestId("nav-live").click();
+  const runId = await startRun(page);
+  await page.getByTestId("live-timeline").waitFor();
+  const frames = await page.evaluate(measureFrames, 5_000);
+  return { opsPerSec: await waitForReadOpsPerSec(page, runId), frames };
+}
+
+async function startRun(page: Page): Promise<string> {
+  const started = await page.evaluate(
+    (experiment) => window.taillab!.startRun({ experiment }),
+    FULL_SPEED_EXPERIMENT,
+  );
+  return started.runId;
+}
+
+async function waitForReadOpsPerSec(page: Page, runId: string): Promise<number> {
+  for (;;) {
+    const active = await page.evaluate(() => window.taillab!.activeRun());
+    if (!active) break;
+    await page.waitForTimeout(250);
+  }
+  const detail = await page.evaluate((id) => window.taillab!.getRun({ runId: id }), runId);
+  const read = detail.summary.points[0]?.phases.find((phase) => phase.op === "GET");
+  if (!read) throw new Error(`run ${runId} has no GET phase`);
+  return read.opsPerSec;
+}
+
+/** Runs in the page: frames drawn over `durationMs`, from requestAnimationFrame. */
+function measureFrames(durationMs: number) {
+  return new Promise<{ fps: number; p95FrameMs: number; longestFrameMs: number }>((resolve) => {
+    const intervals: number[] = [];
+    let last = performance.now();
+    const started = last;
+    const onFrame = (now: number) => {
+      intervals.push(now - last);
+      last = now;
+      if (now - started < durationMs) {
+        requestAnimationFrame(onFrame);
+        return;
+      }
+      intervals.sort((a, b) => a - b);
+      resolve({
+        fps: intervals.length / ((now - started) / 1000),
+        p95FrameMs: intervals[Math.floor(intervals.length * 0.95)] ?? 0,
+        longestFrameMs: intervals[intervals.length - 1] ?? 0,
+      });
+    };
+    requestAnimationFrame(onFrame);
+  });
+}
+
+async function openTimeline(page: Page, runId: string): Promise<number> {
+  await page.evaluate(() => (location.hash = "#/runs"));
+  const started = performance.now();
+  await page.evaluate((id) => (location.hash = `#/runs/${id}`), runId);
+  await page.getByTestId("timeline-chart").locator("canvas").waitFor();
+  // The chart draws on the frame after its data arrives.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  return performance.now() - started;
+}
+
+/** A stored run of `count` GETs, written through the results store as a real run is. */
+async function writeLargeRun(dir: string, count: number): Promise<void> {
+  const store = await openResultsStore(dir);
+  const spec = sampleSpec({ samples: count });
+  const input = { ...sampleRunInput("bench-1m", spec), name: "1 M requests" };
+  const pool: RequestRecord[] = sampleRecords({
+    keyPrefix: input.keyPrefix,
+    op: "GET",
+    count: 100_000,
+    seed: 1,
+  });
+  const writer = await store.createRun(input);
+  for (let written = 0; written < count; written += 1000) {
+    const start = written % pool.length;
+    writer.appendRecords(0, pool.slice(start, start + 1000));
+    if (written % 50_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  await writer.finish(sampleSummary("bench-1m", spec, ["GET"]));
+}
