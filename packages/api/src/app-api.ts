@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ApiMethodName } from "./api-method-names.ts";
 import { FieldErrorSchema } from "./field-error.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
 import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.ts";
@@ -400,14 +401,7 @@ export const API_METHODS = {
   startTestbed: method(TestbedSetupSchema, TestbedStatusSchema),
   stopTestbed: method(none, TestbedStatusSchema),
   listLatencyProfiles: method(none, z.array(LatencyProfileInfoSchema)),
-} as const;
-
-export type ApiMethodName = keyof typeof API_METHODS;
-export const API_METHOD_NAMES = Object.keys(API_METHODS) as ApiMethodName[];
-
-export function isApiMethodName(name: string): name is ApiMethodName {
-  return Object.hasOwn(API_METHODS, name);
-}
+} as const satisfies Record<ApiMethodName, { input: z.ZodType; output: z.ZodType }>;
 
 type MethodInput<N extends ApiMethodName> = z.input<(typeof API_METHODS)[N]["input"]>;
 type MethodOutput<N extends ApiMethodName> = z.output<(typeof API_METHODS)[N]["output"]>;
@@ -418,7 +412,7 @@ type Call<I, O> = [I] extends [undefined] ? () => Promise<O> : (input: I) => Pro
 
 export type RunEventListener = (event: RunEvent) => void;
 
-/** `window.taillab` in the UI: one function per capability, and the run event stream. */
+/** What the UI calls: one function per capability, failures thrown as AppError. */
 export type TailLabApi = { [N in ApiMethodName]: Call<MethodInput<N>, MethodOutput<N>> } & {
   /** Returns a function that unsubscribes. */
   onRunEvent(listener: RunEventListener): () => void;
@@ -429,6 +423,13 @@ export type TailLabService = { [N in ApiMethodName]: Call<ParsedInput<N>, Method
   onRunEvent(listener: RunEventListener): () => void;
 };
 
-/** The IPC channel of a call, and the one channel run events arrive on. */
-export const ipcChannel = (name: ApiMethodName) => `taillab:${name}` as const;
-export const RUN_EVENT_CHANNEL = "taillab:run-event";
+/**
+ * `window.taillab`, as Electron's preload and the browser host's bridge expose it: one function
+ * per capability answering an envelope, because an Error's fields do not survive contextBridge
+ * (nor a second copy of AppError in another bundle). The UI rebuilds its TailLabApi from it.
+ */
+export type TailLabBridge = {
+  [N in ApiMethodName]: (input?: MethodInput<N>) => Promise<ApiEnvelope<MethodOutput<N>>>;
+} & {
+  onRunEvent(listener: RunEventListener): () => void;
+};

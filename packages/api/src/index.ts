@@ -7,4 +7,7 @@ export * from "./latency-profile.ts";
 export * from "./stored-run.ts";
 export * from "./field-error.ts";
 export * from "./app-api.ts";
-export * from "./api-bridge.ts";
+export * from "./api-method-names.ts";
+export * from "./api-client.ts";
+export * from "./api-dispatch.ts";
+export * from "./app-files.ts";

@@ -28,7 +28,8 @@ export const DEFAULT_CREDENTIALS: CredentialsRef = {
   secretAccessKeyVar: "AWS_SECRET_ACCESS_KEY",
 };
 
-const endpointUrl = z.string().refine(
+/** An endpoint's address: http(s), host and port, no path (the bucket is not part of it). */
+export const EndpointUrlSchema = z.string().refine(
   (text) => {
     try {
       const url = new URL(text);
@@ -41,7 +42,7 @@ const endpointUrl = z.string().refine(
 );
 
 export const EndpointSchema = z.object({
-  url: endpointUrl,
+  url: EndpointUrlSchema,
   region: z.string().min(1).default("us-east-1"),
   /** path: http://host/bucket/key; virtual-host: http://bucket.host/key */
   addressing: z.enum(["path", "virtual-host"]).default("path"),
@@ -51,7 +52,7 @@ export type Endpoint = z.infer<typeof EndpointSchema>;
 export type EndpointInput = z.input<typeof EndpointSchema>;
 
 /** S3 bucket naming rules (the subset every server enforces). */
-const bucketName = z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+export const BucketNameSchema = z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
   message:
     "expected 3-63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit",
 });
@@ -268,7 +269,7 @@ export const RunSpecSchema = z
      * service (same bucket and objects): request modes spread attempts over them.
      */
     endpoints: z.array(EndpointSchema).min(1).max(16).optional(),
-    bucket: bucketName.default("loadgen"),
+    bucket: BucketNameSchema.default("loadgen"),
     keyPrefix: keyPrefix.default("taillab"),
     phases: z
       .array(PhaseSchema)

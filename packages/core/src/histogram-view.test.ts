@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { decodeRecordedBuckets, recordedBuckets } from "./histogram-buckets.ts";
-import { histogramView, ninesOf, percentileLadder, type HistogramView } from "./histogram-view.ts";
+import {
+  histogramView,
+  ninesOf,
+  percentileLadder,
+  percentileLadderFromStats,
+  type HistogramView,
+} from "./histogram-view.ts";
 import {
   createLatencyHistogram,
   encodeHistogram,
@@ -125,5 +131,31 @@ describe("percentile ladder", () => {
       expect(point.valueMs).toBeGreaterThanOrEqual(ladder[index]!.valueMs);
     });
     expect(percentileLadder(encodeHistogram(createLatencyHistogram()))).toEqual([]);
+  });
+
+  const stats = {
+    min: 1,
+    p25: 2,
+    p50: 3,
+    p75: 4,
+    p90: 5,
+    p99: 6,
+    p999: 7,
+    p9999: 8,
+    max: 9,
+    mean: 3.5,
+    stdev: 1,
+  };
+  it.each([
+    [0, 50, Math.log10(2), 3],
+    [1, 90, 1, 5],
+    [2, 99, 2, 6],
+    [3, 99.9, 3, 7],
+    [4, 99.99, 4, 8],
+  ])("builds rung %d (p%d) from summary figures", (index, percentile, nines, valueMs) => {
+    const rung = percentileLadderFromStats(stats)[index]!;
+    expect(rung.percentile).toBe(percentile);
+    expect(rung.nines).toBeCloseTo(nines, 9);
+    expect(rung.valueMs).toBe(valueMs);
   });
 });

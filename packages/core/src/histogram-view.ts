@@ -1,3 +1,4 @@
+import type { LatencyStats } from "@taillab/api";
 import { decodeRecordedBuckets, type HistogramBucket } from "./histogram-buckets.ts";
 import { decodeHistogram } from "./latency-histogram.ts";
 
@@ -166,4 +167,20 @@ export function percentileLadder(
   } finally {
     histogram.destroy();
   }
+}
+
+/**
+ * The ladder from a phase's summary figures, for a phase whose histogram is not at hand (an
+ * interrupted run rebuilt from records): the five percentiles a summary keeps.
+ */
+export function percentileLadderFromStats(stats: LatencyStats): PercentilePoint[] {
+  return (
+    [
+      [50, stats.p50],
+      [90, stats.p90],
+      [99, stats.p99],
+      [99.9, stats.p999],
+      [99.99, stats.p9999],
+    ] as const
+  ).map(([percentile, valueMs]) => ({ percentile, nines: ninesOf(percentile), valueMs }));
 }
