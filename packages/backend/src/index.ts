@@ -12,3 +12,10 @@ export {
   type StoredRun,
 } from "@taillab/store";
 export * from "./run-report.ts";
+export {
+  createTailLabService,
+  DATA_FILES,
+  type TailLabBackend,
+  type TailLabServiceOptions,
+} from "./app/tail-lab-service.ts";
+export { keyFileCipher, passphraseCipher, type SecretCipher } from "./app/secret-cipher.ts";

@@ -8,6 +8,8 @@ export interface RecordingOptions {
   store: ResultsStore;
   /** Default: the spec's name, else "run <id>". */
   name?: string;
+  /** e.g. the series a run belongs to. */
+  tags?: string[];
 }
 
 /**
@@ -19,7 +21,7 @@ export async function runAndRecord(
   input: unknown,
   secrets: SecretSources,
   hooks: RunHooks,
-  { store, name }: RecordingOptions,
+  { store, name, tags }: RecordingOptions,
 ): Promise<RunSummary> {
   const stop = new AbortController();
   const onHostStop = () => stop.abort();
@@ -38,6 +40,7 @@ export async function runAndRecord(
           spec: start.spec,
           environment: captureEnvironment(start.server),
           keyPrefix: start.keyPrefix,
+          ...(tags ? { tags } : {}),
           onError: (error) => {
             storeError = error;
             stop.abort();

@@ -1,5 +1,6 @@
 import {
   RESULTS_SCHEMA_VERSION,
+  type Operation,
   type PhaseSummary,
   type PointSummary,
   type RunPointParams,
@@ -38,6 +39,8 @@ export interface RunHooks {
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
   onRecords?: (pointIndex: number, records: readonly RequestRecord[]) => void;
+  /** A measured phase starts (each repetition's too): live views reset their figures here. */
+  onPhaseStart?: (pointIndex: number, op: Operation) => void;
   /** A phase's summary and merged histograms, as soon as the phase ends. */
   onPhaseDone?: (
     pointIndex: number,
@@ -278,6 +281,7 @@ async function runPoints(
             ...progress,
           }),
         onRecords: (records) => hooks.onRecords?.(pointIndex, records),
+        onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),
         onPhaseDone: (summary, histograms) => phases.push({ summary, histograms }),
       });
       repetitions.push({ phases });

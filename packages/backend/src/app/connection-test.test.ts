@@ -1,0 +1,117 @@
+import type { EndpointDraftInput } from "@taillab/api";
+import { freePort } from "@taillab/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSignedTestbed, type SignedTestbed } from "../test-support/signed-testbed.ts";
+import { failureOf, startAppClient, type AppClient } from "./test-support/app-client.ts";
+
+let signed: SignedTestbed;
+let app: AppClient;
+
+beforeAll(async () => {
+  signed = await startSignedTestbed();
+  app = await startAppClient({ env: { TB_KEY: "TESTKEY", TB_SECRET: "test-secret" } });
+});
+afterAll(async () => {
+  await app?.close();
+  await signed?.close();
+});
+
+const draft = (overrides: Partial<EndpointDraftInput> = {}): EndpointDraftInput => ({
+  name: "Signed testbed",
+  kind: "custom",
+  url: signed.testbed.url,
+  credentials: { kind: "stored", accessKeyId: signed.credentials.accessKeyId },
+  secretAccessKey: signed.credentials.secretAccessKey,
+  ...overrides,
+});
+
+describe("testConnection", () => {
+  it("passes the embedded testbed endpoint, starting a testbed for the test", async () => {
+    const report = await app.api.testConnection({ endpointId: "testbed" });
+    expect(report.verdict).toBe("ok");
+    expect(report.message).toMatch(/^embedded testbed \(http:\/\/127\.0\.0\.1:\d+\): ready/);
+    expect(report.checks.map((check) => check.ok)).toEqual([true, true, true, true]);
+    expect(report.timings.map((timing) => timing.op)).toEqual(
+      expect.arrayContaining(["LIST", "PUT", "GET", "HEAD", "DELETE"]),
+    );
+    expect(report.timings.every((timing) => timing.latencyMs > 0)).toBe(true);
+  });
+
+  it("passes a real server with the right keys and leaves its bucket as it was", async () => {
+    const report = await app.api.testConnection({ draft: draft() });
+    expect(report.verdict, report.message).toBe("ok");
+    expect(await signed.bucket.listKeys("")).toEqual([]);
+  });
+
+  it("says when nothing answers at the URL", async () => {
+    const port = await freePort();
+    const report = await app.api.testConnection({
+      draft: draft({ url: `http://127.0.0.1:${port}` }),
+    });
+    expect(report.verdict).toBe("unreachable");
+    expect(report.message).toBe(
+      `http://127.0.0.1:${port}: nothing answers (connection refused) — is the server running on that port?`,
+    );
+    expect(report.checks.map((check) => check.ok)).toEqual([false, null, null, null]);
+    expect(report.timings).toEqual([]);
+  });
+
+  it("says which key the server rejected", async () => {
+    const wrongSecret = await app.api.testConnection({
+      draft: draft({ secretAccessKey: "not-the-secret" }),
+    });
+    expect(wrongSecret.verdict).toBe("credentials");
+    expect(wrongSecret.message).toBe(
+      `${signed.testbed.url}: the server rejected the secret key (SignatureDoesNotMatch) — check the secret access key`,
+    );
+    expect(wrongSecret.checks.map((check) => check.ok)).toEqual([true, false, null, null]);
+
+    const wrongKey = await app.api.testConnection({
+      draft: draft({ credentials: { kind: "stored", accessKeyId: "NOSUCHKEY" } }),
+    });
+    expect(wrongKey.verdict).toBe("credentials");
+    expect(wrongKey.message).toMatch(/does not know access key "NOSUCHKEY" \(InvalidAccessKeyId\)/);
+  });
+
+  it("says when the bucket does not exist", async () => {
+    const report = await app.api.testConnection({ draft: draft({ bucket: "no-such-bucket" }) });
+    expect(report.verdict).toBe("bucket");
+    expect(report.message).toMatch(/bucket "no-such-bucket" does not exist \(NoSuchBucket\)/);
+    expect(report.checks.map((check) => check.ok)).toEqual([true, true, false, null]);
+  });
+
+  it("uses the saved secret for a saved endpoint and for a draft of it", async () => {
+    const saved = await app.api.addEndpoint(draft());
+    expect((await app.api.testConnection({ endpointId: saved.id })).verdict).toBe("ok");
+    const edited = draft({ name: "Edited", secretAccessKey: undefined });
+    expect((await app.api.testConnection({ endpointId: saved.id, draft: edited })).verdict).toBe(
+      "ok",
+    );
+    // Without the endpoint id, the draft has no secret to use.
+    const unsaved = await failureOf(app.api.testConnection({ draft: edited }));
+    expect(unsaved.fields).toEqual([
+      { field: "draft.secretAccessKey", message: expect.any(String) },
+    ]);
+  });
+
+  it("reads keys from environment variables, and says which are not set", async () => {
+    const fromEnv = await app.api.testConnection({
+      draft: draft({
+        credentials: { kind: "env", accessKeyIdVar: "TB_KEY", secretAccessKeyVar: "TB_SECRET" },
+      }),
+    });
+    expect(fromEnv.verdict).toBe("ok");
+    const unset = await app.api.testConnection({
+      draft: draft({
+        credentials: { kind: "env", accessKeyIdVar: "TB_KEY", secretAccessKeyVar: "UNSET_VAR" },
+      }),
+    });
+    expect(unset.verdict).toBe("credentials");
+    expect(unset.message).toMatch(/environment variable UNSET_VAR is not set/);
+  });
+
+  it("asks for an endpoint or a draft", async () => {
+    const neither = await failureOf(app.api.testConnection({}));
+    expect(neither.fields[0]?.field).toBe("endpointId");
+  });
+});

@@ -1,0 +1,65 @@
+import {
+  BucketNameSchema,
+  EndpointUrlSchema,
+  type EndpointDraft,
+  type FieldError,
+  type StoredEndpoint,
+  type TestbedSetup,
+} from "@taillab/api";
+
+/** A new testbed endpoint's setup: two replicas, so hedged and tied requests have a second one. */
+export const DEFAULT_TESTBED_SETUP: TestbedSetup = { replicas: 2, profile: "steady", seed: 1 };
+
+/**
+ * What the endpoint form's schema cannot check alone: the URL's shape (every kind but the
+ * testbed, whose ports are chosen when it starts), the bucket name, and that stored credentials
+ * have a secret — sent with the draft, or already saved (`hasSavedSecret`) when editing.
+ */
+export function endpointDraftProblems(draft: EndpointDraft, hasSavedSecret: boolean): FieldError[] {
+  const problems: FieldError[] = [];
+  if (draft.kind !== "testbed") {
+    if (!draft.url) {
+      problems.push({ field: "url", message: "is required, e.g. http://127.0.0.1:9000" });
+    } else {
+      const url = EndpointUrlSchema.safeParse(draft.url);
+      if (!url.success) problems.push({ field: "url", message: firstMessage(url.error) });
+    }
+  }
+  const bucket = BucketNameSchema.safeParse(draft.bucket);
+  if (!bucket.success) problems.push({ field: "bucket", message: firstMessage(bucket.error) });
+  if (draft.credentials.kind === "stored" && !draft.secretAccessKey && !hasSavedSecret) {
+    problems.push({
+      field: "secretAccessKey",
+      message: "is required for stored credentials (it is kept encrypted, never shown again)",
+    });
+  }
+  return problems;
+}
+
+function firstMessage(error: { issues: readonly { message: string }[] }): string {
+  return error.issues[0]?.message ?? "is not valid";
+}
+
+/**
+ * The endpoint to save from a checked draft: the URL without a trailing slash (none for the
+ * testbed), the testbed setup for the testbed only, and never the secret.
+ */
+export function storedEndpointOf(
+  draft: EndpointDraft,
+  id: string,
+  times: { createdAt: string; updatedAt: string },
+): StoredEndpoint {
+  const isTestbed = draft.kind === "testbed";
+  return {
+    id,
+    name: draft.name,
+    kind: draft.kind,
+    ...(isTestbed || !draft.url ? {} : { url: draft.url.replace(/\/$/, "") }),
+    region: draft.region,
+    addressing: draft.addressing,
+    bucket: draft.bucket,
+    credentials: draft.credentials,
+    ...(isTestbed ? { testbed: draft.testbed ?? DEFAULT_TESTBED_SETUP } : {}),
+    ...times,
+  };
+}

@@ -1,0 +1,103 @@
+import type {
+  ExperimentDraft,
+  FieldError,
+  RunPointParams,
+  RunSpec,
+  StoredEndpoint,
+} from "@taillab/api";
+import { expandSweep, parseRunSpec } from "@taillab/core";
+import { credentialsRefOf } from "./endpoint-credentials.ts";
+
+/** An experiment as it would run: its endpoint, and the spec of each of its runs. */
+export type CheckedExperiment =
+  | { ok: true; endpoint: StoredEndpoint; specs: RunSpec[]; points: RunPointParams[] }
+  | { ok: false; errors: FieldError[] };
+
+/**
+ * Checks an experiment as its runs would see it, with its endpoint filled in, naming each bad
+ * field as in the draft (`endpointId`, `spec.clients`, `spec.objectSize[1]`) so a form can mark
+ * it. One spec per mode of `modes` (or the spec's own mode), in that order.
+ */
+export function checkExperiment(
+  draft: ExperimentDraft,
+  findEndpoint: (id: string) => StoredEndpoint | undefined,
+): CheckedExperiment {
+  const errors: FieldError[] = [];
+  const endpoint = findEndpoint(draft.endpointId);
+  if (!endpoint) {
+    errors.push({
+      field: "endpointId",
+      message: `no saved endpoint with id "${draft.endpointId}"`,
+    });
+  }
+  const { endpoints, ...spec } = draft.spec;
+  if (endpoints !== undefined) {
+    errors.push({
+      field: "spec.endpoints",
+      message: "comes from the experiment's endpoint; remove it from the spec",
+    });
+  }
+  const parsed = parseRunSpec(endpoint ? specOnEndpoint(spec, endpoint) : spec);
+  if (!parsed.ok) {
+    for (const { field, message } of parsed.errors) {
+      errors.push({ field: field === "spec" ? field : `spec.${field}`, message });
+    }
+  }
+  if (!endpoint || !parsed.ok || errors.length > 0) return { ok: false, errors };
+  // The mode is the one field a series changes, and no other field's check depends on it.
+  const specs = (draft.modes ?? [parsed.spec.mode]).map((mode) => ({ ...parsed.spec, mode }));
+  return { ok: true, endpoint, specs, points: expandSweep(parsed.spec) };
+}
+
+/**
+ * The spec with the endpoint's part: a server's URL and a reference to its keys (never the keys),
+ * or, for a testbed endpoint, no endpoints (the run starts an embedded testbed) and the spec's
+ * own testbed setup if it has one, else the endpoint's. The spec's bucket wins over the
+ * endpoint's.
+ */
+export function specOnEndpoint(
+  spec: Record<string, unknown>,
+  endpoint: StoredEndpoint,
+): Record<string, unknown> {
+  const bucket = spec.bucket ?? endpoint.bucket;
+  if (endpoint.kind === "testbed") {
+    return { ...spec, bucket, testbed: spec.testbed ?? endpoint.testbed };
+  }
+  return {
+    ...spec,
+    bucket,
+    endpoints: [
+      {
+        url: endpoint.url,
+        region: endpoint.region,
+        addressing: endpoint.addressing,
+        credentials: credentialsRefOf(endpoint.credentials, endpoint.id),
+      },
+    ],
+  };
+}
+
+/**
+ * Requests one run measures: each point's phases (write, read, cleanup: `samples` each) or its
+ * workload's mix (`samples`; the prepared objects are not measured), times `repeat`.
+ */
+export function measuredRequestCount(spec: RunSpec, points: readonly RunPointParams[]): number {
+  const phases = spec.workload ? 1 : spec.phases.length;
+  return points.reduce((sum, point) => sum + point.samples * phases, 0) * spec.repeat;
+}
+
+/**
+ * How long one open-loop run's measured requests take by their schedule (rate × requests), the
+ * closed-loop cleanup left out; null for a closed loop, whose speed is the server's.
+ */
+export function openLoopDurationMs(
+  spec: RunSpec,
+  points: readonly RunPointParams[],
+): number | null {
+  if (!spec.openLoop) return null;
+  const scheduledPhases = spec.workload
+    ? 1
+    : spec.phases.filter((phase) => phase !== "cleanup").length;
+  const requests = points.reduce((sum, point) => sum + point.samples * scheduledPhases, 0);
+  return Math.round((requests / spec.openLoop.rateHz) * 1000 * spec.repeat);
+}

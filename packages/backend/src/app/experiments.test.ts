@@ -1,0 +1,130 @@
+import type { ExperimentDraftInput } from "@taillab/api";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { failureOf, startAppClient, type AppClient } from "./test-support/app-client.ts";
+
+let app: AppClient;
+beforeEach(async () => {
+  app = await startAppClient();
+});
+afterEach(async () => {
+  await app.close();
+});
+
+const sweep = (spec: Record<string, unknown> = {}): ExperimentDraftInput => ({
+  name: "2 × 2 sweep",
+  endpointId: "testbed",
+  spec: { clients: [1, 4], samples: 100, objectSize: ["1KiB", "64KiB"], ...spec },
+});
+
+describe("experiments", () => {
+  it("lists the built-ins first, all on the testbed, and keeps them fixed", async () => {
+    const builtIns = await app.api.listExperiments();
+    expect(builtIns.map((experiment) => experiment.name)).toEqual([
+      "Object size sweep at fixed total",
+      "Concurrency sweep",
+      "Parameter grid",
+      "Tail latency: normal vs hedged vs tied",
+    ]);
+    expect(builtIns.every((experiment) => experiment.builtIn)).toBe(true);
+    expect(builtIns.every((experiment) => experiment.endpointId === "testbed")).toBe(true);
+
+    const [first] = builtIns;
+    const change = await failureOf(
+      app.api.saveExperiment({ experimentId: first?.id, draft: sweep() }),
+    );
+    expect(change.fields).toEqual([
+      {
+        field: "experimentId",
+        message: expect.stringMatching(/built-in experiments cannot be changed/),
+      },
+    ]);
+    const removal = await failureOf(app.api.removeExperiment({ experimentId: first?.id ?? "" }));
+    expect(removal.message).toMatch(/cannot be changed/);
+  });
+
+  it("saves, updates and removes experiments after the built-ins, mistakes and all", async () => {
+    const saved = await app.api.saveExperiment({ draft: sweep({ clients: 0 }) });
+    expect(saved).toMatchObject({ builtIn: false, name: "2 × 2 sweep", description: "" });
+    const updated = await app.api.saveExperiment({
+      experimentId: saved.id,
+      draft: { ...sweep(), name: "Fixed", modes: ["normal", "hedged"] },
+    });
+    expect(updated).toMatchObject({ id: saved.id, name: "Fixed", modes: ["normal", "hedged"] });
+    const listed = await app.api.listExperiments();
+    expect(listed.at(-1)).toEqual(updated);
+    expect(listed).toHaveLength(5);
+    const file = JSON.parse(await readFile(join(app.dataDir, "experiments.json"), "utf8"));
+    expect(file).toMatchObject({
+      schemaVersion: 1,
+      experiments: [{ id: saved.id, name: "Fixed" }],
+    });
+
+    await app.api.removeExperiment({ experimentId: saved.id });
+    expect(await app.api.listExperiments()).toHaveLength(4);
+    const gone = await failureOf(app.api.removeExperiment({ experimentId: saved.id }));
+    expect(gone.fields[0]?.message).toMatch(/no saved experiment/);
+  });
+});
+
+describe("previewExperiment", () => {
+  it("counts the points and requests of a 2 × 2 sweep, over every mode", async () => {
+    const preview = await app.api.previewExperiment(sweep());
+    expect(preview).toEqual({
+      ok: true,
+      points: [
+        { clients: 1, samples: 100, objectSizeBytes: 1024 },
+        { clients: 1, samples: 100, objectSizeBytes: 65536 },
+        { clients: 4, samples: 100, objectSizeBytes: 1024 },
+        { clients: 4, samples: 100, objectSizeBytes: 65536 },
+      ],
+      // 4 points × 3 phases × 100 samples
+      requestCount: 1200,
+      durationMs: null,
+    });
+    const series = await app.api.previewExperiment({
+      ...sweep({ repeat: 2, phases: ["write", "read"] }),
+      modes: ["normal", "hedged", "tied"],
+    });
+    expect(series).toMatchObject({ ok: true, requestCount: 4 * 2 * 100 * 2 * 3 });
+  });
+
+  it("estimates an open loop's duration from its rate", async () => {
+    const preview = await app.api.previewExperiment({
+      name: "open",
+      endpointId: "testbed",
+      spec: { clients: 8, objectSize: "4KiB", openLoop: { rateHz: "200/s", durationMs: "2s" } },
+    });
+    // write and read are scheduled (400 requests each at 200/s); cleanup follows the server.
+    expect(preview).toMatchObject({ ok: true, requestCount: 1200, durationMs: 4000 });
+  });
+
+  it("names every bad field by its path in the draft", async () => {
+    const preview = await app.api.previewExperiment({
+      ...sweep({ clients: [1, 0], objectSize: "big", endpoints: [{ url: "http://x" }] }),
+      endpointId: "ep-missing",
+    });
+    expect(preview.ok).toBe(false);
+    if (preview.ok) return;
+    expect(preview.errors.map((error) => error.field)).toEqual([
+      "endpointId",
+      "spec.endpoints",
+      "spec.clients[1]",
+      "spec.objectSize",
+    ]);
+    const missingSamples = await app.api.previewExperiment(sweep({ samples: undefined }));
+    expect(missingSamples).toEqual({
+      ok: false,
+      errors: [{ field: "spec.samples", message: "is required" }],
+    });
+  });
+
+  it("previews every built-in within a minute's worth of requests", async () => {
+    for (const experiment of await app.api.listExperiments()) {
+      const preview = await app.api.previewExperiment(experiment);
+      expect(preview.ok, experiment.name).toBe(true);
+      if (preview.ok) expect(preview.requestCount).toBeLessThanOrEqual(40_000);
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import type { ExportedFile, TailLabService } from "@taillab/api";
+import type { ResultsStore } from "@taillab/store";
+import { renderStoredReport } from "../run-report.ts";
+
+type ExportRequest = Parameters<TailLabService["exportReport"]>[0];
+
+const MIME_TYPES = {
+  csv: "text/csv;charset=utf-8",
+  json: "application/json;charset=utf-8",
+  html: "text/html;charset=utf-8",
+} as const;
+
+/**
+ * A report as a file to save: one run as CSV, JSON or HTML, named after the run
+ * (`taillab-<name>-<runId>.html`), or several compared (`taillab-comparison-3-runs.html`).
+ */
+export async function exportReport(
+  store: ResultsStore,
+  request: ExportRequest,
+): Promise<ExportedFile> {
+  const { runIds, format } = request;
+  const content = await renderStoredReport(store, runIds, request);
+  const [only] = runIds;
+  const fileName =
+    runIds.length === 1 && only !== undefined
+      ? `taillab-${fileNameSlug((await store.get(only)).meta.name)}-${only}.${format}`
+      : `taillab-comparison-${runIds.length}-runs.${format}`;
+  return { fileName, mimeType: MIME_TYPES[format], content };
+}
+
+/** Lowercase ASCII letters and digits joined by hyphens; "run" when nothing of the name is left. */
+export function fileNameSlug(name: string): string {
+  const slug = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .slice(0, 60)
+    .replace(/^-+|-+$/g, "");
+  return slug || "run";
+}

@@ -1,0 +1,204 @@
+import {
+  toApiError,
+  type ActiveRun,
+  type ApiError,
+  type RunEvent,
+  type RunPointParams,
+  type RunProgress,
+  type RunSeries,
+  type RunSpec,
+} from "@taillab/api";
+import type { ResultsStore } from "@taillab/store";
+import { randomBytes } from "node:crypto";
+import type { SecretSources } from "../credentials.ts";
+import { runAndRecord } from "../recorded-run.ts";
+import { measuredRequestCount } from "./experiment-spec.ts";
+import { LiveRunView } from "./live-run-view.ts";
+import { createThrottle } from "./progress-throttle.ts";
+
+/** At most 10 progress events a second, whatever the engine's speed. */
+export const PROGRESS_INTERVAL_MS = 100;
+
+/** An experiment ready to run: one checked spec per run of the series. */
+export interface RunPlan {
+  name: string;
+  specs: readonly RunSpec[];
+  points: RunPointParams[];
+}
+
+export interface RunManager {
+  /**
+   * Starts the series and answers once its first run has started (endpoint checks passed, the
+   * run in the store); bad input or a failed check rejects. One series at a time.
+   */
+  start(plan: RunPlan): Promise<{ runId: string }>;
+  /** Stops the series a run belongs to; answers when it has stopped. Nothing if it has ended. */
+  stop(runId: string): Promise<void>;
+  active(): ActiveRun | null;
+  /** Stops whatever runs and waits for it. */
+  close(): Promise<void>;
+}
+
+interface Series {
+  stop: AbortController;
+  runIds: string[];
+  active: ActiveRun | null;
+  done: Promise<void>;
+}
+
+/**
+ * Runs experiments through runAndRecord into the results store, one run per mode in sequence
+ * (tagged `series:<id>` when there are several), and tells every listener how they go: started,
+ * progress (throttled, with live percentiles and timeline), notices, finished.
+ */
+export function createRunManager(options: {
+  store: ResultsStore;
+  secrets: SecretSources;
+  emit: (event: RunEvent) => void;
+}): RunManager {
+  const { store, secrets, emit } = options;
+  let current: Series | null = null;
+
+  async function runSeries(
+    plan: RunPlan,
+    series: Series,
+    started: { resolve: (runId: string) => void; reject: (error: unknown) => void },
+  ): Promise<void> {
+    const count = plan.specs.length;
+    const tags = count > 1 ? [`series:${randomBytes(4).toString("hex")}`] : [];
+    for (const [index, spec] of plan.specs.entries()) {
+      if (series.stop.signal.aborted) break;
+      const place: RunSeries = { index, count, mode: spec.mode };
+      const name = count > 1 ? `${plan.name} (${spec.mode})` : plan.name;
+      const live = new LiveRunView();
+      const progress = createThrottle(PROGRESS_INTERVAL_MS, (update: RunProgress) =>
+        emit({ type: "progress", progress: update, ...live.snapshot(update.op) }),
+      );
+      // Notices before the run has an id (the testbed's address) are sent after `started`.
+      const earlyNotices: string[] = [];
+      let runId: string | null = null;
+      try {
+        const summary = await runAndRecord(
+          spec,
+          secrets,
+          {
+            signal: series.stop.signal,
+            onRunStart: async (start) => {
+              runId = start.runId;
+              series.runIds.push(runId);
+              const requestCount = measuredRequestCount(spec, plan.points);
+              series.active = {
+                runId,
+                name,
+                points: plan.points,
+                requestCount,
+                startedAt: new Date().toISOString(),
+                series: place,
+                lastProgress: null,
+              };
+              emit({
+                type: "started",
+                runId,
+                name,
+                points: plan.points,
+                requestCount,
+                series: place,
+              });
+              for (const message of earlyNotices) emit({ type: "notice", runId, message });
+              started.resolve(runId);
+            },
+            onPhaseStart: (pointIndex) => live.startPhase(pointIndex),
+            onRecords: (_pointIndex, records) => live.addRecords(records),
+            onProgress: (update) => {
+              if (series.active) series.active.lastProgress = update;
+              progress.push(update);
+            },
+            onNotice: (message) => {
+              if (runId === null) earlyNotices.push(message);
+              else emit({ type: "notice", runId, message });
+            },
+          },
+          { store, name, tags },
+        );
+        await progress.flush();
+        emit(finished(summary.runId, "complete", summary.stopped, null, place, series.runIds));
+      } catch (error) {
+        progress.cancel();
+        if (runId === null) {
+          // Failed before it started (a check of the endpoint): the first run's caller is told;
+          // a later run's failure ends the series with a notice on the run before it.
+          started.reject(error);
+          const previous = series.runIds.at(-1);
+          if (previous) {
+            emit({
+              type: "notice",
+              runId: previous,
+              message: `the ${spec.mode} run could not start: ${toApiError(error).message}`,
+            });
+          }
+        } else {
+          const stopped = series.stop.signal.aborted;
+          emit(finished(runId, "failed", stopped, toApiError(error), place, series.runIds));
+        }
+        break;
+      } finally {
+        live.close();
+        series.active = null;
+      }
+    }
+  }
+
+  return {
+    start(plan) {
+      if (current) {
+        const what = current.active
+          ? `"${current.active.name}" (run ${current.active.runId})`
+          : "another experiment";
+        return Promise.reject(
+          new Error(`${what} is running; stop it or wait for it to finish before starting another`),
+        );
+      }
+      const series: Series = {
+        stop: new AbortController(),
+        runIds: [],
+        active: null,
+        done: Promise.resolve(),
+      };
+      current = series;
+      return new Promise((resolve, reject) => {
+        series.done = runSeries(plan, series, {
+          resolve: (runId) => resolve({ runId }),
+          reject,
+        })
+          .catch(reject)
+          .finally(() => {
+            if (current === series) current = null;
+          });
+      });
+    },
+    async stop(runId) {
+      const series = current;
+      if (!series?.runIds.includes(runId)) return;
+      series.stop.abort();
+      await series.done;
+    },
+    active: () => current?.active ?? null,
+    async close() {
+      const series = current;
+      if (!series) return;
+      series.stop.abort();
+      await series.done;
+    },
+  };
+}
+
+function finished(
+  runId: string,
+  status: "complete" | "failed",
+  stopped: boolean,
+  error: ApiError | null,
+  series: RunSeries,
+  runIds: readonly string[],
+): RunEvent {
+  return { type: "finished", runId, status, stopped, error, series, seriesRunIds: [...runIds] };
+}

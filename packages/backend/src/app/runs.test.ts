@@ -1,0 +1,322 @@
+import type { ExperimentDraftInput, RunEvent, SavedEndpoint } from "@taillab/api";
+import { freePort } from "@taillab/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIVE_TIMELINE_BUCKETS } from "./live-run-view.ts";
+import {
+  failureOf,
+  isFinished,
+  isStarted,
+  startAppClient,
+  type AppClient,
+} from "./test-support/app-client.ts";
+
+let app: AppClient;
+/** A testbed without added latency, so runs are quick. */
+let fast: SavedEndpoint;
+
+beforeAll(async () => {
+  app = await startAppClient();
+  fast = await app.api.addEndpoint({
+    name: "Fast testbed",
+    kind: "testbed",
+    credentials: { kind: "anonymous" },
+    testbed: { replicas: 2, profile: "fast" },
+  });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const experiment = (
+  spec: Record<string, unknown>,
+  extra: Partial<ExperimentDraftInput> = {},
+): ExperimentDraftInput => ({
+  name: "Quick run",
+  endpointId: fast.id,
+  spec: { clients: 2, objectSize: "1KiB", ...spec },
+  ...extra,
+});
+
+/** Starts an experiment and waits until its series has finished; its events, received times. */
+async function runToEnd(draft: ExperimentDraftInput) {
+  const received: { event: RunEvent; atMs: number }[] = [];
+  const unsubscribe = app.service.onRunEvent((event) =>
+    received.push({ event, atMs: performance.now() }),
+  );
+  const count = draft.modes?.length ?? 1;
+  let finishedRuns = 0;
+  const ended = new Promise<void>((resolve) => {
+    const stop = app.service.onRunEvent((event) => {
+      if (event.type !== "finished") return;
+      finishedRuns += 1;
+      if (finishedRuns === count || event.stopped || event.status === "failed") {
+        stop();
+        resolve();
+      }
+    });
+  });
+  const { runId } = await app.api.startRun({ experiment: draft });
+  await ended;
+  unsubscribe();
+  return { runId, received, events: received.map(({ event }) => event) };
+}
+
+describe("a run on a testbed endpoint", () => {
+  let runId: string;
+  let events: RunEvent[];
+  let received: { event: RunEvent; atMs: number }[];
+
+  beforeAll(async () => {
+    ({ runId, events, received } = await runToEnd(experiment({ samples: 3000 })));
+  });
+
+  it("streams started, notices, progress with live figures, and finished", () => {
+    expect(events[0]).toEqual({
+      type: "started",
+      runId,
+      name: "Quick run",
+      points: [{ clients: 2, samples: 3000, objectSizeBytes: 1024 }],
+      requestCount: 9000,
+      series: { index: 0, count: 1, mode: "normal" },
+    });
+    expect(events).toContainEqual({
+      type: "notice",
+      runId,
+      message: expect.stringMatching(/^embedded testbed listening on http:\/\/127\.0\.0\.1/),
+    });
+    expect(events.at(-1)).toEqual({
+      type: "finished",
+      runId,
+      status: "complete",
+      stopped: false,
+      error: null,
+      series: { index: 0, count: 1, mode: "normal" },
+      seriesRunIds: [runId],
+    });
+
+    const progress = received.filter(({ event }) => event.type === "progress");
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    const gaps = progress.slice(1).map((entry, index) => entry.atMs - (progress[index]?.atMs ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(95);
+    const updates = progress.flatMap(({ event }) => (event.type === "progress" ? [event] : []));
+    expect(updates.at(-1)?.progress).toMatchObject({
+      runId,
+      op: "DELETE",
+      done: 3000,
+      total: 3000,
+    });
+    const withFigures = updates.filter((update) => update.percentiles && update.timeline);
+    expect(withFigures.length).toBeGreaterThan(0);
+    for (const { timeline, percentiles, progress: phase } of withFigures) {
+      expect(timeline?.op).toBe(phase.op);
+      expect(timeline?.buckets.length).toBeLessThanOrEqual(LIVE_TIMELINE_BUCKETS);
+      expect(percentiles?.count).toBeGreaterThan(0);
+      expect(percentiles?.count).toBeLessThanOrEqual(3000);
+      expect(percentiles?.p50Ms).toBeLessThanOrEqual(percentiles?.p999Ms ?? 0);
+    }
+    // Indexes run on within a phase from one event to the next.
+    const gets = withFigures.filter((update) => update.timeline?.op === "GET");
+    for (const [index, update] of gets.entries()) {
+      const previous = gets[index - 1]?.timeline?.buckets.at(-1)?.lastIndex;
+      if (previous !== undefined) {
+        expect(update.timeline?.buckets[0]?.firstIndex).toBeGreaterThan(previous);
+      }
+    }
+  });
+
+  it("is then in the library, with what its charts need", async () => {
+    expect(await app.api.activeRun()).toBeNull();
+    const entry = (await app.api.listRuns()).find((run) => run.id === runId);
+    expect(entry).toMatchObject({ name: "Quick run", status: "complete", recordCount: 9000 });
+    const detail = await app.api.getRun({ runId });
+    expect(detail.meta).toMatchObject({ id: runId, name: "Quick run" });
+    expect(detail.summary.points[0]?.phases.map((phase) => phase.op)).toEqual([
+      "PUT",
+      "GET",
+      "DELETE",
+    ]);
+    expect(detail.histograms).toHaveLength(3);
+    expect(detail.latencySeries.map((series) => series.op)).toEqual(["PUT", "GET", "DELETE"]);
+  });
+
+  it("exports CSV, JSON and HTML named after the run", async () => {
+    const csv = await app.api.exportReport({ runIds: [runId], format: "csv" });
+    expect(csv.fileName).toBe(`taillab-quick-run-${runId}.csv`);
+    expect(csv.mimeType).toBe("text/csv;charset=utf-8");
+    const rows = csv.content.trim().split(/\r?\n/);
+    expect(rows).toHaveLength(4);
+    expect(rows[1]).toContain("Quick run");
+
+    const requests = await app.api.exportReport({ runIds: [runId], format: "csv", requests: true });
+    expect(requests.content.trim().split(/\r?\n/)).toHaveLength(9001);
+
+    const json = await app.api.exportReport({ runIds: [runId], format: "json" });
+    expect(json.mimeType).toBe("application/json;charset=utf-8");
+    expect(JSON.parse(json.content)).toMatchObject({ kind: "taillab-run", meta: { id: runId } });
+
+    const html = await app.api.exportReport({ runIds: [runId], format: "html", language: "zh-CN" });
+    expect(html.fileName).toBe(`taillab-quick-run-${runId}.html`);
+    expect(html.mimeType).toBe("text/html;charset=utf-8");
+    expect(html.content).toMatch(/^<!doctype html>/i);
+    expect(html.content).toContain("Quick run");
+    expect(html.content).not.toMatch(/<script[^>]+src=/);
+  });
+
+  it("renames, tags, annotates and removes it", async () => {
+    expect(await app.api.renameRun({ runId, name: "Renamed" })).toMatchObject({ name: "Renamed" });
+    expect(await app.api.tagRun({ runId, tag: "baseline" })).toMatchObject({ tags: ["baseline"] });
+    expect(await app.api.untagRun({ runId, tag: "baseline" })).toMatchObject({ tags: [] });
+    expect(await app.api.annotateRun({ runId, notes: "2 cores" })).toMatchObject({
+      notes: "2 cores",
+    });
+    await app.api.removeRun({ runId });
+    expect((await app.api.listRuns()).map((run) => run.id)).not.toContain(runId);
+    const gone = await failureOf(app.api.getRun({ runId }));
+    expect(gone.message).toContain(runId);
+  });
+});
+
+describe("runs", () => {
+  it("stop ends the run within about a second, keeping what it measured", async () => {
+    const started = app.nextEvent(isStarted);
+    const underWay = app.nextEvent(
+      (event): event is Extract<RunEvent, { type: "progress" }> =>
+        event.type === "progress" && event.progress.done >= 200,
+    );
+    const finished = app.nextEvent(isFinished);
+    const { runId } = await app.api.startRun({
+      experiment: experiment({ samples: 1_000_000 }, { name: "Endless" }),
+    });
+    expect((await started).runId).toBe(runId);
+    await underWay;
+    expect(await app.api.activeRun()).toMatchObject({
+      runId,
+      name: "Endless",
+      requestCount: 3_000_000,
+      series: { index: 0, count: 1, mode: "normal" },
+      lastProgress: { runId, op: "PUT" },
+    });
+    const stoppingAt = performance.now();
+    await app.api.stopRun({ runId });
+    expect(performance.now() - stoppingAt).toBeLessThan(2_000);
+    expect(await finished).toMatchObject({ runId, status: "complete", stopped: true });
+    expect(await app.api.activeRun()).toBeNull();
+    const detail = await app.api.getRun({ runId });
+    expect(detail.summary.stopped).toBe(true);
+    expect(detail.summary.points[0]?.phases[0]?.requests).toBeGreaterThanOrEqual(200);
+  });
+
+  it("stop ends the whole series, not only its current run", async () => {
+    const finished = app.nextEvent(isFinished);
+    const { runId } = await app.api.startRun({
+      experiment: experiment(
+        { samples: 1_000_000 },
+        { name: "Long series", modes: ["normal", "hedged", "tied"] },
+      ),
+    });
+    await app.api.stopRun({ runId });
+    expect(await finished).toMatchObject({
+      runId,
+      stopped: true,
+      series: { index: 0, count: 3 },
+      seriesRunIds: [runId],
+    });
+    expect(await app.api.activeRun()).toBeNull();
+    expect(app.events.filter((event) => event.type === "started").at(-1)).toMatchObject({
+      runId,
+    });
+  });
+
+  it("refuses a second run while one is running", async () => {
+    const finished = app.nextEvent(isFinished);
+    const { runId } = await app.api.startRun({
+      experiment: experiment({ samples: 1_000_000 }, { name: "First" }),
+    });
+    const second = await failureOf(app.api.startRun({ experiment: experiment({ samples: 10 }) }));
+    expect(second.message).toBe(
+      `"First" (run ${runId}) is running; stop it or wait for it to finish before starting another`,
+    );
+    await app.api.stopRun({ runId });
+    await finished;
+  });
+
+  it("runs one stored run per mode, tagged as one series", async () => {
+    const { runId, events } = await runToEnd(
+      experiment(
+        { samples: 200, hedge: { minSamples: 5 } },
+        { name: "Modes", modes: ["normal", "hedged", "tied"] },
+      ),
+    );
+    const started = events.filter(isStarted);
+    const finished = events.filter(isFinished);
+    expect(started.map((event) => [event.name, event.series])).toEqual([
+      ["Modes (normal)", { index: 0, count: 3, mode: "normal" }],
+      ["Modes (hedged)", { index: 1, count: 3, mode: "hedged" }],
+      ["Modes (tied)", { index: 2, count: 3, mode: "tied" }],
+    ]);
+    const ids = started.map((event) => event.runId);
+    expect(ids[0]).toBe(runId);
+    expect(finished.map((event) => event.seriesRunIds)).toEqual([
+      ids.slice(0, 1),
+      ids.slice(0, 2),
+      ids,
+    ]);
+    expect(finished.every((event) => event.status === "complete")).toBe(true);
+    const library = await app.api.listRuns();
+    const runs = ids.map((id) => library.find((entry) => entry.id === id));
+    expect(runs.map((run) => run?.mode)).toEqual(["normal", "hedged", "tied"]);
+    const [tag] = runs[0]?.tags ?? [];
+    expect(tag).toMatch(/^series:[0-9a-f]+$/);
+    expect(runs.every((run) => run?.tags.includes(tag ?? ""))).toBe(true);
+
+    const comparison = await app.api.exportReport({ runIds: ids, format: "html" });
+    expect(comparison.fileName).toBe("taillab-comparison-3-runs.html");
+  });
+
+  it("names bad input by its path in startRun's input", async () => {
+    const spec = await failureOf(
+      app.api.startRun({ experiment: experiment({ clients: 0, samples: 10, objectSize: "huge" }) }),
+    );
+    expect(spec.fields.map((field) => field.field)).toEqual([
+      "experiment.spec.clients",
+      "experiment.spec.objectSize",
+    ]);
+    const endpoint = await failureOf(
+      app.api.startRun({ experiment: { ...experiment({ samples: 10 }), endpointId: "nope" } }),
+    );
+    expect(endpoint.fields.map((field) => field.field)).toEqual(["experiment.endpointId"]);
+  });
+
+  it("refuses to start on an endpoint whose keys are not there, or that does not answer", async () => {
+    const envKeys = await app.api.addEndpoint({
+      name: "Env keys",
+      kind: "custom",
+      url: "http://127.0.0.1:9",
+      credentials: { kind: "env", accessKeyIdVar: "NO_KEY", secretAccessKeyVar: "NO_SECRET" },
+    });
+    const unset = await failureOf(
+      app.api.startRun({ experiment: { ...experiment({ samples: 10 }), endpointId: envKeys.id } }),
+    );
+    expect(unset.fields).toEqual([
+      {
+        field: "experiment.endpointId",
+        message: expect.stringMatching(
+          /^endpoint "Env keys": environment variables NO_KEY and NO_SECRET are not set/,
+        ),
+      },
+    ]);
+
+    const port = await freePort();
+    const closed = await app.api.addEndpoint({
+      name: "Nobody home",
+      kind: "custom",
+      url: `http://127.0.0.1:${port}`,
+      credentials: { kind: "anonymous" },
+    });
+    const unreachable = await failureOf(
+      app.api.startRun({ experiment: { ...experiment({ samples: 10 }), endpointId: closed.id } }),
+    );
+    expect(unreachable.message).toMatch(/cannot connect \(ECONNREFUSED\)/);
+    expect(await app.api.activeRun()).toBeNull();
+  });
+});

@@ -1,0 +1,135 @@
+import type { RunEvent, RunEventListener, TailLabService } from "@taillab/api";
+import { openResultsStore } from "@taillab/store";
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { InputError, nestedProblems } from "../input-error.ts";
+import { loadRunReportInput } from "../run-report.ts";
+import { endpointKeys, keychainLookup } from "./endpoint-credentials.ts";
+import { testEndpointInput } from "./endpoint-connection.ts";
+import { openEndpointsStore } from "./endpoints-store.ts";
+import { checkExperiment } from "./experiment-spec.ts";
+import { previewExperiment } from "./experiment-preview.ts";
+import { openExperimentsStore } from "./experiments-store.ts";
+import { listLatencyProfiles } from "./latency-profiles.ts";
+import { exportReport } from "./report-export.ts";
+import { createRunManager } from "./run-manager.ts";
+import type { SecretCipher } from "./secret-cipher.ts";
+import { openSecretsFile } from "./secrets-file.ts";
+import { createTestbedHost } from "./testbed-host.ts";
+
+export interface TailLabServiceOptions {
+  host: "electron" | "web";
+  /** TailLab's version, for appInfo. */
+  version: string;
+  /** Where endpoints.json, experiments.json and secrets.json live (created if missing). */
+  dataDir: string;
+  resultsDir: string;
+  /** How secrets are encrypted on disk: safeStorage in Electron, keyFileCipher elsewhere. */
+  secretCipher: SecretCipher;
+  /** For endpoints whose keys are environment variables. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export type TailLabBackend = TailLabService & {
+  /** Stops a run in progress (keeping what it measured) and the long-lived testbed. */
+  close(): Promise<void>;
+};
+
+/** The files of the data folder. */
+export const DATA_FILES = {
+  endpoints: "endpoints.json",
+  experiments: "experiments.json",
+  secrets: "secrets.json",
+} as const;
+
+/**
+ * The app contract, implemented once for every host: the desktop app calls it over IPC, the
+ * browser host over HTTP and WebSocket. Inputs arrive already validated by the contract's schemas
+ * (dispatchApiCall); what they cannot check (URLs, bucket names, specs against an endpoint) is
+ * thrown as an InputError whose fields are named by their path in the call's input.
+ */
+export async function createTailLabService(
+  options: TailLabServiceOptions,
+): Promise<TailLabBackend> {
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  const secrets = await openSecretsFile(join(dataDir, DATA_FILES.secrets), options.secretCipher);
+  const endpoints = await openEndpointsStore(join(dataDir, DATA_FILES.endpoints), secrets);
+  const experiments = await openExperimentsStore(join(dataDir, DATA_FILES.experiments));
+  const store = await openResultsStore(options.resultsDir);
+  const testbed = createTestbedHost();
+  const { env } = options;
+
+  const listeners = new Set<RunEventListener>();
+  const emit = (event: RunEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // One host's broken listener must not stop the run or the other hosts' events.
+      }
+    }
+  };
+  const runs = createRunManager({
+    store,
+    secrets: { env, keychain: keychainLookup(endpoints.find, secrets.get) },
+    emit,
+  });
+
+  return {
+    appInfo: async () => ({
+      version: options.version,
+      host: options.host,
+      resultsDir: store.dir,
+      dataDir,
+    }),
+
+    listEndpoints: async () => endpoints.list(),
+    addEndpoint: (draft) => endpoints.add(draft),
+    updateEndpoint: ({ endpointId, draft }) => endpoints.update(endpointId, draft),
+    removeEndpoint: ({ endpointId }) => endpoints.remove(endpointId),
+    testConnection: (input) => testEndpointInput(input, { endpoints, secrets, env }),
+
+    listExperiments: async () => experiments.list(),
+    saveExperiment: ({ experimentId, draft }) => experiments.save(experimentId, draft),
+    removeExperiment: ({ experimentId }) => experiments.remove(experimentId),
+    previewExperiment: async (draft) => previewExperiment(draft, endpoints.find),
+
+    async startRun({ experiment, name }) {
+      const checked = checkExperiment(experiment, endpoints.find);
+      if (!checked.ok) throw new InputError(nestedProblems("experiment", checked.errors));
+      const { endpoint, specs, points } = checked;
+      const keys = endpointKeys(endpoint.credentials, secrets.get(endpoint.id), env);
+      if (keys.kind === "unavailable") {
+        throw InputError.of("experiment.endpointId", `endpoint "${endpoint.name}": ${keys.reason}`);
+      }
+      return runs.start({ name: name || experiment.name, specs, points });
+    },
+    stopRun: ({ runId }) => runs.stop(runId),
+    activeRun: async () => runs.active(),
+
+    listRuns: () => store.list(),
+    getRun: ({ runId }) => loadRunReportInput(store, runId),
+    renameRun: ({ runId, name }) => store.rename(runId, name),
+    tagRun: ({ runId, tag }) => store.tag(runId, tag),
+    untagRun: ({ runId, tag }) => store.untag(runId, tag),
+    annotateRun: ({ runId, notes }) => store.annotate(runId, notes),
+    removeRun: ({ runId }) => store.remove(runId),
+    exportReport: (request) => exportReport(store, request),
+
+    testbedStatus: async () => testbed.status(),
+    startTestbed: (setup) => testbed.start(setup),
+    stopTestbed: () => testbed.stop(),
+    listLatencyProfiles: async () => listLatencyProfiles(),
+
+    onRunEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      await runs.close();
+      await testbed.stop();
+      listeners.clear();
+    },
+  };
+}
