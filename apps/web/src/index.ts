@@ -1,0 +1,1 @@
+export { startWebHost, type WebHost, type WebHostOptions } from "./web-host.ts";

@@ -1,0 +1,85 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+/** The `taillab web` command as a user runs it: a real process, stopped by a signal. */
+
+const MAIN = join(import.meta.dirname, "main.ts");
+
+let folder: string;
+let child: ChildProcess | null = null;
+
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), "taillab-web-main-"));
+  mkdirSync(join(folder, "ui"));
+  writeFileSync(join(folder, "ui", "index.html"), `<script type="module" src="./a.js"></script>`);
+});
+
+afterEach(() => {
+  if (child?.exitCode === null) child.kill("SIGKILL");
+  child = null;
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function start(env: Record<string, string> = {}) {
+  const args = ["--data-dir", join(folder, "data"), "--results", join(folder, "results")];
+  child = spawn(process.execPath, [MAIN, ...args, "--ui-dir", join(folder, "ui")], {
+    env: { ...process.env, TAILLAB_SECRETS_PASSPHRASE: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const running = child;
+  const url = new Promise<string>((resolve, reject) => {
+    createInterface({ input: running.stdout! }).on("line", (line) => {
+      const match = /^TailLab is running at (\S+) \(ready in \d+ ms; Ctrl\+C stops it\)$/.exec(
+        line,
+      );
+      if (match) resolve(match[1]!);
+    });
+    running.on("exit", (code) => reject(new Error(`the web host exited (${code}) before it ran`)));
+  });
+  const exited = new Promise<number | null>((resolve) => running.on("exit", resolve));
+  return { process: running, url, exited };
+}
+
+async function appInfo(url: string) {
+  const token = new URL(url).searchParams.get("token");
+  const answer = await fetch(new URL("/api/appInfo", url), {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+  });
+  return (await answer.json()) as { ok: boolean; result: { host: string; dataDir: string } };
+}
+
+describe("web host command", () => {
+  it("prints its URL, serves the backend, keeps a private key file, and stops on SIGTERM", async () => {
+    const host = start();
+    const url = await host.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/);
+    expect(await appInfo(url)).toEqual({
+      ok: true,
+      result: expect.objectContaining({ host: "web", dataDir: join(folder, "data") }),
+    });
+    const keyFile = join(folder, "data", "secrets.key");
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+
+    host.process.kill("SIGTERM");
+    expect(await host.exited).toBe(0);
+  });
+
+  it("uses TAILLAB_SECRETS_PASSPHRASE instead of a key file when it is set", async () => {
+    const host = start({ TAILLAB_SECRETS_PASSPHRASE: "correct horse battery staple" });
+    await host.url;
+    expect(existsSync(join(folder, "data", "secrets.key"))).toBe(false);
+    host.process.kill("SIGINT");
+    expect(await host.exited).toBe(0);
+  });
+
+  it("names a bad flag and exits with 2", () => {
+    const result = spawnSync(process.execPath, [MAIN, "--port", "eighty"], { encoding: "utf8" });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^taillab web: --port: expected a port number/);
+  });
+});

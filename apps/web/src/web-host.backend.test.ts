@@ -1,0 +1,117 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { AppError, createApiClient, type RunEvent, type TailLabApi } from "@taillab/api";
+import { createTailLabService, passphraseCipher, type TailLabBackend } from "@taillab/backend";
+import { createFetchInvoke } from "./browser/fetch-invoke.ts";
+import { createRunEventSubscriber } from "./browser/run-event-subscriber.ts";
+import { startWebHost, type WebHost } from "./web-host.ts";
+
+/**
+ * The web host in front of the real backend, driven the way the browser bridge drives it:
+ * calls over HTTP, run events over the WebSocket.
+ */
+
+const SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+
+let folder: string;
+let service: TailLabBackend;
+let host: WebHost;
+let api: TailLabApi;
+/** Resolves when the next event socket opens (the host subscribes before the client hears so). */
+let socketOpened: Promise<void>;
+let markOpened: () => void;
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), "taillab-web-backend-"));
+  const uiDir = join(folder, "ui");
+  mkdirSync(uiDir);
+  writeFileSync(join(uiDir, "index.html"), `<script type="module" src="./app.js"></script>`);
+  service = await createTailLabService({
+    host: "web",
+    version: "0.0.0-test",
+    dataDir: join(folder, "data"),
+    resultsDir: join(folder, "results"),
+    secretCipher: passphraseCipher("test passphrase"),
+    env: {},
+  });
+  host = await startWebHost({ service, uiDir });
+  const headers = { authorization: `Bearer ${host.token}` };
+  api = createApiClient(
+    createFetchInvoke(new URL("/api/", host.origin), headers),
+    createRunEventSubscriber((handlers) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${host.port}/api/events`, { headers });
+      socket.on("open", () => {
+        handlers.onOpen();
+        markOpened();
+      });
+      socket.on("message", (data) => handlers.onMessage(String(data)));
+      socket.on("close", () => handlers.onClose());
+      return socket;
+    }),
+  );
+});
+
+afterAll(async () => {
+  await host?.close();
+  await service?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe("web host with the real backend", () => {
+  it("answers as the web host, with its folders", async () => {
+    expect(await api.appInfo()).toMatchObject({
+      host: "web",
+      dataDir: join(folder, "data"),
+      resultsDir: join(folder, "results"),
+    });
+  });
+
+  it("stores a secret encrypted and never sends it back", async () => {
+    const saved = await api.addEndpoint({
+      name: "Lab MinIO",
+      kind: "minio",
+      url: "http://127.0.0.1:9000",
+      credentials: { kind: "stored", accessKeyId: "minio" },
+      secretAccessKey: SECRET,
+    });
+    expect(saved.hasSecret).toBe(true);
+    expect(JSON.stringify(saved)).not.toContain(SECRET);
+    expect(JSON.stringify(await api.listEndpoints())).not.toContain(SECRET);
+    for (const file of readdirSync(join(folder, "data"))) {
+      expect(readFileSync(join(folder, "data", file), "utf8"), file).not.toContain(SECRET);
+    }
+  });
+
+  it("passes the backend's field errors to the client as an AppError", async () => {
+    const failure = await api
+      .addEndpoint({ name: "Bad", kind: "minio", url: "", credentials: { kind: "anonymous" } })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AppError);
+    expect((failure as AppError).fields).toContainEqual({
+      field: "url",
+      message: expect.stringMatching(/is required/),
+    });
+  });
+
+  it("streams a run's events over the WebSocket", async () => {
+    socketOpened = new Promise((resolve) => (markOpened = resolve));
+    const events: RunEvent[] = [];
+    const unsubscribe = api.onRunEvent((event) => events.push(event));
+    await socketOpened;
+    const { runId } = await api.startRun({
+      experiment: {
+        name: "web host test",
+        endpointId: "testbed",
+        spec: { clients: 1, samples: 8, objectSize: "1KiB" },
+      },
+    });
+    await expect
+      .poll(() => events.find((event) => event.type === "finished"), { timeout: 60_000 })
+      .toMatchObject({ type: "finished", runId });
+    expect(events[0]).toMatchObject({ type: "started", runId });
+    unsubscribe();
+  });
+});
