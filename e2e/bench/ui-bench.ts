@@ -19,7 +19,7 @@ import {
   sampleSummary,
 } from "../../packages/store/src/test-support/sample-run.ts";
 import { startNodeProgram, type RunningProcess } from "../support/processes.ts";
-import "../support/taillab-window.ts";
+import { callApi } from "../support/page-api.ts";
 
 const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -122,20 +122,16 @@ async function runWatched(page: Page) {
 }
 
 async function startRun(page: Page): Promise<string> {
-  const started = await page.evaluate(
-    (experiment) => window.taillab!.startRun({ experiment }),
-    FULL_SPEED_EXPERIMENT,
-  );
+  const started = await callApi(page, "startRun", { experiment: FULL_SPEED_EXPERIMENT });
   return started.runId;
 }
 
 async function waitForReadOpsPerSec(page: Page, runId: string): Promise<number> {
   for (;;) {
-    const active = await page.evaluate(() => window.taillab!.activeRun());
-    if (!active) break;
+    if (!(await callApi(page, "activeRun"))) break;
     await page.waitForTimeout(250);
   }
-  const detail = await page.evaluate((id) => window.taillab!.getRun({ runId: id }), runId);
+  const detail = await callApi(page, "getRun", { runId });
   const read = detail.summary.points[0]?.phases.find((phase) => phase.op === "GET");
   if (!read) throw new Error(`run ${runId} has no GET phase`);
   return read.opsPerSec;

@@ -1,8 +1,8 @@
-import type { TailLabApi } from "@taillab/api";
+import type { TailLabBridge } from "@taillab/api";
 
 declare global {
   interface Window {
-    /** The app's backend in the page (apps/web's bridge), for tests that drive it directly. */
-    taillab?: TailLabApi;
+    /** The app's backend in the page (apps/web's bridge, answering envelopes), for tests that drive it directly. */
+    taillab?: TailLabBridge;
   }
 }

@@ -34,9 +34,9 @@ test.afterEach(async () => {
 test("opens the UI on the app scheme with the backend behind window.taillab", async () => {
   const page = await app.firstWindow();
   await expect(page).toHaveURL(/^app:\/\/taillab\//);
-  const info = await page.evaluate(() => window.taillab!.appInfo());
-  expect(info).toMatchObject({ host: "electron", dataDir: userData });
-  expect(info.resultsDir).toBe(join(userData, "results"));
+  const answer = await page.evaluate(() => window.taillab!.appInfo());
+  expect(answer).toMatchObject({ ok: true, result: { host: "electron", dataDir: userData } });
+  expect(answer.ok && answer.result.resultsDir).toBe(join(userData, "results"));
 });
 
 test("gives the page no Node and no way off the app", async () => {
