@@ -1,4 +1,4 @@
-import { API_METHOD_NAMES } from "./api-method-names.ts";
+import { API_METHOD_NAMES, type ApiMethodName } from "./api-method-names.ts";
 import type {
   ApiEnvelope,
   ApiError,
@@ -54,7 +54,8 @@ export function createApiClient(invoke: InvokeApi, subscribe: SubscribeRunEvents
 /** The UI's client over `window.taillab`. */
 export function clientOfBridge(bridge: TailLabBridge): TailLabApi {
   return createApiClient(
-    (name, input) => (bridge[name as keyof TailLabBridge] as InvokeApi)(name, input),
+    (name, input) =>
+      (bridge[name as ApiMethodName] as (input: unknown) => Promise<ApiEnvelope<unknown>>)(input),
     (listener) => bridge.onRunEvent(listener),
   );
 }
