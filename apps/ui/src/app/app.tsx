@@ -1,30 +1,39 @@
-import { useEffect } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CompareView } from "../features/compare/compare-view.tsx";
+import { useEndpoints } from "../features/endpoints/endpoints-store.ts";
 import { EndpointsView } from "../features/endpoints/endpoints-view.tsx";
 import { ExperimentsView } from "../features/experiments/experiments-view.tsx";
+import { overallProgress } from "../features/live-run/live-run-state.ts";
+import { isRunActive, useLiveRun } from "../features/live-run/live-run-store.ts";
 import { LiveRunView } from "../features/live-run/live-run-view.tsx";
 import { RunDetailView } from "../features/runs/run-detail-view.tsx";
 import { RunsView } from "../features/runs/runs-view.tsx";
-import { followAddressBar, useNavigation, type Route, type View } from "./navigation-store.ts";
+import { hasBackend } from "./api.ts";
+import { followAddressBar, useNavigation, type Route } from "./navigation-store.ts";
 import { SettingsBar } from "./settings-bar.tsx";
 import { useSettings } from "./settings-store.ts";
+import { SHORTCUT_VIEWS, shortcutView, type ShortcutView } from "./shortcuts.ts";
+import { ShortcutsHelp } from "./shortcuts-help.tsx";
+import { useShortcuts } from "./use-shortcuts.ts";
 
-const NAV_ITEMS: { view: View; route: Route }[] = [
-  { view: "endpoints", route: { view: "endpoints" } },
-  { view: "experiments", route: { view: "experiments" } },
-  { view: "live", route: { view: "live" } },
-  { view: "runs", route: { view: "runs" } },
-  { view: "compare", route: { view: "compare", runIds: [] } },
-];
+const ROUTE_OF: Record<ShortcutView, Route> = {
+  endpoints: { view: "endpoints" },
+  experiments: { view: "experiments" },
+  live: { view: "live" },
+  runs: { view: "runs" },
+  compare: { view: "compare", runIds: [] },
+};
 
 export function App() {
   const { t } = useTranslation();
   const route = useNavigation((state) => state.route);
-  const navigate = useNavigation((state) => state.navigate);
   const theme = useSettings((state) => state.theme);
   const projector = useSettings((state) => state.projector);
   const language = useSettings((state) => state.language);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const openHelp = useCallback(() => setHelpOpen(true), []);
+  const connected = hasBackend();
 
   useEffect(() => followAddressBar(), []);
   useEffect(() => {
@@ -32,35 +41,88 @@ export function App() {
     document.documentElement.dataset.projector = String(projector);
     document.documentElement.lang = language;
   }, [theme, projector, language]);
+  // Run events arrive whichever screen is open, so the live screen is current when opened.
+  useEffect(() => useLiveRun.getState().connect(), []);
+  useEffect(() => {
+    if (connected) void useEndpoints.getState().load();
+  }, [connected]);
+  useShortcuts({ dialogOpen: helpOpen, openHelp });
 
-  const current = route.view === "run" ? "runs" : route.view;
   return (
-    <div className="app">
+    <div className="app" data-testid="app">
       <header className="app-header">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true" />
           TailLab
         </div>
-        <nav className="app-nav" aria-label="main">
-          {NAV_ITEMS.map((item) => (
-            <button
-              key={item.view}
-              type="button"
-              className="nav-item"
-              aria-current={current === item.view ? "page" : undefined}
-              data-testid={`nav-${item.view}`}
-              onClick={() => navigate(item.route)}
-            >
-              {t(`nav.${item.view}`)}
-            </button>
-          ))}
-        </nav>
+        <MainNav current={shortcutView(route.view)} />
         <SettingsBar />
+        <button
+          type="button"
+          className="ghost help-button"
+          data-testid="shortcuts-button"
+          title={t("shortcuts.button")}
+          aria-label={t("shortcuts.button")}
+          onClick={openHelp}
+        >
+          ?
+        </button>
       </header>
       <main className="app-main">
+        {connected ? null : (
+          <div className="banner error backend-banner" role="alert" data-testid="backend-missing">
+            <strong>{t("backendMissing")}</strong>
+            <span>{t("backendMissingDetail")}</span>
+          </div>
+        )}
         <CurrentView route={route} />
       </main>
+      {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
     </div>
+  );
+}
+
+function MainNav({ current }: { current: ShortcutView }) {
+  const { t } = useTranslation();
+  const navigate = useNavigation((state) => state.navigate);
+  return (
+    <nav className="app-nav" aria-label="main">
+      {SHORTCUT_VIEWS.map((view, index) => (
+        <button
+          key={view}
+          type="button"
+          className="nav-item"
+          aria-current={current === view ? "page" : undefined}
+          data-testid={`nav-${view}`}
+          title={`Alt+${index + 1}`}
+          onClick={() => navigate(ROUTE_OF[view])}
+        >
+          {t(`nav.${view}`)}
+          {view === "live" ? <LiveIndicator /> : null}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
+/** A pulsing dot and the percentage done while a run goes on, seen from any screen. */
+function LiveIndicator() {
+  const { t } = useTranslation();
+  const active = useLiveRun(isRunActive);
+  const percent = useLiveRun((state) => Math.floor(overallProgress(state).fraction * 100));
+  useEffect(() => {
+    document.title = active ? `${percent}% · TailLab` : "TailLab";
+  }, [active, percent]);
+  if (!active) return null;
+  return (
+    <span
+      className="live-indicator"
+      data-testid="nav-live-running"
+      title={t("nav.running", { percent })}
+    >
+      <span className="live-dot" aria-hidden="true" />
+      <span className="live-percent">{percent}%</span>
+    </span>
   );
 }
 

@@ -5,6 +5,7 @@ import { endpointsMessages } from "../features/endpoints/messages.ts";
 import { experimentsMessages } from "../features/experiments/messages.ts";
 import { liveRunMessages } from "../features/live-run/messages.ts";
 import { runsMessages } from "../features/runs/messages.ts";
+import { commonMessages } from "../shared/messages.ts";
 import { appMessages } from "./messages.ts";
 import { useSettings, type Language } from "./settings-store.ts";
 
@@ -17,6 +18,7 @@ export type FeatureMessages = Record<Language, MessageTree>;
 /** One i18next namespace per feature folder; `useTranslation("runs")` reads its own texts. */
 export const MESSAGES: Record<string, FeatureMessages> = {
   app: appMessages,
+  common: commonMessages,
   endpoints: endpointsMessages,
   experiments: experimentsMessages,
   live: liveRunMessages,

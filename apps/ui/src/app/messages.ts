@@ -8,6 +8,7 @@ export const appMessages: FeatureMessages = {
       live: "Live run",
       runs: "Results",
       compare: "Compare",
+      running: "running, {{percent}} % done",
     },
     settings: {
       language: "Language",
@@ -17,6 +18,18 @@ export const appMessages: FeatureMessages = {
       projector: "Projector mode",
     },
     backendMissing: "TailLab's backend is not connected. Start the app with `pnpm start`.",
+    backendMissingDetail:
+      "This window shows the interface only: endpoints, experiments and runs need the desktop app or the local browser host.",
+    shortcuts: {
+      button: "Keyboard shortcuts",
+      title: "Keyboard shortcuts",
+      run: "Run the experiment being edited",
+      stop: "Stop the running run",
+      go: "Open {{screen}}",
+      help: "Show or hide this help",
+      close: "Close",
+      escapeNote: "Esc stops a run only on the Live run screen, and not while typing.",
+    },
   },
   "zh-CN": {
     nav: {
@@ -25,6 +38,7 @@ export const appMessages: FeatureMessages = {
       live: "实时运行",
       runs: "结果",
       compare: "对比",
+      running: "运行中，已完成 {{percent}}%",
     },
     settings: {
       language: "语言",
@@ -34,5 +48,16 @@ export const appMessages: FeatureMessages = {
       projector: "投影模式",
     },
     backendMissing: "未连接 TailLab 后端。请用 `pnpm start` 启动应用。",
+    backendMissingDetail: "此窗口只显示界面：端点、实验和运行需要桌面应用或本地浏览器宿主。",
+    shortcuts: {
+      button: "键盘快捷键",
+      title: "键盘快捷键",
+      run: "运行正在编辑的实验",
+      stop: "停止正在进行的运行",
+      go: "打开{{screen}}",
+      help: "显示或隐藏此帮助",
+      close: "关闭",
+      escapeNote: "Esc 仅在“实时运行”页面且不在输入时停止运行。",
+    },
   },
 };

@@ -4,21 +4,25 @@ import { useSettings, type Language } from "./settings-store.ts";
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: "English", "zh-CN": "简体中文" };
 
+/** Language, theme and projector mode: switchable at any time, remembered across launches. */
 export function SettingsBar() {
   const { t } = useTranslation();
-  const settings = useSettings();
+  const language = useSettings((state) => state.language);
+  const theme = useSettings((state) => state.theme);
+  const projector = useSettings((state) => state.projector);
+  const { setLanguage, setTheme, setProjector } = useSettings.getState();
   return (
     <div className="settings-bar">
       <label>
         <span className="visually-hidden">{t("settings.language")}</span>
         <select
           data-testid="language"
-          value={settings.language}
-          onChange={(event) => settings.setLanguage(event.target.value as Language)}
+          value={language}
+          onChange={(event) => setLanguage(event.target.value as Language)}
         >
-          {LANGUAGES.map((language) => (
-            <option key={language} value={language}>
-              {LANGUAGE_NAMES[language]}
+          {LANGUAGES.map((code) => (
+            <option key={code} value={code}>
+              {LANGUAGE_NAMES[code]}
             </option>
           ))}
         </select>
@@ -27,18 +31,21 @@ export function SettingsBar() {
         type="button"
         data-testid="theme"
         className="ghost"
-        aria-pressed={settings.theme === "dark"}
-        onClick={() => settings.setTheme(settings.theme === "dark" ? "light" : "dark")}
+        aria-pressed={theme === "dark"}
+        title={t("settings.theme")}
+        onClick={() => setTheme(theme === "dark" ? "light" : "dark")}
       >
-        {settings.theme === "dark" ? t("settings.light") : t("settings.dark")}
+        <span aria-hidden="true">{theme === "dark" ? "☀ " : "☾ "}</span>
+        {theme === "dark" ? t("settings.light") : t("settings.dark")}
       </button>
       <button
         type="button"
         data-testid="projector"
-        className="ghost"
-        aria-pressed={settings.projector}
-        onClick={() => settings.setProjector(!settings.projector)}
+        className={projector ? "ghost toggled" : "ghost"}
+        aria-pressed={projector}
+        onClick={() => setProjector(!projector)}
       >
+        <span aria-hidden="true">▣ </span>
         {t("settings.projector")}
       </button>
     </div>

@@ -1,3 +1,46 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { useEndpoints } from "../endpoints/endpoints-store.ts";
+import { ExperimentBuilder } from "./experiment-builder.tsx";
+import { useExperimentBuilder } from "./experiment-builder-store.ts";
+import { ExperimentList } from "./experiment-list.tsx";
+import { useExperiments } from "./experiments-store.ts";
+
 export function ExperimentsView() {
-  return <section className="view" data-testid="experiments-view" />;
+  const { t } = useTranslation("experiments");
+  const builderOpen = useExperimentBuilder((state) => state.open);
+  const newExperiment = useExperimentBuilder((state) => state.newExperiment);
+  const error = useExperiments((state) => state.error);
+
+  useEffect(() => {
+    void useExperiments.getState().load();
+    // The builder's endpoint picker and testbed section need the endpoints.
+    if (!useEndpoints.getState().loaded) void useEndpoints.getState().load();
+  }, []);
+
+  if (builderOpen) return <ExperimentBuilder />;
+  return (
+    <section className="view" data-testid="experiments-view">
+      <header className="view-header">
+        <div>
+          <h1>{t("title")}</h1>
+          <p className="muted view-subtitle">{t("subtitle")}</p>
+        </div>
+        <button
+          type="button"
+          className="primary"
+          data-testid="experiment-new"
+          onClick={newExperiment}
+        >
+          {t("new")}
+        </button>
+      </header>
+      {error ? (
+        <p className="banner error" role="alert">
+          {t("loadFailed", { message: error })}
+        </p>
+      ) : null}
+      <ExperimentList />
+    </section>
+  );
 }

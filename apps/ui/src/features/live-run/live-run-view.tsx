@@ -1,3 +1,48 @@
+import { useTranslation } from "react-i18next";
+import { useNavigation } from "../../app/navigation-store.ts";
+import { FinishedBanner } from "./finished-banner.tsx";
+import { LiveHeader } from "./live-header.tsx";
+import { LiveProgress } from "./live-progress.tsx";
+import { useLiveRun } from "./live-run-store.ts";
+import { LiveTimeline } from "./live-timeline.tsx";
+import { NoticeList } from "./notice-list.tsx";
+import { PercentileTiles } from "./percentile-tiles.tsx";
+
+/**
+ * The run as it happens. Each part follows only its own slice of the store, so an event at
+ * 10 Hz re-renders the progress, the tiles and the chart, never the whole screen.
+ */
 export function LiveRunView() {
-  return <section className="view" data-testid="live-run-view" />;
+  const idle = useLiveRun((state) => state.status === "idle");
+  if (idle) return <NoRun />;
+  return (
+    <section className="view live-view" data-testid="live-run-view">
+      <LiveHeader />
+      <FinishedBanner />
+      <LiveProgress />
+      <PercentileTiles />
+      <LiveTimeline />
+      <NoticeList />
+    </section>
+  );
+}
+
+function NoRun() {
+  const { t } = useTranslation("live");
+  const navigate = useNavigation((state) => state.navigate);
+  return (
+    <section className="view" data-testid="live-run-view">
+      <header className="view-header">
+        <h1>{t("title")}</h1>
+      </header>
+      <div className="card empty-state" data-testid="live-empty">
+        <span className="visually-hidden" data-testid="live-status" data-status="idle" />
+        <h2>{t("empty.title")}</h2>
+        <p>{t("empty.text")}</p>
+        <button type="button" className="primary" onClick={() => navigate({ view: "experiments" })}>
+          {t("empty.action")}
+        </button>
+      </div>
+    </section>
+  );
 }

@@ -1,0 +1,26 @@
+import type { ConnectionReport, ConnectionTestInput } from "@taillab/api";
+import { api } from "../../app/api.ts";
+import { messageOf } from "../../shared/field-errors.ts";
+
+/** One connection test as the UI shows it: running, its report, or why it could not run. */
+export interface ConnectionTestState {
+  pending: boolean;
+  report: ConnectionReport | null;
+  /** The call itself failed (bad input, backend missing): not a verdict about the server. */
+  error: string | null;
+}
+
+export const IDLE_TEST: ConnectionTestState = { pending: false, report: null, error: null };
+export const PENDING_TEST: ConnectionTestState = { pending: true, report: null, error: null };
+
+/** Runs a test; a failed call becomes an `error` state, with the failure passed on. */
+export async function runConnectionTest(
+  input: ConnectionTestInput,
+): Promise<{ state: ConnectionTestState; failure: unknown }> {
+  try {
+    const report = await api().testConnection(input);
+    return { state: { pending: false, report, error: null }, failure: null };
+  } catch (error) {
+    return { state: { pending: false, report: null, error: messageOf(error) }, failure: error };
+  }
+}

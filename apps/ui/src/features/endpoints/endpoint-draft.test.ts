@@ -1,0 +1,73 @@
+import type { SavedEndpoint } from "@taillab/api";
+import { describe, expect, it } from "vitest";
+import { endpointToValues, mapEndpointErrors, valuesToDraft } from "./endpoint-draft.ts";
+import { newEndpointValues } from "./endpoint-presets.ts";
+
+const saved: SavedEndpoint = {
+  id: "e1",
+  name: "MinIO",
+  kind: "minio",
+  url: "http://127.0.0.1:9000",
+  region: "us-east-1",
+  addressing: "path",
+  bucket: "loadgen",
+  credentials: { kind: "stored", accessKeyId: "minioadmin" },
+  hasSecret: true,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+};
+
+describe("endpoint form ↔ draft", () => {
+  it("sends stored keys with the secret only when one was typed", () => {
+    const values = { ...newEndpointValues("minio"), secretAccessKey: "minio123" };
+    expect(valuesToDraft(values)).toEqual({
+      name: "MinIO",
+      kind: "minio",
+      url: "http://127.0.0.1:9000",
+      region: "us-east-1",
+      addressing: "path",
+      bucket: "loadgen",
+      credentials: { kind: "stored", accessKeyId: "minioadmin" },
+      secretAccessKey: "minio123",
+    });
+    expect(valuesToDraft(newEndpointValues("minio"))).not.toHaveProperty("secretAccessKey");
+  });
+
+  it("sends environment variable names, or nothing for anonymous", () => {
+    expect(valuesToDraft(newEndpointValues("aws")).credentials).toEqual({
+      kind: "env",
+      accessKeyIdVar: "AWS_ACCESS_KEY_ID",
+      secretAccessKeyVar: "AWS_SECRET_ACCESS_KEY",
+    });
+    expect(valuesToDraft(newEndpointValues("moto")).credentials).toEqual({ kind: "anonymous" });
+  });
+
+  it("sends a testbed's set-up and no URL", () => {
+    const draft = valuesToDraft({ ...newEndpointValues("testbed"), replicas: "2", seed: "7" });
+    expect(draft).not.toHaveProperty("url");
+    expect(draft.testbed).toEqual({ replicas: 2, profile: "steady", seed: 7 });
+  });
+
+  it("edits a saved endpoint with an empty secret box", () => {
+    const values = endpointToValues(saved);
+    expect(values).toMatchObject({ name: "MinIO", accessKeyId: "minioadmin", secretAccessKey: "" });
+    expect(valuesToDraft(values)).not.toHaveProperty("secretAccessKey");
+  });
+
+  it("puts the backend's errors at the form's fields", () => {
+    const mapped = mapEndpointErrors([
+      { field: "draft.bucket", message: "expected 3-63 lowercase letters" },
+      { field: "url", message: "expected an http:// or https:// URL" },
+      { field: "credentials.accessKeyId", message: "is required" },
+      { field: "testbed.profile.queue.slots", message: "slots must be at least 1" },
+      { field: "spec", message: "something else" },
+    ]);
+    expect(mapped.fields).toEqual({
+      bucket: "expected 3-63 lowercase letters",
+      url: "expected an http:// or https:// URL",
+      accessKeyId: "is required",
+      profile: "slots must be at least 1",
+    });
+    expect(mapped.other).toEqual(["spec: something else"]);
+  });
+});

@@ -1,0 +1,109 @@
+import { AppError } from "@taillab/api";
+import { act, fireEvent, screen } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
+import { renderUi } from "../../shared/test-support/render.tsx";
+import { OK_REPORT, savedEndpoint } from "../../shared/test-support/sample-data.ts";
+import { useEndpointForm } from "./endpoint-form-store.ts";
+import { useEndpoints } from "./endpoints-store.ts";
+import { EndpointsView } from "./endpoints-view.tsx";
+
+const initialList = useEndpoints.getState();
+const initialForm = useEndpointForm.getState();
+
+beforeEach(() => {
+  useEndpoints.setState(initialList, true);
+  useEndpointForm.setState(initialForm, true);
+});
+
+const input = (testId: string) => screen.getByTestId(testId) as HTMLInputElement;
+const type = (testId: string, value: string) =>
+  fireEvent.change(input(testId), { target: { value } });
+
+describe("endpoints screen", () => {
+  it("offers the testbed when there are no endpoints", async () => {
+    installFakeTailLab();
+    renderUi(<EndpointsView />);
+    expect(await screen.findByTestId("endpoints-empty")).toBeTruthy();
+  });
+
+  it("lists saved endpoints with their address and credentials", async () => {
+    installFakeTailLab({
+      listEndpoints: vi.fn(async () => [
+        savedEndpoint(),
+        savedEndpoint({
+          id: "tb",
+          name: "Testbed",
+          kind: "testbed",
+          url: undefined,
+          credentials: { kind: "anonymous" },
+          testbed: { replicas: 3, profile: "stalls", seed: 1 },
+        }),
+      ]),
+    });
+    renderUi(<EndpointsView />);
+    const rows = await screen.findAllByTestId("endpoint-row");
+    expect(rows.map((row) => row.dataset.name)).toEqual(["MinIO", "Testbed"]);
+    expect(rows[0]?.textContent).toContain("http://127.0.0.1:9000");
+    expect(rows[0]?.textContent).toContain("key minioadmin · secret saved");
+    expect(rows[1]?.textContent).toContain("embedded testbed · 3 replicas · stalls");
+  });
+
+  it("fills presets, keeps typed values on a failed save and shows each field's error", async () => {
+    installFakeTailLab({
+      addEndpoint: vi.fn(async () => {
+        throw new AppError({
+          message: "bucket: expected 3-63 lowercase letters",
+          fields: [{ field: "bucket", message: "expected 3-63 lowercase letters" }],
+        });
+      }),
+    });
+    renderUi(<EndpointsView />);
+    fireEvent.click(screen.getByTestId("endpoint-add"));
+    expect(screen.getByTestId("endpoint-form")).toBeTruthy();
+    expect(input("endpoint-url").value).toBe("http://127.0.0.1:9000");
+
+    type("endpoint-name", "Lab MinIO");
+    type("endpoint-bucket", "Bad_Bucket");
+    type("endpoint-secret", "minio123");
+    fireEvent.change(screen.getByTestId("endpoint-kind"), { target: { value: "ceph-rgw" } });
+    expect(input("endpoint-url").value).toBe("http://127.0.0.1:7480");
+    expect(input("endpoint-name").value).toBe("Lab MinIO");
+
+    await act(async () => fireEvent.click(screen.getByTestId("endpoint-save")));
+    expect(screen.getByText("expected 3-63 lowercase letters")).toBeTruthy();
+    expect(input("endpoint-bucket").closest(".field")?.getAttribute("data-invalid")).toBe("true");
+    expect(input("endpoint-name").value).toBe("Lab MinIO");
+    expect(input("endpoint-bucket").value).toBe("Bad_Bucket");
+    expect(input("endpoint-secret").value).toBe("minio123");
+  });
+
+  it("tests the connection from the form before saving", async () => {
+    const fake = installFakeTailLab({ testConnection: vi.fn(async () => OK_REPORT) });
+    renderUi(<EndpointsView />);
+    fireEvent.click(screen.getByTestId("endpoint-add"));
+    await act(async () => fireEvent.click(screen.getByTestId("endpoint-test")));
+    expect(fake.testConnection).toHaveBeenCalledWith({
+      draft: expect.objectContaining({ kind: "minio" }),
+    });
+    expect(screen.getByTestId("connection-verdict").dataset.verdict).toBe("ok");
+  });
+
+  it("says an edit keeps the saved secret", async () => {
+    installFakeTailLab({ listEndpoints: vi.fn(async () => [savedEndpoint()]) });
+    renderUi(<EndpointsView />);
+    fireEvent.click(await screen.findByTestId("endpoint-row-edit"));
+    expect(input("endpoint-secret").value).toBe("");
+    expect(screen.getByText("Leave empty to keep the saved secret.")).toBeTruthy();
+  });
+
+  it("removes an endpoint only after confirmation", async () => {
+    const fake = installFakeTailLab({ listEndpoints: vi.fn(async () => [savedEndpoint()]) });
+    renderUi(<EndpointsView />);
+    fireEvent.click(await screen.findByTestId("endpoint-row-remove"));
+    expect(fake.removeEndpoint).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(screen.getByTestId("endpoint-row-remove-confirm")));
+    expect(fake.removeEndpoint).toHaveBeenCalledWith({ endpointId: "e1" });
+    expect(screen.queryByTestId("endpoint-row")).toBeNull();
+  });
+});

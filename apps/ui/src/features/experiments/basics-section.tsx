@@ -1,0 +1,75 @@
+import { useTranslation } from "react-i18next";
+import { useNavigation } from "../../app/navigation-store.ts";
+import { Field } from "../../shared/field.tsx";
+import { useEndpoints } from "../endpoints/endpoints-store.ts";
+import { useExperimentBuilder } from "./experiment-builder-store.ts";
+import { useBuilderForm } from "./use-builder.ts";
+
+export function BasicsSection() {
+  const { t } = useTranslation("experiments");
+  const { t: tEndpoints } = useTranslation("endpoints");
+  const { form, errors } = useBuilderForm();
+  const setField = useExperimentBuilder((state) => state.setField);
+  const endpoints = useEndpoints((state) => state.endpoints);
+  const navigate = useNavigation((state) => state.navigate);
+  const known = endpoints.some((endpoint) => endpoint.id === form.endpointId);
+
+  return (
+    <section className="card form-section-card">
+      <h2>{t("basics.title")}</h2>
+      <div className="grid-2">
+        <Field label={t("basics.name")} error={errors.name}>
+          <input
+            data-testid="experiment-name"
+            value={form.name}
+            maxLength={200}
+            placeholder={t("builder.untitled")}
+            onChange={(event) => setField("name", event.target.value)}
+          />
+        </Field>
+        <Field
+          label={t("basics.endpoint")}
+          error={errors.endpointId}
+          hint={endpoints.length === 0 ? t("basics.noEndpoints") : undefined}
+        >
+          <span className="input-with-action">
+            <select
+              data-testid="experiment-endpoint"
+              value={form.endpointId}
+              onChange={(event) => setField("endpointId", event.target.value)}
+            >
+              {!known ? (
+                <option value={form.endpointId}>{t("basics.chooseEndpoint")}</option>
+              ) : null}
+              {endpoints.map((endpoint) => (
+                <option key={endpoint.id} value={endpoint.id}>
+                  {optionLabel(endpoint.name, tEndpoints(`kind.${endpoint.kind}`))}
+                </option>
+              ))}
+            </select>
+            {endpoints.length === 0 ? (
+              <button type="button" onClick={() => navigate({ view: "endpoints" })}>
+                {t("basics.addEndpoint")}
+              </button>
+            ) : null}
+          </span>
+        </Field>
+      </div>
+      <Field label={t("basics.description")} error={errors.description}>
+        <textarea
+          data-testid="experiment-description"
+          rows={2}
+          value={form.description}
+          maxLength={2000}
+          placeholder={t("basics.descriptionPlaceholder")}
+          onChange={(event) => setField("description", event.target.value)}
+        />
+      </Field>
+    </section>
+  );
+}
+
+/** "Lab MinIO · MinIO", but not "Embedded testbed · Embedded testbed". */
+function optionLabel(name: string, kind: string): string {
+  return name.trim().toLowerCase() === kind.toLowerCase() ? name : `${name} · ${kind}`;
+}

@@ -1,0 +1,303 @@
+import type { Experiment, ExperimentDraftInput, RequestMode, RunPointParams } from "@taillab/api";
+import { create } from "zustand";
+import { api } from "../../app/api.ts";
+import { useNavigation } from "../../app/navigation-store.ts";
+import { fieldErrorsOf, messageOf } from "../../shared/field-errors.ts";
+import { withoutKey } from "../../shared/without-key.ts";
+import { useEndpoints } from "../endpoints/endpoints-store.ts";
+import { useLiveRun } from "../live-run/live-run-store.ts";
+import {
+  experimentToForm,
+  formToDraft,
+  mapExperimentErrors,
+  newExperimentForm,
+  type ErrorField,
+  type ExperimentForm,
+} from "./experiment-form.ts";
+import { useExperiments } from "./experiments-store.ts";
+
+export interface PreviewState {
+  /** invalid: the backend named fields to fix; failed: the call itself failed. */
+  status: "idle" | "loading" | "ok" | "invalid" | "failed";
+  points: RunPointParams[];
+  requestCount: number;
+  durationMs: number | null;
+  message: string | null;
+}
+
+const IDLE_PREVIEW: PreviewState = {
+  status: "idle",
+  points: [],
+  requestCount: 0,
+  durationMs: null,
+  message: null,
+};
+
+/** Typing pauses this long before the preview asks the backend. */
+export const PREVIEW_DEBOUNCE_MS = 300;
+
+interface BuilderState {
+  /** The builder is shown (else the list); the draft stays while other screens are open. */
+  open: boolean;
+  /** The saved experiment being edited; null for a new one (or a copy not saved yet). */
+  experimentId: string | null;
+  builtIn: boolean;
+  form: ExperimentForm;
+  /** The spec as loaded: fields the builder has no box for are kept from it. */
+  baseSpec: Record<string, unknown>;
+  dirty: boolean;
+  fieldErrors: Partial<Record<ErrorField, string>>;
+  /** A failure no field shows. */
+  error: string | null;
+  /** The last save or run failed and every reason is shown at a field. */
+  failedAtFields: boolean;
+  saved: boolean;
+  busy: "saving" | "running" | "removing" | null;
+  preview: PreviewState;
+
+  newExperiment(): void;
+  edit(experiment: Experiment): void;
+  /** Opens a copy (e.g. of a built-in) as a new, unsaved experiment named `name`. */
+  copy(experiment: Experiment, name: string): void;
+  closeBuilder(): void;
+  discard(): void;
+  setField<F extends keyof ExperimentForm>(field: F, value: ExperimentForm[F]): void;
+  toggleMode(mode: RequestMode): void;
+  save(): Promise<void>;
+  saveAsCopy(name: string): Promise<void>;
+  remove(): Promise<void>;
+  /** Starts the run and opens the live screen; on failure the errors show at their fields. */
+  run(): Promise<void>;
+  /** Asks for a preview after a pause in typing. */
+  schedulePreview(): void;
+  refreshPreview(): Promise<void>;
+}
+
+function defaultEndpointId(): string {
+  const { endpoints } = useEndpoints.getState();
+  return (endpoints.find((endpoint) => endpoint.kind === "testbed") ?? endpoints[0])?.id ?? "";
+}
+
+let previewTimer: ReturnType<typeof setTimeout> | undefined;
+let previewSequence = 0;
+
+export const useExperimentBuilder = create<BuilderState>((set, get) => {
+  const fresh = {
+    dirty: false,
+    fieldErrors: {},
+    error: null,
+    failedAtFields: false,
+    saved: false,
+    busy: null,
+    preview: IDLE_PREVIEW,
+  };
+
+  const draft = (): ExperimentDraftInput => {
+    const { form, baseSpec } = get();
+    const endpoint = useEndpoints
+      .getState()
+      .endpoints.find((known) => known.id === form.endpointId);
+    return formToDraft(form, baseSpec, { testbed: endpoint?.kind === "testbed" });
+  };
+
+  /** Field errors at their fields; the message in the banner only when no field shows it. */
+  const showFailure = (failure: unknown) => {
+    const mapped = mapExperimentErrors(fieldErrorsOf(failure), get().form);
+    const atFields = Object.keys(mapped.fields).length > 0;
+    set({
+      fieldErrors: mapped.fields,
+      error:
+        mapped.other.length > 0 ? mapped.other.join("\n") : atFields ? null : messageOf(failure),
+      failedAtFields: atFields && mapped.other.length === 0,
+    });
+  };
+
+  const open = (form: ExperimentForm, changes: Partial<BuilderState>) => {
+    set({
+      ...fresh,
+      open: true,
+      experimentId: null,
+      builtIn: false,
+      baseSpec: {},
+      form,
+      ...changes,
+    });
+    get().schedulePreview();
+  };
+
+  return {
+    open: false,
+    experimentId: null,
+    builtIn: false,
+    form: newExperimentForm(),
+    baseSpec: {},
+    ...fresh,
+
+    newExperiment() {
+      open(newExperimentForm(defaultEndpointId()), {});
+    },
+
+    edit(experiment) {
+      open(experimentToForm(experiment), {
+        experimentId: experiment.id,
+        builtIn: experiment.builtIn,
+        baseSpec: experiment.spec,
+      });
+    },
+
+    copy(experiment, name) {
+      open({ ...experimentToForm(experiment), name }, { baseSpec: experiment.spec, dirty: true });
+    },
+
+    closeBuilder() {
+      set({ open: false });
+    },
+
+    discard() {
+      clearTimeout(previewTimer);
+      set({
+        ...fresh,
+        open: false,
+        experimentId: null,
+        builtIn: false,
+        baseSpec: {},
+        form: newExperimentForm(),
+      });
+    },
+
+    setField(field, value) {
+      const { form, fieldErrors } = get();
+      const errorField =
+        field.startsWith("hedgeDelay") || field === "hedgePercentile" ? "hedgeDelay" : field;
+      set({
+        form: { ...form, [field]: value },
+        fieldErrors: withoutKey(fieldErrors, errorField),
+        dirty: true,
+        saved: false,
+      });
+      get().schedulePreview();
+    },
+
+    toggleMode(mode) {
+      const { modes } = get().form;
+      get().setField(
+        "modes",
+        modes.includes(mode) ? modes.filter((known) => known !== mode) : [...modes, mode],
+      );
+    },
+
+    async save() {
+      const { experimentId, builtIn, form } = get();
+      // A built-in cannot change: saving it makes a copy.
+      if (builtIn) return get().saveAsCopy(form.name);
+      await persist(experimentId);
+    },
+
+    async saveAsCopy(name) {
+      set({ form: { ...get().form, name } });
+      await persist(null);
+    },
+
+    async remove() {
+      const { experimentId, builtIn } = get();
+      if (experimentId === null || builtIn) return;
+      set({ busy: "removing", error: null });
+      try {
+        await api().removeExperiment({ experimentId });
+        useExperiments.getState().drop(experimentId);
+        get().discard();
+      } catch (failure) {
+        set({ busy: null, error: messageOf(failure) });
+      }
+    },
+
+    async run() {
+      if (get().busy !== null) return;
+      set({ busy: "running", error: null, failedAtFields: false, saved: false });
+      try {
+        const experiment = draft();
+        const { runId } = await api().startRun({ experiment });
+        set({ busy: null });
+        useLiveRun.getState().runRequested(runId, experiment.name);
+        useNavigation.getState().navigate({ view: "live" });
+      } catch (failure) {
+        set({ busy: null });
+        showFailure(failure);
+      }
+    },
+
+    schedulePreview() {
+      clearTimeout(previewTimer);
+      previewTimer = setTimeout(() => void get().refreshPreview(), PREVIEW_DEBOUNCE_MS);
+    },
+
+    async refreshPreview() {
+      const sequence = ++previewSequence;
+      const current = draft();
+      // The name matters for saving, not for what the run would do: preview an untitled draft.
+      const input = { ...current, name: current.name.trim() === "" ? "preview" : current.name };
+      set({ preview: { ...get().preview, status: "loading" } });
+      try {
+        const preview = await api().previewExperiment(input);
+        if (sequence !== previewSequence) return;
+        const { name: nameError } = get().fieldErrors;
+        if (preview.ok) {
+          set({
+            preview: {
+              status: "ok",
+              points: preview.points,
+              requestCount: preview.requestCount,
+              durationMs: preview.durationMs,
+              message: null,
+            },
+            fieldErrors: nameError ? { name: nameError } : {},
+          });
+        } else {
+          const mapped = mapExperimentErrors(preview.errors, get().form);
+          set({
+            preview: {
+              ...IDLE_PREVIEW,
+              status: "invalid",
+              message: mapped.other.join("\n") || null,
+            },
+            fieldErrors: { ...mapped.fields, ...(nameError ? { name: nameError } : {}) },
+          });
+        }
+      } catch (failure) {
+        if (sequence !== previewSequence) return;
+        const mapped = mapExperimentErrors(fieldErrorsOf(failure), get().form);
+        set({
+          preview: {
+            ...IDLE_PREVIEW,
+            status: "failed",
+            message: mapped.other.join("\n") || messageOf(failure),
+          },
+          fieldErrors: mapped.fields,
+        });
+      }
+    },
+  };
+
+  async function persist(experimentId: string | null) {
+    set({ busy: "saving", error: null, failedAtFields: false, saved: false });
+    try {
+      const saved = await api().saveExperiment({
+        ...(experimentId ? { experimentId } : {}),
+        draft: draft(),
+      });
+      useExperiments.getState().upsert(saved);
+      set({
+        busy: null,
+        experimentId: saved.id,
+        builtIn: false,
+        baseSpec: saved.spec,
+        dirty: false,
+        saved: true,
+        fieldErrors: {},
+      });
+    } catch (failure) {
+      set({ busy: null });
+      showFailure(failure);
+    }
+  }
+});

@@ -1,0 +1,118 @@
+import type { ExperimentPreview } from "@taillab/api";
+import { act, fireEvent, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
+import { renderUi } from "../../shared/test-support/render.tsx";
+import {
+  experiment,
+  savedEndpoint,
+  testbedEndpoint,
+} from "../../shared/test-support/sample-data.ts";
+import { useEndpoints } from "../endpoints/endpoints-store.ts";
+import { PREVIEW_DEBOUNCE_MS, useExperimentBuilder } from "./experiment-builder-store.ts";
+import { ExperimentsView } from "./experiments-view.tsx";
+import { useExperiments } from "./experiments-store.ts";
+
+const initialBuilder = useExperimentBuilder.getState();
+const initialExperiments = useExperiments.getState();
+
+const PREVIEW: ExperimentPreview = {
+  ok: true,
+  points: Array.from({ length: 15 }, (_, index) => ({
+    clients: index + 1,
+    samples: 256,
+    objectSizeBytes: 32768,
+  })),
+  requestCount: 11520,
+  durationMs: 95_000,
+};
+
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  useExperimentBuilder.setState(initialBuilder, true);
+  useExperiments.setState(initialExperiments, true);
+  useEndpoints.setState({ endpoints: [savedEndpoint(), testbedEndpoint()], loaded: true });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const settle = () => act(() => vi.advanceTimersByTimeAsync(PREVIEW_DEBOUNCE_MS));
+
+describe("experiments screen", () => {
+  it("lists built-in labs apart from saved experiments", async () => {
+    installFakeTailLab({
+      listExperiments: vi.fn(async () => [
+        experiment({ id: "lab", name: "Lab 2", builtIn: true }),
+        experiment({
+          id: "mine",
+          name: "Mine",
+          spec: { clients: [1, 4, 8], samples: 256, objectSize: "4KiB", mode: "hedged" },
+        }),
+      ]),
+    });
+    renderUi(<ExperimentsView />);
+    const rows = await screen.findAllByTestId("experiment-row");
+    expect(rows.map((row) => [row.dataset.name, row.dataset.builtIn])).toEqual([
+      ["Lab 2", "true"],
+      ["Mine", "false"],
+    ]);
+    expect(rows[1]?.textContent).toContain("1, 4, 8 clients · 256 requests · 4KiB");
+    expect(rows[1]?.textContent).toContain("Hedged");
+  });
+
+  it("builds a new experiment and shows what it would run", async () => {
+    installFakeTailLab({ previewExperiment: vi.fn(async () => PREVIEW) });
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.change(screen.getByTestId("experiment-clients"), { target: { value: "1, 2, 3" } });
+    await settle();
+    const preview = screen.getByTestId("sweep-preview");
+    expect(preview.dataset).toMatchObject({ state: "ok", points: "15", requests: "11520" });
+    expect(preview.textContent).toContain("11,520");
+    expect(preview.textContent).toContain("about 1 min 35 s");
+    expect(preview.querySelectorAll("tbody tr")).toHaveLength(12);
+    expect(preview.textContent).toContain("and 3 more");
+  });
+
+  it("shows the preview's errors at their fields", async () => {
+    installFakeTailLab({
+      previewExperiment: vi.fn(async () => ({
+        ok: false as const,
+        errors: [{ field: "spec.clients[1]", message: "expected a whole number of clients" }],
+      })),
+    });
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.change(screen.getByTestId("experiment-clients"), { target: { value: "1, x" } });
+    await settle();
+    expect(screen.getByText("“x”: expected a whole number of clients")).toBeTruthy();
+    expect(screen.getByTestId("sweep-preview").dataset.state).toBe("invalid");
+    expect((screen.getByTestId("experiment-clients") as HTMLInputElement).value).toBe("1, x");
+  });
+
+  it("shows the testbed section and the hedge options when they apply", async () => {
+    installFakeTailLab();
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    expect(screen.getByTestId("experiment-testbed")).toBeTruthy();
+    expect(screen.queryByTestId("experiment-hedge-percentile")).toBeNull();
+    fireEvent.change(screen.getByTestId("experiment-mode"), { target: { value: "hedged" } });
+    expect(screen.getByTestId("experiment-hedge-percentile")).toBeTruthy();
+    fireEvent.change(screen.getByTestId("experiment-endpoint"), { target: { value: "e1" } });
+    expect(screen.queryByTestId("experiment-testbed")).toBeNull();
+    await settle();
+  });
+
+  it("keeps an unsaved draft when leaving the builder", async () => {
+    installFakeTailLab();
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.change(screen.getByTestId("experiment-name"), { target: { value: "Half done" } });
+    fireEvent.click(screen.getByTestId("experiment-back"));
+    expect(screen.getByTestId("experiment-draft").textContent).toContain("Half done");
+    fireEvent.click(screen.getByTestId("experiment-draft-continue"));
+    expect((screen.getByTestId("experiment-name") as HTMLInputElement).value).toBe("Half done");
+    await settle();
+  });
+});

@@ -1,0 +1,210 @@
+import { describe, expect, it } from "vitest";
+import {
+  experimentToForm,
+  formToDraft,
+  mapExperimentErrors,
+  newExperimentForm,
+  type ExperimentForm,
+} from "./experiment-form.ts";
+
+const form = (changes: Partial<ExperimentForm> = {}): ExperimentForm => ({
+  ...newExperimentForm("e1"),
+  name: "Sweep",
+  ...changes,
+});
+
+const specOf = (
+  changes: Partial<ExperimentForm>,
+  base: Record<string, unknown> = {},
+  testbed = false,
+) => formToDraft(form(changes), base, { testbed }).spec;
+
+describe("form → draft", () => {
+  it("sends lists as typed, numbers as numbers and sizes with their units", () => {
+    const spec = specOf({ clients: "1, 4, 8", samples: "256", sizes: "4KiB, 1MiB, 1048576" });
+    expect(spec).toMatchObject({
+      clients: [1, 4, 8],
+      samples: [256],
+      objectSize: ["4KiB", "1MiB", "1048576"],
+      phases: ["write", "read", "cleanup"],
+      mode: "normal",
+      repeat: 1,
+      verify: false,
+    });
+  });
+
+  it("passes a mistyped value on as typed, for the backend to name it", () => {
+    expect(specOf({ clients: "4, four" }).clients).toEqual([4, "four"]);
+  });
+
+  it("keeps the phases in run order", () => {
+    expect(specOf({ phases: { write: true, read: false, cleanup: true } }).phases).toEqual([
+      "write",
+      "cleanup",
+    ]);
+  });
+
+  it("drops samples for an open loop with a duration, which sends rate × duration", () => {
+    const spec = specOf({ loop: "open", rate: "500/s", arrivals: "poisson", duration: "30s" });
+    expect(spec.openLoop).toEqual({ rateHz: "500/s", arrivals: "poisson", durationMs: "30s" });
+    expect(spec).not.toHaveProperty("samples");
+    expect(specOf({ loop: "open", rate: "200", duration: "" }).openLoop).toEqual({
+      rateHz: 200,
+      arrivals: "fixed",
+    });
+  });
+
+  it("writes the hedge options only when a mode sends backups", () => {
+    expect(specOf({ mode: "normal" })).not.toHaveProperty("hedge");
+    expect(
+      specOf({ mode: "hedged", hedgeDelayKind: "fixed", hedgeDelayMs: "30", budgetPercent: "5" })
+        .hedge,
+    ).toEqual({
+      delay: "30ms",
+      budgetPercent: 5,
+      tiedDelayMs: 0,
+    });
+    expect(specOf({ mode: "adaptive", hedgePercentile: "99.9" }).hedge).toMatchObject({
+      delay: "p99.9",
+    });
+  });
+
+  it("runs once per checked mode, in a fixed order", () => {
+    const draft = formToDraft(
+      form({ compareModes: true, modes: ["tied", "normal"] }),
+      {},
+      { testbed: false },
+    );
+    expect(draft.modes).toEqual(["normal", "tied"]);
+    expect(draft.spec.hedge).toBeDefined();
+    expect(formToDraft(form(), {}, { testbed: false })).not.toHaveProperty("modes");
+  });
+
+  it("replaces the phases with a mixed workload", () => {
+    const spec = specOf({
+      useWorkload: true,
+      workloadOps: "get:70,put:30",
+      workloadKeys: "zipf:1.1",
+      workloadSizes: "",
+    });
+    expect(spec).not.toHaveProperty("phases");
+    expect(spec.workload).toEqual({ ops: "get:70,put:30", keys: "zipf:1.1", prepareObjects: 1000 });
+  });
+
+  it("reads explicit points, one a line", () => {
+    expect(specOf({ points: "1 × 512 × 8KiB\n1, 256, 16KiB\n\n2 x 2 x 2MiB" }).points).toEqual([
+      { clients: 1, samples: 512, objectSize: "8KiB" },
+      { clients: 1, samples: 256, objectSize: "16KiB" },
+      { clients: 2, samples: 2, objectSize: "2MiB" },
+    ]);
+  });
+
+  it("overrides the testbed only for a testbed endpoint, and only what was given", () => {
+    expect(specOf({ testbedReplicas: "2" }, {}, true).testbed).toEqual({ replicas: 2 });
+    expect(specOf({}, {}, true)).not.toHaveProperty("testbed");
+    expect(specOf({ testbedReplicas: "2" }, {}, false)).not.toHaveProperty("testbed");
+  });
+
+  it("keeps the fields the builder has no box for", () => {
+    const base = { transport: "sdk", keyPrefix: "lab", hedge: { minSamples: 50 }, workers: 2 };
+    const spec = specOf({ mode: "hedged" }, base);
+    expect(spec).toMatchObject({ transport: "sdk", keyPrefix: "lab", workers: 2 });
+    expect(spec.hedge).toMatchObject({ minSamples: 50, delay: "p95" });
+  });
+});
+
+describe("experiment → form", () => {
+  it("shows a spec's values as a user would type them", () => {
+    const shown = experimentToForm({
+      name: "Tail lab",
+      endpointId: "e1",
+      modes: ["normal", "hedged"],
+      spec: {
+        clients: 8,
+        samples: [256, 1024],
+        objectSize: [32768, "1MiB"],
+        phases: ["write", "read"],
+        openLoop: { rateHz: 500, durationMs: 30000 },
+        mode: "hedged",
+        hedge: { delay: "30ms", budgetPercent: "5%", tiedDelayMs: 2 },
+        replicaChoice: "least-outstanding",
+        repeat: 5,
+        verify: true,
+        points: [{ clients: 1, samples: 512, objectSize: 8192 }],
+        testbed: { replicas: 3, profile: "stalls" },
+      },
+    });
+    expect(shown).toMatchObject({
+      name: "Tail lab",
+      clients: "8",
+      samples: "256, 1024",
+      sizes: "32KiB, 1MiB",
+      phases: { write: true, read: true, cleanup: false },
+      loop: "open",
+      rate: "500/s",
+      duration: "30s",
+      mode: "hedged",
+      compareModes: true,
+      modes: ["normal", "hedged"],
+      hedgeDelayKind: "fixed",
+      hedgeDelayMs: "30",
+      budgetPercent: "5",
+      tiedDelayMs: "2",
+      replicaChoice: "least-outstanding",
+      repeat: "5",
+      verify: true,
+      points: "1 × 512 × 8KiB",
+      testbedReplicas: "3",
+      testbedProfile: "stalls",
+      testbedSeed: "",
+    });
+  });
+
+  it("round-trips through the draft", () => {
+    const original = form({ clients: "1, 4", sizes: "4KiB", mode: "tied", tiedDelayMs: "3" });
+    const draft = formToDraft(original, {}, { testbed: false });
+    expect(experimentToForm(draft)).toEqual(original);
+  });
+});
+
+describe("errors at the builder's fields", () => {
+  it("maps spec paths, whatever wraps them, and names the value a list error is about", () => {
+    const typed = form({ clients: "1, 0, 8", sizes: "4KiB, 4XB" });
+    const mapped = mapExperimentErrors(
+      [
+        { field: "spec.clients[1]", message: "expected at least 1 client" },
+        { field: "experiment.spec.objectSize[1]", message: '"4XB" has an unknown unit "XB"' },
+        { field: "draft.name", message: "is required" },
+        { field: "spec.openLoop.durationMs", message: '"30" is not a duration' },
+        { field: "spec.hedge.delay", message: "not a hedge delay" },
+        { field: "spec.points[2].samples", message: "samples (1) must be at least clients (2)" },
+        { field: "spec.testbed.profile.queue.slots", message: "slots must be at least 1" },
+        { field: "modes", message: "choose at least one mode" },
+        { field: "spec.transport", message: "invalid option" },
+      ],
+      typed,
+    );
+    expect(mapped.fields).toEqual({
+      clients: "“0”: expected at least 1 client",
+      sizes: '"4XB" has an unknown unit "XB"',
+      name: "is required",
+      duration: '"30" is not a duration',
+      hedgeDelay: "not a hedge delay",
+      points: "#3 samples: samples (1) must be at least clients (2)",
+      testbedProfile: "slots must be at least 1",
+      modes: "choose at least one mode",
+    });
+    expect(mapped.other).toEqual(["spec.transport: invalid option"]);
+  });
+
+  it("joins several errors at one field", () => {
+    const mapped = mapExperimentErrors(
+      [
+        { field: "spec.samples", message: "is required" },
+        { field: "spec.samples[0]", message: "expected a whole number of samples" },
+      ],
+      form({ samples: "x" }),
+    );
+    expect(mapped.fields.samples).toBe("is required; “x”: expected a whole number of samples");
+  });
+});

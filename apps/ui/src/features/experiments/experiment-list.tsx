@@ -1,0 +1,151 @@
+import type { Experiment } from "@taillab/api";
+import { useTranslation } from "react-i18next";
+import { useExperimentBuilder } from "./experiment-builder-store.ts";
+import { experimentToForm } from "./experiment-form.ts";
+import { useExperiments } from "./experiments-store.ts";
+
+/** Built-in labs first (run or copy), then the user's own (run or open). */
+export function ExperimentList() {
+  const { t } = useTranslation("experiments");
+  const experiments = useExperiments((state) => state.experiments);
+  const loaded = useExperiments((state) => state.loaded);
+  const builtIn = experiments.filter((experiment) => experiment.builtIn);
+  const own = experiments.filter((experiment) => !experiment.builtIn);
+
+  return (
+    <>
+      <DraftBanner />
+      {builtIn.length > 0 ? (
+        <section className="card">
+          <h2>{t("list.builtInTitle")}</h2>
+          <p className="muted">{t("list.builtInHint")}</p>
+          <ExperimentTable experiments={builtIn} />
+        </section>
+      ) : null}
+      <section className="card">
+        <h2>{t("list.savedTitle")}</h2>
+        {own.length > 0 ? (
+          <ExperimentTable experiments={own} />
+        ) : loaded ? (
+          <p className="empty-state compact" data-testid="experiments-empty">
+            {t("list.savedEmpty")}
+          </p>
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+function ExperimentTable({ experiments }: { experiments: Experiment[] }) {
+  return (
+    <table className="data experiment-table">
+      <tbody>
+        {experiments.map((experiment) => (
+          <ExperimentRow key={experiment.id} experiment={experiment} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function ExperimentRow({ experiment }: { experiment: Experiment }) {
+  const { t } = useTranslation("experiments");
+  const { edit, copy, run } = useExperimentBuilder.getState();
+  const form = experimentToForm(experiment);
+  const modes = form.compareModes ? form.modes : [form.mode];
+  const open = () =>
+    experiment.builtIn
+      ? copy(experiment, t("list.copyName", { name: experiment.name }))
+      : edit(experiment);
+
+  return (
+    <tr data-testid="experiment-row" data-name={experiment.name} data-built-in={experiment.builtIn}>
+      <td>
+        <button
+          type="button"
+          className="link"
+          data-testid="experiment-row-open"
+          onClick={() => edit(experiment)}
+        >
+          {experiment.name}
+        </button>
+        {experiment.builtIn ? <span className="badge">{t("list.builtIn")}</span> : null}
+        {experiment.description ? (
+          <div className="muted small">{experiment.description}</div>
+        ) : null}
+      </td>
+      <td className="muted small">{summaryOf(form, t)}</td>
+      <td>
+        <span className="mode-badges">
+          {modes.map((mode) => (
+            <span key={mode} className="badge" data-mode={mode}>
+              {t(`mode.${mode}`)}
+            </span>
+          ))}
+        </span>
+      </td>
+      <td className="row-actions">
+        <button
+          type="button"
+          data-testid="experiment-row-run"
+          onClick={() => {
+            edit(experiment);
+            void run();
+          }}
+        >
+          ▶ {t("list.run")}
+        </button>
+        <button type="button" className="ghost" data-testid="experiment-row-copy" onClick={open}>
+          {experiment.builtIn ? t("list.copy") : t("list.open")}
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+type Translate = ReturnType<typeof useTranslation<"experiments">>["t"];
+
+function summaryOf(form: ReturnType<typeof experimentToForm>, t: Translate): string {
+  const parts: string[] = [];
+  const pointCount = form.points.split("\n").filter((line) => line.trim() !== "").length;
+  if (pointCount > 0) parts.push(t("list.pointsSummary", { count: pointCount }));
+  else
+    parts.push(
+      t("list.summary", { clients: form.clients, samples: form.samples || "–", sizes: form.sizes }),
+    );
+  if (form.useWorkload) parts.push(t("list.workloadSummary", { ops: form.workloadOps }));
+  if (form.loop === "open") parts.push(t("list.openLoop", { rate: form.rate }));
+  return parts.join(" · ");
+}
+
+/** A draft left unsaved on the builder, so leaving it for the list never loses it silently. */
+function DraftBanner() {
+  const { t } = useTranslation("experiments");
+  const dirty = useExperimentBuilder((state) => state.dirty);
+  const name = useExperimentBuilder((state) => state.form.name);
+  const { discard } = useExperimentBuilder.getState();
+  if (!dirty) return null;
+  return (
+    <div className="banner warning draft-banner" data-testid="experiment-draft">
+      <span>{t("list.draft", { name: name || t("builder.untitled") })}</span>
+      <span className="toolbar">
+        <button
+          type="button"
+          className="primary"
+          data-testid="experiment-draft-continue"
+          onClick={() => useExperimentBuilder.setState({ open: true })}
+        >
+          {t("list.continue")}
+        </button>
+        <button
+          type="button"
+          className="ghost"
+          data-testid="experiment-draft-discard"
+          onClick={discard}
+        >
+          {t("list.discard")}
+        </button>
+      </span>
+    </div>
+  );
+}

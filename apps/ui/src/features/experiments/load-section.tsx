@@ -1,0 +1,67 @@
+import { useTranslation } from "react-i18next";
+import { Field } from "../../shared/field.tsx";
+import { useExperimentBuilder } from "./experiment-builder-store.ts";
+import { useBuilderForm } from "./use-builder.ts";
+
+/** Closed loop (s3bench) or open loop (wrk2: a schedule, latency from the intended start). */
+export function LoadSection() {
+  const { t } = useTranslation("experiments");
+  const { form, errors } = useBuilderForm();
+  const setField = useExperimentBuilder((state) => state.setField);
+
+  return (
+    <section className="card form-section-card">
+      <h2>{t("load.title")}</h2>
+      <div className="choice-cards" role="radiogroup" aria-label={t("load.title")}>
+        {(["closed", "open"] as const).map((loop) => (
+          <label key={loop} className="choice-card" data-checked={form.loop === loop}>
+            <input
+              type="radio"
+              name="experiment-loop"
+              data-testid={`experiment-loop-${loop}`}
+              checked={form.loop === loop}
+              onChange={() => setField("loop", loop)}
+            />
+            <span>
+              <strong>{t(`load.${loop}`)}</strong>
+              <small className="field-hint">{t(`load.${loop}Hint`)}</small>
+            </span>
+          </label>
+        ))}
+      </div>
+      {form.loop === "open" ? (
+        <div className="grid-3">
+          <Field label={t("load.rate")} error={errors.rate} hint={t("load.rateHint")}>
+            <input
+              data-testid="experiment-rate"
+              className="mono"
+              value={form.rate}
+              spellCheck={false}
+              onChange={(event) => setField("rate", event.target.value)}
+            />
+          </Field>
+          <Field label={t("load.arrivals")} error={errors.arrivals}>
+            <select
+              data-testid="experiment-arrivals"
+              value={form.arrivals}
+              onChange={(event) => setField("arrivals", event.target.value as "fixed" | "poisson")}
+            >
+              <option value="fixed">{t("load.fixed")}</option>
+              <option value="poisson">{t("load.poisson")}</option>
+            </select>
+          </Field>
+          <Field label={t("load.duration")} error={errors.duration} hint={t("load.durationHint")}>
+            <input
+              data-testid="experiment-duration"
+              className="mono"
+              value={form.duration}
+              spellCheck={false}
+              placeholder="30s"
+              onChange={(event) => setField("duration", event.target.value)}
+            />
+          </Field>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,167 @@
+import type { ReplicaChoice, RequestMode } from "@taillab/api";
+import { useTranslation } from "react-i18next";
+import { Field } from "../../shared/field.tsx";
+import { FieldGroup, WithUnit } from "../../shared/field-group.tsx";
+import { useExperimentBuilder } from "./experiment-builder-store.ts";
+import { REQUEST_MODES, usesBackups } from "./experiment-form.ts";
+import { useBuilderForm, useChosenEndpoint } from "./use-builder.ts";
+
+const REPLICA_CHOICES: ReplicaChoice[] = ["round-robin", "least-outstanding"];
+
+/** Normal, hedged, tied or adaptive requests (or each of them, to compare), with their knobs. */
+export function ModeSection() {
+  const { t } = useTranslation("experiments");
+  const { form, errors } = useBuilderForm();
+  const setField = useExperimentBuilder((state) => state.setField);
+  const toggleMode = useExperimentBuilder((state) => state.toggleMode);
+  const endpoint = useChosenEndpoint();
+  const modes: RequestMode[] = form.compareModes ? form.modes : [form.mode];
+  const backups = usesBackups(form);
+  const hedging = modes.some((mode) => mode === "hedged" || mode === "adaptive");
+  const tied = modes.includes("tied");
+  const replicas = Number(form.testbedReplicas || endpoint?.testbed?.replicas || 0);
+  const oneReplica = endpoint?.kind === "testbed" && replicas === 1;
+
+  return (
+    <section className="card form-section-card">
+      <h2>{t("mode.title")}</h2>
+      <label className="check">
+        <input
+          type="checkbox"
+          data-testid="experiment-compare-modes"
+          checked={form.compareModes}
+          onChange={(event) => setField("compareModes", event.target.checked)}
+        />
+        {t("mode.compare")}
+      </label>
+      {form.compareModes ? (
+        <FieldGroup
+          label={t("mode.mode")}
+          error={errors.modes ?? errors.mode}
+          hint={t("mode.compareHint")}
+        >
+          {REQUEST_MODES.map((mode) => (
+            <label key={mode} className="check" title={t(`mode.${mode}Hint`)}>
+              <input
+                type="checkbox"
+                data-testid={`experiment-modes-${mode}`}
+                checked={form.modes.includes(mode)}
+                onChange={() => toggleMode(mode)}
+              />
+              {t(`mode.${mode}`)}
+            </label>
+          ))}
+        </FieldGroup>
+      ) : (
+        <Field label={t("mode.mode")} error={errors.mode} hint={t(`mode.${form.mode}Hint`)}>
+          <select
+            data-testid="experiment-mode"
+            value={form.mode}
+            onChange={(event) => setField("mode", event.target.value as RequestMode)}
+          >
+            {REQUEST_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {t(`mode.${mode}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
+      {backups ? (
+        <>
+          {oneReplica ? (
+            <p className="banner warning" data-testid="experiment-one-replica">
+              {t("mode.oneReplica")}
+            </p>
+          ) : null}
+          <div className="grid-3">
+            {hedging ? (
+              <>
+                <Field label={t("mode.hedgeDelay")} error={errors.hedgeDelay}>
+                  <span className="input-with-action">
+                    <select
+                      data-testid="experiment-hedge-kind"
+                      value={form.hedgeDelayKind}
+                      onChange={(event) =>
+                        setField("hedgeDelayKind", event.target.value as "percentile" | "fixed")
+                      }
+                    >
+                      <option value="percentile">{t("mode.percentile")}</option>
+                      <option value="fixed">{t("mode.fixed")}</option>
+                    </select>
+                    {form.hedgeDelayKind === "fixed" ? (
+                      <WithUnit unit="ms">
+                        <input
+                          data-testid="experiment-hedge-delay"
+                          className="mono short"
+                          inputMode="decimal"
+                          value={form.hedgeDelayMs}
+                          onChange={(event) => setField("hedgeDelayMs", event.target.value)}
+                        />
+                      </WithUnit>
+                    ) : (
+                      <WithUnit unit="p" before>
+                        <input
+                          data-testid="experiment-hedge-percentile"
+                          className="mono short"
+                          inputMode="decimal"
+                          value={form.hedgePercentile}
+                          onChange={(event) => setField("hedgePercentile", event.target.value)}
+                        />
+                      </WithUnit>
+                    )}
+                  </span>
+                </Field>
+                <Field
+                  label={t("mode.budget")}
+                  error={errors.budgetPercent}
+                  hint={t("mode.budgetHint")}
+                >
+                  <WithUnit unit="%">
+                    <input
+                      data-testid="experiment-budget"
+                      className="mono short"
+                      inputMode="decimal"
+                      value={form.budgetPercent}
+                      onChange={(event) => setField("budgetPercent", event.target.value)}
+                    />
+                  </WithUnit>
+                </Field>
+              </>
+            ) : null}
+            {tied ? (
+              <Field
+                label={t("mode.tiedDelay")}
+                error={errors.tiedDelayMs}
+                hint={t("mode.tiedDelayHint")}
+              >
+                <WithUnit unit="ms">
+                  <input
+                    data-testid="experiment-tied-delay"
+                    className="mono short"
+                    inputMode="decimal"
+                    value={form.tiedDelayMs}
+                    onChange={(event) => setField("tiedDelayMs", event.target.value)}
+                  />
+                </WithUnit>
+              </Field>
+            ) : null}
+            <Field label={t("mode.replicaChoice")} error={errors.replicaChoice}>
+              <select
+                data-testid="experiment-replica-choice"
+                value={form.replicaChoice}
+                onChange={(event) => setField("replicaChoice", event.target.value as ReplicaChoice)}
+              >
+                {REPLICA_CHOICES.map((choice) => (
+                  <option key={choice} value={choice}>
+                    {t(`mode.${choice}`)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

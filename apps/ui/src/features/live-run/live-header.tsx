@@ -1,0 +1,67 @@
+import { useTranslation } from "react-i18next";
+import { modKeyLabel } from "../../app/shortcuts.ts";
+import { isRunActive, useLiveRun } from "./live-run-store.ts";
+import { shownStatus } from "./live-status.ts";
+
+const BADGE_TONE: Record<string, string> = {
+  running: "accent",
+  starting: "accent",
+  complete: "success",
+  stopped: "warning",
+  interrupted: "warning",
+  failed: "danger",
+};
+
+/** The run's name, its place in a mode series, its status, and the stop button. */
+export function LiveHeader() {
+  const { t } = useTranslation("live");
+  const name = useLiveRun((state) => state.name);
+  const series = useLiveRun((state) => state.series);
+  const status = useLiveRun(shownStatus);
+  const active = useLiveRun(isRunActive);
+  const stopping = useLiveRun((state) => state.stopping);
+  const stop = useLiveRun((state) => state.stop);
+
+  return (
+    <header className="view-header live-header">
+      <div>
+        <h1>{name || t("title")}</h1>
+        <div className="live-meta">
+          <span
+            className={`badge status-badge ${BADGE_TONE[status] ?? ""}`}
+            data-testid="live-status"
+            data-status={status}
+            role="status"
+          >
+            {status === "running" || status === "starting" ? (
+              <span className="live-dot" aria-hidden="true" />
+            ) : null}
+            {t(`status.${status}`)}
+          </span>
+          {series && series.count > 1 ? (
+            <span className="series-label" data-testid="live-series">
+              {t("series", {
+                mode: t(`mode.${series.mode}`),
+                index: series.index + 1,
+                count: series.count,
+              })}
+            </span>
+          ) : null}
+        </div>
+      </div>
+      {active ? (
+        <button
+          type="button"
+          className="danger stop-button"
+          data-testid="live-stop"
+          disabled={stopping}
+          title={`Esc / ${modKeyLabel()}+.`}
+          onClick={() => void stop()}
+        >
+          ■ {stopping ? t("stopping") : t("stop")}
+          <kbd className="kbd-hint">Esc</kbd>
+        </button>
+      ) : null}
+    </header>
+  );
+}

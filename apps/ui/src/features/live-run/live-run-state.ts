@@ -1,0 +1,246 @@
+import type {
+  ActiveRun,
+  LivePercentiles,
+  LiveTimeline,
+  Operation,
+  RunEvent,
+  RunPointParams,
+  RunProgress,
+  RunSeries,
+  RunStatus,
+} from "@taillab/api";
+import { mergeDecimatedBuckets } from "@taillab/core";
+
+/**
+ * What the live screen shows, folded from the run events by `reduceRunEvent`. Pure, so the
+ * whole life of a run (and the timeline's cap) is tested without a backend or a clock.
+ */
+
+export type TimelineBucket = LiveTimeline["buckets"][number];
+
+/** Latency against request index of the phase running now. */
+export interface TimelineSeries {
+  pointIndex: number;
+  op: Operation;
+  buckets: TimelineBucket[];
+}
+
+export interface FinishedRun {
+  status: RunStatus;
+  stopped: boolean;
+  error: string | null;
+  series: RunSeries;
+  seriesRunIds: string[];
+}
+
+export interface Notice {
+  id: number;
+  message: string;
+}
+
+export interface LiveRunState {
+  /** starting: startRun answered but the run's first event has not arrived. */
+  status: "idle" | "starting" | "running" | "finished";
+  runId: string | null;
+  name: string;
+  points: RunPointParams[];
+  /** Every request of the run (all points, phases and repetitions); 0 when not known. */
+  requestCount: number;
+  series: RunSeries | null;
+  progress: RunProgress | null;
+  percentiles: LivePercentiles | null;
+  /** Requests and time of the phases finished before the current one (progress is per phase). */
+  doneBefore: number;
+  elapsedBefore: number;
+  timeline: TimelineSeries | null;
+  notices: Notice[];
+  finished: FinishedRun | null;
+  stopping: boolean;
+}
+
+/** Enough to draw a tail spike sharply at any width, few enough to redraw at 10 Hz. */
+export const MAX_TIMELINE_BUCKETS = 2000;
+const MAX_NOTICES = 50;
+
+export const IDLE_RUN: LiveRunState = {
+  status: "idle",
+  runId: null,
+  name: "",
+  points: [],
+  requestCount: 0,
+  series: null,
+  progress: null,
+  percentiles: null,
+  doneBefore: 0,
+  elapsedBefore: 0,
+  timeline: null,
+  notices: [],
+  finished: null,
+  stopping: false,
+};
+
+export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunState {
+  switch (event.type) {
+    case "started":
+      return {
+        ...IDLE_RUN,
+        status: "running",
+        runId: event.runId,
+        name: event.name,
+        points: event.points,
+        requestCount: event.requestCount,
+        series: event.series,
+      };
+    case "progress":
+      return applyProgress(state, event);
+    case "notice": {
+      if (state.runId !== null && event.runId !== state.runId) return state;
+      const id = (state.notices.at(-1)?.id ?? 0) + 1;
+      const notices = [...state.notices, { id, message: event.message }].slice(-MAX_NOTICES);
+      return { ...state, notices };
+    }
+    case "finished": {
+      const known = state.runId === event.runId;
+      return {
+        ...(known ? state : { ...IDLE_RUN, runId: event.runId }),
+        status: "finished",
+        series: event.series,
+        stopping: false,
+        finished: {
+          status: event.status,
+          stopped: event.stopped,
+          error: event.error?.message ?? null,
+          series: event.series,
+          seriesRunIds: event.seriesRunIds,
+        },
+      };
+    }
+  }
+}
+
+function applyProgress(
+  state: LiveRunState,
+  event: Extract<RunEvent, { type: "progress" }>,
+): LiveRunState {
+  const { progress } = event;
+  // A late event of a run already over must not bring it back to life.
+  if (state.status === "finished" && state.runId === progress.runId) return state;
+  // Joined mid-run (the UI opened while one ran): start from this event.
+  const base = state.runId === progress.runId ? state : { ...IDLE_RUN, runId: progress.runId };
+  const previous = base.progress;
+  const newPhase =
+    previous !== null &&
+    (previous.pointIndex !== progress.pointIndex ||
+      previous.op !== progress.op ||
+      progress.done < previous.done);
+  return {
+    ...base,
+    status: "running",
+    progress,
+    percentiles: event.percentiles ?? (newPhase ? null : base.percentiles),
+    doneBefore: base.doneBefore + (newPhase ? previous.done : 0),
+    elapsedBefore: base.elapsedBefore + (newPhase ? previous.elapsedMs : 0),
+    timeline: event.timeline ? appendTimeline(base.timeline, event.timeline) : base.timeline,
+  };
+}
+
+/**
+ * Adds an event's buckets to the phase's timeline. A new phase (another point or operation, or
+ * indices starting over in a repetition) starts a new one. Past the cap, the older part is
+ * folded 2:1 again and again while the newest half keeps full detail, so memory and drawing
+ * time stay bounded however long the run, and a spike never disappears (min–max survive).
+ */
+export function appendTimeline(
+  current: TimelineSeries | null,
+  incoming: LiveTimeline,
+  max = MAX_TIMELINE_BUCKETS,
+): TimelineSeries {
+  const first = incoming.buckets[0];
+  const last = current?.buckets.at(-1);
+  const continues =
+    current !== null &&
+    current.pointIndex === incoming.pointIndex &&
+    current.op === incoming.op &&
+    (first === undefined || last === undefined || first.firstIndex > last.lastIndex);
+  const buckets = continues ? [...current.buckets, ...incoming.buckets] : [...incoming.buckets];
+  return { pointIndex: incoming.pointIndex, op: incoming.op, buckets: capBuckets(buckets, max) };
+}
+
+export function capBuckets(buckets: TimelineBucket[], max: number): TimelineBucket[] {
+  if (buckets.length <= max) return buckets;
+  const recent = Math.floor(max / 2);
+  const older = buckets.slice(0, buckets.length - recent);
+  return [...mergeDecimatedBuckets(older, max - recent), ...buckets.slice(-recent)];
+}
+
+/**
+ * The run in progress when the UI (re)opens. Before any event was seen, the phases already done
+ * are estimated from the points' sample counts, so the progress bar and ETA start near the truth.
+ */
+export function adoptActiveRun(
+  state: LiveRunState,
+  active: ActiveRun,
+  nowMs: number,
+): LiveRunState {
+  if (state.runId !== null && state.runId !== active.runId) return state;
+  if (state.status === "finished") return state;
+  const progress = state.progress ?? active.lastProgress;
+  const joinedNow = state.progress === null || state.doneBefore === 0;
+  const estimate = progress && joinedNow ? estimateBefore(active, progress, nowMs) : null;
+  return {
+    ...state,
+    status: "running",
+    runId: active.runId,
+    name: active.name,
+    points: active.points,
+    requestCount: active.requestCount,
+    series: active.series,
+    progress,
+    doneBefore: estimate?.done ?? state.doneBefore,
+    elapsedBefore: estimate?.elapsedMs ?? state.elapsedBefore,
+  };
+}
+
+function estimateBefore(active: ActiveRun, progress: RunProgress, nowMs: number) {
+  const samples = active.points.map((point) => point.samples);
+  const allSamples = samples.reduce((sum, value) => sum + value, 0);
+  const perSample = allSamples > 0 ? active.requestCount / allSamples : 0;
+  const samplesBefore = samples
+    .slice(0, progress.pointIndex)
+    .reduce((sum, value) => sum + value, 0);
+  const runMs = nowMs - Date.parse(active.startedAt);
+  return {
+    done: Math.round(samplesBefore * perSample),
+    elapsedMs: Math.max(0, runMs - progress.elapsedMs),
+  };
+}
+
+export interface OverallProgress {
+  done: number;
+  total: number;
+  /** 0…1 */
+  fraction: number;
+  elapsedMs: number;
+  /** null until there is a rate to go by. */
+  etaMs: number | null;
+}
+
+/** The whole run's progress, from the phase's figures and the phases before it. */
+export function overallProgress(state: LiveRunState): OverallProgress {
+  const phase = state.progress;
+  const total = state.requestCount > 0 ? state.requestCount : (phase?.total ?? 0);
+  // A stopped run reports "complete" too: only one that ran to its end did every request.
+  const complete = state.finished?.status === "complete" && !state.finished.stopped;
+  const counted =
+    state.requestCount > 0 ? state.doneBefore + (phase?.done ?? 0) : (phase?.done ?? 0);
+  const done = complete ? total : Math.min(total, counted);
+  const elapsedMs = state.elapsedBefore + (phase?.elapsedMs ?? 0);
+  const running = state.status === "running" && done > 0 && done < total;
+  return {
+    done,
+    total,
+    fraction: total > 0 ? done / total : 0,
+    elapsedMs,
+    etaMs: running ? (elapsedMs * (total - done)) / done : null,
+  };
+}

@@ -1,0 +1,64 @@
+import type { RunEvent } from "@taillab/api";
+import { create } from "zustand";
+import { api, hasBackend } from "../../app/api.ts";
+import { messageOf } from "../../shared/field-errors.ts";
+import { adoptActiveRun, IDLE_RUN, reduceRunEvent, type LiveRunState } from "./live-run-state.ts";
+
+interface LiveRunStore extends LiveRunState {
+  /** The timeline's y axis: log shows a 1 s stall next to 5 ms requests. */
+  logScale: boolean;
+  setLogScale(logScale: boolean): void;
+  apply(event: RunEvent): void;
+  /** startRun answered: show the run as starting until its first event. */
+  runRequested(runId: string, name: string): void;
+  stop(): Promise<void>;
+  /** Follows the backend's run events; returns the unsubscribe. */
+  connect(): () => void;
+}
+
+export const useLiveRun = create<LiveRunStore>((set, get) => ({
+  ...IDLE_RUN,
+  logScale: false,
+  setLogScale: (logScale) => set({ logScale }),
+
+  apply(event) {
+    set((state) => reduceRunEvent(state, event));
+  },
+
+  runRequested(runId, name) {
+    // Its "started" event may have come before startRun's answer.
+    if (get().runId === runId) return;
+    set({ ...IDLE_RUN, status: "starting", runId, name });
+  },
+
+  async stop() {
+    const { runId, status } = get();
+    if (runId === null || (status !== "running" && status !== "starting")) return;
+    set({ stopping: true });
+    try {
+      await api().stopRun({ runId });
+    } catch (error) {
+      const id = (get().notices.at(-1)?.id ?? 0) + 1;
+      set({ stopping: false, notices: [...get().notices, { id, message: messageOf(error) }] });
+    }
+  },
+
+  connect() {
+    if (!hasBackend()) return () => undefined;
+    const unsubscribe = api().onRunEvent((event) => get().apply(event));
+    api()
+      .activeRun()
+      .then((active) => {
+        if (active) set((state) => adoptActiveRun(state, active, Date.now()));
+      })
+      .catch(() => {
+        // No run to join; the events will bring the next one.
+      });
+    return unsubscribe;
+  },
+}));
+
+/** True while a run is under way (the stop shortcut and the nav's indicator). */
+export function isRunActive(state: LiveRunState): boolean {
+  return state.status === "running" || state.status === "starting";
+}

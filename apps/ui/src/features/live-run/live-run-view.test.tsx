@@ -1,0 +1,177 @@
+import type { RequestMode, RunEvent } from "@taillab/api";
+import { act, fireEvent, screen } from "@testing-library/react";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useNavigation } from "../../app/navigation-store.ts";
+import { installFakeTailLab, type FakeTailLab } from "../../shared/test-support/fake-taillab.ts";
+import { renderUi } from "../../shared/test-support/render.tsx";
+import { useLiveRun } from "./live-run-store.ts";
+import { LiveRunView } from "./live-run-view.tsx";
+
+const initialLive = useLiveRun.getState();
+
+beforeEach(() => {
+  useLiveRun.setState(initialLive, true);
+});
+
+const POINT = { clients: 8, samples: 256, objectSizeBytes: 32768 };
+
+function started(runId: string, index = 0, count = 1, mode: RequestMode = "normal"): RunEvent {
+  return {
+    type: "started",
+    runId,
+    name: "Lab 3",
+    points: [POINT],
+    requestCount: 512,
+    series: { index, count, mode },
+  };
+}
+
+function progress(runId: string, done: number): RunEvent {
+  return {
+    type: "progress",
+    progress: {
+      runId,
+      pointIndex: 0,
+      pointCount: 1,
+      params: POINT,
+      op: "PUT",
+      done,
+      total: 256,
+      errors: 2,
+      opsPerSec: 812.4,
+      p50Ms: 4,
+      p99Ms: 31,
+      elapsedMs: 2000,
+    },
+    percentiles: { p50Ms: 4.2, p90Ms: 9.5, p99Ms: 31.25, p999Ms: 120, maxMs: 1012, count: done },
+    timeline: {
+      pointIndex: 0,
+      op: "PUT",
+      buckets: [{ firstIndex: 0, lastIndex: done - 1, count: done, min: 1, max: 1012, mean: 5 }],
+    },
+  };
+}
+
+function connect(): FakeTailLab {
+  const fake = installFakeTailLab();
+  useLiveRun.getState().connect();
+  return fake;
+}
+
+describe("live run screen", () => {
+  it("points to Experiments when nothing runs", () => {
+    renderUi(<LiveRunView />);
+    expect(screen.getByTestId("live-empty")).toBeTruthy();
+    expect(screen.getByTestId("live-status").dataset.status).toBe("idle");
+  });
+
+  it("shows progress, live percentiles and the stop button while running", async () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r1"));
+      fake.emit(progress("r1", 128));
+    });
+    expect(screen.getByTestId("live-status").dataset.status).toBe("running");
+    const bar = screen.getByTestId("live-progress");
+    expect(bar.dataset).toMatchObject({ done: "128", total: "512" });
+    expect(bar.textContent).toContain("Point 1 of 1");
+    expect(bar.textContent).toContain("8 clients · 256 requests · 32KiB");
+    expect(bar.textContent).toContain("812 ops/s");
+    expect(screen.getByTestId("live-p99").textContent).toContain("31.250 ms");
+    expect(screen.getByTestId("live-max").textContent).toContain("1,012.0 ms");
+    expect(screen.getByTestId("live-timeline")).toBeTruthy();
+
+    await act(async () => fireEvent.click(screen.getByTestId("live-stop")));
+    expect(fake.stopRun).toHaveBeenCalledWith({ runId: "r1" });
+    expect(screen.getByTestId("live-stop").textContent).toContain("Stopping");
+  });
+
+  it("says how a run ended and opens its result", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r1"));
+      fake.emit(progress("r1", 256));
+      fake.emit({
+        type: "finished",
+        runId: "r1",
+        status: "complete",
+        stopped: true,
+        error: null,
+        series: { index: 0, count: 1, mode: "normal" },
+        seriesRunIds: ["r1"],
+      });
+    });
+    expect(screen.getByTestId("live-status").dataset.status).toBe("stopped");
+    expect(screen.getByTestId("live-finished").textContent).toContain("Stopped.");
+    expect(screen.queryByTestId("live-stop")).toBeNull();
+    expect(screen.queryByTestId("compare-modes")).toBeNull();
+    fireEvent.click(screen.getByTestId("open-result"));
+    expect(useNavigation.getState().route).toEqual({ view: "run", runId: "r1" });
+  });
+
+  it("shows a failed run's reason", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r1"));
+      fake.emit({
+        type: "finished",
+        runId: "r1",
+        status: "failed",
+        stopped: false,
+        error: { message: "endpoint http://127.0.0.1:9000 refused the connection" },
+        series: { index: 0, count: 1, mode: "normal" },
+        seriesRunIds: ["r1"],
+      });
+    });
+    expect(screen.getByTestId("live-status").dataset.status).toBe("failed");
+    expect(screen.getByTestId("live-finished").textContent).toContain("refused the connection");
+  });
+
+  it("offers to compare the modes when a series finished its last run", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => fake.emit(started("r3", 2, 3, "tied")));
+    expect(screen.getByTestId("live-series").textContent).toBe("tied — 3 of 3");
+    act(() =>
+      fake.emit({
+        type: "finished",
+        runId: "r3",
+        status: "complete",
+        stopped: false,
+        error: null,
+        series: { index: 2, count: 3, mode: "tied" },
+        seriesRunIds: ["r1", "r2", "r3"],
+      }),
+    );
+    expect(screen.getByTestId("live-status").dataset.status).toBe("complete");
+    expect(screen.getByTestId("live-progress").dataset).toMatchObject({
+      done: "512",
+      total: "512",
+    });
+    fireEvent.click(screen.getByTestId("compare-modes"));
+    expect(useNavigation.getState().route).toEqual({ view: "compare", runIds: ["r1", "r2", "r3"] });
+  });
+
+  it("joins the run in progress when it opens", async () => {
+    installFakeTailLab({
+      activeRun: async () => ({
+        runId: "r5",
+        name: "Already going",
+        points: [POINT],
+        requestCount: 512,
+        startedAt: new Date().toISOString(),
+        series: { index: 0, count: 1, mode: "normal" },
+        lastProgress: null,
+      }),
+    });
+    await act(async () => {
+      useLiveRun.getState().connect();
+    });
+    renderUi(<LiveRunView />);
+    expect(screen.getByTestId("live-status").dataset.status).toBe("running");
+    expect(screen.getByText("Already going")).toBeTruthy();
+  });
+});

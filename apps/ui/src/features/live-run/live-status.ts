@@ -1,0 +1,28 @@
+import type { LiveRunState } from "./live-run-state.ts";
+
+export type ShownStatus =
+  "idle" | "starting" | "running" | "complete" | "stopped" | "failed" | "interrupted";
+
+/** One word for the run's state, as the status badge and the e2e tests read it. */
+export function shownStatus(state: LiveRunState): ShownStatus {
+  if (state.status !== "finished") return state.status;
+  const finished = state.finished;
+  if (!finished) return "complete";
+  if (finished.stopped) return "stopped";
+  return finished.status === "running" ? "interrupted" : finished.status;
+}
+
+/** The last run of a mode series is over: its runs can be compared. */
+export function canCompareModes(state: LiveRunState): boolean {
+  const finished = state.finished;
+  if (!finished) return false;
+  const { index, count } = finished.series;
+  return count > 1 && index === count - 1 && finished.seriesRunIds.length > 1;
+}
+
+/** A run of a series finished and the next mode's run is about to start. */
+export function nextModeComing(state: LiveRunState): boolean {
+  const finished = state.finished;
+  if (!finished || finished.stopped || finished.status !== "complete") return false;
+  return finished.series.index < finished.series.count - 1;
+}

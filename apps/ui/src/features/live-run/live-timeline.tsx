@@ -1,0 +1,56 @@
+import { useTranslation } from "react-i18next";
+import { ChartCanvas } from "../../shared/chart.tsx";
+import { useLiveRun } from "./live-run-store.ts";
+import { timelineChartConfig } from "./timeline-chart-config.ts";
+
+/**
+ * Latency against request index, growing as events arrive. Only this component follows the
+ * timeline, and the chart redraws in place without animation (ChartCanvas' update("none")).
+ */
+export function LiveTimeline() {
+  const { t, i18n } = useTranslation("live");
+  const timeline = useLiveRun((state) => state.timeline);
+  const logScale = useLiveRun((state) => state.logScale);
+  const setLogScale = useLiveRun((state) => state.setLogScale);
+  const labels = {
+    mean: t("timeline.mean"),
+    band: t("timeline.band"),
+    x: t("timeline.x"),
+    y: t("timeline.y"),
+  };
+  const buckets = timeline?.buckets ?? [];
+
+  return (
+    <section className="card" aria-labelledby="live-timeline-title">
+      <header className="card-header">
+        <div>
+          <h2 id="live-timeline-title">
+            {t("timeline.title")}
+            {timeline ? <span className="badge op-badge">{timeline.op}</span> : null}
+          </h2>
+          <p className="muted small">{t("timeline.hint")}</p>
+        </div>
+        <label className="check">
+          <input
+            type="checkbox"
+            data-testid="live-log-scale"
+            checked={logScale}
+            onChange={(event) => setLogScale(event.target.checked)}
+          />
+          {t("timeline.log")}
+        </label>
+      </header>
+      <div className="timeline-box" data-buckets={buckets.length}>
+        <ChartCanvas<"line">
+          testId="live-timeline"
+          label={t("timeline.title")}
+          deps={[timeline, logScale, i18n.language]}
+          build={(theme) => timelineChartConfig(buckets, { logScale, labels, theme })}
+        />
+        {buckets.length === 0 ? (
+          <p className="chart-overlay muted">{t("timeline.waiting")}</p>
+        ) : null}
+      </div>
+    </section>
+  );
+}

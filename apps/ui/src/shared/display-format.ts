@@ -1,0 +1,19 @@
+import { formatMs } from "@taillab/report";
+
+/** Figures the live screens add to the report's number formats (@taillab/report). */
+
+/** A latency with its unit, or a dash when there is none yet. */
+export function formatLatency(ms: number | null | undefined): string {
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? "–" : `${formatMs(ms)} ms`;
+}
+
+/** A duration for a person: `45 s`, `3 min 20 s`, `1 h 05 min`. */
+export function formatDuration(ms: number): string {
+  const totalSeconds = Math.max(0, Math.round(ms / 1000));
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds % 3600) / 60);
+  const seconds = totalSeconds % 60;
+  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, "0")} min`;
+  if (minutes > 0) return `${minutes} min ${String(seconds).padStart(2, "0")} s`;
+  return `${seconds} s`;
+}
