@@ -87,6 +87,9 @@ export const EndpointDraftSchema = z.object({
 export type EndpointDraft = z.output<typeof EndpointDraftSchema>;
 export type EndpointDraftInput = z.input<typeof EndpointDraftSchema>;
 
+/** The endpoint every first start has; the built-in experiments run on it, so it stays. */
+export const EMBEDDED_TESTBED_ENDPOINT_ID = "testbed";
+
 /** A saved endpoint as the UI sees it: everything but the secret. */
 export const SavedEndpointSchema = z.object({
   id: z.string(),

@@ -1,5 +1,4 @@
-import type { Experiment } from "@taillab/api";
-import { TESTBED_ENDPOINT_ID } from "./endpoints-store.ts";
+import { EMBEDDED_TESTBED_ENDPOINT_ID, type Experiment } from "@taillab/api";
 
 /** When the built-ins last changed: shown as their "updated" date. */
 const UPDATED_AT = "2026-11-22T00:00:00.000Z";
@@ -26,7 +25,7 @@ export const BUILT_IN_EXPERIMENTS: readonly Experiment[] = [
     name: "Object size sweep at fixed total",
     description:
       "The labs' size sweep, shortened: 4 MiB written, read and deleted as 512 × 8 KiB, 128 × 32 KiB, 32 × 128 KiB and 8 × 512 KiB objects by one client. Per-request costs dominate small objects, so throughput grows with object size.",
-    endpointId: TESTBED_ENDPOINT_ID,
+    endpointId: EMBEDDED_TESTBED_ENDPOINT_ID,
     // The spec's own clients, samples and size are the first point's, as in core's presets.
     spec: { ...SIZE_SWEEP_POINTS[0], points: SIZE_SWEEP_POINTS },
   },
@@ -37,7 +36,7 @@ export const BUILT_IN_EXPERIMENTS: readonly Experiment[] = [
     name: "Concurrency sweep",
     description:
       "1 to 16 clients, 400 requests of 64 KiB each, on a testbed replica that serves 8 requests at once: throughput grows until the slots are full, then latency grows instead (an M/M/c queue).",
-    endpointId: TESTBED_ENDPOINT_ID,
+    endpointId: EMBEDDED_TESTBED_ENDPOINT_ID,
     spec: {
       clients: [1, 2, 4, 8, 16],
       samples: 400,
@@ -52,7 +51,7 @@ export const BUILT_IN_EXPERIMENTS: readonly Experiment[] = [
     name: "Parameter grid",
     description:
       "Lab 2's grid: 1, 4 and 8 clients × 1 KiB, 32 KiB and 1 MiB objects, 128 requests per phase at each of the 9 points.",
-    endpointId: TESTBED_ENDPOINT_ID,
+    endpointId: EMBEDDED_TESTBED_ENDPOINT_ID,
     spec: { clients: [1, 4, 8], samples: 128, objectSize: ["1KiB", "32KiB", "1MiB"] },
   },
   {
@@ -62,7 +61,7 @@ export const BUILT_IN_EXPERIMENTS: readonly Experiment[] = [
     name: "Tail latency: normal vs hedged vs tied",
     description:
       "Two testbed replicas where 1 % of requests stall for 1 s. Normal requests show the stalls at p99.9; hedged requests (a backup after the p95 latency) and tied requests (two copies at once, the slower cancelled) hide them. Three runs, compared side by side.",
-    endpointId: TESTBED_ENDPOINT_ID,
+    endpointId: EMBEDDED_TESTBED_ENDPOINT_ID,
     // 3 000 GETs make p99.9 the 3rd-worst request, so one unlucky request cannot decide it; 16
     // clients finish the three runs in about 30 s on 2 cores. A backup may be sent after only 5
     // latencies are known, and the 20 % budget leaves room for bursts of stalls (p95 hedging

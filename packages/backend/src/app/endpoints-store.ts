@@ -1,5 +1,6 @@
 import {
   APP_FILES_SCHEMA_VERSION,
+  EMBEDDED_TESTBED_ENDPOINT_ID,
   EndpointsFileSchema,
   type EndpointDraft,
   type EndpointsFile,
@@ -17,9 +18,6 @@ import {
 import type { SecretsFileStore } from "./secrets-file.ts";
 import { createTaskQueue } from "./task-queue.ts";
 import { readVersionedFile } from "./versioned-file.ts";
-
-/** The endpoint every first start has, which the built-in experiments run on. */
-export const TESTBED_ENDPOINT_ID = "testbed";
 
 /**
  * Saved endpoints in endpoints.json (replaced atomically on every change), their secrets in the
@@ -45,7 +43,7 @@ export interface EndpointsStore {
 function seedEndpoints(now: string): StoredEndpoint[] {
   return [
     {
-      id: TESTBED_ENDPOINT_ID,
+      id: EMBEDDED_TESTBED_ENDPOINT_ID,
       name: "Embedded testbed",
       kind: "testbed",
       region: "us-east-1",
@@ -93,7 +91,7 @@ export async function openEndpointsStore(
     if (sameName) {
       problems.push({ field: "name", message: `an endpoint named "${sameName.name}" exists` });
     }
-    if (existing?.id === TESTBED_ENDPOINT_ID && draft.kind !== "testbed") {
+    if (existing?.id === EMBEDDED_TESTBED_ENDPOINT_ID && draft.kind !== "testbed") {
       problems.push({
         field: "kind",
         message:
@@ -142,7 +140,7 @@ export async function openEndpointsStore(
     remove: (id) =>
       inTurn(async () => {
         require(id, "endpointId");
-        if (id === TESTBED_ENDPOINT_ID) {
+        if (id === EMBEDDED_TESTBED_ENDPOINT_ID) {
           throw InputError.of(
             "endpointId",
             "the embedded testbed cannot be removed: the built-in experiments run on it",

@@ -1,4 +1,4 @@
-import type { SavedEndpoint } from "@taillab/api";
+import { EMBEDDED_TESTBED_ENDPOINT_ID, type SavedEndpoint } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 import { ConfirmButton } from "../../shared/confirm-button.tsx";
 import { profileToText } from "../../shared/testbed-setup-fields.tsx";
@@ -47,12 +47,14 @@ export function EndpointCard({ endpoint }: { endpoint: SavedEndpoint }) {
           {t("card.edit")}
         </button>
         <span className="toolbar-spacer" />
-        <ConfirmButton
-          testId="endpoint-row-remove"
-          label={t("card.remove")}
-          question={t("card.removeQuestion", { name: endpoint.name })}
-          onConfirm={() => void remove(endpoint.id)}
-        />
+        {endpoint.id === EMBEDDED_TESTBED_ENDPOINT_ID ? null : (
+          <ConfirmButton
+            testId="endpoint-row-remove"
+            label={t("card.remove")}
+            question={t("card.removeQuestion", { name: endpoint.name })}
+            onConfirm={() => void remove(endpoint.id)}
+          />
+        )}
       </div>
       <ConnectionVerdict test={test} />
     </article>
