@@ -16,6 +16,7 @@ import {
   histogramViewFromBuckets,
   mergeDecimatedBuckets,
   percentileLadder,
+  percentileLadderFromStats,
   pointLabel,
   weightedLatenciesFromHistogramBuckets,
   type ComparisonCell,
@@ -32,7 +33,6 @@ import {
   cdfOverlayChart,
   fitSummary,
   ladderChart,
-  ladderFromStats,
   latencyHistogramChart,
   latencyIndexChart,
   seriesColor,
@@ -264,7 +264,7 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
       const points = analysis
         ? analysis.ladder
         : phase.requests > 0
-          ? ladderFromStats(phase.latencyMs)
+          ? percentileLadderFromStats(phase.latencyMs)
           : [];
       if (points.length === 0) continue;
       const colorIndex = isSweep ? pointIndex : ladderLines.length;
@@ -539,7 +539,7 @@ export function renderComparisonReport(
       ladderLines.push({
         label,
         color,
-        points: analysis ? analysis.ladder : ladderFromStats(phase.latencyMs),
+        points: analysis ? analysis.ladder : percentileLadderFromStats(phase.latencyMs),
       });
       if (analysis) cdfLines.push({ label, color, view: analysis.view });
     });

@@ -5,3 +5,4 @@ export * from "./summary-csv.ts";
 export * from "./run-json.ts";
 export * from "./html-report.ts";
 export * from "./report-messages.ts";
+export * from "./report-format.ts";

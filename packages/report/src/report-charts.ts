@@ -253,19 +253,6 @@ export interface LadderLine {
 /** Where the nines axis is labelled. */
 const LADDER_TICKS = [50, 90, 99, 99.9, 99.99];
 
-/** The ladder from summary figures, for a phase whose histogram is not at hand. */
-export function ladderFromStats(stats: LatencyStats): PercentilePoint[] {
-  return (
-    [
-      [50, stats.p50],
-      [90, stats.p90],
-      [99, stats.p99],
-      [99.9, stats.p999],
-      [99.99, stats.p9999],
-    ] as const
-  ).map(([percentile, valueMs]) => ({ percentile, nines: ninesOf(percentile), valueMs }));
-}
-
 export function ladderChart(
   id: string,
   title: string,

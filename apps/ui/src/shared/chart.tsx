@@ -36,22 +36,33 @@ Chart.register(
   zoomPlugin,
 );
 
+/** data-* attributes for tests and tools: figures a chart shows, as numbers rather than pixels. */
+export type ChartAttributes = Record<`data-${string}`, string | number | boolean | undefined>;
+
 /**
  * One Chart.js canvas. `build` turns data and the theme's tokens into a configuration; the chart
  * is rebuilt when the theme or projector mode changes and updated in place (no animation) when
- * only `deps` change, so live charts redraw cheaply.
+ * only `deps` change, so live charts redraw cheaply. With `resetZoomLabel` it gets a button that
+ * undoes wheel zoom and drag pan (the configuration enables them, see chart-options.ts).
  */
 export function ChartCanvas<T extends ChartType>({
   build,
   deps,
   testId,
   label,
+  resetZoomLabel,
+  hint,
+  attributes,
 }: {
   build: (theme: ChartTheme) => ChartConfiguration<T>;
   deps: readonly unknown[];
   testId?: string;
   /** For screen readers: what the chart shows. */
   label: string;
+  resetZoomLabel?: string;
+  /** One line under the chart, e.g. how to zoom. */
+  hint?: string;
+  attributes?: ChartAttributes;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart<T> | null>(null);
@@ -64,7 +75,9 @@ export function ChartCanvas<T extends ChartType>({
   });
 
   useEffect(() => {
-    if (!canvas.current) return;
+    // Without a 2D context (a canvas-less test DOM, a renderer with canvas blocked) Chart.js
+    // half-builds a chart that throws on its first update: show none rather than break the screen.
+    if (!canvas.current?.getContext("2d")) return;
     const config = buildRef.current(readChartTheme());
     chart.current = new Chart(canvas.current, withDefaults(config));
     return () => {
@@ -84,8 +97,23 @@ export function ChartCanvas<T extends ChartType>({
   }, deps);
 
   return (
-    <div className="chart-box" data-testid={testId}>
-      <canvas ref={canvas} role="img" aria-label={label} />
+    <div className="chart" data-testid={testId} {...attributes}>
+      {resetZoomLabel ? (
+        <div className="chart-tools">
+          <button
+            type="button"
+            className="ghost small"
+            data-testid={testId ? `${testId}-reset-zoom` : undefined}
+            onClick={() => chart.current?.resetZoom()}
+          >
+            {resetZoomLabel}
+          </button>
+        </div>
+      ) : null}
+      <div className="chart-box">
+        <canvas ref={canvas} role="img" aria-label={label} />
+      </div>
+      {hint ? <p className="chart-hint">{hint}</p> : null}
     </div>
   );
 }
@@ -93,6 +121,11 @@ export function ChartCanvas<T extends ChartType>({
 function withDefaults<T extends ChartType>(config: ChartConfiguration<T>): ChartConfiguration<T> {
   return {
     ...config,
-    options: { animation: false, responsive: true, maintainAspectRatio: false, ...config.options },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      ...config.options,
+    },
   } as ChartConfiguration<T>;
 }

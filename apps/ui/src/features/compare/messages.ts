@@ -1,6 +1,98 @@
 import type { FeatureMessages } from "../../app/i18n.ts";
 
+/** Texts of the compare screen (namespace "compare"). */
 export const compareMessages: FeatureMessages = {
-  en: {},
-  "zh-CN": {},
+  en: {
+    title: "Compare runs",
+    subtitle: "Several runs against a baseline: ratios, tails, sweeps and the cost of each mode.",
+    copy: "Copy comparison as text",
+    loading: "Loading the runs…",
+    nothingInCommon: "These runs have no point and phase in common to compare.",
+    baseline: "Baseline",
+    phase: "Compared phase",
+    phaseOption: "{{op}} · {{clients}} clients × {{samples}} × {{size}}",
+    ladderTitle: "Percentile ladders · {{phase}}",
+    picker: {
+      title: "Runs to compare ({{n}})",
+      search: "Search runs",
+      loading: "Loading the library…",
+      none: "No runs in the library yet.",
+    },
+    empty: {
+      title: "Pick at least two runs",
+      howTo:
+        "Tick runs in the list above. The first normal-mode run becomes the baseline; you can choose another.",
+      fromLibrary:
+        "Or tick runs in the results library and press “Compare selected”. A mode comparison (normal vs hedged vs tied) appears when the runs differ by mode.",
+      openLibrary: "Open the results library",
+    },
+    table: {
+      title: "Against the baseline",
+      intro:
+        "Each figure with its ratio to the baseline's: green is better (lower latency, higher throughput), red is worse.",
+      run: "Run",
+      mode: "Mode",
+      errors: "errors",
+      extra: "extra %",
+      baseline: "baseline",
+      missing: "not in this run",
+    },
+    modes: {
+      title: "Request modes compared",
+      intro:
+        "What each mode did to the tail, and what its backups cost: extra requests sent and bytes thrown away by the attempts that lost.",
+      mode: "Mode",
+      extra: "Extra requests (%)",
+      won: "Won by backup",
+      cancelled: "Cancelled",
+      wasted: "Wasted (MB)",
+      tailChart: "Tail latency per mode",
+      costChart: "Cost of backups per mode",
+    },
+  },
+  "zh-CN": {
+    title: "对比运行",
+    subtitle: "以基准对比多个运行：比值、尾延迟、参数扫描以及各模式的代价。",
+    copy: "复制对比文本",
+    loading: "正在加载运行…",
+    nothingInCommon: "这些运行没有可对比的相同测试点和阶段。",
+    baseline: "基准",
+    phase: "对比的阶段",
+    phaseOption: "{{op}} · {{clients}} 个客户端 × {{samples}} × {{size}}",
+    ladderTitle: "百分位阶梯 · {{phase}}",
+    picker: {
+      title: "要对比的运行（{{n}}）",
+      search: "搜索运行",
+      loading: "正在加载结果库…",
+      none: "结果库中还没有运行。",
+    },
+    empty: {
+      title: "请至少选择两个运行",
+      howTo: "在上方列表中勾选运行。第一个普通模式的运行将作为基准，也可以另选。",
+      fromLibrary:
+        "也可以在结果库中勾选运行后点击“对比所选”。当运行的请求模式不同时，会显示模式对比（普通、对冲、绑定）。",
+      openLibrary: "打开结果库",
+    },
+    table: {
+      title: "与基准对比",
+      intro: "每个数值后附与基准的比值：绿色表示更好（延迟更低、吞吐更高），红色表示更差。",
+      run: "运行",
+      mode: "模式",
+      errors: "错误",
+      extra: "额外 %",
+      baseline: "基准",
+      missing: "此运行中没有",
+    },
+    modes: {
+      title: "请求模式对比",
+      intro: "各模式对尾延迟的影响及其备份请求的代价：额外发送的请求，以及落败尝试浪费的字节。",
+      mode: "模式",
+      extra: "额外请求 (%)",
+      won: "备份胜出",
+      cancelled: "已取消",
+      wasted: "浪费 (MB)",
+      tailChart: "各模式的尾延迟",
+      costChart: "各模式备份请求的代价",
+    },
+  },
 };

@@ -1,0 +1,106 @@
+import type { RunDetail } from "@taillab/api";
+import { compareRuns } from "@taillab/core";
+import { describe, expect, it } from "vitest";
+import { runDetailFixture } from "../runs/test-support/run-fixtures.ts";
+import {
+  compareTableRows,
+  defaultBaseline,
+  defaultRowKey,
+  rowKey,
+  runLabels,
+  type ComparedRun,
+} from "./compare-model.ts";
+
+const normal = runDetailFixture({ runId: "n", name: "normal", medianUs: 6000 });
+const hedged = runDetailFixture({ runId: "h", name: "hedged", mode: "hedged", medianUs: 3000 });
+const tied = runDetailFixture({ runId: "t", name: "tied", mode: "tied", medianUs: 9000 });
+
+const compared = (details: RunDetail[]): ComparedRun[] => {
+  const labels = runLabels(details);
+  return details.map((detail, index) => ({
+    runId: detail.meta.id,
+    label: labels[index] ?? "",
+    detail,
+  }));
+};
+
+describe("compare model", () => {
+  it.each([
+    [
+      ["a", "b", "c"],
+      ["a", "b", "c"],
+    ],
+    [
+      ["a", "a", "b"],
+      ["a (#1)", "a (#2)", "b"],
+    ],
+    [
+      ["", "b"],
+      ["n", "b"],
+    ],
+  ])("labels runs %j as %j", (names, labels) => {
+    const details = names.map((name, index) =>
+      index === 0 ? { ...normal, meta: { ...normal.meta, name } } : runDetailFixture({ name }),
+    );
+    expect(runLabels(details)).toEqual(labels);
+  });
+
+  it.each([
+    [["PUT", "GET", "DELETE"], "GET"],
+    [["PUT", "DELETE"], "PUT"],
+    [["DELETE"], "DELETE"],
+  ] as const)("opens %j on %s", (ops, op) => {
+    const detail = runDetailFixture({ ops: [...ops], spec: { samples: [16] } });
+    expect(defaultRowKey(compareRuns([detail.summary]))).toBe(`8-16-32768-${op}`);
+  });
+
+  it.each([
+    [["hedged", "normal", "tied"], "1"],
+    [["hedged", "tied"], "0"],
+    [[], null],
+  ] as const)("takes the first normal run of %j as the baseline", (modes, baseline) => {
+    expect(defaultBaseline(modes.map((mode, index) => ({ runId: String(index), mode })))).toBe(
+      baseline,
+    );
+  });
+
+  it("gives each run its figures, ratios to the baseline and verdicts", () => {
+    const runs = compared([normal, hedged, tied]);
+    const comparison = compareRuns(
+      runs.map((run) => run.detail.summary),
+      0,
+    );
+    const key = defaultRowKey(comparison) as string;
+    const rows = compareTableRows(comparison, runs, key);
+    const get = (detail: RunDetail) =>
+      detail.summary.points[0]!.phases.find((phase) => phase.op === "GET")!;
+    expect(rows.map((row) => [row.runId, row.mode, row.isBaseline, row.present])).toEqual([
+      ["n", "normal", true, true],
+      ["h", "hedged", false, true],
+      ["t", "tied", false, true],
+    ]);
+    expect(rows[0]!.figures.p999Ms).toEqual({
+      value: get(normal).latencyMs.p999,
+      ratio: 1,
+      verdict: null,
+    });
+    const p50 = rows[1]!.figures.p50Ms;
+    expect(p50.value).toBe(get(hedged).latencyMs.p50);
+    expect(p50.ratio).toBeCloseTo(get(hedged).latencyMs.p50 / get(normal).latencyMs.p50, 9);
+    expect(p50.verdict).toBe("better");
+    expect(rows[2]!.figures.p50Ms.verdict).toBe("worse");
+    // Throughput: higher is better.
+    expect(rows[1]!.figures.opsPerSec.verdict).toBe(
+      get(hedged).opsPerSec > get(normal).opsPerSec ? "better" : "worse",
+    );
+  });
+
+  it("marks a run that lacks the compared point", () => {
+    const other = runDetailFixture({ runId: "o", spec: { objectSize: ["4KiB"] } });
+    const runs = compared([normal, other]);
+    const comparison = compareRuns(runs.map((run) => run.detail.summary));
+    const rows = compareTableRows(comparison, runs, rowKey(comparison.rows[0]!));
+    expect(rows.map((row) => row.present)).toEqual([true, false]);
+    expect(rows[1]!.figures.p999Ms).toEqual({ value: null, ratio: null, verdict: null });
+  });
+});

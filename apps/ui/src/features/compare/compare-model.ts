@@ -1,0 +1,107 @@
+import type { RequestMode, RunDetail } from "@taillab/api";
+import {
+  COMPARISON_METRICS,
+  type ComparisonMetric,
+  type ComparisonRow,
+  type RunComparison,
+} from "@taillab/core";
+
+/** A run being compared, under the name the comparison shows. */
+export interface ComparedRun {
+  runId: string;
+  label: string;
+  detail: RunDetail;
+}
+
+/** Each run's name (or id), numbered when two compared runs share it, as the report does. */
+export function runLabels(details: readonly RunDetail[]): string[] {
+  const base = details.map((detail) => detail.meta.name || detail.meta.id);
+  return base.map((label, index) =>
+    base.some((other, otherIndex) => otherIndex !== index && other === label)
+      ? `${label} (#${index + 1})`
+      : label,
+  );
+}
+
+/** A comparison row's identity across re-renders and baseline changes: its point and phase. */
+export function rowKey(row: ComparisonRow): string {
+  const { clients, samples, objectSizeBytes } = row.params;
+  return `${clients}-${samples}-${objectSizeBytes}-${row.op}`;
+}
+
+/**
+ * The phase to compare first: reads (GET), where hedging is classically shown; else the first
+ * phase that is not the cleanup; else whatever there is.
+ */
+export function defaultRowKey(comparison: RunComparison): string | null {
+  const rows = comparison.rows;
+  const row =
+    rows.find((entry) => entry.op === "GET") ??
+    rows.find((entry) => entry.op !== "DELETE") ??
+    rows[0];
+  return row ? rowKey(row) : null;
+}
+
+/** The baseline to start from: the first run in normal mode (what hedging is measured against). */
+export function defaultBaseline(
+  runs: readonly { runId: string; mode: RequestMode }[],
+): string | null {
+  return (runs.find((run) => run.mode === "normal") ?? runs[0])?.runId ?? null;
+}
+
+export type Verdict = "better" | "worse" | "same";
+
+export interface ComparedFigure {
+  value: number | null;
+  /** value ÷ the baseline's value; null where either is missing or the baseline's is 0. */
+  ratio: number | null;
+  verdict: Verdict | null;
+}
+
+export interface CompareTableRow {
+  runId: string;
+  label: string;
+  mode: RequestMode;
+  isBaseline: boolean;
+  /** False when the run has no such point and phase. */
+  present: boolean;
+  figures: Record<ComparisonMetric, ComparedFigure>;
+}
+
+const BETTER = new Map(COMPARISON_METRICS.map(({ metric, better }) => [metric, better]));
+
+/**
+ * One row per run for the chosen point and phase, each figure with its ratio to the baseline's
+ * and whether that is better or worse (lower latency, higher throughput), from core's comparison.
+ */
+export function compareTableRows(
+  comparison: RunComparison,
+  runs: readonly ComparedRun[],
+  key: string,
+): CompareTableRow[] {
+  const row = comparison.rows.find((entry) => rowKey(entry) === key);
+  return runs.map((run, index) => {
+    const figures = Object.fromEntries(
+      COMPARISON_METRICS.map(({ metric }) => {
+        const cell = row?.cells[metric][index];
+        if (!cell || cell.value === null)
+          return [metric, { value: null, ratio: null, verdict: null }];
+        const ratio = cell.deltaPct === null ? null : 1 + cell.deltaPct / 100;
+        let verdict: Verdict | null = null;
+        if (cell.delta !== null && index !== comparison.baselineIndex) {
+          const improved = BETTER.get(metric) === "lower" ? cell.delta < 0 : cell.delta > 0;
+          verdict = cell.delta === 0 ? "same" : improved ? "better" : "worse";
+        }
+        return [metric, { value: cell.value, ratio, verdict }];
+      }),
+    ) as Record<ComparisonMetric, ComparedFigure>;
+    return {
+      runId: run.runId,
+      label: run.label,
+      mode: run.detail.summary.mode,
+      isBaseline: index === comparison.baselineIndex,
+      present: row?.pointIndexes[index] !== null && row !== undefined,
+      figures,
+    };
+  });
+}

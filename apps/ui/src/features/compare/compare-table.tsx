@@ -1,0 +1,146 @@
+import type { ComparisonMetric } from "@taillab/core";
+import { formatFixed, formatInteger, formatMs, formatPercent } from "@taillab/report";
+import { useTranslation } from "react-i18next";
+import type { ComparedFigure, CompareTableRow } from "./compare-model.ts";
+
+interface Column {
+  metric: ComparisonMetric;
+  header: string;
+  format: (value: number) => string;
+}
+
+const LATENCY = (value: number) => formatMs(value);
+
+/** The columns of the table; the backup cost only when some run sent backups. */
+function columns(hedged: boolean): Column[] {
+  return [
+    { metric: "p50Ms", header: "p50 (ms)", format: LATENCY },
+    { metric: "p99Ms", header: "p99 (ms)", format: LATENCY },
+    { metric: "p999Ms", header: "p99.9 (ms)", format: LATENCY },
+    { metric: "maxMs", header: "max (ms)", format: LATENCY },
+    { metric: "opsPerSec", header: "ops/s", format: (value) => formatFixed(value, 1) },
+    { metric: "throughputMBps", header: "MB/s", format: (value) => formatFixed(value, 2) },
+    { metric: "errors", header: "errors", format: formatInteger },
+    ...(hedged
+      ? [
+          {
+            metric: "hedgeExtraPct" as const,
+            header: "extra %",
+            format: (v: number) => formatPercent(v),
+          },
+        ]
+      : []),
+  ];
+}
+
+function FigureCell({
+  figure,
+  format,
+  isBaseline,
+}: {
+  figure: ComparedFigure;
+  format: (value: number) => string;
+  isBaseline: boolean;
+}) {
+  if (figure.value === null) return <td className="number muted">–</td>;
+  return (
+    <td className="number">
+      {format(figure.value)}
+      {!isBaseline && figure.ratio !== null ? (
+        <span className={`ratio ${figure.verdict ?? ""}`.trim()} data-verdict={figure.verdict}>
+          ×{formatFixed(figure.ratio, 2)}
+        </span>
+      ) : null}
+    </td>
+  );
+}
+
+/**
+ * One row per run, the chosen point and phase: each figure and its ratio to the baseline's,
+ * green where it improved (lower latency, higher throughput) and red where it got worse.
+ */
+export function CompareTable({
+  rows,
+  op,
+  pointText,
+}: {
+  rows: readonly CompareTableRow[];
+  op: string;
+  pointText: string;
+}) {
+  const { t } = useTranslation("compare");
+  const { t: tRuns } = useTranslation("runs");
+  const hedged = rows.some((row) => (row.figures.hedgeExtraPct.value ?? 0) > 0);
+  const shown = columns(hedged);
+  const baseline = rows.find((row) => row.isBaseline);
+  return (
+    <div className="table-scroll">
+      <table
+        className="data compare-table"
+        data-testid="compare-table"
+        data-op={op}
+        data-point={pointText}
+        data-baseline-id={baseline?.runId}
+      >
+        <thead>
+          <tr>
+            <th>{t("table.run")}</th>
+            <th>{t("table.mode")}</th>
+            {shown.map((column) => (
+              <th key={column.metric} className="number">
+                {column.metric === "errors"
+                  ? t("table.errors")
+                  : column.metric === "hedgeExtraPct"
+                    ? t("table.extra")
+                    : column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => (
+            <tr
+              key={row.runId}
+              data-testid="compare-row"
+              data-run-id={row.runId}
+              data-mode={row.mode}
+              data-baseline={row.isBaseline}
+              data-present={row.present}
+              data-p50-ms={row.figures.p50Ms.value ?? undefined}
+              data-p99-ms={row.figures.p99Ms.value ?? undefined}
+              data-p999-ms={row.figures.p999Ms.value ?? undefined}
+              data-ops-per-sec={row.figures.opsPerSec.value ?? undefined}
+              data-p999-ratio={row.figures.p999Ms.ratio ?? undefined}
+              className={row.isBaseline ? "baseline-row" : undefined}
+            >
+              <td>
+                <span
+                  className="swatch"
+                  style={{ background: `var(--chart-${(index % 6) + 1})` }}
+                />
+                {row.label}
+                {row.isBaseline ? (
+                  <span className="badge baseline">{t("table.baseline")}</span>
+                ) : null}
+                {!row.present ? <span className="muted"> · {t("table.missing")}</span> : null}
+              </td>
+              <td>
+                <span className="badge" data-mode={row.mode}>
+                  {tRuns(`modes.${row.mode}`)}
+                </span>
+              </td>
+              {shown.map((column) => (
+                <FigureCell
+                  key={column.metric}
+                  figure={row.figures[column.metric]}
+                  format={column.format}
+                  isBaseline={row.isBaseline}
+                />
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

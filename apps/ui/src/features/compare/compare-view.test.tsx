@@ -1,0 +1,126 @@
+import type { RunDetail } from "@taillab/api";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { useNavigation } from "../../app/navigation-store.ts";
+import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
+import { renderUi } from "../../shared/test-support/render.tsx";
+import { useRuns } from "../runs/runs-store.ts";
+import { indexEntryOf, runDetailFixture } from "../runs/test-support/run-fixtures.ts";
+import { CompareView } from "./compare-view.tsx";
+import { useCompare } from "./compare-store.ts";
+
+const normal = runDetailFixture({ runId: "normal", name: "Normal", medianUs: 6000 });
+const hedged = runDetailFixture({
+  runId: "hedged",
+  name: "Hedged",
+  mode: "hedged",
+  medianUs: 4000,
+});
+const tied = runDetailFixture({ runId: "tied", name: "Tied", mode: "tied", medianUs: 5000 });
+const byId: Record<string, RunDetail> = { normal, hedged, tied };
+
+function install() {
+  return installFakeTailLab({
+    listRuns: vi.fn(async () => [normal, hedged, tied].map(indexEntryOf)),
+    getRun: vi.fn(async ({ runId }: { runId: string }) => byId[runId] as RunDetail),
+  });
+}
+
+const getPhase = (detail: RunDetail) =>
+  detail.summary.points[0]!.phases.find((phase) => phase.op === "GET")!;
+
+describe("CompareView", () => {
+  beforeEach(() => {
+    useCompare.setState({ runIds: [], details: {}, errors: {}, baselineId: null, rowKey: null });
+    useRuns.setState({ runs: [], selected: [] });
+  });
+
+  it("explains how to pick runs, and picks them from the library", async () => {
+    install();
+    renderUi(<CompareView runIds={[]} />);
+    expect(screen.getByTestId("compare-empty").textContent).toContain("Pick at least two runs");
+    const picks = await screen.findAllByTestId("compare-pick");
+    expect(picks.map((pick) => pick.dataset.runId)).toEqual(["normal", "hedged", "tied"]);
+    fireEvent.click(within(picks[1]!).getByTestId("compare-pick-box"));
+    expect(useNavigation.getState().route).toEqual({ view: "compare", runIds: ["hedged"] });
+  });
+
+  it("compares N runs against the normal one, with ratios and the p99.9 of each", async () => {
+    install();
+    renderUi(<CompareView runIds={["hedged", "normal", "tied"]} />);
+    const table = await screen.findByTestId("compare-table");
+    expect(table.dataset).toMatchObject({ op: "GET", baselineId: "normal" });
+    const rows = within(table).getAllByTestId("compare-row");
+    expect(rows.map((row) => [row.dataset.runId, row.dataset.baseline])).toEqual([
+      ["hedged", "false"],
+      ["normal", "true"],
+      ["tied", "false"],
+    ]);
+    rows.forEach((row) => {
+      const detail = byId[row.dataset.runId as string] as RunDetail;
+      expect(Number(row.dataset.p999Ms)).toBe(getPhase(detail).latencyMs.p999);
+      expect(Number(row.dataset.p99Ms)).toBe(getPhase(detail).latencyMs.p99);
+    });
+    // Hedged reads are faster than the baseline's: a green ratio below 1.
+    const p50Ratio = rows[0]!.querySelectorAll<HTMLElement>(".ratio")[0]!;
+    expect(p50Ratio.dataset.verdict).toBe("better");
+    expect(p50Ratio.textContent).toMatch(/^×0\.\d\d$/);
+    expect(rows[1]!.querySelector(".ratio")).toBeNull();
+    expect(screen.getByTestId("compare-ladder-chart").dataset.lines).toBe("3");
+  });
+
+  it("compares the modes when the runs differ by mode", async () => {
+    install();
+    renderUi(<CompareView runIds={["tied", "hedged", "normal"]} />);
+    const card = await screen.findByTestId("mode-comparison");
+    const rows = within(card).getAllByTestId("mode-row");
+    expect(rows.map((row) => row.dataset.mode)).toEqual(["normal", "hedged", "tied"]);
+    expect(Number(rows[0]!.dataset.extraPercent)).toBe(0);
+    expect(Number(rows[1]!.dataset.extraPercent)).toBe(getPhase(hedged).hedge!.extraPct);
+    expect(Number(rows[2]!.dataset.p999Ms)).toBe(getPhase(tied).latencyMs.p999);
+    expect(screen.getByTestId("mode-tail-chart")).toBeTruthy();
+    expect(screen.getByTestId("mode-cost-chart")).toBeTruthy();
+  });
+
+  it("changes the baseline and the compared phase", async () => {
+    install();
+    renderUi(<CompareView runIds={["normal", "hedged"]} />);
+    await screen.findByTestId("compare-table");
+    fireEvent.change(screen.getByTestId("compare-baseline"), { target: { value: "hedged" } });
+    expect(screen.getByTestId("compare-table").dataset.baselineId).toBe("hedged");
+    const put = [...(screen.getByTestId("compare-phase") as HTMLSelectElement).options].find(
+      (option) => option.value.endsWith("PUT"),
+    )!;
+    fireEvent.change(screen.getByTestId("compare-phase"), { target: { value: put.value } });
+    expect(screen.getByTestId("compare-table").dataset.op).toBe("PUT");
+    expect(screen.getByTestId("compare-export-html")).toBeTruthy();
+    expect(screen.getByTestId("compare-export-csv")).toBeTruthy();
+  });
+
+  it("leaves out the mode comparison when every run has the same mode", async () => {
+    const again = runDetailFixture({ runId: "again", name: "Normal again", seed: 2 });
+    installFakeTailLab({
+      listRuns: vi.fn(async () => []),
+      getRun: vi.fn(async ({ runId }: { runId: string }) => (runId === "again" ? again : normal)),
+    });
+    renderUi(<CompareView runIds={["normal", "again"]} />);
+    await screen.findByTestId("compare-table");
+    expect(screen.queryByTestId("mode-comparison")).toBeNull();
+  });
+
+  it("draws sweep charts when runs are sweeps", async () => {
+    const spec = { clients: [1, 4], samples: [32] };
+    const sweepA = runDetailFixture({ runId: "sa", name: "A", spec });
+    const sweepB = runDetailFixture({ runId: "sb", name: "B", spec, mode: "hedged" });
+    installFakeTailLab({
+      listRuns: vi.fn(async () => []),
+      getRun: vi.fn(async ({ runId }: { runId: string }) => (runId === "sa" ? sweepA : sweepB)),
+    });
+    renderUi(<CompareView runIds={["sa", "sb"]} />);
+    await waitFor(() =>
+      expect(screen.getByTestId("compare-sweep").dataset.axes).toBe("concurrency"),
+    );
+    // Per run: PUT and GET lines of one (size, samples) group.
+    expect(screen.getByTestId("compare-sweep-concurrency-p99").dataset.lines).toBe("4");
+  });
+});

@@ -1,0 +1,209 @@
+import {
+  formatFixed,
+  formatInteger,
+  formatMiB,
+  formatMs,
+  formatPercent,
+  formatTick,
+} from "@taillab/report";
+import type { ChartConfiguration } from "chart.js";
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
+import { ChartCanvas } from "../../shared/chart.tsx";
+import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
+import { seriesColor, withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
+import { wantsLogAxis } from "../runs/log-axis.ts";
+import type { ModeEntry } from "./mode-comparison.ts";
+
+const MIB = 1024 * 1024;
+
+interface BarSeries {
+  label: string;
+  values: number[];
+  color: number;
+  /** Right-hand axis: a second unit on the same chart. */
+  right?: boolean;
+}
+
+function barsConfig(
+  theme: ChartTheme,
+  categories: string[],
+  series: BarSeries[],
+  axes: { left: string; right?: string; logLeft?: boolean },
+  format: (value: number, right: boolean) => string,
+): ChartConfiguration<"bar"> {
+  return {
+    type: "bar",
+    data: {
+      labels: categories,
+      datasets: series.map((entry) => ({
+        label: entry.label,
+        data: entry.values,
+        backgroundColor: withAlpha(seriesColor(theme, entry.color), 0.8),
+        borderColor: seriesColor(theme, entry.color),
+        borderWidth: 1,
+        yAxisID: entry.right ? "y1" : "y",
+      })),
+    },
+    options: {
+      scales: {
+        x: axis(theme, { type: "category", title: "" }),
+        y: axis(theme, {
+          type: axes.logLeft ? "logarithmic" : "linear",
+          title: axes.left,
+          beginAtZero: !axes.logLeft,
+          tickLabel: formatTick,
+        }),
+        ...(axes.right
+          ? {
+              y1: {
+                ...axis(theme, {
+                  type: "linear",
+                  title: axes.right,
+                  beginAtZero: true,
+                  tickLabel: formatTick,
+                }),
+                position: "right" as const,
+                grid: { drawOnChartArea: false },
+              },
+            }
+          : {}),
+      },
+      plugins: legendAndTooltip(theme, {
+        tooltipLabel: (label, value, datasetIndex) =>
+          `${label}: ${format(value, series[datasetIndex]?.right === true)}`,
+      }),
+    },
+  };
+}
+
+/** A mode's bar label: the mode, and the run's name when two runs share the mode. */
+function categoryLabels(entries: readonly ModeEntry[], t: TFunction<"runs">): string[] {
+  return entries.map((entry) => {
+    const mode = t(`modes.${entry.mode}`);
+    const shared = entries.filter((other) => other.mode === entry.mode).length > 1;
+    return shared ? `${mode} · ${entry.label}` : mode;
+  });
+}
+
+/**
+ * "Normal vs hedged vs tied" for a lecture: the tail each mode reached beside what its backups
+ * cost, as a table and as two bar charts.
+ */
+export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] }) {
+  const { t } = useTranslation("compare");
+  const { t: tRuns } = useTranslation("runs");
+  const categories = categoryLabels(entries, tRuns);
+  return (
+    <section className="card section" data-testid="mode-comparison" data-modes={entries.length}>
+      <h2>{t("modes.title")}</h2>
+      <p className="muted">{t("modes.intro")}</p>
+      <div className="table-scroll">
+        <table className="data">
+          <thead>
+            <tr>
+              <th>{t("modes.mode")}</th>
+              <th>{t("table.run")}</th>
+              <th className="number">p50 (ms)</th>
+              <th className="number">p99 (ms)</th>
+              <th className="number">p99.9 (ms)</th>
+              <th className="number">{t("modes.extra")}</th>
+              <th className="number">{t("modes.won")}</th>
+              <th className="number">{t("modes.cancelled")}</th>
+              <th className="number">{t("modes.wasted")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr
+                key={entry.runId}
+                data-testid="mode-row"
+                data-run-id={entry.runId}
+                data-mode={entry.mode}
+                data-p99-ms={entry.p99Ms}
+                data-p999-ms={entry.p999Ms}
+                data-extra-percent={entry.extraPct}
+                data-wasted-bytes={entry.wastedBytes}
+              >
+                <td>
+                  <span className="badge" data-mode={entry.mode}>
+                    {tRuns(`modes.${entry.mode}`)}
+                  </span>
+                </td>
+                <td>{entry.label}</td>
+                <td className="number">{formatMs(entry.p50Ms)}</td>
+                <td className="number">{formatMs(entry.p99Ms)}</td>
+                <td className="number strong">{formatMs(entry.p999Ms)}</td>
+                <td className="number">{formatPercent(entry.extraPct)} %</td>
+                <td className="number">{formatInteger(entry.wonByBackup)}</td>
+                <td className="number">{formatInteger(entry.aborted)}</td>
+                <td className="number">{formatMiB(entry.wastedBytes)} MB</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="grid-2">
+        <figure className="chart-card">
+          <figcaption>
+            <h3>{t("modes.tailChart")}</h3>
+          </figcaption>
+          <ChartCanvas
+            testId="mode-tail-chart"
+            label={t("modes.tailChart")}
+            deps={[entries, t]}
+            build={(theme) =>
+              barsConfig(
+                theme,
+                categories,
+                [
+                  { label: "p50", values: entries.map((entry) => entry.p50Ms), color: 0 },
+                  { label: "p99", values: entries.map((entry) => entry.p99Ms), color: 1 },
+                  { label: "p99.9", values: entries.map((entry) => entry.p999Ms), color: 4 },
+                ],
+                {
+                  left: tRuns("charts.latencyMs"),
+                  // A 1 s stall beside 20 ms tails: a log axis keeps the small bars readable.
+                  logLeft: wantsLogAxis(entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms])),
+                },
+                (value) => `${formatMs(value)} ms`,
+              )
+            }
+          />
+        </figure>
+        <figure className="chart-card">
+          <figcaption>
+            <h3>{t("modes.costChart")}</h3>
+          </figcaption>
+          <ChartCanvas
+            testId="mode-cost-chart"
+            label={t("modes.costChart")}
+            deps={[entries, t]}
+            build={(theme) =>
+              barsConfig(
+                theme,
+                categories,
+                [
+                  {
+                    label: t("modes.extra"),
+                    values: entries.map((entry) => entry.extraPct),
+                    color: 1,
+                  },
+                  {
+                    label: t("modes.wasted"),
+                    values: entries.map((entry) => entry.wastedBytes / MIB),
+                    color: 5,
+                    right: true,
+                  },
+                ],
+                { left: t("modes.extra"), right: t("modes.wasted") },
+                (value, right) =>
+                  right ? `${formatFixed(value, 3)} MB` : `${formatPercent(value)} %`,
+              )
+            }
+          />
+        </figure>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import type { RunIndexEntry } from "@taillab/api";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useSettings } from "../../app/settings-store.ts";
+import { filterRuns } from "../runs/run-filter.ts";
+import { formatRunDate } from "../runs/run-date.ts";
+import { useRuns } from "../runs/runs-store.ts";
+import { StatusBadge } from "../runs/status-badge.tsx";
+
+/** Ticks runs from the library into the comparison; the route keeps the choice. */
+export function RunPicker({
+  runIds,
+  onChange,
+}: {
+  runIds: readonly string[];
+  onChange: (runIds: string[]) => void;
+}) {
+  const { t } = useTranslation("compare");
+  const { t: tRuns } = useTranslation("runs");
+  const language = useSettings((state) => state.language);
+  const runs = useRuns((state) => state.runs);
+  const loading = useRuns((state) => state.loading);
+  const [query, setQuery] = useState("");
+  useEffect(() => {
+    void useRuns.getState().load();
+  }, []);
+  const shown: RunIndexEntry[] = useMemo(
+    () => filterRuns(runs, { query, tag: null }),
+    [runs, query],
+  );
+  return (
+    <div className="run-picker" data-testid="compare-picker">
+      <input
+        type="search"
+        className="search"
+        data-testid="compare-search"
+        aria-label={t("picker.search")}
+        placeholder={t("picker.search")}
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      {shown.length === 0 ? (
+        <p className="muted">{loading ? t("picker.loading") : t("picker.none")}</p>
+      ) : (
+        <ul className="picker-list">
+          {shown.map((run) => {
+            const picked = runIds.includes(run.id);
+            return (
+              <li
+                key={run.id}
+                data-testid="compare-pick"
+                data-run-id={run.id}
+                aria-selected={picked}
+              >
+                <label>
+                  <input
+                    type="checkbox"
+                    data-testid="compare-pick-box"
+                    checked={picked}
+                    onChange={() =>
+                      onChange(picked ? runIds.filter((id) => id !== run.id) : [...runIds, run.id])
+                    }
+                  />
+                  <span className="picker-name">{run.name || run.id}</span>
+                  <span className="badge" data-mode={run.mode}>
+                    {tRuns(`modes.${run.mode}`)}
+                  </span>
+                  {run.status !== "complete" ? <StatusBadge status={run.status} /> : null}
+                  <span className="muted nowrap">{formatRunDate(run.createdAt, language)}</span>
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { lognormalCdf, shiftedExponentialCdf } from "@taillab/core";
+import { LOG_AXIS_RATIO, wantsLogAxis } from "./log-axis.ts";
+import type { PhaseAnalysis } from "./phase-analysis.ts";
+import type { XY } from "./timeline-chart-data.ts";
+
+export type FitModel = "exponential" | "lognormal";
+
+/** The model that fits better, as the chart's caption states it. */
+export interface BetterFit {
+  model: FitModel;
+  ksDistance: number;
+  predictedP99Ms: number;
+}
+
+export interface CdfData {
+  measured: XY[];
+  exponential: XY[];
+  lognormal: XY[];
+  logScale: boolean;
+  better: BetterFit;
+  measuredP99Ms: number;
+  fromMs: number;
+  toMs: number;
+}
+
+/** Points per model curve: smooth at any size, cheap to draw. */
+const MODEL_STEPS = 160;
+
+function modelCurve(fromMs: number, toMs: number, logScale: boolean, cdf: (t: number) => number) {
+  return Array.from({ length: MODEL_STEPS + 1 }, (_, index): XY => {
+    const position = index / MODEL_STEPS;
+    const x = logScale ? fromMs * (toMs / fromMs) ** position : fromMs + (toMs - fromMs) * position;
+    return { x, y: cdf(x) };
+  });
+}
+
+/**
+ * The measured CDF beside both fitted models, as the report's CDF chart draws it (a log axis once
+ * the latencies span 1.5× the usual ratio, the linear one starting at the exponential's t₀), and
+ * which model fits better by Kolmogorov–Smirnov distance.
+ */
+export function cdfChartData(analysis: PhaseAnalysis, measuredP99Ms: number): CdfData {
+  const { view, fits } = analysis;
+  const fromMs = view.minMs;
+  const toMs = view.maxMs;
+  const logScale = wantsLogAxis([fromMs, toMs], LOG_AXIS_RATIO * 1.5);
+  const startMs = logScale ? fromMs : Math.max(0, fits.exponential.t0Ms);
+  const better: BetterFit =
+    fits.lognormal.ksDistance < fits.exponential.ksDistance
+      ? {
+          model: "lognormal",
+          ksDistance: fits.lognormal.ksDistance,
+          predictedP99Ms: fits.lognormal.predictedP99Ms,
+        }
+      : {
+          model: "exponential",
+          ksDistance: fits.exponential.ksDistance,
+          predictedP99Ms: fits.exponential.predictedP99Ms,
+        };
+  return {
+    measured: view.cdf.map((point) => ({ x: point.valueMs, y: point.fraction })),
+    exponential: modelCurve(startMs, toMs, logScale, (t) =>
+      shiftedExponentialCdf(fits.exponential, t),
+    ),
+    lognormal: modelCurve(startMs, toMs, logScale, (t) => lognormalCdf(fits.lognormal, t)),
+    logScale,
+    better,
+    measuredP99Ms,
+    fromMs: startMs,
+    toMs,
+  };
+}
+
+/** A vertical marker line from the bottom to the top of a 0–1 axis. */
+export function verticalMarker(x: number): XY[] {
+  return [
+    { x, y: 0 },
+    { x, y: 1 },
+  ];
+}

@@ -1,0 +1,81 @@
+import type { ExportInput } from "@taillab/api";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api } from "../../app/api.ts";
+import { useSettings } from "../../app/settings-store.ts";
+import { toShownError } from "../../shared/app-error.ts";
+import { downloadFile } from "../../shared/download-file.ts";
+
+type ExportKind = "csv" | "csv-requests" | "json" | "html";
+
+/**
+ * Export buttons for one run or several: the backend renders the file (the same CSV, JSON and
+ * HTML as `taillab report`), the browser downloads it. Several runs give one comparison, with
+ * the run at `baselineIndex` as its baseline; HTML reports are in the UI's language.
+ */
+export function ExportMenu({
+  runIds,
+  baselineIndex = 0,
+  perRequestCsv = false,
+  testIdPrefix = "",
+  label,
+}: {
+  runIds: readonly string[];
+  baselineIndex?: number;
+  /** One row per request: for a single run only. */
+  perRequestCsv?: boolean;
+  /** Distinguishes the detail screen's buttons (export-csv) from the library's and compare's. */
+  testIdPrefix?: string;
+  label?: string;
+}) {
+  const { t } = useTranslation("runs");
+  const language = useSettings((state) => state.language);
+  const [busy, setBusy] = useState<ExportKind | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const kinds: ExportKind[] = perRequestCsv
+    ? ["csv", "csv-requests", "json", "html"]
+    : ["csv", "json", "html"];
+
+  const run = async (kind: ExportKind) => {
+    const input: ExportInput = {
+      runIds: [...runIds],
+      format: kind === "csv-requests" ? "csv" : kind,
+      requests: kind === "csv-requests",
+      language,
+      baselineIndex,
+    };
+    setBusy(kind);
+    setError(null);
+    try {
+      downloadFile(await api().exportReport(input));
+    } catch (failure) {
+      setError(toShownError(failure).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="export-menu" role="group" aria-label={label ?? t("export.title")}>
+      <span className="export-label muted">{label ?? t("export.title")}</span>
+      {kinds.map((kind) => (
+        <button
+          key={kind}
+          type="button"
+          className="small"
+          data-testid={`${testIdPrefix}export-${kind}`}
+          disabled={runIds.length === 0 || busy !== null}
+          title={t(`export.hint.${kind}`)}
+          onClick={() => void run(kind)}
+        >
+          {busy === kind ? t("export.working") : t(`export.kind.${kind}`)}
+        </button>
+      ))}
+      {error ? (
+        <span className="field-error" role="alert" data-testid={`${testIdPrefix}export-error`}>
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}

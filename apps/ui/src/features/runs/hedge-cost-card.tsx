@@ -1,0 +1,64 @@
+import type { PhaseSummary, RequestMode } from "@taillab/api";
+import { formatInteger, formatMiB, formatMs, formatPercent } from "@taillab/report";
+import { useTranslation } from "react-i18next";
+
+/**
+ * What the backups of the chosen phase cost (hedged, tied and adaptive modes): how many extra
+ * requests went out, how many were cancelled or won, the bytes they wasted and the budget.
+ */
+export function HedgeCostCard({ phase, mode }: { phase: PhaseSummary; mode: RequestMode }) {
+  const { t } = useTranslation("runs");
+  const hedge = phase.hedge;
+  return (
+    <section
+      className="card hedge-cost"
+      data-testid="hedge-cost"
+      data-op={phase.op}
+      data-extra-percent={hedge?.extraPct}
+      data-attempts={hedge?.attempts}
+      data-aborted={hedge?.aborted}
+      data-won-by-backup={hedge?.wonByBackup}
+      data-wasted-bytes={hedge?.wastedBytes}
+      data-budget-percent={hedge?.budgetPct}
+    >
+      <h2>
+        {t("hedge.title", { mode: t(`modes.${mode}`) })} · {t(`ops.${phase.op}`)}
+      </h2>
+      {hedge ? (
+        <>
+          <div className="stats">
+            <Stat label={t("hedge.extra")} value={`${formatPercent(hedge.extraPct)} %`} strong />
+            <Stat label={t("hedge.attempts")} value={formatInteger(hedge.attempts)} />
+            <Stat label={t("hedge.won")} value={formatInteger(hedge.wonByBackup)} />
+            <Stat label={t("hedge.cancelled")} value={formatInteger(hedge.aborted)} />
+            <Stat label={t("hedge.wasted")} value={`${formatMiB(hedge.wastedBytes)} MB`} />
+            <Stat
+              label={t("hedge.delay")}
+              value={
+                hedge.delayMs === null ? t("hedge.noneArmed") : `${formatMs(hedge.delayMs)} ms`
+              }
+            />
+            <Stat
+              label={mode === "tied" ? t("hedge.budgetTied") : t("hedge.budget")}
+              value={`${formatPercent(hedge.budgetPct, 0)} %`}
+            />
+          </div>
+          <p className="muted">{t("hedge.note")}</p>
+        </>
+      ) : (
+        <p className="muted" data-testid="hedge-none">
+          {phase.op === "DELETE" ? t("hedge.neverHedged") : t("hedge.noBackups")}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Stat({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <div className={strong ? "stat strong" : "stat"}>
+      <span className="value">{value}</span>
+      <span className="label">{label}</span>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { formatMs, formatTick } from "@taillab/report";
+import type { ChartConfiguration } from "chart.js";
+import type { TFunction } from "i18next";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { ChartCanvas } from "../../shared/chart.tsx";
+import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
+import { seriesColor, type ChartTheme } from "../../shared/chart-theme.ts";
+import {
+  LADDER_TICKS,
+  ladderLines,
+  type LadderInput,
+  type LadderLine,
+} from "./percentile-ladder-data.ts";
+
+function ladderConfig(
+  theme: ChartTheme,
+  lines: readonly LadderLine[],
+  t: TFunction<"runs">,
+): ChartConfiguration<"line"> {
+  const first = LADDER_TICKS[0]?.nines ?? 0;
+  const last = LADDER_TICKS.at(-1)?.nines ?? 4;
+  return {
+    type: "line",
+    data: {
+      datasets: lines.map((line) => {
+        const color = seriesColor(theme, line.color);
+        return {
+          label: line.label,
+          data: line.points.map((point) => ({ x: point.nines, y: point.valueMs })),
+          borderColor: color,
+          backgroundColor: color,
+          borderWidth: theme.lineWidth,
+          pointRadius: theme.lineWidth + 1.5,
+        };
+      }),
+    },
+    options: {
+      parsing: false,
+      interaction: { mode: "nearest", intersect: false },
+      scales: {
+        x: axis(theme, {
+          type: "linear",
+          title: t("charts.percentile"),
+          min: first - 0.1,
+          max: last + 0.1,
+          tickValues: LADDER_TICKS.map((tick) => tick.nines),
+          tickLabel: (nines) =>
+            LADDER_TICKS.find((tick) => Math.abs(tick.nines - nines) < 1e-9)?.label ?? "",
+        }),
+        y: axis(theme, {
+          type: "logarithmic",
+          title: t("charts.latencyMs"),
+          tickLabel: formatTick,
+        }),
+      },
+      plugins: legendAndTooltip(theme, {
+        tooltipLabel: (label, value) => `${label}: ${formatMs(value)} ms`,
+      }),
+    },
+  };
+}
+
+/**
+ * Percentiles p50 … p99.99 on a "nines" axis (p90 → 1, p99 → 2, p99.9 → 3), latency on a log
+ * axis: the tail reads as a slope. One line per input; a legend click hides one.
+ */
+export function PercentileLadderChart({
+  inputs,
+  title,
+  testId,
+}: {
+  inputs: readonly LadderInput[];
+  title: string;
+  testId: string;
+}) {
+  const { t } = useTranslation("runs");
+  const lines = useMemo(() => ladderLines(inputs), [inputs]);
+  return (
+    <figure className="card chart-card">
+      <figcaption>
+        <h3>{title}</h3>
+        <p className="muted">{t("charts.ladderNote")}</p>
+      </figcaption>
+      <ChartCanvas
+        testId={testId}
+        label={title}
+        deps={[lines, t]}
+        build={(theme) => ladderConfig(theme, lines, t)}
+        attributes={{ "data-lines": lines.length }}
+      />
+    </figure>
+  );
+}

@@ -1,0 +1,77 @@
+import type { RunDetail } from "@taillab/api";
+import { formatInteger, formatSize } from "@taillab/report";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { CdfChart } from "./cdf-chart.tsx";
+import { HistogramChart } from "./histogram-chart.tsx";
+import { LatencyTimelineChart } from "./latency-timeline-chart.tsx";
+import { PercentileLadderChart } from "./percentile-ladder-chart.tsx";
+import type { LadderInput } from "./percentile-ladder-data.ts";
+import { analyseHistogram, findHistograms } from "./phase-analysis.ts";
+import type { PhaseChoice } from "./run-detail-store.ts";
+import { chartedOps } from "./sweep-chart-data.ts";
+
+/** The tail-latency charts of one point and phase: timeline, distribution, CDF and ladder. */
+export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: PhaseChoice }) {
+  const { t } = useTranslation("runs");
+  const { summary, histograms, latencySeries } = detail;
+  const point = summary.points[choice.pointIndex];
+  const phase = point?.phases.find((entry) => entry.op === choice.op);
+  const series = latencySeries.find(
+    (entry) => entry.pointIndex === choice.pointIndex && entry.op === choice.op,
+  );
+  const stored = findHistograms(histograms, choice.pointIndex, choice.op);
+  // Decoding and fitting a histogram is the costly part: once per phase shown, for both charts.
+  const analysis = useMemo(() => (stored ? analyseHistogram(stored.latency) : null), [stored]);
+  const ladderInputs = useMemo((): LadderInput[] => {
+    if (!point) return [];
+    const ops = chartedOps([{ ...summary, points: [point] }]);
+    return point.phases
+      .filter((entry) => ops.includes(entry.op))
+      .map((entry) => ({
+        label: t(`ops.${entry.op}`),
+        histogram: findHistograms(histograms, choice.pointIndex, entry.op)?.latency ?? null,
+        stats: entry.latencyMs,
+      }));
+  }, [summary, point, histograms, choice.pointIndex, t]);
+  if (!point || !phase) return null;
+
+  const pointText = t("picker.pointOption", {
+    index: choice.pointIndex + 1,
+    clients: point.params.clients,
+    samples: formatInteger(point.params.samples),
+    size: formatSize(point.params.objectSizeBytes),
+  });
+  return (
+    <section className="section phase-charts" data-testid="phase-charts" data-op={choice.op}>
+      <h2>
+        {t("charts.sectionTitle", { op: t(`ops.${choice.op}`) })}
+        {summary.points.length > 1 ? <span className="muted"> · {pointText}</span> : null}
+      </h2>
+      {series && series.buckets.length > 0 ? (
+        <LatencyTimelineChart buckets={series.buckets} stats={phase.latencyMs} />
+      ) : (
+        <p className="card muted" data-testid="timeline-missing">
+          {t("charts.noSeries")}
+        </p>
+      )}
+      {analysis ? (
+        <div className="grid-2">
+          <HistogramChart analysis={analysis} />
+          <CdfChart analysis={analysis} measuredP99Ms={phase.latencyMs.p99} />
+        </div>
+      ) : (
+        <p className="card muted" data-testid="histogram-missing">
+          {stored ? t("charts.noLatencies") : t("charts.noHistogram")}
+        </p>
+      )}
+      {ladderInputs.length > 0 ? (
+        <PercentileLadderChart
+          inputs={ladderInputs}
+          title={t("charts.ladderTitle")}
+          testId="ladder-chart"
+        />
+      ) : null}
+    </section>
+  );
+}

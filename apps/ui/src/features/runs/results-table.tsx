@@ -1,0 +1,162 @@
+import type { PhaseSummary, RunSummary } from "@taillab/api";
+import {
+  formatFixed,
+  formatInteger,
+  formatMiB,
+  formatMs,
+  formatPercent,
+  formatSize,
+} from "@taillab/report";
+import { useTranslation } from "react-i18next";
+import type { PhaseChoice } from "./run-detail-store.ts";
+
+/** data-* figures of a phase, for tests and tools that must not parse formatted text. */
+function phaseAttributes(phase: PhaseSummary) {
+  return {
+    "data-op": phase.op,
+    "data-requests": phase.requests,
+    "data-ops-per-sec": phase.opsPerSec,
+    "data-mbps": phase.throughputMBps,
+    "data-p50-ms": phase.latencyMs.p50,
+    "data-p90-ms": phase.latencyMs.p90,
+    "data-p99-ms": phase.latencyMs.p99,
+    "data-p999-ms": phase.latencyMs.p999,
+    "data-max-ms": phase.latencyMs.max,
+    "data-errors": phase.errors,
+    "data-extra-percent": phase.hedge?.extraPct,
+  };
+}
+
+/**
+ * s3bench's figures, one row per point and phase, with the percentiles a tail needs and, when
+ * backups were sent, what they cost. A row chooses the phase the charts below show.
+ */
+export function ResultsTable({
+  summary,
+  choice,
+  onChoose,
+}: {
+  summary: RunSummary;
+  choice: PhaseChoice | null;
+  onChoose: (choice: PhaseChoice) => void;
+}) {
+  const { t } = useTranslation("runs");
+  const sweep = summary.points.length > 1;
+  const phases = summary.points.flatMap((point) => point.phases);
+  const hedged = phases.some((phase) => phase.hedge);
+  const openLoop = phases.some((phase) => phase.serviceMs);
+  return (
+    <div className="table-scroll">
+      <table className="data results-table" data-testid="results-table">
+        <thead>
+          <tr>
+            {sweep ? <th>{t("results.point")}</th> : null}
+            <th>{t("results.operation")}</th>
+            <th className="number">{t("results.requests")}</th>
+            <th className="number">ops/s</th>
+            <th className="number">MB/s</th>
+            <th className="number">p50 (ms)</th>
+            <th className="number">p90 (ms)</th>
+            <th className="number">p99 (ms)</th>
+            <th className="number">p99.9 (ms)</th>
+            <th className="number">max (ms)</th>
+            <th className="number">{t("results.errors")}</th>
+            {openLoop ? (
+              <>
+                <th className="number">{t("results.serviceP99")}</th>
+                <th className="number">{t("results.missedStarts")}</th>
+              </>
+            ) : null}
+            {hedged ? (
+              <>
+                <th className="number">{t("results.backups")}</th>
+                <th className="number">{t("results.wonByBackup")}</th>
+                <th className="number">{t("results.wasted")}</th>
+              </>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {summary.points.flatMap((point, pointIndex) =>
+            point.phases.map((phase, phaseIndex) => {
+              const chosen = choice?.pointIndex === pointIndex && choice.op === phase.op;
+              const codes = Object.entries(phase.errorsByCode)
+                .map(([code, count]) => `${code}: ${count}`)
+                .join(", ");
+              return (
+                <tr
+                  key={`${pointIndex}-${phase.op}`}
+                  data-testid="result-row"
+                  data-point-index={pointIndex}
+                  {...phaseAttributes(phase)}
+                  aria-selected={chosen}
+                  className={`clickable${chosen ? " chosen" : ""}${phaseIndex === 0 && pointIndex > 0 ? " group-start" : ""}`}
+                  onClick={() => onChoose({ pointIndex, op: phase.op })}
+                >
+                  {sweep ? (
+                    <td className="nowrap">
+                      {phaseIndex === 0
+                        ? `${point.params.clients}-${formatInteger(point.params.samples)}-${formatSize(point.params.objectSizeBytes)}`
+                        : ""}
+                    </td>
+                  ) : null}
+                  <td>
+                    <button
+                      type="button"
+                      className="link"
+                      aria-pressed={chosen}
+                      onClick={(event) => {
+                        event.stopPropagation();
+                        onChoose({ pointIndex, op: phase.op });
+                      }}
+                    >
+                      {t(`ops.${phase.op}`)}
+                    </button>
+                  </td>
+                  <td className="number">{formatInteger(phase.requests)}</td>
+                  <td className="number">{formatFixed(phase.opsPerSec, 1)}</td>
+                  <td className="number">{formatFixed(phase.throughputMBps, 2)}</td>
+                  <td className="number">{formatMs(phase.latencyMs.p50)}</td>
+                  <td className="number">{formatMs(phase.latencyMs.p90)}</td>
+                  <td className="number">{formatMs(phase.latencyMs.p99)}</td>
+                  <td className="number strong">{formatMs(phase.latencyMs.p999)}</td>
+                  <td className="number">{formatMs(phase.latencyMs.max)}</td>
+                  <td className="number" title={codes || undefined}>
+                    {phase.errors > 0 ? (
+                      <span className="badge danger">{formatInteger(phase.errors)}</span>
+                    ) : (
+                      "0"
+                    )}
+                  </td>
+                  {openLoop ? (
+                    <>
+                      <td className="number">
+                        {phase.serviceMs ? formatMs(phase.serviceMs.p99) : "—"}
+                      </td>
+                      <td className="number">
+                        {phase.missedStarts === undefined ? "—" : formatInteger(phase.missedStarts)}
+                      </td>
+                    </>
+                  ) : null}
+                  {hedged ? (
+                    <>
+                      <td className="number">
+                        {phase.hedge ? `${formatPercent(phase.hedge.extraPct)} %` : "—"}
+                      </td>
+                      <td className="number">
+                        {phase.hedge ? formatInteger(phase.hedge.wonByBackup) : "—"}
+                      </td>
+                      <td className="number">
+                        {phase.hedge ? `${formatMiB(phase.hedge.wastedBytes)} MB` : "—"}
+                      </td>
+                    </>
+                  ) : null}
+                </tr>
+              );
+            }),
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import type { RunDetail } from "@taillab/api";
+import { useTranslation } from "react-i18next";
+
+/** Why a run's figures may not be the whole story: interrupted, failed or stopped early. */
+export function RunBanners({ detail }: { detail: RunDetail }) {
+  const { t } = useTranslation("runs");
+  const { meta, summary } = detail;
+  return (
+    <>
+      {meta.status === "interrupted" ? (
+        <div className="banner warning" role="status" data-testid="interrupted-banner">
+          <strong>{t("banners.interruptedTitle")}</strong> {t("banners.interrupted")}
+        </div>
+      ) : null}
+      {meta.status === "failed" ? (
+        <div className="banner error" role="status" data-testid="failed-banner">
+          <strong>{t("banners.failedTitle")}</strong> {meta.error ?? t("banners.failedUnknown")}
+        </div>
+      ) : null}
+      {meta.status === "running" ? (
+        <div className="banner" role="status" data-testid="running-banner">
+          {t("banners.running")}
+        </div>
+      ) : null}
+      {/* An interrupted run stopped early by definition: its own banner says more. */}
+      {summary.stopped && meta.status !== "interrupted" ? (
+        <div className="banner warning" role="status" data-testid="stopped-banner">
+          {t("banners.stopped")}
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+import type { Operation, PointSummary, RunDetail, RunIndexEntry } from "@taillab/api";
+import { create } from "zustand";
+import { api } from "../../app/api.ts";
+import { toShownError } from "../../shared/app-error.ts";
+
+/** The point and phase the detail screen's charts show. */
+export interface PhaseChoice {
+  pointIndex: number;
+  op: Operation;
+}
+
+interface RunDetailState {
+  runId: string | null;
+  detail: RunDetail | null;
+  loading: boolean;
+  error: string | null;
+  choice: PhaseChoice | null;
+
+  load(runId: string): Promise<void>;
+  choose(choice: PhaseChoice): void;
+  /** Choose a point of a sweep, keeping the operation when that point has it. */
+  choosePoint(pointIndex: number): void;
+  /** A rename, tag or note saved from either screen: the header shows it at once. */
+  applyEntry(entry: RunIndexEntry): void;
+}
+
+/**
+ * The phase to open on: the first with answered requests that is not the cleanup (DELETE), which
+ * is rarely what a tail-latency question is about; the cleanup when it is all there is.
+ */
+export function defaultOp(point: PointSummary | undefined): Operation | null {
+  const phases = point?.phases ?? [];
+  const measured = phases.filter((phase) => phase.requests > 0);
+  const main = measured.find((phase) => phase.op !== "DELETE");
+  return (main ?? measured[0] ?? phases[0])?.op ?? null;
+}
+
+export const useRunDetail = create<RunDetailState>((set, get) => ({
+  runId: null,
+  detail: null,
+  loading: false,
+  error: null,
+  choice: null,
+
+  async load(runId) {
+    // Keep the shown run while the same one reloads; another run starts from a clean screen.
+    const same = get().runId === runId;
+    set({ runId, loading: true, error: null, ...(same ? {} : { detail: null, choice: null }) });
+    try {
+      const detail = await api().getRun({ runId });
+      if (get().runId !== runId) return;
+      const previous = get().choice;
+      const keep =
+        previous &&
+        detail.summary.points[previous.pointIndex]?.phases.some(
+          (phase) => phase.op === previous.op,
+        );
+      const op = defaultOp(detail.summary.points[0]);
+      set({
+        detail,
+        loading: false,
+        choice: keep ? previous : op ? { pointIndex: 0, op } : null,
+      });
+    } catch (error) {
+      if (get().runId !== runId) return;
+      set({ loading: false, error: toShownError(error).message });
+    }
+  },
+  choose: (choice) => set({ choice }),
+  choosePoint(pointIndex) {
+    const { detail, choice } = get();
+    const point = detail?.summary.points[pointIndex];
+    if (!point) return;
+    const op = point.phases.some((phase) => phase.op === choice?.op)
+      ? (choice?.op as Operation)
+      : defaultOp(point);
+    if (op) set({ choice: { pointIndex, op } });
+  },
+  applyEntry(entry) {
+    const detail = get().detail;
+    if (!detail || detail.meta.id !== entry.id) return;
+    set({
+      detail: {
+        ...detail,
+        meta: { ...detail.meta, name: entry.name, tags: entry.tags, notes: entry.notes },
+      },
+    });
+  },
+}));

@@ -1,0 +1,188 @@
+import type { RunDetail } from "@taillab/api";
+import { formatMs, formatPointS3bench } from "@taillab/report";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
+import { renderUi } from "../../shared/test-support/render.tsx";
+import { RunDetailView } from "./run-detail-view.tsx";
+import { useRunDetail } from "./run-detail-store.ts";
+import { runDetailFixture } from "./test-support/run-fixtures.ts";
+
+function show(detail: RunDetail) {
+  const api = installFakeTailLab({ getRun: vi.fn(async () => detail) });
+  renderUi(<RunDetailView runId={detail.meta.id} />);
+  return api;
+}
+
+async function resultRows(): Promise<HTMLElement[]> {
+  await screen.findByTestId("results-table");
+  return screen.getAllByTestId("result-row");
+}
+
+describe("RunDetailView", () => {
+  beforeEach(() => {
+    useRunDetail.setState({ runId: null, detail: null, choice: null, error: null });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("shows s3bench's figures of every phase, as text and as data", async () => {
+    const detail = runDetailFixture();
+    const api = show(detail);
+    const rows = await resultRows();
+    expect(api.getRun).toHaveBeenCalledWith({ runId: detail.meta.id });
+    const phases = detail.summary.points[0]!.phases;
+    expect(rows.map((row) => row.dataset.op)).toEqual(["PUT", "GET", "DELETE"]);
+    rows.forEach((row, index) => {
+      const phase = phases[index]!;
+      expect(Number(row.dataset.p50Ms)).toBe(phase.latencyMs.p50);
+      expect(Number(row.dataset.p99Ms)).toBe(phase.latencyMs.p99);
+      expect(Number(row.dataset.p999Ms)).toBe(phase.latencyMs.p999);
+      expect(Number(row.dataset.opsPerSec)).toBe(phase.opsPerSec);
+      expect(Number(row.dataset.errors)).toBe(phase.errors);
+      expect(row.querySelector("td.strong")?.textContent).toBe(formatMs(phase.latencyMs.p999));
+    });
+    // Two one-second stalls in 256 requests: p99.9 is a stall.
+    expect(rows[0]!.querySelector("td.strong")?.textContent).toBe("1,000.0");
+    const view = screen.getByTestId("run-detail");
+    expect(view.dataset).toMatchObject({
+      runId: detail.meta.id,
+      status: "complete",
+      mode: "normal",
+    });
+    expect(screen.getByTestId("run-name").textContent).toBe("Lab 3 tail");
+    expect(screen.queryByTestId("hedge-cost")).toBeNull();
+    expect(screen.queryByTestId("interrupted-banner")).toBeNull();
+  });
+
+  it("opens on the first phase that is not the cleanup, with all its charts", async () => {
+    const detail = runDetailFixture();
+    show(detail);
+    await resultRows();
+    expect(screen.getByTestId("phase-charts").dataset.op).toBe("PUT");
+    const timeline = screen.getByTestId("timeline-chart");
+    expect(Number(timeline.dataset.requests)).toBe(256);
+    expect(Number(timeline.dataset.p99Ms)).toBe(detail.summary.points[0]!.phases[0]!.latencyMs.p99);
+    expect(timeline.dataset.logScale).toBe("true");
+    expect(screen.getByTestId("timeline-chart-reset-zoom")).toBeTruthy();
+    expect(Number(screen.getByTestId("histogram-chart").dataset.total)).toBe(256);
+    const cdf = screen.getByTestId("cdf-chart");
+    expect(["exponential", "lognormal"]).toContain(cdf.dataset.fitModel);
+    expect(Number(cdf.dataset.ksDistance)).toBeGreaterThan(0);
+    expect(screen.getByTestId("fit-verdict").textContent).toMatch(/KS distance 0\.\d{3}/);
+    // The ladder draws the write and the read, not the cleanup.
+    expect(screen.getByTestId("ladder-chart").dataset.lines).toBe("2");
+
+    fireEvent.click(screen.getAllByTestId("result-row")[1]!);
+    expect(screen.getByTestId("phase-charts").dataset.op).toBe("GET");
+    const tab = screen.getAllByTestId("phase-tab").find((element) => element.dataset.op === "GET");
+    expect(tab?.getAttribute("aria-selected")).toBe("true");
+  });
+
+  it("marks an interrupted run whose summary was rebuilt from its records", async () => {
+    show(runDetailFixture({ status: "interrupted" }));
+    expect((await screen.findByTestId("interrupted-banner")).textContent).toContain(
+      "rebuilt from the records",
+    );
+    expect(screen.getByTestId("run-status").textContent).toBe("⚠ interrupted");
+  });
+
+  it("shows what hedged requests cost", async () => {
+    const detail = runDetailFixture({ mode: "hedged" });
+    show(detail);
+    const rows = await resultRows();
+    const hedge = detail.summary.points[0]!.phases[0]!.hedge!;
+    const card = screen.getByTestId("hedge-cost");
+    expect(card.dataset).toMatchObject({
+      op: "PUT",
+      extraPercent: String(hedge.extraPct),
+      wastedBytes: String(hedge.wastedBytes),
+      aborted: String(hedge.aborted),
+      budgetPercent: "10",
+    });
+    expect(Number(rows[0]!.dataset.extraPercent)).toBe(hedge.extraPct);
+    expect(within(screen.getByTestId("results-table")).getAllByText("Backups")).toHaveLength(1);
+    // DELETE is never hedged: its card says so.
+    fireEvent.click(rows[2]!);
+    expect(screen.getByTestId("hedge-none").textContent).toContain("never sent twice");
+  });
+
+  it("picks points of a sweep and draws the sweep charts", async () => {
+    const detail = runDetailFixture({
+      spec: { clients: [1, 8], objectSize: ["4KiB", "64KiB"], samples: [64] },
+    });
+    show(detail);
+    const rows = await resultRows();
+    expect(rows).toHaveLength(4 * 3);
+    const picker = screen.getByTestId("point-picker") as HTMLSelectElement;
+    fireEvent.change(picker, { target: { value: "3" } });
+    expect(screen.getByTestId("phase-charts").textContent).toContain("#4: 8 clients × 64 × 64 KiB");
+    expect(
+      screen
+        .getAllByTestId("result-row")
+        .find((row) => row.getAttribute("aria-selected") === "true")?.dataset,
+    ).toMatchObject({ pointIndex: "3", op: "PUT" });
+    const sweep = screen.getByTestId("sweep-charts");
+    expect(sweep.dataset.axes).toBe("objectSize,concurrency");
+    expect(screen.getByTestId("sweep-charts-size-mbps").dataset.lines).toBe("4");
+    expect(screen.getByTestId("sweep-charts-concurrency-latency-GET")).toBeTruthy();
+  });
+
+  it("shows repetitions and what each testbed replica saw", async () => {
+    const detail = runDetailFixture();
+    const point = detail.summary.points[0]!;
+    const stats = (value: number) => ({
+      runs: 5,
+      method: "trimmed-mean" as const,
+      value,
+      kept: [value - 1, value, value + 1],
+      dropped: [value - 10, value + 10],
+      min: value - 1,
+      max: value + 1,
+      stdev: 1,
+      note: null,
+    });
+    point.repetitionStats = [
+      { op: "PUT", opsPerSec: stats(800), throughputMBps: stats(25), errors: stats(0) },
+    ];
+    detail.summary.testbed = [
+      { url: "http://127.0.0.1:1/", received: 300, completed: 280, aborted: 20 },
+      { url: "http://127.0.0.1:2/", received: 290, completed: 285, aborted: 5 },
+    ];
+    show(detail);
+    const repetition = await screen.findByTestId("repetition-row");
+    expect(repetition.dataset).toMatchObject({
+      op: "PUT",
+      opsPerSec: "800",
+      method: "trimmed-mean",
+    });
+    expect(repetition.textContent).toContain("790.0, 810.0");
+    const replicas = screen.getAllByTestId("replica-row");
+    expect(replicas.map((row) => row.dataset.aborted)).toEqual(["20", "5"]);
+  });
+
+  it("copies the table as s3bench text", async () => {
+    const detail = runDetailFixture();
+    show(detail);
+    await resultRows();
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    fireEvent.click(screen.getByTestId("copy-table"));
+    await waitFor(() => expect(screen.getByTestId("copy-table").dataset.copied).toBe("true"));
+    expect(writeText).toHaveBeenCalledWith(formatPointS3bench(detail.summary.points[0]!));
+    expect(screen.getByTestId("copy-table").textContent).toBe("✓ Copied");
+  });
+
+  it("says why a run could not be opened", async () => {
+    installFakeTailLab({
+      getRun: vi.fn(async () => {
+        throw new Error('run "nope" does not exist');
+      }),
+    });
+    renderUi(<RunDetailView runId="nope" />);
+    expect((await screen.findByTestId("run-detail-error")).textContent).toContain(
+      'run "nope" does not exist',
+    );
+  });
+});

@@ -1,0 +1,109 @@
+import type { RunDetail } from "@taillab/api";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useSettings } from "../../app/settings-store.ts";
+import { NameForm } from "./name-form.tsx";
+import { NotesForm } from "./notes-form.tsx";
+import { formatRunDate } from "./run-date.ts";
+import { useRuns } from "./runs-store.ts";
+import { SpecSummary } from "./spec-summary.tsx";
+import { StatusBadge } from "./status-badge.tsx";
+import { TagList } from "./tag-list.tsx";
+
+/** Who, what and where of a run, with its name, tags and notes editable in place. */
+export function RunHeader({ detail, actions }: { detail: RunDetail; actions: React.ReactNode }) {
+  const { t } = useTranslation("runs");
+  const language = useSettings((state) => state.language);
+  const rename = useRuns((state) => state.rename);
+  const addTag = useRuns((state) => state.addTag);
+  const removeTag = useRuns((state) => state.removeTag);
+  const setNotes = useRuns((state) => state.setNotes);
+  const [renaming, setRenaming] = useState(false);
+  const [editingNotes, setEditingNotes] = useState(false);
+  const { meta, summary } = detail;
+  const server = meta.environment.server ?? summary.server;
+
+  return (
+    <header className="card run-header">
+      <div className="run-title">
+        {renaming ? (
+          <NameForm
+            name={meta.name}
+            onSave={(name) => rename(meta.id, name)}
+            onDone={() => setRenaming(false)}
+          />
+        ) : (
+          <>
+            <h1 data-testid="run-name">{meta.name || meta.id}</h1>
+            <button
+              type="button"
+              className="ghost small"
+              data-testid="run-rename"
+              onClick={() => setRenaming(true)}
+            >
+              {t("edit.rename")}
+            </button>
+          </>
+        )}
+        <span className="toolbar-spacer" />
+        {actions}
+      </div>
+      <div className="run-badges">
+        <StatusBadge status={meta.status} />
+        <span className="badge" data-mode={summary.mode}>
+          {t(`modes.${summary.mode}`)}
+        </span>
+        <span className="badge">{t(`loops.${summary.loop}`)}</span>
+        <span className="muted">{formatRunDate(meta.createdAt, language)}</span>
+        <span className="muted mono" title={t("detail.runId")}>
+          {meta.id}
+        </span>
+      </div>
+      <div className="grid-2 run-facts">
+        <dl className="facts">
+          <dt>{summary.endpointUrls.length > 1 ? t("detail.replicas") : t("detail.endpoint")}</dt>
+          <dd className="mono">{summary.endpointUrls.join(", ") || "—"}</dd>
+          <dt>{t("detail.server")}</dt>
+          <dd>{server ?? t("detail.unknown")}</dd>
+          <dt>{t("detail.machine")}</dt>
+          <dd>
+            {meta.environment.os} · {meta.environment.cpuModel} ×{meta.environment.cpuCount}
+          </dd>
+          <dt>{t("detail.tags")}</dt>
+          <dd>
+            <TagList
+              tags={meta.tags}
+              onAdd={(tag) => addTag(meta.id, tag)}
+              onRemove={(tag) => removeTag(meta.id, tag)}
+            />
+          </dd>
+          <dt>{t("detail.notes")}</dt>
+          <dd>
+            {editingNotes ? (
+              <NotesForm
+                notes={meta.notes}
+                onSave={(notes) => setNotes(meta.id, notes)}
+                onDone={() => setEditingNotes(false)}
+              />
+            ) : (
+              <div className="notes">
+                <p className={meta.notes ? "pre-wrap" : "muted"} data-testid="run-notes-text">
+                  {meta.notes || t("detail.noNotes")}
+                </p>
+                <button
+                  type="button"
+                  className="ghost small"
+                  data-testid="run-notes"
+                  onClick={() => setEditingNotes(true)}
+                >
+                  {t("edit.editNotes")}
+                </button>
+              </div>
+            )}
+          </dd>
+        </dl>
+        <SpecSummary spec={summary.spec} />
+      </div>
+    </header>
+  );
+}

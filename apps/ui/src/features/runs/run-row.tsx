@@ -1,0 +1,141 @@
+import type { RunIndexEntry } from "@taillab/api";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigation } from "../../app/navigation-store.ts";
+import { useSettings } from "../../app/settings-store.ts";
+import { ConfirmButton } from "../../shared/confirm-button.tsx";
+import { HeadlineCell } from "./headline-cells.tsx";
+import { NameForm } from "./name-form.tsx";
+import { NotesForm } from "./notes-form.tsx";
+import { pointsText } from "./points-text.ts";
+import { formatRunDate } from "./run-date.ts";
+import { useRuns } from "./runs-store.ts";
+import { StatusBadge } from "./status-badge.tsx";
+import { TagList } from "./tag-list.tsx";
+
+/** Columns of a row, for the notes editor that spans them all. */
+export const RUN_TABLE_COLUMNS = 10;
+
+/** One run in the library: its figures at a glance, and the edits a user makes to it in place. */
+export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolean }) {
+  const { t } = useTranslation("runs");
+  const language = useSettings((state) => state.language);
+  const navigate = useNavigation((state) => state.navigate);
+  const toggleSelected = useRuns((state) => state.toggleSelected);
+  const rename = useRuns((state) => state.rename);
+  const addTag = useRuns((state) => state.addTag);
+  const removeTag = useRuns((state) => state.removeTag);
+  const setNotes = useRuns((state) => state.setNotes);
+  const remove = useRuns((state) => state.remove);
+  const [renaming, setRenaming] = useState(false);
+  const [editingNotes, setEditingNotes] = useState(false);
+  const label = run.name || run.id;
+  const flagged = run.status === "interrupted" || run.status === "failed";
+
+  return (
+    <>
+      <tr
+        data-testid="run-row"
+        data-run-id={run.id}
+        data-status={run.status}
+        data-name={run.name}
+        data-mode={run.mode}
+        data-points={run.points.length}
+        aria-selected={selected}
+        className={flagged ? `run-row flagged ${run.status}` : "run-row"}
+      >
+        <td className="select-cell">
+          <input
+            type="checkbox"
+            data-testid="run-select"
+            aria-label={t("library.selectRun", { name: label })}
+            checked={selected}
+            onChange={() => toggleSelected(run.id)}
+          />
+        </td>
+        <td className="name-cell">
+          {renaming ? (
+            <NameForm
+              name={run.name}
+              onSave={(name) => rename(run.id, name)}
+              onDone={() => setRenaming(false)}
+            />
+          ) : (
+            <button
+              type="button"
+              className="link"
+              data-testid="run-open"
+              onClick={() => navigate({ view: "run", runId: run.id })}
+            >
+              {label}
+            </button>
+          )}
+          {run.notes ? (
+            <p className="notes-preview muted" title={run.notes}>
+              {run.notes}
+            </p>
+          ) : null}
+          <div className="row-tools">
+            <TagList
+              tags={run.tags}
+              onAdd={(tag) => addTag(run.id, tag)}
+              onRemove={(tag) => removeTag(run.id, tag)}
+            />
+            <span className="row-actions-bar">
+              <button
+                type="button"
+                className="ghost small"
+                data-testid="run-rename"
+                onClick={() => setRenaming(true)}
+              >
+                {t("edit.rename")}
+              </button>
+              <button
+                type="button"
+                className="ghost small"
+                data-testid="run-notes"
+                aria-expanded={editingNotes}
+                onClick={() => setEditingNotes(!editingNotes)}
+              >
+                {t("edit.notes")}
+              </button>
+              <ConfirmButton
+                label={t("edit.delete")}
+                question={t("edit.deleteQuestion")}
+                testId="run-delete"
+                onConfirm={() => void remove(run.id)}
+              />
+            </span>
+          </div>
+        </td>
+        <td className="nowrap">{formatRunDate(run.createdAt, language)}</td>
+        <td>
+          <StatusBadge status={run.status} />
+        </td>
+        <td>
+          <span className="badge" data-mode={run.mode}>
+            {t(`modes.${run.mode}`)}
+          </span>
+          <span className="cell-note muted">{t(`loops.${run.loop}`)}</span>
+        </td>
+        <td className="points-cell">{pointsText(run.points, t)}</td>
+        <HeadlineCell headline={run.headline} figure="p50Ms" />
+        <HeadlineCell headline={run.headline} figure="p99Ms" />
+        <HeadlineCell headline={run.headline} figure="p999Ms" />
+        <HeadlineCell headline={run.headline} figure="opsPerSec" />
+      </tr>
+      {editingNotes ? (
+        <tr className="notes-row" data-testid="run-notes-row" data-run-id={run.id}>
+          <td />
+          <td colSpan={RUN_TABLE_COLUMNS - 1}>
+            <NotesForm
+              notes={run.notes}
+              onSave={(notes) => setNotes(run.id, notes)}
+              onDone={() => setEditingNotes(false)}
+            />
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+import { AppError, type RunIndexEntry } from "@taillab/api";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
+import { filterRuns, libraryTags } from "./run-filter.ts";
+import { useRunDetail } from "./run-detail-store.ts";
+import { useRuns } from "./runs-store.ts";
+import { indexEntry, runDetailFixture } from "./test-support/run-fixtures.ts";
+
+const older = indexEntry({
+  id: "20250301-a",
+  name: "MinIO 1 KiB writes",
+  tags: ["lab-2", "minio"],
+  createdAt: "2025-03-01T09:00:00.000Z",
+});
+const newer = indexEntry({
+  id: "20250302-b",
+  name: "Hedged reads",
+  tags: ["lab-3"],
+  notes: "replica 2 stalls every 500 requests",
+  createdAt: "2025-03-02T09:00:00.000Z",
+  mode: "hedged",
+});
+const newest = indexEntry({
+  id: "20250303-c",
+  name: "Tied reads",
+  tags: ["lab-3", "minio"],
+  createdAt: "2025-03-03T09:00:00.000Z",
+  status: "interrupted",
+});
+const library = [older, newest, newer];
+
+const withChange = (run: RunIndexEntry, change: Partial<RunIndexEntry>) => ({ ...run, ...change });
+
+describe("library search", () => {
+  it.each([
+    ["nothing: all, newest first", "", null, ["20250303-c", "20250302-b", "20250301-a"]],
+    ["a name, any case", "hedged", null, ["20250302-b"]],
+    ["a tag", "minio", null, ["20250303-c", "20250301-a"]],
+    ["the notes", "stalls", null, ["20250302-b"]],
+    ["the id", "0301-a", null, ["20250301-a"]],
+    ["every word must match", "reads lab-3 tied", null, ["20250303-c"]],
+    ["a tag filter", "", "lab-3", ["20250303-c", "20250302-b"]],
+    ["a tag filter and words", "hedged", "lab-3", ["20250302-b"]],
+    ["no match", "ceph", null, []],
+  ])("%s", (_name, query, tag, ids) => {
+    expect(filterRuns(library, { query, tag }).map((run) => run.id)).toEqual(ids);
+  });
+
+  it("lists every tag once, alphabetically", () => {
+    expect(libraryTags(library)).toEqual(["lab-2", "lab-3", "minio"]);
+  });
+});
+
+describe("runs store", () => {
+  beforeEach(() => {
+    useRuns.setState({ runs: [], error: null, query: "", tag: null, selected: [] });
+    useRunDetail.setState({ runId: null, detail: null, choice: null });
+  });
+
+  it("loads the library and drops ticks and a tag filter that no longer apply", async () => {
+    installFakeTailLab({ listRuns: vi.fn(async () => [older, newer]) });
+    useRuns.setState({ selected: ["20250303-c", "20250301-a"], tag: "gone" });
+    await useRuns.getState().load();
+    const state = useRuns.getState();
+    expect(state.runs).toEqual([older, newer]);
+    expect(state.selected).toEqual(["20250301-a"]);
+    expect(state.tag).toBeNull();
+    expect(state.loading).toBe(false);
+  });
+
+  it("shows why the library could not be loaded", async () => {
+    installFakeTailLab({
+      listRuns: vi.fn(async () => {
+        throw new AppError({ message: "results folder /data/runs is not readable (EACCES)" });
+      }),
+    });
+    await useRuns.getState().load();
+    expect(useRuns.getState().error).toBe("results folder /data/runs is not readable (EACCES)");
+  });
+
+  type EditMethod = "renameRun" | "tagRun" | "untagRun" | "annotateRun";
+  it.each<[string, EditMethod, () => Promise<boolean>, object, Partial<RunIndexEntry>]>([
+    [
+      "rename",
+      "renameRun",
+      () => useRuns.getState().rename(newer.id, "Hedged reads, p95"),
+      { runId: newer.id, name: "Hedged reads, p95" },
+      { name: "Hedged reads, p95" },
+    ],
+    [
+      "addTag",
+      "tagRun",
+      () => useRuns.getState().addTag(newer.id, "keep"),
+      { runId: newer.id, tag: "keep" },
+      { tags: ["lab-3", "keep"] },
+    ],
+    [
+      "removeTag",
+      "untagRun",
+      () => useRuns.getState().removeTag(newer.id, "lab-3"),
+      { runId: newer.id, tag: "lab-3" },
+      { tags: [] },
+    ],
+    [
+      "setNotes",
+      "annotateRun",
+      () => useRuns.getState().setNotes(newer.id, "p99 halved"),
+      { runId: newer.id, notes: "p99 halved" },
+      { notes: "p99 halved" },
+    ],
+  ])("%s calls %s and shows the answer", async (_name, method, act, input, change) => {
+    const answer = withChange(newer, change);
+    const api = installFakeTailLab({ [method]: vi.fn(async () => answer) });
+    useRuns.setState({ runs: [older, newer] });
+    expect(await act()).toBe(true);
+    expect(api[method]).toHaveBeenCalledWith(input);
+    expect(useRuns.getState().runs).toEqual([older, answer]);
+  });
+
+  it("shows a rename on the detail screen of the same run", async () => {
+    const detail = runDetailFixture({ runId: newer.id, name: "Hedged reads" });
+    useRunDetail.setState({ runId: newer.id, detail });
+    installFakeTailLab({
+      renameRun: vi.fn(async () => withChange(newer, { name: "Renamed", tags: ["x"] })),
+    });
+    await useRuns.getState().rename(newer.id, "Renamed");
+    expect(useRunDetail.getState().detail?.meta).toMatchObject({ name: "Renamed", tags: ["x"] });
+  });
+
+  it("keeps the list and says why when an edit fails", async () => {
+    installFakeTailLab({
+      renameRun: vi.fn(async () => {
+        throw new AppError({ message: "name: is required" });
+      }),
+    });
+    useRuns.setState({ runs: [newer] });
+    expect(await useRuns.getState().rename(newer.id, " ")).toBe(false);
+    expect(useRuns.getState().runs).toEqual([newer]);
+    expect(useRuns.getState().error).toBe("name: is required");
+  });
+
+  it("deletes a run from the list and the selection", async () => {
+    const api = installFakeTailLab({ removeRun: vi.fn(async () => undefined) });
+    useRuns.setState({ runs: [older, newer], selected: [newer.id, older.id] });
+    expect(await useRuns.getState().remove(newer.id)).toBe(true);
+    expect(api.removeRun).toHaveBeenCalledWith({ runId: newer.id });
+    expect(useRuns.getState().runs).toEqual([older]);
+    expect(useRuns.getState().selected).toEqual([older.id]);
+  });
+
+  it("ticks and unticks runs in the order they were ticked", () => {
+    const { toggleSelected } = useRuns.getState();
+    toggleSelected("b");
+    toggleSelected("a");
+    toggleSelected("c");
+    toggleSelected("a");
+    expect(useRuns.getState().selected).toEqual(["b", "c"]);
+  });
+});

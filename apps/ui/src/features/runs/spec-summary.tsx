@@ -1,0 +1,78 @@
+import type { RunSpec } from "@taillab/api";
+import { formatFixed, formatInteger, formatMs, formatSize } from "@taillab/report";
+import { Fragment } from "react";
+import { useTranslation } from "react-i18next";
+
+/** What was run, in a few lines: the workload, the load model, the target and the hedging. */
+export function SpecSummary({ spec }: { spec: RunSpec }) {
+  const { t } = useTranslation("runs");
+  const list = (values: readonly (string | number)[]) => values.join(", ");
+  const items: [label: string, value: string][] = [];
+  items.push([
+    t("spec.phases"),
+    spec.phases.map((phase) => t(`spec.phaseNames.${phase}`)).join(" → "),
+  ]);
+  if (spec.points) {
+    items.push([
+      t("spec.points"),
+      spec.points
+        .map((point) => `${point.clients}-${point.samples}-${formatSize(point.objectSize)}`)
+        .join(", "),
+    ]);
+  } else {
+    items.push(
+      [t("spec.clients"), list(spec.clients)],
+      [t("spec.samples"), spec.samples ? list(spec.samples.map(formatInteger)) : "—"],
+      [t("spec.objectSize"), list(spec.objectSize.map(formatSize))],
+    );
+  }
+  if (spec.workload) items.push([t("spec.workload"), spec.workload.ops]);
+  if (spec.openLoop) {
+    const open = spec.openLoop;
+    items.push([
+      t("spec.openLoop"),
+      t(open.arrivals === "poisson" ? "spec.openLoopPoisson" : "spec.openLoopFixed", {
+        rate: formatFixed(open.rateHz, Number.isInteger(open.rateHz) ? 0 : 2),
+      }) +
+        (open.durationMs === undefined
+          ? ""
+          : ` · ${t("spec.forSeconds", { seconds: formatFixed(open.durationMs / 1000, 1) })}`),
+    ]);
+  }
+  if (spec.mode !== "normal") {
+    const delay =
+      spec.hedge.delay.kind === "fixed"
+        ? `${formatMs(spec.hedge.delay.delayMs)} ms`
+        : `p${spec.hedge.delay.percentile}`;
+    items.push([
+      t("spec.hedging"),
+      spec.mode === "tied"
+        ? t("spec.tiedText", { delay: `${formatMs(spec.hedge.tiedDelayMs)} ms` })
+        : t("spec.hedgeText", { delay, budget: formatFixed(spec.hedge.budgetPercent, 0) }),
+    ]);
+  }
+  items.push([
+    t("spec.target"),
+    spec.endpoints
+      ? t("spec.endpoints", { n: spec.endpoints.length })
+      : t("spec.testbed", {
+          replicas: spec.testbed.replicas,
+          profile:
+            typeof spec.testbed.profile === "string"
+              ? spec.testbed.profile
+              : t("spec.customProfile"),
+        }),
+  ]);
+  items.push([t("spec.transport"), spec.transport]);
+  if (spec.repeat > 1) items.push([t("spec.repeat"), t("spec.repeatText", { n: spec.repeat })]);
+  return (
+    <dl className="facts" data-testid="spec-summary">
+      {items.map(([label, value]) => (
+        <Fragment key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}

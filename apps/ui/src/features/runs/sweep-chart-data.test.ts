@@ -1,0 +1,85 @@
+import type { Operation, RunSummary } from "@taillab/api";
+import { describe, expect, it } from "vitest";
+import { runDetailFixture } from "./test-support/run-fixtures.ts";
+import { chartedOps, sweepAxes, sweepAxisValues, sweepChartLines } from "./sweep-chart-data.ts";
+
+const KiB = 1024;
+const summaryOf = (spec: Record<string, unknown>, ops: Operation[] = ["PUT", "GET", "DELETE"]) =>
+  runDetailFixture({ spec: { samples: [64], ...spec }, ops }).summary;
+
+const sizeSweep = summaryOf({ clients: [4], objectSize: ["4KiB", "16KiB", "64KiB"] });
+const clientSweep = summaryOf({ clients: [1, 4, 8], objectSize: ["16KiB"] });
+const grid = summaryOf({ clients: [1, 4], objectSize: ["4KiB", "64KiB"] });
+const single = summaryOf({ clients: [4], objectSize: ["4KiB"] });
+
+describe("sweep chart data", () => {
+  it.each<[string, RunSummary[], string[]]>([
+    ["one point", [single], []],
+    ["sizes swept", [sizeSweep], ["objectSize"]],
+    ["clients swept", [clientSweep], ["concurrency"]],
+    ["both swept", [grid], ["objectSize", "concurrency"]],
+    ["a single run beside a sweep", [single, sizeSweep], ["objectSize"]],
+  ])("%s: axes %j", (_name, summaries, axes) => {
+    expect(sweepAxes(summaries.map((summary) => ({ label: "r", summary })))).toEqual(axes);
+  });
+
+  it.each<[string, Operation[], Operation[]]>([
+    ["drops the cleanup beside other phases", ["PUT", "GET", "DELETE"], ["PUT", "GET"]],
+    ["keeps a lone cleanup", ["DELETE"], ["DELETE"]],
+  ])("%s", (_name, ops, charted) => {
+    expect(chartedOps([summaryOf({ clients: [1], objectSize: ["4KiB"] }, ops)])).toEqual(charted);
+  });
+
+  it("draws one line per operation and fixed parameters, x ascending", () => {
+    const lines = sweepChartLines([{ label: "grid", summary: grid }], "objectSize", [
+      "throughputMBps",
+    ]);
+    expect(lines.map((line) => `${line.op} c${line.fixed.clients} g${line.group}`)).toEqual([
+      "PUT c1 g0",
+      "PUT c4 g1",
+      "GET c1 g0",
+      "GET c4 g1",
+    ]);
+    for (const line of lines) {
+      expect(line.points.map((point) => point.x)).toEqual([4 * KiB, 64 * KiB]);
+      for (const point of line.points) {
+        const phase = grid.points[point.pointIndex]?.phases.find((entry) => entry.op === line.op);
+        expect(point.y).toBe(phase?.throughputMBps);
+      }
+    }
+  });
+
+  it("gives each run and metric its own lines, labelled by run", () => {
+    const runs = [
+      { label: "normal", summary: clientSweep },
+      { label: "hedged", summary: clientSweep },
+    ];
+    const lines = sweepChartLines(runs, "concurrency", ["p99Ms", "p999Ms"]);
+    expect(lines).toHaveLength(2 * 2 * 2);
+    expect(new Set(lines.map((line) => line.key)).size).toBe(lines.length);
+    expect(lines.filter((line) => line.runLabel === "hedged")).toHaveLength(4);
+    const p999 = lines.find((line) => line.metric === "p999Ms" && line.op === "GET");
+    expect(p999?.points.map((point) => point.y)).toEqual(
+      clientSweep.points.map((point) => point.phases[1]?.latencyMs.p999),
+    );
+  });
+
+  it("draws one operation's lines when asked", () => {
+    const lines = sweepChartLines(
+      [{ label: "grid", summary: grid }],
+      "concurrency",
+      ["p99Ms"],
+      "GET",
+    );
+    expect(lines.map((line) => line.op)).toEqual(["GET", "GET"]);
+  });
+
+  it("lists every x value any run has", () => {
+    const runs = [
+      { label: "a", summary: sizeSweep },
+      { label: "b", summary: grid },
+    ];
+    expect(sweepAxisValues(runs, "objectSize")).toEqual([4 * KiB, 16 * KiB, 64 * KiB]);
+    expect(sweepAxisValues(runs, "concurrency")).toEqual([1, 4]);
+  });
+});

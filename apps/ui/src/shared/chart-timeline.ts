@@ -1,0 +1,124 @@
+import { formatInteger, formatMs, formatTick } from "@taillab/report";
+import type { ChartConfiguration } from "chart.js";
+import { axis, legendAndTooltip, zoomAlongX } from "./chart-options.ts";
+import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
+
+/** Consecutive requests folded into one column (core's DecimatedBucket, a live timeline bucket). */
+export interface TimelineColumn {
+  firstIndex: number;
+  lastIndex: number;
+  min: number;
+  max: number;
+  mean: number;
+}
+
+export interface TimelineLabels {
+  /** The band's legend entry (min–max). */
+  band: string;
+  slowest: string;
+  fastest: string;
+  mean: string;
+  x: string;
+  y: string;
+}
+
+export interface TimelineChartOptions {
+  logScale: boolean;
+  labels: TimelineLabels;
+  /** A dashed line at the phase's p99, with its legend label. */
+  p99?: { valueMs: number; label: string };
+  /** Wheel zoom and drag pan along the request index (a stored run; not a live one). */
+  zoom?: boolean;
+}
+
+/** Index of the red series token: p99 markers are red on every chart. */
+export const MARKER_SERIES = 4;
+
+/** Log axes cannot show 0; a sub-microsecond floor keeps a 0 ms column on the chart. */
+const LOG_FLOOR_MS = 0.001;
+
+/**
+ * Latency against request index, the one builder for the results and the live screens: each
+ * column at the middle of its request range, a min–max band (so a lone stall shows as a spike)
+ * and the mean line. Data are {x, y} in order, so Chart.js skips parsing and redraws cheaply.
+ */
+export function timelineChartConfig(
+  theme: ChartTheme,
+  columns: readonly TimelineColumn[],
+  options: TimelineChartOptions,
+): ChartConfiguration<"line"> {
+  const { labels, logScale, p99 } = options;
+  const y = (ms: number) => (logScale ? Math.max(ms, LOG_FLOOR_MS) : ms);
+  const x = (column: TimelineColumn) => (column.firstIndex + column.lastIndex) / 2;
+  const color = seriesColor(theme, 0);
+  const first = columns[0]?.firstIndex ?? 0;
+  const last = columns.at(-1)?.lastIndex ?? 0;
+  const datasets: ChartConfiguration<"line">["data"]["datasets"] = [
+    {
+      label: labels.band,
+      data: columns.map((column) => ({ x: x(column), y: y(column.max) })),
+      borderWidth: 0,
+      backgroundColor: withAlpha(color, 0.28),
+      // Filled down to the next dataset (the minima): the band of each column.
+      fill: "+1",
+    },
+    {
+      label: labels.fastest,
+      data: columns.map((column) => ({ x: x(column), y: y(column.min) })),
+      borderWidth: 0,
+    },
+    {
+      label: labels.mean,
+      data: columns.map((column) => ({ x: x(column), y: y(column.mean) })),
+      borderColor: color,
+      backgroundColor: color,
+      borderWidth: theme.lineWidth,
+    },
+  ];
+  if (p99 && columns.length > 0) {
+    datasets.push({
+      label: p99.label,
+      data: [
+        { x: first, y: y(p99.valueMs) },
+        { x: last, y: y(p99.valueMs) },
+      ],
+      borderColor: seriesColor(theme, MARKER_SERIES),
+      backgroundColor: seriesColor(theme, MARKER_SERIES),
+      borderWidth: theme.lineWidth,
+      borderDash: [8, 5],
+    });
+  }
+  return {
+    type: "line",
+    data: { datasets },
+    options: {
+      parsing: false,
+      normalized: true,
+      elements: { point: { radius: 0, hitRadius: 6 } },
+      interaction: { mode: "nearest", axis: "x", intersect: false },
+      scales: {
+        x: axis(theme, {
+          type: "linear",
+          title: labels.x,
+          ...(columns.length > 0 ? { min: first, max: last } : {}),
+          tickLabel: formatInteger,
+        }),
+        y: axis(theme, {
+          type: logScale ? "logarithmic" : "linear",
+          title: labels.y,
+          beginAtZero: !logScale,
+          tickLabel: formatTick,
+        }),
+      },
+      plugins: {
+        ...legendAndTooltip(theme, {
+          // The band is two datasets; its lower edge needs no legend entry.
+          inLegend: (datasetIndex) => datasetIndex !== 1,
+          tooltipLabel: (label, value, datasetIndex) =>
+            `${datasetIndex === 0 ? labels.slowest : label}: ${formatMs(value)} ms`,
+        }),
+        ...(options.zoom ? { zoom: zoomAlongX(theme) } : {}),
+      },
+    },
+  };
+}
