@@ -12,7 +12,8 @@ const MIME_TYPES = {
 
 /**
  * A report as a file to save: one run as CSV, JSON or HTML, named after the run
- * (`taillab-<name>-<runId>.html`), or several compared (`taillab-comparison-3-runs.html`).
+ * (`taillab-<name>-<runId>.html`, `…-requests.csv` for one row per request), or several
+ * compared (`taillab-comparison-3-runs.html`).
  */
 export async function exportReport(
   store: ResultsStore,
@@ -21,11 +22,18 @@ export async function exportReport(
   const { runIds, format } = request;
   const content = await renderStoredReport(store, runIds, request);
   const [only] = runIds;
+  const kind = format === "csv" && request.requests ? "-requests" : "";
   const fileName =
     runIds.length === 1 && only !== undefined
-      ? `taillab-${fileNameSlug((await store.get(only)).meta.name)}-${only}.${format}`
+      ? `taillab-${runSlug((await store.get(only)).meta.name, only)}${kind}.${format}`
       : `taillab-comparison-${runIds.length}-runs.${format}`;
   return { fileName, mimeType: MIME_TYPES[format], content };
+}
+
+/** The name and the id, once: a run not renamed is called "run <id>" already. */
+export function runSlug(name: string, runId: string): string {
+  const slug = fileNameSlug(name);
+  return slug.includes(runId) ? slug : `${slug}-${runId}`;
 }
 
 /** Lowercase ASCII letters and digits joined by hyphens; "run" when nothing of the name is left. */

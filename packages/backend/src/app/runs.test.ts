@@ -148,6 +148,7 @@ describe("a run on a testbed endpoint", () => {
     expect(rows[1]).toContain("Quick run");
 
     const requests = await app.api.exportReport({ runIds: [runId], format: "csv", requests: true });
+    expect(requests.fileName).toBe(`taillab-quick-run-${runId}-requests.csv`);
     expect(requests.content.trim().split(/\r?\n/)).toHaveLength(9001);
 
     const json = await app.api.exportReport({ runIds: [runId], format: "json" });
