@@ -7,7 +7,7 @@
  * - time to open a stored run of 1 M requests and draw its latency timeline.
  */
 import { chromium, type Page } from "@playwright/test";
-import type { RequestRecord } from "@taillab/api";
+import type { ApiEnvelope, ApiMethodName, RequestRecord, TailLabApi } from "@taillab/api";
 import { openResultsStore } from "@taillab/store";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -33,16 +33,18 @@ const CHROMIUM_ARGS = [
 const TIMELINE_RECORDS = Number(process.env.BENCH_TIMELINE_RECORDS ?? 1_000_000);
 const PAIRS = 2;
 
-/** A closed-loop GET-heavy run on the embedded testbed's fastest profile: the engine's top speed. */
-const FULL_SPEED_EXPERIMENT = {
-  name: "full speed",
-  description: "",
-  endpointId: "testbed",
-  spec: {
-    clients: 16,
-    samples: 60_000,
-    objectSize: "4KiB",
-    testbed: { replicas: 1, profile: "fast" },
+/** A closed-loop run on the embedded testbed's fastest profile: the engine's top speed. */
+const FULL_SPEED = {
+  experiment: {
+    name: "full speed",
+    description: "",
+    endpointId: "testbed",
+    spec: {
+      clients: 16,
+      samples: 60_000,
+      objectSize: "4KiB",
+      testbed: { replicas: 1, profile: "fast" },
+    },
   },
 };
 
@@ -58,29 +60,33 @@ function median(values: number[]): number {
 const dataDir = await mkdtemp(join(tmpdir(), "taillab-ui-bench-"));
 const resultsDir = join(dataDir, "results");
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
-let host: RunningProcess | null = null;
+let hostProcess: RunningProcess | null = null;
 try {
   await writeLargeRun(resultsDir, TIMELINE_RECORDS);
 
   const launched = performance.now();
-  host = await startNodeProgram(
+  hostProcess = await startNodeProgram(
     "scripts/start.ts",
     ["--port", "0", "--data-dir", dataDir, "--results", resultsDir],
     (lines) => lines.some((line) => /http:\/\/127\.0\.0\.1:\d+\/\S*/.test(line)),
   );
   const hostReadyMs = performance.now() - launched;
-  const url = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(host.lines.join("\n"))?.[1] ?? "";
+  const url = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(hostProcess.lines.join("\n"))?.[1] ?? "";
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(url);
   await page.getByTestId("experiment-row").first().waitFor();
   const usableMs = performance.now() - launched;
 
+  const host = hostApi(url);
   const withUi: number[] = [];
   const withoutUi: number[] = [];
   let frames = { fps: 0, p95FrameMs: 0, longestFrameMs: 0 };
   for (let pair = 0; pair < PAIRS; pair += 1) {
-    withoutUi.push(await runUnwatched(page));
-    const watched = await runWatched(page);
+    // No page at all: the run started over HTTP, nobody subscribed to its events.
+    await page.goto("about:blank");
+    withoutUi.push(await readOpsPerSec(host, (await host("startRun", FULL_SPEED)).runId));
+    await page.goto(url);
+    const watched = await runWatched(page, host);
     withUi.push(watched.opsPerSec);
     if (pair === 0) frames = watched.frames;
   }
@@ -92,46 +98,51 @@ try {
     `pnpm start → host printed its URL   ${format(hostReadyMs)} ms`,
     `pnpm start → usable window          ${format(usableMs)} ms (experiments listed)`,
     `frame rate during a full-speed run  ${format(frames.fps, 1)} fps, p95 frame ${format(frames.p95FrameMs, 1)} ms, longest ${format(frames.longestFrameMs, 1)} ms`,
-    `GET ops/s without the UI watching   ${withoutUi.map((value) => format(value)).join(", ")} (median ${format(median(withoutUi))})`,
-    `GET ops/s with the Live run screen  ${withUi.map((value) => format(value)).join(", ")} (median ${format(median(withUi))})`,
+    `GET ops/s, no page open             ${withoutUi.map((value) => format(value)).join(", ")} (median ${format(median(withoutUi))})`,
+    `GET ops/s, Live run screen watching ${withUi.map((value) => format(value)).join(", ")} (median ${format(median(withUi))})`,
     `throughput lost to the UI           ${format(loss * 100, 1)} % (goal < 5 %)`,
     `open a ${format(TIMELINE_RECORDS)}-request run, timeline drawn  ${format(timelineMs)} ms`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
 } finally {
   await browser.close();
-  await host?.stop();
+  await hostProcess?.stop();
   await rm(dataDir, { recursive: true, force: true });
 }
 
-/**
- * The full-speed run while the page shows the results library, which subscribes to nothing;
- * GET ops/s of its read phase.
- */
-async function runUnwatched(page: Page): Promise<number> {
-  await page.evaluate(() => (location.hash = "#/runs"));
-  return waitForReadOpsPerSec(page, await startRun(page));
+type HostApi = <N extends ApiMethodName>(
+  name: N,
+  input?: unknown,
+) => Promise<Awaited<ReturnType<TailLabApi[N]>>>;
+
+/** The host's HTTP API with the launch token, as a script (not a page) would call it. */
+function hostApi(launchUrl: string): HostApi {
+  const token = new URL(launchUrl).searchParams.get("token") ?? "";
+  return async (name, input) => {
+    const response = await fetch(new URL(`/api/${name}`, launchUrl), {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(input ?? null),
+    });
+    const answer = (await response.json()) as ApiEnvelope<never>;
+    if (!answer.ok) throw new Error(`${name}: ${answer.error.message}`);
+    return answer.result;
+  };
 }
 
-async function runWatched(page: Page) {
+/** The same run started from the Live run screen, which draws it as it goes. */
+async function runWatched(page: Page, host: HostApi) {
   await page.getByTestId("nav-live").click();
-  const runId = await startRun(page);
+  const { runId } = await callApi(page, "startRun", FULL_SPEED);
   await page.getByTestId("live-timeline").waitFor();
   const frames = await page.evaluate(measureFrames, 5_000);
-  return { opsPerSec: await waitForReadOpsPerSec(page, runId), frames };
+  return { opsPerSec: await readOpsPerSec(host, runId), frames };
 }
 
-async function startRun(page: Page): Promise<string> {
-  const started = await callApi(page, "startRun", { experiment: FULL_SPEED_EXPERIMENT });
-  return started.runId;
-}
-
-async function waitForReadOpsPerSec(page: Page, runId: string): Promise<number> {
-  for (;;) {
-    if (!(await callApi(page, "activeRun"))) break;
-    await page.waitForTimeout(250);
-  }
-  const detail = await callApi(page, "getRun", { runId });
+/** Waits for the run to end; GET ops/s of its read phase. */
+async function readOpsPerSec(host: HostApi, runId: string): Promise<number> {
+  while (await host("activeRun")) await new Promise((resolve) => setTimeout(resolve, 250));
+  const detail = await host("getRun", { runId });
   const read = detail.summary.points[0]?.phases.find((phase) => phase.op === "GET");
   if (!read) throw new Error(`run ${runId} has no GET phase`);
   return read.opsPerSec;
