@@ -28,21 +28,23 @@ export interface ReportOptions {
 }
 
 /**
- * What a report draws from, for a stored run: its summary (rebuilt from the records when the run
- * was interrupted), merged histograms, and latency against request index decimated per point
- * and phase, so the report stays small however long the run was.
+ * What a report draws from, for a stored run: its summary and merged histograms (both rebuilt
+ * from the records when the run was interrupted or failed), and latency against request index
+ * decimated per point and phase, so the report stays small however long the run was.
  */
 export async function loadRunReportInput(
   store: ResultsStore,
   runId: string,
 ): Promise<RunReportInput> {
   const run = await store.get(runId);
-  const summary = run.summary ?? (await store.summarizeFromRecords(runId));
+  const { summary, histograms } = run.summary
+    ? { summary: run.summary, histograms: run.histograms }
+    : await store.rebuildFromRecords(runId);
   const columns = await store.loadRecords(runId);
   return {
     meta: { ...run.meta, status: run.status },
     summary,
-    histograms: run.histograms,
+    histograms,
     latencySeries: latencySeries(columns),
   };
 }

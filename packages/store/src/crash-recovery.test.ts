@@ -1,5 +1,5 @@
-import { RunIndexEntrySchema } from "@taillab/api";
-import { createRandom } from "@taillab/core";
+import { RunIndexEntrySchema, type PhaseHistograms } from "@taillab/api";
+import { createRandom, decodeHistogram } from "@taillab/core";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -15,6 +15,14 @@ const KILLS = 24;
 const AT_ONCE = 4;
 const PHASES = CRASH_RUN.points * CRASH_RUN.ops.length;
 const TOTAL = PHASES * CRASH_RUN.recordsPerPhase;
+
+/** "<point> <op> <requests in the latency histogram>" */
+function latencyCount(phase: PhaseHistograms): string {
+  const latency = decodeHistogram(phase.latency);
+  const count = latency.totalCount;
+  latency.destroy();
+  return `${phase.pointIndex} ${phase.op} ${count}`;
+}
 
 interface ChildOutcome {
   id: string;
@@ -122,12 +130,18 @@ describe("a writer killed with SIGKILL at any moment", () => {
       expect(entry?.recordCount).toBe(stored.recordCount);
       const columns = await store.loadRecords(outcome.id);
       expect(columns.count).toBe(stored.recordCount);
-      const summary = await store.summarizeFromRecords(outcome.id);
+      const { summary, histograms } = await store.rebuildFromRecords(outcome.id);
       expect(summary.stopped).toBe(true);
       const requests = summary.points
         .flatMap((point) => point.phases)
         .reduce((sum, phase) => sum + phase.requests, 0);
       expect(requests > 0).toBe(columns.count > 0);
+      // Every phase measured has histograms (stored, or rebuilt for the one cut short) holding
+      // its answered requests.
+      const answered = summary.points.flatMap((point, pointIndex) =>
+        point.phases.map((phase) => `${pointIndex} ${phase.op} ${phase.requests - phase.errors}`),
+      );
+      expect(histograms.map(latencyCount), outcome.id).toEqual(answered);
     }
 
     // Nothing left half-made, and every JSON file parses.

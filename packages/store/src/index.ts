@@ -7,6 +7,7 @@ export {
   type StoredRun,
 } from "./results-store.ts";
 export type { RunWriter } from "./run-writer.ts";
+export type { RebuiltResults } from "./records-summary.ts";
 export {
   errorAt,
   keyAt,

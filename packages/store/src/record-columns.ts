@@ -3,6 +3,14 @@ import { OperationSchema, type Operation, type RequestRecord } from "@taillab/ap
 /** Operation codes in the records log and in `RecordColumns.op`. */
 export const OPERATIONS: readonly Operation[] = OperationSchema.options;
 
+/** Histograms in the order a run folder keeps them: by point, then by operation code. */
+export function byPointThenOp(
+  a: { pointIndex: number; op: Operation },
+  b: { pointIndex: number; op: Operation },
+): number {
+  return a.pointIndex - b.pointIndex || OPERATIONS.indexOf(a.op) - OPERATIONS.indexOf(b.op);
+}
+
 /**
  * A key that is not `<keyPrefix><number>` is kept as text: its keyNumber has this bit set and
  * the rest is its index in `textKeys`.

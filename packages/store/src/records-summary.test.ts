@@ -1,4 +1,5 @@
 import type { RequestRecord, RunMeta } from "@taillab/api";
+import { decodeHistogram, latencyStatsMs } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { decodeRecordLog } from "./record-log-reader.ts";
 import { RecordFrameEncoder } from "./record-frame-encoder.ts";
@@ -51,13 +52,26 @@ function summarize(meta: RunMeta, batches: { pointIndex: number; records: Reques
   }
   const summarizer = new RecordsSummarizer(meta);
   summarizer.add(decodeRecordLog(Buffer.concat(parts), PREFIX, "test"));
-  return summarizer.summary(null);
+  return summarizer.finish(null);
+}
+
+/**
+ * Count, min and max (ms) of an encoded histogram; the max to two decimals, as an encoded
+ * histogram keeps values to 3 significant digits (3 ms comes back as 3.001).
+ */
+function figures(encoded: string | null | undefined) {
+  if (!encoded) return null;
+  const histogram = decodeHistogram(encoded);
+  const { min, max } = latencyStatsMs(histogram);
+  const result = { count: histogram.totalCount, min, max: Math.round(max * 100) / 100 };
+  histogram.destroy();
+  return result;
 }
 
 describe("summary rebuilt from records", () => {
   it("counts logical requests the way the engine does: winners, backups, failures", () => {
     const meta = metaWith({ mode: "hedged", endpoints: [{ url: "http://a:1" }] });
-    const summary = summarize(meta, [
+    const { summary, histograms } = summarize(meta, [
       {
         pointIndex: 0,
         records: [
@@ -116,6 +130,11 @@ describe("summary rebuilt from records", () => {
     expect(phase?.latencyMs.min).toBe(1);
     expect(phase?.latencyMs.max).toBe(3);
     expect(phase?.ttfbMs.min).toBe(0.4);
+    // The histograms hold the answered requests only, from their intended starts.
+    expect(histograms).toHaveLength(1);
+    expect(histograms[0]).toMatchObject({ pointIndex: 0, op: "GET", service: null });
+    expect(figures(histograms[0]?.latency)).toEqual({ count: 3, min: 1, max: 3 });
+    expect(figures(histograms[0]?.ttfb)).toEqual({ count: 3, min: 0.4, max: 2.5 });
   });
 
   it("orders points and phases, and adds open-loop figures except for cleanup", () => {
@@ -124,7 +143,7 @@ describe("summary rebuilt from records", () => {
       clients: [1, 2],
       samples: 10,
     });
-    const summary = summarize(meta, [
+    const { summary, histograms } = summarize(meta, [
       { pointIndex: 1, records: [attempt({ op: "DELETE" })] },
       { pointIndex: 1, records: [attempt({ op: "PUT", startUs: 5000, endUs: 6000 })] },
     ]);
@@ -138,6 +157,14 @@ describe("summary rebuilt from records", () => {
     expect(put?.hedge).toBeUndefined();
     expect(cleanup?.op).toBe("DELETE");
     expect(cleanup?.serviceMs).toBeUndefined();
+    // Service time (from the actual send) beside latency (from the schedule), open loop only.
+    expect(histograms.map((phase) => `${phase.pointIndex} ${phase.op}`)).toEqual([
+      "1 PUT",
+      "1 DELETE",
+    ]);
+    expect(figures(histograms[0]?.latency)).toEqual({ count: 1, min: 6, max: 6 });
+    expect(figures(histograms[0]?.service)).toEqual({ count: 1, min: 1, max: 1 });
+    expect(histograms[1]?.service).toBeNull();
   });
 
   it("names a point the spec does not have", () => {

@@ -3,6 +3,7 @@ import {
   RESULTS_SCHEMA_VERSION,
   type HedgeSummary,
   type Operation,
+  type PhaseHistograms,
   type PhaseSummary,
   type PointSummary,
   type RunMeta,
@@ -10,6 +11,7 @@ import {
 } from "@taillab/api";
 import {
   createLatencyHistogram,
+  encodeHistogram,
   expandSweep,
   latencyStatsMs,
   recordLatencyUs,
@@ -19,12 +21,15 @@ import {
 import { OPERATIONS, TEXT_KEY_FLAG, type RecordColumns } from "./record-columns.ts";
 
 /**
- * A RunSummary rebuilt from a run's records, for a run that never wrote its own (killed, power
- * cut, failed). It follows the engine's PhaseRecorder and PhaseCollector: a logical request is an
- * attempt 1 and the attempts after it with the same key; its latency runs from the intended start
- * to the end of the winning attempt, TTFB to that attempt's first byte; a request with no winner
- * counts under the last attempt's error code; a phase lasts from its earliest intended start to
- * its latest answer. What the records do not hold is approximated or left out:
+ * A RunSummary and the phase histograms rebuilt from a run's records, for a run that never wrote
+ * its own (killed, power cut, failed). It follows the engine's PhaseRecorder and PhaseCollector:
+ * a logical request is an attempt 1 and the attempts after it with the same key; its latency runs
+ * from the intended start to the end of the winning attempt, TTFB to that attempt's first byte,
+ * service time (open loop only) from the first attempt's actual start to the same end; a request
+ * with no winner counts under the last attempt's error code and in no histogram; a phase lasts
+ * from its earliest intended start to its latest answer. The histograms are the ones the summary's
+ * percentiles come from, so the two always agree. What the records do not hold is approximated or
+ * left out:
  * - missedStarts (open loop): first attempts that started more than MISSED_START_TOLERANCE_MS
  *   after their schedule (the engine checks just before sending, so this can count a few more);
  * - hedge.delayMs is null (the delay chosen is not recorded); aborted counts the losing attempts
@@ -65,6 +70,13 @@ interface PhaseTotals {
   aborted: number;
   wastedBytes: number;
   wonByBackup: number;
+}
+
+/** What RecordsSummarizer rebuilds: the summary and each point × phase's histograms. */
+export interface RebuiltResults {
+  summary: RunSummary;
+  /** In point order, then operation order, as the run writer stores them. */
+  histograms: PhaseHistograms[];
 }
 
 export class RecordsSummarizer {
@@ -112,7 +124,8 @@ export class RecordsSummarizer {
     }
   }
 
-  summary(stoppedWhenComplete: boolean | null): RunSummary {
+  /** Ends the rebuild: the summarizer holds nothing afterwards. */
+  finish(stoppedWhenComplete: boolean | null): RebuiltResults {
     this.settle();
     const { meta } = this;
     const params = expandSweep(meta.spec);
@@ -123,11 +136,14 @@ export class RecordsSummarizer {
       );
     }
     const points: PointSummary[] = [];
+    const histograms: PhaseHistograms[] = [];
     for (const [pointIndex, pointParams] of params.slice(0, lastPoint + 1).entries()) {
-      const phases = [...(this.phases.get(pointIndex)?.entries() ?? [])]
-        .sort(([a], [b]) => a - b)
-        .map(([, totals]) => this.phaseSummary(totals));
-      points.push({ params: pointParams, phases });
+      const phases = [...(this.phases.get(pointIndex)?.entries() ?? [])].sort(([a], [b]) => a - b);
+      points.push({
+        params: pointParams,
+        phases: phases.map(([, totals]) => this.phaseSummary(totals)),
+      });
+      histograms.push(...phases.map(([, totals]) => this.phaseHistograms(pointIndex, totals)));
     }
     for (const byOp of this.phases.values()) {
       for (const totals of byOp.values()) {
@@ -137,6 +153,11 @@ export class RecordsSummarizer {
       }
     }
     this.phases.clear();
+    return { summary: this.runSummary(points, stoppedWhenComplete), histograms };
+  }
+
+  private runSummary(points: PointSummary[], stoppedWhenComplete: boolean | null): RunSummary {
+    const { meta } = this;
     return {
       schemaVersion: RESULTS_SCHEMA_VERSION,
       runId: meta.id,
@@ -159,16 +180,31 @@ export class RecordsSummarizer {
         ? 0
         : totals.lastEndUs - totals.firstStartUs;
     const summary = summarizePhase({ ...totals, durationMs: durationUs / 1000 });
-    // The engine runs cleanup (DELETE) as a closed loop and never hedges it.
-    const openLoop = spec.openLoop !== undefined && totals.op !== "DELETE";
+    // The engine never hedges cleanup (DELETE).
     const hedged = spec.mode !== "normal" && totals.op !== "DELETE";
     return {
       ...summary,
-      ...(openLoop
+      ...(this.isOpenLoop(totals.op)
         ? { serviceMs: latencyStatsMs(totals.service), missedStarts: totals.missedStarts }
         : {}),
       ...(hedged ? { hedge: hedgeSummary(totals, spec.hedge.budgetPercent) } : {}),
     };
+  }
+
+  /** Encoded like the engine's PhaseCollector.encodedHistograms. */
+  private phaseHistograms(pointIndex: number, totals: PhaseTotals): PhaseHistograms {
+    return {
+      pointIndex,
+      op: totals.op,
+      latency: encodeHistogram(totals.latency),
+      ttfb: encodeHistogram(totals.ttfb),
+      service: this.isOpenLoop(totals.op) ? encodeHistogram(totals.service) : null,
+    };
+  }
+
+  /** The engine runs cleanup (DELETE) as a closed loop, whatever the spec says. */
+  private isOpenLoop(op: Operation): boolean {
+    return this.meta.spec.openLoop !== undefined && op !== "DELETE";
   }
 
   /** Folds the pending logical request into its phase. */

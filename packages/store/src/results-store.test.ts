@@ -1,4 +1,5 @@
-import type { Operation, RequestRecord } from "@taillab/api";
+import type { Operation, PhaseHistograms, PhaseSummary, RequestRecord } from "@taillab/api";
+import { decodeHistogram, latencyStatsMs } from "@taillab/core";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -66,6 +67,22 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ["-e", ""]);
   await once(child, "exit");
   return child.pid ?? 0;
+}
+
+/** The run's lock now names a process that is gone, as after kill -9. */
+async function killWriter(store: ResultsStore, runId: string): Promise<void> {
+  const lockPath = join(store.dir, runId, "writer.lock");
+  const lock = JSON.parse(await readFile(lockPath, "utf8")) as { pid: number };
+  await writeFile(lockPath, JSON.stringify({ ...lock, pid: await deadPid() }));
+}
+
+/** Count and p50/p99 (ms) of an encoded histogram. */
+function histogramFigures(encoded: string) {
+  const histogram = decodeHistogram(encoded);
+  const { p50, p99 } = latencyStatsMs(histogram);
+  const figures = { count: histogram.totalCount, p50, p99 };
+  histogram.destroy();
+  return figures;
 }
 
 async function completeRun(store: ResultsStore, id: string, perPhase = 100) {
@@ -156,10 +173,7 @@ describe("results store", () => {
     await writer.flush();
     expect(await store.get(input.id)).toMatchObject({ status: "running", recordCount: 900 });
 
-    // The lock now names a process that is gone, as after kill -9.
-    const lockPath = join(store.dir, input.id, "writer.lock");
-    const lock = JSON.parse(await readFile(lockPath, "utf8")) as { pid: number };
-    await writeFile(lockPath, JSON.stringify({ ...lock, pid: await deadPid() }));
+    await killWriter(store, input.id);
     expect((await store.list())[0]).toMatchObject({ status: "interrupted", recordCount: 900 });
     const stored = await store.get(input.id);
     expect(stored).toMatchObject({ status: "interrupted", summary: null });
@@ -176,6 +190,52 @@ describe("results store", () => {
     const exported = await store.exportRun(input.id);
     expect(exported.summary).toEqual(summary);
     expect(exported.meta.status).toBe("interrupted");
+  });
+
+  it("rebuilds the histograms of the phase an interrupted run died in, as its summary is", async () => {
+    const store = await freshStore();
+    const input = sampleRunInput("run-dead-mid-phase");
+    const writer = await store.createRun(input);
+    // PUT ended, so its histograms are stored; the writer died during GET.
+    const put = sampleRecords({ keyPrefix: input.keyPrefix, op: "PUT", count: 1500, seed: 11 });
+    writer.appendRecords(0, put);
+    await writer.addPhaseHistograms(phaseHistogramsOf(0, "PUT", put));
+    const get = sampleRecords({ keyPrefix: input.keyPrefix, op: "GET", count: 800, seed: 12 });
+    writer.appendRecords(0, get);
+    await writer.flush();
+    await killWriter(store, input.id);
+    const stored = await store.get(input.id);
+    expect(stored).toMatchObject({ status: "interrupted", summary: null });
+    expect(stored.histograms.map((phase) => phase.op)).toEqual(["PUT"]);
+
+    const { summary, histograms } = await store.rebuildFromRecords(input.id);
+    expect(summary).toEqual(await store.summarizeFromRecords(input.id));
+    expect(histograms.map((phase) => `${phase.pointIndex} ${phase.op}`)).toEqual([
+      "0 PUT",
+      "0 GET",
+    ]);
+    expect(histograms[0]).toEqual(stored.histograms[0]);
+    const phases = summary.points[0]?.phases ?? [];
+    const cases: [RequestRecord[], PhaseHistograms | undefined, PhaseSummary | undefined][] = [
+      [put, histograms[0], phases[0]],
+      [get, histograms[1], phases[1]],
+    ];
+    for (const [records, phaseHistograms, phase] of cases) {
+      // One latency per answered request: its winning attempt.
+      const answered = records.filter((record) => record.winner).length;
+      const latency = histogramFigures(phaseHistograms?.latency ?? "");
+      const ttfb = histogramFigures(phaseHistograms?.ttfb ?? "");
+      expect(latency.count).toBe(answered);
+      expect(ttfb.count).toBe(answered);
+      expect(phase?.requests).toBe(answered + (phase?.errors ?? 0));
+      expect(latency.p99).toBe(phase?.latencyMs.p99);
+      expect(latency.p50).toBe(phase?.latencyMs.p50);
+      expect(ttfb.p99).toBe(phase?.ttfbMs.p99);
+      // Closed loop: no service time.
+      expect(phaseHistograms?.service).toBeNull();
+    }
+    // An export of the run carries them too.
+    expect((await store.exportRun(input.id)).histograms).toEqual(histograms);
   });
 
   it("reads a run whose log ends in a torn frame, at any cut, without throwing", async () => {

@@ -31,7 +31,7 @@ import {
   type FolderDocuments,
   type MigrationTable,
 } from "./folder-migrations.ts";
-import { recordAt, type RecordColumns } from "./record-columns.ts";
+import { byPointThenOp, recordAt, type RecordColumns } from "./record-columns.ts";
 import {
   countLogRecords,
   decodeRecordLog,
@@ -39,7 +39,7 @@ import {
   readRecordBatches,
 } from "./record-log-reader.ts";
 import { createRecordLog } from "./record-log-writer.ts";
-import { RecordsSummarizer } from "./records-summary.ts";
+import { RecordsSummarizer, type RebuiltResults } from "./records-summary.ts";
 import { defaultResultsDir } from "./results-dir.ts";
 import {
   checkDocuments,
@@ -86,6 +86,7 @@ export interface StoredRun {
   status: RunStatus;
   /** Null until the run completes; summarizeFromRecords rebuilds one for the others. */
   summary: RunSummary | null;
+  /** Of the phases that ended; rebuildFromRecords fills in the others of an unfinished run. */
   histograms: PhaseHistograms[];
   recordCount: number;
 }
@@ -102,6 +103,12 @@ export interface ResultsStore {
   records(runId: string): AsyncIterable<{ pointIndex: number; record: RequestRecord }>;
   /** A summary rebuilt from the records (see records-summary.ts), for runs that have none. */
   summarizeFromRecords(runId: string): Promise<RunSummary>;
+  /**
+   * For a run that never wrote its summary (interrupted, failed): the summary rebuilt from the
+   * records, and a histogram set for every phase: the stored ones of the phases that ended, the
+   * others (the phase the run died in) rebuilt from the same records as the summary.
+   */
+  rebuildFromRecords(runId: string): Promise<RebuiltResults>;
   rename(runId: string, name: string): Promise<RunIndexEntry>;
   tag(runId: string, tag: string): Promise<RunIndexEntry>;
   untag(runId: string, tag: string): Promise<RunIndexEntry>;
@@ -268,18 +275,24 @@ class FolderResultsStore implements ResultsStore {
   }
 
   async summarizeFromRecords(runId: string): Promise<RunSummary> {
-    const run = await this.inspect(runId);
-    return this.summarize(run);
+    return (await this.rebuild(await this.inspect(runId))).summary;
+  }
+
+  async rebuildFromRecords(runId: string): Promise<RebuiltResults> {
+    return this.rebuild(await this.inspect(runId));
   }
 
   async exportRun(runId: string): Promise<RunExport> {
     const run = await this.inspect(runId);
+    const { summary, histograms } = run.summary
+      ? { summary: run.summary, histograms: run.histograms }
+      : await this.rebuild(run);
     return {
       schemaVersion: RUN_FOLDER_SCHEMA_VERSION,
       kind: "taillab-run",
       meta: { ...run.meta, status: run.status },
-      summary: run.summary ?? (await this.summarize(run)),
-      histograms: run.histograms,
+      summary,
+      histograms,
     };
   }
 
@@ -474,13 +487,24 @@ class FolderResultsStore implements ResultsStore {
     return readRecordBatches(path, run.meta.keyPrefix, `run ${run.meta.id}: ${RUN_FILES.records}`);
   }
 
-  private async summarize(run: InspectedRun): Promise<RunSummary> {
+  private async rebuild(run: InspectedRun): Promise<RebuiltResults> {
     const summarizer = new RecordsSummarizer(run.meta);
     if (await exists(join(run.folder, RUN_FILES.records))) {
       for await (const batch of this.recordBatches(run)) summarizer.add(batch);
     }
     const stopped = run.status === "complete" ? (run.summary?.stopped ?? false) : null;
-    return summarizer.summary(stopped);
+    const rebuilt = summarizer.finish(stopped);
+    // The stored histograms are the engine's own and are kept. They agree with the rebuilt ones
+    // (a phase's records are fsynced before its histograms are written): only the phase the run
+    // died in has none.
+    const stored = new Set(run.histograms.map(phaseKey));
+    return {
+      summary: rebuilt.summary,
+      histograms: [
+        ...run.histograms,
+        ...rebuilt.histograms.filter((phase) => !stored.has(phaseKey(phase))),
+      ].sort(byPointThenOp),
+    };
   }
 
   /** A log whose writer is gone may end in a torn frame, so its frames are checked. */
@@ -674,6 +698,10 @@ class FolderResultsStore implements ResultsStore {
 
 function randomHex(): string {
   return randomBytes(3).toString("hex");
+}
+
+function phaseKey(phase: PhaseHistograms): string {
+  return `${phase.pointIndex}:${phase.op}`;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -7,7 +7,7 @@ import {
   type RunSummary,
 } from "@taillab/api";
 import { join } from "node:path";
-import { OPERATIONS } from "./record-columns.ts";
+import { byPointThenOp } from "./record-columns.ts";
 import { RecordLogWriter } from "./record-log-writer.ts";
 import { parseWith, RUN_FILES } from "./run-folder.ts";
 import { releaseLockToken, removeLockFile, type RunLock } from "./run-lock.ts";
@@ -118,10 +118,7 @@ export class FolderRunWriter implements RunWriter {
       const others = this.histograms.filter(
         (entry) => entry.pointIndex !== checked.pointIndex || entry.op !== checked.op,
       );
-      const next = [...others, checked].sort(
-        (a, b) =>
-          a.pointIndex - b.pointIndex || OPERATIONS.indexOf(a.op) - OPERATIONS.indexOf(b.op),
-      );
+      const next = [...others, checked].sort(byPointThenOp);
       await this.writeOrFail(RUN_FILES.histograms, next);
       this.histograms = next;
     });

@@ -1,3 +1,5 @@
+import type { LiveTimeline } from "@taillab/api";
+import type { TooltipItem } from "chart.js";
 import { describe, expect, it } from "vitest";
 import type { ChartTheme } from "./chart-theme.ts";
 import { timelineChartConfig, type TimelineColumn } from "./chart-timeline.ts";
@@ -60,5 +62,55 @@ describe("timelineChartConfig", () => {
     expect(p99?.borderColor).toBe("#555555");
     expect(config.options?.plugins?.zoom?.zoom?.wheel?.enabled).toBe(true);
     expect(config.options?.plugins?.zoom?.pan?.enabled).toBe(true);
+  });
+
+  it("draws the live screen's growing buckets with no p99 line and no zoom", () => {
+    const buckets: LiveTimeline["buckets"] = [
+      { firstIndex: 0, lastIndex: 3, count: 4, min: 1, max: 8, mean: 3 },
+      { firstIndex: 4, lastIndex: 5, count: 2, min: 2, max: 2.5, mean: 2.25 },
+    ];
+    const config = timelineChartConfig(theme, buckets, { logScale: true, labels });
+    expect(config.data.datasets.map((dataset) => dataset.label)).toEqual([
+      "min–max",
+      "fastest",
+      "mean",
+    ]);
+    expect(points(config, 2)).toEqual([
+      { x: 1.5, y: 3 },
+      { x: 4.5, y: 2.25 },
+    ]);
+    expect(config.options?.scales?.x).toMatchObject({ min: 0, max: 5 });
+    expect(config.options?.plugins?.zoom).toBeUndefined();
+  });
+
+  it("leaves the axes free and draws no p99 line before the first column", () => {
+    const config = timelineChartConfig(theme, [], {
+      logScale: false,
+      labels,
+      p99: { valueMs: 500, label: "p99 500 ms" },
+    });
+    expect(config.data.datasets).toHaveLength(3);
+    expect(config.options?.scales?.x?.min).toBeUndefined();
+    expect(config.options?.scales?.x?.max).toBeUndefined();
+  });
+
+  it.each([
+    [0, "min–max", 1000, "slowest: 1,000.0 ms"],
+    [1, "fastest", 2, "fastest: 2.000 ms"],
+    [2, "mean", 120, "mean: 120.00 ms"],
+  ])("names the band's edges in the tooltip (dataset %i)", (datasetIndex, label, y, expected) => {
+    const config = timelineChartConfig(theme, columns, { logScale: false, labels });
+    const tooltipLabel = config.options?.plugins?.tooltip?.callbacks?.label;
+    const item = { dataset: { label }, parsed: { y }, datasetIndex } as TooltipItem<"line">;
+    expect(tooltipLabel?.call({} as never, item)).toBe(expected);
+  });
+
+  it("keeps the band's lower edge out of the legend", () => {
+    const config = timelineChartConfig(theme, columns, { logScale: false, labels });
+    const filter = config.options?.plugins?.legend?.labels?.filter;
+    const shown = [0, 1, 2].filter((datasetIndex) =>
+      filter?.({ datasetIndex } as never, config.data as never),
+    );
+    expect(shown).toEqual([0, 2]);
   });
 });

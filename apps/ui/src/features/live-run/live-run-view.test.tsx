@@ -87,6 +87,21 @@ describe("live run screen", () => {
     expect(screen.getByTestId("live-stop").textContent).toContain("Stopping");
   });
 
+  it("draws the phase's timeline buckets and switches it to a log scale", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r1"));
+      fake.emit(progress("r1", 128));
+    });
+    const chart = screen.getByTestId("live-timeline");
+    expect(chart.closest<HTMLElement>(".timeline-box")?.dataset.buckets).toBe("1");
+    expect(chart.dataset.logScale).toBe("false");
+    fireEvent.click(screen.getByTestId("live-log-scale"));
+    expect(useLiveRun.getState().logScale).toBe(true);
+    expect(screen.getByTestId("live-timeline").dataset.logScale).toBe("true");
+  });
+
   it("says how a run ended and opens its result", () => {
     const fake = connect();
     renderUi(<LiveRunView />);

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
+import { timelineChartConfig } from "../../shared/chart-timeline.ts";
 import { useLiveRun } from "./live-run-store.ts";
-import { timelineChartConfig } from "./timeline-chart-config.ts";
 
 /**
  * Latency against request index, growing as events arrive. Only this component follows the
@@ -13,8 +13,10 @@ export function LiveTimeline() {
   const logScale = useLiveRun((state) => state.logScale);
   const setLogScale = useLiveRun((state) => state.setLogScale);
   const labels = {
-    mean: t("timeline.mean"),
     band: t("timeline.band"),
+    slowest: t("timeline.slowest"),
+    fastest: t("timeline.fastest"),
+    mean: t("timeline.mean"),
     x: t("timeline.x"),
     y: t("timeline.y"),
   };
@@ -45,7 +47,10 @@ export function LiveTimeline() {
           testId="live-timeline"
           label={t("timeline.title")}
           deps={[timeline, logScale, i18n.language]}
-          build={(theme) => timelineChartConfig(buckets, { logScale, labels, theme })}
+          // No p99 line and no zoom: the phase is still growing, and every redraw sets the
+          // x axis back to the requests so far.
+          build={(theme) => timelineChartConfig(theme, buckets, { logScale, labels })}
+          attributes={{ "data-log-scale": logScale }}
         />
         {buckets.length === 0 ? (
           <p className="chart-overlay muted">{t("timeline.waiting")}</p>

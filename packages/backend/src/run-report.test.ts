@@ -1,0 +1,82 @@
+import { RunSpecSchema, type Operation, type RequestRecord } from "@taillab/api";
+import { decodeHistogram, latencyStatsMs } from "@taillab/core";
+import { openResultsStore, type ResultsStore } from "@taillab/store";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadRunReportInput, renderStoredReport } from "./run-report.ts";
+import { captureEnvironment } from "./run-environment.ts";
+
+let dir = "";
+let store: ResultsStore;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "taillab-run-report-"));
+  store = await openResultsStore(dir);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** `count` single-attempt requests, one a second apart in µs, the last one failed. */
+function requests(op: Operation, keyPrefix: string, count: number): RequestRecord[] {
+  return Array.from({ length: count }, (_, index) => {
+    const startUs = index * 1_000_000;
+    const failed = index === count - 1;
+    return {
+      op,
+      key: `${keyPrefix}${index}`,
+      bytes: failed ? 0 : 1024,
+      intendedStartUs: startUs,
+      startUs,
+      firstByteUs: startUs + 200 + index,
+      endUs: startUs + 1000 + 37 * index,
+      status: failed ? 503 : 200,
+      error: failed ? "SlowDown" : null,
+      attempt: 1,
+      replica: 0,
+      winner: !failed,
+    };
+  });
+}
+
+describe("a stored run's report input", () => {
+  it("rebuilds the histograms of a run that never finished from its records", async () => {
+    const spec = RunSpecSchema.parse({ clients: 2, samples: 400, objectSize: "1KiB" });
+    const id = "20260101-000000-cutcut";
+    const keyPrefix = `${spec.keyPrefix}/${id}/`;
+    const writer = await store.createRun({
+      id,
+      name: "Cut short",
+      spec,
+      environment: captureEnvironment("TestServer"),
+      keyPrefix,
+    });
+    // The writer stopped mid-run, before any phase's histograms were stored.
+    writer.appendRecords(0, requests("PUT", keyPrefix, 400));
+    writer.appendRecords(0, requests("GET", keyPrefix, 250));
+    await writer.fail("cut short by the test");
+    expect((await store.get(id)).histograms).toEqual([]);
+
+    const input = await loadRunReportInput(store, id);
+    expect(input.meta.status).toBe("failed");
+    const phases = input.summary.points[0]?.phases ?? [];
+    expect(input.histograms.map((phase) => phase.op)).toEqual(["PUT", "GET"]);
+    for (const [index, histograms] of input.histograms.entries()) {
+      const latency = decodeHistogram(histograms.latency);
+      expect(latency.totalCount).toBe([399, 249][index]);
+      expect(latencyStatsMs(latency).p99).toBe(phases[index]?.latencyMs.p99);
+      latency.destroy();
+    }
+
+    // The JSON report (the CLI's `taillab report`) carries them too.
+    const json = await renderStoredReport(store, [id], {
+      format: "json",
+      language: "en",
+      requests: false,
+      bom: false,
+      baselineIndex: 0,
+    });
+    expect((JSON.parse(json) as { histograms: unknown[] }).histograms).toEqual(input.histograms);
+  });
+});
