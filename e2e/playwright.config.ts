@@ -1,24 +1,17 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, SYSTEM_CHROMIUM } from "@taillab/test-support";
 
 /**
  * The real UI and the real backend through apps/web, in Debian's Chromium (Playwright's own
  * browser download cannot reach its servers here). Two projects: headless, and headed when a
  * display exists (CI runs the suite under xvfb-run).
  */
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 const browser = {
   browserName: "chromium" as const,
   viewport: { width: 1440, height: 900 },
-  launchOptions: { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS },
+  launchOptions: { executablePath: SYSTEM_CHROMIUM, args: CHROMIUM_ARGS },
+  // A control that never appears fails in seconds, not at the test's timeout.
+  actionTimeout: 15_000,
   screenshot: "only-on-failure" as const,
   trace: "retain-on-failure" as const,
 };

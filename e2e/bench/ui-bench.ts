@@ -9,6 +9,7 @@
 import { chromium, type Page } from "@playwright/test";
 import type { ApiEnvelope, ApiMethodName, RequestRecord, TailLabApi } from "@taillab/api";
 import { openResultsStore } from "@taillab/store";
+import { CHROMIUM_ARGS, SYSTEM_CHROMIUM } from "@taillab/test-support";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,15 +22,6 @@ import {
 import { startNodeProgram, type RunningProcess } from "../support/processes.ts";
 import { callApi } from "../support/page-api.ts";
 
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const TIMELINE_RECORDS = Number(process.env.BENCH_TIMELINE_RECORDS ?? 1_000_000);
 const PAIRS = 2;
 
@@ -59,7 +51,7 @@ function median(values: number[]): number {
 
 const dataDir = await mkdtemp(join(tmpdir(), "taillab-ui-bench-"));
 const resultsDir = join(dataDir, "results");
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+const browser = await chromium.launch({ executablePath: SYSTEM_CHROMIUM, args: CHROMIUM_ARGS });
 let hostProcess: RunningProcess | null = null;
 try {
   await writeLargeRun(resultsDir, TIMELINE_RECORDS);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderComparisonReport, renderRunReport } from "./html-report.ts";
 import { REPORT_LANGUAGES } from "./report-messages.ts";
 import { syntheticRun } from "./test-support/synthetic-run.ts";
+import { CHROMIUM_ARGS, SYSTEM_CHROMIUM } from "@taillab/test-support";
 
 /**
  * The reports in a real Chromium with the network shut: every chart must be drawn, nothing may
@@ -15,31 +16,22 @@ import { syntheticRun } from "./test-support/synthetic-run.ts";
  * test-results/ for a person to look at.
  */
 
-const CHROMIUM = "/usr/bin/chromium";
 const RESULTS_DIR = fileURLToPath(new URL("../../../test-results/", import.meta.url));
 
 let browser: Browser;
 let scratch: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
+  if (!existsSync(SYSTEM_CHROMIUM)) {
     throw new Error(
-      `Chromium is not installed at ${CHROMIUM}; the report browser test needs it. ` +
+      `Chromium is not installed at ${SYSTEM_CHROMIUM}; the report browser test needs it. ` +
         "Install it with `apt-get update && apt-get install -y chromium` (Debian/Ubuntu, as root), " +
         "then run the tests again. (Do not use `playwright install`: the test uses the system Chromium.)",
     );
   }
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    executablePath: SYSTEM_CHROMIUM,
+    args: CHROMIUM_ARGS,
   });
   scratch = await mkdtemp(join(tmpdir(), "taillab-report-"));
   await mkdir(RESULTS_DIR, { recursive: true });
