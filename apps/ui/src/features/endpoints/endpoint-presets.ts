@@ -1,4 +1,4 @@
-import type { EndpointKind } from "@taillab/api";
+import { EndpointKindSchema, type EndpointKind } from "@taillab/api";
 
 export type CredentialSource = "stored" | "env" | "anonymous";
 
@@ -21,16 +21,7 @@ export interface EndpointFormValues {
   seed: string;
 }
 
-export const ENDPOINT_KINDS: readonly EndpointKind[] = [
-  "testbed",
-  "minio",
-  "ceph-rgw",
-  "swift",
-  "aws",
-  "s3mock",
-  "moto",
-  "custom",
-];
+export const ENDPOINT_KINDS: readonly EndpointKind[] = EndpointKindSchema.options;
 
 type PresetField = Exclude<keyof EndpointFormValues, "kind" | "secretAccessKey">;
 type Preset = Pick<EndpointFormValues, PresetField>;
