@@ -46,7 +46,38 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
-/** Keeps a picture of a screen as a test artifact (test-results/e2e/screens/NAME.png). */
+/**
+ * Keeps a picture of a screen as a test artifact (test-results/e2e/screens/NAME.png; the headed
+ * project's as NAME.headed.png, so the two runs of a test do not overwrite each other).
+ */
 export async function keepScreenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  const project = test.info().project.name;
+  const suffix = project === "headless" ? "" : `.${project}`;
+  const path = join(SCREENSHOT_DIR, `${name}${suffix}.png`);
+  // The app scrolls inside <main>, not the page, so a "full page" picture would stop at the
+  // window's bottom edge: make the window as tall as the screen's content for the picture.
+  const viewport = page.viewportSize();
+  const overflow = await page.evaluate(() => {
+    const main = document.querySelector<HTMLElement>(".app-main");
+    return main ? main.scrollHeight - main.clientHeight : 0;
+  });
+  if (!viewport || overflow <= 0) {
+    await page.screenshot({ path, fullPage: true });
+    return;
+  }
+  await page.setViewportSize({
+    width: viewport.width,
+    height: Math.min(viewport.height + overflow, MAX_SCREENSHOT_HEIGHT),
+  });
+  try {
+    // Charts resize on the next frames; take the picture once they have.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    await page.screenshot({ path });
+  } finally {
+    await page.setViewportSize(viewport);
+  }
 }
+
+const MAX_SCREENSHOT_HEIGHT = 8000;

@@ -1,0 +1,58 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+import { downloadFrom, type DownloadedFile } from "../support/downloads.ts";
+import { AppShell } from "./app-shell.ts";
+
+export interface ModeFigures {
+  mode: string;
+  p999Ms: number;
+  extraPercent: number;
+}
+
+/** Several runs side by side: the compare table, the ladder chart and, across modes, their cost. */
+export class ComparePage {
+  readonly page: Page;
+  readonly shell: AppShell;
+  readonly view: Locator;
+  readonly table: Locator;
+  readonly rows: Locator;
+  readonly ladder: Locator;
+  readonly modeComparison: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.shell = new AppShell(page);
+    this.view = page.getByTestId("compare-view");
+    this.table = page.getByTestId("compare-table");
+    this.rows = this.table.getByTestId("compare-row");
+    this.ladder = page.getByTestId("compare-ladder-chart");
+    this.modeComparison = page.getByTestId("mode-comparison");
+  }
+
+  /** Waits until the runs in the address are loaded and compared. */
+  async waitLoaded(runCount: number): Promise<void> {
+    await expect(this.view).toBeVisible();
+    await expect(this.rows).toHaveCount(runCount);
+  }
+
+  async comparedRunIds(): Promise<string[]> {
+    return this.rows.evaluateAll((rows) =>
+      rows.map((row) => row.getAttribute("data-run-id") ?? ""),
+    );
+  }
+
+  /** Each mode's p99.9 and backup cost, from the mode comparison's rows. */
+  async modeFigures(): Promise<ModeFigures[]> {
+    await expect(this.modeComparison).toBeVisible();
+    return this.modeComparison.getByTestId("mode-row").evaluateAll((rows) =>
+      rows.map((row) => ({
+        mode: row.getAttribute("data-mode") ?? "",
+        p999Ms: Number(row.getAttribute("data-p999-ms")),
+        extraPercent: Number(row.getAttribute("data-extra-percent")),
+      })),
+    );
+  }
+
+  async export(kind: "csv" | "json" | "html"): Promise<DownloadedFile> {
+    return downloadFrom(this.page, this.page.getByTestId(`compare-export-${kind}`));
+  }
+}

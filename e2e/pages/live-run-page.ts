@@ -1,0 +1,87 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+import { AppShell } from "./app-shell.ts";
+
+export type LiveStatus =
+  "idle" | "starting" | "running" | "complete" | "stopped" | "failed" | "interrupted";
+
+/** The Live run screen: progress, percentiles and the latency timeline of the run going on. */
+export class LiveRunPage {
+  readonly page: Page;
+  readonly shell: AppShell;
+  readonly view: Locator;
+  readonly status: Locator;
+  readonly progress: Locator;
+  readonly percentiles: Locator;
+  readonly timeline: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.shell = new AppShell(page);
+    this.view = page.getByTestId("live-run-view");
+    this.status = page.getByTestId("live-status");
+    this.progress = page.getByTestId("live-progress");
+    this.percentiles = page.getByTestId("live-percentiles");
+    this.timeline = page.getByTestId("live-timeline");
+  }
+
+  async open(): Promise<void> {
+    await this.shell.open("live");
+    await expect(this.view).toBeVisible();
+  }
+
+  async currentStatus(): Promise<LiveStatus> {
+    return (await this.status.getAttribute("data-status")) as LiveStatus;
+  }
+
+  /** Requests done so far and in all, from the progress card's data attributes. */
+  async progressFigures(): Promise<{ done: number; total: number }> {
+    return {
+      done: Number(await this.progress.getAttribute("data-done")),
+      total: Number(await this.progress.getAttribute("data-total")),
+    };
+  }
+
+  /** Waits until more than `done` requests are done; returns the new count. */
+  async waitForProgressBeyond(done: number): Promise<number> {
+    await expect
+      .poll(async () => (await this.progressFigures()).done, { timeout: 60_000 })
+      .toBeGreaterThan(done);
+    return (await this.progressFigures()).done;
+  }
+
+  async waitForStatus(status: LiveStatus | RegExp, timeout = 120_000): Promise<void> {
+    await expect(this.status).toHaveAttribute("data-status", status, { timeout });
+  }
+
+  /** The phase's percentile tiles are filled in (a number, not "waiting"). */
+  async expectPercentilesShown(): Promise<void> {
+    await expect(this.percentiles.getByTestId("live-p99")).toBeVisible();
+    await expect(this.percentiles.getByTestId("live-p999")).toContainText(/\d/);
+  }
+
+  /** How many timeline buckets the chart draws now. */
+  async timelineBuckets(): Promise<number> {
+    const box = this.page.locator(".timeline-box", { has: this.timeline });
+    return Number(await box.getAttribute("data-buckets"));
+  }
+
+  get finished(): Locator {
+    return this.page.getByTestId("live-finished");
+  }
+
+  async openResult(): Promise<void> {
+    await this.page.getByTestId("open-result").click();
+  }
+
+  get compareModesButton(): Locator {
+    return this.page.getByTestId("compare-modes");
+  }
+
+  async compareModes(): Promise<void> {
+    await this.compareModesButton.click();
+  }
+
+  async stop(): Promise<void> {
+    await this.page.getByTestId("live-stop").click();
+  }
+}

@@ -1,0 +1,67 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+import { AppShell } from "./app-shell.ts";
+
+/** The results library: every stored run, searchable, and the way into detail and compare. */
+export class RunsPage {
+  readonly page: Page;
+  readonly shell: AppShell;
+  readonly view: Locator;
+  readonly table: Locator;
+  readonly rows: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.shell = new AppShell(page);
+    this.view = page.getByTestId("runs-view");
+    this.table = page.getByTestId("runs-table");
+    this.rows = page.getByTestId("run-row");
+  }
+
+  async open(): Promise<void> {
+    await this.shell.open("runs");
+    await expect(this.view).toBeVisible();
+  }
+
+  row(runId: string): Locator {
+    return this.page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
+  }
+
+  rowNamed(name: string): Locator {
+    return this.page.locator(`[data-testid="run-row"][data-name="${name}"]`);
+  }
+
+  async waitForStatus(runId: string, status: string, timeout = 60_000): Promise<void> {
+    await expect(this.row(runId)).toHaveAttribute("data-status", status, { timeout });
+  }
+
+  async search(text: string): Promise<void> {
+    await this.page.getByTestId("runs-search").fill(text);
+  }
+
+  async select(runId: string): Promise<void> {
+    await this.row(runId).getByTestId("run-select").check();
+  }
+
+  async compareSelected(): Promise<void> {
+    await this.page.getByTestId("compare-selected").click();
+  }
+
+  async openRun(runId: string): Promise<void> {
+    await this.row(runId).getByTestId("run-open").click();
+  }
+
+  async rename(runId: string, name: string): Promise<void> {
+    const row = this.row(runId);
+    await row.getByTestId("run-rename").click();
+    await row.getByTestId("run-rename-input").fill(name);
+    await row.getByTestId("run-rename-save").click();
+    await expect(row).toHaveAttribute("data-name", name);
+  }
+
+  async remove(runId: string): Promise<void> {
+    const row = this.row(runId);
+    await row.getByTestId("run-delete").click();
+    await row.getByTestId("run-delete-confirm").click();
+    await expect(row).toHaveCount(0);
+  }
+}

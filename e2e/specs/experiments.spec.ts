@@ -1,0 +1,103 @@
+import { expect, keepScreenshot, test } from "../support/fixtures.ts";
+import { ExperimentsPage } from "../pages/experiments-page.ts";
+import { LiveRunPage } from "../pages/live-run-page.ts";
+import { RunDetailPage } from "../pages/run-detail-page.ts";
+
+const SAMPLES = 120;
+/** Write, read and cleanup: each phase sends `samples` requests at each point. */
+const PHASES = 3;
+
+test.describe("Experiments", () => {
+  test("a student sweeps 2 client counts × 2 sizes, watches it run and opens the result", async ({
+    app,
+  }) => {
+    const experiments = new ExperimentsPage(app);
+    await experiments.open();
+    await experiments.newExperiment();
+    await experiments.fill({
+      name: "Sweep 2x2",
+      clients: "2, 4",
+      samples: String(SAMPLES),
+      sizes: "4KiB, 16KiB",
+    });
+    await expect(experiments.endpointSelect).toHaveValue("testbed");
+
+    const preview = await experiments.previewFigures();
+    expect(preview.points).toBe(4);
+    expect(preview.requests).toBe(4 * PHASES * SAMPLES);
+    await expect(experiments.preview.getByTestId("sweep-preview-points")).toHaveText("4");
+    await keepScreenshot(app, "experiment-builder-preview");
+
+    await experiments.save();
+    await experiments.run();
+
+    const live = new LiveRunPage(app);
+    await expect(live.view).toBeVisible();
+    await live.waitForStatus(/starting|running|complete/);
+    const first = await live.waitForProgressBeyond(0);
+    expect((await live.progressFigures()).total).toBe(4 * PHASES * SAMPLES);
+    if ((await live.currentStatus()) === "running") {
+      await live.expectPercentilesShown();
+      await expect.poll(() => live.timelineBuckets()).toBeGreaterThan(0);
+      await keepScreenshot(app, "live-run-mid-run");
+      await live.waitForProgressBeyond(first);
+    }
+
+    await live.waitForStatus("complete");
+    const end = await live.progressFigures();
+    expect(end.done).toBe(end.total);
+    await live.expectPercentilesShown();
+    await expect(live.timeline.locator("canvas")).toBeVisible();
+    await keepScreenshot(app, "live-run-complete");
+
+    await live.openResult();
+    const detail = new RunDetailPage(app);
+    await detail.waitLoaded();
+    expect(await detail.pointCount()).toBe(4);
+    await expect(detail.resultRows).toHaveCount(4 * PHASES);
+    await expect(detail.view).toHaveAttribute("data-points", "4");
+    for (const chart of [
+      "timeline-chart",
+      "histogram-chart",
+      "cdf-chart",
+      "ladder-chart",
+    ] as const) {
+      await detail.expectChartDrawn(chart);
+    }
+    await expect(app.getByTestId("sweep-charts")).toBeVisible();
+    await keepScreenshot(app, "run-detail-sweep");
+  });
+
+  test("bad input in the builder names the field at fault and keeps what was typed @headed", async ({
+    app,
+  }) => {
+    const experiments = new ExperimentsPage(app);
+    await experiments.open();
+    await experiments.newExperiment();
+    await experiments.fill({ name: "Typos", clients: "0" });
+    await experiments.expectPreviewInvalid();
+    await expect(experiments.fieldError("clients")).toBeVisible();
+    await expect(experiments.fieldError("clients")).toContainText(/clients|0/);
+    await expect(experiments.input("clients")).toHaveValue("0");
+
+    await experiments.fill({ clients: "abc" });
+    await expect(experiments.fieldError("clients")).toContainText("abc");
+    await expect(experiments.input("clients")).toHaveValue("abc");
+
+    await experiments.fill({ clients: "2", sizes: "4XB" });
+    await expect(experiments.fieldError("sizes")).toContainText("4XB");
+    await expect(experiments.fieldError("sizes")).toContainText(/unit|size/i);
+    await expect(experiments.fieldError("clients")).toHaveCount(0);
+    await expect(experiments.fieldError("samples")).toHaveCount(0);
+    await keepScreenshot(app, "experiment-builder-errors");
+
+    // Run refuses, says why at the field, and leaves the form as typed.
+    await experiments.run();
+    await expect(experiments.error).toBeVisible();
+    await expect(experiments.builder).toBeVisible();
+    await expect(experiments.fieldError("sizes")).toContainText("4XB");
+    await expect(experiments.input("name")).toHaveValue("Typos");
+    await expect(experiments.input("clients")).toHaveValue("2");
+    await expect(experiments.input("sizes")).toHaveValue("4XB");
+  });
+});

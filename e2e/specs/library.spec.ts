@@ -1,0 +1,147 @@
+import type { Page } from "@playwright/test";
+import { callApi } from "../support/page-api.ts";
+import { expect, keepScreenshot, test } from "../support/fixtures.ts";
+import { parseCsv } from "../support/downloads.ts";
+import type { TestbedProcess } from "../support/processes.ts";
+import {
+  expectSelfContainedHtml,
+  expectSummaryCsv,
+  openReportOffline,
+  parseRunJson,
+} from "../support/report-files.ts";
+import { ComparePage } from "../pages/compare-page.ts";
+import { RunDetailPage } from "../pages/run-detail-page.ts";
+import { RunsPage } from "../pages/runs-page.ts";
+
+const SAMPLES = 60;
+
+/** The lab's server as an endpoint, its secret stored by the backend (set up through the bridge). */
+async function addLabServer(page: Page, testbed: TestbedProcess): Promise<string> {
+  const endpoint = await callApi(page, "addEndpoint", {
+    name: "Lab server",
+    kind: "custom",
+    url: testbed.urls[0],
+    bucket: testbed.bucket,
+    credentials: { kind: "stored", accessKeyId: testbed.accessKeyId },
+    secretAccessKey: testbed.secretAccessKey,
+  });
+  return endpoint.id;
+}
+
+/** Starts a small run on the endpoint and waits until the library lists it complete. */
+async function runToCompletion(runs: RunsPage, endpointId: string, name: string): Promise<string> {
+  const { runId } = await callApi(runs.page, "startRun", {
+    name,
+    experiment: {
+      name,
+      endpointId,
+      spec: { clients: 4, samples: SAMPLES, objectSize: "4KiB" },
+    },
+  });
+  await runs.waitForStatus(runId, "complete");
+  return runId;
+}
+
+test.describe("Results library", () => {
+  test("a student compares the lab server with the embedded testbed and exports both", async ({
+    app,
+    testbed,
+    webHost,
+  }) => {
+    const endpointId = await addLabServer(app, testbed);
+    const runs = new RunsPage(app);
+    await runs.open();
+    await expect(app.getByTestId("runs-empty")).toBeVisible();
+    // The same workload on two servers: the comparison lines up their points.
+    const first = await runToCompletion(runs, endpointId, "Lab server, 4 clients");
+    const second = await runToCompletion(runs, "testbed", "Embedded testbed, 4 clients");
+    await expect(runs.rows).toHaveCount(2);
+    await keepScreenshot(app, "results-library");
+
+    await runs.search("embedded");
+    await expect(runs.rows).toHaveCount(1);
+    await expect(runs.row(second)).toBeVisible();
+    await runs.search("");
+    await expect(runs.rows).toHaveCount(2);
+
+    await runs.select(first);
+    await runs.select(second);
+    await runs.compareSelected();
+    const compare = new ComparePage(app);
+    await compare.waitLoaded(2);
+    expect(await compare.comparedRunIds()).toEqual([first, second]);
+    await expect(compare.rows.first()).toHaveAttribute("data-baseline", "true");
+    for (const row of await compare.rows.all()) {
+      await expect(row).toHaveAttribute("data-present", "true");
+      expect(Number(await row.getAttribute("data-p999-ms"))).toBeGreaterThan(0);
+    }
+    await expect(compare.ladder.locator("canvas")).toBeVisible();
+    // Both runs used normal requests: no mode comparison to show.
+    await expect(compare.modeComparison).toHaveCount(0);
+    await keepScreenshot(app, "compare-two-runs");
+
+    const compareCsv = expectSummaryCsv(await compare.export("csv"), 2 * 3);
+    const runIdColumn = compareCsv[0]!.indexOf("Run ID");
+    expect(new Set(compareCsv.slice(1).map((row) => row[runIdColumn]))).toEqual(
+      new Set([first, second]),
+    );
+    const compareHtml = await compare.export("html");
+    expectSelfContainedHtml(compareHtml, ["Lab server, 4 clients", "Embedded testbed, 4 clients"]);
+    const report = await openReportOffline(app.context(), compareHtml);
+    await expect(report.page.locator("svg").first()).toBeVisible();
+    await keepScreenshot(report.page, "html-report-comparison");
+    expect(report.fetched, "what the report fetched offline").toEqual([]);
+    expect(report.errors, "script errors in the report").toEqual([]);
+    await report.page.close();
+    const compareJson = parseRunJson(await compare.export("json"));
+    expect(compareJson.map((run) => run.meta.id)).toEqual([first, second]);
+    for (const text of [compareHtml.text, JSON.stringify(compareJson)]) {
+      expect(text, "exports never carry the secret").not.toContain(testbed.secretAccessKey);
+    }
+
+    await runs.open();
+    await runs.openRun(first);
+    const detail = new RunDetailPage(app);
+    await detail.waitLoaded(first);
+    await expect(detail.resultRows).toHaveCount(3);
+    await keepScreenshot(app, "run-detail");
+
+    // The figures as s3bench prints them, to paste into a lab report.
+    await app
+      .context()
+      .grantPermissions(["clipboard-read", "clipboard-write"], { origin: webHost.origin });
+    const copied = await detail.copyTable();
+    expect(copied).toContain("Results Summary for Write Operation(s)");
+    expect(copied).toContain("Results Summary for Read Operation(s)");
+    expect(copied).toMatch(/Read times 99th %ile: +\d+\.\d+ s/);
+
+    expectSummaryCsv(await detail.export("csv"), 3);
+    const requests = parseCsv((await detail.export("csv-requests")).text).filter(
+      (row) => row.length > 1,
+    );
+    expect(requests[0]).toEqual(expect.arrayContaining(["point", "op", "key"]));
+    // Every request of the three phases, each one row (a retried request may add attempts).
+    expect(requests.length - 1).toBeGreaterThanOrEqual(3 * SAMPLES);
+    const [json] = parseRunJson(await detail.export("json"));
+    expect(json?.meta.id).toBe(first);
+    const html = await detail.export("html");
+    expectSelfContainedHtml(html, ["Lab server, 4 clients"]);
+    expect(html.text).not.toContain(testbed.secretAccessKey);
+  });
+
+  test("a run can be renamed and deleted in the library", async ({ app, testbed }) => {
+    const endpointId = await addLabServer(app, testbed);
+    // Compare before there is anything to compare says how to get there.
+    await new ComparePage(app).shell.open("compare");
+    await expect(app.getByTestId("compare-empty")).toBeVisible();
+    await keepScreenshot(app, "compare-empty");
+
+    const runs = new RunsPage(app);
+    await runs.open();
+    const runId = await runToCompletion(runs, endpointId, "first try");
+    await runs.rename(runId, "Lab 2, MinIO-like server");
+    await expect(runs.rowNamed("Lab 2, MinIO-like server")).toBeVisible();
+    await runs.remove(runId);
+    await expect(app.getByTestId("runs-empty")).toBeVisible();
+  });
+});
