@@ -7,5 +7,18 @@ export default defineConfig({
   // Relative asset URLs: Electron loads the files from disk, apps/web serves them at its root.
   base: "./",
   plugins: [react()],
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 2000 },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 2000,
+    rolldownOptions: {
+      onLog(level, log, report) {
+        // hdr-histogram-js's bundle carries a WebAssembly loader that calls eval. TailLab never
+        // turns its WebAssembly mode on, and the page's CSP forbids eval in any case.
+        if (log.code === "EVAL" && log.id?.includes("hdr-histogram-js")) return;
+        report(level, log);
+      },
+    },
+  },
 });
