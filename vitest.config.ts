@@ -18,7 +18,7 @@ export default defineConfig({
           include: [
             "packages/*/src/**/*.test.ts",
             "apps/{cli,web}/src/**/*.test.ts",
-            "electron/src/**/*.test.ts",
+            "electron/{src,scripts}/**/*.test.ts",
             "scripts/**/*.test.ts",
           ],
         },

@@ -63,7 +63,15 @@ const UI_SOURCES = [
   "packages/core/src",
   "packages/report/src",
 ];
-const ELECTRON_SOURCES = ["electron/src", "electron/scripts/build.ts", "packages/api/src"];
+// The main process and the preload, and the backend with what it imports (bundled beside them).
+const ELECTRON_SOURCES = [
+  "electron/src",
+  "electron/scripts/build.ts",
+  ...["api", "core", "engine", "store", "report", "testbed", "backend"].map(
+    (name) => `packages/${name}/src`,
+  ),
+  "package.json",
+];
 
 /** Runs the host, echoing its output; the line that says it is ready gets the total time. */
 function runHost(program: string, args: string[], readyLine: RegExp): void {

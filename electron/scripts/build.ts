@@ -1,13 +1,22 @@
 /**
- * `pnpm build:electron`: the main process and the preload as CommonJS bundles in electron/dist.
- * The preload runs sandboxed, where `require` knows only `electron`, so it carries its imports
- * (@taillab/api) inside. The main process leaves out `electron` and @taillab/backend, which it
- * loads at run time (see src/main.ts).
+ * `pnpm build:electron`: the desktop app's CommonJS bundles in electron/dist (or `--outdir`):
+ * - main.cjs, the main process. It leaves out `electron` and requires @taillab/backend as
+ *   ./backend.cjs beside it (see src/main.ts).
+ * - backend.cjs, @taillab/backend with everything it imports: a package holds no TypeScript
+ *   sources to load (Node does not strip types under node_modules or in an asar).
+ * - client-worker.cjs, the engine's worker thread, which the engine starts from beside its own
+ *   file (packages/engine/src/point-run.ts). A worker cannot load from inside the asar, so
+ *   electron-builder.yml unpacks it (`asarUnpack`) and the bundles look for it there.
+ * - preload.cjs. It runs sandboxed, where `require` knows only `electron`, so it carries its
+ *   imports (@taillab/api) inside.
  */
-import { join } from "node:path";
-import { build, type BuildOptions } from "esbuild";
+import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { build, type BuildOptions, type Plugin } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
+const { values } = parseArgs({ options: { outdir: { type: "string" } } });
+const outdir = values.outdir ?? join(root, "dist");
 const started = performance.now();
 
 const common: BuildOptions = {
@@ -19,19 +28,58 @@ const common: BuildOptions = {
   external: ["electron"],
 };
 
+/**
+ * CommonJS has no `import.meta`. In these bundles `import.meta.url` is the bundle's own file
+ * URL, computed from __filename — inside a package, its place in app.asar.unpacked, where
+ * `asarUnpack` puts the files that must be real files (the worker).
+ */
+const IMPORT_META_URL = "__taillab_import_meta_url";
+const nodeBundle: BuildOptions = {
+  ...common,
+  platform: "node",
+  target: "node22",
+  // Error and class names stay as written (errors cross to the page by name and message).
+  keepNames: true,
+  define: { "import.meta.url": IMPORT_META_URL },
+  banner: {
+    js: `var ${IMPORT_META_URL}=require("node:url").pathToFileURL(__filename.replace(/\\.asar(?=[\\\\/])/,".asar.unpacked")).href;`,
+  },
+};
+
+/** main.cjs's `import("@taillab/backend")` becomes `require("./backend.cjs")`. */
+const backendBesideMain: Plugin = {
+  name: "backend-beside-main",
+  setup(plugins) {
+    plugins.onResolve({ filter: /^@taillab\/backend$/ }, () => ({
+      path: "./backend.cjs",
+      external: true,
+    }));
+  },
+};
+
 await Promise.all([
   build({
-    ...common,
+    ...nodeBundle,
     entryPoints: [join(root, "src", "main.ts")],
-    outfile: join(root, "dist", "main.cjs"),
-    platform: "node",
-    target: "node22",
-    external: ["electron", "@taillab/backend"],
+    outfile: join(outdir, "main.cjs"),
+    plugins: [backendBesideMain],
+    // A dynamic import becomes require(), which reads from the asar like any other file.
+    supported: { "dynamic-import": false },
+  }),
+  build({
+    ...nodeBundle,
+    entryPoints: [join(root, "..", "packages", "backend", "src", "index.ts")],
+    outfile: join(outdir, "backend.cjs"),
+  }),
+  build({
+    ...nodeBundle,
+    entryPoints: [join(root, "..", "packages", "engine", "src", "client-worker.ts")],
+    outfile: join(outdir, "client-worker.cjs"),
   }),
   build({
     ...common,
     entryPoints: [join(root, "src", "preload.ts")],
-    outfile: join(root, "dist", "preload.cjs"),
+    outfile: join(outdir, "preload.cjs"),
     // Chromium's renderer with the sandboxed preload's `require`: no Node built-ins.
     platform: "browser",
     target: "chrome130",
@@ -39,5 +87,5 @@ await Promise.all([
 ]);
 
 process.stdout.write(
-  `built electron/dist/main.cjs and preload.cjs in ${Math.round(performance.now() - started)} ms\n`,
+  `built ${relative(process.cwd(), outdir) || "."}/main.cjs, backend.cjs, client-worker.cjs and preload.cjs in ${Math.round(performance.now() - started)} ms\n`,
 );

@@ -49,8 +49,8 @@ function appPaths(): AppPaths {
 }
 
 async function openBackend(paths: AppPaths): Promise<TailLabBackend> {
-  // Loaded at run time from its TypeScript sources rather than bundled: the engine starts
-  // worker threads from files beside its own, which a bundle would leave behind.
+  // Its own bundle, dist/backend.cjs, beside main.cjs (scripts/build.ts); its worker threads
+  // start from dist/client-worker.cjs, unpacked from the asar in a package.
   const { createTailLabService } = await import("@taillab/backend");
   return createTailLabService({
     host: "electron",

@@ -1,12 +1,9 @@
 import type { RunEnvironment } from "@taillab/api";
-import { readFileSync } from "node:fs";
 import { arch, cpus, release, totalmem, type } from "node:os";
+// Imported rather than read beside this file, so a bundle (the desktop app's) carries it.
+import rootPackage from "../../../package.json" with { type: "json" };
 
-const TAILLAB_VERSION = (
-  JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
-    version: string;
-  }
-).version;
+const TAILLAB_VERSION = rootPackage.version;
 
 /** Where a run was measured, kept beside its results so figures can be compared fairly later. */
 export function captureEnvironment(server: string | null): RunEnvironment {

@@ -13,6 +13,7 @@ import type {
 } from "@taillab/api";
 import { maxSizeBytes, operationOf, parseOperationMix, parseSizeDistribution } from "@taillab/core";
 import { availableParallelism } from "node:os";
+import { extname } from "node:path";
 import { Worker } from "node:worker_threads";
 import { NEVER_HEDGED } from "./never-hedged.ts";
 import { createSharedContentBytes } from "./object-content.ts";
@@ -77,7 +78,14 @@ const OPERATION_OF_PHASE: Record<Phase, Operation> = {
   cleanup: "DELETE",
 };
 const PROGRESS_INTERVAL_MS = 100;
-const WORKER_URL = new URL("./client-worker.ts", import.meta.url);
+/**
+ * The worker beside this module, with its extension: client-worker.ts beside the sources, and
+ * client-worker.cjs beside a CommonJS bundle (the desktop app's, see electron/scripts/build.ts).
+ */
+const WORKER_URL = new URL(
+  `./client-worker${extname(new URL(import.meta.url).pathname)}`,
+  import.meta.url,
+);
 
 /**
  * One run point, spread over worker threads so this thread does no request work.
