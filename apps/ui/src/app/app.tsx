@@ -4,7 +4,7 @@ import { CompareView } from "../features/compare/compare-view.tsx";
 import { useEndpoints } from "../features/endpoints/endpoints-store.ts";
 import { EndpointsView } from "../features/endpoints/endpoints-view.tsx";
 import { ExperimentsView } from "../features/experiments/experiments-view.tsx";
-import { overallProgress } from "../features/live-run/live-run-state.ts";
+import { seriesProgress } from "../features/live-run/live-run-state.ts";
 import { isRunActive, useLiveRun } from "../features/live-run/live-run-store.ts";
 import { LiveRunView } from "../features/live-run/live-run-view.tsx";
 import { RunDetailView } from "../features/runs/run-detail-view.tsx";
@@ -109,7 +109,7 @@ function MainNav({ current }: { current: ShortcutView }) {
 function LiveIndicator() {
   const { t } = useTranslation();
   const active = useLiveRun(isRunActive);
-  const percent = useLiveRun((state) => Math.floor(overallProgress(state).fraction * 100));
+  const percent = useLiveRun((state) => Math.floor(seriesProgress(state).fraction * 100));
   useEffect(() => {
     document.title = active ? `${percent}% · TailLab` : "TailLab";
   }, [active, percent]);

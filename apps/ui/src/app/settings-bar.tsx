@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { MoonIcon, ProjectorIcon, SunIcon } from "../shared/icons.tsx";
 import { LANGUAGES } from "./i18n.ts";
 import { useSettings, type Language } from "./settings-store.ts";
 
@@ -35,7 +36,7 @@ export function SettingsBar() {
         title={t("settings.theme")}
         onClick={() => setTheme(theme === "dark" ? "light" : "dark")}
       >
-        <span aria-hidden="true">{theme === "dark" ? "☀ " : "☾ "}</span>
+        {theme === "dark" ? <SunIcon /> : <MoonIcon />}
         {theme === "dark" ? t("settings.light") : t("settings.dark")}
       </button>
       <button
@@ -45,7 +46,7 @@ export function SettingsBar() {
         aria-pressed={projector}
         onClick={() => setProjector(!projector)}
       >
-        <span aria-hidden="true">▣ </span>
+        <ProjectorIcon />
         {t("settings.projector")}
       </button>
     </div>

@@ -1,4 +1,4 @@
-import type { RequestRecord } from "@taillab/api";
+import type { RequestRecord, RunProgress } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { LIVE_TIMELINE_BUCKETS, LiveRunView } from "./live-run-view.ts";
 
@@ -76,6 +76,36 @@ describe("LiveRunView", () => {
     expect(view.snapshot("GET").timeline?.buckets).toEqual([
       { firstIndex: 1, lastIndex: 1, count: 1, min: 5, max: 5, mean: 5 },
     ]);
+    view.close();
+  });
+
+  it("builds progress whose done, percentiles and timeline end at the same request", () => {
+    const view = new LiveRunView();
+    view.startPhase(1);
+    // The engine's line was taken 45 requests in; 76 have arrived since (one failed, hedged).
+    const engineLine: RunProgress = {
+      runId: "r",
+      pointIndex: 1,
+      pointCount: 2,
+      params: { clients: 2, samples: 120, objectSizeBytes: 1024 },
+      op: "GET",
+      done: 45,
+      total: 120,
+      errors: 0,
+      opsPerSec: 900,
+      p50Ms: 5,
+      p99Ms: 9,
+      elapsedMs: 50,
+    };
+    view.addRecords([
+      ...Array.from({ length: 75 }, () => record(5)),
+      record(20, { winner: false, error: "SlowDown", status: 503 }),
+      record(30, { attempt: 2, winner: false, error: "SlowDown", status: 503 }),
+    ]);
+    const event = view.progressEvent(engineLine);
+    expect(event.progress).toEqual({ ...engineLine, done: 76, errors: 1 });
+    expect(event.percentiles?.count).toBe(75);
+    expect(event.timeline?.buckets.at(-1)?.lastIndex).toBe(74);
     view.close();
   });
 });

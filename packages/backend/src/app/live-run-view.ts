@@ -1,4 +1,11 @@
-import type { LivePercentiles, LiveTimeline, Operation, RequestRecord } from "@taillab/api";
+import type {
+  LivePercentiles,
+  LiveTimeline,
+  Operation,
+  RequestRecord,
+  RunEvent,
+  RunProgress,
+} from "@taillab/api";
 import {
   createLatencyHistogram,
   decimateSeries,
@@ -11,11 +18,15 @@ import {
 export const LIVE_TIMELINE_BUCKETS = 200;
 const INITIAL_PENDING = 4096;
 
+export type ProgressEvent = Extract<RunEvent, { type: "progress" }>;
+
 /** One operation of the phase running now. */
 interface OperationView {
   /** Successful requests' latencies (µs), as the phase summary counts them. */
   histogram: LatencyHistogram;
-  /** Index within the phase of the next request. */
+  /** Logical requests of the phase so far, failed ones included. */
+  requests: number;
+  /** Index within the phase of the next successful request (= successful requests so far). */
   nextIndex: number;
   /** Latencies (ms) of the requests since the last snapshot, from `pendingFirstIndex` on. */
   pending: Float64Array;
@@ -39,6 +50,7 @@ export class LiveRunView {
     this.pointIndex = pointIndex;
     for (const view of this.views.values()) {
       view.histogram.reset();
+      view.requests = 0;
       view.nextIndex = 0;
       view.pendingCount = 0;
       view.pendingFirstIndex = 0;
@@ -47,6 +59,8 @@ export class LiveRunView {
 
   addRecords(records: readonly RequestRecord[]): void {
     for (const record of records) {
+      // A logical request's attempts come together, its first attempt first.
+      if (record.attempt === 1) this.viewOf(record.op).requests += 1;
       if (!record.winner) continue;
       const view = this.viewOf(record.op);
       const latencyUs = record.endUs - record.intendedStartUs;
@@ -60,6 +74,26 @@ export class LiveRunView {
       view.pendingCount += 1;
       view.nextIndex += 1;
     }
+  }
+
+  /**
+   * A progress event whose counts, percentiles and timeline all stop at the same request: the
+   * engine's progress line is some records behind by the time it is sent (it waits for its turn
+   * in the throttle), so its done and error counts are taken from the records seen here. The
+   * rate and the elapsed time stay the engine's.
+   */
+  progressEvent(progress: RunProgress): ProgressEvent {
+    let done = 0;
+    let succeeded = 0;
+    for (const view of this.views.values()) {
+      done += view.requests;
+      succeeded += view.nextIndex;
+    }
+    return {
+      type: "progress",
+      progress: { ...progress, done, errors: done - succeeded },
+      ...this.snapshot(progress.op),
+    };
   }
 
   /**
@@ -102,6 +136,7 @@ export class LiveRunView {
     if (!view) {
       view = {
         histogram: createLatencyHistogram(),
+        requests: 0,
         nextIndex: 0,
         pending: new Float64Array(INITIAL_PENDING),
         pendingCount: 0,

@@ -44,4 +44,34 @@ describe("createThrottle", () => {
     vi.advanceTimersByTime(500);
     expect(sent).toEqual([1]);
   });
+
+  it("sends a kept value before the ones pushed after it, still one per interval", async () => {
+    const sent: string[] = [];
+    const throttle = createThrottle(
+      100,
+      (value: string) => sent.push(value),
+      () => Date.now(),
+    );
+    throttle.push("a1");
+    throttle.push("a2");
+    throttle.keep((value) => `${value} (last of a)`);
+    throttle.push("b1");
+    throttle.push("b2");
+    vi.advanceTimersByTime(99);
+    expect(sent).toEqual(["a1"]);
+    vi.advanceTimersByTime(1);
+    expect(sent).toEqual(["a1", "a2 (last of a)"]);
+    throttle.keep();
+    throttle.push("c1");
+    const flushed = throttle.flush();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sent).toEqual(["a1", "a2 (last of a)", "b2"]);
+    await vi.advanceTimersByTimeAsync(100);
+    await flushed;
+    expect(sent).toEqual(["a1", "a2 (last of a)", "b2", "c1"]);
+    // Nothing held: keeping is a no-op.
+    throttle.keep();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(sent).toHaveLength(4);
+  });
 });

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import type { SecretSources } from "../credentials.ts";
 import { runAndRecord } from "../recorded-run.ts";
 import { measuredRequestCount } from "./experiment-spec.ts";
-import { LiveRunView } from "./live-run-view.ts";
+import { LiveRunView, type ProgressEvent } from "./live-run-view.ts";
 import { createThrottle } from "./progress-throttle.ts";
 
 /** At most 10 progress events a second, whatever the engine's speed. */
@@ -37,6 +37,12 @@ export interface RunManager {
   active(): ActiveRun | null;
   /** Stops whatever runs and waits for it. */
   close(): Promise<void>;
+}
+
+/** The engine's latest progress, and its event once that had to be built early. */
+interface HeldProgress {
+  progress: RunProgress;
+  event: ProgressEvent | null;
 }
 
 interface Series {
@@ -71,8 +77,10 @@ export function createRunManager(options: {
       const place: RunSeries = { index, count, mode: spec.mode };
       const name = count > 1 ? `${plan.name} (${spec.mode})` : plan.name;
       const live = new LiveRunView();
-      const progress = createThrottle(PROGRESS_INTERVAL_MS, (update: RunProgress) =>
-        emit({ type: "progress", progress: update, ...live.snapshot(update.op) }),
+      // The event is built when its turn comes, from the records seen by then; a phase's last
+      // one is built when the next phase starts and is sent before that phase's first.
+      const progress = createThrottle(PROGRESS_INTERVAL_MS, (update: HeldProgress) =>
+        emit(update.event ?? live.progressEvent(update.progress)),
       );
       // Notices before the run has an id (the testbed's address) are sent after `started`.
       const earlyNotices: string[] = [];
@@ -107,11 +115,17 @@ export function createRunManager(options: {
               for (const message of earlyNotices) emit({ type: "notice", runId, message });
               started.resolve(runId);
             },
-            onPhaseStart: (pointIndex) => live.startPhase(pointIndex),
+            onPhaseStart: (pointIndex) => {
+              progress.keep((held) => ({
+                progress: held.progress,
+                event: held.event ?? live.progressEvent(held.progress),
+              }));
+              live.startPhase(pointIndex);
+            },
             onRecords: (_pointIndex, records) => live.addRecords(records),
             onProgress: (update) => {
               if (series.active) series.active.lastProgress = update;
-              progress.push(update);
+              progress.push({ progress: update, event: null });
             },
             onNotice: (message) => {
               if (runId === null) earlyNotices.push(message);

@@ -114,6 +114,20 @@ describe("a run on a testbed endpoint", () => {
       expect(percentiles?.count).toBeLessThanOrEqual(3000);
       expect(percentiles?.p50Ms).toBeLessThanOrEqual(percentiles?.p999Ms ?? 0);
     }
+    // One event, one count: the progress line, the percentiles and the timeline's end agree.
+    for (const { timeline, percentiles, progress: phase } of updates) {
+      const succeeded = phase.done - phase.errors;
+      if (percentiles) expect(percentiles.count).toBe(succeeded);
+      const lastIndex = timeline?.buckets.at(-1)?.lastIndex;
+      if (lastIndex !== undefined) expect(lastIndex + 1).toBe(succeeded);
+    }
+    // Every phase's last figures arrive, however soon the next phase starts.
+    for (const op of ["PUT", "GET", "DELETE"]) {
+      expect(updates.filter((update) => update.progress.op === op).at(-1)).toMatchObject({
+        progress: { done: 3000, total: 3000 },
+        percentiles: { count: 3000 },
+      });
+    }
     // Indexes run on within a phase from one event to the next.
     const gets = withFigures.filter((update) => update.timeline?.op === "GET");
     for (const [index, update] of gets.entries()) {

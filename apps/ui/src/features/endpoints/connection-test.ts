@@ -24,3 +24,18 @@ export async function runConnectionTest(
     return { state: { pending: false, report: null, error: messageOf(error) }, failure: error };
   }
 }
+
+/** The halves of a key pair a test can blame. */
+export type KeyPart = "accessKey" | "secret";
+
+/**
+ * Which keys a "credentials" verdict blames, so the form can mark them: the S3 code the
+ * backend's sentence quotes says which one (an unknown key id, or a signature made with the wrong
+ * secret); any other refusal (a token, anonymous access refused) blames both.
+ */
+export function refusedKeyParts(report: ConnectionReport | null): KeyPart[] {
+  if (report?.verdict !== "credentials") return [];
+  if (report.message.includes("(InvalidAccessKeyId)")) return ["accessKey"];
+  if (report.message.includes("(SignatureDoesNotMatch)")) return ["secret"];
+  return ["accessKey", "secret"];
+}

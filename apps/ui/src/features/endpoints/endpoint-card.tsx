@@ -5,6 +5,7 @@ import { profileToText } from "../../shared/testbed-setup-fields.tsx";
 import { IDLE_TEST } from "./connection-test.ts";
 import { ConnectionVerdict } from "./connection-verdict.tsx";
 import { useEndpointForm } from "./endpoint-form-store.ts";
+import { useEndpointName } from "./endpoint-name.ts";
 import { useEndpoints } from "./endpoints-store.ts";
 
 /** One saved endpoint: where it is, how it signs in, and its own connection test. */
@@ -13,11 +14,12 @@ export function EndpointCard({ endpoint }: { endpoint: SavedEndpoint }) {
   const test = useEndpoints((state) => state.tests[endpoint.id] ?? IDLE_TEST);
   const { test: runTest, remove } = useEndpoints.getState();
   const startEdit = useEndpointForm((state) => state.startEdit);
+  const name = useEndpointName()(endpoint);
 
   return (
     <article className="card endpoint-card" data-testid="endpoint-row" data-name={endpoint.name}>
       <header className="endpoint-card-header">
-        <h3>{endpoint.name}</h3>
+        <h3>{name}</h3>
         <span className="badge kind-badge" data-kind={endpoint.kind}>
           {t(`kind.${endpoint.kind}`)}
         </span>
@@ -51,7 +53,7 @@ export function EndpointCard({ endpoint }: { endpoint: SavedEndpoint }) {
           <ConfirmButton
             testId="endpoint-row-remove"
             label={t("card.remove")}
-            question={t("card.removeQuestion", { name: endpoint.name })}
+            question={t("card.removeQuestion", { name })}
             onConfirm={() => void remove(endpoint.id)}
           />
         )}

@@ -6,8 +6,10 @@ import { withoutKey } from "../../shared/without-key.ts";
 import {
   IDLE_TEST,
   PENDING_TEST,
+  refusedKeyParts,
   runConnectionTest,
   type ConnectionTestState,
+  type KeyPart,
 } from "./connection-test.ts";
 import { endpointToValues, mapEndpointErrors, valuesToDraft } from "./endpoint-draft.ts";
 import {
@@ -32,6 +34,8 @@ interface EndpointFormState {
   fixFields: boolean;
   saving: boolean;
   test: ConnectionTestState;
+  /** The keys the last test's server refused, until the user changes them. */
+  refusedKeys: KeyPart[];
   startAdd(kind?: EndpointKind): void;
   startEdit(endpoint: SavedEndpoint): void;
   close(): void;
@@ -51,7 +55,20 @@ const CLOSED = {
   fixFields: false,
   saving: false,
   test: IDLE_TEST,
+  refusedKeys: [] as KeyPart[],
 };
+
+/** The fields that hold each half of the keys, whichever source gives them. */
+const KEY_FIELDS: Record<KeyPart, FormField[]> = {
+  accessKey: ["accessKeyId", "accessKeyIdVar"],
+  secret: ["secretAccessKey", "secretAccessKeyVar"],
+};
+
+/** Changing a key, or where the keys come from, answers the refusal of the old ones. */
+function stillRefused(refused: KeyPart[], changed: FormField): KeyPart[] {
+  if (changed === "credentialSource") return [];
+  return refused.filter((part) => !KEY_FIELDS[part].includes(changed));
+}
 
 export const useEndpointForm = create<EndpointFormState>((set, get) => {
   /**
@@ -89,11 +106,20 @@ export const useEndpointForm = create<EndpointFormState>((set, get) => {
       const next =
         field === "region" ? applyRegion(values, value as string) : { ...values, [field]: value };
       // The user is fixing this field: its old error would now be misleading.
-      set({ values: next, fieldErrors: withoutKey(fieldErrors, field) });
+      set({
+        values: next,
+        fieldErrors: withoutKey(fieldErrors, field),
+        refusedKeys: stillRefused(get().refusedKeys, field),
+      });
     },
 
     setKind(kind) {
-      set({ values: applyKind(get().values, kind), fieldErrors: {}, test: IDLE_TEST });
+      set({
+        values: applyKind(get().values, kind),
+        fieldErrors: {},
+        test: IDLE_TEST,
+        refusedKeys: [],
+      });
     },
 
     async save() {
@@ -116,13 +142,13 @@ export const useEndpointForm = create<EndpointFormState>((set, get) => {
 
     async testConnection() {
       const { values, editingId } = get();
-      set({ test: PENDING_TEST, formError: null, fixFields: false });
+      set({ test: PENDING_TEST, formError: null, fixFields: false, refusedKeys: [] });
       // On an edit the backend keeps the saved secret when the form leaves it empty.
       const draft = valuesToDraft(values);
       const input = editingId ? { endpointId: editingId, draft } : { draft };
       const { state, failure } = await runConnectionTest(input);
       if (failure === null) {
-        set({ test: state, fieldErrors: {} });
+        set({ test: state, fieldErrors: {}, refusedKeys: refusedKeyParts(state.report) });
         return;
       }
       // The form could not be tested as filled in: the fields say why, else the verdict panel.

@@ -1,8 +1,10 @@
 import { AppError } from "@taillab/api";
 import { act, fireEvent, screen } from "@testing-library/react";
+import i18next from "i18next";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
+import { useAppInfo } from "../../app/app-info-store.ts";
 import { OK_REPORT, savedEndpoint } from "../../shared/test-support/sample-data.ts";
 import { useEndpointForm } from "./endpoint-form-store.ts";
 import { useEndpoints } from "./endpoints-store.ts";
@@ -10,10 +12,12 @@ import { EndpointsView } from "./endpoints-view.tsx";
 
 const initialList = useEndpoints.getState();
 const initialForm = useEndpointForm.getState();
+const initialInfo = useAppInfo.getState();
 
 beforeEach(() => {
   useEndpoints.setState(initialList, true);
   useEndpointForm.setState(initialForm, true);
+  useAppInfo.setState(initialInfo, true);
 });
 
 const input = (testId: string) => screen.getByTestId(testId) as HTMLInputElement;
@@ -87,6 +91,76 @@ describe("endpoints screen", () => {
       draft: expect.objectContaining({ kind: "minio" }),
     });
     expect(screen.getByTestId("connection-verdict").dataset.verdict).toBe("ok");
+  });
+
+  it("marks the secret when the server refused it, until it is typed again", async () => {
+    installFakeTailLab({
+      testConnection: vi.fn(async () => ({
+        ...OK_REPORT,
+        verdict: "credentials" as const,
+        message:
+          "http://127.0.0.1:9000: the server rejected the secret key (SignatureDoesNotMatch) — check the secret access key",
+      })),
+    });
+    renderUi(<EndpointsView />);
+    fireEvent.click(screen.getByTestId("endpoint-add"));
+    type("endpoint-secret", "wrong");
+    await act(async () => fireEvent.click(screen.getByTestId("endpoint-test")));
+    const field = (testId: string) => input(testId).closest(".field");
+    expect(field("endpoint-secret")?.getAttribute("data-invalid")).toBe("true");
+    expect(field("endpoint-secret")?.textContent).toContain("check the secret access key");
+    expect(field("endpoint-access-key")?.getAttribute("data-invalid")).toBeNull();
+    type("endpoint-secret", "right");
+    expect(field("endpoint-secret")?.getAttribute("data-invalid")).toBeNull();
+  });
+
+  it("marks both keys for a refusal that does not say which", async () => {
+    installFakeTailLab({
+      testConnection: vi.fn(async () => ({
+        ...OK_REPORT,
+        verdict: "credentials" as const,
+        message: "the server refused the security credentials (InvalidSecurity) — check the keys",
+      })),
+    });
+    renderUi(<EndpointsView />);
+    fireEvent.click(screen.getByTestId("endpoint-add"));
+    await act(async () => fireEvent.click(screen.getByTestId("endpoint-test")));
+    for (const testId of ["endpoint-access-key", "endpoint-secret"]) {
+      expect(input(testId).closest(".field")?.getAttribute("data-invalid")).toBe("true");
+    }
+  });
+
+  it.each([
+    ["web", "Access key, secret encrypted in the data folder", "Encrypted in the data folder"],
+    ["electron", "Access key, secret in the OS keychain", "Encrypted with the OS keychain"],
+  ] as const)("says where the %s host keeps secrets", async (host, option, hint) => {
+    installFakeTailLab({
+      appInfo: vi.fn(async () => ({ version: "0.0.0", host, resultsDir: "", dataDir: "" })),
+    });
+    renderUi(<EndpointsView />);
+    await act(async () => fireEvent.click(screen.getByTestId("endpoint-add")));
+    expect(screen.getByTestId("endpoint-credentials").textContent).toContain(option);
+    expect(input("endpoint-secret").closest(".field")?.textContent).toContain(hint);
+  });
+
+  it("names the seeded embedded testbed in the UI's language, and a renamed one as typed", async () => {
+    installFakeTailLab({
+      listEndpoints: vi.fn(async () => [
+        savedEndpoint({ id: "testbed", name: "Embedded testbed", kind: "testbed" }),
+        savedEndpoint({ id: "tb2", name: "Embedded testbed", kind: "testbed" }),
+      ]),
+    });
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      renderUi(<EndpointsView />);
+      const rows = await screen.findAllByTestId("endpoint-row");
+      expect(rows.map((row) => row.querySelector("h3")?.textContent)).toEqual([
+        "内置测试床",
+        "Embedded testbed",
+      ]);
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
   });
 
   it("says an edit keeps the saved secret", async () => {

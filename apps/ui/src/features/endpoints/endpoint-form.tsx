@@ -2,10 +2,12 @@ import type { EndpointKind } from "@taillab/api";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
+import { secretStoreOf, useAppInfo } from "../../app/app-info-store.ts";
 import { Field } from "../../shared/field.tsx";
 import { TestbedSetupFields } from "../../shared/testbed-setup-fields.tsx";
 import { ConnectionVerdict } from "./connection-verdict.tsx";
 import { useEndpointForm } from "./endpoint-form-store.ts";
+import { useEndpointName } from "./endpoint-name.ts";
 import { ENDPOINT_KINDS, type CredentialSource } from "./endpoint-presets.ts";
 
 const CREDENTIAL_SOURCES: CredentialSource[] = ["stored", "env", "anonymous"];
@@ -26,6 +28,7 @@ export function EndpointForm() {
   );
   const { setField, setKind, save, close, testConnection } = useEndpointForm.getState();
   const testbed = values.kind === "testbed";
+  const endpointName = useEndpointName();
   const card = useRef<HTMLElement>(null);
   // Edit is pressed on a card further down: bring the form (at the top) into view.
   useEffect(() => {
@@ -40,7 +43,9 @@ export function EndpointForm() {
       aria-labelledby="endpoint-form-title"
     >
       <h2 id="endpoint-form-title">
-        {editingId ? t("form.titleEdit", { name: values.name }) : t("form.titleAdd")}
+        {editingId
+          ? t("form.titleEdit", { name: endpointName({ id: editingId, name: values.name }) })
+          : t("form.titleAdd")}
       </h2>
       <form
         noValidate
@@ -161,15 +166,36 @@ export function EndpointForm() {
 
 function CredentialFields({ editing }: { editing: boolean }) {
   const { t } = useTranslation("endpoints");
-  const { values, fieldErrors } = useEndpointForm(
-    useShallow((state) => ({ values: state.values, fieldErrors: state.fieldErrors })),
+  const { values, fieldErrors, refusedKeys } = useEndpointForm(
+    useShallow((state) => ({
+      values: state.values,
+      fieldErrors: state.fieldErrors,
+      refusedKeys: state.refusedKeys,
+    })),
   );
   const setField = useEndpointForm((state) => state.setField);
+  const secretStore = useAppInfo((state) => secretStoreOf(state.info));
+  useEffect(() => {
+    void useAppInfo.getState().load();
+  }, []);
+  // The server refused the keys the form would send: mark the fields holding them.
+  const accessKeyRefused = refusedKeys.includes("accessKey");
+  const secretRefused = refusedKeys.includes("secret");
+  const refusedHere = (part: boolean, message: string) => (part ? message : undefined);
   return (
     <fieldset className="form-section">
       <legend>{t("form.credentials")}</legend>
       <div className="grid-2">
-        <Field label={t("form.source")} error={fieldErrors.credentialSource}>
+        <Field
+          label={t("form.source")}
+          error={
+            fieldErrors.credentialSource ??
+            refusedHere(
+              values.credentialSource === "anonymous" && refusedKeys.length > 0,
+              t("form.sourceRefused"),
+            )
+          }
+        >
           <select
             data-testid="endpoint-credentials"
             value={values.credentialSource}
@@ -179,7 +205,7 @@ function CredentialFields({ editing }: { editing: boolean }) {
           >
             {CREDENTIAL_SOURCES.map((source) => (
               <option key={source} value={source}>
-                {t(`form.${source}`)}
+                {source === "stored" ? t(`form.stored.${secretStore}`) : t(`form.${source}`)}
               </option>
             ))}
           </select>
@@ -191,7 +217,12 @@ function CredentialFields({ editing }: { editing: boolean }) {
         )}
         {values.credentialSource === "stored" ? (
           <>
-            <Field label={t("form.accessKeyId")} error={fieldErrors.accessKeyId}>
+            <Field
+              label={t("form.accessKeyId")}
+              error={
+                fieldErrors.accessKeyId ?? refusedHere(accessKeyRefused, t("form.accessKeyRefused"))
+              }
+            >
               <input
                 data-testid="endpoint-access-key"
                 className="mono"
@@ -203,8 +234,14 @@ function CredentialFields({ editing }: { editing: boolean }) {
             </Field>
             <Field
               label={t("form.secret")}
-              error={fieldErrors.secretAccessKey}
-              hint={editing ? t("form.secretKeep") : t("form.secretNew")}
+              error={
+                fieldErrors.secretAccessKey ??
+                refusedHere(
+                  secretRefused,
+                  t(editing ? "form.secretRefusedKeep" : "form.secretRefused"),
+                )
+              }
+              hint={editing ? t("form.secretKeep") : t(`form.secretNew.${secretStore}`)}
             >
               <input
                 type="password"
@@ -221,7 +258,10 @@ function CredentialFields({ editing }: { editing: boolean }) {
           <>
             <Field
               label={t("form.accessKeyIdVar")}
-              error={fieldErrors.accessKeyIdVar}
+              error={
+                fieldErrors.accessKeyIdVar ??
+                refusedHere(accessKeyRefused, t("form.accessKeyRefused"))
+              }
               hint={t("form.envHint")}
             >
               <input
@@ -232,7 +272,13 @@ function CredentialFields({ editing }: { editing: boolean }) {
                 onChange={(event) => setField("accessKeyIdVar", event.target.value)}
               />
             </Field>
-            <Field label={t("form.secretVar")} error={fieldErrors.secretAccessKeyVar}>
+            <Field
+              label={t("form.secretVar")}
+              error={
+                fieldErrors.secretAccessKeyVar ??
+                refusedHere(secretRefused, t("form.secretRefused"))
+              }
+            >
               <input
                 data-testid="endpoint-secret-var"
                 className="mono"

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { PageHeader } from "../../shared/page-header.tsx";
 import { EndpointCard } from "./endpoint-card.tsx";
 import { EndpointForm } from "./endpoint-form.tsx";
 import { useEndpointForm } from "./endpoint-form-store.ts";
@@ -20,26 +21,17 @@ export function EndpointsView() {
 
   return (
     <section className="view" data-testid="endpoints-view">
-      <header className="view-header">
-        <div>
-          <h1>{t("title")}</h1>
-          <p className="muted view-subtitle">{t("subtitle")}</p>
-        </div>
-        <button
-          type="button"
-          className="primary"
-          data-testid="endpoint-add"
-          disabled={formOpen}
-          onClick={() => startAdd()}
-        >
-          {t("add")}
-        </button>
-      </header>
-      {error ? (
-        <div className="banner error" role="alert">
-          {t("loadFailed", { message: error })}
-        </div>
-      ) : null}
+      <PageHeader
+        title={t("title")}
+        subtitle={t("subtitle")}
+        action={{
+          label: t("add"),
+          testId: "endpoint-add",
+          disabled: formOpen,
+          onClick: () => startAdd(),
+        }}
+        error={error ? t("loadFailed", { message: error }) : null}
+      />
       {formOpen ? <EndpointForm /> : null}
       {loaded && endpoints.length === 0 && !formOpen ? (
         <div className="card empty-state" data-testid="endpoints-empty">
@@ -55,7 +47,7 @@ export function EndpointsView() {
           </div>
         </div>
       ) : null}
-      <div className="card-grid" data-testid="endpoint-list">
+      <div className="card-grid endpoint-grid" data-testid="endpoint-list">
         {endpoints.map((endpoint) => (
           <EndpointCard key={endpoint.id} endpoint={endpoint} />
         ))}

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Field } from "../../shared/field.tsx";
+import { DraftField } from "./draft-field.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { useBuilderForm } from "./use-builder.ts";
 
@@ -39,45 +40,24 @@ export function AdvancedSection() {
         <p className="field-hint">{t("advanced.workloadHint")}</p>
         {form.useWorkload ? (
           <div className="grid-2">
-            <Field
+            <DraftField
+              field="workloadOps"
+              testId="experiment-workload-ops"
               label={t("advanced.ops")}
-              error={errors.workloadOps}
               hint={t("advanced.opsHint")}
-            >
-              <input
-                data-testid="experiment-workload-ops"
-                className="mono"
-                value={form.workloadOps}
-                spellCheck={false}
-                onChange={(event) => setField("workloadOps", event.target.value)}
-              />
-            </Field>
-            <Field
+            />
+            <DraftField
+              field="workloadKeys"
+              testId="experiment-workload-keys"
               label={t("advanced.keys")}
-              error={errors.workloadKeys}
               hint={t("advanced.keysHint")}
-            >
-              <input
-                data-testid="experiment-workload-keys"
-                className="mono"
-                value={form.workloadKeys}
-                spellCheck={false}
-                onChange={(event) => setField("workloadKeys", event.target.value)}
-              />
-            </Field>
-            <Field
+            />
+            <DraftField
+              field="workloadSizes"
+              testId="experiment-workload-sizes"
               label={t("advanced.sizes")}
-              error={errors.workloadSizes}
               hint={t("advanced.sizesHint")}
-            >
-              <input
-                data-testid="experiment-workload-sizes"
-                className="mono"
-                value={form.workloadSizes}
-                spellCheck={false}
-                onChange={(event) => setField("workloadSizes", event.target.value)}
-              />
-            </Field>
+            />
             <Field label={t("advanced.prepareObjects")} error={errors.prepareObjects}>
               <input
                 type="number"

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { Field } from "../../shared/field.tsx";
+import { useEndpointName } from "../endpoints/endpoint-name.ts";
 import { useEndpoints } from "../endpoints/endpoints-store.ts";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { useBuilderForm } from "./use-builder.ts";
@@ -12,6 +13,7 @@ export function BasicsSection() {
   const setField = useExperimentBuilder((state) => state.setField);
   const endpoints = useEndpoints((state) => state.endpoints);
   const navigate = useNavigation((state) => state.navigate);
+  const endpointName = useEndpointName();
   const known = endpoints.some((endpoint) => endpoint.id === form.endpointId);
 
   return (
@@ -43,7 +45,7 @@ export function BasicsSection() {
               ) : null}
               {endpoints.map((endpoint) => (
                 <option key={endpoint.id} value={endpoint.id}>
-                  {optionLabel(endpoint.name, tEndpoints(`kind.${endpoint.kind}`))}
+                  {optionLabel(endpointName(endpoint), tEndpoints(`kind.${endpoint.kind}`))}
                 </option>
               ))}
             </select>

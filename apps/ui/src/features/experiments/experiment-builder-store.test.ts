@@ -1,20 +1,14 @@
 import { AppError, type ExperimentPreview } from "@taillab/api";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
-import {
-  experiment,
-  savedEndpoint,
-  testbedEndpoint,
-} from "../../shared/test-support/sample-data.ts";
-import { useEndpoints } from "../endpoints/endpoints-store.ts";
+import { experiment } from "../../shared/test-support/sample-data.ts";
 import { useLiveRun } from "../live-run/live-run-store.ts";
 import { PREVIEW_DEBOUNCE_MS, useExperimentBuilder } from "./experiment-builder-store.ts";
 import { useExperiments } from "./experiments-store.ts";
+import { freshBuilderEachTest } from "./test-support/fresh-builder.ts";
 
-const initialBuilder = useExperimentBuilder.getState();
-const initialExperiments = useExperiments.getState();
-const initialLive = useLiveRun.getState();
+freshBuilderEachTest();
 
 const OK_PREVIEW: ExperimentPreview = {
   ok: true,
@@ -25,17 +19,6 @@ const OK_PREVIEW: ExperimentPreview = {
   requestCount: 1536,
   durationMs: null,
 };
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  useExperimentBuilder.setState(initialBuilder, true);
-  useExperiments.setState(initialExperiments, true);
-  useLiveRun.setState(initialLive, true);
-  useEndpoints.setState({ endpoints: [savedEndpoint(), testbedEndpoint()], loaded: true });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 const builder = () => useExperimentBuilder.getState();
 

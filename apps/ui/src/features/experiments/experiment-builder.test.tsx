@@ -1,20 +1,15 @@
 import type { ExperimentPreview } from "@taillab/api";
 import { act, fireEvent, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import i18next from "i18next";
+import { describe, expect, it, vi } from "vitest";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
-import {
-  experiment,
-  savedEndpoint,
-  testbedEndpoint,
-} from "../../shared/test-support/sample-data.ts";
-import { useEndpoints } from "../endpoints/endpoints-store.ts";
-import { PREVIEW_DEBOUNCE_MS, useExperimentBuilder } from "./experiment-builder-store.ts";
+import { experiment } from "../../shared/test-support/sample-data.ts";
+import { PREVIEW_DEBOUNCE_MS } from "./experiment-builder-store.ts";
 import { ExperimentsView } from "./experiments-view.tsx";
-import { useExperiments } from "./experiments-store.ts";
+import { freshBuilderEachTest } from "./test-support/fresh-builder.ts";
 
-const initialBuilder = useExperimentBuilder.getState();
-const initialExperiments = useExperiments.getState();
+freshBuilderEachTest({ shouldAdvanceTime: true });
 
 const PREVIEW: ExperimentPreview = {
   ok: true,
@@ -27,16 +22,6 @@ const PREVIEW: ExperimentPreview = {
   durationMs: 95_000,
 };
 
-beforeEach(() => {
-  vi.useFakeTimers({ shouldAdvanceTime: true });
-  useExperimentBuilder.setState(initialBuilder, true);
-  useExperiments.setState(initialExperiments, true);
-  useEndpoints.setState({ endpoints: [savedEndpoint(), testbedEndpoint()], loaded: true });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
 const settle = () => act(() => vi.advanceTimersByTimeAsync(PREVIEW_DEBOUNCE_MS));
 
 describe("experiments screen", () => {
@@ -47,7 +32,7 @@ describe("experiments screen", () => {
         experiment({
           id: "mine",
           name: "Mine",
-          spec: { clients: [1, 4, 8], samples: 256, objectSize: "4KiB", mode: "hedged" },
+          spec: { clients: [1, 4, 8], samples: 3000, objectSize: "4KiB", mode: "hedged" },
         }),
       ]),
     });
@@ -57,8 +42,35 @@ describe("experiments screen", () => {
       ["Lab 2", "true"],
       ["Mine", "false"],
     ]);
-    expect(rows[1]?.textContent).toContain("1, 4, 8 clients · 256 requests · 4KiB");
+    expect(rows[1]?.textContent).toContain("1, 4, 8 clients · 3,000 requests per phase · 4KiB");
     expect(rows[1]?.textContent).toContain("Hedged");
+    const headers = screen.getAllByRole("columnheader").map((header) => header.textContent);
+    expect(headers.slice(0, 3)).toEqual(["Experiment", "Sweep", "Modes"]);
+  });
+
+  it("names the built-in labs in the UI's language, by their id", async () => {
+    installFakeTailLab({
+      listExperiments: vi.fn(async () => [
+        experiment({
+          id: "builtin-tail-modes",
+          name: "Tail latency: normal vs hedged vs tied",
+          description: "Two testbed replicas…",
+          builtIn: true,
+        }),
+        experiment({ id: "builtin-new", name: "A lab this UI has no text for", builtIn: true }),
+      ]),
+    });
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      renderUi(<ExperimentsView />);
+      const rows = await screen.findAllByTestId("experiment-row");
+      expect(rows[0]?.dataset.name).toBe("Tail latency: normal vs hedged vs tied");
+      expect(rows[0]?.textContent).toContain("尾延迟：普通、对冲与绑定");
+      expect(rows[0]?.textContent).toContain("两个测试床副本");
+      expect(rows[1]?.textContent).toContain("A lab this UI has no text for");
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
   });
 
   it("builds a new experiment and shows what it would run", async () => {

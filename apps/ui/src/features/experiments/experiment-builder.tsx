@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
 import { modKeyLabel } from "../../app/shortcuts.ts";
 import { ConfirmButton } from "../../shared/confirm-button.tsx";
+import { PlayIcon } from "../../shared/icons.tsx";
 import { AdvancedSection } from "./advanced-section.tsx";
 import { BasicsSection } from "./basics-section.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
@@ -90,7 +91,8 @@ export function ExperimentBuilder() {
             title={`${modKeyLabel()}+Enter`}
             onClick={() => void run()}
           >
-            ▶ {busy === "running" ? t("builder.starting") : t("builder.run")}
+            <PlayIcon />
+            {busy === "running" ? t("builder.starting") : t("builder.run")}
             <kbd className="kbd-hint">{modKeyLabel()} ↵</kbd>
           </button>
         </div>

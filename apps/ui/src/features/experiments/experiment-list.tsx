@@ -1,7 +1,11 @@
 import type { Experiment } from "@taillab/api";
 import { useTranslation } from "react-i18next";
+import { formatInteger } from "@taillab/report";
+import { PlayIcon } from "../../shared/icons.tsx";
+import { joinList, splitList } from "../../shared/list-text.ts";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { experimentToForm } from "./experiment-form.ts";
+import { useExperimentText } from "./experiment-text.ts";
 import { useExperiments } from "./experiments-store.ts";
 
 /** Built-in labs first (run or copy), then the user's own (run or open). */
@@ -37,8 +41,19 @@ export function ExperimentList() {
 }
 
 function ExperimentTable({ experiments }: { experiments: Experiment[] }) {
+  const { t } = useTranslation("experiments");
   return (
     <table className="data experiment-table">
+      <thead>
+        <tr>
+          <th scope="col">{t("list.columns.experiment")}</th>
+          <th scope="col">{t("list.columns.measures")}</th>
+          <th scope="col">{t("list.columns.modes")}</th>
+          <th scope="col" className="row-actions">
+            <span className="visually-hidden">{t("list.columns.actions")}</span>
+          </th>
+        </tr>
+      </thead>
       <tbody>
         {experiments.map((experiment) => (
           <ExperimentRow key={experiment.id} experiment={experiment} />
@@ -48,9 +63,12 @@ function ExperimentTable({ experiments }: { experiments: Experiment[] }) {
   );
 }
 
-function ExperimentRow({ experiment }: { experiment: Experiment }) {
+function ExperimentRow({ experiment: stored }: { experiment: Experiment }) {
   const { t } = useTranslation("experiments");
+  const textOf = useExperimentText();
   const { edit, copy, run } = useExperimentBuilder.getState();
+  // A built-in lab opens, runs and is copied under its name in the UI's language.
+  const experiment = { ...stored, ...textOf(stored) };
   const form = experimentToForm(experiment);
   const modes = form.compareModes ? form.modes : [form.mode];
   const open = () =>
@@ -59,7 +77,7 @@ function ExperimentRow({ experiment }: { experiment: Experiment }) {
       : edit(experiment);
 
   return (
-    <tr data-testid="experiment-row" data-name={experiment.name} data-built-in={experiment.builtIn}>
+    <tr data-testid="experiment-row" data-name={stored.name} data-built-in={experiment.builtIn}>
       <td>
         <button
           type="button"
@@ -74,7 +92,9 @@ function ExperimentRow({ experiment }: { experiment: Experiment }) {
           <div className="muted small">{experiment.description}</div>
         ) : null}
       </td>
-      <td className="muted small">{summaryOf(form, t)}</td>
+      <td className="muted small" data-testid="experiment-row-summary">
+        {summaryOf(form, t)}
+      </td>
       <td>
         <span className="mode-badges">
           {modes.map((mode) => (
@@ -93,7 +113,8 @@ function ExperimentRow({ experiment }: { experiment: Experiment }) {
             void run();
           }}
         >
-          ▶ {t("list.run")}
+          <PlayIcon />
+          {t("list.run")}
         </button>
         <button type="button" className="ghost" data-testid="experiment-row-copy" onClick={open}>
           {experiment.builtIn ? t("list.copy") : t("list.open")}
@@ -111,11 +132,22 @@ function summaryOf(form: ReturnType<typeof experimentToForm>, t: Translate): str
   if (pointCount > 0) parts.push(t("list.pointsSummary", { count: pointCount }));
   else
     parts.push(
-      t("list.summary", { clients: form.clients, samples: form.samples || "–", sizes: form.sizes }),
+      t("list.summary", {
+        clients: integersIn(form.clients),
+        samples: integersIn(form.samples) || "–",
+        sizes: form.sizes,
+      }),
     );
   if (form.useWorkload) parts.push(t("list.workloadSummary", { ops: form.workloadOps }));
   if (form.loop === "open") parts.push(t("list.openLoop", { rate: form.rate }));
   return parts.join(" · ");
+}
+
+/** A typed list with its whole numbers written as everywhere else: "400, 3000" → "400, 3,000". */
+export function integersIn(list: string): string {
+  return joinList(
+    splitList(list).map((item) => (/^\d+$/.test(item) ? formatInteger(Number(item)) : item)),
+  );
 }
 
 /** A draft left unsaved on the builder, so leaving it for the list never loses it silently. */

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { PageHeader } from "../../shared/page-header.tsx";
 import { useEndpoints } from "../endpoints/endpoints-store.ts";
 import { ExperimentBuilder } from "./experiment-builder.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
@@ -21,25 +22,12 @@ export function ExperimentsView() {
   if (builderOpen) return <ExperimentBuilder />;
   return (
     <section className="view" data-testid="experiments-view">
-      <header className="view-header">
-        <div>
-          <h1>{t("title")}</h1>
-          <p className="muted view-subtitle">{t("subtitle")}</p>
-        </div>
-        <button
-          type="button"
-          className="primary"
-          data-testid="experiment-new"
-          onClick={newExperiment}
-        >
-          {t("new")}
-        </button>
-      </header>
-      {error ? (
-        <p className="banner error" role="alert">
-          {t("loadFailed", { message: error })}
-        </p>
-      ) : null}
+      <PageHeader
+        title={t("title")}
+        subtitle={t("subtitle")}
+        action={{ label: t("new"), testId: "experiment-new", onClick: newExperiment }}
+        error={error ? t("loadFailed", { message: error }) : null}
+      />
       <ExperimentList />
     </section>
   );

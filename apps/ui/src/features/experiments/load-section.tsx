@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Field } from "../../shared/field.tsx";
+import { DraftField } from "./draft-field.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { useBuilderForm } from "./use-builder.ts";
 
@@ -31,15 +32,12 @@ export function LoadSection() {
       </div>
       {form.loop === "open" ? (
         <div className="grid-3">
-          <Field label={t("load.rate")} error={errors.rate} hint={t("load.rateHint")}>
-            <input
-              data-testid="experiment-rate"
-              className="mono"
-              value={form.rate}
-              spellCheck={false}
-              onChange={(event) => setField("rate", event.target.value)}
-            />
-          </Field>
+          <DraftField
+            field="rate"
+            testId="experiment-rate"
+            label={t("load.rate")}
+            hint={t("load.rateHint")}
+          />
           <Field label={t("load.arrivals")} error={errors.arrivals}>
             <select
               data-testid="experiment-arrivals"
@@ -50,16 +48,13 @@ export function LoadSection() {
               <option value="poisson">{t("load.poisson")}</option>
             </select>
           </Field>
-          <Field label={t("load.duration")} error={errors.duration} hint={t("load.durationHint")}>
-            <input
-              data-testid="experiment-duration"
-              className="mono"
-              value={form.duration}
-              spellCheck={false}
-              placeholder="30s"
-              onChange={(event) => setField("duration", event.target.value)}
-            />
-          </Field>
+          <DraftField
+            field="duration"
+            testId="experiment-duration"
+            placeholder="30s"
+            label={t("load.duration")}
+            hint={t("load.durationHint")}
+          />
         </div>
       ) : null}
     </section>

@@ -1,7 +1,7 @@
 import { PHASE_ORDER } from "@taillab/api";
 import { useTranslation } from "react-i18next";
-import { Field } from "../../shared/field.tsx";
-import { FieldGroup } from "../../shared/field-group.tsx";
+import { Field, FieldGroup } from "../../shared/field.tsx";
+import { DraftField } from "./draft-field.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { useBuilderForm } from "./use-builder.ts";
 
@@ -35,48 +35,28 @@ export function MeasureSection() {
         </FieldGroup>
       )}
       <div className="grid-3">
-        <Field
+        <DraftField
+          field="clients"
+          testId="experiment-clients"
+          disabled={byPoints}
           label={t("measure.clients")}
-          error={errors.clients}
           hint={listHint(t("measure.clientsHint"))}
-        >
-          <input
-            data-testid="experiment-clients"
-            className="mono"
-            value={form.clients}
-            disabled={byPoints}
-            spellCheck={false}
-            onChange={(event) => setField("clients", event.target.value)}
-          />
-        </Field>
-        <Field
+        />
+        <DraftField
+          field="samples"
+          testId="experiment-samples"
+          disabled={byPoints || byDuration}
+          shown={byDuration ? "" : undefined}
           label={t("measure.samples")}
-          error={errors.samples}
           hint={byDuration ? t("measure.samplesOpenHint") : listHint(t("measure.samplesHint"))}
-        >
-          <input
-            data-testid="experiment-samples"
-            className="mono"
-            value={byDuration ? "" : form.samples}
-            disabled={byPoints || byDuration}
-            spellCheck={false}
-            onChange={(event) => setField("samples", event.target.value)}
-          />
-        </Field>
-        <Field
+        />
+        <DraftField
+          field="sizes"
+          testId="experiment-sizes"
+          disabled={byPoints}
           label={t("measure.sizes")}
-          error={errors.sizes}
           hint={listHint(t("measure.sizesHint"))}
-        >
-          <input
-            data-testid="experiment-sizes"
-            className="mono"
-            value={form.sizes}
-            disabled={byPoints}
-            spellCheck={false}
-            onChange={(event) => setField("sizes", event.target.value)}
-          />
-        </Field>
+        />
       </div>
       <div className="grid-3">
         <Field label={t("measure.repeat")} error={errors.repeat} hint={t("measure.repeatHint")}>

@@ -12,17 +12,45 @@ export const experimentsMessages: FeatureMessages = {
       savedTitle: "Your experiments",
       savedEmpty: "Nothing saved yet. Start a new experiment, or copy a built-in lab.",
       builtIn: "built-in",
+      columns: {
+        experiment: "Experiment",
+        measures: "Sweep",
+        modes: "Modes",
+        actions: "Actions",
+      },
       run: "Run",
       copy: "Copy",
       open: "Open",
       copyName: "{{name}} (copy)",
-      summary: "{{clients}} clients · {{samples}} requests · {{sizes}}",
+      summary: "{{clients}} clients · {{samples}} requests per phase · {{sizes}}",
       workloadSummary: "mixed workload {{ops}}",
       pointsSummary: "{{count}} explicit points",
       openLoop: "open loop {{rate}}",
       draft: "Unsaved draft: “{{name}}”",
       continue: "Continue editing",
       discard: "Discard",
+    },
+    builtIns: {
+      "builtin-size-sweep": {
+        name: "Object size sweep at fixed total",
+        description:
+          "The labs' size sweep, shortened: 4 MiB written, read and deleted as 512 × 8 KiB, 128 × 32 KiB, 32 × 128 KiB and 8 × 512 KiB objects by one client. Per-request costs dominate small objects, so throughput grows with object size.",
+      },
+      "builtin-concurrency-sweep": {
+        name: "Concurrency sweep",
+        description:
+          "1 to 16 clients, 400 requests of 64 KiB each, on a testbed replica that serves 8 requests at once: throughput grows until the slots are full, then latency grows instead (an M/M/c queue).",
+      },
+      "builtin-parameter-grid": {
+        name: "Parameter grid",
+        description:
+          "Lab 2's grid: 1, 4 and 8 clients × 1 KiB, 32 KiB and 1 MiB objects, 128 requests per phase at each of the 9 points.",
+      },
+      "builtin-tail-modes": {
+        name: "Tail latency: normal vs hedged vs tied",
+        description:
+          "Two testbed replicas where 1 % of requests stall for 1 s. Normal requests show the stalls at p99.9; hedged requests (a backup after the p95 latency) and tied requests (two copies at once, the slower cancelled) hide them. Three runs, compared side by side.",
+      },
     },
     builder: {
       back: "All experiments",
@@ -134,14 +162,15 @@ export const experimentsMessages: FeatureMessages = {
       title: "What will run",
       updating: "Updating…",
       points: "points",
-      requests: "requests",
+      requests: "requests in all",
+      requestsPerRun: "requests per run",
       runs: "runs",
       duration: "about {{duration}}",
       durationUnknown: "duration depends on the server",
       invalid: "Fix the marked fields to see what will run.",
       failed: "No preview: {{message}}",
       clients: "Clients",
-      samples: "Requests",
+      samples: "Requests per phase",
       size: "Size",
       label: "Label",
       more: "and {{count}} more",
@@ -158,17 +187,45 @@ export const experimentsMessages: FeatureMessages = {
       savedTitle: "我的实验",
       savedEmpty: "还没有保存的实验。新建一个，或复制一个内置实验。",
       builtIn: "内置",
+      columns: {
+        experiment: "实验",
+        measures: "扫描参数",
+        modes: "模式",
+        actions: "操作",
+      },
       run: "运行",
       copy: "复制",
       open: "打开",
       copyName: "{{name}}（副本）",
-      summary: "{{clients}} 个客户端 · {{samples}} 个请求 · {{sizes}}",
+      summary: "{{clients}} 个客户端 · 每阶段 {{samples}} 个请求 · {{sizes}}",
       workloadSummary: "混合负载 {{ops}}",
       pointsSummary: "{{count}} 个显式测试点",
       openLoop: "开环 {{rate}}",
       draft: "未保存的草稿：“{{name}}”",
       continue: "继续编辑",
       discard: "丢弃",
+    },
+    builtIns: {
+      "builtin-size-sweep": {
+        name: "固定总量的对象大小扫描",
+        description:
+          "实验课大小扫描的缩短版：由 1 个客户端把共 4 MiB 的数据分别以 512 × 8 KiB、128 × 32 KiB、32 × 128 KiB 和 8 × 512 KiB 的对象写入、读取再删除。小对象的开销以每个请求的固定成本为主，所以吞吐量随对象变大而增长。",
+      },
+      "builtin-concurrency-sweep": {
+        name: "并发扫描",
+        description:
+          "1 到 16 个客户端，各发 400 个 64 KiB 的请求，目标是一个同时只能处理 8 个请求的测试床副本：吞吐量一直增长到处理槽占满，此后增长的是延迟（M/M/c 排队）。",
+      },
+      "builtin-parameter-grid": {
+        name: "参数网格",
+        description:
+          "实验 2 的网格：1、4、8 个客户端 × 1 KiB、32 KiB、1 MiB 对象，9 个测试点每个阶段各 128 个请求。",
+      },
+      "builtin-tail-modes": {
+        name: "尾延迟：普通、对冲与绑定",
+        description:
+          "两个测试床副本，其中 1% 的请求会停顿 1 秒。普通请求在 p99.9 上暴露这些停顿；对冲请求（p95 延迟之后发出一个备份）和绑定请求（同时发出两份，取消较慢的一份）把它们藏了起来。共三次运行，并排对比。",
+      },
     },
     builder: {
       back: "全部实验",
@@ -275,14 +332,15 @@ export const experimentsMessages: FeatureMessages = {
       title: "将要运行",
       updating: "正在更新…",
       points: "个测试点",
-      requests: "个请求",
+      requests: "个请求（总计）",
+      requestsPerRun: "个请求（每次运行）",
       runs: "次运行",
       duration: "约 {{duration}}",
       durationUnknown: "时长取决于服务器",
       invalid: "修改标出的字段后即可看到将要运行的内容。",
       failed: "无法预览：{{message}}",
       clients: "客户端",
-      samples: "请求数",
+      samples: "每阶段请求数",
       size: "大小",
       label: "标签",
       more: "另有 {{count}} 个",

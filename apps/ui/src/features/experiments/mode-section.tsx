@@ -1,7 +1,7 @@
 import type { ReplicaChoice, RequestMode } from "@taillab/api";
 import { useTranslation } from "react-i18next";
-import { Field } from "../../shared/field.tsx";
-import { FieldGroup, WithUnit } from "../../shared/field-group.tsx";
+import { Field, FieldGroup } from "../../shared/field.tsx";
+import { DraftField, DraftInput } from "./draft-field.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { REQUEST_MODES, usesBackups } from "./experiment-form.ts";
 import { useBuilderForm, useChosenEndpoint } from "./use-builder.ts";
@@ -90,61 +90,34 @@ export function ModeSection() {
                       <option value="fixed">{t("mode.fixed")}</option>
                     </select>
                     {form.hedgeDelayKind === "fixed" ? (
-                      <WithUnit unit="ms">
-                        <input
-                          data-testid="experiment-hedge-delay"
-                          className="mono short"
-                          inputMode="decimal"
-                          value={form.hedgeDelayMs}
-                          onChange={(event) => setField("hedgeDelayMs", event.target.value)}
-                        />
-                      </WithUnit>
+                      <DraftInput field="hedgeDelayMs" testId="experiment-hedge-delay" unit="ms" />
                     ) : (
-                      <WithUnit unit="p" before>
-                        <input
-                          data-testid="experiment-hedge-percentile"
-                          className="mono short"
-                          inputMode="decimal"
-                          value={form.hedgePercentile}
-                          onChange={(event) => setField("hedgePercentile", event.target.value)}
-                        />
-                      </WithUnit>
+                      <DraftInput
+                        field="hedgePercentile"
+                        testId="experiment-hedge-percentile"
+                        unit="p"
+                        unitBefore
+                      />
                     )}
                   </span>
                 </Field>
-                <Field
+                <DraftField
+                  field="budgetPercent"
+                  testId="experiment-budget"
+                  unit="%"
                   label={t("mode.budget")}
-                  error={errors.budgetPercent}
                   hint={t("mode.budgetHint")}
-                >
-                  <WithUnit unit="%">
-                    <input
-                      data-testid="experiment-budget"
-                      className="mono short"
-                      inputMode="decimal"
-                      value={form.budgetPercent}
-                      onChange={(event) => setField("budgetPercent", event.target.value)}
-                    />
-                  </WithUnit>
-                </Field>
+                />
               </>
             ) : null}
             {tied ? (
-              <Field
+              <DraftField
+                field="tiedDelayMs"
+                testId="experiment-tied-delay"
+                unit="ms"
                 label={t("mode.tiedDelay")}
-                error={errors.tiedDelayMs}
                 hint={t("mode.tiedDelayHint")}
-              >
-                <WithUnit unit="ms">
-                  <input
-                    data-testid="experiment-tied-delay"
-                    className="mono short"
-                    inputMode="decimal"
-                    value={form.tiedDelayMs}
-                    onChange={(event) => setField("tiedDelayMs", event.target.value)}
-                  />
-                </WithUnit>
-              </Field>
+              />
             ) : null}
             <Field label={t("mode.replicaChoice")} error={errors.replicaChoice}>
               <select

@@ -55,7 +55,9 @@ export function SweepPreview() {
               <span className="value" data-testid="sweep-preview-requests">
                 {formatInteger(preview.requestCount)}
               </span>
-              <span className="label">{t("preview.requests")}</span>
+              <span className="label">
+                {t(runs > 1 ? "preview.requestsPerRun" : "preview.requests")}
+              </span>
             </div>
             {runs > 1 ? (
               <div className="stat">
@@ -82,7 +84,7 @@ export function SweepPreview() {
               {shown.map((point, index) => (
                 <tr key={index} title={pointLabel(point, formatByteSize)}>
                   <td className="number muted">{index + 1}</td>
-                  <td className="number">{point.clients}</td>
+                  <td className="number">{formatInteger(point.clients)}</td>
                   <td className="number">{formatInteger(point.samples)}</td>
                   <td className="number">{formatByteSize(point.objectSizeBytes)}</td>
                 </tr>

@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { modKeyLabel } from "../../app/shortcuts.ts";
+import { StopIcon } from "../../shared/icons.tsx";
 import { isRunActive, useLiveRun } from "./live-run-store.ts";
-import { shownStatus } from "./live-status.ts";
+import { experimentTitle, shownStatus } from "./live-status.ts";
 
 const BADGE_TONE: Record<string, string> = {
   running: "accent",
@@ -15,7 +16,7 @@ const BADGE_TONE: Record<string, string> = {
 /** The run's name, its place in a mode series, its status, and the stop button. */
 export function LiveHeader() {
   const { t } = useTranslation("live");
-  const name = useLiveRun((state) => state.name);
+  const name = useLiveRun(experimentTitle);
   const series = useLiveRun((state) => state.series);
   const status = useLiveRun(shownStatus);
   const active = useLiveRun(isRunActive);
@@ -58,7 +59,8 @@ export function LiveHeader() {
           title={`Esc / ${modKeyLabel()}+.`}
           onClick={() => void stop()}
         >
-          ■ {stopping ? t("stopping") : t("stop")}
+          <StopIcon />
+          {stopping ? t("stopping") : t("stop")}
           <kbd className="kbd-hint">Esc</kbd>
         </button>
       ) : null}

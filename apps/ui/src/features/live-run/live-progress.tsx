@@ -3,53 +3,60 @@ import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
 import { formatInteger, formatSignificant } from "@taillab/report";
 import { formatDuration } from "../../shared/display-format.ts";
-import { overallProgress } from "./live-run-state.ts";
+import { overallProgress, seriesProgress, type OverallProgress } from "./live-run-state.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
-/** Where the run is: the whole run's bar and ETA, then the point and phase running now. */
+/**
+ * Where the run is: the whole mode series' bar and ETA when the run is one of several, the
+ * run's own, then the point and phase running now.
+ */
 export function LiveProgress() {
   const { t } = useTranslation("live");
-  const overall = useLiveRun(useShallow(overallProgress));
+  const run = useLiveRun(useShallow(overallProgress));
+  const series = useLiveRun(useShallow(seriesProgress));
+  const place = useLiveRun((state) => state.series);
   const progress = useLiveRun((state) => state.progress);
   const pointCount = useLiveRun((state) => state.points.length);
   const running = useLiveRun((state) => state.status === "running");
-  const percent = Math.round(overall.fraction * 1000) / 10;
+  const inSeries = place !== null && place.count > 1;
 
   return (
     <section
       className="card live-progress"
       data-testid="live-progress"
-      data-done={overall.done}
-      data-total={overall.total}
+      data-done={run.done}
+      data-total={run.total}
+      data-series-done={series.done}
+      data-series-total={series.total}
     >
-      <div className="progress-line">
-        <strong>
-          {t("progress", {
-            done: formatInteger(overall.done),
-            total: formatInteger(overall.total),
+      {inSeries ? (
+        <ProgressBar
+          testId="live-series-progress"
+          figures={series}
+          running={running}
+          label={t("seriesProgress", {
+            index: place.index + 1,
+            count: place.count,
+            done: formatInteger(series.done),
+            total: formatInteger(series.total),
           })}
-        </strong>
-        <span className="muted">
-          {t("elapsed", { duration: formatDuration(overall.elapsedMs) })}
-          {running ? (
-            <>
-              {" · "}
-              {overall.etaMs === null
-                ? t("etaUnknown")
-                : t("eta", { duration: formatDuration(overall.etaMs) })}
-            </>
-          ) : null}
-        </span>
-      </div>
-      <div
-        className="progress large"
-        role="progressbar"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-      >
-        <div style={{ width: `${percent}%` }} />
-      </div>
+        />
+      ) : null}
+      <ProgressBar
+        testId="live-run-progress"
+        figures={run}
+        running={running}
+        small={inSeries}
+        label={
+          inSeries
+            ? t("runProgress", {
+                mode: t(`mode.${place.mode}`),
+                done: formatInteger(run.done),
+                total: formatInteger(run.total),
+              })
+            : t("progress", { done: formatInteger(run.done), total: formatInteger(run.total) })
+        }
+      />
       {progress ? (
         <div className="phase-line">
           <span className="badge op-badge" data-testid="live-op">
@@ -68,7 +75,7 @@ export function LiveProgress() {
               size: formatByteSize(progress.params.objectSizeBytes),
             })}
           </span>
-          <span className="muted">
+          <span className="muted" data-testid="live-phase-progress">
             {t("phaseProgress", {
               done: formatInteger(progress.done),
               total: formatInteger(progress.total),
@@ -88,5 +95,51 @@ export function LiveProgress() {
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** A labelled bar with elapsed time and, while running, the time left. */
+function ProgressBar({
+  testId,
+  figures,
+  label,
+  running,
+  small = false,
+}: {
+  testId: string;
+  figures: OverallProgress;
+  label: string;
+  running: boolean;
+  small?: boolean;
+}) {
+  const { t } = useTranslation("live");
+  const percent = Math.round(figures.fraction * 1000) / 10;
+  return (
+    <div className="progress-block" data-testid={testId}>
+      <div className="progress-line">
+        {small ? <span>{label}</span> : <strong>{label}</strong>}
+        <span className="muted">
+          {t("elapsed", { duration: formatDuration(figures.elapsedMs) })}
+          {running ? (
+            <>
+              {" · "}
+              {figures.etaMs === null
+                ? t("etaUnknown")
+                : t("eta", { duration: formatDuration(figures.etaMs) })}
+            </>
+          ) : null}
+        </span>
+      </div>
+      <div
+        className={small ? "progress" : "progress large"}
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
+        <div style={{ width: `${percent}%` }} />
+      </div>
+    </div>
   );
 }

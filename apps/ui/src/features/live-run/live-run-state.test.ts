@@ -7,6 +7,8 @@ import {
   IDLE_RUN,
   overallProgress,
   reduceRunEvent,
+  seriesProgress,
+  shownPhase,
   type LiveRunState,
   type TimelineBucket,
 } from "./live-run-state.ts";
@@ -51,6 +53,20 @@ function progress(
     progress: full,
     percentiles: { p50Ms: 1, p90Ms: 2, p99Ms: 5, p999Ms: 9, maxMs: 12, count: full.done },
     timeline: timeline ? { pointIndex: full.pointIndex, op: full.op, buckets: timeline } : null,
+  };
+}
+
+/** The run's "finished" event: complete and not stopped unless told. */
+function finishedEvent(changes: Partial<Extract<RunEvent, { type: "finished" }>> = {}): RunEvent {
+  return {
+    type: "finished",
+    runId: "r1",
+    status: "complete",
+    stopped: false,
+    error: null,
+    series: SERIES,
+    seriesRunIds: ["r1"],
+    ...changes,
   };
 }
 
@@ -109,15 +125,7 @@ describe("live run reducer", () => {
   });
 
   it("ends with the finished status, and a late progress event does not revive it", () => {
-    const finished: RunEvent = {
-      type: "finished",
-      runId: "r1",
-      status: "complete",
-      stopped: false,
-      error: null,
-      series: SERIES,
-      seriesRunIds: ["r1"],
-    };
+    const finished = finishedEvent();
     const state = run(started, progress({ done: 90 }), finished, progress({ done: 95 }));
     expect(state.status).toBe("finished");
     expect(state.finished).toMatchObject({ status: "complete", stopped: false });
@@ -127,30 +135,20 @@ describe("live run reducer", () => {
   });
 
   it("counts a stopped run's requests as they were", () => {
-    const state = run(started, progress({ done: 90 }), {
-      type: "finished",
-      runId: "r1",
-      status: "complete",
-      stopped: true,
-      error: null,
-      series: SERIES,
-      seriesRunIds: ["r1"],
-    });
+    const state = run(started, progress({ done: 90 }), finishedEvent({ stopped: true }));
     expect(overallProgress(state)).toMatchObject({ done: 90, total: 600, etaMs: null });
   });
 
   it("keeps a failed run's reason", () => {
-    const state = run(started, {
-      type: "finished",
-      runId: "r1",
-      status: "failed",
-      stopped: false,
-      error: {
-        message: 'endpoint http://127.0.0.1:9000: bucket "loadgen" does not exist (NoSuchBucket)',
-      },
-      series: SERIES,
-      seriesRunIds: ["r1"],
-    });
+    const state = run(
+      started,
+      finishedEvent({
+        status: "failed",
+        error: {
+          message: 'endpoint http://127.0.0.1:9000: bucket "loadgen" does not exist (NoSuchBucket)',
+        },
+      }),
+    );
     expect(state.finished?.error).toContain("NoSuchBucket");
   });
 
@@ -167,6 +165,89 @@ describe("live run reducer", () => {
     });
     expect(state).toMatchObject({ runId: "r2", progress: null, timeline: null, doneBefore: 0 });
     expect(state.series).toEqual({ index: 1, count: 3, mode: "hedged" });
+  });
+});
+
+describe("a mode series", () => {
+  const series = (index: number, mode: "normal" | "hedged" | "tied") => ({
+    index,
+    count: 3,
+    mode,
+  });
+  const startedRun = (index: number, mode: "normal" | "hedged" | "tied"): RunEvent => ({
+    ...started,
+    runId: `r${index + 1}`,
+    name: `Tail (${mode})`,
+    series: series(index, mode),
+  });
+  const finishedRun = (index: number, mode: "normal" | "hedged" | "tied"): RunEvent =>
+    finishedEvent({
+      runId: `r${index + 1}`,
+      series: series(index, mode),
+      seriesRunIds: [`r${index + 1}`],
+    });
+
+  it("counts the whole series' requests and time, and its time left from both", () => {
+    const state = run(
+      startedRun(0, "normal"),
+      progress({ runId: "r1", op: "DELETE", pointIndex: 1, done: 100, elapsedMs: 6000 }),
+      finishedRun(0, "normal"),
+      startedRun(1, "hedged"),
+      progress({ runId: "r2", done: 60, elapsedMs: 600 }),
+    );
+    expect(overallProgress(state)).toMatchObject({ done: 60, total: 600 });
+    expect(seriesProgress(state)).toEqual({
+      done: 660,
+      total: 1800,
+      fraction: 660 / 1800,
+      elapsedMs: 6600,
+      etaMs: (6600 / 660) * (1800 - 660),
+    });
+  });
+
+  it("goes by this run's pace when it joined the series part way", () => {
+    const state = run(startedRun(2, "tied"), progress({ runId: "r3", done: 60, elapsedMs: 600 }));
+    expect(seriesProgress(state)).toMatchObject({
+      done: 1260,
+      total: 1800,
+      etaMs: (600 / 60) * (1800 - 1260),
+    });
+  });
+
+  it("is the run's own progress for a single run", () => {
+    const state = run(started, progress({ done: 50, elapsedMs: 500 }));
+    expect(seriesProgress(state)).toEqual(overallProgress(state));
+  });
+});
+
+describe("the phase shown", () => {
+  it("is the running one, then after a run that ended with its cleanup, the last measured", () => {
+    const reads = run(
+      started,
+      progress({ pointIndex: 1, op: "GET", done: 100, elapsedMs: 400 }, buckets(0, 100)),
+    );
+    const cleaning = reduceRunEvent(
+      reads,
+      progress({ pointIndex: 1, op: "DELETE", done: 40, elapsedMs: 40 }, buckets(0, 40)),
+    );
+    expect(shownPhase(cleaning)).toMatchObject({ kept: false, progress: { op: "DELETE" } });
+    const finished = reduceRunEvent(cleaning, finishedEvent());
+    const shown = shownPhase(finished);
+    expect(shown).toMatchObject({ kept: true, progress: { op: "GET", pointIndex: 1, done: 100 } });
+    expect(shown?.percentiles?.count).toBe(100);
+    expect(shown?.timeline?.buckets).toHaveLength(100);
+  });
+
+  it("keeps its count, percentiles and timeline from the same event", () => {
+    const state = run(
+      started,
+      progress({ op: "GET", done: 45 }, buckets(0, 45)),
+      progress({ op: "GET", done: 76 }, buckets(45, 31)),
+    );
+    const shown = shownPhase(state);
+    expect(shown?.progress.done).toBe(76);
+    expect(shown?.percentiles?.count).toBe(76);
+    expect((shown?.timeline?.buckets.at(-1)?.lastIndex ?? 0) + 1).toBe(76);
   });
 });
 

@@ -38,6 +38,13 @@ export interface Notice {
   message: string;
 }
 
+/** One phase's figures as its last event left them. */
+export interface PhaseFigures {
+  progress: RunProgress;
+  percentiles: LivePercentiles | null;
+  timeline: TimelineSeries | null;
+}
+
 export interface LiveRunState {
   /** starting: startRun answered but the run's first event has not arrived. */
   status: "idle" | "starting" | "running" | "finished";
@@ -53,6 +60,17 @@ export interface LiveRunState {
   doneBefore: number;
   elapsedBefore: number;
   timeline: TimelineSeries | null;
+  /**
+   * The latest phase that measured reads or writes (not the cleanup's DELETEs): what the screen
+   * keeps showing once the run is over.
+   */
+  measured: PhaseFigures | null;
+  /**
+   * The runs of a mode series before this one: their requests, and their time (null when the
+   * UI joined the series part way and did not see them).
+   */
+  seriesDoneBefore: number;
+  seriesElapsedBefore: number | null;
   notices: Notice[];
   finished: FinishedRun | null;
   stopping: boolean;
@@ -74,16 +92,23 @@ export const IDLE_RUN: LiveRunState = {
   doneBefore: 0,
   elapsedBefore: 0,
   timeline: null,
+  measured: null,
+  seriesDoneBefore: 0,
+  seriesElapsedBefore: 0,
   notices: [],
   finished: null,
   stopping: false,
 };
+
+/** The cleanup phase's operation: its latencies say little about the server under test. */
+const CLEANUP_OP: Operation = "DELETE";
 
 export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunState {
   switch (event.type) {
     case "started":
       return {
         ...IDLE_RUN,
+        ...seriesBefore(state, event),
         status: "running",
         runId: event.runId,
         name: event.name,
@@ -133,15 +158,58 @@ function applyProgress(
     (previous.pointIndex !== progress.pointIndex ||
       previous.op !== progress.op ||
       progress.done < previous.done);
+  const percentiles = event.percentiles ?? (newPhase ? null : base.percentiles);
+  const timeline = event.timeline
+    ? appendTimeline(base.timeline, event.timeline)
+    : newPhase
+      ? null
+      : base.timeline;
   return {
     ...base,
     status: "running",
     progress,
-    percentiles: event.percentiles ?? (newPhase ? null : base.percentiles),
+    percentiles,
     doneBefore: base.doneBefore + (newPhase ? previous.done : 0),
     elapsedBefore: base.elapsedBefore + (newPhase ? previous.elapsedMs : 0),
-    timeline: event.timeline ? appendTimeline(base.timeline, event.timeline) : base.timeline,
+    timeline,
+    measured: progress.op === CLEANUP_OP ? base.measured : { progress, percentiles, timeline },
   };
+}
+
+/**
+ * Where a run starts in its mode series: the next run of the series being followed adds the
+ * previous run's requests and time; a run joined part way through a series only knows that the
+ * runs before it did as many requests as it will.
+ */
+function seriesBefore(
+  state: LiveRunState,
+  event: Extract<RunEvent, { type: "started" }>,
+): Pick<LiveRunState, "seriesDoneBefore" | "seriesElapsedBefore"> {
+  const { index } = event.series;
+  if (index === 0) return { seriesDoneBefore: 0, seriesElapsedBefore: 0 };
+  const followed =
+    state.runId !== event.runId &&
+    state.series?.count === event.series.count &&
+    state.series.index === index - 1;
+  if (!followed) return { seriesDoneBefore: index * event.requestCount, seriesElapsedBefore: null };
+  const previous = overallProgress(state);
+  return {
+    seriesDoneBefore: state.seriesDoneBefore + previous.done,
+    seriesElapsedBefore:
+      state.seriesElapsedBefore === null ? null : state.seriesElapsedBefore + previous.elapsedMs,
+  };
+}
+
+/**
+ * The phase the screen shows: the one running, or after the run, the last one that measured
+ * reads or writes when the run ended with its cleanup. `kept` says it is not the last phase.
+ */
+export function shownPhase(state: LiveRunState): (PhaseFigures & { kept: boolean }) | null {
+  const { progress, percentiles, timeline, measured } = state;
+  if (!progress) return null;
+  const ended = state.status === "finished";
+  if (ended && progress.op === CLEANUP_OP && measured) return { ...measured, kept: true };
+  return { progress, percentiles, timeline, kept: false };
 }
 
 /**
@@ -187,8 +255,13 @@ export function adoptActiveRun(
   const progress = state.progress ?? active.lastProgress;
   const joinedNow = state.progress === null || state.doneBefore === 0;
   const estimate = progress && joinedNow ? estimateBefore(active, progress, nowMs) : null;
+  // Its "started" event was not seen: the runs of the series before it were not either.
+  const unseenSeries = state.series === null && active.series.index > 0;
   return {
     ...state,
+    ...(unseenSeries
+      ? { seriesDoneBefore: active.series.index * active.requestCount, seriesElapsedBefore: null }
+      : {}),
     status: "running",
     runId: active.runId,
     name: active.name,
@@ -242,5 +315,30 @@ export function overallProgress(state: LiveRunState): OverallProgress {
     fraction: total > 0 ? done / total : 0,
     elapsedMs,
     etaMs: running ? (elapsedMs * (total - done)) / done : null,
+  };
+}
+
+/**
+ * The whole mode series' progress (the run's own when it is not part of one). The runs of a
+ * series differ only in mode, so each does as many requests as the one running now. Without the
+ * earlier runs' time (joined part way), the time left goes by this run's pace.
+ */
+export function seriesProgress(state: LiveRunState): OverallProgress {
+  const run = overallProgress(state);
+  const count = state.series?.count ?? 1;
+  if (count <= 1) return run;
+  const total = run.total * count;
+  const done = Math.min(total, state.seriesDoneBefore + run.done);
+  const elapsedMs =
+    state.seriesElapsedBefore === null ? null : state.seriesElapsedBefore + run.elapsedMs;
+  const msPerRequest =
+    elapsedMs !== null && done > 0 ? elapsedMs / done : run.done > 0 ? run.elapsedMs / run.done : 0;
+  const running = state.status === "running" && done > 0 && done < total && msPerRequest > 0;
+  return {
+    done,
+    total,
+    fraction: total > 0 ? done / total : 0,
+    elapsedMs: elapsedMs ?? run.elapsedMs,
+    etaMs: running ? msPerRequest * (total - done) : null,
   };
 }

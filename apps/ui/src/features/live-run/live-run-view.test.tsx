@@ -15,11 +15,17 @@ beforeEach(() => {
 
 const POINT = { clients: 8, samples: 256, objectSizeBytes: 32768 };
 
-function started(runId: string, index = 0, count = 1, mode: RequestMode = "normal"): RunEvent {
+function started(
+  runId: string,
+  index = 0,
+  count = 1,
+  mode: RequestMode = "normal",
+  name = "Lab 3",
+): RunEvent {
   return {
     type: "started",
     runId,
-    name: "Lab 3",
+    name,
     points: [POINT],
     requestCount: 512,
     series: { index, count, mode },
@@ -168,6 +174,30 @@ describe("live run screen", () => {
     });
     fireEvent.click(screen.getByTestId("compare-modes"));
     expect(useNavigation.getState().route).toEqual({ view: "compare", runIds: ["r1", "r2", "r3"] });
+  });
+
+  it("names the mode once and shows the whole series' progress beside the run's", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r2", 1, 3, "hedged", "Lab 3 (hedged)"));
+      fake.emit(progress("r2", 128));
+    });
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Lab 3");
+    expect(screen.getByTestId("live-series").textContent).toBe("hedged — 2 of 3");
+    // Joined at the second run: the first is taken as done (512 requests).
+    expect(screen.getByTestId("live-progress").dataset).toMatchObject({
+      done: "128",
+      total: "512",
+      seriesDone: "640",
+      seriesTotal: "1536",
+    });
+    expect(screen.getByTestId("live-series-progress").textContent).toContain(
+      "Run 2 of 3 · 640 of 1,536 requests in all",
+    );
+    expect(screen.getByTestId("live-run-progress").textContent).toContain(
+      "This run (hedged): 128 of 512 requests",
+    );
   });
 
   it("joins the run in progress when it opens", async () => {

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
+import { PageHeader } from "../../shared/page-header.tsx";
 import { FinishedBanner } from "./finished-banner.tsx";
 import { LiveHeader } from "./live-header.tsx";
 import { LiveProgress } from "./live-progress.tsx";
@@ -32,9 +33,7 @@ function NoRun() {
   const navigate = useNavigation((state) => state.navigate);
   return (
     <section className="view" data-testid="live-run-view">
-      <header className="view-header">
-        <h1>{t("title")}</h1>
-      </header>
+      <PageHeader title={t("title")} />
       <div className="card empty-state" data-testid="live-empty">
         <span className="visually-hidden" data-testid="live-status" data-status="idle" />
         <h2>{t("empty.title")}</h2>

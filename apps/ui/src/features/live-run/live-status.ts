@@ -26,3 +26,14 @@ export function nextModeComing(state: LiveRunState): boolean {
   if (!finished || finished.stopped || finished.status !== "complete") return false;
   return finished.series.index < finished.series.count - 1;
 }
+
+/**
+ * The experiment's name for the header: a run of a mode series is stored as "name (mode)", and
+ * the header names the mode beside it already.
+ */
+export function experimentTitle(state: LiveRunState): string {
+  const { name, series } = state;
+  if (!series || series.count <= 1) return name;
+  const suffix = ` (${series.mode})`;
+  return name.endsWith(suffix) ? name.slice(0, -suffix.length) : name;
+}

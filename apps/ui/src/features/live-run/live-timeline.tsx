@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { timelineChartConfig } from "../../shared/chart-timeline.ts";
+import { shownPhase } from "./live-run-state.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
 /**
@@ -9,7 +10,8 @@ import { useLiveRun } from "./live-run-store.ts";
  */
 export function LiveTimeline() {
   const { t, i18n } = useTranslation("live");
-  const timeline = useLiveRun((state) => state.timeline);
+  // After a run that ended with its cleanup, the last measured phase's timeline stays.
+  const timeline = useLiveRun((state) => shownPhase(state)?.timeline ?? null);
   const logScale = useLiveRun((state) => state.logScale);
   const setLogScale = useLiveRun((state) => state.setLogScale);
   const labels = {

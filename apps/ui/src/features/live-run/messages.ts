@@ -23,6 +23,8 @@ export const liveRunMessages: FeatureMessages = {
     paramsOneClient: "1 client · {{samples}} requests · {{size}}",
     phase: "Phase",
     progress: "{{done}} of {{total}} requests",
+    seriesProgress: "Run {{index}} of {{count}} · {{done}} of {{total}} requests in all",
+    runProgress: "This run ({{mode}}): {{done}} of {{total}} requests",
     phaseProgress: "this phase: {{done}} of {{total}}",
     eta: "{{duration}} left",
     etaUnknown: "estimating time left…",
@@ -33,6 +35,7 @@ export const liveRunMessages: FeatureMessages = {
     stopping: "Stopping…",
     percentiles: {
       title: "Latency of this phase",
+      titleKept: "Latency of the last measured phase",
       p50: "p50",
       p90: "p90",
       p99: "p99",
@@ -53,6 +56,7 @@ export const liveRunMessages: FeatureMessages = {
       y: "latency (ms)",
       waiting: "Waiting for the first requests…",
     },
+    kept: "Point {{index}} of {{count}}. The cleanup phase after it (DELETE) is not shown.",
     notices: "Notices",
     mode: {
       normal: "normal",
@@ -94,6 +98,8 @@ export const liveRunMessages: FeatureMessages = {
     paramsOneClient: "1 个客户端 · {{samples}} 个请求 · {{size}}",
     phase: "阶段",
     progress: "{{done}} / {{total}} 个请求",
+    seriesProgress: "第 {{index}} / {{count}} 次运行 · 总计 {{done}} / {{total}} 个请求",
+    runProgress: "本次运行（{{mode}}）：{{done}} / {{total}} 个请求",
     phaseProgress: "本阶段：{{done}} / {{total}}",
     eta: "剩余 {{duration}}",
     etaUnknown: "正在估算剩余时间…",
@@ -104,6 +110,7 @@ export const liveRunMessages: FeatureMessages = {
     stopping: "正在停止…",
     percentiles: {
       title: "本阶段延迟",
+      titleKept: "最后一个测量阶段的延迟",
       p50: "p50",
       p90: "p90",
       p99: "p99",
@@ -124,6 +131,7 @@ export const liveRunMessages: FeatureMessages = {
       y: "延迟（毫秒）",
       waiting: "等待第一批请求…",
     },
+    kept: "测试点 {{index}} / {{count}}。其后的清理阶段（DELETE）不在此显示。",
     notices: "通知",
     mode: {
       normal: "普通",

@@ -1,7 +1,9 @@
 import type { LivePercentiles } from "@taillab/api";
 import { useTranslation } from "react-i18next";
+import { useShallow } from "zustand/react/shallow";
 import { formatInteger } from "@taillab/report";
 import { formatLatency } from "../../shared/display-format.ts";
+import { shownPhase } from "./live-run-state.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
 const TILES: { key: keyof Omit<LivePercentiles, "count">; label: string }[] = [
@@ -15,17 +17,40 @@ const TILES: { key: keyof Omit<LivePercentiles, "count">; label: string }[] = [
 /** The phase's percentiles as big figures: what a lecture hall reads from the back row. */
 export function PercentileTiles() {
   const { t } = useTranslation("live");
-  const percentiles = useLiveRun((state) => state.percentiles);
+  const { percentiles, op, kept, pointIndex } = useLiveRun(
+    useShallow((state) => {
+      const shown = shownPhase(state);
+      return {
+        percentiles: shown?.percentiles ?? null,
+        op: shown?.progress.op ?? null,
+        kept: shown?.kept ?? false,
+        pointIndex: shown?.progress.pointIndex ?? 0,
+      };
+    }),
+  );
+  const pointCount = useLiveRun((state) => state.points.length);
   return (
     <section
       className="card"
       data-testid="live-percentiles"
+      data-op={op ?? undefined}
+      data-kept={kept}
       aria-labelledby="live-percentiles-title"
     >
       <header className="card-header">
-        <h2 id="live-percentiles-title">{t("percentiles.title")}</h2>
+        <div>
+          <h2 id="live-percentiles-title">
+            {t(kept ? "percentiles.titleKept" : "percentiles.title")}
+            {op ? <span className="badge op-badge">{op}</span> : null}
+          </h2>
+          {kept ? (
+            <p className="muted small" data-testid="live-kept-phase">
+              {t("kept", { index: pointIndex + 1, count: Math.max(1, pointCount) })}
+            </p>
+          ) : null}
+        </div>
         {percentiles ? (
-          <span className="muted small">
+          <span className="muted small" data-testid="live-percentiles-count">
             {t("percentiles.count", { requests: formatInteger(percentiles.count) })}
           </span>
         ) : null}
