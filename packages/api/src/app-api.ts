@@ -89,6 +89,8 @@ export type EndpointDraftInput = z.input<typeof EndpointDraftSchema>;
 
 /** The endpoint every first start has; the built-in experiments run on it, so it stays. */
 export const EMBEDDED_TESTBED_ENDPOINT_ID = "testbed";
+/** Its name until someone renames it (the UI shows it in the UI's language while it is). */
+export const EMBEDDED_TESTBED_DEFAULT_NAME = "Embedded testbed";
 
 /** A saved endpoint as the UI sees it: everything but the secret. */
 export const SavedEndpointSchema = z.object({

@@ -1,5 +1,6 @@
 import {
   APP_FILES_SCHEMA_VERSION,
+  EMBEDDED_TESTBED_DEFAULT_NAME,
   EMBEDDED_TESTBED_ENDPOINT_ID,
   EndpointsFileSchema,
   type EndpointDraft,
@@ -44,7 +45,7 @@ function seedEndpoints(now: string): StoredEndpoint[] {
   return [
     {
       id: EMBEDDED_TESTBED_ENDPOINT_ID,
-      name: "Embedded testbed",
+      name: EMBEDDED_TESTBED_DEFAULT_NAME,
       kind: "testbed",
       region: "us-east-1",
       addressing: "path",

@@ -1,8 +1,9 @@
-import { EMBEDDED_TESTBED_ENDPOINT_ID, type SavedEndpoint } from "@taillab/api";
+import {
+  EMBEDDED_TESTBED_DEFAULT_NAME,
+  EMBEDDED_TESTBED_ENDPOINT_ID,
+  type SavedEndpoint,
+} from "@taillab/api";
 import { useTranslation } from "react-i18next";
-
-/** The name the backend gives the embedded testbed endpoint it seeds on the first start. */
-export const EMBEDDED_TESTBED_DEFAULT_NAME = "Embedded testbed";
 
 /**
  * An endpoint's name as shown: the seeded embedded testbed, still under its default name, is
