@@ -2,6 +2,16 @@ import { expect, type Locator, type Page } from "@playwright/test";
 import { downloadFrom, type DownloadedFile } from "../support/downloads.ts";
 import { AppShell } from "./app-shell.ts";
 
+/** A row of the compare table, as its data-* attributes state it. */
+export interface CompareRowFigures {
+  runId: string;
+  present: boolean;
+  clients: number;
+  /** The point parameters in which the run differs from the baseline. */
+  differs: string[];
+  p999Ms: number;
+}
+
 export interface ModeFigures {
   mode: string;
   p999Ms: number;
@@ -17,6 +27,8 @@ export class ComparePage {
   readonly rows: Locator;
   readonly ladder: Locator;
   readonly modeComparison: Locator;
+  /** Shown when some run shares no point with the baseline and is paired in order. */
+  readonly pairedNote: Locator;
 
   constructor(page: Page) {
     this.page = page;
@@ -26,6 +38,7 @@ export class ComparePage {
     this.rows = this.table.getByTestId("compare-row");
     this.ladder = page.getByTestId("compare-ladder-chart");
     this.modeComparison = page.getByTestId("mode-comparison");
+    this.pairedNote = page.getByTestId("compare-paired-note");
   }
 
   /** Waits until the runs in the address are loaded and compared. */
@@ -37,6 +50,18 @@ export class ComparePage {
   async comparedRunIds(): Promise<string[]> {
     return this.rows.evaluateAll((rows) =>
       rows.map((row) => row.getAttribute("data-run-id") ?? ""),
+    );
+  }
+
+  async rowFigures(): Promise<CompareRowFigures[]> {
+    return this.rows.evaluateAll((rows) =>
+      rows.map((row) => ({
+        runId: row.getAttribute("data-run-id") ?? "",
+        present: row.getAttribute("data-present") === "true",
+        clients: Number(row.getAttribute("data-clients")),
+        differs: (row.getAttribute("data-differs") ?? "").split(",").filter(Boolean),
+        p999Ms: Number(row.getAttribute("data-p999-ms")),
+      })),
     );
   }
 

@@ -29,13 +29,18 @@ async function addLabServer(page: Page, testbed: TestbedProcess): Promise<string
 }
 
 /** Starts a small run on the endpoint and waits until the library lists it complete. */
-async function runToCompletion(runs: RunsPage, endpointId: string, name: string): Promise<string> {
+async function runToCompletion(
+  runs: RunsPage,
+  endpointId: string,
+  name: string,
+  clients = 4,
+): Promise<string> {
   const { runId } = await callApi(runs.page, "startRun", {
     name,
     experiment: {
       name,
       endpointId,
-      spec: { clients: 4, samples: SAMPLES, objectSize: "4KiB" },
+      spec: { clients, samples: SAMPLES, objectSize: "4KiB" },
     },
   });
   await runs.waitForStatus(runId, "complete");
@@ -127,6 +132,30 @@ test.describe("Results library", () => {
     const html = await detail.export("html");
     expectSelfContainedHtml(html, ["Lab server, 4 clients"]);
     expect(html.text).not.toContain(testbed.secretAccessKey);
+  });
+
+  test("runs that differ only in clients are compared point by point", async ({ app }) => {
+    const runs = new RunsPage(app);
+    await runs.open();
+    const two = await runToCompletion(runs, "testbed", "Testbed, 2 clients", 2);
+    const eight = await runToCompletion(runs, "testbed", "Testbed, 8 clients", 8);
+    await runs.select(two);
+    await runs.select(eight);
+    await runs.compareSelected();
+
+    const compare = new ComparePage(app);
+    await compare.waitLoaded(2);
+    // No point in common: the runs' only points are compared, and the screen says how.
+    await expect(compare.pairedNote).toBeVisible();
+    const rows = await compare.rowFigures();
+    expect(rows.map((row) => [row.runId, row.present, row.clients, row.differs])).toEqual([
+      [two, true, 2, []],
+      [eight, true, 8, ["clients"]],
+    ]);
+    for (const row of rows) expect(row.p999Ms).toBeGreaterThan(0);
+    await expect(compare.table.getByTestId("compare-point")).toHaveText([/2 clients/, /8 clients/]);
+    await expect(compare.ladder).toHaveAttribute("data-lines", "2");
+    await keepScreenshot(app, "compare-different-clients");
   });
 
   test("a run can be renamed and deleted in the library", async ({ app, testbed }) => {

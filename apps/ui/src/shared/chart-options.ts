@@ -1,5 +1,6 @@
-import type { ChartOptions, ScaleOptions } from "chart.js";
+import type { ChartOptions, Scale, ScaleOptions } from "chart.js";
 import { withAlpha, type ChartTheme } from "./chart-theme.ts";
+import { logTicks } from "./chart-ticks.ts";
 
 /**
  * The option pieces every TailLab chart shares, sized from the theme so projector mode's big type
@@ -23,10 +24,39 @@ export interface AxisSpec {
   tickLabel?: (value: number) => string;
   /** Put ticks exactly here (e.g. the nines of p50, p90, p99…, or the swept sizes). */
   tickValues?: readonly number[];
+  /**
+   * Label the ends of a linear axis with an explicit min or max (Chart.js's default). Off for an
+   * axis cut at a data value, whose end label would crowd the round tick beside it.
+   */
+  boundTicks?: boolean;
+}
+
+/** Width of a digit in tick labels, as a fraction of the font size. */
+const DIGIT_WIDTH = 0.62;
+
+/**
+ * Round, non-overlapping ticks for a log axis (see chart-ticks.ts), sized from the axis's length
+ * and the tick font, so projector mode's big labels get fewer ticks rather than a pile.
+ */
+function roomyLogTicks(fontSize: number, label: (value: number) => string) {
+  return (scale: Scale) => {
+    const horizontal = scale.isHorizontal();
+    const length = horizontal ? scale.width : scale.height;
+    const ticks = logTicks(scale.min, scale.max, {
+      // Before the first layout the axis has no length yet; a later pass gets the real one.
+      lengthPx: length > 0 ? length : 200,
+      labelPx: horizontal
+        ? (value) => label(value).length * fontSize * DIGIT_WIDTH
+        : () => fontSize * 1.2,
+      gapPx: fontSize * (horizontal ? 1 : 0.5),
+    });
+    scale.ticks = ticks.map((value) => ({ value }));
+  };
 }
 
 export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> {
   const { tickLabel, tickValues } = spec;
+  const tickFont = chartFont(theme, 0.85);
   return {
     type: spec.type,
     min: spec.min,
@@ -37,9 +67,13 @@ export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> 
     border: { color: theme.grid },
     ticks: {
       color: theme.text,
-      font: chartFont(theme, 0.85),
+      font: tickFont,
+      ...(spec.boundTicks === false ? { includeBounds: false } : {}),
       ...(tickLabel ? { callback: (value: string | number) => tickLabel(Number(value)) } : {}),
     },
+    ...(spec.type === "logarithmic" && !tickValues
+      ? { afterBuildTicks: roomyLogTicks(tickFont.size, tickLabel ?? String) }
+      : {}),
     ...(tickValues
       ? {
           afterBuildTicks: (scale: { ticks: { value: number }[]; min: number; max: number }) => {

@@ -8,6 +8,7 @@ const theme: ChartTheme = {
   fontSize: 14,
   fontFamily: "sans-serif",
   series: ["#111111", "#222222", "#333333"],
+  bandAlpha: 0.3,
 };
 
 describe("chart theme helpers", () => {

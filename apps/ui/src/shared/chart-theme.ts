@@ -6,6 +6,8 @@ export interface ChartTheme {
   fontSize: number;
   fontFamily: string;
   series: string[];
+  /** Opacity of filled bands (a timeline's min–max): a light page needs more to show them. */
+  bandAlpha: number;
 }
 
 export function readChartTheme(element: Element = document.documentElement): ChartTheme {
@@ -19,6 +21,7 @@ export function readChartTheme(element: Element = document.documentElement): Cha
     fontSize: parseFloat(token("--base-size")) || parseFloat(style.fontSize) || 14,
     fontFamily: token("--font") || style.fontFamily,
     series: [1, 2, 3, 4, 5, 6].map((index) => token(`--chart-${index}`)),
+    bandAlpha: Number(token("--chart-band-alpha")) || 0.3,
   };
 }
 

@@ -11,6 +11,7 @@ const theme: ChartTheme = {
   fontSize: 20,
   fontFamily: "sans-serif",
   series: ["#111111", "#222222", "#333333", "#444444", "#555555", "#666666"],
+  bandAlpha: 0.3,
 };
 const labels = {
   band: "min–max",

@@ -58,7 +58,7 @@ export function timelineChartConfig(
       label: labels.band,
       data: columns.map((column) => ({ x: x(column), y: y(column.max) })),
       borderWidth: 0,
-      backgroundColor: withAlpha(color, 0.28),
+      backgroundColor: withAlpha(color, theme.bandAlpha),
       // Filled down to the next dataset (the minima): the band of each column.
       fill: "+1",
     },

@@ -16,8 +16,7 @@ import {
   type ChartType,
 } from "chart.js";
 import zoomPlugin from "chartjs-plugin-zoom";
-import { useEffect, useLayoutEffect, useRef } from "react";
-import { useSettings } from "../app/settings-store.ts";
+import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
 import { readChartTheme, type ChartTheme } from "./chart-theme.ts";
 
 Chart.register(
@@ -36,14 +35,42 @@ Chart.register(
   zoomPlugin,
 );
 
+/** The root attributes theme.css keys its tokens on: when they change, the tokens change. */
+const TOKEN_ATTRIBUTES = ["data-theme", "data-projector"];
+
+function subscribeToTokens(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: TOKEN_ATTRIBUTES,
+  });
+  return () => observer.disconnect();
+}
+
+function tokensSnapshot(): string {
+  const root = document.documentElement;
+  return TOKEN_ATTRIBUTES.map((name) => root.getAttribute(name) ?? "").join("|");
+}
+
+/**
+ * Which theme and projector mode the document shows, as the root's attributes say. Charts key on
+ * this rather than on the settings store: the attributes are set in an effect of the app shell,
+ * which runs after its children's effects, so a chart rebuilt on the store's change would read
+ * the old theme's tokens. The attributes change only once the CSS tokens have.
+ */
+function useDocumentTokens(): string {
+  return useSyncExternalStore(subscribeToTokens, tokensSnapshot, () => "");
+}
+
 /** data-* attributes for tests and tools: figures a chart shows, as numbers rather than pixels. */
 export type ChartAttributes = Record<`data-${string}`, string | number | boolean | undefined>;
 
 /**
  * One Chart.js canvas. `build` turns data and the theme's tokens into a configuration; the chart
- * is rebuilt when the theme or projector mode changes and updated in place (no animation) when
- * only `deps` change, so live charts redraw cheaply. With `resetZoomLabel` it gets a button that
- * undoes wheel zoom and drag pan (the configuration enables them, see chart-options.ts).
+ * is rebuilt when the document's theme or projector mode changes and updated in place (no
+ * animation) when only `deps` change, so live charts redraw cheaply. With `resetZoomLabel` it gets
+ * a button that undoes wheel zoom and drag pan (the configuration enables them, see
+ * chart-options.ts).
  */
 export function ChartCanvas<T extends ChartType>({
   build,
@@ -66,8 +93,7 @@ export function ChartCanvas<T extends ChartType>({
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart<T> | null>(null);
-  const theme = useSettings((state) => state.theme);
-  const projector = useSettings((state) => state.projector);
+  const tokens = useDocumentTokens();
   const buildRef = useRef(build);
   // Layout effects run before the effects below, so they always draw with the latest build.
   useLayoutEffect(() => {
@@ -84,7 +110,7 @@ export function ChartCanvas<T extends ChartType>({
       chart.current?.destroy();
       chart.current = null;
     };
-  }, [theme, projector]);
+  }, [tokens]);
 
   useEffect(() => {
     const current = chart.current;

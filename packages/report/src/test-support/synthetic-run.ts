@@ -34,6 +34,8 @@ export interface SyntheticRunOptions {
   ops?: Operation[];
   /** Decimated series buckets per phase (default 1 000). */
   seriesBuckets?: number;
+  /** Multiplies every median latency (default 1): a faster or slower server. */
+  latencyScale?: number;
 }
 
 const STALL_US = 1_000_000;
@@ -64,7 +66,11 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
       const latency = createLatencyHistogram();
       const ttfb = createLatencyHistogram();
       const sizeFactor = 1 + params.objectSizeBytes / (256 * 1024);
-      const medianUs = (op === "PUT" ? 6000 : 3500) * sizeFactor * (1 + params.clients / 16);
+      const medianUs =
+        (op === "PUT" ? 6000 : 3500) *
+        sizeFactor *
+        (1 + params.clients / 16) *
+        (options.latencyScale ?? 1);
       const stalls = new Set<number>();
       const stallCount = Math.min(options.stallsPerPhase ?? 3, requests);
       while (stalls.size < stallCount) stalls.add(Math.floor(random.next() * requests));
@@ -89,7 +95,8 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
         latency,
         ttfb,
       });
-      if (mode !== "normal") {
+      // The engine never sends a DELETE twice (a second one is not harmless).
+      if (mode !== "normal" && op !== "DELETE") {
         const extra = Math.round(requests * 0.052);
         summary.hedge = {
           delayMs: mode === "tied" ? 0 : summary.latencyMs.p90,

@@ -1,10 +1,11 @@
-import type { RequestMode, RunDetail } from "@taillab/api";
+import type { RequestMode, RunDetail, RunPointParams } from "@taillab/api";
 import {
   COMPARISON_METRICS,
   type ComparisonMetric,
   type ComparisonRow,
   type RunComparison,
 } from "@taillab/core";
+import { differingParams, type PointParam } from "./point-pairing.ts";
 
 /** A run being compared, under the name the comparison shows. */
 export interface ComparedRun {
@@ -65,6 +66,10 @@ export interface CompareTableRow {
   isBaseline: boolean;
   /** False when the run has no such point and phase. */
   present: boolean;
+  /** The run's own point, which may differ from the baseline's when points were paired in order. */
+  params: RunPointParams | null;
+  /** Where the run's point differs from the baseline's (empty when either is missing). */
+  differs: PointParam[];
   figures: Record<ComparisonMetric, ComparedFigure>;
 }
 
@@ -80,7 +85,14 @@ export function compareTableRows(
   key: string,
 ): CompareTableRow[] {
   const row = comparison.rows.find((entry) => rowKey(entry) === key);
+  const pointParams = (index: number): RunPointParams | null => {
+    const pointIndex = row?.pointIndexes[index];
+    if (pointIndex === null || pointIndex === undefined) return null;
+    return runs[index]?.detail.summary.points[pointIndex]?.params ?? null;
+  };
+  const baselineParams = pointParams(comparison.baselineIndex);
   return runs.map((run, index) => {
+    const params = pointParams(index);
     const figures = Object.fromEntries(
       COMPARISON_METRICS.map(({ metric }) => {
         const cell = row?.cells[metric][index];
@@ -100,7 +112,9 @@ export function compareTableRows(
       label: run.label,
       mode: run.detail.summary.mode,
       isBaseline: index === comparison.baselineIndex,
-      present: row?.pointIndexes[index] !== null && row !== undefined,
+      present: params !== null,
+      params,
+      differs: params && baselineParams ? differingParams(params, baselineParams) : [],
       figures,
     };
   });

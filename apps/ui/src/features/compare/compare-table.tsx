@@ -1,7 +1,10 @@
+import type { RunPointParams } from "@taillab/api";
 import type { ComparisonMetric } from "@taillab/core";
-import { formatFixed, formatInteger, formatMs, formatPercent } from "@taillab/report";
+import { formatFixed, formatInteger, formatMs, formatPercent, formatSize } from "@taillab/report";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import type { ComparedFigure, CompareTableRow } from "./compare-model.ts";
+import { POINT_PARAMS, type PointParam } from "./point-pairing.ts";
 
 interface Column {
   metric: ComparisonMetric;
@@ -31,6 +34,21 @@ function columns(hedged: boolean): Column[] {
         ]
       : []),
   ];
+}
+
+/** A point's value of each parameter some run differs in: "8 clients", "4 KiB". */
+function paramsText(
+  params: RunPointParams,
+  shown: readonly PointParam[],
+  t: TFunction<"compare">,
+): string {
+  return shown
+    .map((param) =>
+      param === "objectSizeBytes"
+        ? formatSize(params.objectSizeBytes)
+        : t(`table.${param}`, { count: params[param], value: formatInteger(params[param]) }),
+    )
+    .join(" · ");
 }
 
 function FigureCell({
@@ -73,6 +91,8 @@ export function CompareTable({
   const hedged = rows.some((row) => (row.figures.hedgeExtraPct.value ?? 0) > 0);
   const shown = columns(hedged);
   const baseline = rows.find((row) => row.isBaseline);
+  // Runs paired in order may differ from the baseline in a parameter: every row says its value.
+  const varied = POINT_PARAMS.filter((param) => rows.some((row) => row.differs.includes(param)));
   return (
     <div className="table-scroll">
       <table
@@ -106,6 +126,8 @@ export function CompareTable({
               data-mode={row.mode}
               data-baseline={row.isBaseline}
               data-present={row.present}
+              data-differs={row.differs.join(",")}
+              data-clients={row.params?.clients}
               data-p50-ms={row.figures.p50Ms.value ?? undefined}
               data-p99-ms={row.figures.p99Ms.value ?? undefined}
               data-p999-ms={row.figures.p999Ms.value ?? undefined}
@@ -121,6 +143,15 @@ export function CompareTable({
                 {row.label}
                 {row.isBaseline ? (
                   <span className="badge baseline">{t("table.baseline")}</span>
+                ) : null}
+                {row.params && varied.length > 0 ? (
+                  <span
+                    className={row.differs.length > 0 ? "point-differs" : "muted"}
+                    data-testid="compare-point"
+                  >
+                    {" "}
+                    · {paramsText(row.params, varied, t)}
+                  </span>
                 ) : null}
                 {!row.present ? <span className="muted"> · {t("table.missing")}</span> : null}
               </td>

@@ -67,6 +67,9 @@ describe("CompareView", () => {
     expect(p50Ratio.textContent).toMatch(/^×0\.\d\d$/);
     expect(rows[1]!.querySelector(".ratio")).toBeNull();
     expect(screen.getByTestId("compare-ladder-chart").dataset.lines).toBe("3");
+    // The same point in every run: nothing paired, no parameter to point out.
+    expect(screen.queryByTestId("compare-paired-note")).toBeNull();
+    expect(screen.queryAllByTestId("compare-point")).toHaveLength(0);
   });
 
   it("compares the modes when the runs differ by mode", async () => {
@@ -106,6 +109,30 @@ describe("CompareView", () => {
     renderUi(<CompareView runIds={["normal", "again"]} />);
     await screen.findByTestId("compare-table");
     expect(screen.queryByTestId("mode-comparison")).toBeNull();
+  });
+
+  it("compares runs at different client counts point by point, saying they differ", async () => {
+    const two = runDetailFixture({ runId: "two", name: "Two", spec: { clients: [2] } });
+    const eight = runDetailFixture({ runId: "eight", name: "Eight", spec: { clients: [8] } });
+    installFakeTailLab({
+      listRuns: vi.fn(async () => []),
+      getRun: vi.fn(async ({ runId }: { runId: string }) => (runId === "two" ? two : eight)),
+    });
+    renderUi(<CompareView runIds={["two", "eight"]} />);
+    const table = await screen.findByTestId("compare-table");
+    expect(screen.getByTestId("compare-paired-note").textContent).toContain("differ in clients");
+    const rows = within(table).getAllByTestId("compare-row");
+    expect(rows.map((row) => [row.dataset.present, row.dataset.differs])).toEqual([
+      ["true", ""],
+      ["true", "clients"],
+    ]);
+    expect(Number(rows[1]!.dataset.p999Ms)).toBe(getPhase(eight).latencyMs.p999);
+    expect(
+      within(table)
+        .getAllByTestId("compare-point")
+        .map((cell) => cell.textContent),
+    ).toEqual([" · 2 clients", " · 8 clients"]);
+    expect(screen.getByTestId("compare-ladder-chart").dataset.lines).toBe("2");
   });
 
   it("draws sweep charts when runs are sweeps", async () => {

@@ -1,5 +1,4 @@
 import type { RunDetail } from "@taillab/api";
-import { compareRuns } from "@taillab/core";
 import { formatInteger, formatSize } from "@taillab/report";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -22,11 +21,12 @@ import { CompareTable } from "./compare-table.tsx";
 import { compareText } from "./compare-text.ts";
 import { ModeComparisonCard } from "./mode-comparison-card.tsx";
 import { differsByMode, modeComparison } from "./mode-comparison.ts";
+import { comparePairedRuns, POINT_PARAMS } from "./point-pairing.ts";
 import { RunPicker } from "./run-picker.tsx";
 
 /** Several runs against a baseline: their tails, their sweeps and, across modes, their cost. */
 export function CompareView({ runIds }: { runIds: string[] }) {
-  const { t } = useTranslation("compare");
+  const { t, i18n } = useTranslation("compare");
   const navigate = useNavigation((state) => state.navigate);
   const details = useCompare((state) => state.details);
   const errors = useCompare((state) => state.errors);
@@ -57,16 +57,18 @@ export function CompareView({ runIds }: { runIds: string[] }) {
     0,
     runs.findIndex((run) => run.runId === baselineId),
   );
-  const comparison = useMemo(
+  const paired = useMemo(
     () =>
       runs.length > 0
-        ? compareRuns(
+        ? comparePairedRuns(
             runs.map((run) => run.detail.summary),
             baselineIndex,
           )
         : null,
     [runs, baselineIndex],
   );
+  const comparison = paired?.comparison ?? null;
+  const pairedInOrder = paired?.pairings.includes("in-order") ?? false;
   const key =
     comparison && chosenKey && comparison.rows.some((row) => rowKey(row) === chosenKey)
       ? chosenKey
@@ -78,6 +80,18 @@ export function CompareView({ runIds }: { runIds: string[] }) {
     () => (comparison && key ? compareTableRows(comparison, runs, key) : []),
     [comparison, runs, key],
   );
+  // What the runs paired in order differ in, named once above the table.
+  const varied = POINT_PARAMS.filter((param) =>
+    tableRows.some((entry) => entry.differs.includes(param)),
+  );
+  const pairedNote =
+    varied.length > 0
+      ? t("pairedDiffer", {
+          params: new Intl.ListFormat(i18n.language).format(
+            varied.map((param) => t(`params.${param}`)),
+          ),
+        })
+      : t("pairedInOrder");
   const ladderInputs = useMemo(
     (): LadderInput[] =>
       row
@@ -219,6 +233,11 @@ export function CompareView({ runIds }: { runIds: string[] }) {
               </label>
             </div>
             <p className="muted">{t("table.intro")}</p>
+            {pairedInOrder ? (
+              <p className="banner" data-testid="compare-paired-note">
+                {pairedNote}
+              </p>
+            ) : null}
             <CompareTable rows={tableRows} op={row.op} pointText={rowKey(row)} />
           </section>
           {modes.length > 0 ? <ModeComparisonCard entries={modes} /> : null}

@@ -8,6 +8,11 @@ export const compareMessages: FeatureMessages = {
     copy: "Copy comparison as text",
     loading: "Loading the runs…",
     nothingInCommon: "These runs have no point and phase in common to compare.",
+    pairedInOrder:
+      "Some runs share no point with the baseline, so their points are compared with the baseline's in order.",
+    pairedDiffer:
+      "Some runs share no point with the baseline, so their points are compared with the baseline's in order: they differ in {{params}}, as each row says.",
+    params: { clients: "clients", samples: "samples", objectSizeBytes: "object size" },
     baseline: "Baseline",
     phase: "Compared phase",
     phaseOption: "{{op}} · {{clients}} clients × {{samples}} × {{size}}",
@@ -33,9 +38,13 @@ export const compareMessages: FeatureMessages = {
       run: "Run",
       mode: "Mode",
       errors: "errors",
-      extra: "extra %",
+      extra: "extra (%)",
       baseline: "baseline",
       missing: "not in this run",
+      clients_one: "{{value}} client",
+      clients_other: "{{value}} clients",
+      samples_one: "{{value}} sample",
+      samples_other: "{{value}} samples",
     },
     modes: {
       title: "Request modes compared",
@@ -48,6 +57,8 @@ export const compareMessages: FeatureMessages = {
       wasted: "Wasted (MB)",
       tailChart: "Tail latency per mode",
       costChart: "Cost of backups per mode",
+      nothingWasted:
+        "The attempts that lost moved no payload (they were cancelled before any of their answer's body arrived), so the chart shows how many were cancelled.",
     },
   },
   "zh-CN": {
@@ -56,6 +67,10 @@ export const compareMessages: FeatureMessages = {
     copy: "复制对比文本",
     loading: "正在加载运行…",
     nothingInCommon: "这些运行没有可对比的相同测试点和阶段。",
+    pairedInOrder: "部分运行与基准没有相同的测试点，因此按顺序与基准的测试点对比。",
+    pairedDiffer:
+      "部分运行与基准没有相同的测试点，因此按顺序与基准的测试点对比：它们的{{params}}不同，见各行标注。",
+    params: { clients: "客户端数", samples: "样本数", objectSizeBytes: "对象大小" },
     baseline: "基准",
     phase: "对比的阶段",
     phaseOption: "{{op}} · {{clients}} 个客户端 × {{samples}} × {{size}}",
@@ -79,9 +94,14 @@ export const compareMessages: FeatureMessages = {
       run: "运行",
       mode: "模式",
       errors: "错误",
-      extra: "额外 %",
+      extra: "额外 (%)",
       baseline: "基准",
       missing: "此运行中没有",
+      // Chinese has one form; the _one keys keep both languages' key sets alike (i18n.test.ts).
+      clients_one: "{{value}} 个客户端",
+      clients_other: "{{value}} 个客户端",
+      samples_one: "{{value}} 个样本",
+      samples_other: "{{value}} 个样本",
     },
     modes: {
       title: "请求模式对比",
@@ -93,6 +113,8 @@ export const compareMessages: FeatureMessages = {
       wasted: "浪费 (MB)",
       tailChart: "各模式的尾延迟",
       costChart: "各模式备份请求的代价",
+      nothingWasted:
+        "落败的尝试没有传输任何负载（在响应正文到达之前就被取消），因此图中显示被取消的尝试数。",
     },
   },
 };

@@ -12,6 +12,7 @@ import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
 import { seriesColor, withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
+import { logAxisFloor } from "../../shared/chart-ticks.ts";
 import { wantsLogAxis } from "../runs/log-axis.ts";
 import type { ModeEntry } from "./mode-comparison.ts";
 
@@ -29,7 +30,7 @@ function barsConfig(
   theme: ChartTheme,
   categories: string[],
   series: BarSeries[],
-  axes: { left: string; right?: string; logLeft?: boolean },
+  axes: { left: string; right?: string; logLeft?: boolean; rightIntegers?: boolean },
   format: (value: number, right: boolean) => string,
 ): ChartConfiguration<"bar"> {
   return {
@@ -52,6 +53,15 @@ function barsConfig(
           type: axes.logLeft ? "logarithmic" : "linear",
           title: axes.left,
           beginAtZero: !axes.logLeft,
+          // Bars on a log axis grow from its bottom: start it below the smallest bar, or that
+          // bar has no height at all.
+          ...(axes.logLeft
+            ? {
+                min: logAxisFloor(
+                  Math.min(...series.flatMap((entry) => entry.values.filter((value) => value > 0))),
+                ),
+              }
+            : {}),
           tickLabel: formatTick,
         }),
         ...(axes.right
@@ -61,7 +71,9 @@ function barsConfig(
                   type: "linear",
                   title: axes.right,
                   beginAtZero: true,
-                  tickLabel: formatTick,
+                  tickLabel: axes.rightIntegers
+                    ? (value) => (Number.isInteger(value) ? formatInteger(value) : "")
+                    : formatTick,
                 }),
                 position: "right" as const,
                 grid: { drawOnChartArea: false },
@@ -94,6 +106,10 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
   const { t } = useTranslation("compare");
   const { t: tRuns } = useTranslation("runs");
   const categories = categoryLabels(entries, tRuns);
+  // Wasted bytes are the payload losing attempts moved. Losers cancelled before their answer's
+  // body began (a stalled GET, a tied twin) moved none, and an axis of zeros says nothing: the
+  // chart shows how many attempts were cancelled instead.
+  const wasted = entries.some((entry) => entry.wastedBytes > 0);
   return (
     <section className="card section" data-testid="mode-comparison" data-modes={entries.length}>
       <h2>{t("modes.title")}</h2>
@@ -134,10 +150,10 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
                 <td className="number">{formatMs(entry.p50Ms)}</td>
                 <td className="number">{formatMs(entry.p99Ms)}</td>
                 <td className="number strong">{formatMs(entry.p999Ms)}</td>
-                <td className="number">{formatPercent(entry.extraPct)} %</td>
+                <td className="number">{formatPercent(entry.extraPct)}</td>
                 <td className="number">{formatInteger(entry.wonByBackup)}</td>
                 <td className="number">{formatInteger(entry.aborted)}</td>
-                <td className="number">{formatMiB(entry.wastedBytes)} MB</td>
+                <td className="number">{formatMiB(entry.wastedBytes)}</td>
               </tr>
             ))}
           </tbody>
@@ -174,11 +190,13 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
         <figure className="chart-card">
           <figcaption>
             <h3>{t("modes.costChart")}</h3>
+            {wasted ? null : <p className="muted">{t("modes.nothingWasted")}</p>}
           </figcaption>
           <ChartCanvas
             testId="mode-cost-chart"
             label={t("modes.costChart")}
-            deps={[entries, t]}
+            deps={[entries, wasted, t]}
+            attributes={{ "data-right-axis": wasted ? "wasted" : "cancelled" }}
             build={(theme) =>
               barsConfig(
                 theme,
@@ -189,16 +207,31 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
                     values: entries.map((entry) => entry.extraPct),
                     color: 1,
                   },
-                  {
-                    label: t("modes.wasted"),
-                    values: entries.map((entry) => entry.wastedBytes / MIB),
-                    color: 5,
-                    right: true,
-                  },
+                  wasted
+                    ? {
+                        label: t("modes.wasted"),
+                        values: entries.map((entry) => entry.wastedBytes / MIB),
+                        color: 5,
+                        right: true,
+                      }
+                    : {
+                        label: t("modes.cancelled"),
+                        values: entries.map((entry) => entry.aborted),
+                        color: 5,
+                        right: true,
+                      },
                 ],
-                { left: t("modes.extra"), right: t("modes.wasted") },
+                {
+                  left: t("modes.extra"),
+                  right: wasted ? t("modes.wasted") : t("modes.cancelled"),
+                  rightIntegers: !wasted,
+                },
                 (value, right) =>
-                  right ? `${formatFixed(value, 3)} MB` : `${formatPercent(value)} %`,
+                  !right
+                    ? `${formatPercent(value)} %`
+                    : wasted
+                      ? `${formatFixed(value, 3)} MB`
+                      : formatInteger(value),
               )
             }
           />

@@ -5,6 +5,7 @@ import { useSettings } from "../../app/settings-store.ts";
 import { filterRuns } from "../runs/run-filter.ts";
 import { formatRunDate } from "../runs/run-date.ts";
 import { useRuns } from "../runs/runs-store.ts";
+import { RunSearchField } from "../runs/run-search-field.tsx";
 import { StatusBadge } from "../runs/status-badge.tsx";
 
 /** Ticks runs from the library into the comparison; the route keeps the choice. */
@@ -30,14 +31,11 @@ export function RunPicker({
   );
   return (
     <div className="run-picker" data-testid="compare-picker">
-      <input
-        type="search"
-        className="search"
-        data-testid="compare-search"
-        aria-label={t("picker.search")}
-        placeholder={t("picker.search")}
+      <RunSearchField
+        testId="compare-search"
+        label={t("picker.search")}
         value={query}
-        onChange={(event) => setQuery(event.target.value)}
+        onChange={setQuery}
       />
       {shown.length === 0 ? (
         <p className="muted">{loading ? t("picker.loading") : t("picker.none")}</p>

@@ -64,6 +64,21 @@ describe("cdfChartData", () => {
     expect(cdfChartData(log, 1).fromMs).toBe(log.view.minMs);
   });
 
+  it.each(cases)("ends the axis a little past every marker: $name", ({ encoded }) => {
+    const analysis = analyseHistogram(encoded)!;
+    // A small run's p99 is its slowest request; a model's may lie beyond it.
+    for (const p99 of [analysis.view.maxMs, analysis.view.maxMs / 2]) {
+      const data = cdfChartData(analysis, p99);
+      const last = Math.max(analysis.view.maxMs, p99, data.better.predictedP99Ms);
+      expect(data.toMs).toBeGreaterThan(last);
+      const share = data.logScale
+        ? Math.log(data.toMs / last) / Math.log(data.toMs / data.fromMs)
+        : (data.toMs - last) / (data.toMs - data.fromMs);
+      expect(share).toBeGreaterThan(0.02);
+      expect(share).toBeLessThan(0.04);
+    }
+  });
+
   it("has nothing to fit in an empty histogram", () => {
     expect(analyseHistogram(encodeHistogram(createLatencyHistogram()))).toBeNull();
   });

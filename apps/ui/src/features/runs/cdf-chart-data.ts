@@ -19,12 +19,20 @@ export interface CdfData {
   logScale: boolean;
   better: BetterFit;
   measuredP99Ms: number;
+  /** The latency axis: from the exponential's t₀ (linear) or the fastest request (log)… */
   fromMs: number;
+  /** …to a little past the slowest request and both p99 markers. */
   toMs: number;
 }
 
 /** Points per model curve: smooth at any size, cheap to draw. */
 const MODEL_STEPS = 160;
+
+/**
+ * Room right of the last marker, as a share of the axis: in a small run the p99 is the slowest
+ * request, and a marker there would sit on the chart's border.
+ */
+const RIGHT_PAD = 0.03;
 
 function modelCurve(fromMs: number, toMs: number, logScale: boolean, cdf: (t: number) => number) {
   return Array.from({ length: MODEL_STEPS + 1 }, (_, index): XY => {
@@ -42,8 +50,7 @@ function modelCurve(fromMs: number, toMs: number, logScale: boolean, cdf: (t: nu
 export function cdfChartData(analysis: PhaseAnalysis, measuredP99Ms: number): CdfData {
   const { view, fits } = analysis;
   const fromMs = view.minMs;
-  const toMs = view.maxMs;
-  const logScale = wantsLogAxis([fromMs, toMs], LOG_AXIS_RATIO * 1.5);
+  const logScale = wantsLogAxis([fromMs, view.maxMs], LOG_AXIS_RATIO * 1.5);
   const startMs = logScale ? fromMs : Math.max(0, fits.exponential.t0Ms);
   const better: BetterFit =
     fits.lognormal.ksDistance < fits.exponential.ksDistance
@@ -57,6 +64,10 @@ export function cdfChartData(analysis: PhaseAnalysis, measuredP99Ms: number): Cd
           ksDistance: fits.exponential.ksDistance,
           predictedP99Ms: fits.exponential.predictedP99Ms,
         };
+  const lastMs = Math.max(view.maxMs, measuredP99Ms, better.predictedP99Ms);
+  const toMs = logScale
+    ? lastMs * (lastMs / startMs) ** RIGHT_PAD
+    : lastMs + (lastMs - startMs) * RIGHT_PAD;
   return {
     measured: view.cdf.map((point) => ({ x: point.valueMs, y: point.fraction })),
     exponential: modelCurve(startMs, toMs, logScale, (t) =>

@@ -86,6 +86,8 @@ function cdfConfig(
           title: t("charts.latencyMs"),
           min: data.fromMs,
           max: data.toMs,
+          // The ends are data values (t₀, the padded maximum): round ticks only.
+          boundTicks: false,
           tickLabel: formatTick,
         }),
         y: axis(theme, { type: "linear", title: t("charts.cdfAxis"), min: 0, max: 1 }),

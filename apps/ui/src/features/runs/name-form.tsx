@@ -1,5 +1,5 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { InlineTextForm } from "./inline-text-form.tsx";
 
 /** Renames a run in place: Enter saves, Escape cancels; an empty name cannot be saved. */
 export function NameForm({
@@ -12,47 +12,28 @@ export function NameForm({
   onDone: () => void;
 }) {
   const { t } = useTranslation("runs");
-  const [draft, setDraft] = useState(name);
-  const [saving, setSaving] = useState(false);
-  const trimmed = draft.trim();
-  const save = async () => {
-    if (!trimmed || saving) return;
-    if (trimmed === name) return onDone();
-    setSaving(true);
-    const saved = await onSave(trimmed);
-    setSaving(false);
-    if (saved) onDone();
-  };
   return (
-    <form
-      className="inline-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
-      onKeyDown={(event) => {
-        if (event.key === "Escape") onDone();
-      }}
-    >
-      <input
-        aria-label={t("edit.name")}
-        data-testid="run-rename-input"
-        value={draft}
-        maxLength={200}
-        autoFocus
-        onChange={(event) => setDraft(event.target.value)}
-      />
-      <button
-        type="submit"
-        className="primary small"
-        data-testid="run-rename-save"
-        disabled={!trimmed || saving}
-      >
-        {t("edit.save")}
-      </button>
-      <button type="button" className="ghost small" onClick={onDone}>
-        {t("edit.cancel")}
-      </button>
-    </form>
+    <InlineTextForm
+      initial={name}
+      label={t("edit.name")}
+      maxLength={200}
+      testIdPrefix="run-rename"
+      submitText={t("edit.save")}
+      submitClassName="primary small"
+      cancelText={t("edit.cancel")}
+      // The same name again is no change: close without asking the backend.
+      onSubmit={async (draft) => draft === name || onSave(draft)}
+      onDone={onDone}
+    />
+  );
+}
+
+/** Opens the name editor, beside a run's name in its header and in its library row. */
+export function RenameButton({ onClick }: { onClick: () => void }) {
+  const { t } = useTranslation("runs");
+  return (
+    <button type="button" className="ghost small" data-testid="run-rename" onClick={onClick}>
+      {t("edit.rename")}
+    </button>
   );
 }

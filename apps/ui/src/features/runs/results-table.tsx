@@ -141,13 +141,13 @@ export function ResultsTable({
                   {hedged ? (
                     <>
                       <td className="number">
-                        {phase.hedge ? `${formatPercent(phase.hedge.extraPct)} %` : "—"}
+                        {phase.hedge ? formatPercent(phase.hedge.extraPct) : "—"}
                       </td>
                       <td className="number">
                         {phase.hedge ? formatInteger(phase.hedge.wonByBackup) : "—"}
                       </td>
                       <td className="number">
-                        {phase.hedge ? `${formatMiB(phase.hedge.wastedBytes)} MB` : "—"}
+                        {phase.hedge ? formatMiB(phase.hedge.wastedBytes) : "—"}
                       </td>
                     </>
                   ) : null}

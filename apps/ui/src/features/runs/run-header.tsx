@@ -1,11 +1,10 @@
 import type { RunDetail } from "@taillab/api";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSettings } from "../../app/settings-store.ts";
-import { NameForm } from "./name-form.tsx";
+import { NameForm, RenameButton } from "./name-form.tsx";
 import { NotesForm } from "./notes-form.tsx";
 import { formatRunDate } from "./run-date.ts";
-import { useRuns } from "./runs-store.ts";
+import { useRunEditing } from "./run-editing.ts";
 import { SpecSummary } from "./spec-summary.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 import { TagList } from "./tag-list.tsx";
@@ -14,35 +13,19 @@ import { TagList } from "./tag-list.tsx";
 export function RunHeader({ detail, actions }: { detail: RunDetail; actions: React.ReactNode }) {
   const { t } = useTranslation("runs");
   const language = useSettings((state) => state.language);
-  const rename = useRuns((state) => state.rename);
-  const addTag = useRuns((state) => state.addTag);
-  const removeTag = useRuns((state) => state.removeTag);
-  const setNotes = useRuns((state) => state.setNotes);
-  const [renaming, setRenaming] = useState(false);
-  const [editingNotes, setEditingNotes] = useState(false);
   const { meta, summary } = detail;
+  const edit = useRunEditing(meta.id);
   const server = meta.environment.server ?? summary.server;
 
   return (
     <header className="card run-header">
       <div className="run-title">
-        {renaming ? (
-          <NameForm
-            name={meta.name}
-            onSave={(name) => rename(meta.id, name)}
-            onDone={() => setRenaming(false)}
-          />
+        {edit.renaming ? (
+          <NameForm name={meta.name} onSave={edit.rename} onDone={() => edit.setRenaming(false)} />
         ) : (
           <>
             <h1 data-testid="run-name">{meta.name || meta.id}</h1>
-            <button
-              type="button"
-              className="ghost small"
-              data-testid="run-rename"
-              onClick={() => setRenaming(true)}
-            >
-              {t("edit.rename")}
-            </button>
+            <RenameButton onClick={() => edit.setRenaming(true)} />
           </>
         )}
         <span className="toolbar-spacer" />
@@ -71,19 +54,15 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
           </dd>
           <dt>{t("detail.tags")}</dt>
           <dd>
-            <TagList
-              tags={meta.tags}
-              onAdd={(tag) => addTag(meta.id, tag)}
-              onRemove={(tag) => removeTag(meta.id, tag)}
-            />
+            <TagList tags={meta.tags} onAdd={edit.addTag} onRemove={edit.removeTag} />
           </dd>
           <dt>{t("detail.notes")}</dt>
           <dd>
-            {editingNotes ? (
+            {edit.editingNotes ? (
               <NotesForm
                 notes={meta.notes}
-                onSave={(notes) => setNotes(meta.id, notes)}
-                onDone={() => setEditingNotes(false)}
+                onSave={edit.setNotes}
+                onDone={() => edit.setEditingNotes(false)}
               />
             ) : (
               <div className="notes">
@@ -94,7 +73,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
                   type="button"
                   className="ghost small"
                   data-testid="run-notes"
-                  onClick={() => setEditingNotes(true)}
+                  onClick={() => edit.setEditingNotes(true)}
                 >
                   {t("edit.editNotes")}
                 </button>

@@ -1,14 +1,14 @@
 import type { RunIndexEntry } from "@taillab/api";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { useSettings } from "../../app/settings-store.ts";
 import { ConfirmButton } from "../../shared/confirm-button.tsx";
 import { HeadlineCell } from "./headline-cells.tsx";
-import { NameForm } from "./name-form.tsx";
+import { NameForm, RenameButton } from "./name-form.tsx";
 import { NotesForm } from "./notes-form.tsx";
 import { pointsText } from "./points-text.ts";
 import { formatRunDate } from "./run-date.ts";
+import { useRunEditing } from "./run-editing.ts";
 import { useRuns } from "./runs-store.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { TagList } from "./tag-list.tsx";
@@ -22,13 +22,8 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
   const language = useSettings((state) => state.language);
   const navigate = useNavigation((state) => state.navigate);
   const toggleSelected = useRuns((state) => state.toggleSelected);
-  const rename = useRuns((state) => state.rename);
-  const addTag = useRuns((state) => state.addTag);
-  const removeTag = useRuns((state) => state.removeTag);
-  const setNotes = useRuns((state) => state.setNotes);
   const remove = useRuns((state) => state.remove);
-  const [renaming, setRenaming] = useState(false);
-  const [editingNotes, setEditingNotes] = useState(false);
+  const edit = useRunEditing(run.id);
   const label = run.name || run.id;
   const flagged = run.status === "interrupted" || run.status === "failed";
 
@@ -54,12 +49,8 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
           />
         </td>
         <td className="name-cell">
-          {renaming ? (
-            <NameForm
-              name={run.name}
-              onSave={(name) => rename(run.id, name)}
-              onDone={() => setRenaming(false)}
-            />
+          {edit.renaming ? (
+            <NameForm name={run.name} onSave={edit.rename} onDone={() => edit.setRenaming(false)} />
           ) : (
             <button
               type="button"
@@ -76,26 +67,15 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
             </p>
           ) : null}
           <div className="row-tools">
-            <TagList
-              tags={run.tags}
-              onAdd={(tag) => addTag(run.id, tag)}
-              onRemove={(tag) => removeTag(run.id, tag)}
-            />
+            <TagList tags={run.tags} onAdd={edit.addTag} onRemove={edit.removeTag} />
             <span className="row-actions-bar">
-              <button
-                type="button"
-                className="ghost small"
-                data-testid="run-rename"
-                onClick={() => setRenaming(true)}
-              >
-                {t("edit.rename")}
-              </button>
+              <RenameButton onClick={() => edit.setRenaming(true)} />
               <button
                 type="button"
                 className="ghost small"
                 data-testid="run-notes"
-                aria-expanded={editingNotes}
-                onClick={() => setEditingNotes(!editingNotes)}
+                aria-expanded={edit.editingNotes}
+                onClick={() => edit.setEditingNotes(!edit.editingNotes)}
               >
                 {t("edit.notes")}
               </button>
@@ -124,14 +104,14 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
         <HeadlineCell headline={run.headline} figure="p999Ms" />
         <HeadlineCell headline={run.headline} figure="opsPerSec" />
       </tr>
-      {editingNotes ? (
+      {edit.editingNotes ? (
         <tr className="notes-row" data-testid="run-notes-row" data-run-id={run.id}>
           <td />
           <td colSpan={RUN_TABLE_COLUMNS - 1}>
             <NotesForm
               notes={run.notes}
-              onSave={(notes) => setNotes(run.id, notes)}
-              onDone={() => setEditingNotes(false)}
+              onSave={edit.setNotes}
+              onDone={() => edit.setEditingNotes(false)}
             />
           </td>
         </tr>

@@ -4,6 +4,7 @@ import { api, hasBackend } from "../../app/api.ts";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { ExportMenu } from "./export-menu.tsx";
 import { filterRuns, libraryTags } from "./run-filter.ts";
+import { RunSearchField } from "./run-search-field.tsx";
 import { RunTable } from "./run-table.tsx";
 import { useRuns } from "./runs-store.ts";
 
@@ -61,14 +62,12 @@ export function RunsView() {
       ) : null}
 
       <div className="toolbar filter-bar">
-        <input
-          type="search"
-          className="search"
-          data-testid="runs-search"
-          aria-label={t("library.search")}
+        <RunSearchField
+          testId="runs-search"
+          label={t("library.search")}
           placeholder={t("library.searchPlaceholder")}
           value={query}
-          onChange={(event) => setQuery(event.target.value)}
+          onChange={setQuery}
         />
         <label className="inline-field">
           <span>{t("library.tag")}</span>

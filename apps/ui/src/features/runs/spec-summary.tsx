@@ -54,9 +54,9 @@ export function SpecSummary({ spec }: { spec: RunSpec }) {
   items.push([
     t("spec.target"),
     spec.endpoints
-      ? t("spec.endpoints", { n: spec.endpoints.length })
+      ? t("spec.endpoints", { count: spec.endpoints.length })
       : t("spec.testbed", {
-          replicas: spec.testbed.replicas,
+          count: spec.testbed.replicas,
           profile:
             typeof spec.testbed.profile === "string"
               ? spec.testbed.profile

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { InlineTextForm } from "./inline-text-form.tsx";
 
 /** A run's tags as chips; with handlers, each chip can be removed and a tag added. */
 export function TagList({
@@ -13,15 +14,6 @@ export function TagList({
 }) {
   const { t } = useTranslation("runs");
   const [adding, setAdding] = useState(false);
-  const [draft, setDraft] = useState("");
-  const add = async () => {
-    const tag = draft.trim();
-    if (!tag || !onAdd) return;
-    if (tags.includes(tag) || (await onAdd(tag))) {
-      setDraft("");
-      setAdding(false);
-    }
-  };
   return (
     <span className="chips" data-testid="run-tags">
       {tags.map((tag) => (
@@ -42,35 +34,18 @@ export function TagList({
         </span>
       ))}
       {onAdd && adding ? (
-        <form
-          className="inline-form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void add();
-          }}
-          onKeyDown={(event) => {
-            if (event.key === "Escape") setAdding(false);
-          }}
-        >
-          <input
-            className="chip-input"
-            aria-label={t("edit.newTag")}
-            placeholder={t("edit.newTag")}
-            data-testid="run-tag-input"
-            value={draft}
-            maxLength={50}
-            autoFocus
-            onChange={(event) => setDraft(event.target.value)}
-          />
-          <button
-            type="submit"
-            className="small"
-            data-testid="run-tag-save"
-            disabled={!draft.trim()}
-          >
-            {t("edit.add")}
-          </button>
-        </form>
+        <InlineTextForm
+          label={t("edit.newTag")}
+          placeholder={t("edit.newTag")}
+          maxLength={50}
+          testIdPrefix="run-tag"
+          inputClassName="chip-input"
+          submitText={t("edit.add")}
+          submitClassName="small"
+          // A tag the run already has is taken as it is.
+          onSubmit={async (tag) => tags.includes(tag) || onAdd(tag)}
+          onDone={() => setAdding(false)}
+        />
       ) : onAdd ? (
         <button
           type="button"

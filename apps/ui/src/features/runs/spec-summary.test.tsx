@@ -1,0 +1,47 @@
+import { RunSpecSchema, type RunSpecInput } from "@taillab/api";
+import { screen } from "@testing-library/react";
+import i18next from "i18next";
+import { afterEach, describe, expect, it } from "vitest";
+import { renderUi } from "../../shared/test-support/render.tsx";
+import { SpecSummary } from "./spec-summary.tsx";
+
+const ENDPOINT = { url: "http://127.0.0.1:9000" };
+
+function targetOf(spec: Partial<RunSpecInput>): string {
+  renderUi(
+    <SpecSummary
+      spec={RunSpecSchema.parse({ clients: [4], samples: [64], objectSize: ["4KiB"], ...spec })}
+    />,
+  );
+  const terms = [...screen.getByTestId("spec-summary").querySelectorAll("dt")];
+  const target = terms.find((term) => ["Target", "目标"].includes(term.textContent ?? ""));
+  return target?.nextElementSibling?.textContent ?? "";
+}
+
+describe("SpecSummary", () => {
+  afterEach(async () => {
+    await i18next.changeLanguage("en");
+  });
+
+  it.each([
+    [
+      { testbed: { replicas: 1, profile: "steady" } },
+      "embedded testbed, 1 replica, profile “steady”",
+    ],
+    [
+      { testbed: { replicas: 2, profile: "steady" } },
+      "embedded testbed, 2 replicas, profile “steady”",
+    ],
+    [{ endpoints: [ENDPOINT] }, "1 endpoint"],
+    [{ endpoints: [ENDPOINT, { ...ENDPOINT, url: "http://127.0.0.1:9001" }] }, "2 endpoints"],
+  ] as const)("names the target of %j in English: %s", (spec, text) => {
+    expect(targetOf(spec as Partial<RunSpecInput>)).toBe(text);
+  });
+
+  it("names the target in Chinese", async () => {
+    await i18next.changeLanguage("zh-CN");
+    expect(targetOf({ testbed: { replicas: 2, profile: "steady", seed: 1 } })).toBe(
+      "内置测试床，2 个副本，延迟配置“steady”",
+    );
+  });
+});
