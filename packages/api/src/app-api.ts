@@ -250,7 +250,7 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     requestCount: z.number().int().min(0),
     series: RunSeriesSchema,
   }),
-  /** About 10 a second at most, whatever the engine's speed. */
+  /** About 4 a second at most, whatever the engine's speed. */
   z.object({
     type: z.literal("progress"),
     progress: RunProgressSchema,

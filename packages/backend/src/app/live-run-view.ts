@@ -14,7 +14,7 @@ import {
   type LatencyHistogram,
 } from "@taillab/core";
 
-/** Columns per live chart update: enough to see a stall, few enough to draw at 10 Hz. */
+/** Columns per live chart update: enough to see a stall, few enough to draw on every update. */
 export const LIVE_TIMELINE_BUCKETS = 200;
 const INITIAL_PENDING = 4096;
 

@@ -1,7 +1,7 @@
 /**
  * Passes on at most one value per `intervalMs`, always the latest: a value that comes too soon
  * is held and sent when the interval is up, unless a newer one replaces it first. So a host gets
- * at most ~10 updates a second however fast they come, and the last one is never lost.
+ * at most one update an interval however fast they come, and the last one is never lost.
  */
 export interface Throttle<T> {
   push(value: T): void;

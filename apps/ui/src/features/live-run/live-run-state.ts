@@ -76,7 +76,7 @@ export interface LiveRunState {
   stopping: boolean;
 }
 
-/** Enough to draw a tail spike sharply at any width, few enough to redraw at 10 Hz. */
+/** Enough to draw a tail spike sharply at any width, few enough to redraw on every update. */
 export const MAX_TIMELINE_BUCKETS = 2000;
 const MAX_NOTICES = 50;
 

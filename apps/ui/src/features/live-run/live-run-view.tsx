@@ -10,8 +10,8 @@ import { NoticeList } from "./notice-list.tsx";
 import { PercentileTiles } from "./percentile-tiles.tsx";
 
 /**
- * The run as it happens. Each part follows only its own slice of the store, so an event at
- * 10 Hz re-renders the progress, the tiles and the chart, never the whole screen.
+ * The run as it happens. Each part follows only its own slice of the store, so a progress event
+ * re-renders the progress, the tiles and the chart, never the whole screen.
  */
 export function LiveRunView() {
   const idle = useLiveRun((state) => state.status === "idle");
