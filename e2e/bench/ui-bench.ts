@@ -7,7 +7,7 @@
  * - time to open a stored run of 1 M requests and draw its latency timeline.
  */
 import { chromium, type Page } from "@playwright/test";
-import type { ApiEnvelope, ApiMethodName, RequestRecord, TailLabApi } from "@taillab/api";
+import { createApiClient, type RequestRecord, type TailLabApi } from "@taillab/api";
 import { openResultsStore } from "@taillab/store";
 import { CHROMIUM_ARGS, SYSTEM_CHROMIUM } from "@taillab/test-support";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -20,6 +20,7 @@ import {
   sampleSummary,
 } from "../../packages/store/src/test-support/sample-run.ts";
 import { startNodeProgram, type RunningProcess } from "../support/processes.ts";
+import { createFetchInvoke } from "../../apps/web/src/browser/fetch-invoke.ts";
 import { callApi } from "../support/page-api.ts";
 
 const TIMELINE_RECORDS = Number(process.env.BENCH_TIMELINE_RECORDS ?? 1_000_000);
@@ -76,7 +77,7 @@ try {
   for (let pair = 0; pair < PAIRS; pair += 1) {
     // No page at all: the run started over HTTP, nobody subscribed to its events.
     await page.goto("about:blank");
-    withoutUi.push(await readOpsPerSec(host, (await host("startRun", FULL_SPEED)).runId));
+    withoutUi.push(await readOpsPerSec(host, (await host.startRun(FULL_SPEED)).runId));
     await page.goto(url);
     const watched = await runWatched(page, host);
     withUi.push(watched.opsPerSec);
@@ -102,28 +103,20 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 
-type HostApi = <N extends ApiMethodName>(
-  name: N,
-  input?: unknown,
-) => Promise<Awaited<ReturnType<TailLabApi[N]>>>;
-
-/** The host's HTTP API with the launch token, as a script (not a page) would call it. */
-function hostApi(launchUrl: string): HostApi {
+/**
+ * The host's HTTP API with the launch token, as a script (not a page) calls it: the browser
+ * bridge's own fetch client, with no event subscription.
+ */
+function hostApi(launchUrl: string): TailLabApi {
   const token = new URL(launchUrl).searchParams.get("token") ?? "";
-  return async (name, input) => {
-    const response = await fetch(new URL(`/api/${name}`, launchUrl), {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify(input ?? null),
-    });
-    const answer = (await response.json()) as ApiEnvelope<never>;
-    if (!answer.ok) throw new Error(`${name}: ${answer.error.message}`);
-    return answer.result;
-  };
+  const invoke = createFetchInvoke(new URL("/api/", launchUrl), {
+    authorization: `Bearer ${token}`,
+  });
+  return createApiClient(invoke, () => () => undefined);
 }
 
 /** The same run started from the Live run screen, which draws it as it goes. */
-async function runWatched(page: Page, host: HostApi) {
+async function runWatched(page: Page, host: TailLabApi) {
   await page.getByTestId("nav-live").click();
   const { runId } = await callApi(page, "startRun", FULL_SPEED);
   await page.getByTestId("live-timeline").waitFor();
@@ -132,9 +125,9 @@ async function runWatched(page: Page, host: HostApi) {
 }
 
 /** Waits for the run to end; GET ops/s of its read phase. */
-async function readOpsPerSec(host: HostApi, runId: string): Promise<number> {
-  while (await host("activeRun")) await new Promise((resolve) => setTimeout(resolve, 250));
-  const detail = await host("getRun", { runId });
+async function readOpsPerSec(host: TailLabApi, runId: string): Promise<number> {
+  while (await host.activeRun()) await new Promise((resolve) => setTimeout(resolve, 250));
+  const detail = await host.getRun({ runId });
   const read = detail.summary.points[0]?.phases.find((phase) => phase.op === "GET");
   if (!read) throw new Error(`run ${runId} has no GET phase`);
   return read.opsPerSec;
