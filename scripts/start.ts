@@ -20,7 +20,7 @@ const began = performance.now();
 const elapsed = () => `${Math.round(performance.now() - began)} ms`;
 const say = (line: string) => process.stdout.write(`start: ${line}\n`);
 
-/** The newest modification time of any file under `paths`, build output and packages aside. */
+/** The newest modification time of any file under `paths`, `dist` and `node_modules` aside. */
 function newestSource(paths: string[]): number {
   let newest = 0;
   const visit = (path: string) => {
@@ -87,9 +87,10 @@ function runHost(program: string, args: string[], readyLine: RegExp): void {
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
-const args = process.argv.slice(2);
+// pnpm passes a `--` on: `pnpm start -- --web` must choose the browser host too.
+const args = process.argv.slice(2).filter((arg) => arg !== "--");
 const forceWeb = args[0] === "--web";
-const hostArgs = (forceWeb ? args.slice(1) : args).filter((arg) => arg !== "--");
+const hostArgs = forceWeb ? args.slice(1) : args;
 
 buildIfStale("the UI", "apps/ui/dist/index.html", UI_SOURCES, [
   "pnpm",

@@ -38,7 +38,7 @@ const nodeBundle: BuildOptions = {
   ...common,
   platform: "node",
   target: "node22",
-  // Error and class names stay as written (errors cross to the page by name and message).
+  // Function and class names stay as written, so stack traces in the app's output stay readable.
   keepNames: true,
   define: { "import.meta.url": IMPORT_META_URL },
   banner: {

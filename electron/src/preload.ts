@@ -10,8 +10,9 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from "electron";
 
 /**
  * The renderer's one way to the backend: `window.taillab`, one function per API call (answering
- * an envelope: contextBridge would drop an Error's fields) plus `onRunEvent`. Only the contract's channels are ever used, and the page never sees
- * `ipcRenderer` or an IPC event object (whose `sender` would let it send anywhere).
+ * an envelope: contextBridge would drop an Error's fields) plus `onRunEvent`. Only the
+ * contract's channels are ever used, and the page never sees `ipcRenderer` or an IPC event
+ * object (whose `sender` would let it send anywhere).
  */
 const bridge = createBridge(
   (name, input) => {

@@ -17,8 +17,6 @@ import {
  * events a run streams. Hosts validate every input with these schemas before the backend sees it.
  */
 
-export const APP_API_VERSION = 1;
-
 /** How a failed call crosses a process boundary; the UI rebuilds it as an `AppError`. */
 export const ApiErrorSchema = z.object({
   message: z.string(),
@@ -28,6 +26,9 @@ export const ApiErrorSchema = z.object({
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 export type ApiEnvelope<T> = { ok: true; result: T } | { ok: false; error: ApiError };
+
+/** The id of a saved endpoint, experiment or run, in a call's input. */
+const requiredId = z.string().min(1, "is required");
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints
@@ -158,7 +159,7 @@ export type ConnectionReport = z.infer<typeof ConnectionReportSchema>;
  */
 export const ExperimentDraftSchema = z.object({
   name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
-  description: z.string().max(2000).default(""),
+  description: z.string().max(2000, "must be at most 2000 characters").default(""),
   endpointId: z.string().min(1, "choose an endpoint"),
   spec: z.record(z.string(), z.unknown()),
   /**
@@ -206,7 +207,7 @@ export type ExperimentPreview = z.infer<typeof ExperimentPreviewSchema>;
 export const StartRunInputSchema = z.object({
   experiment: ExperimentDraftSchema,
   /** The run's name in the library; default: the experiment's name. */
-  name: z.string().trim().max(200).optional(),
+  name: z.string().trim().max(200, "must be at most 200 characters").optional(),
 });
 export type StartRunInput = z.input<typeof StartRunInputSchema>;
 
@@ -287,7 +288,7 @@ export type ActiveRun = z.infer<typeof ActiveRunSchema>;
 // ---------------------------------------------------------------------------------------------
 // Results library and reports
 
-export const RunIdSchema = z.object({ runId: z.string().min(1) });
+export const RunIdSchema = z.object({ runId: requiredId });
 
 /** Latency against request index of one phase, decimated (see core's decimateSeries). */
 export const LatencySeriesSchema = z.object({
@@ -309,7 +310,7 @@ export type RunDetail = z.infer<typeof RunDetailSchema>;
 export const ReportLanguageSchema = z.enum(["en", "zh-CN"]);
 
 export const ExportInputSchema = z.object({
-  runIds: z.array(z.string().min(1)).min(1, "choose at least one run"),
+  runIds: z.array(requiredId).min(1, "choose at least one run"),
   format: z.enum(["csv", "json", "html"]),
   language: ReportLanguageSchema.default("en"),
   /** CSV of one run: one row per request instead of one per point and phase. */
@@ -369,10 +370,10 @@ export const API_METHODS = {
   listEndpoints: method(none, z.array(SavedEndpointSchema)),
   addEndpoint: method(EndpointDraftSchema, SavedEndpointSchema),
   updateEndpoint: method(
-    z.object({ endpointId: z.string().min(1), draft: EndpointDraftSchema }),
+    z.object({ endpointId: requiredId, draft: EndpointDraftSchema }),
     SavedEndpointSchema,
   ),
-  removeEndpoint: method(z.object({ endpointId: z.string().min(1) }), z.void()),
+  removeEndpoint: method(z.object({ endpointId: requiredId }), z.void()),
   testConnection: method(ConnectionTestInputSchema, ConnectionReportSchema),
 
   listExperiments: method(none, z.array(ExperimentSchema)),
@@ -380,7 +381,7 @@ export const API_METHODS = {
     z.object({ experimentId: z.string().optional(), draft: ExperimentDraftSchema }),
     ExperimentSchema,
   ),
-  removeExperiment: method(z.object({ experimentId: z.string().min(1) }), z.void()),
+  removeExperiment: method(z.object({ experimentId: requiredId }), z.void()),
   previewExperiment: method(ExperimentDraftSchema, ExperimentPreviewSchema),
 
   startRun: method(StartRunInputSchema, z.object({ runId: z.string() })),
@@ -390,15 +391,25 @@ export const API_METHODS = {
   listRuns: method(none, z.array(RunIndexEntrySchema)),
   getRun: method(RunIdSchema, RunDetailSchema),
   renameRun: method(
-    RunIdSchema.extend({ name: z.string().trim().min(1, "is required").max(200) }),
+    RunIdSchema.extend({
+      name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
+    }),
     RunIndexEntrySchema,
   ),
   tagRun: method(
-    RunIdSchema.extend({ tag: z.string().trim().min(1, "is required").max(50) }),
+    RunIdSchema.extend({
+      tag: z.string().trim().min(1, "is required").max(50, "must be at most 50 characters"),
+    }),
     RunIndexEntrySchema,
   ),
-  untagRun: method(RunIdSchema.extend({ tag: z.string().min(1) }), RunIndexEntrySchema),
-  annotateRun: method(RunIdSchema.extend({ notes: z.string().max(10_000) }), RunIndexEntrySchema),
+  untagRun: method(
+    RunIdSchema.extend({ tag: z.string().min(1, "is required") }),
+    RunIndexEntrySchema,
+  ),
+  annotateRun: method(
+    RunIdSchema.extend({ notes: z.string().max(10_000, "must be at most 10000 characters") }),
+    RunIndexEntrySchema,
+  ),
   removeRun: method(RunIdSchema, z.void()),
   exportReport: method(ExportInputSchema, ExportedFileSchema),
 

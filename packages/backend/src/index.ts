@@ -14,7 +14,6 @@ export {
 export * from "./run-report.ts";
 export {
   createTailLabService,
-  DATA_FILES,
   type TailLabBackend,
   type TailLabServiceOptions,
 } from "./app/tail-lab-service.ts";

@@ -13,6 +13,7 @@ import {
   type RunReportInput,
 } from "@taillab/report";
 import { OPERATIONS, type RecordColumns, type ResultsStore } from "@taillab/store";
+import { InputError } from "./input-error.ts";
 
 export type ReportFormat = "csv" | "json" | "html";
 
@@ -106,7 +107,12 @@ export async function renderStoredReport(
 }
 
 async function requestsCsv(store: ResultsStore, runIds: readonly string[]): Promise<string> {
-  if (runIds.length !== 1) throw new Error("per-request CSV is for one run at a time");
+  if (runIds.length !== 1) {
+    throw InputError.of(
+      "requests",
+      `a per-request CSV is of one run; ${runIds.length} runs were chosen (export a summary CSV to compare them)`,
+    );
+  }
   let csv = REQUESTS_CSV_HEADER;
   for await (const { pointIndex, record } of store.records(runIds[0] as string)) {
     csv += requestsCsvRows(pointIndex, [record]);

@@ -55,7 +55,7 @@ export function checkExperiment(
  * own testbed setup if it has one, else the endpoint's. The spec's bucket wins over the
  * endpoint's.
  */
-export function specOnEndpoint(
+function specOnEndpoint(
   spec: Record<string, unknown>,
   endpoint: StoredEndpoint,
 ): Record<string, unknown> {

@@ -37,7 +37,7 @@ export function runSlug(name: string, runId: string): string {
 }
 
 /** Lowercase ASCII letters and digits joined by hyphens; "run" when nothing of the name is left. */
-export function fileNameSlug(name: string): string {
+function fileNameSlug(name: string): string {
   const slug = name
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")

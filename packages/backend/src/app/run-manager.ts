@@ -16,12 +16,11 @@ import { measuredRequestCount } from "./experiment-spec.ts";
 import { LiveRunView, type ProgressEvent } from "./live-run-view.ts";
 import { createThrottle } from "./progress-throttle.ts";
 
-/** At most 10 progress events a second, whatever the engine's speed. */
 /**
  * Progress for a person at 4 updates a second: smooth enough to watch, and rare enough that a
  * window drawing every update costs the run it is watching little CPU (pnpm bench ui).
  */
-export const PROGRESS_INTERVAL_MS = 250;
+const PROGRESS_INTERVAL_MS = 250;
 
 /** An experiment ready to run: one checked spec per run of the series. */
 export interface RunPlan {

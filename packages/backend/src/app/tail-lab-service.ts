@@ -36,7 +36,7 @@ export type TailLabBackend = TailLabService & {
 };
 
 /** The files of the data folder. */
-export const DATA_FILES = {
+const DATA_FILES = {
   endpoints: "endpoints.json",
   experiments: "experiments.json",
   secrets: "secrets.json",
