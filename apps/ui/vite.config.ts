@@ -11,6 +11,8 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     sourcemap: true,
+    // One bundle read from disk (Electron) or from localhost (apps/web): its size costs no
+    // download worth splitting Chart.js and the histogram code out for.
     chunkSizeWarningLimit: 2000,
     rolldownOptions: {
       onLog(level, log, report) {

@@ -2,7 +2,10 @@ import { clientOfBridge, type TailLabApi, type TailLabBridge } from "@taillab/ap
 
 declare global {
   interface Window {
-    /** Set by Electron's preload or by apps/web's bridge script before the UI loads. */
+    /**
+     * Set before the UI loads by Electron's preload or by apps/web's bridge script: each call
+     * answers an `{ ok, result | error }` envelope; `api()` turns it into the typed client.
+     */
     taillab?: TailLabBridge;
   }
 }

@@ -13,17 +13,9 @@ import { hasBackend } from "./api.ts";
 import { followAddressBar, useNavigation, type Route } from "./navigation-store.ts";
 import { SettingsBar } from "./settings-bar.tsx";
 import { useSettings } from "./settings-store.ts";
-import { SHORTCUT_VIEWS, shortcutView, type ShortcutView } from "./shortcuts.ts";
+import { routeOfView, SHORTCUT_VIEWS, shortcutView, type ShortcutView } from "./shortcuts.ts";
 import { ShortcutsHelp } from "./shortcuts-help.tsx";
 import { useShortcuts } from "./use-shortcuts.ts";
-
-const ROUTE_OF: Record<ShortcutView, Route> = {
-  endpoints: { view: "endpoints" },
-  experiments: { view: "experiments" },
-  live: { view: "live" },
-  runs: { view: "runs" },
-  compare: { view: "compare", runIds: [] },
-};
 
 export function App() {
   const { t } = useTranslation();
@@ -86,7 +78,7 @@ function MainNav({ current }: { current: ShortcutView }) {
   const { t } = useTranslation();
   const navigate = useNavigation((state) => state.navigate);
   return (
-    <nav className="app-nav" aria-label="main">
+    <nav className="app-nav" aria-label={t("nav.label")}>
       {SHORTCUT_VIEWS.map((view, index) => (
         <button
           key={view}
@@ -95,7 +87,7 @@ function MainNav({ current }: { current: ShortcutView }) {
           aria-current={current === view ? "page" : undefined}
           data-testid={`nav-${view}`}
           title={`Alt+${index + 1}`}
-          onClick={() => navigate(ROUTE_OF[view])}
+          onClick={() => navigate(routeOfView(view))}
         >
           {t(`nav.${view}`)}
           {view === "live" ? <LiveIndicator /> : null}

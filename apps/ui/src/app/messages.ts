@@ -3,6 +3,7 @@ import type { FeatureMessages } from "./i18n.ts";
 export const appMessages: FeatureMessages = {
   en: {
     nav: {
+      label: "Screens",
       endpoints: "Endpoints",
       experiments: "Experiments",
       live: "Live run",
@@ -33,6 +34,7 @@ export const appMessages: FeatureMessages = {
   },
   "zh-CN": {
     nav: {
+      label: "页面",
       endpoints: "端点",
       experiments: "实验",
       live: "实时运行",

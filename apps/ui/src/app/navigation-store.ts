@@ -35,11 +35,20 @@ export function hashToRoute(hash: string): Route {
     case "live":
       return { view };
     case "runs":
-      return arg ? { view: "run", runId: decodeURIComponent(arg) } : { view: "runs" };
+      return arg ? { view: "run", runId: decodePart(arg) } : { view: "runs" };
     case "compare":
-      return { view: "compare", runIds: arg ? arg.split(",").map(decodeURIComponent) : [] };
+      return { view: "compare", runIds: arg ? arg.split(",").map(decodePart) : [] };
     default:
       return { view: "experiments" };
+  }
+}
+
+/** A typed hash may hold a stray `%`: keep the text as typed rather than fail to open the app. */
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
   }
 }
 

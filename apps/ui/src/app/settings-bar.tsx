@@ -28,11 +28,11 @@ export function SettingsBar() {
           ))}
         </select>
       </label>
+      {/* Named after the theme it switches to: an action, so not an aria-pressed toggle. */}
       <button
         type="button"
         data-testid="theme"
         className="ghost"
-        aria-pressed={theme === "dark"}
         title={t("settings.theme")}
         onClick={() => setTheme(theme === "dark" ? "light" : "dark")}
       >

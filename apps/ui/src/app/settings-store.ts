@@ -24,12 +24,13 @@ function systemTheme(): Theme {
     : "light";
 }
 
-export function loadSettings(): Settings {
+function loadSettings(): Settings {
   const defaults: Settings = { language: "en", theme: systemTheme(), projector: false };
   try {
     const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "{}") as Partial<Settings>;
     return {
-      language: saved.language === "zh-CN" || saved.language === "en" ? saved.language : "en",
+      language:
+        saved.language === "zh-CN" || saved.language === "en" ? saved.language : defaults.language,
       theme: saved.theme === "dark" || saved.theme === "light" ? saved.theme : defaults.theme,
       projector: saved.projector === true,
     };

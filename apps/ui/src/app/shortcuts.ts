@@ -1,4 +1,4 @@
-import type { View } from "./navigation-store.ts";
+import type { Route, View } from "./navigation-store.ts";
 
 /** The screens Alt+1…5 open, in the nav's order. */
 export const SHORTCUT_VIEWS = ["endpoints", "experiments", "live", "runs", "compare"] as const;
@@ -55,6 +55,12 @@ export function modKeyLabel(): string {
     : "Ctrl";
 }
 
+/** The nav entry a screen belongs to: a run's detail is part of Results. */
 export function shortcutView(view: View): ShortcutView {
   return view === "run" ? "runs" : view;
+}
+
+/** Where a nav entry (or its Alt+digit) goes: Compare opens with no runs chosen. */
+export function routeOfView(view: ShortcutView): Route {
+  return view === "compare" ? { view: "compare", runIds: [] } : { view };
 }

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { useExperimentBuilder } from "../features/experiments/experiment-builder-store.ts";
 import { isRunActive, useLiveRun } from "../features/live-run/live-run-store.ts";
 import { useNavigation } from "./navigation-store.ts";
-import { isTyping, shortcutOf, shortcutView, type Shortcut } from "./shortcuts.ts";
+import { isTyping, routeOfView, shortcutOf, shortcutView, type Shortcut } from "./shortcuts.ts";
 
 /**
  * The app's keyboard shortcuts, on the window. Escape stops a run only on the live screen:
@@ -53,9 +53,7 @@ function perform(shortcut: Shortcut, openHelp: () => void): boolean {
     case "go":
       // Already there: keep the screen as it is (e.g. the runs being compared).
       if (shortcutView(route.view) === shortcut.view) return true;
-      navigate(
-        shortcut.view === "compare" ? { view: "compare", runIds: [] } : { view: shortcut.view },
-      );
+      navigate(routeOfView(shortcut.view));
       return true;
     case "help":
       openHelp();

@@ -1,8 +1,6 @@
 import { formatMs } from "@taillab/report";
 
-/** Figures the live screens add to the report's number formats (@taillab/report). */
-
-/** A latency with its unit, or a dash when there is none yet. */
+/** A latency with its unit (the report's figure and "ms"), or a dash when there is none yet. */
 export function formatLatency(ms: number | null | undefined): string {
   return ms === null || ms === undefined || !Number.isFinite(ms) ? "–" : `${formatMs(ms)} ms`;
 }

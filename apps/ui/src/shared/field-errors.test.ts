@@ -1,14 +1,11 @@
 import { AppError } from "@taillab/api";
 import { describe, expect, it } from "vitest";
-import { fieldErrorsOf, mapFieldErrors } from "./field-errors.ts";
+import { fieldErrorsOf, mapFieldErrors, placeFailure } from "./field-errors.ts";
 
 describe("fieldErrorsOf", () => {
-  it("reads the fields of an AppError, or of any error shaped like one", () => {
+  it("reads the fields of an AppError; other failures have none", () => {
     const fields = [{ field: "bucket", message: "is required" }];
     expect(fieldErrorsOf(new AppError({ message: "bad", fields }))).toEqual(fields);
-    // The host's bridge bundles its own AppError class.
-    const foreign = Object.assign(new Error("bad"), { name: "AppError", fields });
-    expect(fieldErrorsOf(foreign)).toEqual(fields);
     expect(fieldErrorsOf(new Error("plain"))).toEqual([]);
     expect(fieldErrorsOf(null)).toEqual([]);
   });
@@ -25,5 +22,17 @@ describe("mapFieldErrors", () => {
       (error) => (error.field.startsWith("a") ? { field: "a", message: error.message } : null),
     );
     expect(mapped).toEqual({ fields: { a: "one; two" }, other: ["z: elsewhere"] });
+  });
+});
+
+describe("placeFailure", () => {
+  const failure = new Error("call failed");
+  it.each([
+    ["every reason at a field", { fields: { a: "bad" }, other: [] }, null, true],
+    ["some at no field", { fields: { a: "bad" }, other: ["z: elsewhere"] }, "z: elsewhere", false],
+    ["none at a field", { fields: {}, other: ["y: one", "z: two"] }, "y: one\nz: two", false],
+    ["no field errors at all", { fields: {}, other: [] }, "call failed", false],
+  ])("%s", (_name, mapped, banner, allAtFields) => {
+    expect(placeFailure(mapped, failure)).toEqual({ banner, allAtFields });
   });
 });

@@ -1,4 +1,4 @@
-import type { FieldError } from "@taillab/api";
+import { AppError, type FieldError } from "@taillab/api";
 
 /** A form's errors: the ones it can show at a field, and the rest for a banner. */
 export interface MappedErrors<F extends string> {
@@ -30,13 +30,27 @@ export function mapFieldErrors<F extends string>(
 }
 
 /**
- * The field errors a failed call carried (none for a failure that is not about the input).
- * Read by shape, not `instanceof AppError`: the host's bridge script bundles its own copy of
- * the AppError class, so an error it throws is not an instance of the UI bundle's.
+ * The field errors a failed call carried (none for a failure that is not about the input). The
+ * hosts answer envelopes and app/api.ts's client rebuilds them as this bundle's AppError.
  */
 export function fieldErrorsOf(error: unknown): FieldError[] {
-  const fields = (error as { fields?: unknown } | null)?.fields;
-  return Array.isArray(fields) ? (fields as FieldError[]) : [];
+  return error instanceof AppError ? error.fields : [];
+}
+
+/**
+ * Where a failed call's reasons show: each at its field, and in a banner whatever no field shows
+ * (the call's own message when none is at a field). `allAtFields`: the banner need only say
+ * "fix the marked fields".
+ */
+export function placeFailure<F extends string>(
+  mapped: MappedErrors<F>,
+  error: unknown,
+): { banner: string | null; allAtFields: boolean } {
+  const atFields = Object.keys(mapped.fields).length > 0;
+  return {
+    banner: mapped.other.length > 0 ? mapped.other.join("\n") : atFields ? null : messageOf(error),
+    allAtFields: atFields && mapped.other.length === 0,
+  };
 }
 
 export function messageOf(error: unknown): string {

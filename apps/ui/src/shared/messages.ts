@@ -5,7 +5,6 @@ export const commonMessages: FeatureMessages = {
   en: {
     cancel: "Cancel",
     confirmRemove: "Remove for good?",
-    working: "Working…",
     testbed: {
       replicas: "Replicas",
       replicasHint: "Servers on as many ports; hedged and tied requests need at least 2.",
@@ -19,10 +18,9 @@ export const commonMessages: FeatureMessages = {
   "zh-CN": {
     cancel: "取消",
     confirmRemove: "确定永久删除？",
-    working: "处理中…",
     testbed: {
       replicas: "副本数",
-      replicasHint: "在同样多的端口上启动服务器；对冲和绑定请求至少需要 2 个副本。",
+      replicasHint: "每个副本是一个独立端口上的服务器；对冲和绑定请求至少需要 2 个副本。",
       profile: "延迟配置",
       seed: "随机种子",
       seedHint: "相同的种子会重放相同的延迟。",

@@ -67,7 +67,13 @@ export function TestbedSetupFields({
           onChange={(event) => onChange("profile", event.target.value)}
         >
           {inherit ? (
-            <option value="">{t("testbed.inherit", { value: inherit.profile })}</option>
+            <option value="">
+              {t("testbed.inherit", {
+                value: isCustomProfile(inherit.profile)
+                  ? t("testbed.customProfile")
+                  : inherit.profile,
+              })}
+            </option>
           ) : null}
           {profiles.map((profile) => (
             <option key={profile.name} value={profile.name}>
@@ -91,6 +97,11 @@ export function TestbedSetupFields({
   );
 }
 
+/** A custom profile's text is its JSON: too long to show, so it is named "custom profile". */
+export function isCustomProfile(text: string): boolean {
+  return text.startsWith("{");
+}
+
 /** A stored testbed profile (a name or an object) as the select's value, and back. */
 export function profileToText(profile: unknown): string {
   if (profile === undefined || profile === null) return "";
@@ -99,7 +110,7 @@ export function profileToText(profile: unknown): string {
 
 export function textToProfile(text: string): TestbedProfileInput {
   // The backend validates the name or the object and names what is wrong with it.
-  if (!text.startsWith("{")) return text as TestbedProfileInput;
+  if (!isCustomProfile(text)) return text as TestbedProfileInput;
   try {
     return JSON.parse(text) as TestbedProfileInput;
   } catch {

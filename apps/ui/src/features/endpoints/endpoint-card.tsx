@@ -1,7 +1,7 @@
 import { EMBEDDED_TESTBED_ENDPOINT_ID, type SavedEndpoint } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 import { ConfirmButton } from "../../shared/confirm-button.tsx";
-import { profileToText } from "../../shared/testbed-setup-fields.tsx";
+import { isCustomProfile, profileToText } from "../../shared/testbed-setup-fields.tsx";
 import { IDLE_TEST } from "./connection-test.ts";
 import { ConnectionVerdict } from "./connection-verdict.tsx";
 import { useEndpointForm } from "./endpoint-form-store.ts";
@@ -69,7 +69,7 @@ function addressOf(endpoint: SavedEndpoint, t: Translate): string {
   if (endpoint.kind !== "testbed") return endpoint.url ?? "";
   const replicas = endpoint.testbed?.replicas ?? 1;
   const profile = profileToText(endpoint.testbed?.profile ?? "fast");
-  const shown = profile.startsWith("{") ? "custom" : profile;
+  const shown = isCustomProfile(profile) ? t("testbed.customProfile", { ns: "common" }) : profile;
   return replicas === 1
     ? t("card.oneReplica", { profile: shown })
     : t("card.replicas", { count: replicas, profile: shown });

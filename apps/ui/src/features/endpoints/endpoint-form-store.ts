@@ -1,7 +1,7 @@
 import type { EndpointKind, SavedEndpoint } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
-import { fieldErrorsOf, messageOf } from "../../shared/field-errors.ts";
+import { fieldErrorsOf, placeFailure } from "../../shared/field-errors.ts";
 import { withoutKey } from "../../shared/without-key.ts";
 import {
   IDLE_TEST,
@@ -71,19 +71,12 @@ function stillRefused(refused: KeyPart[], changed: FormField): KeyPart[] {
 }
 
 export const useEndpointForm = create<EndpointFormState>((set, get) => {
-  /**
-   * Field errors go to their fields; a message goes to the banner only if no field shows it.
-   * True when every reason is at a field.
-   */
+  /** Shows why a save or test failed (see placeFailure); true when every reason is at a field. */
   const showFailure = (error: unknown): boolean => {
     const mapped = mapEndpointErrors(fieldErrorsOf(error));
-    const atFields = Object.keys(mapped.fields).length > 0 && mapped.other.length === 0;
-    set({
-      fieldErrors: mapped.fields,
-      formError: atFields ? null : otherOrMessage(mapped.other, error),
-      fixFields: atFields,
-    });
-    return atFields;
+    const { banner, allAtFields } = placeFailure(mapped, error);
+    set({ fieldErrors: mapped.fields, formError: banner, fixFields: allAtFields });
+    return allAtFields;
   };
 
   return {
@@ -157,7 +150,3 @@ export const useEndpointForm = create<EndpointFormState>((set, get) => {
     },
   };
 });
-
-function otherOrMessage(other: string[], error: unknown): string {
-  return other.length > 0 ? other.join("\n") : messageOf(error);
-}

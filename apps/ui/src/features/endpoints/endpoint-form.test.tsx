@@ -1,11 +1,15 @@
-import { AppError } from "@taillab/api";
+import { AppError, BUILTIN_PROFILES } from "@taillab/api";
 import { act, fireEvent, screen } from "@testing-library/react";
 import i18next from "i18next";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
 import { useAppInfo } from "../../app/app-info-store.ts";
-import { OK_REPORT, savedEndpoint } from "../../shared/test-support/sample-data.ts";
+import {
+  OK_REPORT,
+  savedEndpoint,
+  testbedEndpoint,
+} from "../../shared/test-support/sample-data.ts";
 import { useEndpointForm } from "./endpoint-form-store.ts";
 import { useEndpoints } from "./endpoints-store.ts";
 import { EndpointsView } from "./endpoints-view.tsx";
@@ -35,22 +39,21 @@ describe("endpoints screen", () => {
     installFakeTailLab({
       listEndpoints: vi.fn(async () => [
         savedEndpoint(),
-        savedEndpoint({
-          id: "tb",
-          name: "Testbed",
-          kind: "testbed",
-          url: undefined,
-          credentials: { kind: "anonymous" },
-          testbed: { replicas: 3, profile: "stalls", seed: 1 },
+        testbedEndpoint(),
+        testbedEndpoint({
+          id: "tb2",
+          name: "Custom",
+          testbed: { replicas: 1, profile: BUILTIN_PROFILES.steady, seed: 1 },
         }),
       ]),
     });
     renderUi(<EndpointsView />);
     const rows = await screen.findAllByTestId("endpoint-row");
-    expect(rows.map((row) => row.dataset.name)).toEqual(["MinIO", "Testbed"]);
+    expect(rows.map((row) => row.dataset.name)).toEqual(["MinIO", "Testbed", "Custom"]);
     expect(rows[0]?.textContent).toContain("http://127.0.0.1:9000");
     expect(rows[0]?.textContent).toContain("key minioadmin · secret saved");
     expect(rows[1]?.textContent).toContain("embedded testbed · 3 replicas · stalls");
+    expect(rows[2]?.textContent).toContain("embedded testbed · 1 replica · custom profile");
   });
 
   it("fills presets, keeps typed values on a failed save and shows each field's error", async () => {

@@ -181,7 +181,7 @@ function CredentialFields({ editing }: { editing: boolean }) {
   // The server refused the keys the form would send: mark the fields holding them.
   const accessKeyRefused = refusedKeys.includes("accessKey");
   const secretRefused = refusedKeys.includes("secret");
-  const refusedHere = (part: boolean, message: string) => (part ? message : undefined);
+  const refusedHere = (refused: boolean, message: string) => (refused ? message : undefined);
   return (
     <fieldset className="form-section">
       <legend>{t("form.credentials")}</legend>

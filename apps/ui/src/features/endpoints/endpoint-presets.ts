@@ -1,4 +1,4 @@
-import { EndpointKindSchema, type EndpointKind } from "@taillab/api";
+import { EMBEDDED_TESTBED_DEFAULT_NAME, EndpointKindSchema, type EndpointKind } from "@taillab/api";
 
 export type CredentialSource = "stored" | "env" | "anonymous";
 
@@ -48,7 +48,7 @@ export function awsUrl(region: string): string {
 
 /** What each kind of server usually runs with on a lab machine (its documented defaults). */
 const PRESETS: Record<EndpointKind, Partial<Preset>> = {
-  testbed: { name: "Embedded testbed", credentialSource: "anonymous" },
+  testbed: { name: EMBEDDED_TESTBED_DEFAULT_NAME, credentialSource: "anonymous" },
   minio: { name: "MinIO", url: "http://127.0.0.1:9000", accessKeyId: "minioadmin" },
   "ceph-rgw": { name: "Ceph RGW", url: "http://127.0.0.1:7480" },
   swift: { name: "Swift s3api", url: "http://127.0.0.1:8080" },

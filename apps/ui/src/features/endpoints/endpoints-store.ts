@@ -8,7 +8,6 @@ import { PENDING_TEST, runConnectionTest, type ConnectionTestState } from "./con
 interface EndpointsState {
   endpoints: SavedEndpoint[];
   loaded: boolean;
-  loading: boolean;
   error: string | null;
   /** The last connection test of each saved endpoint, by id. */
   tests: Record<string, ConnectionTestState>;
@@ -22,16 +21,15 @@ interface EndpointsState {
 export const useEndpoints = create<EndpointsState>((set, get) => ({
   endpoints: [],
   loaded: false,
-  loading: false,
   error: null,
   tests: {},
 
   async load() {
-    set({ loading: true, error: null });
+    set({ error: null });
     try {
-      set({ endpoints: await api().listEndpoints(), loaded: true, loading: false });
+      set({ endpoints: await api().listEndpoints(), loaded: true });
     } catch (error) {
-      set({ loading: false, error: messageOf(error) });
+      set({ error: messageOf(error) });
     }
   },
 

@@ -17,6 +17,8 @@ interface DraftInputProps {
   placeholder?: string;
   /** What the box shows when not the field's value (e.g. empty while it does not apply). */
   shown?: string;
+  /** The box's name when it is not the first control of its label (which names only that one). */
+  ariaLabel?: string;
 }
 
 /** A text box bound to one field of the draft: typing sets it, as the form's code reads it. */
@@ -28,6 +30,7 @@ export function DraftInput({
   disabled,
   placeholder,
   shown,
+  ariaLabel,
 }: DraftInputProps) {
   const value = useExperimentBuilder((state) => state.form[field]);
   const setField = useExperimentBuilder((state) => state.setField);
@@ -39,6 +42,7 @@ export function DraftInput({
       value={shown ?? value}
       disabled={disabled}
       placeholder={placeholder}
+      aria-label={ariaLabel}
       spellCheck={false}
       onChange={(event) => setField(field, event.target.value)}
     />

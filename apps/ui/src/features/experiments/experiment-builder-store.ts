@@ -2,7 +2,7 @@ import type { Experiment, ExperimentDraftInput, RequestMode, RunPointParams } fr
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
 import { useNavigation } from "../../app/navigation-store.ts";
-import { fieldErrorsOf, messageOf } from "../../shared/field-errors.ts";
+import { fieldErrorsOf, messageOf, placeFailure } from "../../shared/field-errors.ts";
 import { withoutKey } from "../../shared/without-key.ts";
 import { useEndpoints } from "../endpoints/endpoints-store.ts";
 import { useLiveRun } from "../live-run/live-run-store.ts";
@@ -16,7 +16,7 @@ import {
 } from "./experiment-form.ts";
 import { useExperiments } from "./experiments-store.ts";
 
-export interface PreviewState {
+interface PreviewState {
   /** invalid: the backend named fields to fix; failed: the call itself failed. */
   status: "idle" | "loading" | "ok" | "invalid" | "failed";
   points: RunPointParams[];
@@ -60,6 +60,8 @@ interface BuilderState {
   /** Opens a copy (e.g. of a built-in) as a new, unsaved experiment named `name`. */
   copy(experiment: Experiment, name: string): void;
   closeBuilder(): void;
+  /** Shows the draft left on the builder again. */
+  resumeDraft(): void;
   discard(): void;
   setField<F extends keyof ExperimentForm>(field: F, value: ExperimentForm[F]): void;
   toggleMode(mode: RequestMode): void;
@@ -68,6 +70,8 @@ interface BuilderState {
   remove(): Promise<void>;
   /** Starts the run and opens the live screen; on failure the errors show at their fields. */
   run(): Promise<void>;
+  /** Opens an experiment in the builder and runs it, so a failure shows at its fields there. */
+  runExperiment(experiment: Experiment): Promise<void>;
   /** Asks for a preview after a pause in typing. */
   schedulePreview(): void;
   refreshPreview(): Promise<void>;
@@ -100,16 +104,11 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
     return formToDraft(form, baseSpec, { testbed: endpoint?.kind === "testbed" });
   };
 
-  /** Field errors at their fields; the message in the banner only when no field shows it. */
+  /** Shows why a save or run failed (see placeFailure). */
   const showFailure = (failure: unknown) => {
     const mapped = mapExperimentErrors(fieldErrorsOf(failure), get().form);
-    const atFields = Object.keys(mapped.fields).length > 0;
-    set({
-      fieldErrors: mapped.fields,
-      error:
-        mapped.other.length > 0 ? mapped.other.join("\n") : atFields ? null : messageOf(failure),
-      failedAtFields: atFields && mapped.other.length === 0,
-    });
+    const { banner, allAtFields } = placeFailure(mapped, failure);
+    set({ fieldErrors: mapped.fields, error: banner, failedAtFields: allAtFields });
   };
 
   const open = (form: ExperimentForm, changes: Partial<BuilderState>) => {
@@ -151,6 +150,10 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
 
     closeBuilder() {
       set({ open: false });
+    },
+
+    resumeDraft() {
+      set({ open: true });
     },
 
     discard() {
@@ -224,6 +227,11 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
         set({ busy: null });
         showFailure(failure);
       }
+    },
+
+    async runExperiment(experiment) {
+      get().edit(experiment);
+      await get().run();
     },
 
     schedulePreview() {

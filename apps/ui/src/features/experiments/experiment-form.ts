@@ -17,7 +17,7 @@ import { profileToText, textToProfile } from "../../shared/testbed-setup-fields.
 /**
  * The experiment builder as typed. Every value is the text in its box, so a mistake is shown
  * next to the box and nothing typed is lost; `formToDraft` turns it into the spec the backend
- * validates, `specToForm` goes back for a saved or built-in experiment.
+ * validates, `experimentToForm` goes back for a saved or built-in experiment.
  */
 export interface ExperimentForm {
   name: string;
@@ -58,7 +58,7 @@ export interface ExperimentForm {
   testbedSeed: string;
 }
 
-export type FormField = keyof ExperimentForm;
+type FormField = keyof ExperimentForm;
 /** Where errors show: the form's fields, with the hedge delay's two boxes as one. */
 export type ErrorField =
   Exclude<FormField, "hedgeDelayKind" | "hedgeDelayMs" | "hedgePercentile"> | "hedgeDelay";

@@ -4,7 +4,7 @@ import { formatInteger } from "@taillab/report";
 import { PlayIcon } from "../../shared/icons.tsx";
 import { joinList, splitList } from "../../shared/list-text.ts";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
-import { experimentToForm } from "./experiment-form.ts";
+import { experimentToForm, type ExperimentForm } from "./experiment-form.ts";
 import { useExperimentText } from "./experiment-text.ts";
 import { useExperiments } from "./experiments-store.ts";
 
@@ -66,7 +66,7 @@ function ExperimentTable({ experiments }: { experiments: Experiment[] }) {
 function ExperimentRow({ experiment: stored }: { experiment: Experiment }) {
   const { t } = useTranslation("experiments");
   const textOf = useExperimentText();
-  const { edit, copy, run } = useExperimentBuilder.getState();
+  const { edit, copy, runExperiment } = useExperimentBuilder.getState();
   // A built-in lab opens, runs and is copied under its name in the UI's language.
   const experiment = { ...stored, ...textOf(stored) };
   const form = experimentToForm(experiment);
@@ -108,10 +108,7 @@ function ExperimentRow({ experiment: stored }: { experiment: Experiment }) {
         <button
           type="button"
           data-testid="experiment-row-run"
-          onClick={() => {
-            edit(experiment);
-            void run();
-          }}
+          onClick={() => void runExperiment(experiment)}
         >
           <PlayIcon />
           {t("list.run")}
@@ -126,7 +123,7 @@ function ExperimentRow({ experiment: stored }: { experiment: Experiment }) {
 
 type Translate = ReturnType<typeof useTranslation<"experiments">>["t"];
 
-function summaryOf(form: ReturnType<typeof experimentToForm>, t: Translate): string {
+function summaryOf(form: ExperimentForm, t: Translate): string {
   const parts: string[] = [];
   const pointCount = form.points.split("\n").filter((line) => line.trim() !== "").length;
   if (pointCount > 0) parts.push(t("list.pointsSummary", { count: pointCount }));
@@ -144,7 +141,7 @@ function summaryOf(form: ReturnType<typeof experimentToForm>, t: Translate): str
 }
 
 /** A typed list with its whole numbers written as everywhere else: "400, 3000" → "400, 3,000". */
-export function integersIn(list: string): string {
+function integersIn(list: string): string {
   return joinList(
     splitList(list).map((item) => (/^\d+$/.test(item) ? formatInteger(Number(item)) : item)),
   );
@@ -155,7 +152,7 @@ function DraftBanner() {
   const { t } = useTranslation("experiments");
   const dirty = useExperimentBuilder((state) => state.dirty);
   const name = useExperimentBuilder((state) => state.form.name);
-  const { discard } = useExperimentBuilder.getState();
+  const { resumeDraft, discard } = useExperimentBuilder.getState();
   if (!dirty) return null;
   return (
     <div className="banner warning draft-banner" data-testid="experiment-draft">
@@ -165,7 +162,7 @@ function DraftBanner() {
           type="button"
           className="primary"
           data-testid="experiment-draft-continue"
-          onClick={() => useExperimentBuilder.setState({ open: true })}
+          onClick={resumeDraft}
         >
           {t("list.continue")}
         </button>

@@ -172,7 +172,6 @@ export const experimentsMessages: FeatureMessages = {
       clients: "Clients",
       samples: "Requests per phase",
       size: "Size",
-      label: "Label",
       more: "and {{count}} more",
     },
   },
@@ -214,7 +213,7 @@ export const experimentsMessages: FeatureMessages = {
       "builtin-concurrency-sweep": {
         name: "并发扫描",
         description:
-          "1 到 16 个客户端，各发 400 个 64 KiB 的请求，目标是一个同时只能处理 8 个请求的测试床副本：吞吐量一直增长到处理槽占满，此后增长的是延迟（M/M/c 排队）。",
+          "1 到 16 个客户端，每个测试点共 400 个 64 KiB 的请求，目标是一个同时只能处理 8 个请求的测试床副本：吞吐量一直增长到处理槽占满，此后增长的是延迟（M/M/c 排队）。",
       },
       "builtin-parameter-grid": {
         name: "参数网格",
@@ -224,7 +223,7 @@ export const experimentsMessages: FeatureMessages = {
       "builtin-tail-modes": {
         name: "尾延迟：普通、对冲与绑定",
         description:
-          "两个测试床副本，其中 1% 的请求会停顿 1 秒。普通请求在 p99.9 上暴露这些停顿；对冲请求（p95 延迟之后发出一个备份）和绑定请求（同时发出两份，取消较慢的一份）把它们藏了起来。共三次运行，并排对比。",
+          "两个测试床副本，其中 1% 的请求会停顿 1 秒。普通请求在 p99.9 上暴露这些停顿；对冲请求（p95 延迟之后发出一个备份）和绑定请求（同时发出两份，取消较慢的一份）则能掩盖这些停顿。共三次运行，并排对比。",
       },
     },
     builder: {
@@ -260,12 +259,12 @@ export const experimentsMessages: FeatureMessages = {
       read: "读取相同的键（GET）",
       cleanup: "清理（DELETE）",
       clients: "客户端数",
-      clientsHint: "并发工作者。多个值即为参数扫描：1, 4, 8。",
+      clientsHint: "同时发送请求的客户端数。填多个值即为参数扫描：1, 4, 8。",
       samples: "每阶段请求数",
-      samplesHint: "由所有客户端分担。多个值即为扫描：256, 1024。",
-      samplesOpenHint: "指定了时长的开环按 速率 × 时长 发送请求。",
+      samplesHint: "由所有客户端分担。填多个值即为参数扫描：256, 1024。",
+      samplesOpenHint: "开环且指定了时长时，请求数为“速率 × 时长”。",
       sizes: "对象大小",
-      sizesHint: "带单位，多个值即为扫描：1KiB, 32KiB, 1MiB。",
+      sizesHint: "带单位；填多个值即为参数扫描：1KiB, 32KiB, 1MiB。",
       pointsOverride: "“高级”中的显式测试点会取代这些列表。",
       repeat: "每个测试点重复次数",
       repeatHint: "3 次及以上时去掉最快和最慢的一次，其余取平均。",
@@ -342,7 +341,6 @@ export const experimentsMessages: FeatureMessages = {
       clients: "客户端",
       samples: "每阶段请求数",
       size: "大小",
-      label: "标签",
       more: "另有 {{count}} 个",
     },
   },

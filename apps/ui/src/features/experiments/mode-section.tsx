@@ -90,13 +90,19 @@ export function ModeSection() {
                       <option value="fixed">{t("mode.fixed")}</option>
                     </select>
                     {form.hedgeDelayKind === "fixed" ? (
-                      <DraftInput field="hedgeDelayMs" testId="experiment-hedge-delay" unit="ms" />
+                      <DraftInput
+                        field="hedgeDelayMs"
+                        testId="experiment-hedge-delay"
+                        unit="ms"
+                        ariaLabel={t("mode.fixed")}
+                      />
                     ) : (
                       <DraftInput
                         field="hedgePercentile"
                         testId="experiment-hedge-percentile"
                         unit="p"
                         unitBefore
+                        ariaLabel={t("mode.percentile")}
                       />
                     )}
                   </span>

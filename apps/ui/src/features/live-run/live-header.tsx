@@ -2,9 +2,10 @@ import { useTranslation } from "react-i18next";
 import { modKeyLabel } from "../../app/shortcuts.ts";
 import { StopIcon } from "../../shared/icons.tsx";
 import { isRunActive, useLiveRun } from "./live-run-store.ts";
-import { experimentTitle, shownStatus } from "./live-status.ts";
+import { experimentTitle, shownStatus, type ShownStatus } from "./live-status.ts";
 
-const BADGE_TONE: Record<string, string> = {
+const BADGE_TONE: Record<ShownStatus, string> = {
+  idle: "",
   running: "accent",
   starting: "accent",
   complete: "success",
@@ -29,7 +30,7 @@ export function LiveHeader() {
         <h1>{name || t("title")}</h1>
         <div className="live-meta">
           <span
-            className={`badge status-badge ${BADGE_TONE[status] ?? ""}`}
+            className={`badge status-badge ${BADGE_TONE[status]}`}
             data-testid="live-status"
             data-status={status}
             role="status"

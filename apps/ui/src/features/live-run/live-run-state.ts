@@ -76,7 +76,10 @@ export interface LiveRunState {
   stopping: boolean;
 }
 
-/** Enough to draw a tail spike sharply at any width, few enough to redraw on every update. */
+/**
+ * Enough to draw a tail spike sharply at any width, few enough to redraw on every progress event
+ * (the backend sends at most 4 a second).
+ */
 export const MAX_TIMELINE_BUCKETS = 2000;
 const MAX_NOTICES = 50;
 
@@ -118,12 +121,9 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
       };
     case "progress":
       return applyProgress(state, event);
-    case "notice": {
+    case "notice":
       if (state.runId !== null && event.runId !== state.runId) return state;
-      const id = (state.notices.at(-1)?.id ?? 0) + 1;
-      const notices = [...state.notices, { id, message: event.message }].slice(-MAX_NOTICES);
-      return { ...state, notices };
-    }
+      return { ...state, notices: withNotice(state.notices, event.message) };
     case "finished": {
       const known = state.runId === event.runId;
       return {
@@ -141,6 +141,12 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
       };
     }
   }
+}
+
+/** The notices with one more at the end; the oldest go past MAX_NOTICES. */
+export function withNotice(notices: readonly Notice[], message: string): Notice[] {
+  const id = (notices.at(-1)?.id ?? 0) + 1;
+  return [...notices, { id, message }].slice(-MAX_NOTICES);
 }
 
 function applyProgress(

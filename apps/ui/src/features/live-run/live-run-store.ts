@@ -2,7 +2,13 @@ import type { RunEvent } from "@taillab/api";
 import { create } from "zustand";
 import { api, hasBackend } from "../../app/api.ts";
 import { messageOf } from "../../shared/field-errors.ts";
-import { adoptActiveRun, IDLE_RUN, reduceRunEvent, type LiveRunState } from "./live-run-state.ts";
+import {
+  adoptActiveRun,
+  IDLE_RUN,
+  reduceRunEvent,
+  withNotice,
+  type LiveRunState,
+} from "./live-run-state.ts";
 
 interface LiveRunStore extends LiveRunState {
   /** The timeline's y axis: log shows a 1 s stall next to 5 ms requests. */
@@ -38,8 +44,7 @@ export const useLiveRun = create<LiveRunStore>((set, get) => ({
     try {
       await api().stopRun({ runId });
     } catch (error) {
-      const id = (get().notices.at(-1)?.id ?? 0) + 1;
-      set({ stopping: false, notices: [...get().notices, { id, message: messageOf(error) }] });
+      set({ stopping: false, notices: withNotice(get().notices, messageOf(error)) });
     }
   },
 
