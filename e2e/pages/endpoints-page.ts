@@ -38,10 +38,6 @@ export class EndpointsPage {
     return this.page.locator(`[data-testid="endpoint-row"][data-name="${name}"]`);
   }
 
-  get rows(): Locator {
-    return this.page.getByTestId("endpoint-row");
-  }
-
   async startAdd(): Promise<void> {
     await this.page.getByTestId("endpoint-add").click();
     await expect(this.form).toBeVisible();

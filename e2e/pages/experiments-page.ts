@@ -56,17 +56,6 @@ export class ExperimentsPage {
     return this.builder.getByTestId("experiment-endpoint");
   }
 
-  get modeSelect(): Locator {
-    return this.builder.getByTestId("experiment-mode");
-  }
-
-  async chooseEndpoint(label: string | RegExp): Promise<void> {
-    const option = this.endpointSelect.locator("option", { hasText: label });
-    const value = await option.first().getAttribute("value");
-    if (value === null) throw new Error(`no endpoint option matches ${String(label)}`);
-    await this.endpointSelect.selectOption(value);
-  }
-
   async fill(values: Partial<Record<BuilderField, string>>): Promise<void> {
     for (const [field, value] of Object.entries(values) as [BuilderField, string][]) {
       await this.input(field).fill(value);

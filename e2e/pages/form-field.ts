@@ -4,7 +4,7 @@ import type { Locator } from "@playwright/test";
  * The labelled field around a control (its <label class="field"> or <fieldset class="field">),
  * where the form shows that field's hint or error.
  */
-export function fieldAround(control: Locator): Locator {
+function fieldAround(control: Locator): Locator {
   return control.locator(
     "xpath=ancestor::*[contains(concat(' ', normalize-space(@class), ' '), ' field ')][1]",
   );

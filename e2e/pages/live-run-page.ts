@@ -65,10 +65,6 @@ export class LiveRunPage {
     return Number(await box.getAttribute("data-buckets"));
   }
 
-  get finished(): Locator {
-    return this.page.getByTestId("live-finished");
-  }
-
   async openResult(): Promise<void> {
     await this.page.getByTestId("open-result").click();
   }
@@ -79,9 +75,5 @@ export class LiveRunPage {
 
   async compareModes(): Promise<void> {
     await this.compareModesButton.click();
-  }
-
-  async stop(): Promise<void> {
-    await this.page.getByTestId("live-stop").click();
   }
 }

@@ -28,10 +28,6 @@ export class RunDetailPage {
     await expect(this.resultsTable).toBeVisible();
   }
 
-  async runId(): Promise<string> {
-    return (await this.view.getAttribute("data-run-id")) ?? "";
-  }
-
   /** How many run points the results table shows (rows are points × phases). */
   async pointCount(): Promise<number> {
     const indexes = await this.resultRows.evaluateAll((rows) =>

@@ -1,5 +1,13 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { callApi } from "../support/page-api.ts";
 import { AppShell } from "./app-shell.ts";
+
+/** A single-point workload, as a test's set-up runs it. */
+export interface SmallSpec {
+  clients: number;
+  samples: number;
+  objectSize: string;
+}
 
 /** The results library: every stored run, searchable, and the way into detail and compare. */
 export class RunsPage {
@@ -32,6 +40,19 @@ export class RunsPage {
 
   async waitForStatus(runId: string, status: string, timeout = 60_000): Promise<void> {
     await expect(this.row(runId)).toHaveAttribute("data-status", status, { timeout });
+  }
+
+  /**
+   * Starts a run through the page's bridge (set-up, not the story a test tells) and waits until
+   * the library, open on screen, lists it complete; returns its id.
+   */
+  async runToCompletion(name: string, endpointId: string, spec: SmallSpec): Promise<string> {
+    const { runId } = await callApi(this.page, "startRun", {
+      name,
+      experiment: { name, endpointId, spec },
+    });
+    await this.waitForStatus(runId, "complete");
+    return runId;
   }
 
   async search(text: string): Promise<void> {

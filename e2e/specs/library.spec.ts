@@ -14,6 +14,8 @@ import { RunDetailPage } from "../pages/run-detail-page.ts";
 import { RunsPage } from "../pages/runs-page.ts";
 
 const SAMPLES = 60;
+/** Every run of the library's stories: one point, 4 KiB objects. */
+const at = (clients: number) => ({ clients, samples: SAMPLES, objectSize: "4KiB" });
 
 /** The lab's server as an endpoint, its secret stored by the backend (set up through the bridge). */
 async function addLabServer(page: Page, testbed: TestbedProcess): Promise<string> {
@@ -28,25 +30,6 @@ async function addLabServer(page: Page, testbed: TestbedProcess): Promise<string
   return endpoint.id;
 }
 
-/** Starts a small run on the endpoint and waits until the library lists it complete. */
-async function runToCompletion(
-  runs: RunsPage,
-  endpointId: string,
-  name: string,
-  clients = 4,
-): Promise<string> {
-  const { runId } = await callApi(runs.page, "startRun", {
-    name,
-    experiment: {
-      name,
-      endpointId,
-      spec: { clients, samples: SAMPLES, objectSize: "4KiB" },
-    },
-  });
-  await runs.waitForStatus(runId, "complete");
-  return runId;
-}
-
 test.describe("Results library", () => {
   test("a student compares the lab server with the embedded testbed and exports both", async ({
     app,
@@ -58,8 +41,8 @@ test.describe("Results library", () => {
     await runs.open();
     await expect(app.getByTestId("runs-empty")).toBeVisible();
     // The same workload on two servers: the comparison lines up their points.
-    const first = await runToCompletion(runs, endpointId, "Lab server, 4 clients");
-    const second = await runToCompletion(runs, "testbed", "Embedded testbed, 4 clients");
+    const first = await runs.runToCompletion("Lab server, 4 clients", endpointId, at(4));
+    const second = await runs.runToCompletion("Embedded testbed, 4 clients", "testbed", at(4));
     await expect(runs.rows).toHaveCount(2);
     await keepScreenshot(app, "results-library");
 
@@ -137,8 +120,8 @@ test.describe("Results library", () => {
   test("runs that differ only in clients are compared point by point", async ({ app }) => {
     const runs = new RunsPage(app);
     await runs.open();
-    const two = await runToCompletion(runs, "testbed", "Testbed, 2 clients", 2);
-    const eight = await runToCompletion(runs, "testbed", "Testbed, 8 clients", 8);
+    const two = await runs.runToCompletion("Testbed, 2 clients", "testbed", at(2));
+    const eight = await runs.runToCompletion("Testbed, 8 clients", "testbed", at(8));
     await runs.select(two);
     await runs.select(eight);
     await runs.compareSelected();
@@ -167,7 +150,7 @@ test.describe("Results library", () => {
 
     const runs = new RunsPage(app);
     await runs.open();
-    const runId = await runToCompletion(runs, endpointId, "first try");
+    const runId = await runs.runToCompletion("first try", endpointId, at(4));
     await runs.rename(runId, "Lab 2, MinIO-like server");
     await expect(runs.rowNamed("Lab 2, MinIO-like server")).toBeVisible();
     await runs.remove(runId);

@@ -1,5 +1,4 @@
 import type { Page } from "@playwright/test";
-import { callApi } from "../support/page-api.ts";
 import { expect, keepScreenshot, test } from "../support/fixtures.ts";
 import { AppShell } from "../pages/app-shell.ts";
 import { EndpointsPage } from "../pages/endpoints-page.ts";
@@ -15,16 +14,7 @@ const HAN = /\p{Script=Han}/u;
 async function finishedRun(page: Page, name: string): Promise<string> {
   const runs = new RunsPage(page);
   await runs.open();
-  const { runId } = await callApi(page, "startRun", {
-    name,
-    experiment: {
-      name,
-      endpointId: "testbed",
-      spec: { clients: 4, samples: 200, objectSize: "16KiB" },
-    },
-  });
-  await runs.waitForStatus(runId, "complete");
-  return runId;
+  return runs.runToCompletion(name, "testbed", { clients: 4, samples: 200, objectSize: "16KiB" });
 }
 
 /**

@@ -8,7 +8,9 @@ import {
   type WebHostProcess,
 } from "./processes.ts";
 
-export const SCREENSHOT_DIR = join(REPO_ROOT, "test-results", "e2e", "screens");
+const SCREENSHOT_DIR = join(REPO_ROOT, "test-results", "e2e", "screens");
+/** Pictures of screens taller than this are cut off at it. */
+const MAX_SCREENSHOT_HEIGHT = 8000;
 
 interface Fixtures {
   /** The browser host with a fresh data folder, per test. */
@@ -79,5 +81,3 @@ export async function keepScreenshot(page: Page, name: string): Promise<void> {
     await page.setViewportSize(viewport);
   }
 }
-
-const MAX_SCREENSHOT_HEIGHT = 8000;

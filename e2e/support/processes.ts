@@ -6,14 +6,14 @@ import { join } from "node:path";
 export const REPO_ROOT = join(import.meta.dirname, "..", "..");
 
 export interface RunningProcess {
-  /** The lines it printed before it was ready. */
+  /** What it has printed on stdout so far, line by line. */
   lines: string[];
   stop(): Promise<void>;
 }
 
 /**
- * Starts a Node program of this repo and resolves once it printed `ready`; its output goes to
- * the test's log so a failure shows what the process said.
+ * Starts a Node program of this repo and resolves once the lines it printed satisfy `ready`; its
+ * stderr goes to the test's log so a failure shows what the process said.
  */
 export async function startNodeProgram(
   script: string,

@@ -1,3 +1,4 @@
+import { formatInteger } from "@taillab/report";
 import type { ChartOptions, Scale, ScaleOptions } from "chart.js";
 import { withAlpha, type ChartTheme } from "./chart-theme.ts";
 import { logTicks } from "./chart-ticks.ts";
@@ -7,7 +8,7 @@ import { logTicks } from "./chart-ticks.ts";
  * and thick lines reach ticks, titles and legends too.
  */
 
-export function chartFont(theme: ChartTheme, scale = 1): { size: number; family: string } {
+function chartFont(theme: ChartTheme, scale = 1): { size: number; family: string } {
   return { size: Math.round(theme.fontSize * scale), family: theme.fontFamily };
 }
 
@@ -54,6 +55,11 @@ function roomyLogTicks(fontSize: number, label: (value: number) => string) {
   };
 }
 
+/** Tick labels for an axis of counts: whole numbers only, the fractional ticks left blank. */
+export function integerTickLabel(value: number): string {
+  return Number.isInteger(value) ? formatInteger(value) : "";
+}
+
 export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> {
   const { tickLabel, tickValues } = spec;
   const tickFont = chartFont(theme, 0.85);
@@ -90,7 +96,7 @@ export interface LegendAndTooltipSpec {
   legend?: boolean;
   /** Datasets drawn only as helpers (a band's lower edge) get no legend entry. */
   inLegend?: (datasetIndex: number) => boolean;
-  /** A tooltip line for a dataset's value (the y value, or x on a horizontal chart). */
+  /** A tooltip line for a dataset's y value. */
   tooltipLabel?: (label: string, value: number, datasetIndex: number) => string;
   /** The tooltip's title for the point under the pointer (its index in the dataset). */
   tooltipTitle?: (dataIndex: number) => string;

@@ -25,6 +25,9 @@ export function readChartTheme(element: Element = document.documentElement): Cha
   };
 }
 
+/** Index of the red series token: p99 markers are red on every chart. */
+export const MARKER_SERIES = 4;
+
 /** The theme's series colours, round and round: line `index` of a chart. */
 export function seriesColor(theme: ChartTheme, index: number): string {
   const colors = theme.series.filter(Boolean);

@@ -27,7 +27,12 @@ describe("logTicks", () => {
     { name: "short ladder axis", min: 4, max: 20, room: vertical(120) },
     { name: "tall ladder axis", min: 4, max: 20, room: vertical(400) },
     { name: "mode bars, 5 ms to 1 s", min: 5, max: 1100, room: vertical(180) },
-    { name: "projector mode, big labels", min: 5, max: 1100, room: vertical(180) },
+    {
+      name: "projector mode, big labels",
+      min: 5,
+      max: 1100,
+      room: { lengthPx: 180, labelPx: () => 28, gapPx: 14 },
+    },
     { name: "CDF axis, 1.4 ms to 1 s", min: 1.4, max: 1050, room: horizontal(420) },
     { name: "CDF axis squeezed", min: 90, max: 1160, room: horizontal(160) },
     { name: "histogram counts", min: 0.5, max: 4000, room: vertical(200) },

@@ -1,7 +1,7 @@
 import { formatInteger, formatMs, formatTick } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import { axis, legendAndTooltip, zoomAlongX } from "./chart-options.ts";
-import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
+import { MARKER_SERIES, seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 
 /** Consecutive requests folded into one column (core's DecimatedBucket, a live timeline bucket). */
 export interface TimelineColumn {
@@ -30,9 +30,6 @@ export interface TimelineChartOptions {
   /** Wheel zoom and drag pan along the request index (a stored run; not a live one). */
   zoom?: boolean;
 }
-
-/** Index of the red series token: p99 markers are red on every chart. */
-export const MARKER_SERIES = 4;
 
 /** Log axes cannot show 0; a sub-microsecond floor keeps a 0 ms column on the chart. */
 const LOG_FLOOR_MS = 0.001;

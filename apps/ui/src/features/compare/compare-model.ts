@@ -1,11 +1,11 @@
-import type { RequestMode, RunDetail, RunPointParams } from "@taillab/api";
+import type { PhaseSummary, RequestMode, RunDetail, RunPointParams } from "@taillab/api";
 import {
   COMPARISON_METRICS,
   type ComparisonMetric,
   type ComparisonRow,
   type RunComparison,
 } from "@taillab/core";
-import { differingParams, type PointParam } from "./point-pairing.ts";
+import { differingParams, POINT_PARAMS, type PointParam } from "./point-pairing.ts";
 
 /** A run being compared, under the name the comparison shows. */
 export interface ComparedRun {
@@ -22,6 +22,21 @@ export function runLabels(details: readonly RunDetail[]): string[] {
       ? `${label} (#${index + 1})`
       : label,
   );
+}
+
+/**
+ * The compared phase of the run at `runIndex`, at its own point on the comparison row; null where
+ * the run has no such point or phase.
+ */
+export function phaseOnRow(
+  run: ComparedRun,
+  row: ComparisonRow,
+  runIndex: number,
+): { pointIndex: number; phase: PhaseSummary } | null {
+  const pointIndex = row.pointIndexes[runIndex];
+  if (pointIndex === null || pointIndex === undefined) return null;
+  const phase = run.detail.summary.points[pointIndex]?.phases.find((entry) => entry.op === row.op);
+  return phase ? { pointIndex, phase } : null;
 }
 
 /** A comparison row's identity across re-renders and baseline changes: its point and phase. */
@@ -118,4 +133,9 @@ export function compareTableRows(
       figures,
     };
   });
+}
+
+/** The point parameters in which some run differs from the baseline, in POINT_PARAMS order. */
+export function variedParams(rows: readonly CompareTableRow[]): PointParam[] {
+  return POINT_PARAMS.filter((param) => rows.some((row) => row.differs.includes(param)));
 }

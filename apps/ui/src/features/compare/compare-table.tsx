@@ -3,8 +3,8 @@ import type { ComparisonMetric } from "@taillab/core";
 import { formatFixed, formatInteger, formatMs, formatPercent, formatSize } from "@taillab/report";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import type { ComparedFigure, CompareTableRow } from "./compare-model.ts";
-import { POINT_PARAMS, type PointParam } from "./point-pairing.ts";
+import { variedParams, type ComparedFigure, type CompareTableRow } from "./compare-model.ts";
+import type { PointParam } from "./point-pairing.ts";
 
 interface Column {
   metric: ComparisonMetric;
@@ -12,26 +12,18 @@ interface Column {
   format: (value: number) => string;
 }
 
-const LATENCY = (value: number) => formatMs(value);
-
 /** The columns of the table; the backup cost only when some run sent backups. */
-function columns(hedged: boolean): Column[] {
+function columns(hedged: boolean, t: TFunction<"compare">): Column[] {
   return [
-    { metric: "p50Ms", header: "p50 (ms)", format: LATENCY },
-    { metric: "p99Ms", header: "p99 (ms)", format: LATENCY },
-    { metric: "p999Ms", header: "p99.9 (ms)", format: LATENCY },
-    { metric: "maxMs", header: "max (ms)", format: LATENCY },
+    { metric: "p50Ms", header: "p50 (ms)", format: formatMs },
+    { metric: "p99Ms", header: "p99 (ms)", format: formatMs },
+    { metric: "p999Ms", header: "p99.9 (ms)", format: formatMs },
+    { metric: "maxMs", header: "max (ms)", format: formatMs },
     { metric: "opsPerSec", header: "ops/s", format: (value) => formatFixed(value, 1) },
     { metric: "throughputMBps", header: "MB/s", format: (value) => formatFixed(value, 2) },
-    { metric: "errors", header: "errors", format: formatInteger },
+    { metric: "errors", header: t("table.errors"), format: formatInteger },
     ...(hedged
-      ? [
-          {
-            metric: "hedgeExtraPct" as const,
-            header: "extra %",
-            format: (v: number) => formatPercent(v),
-          },
-        ]
+      ? [{ metric: "hedgeExtraPct" as const, header: t("table.extra"), format: formatPercent }]
       : []),
   ];
 }
@@ -89,10 +81,10 @@ export function CompareTable({
   const { t } = useTranslation("compare");
   const { t: tRuns } = useTranslation("runs");
   const hedged = rows.some((row) => (row.figures.hedgeExtraPct.value ?? 0) > 0);
-  const shown = columns(hedged);
+  const shown = columns(hedged, t);
   const baseline = rows.find((row) => row.isBaseline);
   // Runs paired in order may differ from the baseline in a parameter: every row says its value.
-  const varied = POINT_PARAMS.filter((param) => rows.some((row) => row.differs.includes(param)));
+  const varied = variedParams(rows);
   return (
     <div className="table-scroll">
       <table
@@ -108,11 +100,7 @@ export function CompareTable({
             <th>{t("table.mode")}</th>
             {shown.map((column) => (
               <th key={column.metric} className="number">
-                {column.metric === "errors"
-                  ? t("table.errors")
-                  : column.metric === "hedgeExtraPct"
-                    ? t("table.extra")
-                    : column.header}
+                {column.header}
               </th>
             ))}
           </tr>

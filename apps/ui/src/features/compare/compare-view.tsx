@@ -12,8 +12,10 @@ import { SweepSection } from "../runs/sweep-section.tsx";
 import {
   compareTableRows,
   defaultRowKey,
+  phaseOnRow,
   rowKey,
   runLabels,
+  variedParams,
   type ComparedRun,
 } from "./compare-model.ts";
 import { useCompare } from "./compare-store.ts";
@@ -21,7 +23,7 @@ import { CompareTable } from "./compare-table.tsx";
 import { compareText } from "./compare-text.ts";
 import { ModeComparisonCard } from "./mode-comparison-card.tsx";
 import { differsByMode, modeComparison } from "./mode-comparison.ts";
-import { comparePairedRuns, POINT_PARAMS } from "./point-pairing.ts";
+import { comparePairedRuns } from "./point-pairing.ts";
 import { RunPicker } from "./run-picker.tsx";
 
 /** Several runs against a baseline: their tails, their sweeps and, across modes, their cost. */
@@ -81,9 +83,7 @@ export function CompareView({ runIds }: { runIds: string[] }) {
     [comparison, runs, key],
   );
   // What the runs paired in order differ in, named once above the table.
-  const varied = POINT_PARAMS.filter((param) =>
-    tableRows.some((entry) => entry.differs.includes(param)),
-  );
+  const varied = variedParams(tableRows);
   const pairedNote =
     varied.length > 0
       ? t("pairedDiffer", {
@@ -96,18 +96,14 @@ export function CompareView({ runIds }: { runIds: string[] }) {
     (): LadderInput[] =>
       row
         ? runs.flatMap((run, index) => {
-            const pointIndex = row.pointIndexes[index];
-            if (pointIndex === null || pointIndex === undefined) return [];
-            const phase = run.detail.summary.points[pointIndex]?.phases.find(
-              (entry) => entry.op === row.op,
-            );
-            if (!phase) return [];
+            const found = phaseOnRow(run, row, index);
+            if (!found) return [];
+            const stored = findHistograms(run.detail.histograms, found.pointIndex, row.op);
             return [
               {
                 label: run.label,
-                histogram:
-                  findHistograms(run.detail.histograms, pointIndex, row.op)?.latency ?? null,
-                stats: phase.latencyMs,
+                histogram: stored?.latency ?? null,
+                stats: found.phase.latencyMs,
                 color: index,
               },
             ];
@@ -137,7 +133,8 @@ export function CompareView({ runIds }: { runIds: string[] }) {
       size: formatSize(entry.params.objectSizeBytes),
     });
   const missing = runIds.filter((runId) => errors[runId]);
-  // Before the first answer arrives the store has not started loading yet: still waiting.
+  // On the first render the store has not started loading yet, so `loading` is still false: a
+  // run with neither a detail nor an error is on its way.
   const pending = runIds.some((runId) => !details[runId] && !errors[runId]);
 
   return (

@@ -10,7 +10,7 @@ import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
-import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
+import { axis, integerTickLabel, legendAndTooltip } from "../../shared/chart-options.ts";
 import { seriesColor, withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
 import { logAxisFloor } from "../../shared/chart-ticks.ts";
 import { wantsLogAxis } from "../runs/log-axis.ts";
@@ -71,9 +71,7 @@ function barsConfig(
                   type: "linear",
                   title: axes.right,
                   beginAtZero: true,
-                  tickLabel: axes.rightIntegers
-                    ? (value) => (Number.isInteger(value) ? formatInteger(value) : "")
-                    : formatTick,
+                  tickLabel: axes.rightIntegers ? integerTickLabel : formatTick,
                 }),
                 position: "right" as const,
                 grid: { drawOnChartArea: false },

@@ -1,6 +1,6 @@
 import { RequestModeSchema, type RequestMode, type RunSummary } from "@taillab/api";
 import type { ComparisonRow } from "@taillab/core";
-import type { ComparedRun } from "./compare-model.ts";
+import { phaseOnRow, type ComparedRun } from "./compare-model.ts";
 
 /** One run's tail and its cost, for "normal vs hedged vs tied". */
 export interface ModeEntry {
@@ -30,11 +30,9 @@ const MODE_ORDER = RequestModeSchema.options;
  */
 export function modeComparison(runs: readonly ComparedRun[], row: ComparisonRow): ModeEntry[] {
   const entries = runs.flatMap((run, index): (ModeEntry & { order: number })[] => {
-    const pointIndex = row.pointIndexes[index];
-    if (pointIndex === null || pointIndex === undefined) return [];
-    const summary = run.detail.summary;
-    const phase = summary.points[pointIndex]?.phases.find((entry) => entry.op === row.op);
+    const phase = phaseOnRow(run, row, index)?.phase;
     if (!phase) return [];
+    const summary = run.detail.summary;
     return [
       {
         order: MODE_ORDER.indexOf(summary.mode) * runs.length + index,

@@ -1,7 +1,12 @@
 import { lognormalCdf, shiftedExponentialCdf } from "@taillab/core";
 import { LOG_AXIS_RATIO, wantsLogAxis } from "./log-axis.ts";
 import type { PhaseAnalysis } from "./phase-analysis.ts";
-import type { XY } from "./timeline-chart-data.ts";
+
+/** A point of a line chart, in the axes' units. */
+export interface XY {
+  x: number;
+  y: number;
+}
 
 export type FitModel = "exponential" | "lognormal";
 
@@ -49,35 +54,29 @@ function modelCurve(fromMs: number, toMs: number, logScale: boolean, cdf: (t: nu
  */
 export function cdfChartData(analysis: PhaseAnalysis, measuredP99Ms: number): CdfData {
   const { view, fits } = analysis;
-  const fromMs = view.minMs;
-  const logScale = wantsLogAxis([fromMs, view.maxMs], LOG_AXIS_RATIO * 1.5);
-  const startMs = logScale ? fromMs : Math.max(0, fits.exponential.t0Ms);
-  const better: BetterFit =
-    fits.lognormal.ksDistance < fits.exponential.ksDistance
-      ? {
-          model: "lognormal",
-          ksDistance: fits.lognormal.ksDistance,
-          predictedP99Ms: fits.lognormal.predictedP99Ms,
-        }
-      : {
-          model: "exponential",
-          ksDistance: fits.exponential.ksDistance,
-          predictedP99Ms: fits.exponential.predictedP99Ms,
-        };
+  const logScale = wantsLogAxis([view.minMs, view.maxMs], LOG_AXIS_RATIO * 1.5);
+  const fromMs = logScale ? view.minMs : Math.max(0, fits.exponential.t0Ms);
+  const model: FitModel =
+    fits.lognormal.ksDistance < fits.exponential.ksDistance ? "lognormal" : "exponential";
+  const better: BetterFit = {
+    model,
+    ksDistance: fits[model].ksDistance,
+    predictedP99Ms: fits[model].predictedP99Ms,
+  };
   const lastMs = Math.max(view.maxMs, measuredP99Ms, better.predictedP99Ms);
   const toMs = logScale
-    ? lastMs * (lastMs / startMs) ** RIGHT_PAD
-    : lastMs + (lastMs - startMs) * RIGHT_PAD;
+    ? lastMs * (lastMs / fromMs) ** RIGHT_PAD
+    : lastMs + (lastMs - fromMs) * RIGHT_PAD;
   return {
     measured: view.cdf.map((point) => ({ x: point.valueMs, y: point.fraction })),
-    exponential: modelCurve(startMs, toMs, logScale, (t) =>
+    exponential: modelCurve(fromMs, toMs, logScale, (t) =>
       shiftedExponentialCdf(fits.exponential, t),
     ),
-    lognormal: modelCurve(startMs, toMs, logScale, (t) => lognormalCdf(fits.lognormal, t)),
+    lognormal: modelCurve(fromMs, toMs, logScale, (t) => lognormalCdf(fits.lognormal, t)),
     logScale,
     better,
     measuredP99Ms,
-    fromMs: startMs,
+    fromMs,
     toMs,
   };
 }

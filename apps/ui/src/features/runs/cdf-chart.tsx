@@ -5,9 +5,13 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
-import { seriesColor, withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
+import {
+  MARKER_SERIES,
+  seriesColor,
+  withAlpha,
+  type ChartTheme,
+} from "../../shared/chart-theme.ts";
 import { cdfChartData, verticalMarker, type CdfData } from "./cdf-chart-data.ts";
-import { MARKER_SERIES } from "../../shared/chart-timeline.ts";
 import type { PhaseAnalysis } from "./phase-analysis.ts";
 
 /** Colour tokens of the two models: the same on every CDF in the app. */

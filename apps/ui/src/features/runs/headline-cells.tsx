@@ -2,7 +2,7 @@ import type { Headline } from "@taillab/api";
 import { formatFixed, formatMs } from "@taillab/report";
 
 /** The phases a library row shows: the cleanup (DELETE) only when nothing else ran. */
-export function headlinePhases(headline: readonly Headline[]): Headline[] {
+function headlinePhases(headline: readonly Headline[]): Headline[] {
   const main = headline.filter((phase) => phase.op !== "DELETE");
   return main.length > 0 ? main : [...headline];
 }

@@ -4,7 +4,7 @@ import type { TFunction } from "i18next";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
-import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
+import { axis, integerTickLabel, legendAndTooltip } from "../../shared/chart-options.ts";
 import { seriesColor, withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
 import { histogramChartData, type HistogramData } from "./histogram-chart-data.ts";
 import type { PhaseAnalysis } from "./phase-analysis.ts";
@@ -40,7 +40,7 @@ function histogramConfig(
           type: "logarithmic",
           title: t("charts.requestsLog"),
           min: 0.5,
-          tickLabel: (value) => (Number.isInteger(value) ? formatInteger(value) : ""),
+          tickLabel: integerTickLabel,
         }),
       },
       plugins: legendAndTooltip(theme, {

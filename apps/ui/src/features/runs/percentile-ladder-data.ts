@@ -23,7 +23,7 @@ export interface LadderLine {
 }
 
 /** Where the nines axis is labelled, as in the report: p50, p90, p99, p99.9, p99.99. */
-export const LADDER_TICK_PERCENTILES = [50, 90, 99, 99.9, 99.99] as const;
+const LADDER_TICK_PERCENTILES = [50, 90, 99, 99.9, 99.99] as const;
 export const LADDER_TICKS = LADDER_TICK_PERCENTILES.map((percentile) => ({
   nines: ninesOf(percentile),
   label: `p${percentile}`,

@@ -1,5 +1,4 @@
 import type { RunDetail } from "@taillab/api";
-import { formatInteger, formatSize } from "@taillab/report";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { CdfChart } from "./cdf-chart.tsx";
@@ -8,6 +7,7 @@ import { LatencyTimelineChart } from "./latency-timeline-chart.tsx";
 import { PercentileLadderChart } from "./percentile-ladder-chart.tsx";
 import type { LadderInput } from "./percentile-ladder-data.ts";
 import { analyseHistogram, findHistograms } from "./phase-analysis.ts";
+import { pointOptionText } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
 import { chartedOps } from "./sweep-chart-data.ts";
 
@@ -36,17 +36,13 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
   }, [summary, point, histograms, choice.pointIndex, t]);
   if (!point || !phase) return null;
 
-  const pointText = t("picker.pointOption", {
-    index: choice.pointIndex + 1,
-    clients: point.params.clients,
-    samples: formatInteger(point.params.samples),
-    size: formatSize(point.params.objectSizeBytes),
-  });
   return (
     <section className="section phase-charts" data-testid="phase-charts" data-op={choice.op}>
       <h2>
         {t("charts.sectionTitle", { op: t(`ops.${choice.op}`) })}
-        {summary.points.length > 1 ? <span className="muted"> · {pointText}</span> : null}
+        {summary.points.length > 1 ? (
+          <span className="muted"> · {pointOptionText(choice.pointIndex, point.params, t)}</span>
+        ) : null}
       </h2>
       {series && series.buckets.length > 0 ? (
         <LatencyTimelineChart buckets={series.buckets} stats={phase.latencyMs} />

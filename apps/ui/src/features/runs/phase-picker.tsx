@@ -1,6 +1,6 @@
 import type { RunSummary } from "@taillab/api";
-import { formatInteger, formatSize } from "@taillab/report";
 import { useTranslation } from "react-i18next";
+import { pointOptionText } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
 
 /** Which point of a sweep and which phase the charts show. */
@@ -29,12 +29,7 @@ export function PhasePicker({
           >
             {summary.points.map((entry, index) => (
               <option key={index} value={index}>
-                {t("picker.pointOption", {
-                  index: index + 1,
-                  clients: entry.params.clients,
-                  samples: formatInteger(entry.params.samples),
-                  size: formatSize(entry.params.objectSizeBytes),
-                })}
+                {pointOptionText(index, entry.params, t)}
               </option>
             ))}
           </select>

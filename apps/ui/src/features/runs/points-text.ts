@@ -20,3 +20,25 @@ export function pointsText(points: readonly RunPointParams[], t: TFunction<"runs
     size: span(formatSize(outline.objectSizeBytes.min), formatSize(outline.objectSizeBytes.max)),
   });
 }
+
+/** A point as the labs name it in tables: `8-256-32 KiB` (clients-samples-size). */
+export function pointLabel(params: RunPointParams): string {
+  return `${params.clients}-${formatInteger(params.samples)}-${formatSize(params.objectSizeBytes)}`;
+}
+
+/**
+ * The point at `index` (from 0) as the point picker lists it and the charts' heading names it:
+ * `#4: 8 clients × 64 × 64 KiB`.
+ */
+export function pointOptionText(
+  index: number,
+  params: RunPointParams,
+  t: TFunction<"runs">,
+): string {
+  return t("picker.pointOption", {
+    index: index + 1,
+    clients: params.clients,
+    samples: formatInteger(params.samples),
+    size: formatSize(params.objectSizeBytes),
+  });
+}

@@ -1,13 +1,7 @@
 import type { PhaseSummary, RunSummary } from "@taillab/api";
-import {
-  formatFixed,
-  formatInteger,
-  formatMiB,
-  formatMs,
-  formatPercent,
-  formatSize,
-} from "@taillab/report";
+import { formatFixed, formatInteger, formatMiB, formatMs, formatPercent } from "@taillab/report";
 import { useTranslation } from "react-i18next";
+import { pointLabel } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
 
 /** data-* figures of a phase, for tests and tools that must not parse formatted text. */
@@ -94,11 +88,7 @@ export function ResultsTable({
                   onClick={() => onChoose({ pointIndex, op: phase.op })}
                 >
                   {sweep ? (
-                    <td className="nowrap">
-                      {phaseIndex === 0
-                        ? `${point.params.clients}-${formatInteger(point.params.samples)}-${formatSize(point.params.objectSizeBytes)}`
-                        : ""}
-                    </td>
+                    <td className="nowrap">{phaseIndex === 0 ? pointLabel(point.params) : ""}</td>
                   ) : null}
                   <td>
                     <button

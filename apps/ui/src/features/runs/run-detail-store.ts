@@ -28,7 +28,7 @@ interface RunDetailState {
  * The phase to open on: the first with answered requests that is not the cleanup (DELETE), which
  * is rarely what a tail-latency question is about; the cleanup when it is all there is.
  */
-export function defaultOp(point: PointSummary | undefined): Operation | null {
+function defaultOp(point: PointSummary | undefined): Operation | null {
   const phases = point?.phases ?? [];
   const measured = phases.filter((phase) => phase.requests > 0);
   const main = measured.find((phase) => phase.op !== "DELETE");

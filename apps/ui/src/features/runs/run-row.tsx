@@ -14,7 +14,7 @@ import { StatusBadge } from "./status-badge.tsx";
 import { TagList } from "./tag-list.tsx";
 
 /** Columns of a row, for the notes editor that spans them all. */
-export const RUN_TABLE_COLUMNS = 10;
+const RUN_TABLE_COLUMNS = 10;
 
 /** One run in the library: its figures at a glance, and the edits a user makes to it in place. */
 export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolean }) {

@@ -20,7 +20,7 @@ const LATENCY_METRICS: readonly SweepMetric[] = ["p50Ms", "p99Ms", "p999Ms"];
 /** Percentiles differ by dash, as in the report: p50 solid, p99 dashed, p99.9 dotted. */
 const METRIC_DASH: Partial<Record<SweepMetric, number[]>> = { p99Ms: [8, 5], p999Ms: [2, 4] };
 /** With one percentile, reads and writes differ by dash instead. */
-const OP_DASH: Record<string, number[]> = { GET: [8, 5], DELETE: [2, 4] };
+const OP_DASH: Partial<Record<Operation, number[]>> = { GET: [8, 5], DELETE: [2, 4] };
 
 function lineLabel(
   line: SweepChartLine,
@@ -31,7 +31,7 @@ function lineLabel(
 ) {
   const { clients, samples, objectSizeBytes } = line.fixed;
   const fixed =
-    line.fixed.clients !== undefined
+    clients !== undefined
       ? t("charts.fixedClients", { clients, samples: formatInteger(samples ?? 0) })
       : t("charts.fixedSize", {
           size: formatSize(objectSizeBytes ?? 0),
@@ -76,8 +76,7 @@ function sweepConfig(
           backgroundColor: color,
           borderWidth: theme.lineWidth,
           pointRadius: theme.lineWidth + 1.5,
-          borderDash:
-            options.metrics.length > 1 ? METRIC_DASH[line.metric] : (OP_DASH[line.op] ?? undefined),
+          borderDash: options.metrics.length > 1 ? METRIC_DASH[line.metric] : OP_DASH[line.op],
         };
       }),
     },

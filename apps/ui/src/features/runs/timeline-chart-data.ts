@@ -2,11 +2,6 @@ import type { LatencyStats } from "@taillab/api";
 import { DEFAULT_SERIES_BUCKETS, mergeDecimatedBuckets, type DecimatedBucket } from "@taillab/core";
 import { wantsLogAxis } from "./log-axis.ts";
 
-export interface XY {
-  x: number;
-  y: number;
-}
-
 /** Latency against request index as the chart draws it (shared/chart-timeline.ts). */
 export interface TimelineData {
   columns: DecimatedBucket[];
