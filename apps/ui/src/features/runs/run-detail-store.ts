@@ -1,7 +1,7 @@
 import type { Operation, PointSummary, RunDetail, RunIndexEntry } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
-import { toShownError } from "../../shared/app-error.ts";
+import { messageOf } from "../../shared/field-errors.ts";
 
 /** The point and phase the detail screen's charts show. */
 export interface PhaseChoice {
@@ -63,7 +63,7 @@ export const useRunDetail = create<RunDetailState>((set, get) => ({
       });
     } catch (error) {
       if (get().runId !== runId) return;
-      set({ loading: false, error: toShownError(error).message });
+      set({ loading: false, error: messageOf(error) });
     }
   },
   choose: (choice) => set({ choice }),

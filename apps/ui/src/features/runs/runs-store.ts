@@ -1,7 +1,7 @@
 import type { RunIndexEntry } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
-import { toShownError } from "../../shared/app-error.ts";
+import { messageOf } from "../../shared/field-errors.ts";
 import { useRunDetail } from "./run-detail-store.ts";
 
 interface RunsState {
@@ -43,7 +43,7 @@ export const useRuns = create<RunsState>((set) => {
       useRunDetail.getState().applyEntry(entry);
       return true;
     } catch (error) {
-      set({ error: toShownError(error).message });
+      set({ error: messageOf(error) });
       return false;
     }
   };
@@ -73,7 +73,7 @@ export const useRuns = create<RunsState>((set) => {
               : null,
         }));
       } catch (error) {
-        set({ loading: false, error: toShownError(error).message });
+        set({ loading: false, error: messageOf(error) });
       }
     },
     setQuery: (query) => set({ query }),
@@ -99,7 +99,7 @@ export const useRuns = create<RunsState>((set) => {
         }));
         return true;
       } catch (error) {
-        set({ error: toShownError(error).message });
+        set({ error: messageOf(error) });
         return false;
       }
     },
