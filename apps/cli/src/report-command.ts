@@ -72,7 +72,8 @@ const COMPARE_FLAGS = [
 export const COMPARE_HELP = `Usage: taillab compare RUN... [flags]
 
 Aligns the runs' phases by clients, samples, object size and operation and prints each run's
-figures beside the baseline's, with the change in %.
+figures beside the baseline's, with the change in %. A run that shares no point with the baseline
+is paired with it point by point in order, and a line after the table says what differs.
 
 ${formatFlagHelp(COMPARE_FLAGS)}
 `;

@@ -15,6 +15,7 @@ export * from "./latency-fit.ts";
 export * from "./series-decimation.ts";
 export * from "./repetition-stats.ts";
 export * from "./sweep-view.ts";
+export * from "./point-pairing.ts";
 export * from "./run-comparison.ts";
 export * from "./normal-distribution.ts";
 export * from "./workload-text.ts";

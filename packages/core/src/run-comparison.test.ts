@@ -101,3 +101,89 @@ describe("compareRuns", () => {
     expect(() => compareRuns([normal], 1)).toThrow(/baseline index 1 is not one of the 1 runs/);
   });
 });
+
+describe("compareRuns pairing", () => {
+  const at = (runId: string, ...points: (typeof small)[]) =>
+    runFixture(
+      runId,
+      points.map((params, index) =>
+        pointFixture(params, [phaseFixture("GET", 10 * (index + 1) * params.clients)]),
+      ),
+    );
+  const two = { clients: 2, samples: 256, objectSizeBytes: 4096 };
+  const eight = { ...two, clients: 8 };
+  const sixteen = { ...two, clients: 16 };
+
+  it.each([
+    {
+      name: "exact: a shared point keeps matching by parameters",
+      runs: [at("a", two, eight), at("b", eight, sixteen)],
+      pairings: [
+        { pairing: "baseline", differingParams: [] },
+        { pairing: "same-points", differingParams: [] },
+      ],
+      pointIndexes: [
+        [0, null],
+        [1, 0],
+        [null, 1],
+      ],
+      rowClients: [2, 8, 16],
+    },
+    {
+      name: "in order: no shared point, 8 clients against 2",
+      runs: [at("a", two), at("b", eight)],
+      pairings: [
+        { pairing: "baseline", differingParams: [] },
+        {
+          pairing: "in-order",
+          differingParams: [{ param: "clients", values: [8], baselineValues: [2] }],
+        },
+      ],
+      pointIndexes: [[0, 0]],
+      rowClients: [2],
+    },
+    {
+      name: "in order: a longer run's extra point gets a row of its own",
+      runs: [at("a", two), at("b", eight, { ...sixteen, objectSizeBytes: 65536 })],
+      pairings: [
+        { pairing: "baseline", differingParams: [] },
+        {
+          pairing: "in-order",
+          differingParams: [{ param: "clients", values: [8], baselineValues: [2] }],
+        },
+      ],
+      pointIndexes: [
+        [0, 0],
+        [null, 1],
+      ],
+      rowClients: [2, 16],
+    },
+    {
+      name: "no baseline points: nothing to pair with",
+      runs: [at("a"), at("b", eight)],
+      pairings: [
+        { pairing: "baseline", differingParams: [] },
+        { pairing: "same-points", differingParams: [] },
+      ],
+      pointIndexes: [[null, 0]],
+      rowClients: [8],
+    },
+  ])("$name", ({ runs, pairings, pointIndexes, rowClients }) => {
+    const comparison = compareRuns(runs, 0);
+    expect(comparison.pairings).toEqual(pairings);
+    expect(comparison.rows.map((row) => row.pointIndexes)).toEqual(pointIndexes);
+    expect(comparison.rows.map((row) => row.params.clients)).toEqual(rowClients);
+  });
+
+  it("gives each run its own figures when paired in order, against any baseline", () => {
+    const comparison = compareRuns([at("a", eight), at("b", two)], 1);
+    expect(comparison.pairings.map((entry) => entry.pairing)).toEqual(["in-order", "baseline"]);
+    expect(comparison.pairings[0]!.differingParams).toEqual([
+      { param: "clients", values: [8], baselineValues: [2] },
+    ]);
+    expect(comparison.rows[0]!.cells.p50Ms).toEqual([
+      { value: 80, delta: 60, deltaPct: 300 },
+      { value: 20, delta: 0, deltaPct: 0 },
+    ]);
+  });
+});

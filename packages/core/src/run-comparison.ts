@@ -1,4 +1,5 @@
 import type { Operation, PhaseSummary, RunPointParams, RunSummary } from "@taillab/api";
+import { pairWithBaseline, type RunPairing } from "./point-pairing.ts";
 
 export type ComparisonMetric =
   | "p50Ms"
@@ -77,6 +78,7 @@ export interface ComparisonCell {
 }
 
 export interface ComparisonRow {
+  /** The baseline's point (a run paired in order has its own at `pointIndexes`). */
   params: RunPointParams;
   op: Operation;
   /** Which point of each run the row came from (null: the run has no such point and phase). */
@@ -88,6 +90,8 @@ export interface ComparisonRow {
 export interface RunComparison {
   baselineIndex: number;
   runIds: string[];
+  /** One per run, in the order given: how its points were paired with the baseline's. */
+  pairings: RunPairing[];
   rows: ComparisonRow[];
 }
 
@@ -122,9 +126,11 @@ function phasesByKey(summary: RunSummary): Map<string, LocatedPhase> {
 
 /**
  * Compares runs against the one at `baselineIndex`, row by row: the baseline's points and phases
- * first in its own order, then any point and phase only other runs have. Points are matched by
- * (clients, samples, objectSizeBytes, op), not by position, so runs with different sweeps line up
- * where they overlap and show null where they do not.
+ * first in its own order, then any point and phase only other runs have. A run sharing at least one
+ * point with the baseline is matched by (clients, samples, objectSizeBytes, op), not by position,
+ * so runs with different sweeps line up where they overlap and show null where they do not. A run
+ * sharing none is paired with the baseline point by point in order (see pairWithBaseline), and
+ * `pairings` says so with what differs.
  */
 export function compareRuns(summaries: readonly RunSummary[], baselineIndex = 0): RunComparison {
   if (summaries.length === 0) throw new RangeError("compareRuns: no runs to compare");
@@ -133,7 +139,8 @@ export function compareRuns(summaries: readonly RunSummary[], baselineIndex = 0)
       `compareRuns: baseline index ${baselineIndex} is not one of the ${summaries.length} runs (0–${summaries.length - 1})`,
     );
   }
-  const perRun = summaries.map(phasesByKey);
+  const { pairings, aligned } = pairWithBaseline(summaries, baselineIndex);
+  const perRun = aligned.map(phasesByKey);
   const keys = new Set<string>();
   for (const index of [baselineIndex, ...summaries.keys()]) {
     for (const key of (perRun[index] as Map<string, LocatedPhase>).keys()) keys.add(key);
@@ -160,7 +167,7 @@ export function compareRuns(summaries: readonly RunSummary[], baselineIndex = 0)
       cells,
     };
   });
-  return { baselineIndex, runIds: summaries.map((summary) => summary.runId), rows };
+  return { baselineIndex, runIds: summaries.map((summary) => summary.runId), pairings, rows };
 }
 
 function cell(value: number | null, baseline: number | null): ComparisonCell {

@@ -183,6 +183,19 @@ describe("renderComparisonReport", () => {
     expect(count(page, /<svg class="chart"/g)).toBe(2 * 3 * 2);
   });
 
+  it.each([
+    ["en", "Run eight paired in order with the baseline: differs in clients (8 vs 2)"],
+    ["zh-CN", "运行 eight 与基线按顺序配对,不同之处:客户端数 (8,基线 2)"],
+  ] as const)("names what a run paired in order differs in (%s)", (language, line) => {
+    const two = syntheticRun({ name: "two", spec: { clients: [2], samples: [1000] } });
+    const eight = syntheticRun({ name: "eight", seed: 3, spec: { clients: [8], samples: [1000] } });
+    const page = renderComparisonReport([two, eight], { baselineIndex: 0, language });
+    expect(page).toContain(line);
+    expect(count(page, /data-pairing="in-order"/g)).toBe(1);
+    // Paired, the runs' points share one table per operation: no missing cell.
+    expect(page).not.toMatch(/<td class="num">\s*—/);
+  });
+
   it("numbers runs that share a name", () => {
     const page = renderComparisonReport([baseline, baseline], { baselineIndex: 1, language: "en" });
     expect(page).toContain("normal (#1)");

@@ -25,6 +25,7 @@ import {
   type HistogramView,
   type LatencyModelFits,
   type PercentilePoint,
+  type PointParam,
   type RunComparison,
 } from "@taillab/core";
 import { markup, trustedHtml, type HtmlValue, type SafeHtml } from "./html.ts";
@@ -381,6 +382,30 @@ function runLabel(inputs: readonly RunReportInput[], index: number): string {
   return shared ? `${own} (#${index + 1})` : own;
 }
 
+/** One line per run paired with the baseline in order, naming what differs. */
+function pairingNotes(
+  messages: ReportMessages,
+  inputs: readonly RunReportInput[],
+  comparison: RunComparison,
+): SafeHtml[] {
+  const shown = (param: PointParam, values: readonly number[]) =>
+    values
+      .map((value) => (param === "objectSizeBytes" ? formatSize(value) : formatInteger(value)))
+      .join(", ");
+  return comparison.pairings.flatMap(({ pairing, differingParams }, index) =>
+    pairing === "in-order"
+      ? [
+          markup`<p class="note" data-pairing="in-order">${messages.pairedInOrder(
+            runLabel(inputs, index),
+            differingParams.map(({ param, values, baselineValues }) =>
+              messages.paramDifference(param, shown(param, values), shown(param, baselineValues)),
+            ),
+          )}</p>`,
+        ]
+      : [],
+  );
+}
+
 function comparisonTables(
   messages: ReportMessages,
   inputs: readonly RunReportInput[],
@@ -558,7 +583,7 @@ export function renderComparisonReport(
       id: "side-by-side",
       title: messages.comparisonTable,
       body: markup`<p class="note">${messages.comparisonIntro}</p>
-        ${comparisonTables(messages, inputs, comparison)}`,
+        ${pairingNotes(messages, inputs, comparison)}${comparisonTables(messages, inputs, comparison)}`,
     },
   ];
   if (ladders.length > 0)

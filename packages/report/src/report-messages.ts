@@ -1,4 +1,5 @@
 import type { Operation, RequestMode, RunStatus } from "@taillab/api";
+import type { PointParam } from "@taillab/core";
 import { formatInteger } from "./report-format.ts";
 
 export type ReportLanguage = "en" | "zh-CN";
@@ -162,6 +163,9 @@ export interface ReportMessages {
   baselineMark: string;
   comparisonTable: string;
   comparisonIntro: string;
+  /** A run sharing no point with the baseline, paired with it in order: what differs. */
+  pairedInOrder: (run: string, differences: string[]) => string;
+  paramDifference: (param: PointParam, values: string, baselineValues: string) => string;
   metric: string;
   delta: string;
   missing: string;
@@ -369,7 +373,11 @@ const en: ReportMessages = {
   baselineMark: "baseline",
   comparisonTable: "Side by side",
   comparisonIntro:
-    "Each run's figure, then its difference from the baseline (absolute and %). Points are matched by clients, samples, object size and operation; — marks a point a run does not have. Green is better, red worse.",
+    "Each run's figure, then its difference from the baseline (absolute and %). Points are matched by clients, samples, object size and operation; a run that shares no point with the baseline is paired with it point by point, in order. — marks a point a run does not have. Green is better, red worse.",
+  pairedInOrder: (run, differences) =>
+    `Run ${run} paired in order with the baseline: differs in ${differences.join(", ")}`,
+  paramDifference: (param, values, baselineValues) =>
+    `${{ clients: "clients", samples: "samples", objectSizeBytes: "object size" }[param]} (${values} vs ${baselineValues})`,
   metric: "Metric",
   delta: "Δ",
   missing: "—",
@@ -582,7 +590,11 @@ const zhCN: ReportMessages = {
   baselineMark: "基线",
   comparisonTable: "逐项对比",
   comparisonIntro:
-    "先列出每次运行的数值,再给出与基线的差值(绝对值与百分比)。测试点按客户端数、样本数、对象大小和操作对齐;— 表示该运行没有这个测试点。绿色表示更好,红色表示更差。",
+    "先列出每次运行的数值,再给出与基线的差值(绝对值与百分比)。测试点按客户端数、样本数、对象大小和操作对齐;与基线没有相同测试点的运行按顺序逐点与基线配对。— 表示该运行没有这个测试点。绿色表示更好,红色表示更差。",
+  pairedInOrder: (run, differences) =>
+    `运行 ${run} 与基线按顺序配对,不同之处:${differences.join("、")}`,
+  paramDifference: (param, values, baselineValues) =>
+    `${{ clients: "客户端数", samples: "样本数", objectSizeBytes: "对象大小" }[param]} (${values},基线 ${baselineValues})`,
   metric: "指标",
   delta: "差值",
   missing: "—",

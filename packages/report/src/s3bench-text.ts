@@ -1,4 +1,4 @@
-import type { RunComparison } from "@taillab/core";
+import type { ParamDifference, PointParam, RunComparison } from "@taillab/core";
 import {
   formatByteSize,
   type Operation,
@@ -234,5 +234,41 @@ export function formatRunComparison(
       }),
     ]),
   );
-  return formatTable([header, ...rows]);
+  const notes = formatPairingNotes(comparison, runNames);
+  const table = formatTable([header, ...rows]);
+  return notes.length > 0 ? `${table}${notes.join("\n")}\n` : table;
+}
+
+const PARAM_WORD: Record<PointParam, string> = {
+  clients: "clients",
+  samples: "samples",
+  objectSizeBytes: "object size",
+};
+
+/** A point parameter's values as a report shows them: sizes in KiB/MiB, counts as they are. */
+export function formatParamValues(param: PointParam, values: readonly number[]): string {
+  return values
+    .map((value) => (param === "objectSizeBytes" ? formatByteSize(value) : String(value)))
+    .join(", ");
+}
+
+function differenceText({ param, values, baselineValues }: ParamDifference): string {
+  return `${PARAM_WORD[param]} (${formatParamValues(param, values)} vs ${formatParamValues(param, baselineValues)})`;
+}
+
+/**
+ * One line per run paired with the baseline in order (it shares no point with it), naming what
+ * differs, e.g. `run B paired in order with the baseline: differs in clients (8 vs 2)`.
+ */
+export function formatPairingNotes(
+  comparison: RunComparison,
+  runNames: readonly string[],
+): string[] {
+  return comparison.pairings.flatMap(({ pairing, differingParams }, index) =>
+    pairing === "in-order"
+      ? [
+          `run ${runNames[index] ?? comparison.runIds[index]} paired in order with the baseline: differs in ${differingParams.map(differenceText).join(", ")}`,
+        ]
+      : [],
+  );
 }

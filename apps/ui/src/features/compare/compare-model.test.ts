@@ -1,4 +1,4 @@
-import type { RunDetail } from "@taillab/api";
+import type { RunDetail, RunSpecInput } from "@taillab/api";
 import { compareRuns } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { runDetailFixture } from "../runs/test-support/run-fixtures.ts";
@@ -96,11 +96,42 @@ describe("compare model", () => {
   });
 
   it("marks a run that lacks the compared point", () => {
+    // The runs share the 4 KiB point, so they are matched by point, not paired in order.
+    const sweep = runDetailFixture({ runId: "w", spec: { objectSize: ["32KiB", "4KiB"] } });
     const other = runDetailFixture({ runId: "o", spec: { objectSize: ["4KiB"] } });
-    const runs = compared([normal, other]);
+    const runs = compared([sweep, other]);
     const comparison = compareRuns(runs.map((run) => run.detail.summary));
     const rows = compareTableRows(comparison, runs, rowKey(comparison.rows[0]!));
     expect(rows.map((row) => row.present)).toEqual([true, false]);
     expect(rows[1]!.figures.p999Ms).toEqual({ value: null, ratio: null, verdict: null });
+  });
+});
+
+describe("compareTableRows of runs paired in order", () => {
+  const run = (runId: string, spec: Partial<RunSpecInput>) =>
+    runDetailFixture({ runId, spec: { samples: [32], ...spec } });
+
+  it("compares a run at 8 clients with the baseline at 2, saying the clients differ", () => {
+    const details = [run("two", { clients: [2] }), run("eight", { clients: [8] })];
+    const comparison = compareRuns(
+      details.map((detail) => detail.summary),
+      0,
+    );
+    const get = comparison.rows.find((row) => row.op === "GET")!;
+    expect(get.pointIndexes).toEqual([0, 0]);
+    const rows = compareTableRows(comparison, compared(details), rowKey(get));
+    expect(rows.map((row) => [row.present, row.params?.clients, row.differs])).toEqual([
+      [true, 2, []],
+      [true, 8, ["clients"]],
+    ]);
+    const eightGet = details[1]!.summary.points[0]!.phases.find((phase) => phase.op === "GET")!;
+    expect(rows[1]!.figures.p999Ms.value).toBe(eightGet.latencyMs.p999);
+    expect(rows[1]!.figures.p999Ms.ratio).not.toBeNull();
+  });
+
+  it("keys rows by the baseline's point, whichever run it is", () => {
+    const summaries = [run("a", { clients: [8] }).summary, run("b", { clients: [2] }).summary];
+    const get = compareRuns(summaries, 1).rows.find((row) => row.op === "GET")!;
+    expect(get.params.clients).toBe(2);
   });
 });

@@ -1,11 +1,13 @@
 import type { PhaseSummary, RequestMode, RunDetail, RunPointParams } from "@taillab/api";
 import {
   COMPARISON_METRICS,
+  differingParams,
+  POINT_PARAMS,
   type ComparisonMetric,
   type ComparisonRow,
+  type PointParam,
   type RunComparison,
 } from "@taillab/core";
-import { differingParams, POINT_PARAMS, type PointParam } from "./point-pairing.ts";
 
 /** A run being compared, under the name the comparison shows. */
 export interface ComparedRun {

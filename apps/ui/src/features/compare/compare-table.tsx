@@ -1,10 +1,9 @@
 import type { RunPointParams } from "@taillab/api";
-import type { ComparisonMetric } from "@taillab/core";
+import type { ComparisonMetric, PointParam } from "@taillab/core";
 import { formatFixed, formatInteger, formatMs, formatPercent, formatSize } from "@taillab/report";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { variedParams, type ComparedFigure, type CompareTableRow } from "./compare-model.ts";
-import type { PointParam } from "./point-pairing.ts";
 
 interface Column {
   metric: ComparisonMetric;

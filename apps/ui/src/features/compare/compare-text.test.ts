@@ -24,6 +24,16 @@ describe("compareText", () => {
     );
   });
 
+  it("names what a run paired in order differs in", () => {
+    const two = runDetailFixture({ runId: "2", name: "two", spec: { clients: [2] } });
+    const eight = runDetailFixture({ runId: "8", name: "eight", spec: { clients: [8] } });
+    const text = compareText([run(two), run(eight)], 0);
+    expect(text).toContain(
+      "run eight paired in order with the baseline: differs in clients (8 vs 2)",
+    );
+    expect(text).not.toContain("–");
+  });
+
   it("names the baseline", () => {
     expect(compareText([run(normal), run(hedged)], 1)).toContain("hedged (baseline)");
   });

@@ -1,4 +1,5 @@
 import type { RunDetail } from "@taillab/api";
+import { compareRuns } from "@taillab/core";
 import { formatInteger, formatSize } from "@taillab/report";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -23,7 +24,6 @@ import { CompareTable } from "./compare-table.tsx";
 import { compareText } from "./compare-text.ts";
 import { ModeComparisonCard } from "./mode-comparison-card.tsx";
 import { differsByMode, modeComparison } from "./mode-comparison.ts";
-import { comparePairedRuns } from "./point-pairing.ts";
 import { RunPicker } from "./run-picker.tsx";
 
 /** Several runs against a baseline: their tails, their sweeps and, across modes, their cost. */
@@ -59,18 +59,17 @@ export function CompareView({ runIds }: { runIds: string[] }) {
     0,
     runs.findIndex((run) => run.runId === baselineId),
   );
-  const paired = useMemo(
+  const comparison = useMemo(
     () =>
       runs.length > 0
-        ? comparePairedRuns(
+        ? compareRuns(
             runs.map((run) => run.detail.summary),
             baselineIndex,
           )
         : null,
     [runs, baselineIndex],
   );
-  const comparison = paired?.comparison ?? null;
-  const pairedInOrder = paired?.pairings.includes("in-order") ?? false;
+  const pairedInOrder = comparison?.pairings.some((entry) => entry.pairing === "in-order") ?? false;
   const key =
     comparison && chosenKey && comparison.rows.some((row) => rowKey(row) === chosenKey)
       ? chosenKey

@@ -46,8 +46,10 @@ describe("mode comparison", () => {
   });
 
   it("leaves out a run without the compared point", () => {
+    // The runs share the 4 KiB point, so they are matched by point, not paired in order.
+    const sweep = runDetailFixture({ runId: "n", spec: { objectSize: ["32KiB", "4KiB"] } });
     const small = runDetailFixture({ runId: "s", mode: "hedged", spec: { objectSize: ["4KiB"] } });
-    const details = [normal, small];
+    const details = [sweep, small];
     const runs = details.map((detail) => ({ runId: detail.meta.id, label: "x", detail }));
     const comparison = compareRuns(details.map((detail) => detail.summary));
     expect(modeComparison(runs, comparison.rows[0]!).map((entry) => entry.runId)).toEqual(["n"]);
