@@ -1,12 +1,13 @@
-import type {
-  CredentialsRef,
-  Endpoint,
-  PhaseSummary,
-  PointSummary,
-  RunEnvironment,
-  RunMeta,
-  RunSpec,
-  RunSummary,
+import {
+  PERCENTILE_LEVELS,
+  type CredentialsRef,
+  type Endpoint,
+  type PhaseSummary,
+  type PointSummary,
+  type RunEnvironment,
+  type RunMeta,
+  type RunSpec,
+  type RunSummary,
 } from "@taillab/api";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
 import {
@@ -201,6 +202,10 @@ function errorsText(phase: PhaseSummary): string {
   return codes ? `${formatInteger(phase.errors)} (${codes})` : formatInteger(phase.errors);
 }
 
+const LATENCY_PERCENTILES = (
+  Object.entries(PERCENTILE_LEVELS) as [keyof typeof PERCENTILE_LEVELS, number][]
+).sort(([, a], [, b]) => b - a);
+
 /** s3bench's summary, one column per phase, with p99.9 and p99.99 added. */
 export function pointResultsTable(messages: ReportMessages, point: PointSummary): SafeHtml {
   const phases = point.phases;
@@ -223,33 +228,12 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
       latency((phase) => phase.latencyMs.max),
       true,
     ),
-    row(
-      messages.latencyRow("p99.99"),
-      latency((phase) => phase.latencyMs.p9999),
-    ),
-    row(
-      messages.latencyRow("p99.9"),
-      latency((phase) => phase.latencyMs.p999),
-    ),
-    row(
-      messages.latencyRow("p99"),
-      latency((phase) => phase.latencyMs.p99),
-    ),
-    row(
-      messages.latencyRow("p90"),
-      latency((phase) => phase.latencyMs.p90),
-    ),
-    row(
-      messages.latencyRow("p75"),
-      latency((phase) => phase.latencyMs.p75),
-    ),
-    row(
-      messages.latencyRow("p50"),
-      latency((phase) => phase.latencyMs.p50),
-    ),
-    row(
-      messages.latencyRow("p25"),
-      latency((phase) => phase.latencyMs.p25),
+    // p99.99 down to p25, the order of s3bench's table.
+    ...LATENCY_PERCENTILES.map(([key, level]) =>
+      row(
+        messages.latencyRow(`p${level}`),
+        latency((phase) => phase.latencyMs[key]),
+      ),
     ),
     row(
       messages.latencyMin,
