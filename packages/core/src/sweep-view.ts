@@ -1,6 +1,11 @@
-import type { Operation, PhaseSummary, RunPointParams, RunSummary } from "@taillab/api";
+import type { Operation, RunPointParams, RunSummary } from "@taillab/api";
+import { comparisonMetricValue, type ComparisonMetric } from "./run-comparison.ts";
 
-export type SweepMetric = "throughputMBps" | "opsPerSec" | "p50Ms" | "p99Ms" | "p999Ms";
+/** The figures a sweep chart can draw: a few of the compared ones. */
+export type SweepMetric = Extract<
+  ComparisonMetric,
+  "throughputMBps" | "opsPerSec" | "p50Ms" | "p99Ms" | "p999Ms"
+>;
 export const SWEEP_METRICS: readonly SweepMetric[] = [
   "throughputMBps",
   "opsPerSec",
@@ -37,21 +42,6 @@ export interface SweepView {
   ops: Operation[];
   bySize: Record<SweepMetric, SweepSeries[]>;
   byConcurrency: Record<SweepMetric, SweepSeries[]>;
-}
-
-export function sweepMetricValue(phase: PhaseSummary, metric: SweepMetric): number {
-  switch (metric) {
-    case "throughputMBps":
-      return phase.throughputMBps;
-    case "opsPerSec":
-      return phase.opsPerSec;
-    case "p50Ms":
-      return phase.latencyMs.p50;
-    case "p99Ms":
-      return phase.latencyMs.p99;
-    case "p999Ms":
-      return phase.latencyMs.p999;
-  }
 }
 
 /**
@@ -109,7 +99,7 @@ function seriesFor(
       }
       line.points.push({
         x: axis === "objectSize" ? objectSizeBytes : clients,
-        y: sweepMetricValue(phase, metric),
+        y: comparisonMetricValue(phase, metric),
         pointIndex,
       });
     });
