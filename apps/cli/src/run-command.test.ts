@@ -1,5 +1,6 @@
 import { RunSummarySchema, type RunSummary } from "@taillab/api";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { startTestbedServer } from "@taillab/backend";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -127,7 +128,6 @@ describe("taillab run on the embedded testbed", () => {
 
   it("reads a spec file and lets flags override it", async () => {
     const specPath = join(scratch, "spec.json");
-    const { writeFile } = await import("node:fs/promises");
     await writeFile(
       specPath,
       JSON.stringify({ clients: 2, samples: 8, objectSize: "2KiB", phases: ["write", "cleanup"] }),
@@ -178,6 +178,42 @@ describe("taillab run rejects bad input with exit code 2, naming the field", () 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("endpoint http://127.0.0.1:9");
     expect(result.stderr).toContain("ECONNREFUSED");
+  });
+
+  it("a spec naming a variable that is not a credential is refused before any request", async () => {
+    const server = await startTestbedServer({ buckets: ["loadgen"] });
+    try {
+      const specPath = join(scratch, "exfiltrate.json");
+      await writeFile(
+        specPath,
+        JSON.stringify({
+          endpoints: [
+            {
+              url: server.url,
+              credentials: {
+                kind: "env",
+                accessKeyIdVar: "TAILLAB_SECRETS_PASSPHRASE",
+                secretAccessKeyVar: "HOME_SECRET_ACCESS_KEY_FILE",
+              },
+            },
+          ],
+        }),
+      );
+      const result = await runCli(["run", "--spec", specPath, ...ONE_REQUEST], {
+        TAILLAB_SECRETS_PASSPHRASE: "passphrase-of-the-user",
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        'endpoints[0].credentials.accessKeyIdVar: "TAILLAB_SECRETS_PASSPHRASE" is one of TailLab\'s own variables',
+      );
+      expect(result.stderr).toContain(
+        'endpoints[0].credentials.secretAccessKeyVar: "HOME_SECRET_ACCESS_KEY_FILE" is not a credential variable',
+      );
+      expect(result.stderr + result.stdout).not.toContain("passphrase-of-the-user");
+      expect(server.stats().received).toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 
   it("asks for credentials when a real endpoint has none", async () => {

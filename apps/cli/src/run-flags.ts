@@ -270,9 +270,12 @@ export type RunFlags = ParsedFlags<RunFlagName>;
 /** `uniform:…`, `lognormal:…`, `histogram:…`: object sizes drawn per key, for --ops workloads. */
 const SIZE_DISTRIBUTION = /^(uniform|lognormal|histogram):/i;
 
-/** Variables that carry secrets given on the command line: the spec only refers to them. */
-export const CLI_ACCESS_KEY_VAR = "TAILLAB_CLI_ACCESS_KEY_ID";
-export const CLI_SECRET_KEY_VAR = "TAILLAB_CLI_SECRET_ACCESS_KEY";
+/**
+ * Variables that carry secrets given on the command line: the spec only refers to them. Their
+ * names are credential names (api's credential-variables.ts), as every spec's must be.
+ */
+export const CLI_ACCESS_KEY_VAR = "CLI_ACCESS_KEY_ID";
+export const CLI_SECRET_KEY_VAR = "CLI_SECRET_ACCESS_KEY";
 
 const value = (flags: RunFlags, name: RunFlagName): string | undefined => {
   const found = flags[name];

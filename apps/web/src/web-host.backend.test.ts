@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { AppError, createApiClient, type RunEvent, type TailLabApi } from "@taillab/api";
-import { createTailLabService, passphraseCipher, type TailLabBackend } from "@taillab/backend";
+import {
+  createTailLabService,
+  passphraseCipher,
+  startTestbedServer,
+  type TailLabBackend,
+} from "@taillab/backend";
 import { createFetchInvoke } from "./browser/fetch-invoke.ts";
 import { createRunEventSubscriber } from "./browser/run-event-subscriber.ts";
 import { startWebHost, type WebHost } from "./web-host.ts";
@@ -15,6 +20,13 @@ import { startWebHost, type WebHost } from "./web-host.ts";
  */
 
 const SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+/** The backend's environment: TailLab's own passphrase, an unrelated secret, and lab keys. */
+const ENV = {
+  TAILLAB_SECRETS_PASSPHRASE: "passphrase-of-the-host",
+  CI_DEPLOY_TOKEN: "token-of-the-host",
+  LAB_ACCESS_KEY_ID: "AKIALABKEYID",
+  LAB_SECRET_ACCESS_KEY: "lab-secret-key",
+};
 
 let folder: string;
 let service: TailLabBackend;
@@ -35,7 +47,7 @@ beforeAll(async () => {
     dataDir: join(folder, "data"),
     resultsDir: join(folder, "results"),
     secretCipher: passphraseCipher("test passphrase"),
-    env: {},
+    env: ENV,
   });
   host = await startWebHost({ service, uiDir });
   const headers = { authorization: `Bearer ${host.token}` };
@@ -113,5 +125,77 @@ describe("web host with the real backend", () => {
       .toMatchObject({ type: "finished", runId });
     expect(events[0]).toMatchObject({ type: "started", runId });
     unsubscribe();
+  });
+});
+
+describe("web host with the real backend: environment credentials", () => {
+  it("refuses an endpoint naming a variable that is not a credential, and reads nothing", async () => {
+    const server = await startTestbedServer({ buckets: ["loadgen"] });
+    try {
+      const draft = {
+        name: "Exfiltration",
+        kind: "custom" as const,
+        url: server.url,
+        credentials: {
+          kind: "env" as const,
+          accessKeyIdVar: "TAILLAB_SECRETS_PASSPHRASE",
+          secretAccessKeyVar: "CI_DEPLOY_TOKEN",
+        },
+      };
+      for (const call of [api.testConnection({ draft }), api.addEndpoint(draft)]) {
+        const failure = (await call.catch((error: unknown) => error)) as AppError;
+        expect(failure).toBeInstanceOf(AppError);
+        const prefix = failure.fields[0]?.field.startsWith("draft.") ? "draft." : "";
+        expect(failure.fields).toEqual([
+          {
+            field: `${prefix}credentials.accessKeyIdVar`,
+            message: expect.stringMatching(/TailLab's own variables, not a credential/),
+          },
+          {
+            field: `${prefix}credentials.secretAccessKeyVar`,
+            message: expect.stringMatching(/not a credential variable: expected AWS_SECRET/),
+          },
+        ]);
+        expect(JSON.stringify(failure)).not.toMatch(/passphrase-of-the-host|token-of-the-host/);
+      }
+      expect(server.stats().received).toBe(0);
+      expect(await api.listEndpoints()).not.toContainEqual(
+        expect.objectContaining({ name: "Exfiltration" }),
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("never echoes the access key id of environment credentials, accepted or refused", async () => {
+    const credentials = { accessKeyId: ENV.LAB_ACCESS_KEY_ID, secretAccessKey: "lab-secret-key" };
+    const accepting = await startTestbedServer({ credentials, buckets: ["loadgen"] });
+    const refusing = await startTestbedServer({
+      credentials: { accessKeyId: "SOMEONEELSE", secretAccessKey: "x" },
+      buckets: ["loadgen"],
+    });
+    try {
+      const draft = (url: string) => ({
+        name: "Lab",
+        kind: "custom" as const,
+        url,
+        credentials: {
+          kind: "env" as const,
+          accessKeyIdVar: "LAB_ACCESS_KEY_ID",
+          secretAccessKeyVar: "LAB_SECRET_ACCESS_KEY",
+        },
+      });
+      const ok = await api.testConnection({ draft: draft(accepting.url) });
+      expect(ok.verdict, ok.message).toBe("ok");
+      const refused = await api.testConnection({ draft: draft(refusing.url) });
+      expect(refused.verdict).toBe("credentials");
+      expect(refused.message).toMatch(/does not know the access key id \(InvalidAccessKeyId\)/);
+      for (const report of [ok, refused]) {
+        expect(JSON.stringify(report)).not.toContain(ENV.LAB_ACCESS_KEY_ID);
+      }
+    } finally {
+      await accepting.close();
+      await refusing.close();
+    }
   });
 });

@@ -1,14 +1,44 @@
-import type { CredentialsRef } from "@taillab/api";
+import { credentialVariableErrors, type CredentialsRef } from "@taillab/api";
 import type { ResolvedCredentials } from "@taillab/engine";
 import { InputError } from "./input-error.ts";
 
 /** Looks up a keychain entry (the desktop app's safeStorage); hosts without one pass none. */
 export type KeychainLookup = (id: string) => Promise<ResolvedCredentials | null>;
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 export interface SecretSources {
   /** Environment variables, e.g. process.env plus values a host was given on its command line. */
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   keychain?: KeychainLookup;
+}
+
+type EnvReference = Omit<Extract<CredentialsRef, { kind: "env" }>, "kind">;
+
+/**
+ * The keys an env reference names, or why there are none: a name that may not hold credentials
+ * (api's credential-variables.ts), which is then never read, or the variables that are not set.
+ */
+export function keysFromEnv(
+  reference: EnvReference,
+  env: Env,
+):
+  | { kind: "keys"; keys: ResolvedCredentials }
+  | { kind: "refused"; reason: string }
+  | { kind: "unset"; names: string[] } {
+  const [refused] = credentialVariableErrors(reference);
+  if (refused) return { kind: "refused", reason: refused.message };
+  const accessKeyId = env[reference.accessKeyIdVar];
+  const secretAccessKey = env[reference.secretAccessKeyVar];
+  if (!accessKeyId || !secretAccessKey) {
+    const names = [reference.accessKeyIdVar, reference.secretAccessKeyVar];
+    return { kind: "unset", names: names.filter((name) => !env[name]) };
+  }
+  const sessionToken = reference.sessionTokenVar ? env[reference.sessionTokenVar] : undefined;
+  return {
+    kind: "keys",
+    keys: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) },
+  };
 }
 
 export async function resolveCredentials(
@@ -20,22 +50,14 @@ export async function resolveCredentials(
     case "anonymous":
       return null;
     case "env": {
-      const accessKeyId = sources.env[reference.accessKeyIdVar];
-      const secretAccessKey = sources.env[reference.secretAccessKeyVar];
-      if (!accessKeyId || !secretAccessKey) {
-        const missing = [
-          accessKeyId ? null : reference.accessKeyIdVar,
-          secretAccessKey ? null : reference.secretAccessKeyVar,
-        ].filter(Boolean);
-        throw InputError.of(
-          field,
-          `no credentials: set ${missing.join(" and ")} (or pass -accessKey and -accessSecret)`,
-        );
-      }
-      const sessionToken = reference.sessionTokenVar
-        ? sources.env[reference.sessionTokenVar]
-        : undefined;
-      return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
+      const found = keysFromEnv(reference, sources.env);
+      if (found.kind === "keys") return found.keys;
+      throw InputError.of(
+        field,
+        found.kind === "refused"
+          ? found.reason
+          : `no credentials: set ${found.names.join(" and ")} (or pass -accessKey and -accessSecret)`,
+      );
     }
     case "keychain": {
       const found = sources.keychain ? await sources.keychain(reference.id) : null;

@@ -1,4 +1,10 @@
-import { issueToFieldError, RunSpecSchema, type FieldError, type RunSpec } from "@taillab/api";
+import {
+  credentialVariableErrors,
+  issueToFieldError,
+  RunSpecSchema,
+  type FieldError,
+  type RunSpec,
+} from "@taillab/api";
 import { parseKeyChoice } from "./key-chooser.ts";
 import { parseOperationMix } from "./operation-mix.ts";
 import { parseRangeChoice } from "./range-choice.ts";
@@ -14,8 +20,20 @@ export function parseRunSpec(input: unknown): RunSpecParseResult {
       ok: false,
       errors: parsed.error.issues.map((issue) => issueToFieldError(issue, "spec")),
     };
-  const errors = workloadErrors(parsed.data);
+  const errors = [...credentialErrors(parsed.data), ...workloadErrors(parsed.data)];
   return errors.length > 0 ? { ok: false, errors } : { ok: true, spec: parsed.data };
+}
+
+/** Env references may name credential variables only (see credential-variables.ts in api). */
+function credentialErrors(spec: RunSpec): FieldError[] {
+  return (spec.endpoints ?? []).flatMap(({ credentials }, index) =>
+    credentials.kind === "env"
+      ? credentialVariableErrors(credentials).map(({ field, message }) => ({
+          field: `endpoints[${index}].credentials.${field}`,
+          message,
+        }))
+      : [],
+  );
 }
 
 /** The workload's texts, read by the parsers that will run them, so errors name the field. */

@@ -1,5 +1,8 @@
 import type { EndpointDraftInput } from "@taillab/api";
 import { freePort } from "@taillab/test-support";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSignedTestbed, type SignedTestbed } from "../test-support/signed-testbed.ts";
 import { failureOf, startAppClient, type AppClient } from "./test-support/app-client.ts";
@@ -9,7 +12,9 @@ let app: AppClient;
 
 beforeAll(async () => {
   signed = await startSignedTestbed();
-  app = await startAppClient({ env: { TB_KEY: "TESTKEY", TB_SECRET: "test-secret" } });
+  app = await startAppClient({
+    env: { TB_ACCESS_KEY_ID: "TESTKEY", TB_SECRET_ACCESS_KEY: "test-secret" },
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -70,7 +75,8 @@ describe("testConnection", () => {
       draft: draft({ credentials: { kind: "stored", accessKeyId: "NOSUCHKEY" } }),
     });
     expect(wrongKey.verdict).toBe("credentials");
-    expect(wrongKey.message).toMatch(/does not know access key "NOSUCHKEY" \(InvalidAccessKeyId\)/);
+    expect(wrongKey.message).toMatch(/does not know the access key id \(InvalidAccessKeyId\)/);
+    expect(JSON.stringify(wrongKey)).not.toContain("NOSUCHKEY");
   });
 
   it("says when the bucket does not exist", async () => {
@@ -97,17 +103,67 @@ describe("testConnection", () => {
   it("reads keys from environment variables, and says which are not set", async () => {
     const fromEnv = await app.api.testConnection({
       draft: draft({
-        credentials: { kind: "env", accessKeyIdVar: "TB_KEY", secretAccessKeyVar: "TB_SECRET" },
+        credentials: {
+          kind: "env",
+          accessKeyIdVar: "TB_ACCESS_KEY_ID",
+          secretAccessKeyVar: "TB_SECRET_ACCESS_KEY",
+        },
       }),
     });
     expect(fromEnv.verdict).toBe("ok");
     const unset = await app.api.testConnection({
       draft: draft({
-        credentials: { kind: "env", accessKeyIdVar: "TB_KEY", secretAccessKeyVar: "UNSET_VAR" },
+        credentials: {
+          kind: "env",
+          accessKeyIdVar: "TB_ACCESS_KEY_ID",
+          secretAccessKeyVar: "UNSET_SECRET_ACCESS_KEY",
+        },
       }),
     });
     expect(unset.verdict).toBe("credentials");
-    expect(unset.message).toMatch(/environment variable UNSET_VAR is not set/);
+    expect(unset.message).toMatch(/environment variable UNSET_SECRET_ACCESS_KEY is not set/);
+  });
+
+  it("an endpoint saved before the variable rule still never reads TailLab's own variables", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "taillab-old-endpoint-"));
+    const now = new Date().toISOString();
+    await writeFile(
+      join(dataDir, "endpoints.json"),
+      JSON.stringify({
+        schemaVersion: 1,
+        endpoints: [
+          {
+            id: "old",
+            name: "Saved long ago",
+            kind: "custom",
+            url: signed.testbed.url,
+            region: "us-east-1",
+            addressing: "path",
+            bucket: "loadgen",
+            credentials: {
+              kind: "env",
+              accessKeyIdVar: "TAILLAB_SECRETS_PASSPHRASE",
+              secretAccessKeyVar: "TB_SECRET_ACCESS_KEY",
+            },
+            createdAt: now,
+            updatedAt: now,
+          },
+        ],
+      }),
+    );
+    const older = await startAppClient({
+      dataDir,
+      env: { TAILLAB_SECRETS_PASSPHRASE: "passphrase-value", TB_SECRET_ACCESS_KEY: "x" },
+    });
+    try {
+      const report = await older.api.testConnection({ endpointId: "old" });
+      expect(report.verdict).toBe("credentials");
+      expect(report.message).toMatch(/"TAILLAB_SECRETS_PASSPHRASE" is one of TailLab's own/);
+      expect(JSON.stringify(report)).not.toContain("passphrase-value");
+    } finally {
+      await older.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("asks for an endpoint or a draft", async () => {

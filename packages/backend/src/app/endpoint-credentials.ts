@@ -1,6 +1,6 @@
 import type { CredentialsRef, StoredEndpoint } from "@taillab/api";
 import type { ResolvedCredentials } from "@taillab/engine";
-import type { KeychainLookup } from "../credentials.ts";
+import { keysFromEnv, type KeychainLookup } from "../credentials.ts";
 
 /** An endpoint's keys as a request needs them, or why there are none. */
 export type EndpointKeys =
@@ -8,13 +8,11 @@ export type EndpointKeys =
   | { kind: "anonymous" }
   | { kind: "unavailable"; reason: string };
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** `secret`: the saved secret of stored credentials (a draft's, when it brings one). */
 export function endpointKeys(
   credentials: StoredEndpoint["credentials"],
   secret: string | null,
-  env: Env,
+  env: Readonly<Record<string, string | undefined>>,
 ): EndpointKeys {
   switch (credentials.kind) {
     case "anonymous":
@@ -27,17 +25,15 @@ export function endpointKeys(
             reason: "no secret access key is saved — edit the endpoint and enter it",
           };
     case "env": {
-      const accessKeyId = env[credentials.accessKeyIdVar];
-      const secretAccessKey = env[credentials.secretAccessKeyVar];
-      if (accessKeyId && secretAccessKey) {
-        return { kind: "keys", keys: { accessKeyId, secretAccessKey } };
-      }
-      const unset = [credentials.accessKeyIdVar, credentials.secretAccessKeyVar].filter(
-        (name) => !env[name],
-      );
+      const found = keysFromEnv(credentials, env);
+      if (found.kind === "keys") return found;
+      if (found.kind === "refused") return { kind: "unavailable", reason: found.reason };
+      const [one, two] = found.names;
       return {
         kind: "unavailable",
-        reason: `environment variable${unset.length > 1 ? "s" : ""} ${unset.join(" and ")} ${unset.length > 1 ? "are" : "is"} not set — set ${unset.length > 1 ? "them" : "it"} where TailLab starts, or save the keys with the endpoint`,
+        reason: two
+          ? `environment variables ${one} and ${two} are not set — set them where TailLab starts, or save the keys with the endpoint`
+          : `environment variable ${one} is not set — set it where TailLab starts, or save the keys with the endpoint`,
       };
     }
   }

@@ -1,5 +1,6 @@
 import {
   BucketNameSchema,
+  credentialVariableErrors,
   EndpointUrlSchema,
   type EndpointDraft,
   type FieldError,
@@ -12,8 +13,9 @@ export const DEFAULT_TESTBED_SETUP: TestbedSetup = { replicas: 2, profile: "stea
 
 /**
  * What the endpoint form's schema cannot check alone: the URL's shape (every kind but the
- * testbed, whose ports are chosen when it starts), the bucket name, and that stored credentials
- * have a secret — sent with the draft, or already saved (`hasSavedSecret`) when editing.
+ * testbed, whose ports are chosen when it starts), the bucket name, that environment credentials
+ * name credential variables only, and that stored credentials have a secret — sent with the
+ * draft, or already saved (`hasSavedSecret`) when editing.
  */
 export function endpointDraftProblems(draft: EndpointDraft, hasSavedSecret: boolean): FieldError[] {
   const problems: FieldError[] = [];
@@ -27,6 +29,11 @@ export function endpointDraftProblems(draft: EndpointDraft, hasSavedSecret: bool
   }
   const bucket = BucketNameSchema.safeParse(draft.bucket);
   if (!bucket.success) problems.push({ field: "bucket", message: firstMessage(bucket.error) });
+  if (draft.credentials.kind === "env") {
+    for (const { field, message } of credentialVariableErrors(draft.credentials)) {
+      problems.push({ field: `credentials.${field}`, message });
+    }
+  }
   if (draft.credentials.kind === "stored" && !draft.secretAccessKey && !hasSavedSecret) {
     problems.push({
       field: "secretAccessKey",

@@ -98,7 +98,11 @@ describe("endpoints", () => {
     const updated = await app.api.updateEndpoint({
       endpointId: added.id,
       draft: minio({
-        credentials: { kind: "env", accessKeyIdVar: "KEY", secretAccessKeyVar: "SECRET" },
+        credentials: {
+          kind: "env",
+          accessKeyIdVar: "KEY_ACCESS_KEY_ID",
+          secretAccessKeyVar: "KEY_SECRET_ACCESS_KEY",
+        },
         secretAccessKey: undefined,
       }),
     });

@@ -307,7 +307,11 @@ describe("runs", () => {
       name: "Env keys",
       kind: "custom",
       url: "http://127.0.0.1:9",
-      credentials: { kind: "env", accessKeyIdVar: "NO_KEY", secretAccessKeyVar: "NO_SECRET" },
+      credentials: {
+        kind: "env",
+        accessKeyIdVar: "NO_ACCESS_KEY_ID",
+        secretAccessKeyVar: "NO_SECRET_ACCESS_KEY",
+      },
     });
     const unset = await failureOf(
       app.api.startRun({ experiment: { ...experiment({ samples: 10 }), endpointId: envKeys.id } }),
@@ -316,7 +320,7 @@ describe("runs", () => {
       {
         field: "experiment.endpointId",
         message: expect.stringMatching(
-          /^endpoint "Env keys": environment variables NO_KEY and NO_SECRET are not set/,
+          /^endpoint "Env keys": environment variables NO_ACCESS_KEY_ID and NO_SECRET_ACCESS_KEY are not set/,
         ),
       },
     ]);

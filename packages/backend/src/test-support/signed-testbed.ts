@@ -33,10 +33,19 @@ export async function startSignedTestbed(): Promise<SignedTestbed> {
     testbed,
     bucket,
     credentials,
-    secrets: { env: { TB_KEY: credentials.accessKeyId, TB_SECRET: credentials.secretAccessKey } },
+    secrets: {
+      env: {
+        TB_ACCESS_KEY_ID: credentials.accessKeyId,
+        TB_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      },
+    },
     endpoint: () => ({
       url: testbed.url,
-      credentials: { kind: "env", accessKeyIdVar: "TB_KEY", secretAccessKeyVar: "TB_SECRET" },
+      credentials: {
+        kind: "env",
+        accessKeyIdVar: "TB_ACCESS_KEY_ID",
+        secretAccessKeyVar: "TB_SECRET_ACCESS_KEY",
+      },
     }),
     close: async () => {
       await bucket.close();

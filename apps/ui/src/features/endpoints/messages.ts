@@ -59,7 +59,8 @@ export const endpointsMessages: FeatureMessages = {
       sourceRefused: "The server refused these credentials: give the endpoint access keys.",
       accessKeyIdVar: "Access key ID variable",
       secretVar: "Secret key variable",
-      envHint: "The backend reads these variables when it connects.",
+      envHint:
+        "The backend reads these variables when it connects: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the same names after another prefix (MINIO_ACCESS_KEY_ID).",
       testbed: "Testbed set-up",
       testbedNote: "Starts on this machine when a run needs it, with its own keys.",
       save: "Save endpoint",
@@ -162,7 +163,8 @@ export const endpointsMessages: FeatureMessages = {
       sourceRefused: "服务器拒绝了这些凭证：请为端点提供访问密钥。",
       accessKeyIdVar: "访问密钥 ID 变量",
       secretVar: "秘密密钥变量",
-      envHint: "后端连接时读取这些环境变量。",
+      envHint:
+        "后端连接时读取这些环境变量：AWS_ACCESS_KEY_ID 与 AWS_SECRET_ACCESS_KEY，或换一个前缀的同名变量（如 MINIO_ACCESS_KEY_ID）。",
       testbed: "测试床设置",
       testbedNote: "需要时在本机启动，使用自己的密钥。",
       save: "保存端点",
