@@ -12,6 +12,14 @@ describe("csv", () => {
     ["two\nlines", '"two\nlines"'],
     [null, ""],
     [42, "42"],
+    [-1.5, "-1.5"],
+    ['=HYPERLINK("http://evil.example","x")', `"'=HYPERLINK(""http://evil.example"",""x"")"`],
+    ["+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"],
+    ["-2+3", "'-2+3"],
+    ["@SUM(A1)", "'@SUM(A1)"],
+    ["\t=1", "'\t=1"],
+    ["\r=1", `"'\r=1"`],
+    ["a=1", "a=1"],
   ])("field %j → %j", (value, expected) => {
     expect(csvField(value)).toBe(expected);
   });

@@ -79,6 +79,21 @@ describe("the test's RFC 4180 reader", () => {
   });
 });
 
+describe("summaryCsv with a hostile server and run name", () => {
+  it("keeps formula-looking text as text and negative numbers as numbers", () => {
+    const run = syntheticRun({ name: "=cmd|' /C calc'!A0", spec: { samples: [100] } });
+    const [phase] = run.summary.points[0]?.phases ?? [];
+    if (!phase) throw new Error("the synthetic run has no phase");
+    phase.errorsByCode = { '=HYPERLINK("http://evil.example","open")': 3 };
+    phase.latencyMs.min = -0.5;
+    const [header, firstRow] = parseCsv(summaryCsv([run.summary]));
+    const column = (name: string) => firstRow?.[header?.indexOf(name) ?? -1];
+    expect(column("Run Name")).toBe("'=cmd|' /C calc'!A0");
+    expect(column("Errors by Code")).toBe(`'=HYPERLINK("http://evil.example","open")=3`);
+    expect(column("Min (ms)")).toBe("-0.5");
+  });
+});
+
 describe("summaryCsv", () => {
   const tricky = 'Lab 3, "hedged"\r\n第二行 <script>';
   const sweep = syntheticRun({
