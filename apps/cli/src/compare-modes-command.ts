@@ -4,6 +4,7 @@ import { formatFlagHelp, parseFlags, UsageError, type FlagDefinition } from "./c
 import { EXIT } from "./exit-codes.ts";
 import { hadRequestErrors, readSpecFlag, runWithInterrupts } from "./run-command.ts";
 import { RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
+import { printError, printOut } from "./terminal-output.ts";
 
 type CompareFlagName = Exclude<RunFlagName, "mode" | "out"> | "modes";
 
@@ -33,22 +34,20 @@ ${formatFlagHelp(COMPARE_FLAGS)}
 export async function compareModesCommand(argv: readonly string[]): Promise<number> {
   const flags = parseFlags(argv, COMPARE_FLAGS);
   if (flags.help) {
-    process.stdout.write(COMPARE_MODES_HELP);
+    printOut(COMPARE_MODES_HELP);
     return EXIT.ok;
   }
   const modes = parseModes(typeof flags.modes === "string" ? flags.modes : "normal,hedged,tied");
   const fileSpec = await readSpecFlag(flags);
   const runs: RunSummary[] = [];
   for (const mode of modes) {
-    process.stderr.write(`mode ${mode}…\n`);
+    printError(`mode ${mode}…\n`);
     const spec = { ...specFromFlags(flags, fileSpec), mode };
     const summary = await runWithInterrupts(spec, flags);
     runs.push(summary);
     if (summary.stopped) break;
   }
-  process.stdout.write(
-    flags.json ? `${JSON.stringify({ runs }, null, 2)}\n` : formatModeComparison(runs),
-  );
+  printOut(flags.json ? `${JSON.stringify({ runs }, null, 2)}\n` : formatModeComparison(runs));
   return runs.some(hadRequestErrors) ? EXIT.requestErrors : EXIT.ok;
 }
 

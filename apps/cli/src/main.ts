@@ -8,6 +8,7 @@ import { PRESETS_HELP, presetsCommand } from "./presets-command.ts";
 import { describeInputError, RUN_HELP, runCommand } from "./run-command.ts";
 import { RUNS_HELP, runsCommand } from "./runs-command.ts";
 import { TESTBED_HELP, testbedCommand } from "./testbed-command.ts";
+import { printError, printOut } from "./terminal-output.ts";
 
 const USAGE = `Usage: taillab <command> [flags]
 
@@ -45,19 +46,19 @@ const HELP: Record<string, string> = {
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    process.stdout.write(HELP[rest[0] ?? ""] ?? USAGE);
+    printOut(HELP[rest[0] ?? ""] ?? USAGE);
     return EXIT.ok;
   }
   const handler = COMMANDS[command];
   if (!handler) {
-    process.stderr.write(`taillab: unknown command "${command}"\n\n${USAGE}`);
+    printError(`taillab: unknown command "${command}"\n\n${USAGE}`);
     return EXIT.badInput;
   }
   try {
     return await handler(rest);
   } catch (error) {
     if (error instanceof InputError || error instanceof UsageError) {
-      process.stderr.write(`taillab ${command}: bad input\n${describeInputError(error)}\n`);
+      printError(`taillab ${command}: bad input\n${describeInputError(error)}\n`);
       return EXIT.badInput;
     }
     throw error;

@@ -2,6 +2,7 @@ import { listPresets } from "@taillab/core";
 import { formatTable } from "@taillab/report";
 import { parseFlags } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
+import { printOut } from "./terminal-output.ts";
 
 export const PRESETS_HELP = `Usage: taillab presets
 
@@ -14,10 +15,10 @@ export async function presetsCommand(argv: readonly string[]): Promise<number> {
     { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
   ] as const);
   if (flags.help) {
-    process.stdout.write(PRESETS_HELP);
+    printOut(PRESETS_HELP);
     return EXIT.ok;
   }
   const rows = listPresets().map((preset) => [preset.name, preset.kind, preset.description]);
-  process.stdout.write(formatTable([["name", "kind", "description"], ...rows], "left"));
+  printOut(formatTable([["name", "kind", "description"], ...rows], "left"));
   return EXIT.ok;
 }

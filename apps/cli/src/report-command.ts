@@ -9,6 +9,7 @@ import { formatRunComparison } from "@taillab/report";
 import { writeFile } from "node:fs/promises";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
+import { printError, printOut } from "./terminal-output.ts";
 
 const RESULTS_FLAG = {
   name: "results",
@@ -81,7 +82,7 @@ ${formatFlagHelp(COMPARE_FLAGS)}
 export async function reportCommand(argv: readonly string[]): Promise<number> {
   const { flags, positionals: runIds } = parseArguments(argv, REPORT_FLAGS);
   if (flags.help || runIds.length === 0) {
-    process.stdout.write(REPORT_HELP);
+    printOut(REPORT_HELP);
     return flags.help ? EXIT.ok : EXIT.badInput;
   }
   const format = oneOf("format", flags.format, ["html", "csv", "json"] as const, "html");
@@ -99,8 +100,11 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
   });
   if (typeof flags.out === "string") {
     await writeFile(flags.out, report);
-    process.stderr.write(`wrote ${flags.out}\n`);
+    printError(`wrote ${flags.out}\n`);
+  } else if (process.stdout.isTTY) {
+    printOut(report);
   } else {
+    // Redirected, the report is a file (CSV lines end in CRLF): its bytes go out as they are.
     process.stdout.write(report);
   }
   return EXIT.ok;
@@ -109,7 +113,7 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
 export async function compareCommand(argv: readonly string[]): Promise<number> {
   const { flags, positionals: runIds } = parseArguments(argv, COMPARE_FLAGS);
   if (flags.help || runIds.length === 0) {
-    process.stdout.write(COMPARE_HELP);
+    printOut(COMPARE_HELP);
     return flags.help ? EXIT.ok : EXIT.badInput;
   }
   const store = await openResultsStore(...resultsDir(flags.results));
@@ -118,7 +122,7 @@ export async function compareCommand(argv: readonly string[]): Promise<number> {
     runs.map((run) => run.summary),
     baselineIndex(flags.baseline, runIds.length),
   );
-  process.stdout.write(
+  printOut(
     flags.json
       ? `${JSON.stringify(comparison, null, 2)}\n`
       : formatRunComparison(

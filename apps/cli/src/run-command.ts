@@ -13,6 +13,7 @@ import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
 import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
+import { printError, printOut } from "./terminal-output.ts";
 
 export const RUN_HELP = `Usage: taillab run [flags]
 
@@ -28,7 +29,7 @@ Exit codes: 0 ok, 1 the run had request errors, 2 bad input.
 export async function runCommand(argv: readonly string[]): Promise<number> {
   const flags: RunFlags = parseFlags(argv, RUN_FLAGS);
   if (flags.help) {
-    process.stdout.write(RUN_HELP);
+    printOut(RUN_HELP);
     return EXIT.ok;
   }
   const spec = specFromFlags(flags, await readSpecFlag(flags));
@@ -90,7 +91,7 @@ export async function runWithInterrupts(
   const stop = new AbortController();
   const onInterrupt = () => {
     if (stop.signal.aborted) process.exit(130);
-    process.stderr.write("\nstopping: finishing in-flight requests and cleaning up…\n");
+    printError("\nstopping: finishing in-flight requests and cleaning up…\n");
     stop.abort();
   };
   process.on("SIGINT", onInterrupt);
@@ -109,7 +110,7 @@ export async function runWithInterrupts(
         onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
         onNotice: (message) => {
           progress.clear();
-          process.stderr.write(`${message}\n`);
+          printError(`${message}\n`);
         },
       },
       { store, ...(typeof flags.name === "string" ? { name: flags.name } : {}) },
@@ -123,7 +124,7 @@ export async function runWithInterrupts(
 
 function printSummary(summary: RunSummary, asJson: boolean): void {
   if (asJson) {
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    printOut(`${JSON.stringify(summary, null, 2)}\n`);
     return;
   }
   const sweep = summary.points.length > 1;
@@ -132,11 +133,10 @@ function printSummary(summary: RunSummary, asJson: boolean): void {
       ? `=== ${formatPointParams(point)} ===\n${formatPointS3bench(point)}`
       : formatPointS3bench(point),
   );
-  process.stdout.write(`${blocks.join("\n")}\n`);
-  if (sweep) process.stdout.write(`${formatSweepTable(summary)}\n`);
-  if (summary.stopped)
-    process.stdout.write("Stopped early: the figures cover what was measured.\n");
-  process.stdout.write(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
+  printOut(`${blocks.join("\n")}\n`);
+  if (sweep) printOut(`${formatSweepTable(summary)}\n`);
+  if (summary.stopped) printOut("Stopped early: the figures cover what was measured.\n");
+  printOut(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
 }
 
 export function describeInputError(error: InputError | UsageError): string {

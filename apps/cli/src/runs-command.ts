@@ -3,6 +3,7 @@ import { openResultsStore, type ResultsStore } from "@taillab/backend";
 import { formatPointS3bench, formatTable } from "@taillab/report";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
+import { printOut } from "./terminal-output.ts";
 
 const RUNS_FLAGS = [
   {
@@ -76,7 +77,7 @@ export async function runsCommand(argv: readonly string[]): Promise<number> {
   const { flags, positionals } = parseArguments(argv, RUNS_FLAGS);
   const [action, ...args] = positionals;
   if (flags.help || action === undefined) {
-    process.stdout.write(RUNS_HELP);
+    printOut(RUNS_HELP);
     return EXIT.ok;
   }
   const handler = ACTIONS[action];
@@ -95,11 +96,11 @@ export async function runsCommand(argv: readonly string[]): Promise<number> {
 async function listRuns(store: ResultsStore, _args: string[], output: Output): Promise<number> {
   const runs = await store.list();
   if (output.json) {
-    process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    printOut(`${JSON.stringify(runs, null, 2)}\n`);
     return EXIT.ok;
   }
   if (runs.length === 0) {
-    process.stdout.write(`no runs in ${store.dir}\n`);
+    printOut(`no runs in ${store.dir}\n`);
     return EXIT.ok;
   }
   const rows = runs.map((run) => [
@@ -112,7 +113,7 @@ async function listRuns(store: ResultsStore, _args: string[], output: Output): P
     String(run.recordCount),
     headline(run),
   ]);
-  process.stdout.write(
+  printOut(
     formatTable([
       ["id", "status", "created", "name", "mode", "points", "records", "headline"],
       ...rows,
@@ -139,7 +140,7 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
       summary,
       rebuiltFromRecords: run.summary === null,
     };
-    process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+    printOut(`${JSON.stringify(shown, null, 2)}\n`);
     return EXIT.ok;
   }
   const { meta } = run;
@@ -151,14 +152,14 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
     ...(meta.notes ? [`notes: ${meta.notes}`] : []),
     "",
   ];
-  process.stdout.write(lines.join("\n"));
+  printOut(lines.join("\n"));
   if (!summary) {
-    process.stdout.write("no records reached the disk before the run ended\n");
+    printOut("no records reached the disk before the run ended\n");
     return EXIT.ok;
   }
   if (run.summary === null)
-    process.stdout.write("(summary rebuilt from the records that reached the disk)\n\n");
-  process.stdout.write(summary.points.map(formatPointS3bench).join("\n"));
+    printOut("(summary rebuilt from the records that reached the disk)\n\n");
+  printOut(summary.points.map(formatPointS3bench).join("\n"));
   return EXIT.ok;
 }
 
@@ -177,7 +178,7 @@ function need(values: readonly string[], count: number, usage: string): void {
 }
 
 function print(output: Output, value: unknown, text: string): void {
-  process.stdout.write(output.json ? `${JSON.stringify(value, null, 2)}\n` : text);
+  printOut(output.json ? `${JSON.stringify(value, null, 2)}\n` : text);
 }
 
 function printEntry(output: Output, entry: RunIndexEntry): number {

@@ -10,6 +10,7 @@ import {
 import { startTestbedServer } from "@taillab/backend";
 import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
+import { printOut } from "./terminal-output.ts";
 
 const TESTBED_FLAGS = [
   {
@@ -139,7 +140,7 @@ async function readSetup(
 export async function testbedCommand(argv: readonly string[]): Promise<number> {
   const flags = parseFlags(argv, TESTBED_FLAGS);
   if (flags.help) {
-    process.stdout.write(TESTBED_HELP);
+    printOut(TESTBED_HELP);
     return EXIT.ok;
   }
   const text = (name: keyof typeof flags) =>
@@ -168,7 +169,7 @@ export async function testbedCommand(argv: readonly string[]): Promise<number> {
     profile: setup.profile,
     seed: setup.seed,
   });
-  process.stdout.write(testbed.urls.map((url) => `${url}\n`).join(""));
+  printOut(testbed.urls.map((url) => `${url}\n`).join(""));
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
