@@ -10,7 +10,9 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps: the hosts never serve them (they would hand out the whole UI source,
+    // megabytes of it), and the package has no use for them either.
+    sourcemap: false,
     // One bundle read from disk (Electron) or from localhost (apps/web): its size costs no
     // download worth splitting Chart.js and the histogram code out for.
     chunkSizeWarningLimit: 2000,

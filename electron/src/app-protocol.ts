@@ -1,5 +1,5 @@
-import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { findUiFile } from "@taillab/backend/ui-files";
 import type { Net, Protocol } from "electron";
 import { APP_HOST, APP_SCHEME } from "./app-origin.ts";
 
@@ -31,10 +31,14 @@ export function registerAppScheme(protocol: Protocol): void {
   ]);
 }
 
-/** After `ready`: `app://taillab/<path>` answers the file at <path> under `uiDir`, and nothing else. */
+/**
+ * After `ready`: `app://taillab/<path>` answers the file at <path> under `uiDir`, and nothing
+ * else: not a file a link leads to outside the folder, not a source map (see findUiFile).
+ */
 export function serveAppScheme(protocol: Protocol, net: Net, uiDir: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const file = appFilePath(uiDir, request.url);
+    const urlPath = appUrlPath(request.url);
+    const file = urlPath === null ? null : await findUiFile(uiDir, urlPath);
     if (file === null) return new Response("not found", { status: 404 });
     const answer = await net.fetch(pathToFileURL(file).toString());
     const headers = new Headers(answer.headers);
@@ -44,26 +48,13 @@ export function serveAppScheme(protocol: Protocol, net: Net, uiDir: string): voi
   });
 }
 
-/**
- * The file an app URL names, or null: another host, an undecodable path, or a path that leaves
- * `uiDir` once `..` and encoded separators are resolved.
- */
-export function appFilePath(uiDir: string, url: string): string | null {
-  let pathname: string;
+/** The (still percent-encoded) path of an app URL, or null for another scheme or host. */
+export function appUrlPath(url: string): string | null {
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== APP_HOST) return null;
-    pathname = decodeURIComponent(parsed.pathname);
+    return parsed.pathname;
   } catch {
     return null;
   }
-  if (pathname.includes("\0")) return null;
-  if (pathname.endsWith("/")) pathname += "index.html";
-  const root = resolve(uiDir);
-  const file = resolve(root, `.${pathname}`);
-  const inside = relative(root, file);
-  if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-    return null;
-  }
-  return file;
 }

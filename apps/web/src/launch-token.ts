@@ -30,19 +30,25 @@ export function tokenCookie(port: number, token: string): string {
   return `${tokenCookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`;
 }
 
-/** The token a request carries: a Bearer header first, else the launch cookie. */
-export function presentedToken(
+/**
+ * Every token a request carries: a Bearer header, and each launch cookie. A cookie header may
+ * hold several cookies of one name: another page on 127.0.0.1 (any port shares the cookies) can
+ * set `taillab-token-PORT=junk; Path=/api`, which the browser then sends first. Each candidate is
+ * checked, so such a cookie cannot lock the UI out.
+ */
+export function presentedTokens(
   headers: { authorization?: string | undefined; cookie?: string | undefined },
   port: number,
-): string | null {
+): string[] {
+  const tokens: string[] = [];
   const bearer = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? "");
-  if (bearer?.[1]) return bearer[1];
+  if (bearer?.[1]) tokens.push(bearer[1]);
   const name = tokenCookieName(port);
   for (const pair of (headers.cookie ?? "").split(";")) {
     const separator = pair.indexOf("=");
     if (separator > 0 && pair.slice(0, separator).trim() === name) {
-      return pair.slice(separator + 1).trim();
+      tokens.push(pair.slice(separator + 1).trim());
     }
   }
-  return null;
+  return tokens;
 }

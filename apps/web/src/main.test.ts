@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { connect } from "node:net";
 import { createInterface } from "node:readline";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -41,7 +42,9 @@ function start(env: Record<string, string> = {}) {
     running.on("exit", (code) => reject(new Error(`the web host exited (${code}) before it ran`)));
   });
   const exited = new Promise<number | null>((resolve) => running.on("exit", resolve));
-  return { process: running, url, exited };
+  let stderr = "";
+  running.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return { process: running, url, exited, stderr: () => stderr };
 }
 
 async function appInfo(url: string) {
@@ -74,6 +77,27 @@ describe("web host command", () => {
     await host.url;
     expect(existsSync(join(folder, "data", "secrets.key"))).toBe(false);
     host.process.kill("SIGINT");
+    expect(await host.exited).toBe(0);
+  });
+
+  it("a failed request with the token in its URL leaves the token out of the log", async () => {
+    const host = start();
+    const url = new URL(await host.url);
+    const token = url.searchParams.get("token")!;
+    // A call whose client goes away halfway through its body: the host logs the failure. The
+    // server's "100 Continue" says it has the request in hand.
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    socket.write(
+      `POST /api/addEndpoint?token=${token} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+        `Authorization: Bearer ${token}\r\ncontent-type: application/json\r\n` +
+        "expect: 100-continue\r\ncontent-length: 1000\r\n\r\n",
+    );
+    await new Promise((resolve) => socket.once("data", resolve));
+    socket.write("{");
+    socket.destroy();
+    await expect.poll(() => host.stderr()).toMatch(/POST \/api\/addEndpoint: /);
+    expect(host.stderr()).not.toContain(token);
+    host.process.kill("SIGTERM");
     expect(await host.exited).toBe(0);
   });
 

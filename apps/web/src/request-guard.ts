@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { presentedToken, tokensEqual } from "./launch-token.ts";
+import { presentedTokens, tokensEqual } from "./launch-token.ts";
 
 export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403; message: string };
 
@@ -23,14 +23,15 @@ export function checkOrigin(headers: IncomingHttpHeaders, port: number): GuardVe
   return { ok: true };
 }
 
-/** Whether a request carries this launch's token (cookie or Bearer header). */
+/** Whether a request carries this launch's token (a Bearer header or any launch cookie). */
 export function checkToken(
   headers: IncomingHttpHeaders,
   port: number,
   token: string,
 ): GuardVerdict {
-  const given = presentedToken(headers, port);
-  if (given !== null && tokensEqual(given, token)) return { ok: true };
+  if (presentedTokens(headers, port).some((given) => tokensEqual(given, token))) {
+    return { ok: true };
+  }
   return refuse(
     401,
     "missing or wrong launch token: open the link TailLab printed when it started",

@@ -1,5 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
-import { extname, isAbsolute, relative, resolve, sep } from "node:path";
+import { readFile } from "node:fs/promises";
+import { extname } from "node:path";
+import { findUiFile } from "@taillab/backend/ui-files";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -7,7 +8,6 @@ const CONTENT_TYPES: Record<string, string> = {
   ".mjs": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
   ".json": "application/json; charset=utf-8",
-  ".map": "application/json; charset=utf-8",
   ".svg": "image/svg+xml",
   ".png": "image/png",
   ".ico": "image/x-icon",
@@ -19,33 +19,15 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * The file of `uiDir` a URL path names, or null when it names none: undecodable, a NUL byte, or
- * outside the folder once `..`, encoded slashes and backslashes are resolved.
+ * The bytes and content type of the UI file a URL path names, or null when the host serves no
+ * such file (see findUiFile: outside the UI folder, through a link or not, or a source map).
  */
-export function resolveUiPath(uiDir: string, urlPath: string): string | null {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return null;
-  }
-  if (decoded.includes("\0")) return null;
-  if (decoded.endsWith("/")) decoded += "index.html";
-  const root = resolve(uiDir);
-  const file = resolve(root, `.${decoded.startsWith("/") ? "" : "/"}${decoded}`);
-  const inside = relative(root, file);
-  if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-    return null;
-  }
-  return file;
-}
-
-/** A regular file's bytes and content type, or null when there is no such file. */
 export async function readUiFile(
-  file: string,
+  uiDir: string,
+  urlPath: string,
 ): Promise<{ body: Buffer; contentType: string } | null> {
-  const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) return null;
+  const file = await findUiFile(uiDir, urlPath);
+  if (file === null) return null;
   return {
     body: await readFile(file),
     contentType: CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",

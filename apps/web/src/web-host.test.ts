@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +8,7 @@ import { AppError, createApiClient, type RunEvent } from "@taillab/api";
 import { createFetchInvoke } from "./browser/fetch-invoke.ts";
 import { createRunEventSubscriber } from "./browser/run-event-subscriber.ts";
 import { MAX_API_BODY_BYTES } from "./api-route.ts";
+import { MAX_EVENT_SOCKETS } from "./run-event-socket.ts";
 import { fakeService } from "./test-support/fake-service.ts";
 import { rawRequest } from "./test-support/http-request.ts";
 import { startWebHost, type WebHost } from "./web-host.ts";
@@ -29,7 +30,9 @@ beforeEach(async () => {
   mkdirSync(join(uiDir, "assets"), { recursive: true });
   writeFileSync(join(uiDir, "index.html"), INDEX_HTML);
   writeFileSync(join(uiDir, "assets", "app.js"), "console.log('ui');");
+  writeFileSync(join(uiDir, "assets", "app.js.map"), '{"sources":["../src/secret-sauce.ts"]}');
   writeFileSync(join(folder, "secret.txt"), SECRET);
+  symlinkSync(join(folder, "secret.txt"), join(uiDir, "assets", "leak.js"));
   fake = fakeService();
   host = await startWebHost({ service: fake.service, uiDir });
 });
@@ -132,6 +135,42 @@ describe("web host: the launch token", () => {
     expect(opened.status).toBe(401);
     expect(opened.headers["set-cookie"]).toBeUndefined();
   });
+
+  it("the token trade redirects to this host only, never to //another.host", async () => {
+    const redirects: [string, string][] = [
+      [`/.//evil.example/?token=${host.token}`, "/evil.example/"],
+      [`/assets/..//evil.example/?token=${host.token}&x=1`, "/evil.example/?x=1"],
+      [`//evil.example/?token=${host.token}`, "/"],
+      [`/%2F%2Fevil.example/?token=${host.token}`, "/%2F%2Fevil.example/"],
+      [`/runs?token=${host.token}`, "/runs"],
+    ];
+    for (const [path, location] of redirects) {
+      const opened = await rawRequest(host.port, { path, headers: { host: hostHeader() } });
+      expect(opened.status, path).toBe(303);
+      expect(opened.headers.location, path).toBe(location);
+    }
+  });
+
+  it("a cross-port cookie named like the token does not lock the UI out", async () => {
+    // What a page on another 127.0.0.1 port can plant (cookies ignore ports): the browser sends
+    // the longer-path cookie first, then the real one.
+    const name = `taillab-token-${host.port}`;
+    const cookie = `${name}=junk; other=1; ${name}=${host.token}`;
+    const page = await rawRequest(host.port, { path: "/", headers: { cookie } });
+    expect(page.status).toBe(200);
+    const api = await rawRequest(host.port, {
+      method: "POST",
+      path: "/api/appInfo",
+      headers: { cookie, "content-type": "application/json" },
+    });
+    expect(api.status).toBe(200);
+    expect(await handshakeStatus({ cookie })).toBe(101);
+    const junkOnly = await rawRequest(host.port, {
+      path: "/",
+      headers: { cookie: `${name}=junk; ${name}=more-junk` },
+    });
+    expect(junkOnly.status).toBe(401);
+  });
 });
 
 describe("web host: Host and Origin", () => {
@@ -179,6 +218,10 @@ describe("web host: Host and Origin", () => {
       expect(csp).toContain("object-src 'none'");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+      const permissions = String(answer.headers["permissions-policy"]);
+      for (const feature of ["camera", "microphone", "geolocation", "usb", "payment"]) {
+        expect(permissions).toContain(`${feature}=()`);
+      }
     }
   });
 });
@@ -262,6 +305,38 @@ describe("web host: run events", () => {
     await expect.poll(() => fake.listenerCount()).toBe(0);
   });
 
+  it("refuses event sockets beyond the cap, clearly, and takes one again once one closes", async () => {
+    const open: WebSocket[] = [];
+    for (let count = 0; count < MAX_EVENT_SOCKETS; count += 1) {
+      const socket = new WebSocket(`ws://127.0.0.1:${host.port}/api/events`, { headers: bearer() });
+      await new Promise((resolve, reject) => {
+        socket.on("open", resolve);
+        socket.on("error", reject);
+      });
+      open.push(socket);
+    }
+    const refused = await new Promise<{ status: number; body: string }>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${host.port}/api/events`, { headers: bearer() });
+      socket.on("open", () => {
+        open.push(socket);
+        resolve({ status: 101, body: "" });
+      });
+      socket.on("unexpected-response", (_request, response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatch(/too many event connections \(16 are open\)/);
+    const closing = open.pop()!;
+    closing.close();
+    await new Promise((resolve) => closing.on("close", resolve));
+    await expect.poll(() => fake.listenerCount()).toBe(MAX_EVENT_SOCKETS - 1);
+    expect(await handshakeStatus(bearer())).toBe(101);
+    for (const socket of open) socket.close();
+  });
+
   it("refuses WebSockets on other paths", async () => {
     const status = await new Promise<number>((resolve) => {
       const socket = new WebSocket(`ws://127.0.0.1:${host.port}/api/other`, { headers: bearer() });
@@ -325,6 +400,18 @@ describe("web host: files", () => {
       expect(answer.status, path).toBe(404);
       expect(answer.body, path).not.toContain(SECRET);
     }
+  });
+
+  it("never serves a file through a link that leads out of the UI folder", async () => {
+    const answer = await rawRequest(host.port, { path: "/assets/leak.js", headers: bearer() });
+    expect(answer.status).toBe(404);
+    expect(answer.body).not.toContain(SECRET);
+  });
+
+  it("never serves a source map", async () => {
+    const answer = await rawRequest(host.port, { path: "/assets/app.js.map", headers: bearer() });
+    expect(answer.status).toBe(404);
+    expect(answer.body).not.toContain("secret-sauce");
   });
 
   it("fails to start without a built UI, naming the folder", async () => {

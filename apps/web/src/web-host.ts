@@ -9,10 +9,10 @@ import { bundleBridgeScript } from "./bridge-bundle.ts";
 import { BRIDGE_SCRIPT_PATH, injectBridgeScript } from "./index-html.ts";
 import { newLaunchToken, tokenCookie, tokensEqual } from "./launch-token.ts";
 import { checkOrigin, checkRequest, checkToken } from "./request-guard.ts";
-import { createRunEventSockets, RUN_EVENTS_PATH } from "./run-event-socket.ts";
+import { createRunEventSockets, MAX_EVENT_SOCKETS, RUN_EVENTS_PATH } from "./run-event-socket.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { sendBody, sendJson, sendText } from "./responses.ts";
-import { readUiFile, resolveUiPath } from "./static-files.ts";
+import { readUiFile } from "./static-files.ts";
 
 /** Loopback only: the host hands out the backend (stored secrets, runs) to whoever connects. */
 const LOOPBACK = "127.0.0.1";
@@ -55,9 +55,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       response.setHeader(name, value);
     }
     handleRequest(request, response).catch((error: unknown) => {
-      process.stderr.write(
-        `taillab web host: ${request.method} ${request.url}: ${String(error)}\n`,
-      );
+      // The path alone: a query may hold the launch token, which never goes to a log.
+      const path = (request.url ?? "").split("?", 1)[0];
+      process.stderr.write(`taillab web host: ${request.method} ${path}: ${String(error)}\n`);
       if (!response.headersSent) sendText(response, 500, "internal error: see the host's output");
       else response.destroy();
     });
@@ -104,7 +104,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url.searchParams.delete("token");
     response.writeHead(303, {
       "set-cookie": tokenCookie(port, token),
-      location: url.pathname + url.search,
+      location: sameOriginLocation(url),
       "cache-control": "no-store",
     });
     response.end();
@@ -115,8 +115,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     request: IncomingMessage,
     response: ServerResponse,
   ): Promise<void> {
-    const file = resolveUiPath(uiDir, pathname);
-    const found = file === null ? null : await readUiFile(file);
+    const found = await readUiFile(uiDir, pathname);
     if (found === null) return sendText(response, 404, `${pathname} not found`);
     if (found.contentType.startsWith("text/html")) {
       // index.html names this launch's bridge and asset hashes: never reuse an old copy.
@@ -134,6 +133,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         ? checkRequest(request.headers, port, token)
         : ({ ok: false, status: 404, message: `no WebSocket at ${pathname}` } as const);
     if (!verdict.ok) return refuseUpgrade(socket, verdict.status, verdict.message);
+    if (!sockets.hasRoom()) {
+      return refuseUpgrade(
+        socket,
+        503,
+        `too many event connections (${MAX_EVENT_SOCKETS} are open): close other TailLab tabs of this host`,
+      );
+    }
     sockets.accept(request, socket, head);
   });
 
@@ -159,6 +165,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Where the token trade sends the browser: the same path on this host. A path that starts with
+ * two slashes (`/.//evil.example/` normalises to `//evil.example/`) would be read as another
+ * host's address, so the leading slashes become one.
+ */
+function sameOriginLocation(url: URL): string {
+  return `/${url.pathname.replace(/^\/+/, "")}${url.search}`;
 }
 
 function refuseUpgrade(socket: Duplex, status: number, message: string): void {
