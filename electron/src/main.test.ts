@@ -82,12 +82,16 @@ function fakeElectron(userData: string) {
 
 let userData: string;
 let fake: ReturnType<typeof fakeElectron>;
-let service: { close: ReturnType<typeof vi.fn>; onRunEvent: () => () => void };
+let service: {
+  close: ReturnType<typeof vi.fn>;
+  onRunEvent: () => () => void;
+  warnings: string[];
+};
 
 beforeEach(() => {
   userData = mkdtempSync(join(tmpdir(), "taillab-main-"));
   fake = fakeElectron(userData);
-  service = { close: vi.fn(async () => {}), onRunEvent: () => () => {} };
+  service = { close: vi.fn(async () => {}), onRunEvent: () => () => {}, warnings: [] };
   state.electron = fake.electron;
   state.service = service;
   vi.resetModules();
@@ -144,6 +148,19 @@ describe("main process", () => {
         secretCipher: expect.objectContaining({ encrypt: expect.any(Function) }),
       }),
     );
+  });
+
+  it("says the backend's start-up warnings on stderr", async () => {
+    service.warnings = ['secrets.json: the saved secrets of endpoint "Lab" cannot be decrypted'];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      await launch();
+      expect(stderr).toHaveBeenCalledWith(
+        'TailLab: warning: secrets.json: the saved secrets of endpoint "Lab" cannot be decrypted\n',
+      );
+    } finally {
+      stderr.mockRestore();
+    }
   });
 
   it("moves userData where TAILLAB_USER_DATA_DIR says", async () => {

@@ -106,6 +106,7 @@ async function start(): Promise<void> {
     ),
   );
   const service = await openBackend(paths);
+  for (const warning of service.warnings) process.stderr.write(`TailLab: warning: ${warning}\n`);
   handleApiCalls(ipcMain, service);
   const pendingWrites = new Set<Promise<void>>();
   let window = await openWindow(service, paths, pendingWrites);

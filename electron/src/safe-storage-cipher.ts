@@ -21,6 +21,7 @@ export function safeStorageCipher(
     }
   };
   return {
+    keySource: "the OS keychain (safeStorage)",
     encrypt(plain) {
       assertKeychain();
       return safeStorage.encryptString(plain);

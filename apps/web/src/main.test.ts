@@ -1,5 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:net";
@@ -70,6 +79,44 @@ describe("web host command", () => {
 
     host.process.kill("SIGTERM");
     expect(await host.exited).toBe(0);
+  });
+
+  it("a replaced key file is said at start, naming it; the data folder and secrets are private", async () => {
+    const dataDir = join(folder, "data");
+    mkdirSync(dataDir, { mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    const first = start();
+    const url = await first.url;
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    const token = new URL(url).searchParams.get("token");
+    const added = await fetch(new URL("/api/addEndpoint", url), {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        name: "Lab MinIO",
+        kind: "minio",
+        url: "http://127.0.0.1:9000",
+        credentials: { kind: "stored", accessKeyId: "minio" },
+        secretAccessKey: "minio-secret",
+      }),
+    });
+    expect(((await added.json()) as { ok: boolean }).ok).toBe(true);
+    expect(statSync(join(dataDir, "secrets.json")).mode & 0o777).toBe(0o600);
+    first.process.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    const keyFile = join(dataDir, "secrets.key");
+    writeFileSync(keyFile, randomBytes(32));
+    const second = start();
+    await second.url;
+    // Written before the URL line, but on another pipe: it may arrive after it.
+    await expect
+      .poll(() => second.stderr())
+      .toContain(
+        `taillab web: warning: ${join(dataDir, "secrets.json")}: the saved secrets of endpoint "Lab MinIO" cannot be decrypted with the key file ${keyFile}`,
+      );
+    second.process.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
   });
 
   it("uses TAILLAB_SECRETS_PASSPHRASE instead of a key file when it is set", async () => {

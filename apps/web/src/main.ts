@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = EXIT_BAD_INPUT;
     return;
   }
-  // The data folder holds the secrets key: readable by its owner only.
+  // The data folder holds the secrets key: readable by its owner only (the backend checks it).
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const passphrase = process.env.TAILLAB_SECRETS_PASSPHRASE;
   const service = await createTailLabService({
@@ -34,10 +34,12 @@ async function main(argv: string[]): Promise<void> {
     dataDir: options.dataDir,
     resultsDir: options.resultsDir,
     secretCipher: passphrase
-      ? passphraseCipher(passphrase)
+      ? passphraseCipher(passphrase, "TAILLAB_SECRETS_PASSPHRASE")
       : await keyFileCipher(join(options.dataDir, "secrets.key")),
     env: process.env,
   });
+  for (const warning of service.warnings)
+    process.stderr.write(`taillab web: warning: ${warning}\n`);
   const host = await startWebHost({ service, uiDir: options.uiDir, port: options.port });
   let stopping = false;
   const stop = () => {

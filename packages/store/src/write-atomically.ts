@@ -30,17 +30,19 @@ export function temporaryFileOwner(name: string): number | null {
 /**
  * Replaces `path` so that a reader (or a crash) sees the old contents or the new, never a mix:
  * the new contents go to a temporary file beside it, which is fsynced, renamed over `path`, and
- * the directory is fsynced so the rename itself survives a power cut.
+ * the directory is fsynced so the rename itself survives a power cut. `mode` is the new file's
+ * from its creation on (0o600: its owner's only, never readable by others even for a moment).
  */
 export async function writeFileAtomically(
   path: string,
   contents: string | Uint8Array,
   writeBytes: WriteBytes = writeAllBytes,
+  mode = 0o666,
 ): Promise<void> {
   const temporary = temporaryPathFor(path);
   const bytes = typeof contents === "string" ? Buffer.from(contents) : contents;
   try {
-    const file = await open(temporary, "wx");
+    const file = await open(temporary, "wx", mode);
     try {
       await writeBytes(file, bytes, 0);
       await file.sync();
@@ -60,8 +62,9 @@ export function writeJsonAtomically(
   path: string,
   value: unknown,
   writeBytes?: WriteBytes,
+  mode?: number,
 ): Promise<void> {
-  return writeFileAtomically(path, `${JSON.stringify(value, null, 2)}\n`, writeBytes);
+  return writeFileAtomically(path, `${JSON.stringify(value, null, 2)}\n`, writeBytes, mode);
 }
 
 /**

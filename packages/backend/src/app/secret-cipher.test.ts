@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from "node:crypto";
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -24,6 +25,58 @@ describe("passphraseCipher", () => {
     expect(() => passphraseCipher("one").decrypt(tampered)).toThrow(/cannot be decrypted/);
     expect(() => passphraseCipher("one").decrypt(Buffer.from("short"))).toThrow(/not a secret/);
   });
+
+  it("names its key in a failure", () => {
+    const bytes = passphraseCipher("one").encrypt("secret");
+    expect(() => passphraseCipher("two", "TAILLAB_SECRETS_PASSPHRASE").decrypt(bytes)).toThrow(
+      "the secret cannot be decrypted with TAILLAB_SECRETS_PASSPHRASE",
+    );
+  });
+
+  it("derives its key with scrypt at OWASP's cost: N = 2^17, r = 8, p = 1", () => {
+    const sealed = Buffer.from(passphraseCipher("correct horse").encrypt("s3cret-key"));
+    expect(sealed[0]).toBe(2);
+    const salt = sealed.subarray(1, 17);
+    const iv = sealed.subarray(17, 29);
+    const key = scryptSync("correct horse", salt, 32, {
+      N: 2 ** 17,
+      r: 8,
+      p: 1,
+      maxmem: 256 * 1024 * 1024,
+    });
+    const decipher = createDecipheriv("aes-256-gcm", key, iv);
+    decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+    const plain = Buffer.concat([
+      decipher.update(sealed.subarray(29, sealed.length - 16)),
+      decipher.final(),
+    ]);
+    expect(plain.toString("utf8")).toBe("s3cret-key");
+  });
+
+  it("opens a secret sealed at Node's default scrypt cost (format 1) and asks to seal it again", () => {
+    const salt = randomBytes(16);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", scryptSync("correct horse", salt, 32), iv);
+    const body = Buffer.concat([cipher.update("old-secret", "utf8"), cipher.final()]);
+    const old = Buffer.concat([Buffer.of(1), salt, iv, body, cipher.getAuthTag()]);
+    const current = passphraseCipher("correct horse");
+    expect(current.decrypt(old)).toBe("old-secret");
+    expect(current.needsResealing?.(old)).toBe(true);
+    const resealed = current.encrypt(current.decrypt(old));
+    expect(current.needsResealing?.(resealed)).toBe(false);
+  });
+
+  it("seals every secret under one salt, adopted from the first it opens", () => {
+    const earlier = passphraseCipher("p").encrypt("a");
+    const other = passphraseCipher("p").encrypt("b");
+    const cipher = passphraseCipher("p");
+    expect(cipher.decrypt(earlier)).toBe("a");
+    expect(cipher.needsResealing?.(earlier)).toBe(false);
+    expect(cipher.decrypt(other)).toBe("b");
+    expect(cipher.needsResealing?.(other)).toBe(true);
+    const salt = (bytes: Uint8Array) => Buffer.from(bytes).subarray(1, 17).toString("hex");
+    expect(salt(cipher.encrypt("c"))).toBe(salt(earlier));
+  });
 });
 
 describe("keyFileCipher", () => {
@@ -44,6 +97,15 @@ describe("keyFileCipher", () => {
     const later = await keyFileCipher(path);
     expect(later.decrypt(first.encrypt("a"))).toBe("a");
     expect(first.decrypt(second.encrypt("b"))).toBe("b");
+  });
+
+  it("makes a key file others could read its owner's only again", async () => {
+    const path = join(dir, "secret.key");
+    await keyFileCipher(path);
+    await chmod(path, 0o644);
+    const cipher = await keyFileCipher(path);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(cipher.keySource).toBe(`the key file ${path}`);
   });
 
   it("refuses a key file of the wrong size", async () => {

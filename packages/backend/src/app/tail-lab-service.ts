@@ -1,9 +1,9 @@
 import type { RunEvent, RunEventListener, TailLabService } from "@taillab/api";
 import { openResultsStore } from "@taillab/store";
-import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { InputError, nestedProblems } from "../input-error.ts";
 import { loadRunReportInput } from "../run-report.ts";
+import { openPrivateFolder } from "./data-folder.ts";
 import { endpointKeys, keychainLookup } from "./endpoint-credentials.ts";
 import { testEndpointInput } from "./endpoint-connection.ts";
 import { openEndpointsStore } from "./endpoints-store.ts";
@@ -31,6 +31,11 @@ export interface TailLabServiceOptions {
 }
 
 export type TailLabBackend = TailLabService & {
+  /**
+   * What the host should tell its user when it starts: saved secrets the key cannot open
+   * (naming the key), a data folder that could not be made private.
+   */
+  readonly warnings: readonly string[];
   /** Stops a run in progress (keeping what it measured) and the long-lived testbed. */
   close(): Promise<void>;
 };
@@ -52,9 +57,22 @@ export async function createTailLabService(
   options: TailLabServiceOptions,
 ): Promise<TailLabBackend> {
   const dataDir = resolve(options.dataDir);
-  await mkdir(dataDir, { recursive: true });
-  const secrets = await openSecretsFile(join(dataDir, DATA_FILES.secrets), options.secretCipher);
+  const folderWarning = await openPrivateFolder(dataDir);
+  const secretsPath = join(dataDir, DATA_FILES.secrets);
+  const secrets = await openSecretsFile(secretsPath, options.secretCipher);
   const endpoints = await openEndpointsStore(join(dataDir, DATA_FILES.endpoints), secrets);
+  const warnings = [
+    ...(folderWarning ? [folderWarning] : []),
+    ...(secrets.unreadable.length > 0
+      ? [
+          unreadableSecretsWarning(
+            secretsPath,
+            secrets.unreadable.map((id) => endpoints.find(id)?.name ?? id),
+            options.secretCipher.keySource,
+          ),
+        ]
+      : []),
+  ];
   const experiments = await openExperimentsStore(join(dataDir, DATA_FILES.experiments));
   const store = await openResultsStore(options.resultsDir);
   const testbed = createTestbedHost();
@@ -77,6 +95,7 @@ export async function createTailLabService(
   });
 
   return {
+    warnings,
     appInfo: async () => ({
       version: options.version,
       host: options.host,
@@ -132,4 +151,10 @@ export async function createTailLabService(
       listeners.clear();
     },
   };
+}
+
+/** A changed key (file, passphrase or keychain), said at start and naming it. */
+function unreadableSecretsWarning(path: string, names: string[], keySource: string): string {
+  const endpoints = names.map((name) => `"${name}"`).join(", ");
+  return `${path}: the saved secrets of ${names.length === 1 ? "endpoint" : "endpoints"} ${endpoints} cannot be decrypted with ${keySource}, which is not the key they were saved with — put the old key back, or edit ${names.length === 1 ? "that endpoint" : "those endpoints"} and enter ${names.length === 1 ? "its secret" : "their secrets"} again`;
 }

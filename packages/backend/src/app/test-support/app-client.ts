@@ -8,7 +8,7 @@ import {
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { passphraseCipher } from "../secret-cipher.ts";
+import { passphraseCipher, type SecretCipher } from "../secret-cipher.ts";
 import { createTailLabService, type TailLabBackend } from "../tail-lab-service.ts";
 
 /**
@@ -28,7 +28,7 @@ export interface AppClient {
 }
 
 export async function startAppClient(
-  options: { env?: Record<string, string>; dataDir?: string } = {},
+  options: { env?: Record<string, string>; dataDir?: string; secretCipher?: SecretCipher } = {},
 ): Promise<AppClient> {
   const root = await mkdtemp(join(tmpdir(), "taillab-app-"));
   const dataDir = options.dataDir ?? join(root, "data");
@@ -38,7 +38,7 @@ export async function startAppClient(
     version: "0.0.0-test",
     dataDir,
     resultsDir,
-    secretCipher: passphraseCipher("test passphrase"),
+    secretCipher: options.secretCipher ?? passphraseCipher("test passphrase"),
     env: options.env ?? {},
   }).catch(async (error: unknown) => {
     await rm(root, { recursive: true, force: true });
