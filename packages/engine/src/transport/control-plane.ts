@@ -100,10 +100,9 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
       );
     }
     if (CREDENTIAL_CODES.has(code)) {
-      const who =
-        target.credentials === null
-          ? "anonymous access"
-          : `access key "${target.credentials.accessKeyId}"`;
+      // Never the key id itself: with env credentials it is a variable's value, and the
+      // message reaches run files and whichever page started the run.
+      const who = target.credentials === null ? "anonymous access" : "the access key";
       return new EndpointError("credentials", code, `${endpoint}: ${who} was rejected (${code})`, {
         cause: error,
       });

@@ -391,7 +391,7 @@ describe("control plane against MinIO", () => {
     expect(error.field).toBe("credentials");
     expect(error.code).toBe("SignatureDoesNotMatch");
     expect(error.message).toBe(
-      `endpoint ${minio.url}: access key "${minio.accessKeyId}" was rejected (SignatureDoesNotMatch)`,
+      `endpoint ${minio.url}: the access key was rejected (SignatureDoesNotMatch)`,
     );
   });
 
@@ -401,8 +401,9 @@ describe("control plane against MinIO", () => {
     });
     expect(error.field).toBe("credentials");
     expect(error.message).toBe(
-      `endpoint ${minio.url}: access key "AKIDUNKNOWN" was rejected (InvalidAccessKeyId)`,
+      `endpoint ${minio.url}: the access key was rejected (InvalidAccessKeyId)`,
     );
+    expect(error.message).not.toContain("AKIDUNKNOWN");
   });
 
   it("anonymous access to a private bucket → field credentials", async () => {
