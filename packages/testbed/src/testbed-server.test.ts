@@ -204,7 +204,11 @@ describe.each(["memory", "directory"] as const)("the testbed with the %s store",
 
     it("refuses PUT conditions it does not implement with NotImplemented (501)", async () => {
       const url = `${fixture.testbed.url}/${bucket}/conditional`;
-      for (const headers of [{ "If-None-Match": '"abc"' }, { "If-Match": '"abc"' }]) {
+      const conditions: Record<string, string>[] = [
+        { "If-None-Match": `"abc"` },
+        { "If-Match": `"abc"` },
+      ];
+      for (const headers of conditions) {
         const response = await fetch(url, { method: "PUT", body: "x", headers });
         expect(response.status).toBe(501);
         expect(await response.text()).toContain("<Code>NotImplemented</Code>");
