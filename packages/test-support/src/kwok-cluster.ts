@@ -41,6 +41,8 @@ export async function startKwokCluster(options: { nodes?: number } = {}): Promis
       "options:",
       "  runtime: binary",
       "  bindAddress: 127.0.0.1",
+      // The default client limits (20 requests/s) make the Job controller create 500 pods in 25 s.
+      "  disableQPSLimits: true",
       `  kubeApiserverPort: ${await freePort()}`,
       "  kubeVersion: v1.34.4",
       `  etcdBinary: ${join(bin, "etcd")}`,
@@ -59,7 +61,7 @@ export async function startKwokCluster(options: { nodes?: number } = {}): Promis
     KWOK_WORKDIR: join(dir, "work"),
   };
   const kwokctl = (...args: string[]) =>
-    run(join(bin, "kwokctl"), [...args, "--name", name, "--kubeconfig", kubeconfig], {
+    run(join(bin, "kwokctl"), [...args, "--name", name], {
       env,
       maxBuffer: 16 << 20,
     }).catch((error: Error & { stderr?: string }) => {
@@ -67,11 +69,20 @@ export async function startKwokCluster(options: { nodes?: number } = {}): Promis
     });
 
   const stop = async () => {
-    await kwokctl("delete", "cluster").catch(() => undefined);
+    await kwokctl("delete", "cluster", "--kubeconfig", kubeconfig).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    await kwokctl("create", "cluster", "--config", config, "--wait", "60s");
+    await kwokctl(
+      "create",
+      "cluster",
+      "--config",
+      config,
+      "--kubeconfig",
+      kubeconfig,
+      "--wait",
+      "60s",
+    );
     const cluster: KwokCluster = {
       kubeconfig,
       scaleNodes: async (count) => {
