@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startControlPlane, type KubernetesControlPlane } from "./kubernetes-control-plane.ts";
 import { startNodeAgent, type NodeAgent } from "./node-agent.ts";
+import { localTaillabEntrypoint, TAILLAB_TEST_IMAGE } from "./taillab-image.ts";
 
 /** One real control plane for the file, and the node agent that runs its pods as processes. */
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
   batch = config.makeApiClient(BatchV1Api);
   agent = await startNodeAgent({
     kubeconfig: cluster.kubeconfig,
-    entrypoint: (image) => (image === "busybox" ? ["sh", "-c"] : undefined),
+    entrypoint: (image) => (image === "busybox" ? ["sh", "-c"] : localTaillabEntrypoint(image)),
     baseEnv: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
   });
 });
@@ -104,6 +105,33 @@ describe("the node agent", () => {
     );
     expect(agent.output("env-check")).toBe("hello-world probe 2026 s3cret fast env-check\n");
     expect(pod.status?.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(5);
+  });
+
+  it("runs TailLab's image as the local CLI, and fails a pod whose image it does not know", async () => {
+    const pod = (name: string, image: string) =>
+      core.createNamespacedPod({
+        namespace: "default",
+        body: {
+          metadata: { name },
+          spec: {
+            restartPolicy: "Never",
+            containers: [{ name: "main", image, args: ["presets"] }],
+          },
+        },
+      });
+    await pod("cli", TAILLAB_TEST_IMAGE);
+    await pod("unknown", "nginx:1.27");
+    const phase = (name: string) =>
+      until(
+        `pod ${name}`,
+        () => core.readNamespacedPod({ name, namespace: "default" }),
+        (read) => read.status?.phase === "Succeeded" || read.status?.phase === "Failed",
+      );
+    expect((await phase("cli")).status?.phase).toBe("Succeeded");
+    expect(agent.output("cli")).toMatch(/document-backup/);
+    const unknown = (await phase("unknown")).status?.containerStatuses?.[0]?.state?.terminated;
+    expect(unknown?.reason).toBe("CreateContainerConfigError");
+    expect(unknown?.message).toMatch(/image "nginx:1.27" is not known/);
   });
 
   it("lets the real Job controller complete an Indexed Job and fail the index that exits 3", async () => {
