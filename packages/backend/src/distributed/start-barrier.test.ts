@@ -6,7 +6,12 @@ import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMarkerStore, type MarkerStore } from "./bucket-markers.ts";
-import { passStartBarrier, StartBarrierError, type StartBarrierOptions } from "./start-barrier.ts";
+import {
+  passStartBarrier,
+  StartBarrierError,
+  type BarrierPassed,
+  type StartBarrierOptions,
+} from "./start-barrier.ts";
 import { barrierS3Client, type BarrierShardInput } from "./test-support/barrier-shard.ts";
 
 /** The start barrier against two real S3 servers: the embedded testbed and MinIO. */
@@ -142,6 +147,9 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
     expect(error.message).toMatch(/another shard already claimed index 0/);
     expect(zeros.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
     expect(other.status).toBe("fulfilled");
+    // The server's Date header was read: same machine, so well within a second.
+    const { clock } = (other as PromiseFulfilledResult<BarrierPassed>).value;
+    expect(Math.abs(clock?.offsetMs ?? Infinity)).toBeLessThan(1_000 + (clock?.boundMs ?? 0));
     expect(await markers.list("abort/")).toEqual([]);
   });
 
@@ -154,6 +162,25 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
     expect(late.shards).toEqual([0]);
     expect(late.message).toMatch(/aborted by shard 0/);
     expect(await markers.list("ready/1")).toEqual([]);
+  });
+
+  it("stops waiting when asked and aborts the run for the others", async () => {
+    const { markers } = run();
+    const stop = new AbortController();
+    const waiting = failureOf(
+      inProcess(markers, {
+        index: 0,
+        shards: 2,
+        deadlineMs: Date.now() + 60_000,
+        signal: stop.signal,
+      }),
+    );
+    setTimeout(() => stop.abort(), 300);
+    expect((await waiting).reason).toBe("stopped");
+    const other = await failureOf(
+      inProcess(markers, { index: 1, shards: 2, deadlineMs: Date.now() + 60_000 }),
+    );
+    expect(other.reason).toBe("aborted");
   });
 
   it("does not let a shard ready after the deadline complete the barrier", async () => {
