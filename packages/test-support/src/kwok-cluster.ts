@@ -1,4 +1,5 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,7 +69,25 @@ export async function startKwokCluster(options: { nodes?: number } = {}): Promis
       throw new Error(`kwokctl ${args.join(" ")} failed: ${error.stderr?.trim() || error.message}`);
     });
 
+  // kwokctl starts the cluster's processes detached: a test process that exits without stop()
+  // must still take them down, or a stale cluster outlives it.
+  const deleteOnExit = () => {
+    try {
+      execFileSync(
+        join(bin, "kwokctl"),
+        ["delete", "cluster", "--name", name, "--kubeconfig", kubeconfig],
+        {
+          env,
+          stdio: "ignore",
+        },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  process.once("exit", deleteOnExit);
   const stop = async () => {
+    process.off("exit", deleteOnExit);
     await kwokctl("delete", "cluster", "--kubeconfig", kubeconfig).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   };
