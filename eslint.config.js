@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 
 /**
  * The dependency direction of ../shared/docs/ARCHITECTURE.md:
- *   api, core  <-  engine, store, report, testbed  <-  backend  <-  electron, apps/web, apps/cli
+ *   api, core  <-  engine, store, report, testbed, kubernetes  <-  backend  <-  electron, apps/web, apps/cli
  * and apps/ui imports only api, core and report. Each layer lists what it may NOT import.
  */
 const nodeBuiltins = { group: ["node:*"], message: "this layer is pure TS: no Node modules." };
@@ -23,21 +23,21 @@ const layerRules = {
   "packages/core/src/**": [
     nodeBuiltins,
     forbid(
-      ["core", "engine", "store", "report", "testbed", "backend", "cli", "ui", "web"],
+      ["core", "engine", "store", "report", "testbed", "kubernetes", "backend", "cli", "ui", "web"],
       "packages/core may import only @taillab/api.",
     ),
   ],
   "packages/report/src/**": [
     nodeBuiltins,
     forbid(
-      ["engine", "store", "testbed", "backend", "cli", "ui", "web"],
+      ["engine", "store", "testbed", "kubernetes", "backend", "cli", "ui", "web"],
       "packages/report may import only @taillab/api and @taillab/core.",
     ),
   ],
-  "packages/{engine,store,testbed}/src/**": [
+  "packages/{engine,store,testbed,kubernetes}/src/**": [
     forbid(
-      ["engine", "store", "report", "testbed", "backend", "cli", "ui", "web"],
-      "engine, store, report and testbed sit side by side: they import only api and core.",
+      ["engine", "store", "report", "testbed", "kubernetes", "backend", "cli", "ui", "web"],
+      "engine, store, report, testbed and kubernetes sit side by side: they import only api and core.",
     ),
   ],
   "packages/backend/src/**": [
@@ -46,19 +46,19 @@ const layerRules = {
   "apps/ui/src/**": [
     nodeBuiltins,
     forbid(
-      ["engine", "store", "testbed", "backend", "cli", "web", "test-support"],
+      ["engine", "store", "testbed", "kubernetes", "backend", "cli", "web", "test-support"],
       "apps/ui runs in the browser: it imports only api, core and report, and reaches the backend through window.taillab.",
     ),
   ],
   "{apps/web,electron}/src/**": [
     forbid(
-      ["ui", "cli", "engine", "store", "testbed"],
+      ["ui", "cli", "engine", "store", "testbed", "kubernetes"],
       "hosts reach the engine through @taillab/backend.",
     ),
   ],
   "apps/cli/src/**": [
     forbid(
-      ["ui", "web", "engine", "store", "testbed"],
+      ["ui", "web", "engine", "store", "testbed", "kubernetes"],
       "hosts reach the engine through @taillab/backend.",
     ),
   ],

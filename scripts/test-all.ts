@@ -1,7 +1,7 @@
 /**
  * `pnpm test`: every check and test, in order, each reported as a plain `N passed, N failed`
- * line that CI can read. Real parts: MinIO and versitygw are built (once, into the user's cache) and Debian's
- * Chromium installed before the tests that need them.
+ * line that CI can read. Real parts: MinIO, versitygw and a Kubernetes control plane (with kwok) are
+ * built (once, into the user's cache) and Debian's Chromium installed before the tests that need them.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -28,6 +28,7 @@ const checks: [string, () => boolean][] = [
   ["typecheck ui", () => run("pnpm", ["exec", "tsc", "-p", "apps/ui/tsconfig.json"])],
   ["minio", () => run("bash", ["scripts/ensure-minio.sh"])],
   ["versitygw", () => run("bash", ["scripts/ensure-versitygw.sh"])],
+  ["kubernetes", () => run("bash", ["scripts/ensure-kubernetes.sh"])],
   ["chromium", () => run("bash", ["scripts/ensure-chromium.sh"])],
 ];
 const checkResults = checks.map(([name, check]) => ({ name, ok: check() }));

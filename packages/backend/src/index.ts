@@ -18,3 +18,12 @@ export {
   type TailLabServiceOptions,
 } from "./app/tail-lab-service.ts";
 export { keyFileCipher, passphraseCipher, type SecretCipher } from "./app/secret-cipher.ts";
+export { createMarkerStore, type MarkerStore } from "./distributed/bucket-markers.ts";
+export {
+  passStartBarrier,
+  spinUntil,
+  StartBarrierError,
+  type BarrierFailure,
+  type BarrierPassed,
+  type StartBarrierOptions,
+} from "./distributed/start-barrier.ts";

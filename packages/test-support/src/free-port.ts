@@ -39,3 +39,24 @@ function listenOnAnyPort(): Promise<Server> {
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
+
+/**
+ * Throws unless every port can be listened on at 127.0.0.1: a server of an earlier test run still
+ * answering on a port would be mistaken for the one about to start.
+ */
+export async function assertPortsFree(ports: readonly number[], who: string): Promise<void> {
+  for (const port of ports) {
+    const server = await new Promise<Server>((resolve, reject) => {
+      const probe = createServer();
+      probe.once("error", (error: NodeJS.ErrnoException) =>
+        reject(
+          new Error(
+            `${who}: port ${port} on 127.0.0.1 is busy (${error.code}); a stale server may be answering there, refusing to start`,
+          ),
+        ),
+      );
+      probe.listen(port, "127.0.0.1", () => resolve(probe));
+    });
+    await closeServer(server);
+  }
+}

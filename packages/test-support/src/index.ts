@@ -2,3 +2,13 @@ export { freePort, freePorts } from "./free-port.ts";
 export { startMinio, type MinioServer } from "./minio-server.ts";
 export { startVersitygw, type VersitygwServer } from "./versitygw-server.ts";
 export { CHROMIUM_ARGS, SYSTEM_CHROMIUM } from "./system-chromium.ts";
+export {
+  KUBERNETES_CONTEXT,
+  startControlPlane,
+  type ControlPlaneOptions,
+  type KubernetesControlPlane,
+} from "./kubernetes-control-plane.ts";
+export { startNodeAgent, type NodeAgent, type NodeAgentOptions } from "./node-agent.ts";
+export { startKwokCluster, type KwokCluster } from "./kwok-cluster.ts";
+export { assertPortsFree } from "./free-port.ts";
+export { localTaillabEntrypoint, TAILLAB_TEST_IMAGE } from "./taillab-image.ts";

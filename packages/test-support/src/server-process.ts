@@ -13,8 +13,10 @@ export interface ServerProcess {
 export interface ServerLaunch {
   /** For messages: "MinIO", "versitygw". */
   name: string;
-  /** A script that builds the server once and prints its binary's path. */
+  /** A script that builds the server once and prints its binary's path (or folder, see program). */
   ensureScript: string;
+  /** The binary's name in the folder the script prints, for a script that builds several. */
+  program?: string;
   /** Scratch folders to create (data, HOME…) and remove on stop; passed to `args` and `env`. */
   folders: string[];
   args: (binary: string, folders: Record<string, string>) => string[];
@@ -72,7 +74,12 @@ export async function startServerProcess(
   return { folders, stop };
 }
 
-function ensureBinary({ name, ensureScript }: ServerLaunch): Promise<string> {
+async function ensureBinary(launch: ServerLaunch): Promise<string> {
+  const printed = await runEnsureScript(launch);
+  return launch.program === undefined ? printed : join(printed, launch.program);
+}
+
+function runEnsureScript({ name, ensureScript }: ServerLaunch): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile("bash", [ensureScript], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
       if (error) {

@@ -31,7 +31,7 @@ import { join } from "node:path";
 import { BucketIndex } from "./bucket-index.ts";
 import { isValidBucketName } from "./bucket-name.ts";
 import type { ObjectMetadata, ObjectStore, PartMetadata, StoredObject } from "./object-store.ts";
-import { noSuchBucket } from "./s3-error.ts";
+import { noSuchBucket, preconditionFailed } from "./s3-error.ts";
 import { partMetadata, UploadIndex, uploadSummary } from "./upload-index.ts";
 
 const OBJECT_FILE = /^[0-9a-f]{64}$/;
@@ -105,6 +105,8 @@ export async function createDirectoryStore(root: string): Promise<ObjectStore> {
   const index = new BucketIndex<ObjectMetadata>();
   const uploads = new UploadIndex<DiskPart>();
   let temporaryFiles = 0;
+  /** Bucket/key of the conditional creations under way. */
+  const creating = new Set<string>();
   let partFiles = 0;
 
   for (const entry of await readdir(root, { withFileTypes: true })) {
@@ -181,11 +183,25 @@ export async function createDirectoryStore(root: string): Promise<ObjectStore> {
       await rm(join(root, bucket), { recursive: true, force: true });
     },
 
-    async putObject(bucket, key, body, { etag, contentType }) {
+    async putObject(bucket, key, body, { etag, contentType }, options) {
       const metadata = { sizeBytes: body.length, etag, contentType, lastModified: new Date() };
-      await writeObject(bucket, key, metadata, async (handle, line) => {
-        await handle.writev([line, body]);
-      });
+      const write = () =>
+        writeObject(bucket, key, metadata, async (handle, line) => {
+          await handle.writev([line, body]);
+        });
+      if (!options?.ifAbsent) {
+        await write();
+        return metadata;
+      }
+      // Claimed before the first await, so a racing creation of the same key sees it.
+      const claim = `${bucket}/${key}`;
+      if (index.get(bucket, key) !== undefined || creating.has(claim)) throw preconditionFailed();
+      creating.add(claim);
+      try {
+        await write();
+      } finally {
+        creating.delete(claim);
+      }
       return metadata;
     },
 

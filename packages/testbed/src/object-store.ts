@@ -1,6 +1,6 @@
 /** Where the testbed keeps buckets, objects and open multipart uploads, and the in-memory kind. */
 import { BucketIndex, type BucketSummary } from "./bucket-index.ts";
-import { noSuchBucket } from "./s3-error.ts";
+import { noSuchBucket, preconditionFailed } from "./s3-error.ts";
 import {
   partMetadata,
   UploadIndex,
@@ -37,11 +37,16 @@ export interface ObjectStore {
   hasBucket(bucket: string): Promise<boolean>;
   /** Throws S3Error BucketNotEmpty while the bucket holds objects. */
   deleteBucket(bucket: string): Promise<void>;
+  /**
+   * With `ifAbsent` (a PUT's `If-None-Match: *`), throws S3Error PreconditionFailed when the key
+   * exists or another such write of it is under way: of two racing creations, one wins.
+   */
   putObject(
     bucket: string,
     key: string,
     body: Buffer,
     metadata: Pick<ObjectMetadata, "etag" | "contentType">,
+    options?: { ifAbsent?: boolean },
   ): Promise<ObjectMetadata>;
   /** Undefined when the key does not exist. */
   getObject(bucket: string, key: string): Promise<StoredObject | undefined>;
@@ -100,7 +105,9 @@ export function createMemoryStore(): ObjectStore {
       index.remove(bucket);
       uploads.removeBucket(bucket);
     },
-    putObject: async (bucket, key, body, { etag, contentType }) => {
+    putObject: async (bucket, key, body, { etag, contentType }, options) => {
+      // No await between the check and the write: two creations cannot both pass.
+      if (options?.ifAbsent && index.get(bucket, key) !== undefined) throw preconditionFailed();
       const object = { body, etag, contentType, sizeBytes: body.length, lastModified: new Date() };
       index.set(bucket, key, object);
       return object;

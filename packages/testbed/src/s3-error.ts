@@ -24,6 +24,7 @@ const STATUS_BY_CODE = {
   NoSuchKey: 404,
   NoSuchUpload: 404,
   NotImplemented: 501,
+  PreconditionFailed: 412,
   RequestTimeTooSkewed: 403,
   SignatureDoesNotMatch: 403,
   XAmzContentSHA256Mismatch: 400,
@@ -45,6 +46,14 @@ export class S3Error extends Error {
     this.status = STATUS_BY_CODE[code];
     this.headers = headers;
   }
+}
+
+/** A conditional write (`If-None-Match: *`) found the key already there. */
+export function preconditionFailed(): S3Error {
+  return new S3Error(
+    "PreconditionFailed",
+    "At least one of the pre-conditions you specified did not hold",
+  );
 }
 
 export function noSuchBucket(bucket: string): S3Error {

@@ -96,6 +96,22 @@ function noSuchKey(key: string): S3Error {
   return new S3Error("NoSuchKey", `The specified key does not exist: ${key}`);
 }
 
+/**
+ * True for a PUT's `If-None-Match: *` (create only, as AWS S3 and MinIO honour it); other
+ * conditions are refused as AWS refuses them rather than ignored.
+ */
+function createOnlyCondition(request: OperationRequest): boolean {
+  const ifNoneMatch = headerText(request.headers, "if-none-match");
+  if (request.headers["if-match"] !== undefined) {
+    throw new S3Error("NotImplemented", "The testbed does not implement If-Match on PUT");
+  }
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() !== "*") {
+    throw new S3Error("NotImplemented", "If-None-Match on PUT takes only *");
+  }
+  return true;
+}
+
 /** GET and HEAD share range handling; only GET reads the body. */
 async function readObject(
   request: OperationRequest,
@@ -310,12 +326,16 @@ const OPERATIONS: Record<S3Operation, Operation> = {
   async PutObject(request, { store }) {
     const key = keyOf(request);
     checkKeyLength(key);
+    const ifAbsent = createOnlyCondition(request);
     const body = await request.readBody();
     const etag = `"${checkBodyDigests(body, request.headers).toString("hex")}"`;
-    await store.putObject(bucketOf(request), key, body, {
-      etag,
-      contentType: contentTypeOf(request),
-    });
+    await store.putObject(
+      bucketOf(request),
+      key,
+      body,
+      { etag, contentType: contentTypeOf(request) },
+      { ifAbsent },
+    );
     return { status: 200, headers: { ETag: etag } };
   },
 

@@ -173,6 +173,48 @@ describe.each(["memory", "directory"] as const)("the testbed with the %s store",
       expect(got.ETag).toBe(md5Etag("second"));
     });
 
+    it("creates a key only once with If-None-Match: * (412 PreconditionFailed after)", async () => {
+      const { client } = fixture;
+      const create = (Body: string) =>
+        client.send(new PutObjectCommand({ Bucket: bucket, Key: "once", Body, IfNoneMatch: "*" }));
+      await create("first");
+      expect(await sdkError(create("second"))).toMatchObject({
+        name: "PreconditionFailed",
+        status: 412,
+      });
+      const got = await client.send(new GetObjectCommand({ Bucket: bucket, Key: "once" }));
+      expect(await got.Body?.transformToString()).toBe("first");
+    });
+
+    it("lets exactly one of 20 racing creations of a key win", async () => {
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const response = await fetch(`${fixture.testbed.url}/${bucket}/raced`, {
+            method: "PUT",
+            body: `writer ${i}`,
+            headers: { "If-None-Match": "*" },
+          });
+          await response.body?.cancel();
+          return response.status;
+        }),
+      );
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 412)).toHaveLength(19);
+    });
+
+    it("refuses PUT conditions it does not implement with NotImplemented (501)", async () => {
+      const url = `${fixture.testbed.url}/${bucket}/conditional`;
+      const conditions: Record<string, string>[] = [
+        { "If-None-Match": `"abc"` },
+        { "If-Match": `"abc"` },
+      ];
+      for (const headers of conditions) {
+        const response = await fetch(url, { method: "PUT", body: "x", headers });
+        expect(response.status).toBe(501);
+        expect(await response.text()).toContain("<Code>NotImplemented</Code>");
+      }
+    });
+
     it("stores binary and empty bodies byte for byte", async () => {
       const { client } = fixture;
       const binary = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7 + 3) % 256));

@@ -1,0 +1,107 @@
+/**
+ * Small marker objects under one prefix of a bucket, for coordinating shards through the storage
+ * they measure: create-only writes (If-None-Match: *, honoured by AWS S3, MinIO and the testbed),
+ * plain writes and listings, with the server's Date header kept for a clock check.
+ */
+import { ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import type { ServerDateSample } from "./server-clock.ts";
+
+export interface MarkerStore {
+  /** "exists" when the key was already there (412 PreconditionFailed); nothing is overwritten. */
+  create(name: string, body: string): Promise<{ created: boolean; date: ServerDateSample | null }>;
+  put(name: string, body: string): Promise<void>;
+  /** Names (keys less the store's prefix) under `under`, every page. */
+  list(under: string): Promise<string[]>;
+}
+
+export interface MarkerStoreOptions {
+  client: S3Client;
+  bucket: string;
+  /** Prepended to every name: the run's folder in the bucket, e.g. "taillab/runs/abc/". */
+  prefix: string;
+  signal?: AbortSignal;
+}
+
+export function createMarkerStore({
+  client,
+  bucket,
+  prefix,
+  signal,
+}: MarkerStoreOptions): MarkerStore {
+  const where = (name: string) => `s3://${bucket}/${prefix}${name}`;
+  const failure = (doing: string, error: unknown) => {
+    const { name, message } = error as Error;
+    return new Error(`${doing}: ${name}: ${message}`, { cause: error });
+  };
+  return {
+    async create(name, body) {
+      const command = new PutObjectCommand({
+        Bucket: bucket,
+        Key: `${prefix}${name}`,
+        Body: Buffer.from(body),
+        IfNoneMatch: "*",
+        ContentType: "application/json",
+      });
+      let dateHeader: string | undefined;
+      command.middlewareStack.add(
+        (next) => async (args) => {
+          const result = await next(args);
+          dateHeader = (result.response as { headers?: Record<string, string> }).headers?.date;
+          return result;
+        },
+        { step: "deserialize", name: "taillabServerDate" },
+      );
+      const sentAtMs = Date.now();
+      const sample = () =>
+        dateHeader === undefined ? null : { dateHeader, sentAtMs, receivedAtMs: Date.now() };
+      try {
+        await client.send(command, { abortSignal: signal });
+        return { created: true, date: sample() };
+      } catch (error) {
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata
+          ?.httpStatusCode;
+        if (status === 412) return { created: false, date: sample() };
+        throw failure(`creating ${where(name)}`, error);
+      }
+    },
+
+    async put(name, body) {
+      try {
+        await client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: `${prefix}${name}`,
+            Body: Buffer.from(body),
+          }),
+          { abortSignal: signal },
+        );
+      } catch (error) {
+        throw failure(`writing ${where(name)}`, error);
+      }
+    },
+
+    async list(under) {
+      const names: string[] = [];
+      let token: string | undefined;
+      try {
+        do {
+          const page = await client.send(
+            new ListObjectsV2Command({
+              Bucket: bucket,
+              Prefix: `${prefix}${under}`,
+              ContinuationToken: token,
+            }),
+            { abortSignal: signal },
+          );
+          for (const entry of page.Contents ?? []) {
+            if (entry.Key !== undefined) names.push(entry.Key.slice(prefix.length));
+          }
+          token = page.IsTruncated ? page.NextContinuationToken : undefined;
+        } while (token !== undefined);
+      } catch (error) {
+        throw failure(`listing ${where(under)}`, error);
+      }
+      return names;
+    },
+  };
+}

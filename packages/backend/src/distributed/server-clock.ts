@@ -1,0 +1,39 @@
+/**
+ * How far this machine's clock is from the storage server's, from an HTTP Date header (pure).
+ * Shards agree on an absolute start time, so a shard whose clock is off starts off by as much.
+ */
+
+/** One response's Date header and when its request left and its answer came, in epoch ms. */
+export interface ServerDateSample {
+  dateHeader: string;
+  sentAtMs: number;
+  receivedAtMs: number;
+}
+
+export interface ClockOffset {
+  /** Server minus local, the middle of what the sample allows. */
+  offsetMs: number;
+  /** The offset is within offsetMs ± boundMs. */
+  boundMs: number;
+}
+
+/** Beyond this a shard's start is visibly off; warp refuses clients off by more. */
+export const CLOCK_WARNING_MS = 1_000;
+
+/**
+ * The Date header has whole seconds, so the server's clock read somewhere in
+ * [date, date + 1 s) while the request was in flight: the offset lies in
+ * [date - receivedAt, date + 1 s - sentAt]. Null when the header is missing or not a date.
+ */
+export function clockOffset(sample: ServerDateSample): ClockOffset | null {
+  const dateMs = Date.parse(sample.dateHeader);
+  if (!Number.isFinite(dateMs)) return null;
+  const lowMs = dateMs - sample.receivedAtMs;
+  const highMs = dateMs + 1_000 - sample.sentAtMs;
+  return { offsetMs: (lowMs + highMs) / 2, boundMs: (highMs - lowMs) / 2 };
+}
+
+/** True when the clock is surely off by more than CLOCK_WARNING_MS, whatever the rounding. */
+export function clockIsOff({ offsetMs, boundMs }: ClockOffset): boolean {
+  return Math.abs(offsetMs) - boundMs > CLOCK_WARNING_MS;
+}

@@ -1,0 +1,196 @@
+/**
+ * A distributed run's objects on a cluster, through @kubernetes/client-node: a server-side dry run,
+ * submission, following the Job to its end, and deleting what the run created.
+ */
+import {
+  ApiException,
+  BatchV1Api,
+  CoreV1Api,
+  KubeConfig,
+  type V1Job,
+  type V1Secret,
+} from "@kubernetes/client-node";
+import type { DistributedRunManifests } from "./distributed-job.ts";
+import { jobProgress, type JobProgress } from "./job-status.ts";
+
+export interface ClusterOptions {
+  /** A kubeconfig file; default: $KUBECONFIG, then ~/.kube/config, then in-cluster. */
+  kubeconfig?: string;
+  /** A context of that kubeconfig; default: its current context. */
+  context?: string;
+}
+
+/** What a submission created, to follow and to delete. */
+export interface SubmittedRun {
+  namespace: string;
+  jobName: string;
+  /** The Secret this run created; null when it was given one. */
+  createdSecret: string | null;
+}
+
+/** The cluster refused a call, or could not be reached; the message says which and why. */
+export class KubernetesError extends Error {
+  /** HTTP status, 0 when no answer came. */
+  readonly status: number;
+  constructor(message: string, status: number, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "KubernetesError";
+    this.status = status;
+  }
+}
+
+export interface DistributedRunClient {
+  /** dryRun=All for every object: the apiserver's own validation, nothing persisted. */
+  dryRun(manifests: DistributedRunManifests): Promise<void>;
+  /** The Secret (if any), then the Job. A Job that is refused takes its new Secret with it. */
+  submit(manifests: DistributedRunManifests): Promise<SubmittedRun>;
+  /** Reads the Job until it is Complete or Failed, calling onProgress on every change. */
+  follow(
+    run: SubmittedRun,
+    options?: {
+      onProgress?: (progress: JobProgress) => void;
+      signal?: AbortSignal;
+      pollMs?: number;
+    },
+  ): Promise<JobProgress>;
+  /** Deletes the Job with its pods (background propagation) and the Secret it created. */
+  remove(run: SubmittedRun): Promise<void>;
+}
+
+export function loadKubeConfig({ kubeconfig, context }: ClusterOptions = {}): KubeConfig {
+  const config = new KubeConfig();
+  if (kubeconfig === undefined) config.loadFromDefault();
+  else config.loadFromFile(kubeconfig);
+  if (context !== undefined) {
+    if (!config.getContexts().some((known) => known.name === context)) {
+      const names = config.getContexts().map((known) => known.name);
+      throw new KubernetesError(
+        `kubeconfig${kubeconfig ? ` ${kubeconfig}` : ""}: no context "${context}" (it has ${names.join(", ") || "none"})`,
+        0,
+      );
+    }
+    config.setCurrentContext(context);
+  }
+  return config;
+}
+
+const DEFAULT_FOLLOW_POLL_MS = 500;
+
+export function createDistributedRunClient(config: KubeConfig): DistributedRunClient {
+  const batch = config.makeApiClient(BatchV1Api);
+  const core = config.makeApiClient(CoreV1Api);
+  const server = config.getCurrentCluster()?.server ?? "(no cluster)";
+
+  async function call<T>(doing: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw explain(error, `${server}: ${doing}`);
+    }
+  }
+
+  const createSecret = (secret: V1Secret, dryRun?: string) =>
+    call(`creating Secret "${secret.metadata?.name}" in namespace "${namespaceOf(secret)}"`, () =>
+      core.createNamespacedSecret({ namespace: namespaceOf(secret), body: secret, dryRun }),
+    );
+  const createJob = (job: V1Job, dryRun?: string) =>
+    call(`creating Job "${job.metadata?.name}" in namespace "${namespaceOf(job)}"`, () =>
+      batch.createNamespacedJob({ namespace: namespaceOf(job), body: job, dryRun }),
+    );
+
+  return {
+    async dryRun({ job, secret }) {
+      if (secret !== null) await createSecret(secret, "All");
+      await createJob(job, "All");
+    },
+
+    async submit({ job, secret }) {
+      const namespace = namespaceOf(job);
+      const createdSecret = secret === null ? null : (await createSecret(secret)).metadata?.name;
+      try {
+        await createJob(job);
+      } catch (error) {
+        if (createdSecret) await core.deleteNamespacedSecret({ name: createdSecret, namespace });
+        throw error;
+      }
+      return {
+        namespace,
+        jobName: job.metadata?.name as string,
+        createdSecret: createdSecret ?? null,
+      };
+    },
+
+    async follow(
+      { namespace, jobName },
+      { onProgress, signal, pollMs = DEFAULT_FOLLOW_POLL_MS } = {},
+    ) {
+      let last = "";
+      for (;;) {
+        const job = await call(`reading Job "${jobName}" in namespace "${namespace}"`, () =>
+          batch.readNamespacedJob({ name: jobName, namespace }),
+        );
+        const progress = jobProgress(job);
+        const seen = JSON.stringify(progress);
+        if (seen !== last) onProgress?.(progress);
+        last = seen;
+        if (progress.finished !== null) return progress;
+        if (signal?.aborted) throw signal.reason;
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+    },
+
+    async remove({ namespace, jobName, createdSecret }) {
+      await ignoreMissing(() =>
+        call(`deleting Job "${jobName}" in namespace "${namespace}"`, () =>
+          batch.deleteNamespacedJob({ name: jobName, namespace, propagationPolicy: "Background" }),
+        ),
+      );
+      if (createdSecret !== null) {
+        await ignoreMissing(() =>
+          call(`deleting Secret "${createdSecret}" in namespace "${namespace}"`, () =>
+            core.deleteNamespacedSecret({ name: createdSecret, namespace }),
+          ),
+        );
+      }
+    },
+  };
+}
+
+function namespaceOf(object: { metadata?: { namespace?: string } }): string {
+  return object.metadata?.namespace ?? "default";
+}
+
+async function ignoreMissing(request: () => Promise<unknown>): Promise<void> {
+  try {
+    await request();
+  } catch (error) {
+    if (!(error instanceof KubernetesError && error.status === 404)) throw error;
+  }
+}
+
+/** The apiserver's own Status message ("Job.batch "x" is invalid: spec…: …"), with context. */
+function explain(error: unknown, doing: string): KubernetesError {
+  if (error instanceof ApiException) {
+    const status = apiStatus(error.body);
+    const detail = status?.message ?? error.message;
+    const reason = status?.reason ? ` ${status.reason}` : "";
+    return new KubernetesError(`${doing}: ${detail} (HTTP ${error.code}${reason})`, error.code, {
+      cause: error,
+    });
+  }
+  const { code, message } = error as NodeJS.ErrnoException;
+  return new KubernetesError(`${doing}: cannot reach the cluster (${code ?? message})`, 0, {
+    cause: error,
+  });
+}
+
+function apiStatus(body: unknown): { message?: string; reason?: string } | null {
+  if (typeof body === "string") {
+    try {
+      return JSON.parse(body) as { message?: string; reason?: string };
+    } catch {
+      return null;
+    }
+  }
+  return typeof body === "object" && body !== null ? (body as { message?: string }) : null;
+}

@@ -1,0 +1,51 @@
+import { startKwokCluster, type KwokCluster } from "@taillab/test-support";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createDistributedRunClient, loadKubeConfig } from "./distributed-run-client.ts";
+import type { JobProgress } from "./job-status.ts";
+import { validatedManifests } from "./manifest-checks.ts";
+
+/**
+ * Scale without processes: kwok's fake nodes take a 500-shard run's pods through Running to
+ * Succeeded, and the run is followed to Complete as a real one would be.
+ */
+
+let kwok: KwokCluster;
+
+beforeAll(async () => {
+  kwok = await startKwokCluster({ nodes: 4 });
+});
+afterAll(async () => {
+  await kwok?.stop();
+});
+
+it("generates, accepts and follows a 500-shard run to Complete", async () => {
+  const shards = 500;
+  const manifests = validatedManifests({
+    name: "taillab-scale",
+    namespace: "default",
+    shards,
+    image: "registry.test/taillab:0.1.0",
+    runArgs: ["run"],
+    resultsUri: "s3://loadgen/taillab/runs/scale/",
+    startAt: new Date().toISOString(),
+    activeDeadlineSeconds: 600,
+    ttlSecondsAfterFinished: 600,
+    credentials: { kind: "create", accessKeyId: "AKID", secretAccessKey: "secret" },
+  });
+  const client = createDistributedRunClient(loadKubeConfig({ kubeconfig: kwok.kubeconfig }));
+  await client.dryRun(manifests);
+  const run = await client.submit(manifests);
+
+  const seen: JobProgress[] = [];
+  const done = await client.follow(run, { onProgress: (progress) => seen.push(progress) });
+  expect(done.finished).toBe("Complete");
+  expect(done.completedIndexes).toEqual(Array.from({ length: shards }, (_, index) => index));
+  expect(done.failedIndexes).toEqual([]);
+  // Followed on the way, not only at the end: indexes completed in more than one step.
+  const partly = seen.filter(
+    (progress) => progress.completedIndexes.length > 0 && progress.completedIndexes.length < shards,
+  );
+  expect(partly.length).toBeGreaterThan(0);
+  expect(seen.some((progress) => progress.ready > 0)).toBe(true);
+  await client.remove(run);
+});

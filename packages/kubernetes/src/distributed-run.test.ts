@@ -1,0 +1,177 @@
+import { BatchV1Api, CoreV1Api } from "@kubernetes/client-node";
+import {
+  startControlPlane,
+  startNodeAgent,
+  type KubernetesControlPlane,
+  type NodeAgent,
+} from "@taillab/test-support";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { distributedRunManifests, type DistributedJobInput } from "./distributed-job.ts";
+import {
+  createDistributedRunClient,
+  KubernetesError,
+  loadKubeConfig,
+  type DistributedRunClient,
+} from "./distributed-run-client.ts";
+import type { JobProgress } from "./job-status.ts";
+
+/**
+ * A distributed run's objects on a real control plane (one for the file), its pods run by the
+ * test node agent as the fake shard script: the real Job controller judges their exit codes.
+ */
+
+const FAKE_SHARD = fileURLToPath(new URL("./test-support/fake-shard.ts", import.meta.url));
+const IMAGE = "example.test/taillab:fake";
+
+let cluster: KubernetesControlPlane;
+let agent: NodeAgent;
+let client: DistributedRunClient;
+let batch: BatchV1Api;
+let core: CoreV1Api;
+
+beforeAll(async () => {
+  cluster = await startControlPlane();
+  agent = await startNodeAgent({
+    kubeconfig: cluster.kubeconfig,
+    entrypoint: (image) => (image === IMAGE ? [process.execPath, FAKE_SHARD] : undefined),
+  });
+  const config = loadKubeConfig({ kubeconfig: cluster.kubeconfig });
+  client = createDistributedRunClient(config);
+  batch = config.makeApiClient(BatchV1Api);
+  core = config.makeApiClient(CoreV1Api);
+});
+afterAll(async () => {
+  await agent?.stop();
+  await cluster?.stop();
+});
+
+const input = (overrides: Partial<DistributedJobInput> = {}): DistributedJobInput => ({
+  name: "taillab-run",
+  namespace: "default",
+  shards: 4,
+  image: IMAGE,
+  runArgs: [],
+  resultsUri: "s3://loadgen/taillab/runs/r1/",
+  startAt: "2026-11-24T10:00:00.000Z",
+  activeDeadlineSeconds: 600,
+  ttlSecondsAfterFinished: 3600,
+  credentials: { kind: "create", accessKeyId: "AKIDTEST", secretAccessKey: "secret-test" },
+  ...overrides,
+});
+
+describe("a distributed run on the local control plane", () => {
+  it("passes the apiserver's dry run and persists nothing", async () => {
+    await client.dryRun(distributedRunManifests(input({ name: "dry" })));
+    const jobs = await batch.listNamespacedJob({ namespace: "default" });
+    expect(jobs.items.map((job) => job.metadata?.name)).not.toContain("dry");
+    const secrets = await core.listNamespacedSecret({ namespace: "default" });
+    expect(secrets.items.map((secret) => secret.metadata?.name)).not.toContain("dry-credentials");
+  });
+
+  it("refuses a Job the apiserver finds invalid, with its reason", async () => {
+    const manifests = distributedRunManifests(input({ name: "bad" }));
+    // podFailurePolicy needs restartPolicy Never: only the apiserver knows that rule.
+    const spec = manifests.job.spec?.template.spec;
+    if (spec) spec.restartPolicy = "OnFailure";
+    const refused = await client.dryRun(manifests).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(KubernetesError);
+    const { message, status } = refused as KubernetesError;
+    expect(status).toBe(422);
+    expect(message).toMatch(
+      /creating Job "bad" in namespace "default": Job.batch "bad" is invalid/,
+    );
+    expect(message).toMatch(/spec.template.spec.restartPolicy/);
+    expect(message.split("\n")).toHaveLength(1);
+  });
+
+  it("runs 4 shards to Complete, each handed its index, start time and credentials", async () => {
+    const manifests = distributedRunManifests(input({ name: "four" }));
+    const run = await client.submit(manifests);
+    expect(run).toEqual({
+      namespace: "default",
+      jobName: "four",
+      createdSecret: "four-credentials",
+    });
+    const seen: JobProgress[] = [];
+    const done = await client.follow(run, { onProgress: (progress) => seen.push(progress) });
+    expect(done.finished).toBe("Complete");
+    expect(done.completedIndexes).toEqual([0, 1, 2, 3]);
+    expect(done.failedIndexes).toEqual([]);
+    expect(seen.at(-1)).toEqual(done);
+
+    const pods = await core.listNamespacedPod({
+      namespace: "default",
+      labelSelector: "job-name=four",
+    });
+    const outputs = pods.items.map((pod) => JSON.parse(agent.output(pod.metadata?.name ?? "")));
+    expect(outputs.map((output) => output.index).sort()).toEqual([0, 1, 2, 3]);
+    for (const output of outputs) {
+      expect(output).toMatchObject({
+        shards: 4,
+        startAt: "2026-11-24T10:00:00.000Z",
+        results: "s3://loadgen/taillab/runs/r1/",
+        accessKeyId: "AKIDTEST",
+        hasSecret: true,
+      });
+    }
+
+    await client.remove(run);
+    await expect(batch.readNamespacedJob({ name: "four", namespace: "default" })).rejects.toThrow();
+    await expect(
+      core.readNamespacedSecret({ name: "four-credentials", namespace: "default" }),
+    ).rejects.toThrow();
+    await client.remove(run); // twice is fine
+  });
+
+  it("marks the index whose shard exits 3 as failed, and the Job Failed", async () => {
+    const run = await client.submit(
+      distributedRunManifests(input({ name: "one-fails", runArgs: ["--fail-index", "2"] })),
+    );
+    const done = await client.follow(run);
+    expect(done).toMatchObject({
+      finished: "Failed",
+      reason: "FailedIndexes",
+      completedIndexes: [0, 1, 3],
+      failedIndexes: [2],
+    });
+    await client.remove(run);
+  });
+
+  it("uses a Secret it is given and leaves it in place", async () => {
+    await core.createNamespacedSecret({
+      namespace: "default",
+      body: {
+        metadata: { name: "storage-keys" },
+        stringData: { AWS_ACCESS_KEY_ID: "GIVEN", AWS_SECRET_ACCESS_KEY: "given-secret" },
+      },
+    });
+    const manifests = distributedRunManifests(
+      input({
+        name: "given",
+        shards: 1,
+        credentials: { kind: "existing", secretName: "storage-keys" },
+      }),
+    );
+    expect(manifests.secret).toBeNull();
+    const run = await client.submit(manifests);
+    expect(run.createdSecret).toBeNull();
+    expect((await client.follow(run)).finished).toBe("Complete");
+    await client.remove(run);
+    const kept = await core.readNamespacedSecret({ name: "storage-keys", namespace: "default" });
+    expect(kept.metadata?.name).toBe("storage-keys");
+  });
+
+  it("takes back the Secret it created when the Job is refused", async () => {
+    const manifests = distributedRunManifests(input({ name: "refused" }));
+    const spec = manifests.job.spec?.template.spec;
+    if (spec) spec.restartPolicy = "OnFailure";
+    await expect(client.submit(manifests)).rejects.toThrow(KubernetesError);
+    await expect(
+      core.readNamespacedSecret({ name: "refused-credentials", namespace: "default" }),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,26 @@
+export {
+  credentialsSecretName,
+  distributedRunManifests,
+  CREDENTIAL_KEYS,
+  RUN_LABEL,
+  SHARD_GAVE_UP_EXIT_CODE,
+  START_AT_ANNOTATION,
+  type DistributedJobInput,
+  type DistributedRunManifests,
+} from "./distributed-job.ts";
+export {
+  checkDistributedJobInput,
+  checkManifests,
+  ManifestError,
+  validatedManifests,
+} from "./manifest-checks.ts";
+export { manifestsYaml, REDACTED } from "./manifest-yaml.ts";
+export { jobProgress, parseIndexes, type JobProgress } from "./job-status.ts";
+export {
+  createDistributedRunClient,
+  KubernetesError,
+  loadKubeConfig,
+  type ClusterOptions,
+  type DistributedRunClient,
+  type SubmittedRun,
+} from "./distributed-run-client.ts";
