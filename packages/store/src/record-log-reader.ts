@@ -50,7 +50,8 @@ function applyDictionaryFrame(dictionaries: Dictionaries, payload: Buffer): bool
         : null;
   if (target === null) return true;
   if (entries.firstId !== target.length) return false;
-  target.push(...entries.strings);
+  // One by one: a frame may hold more strings than a call can take arguments.
+  for (const text of entries.strings) target.push(text);
   return true;
 }
 
