@@ -1,4 +1,6 @@
+export * from "./bucket-name.ts";
 export * from "./byte-size.ts";
+export * from "./strict-object.ts";
 export * from "./run-spec.ts";
 export * from "./results.ts";
 export * from "./duration.ts";

@@ -1,4 +1,4 @@
-import { issueToFieldError, RunSpecSchema, type FieldError, type RunSpec } from "@taillab/api";
+import { parseFields, RunSpecSchema, type FieldError, type RunSpec } from "@taillab/api";
 import { parseKeyChoice } from "./key-chooser.ts";
 import { parseOperationMix } from "./operation-mix.ts";
 import { parseRangeChoice } from "./range-choice.ts";
@@ -8,14 +8,10 @@ import type { TextParseResult } from "./workload-text.ts";
 export type RunSpecParseResult = { ok: true; spec: RunSpec } | { ok: false; errors: FieldError[] };
 
 export function parseRunSpec(input: unknown): RunSpecParseResult {
-  const parsed = RunSpecSchema.safeParse(input);
-  if (!parsed.success)
-    return {
-      ok: false,
-      errors: parsed.error.issues.map((issue) => issueToFieldError(issue, "spec")),
-    };
-  const errors = workloadErrors(parsed.data);
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, spec: parsed.data };
+  const parsed = parseFields(RunSpecSchema, input, "spec");
+  if (!parsed.ok) return parsed;
+  const errors = workloadErrors(parsed.value);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, spec: parsed.value };
 }
 
 /** The workload's texts, read by the parsers that will run them, so errors name the field. */
