@@ -7,6 +7,7 @@ import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.
 import { RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
 import {
   PhaseHistogramsSchema,
+  RunDamageSchema,
   RunIndexEntrySchema,
   RunMetaSchema,
   RunStatusSchema,
@@ -305,6 +306,8 @@ export const RunDetailSchema = z.object({
   summary: RunSummarySchema,
   histograms: z.array(PhaseHistogramsSchema),
   latencySeries: z.array(LatencySeriesSchema),
+  /** What was wrong with the run's folder (the figures cover what could be read), or null. */
+  damage: RunDamageSchema.nullable().default(null),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
 

@@ -8,6 +8,7 @@ export * from "./tail-options.ts";
 export * from "./latency-profile.ts";
 export * from "./stored-run.ts";
 export * from "./field-error.ts";
+export * from "./input-error.ts";
 export * from "./app-api.ts";
 export * from "./api-method-names.ts";
 export * from "./api-client.ts";
