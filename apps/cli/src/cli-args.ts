@@ -73,12 +73,15 @@ export function parseArguments<Name extends string>(
 }
 
 /**
- * `1,4,8` → [1, 4, 8], `8` → 8: a list only when several values are given, so an error names
- * `clients`, not `clients[0]`. Items that are not numbers stay text so validation can name them.
+ * `1,4,8` → [1, 4, 8], `8` → 8, `1e6` → 1000000: a list only when several values are given, so
+ * an error names `clients`, not `clients[0]`. Items that are not numbers stay text so validation
+ * can name them.
  */
 export function numberList(text: string): number | string | (number | string)[] {
   return singleOrList(
-    textItems(text).map((item) => (/^-?\d+(\.\d+)?$/.test(item) ? Number(item) : item)),
+    textItems(text).map((item) =>
+      /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(item) ? Number(item) : item,
+    ),
   );
 }
 
