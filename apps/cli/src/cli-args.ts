@@ -30,7 +30,9 @@ export function parseFlags<Name extends string>(
 ): ParsedFlags<Name> {
   const { flags, positionals } = parseArguments(argv, definitions);
   const [stray] = positionals;
-  if (stray !== undefined) throw new UsageError(stray, `unexpected argument "${stray}"`);
+  if (stray !== undefined) {
+    throw new UsageError("arguments", `unexpected "${stray}": this command takes flags only`);
+  }
   return flags;
 }
 
