@@ -229,6 +229,31 @@ describe("taillab runs and report: a run the library cannot act on exits 2 in on
     expectOneLine(await runCli([...args, "--results", await newLibrary()]), 2, line);
   });
 
+  it.each([
+    [
+      ["testbed", "--bucket", "a..b"],
+      /^taillab testbed: bucket: "a\.\.b" must not have two dots in a row$/,
+    ],
+    [
+      ["runs", "import", "/no/such/folder"],
+      /^taillab runs: path: \/no\/such\/folder: there is no such folder$/,
+    ],
+    [
+      ["runs", "import", "/no/such/export.json"],
+      /^taillab runs: path: \/no\/such\/export\.json: there is no such file$/,
+    ],
+    [["runs", "rename", "no-such-run", " "], /^taillab runs: name: cannot be empty$/],
+  ])("%j: bad input", async (args, line) => {
+    const library = args[0] === "testbed" ? [] : ["--results", await newLibrary()];
+    expectOneLine(await runCli([...args, ...library]), 2, line);
+  });
+
+  it("runs import of a file that is not an export: refused, naming the path", async () => {
+    const path = await specFile("not-an-export.json", "nope");
+    const result = await runCli(["runs", "import", path, "--results", await newLibrary()]);
+    expectOneLine(result, 2, /^taillab runs: path: .*not-an-export\.json: .*not valid JSON$/);
+  });
+
   it("runs rm of a run still being written: refused, the run goes on", async () => {
     const library = await newLibrary();
     const main = fileURLToPath(new URL("./main.ts", import.meta.url));

@@ -244,7 +244,7 @@ describe("results store", () => {
       notes: "after the firmware update",
     });
     expect((await store.get("run-lib")).meta).toMatchObject({ name: "Baseline", tags: ["minio"] });
-    await expect(store.rename("run-lib", " ")).rejects.toThrow("a run's name cannot be empty");
+    await expect(store.rename("run-lib", " ")).rejects.toThrow("name: cannot be empty");
 
     await store.remove("run-lib");
     expect(await store.list()).toEqual([]);

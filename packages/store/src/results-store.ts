@@ -327,16 +327,16 @@ class FolderResultsStore implements ResultsStore {
 
   rename(runId: string, name: string): Promise<RunIndexEntry> {
     const trimmed = name.trim();
-    if (trimmed.length === 0) return Promise.reject(new Error("a run's name cannot be empty"));
+    if (trimmed.length === 0) return Promise.reject(InputError.of("name", "cannot be empty"));
     if (trimmed.length > 200) {
-      return Promise.reject(new Error("a run's name can be at most 200 characters"));
+      return Promise.reject(InputError.of("name", "can be at most 200 characters"));
     }
     return this.edit(runId, (meta) => ({ ...meta, name: trimmed }));
   }
 
   tag(runId: string, tag: string): Promise<RunIndexEntry> {
     const trimmed = tag.trim();
-    if (trimmed.length === 0) return Promise.reject(new Error("a tag cannot be empty"));
+    if (trimmed.length === 0) return Promise.reject(InputError.of("tag", "cannot be empty"));
     return this.edit(runId, (meta) =>
       meta.tags.includes(trimmed) ? meta : { ...meta, tags: [...meta.tags, trimmed] },
     );
@@ -394,7 +394,7 @@ class FolderResultsStore implements ResultsStore {
     const source = resolve(path);
     const where = `import of ${source}`;
     const stats = await stat(source).catch(() => null);
-    if (!stats?.isDirectory()) throw new Error(`${where}: there is no such folder`);
+    if (!stats?.isDirectory()) throw InputError.of("path", `${source}: there is no such folder`);
     const read = await readFolderDocuments(source, where);
     const { documents } = upgradeDocuments(read.documents, where, this.migrations);
     const contents = checkDocuments(documents, where);
@@ -416,11 +416,14 @@ class FolderResultsStore implements ResultsStore {
       parsed = JSON.parse(await readFile(source, "utf8"));
     } catch (error) {
       const reason = isCode(error, "ENOENT") ? "there is no such file" : (error as Error).message;
-      throw new Error(`${where}: ${reason}`, { cause: error });
+      throw InputError.of("path", `${source}: ${reason}`);
     }
     const exported = parsed as Partial<Record<keyof RunExport, unknown>> | null;
     if (exported?.kind !== "taillab-run") {
-      throw new Error(`${where}: it is not a TailLab run export (no "kind": "taillab-run")`);
+      throw InputError.of(
+        "path",
+        `${source}: it is not a TailLab run export (no "kind": "taillab-run")`,
+      );
     }
     if (typeof exported.schemaVersion === "number") {
       refuseNewerVersion(exported.schemaVersion, where);
@@ -448,7 +451,7 @@ class FolderResultsStore implements ResultsStore {
     where: string,
   ): Promise<RunIndexEntry> {
     if (!RUN_ID_PATTERN.test(contents.meta.id)) {
-      throw new Error(`${where}: run id "${contents.meta.id}" cannot be a folder name`);
+      throw new ResultsStoreError(`${where}: run id "${contents.meta.id}" cannot be a folder name`);
     }
     const id = await this.freeId(contents.meta.id);
     // A copied run has no live writer: a run that had not ended is interrupted.
