@@ -3,9 +3,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtemp, readdir, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, type CliResult } from "./test-support/run-cli.ts";
+import { CLI_MAIN, outputOf, runCli, type CliResult } from "./test-support/run-cli.ts";
 
 /**
  * The fault matrix of the command line: bad input and a results library that cannot be written
@@ -256,7 +255,6 @@ describe("taillab runs and report: a run the library cannot act on exits 2 in on
 
   it("runs rm of a run still being written: refused, the run goes on", async () => {
     const library = await newLibrary();
-    const main = fileURLToPath(new URL("./main.ts", import.meta.url));
     const args = [
       "run",
       "--results",
@@ -268,7 +266,7 @@ describe("taillab runs and report: a run the library cannot act on exits 2 in on
       "--size",
       "1KiB",
     ];
-    const child = spawn(process.execPath, [main, ...args], { stdio: "ignore" });
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], { stdio: "ignore" });
     try {
       let running: string | undefined;
       while (running === undefined) {
@@ -371,31 +369,12 @@ describe("taillab with damaged run folders: every run listed, what is wrong said
 const canMountTmpfs =
   spawnSync("unshare", ["-rm", "sh", "-c", `mount -t tmpfs tmpfs "${tmpdir()}"`]).status === 0;
 
-function runOnSmallDisk(size: string, fill: boolean, args: string[]): Promise<CliResult> {
-  const main = fileURLToPath(new URL("./main.ts", import.meta.url));
+async function runOnSmallDisk(size: string, fill: boolean, args: string[]): Promise<CliResult> {
   const fillUp = fill ? 'head -c 2m /dev/zero > "$disk/fill" 2>/dev/null;' : "";
   const script = `disk="$1" node="$2" main="$3"; shift 3; mount -t tmpfs -o size=${size} tmpfs "$disk" && ${fillUp} exec "$node" "$main" run --results "$disk" "$@"`;
-  return new Promise((resolve, reject) => {
-    void mkdtemp(join(scratch, "disk-")).then((mountPoint) => {
-      const child = spawn("unshare", [
-        "-rm",
-        "sh",
-        "-c",
-        script,
-        "sh",
-        mountPoint,
-        process.execPath,
-        main,
-        ...args,
-      ]);
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-    }, reject);
-  });
+  const disk = await mkdtemp(join(scratch, "disk-"));
+  const shellArgs = [script, "sh", disk, process.execPath, CLI_MAIN, ...args];
+  return outputOf(spawn("unshare", ["-rm", "sh", "-c", ...shellArgs]));
 }
 
 describe.skipIf(!canMountTmpfs)("taillab run on a full results disk: exit 3, one line", () => {
