@@ -30,7 +30,9 @@ export function parseFlags<Name extends string>(
 ): ParsedFlags<Name> {
   const { flags, positionals } = parseArguments(argv, definitions);
   const [stray] = positionals;
-  if (stray !== undefined) throw new UsageError(stray, `unexpected argument "${stray}"`);
+  if (stray !== undefined) {
+    throw new UsageError("arguments", `unexpected "${stray}": this command takes flags only`);
+  }
   return flags;
 }
 
@@ -73,12 +75,15 @@ export function parseArguments<Name extends string>(
 }
 
 /**
- * `1,4,8` → [1, 4, 8], `8` → 8: a list only when several values are given, so an error names
- * `clients`, not `clients[0]`. Items that are not numbers stay text so validation can name them.
+ * `1,4,8` → [1, 4, 8], `8` → 8, `1e6` → 1000000: a list only when several values are given, so
+ * an error names `clients`, not `clients[0]`. Items that are not numbers stay text so validation
+ * can name them.
  */
 export function numberList(text: string): number | string | (number | string)[] {
   return singleOrList(
-    textItems(text).map((item) => (/^-?\d+(\.\d+)?$/.test(item) ? Number(item) : item)),
+    textItems(text).map((item) =>
+      /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(item) ? Number(item) : item,
+    ),
   );
 }
 

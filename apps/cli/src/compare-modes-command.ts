@@ -3,6 +3,7 @@ import { formatModeComparison } from "@taillab/report";
 import { formatFlagHelp, parseFlags, UsageError, type FlagDefinition } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { hadRequestErrors, readSpecFlag, runWithInterrupts } from "./run-command.ts";
+import { openLibrary } from "./results-library.ts";
 import { RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
 import { printError, printOut } from "./terminal-output.ts";
 
@@ -39,11 +40,12 @@ export async function compareModesCommand(argv: readonly string[]): Promise<numb
   }
   const modes = parseModes(typeof flags.modes === "string" ? flags.modes : "normal,hedged,tied");
   const fileSpec = await readSpecFlag(flags);
+  const store = await openLibrary(flags.results);
   const runs: RunSummary[] = [];
   for (const mode of modes) {
     printError(`mode ${mode}…\n`);
     const spec = { ...specFromFlags(flags, fileSpec), mode };
-    const summary = await runWithInterrupts(spec, flags);
+    const summary = await runWithInterrupts(spec, flags, store);
     runs.push(summary);
     if (summary.stopped) break;
   }

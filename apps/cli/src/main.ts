@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-import { InputError } from "@taillab/backend";
+import { InputError, ResultsStoreError } from "@taillab/backend";
 import { UsageError } from "./cli-args.ts";
-import { EXIT } from "./exit-codes.ts";
+import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { COMPARE_MODES_HELP, compareModesCommand } from "./compare-modes-command.ts";
 import { COMPARE_HELP, compareCommand, REPORT_HELP, reportCommand } from "./report-command.ts";
 import { PRESETS_HELP, presetsCommand } from "./presets-command.ts";
-import { describeInputError, RUN_HELP, runCommand } from "./run-command.ts";
+import { RUN_HELP, runCommand } from "./run-command.ts";
 import { RUNS_HELP, runsCommand } from "./runs-command.ts";
 import { TESTBED_HELP, testbedCommand } from "./testbed-command.ts";
 import { printError, printOut } from "./terminal-output.ts";
@@ -21,6 +21,8 @@ Commands:
   compare         several runs side by side, with changes against a baseline
   testbed         serve the embedded S3 testbed
   help            show help for a command: taillab help run
+
+${EXIT_CODES_HELP}
 `;
 
 const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
@@ -58,11 +60,23 @@ async function main(argv: readonly string[]): Promise<number> {
     return await handler(rest);
   } catch (error) {
     if (error instanceof InputError || error instanceof UsageError) {
-      printError(`taillab ${command}: bad input\n${describeInputError(error)}\n`);
+      const problems = error instanceof InputError ? error.problems : [error];
+      for (const { field, message } of problems) {
+        printError(`taillab ${command}: ${field}: ${oneLine(message)}\n`);
+      }
       return EXIT.badInput;
+    }
+    if (error instanceof ResultsStoreError) {
+      printError(`taillab ${command}: ${oneLine(error.message)}\n`);
+      return EXIT.resultsStore;
     }
     throw error;
   }
+}
+
+/** A message from deeper down may hold a newline; a shell user sees one line per problem. */
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, "; ");
 }
 
 // `taillab runs list | head` closes the pipe early: that is the reader's choice, not a failure.

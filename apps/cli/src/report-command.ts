@@ -1,22 +1,16 @@
 import { compareRuns } from "@taillab/core";
 import {
   loadSummaries,
-  openResultsStore,
   renderStoredReport,
   type ReportFormat,
+  type ResultsStore,
 } from "@taillab/backend";
 import { formatRunComparison } from "@taillab/report";
 import { writeFile } from "node:fs/promises";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { printError, printOut } from "./terminal-output.ts";
-
-const RESULTS_FLAG = {
-  name: "results",
-  aliases: [],
-  takesValue: true,
-  description: "results library folder (else TAILLAB_RESULTS_DIR, else the user data folder)",
-} as const;
+import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
 
 const REPORT_FLAGS = [
   { name: "format", aliases: [], takesValue: true, description: "html (default), csv or json" },
@@ -90,7 +84,8 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
   if (flags.requests && format !== "csv") {
     throw new UsageError("requests", "--requests goes with --format csv");
   }
-  const store = await openResultsStore(...resultsDir(flags.results));
+  const store = await openLibrary(flags.results);
+  await warnOfDamage(store, runIds);
   const report = await renderStoredReport(store, runIds, {
     format: format as ReportFormat,
     language,
@@ -116,7 +111,8 @@ export async function compareCommand(argv: readonly string[]): Promise<number> {
     printOut(COMPARE_HELP);
     return flags.help ? EXIT.ok : EXIT.badInput;
   }
-  const store = await openResultsStore(...resultsDir(flags.results));
+  const store = await openLibrary(flags.results);
+  await warnOfDamage(store, runIds);
   const runs = await loadSummaries(store, runIds);
   const comparison = compareRuns(
     runs.map((run) => run.summary),
@@ -133,8 +129,14 @@ export async function compareCommand(argv: readonly string[]): Promise<number> {
   return EXIT.ok;
 }
 
-function resultsDir(value: string | true | undefined): string[] {
-  return typeof value === "string" ? [value] : [];
+/** Whatever the format, a damaged run's export says on stderr that it covers what could be read. */
+async function warnOfDamage(store: ResultsStore, runIds: readonly string[]): Promise<void> {
+  for (const runId of runIds) {
+    const { damage } = await store.get(runId);
+    for (const problem of damage?.problems ?? []) {
+      process.stderr.write(`warning: run ${runId} is damaged: ${problem}\n`);
+    }
+  }
 }
 
 function oneOf<T extends string>(

@@ -1,17 +1,19 @@
 import type { RunSummary } from "@taillab/api";
 import {
   createRunFolderWriter,
-  InputError,
-  openResultsStore,
+  ResultsStoreError,
   runAndRecord,
+  validateRunSpec,
+  type ResultsStore,
   type RunFolderWriter,
 } from "@taillab/backend";
 import { presetRunSpec } from "@taillab/core";
 import { formatPointParams, formatPointS3bench, formatSweepTable } from "@taillab/report";
 import { readFile } from "node:fs/promises";
 import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
-import { EXIT } from "./exit-codes.ts";
+import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
+import { openLibrary } from "./results-library.ts";
 import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
 import { printError, printOut } from "./terminal-output.ts";
 
@@ -23,7 +25,7 @@ s3bench's semantics. Without -endpoint it runs against the embedded testbed.
 Flags (s3bench's names work too):
 ${formatFlagHelp(RUN_FLAGS)}
 
-Exit codes: 0 ok, 1 the run had request errors, 2 bad input.
+${EXIT_CODES_HELP}
 `;
 
 export async function runCommand(argv: readonly string[]): Promise<number> {
@@ -33,8 +35,11 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     return EXIT.ok;
   }
   const spec = specFromFlags(flags, await readSpecFlag(flags));
+  // Bad input is refused before anything is created, the --out folder included.
+  validateRunSpec(spec);
+  const store = await openLibrary(flags.results);
   const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
-  const summary = await runWithInterrupts(spec, flags, output);
+  const summary = await runWithInterrupts(spec, flags, store, output);
   await output?.finish(summary);
   printSummary(summary, flags.json === true);
   return hadRequestErrors(summary) ? EXIT.requestErrors : EXIT.ok;
@@ -72,7 +77,8 @@ async function readSpecFile(path: string): Promise<Record<string, unknown>> {
     throw new UsageError("spec", `cannot read ${path}: ${(error as Error).message}`);
   }
   try {
-    const parsed: unknown = JSON.parse(text);
+    // Windows editors may start a UTF-8 file with a byte-order mark; JSON.parse refuses it.
+    const parsed: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new Error("expected a JSON object");
     }
@@ -86,6 +92,7 @@ async function readSpecFile(path: string): Promise<Record<string, unknown>> {
 export async function runWithInterrupts(
   spec: object,
   flags: RunFlags,
+  store: ResultsStore,
   output: RunFolderWriter | null = null,
 ): Promise<RunSummary> {
   const stop = new AbortController();
@@ -97,15 +104,16 @@ export async function runWithInterrupts(
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onInterrupt);
   const progress = createProgressDisplay(process.stderr);
-  const store = await openResultsStore(
-    ...(typeof flags.results === "string" ? [flags.results] : []),
-  );
+  let runId: string | null = null;
   try {
     return await runAndRecord(
       spec,
       { env: { ...process.env, ...cliSecrets(flags) } },
       {
         signal: stop.signal,
+        onRunStart: async (start) => {
+          runId = start.runId;
+        },
         onProgress: (update) => progress.update(update),
         onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
         onNotice: (message) => {
@@ -115,11 +123,28 @@ export async function runWithInterrupts(
       },
       { store, ...(typeof flags.name === "string" ? { name: flags.name } : {}) },
     );
+  } catch (error) {
+    // The results disk filled up: show what the library kept before main says why.
+    if (error instanceof ResultsStoreError && runId !== null) {
+      progress.clear();
+      await printKeptSummary(store, runId, flags.json === true);
+    }
+    throw error;
   } finally {
     progress.clear();
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);
   }
+}
+
+/** The summary of the records a run that could not be written to the end kept. */
+async function printKeptSummary(store: ResultsStore, runId: string, asJson: boolean) {
+  const run = await store.get(runId).catch(() => null);
+  if (!run || run.recordCount === 0) {
+    process.stderr.write(`no records of run ${runId} reached the disk\n`);
+    return;
+  }
+  printSummary(await store.summarizeFromRecords(runId), asJson);
 }
 
 function printSummary(summary: RunSummary, asJson: boolean): void {
@@ -137,11 +162,4 @@ function printSummary(summary: RunSummary, asJson: boolean): void {
   if (sweep) printOut(`${formatSweepTable(summary)}\n`);
   if (summary.stopped) printOut("Stopped early: the figures cover what was measured.\n");
   printOut(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
-}
-
-export function describeInputError(error: InputError | UsageError): string {
-  if (error instanceof InputError) {
-    return error.problems.map((problem) => `${problem.field}: ${problem.message}`).join("\n");
-  }
-  return `${error.field}: ${error.message}`;
 }

@@ -7,6 +7,7 @@ import {
   type FlagDefinition,
   type ParsedFlags,
 } from "./cli-args.ts";
+import { RESULTS_FLAG } from "./results-library.ts";
 
 export const RUN_FLAGS = [
   {
@@ -255,12 +256,7 @@ export const RUN_FLAGS = [
     takesValue: true,
     description: "name of the run in the results library",
   },
-  {
-    name: "results",
-    aliases: [],
-    takesValue: true,
-    description: "results library folder (else TAILLAB_RESULTS_DIR, else the user data folder)",
-  },
+  RESULTS_FLAG,
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
 ] as const satisfies readonly FlagDefinition[];
 
@@ -328,10 +324,17 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   assign("samples", "samples", numberList);
   const sizeText = value(flags, "size");
   if (sizeText !== undefined && SIZE_DISTRIBUTION.test(sizeText)) {
+    if (value(flags, "ops") === undefined && spec.workload === undefined) {
+      throw new UsageError(
+        "size",
+        `"${sizeText}" is a size distribution, which sizes a mixed workload's objects: add --ops, e.g. --ops get:70,put:30`,
+      );
+    }
+    const distribution = parseSizeDistribution(sizeText);
+    if (!distribution.ok) throw new UsageError("size", distribution.reason);
     // A distribution sizes a mixed workload's objects; the point records the largest size.
     spec.workload = { ...((spec.workload ?? {}) as object), sizes: sizeText };
-    const distribution = parseSizeDistribution(sizeText);
-    spec.objectSize = distribution.ok ? maxSizeBytes(distribution.value) : sizeText;
+    spec.objectSize = maxSizeBytes(distribution.value);
   } else {
     assign("size", "objectSize", textList);
   }

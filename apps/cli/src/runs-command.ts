@@ -1,17 +1,13 @@
 import type { RunIndexEntry } from "@taillab/api";
-import { openResultsStore, type ResultsStore } from "@taillab/backend";
+import type { ResultsStore } from "@taillab/backend";
 import { formatPointS3bench, formatTable } from "@taillab/report";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { printOut } from "./terminal-output.ts";
+import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
 
 const RUNS_FLAGS = [
-  {
-    name: "results",
-    aliases: [],
-    takesValue: true,
-    description: "results library folder (else TAILLAB_RESULTS_DIR, else the user data folder)",
-  },
+  RESULTS_FLAG,
   { name: "json", aliases: [], takesValue: false, description: "print JSON" },
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
 ] as const;
@@ -87,9 +83,7 @@ export async function runsCommand(argv: readonly string[]): Promise<number> {
       `unknown action "${action}"; expected ${Object.keys(ACTIONS).join(", ")}`,
     );
   }
-  const store = await openResultsStore(
-    ...(typeof flags.results === "string" ? [flags.results] : []),
-  );
+  const store = await openLibrary(flags.results);
   return handler(store, args, { json: flags.json === true });
 }
 
@@ -105,7 +99,7 @@ async function listRuns(store: ResultsStore, _args: string[], output: Output): P
   }
   const rows = runs.map((run) => [
     run.id,
-    run.status,
+    run.damage ? `${run.status} (damaged)` : run.status,
     run.createdAt.slice(0, 19).replace("T", " "),
     run.name,
     `${run.mode}/${run.loop}`,
@@ -119,6 +113,11 @@ async function listRuns(store: ResultsStore, _args: string[], output: Output): P
       ...rows,
     ]),
   );
+  const damaged = runs.filter((run) => run.damage !== null);
+  if (damaged.length > 0) process.stdout.write("\n");
+  for (const run of damaged) {
+    process.stdout.write(`${run.id} is damaged: ${run.damage?.problems.join("; ")}\n`);
+  }
   return EXIT.ok;
 }
 
@@ -137,6 +136,7 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
       meta: run.meta,
       status: run.status,
       recordCount: run.recordCount,
+      damage: run.damage,
       summary,
       rebuiltFromRecords: run.summary === null,
     };
@@ -150,6 +150,7 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
     `environment: TailLab ${meta.environment.taillabVersion}, ${meta.environment.os}, ${meta.environment.cpuCount}× ${meta.environment.cpuModel}, Node ${meta.environment.node}, server ${meta.environment.server ?? "unknown"}`,
     ...(meta.tags.length > 0 ? [`tags: ${meta.tags.join(", ")}`] : []),
     ...(meta.notes ? [`notes: ${meta.notes}`] : []),
+    ...(run.damage?.problems.map((problem) => `damaged: ${problem}`) ?? []),
     "",
   ];
   printOut(lines.join("\n"));

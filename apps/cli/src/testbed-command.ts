@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import {
   BUILTIN_PROFILE_NAMES,
+  bucketNameProblem,
   BUILTIN_PROFILES,
   isBuiltinProfileName,
   MAX_TESTBED_REPLICAS,
@@ -158,12 +159,17 @@ export async function testbedCommand(argv: readonly string[]): Promise<number> {
   if (port !== 0 && port + setup.replicas - 1 > 65535) {
     throw new UsageError("port", `${setup.replicas} replicas from port ${port} would pass 65535`);
   }
+  const buckets = text("bucket")?.split(",") ?? [];
+  for (const bucket of buckets) {
+    const problem = bucketNameProblem(bucket);
+    if (problem !== null) throw new UsageError("bucket", problem);
+  }
   const directory = text("dir");
   const testbed = await startTestbedServer({
     host: text("host") ?? "127.0.0.1",
     port,
     store: directory ? { kind: "directory", path: directory } : { kind: "memory" },
-    buckets: text("bucket")?.split(",") ?? [],
+    buckets,
     ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
     replicas: setup.replicas,
     profile: setup.profile,

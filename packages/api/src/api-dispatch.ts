@@ -1,7 +1,8 @@
 import { API_METHODS } from "./app-api.ts";
 import { isApiMethodName } from "./api-method-names.ts";
 import type { ApiEnvelope, ApiError, TailLabService } from "./app-api.ts";
-import { formatFieldErrors, issueToFieldError, type FieldError } from "./field-error.ts";
+import type { z } from "zod";
+import { formatFieldErrors, parseFields, type FieldError } from "./field-error.ts";
 
 /**
  * The host's end of a bridge, the same for IPC and HTTP: validate a call's input with its schema
@@ -15,14 +16,13 @@ export async function dispatchApiCall(
   input: unknown,
 ): Promise<ApiEnvelope<unknown>> {
   if (!isApiMethodName(name)) return failure({ message: `unknown call "${name}"` });
-  const parsed = API_METHODS[name].input.safeParse(input);
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((issue) => issueToFieldError(issue));
-    return failure({ message: formatFieldErrors(fields), fields });
+  const parsed = parseFields(API_METHODS[name].input as z.ZodType<unknown>, input);
+  if (!parsed.ok) {
+    return failure({ message: formatFieldErrors(parsed.errors), fields: parsed.errors });
   }
   try {
     const call = service[name] as (value: unknown) => Promise<unknown>;
-    return { ok: true, result: await call.call(service, parsed.data) };
+    return { ok: true, result: await call.call(service, parsed.value) };
   } catch (error) {
     return failure(toApiError(error));
   }

@@ -2,10 +2,12 @@ import { z } from "zod";
 import type { ApiMethodName } from "./api-method-names.ts";
 import { FieldErrorSchema } from "./field-error.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
+import { strictObject } from "./strict-object.ts";
 import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.ts";
 import { RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
 import {
   PhaseHistogramsSchema,
+  RunDamageSchema,
   RunIndexEntrySchema,
   RunMetaSchema,
   RunStatusSchema,
@@ -52,13 +54,13 @@ export type EndpointKind = z.infer<typeof EndpointKindSchema>;
  * UI; env: names of environment variables the backend reads; anonymous: unsigned requests.
  */
 export const EndpointCredentialsSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("stored"), accessKeyId: z.string().min(1, "is required") }),
-  z.object({
+  strictObject({ kind: z.literal("stored"), accessKeyId: z.string().min(1, "is required") }),
+  strictObject({
     kind: z.literal("env"),
     accessKeyIdVar: z.string().min(1, "is required"),
     secretAccessKeyVar: z.string().min(1, "is required"),
   }),
-  z.object({ kind: z.literal("anonymous") }),
+  strictObject({ kind: z.literal("anonymous") }),
 ]);
 export type EndpointCredentials = z.infer<typeof EndpointCredentialsSchema>;
 
@@ -73,7 +75,7 @@ const endpointName = z
  * chosen when it starts); `secretAccessKey` is write-only: omitted on an edit, the stored one
  * is kept. Field rules (URL shape, bucket name) are checked by the backend so errors name fields.
  */
-export const EndpointDraftSchema = z.object({
+export const EndpointDraftSchema = strictObject({
   name: endpointName,
   kind: EndpointKindSchema,
   url: z.string().trim().optional(),
@@ -112,7 +114,7 @@ export const SavedEndpointSchema = z.object({
 export type SavedEndpoint = z.infer<typeof SavedEndpointSchema>;
 
 /** Test an endpoint: a saved one by id, or a draft before it is saved (its stored secret kept). */
-export const ConnectionTestInputSchema = z.object({
+export const ConnectionTestInputSchema = strictObject({
   endpointId: z.string().optional(),
   draft: EndpointDraftSchema.optional(),
 });
@@ -157,7 +159,7 @@ export type ConnectionReport = z.infer<typeof ConnectionReportSchema>;
  * from the endpoint when it runs). The spec is kept as typed so a draft with mistakes can be
  * saved and fixed later; validate and preview name each bad field.
  */
-export const ExperimentDraftSchema = z.object({
+export const ExperimentDraftSchema = strictObject({
   name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
   description: z.string().max(2000, "must be at most 2000 characters").default(""),
   endpointId: z.string().min(1, "choose an endpoint"),
@@ -204,7 +206,7 @@ export type ExperimentPreview = z.infer<typeof ExperimentPreviewSchema>;
 // ---------------------------------------------------------------------------------------------
 // Runs
 
-export const StartRunInputSchema = z.object({
+export const StartRunInputSchema = strictObject({
   experiment: ExperimentDraftSchema,
   /** The run's name in the library; default: the experiment's name. */
   name: z.string().trim().max(200, "must be at most 200 characters").optional(),
@@ -288,7 +290,7 @@ export type ActiveRun = z.infer<typeof ActiveRunSchema>;
 // ---------------------------------------------------------------------------------------------
 // Results library and reports
 
-export const RunIdSchema = z.object({ runId: requiredId });
+export const RunIdSchema = strictObject({ runId: requiredId });
 
 /** Latency against request index of one phase, decimated (see core's decimateSeries). */
 export const LatencySeriesSchema = z.object({
@@ -304,12 +306,14 @@ export const RunDetailSchema = z.object({
   summary: RunSummarySchema,
   histograms: z.array(PhaseHistogramsSchema),
   latencySeries: z.array(LatencySeriesSchema),
+  /** What was wrong with the run's folder (the figures cover what could be read), or null. */
+  damage: RunDamageSchema.nullable().default(null),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
 
 export const ReportLanguageSchema = z.enum(["en", "zh-CN"]);
 
-export const ExportInputSchema = z.object({
+export const ExportInputSchema = strictObject({
   runIds: z.array(requiredId).min(1, "choose at least one run"),
   format: z.enum(["csv", "json", "html"]),
   language: ReportLanguageSchema.default("en"),
@@ -370,18 +374,18 @@ export const API_METHODS = {
   listEndpoints: method(none, z.array(SavedEndpointSchema)),
   addEndpoint: method(EndpointDraftSchema, SavedEndpointSchema),
   updateEndpoint: method(
-    z.object({ endpointId: requiredId, draft: EndpointDraftSchema }),
+    strictObject({ endpointId: requiredId, draft: EndpointDraftSchema }),
     SavedEndpointSchema,
   ),
-  removeEndpoint: method(z.object({ endpointId: requiredId }), z.void()),
+  removeEndpoint: method(strictObject({ endpointId: requiredId }), z.void()),
   testConnection: method(ConnectionTestInputSchema, ConnectionReportSchema),
 
   listExperiments: method(none, z.array(ExperimentSchema)),
   saveExperiment: method(
-    z.object({ experimentId: z.string().optional(), draft: ExperimentDraftSchema }),
+    strictObject({ experimentId: z.string().optional(), draft: ExperimentDraftSchema }),
     ExperimentSchema,
   ),
-  removeExperiment: method(z.object({ experimentId: requiredId }), z.void()),
+  removeExperiment: method(strictObject({ experimentId: requiredId }), z.void()),
   previewExperiment: method(ExperimentDraftSchema, ExperimentPreviewSchema),
 
   startRun: method(StartRunInputSchema, z.object({ runId: z.string() })),
@@ -391,23 +395,28 @@ export const API_METHODS = {
   listRuns: method(none, z.array(RunIndexEntrySchema)),
   getRun: method(RunIdSchema, RunDetailSchema),
   renameRun: method(
-    RunIdSchema.extend({
+    strictObject({
+      runId: requiredId,
       name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
     }),
     RunIndexEntrySchema,
   ),
   tagRun: method(
-    RunIdSchema.extend({
+    strictObject({
+      runId: requiredId,
       tag: z.string().trim().min(1, "is required").max(50, "must be at most 50 characters"),
     }),
     RunIndexEntrySchema,
   ),
   untagRun: method(
-    RunIdSchema.extend({ tag: z.string().min(1, "is required") }),
+    strictObject({ runId: requiredId, tag: z.string().min(1, "is required") }),
     RunIndexEntrySchema,
   ),
   annotateRun: method(
-    RunIdSchema.extend({ notes: z.string().max(10_000, "must be at most 10000 characters") }),
+    strictObject({
+      runId: requiredId,
+      notes: z.string().max(10_000, "must be at most 10000 characters"),
+    }),
     RunIndexEntrySchema,
   ),
   removeRun: method(RunIdSchema, z.void()),

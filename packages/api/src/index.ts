@@ -1,4 +1,6 @@
+export * from "./bucket-name.ts";
 export * from "./byte-size.ts";
+export * from "./strict-object.ts";
 export * from "./run-spec.ts";
 export * from "./results.ts";
 export * from "./duration.ts";
@@ -7,6 +9,7 @@ export * from "./latency-profile.ts";
 export * from "./stored-run.ts";
 export * from "./field-error.ts";
 export * from "./credential-variables.ts";
+export * from "./input-error.ts";
 export * from "./app-api.ts";
 export * from "./api-method-names.ts";
 export * from "./api-client.ts";

@@ -106,7 +106,7 @@ describe("LatencyProfileSchema", () => {
     ],
     [
       { serviceTime: { kind: "none" }, stall: { probability: 0.1, durationMs: 10 } },
-      ': Unrecognized key: "stall"',
+      ': unknown field "stall" - did you mean "stalls"?',
     ],
   ])("refuses %j with %j", (input, message) => {
     expect(messagesOf(input)).toContain(message);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { strictObject } from "./strict-object.ts";
 
 /**
  * Latency profiles for the embedded testbed: how long each replica takes to serve a request,
@@ -33,12 +34,12 @@ export const ServiceTimeSchema = z.discriminatedUnion(
   "kind",
   [
     /** No added delay: the testbed answers as fast as it can. */
-    z.strictObject({ kind: z.literal("none") }),
-    z.strictObject({ kind: z.literal("fixed"), ms: durationMs("ms") }),
+    strictObject({ kind: z.literal("none") }),
+    strictObject({ kind: z.literal("fixed"), ms: durationMs("ms") }),
     /** Memoryless service, as in an M/M/c queue. */
-    z.strictObject({ kind: z.literal("exponential"), meanMs: positiveDurationMs("meanMs") }),
+    strictObject({ kind: z.literal("exponential"), meanMs: positiveDurationMs("meanMs") }),
     /** Half the requests take less than medianMs; sigma widens the tail (p99 = median·e^(2.33σ)). */
-    z.strictObject({
+    strictObject({
       kind: z.literal("lognormal"),
       medianMs: positiveDurationMs("medianMs"),
       sigma: z
@@ -57,13 +58,13 @@ export const ServiceTimeSchema = z.discriminatedUnion(
 export type ServiceTime = z.infer<typeof ServiceTimeSchema>;
 
 /** A pause added to a request's service time, e.g. a GC pause or a slow disk. */
-export const StallsSchema = z.strictObject({
+export const StallsSchema = strictObject({
   probability: rate("probability"),
   durationMs: durationMs("durationMs"),
 });
 
 /** Each replica serves at most `slots` requests at once; the others wait in line (FIFO). */
-export const QueueSchema = z.strictObject({
+export const QueueSchema = strictObject({
   slots: z
     .number({ message: "slots: expected a whole number of service slots" })
     .int({ message: "slots: expected a whole number of service slots" })
@@ -72,46 +73,42 @@ export const QueueSchema = z.strictObject({
 });
 
 /** Replica `replica` is `factor`× slower during `forMs` of every `everyMs`. */
-export const NoisyNeighbourSchema = z
-  .strictObject({
-    replica: z
-      .number({ message: "replica: expected a replica index (0 is the first)" })
-      .int({ message: "replica: expected a replica index (0 is the first)" })
-      .min(0, { message: "replica: expected a replica index (0 is the first)" })
-      .max(MAX_TESTBED_REPLICAS - 1, {
-        message: `replica must be at most ${MAX_TESTBED_REPLICAS - 1}`,
-      })
-      .default(0),
-    everyMs: positiveDurationMs("everyMs"),
-    forMs: durationMs("forMs"),
-    factor: z
-      .number({ message: "factor: expected a number from 1 to 1000" })
-      .min(1, { message: "factor must be from 1 to 1000 (10 is ten times slower)" })
-      .max(1000, { message: "factor must be from 1 to 1000 (10 is ten times slower)" }),
-  })
-  .refine((noisy) => noisy.forMs <= noisy.everyMs, {
-    message: "forMs must be at most everyMs: the slow window is part of each period",
-    path: ["forMs"],
-  });
+export const NoisyNeighbourSchema = strictObject({
+  replica: z
+    .number({ message: "replica: expected a replica index (0 is the first)" })
+    .int({ message: "replica: expected a replica index (0 is the first)" })
+    .min(0, { message: "replica: expected a replica index (0 is the first)" })
+    .max(MAX_TESTBED_REPLICAS - 1, {
+      message: `replica must be at most ${MAX_TESTBED_REPLICAS - 1}`,
+    })
+    .default(0),
+  everyMs: positiveDurationMs("everyMs"),
+  forMs: durationMs("forMs"),
+  factor: z
+    .number({ message: "factor: expected a number from 1 to 1000" })
+    .min(1, { message: "factor must be from 1 to 1000 (10 is ten times slower)" })
+    .max(1000, { message: "factor must be from 1 to 1000 (10 is ten times slower)" }),
+}).refine((noisy) => noisy.forMs <= noisy.everyMs, {
+  message: "forMs must be at most everyMs: the slow window is part of each period",
+  path: ["forMs"],
+});
 
-export const ErrorInjectionSchema = z
-  .strictObject({
-    /** Answered at once with 503 SlowDown, as S3 does when throttling. */
-    slowDownRate: rate("slowDownRate").default(0),
-    /** The TCP connection is reset instead of any answer. */
-    resetRate: rate("resetRate").default(0),
-    /** A GET served in full but with a wrong byte: caught only by checking the content. */
-    corruptRate: rate("corruptRate").default(0),
-  })
-  .refine((errors) => errors.slowDownRate + errors.resetRate <= 1, {
-    message: "slowDownRate + resetRate must be at most 1",
-  });
+export const ErrorInjectionSchema = strictObject({
+  /** Answered at once with 503 SlowDown, as S3 does when throttling. */
+  slowDownRate: rate("slowDownRate").default(0),
+  /** The TCP connection is reset instead of any answer. */
+  resetRate: rate("resetRate").default(0),
+  /** A GET served in full but with a wrong byte: caught only by checking the content. */
+  corruptRate: rate("corruptRate").default(0),
+}).refine((errors) => errors.slowDownRate + errors.resetRate <= 1, {
+  message: "slowDownRate + resetRate must be at most 1",
+});
 
 /**
  * Unknown keys are refused rather than dropped: a misspelt `stall` in a profile file would
  * otherwise silently run a different experiment.
  */
-export const LatencyProfileSchema = z.strictObject({
+export const LatencyProfileSchema = strictObject({
   description: z.string().max(200).optional(),
   serviceTime: ServiceTimeSchema,
   stalls: StallsSchema.optional(),
@@ -211,36 +208,34 @@ const profileChoice = z
   });
 
 /** How the embedded testbed is started: replicas on as many ports, one profile, one seed. */
-export const TestbedSetupSchema = z
-  .object({
-    replicas: z
-      .number({ message: "expected a whole number of replicas" })
-      .int({ message: "expected a whole number of replicas" })
-      .min(1, { message: "expected at least 1 replica" })
-      .max(MAX_TESTBED_REPLICAS, {
-        message: `expected at most ${MAX_TESTBED_REPLICAS} replicas`,
-      })
-      .default(1),
-    profile: profileChoice.default("fast"),
-    /** Replica r draws its delays from a random stream seeded by (seed, r). */
-    seed: z
-      .number({ message: "expected a whole number" })
-      .int({ message: "expected a whole number" })
-      .min(0, { message: "expected a whole number from 0 to 4294967295" })
-      .max(0xffffffff, { message: "expected a whole number from 0 to 4294967295" })
-      .default(1),
-  })
-  .superRefine((setup, context) => {
-    const profile =
-      typeof setup.profile === "string" ? BUILTIN_PROFILES[setup.profile] : setup.profile;
-    const noisy = profile.noisyNeighbour;
-    if (noisy !== undefined && noisy.replica >= setup.replicas) {
-      context.addIssue({
-        code: "custom",
-        path: ["profile", "noisyNeighbour", "replica"],
-        message: `replica ${noisy.replica} does not exist: there ${setup.replicas === 1 ? "is 1 replica" : `are ${setup.replicas} replicas`} (0 is the first)`,
-      });
-    }
-  });
+export const TestbedSetupSchema = strictObject({
+  replicas: z
+    .number({ message: "expected a whole number of replicas" })
+    .int({ message: "expected a whole number of replicas" })
+    .min(1, { message: "expected at least 1 replica" })
+    .max(MAX_TESTBED_REPLICAS, {
+      message: `expected at most ${MAX_TESTBED_REPLICAS} replicas`,
+    })
+    .default(1),
+  profile: profileChoice.default("fast"),
+  /** Replica r draws its delays from a random stream seeded by (seed, r). */
+  seed: z
+    .number({ message: "expected a whole number" })
+    .int({ message: "expected a whole number" })
+    .min(0, { message: "expected a whole number from 0 to 4294967295" })
+    .max(0xffffffff, { message: "expected a whole number from 0 to 4294967295" })
+    .default(1),
+}).superRefine((setup, context) => {
+  const profile =
+    typeof setup.profile === "string" ? BUILTIN_PROFILES[setup.profile] : setup.profile;
+  const noisy = profile.noisyNeighbour;
+  if (noisy !== undefined && noisy.replica >= setup.replicas) {
+    context.addIssue({
+      code: "custom",
+      path: ["profile", "noisyNeighbour", "replica"],
+      message: `replica ${noisy.replica} does not exist: there ${setup.replicas === 1 ? "is 1 replica" : `are ${setup.replicas} replicas`} (0 is the first)`,
+    });
+  }
+});
 export type TestbedSetup = z.output<typeof TestbedSetupSchema>;
 export type TestbedSetupInput = z.input<typeof TestbedSetupSchema>;

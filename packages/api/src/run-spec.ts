@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { BucketNameSchema } from "./bucket-name.ts";
 import { parseByteSize } from "./byte-size.ts";
 import { parseDuration, parseRate } from "./duration.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
+import { strictObject } from "./strict-object.ts";
 import { parseBudgetPercent, parseHedgeDelay, type HedgeDelaySpec } from "./tail-options.ts";
 
 export const RUN_SPEC_SCHEMA_VERSION = 1;
@@ -11,14 +13,14 @@ export const RUN_SPEC_SCHEMA_VERSION = 1;
  * (CLI) or the OS keychain (desktop app) and never in a spec, result or export.
  */
 export const CredentialsRefSchema = z.discriminatedUnion("kind", [
-  z.object({
+  strictObject({
     kind: z.literal("env"),
     accessKeyIdVar: z.string().min(1),
     secretAccessKeyVar: z.string().min(1),
     sessionTokenVar: z.string().min(1).optional(),
   }),
-  z.object({ kind: z.literal("keychain"), id: z.string().min(1) }),
-  z.object({ kind: z.literal("anonymous") }),
+  strictObject({ kind: z.literal("keychain"), id: z.string().min(1) }),
+  strictObject({ kind: z.literal("anonymous") }),
 ]);
 export type CredentialsRef = z.infer<typeof CredentialsRefSchema>;
 
@@ -41,7 +43,7 @@ export const EndpointUrlSchema = z.string().refine(
   { message: "expected an http:// or https:// URL with no path, e.g. http://127.0.0.1:9000" },
 );
 
-export const EndpointSchema = z.object({
+export const EndpointSchema = strictObject({
   url: EndpointUrlSchema,
   region: z.string().min(1).default("us-east-1"),
   /** path: http://host/bucket/key; virtual-host: http://bucket.host/key */
@@ -50,12 +52,6 @@ export const EndpointSchema = z.object({
 });
 export type Endpoint = z.infer<typeof EndpointSchema>;
 export type EndpointInput = z.input<typeof EndpointSchema>;
-
-/** S3 bucket naming rules (the subset every server enforces). */
-export const BucketNameSchema = z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
-  message:
-    "expected 3-63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit",
-});
 
 const keyPrefix = z
   .string()
@@ -86,6 +82,7 @@ export const MAX_MULTIPART_OBJECT_BYTES = 5 * 1024 ** 4;
 /**
  * A value or a list of values; a list makes the run a sweep. Each value is checked on its own so
  * an error names the value (`clients: expected at least 1 client`, `objectSize[2]: …`).
+ * A long list with many bad values names the first few and counts the others.
  */
 function listOf<T extends z.ZodType>(item: T) {
   return z.custom<z.input<T> | z.input<T>[]>().transform((value, context): z.output<T>[] => {
@@ -96,12 +93,15 @@ function listOf<T extends z.ZodType>(item: T) {
       return z.NEVER;
     }
     const parsed: z.output<T>[] = [];
+    let badValues = 0;
     values.forEach((entry, index) => {
       const result = item.safeParse(entry);
       if (result.success) {
         parsed.push(result.data);
         return;
       }
+      badValues += 1;
+      if (badValues > MAX_LISTED_BAD_VALUES) return;
       for (const issue of result.error.issues) {
         context.addIssue({
           code: "custom",
@@ -110,15 +110,34 @@ function listOf<T extends z.ZodType>(item: T) {
         });
       }
     });
+    if (badValues > MAX_LISTED_BAD_VALUES) {
+      context.addIssue({
+        code: "custom",
+        message: `${badValues - MAX_LISTED_BAD_VALUES} more values are wrong in the same way or another`,
+      });
+    }
     return parsed;
   });
 }
 
-const positiveInt = (what: string) =>
+const MAX_LISTED_BAD_VALUES = 5;
+
+const positiveInt = (what: string, max = Number.MAX_SAFE_INTEGER, why = "") =>
   z
     .number({ message: `expected a whole number of ${what}` })
     .int({ message: `expected a whole number of ${what}` })
-    .min(1, { message: `expected at least 1 ${what.replace(/s$/, "")}` });
+    .min(1, { message: `expected at least 1 ${what.replace(/s$/, "")}` })
+    .max(max, { message: `expected at most ${max} ${what}${why}` });
+
+/**
+ * Bounds past which a spec is a typo, not an experiment (the engine checks what this machine
+ * can hold before it starts).
+ */
+export const MAX_CLIENTS = 100_000;
+export const MAX_WORKERS = 1024;
+export const MAX_RATE_HZ = 10_000_000;
+/** The results store numbers a run's points with 16 bits. */
+export const MAX_RUN_POINTS = 65_536;
 
 export const PhaseSchema = z.enum(["write", "read", "cleanup"]);
 export type Phase = z.infer<typeof PhaseSchema>;
@@ -156,7 +175,10 @@ const rateHz = numberOrText(
     const parsed = parseRate(text);
     return parsed.ok ? { ok: true, value: parsed.rateHz } : parsed;
   },
-  (hz) => (Number.isFinite(hz) && hz > 0 ? null : "expected a rate above 0 requests per second"),
+  (hz) => {
+    if (!(Number.isFinite(hz) && hz > 0)) return "expected a rate above 0 requests per second";
+    return hz <= MAX_RATE_HZ ? null : `expected at most ${MAX_RATE_HZ} requests per second`;
+  },
 );
 
 /**
@@ -164,7 +186,7 @@ const rateHz = numberOrText(
  * the server does, and latency counts from the scheduled start, so a stalled server cannot hide
  * its queue (no coordinated omission). Without it, the run is s3bench's closed loop.
  */
-export const OpenLoopSchema = z.object({
+export const OpenLoopSchema = strictObject({
   /** Requests per second over the whole run (all workers); `500/s`, `30/min` or a number. */
   rateHz,
   arrivals: z.enum(["fixed", "poisson"]).default("fixed"),
@@ -181,8 +203,8 @@ export type RequestMode = z.infer<typeof RequestModeSchema>;
 const hedgeDelay = z
   .union([
     z.string(),
-    z.object({ kind: z.literal("fixed"), delayMs: z.number().min(0) }),
-    z.object({ kind: z.literal("percentile"), percentile: z.number().gt(0).lt(100) }),
+    strictObject({ kind: z.literal("fixed"), delayMs: z.number().min(0) }),
+    strictObject({ kind: z.literal("percentile"), percentile: z.number().gt(0).lt(100) }),
   ])
   .transform((input, context): HedgeDelaySpec => {
     if (typeof input !== "string") return input;
@@ -201,7 +223,7 @@ const budgetPercent = numberOrText(
 );
 
 /** How hedged, tied and adaptive requests behave (ignored in normal mode). */
-export const HedgeOptionsSchema = z.object({
+export const HedgeOptionsSchema = strictObject({
   /**
    * When to send the backup: a fixed delay (`30ms`) or a percentile of recent latencies of the
    * same operation and size class (`p95`); adaptive mode scales that percentile by congestion.
@@ -230,7 +252,7 @@ export type ReplicaChoice = z.infer<typeof ReplicaChoiceSchema>;
  * and LIST use the prepared objects; PUT, COPY (as target) and multipart write new keys; DELETE
  * removes those. The text fields are checked by core's parseRunSpec.
  */
-export const WorkloadSchema = z.object({
+export const WorkloadSchema = strictObject({
   /** e.g. `get:70,put:20,delete:5,list:5`; operations put, get, head, delete, copy, list, multipart. */
   ops: z.string().min(1, { message: "expected an operation mix such as get:70,put:30" }),
   prepareObjects: positiveInt("objects").default(1000),
@@ -260,113 +282,123 @@ export const WorkloadSchema = z.object({
 });
 export type Workload = z.output<typeof WorkloadSchema>;
 
-export const RunSpecSchema = z
-  .object({
-    schemaVersion: z.literal(RUN_SPEC_SCHEMA_VERSION).default(RUN_SPEC_SCHEMA_VERSION),
-    name: z.string().max(200).optional(),
-    /**
-     * Absent: the embedded testbed is started and used. Several endpoints are replicas of one
-     * service (same bucket and objects): request modes spread attempts over them.
-     */
-    endpoints: z.array(EndpointSchema).min(1).max(16).optional(),
-    bucket: BucketNameSchema.default("loadgen"),
-    keyPrefix: keyPrefix.default("taillab"),
-    phases: z
-      .array(PhaseSchema)
-      .min(1)
-      .default(["write", "read", "cleanup"])
-      .transform((phases) => PHASE_ORDER.filter((phase) => phases.includes(phase)))
-      .refine((phases) => phases.includes("write"), {
-        message: "must include write: read and cleanup work on the objects this run writes",
-      }),
-    clients: listOf(positiveInt("clients")),
-    /** Requests per phase; an open loop with a duration sends rate × duration instead. */
-    samples: listOf(positiveInt("samples")).optional(),
-    objectSize: listOf(byteSize),
-    /** fast: undici + SigV4 with no middleware (the hot path); sdk: @aws-sdk/client-s3. */
-    transport: TransportKindSchema.default("fast"),
-    /** Worker threads for the request loops; default one per core but one (at least one). */
-    workers: positiveInt("workers").optional(),
-    /** Check size and checksum of every object read back. */
-    verify: z.boolean().default(false),
-    createBucket: z.boolean().default(false),
-    openLoop: OpenLoopSchema.optional(),
-    /** normal: one attempt; hedged, tied, adaptive: backups to another replica (see HedgeOptions). */
-    mode: RequestModeSchema.default("normal"),
-    hedge: HedgeOptionsSchema.default({
-      delay: { kind: "percentile", percentile: 95 },
-      budgetPercent: 10,
-      tiedDelayMs: 0,
-      minSamples: 20,
+export const RunSpecSchema = strictObject({
+  schemaVersion: z.literal(RUN_SPEC_SCHEMA_VERSION).default(RUN_SPEC_SCHEMA_VERSION),
+  name: z.string().max(200).optional(),
+  /**
+   * Absent: the embedded testbed is started and used. Several endpoints are replicas of one
+   * service (same bucket and objects): request modes spread attempts over them.
+   */
+  endpoints: z.array(EndpointSchema).min(1).max(16).optional(),
+  bucket: BucketNameSchema.default("loadgen"),
+  keyPrefix: keyPrefix.default("taillab"),
+  phases: z
+    .array(PhaseSchema)
+    .min(1)
+    .default(["write", "read", "cleanup"])
+    .transform((phases) => PHASE_ORDER.filter((phase) => phases.includes(phase)))
+    .refine((phases) => phases.includes("write"), {
+      message: "must include write: read and cleanup work on the objects this run writes",
     }),
-    replicaChoice: ReplicaChoiceSchema.default("round-robin"),
-    workload: WorkloadSchema.optional(),
-    /** Run each point this many times, as the cloud-testing paper did (5, max and min dropped). */
-    repeat: z.number().int().min(1).max(100).default(1),
-    /**
-     * Explicit run points, replacing the cartesian expansion of clients × objectSize × samples:
-     * for sweeps whose values move together (512 × 8 KiB … 2 × 2 MiB at a fixed total).
-     */
-    points: z
-      .array(
-        z.object({
-          clients: positiveInt("clients"),
-          samples: positiveInt("samples"),
-          objectSize: byteSize,
-        }),
-      )
-      .min(1)
-      .optional(),
-    /** The embedded testbed, used when there are no endpoints: replicas, latency profile, seed. */
-    testbed: TestbedSetupSchema.default({ replicas: 1, profile: "fast", seed: 1 }),
-  })
-  .superRefine((spec, context) => {
-    // s3bench's phases write each object with one PUT; a workload can write large ones in parts.
-    if (!spec.workload) {
-      spec.objectSize.forEach((bytes, index) => {
-        if (bytes <= MAX_OBJECT_SIZE_BYTES) return;
-        context.addIssue({
-          code: "custom",
-          path: spec.objectSize.length > 1 ? ["objectSize", index] : ["objectSize"],
-          message:
-            "must be at most 5GiB (a single PUT's limit; a workload with multipart goes further)",
-        });
-      });
-    }
-    spec.points?.forEach((point, index) => {
-      if (point.samples < point.clients) {
-        context.addIssue({
-          code: "custom",
-          path: ["points", index, "samples"],
-          message: `samples (${point.samples}) must be at least clients (${point.clients})`,
-        });
-      }
+  clients: listOf(positiveInt("clients", MAX_CLIENTS, " (each is a connection)")),
+  /** Requests per phase; an open loop with a duration sends rate × duration instead. */
+  samples: listOf(positiveInt("samples")).optional(),
+  objectSize: listOf(byteSize),
+  /** fast: undici + SigV4 with no middleware (the hot path); sdk: @aws-sdk/client-s3. */
+  transport: TransportKindSchema.default("fast"),
+  /** Worker threads for the request loops; default one per core but one (at least one). */
+  workers: positiveInt("workers", MAX_WORKERS).optional(),
+  /** Check size and checksum of every object read back. */
+  verify: z.boolean().default(false),
+  createBucket: z.boolean().default(false),
+  openLoop: OpenLoopSchema.optional(),
+  /** normal: one attempt; hedged, tied, adaptive: backups to another replica (see HedgeOptions). */
+  mode: RequestModeSchema.default("normal"),
+  hedge: HedgeOptionsSchema.default({
+    delay: { kind: "percentile", percentile: 95 },
+    budgetPercent: 10,
+    tiedDelayMs: 0,
+    minSamples: 20,
+  }),
+  replicaChoice: ReplicaChoiceSchema.default("round-robin"),
+  workload: WorkloadSchema.optional(),
+  /** Run each point this many times, as the cloud-testing paper did (5, max and min dropped). */
+  repeat: z.number().int().min(1).max(100).default(1),
+  /**
+   * Explicit run points, replacing the cartesian expansion of clients × objectSize × samples:
+   * for sweeps whose values move together (512 × 8 KiB … 2 × 2 MiB at a fixed total).
+   */
+  points: z
+    .array(
+      strictObject({
+        clients: positiveInt("clients", MAX_CLIENTS, " (each is a connection)"),
+        samples: positiveInt("samples"),
+        objectSize: byteSize,
+      }),
+    )
+    .min(1)
+    .optional(),
+  /** The embedded testbed, used when there are no endpoints: replicas, latency profile, seed. */
+  testbed: TestbedSetupSchema.default({ replicas: 1, profile: "fast", seed: 1 }),
+}).superRefine((spec, context) => {
+  const pointCount = spec.points
+    ? spec.points.length
+    : spec.clients.length * spec.objectSize.length * (spec.samples?.length ?? 1);
+  if (pointCount > MAX_RUN_POINTS) {
+    context.addIssue({
+      code: "custom",
+      path: spec.points ? ["points"] : [],
+      message: `${spec.points ? "points" : "clients × objectSize × samples"} make ${pointCount} run points; a run holds at most ${MAX_RUN_POINTS}: split the sweep into several runs`,
     });
-    // An open loop with a duration sends rate × duration requests; clients are its connections.
-    if (spec.openLoop?.durationMs !== undefined) {
-      if (spec.samples !== undefined) {
-        context.addIssue({
-          code: "custom",
-          path: ["samples"],
-          message: "give samples or an open-loop duration, not both",
-        });
-      }
-      return;
-    }
-    if (spec.samples === undefined) {
-      context.addIssue({ code: "custom", path: ["samples"], message: "is required" });
-      return;
-    }
-    const fewestSamples = Math.min(...spec.samples);
-    const mostClients = Math.max(...spec.clients);
-    if (fewestSamples < mostClients) {
+    return;
+  }
+  // s3bench's phases write each object with one PUT; a workload can write large ones in parts.
+  if (!spec.workload) {
+    spec.objectSize.forEach((bytes, index) => {
+      if (bytes <= MAX_OBJECT_SIZE_BYTES) return;
       context.addIssue({
         code: "custom",
-        path: ["samples"],
-        message: `samples (${fewestSamples}) must be at least clients (${mostClients}): every client needs a request`,
+        path: spec.objectSize.length > 1 ? ["objectSize", index] : ["objectSize"],
+        message:
+          "must be at most 5GiB (a single PUT's limit; a workload with multipart goes further)",
+      });
+    });
+  }
+  spec.points?.forEach((point, index) => {
+    if (point.samples < point.clients) {
+      context.addIssue({
+        code: "custom",
+        path: ["points", index, "samples"],
+        message: `samples (${point.samples}) must be at least clients (${point.clients})`,
       });
     }
   });
+  // An open loop with a duration sends rate × duration requests; clients are its connections.
+  if (spec.openLoop?.durationMs !== undefined) {
+    if (spec.samples !== undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["samples"],
+        message: "give samples or an open-loop duration, not both",
+      });
+    }
+    return;
+  }
+  if (spec.samples === undefined) {
+    context.addIssue({ code: "custom", path: ["samples"], message: "is required" });
+    return;
+  }
+  // Lists may be long: no spread into Math.min's arguments.
+  const fewestSamples = spec.samples.reduce((a, b) => Math.min(a, b));
+  const mostClients = spec.clients.reduce((a, b) => Math.max(a, b));
+  if (fewestSamples < mostClients) {
+    context.addIssue({
+      code: "custom",
+      path: ["samples"],
+      message: `samples (${fewestSamples}) must be at least clients (${mostClients}): every client needs a request`,
+    });
+  }
+});
 
 export type RunSpec = z.output<typeof RunSpecSchema>;
 export type RunSpecInput = z.input<typeof RunSpecSchema>;

@@ -63,6 +63,18 @@ export const HeadlineSchema = z.object({
 });
 export type Headline = z.infer<typeof HeadlineSchema>;
 
+/**
+ * What is wrong with a run folder, as the store found it: files it could not read (and what it
+ * used instead), and the end of the records log it had to skip.
+ */
+export const RunDamageSchema = z.object({
+  /** One line each, naming the file: `summary.json is not valid JSON (…); …rebuilt from the records`. */
+  problems: z.array(z.string()),
+  /** Bytes of records.log after its last readable frame (cut short or damaged): their records are lost. */
+  skippedLogBytes: z.number().int().min(0),
+});
+export type RunDamage = z.infer<typeof RunDamageSchema>;
+
 /** One line of the runs index: enough to list, search and pick runs without opening them. */
 export const RunIndexEntrySchema = z.object({
   id: z.string(),
@@ -77,6 +89,8 @@ export const RunIndexEntrySchema = z.object({
   recordCount: z.number().int().min(0),
   /** Per phase of the first point (a sweep's other points are in its summary). */
   headline: z.array(HeadlineSchema),
+  /** Null for a sound folder. A folder whose run.json cannot be read is listed too, by its id. */
+  damage: RunDamageSchema.nullable().default(null),
 });
 export type RunIndexEntry = z.infer<typeof RunIndexEntrySchema>;
 

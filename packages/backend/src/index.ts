@@ -8,6 +8,7 @@ export { captureEnvironment } from "./run-environment.ts";
 export {
   defaultResultsDir,
   openResultsStore,
+  ResultsStoreError,
   type ResultsStore,
   type StoredRun,
 } from "@taillab/store";

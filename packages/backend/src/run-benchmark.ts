@@ -33,6 +33,7 @@ import { randomBytes } from "node:crypto";
 import { resolveCredentials, type SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
+import { objectMemoryProblems } from "./object-memory.ts";
 
 export interface RunHooks {
   /** Aborting ends the run within about a second, keeping what was measured. */
@@ -62,9 +63,12 @@ export interface RunStart {
   server: string | null;
 }
 
+/** A spec checked against the contract and against what this machine can hold. */
 export function validateRunSpec(input: unknown): RunSpec {
   const parsed = parseRunSpec(input);
   if (!parsed.ok) throw new InputError(parsed.errors);
+  const tooLarge = objectMemoryProblems(parsed.spec);
+  if (tooLarge.length > 0) throw new InputError(tooLarge);
   return parsed.spec;
 }
 

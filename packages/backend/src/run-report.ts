@@ -12,7 +12,12 @@ import {
   type ReportLanguage,
   type RunReportInput,
 } from "@taillab/report";
-import { OPERATIONS, type RecordColumns, type ResultsStore } from "@taillab/store";
+import {
+  OPERATIONS,
+  type RebuiltResults,
+  type RecordColumns,
+  type ResultsStore,
+} from "@taillab/store";
 import { InputError } from "./input-error.ts";
 
 export type ReportFormat = "csv" | "json" | "html";
@@ -38,15 +43,16 @@ export async function loadRunReportInput(
   runId: string,
 ): Promise<RunReportInput> {
   const run = await store.get(runId);
-  const { summary, histograms } = run.summary
-    ? { summary: run.summary, histograms: run.histograms }
-    : await store.rebuildFromRecords(runId);
+  // A complete run has histograms for its phases: none means histograms.json was lost.
+  const rebuilt =
+    run.summary && run.histograms.length > 0 ? null : await store.rebuildFromRecords(runId);
   const columns = await store.loadRecords(runId);
   return {
     meta: { ...run.meta, status: run.status },
-    summary,
-    histograms,
+    summary: run.summary ?? (rebuilt as RebuiltResults).summary,
+    histograms: rebuilt?.histograms ?? run.histograms,
     latencySeries: latencySeries(columns),
+    damage: run.damage,
   };
 }
 

@@ -1,6 +1,6 @@
 import {
   credentialVariableErrors,
-  issueToFieldError,
+  parseFields,
   RunSpecSchema,
   type FieldError,
   type RunSpec,
@@ -14,14 +14,10 @@ import type { TextParseResult } from "./workload-text.ts";
 export type RunSpecParseResult = { ok: true; spec: RunSpec } | { ok: false; errors: FieldError[] };
 
 export function parseRunSpec(input: unknown): RunSpecParseResult {
-  const parsed = RunSpecSchema.safeParse(input);
-  if (!parsed.success)
-    return {
-      ok: false,
-      errors: parsed.error.issues.map((issue) => issueToFieldError(issue, "spec")),
-    };
-  const errors = [...credentialErrors(parsed.data), ...workloadErrors(parsed.data)];
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, spec: parsed.data };
+  const parsed = parseFields(RunSpecSchema, input, "spec");
+  if (!parsed.ok) return parsed;
+  const errors = [...credentialErrors(parsed.value), ...workloadErrors(parsed.value)];
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, spec: parsed.value };
 }
 
 /** Env references may name credential variables only (see credential-variables.ts in api). */

@@ -1,6 +1,7 @@
 import { parseByteSize } from "@taillab/api";
 import type { Random } from "./random.ts";
 import { standardNormalCdf } from "./normal-distribution.ts";
+import { valueRange } from "./value-range.ts";
 import { createWeightedIndex, uniformInt } from "./uniform-draw.ts";
 import {
   itemProblem,
@@ -278,18 +279,19 @@ function sizeBounds(distribution: SizeDistribution): { minBytes: number; maxByte
     case "fixed":
       return { minBytes: distribution.sizeBytes, maxBytes: distribution.sizeBytes };
     case "list":
-      return {
-        minBytes: Math.min(...distribution.sizesBytes),
-        maxBytes: Math.max(...distribution.sizesBytes),
-      };
+      return boundsOf(distribution.sizesBytes);
     case "uniform":
     case "lognormal":
       return { minBytes: distribution.minBytes, maxBytes: distribution.maxBytes };
-    case "histogram": {
-      const sizes = distribution.bins.map((bin) => bin.sizeBytes);
-      return { minBytes: Math.min(...sizes), maxBytes: Math.max(...sizes) };
-    }
+    case "histogram":
+      return boundsOf(distribution.bins.map((bin) => bin.sizeBytes));
   }
+}
+
+/** A list or histogram always has at least one size (the parser refuses an empty one). */
+function boundsOf(sizes: readonly number[]): { minBytes: number; maxBytes: number } {
+  const range = valueRange(sizes) ?? { min: 0, max: 0 };
+  return { minBytes: range.min, maxBytes: range.max };
 }
 
 /**

@@ -27,6 +27,23 @@ function hostileRun(): RunReportInput {
 }
 
 describe("renderRunReport", () => {
+  it("a damaged run's report says so at the top, with each problem (escaped)", () => {
+    const problems = [
+      "records.log: the 812 bytes after record 5000 could not be read (cut short or damaged); the records in them are lost",
+      `summary.json is not valid JSON (${hostile}); the summary is rebuilt from the records`,
+    ];
+    const page = renderRunReport(
+      { ...syntheticRun({}), damage: { problems, skippedLogBytes: 812 } },
+      { language: "en" },
+    );
+    expect(page).toContain("folder is damaged: the figures cover what could be read.");
+    expect(page).toContain("<li>records.log: the 812 bytes after record 5000 could not be read");
+    expect(count(page, /<script/g)).toBe(1);
+    expect(renderRunReport(syntheticRun({}), { language: "en" })).not.toContain(
+      "folder is damaged",
+    );
+  });
+
   describe.each(REPORT_LANGUAGES)("in %s", (language) => {
     const page = renderRunReport(hostileRun(), { language });
 

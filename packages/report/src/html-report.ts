@@ -4,6 +4,7 @@ import {
   type PhaseHistograms,
   type PhaseSummary,
   type PointSummary,
+  type RunDamage,
   type RunMeta,
   type RunSummary,
 } from "@taillab/api";
@@ -79,6 +80,8 @@ export interface RunReportInput {
   summary: RunSummary;
   histograms: PhaseHistograms[];
   latencySeries: LatencySeries[];
+  /** What was wrong with the run's folder, said at the top of the report; null when nothing. */
+  damage: RunDamage | null;
 }
 
 export interface RunReportOptions {
@@ -320,6 +323,11 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
     </header>
     ${summary.stopped ? markup`<p class="callout">${messages.stoppedEarly}</p>` : ""}${
       meta.error ? markup`<p class="callout error pre-wrap">${meta.error}</p>` : ""
+    }${
+      input.damage
+        ? markup`<p class="callout error">${messages.damaged}</p>
+          <ul>${input.damage.problems.map((problem) => markup`<li>${problem}</li>`)}</ul>`
+        : ""
     }${tableOfContents(messages, sections)}${renderSections(sections)}${footer(messages, meta.environment.taillabVersion)}`;
   return renderPage({
     language: options.language,

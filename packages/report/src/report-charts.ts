@@ -1,5 +1,6 @@
 import type { LatencyStats, Operation, RunSummary } from "@taillab/api";
 import {
+  valueRange,
   lognormalCdf,
   ninesOf,
   shiftedExponentialCdf,
@@ -299,8 +300,10 @@ export function cdfOverlayChart(
   messages: ReportMessages,
   lines: readonly CdfLine[],
 ): SafeHtml {
-  const values = lines.flatMap((line) => [line.view.minMs, line.view.maxMs]).filter((v) => v > 0);
-  const logScale = values.length > 0 && Math.max(...values) / Math.min(...values) > LOG_AXIS_RATIO;
+  const range = valueRange(
+    lines.flatMap((line) => [line.view.minMs, line.view.maxMs]).filter((v) => v > 0),
+  );
+  const logScale = range !== null && range.max / range.min > LOG_AXIS_RATIO;
   return renderChart({
     legendHint: messages.legendHint,
     id,
@@ -431,9 +434,8 @@ export function sweepCharts(
       const latencies = series.flatMap((entry) =>
         entry.kind === "line" ? entry.points.map((point) => point[1]) : [],
       );
-      const positive = latencies.filter((value) => value > 0);
-      const useLog =
-        positive.length > 0 && Math.max(...positive) / Math.min(...positive) > LOG_AXIS_RATIO;
+      const positive = valueRange(latencies.filter((value) => value > 0));
+      const useLog = positive !== null && positive.max / positive.min > LOG_AXIS_RATIO;
       charts.push(
         renderChart({
           legendHint: messages.legendHint,

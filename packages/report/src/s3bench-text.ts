@@ -1,4 +1,9 @@
-import type { ParamDifference, PointParam, RunComparison } from "@taillab/core";
+import {
+  valueRange,
+  type ParamDifference,
+  type PointParam,
+  type RunComparison,
+} from "@taillab/core";
 import {
   formatByteSize,
   type Operation,
@@ -146,8 +151,9 @@ export function formatTable(
   rows: readonly (readonly string[])[],
   align: "right" | "left" = "right",
 ): string {
-  const widths = (rows[0] ?? []).map((_, column) =>
-    Math.max(...rows.map((row) => (row[column] ?? "").length)),
+  // A table may have a row per run or per sweep point: too many to spread into Math.max.
+  const widths = (rows[0] ?? []).map(
+    (_, column) => valueRange(rows.map((row) => (row[column] ?? "").length))?.max ?? 0,
   );
   const pad = (cell: string, width: number) =>
     align === "right" ? cell.padStart(width) : cell.padEnd(width);

@@ -1,3 +1,4 @@
+import { valueRange } from "@taillab/core";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
 import { formatTick } from "./report-format.ts";
 
@@ -130,9 +131,11 @@ function makeScale(axis: ChartAxis, data: readonly number[], from: number, to: n
   const format = axis.tickFormat ?? formatTick;
   const explicit = axis.ticks?.map((tick) => tick.value) ?? [];
   if (axis.scale === "log") {
-    const positive = [...data, ...explicit].filter((value) => value > 0 && Number.isFinite(value));
-    let low = axis.min ?? (positive.length ? Math.min(...positive) : 1);
-    let high = axis.max ?? (positive.length ? Math.max(...positive) : 10);
+    const positive = valueRange(
+      [...data, ...explicit].filter((value) => value > 0 && Number.isFinite(value)),
+    );
+    let low = axis.min ?? positive?.min ?? 1;
+    let high = axis.max ?? positive?.max ?? 10;
     if (axis.min === undefined && !axis.ticks) low = niceLogFloor(low);
     if (axis.max === undefined && !axis.ticks) high = niceLogCeil(high);
     if (high <= low) high = low * 10;
@@ -151,9 +154,9 @@ function makeScale(axis: ChartAxis, data: readonly number[], from: number, to: n
         : logTicks(low, high).map((value) => ({ value, label: format(value) })),
     };
   }
-  const finite = [...data, ...explicit].filter(Number.isFinite);
-  let low = axis.min ?? (finite.length ? Math.min(...finite) : 0);
-  let high = axis.max ?? (finite.length ? Math.max(...finite) : 1);
+  const finite = valueRange([...data, ...explicit].filter(Number.isFinite));
+  let low = axis.min ?? finite?.min ?? 0;
+  let high = axis.max ?? finite?.max ?? 1;
   if (axis.includeZero && axis.min === undefined) low = Math.min(0, low);
   if (high <= low) {
     const spread = Math.abs(low) > 0 ? Math.abs(low) * 0.5 : 1;

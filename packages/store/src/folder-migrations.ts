@@ -1,4 +1,5 @@
 import { RUN_FOLDER_SCHEMA_VERSION } from "@taillab/api";
+import { ResultsStoreError } from "./results-error.ts";
 
 /** A run folder's documents as read from disk, before they are checked against the schemas. */
 export interface FolderDocuments {
@@ -23,7 +24,9 @@ export const FOLDER_MIGRATIONS: MigrationTable = {};
 export function folderVersionOf(meta: unknown, where: string): number {
   const version = (meta as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof version !== "number" || !Number.isInteger(version) || version < 0) {
-    throw new Error(`${where}: run.json has no valid schemaVersion; it is not a TailLab run`);
+    throw new ResultsStoreError(
+      `${where}: run.json has no valid schemaVersion; it is not a TailLab run`,
+    );
   }
   return version;
 }
@@ -43,7 +46,7 @@ export function upgradeDocuments(
   for (let version = fromVersion; version < RUN_FOLDER_SCHEMA_VERSION; version += 1) {
     const migration = migrations[version];
     if (!migration) {
-      throw new Error(
+      throw new ResultsStoreError(
         `${where} has results schema version ${version}, which this TailLab cannot upgrade ` +
           `(no migration from version ${version} to ${version + 1})`,
       );
@@ -56,7 +59,7 @@ export function upgradeDocuments(
 
 export function refuseNewerVersion(version: number, where: string): void {
   if (version > RUN_FOLDER_SCHEMA_VERSION) {
-    throw new Error(
+    throw new ResultsStoreError(
       `${where} was written by a newer TailLab (results schema version ${version}; this ` +
         `version reads up to ${RUN_FOLDER_SCHEMA_VERSION}): update TailLab to open it`,
     );

@@ -1,4 +1,5 @@
 export { defaultResultsDir, type ResultsDirContext } from "./results-dir.ts";
+export { ResultsStoreError } from "./results-error.ts";
 export {
   openResultsStore,
   type CreateRunInput,

@@ -50,7 +50,8 @@ function applyDictionaryFrame(dictionaries: Dictionaries, payload: Buffer): bool
         : null;
   if (target === null) return true;
   if (entries.firstId !== target.length) return false;
-  target.push(...entries.strings);
+  // One by one: a frame may hold more strings than a call can take arguments.
+  for (const text of entries.strings) target.push(text);
   return true;
 }
 
@@ -116,21 +117,37 @@ export async function loadRecordLog(
   return decodeRecordLog(await readFile(path), keyPrefix, where);
 }
 
+/** How much of a log a reader could use: its frames up to the first that ends the log. */
+export interface LogExtent {
+  /** Records in the readable frames. */
+  records: number;
+  /** Bytes after the last readable frame (cut short, garbage, or frames after those). */
+  skippedBytes: number;
+}
+
 /**
  * The log frame by frame, one RecordColumns per records frame, without holding the whole file:
  * for exports and summaries of runs too big to want in memory twice. The dictionaries grow as
- * later frames add to them, so a batch stays valid after the next one is read.
+ * later frames add to them, so a batch stays valid after the next one is read. `extent`, when
+ * given, is kept up to date with what was read and what is left over.
  */
 export async function* readRecordBatches(
   path: string,
   keyPrefix: string,
   where: string,
+  extent: LogExtent = { records: 0, skippedBytes: 0 },
 ): AsyncGenerator<RecordColumns> {
   assertLittleEndian();
   const file = await open(path, "r");
   try {
     const size = (await file.stat()).size;
-    if (!checkHeader(await readAt(file, 0, Math.min(size, LOG_HEADER_BYTES)), where)) return;
+    extent.skippedBytes = size;
+    if (!checkHeader(await readAt(file, 0, Math.min(size, LOG_HEADER_BYTES)), where)) {
+      // A header cut short: the log's creation was, and nothing was lost.
+      extent.skippedBytes = 0;
+      return;
+    }
+    extent.skippedBytes = size - LOG_HEADER_BYTES;
     const dictionaries = emptyDictionaries();
     for (let offset = LOG_HEADER_BYTES; offset + FRAME_HEADER_BYTES <= size;) {
       const header = await readAt(file, offset, FRAME_HEADER_BYTES);
@@ -141,14 +158,16 @@ export async function* readRecordBatches(
       const payload = await readAt(file, offset + FRAME_HEADER_BYTES, payloadLength);
       if (payload.length < payloadLength || !verifyFrame(header, payload)) return;
       if (type === FRAME_DICTIONARY && !applyDictionaryFrame(dictionaries, payload)) return;
+      const count = type === FRAME_RECORDS ? recordsInPayload(payload) : 0;
+      if (count === null) return;
+      extent.records += count;
+      extent.skippedBytes = size - end;
+      offset = end;
       if (type === FRAME_RECORDS) {
-        const count = recordsInPayload(payload);
-        if (count === null) return;
         const arrays = allocateRecordArrays(count);
         copyColumns(payload, count, arrays, 0);
         yield { count, keyPrefix, ...dictionaries, ...arrays };
       }
-      offset = end;
     }
   } finally {
     await file.close();
@@ -156,23 +175,31 @@ export async function* readRecordBatches(
 }
 
 /**
- * Records in a log. `verify: false` reads only frame headers (a few bytes per frame), which is
- * exact for a log whose writer closed it cleanly; `verify: true` checks every checksum, for a log
- * whose writer died.
+ * The records in a log and the bytes after its last readable frame. `verify: false` reads only
+ * frame headers (a few bytes per frame), which is exact for a log whose writer closed it cleanly
+ * or is still writing it; `verify: true` checks every frame as a reader would, for a log that may
+ * have been cut short or damaged since.
  */
 export async function countLogRecords(
   path: string,
   where: string,
   { verify }: { verify: boolean },
-): Promise<number> {
-  if (verify) return (await loadRecordLog(path, "", where)).count;
+): Promise<LogExtent> {
+  if (verify) {
+    const extent: LogExtent = { records: 0, skippedBytes: 0 };
+    for await (const batch of readRecordBatches(path, "", where, extent)) void batch;
+    return extent;
+  }
   const file = await open(path, "r");
   try {
     const size = (await file.stat()).size;
-    if (!checkHeader(await readAt(file, 0, Math.min(size, LOG_HEADER_BYTES)), where)) return 0;
+    if (!checkHeader(await readAt(file, 0, Math.min(size, LOG_HEADER_BYTES)), where)) {
+      return { records: 0, skippedBytes: 0 };
+    }
     let count = 0;
+    let offset = LOG_HEADER_BYTES;
     const frameStart = FRAME_HEADER_BYTES + RECORDS_HEADER_BYTES;
-    for (let offset = LOG_HEADER_BYTES; offset + FRAME_HEADER_BYTES <= size;) {
+    while (offset + FRAME_HEADER_BYTES <= size) {
       const head = await readAt(file, offset, Math.min(frameStart, size - offset));
       if (head.length < FRAME_HEADER_BYTES) break;
       const { type, payloadLength } = readFrameHeader(head);
@@ -184,7 +211,7 @@ export async function countLogRecords(
       }
       offset = end;
     }
-    return count;
+    return { records: count, skippedBytes: size - offset };
   } finally {
     await file.close();
   }

@@ -114,22 +114,42 @@ describe("records log", () => {
       streamed.push(...rowsOf(batch));
     }
     expect(streamed).toEqual(expected);
-    expect(await countLogRecords(path, "test", { verify: false })).toBe(expected.length);
-    expect(await countLogRecords(path, "test", { verify: true })).toBe(expected.length);
+    const whole = { records: expected.length, skippedBytes: 0 };
+    expect(await countLogRecords(path, "test", { verify: false })).toEqual(whole);
+    expect(await countLogRecords(path, "test", { verify: true })).toEqual(whole);
 
     const lastGroup = groupStarts.at(-1) ?? 0;
     const before = expected.length - (batches.at(-1)?.records.length ?? 0);
     for (const cut of [lastGroup + 3, lastGroup + FRAME_HEADER_BYTES + 1, bytes.length - 1]) {
       await writeFile(path, bytes);
       await truncate(path, cut);
+      const torn = { records: before, skippedBytes: cut - lastGroup };
       expect((await loadRecordLog(path, PREFIX, "test")).count).toBe(before);
-      expect(await countLogRecords(path, "test", { verify: true })).toBe(before);
-      expect(await countLogRecords(path, "test", { verify: false })).toBe(before);
+      expect(await countLogRecords(path, "test", { verify: true })).toEqual(torn);
+      expect(await countLogRecords(path, "test", { verify: false })).toEqual(torn);
       let streamedCount = 0;
       for await (const batch of readRecordBatches(path, PREFIX, "test"))
         streamedCount += batch.count;
       expect(streamedCount).toBe(before);
     }
+  });
+
+  it("garbage in the middle: the records before it are read, and every byte from it on is counted as skipped", async () => {
+    const { bytes, groupStarts } = buildLog(batches);
+    const path = join(dir, "records.log");
+    const second = groupStarts[1] ?? 0;
+    const damaged = Buffer.from(bytes);
+    damaged.fill(0x5a, second + 20, second + 60);
+    await writeFile(path, damaged);
+    const extent = { records: 0, skippedBytes: 0 };
+    let streamedCount = 0;
+    for await (const batch of readRecordBatches(path, PREFIX, "test", extent)) {
+      streamedCount += batch.count;
+    }
+    const first = batches[0]?.records.length ?? 0;
+    expect(streamedCount).toBe(first);
+    expect(extent).toEqual({ records: first, skippedBytes: bytes.length - second });
+    expect(await countLogRecords(path, "test", { verify: true })).toEqual(extent);
   });
 
   it("refuses records that do not fit the format, before adding any of them", () => {

@@ -1,4 +1,4 @@
-import type { Operation, PhaseHistograms, PhaseSummary, RequestRecord } from "@taillab/api";
+import type { PhaseHistograms, PhaseSummary, RequestRecord } from "@taillab/api";
 import { decodeHistogram, latencyStatsMs } from "@taillab/core";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordAt } from "./record-columns.ts";
 import { openResultsStore, type ResultsStore } from "./results-store.ts";
-import type { RunWriter } from "./run-writer.ts";
+import { completeRun, writePhases, type Written } from "./test-support/complete-run.ts";
 import {
   phaseHistogramsOf,
   sampleRecords,
@@ -32,36 +32,6 @@ async function freshStore(options?: Parameters<typeof openResultsStore>[1]) {
   return openResultsStore(join(root, `store-${counter}`), options);
 }
 
-type Written = { pointIndex: number; record: RequestRecord }[];
-
-/** Appends `perPhase` records for each point × op, in batches, with the phases' histograms. */
-async function writePhases(
-  writer: RunWriter,
-  keyPrefix: string,
-  points: number,
-  ops: Operation[],
-  perPhase: number,
-): Promise<Written> {
-  const written: Written = [];
-  for (let pointIndex = 0; pointIndex < points; pointIndex += 1) {
-    for (const [index, op] of ops.entries()) {
-      const records = sampleRecords({
-        keyPrefix,
-        op,
-        count: perPhase,
-        seed: pointIndex * 10 + index,
-      });
-      for (let start = 0; start < records.length; start += 333) {
-        const batch = records.slice(start, start + 333);
-        writer.appendRecords(pointIndex, batch);
-        written.push(...batch.map((record) => ({ pointIndex, record })));
-      }
-      await writer.addPhaseHistograms(phaseHistogramsOf(pointIndex, op, records));
-    }
-  }
-  return written;
-}
-
 /** A pid that no process has any more. */
 async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ["-e", ""]);
@@ -83,14 +53,6 @@ function histogramFigures(encoded: string) {
   const figures = { count: histogram.totalCount, p50, p99 };
   histogram.destroy();
   return figures;
-}
-
-async function completeRun(store: ResultsStore, id: string, perPhase = 100) {
-  const input = sampleRunInput(id);
-  const writer = await store.createRun(input);
-  const written = await writePhases(writer, input.keyPrefix, 1, ["PUT", "GET"], perPhase);
-  await writer.finish(sampleSummary(id, input.spec, ["PUT", "GET"]));
-  return { input, written };
 }
 
 describe("results store", () => {
@@ -282,7 +244,7 @@ describe("results store", () => {
       notes: "after the firmware update",
     });
     expect((await store.get("run-lib")).meta).toMatchObject({ name: "Baseline", tags: ["minio"] });
-    await expect(store.rename("run-lib", " ")).rejects.toThrow("a run's name cannot be empty");
+    await expect(store.rename("run-lib", " ")).rejects.toThrow("name: cannot be empty");
 
     await store.remove("run-lib");
     expect(await store.list()).toEqual([]);
@@ -375,7 +337,11 @@ describe("results store", () => {
       /written by a newer TailLab \(results schema version 7; this version reads up to 1\): update TailLab to open it/;
     await expect(store.get("run-future")).rejects.toThrow(newer);
     await expect(store.importFolder(future)).rejects.toThrow(newer);
-    expect((await store.list()).map((entry) => entry.id)).toEqual(["run-v1"]);
+    const listed = await store.list();
+    expect(listed.map((entry) => entry.id).sort()).toEqual(["run-future", "run-v1"]);
+    expect(listed.find((entry) => entry.id === "run-future")?.damage?.problems).toEqual([
+      expect.stringMatching(newer),
+    ]);
 
     // Version 0 (made up for the test) called the name "title".
     const old = join(store.dir, "run-v0");
@@ -400,7 +366,11 @@ describe("results store", () => {
       name: "run run-v1",
       schemaVersion: 1,
     });
-    expect((await migrating.list()).map((entry) => entry.id).sort()).toEqual(["run-v0", "run-v1"]);
+    expect((await migrating.list()).map((entry) => entry.id).sort()).toEqual([
+      "run-future",
+      "run-v0",
+      "run-v1",
+    ]);
     // A change rewrites the folder at the current version; the old one is kept in the trash.
     await migrating.rename("run-v0", "upgraded");
     const rewritten = JSON.parse(await readFile(join(old, "run.json"), "utf8")) as unknown;

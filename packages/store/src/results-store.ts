@@ -1,10 +1,12 @@
 import {
+  InputError,
   RUN_FOLDER_SCHEMA_VERSION,
   RunExportSchema,
   RunMetaSchema,
   type PhaseHistograms,
   type RequestRecord,
   type RunEnvironment,
+  type RunDamage,
   type RunExport,
   type RunIndexEntry,
   type RunMeta,
@@ -37,10 +39,12 @@ import {
   decodeRecordLog,
   loadRecordLog,
   readRecordBatches,
+  type LogExtent,
 } from "./record-log-reader.ts";
 import { createRecordLog } from "./record-log-writer.ts";
 import { RecordsSummarizer, type RebuiltResults } from "./records-summary.ts";
 import { defaultResultsDir } from "./results-dir.ts";
+import { ResultsStoreError } from "./results-error.ts";
 import {
   checkDocuments,
   effectiveStatus,
@@ -49,9 +53,17 @@ import {
   readRunFolder,
   RUN_FILES,
   RUN_ID_PATTERN,
+  type FolderProblem,
   type RunFolderContents,
 } from "./run-folder.ts";
-import { indexEntryOf, INDEX_FILE, newestFirst, readIndex, sameEntry } from "./run-index.ts";
+import {
+  indexEntryOf,
+  INDEX_FILE,
+  newestFirst,
+  readIndex,
+  sameEntry,
+  unreadableEntryOf,
+} from "./run-index.ts";
 import { isLockHeld, isProcessAlive, newLock, readLock, releaseLockToken } from "./run-lock.ts";
 import { FolderRunWriter, type RunWriter } from "./run-writer.ts";
 import { isDiskFull } from "./write-failure.ts";
@@ -88,13 +100,19 @@ export interface StoredRun {
   summary: RunSummary | null;
   /** Of the phases that ended; rebuildFromRecords fills in the others of an unfinished run. */
   histograms: PhaseHistograms[];
+  /** Records the log holds up to its first unreadable frame. */
   recordCount: number;
+  /** What is wrong with the folder (files that could not be read, a cut or damaged log), or null. */
+  damage: RunDamage | null;
 }
 
 export interface ResultsStore {
   readonly dir: string;
   createRun(input: CreateRunInput): Promise<RunWriter>;
-  /** Every run, newest first, with interrupted runs detected; rebuilds index.json as needed. */
+  /**
+   * Every run folder, newest first, with interrupted runs detected; rebuilds index.json as
+   * needed. A damaged folder is listed too, with what is wrong in its `damage`.
+   */
   list(): Promise<RunIndexEntry[]>;
   get(runId: string): Promise<StoredRun>;
   /** All records as columns (charts); torn frames at the end of the log are left out. */
@@ -113,7 +131,9 @@ export interface ResultsStore {
   tag(runId: string, tag: string): Promise<RunIndexEntry>;
   untag(runId: string, tag: string): Promise<RunIndexEntry>;
   annotate(runId: string, notes: string): Promise<RunIndexEntry>;
-  /** Moves the run to `<dir>/.trash/`; refuses a run that is still being written. */
+  /**
+   * Moves the run to `<dir>/.trash/`, damaged or not; refuses a run that is still being written.
+   */
   remove(runId: string): Promise<void>;
   /** Deletes everything in the trash; returns how many entries went. */
   emptyTrash(): Promise<number>;
@@ -144,7 +164,9 @@ export async function openResultsStore(
   try {
     await mkdir(root, { recursive: true });
   } catch (error) {
-    throw new Error(`cannot use ${root} as the results folder: ${(error as Error).message}`, {
+    const notAFolder = isCode(error, "EEXIST") || isCode(error, "ENOTDIR");
+    const reason = notAFolder ? "it is a file, not a folder" : (error as Error).message;
+    throw new ResultsStoreError(`cannot use ${root} as the results folder: ${reason}`, {
       cause: error,
     });
   }
@@ -221,7 +243,9 @@ class FolderResultsStore implements ResultsStore {
     } catch (error) {
       releaseLockToken(lock.token);
       const reason = isDiskFull(error) ? "the results disk is full" : (error as Error).message;
-      throw new Error(`could not create run ${id} in ${this.dir}: ${reason}`, { cause: error });
+      throw new ResultsStoreError(`could not create run ${id} in ${this.dir}: ${reason}`, {
+        cause: error,
+      });
     }
     const writer = await FolderRunWriter.open({
       id,
@@ -247,12 +271,14 @@ class FolderResultsStore implements ResultsStore {
 
   async get(runId: string): Promise<StoredRun> {
     const run = await this.inspect(runId);
+    const log = await this.readLogExtent(run.folder, run.status);
     return {
       meta: { ...run.meta, status: run.status },
       status: run.status,
       summary: run.summary,
       histograms: run.histograms,
-      recordCount: await this.countRecords(run),
+      recordCount: log.records,
+      damage: damageOf(run.problems.map(describeProblem), log),
     };
   }
 
@@ -284,9 +310,10 @@ class FolderResultsStore implements ResultsStore {
 
   async exportRun(runId: string): Promise<RunExport> {
     const run = await this.inspect(runId);
-    const { summary, histograms } = run.summary
-      ? { summary: run.summary, histograms: run.histograms }
-      : await this.rebuild(run);
+    // A complete run has histograms for its phases: none means histograms.json was lost.
+    const rebuilt = run.summary && run.histograms.length > 0 ? null : await this.rebuild(run);
+    const summary = run.summary ?? (rebuilt as RebuiltResults).summary;
+    const histograms = rebuilt?.histograms ?? run.histograms;
     return {
       schemaVersion: RUN_FOLDER_SCHEMA_VERSION,
       kind: "taillab-run",
@@ -300,16 +327,16 @@ class FolderResultsStore implements ResultsStore {
 
   rename(runId: string, name: string): Promise<RunIndexEntry> {
     const trimmed = name.trim();
-    if (trimmed.length === 0) return Promise.reject(new Error("a run's name cannot be empty"));
+    if (trimmed.length === 0) return Promise.reject(InputError.of("name", "cannot be empty"));
     if (trimmed.length > 200) {
-      return Promise.reject(new Error("a run's name can be at most 200 characters"));
+      return Promise.reject(InputError.of("name", "can be at most 200 characters"));
     }
     return this.edit(runId, (meta) => ({ ...meta, name: trimmed }));
   }
 
   tag(runId: string, tag: string): Promise<RunIndexEntry> {
     const trimmed = tag.trim();
-    if (trimmed.length === 0) return Promise.reject(new Error("a tag cannot be empty"));
+    if (trimmed.length === 0) return Promise.reject(InputError.of("tag", "cannot be empty"));
     return this.edit(runId, (meta) =>
       meta.tags.includes(trimmed) ? meta : { ...meta, tags: [...meta.tags, trimmed] },
     );
@@ -329,10 +356,12 @@ class FolderResultsStore implements ResultsStore {
 
   async remove(runId: string): Promise<void> {
     await inTurn(this.key(`run:${runId}`), async () => {
-      const run = await this.inspect(runId);
-      if (run.status === "running") {
-        const lock = await readLock(join(run.folder, RUN_FILES.lock));
-        throw new Error(
+      // Only the lock matters here, so a folder too damaged to open can still be removed.
+      const folder = await this.existingFolder(runId);
+      const lock = await readLock(join(folder, RUN_FILES.lock));
+      if (await isLockHeld(lock)) {
+        throw InputError.of(
+          "runId",
           `run ${runId} is still being written (by process ${lock?.pid ?? "?"}); stop it before deleting it`,
         );
       }
@@ -341,7 +370,7 @@ class FolderResultsStore implements ResultsStore {
       const target = (await exists(join(trash, runId)))
         ? join(trash, `${runId}.${randomHex()}`)
         : join(trash, runId);
-      await rename(run.folder, target);
+      await rename(folder, target);
       await syncDirectory(this.dir);
     });
     await this.syncIndex(new Set([runId]));
@@ -365,10 +394,12 @@ class FolderResultsStore implements ResultsStore {
     const source = resolve(path);
     const where = `import of ${source}`;
     const stats = await stat(source).catch(() => null);
-    if (!stats?.isDirectory()) throw new Error(`${where}: there is no such folder`);
-    const raw = await readFolderDocuments(source, where);
-    const { documents } = upgradeDocuments(raw, where, this.migrations);
+    if (!stats?.isDirectory()) throw InputError.of("path", `${source}: there is no such folder`);
+    const read = await readFolderDocuments(source, where);
+    const { documents } = upgradeDocuments(read.documents, where, this.migrations);
     const contents = checkDocuments(documents, where);
+    const [problem] = [...read.problems, ...contents.problems];
+    if (problem) throw new ResultsStoreError(`${where}: ${problem.file} ${problem.reason}`);
     const records = join(source, RUN_FILES.records);
     const hasRecords = await exists(records);
     // Refuses a file that is not a records log (or one from a newer TailLab) before copying.
@@ -385,11 +416,14 @@ class FolderResultsStore implements ResultsStore {
       parsed = JSON.parse(await readFile(source, "utf8"));
     } catch (error) {
       const reason = isCode(error, "ENOENT") ? "there is no such file" : (error as Error).message;
-      throw new Error(`${where}: ${reason}`, { cause: error });
+      throw InputError.of("path", `${source}: ${reason}`);
     }
     const exported = parsed as Partial<Record<keyof RunExport, unknown>> | null;
     if (exported?.kind !== "taillab-run") {
-      throw new Error(`${where}: it is not a TailLab run export (no "kind": "taillab-run")`);
+      throw InputError.of(
+        "path",
+        `${source}: it is not a TailLab run export (no "kind": "taillab-run")`,
+      );
     }
     if (typeof exported.schemaVersion === "number") {
       refuseNewerVersion(exported.schemaVersion, where);
@@ -412,12 +446,12 @@ class FolderResultsStore implements ResultsStore {
   }
 
   private async addImported(
-    contents: Omit<RunFolderContents, "fromVersion">,
+    contents: Omit<RunFolderContents, "fromVersion" | "problems">,
     records: string | null,
     where: string,
   ): Promise<RunIndexEntry> {
     if (!RUN_ID_PATTERN.test(contents.meta.id)) {
-      throw new Error(`${where}: run id "${contents.meta.id}" cannot be a folder name`);
+      throw new ResultsStoreError(`${where}: run id "${contents.meta.id}" cannot be a folder name`);
     }
     const id = await this.freeId(contents.meta.id);
     // A copied run has no live writer: a run that had not ended is interrupted.
@@ -460,19 +494,23 @@ class FolderResultsStore implements ResultsStore {
     return join(this.dir, id);
   }
 
-  private unknownRun(id: string): Error {
-    return new Error(`no run with id "${id}" in ${this.dir}`);
+  private unknownRun(id: string): InputError {
+    return InputError.of("runId", `no run with id "${id}" in ${this.dir}`);
+  }
+
+  /** The folder of run `id`, or an InputError when the library has no such run. */
+  private async existingFolder(id: string): Promise<string> {
+    const folder = this.folderPath(id);
+    const stats = RUN_ID_PATTERN.test(id) ? await stat(folder).catch(() => null) : null;
+    if (!stats?.isDirectory()) throw this.unknownRun(id);
+    return folder;
   }
 
   private async inspect(id: string): Promise<InspectedRun> {
-    if (!RUN_ID_PATTERN.test(id)) throw this.unknownRun(id);
-    const folder = this.folderPath(id);
-    if (!(await exists(join(folder, RUN_FILES.meta))) && !(await exists(folder))) {
-      throw this.unknownRun(id);
-    }
+    const folder = await this.existingFolder(id);
     const contents = await readRunFolder(folder, `run ${id}`, this.migrations);
     if (contents.meta.id !== id) {
-      throw new Error(
+      throw new ResultsStoreError(
         `run ${id}: its run.json names run "${contents.meta.id}"; a run folder must be named after its id (use import to copy a run in)`,
       );
     }
@@ -507,11 +545,28 @@ class FolderResultsStore implements ResultsStore {
     };
   }
 
-  /** A log whose writer is gone may end in a torn frame, so its frames are checked. */
-  private async countRecords(run: InspectedRun): Promise<number> {
-    const path = join(run.folder, RUN_FILES.records);
-    const verify = run.status === "interrupted" || run.status === "failed";
-    return countLogRecords(path, `run ${run.meta.id}`, { verify }).catch(() => 0);
+  /**
+   * The records a run's log holds and what could not be read of it. A log whose writer is gone
+   * may have been cut short or damaged since, so its frames are checked; a live writer's is only
+   * walked (its last frame may be half-written at this moment).
+   */
+  private async readLogExtent(folder: string, status: RunStatus): Promise<LogExtentReport> {
+    const path = join(folder, RUN_FILES.records);
+    try {
+      const extent = await countLogRecords(path, RUN_FILES.records, {
+        verify: status !== "running",
+      });
+      if (status === "running" || extent.skippedBytes === 0) return { ...extent, problem: null };
+      return {
+        ...extent,
+        problem: `${RUN_FILES.records}: the ${extent.skippedBytes} bytes after record ${extent.records} could not be read (cut short or damaged); the records in them are lost`,
+      };
+    } catch (error) {
+      const problem = isCode(error, "ENOENT")
+        ? `${RUN_FILES.records} is missing; the run's records are lost`
+        : `${(error as Error).message}; the run's records are lost`;
+      return { records: 0, skippedBytes: 0, problem };
+    }
   }
 
   private async runFolderNames(): Promise<string[]> {
@@ -524,7 +579,7 @@ class FolderResultsStore implements ResultsStore {
   /**
    * Brings index.json in line with the folders and returns it. An entry is reused only if its
    * run's files are older than the index and its run is not running (whose writer may have died);
-   * `reload` names runs just changed. Unreadable folders are left out (get() says why).
+   * `reload` names runs just changed. A folder that cannot be opened is listed with why.
    */
   private syncIndex(reload: ReadonlySet<string>): Promise<RunIndexEntry[]> {
     return inTurn(this.key("index"), async () => {
@@ -542,7 +597,7 @@ class FolderResultsStore implements ResultsStore {
           !reload.has(id) &&
           old.status !== "running" &&
           (await this.unchangedSince(id, index.mtimeMs));
-        const entry = reuse ? old : await this.entryFor(id, old).catch(() => null);
+        const entry = reuse ? old : await this.entryFor(id, old);
         if (!entry) continue;
         if (!sameEntry(old, entry)) changed = true;
         entries.push(entry);
@@ -557,22 +612,48 @@ class FolderResultsStore implements ResultsStore {
 
   private async unchangedSince(id: string, indexMtimeMs: number): Promise<boolean> {
     const folder = this.folderPath(id);
-    for (const file of [RUN_FILES.meta, RUN_FILES.summary]) {
+    // The folder itself changes when a file in it is added, replaced or removed.
+    const files = ["", RUN_FILES.meta, RUN_FILES.summary, RUN_FILES.histograms, RUN_FILES.records];
+    for (const file of files) {
       const stats = await stat(join(folder, file)).catch(() => null);
       if (stats && stats.mtimeMs >= indexMtimeMs) return false;
     }
     return true;
   }
 
-  private async entryFor(id: string, old: RunIndexEntry | undefined): Promise<RunIndexEntry> {
-    const run = await this.inspect(id);
-    const sameRun = old?.createdAt === run.meta.createdAt && old.status === run.status;
-    const recordCount =
-      sameRun && run.status !== "running" ? old.recordCount : await this.countRecords(run);
+  private async entryFor(
+    id: string,
+    old: RunIndexEntry | undefined,
+  ): Promise<RunIndexEntry | null> {
+    let run: InspectedRun;
+    try {
+      run = await this.inspect(id);
+    } catch (error) {
+      // Removed since the folders were listed: nothing to list.
+      if (error instanceof InputError) return null;
+      return this.unreadableEntry(id, error as Error);
+    }
     if (run.status === "interrupted" && old?.status !== "interrupted") {
       await removeAbandonedTemporaries(run.folder);
     }
-    return indexEntryOf(run.meta, run.status, run.summary, recordCount);
+    const log = await this.readLogExtent(run.folder, run.status);
+    const damage = damageOf(run.problems.map(describeProblem), log);
+    return indexEntryOf(run.meta, run.status, run.summary, log.records, damage);
+  }
+
+  /** A folder whose run.json cannot be used: listed by its id, with why and what it holds. */
+  private async unreadableEntry(id: string, error: Error): Promise<RunIndexEntry> {
+    const folder = this.folderPath(id);
+    const live = await isLockHeld(await readLock(join(folder, RUN_FILES.lock)));
+    const status: RunStatus = live
+      ? "running"
+      : (await exists(join(folder, RUN_FILES.summary)))
+        ? "complete"
+        : "interrupted";
+    const log = await this.readLogExtent(folder, status);
+    const reason = error.message.replace(`run ${id}: `, "");
+    const createdAt = (await stat(folder)).mtime.toISOString();
+    return unreadableEntryOf(id, createdAt, status, log.records, damageOf([reason], log));
   }
 
   private async entryAfterChange(id: string): Promise<RunIndexEntry> {
@@ -694,6 +775,21 @@ class FolderResultsStore implements ResultsStore {
     while (await exists(this.folderPath(candidate))) candidate = `${id}-${randomHex()}`;
     return candidate;
   }
+}
+
+interface LogExtentReport extends LogExtent {
+  /** What is wrong with the log, for a person, or null. */
+  problem: string | null;
+}
+
+function describeProblem({ file, reason }: FolderProblem): string {
+  const standIn = file === RUN_FILES.summary ? "the summary is" : "the histograms are";
+  return `${file} ${reason}; ${standIn} rebuilt from the records`;
+}
+
+function damageOf(problems: string[], log: LogExtentReport): RunDamage | null {
+  const all = log.problem === null ? problems : [...problems, log.problem];
+  return all.length === 0 ? null : { problems: all, skippedLogBytes: log.skippedBytes };
 }
 
 function randomHex(): string {

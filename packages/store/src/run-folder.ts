@@ -14,6 +14,7 @@ import {
   type FolderDocuments,
   type MigrationTable,
 } from "./folder-migrations.ts";
+import { ResultsStoreError } from "./results-error.ts";
 import { LOCK_FILE } from "./run-lock.ts";
 import { isCode } from "./write-atomically.ts";
 
@@ -40,38 +41,68 @@ export interface RunFolderContents {
   histograms: PhaseHistograms[];
   /** The version the folder is written in (older ones are upgraded in memory). */
   fromVersion: number;
+  /** summary.json or histograms.json that could not be read: they count as missing. */
+  problems: FolderProblem[];
 }
 
-/** The JSON in `path`, or null when there is no such file. */
-export async function readJsonFile(path: string, where: string): Promise<unknown> {
+/** A file of a run folder that is there but cannot be used, and why. */
+export interface FolderProblem {
+  file: typeof RUN_FILES.summary | typeof RUN_FILES.histograms;
+  /** e.g. `is not valid JSON (Unexpected end of JSON input)` */
+  reason: string;
+}
+
+type ReadDocument = { ok: true; value: unknown } | { ok: false; reason: string };
+
+/** A document's JSON (null when there is no such file), or why it cannot be used. */
+async function readDocument(path: string): Promise<ReadDocument> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if (isCode(error, "ENOENT")) return null;
-    throw new Error(`${where}: cannot read ${path}: ${(error as Error).message}`, { cause: error });
+    if (isCode(error, "ENOENT")) return { ok: true, value: null };
+    return { ok: false, reason: `cannot be read (${(error as Error).message})` };
   }
   try {
-    return JSON.parse(text) as unknown;
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    throw new Error(`${where}: ${path} is not valid JSON (${(error as Error).message})`, {
-      cause: error,
-    });
+    return { ok: false, reason: `is not valid JSON (${(error as Error).message})` };
   }
 }
 
-export async function readFolderDocuments(folder: string, where: string): Promise<FolderDocuments> {
-  const meta = await readJsonFile(join(folder, RUN_FILES.meta), where);
-  if (meta === null) {
-    throw new Error(`${where}: ${folder} has no ${RUN_FILES.meta}; it is not a TailLab run folder`);
+/**
+ * A folder's documents. run.json must be there and parse: without it the folder is not a run,
+ * or one too damaged to open. A summary.json or histograms.json that cannot be read is a problem
+ * and counts as missing (both can be rebuilt from the records).
+ */
+export async function readFolderDocuments(
+  folder: string,
+  where: string,
+): Promise<{ documents: FolderDocuments; problems: FolderProblem[] }> {
+  const meta = await readDocument(join(folder, RUN_FILES.meta));
+  if (!meta.ok) throw new ResultsStoreError(`${where}: ${RUN_FILES.meta} ${meta.reason}`);
+  if (meta.value === null) {
+    throw new ResultsStoreError(
+      `${where}: ${folder} has no ${RUN_FILES.meta}; it is not a TailLab run folder`,
+    );
   }
-  if (typeof meta !== "object" || Array.isArray(meta)) {
-    throw new Error(`${where}: ${RUN_FILES.meta} does not hold a run's metadata`);
+  if (typeof meta.value !== "object" || Array.isArray(meta.value)) {
+    throw new ResultsStoreError(`${where}: ${RUN_FILES.meta} does not hold a run's metadata`);
   }
+  const problems: FolderProblem[] = [];
+  const optional = async (file: FolderProblem["file"]): Promise<unknown> => {
+    const read = await readDocument(join(folder, file));
+    if (read.ok) return read.value;
+    problems.push({ file, reason: read.reason });
+    return null;
+  };
   return {
-    meta: meta as Record<string, unknown>,
-    summary: await readJsonFile(join(folder, RUN_FILES.summary), where),
-    histograms: await readJsonFile(join(folder, RUN_FILES.histograms), where),
+    documents: {
+      meta: meta.value as Record<string, unknown>,
+      summary: await optional(RUN_FILES.summary),
+      histograms: await optional(RUN_FILES.histograms),
+    },
+    problems,
   };
 }
 
@@ -81,29 +112,38 @@ export async function readRunFolder(
   where: string,
   migrations: MigrationTable | undefined,
 ): Promise<RunFolderContents> {
-  const raw = await readFolderDocuments(folder, where);
-  const { documents, fromVersion } = upgradeDocuments(raw, where, migrations);
-  return { ...checkDocuments(documents, where), fromVersion };
+  const read = await readFolderDocuments(folder, where);
+  const { documents, fromVersion } = upgradeDocuments(read.documents, where, migrations);
+  const checked = checkDocuments(documents, where);
+  return { ...checked, fromVersion, problems: [...read.problems, ...checked.problems] };
 }
 
+/** run.json must match its schema; a summary or histograms that do not count as missing. */
 export function checkDocuments(
   documents: FolderDocuments,
   where: string,
 ): Omit<RunFolderContents, "fromVersion"> {
+  const problems: FolderProblem[] = [];
+  const optional = <T>(
+    file: FolderProblem["file"],
+    schema: { safeParse(value: unknown): SafeParse<T> },
+    value: unknown,
+  ): T | null => {
+    if (value === null) return null;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    problems.push({
+      file,
+      reason: `does not match the results schema (${describeIssues(parsed.error)})`,
+    });
+    return null;
+  };
   return {
     meta: parseWith(RunMetaSchema, documents.meta, `${where}: ${RUN_FILES.meta}`),
-    summary:
-      documents.summary === null
-        ? null
-        : parseWith(RunSummarySchema, documents.summary, `${where}: ${RUN_FILES.summary}`),
+    summary: optional(RUN_FILES.summary, RunSummarySchema, documents.summary),
     histograms:
-      documents.histograms === null
-        ? []
-        : parseWith(
-            PhaseHistogramsSchema.array(),
-            documents.histograms,
-            `${where}: ${RUN_FILES.histograms}`,
-          ),
+      optional(RUN_FILES.histograms, PhaseHistogramsSchema.array(), documents.histograms) ?? [],
+    problems,
   };
 }
 
@@ -120,7 +160,9 @@ export function parseWith<T>(
 ): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new Error(`${where} does not match the results schema: ${describeIssues(result.error)}`);
+  throw new ResultsStoreError(
+    `${where} does not match the results schema: ${describeIssues(result.error)}`,
+  );
 }
 
 export function describeIssues({ issues }: { issues: Issue[] }): string {

@@ -1,6 +1,7 @@
 import {
   RunIndexEntrySchema,
   type Headline,
+  type RunDamage,
   type RunIndexEntry,
   type RunMeta,
   type RunStatus,
@@ -20,6 +21,7 @@ export function indexEntryOf(
   status: RunStatus,
   summary: RunSummary | null,
   recordCount: number,
+  damage: RunDamage | null,
 ): RunIndexEntry {
   const headline: Headline[] =
     summary?.points[0]?.phases.map((phase) => ({
@@ -42,6 +44,34 @@ export function indexEntryOf(
     points: expandSweep(meta.spec),
     recordCount,
     headline,
+    damage,
+  };
+}
+
+/**
+ * The entry of a folder whose run.json cannot be used: named by its id, created when the folder
+ * last changed, with no spec to describe and its damage saying why.
+ */
+export function unreadableEntryOf(
+  id: string,
+  createdAt: string,
+  status: RunStatus,
+  recordCount: number,
+  damage: RunDamage | null,
+): RunIndexEntry {
+  return {
+    id,
+    name: id,
+    tags: [],
+    notes: "",
+    createdAt,
+    status,
+    mode: "normal",
+    loop: "closed",
+    points: [],
+    recordCount,
+    headline: [],
+    damage,
   };
 }
 

@@ -1,3 +1,5 @@
+import { ResultsStoreError } from "./results-error.ts";
+
 /** Errors from writing results, phrased so a person knows what happened and what is kept. */
 
 const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT"]);
@@ -20,5 +22,5 @@ export function runWriteError(path: string, error: unknown): Error {
   const message = isDiskFull(error)
     ? `results disk is full: could not write ${path}; the run's records up to here are kept`
     : `could not write ${path} (${reasonOf(error)}); the run's records up to here are kept`;
-  return new Error(message, { cause: error });
+  return new ResultsStoreError(message, { cause: error });
 }

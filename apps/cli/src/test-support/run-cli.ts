@@ -1,10 +1,11 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+/** The command's entry point, for tests that start it their own way. */
+export const CLI_MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
 /** Tests keep their runs in a library of their own, never in the user's. */
 export const TEST_RESULTS_DIR = mkdtempSync(join(tmpdir(), "taillab-cli-results-"));
@@ -20,16 +21,21 @@ export function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<CliResult> {
+  const child = spawn(process.execPath, [CLI_MAIN, ...args], {
+    env: {
+      ...process.env,
+      AWS_ACCESS_KEY_ID: "",
+      AWS_SECRET_ACCESS_KEY: "",
+      TAILLAB_RESULTS_DIR: TEST_RESULTS_DIR,
+      ...env,
+    },
+  });
+  return outputOf(child);
+}
+
+/** What a child process printed and how it exited, once it has. */
+export function outputOf(child: ChildProcessWithoutNullStreams): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
-      env: {
-        ...process.env,
-        AWS_ACCESS_KEY_ID: "",
-        AWS_SECRET_ACCESS_KEY: "",
-        TAILLAB_RESULTS_DIR: TEST_RESULTS_DIR,
-        ...env,
-      },
-    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,6 +1,6 @@
 import type { PhaseSummary } from "@taillab/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAppClient, type AppClient } from "./test-support/app-client.ts";
+import { draftOf, startAppClient, type AppClient } from "./test-support/app-client.ts";
 
 let app: AppClient;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ describe("the built-in tail latency experiment", () => {
         if (event.type === "finished" && ++finishedRuns === 3) resolve(event.seriesRunIds);
       });
     });
-    await app.api.startRun({ experiment });
+    await app.api.startRun({ experiment: draftOf(experiment) });
     const runIds = await series;
     expect(performance.now() - startedMs).toBeLessThan(60_000);
 

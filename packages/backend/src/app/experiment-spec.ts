@@ -6,6 +6,7 @@ import type {
   StoredEndpoint,
 } from "@taillab/api";
 import { expandSweep, parseRunSpec } from "@taillab/core";
+import { objectMemoryProblems } from "../object-memory.ts";
 import { credentialsRefOf } from "./endpoint-credentials.ts";
 
 /** An experiment as it would run: its endpoint, and the spec of each of its runs. */
@@ -38,10 +39,9 @@ export function checkExperiment(
     });
   }
   const parsed = parseRunSpec(endpoint ? specOnEndpoint(spec, endpoint) : spec);
-  if (!parsed.ok) {
-    for (const { field, message } of parsed.errors) {
-      errors.push({ field: field === "spec" ? field : `spec.${field}`, message });
-    }
+  const specErrors = parsed.ok ? objectMemoryProblems(parsed.spec) : parsed.errors;
+  for (const { field, message } of specErrors) {
+    errors.push({ field: field === "spec" ? field : `spec.${field}`, message });
   }
   if (!endpoint || !parsed.ok || errors.length > 0) return { ok: false, errors };
   // The mode is the one field a series changes, and no other field's check depends on it.

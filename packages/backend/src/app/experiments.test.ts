@@ -2,7 +2,7 @@ import type { ExperimentDraftInput } from "@taillab/api";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { failureOf, startAppClient, type AppClient } from "./test-support/app-client.ts";
+import { draftOf, failureOf, startAppClient, type AppClient } from "./test-support/app-client.ts";
 
 let app: AppClient;
 beforeEach(async () => {
@@ -122,7 +122,7 @@ describe("previewExperiment", () => {
 
   it("previews every built-in within a minute's worth of requests", async () => {
     for (const experiment of await app.api.listExperiments()) {
-      const preview = await app.api.previewExperiment(experiment);
+      const preview = await app.api.previewExperiment(draftOf(experiment));
       expect(preview.ok, experiment.name).toBe(true);
       if (preview.ok) expect(preview.requestCount).toBeLessThanOrEqual(40_000);
     }

@@ -164,5 +164,5 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
     status: "complete",
     error: null,
   };
-  return { meta, summary, histograms, latencySeries };
+  return { meta, summary, histograms, latencySeries, damage: null };
 }

@@ -1,3 +1,5 @@
+import { valueRange } from "@taillab/core";
+
 /**
  * Latencies spread over more than this ratio are drawn on a log axis so the body stays visible
  * beside a one-second stall. The same threshold as packages/report's HTML charts, so a chart in
@@ -7,7 +9,6 @@ export const LOG_AXIS_RATIO = 20;
 
 /** Whether positive values span more than `ratio` (zeros and negatives cannot sit on a log axis). */
 export function wantsLogAxis(values: readonly number[], ratio = LOG_AXIS_RATIO): boolean {
-  const positive = values.filter((value) => value > 0 && Number.isFinite(value));
-  if (positive.length === 0) return false;
-  return Math.max(...positive) / Math.min(...positive) > ratio;
+  const positive = valueRange(values.filter((value) => value > 0 && Number.isFinite(value)));
+  return positive !== null && positive.max / positive.min > ratio;
 }

@@ -43,6 +43,7 @@ export const runsMessages: FeatureMessages = {
       complete: "complete",
       interrupted: "interrupted",
       failed: "failed",
+      damaged: "damaged",
     },
     modes: {
       normal: "normal",
@@ -131,6 +132,8 @@ export const runsMessages: FeatureMessages = {
       failedUnknown: "No reason was recorded.",
       running: "This run is still going: the figures will change when it finishes.",
       stopped: "This run was stopped early: the figures cover what was measured before the stop.",
+      damagedTitle: "Damaged folder.",
+      damaged: "The figures cover what could be read:",
     },
     results: {
       title: "Results",
@@ -307,6 +310,7 @@ export const runsMessages: FeatureMessages = {
       complete: "已完成",
       interrupted: "已中断",
       failed: "失败",
+      damaged: "已损坏",
     },
     modes: {
       normal: "普通",
@@ -395,6 +399,8 @@ export const runsMessages: FeatureMessages = {
       failedUnknown: "未记录原因。",
       running: "此运行仍在进行：结束后数据会变化。",
       stopped: "此运行被提前停止：数据仅涵盖停止前测得的部分。",
+      damagedTitle: "文件夹已损坏。",
+      damaged: "数据仅涵盖可读取的部分：",
     },
     results: {
       title: "结果",

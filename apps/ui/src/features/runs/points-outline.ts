@@ -1,4 +1,5 @@
 import type { RunPointParams } from "@taillab/api";
+import { valueRange } from "@taillab/core";
 
 export interface Range {
   min: number;
@@ -14,10 +15,7 @@ export interface PointsOutline {
 }
 
 export function outlinePoints(points: readonly RunPointParams[]): PointsOutline {
-  const range = (values: number[]): Range =>
-    values.length === 0
-      ? { min: 0, max: 0 }
-      : { min: Math.min(...values), max: Math.max(...values) };
+  const range = (values: number[]): Range => valueRange(values) ?? { min: 0, max: 0 };
   return {
     count: points.length,
     clients: range(points.map((point) => point.clients)),

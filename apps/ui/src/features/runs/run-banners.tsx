@@ -1,12 +1,22 @@
 import type { RunDetail } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 
-/** Why a run's figures may not be the whole story: interrupted, failed or stopped early. */
+/** Why a run's figures may not be the whole story: interrupted, failed, stopped early, damaged. */
 export function RunBanners({ detail }: { detail: RunDetail }) {
   const { t } = useTranslation("runs");
-  const { meta, summary } = detail;
+  const { meta, summary, damage } = detail;
   return (
     <>
+      {damage ? (
+        <div className="banner error" role="status" data-testid="damaged-banner">
+          <strong>{t("banners.damagedTitle")}</strong> {t("banners.damaged")}
+          <ul>
+            {damage.problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {meta.status === "interrupted" ? (
         <div className="banner warning" role="status" data-testid="interrupted-banner">
           <strong>{t("banners.interruptedTitle")}</strong> {t("banners.interrupted")}

@@ -88,6 +88,16 @@ describe("RunDetailView", () => {
     expect(screen.getByTestId("run-status").textContent).toBe("⚠ interrupted");
   });
 
+  it("says a damaged run's figures cover what could be read, with each problem", async () => {
+    const problems = [
+      "records.log: the 812 bytes after record 300 could not be read (cut short or damaged); the records in them are lost",
+    ];
+    show({ ...runDetailFixture({}), damage: { problems, skippedLogBytes: 812 } });
+    const banner = await screen.findByTestId("damaged-banner");
+    expect(banner.textContent).toContain("The figures cover what could be read:");
+    expect(banner.querySelectorAll("li")[0]?.textContent).toBe(problems[0]);
+  });
+
   it("shows what hedged requests cost", async () => {
     const detail = runDetailFixture({ mode: "hedged" });
     show(detail);

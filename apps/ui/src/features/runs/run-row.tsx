@@ -25,7 +25,7 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
   const remove = useRuns((state) => state.remove);
   const edit = useRunEditing(run.id);
   const label = run.name || run.id;
-  const flagged = run.status === "interrupted" || run.status === "failed";
+  const flagged = run.status === "interrupted" || run.status === "failed" || run.damage !== null;
 
   return (
     <>
@@ -91,6 +91,15 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
         <td className="nowrap">{formatRunDate(run.createdAt, language)}</td>
         <td>
           <StatusBadge status={run.status} />
+          {run.damage ? (
+            <span
+              className="badge danger"
+              data-testid="run-damaged"
+              title={run.damage.problems.join("\n")}
+            >
+              ✕ {t("status.damaged")}
+            </span>
+          ) : null}
         </td>
         <td>
           <span className="badge" data-mode={run.mode}>

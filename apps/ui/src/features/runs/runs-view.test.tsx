@@ -56,6 +56,20 @@ describe("RunsView", () => {
     expect(rowOf("run-b").className).toContain("flagged");
   });
 
+  it("marks a damaged run, with what is wrong in the badge's title", async () => {
+    const problems = [
+      "summary.json is not valid JSON (x); the summary is rebuilt from the records",
+    ];
+    const damaged = indexEntry({ id: "run-d", damage: { problems, skippedLogBytes: 0 } });
+    installFakeTailLab({ listRuns: vi.fn(async () => [complete, damaged]) });
+    renderUi(<RunsView />);
+    const badge = await waitFor(() => within(rowOf("run-d")).getByTestId("run-damaged"));
+    expect(badge.textContent).toBe("✕ damaged");
+    expect(badge.getAttribute("title")).toBe(problems[0]);
+    expect(rowOf("run-d").className).toContain("flagged");
+    expect(within(rowOf("run-a")).queryByTestId("run-damaged")).toBeNull();
+  });
+
   it("shows the headline figures of the first point, per phase, as numbers too", async () => {
     installFakeTailLab({ listRuns: vi.fn(async () => [complete]) });
     renderUi(<RunsView />);

@@ -2,6 +2,8 @@ import {
   AppError,
   createApiClient,
   dispatchApiCall,
+  type Experiment,
+  type ExperimentDraftInput,
   type RunEvent,
   type TailLabApi,
 } from "@taillab/api";
@@ -91,3 +93,14 @@ export const isFinished = (event: RunEvent): event is Extract<RunEvent, { type: 
   event.type === "finished";
 export const isStarted = (event: RunEvent): event is Extract<RunEvent, { type: "started" }> =>
   event.type === "started";
+
+/** A saved experiment as the draft a call takes (a draft refuses the fields a draft has not). */
+export function draftOf({
+  name,
+  description,
+  endpointId,
+  spec,
+  modes,
+}: Experiment): ExperimentDraftInput {
+  return { name, description, endpointId, spec, ...(modes ? { modes } : {}) };
+}

@@ -63,6 +63,7 @@ export function runDetailFixture(options: RunDetailFixtureOptions = {}): RunDeta
     },
     histograms: run.histograms,
     latencySeries: run.latencySeries,
+    damage: null,
   };
 }
 
@@ -92,6 +93,7 @@ export function indexEntryOf(detail: RunDetail): RunIndexEntry {
       0,
     ),
     headline,
+    damage: null,
   };
 }
 
@@ -111,6 +113,7 @@ export function indexEntry(overrides: Partial<RunIndexEntry> = {}): RunIndexEntr
       { op: "PUT", p50Ms: 5.5, p99Ms: 12.25, p999Ms: 40.125, opsPerSec: 812.5, errors: 0 },
       { op: "GET", p50Ms: 3.5, p99Ms: 9.75, p999Ms: 30.5, opsPerSec: 1204.25, errors: 1 },
     ],
+    damage: null,
     ...overrides,
   };
 }

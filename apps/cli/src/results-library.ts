@@ -1,0 +1,18 @@
+import { openResultsStore, type ResultsStore } from "@taillab/backend";
+import { UsageError, type FlagDefinition } from "./cli-args.ts";
+
+export const RESULTS_FLAG = {
+  name: "results",
+  aliases: [],
+  takesValue: true,
+  description: "results library folder (else TAILLAB_RESULTS_DIR, else the user data folder)",
+} as const satisfies FlagDefinition;
+
+/** The results library a command's --results names; a folder it cannot use is bad input. */
+export async function openLibrary(results: string | true | undefined): Promise<ResultsStore> {
+  try {
+    return await openResultsStore(...(typeof results === "string" ? [results] : []));
+  } catch (error) {
+    throw new UsageError("results", (error as Error).message);
+  }
+}

@@ -1,0 +1,184 @@
+import {
+  API_METHOD_NAMES,
+  API_METHODS,
+  dispatchApiCall,
+  EMBEDDED_TESTBED_ENDPOINT_ID,
+  type ApiEnvelope,
+  type ApiMethodName,
+} from "@taillab/api";
+import { parseRunSpec } from "@taillab/core";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAppClient, type AppClient } from "./test-support/app-client.ts";
+
+/**
+ * Every call of the app contract, fed generated bad input through the host's end
+ * (dispatchApiCall) and the real backend service: each must answer the fields at fault, one
+ * line each, and never throw, crash or leak a stack trace. Bad means refused by the call's
+ * schema, or well-formed but naming nothing the backend holds, or an experiment whose spec
+ * cannot run.
+ */
+
+const RUNS_PER_CALL = 48;
+
+let app: AppClient;
+beforeAll(async () => {
+  app = await startAppClient();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const spec = { clients: 2, samples: 10, objectSize: "1KiB" };
+const draft = { name: "fuzz", endpointId: EMBEDDED_TESTBED_ENDPOINT_ID, spec };
+const endpointDraft = {
+  name: "lab",
+  kind: "minio",
+  url: "http://127.0.0.1:9000",
+  bucket: "loadgen",
+  credentials: { kind: "anonymous" },
+};
+
+/** A well-formed input of each call, for the generators to spoil. */
+const VALID: Record<ApiMethodName, unknown> = {
+  appInfo: undefined,
+  listEndpoints: undefined,
+  addEndpoint: endpointDraft,
+  updateEndpoint: { endpointId: "e1", draft: endpointDraft },
+  removeEndpoint: { endpointId: "e1" },
+  testConnection: { endpointId: "e1" },
+  listExperiments: undefined,
+  saveExperiment: { draft },
+  removeExperiment: { experimentId: "x1" },
+  previewExperiment: draft,
+  startRun: { experiment: draft },
+  stopRun: { runId: "r1" },
+  activeRun: undefined,
+  listRuns: undefined,
+  getRun: { runId: "r1" },
+  renameRun: { runId: "r1", name: "n" },
+  tagRun: { runId: "r1", tag: "t" },
+  untagRun: { runId: "r1", tag: "t" },
+  annotateRun: { runId: "r1", notes: "n" },
+  removeRun: { runId: "r1" },
+  exportReport: { runIds: ["r1"], format: "csv" },
+  testbedStatus: undefined,
+  startTestbed: { replicas: 1 },
+  stopTestbed: undefined,
+  listLatencyProfiles: undefined,
+};
+
+type Path = (string | number)[];
+
+function pathsOf(value: unknown, prefix: Path = []): Path[] {
+  if (typeof value !== "object" || value === null) return [prefix];
+  const entries = Object.entries(value);
+  return [prefix, ...entries.flatMap(([key, child]) => pathsOf(child, [...prefix, key]))];
+}
+
+function withChange(
+  value: unknown,
+  path: Path,
+  change: (parent: Record<string, unknown>, key: string) => void,
+): unknown {
+  const copy = structuredClone(value) as Record<string, unknown>;
+  if (path.length === 0) return copy;
+  let parent = copy;
+  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+  change(parent, String(path.at(-1)));
+  return copy;
+}
+
+/** The valid input spoilt: a value replaced by anything, a field dropped or one added, or all of it replaced. */
+function spoilt(valid: unknown): fc.Arbitrary<unknown> {
+  const paths = pathsOf(valid).filter((path) => path.length > 0);
+  if (paths.length === 0) return fc.anything();
+  const somePath = fc.constantFrom(...paths);
+  return fc.oneof(
+    fc.anything(),
+    fc
+      .tuple(somePath, fc.anything())
+      .map(([path, value]) => withChange(valid, path, (parent, key) => (parent[key] = value))),
+    somePath.map((path) => withChange(valid, path, (parent, key) => delete parent[key])),
+    fc
+      .tuple(somePath, fc.string({ minLength: 1, maxLength: 12 }), fc.anything())
+      .map(([path, key, value]) =>
+        withChange(valid, path.slice(0, -1).concat(["_"]), (parent) => (parent[`${key}x`] = value)),
+      ),
+  );
+}
+
+/** Inputs the call's schema refuses. */
+function refusedBySchema(name: ApiMethodName): fc.Arbitrary<unknown> {
+  const schema = API_METHODS[name].input;
+  return spoilt(VALID[name]).filter((input) => !schema.safeParse(input).success);
+}
+
+const unknownId = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,15}$/).map((id) => `fuzz-${id}`);
+
+/** Well-formed inputs that name nothing the backend holds, or a spec that cannot run. */
+const SEMANTIC: Partial<Record<ApiMethodName, fc.Arbitrary<unknown>>> = {
+  getRun: unknownId.map((runId) => ({ runId })),
+  renameRun: unknownId.map((runId) => ({ runId, name: "n" })),
+  tagRun: unknownId.map((runId) => ({ runId, tag: "t" })),
+  untagRun: unknownId.map((runId) => ({ runId, tag: "t" })),
+  annotateRun: unknownId.map((runId) => ({ runId, notes: "" })),
+  removeRun: unknownId.map((runId) => ({ runId })),
+  exportReport: unknownId.map((runId) => ({ runIds: [runId], format: "html" })),
+  removeEndpoint: unknownId.map((endpointId) => ({ endpointId })),
+  updateEndpoint: unknownId.map((endpointId) => ({ endpointId, draft: endpointDraft })),
+  testConnection: unknownId.map((endpointId) => ({ endpointId })),
+  removeExperiment: unknownId.map((experimentId) => ({ experimentId })),
+  startRun: spoilt(spec)
+    .filter((bad) => typeof bad === "object" && bad !== null && !Array.isArray(bad))
+    .filter((bad) => !parseRunSpec(bad).ok)
+    .map((bad) => ({ experiment: { ...draft, spec: bad } })),
+  previewExperiment: spoilt(spec)
+    .filter((bad) => typeof bad === "object" && bad !== null && !Array.isArray(bad))
+    .filter((bad) => !parseRunSpec(bad).ok)
+    .map((bad) => ({ ...draft, spec: bad })),
+};
+
+function expectFieldErrors(
+  name: ApiMethodName,
+  input: unknown,
+  answer: ApiEnvelope<unknown>,
+): void {
+  // A preview answers a spec's mistakes as its result: that is its way of naming the fields.
+  const fields =
+    answer.ok && name === "previewExperiment"
+      ? (answer.result as { ok: boolean; errors?: { field: string; message: string }[] }).errors
+      : answer.ok
+        ? undefined
+        : answer.error.fields;
+  const context = `${name}(${JSON.stringify(input)?.slice(0, 200)}) → ${JSON.stringify(answer).slice(0, 300)}`;
+  expect(fields?.length ?? 0, context).toBeGreaterThan(0);
+  for (const { field, message } of fields ?? []) {
+    expect(field, context).toMatch(/\S/);
+    expect(message, context).toMatch(/\S/);
+    expect(message, context).not.toMatch(/\n\s+at |\bat .*\.ts:\d+/);
+  }
+}
+
+describe("every app call answers generated bad input with field errors, never a crash", () => {
+  let generated = 0;
+  afterAll(() => {
+    // The point of the exercise: well over a thousand bad inputs a run.
+    expect(generated).toBeGreaterThanOrEqual(1000);
+  });
+
+  it.each(API_METHOD_NAMES)("%s", async (name) => {
+    const semantic = SEMANTIC[name];
+    const inputs = semantic ? fc.oneof(refusedBySchema(name), semantic) : refusedBySchema(name);
+    await fc.assert(
+      fc.asyncProperty(inputs, async (input) => {
+        generated += 1;
+        const answer = await dispatchApiCall(app.service, name, input);
+        expectFieldErrors(name, input, answer);
+      }),
+      { numRuns: RUNS_PER_CALL, seed: 20261125 },
+    );
+    // Nothing a bad call could have started is running.
+    expect(await app.api.activeRun()).toBeNull();
+  });
+});

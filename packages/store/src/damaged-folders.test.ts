@@ -1,0 +1,203 @@
+import { InputError, RunIndexEntrySchema } from "@taillab/api";
+import { mkdtemp, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResultsStoreError } from "./results-error.ts";
+import { openResultsStore, type ResultsStore } from "./results-store.ts";
+import { completeRun } from "./test-support/complete-run.ts";
+import { sampleRunInput } from "./test-support/sample-run.ts";
+
+/**
+ * Run folders damaged after the fact (a disk error, a hand edit, a copy cut short): every one is
+ * still listed, says what is wrong, and gives what can be read. Each case names its outcome.
+ */
+
+let root = "";
+let counter = 0;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "taillab-damaged-"));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** A store holding one complete run of 200 records (PUT and GET, 100 each). */
+async function storeWithRun(): Promise<{ store: ResultsStore; id: string; folder: string }> {
+  counter += 1;
+  const store = await openResultsStore(join(root, `store-${counter}`));
+  const id = `run-${counter}`;
+  await completeRun(store, id);
+  return { store, id, folder: join(store.dir, id) };
+}
+
+async function halve(path: string): Promise<void> {
+  await truncate(path, Math.floor((await stat(path)).size / 2));
+}
+
+async function entryOf(store: ResultsStore, id: string) {
+  const entry = (await store.list()).find((each) => each.id === id);
+  if (!entry) throw new Error(`run ${id} is not listed`);
+  return entry;
+}
+
+describe("a damaged run folder", () => {
+  it("summary.json cut in half: listed as interrupted, summary rebuilt from its 200 records, damage said", async () => {
+    const { store, id, folder } = await storeWithRun();
+    await halve(join(folder, "summary.json"));
+    const entry = await entryOf(store, id);
+    expect(entry).toMatchObject({ status: "interrupted", recordCount: 200 });
+    expect(entry.damage?.problems).toEqual([
+      expect.stringMatching(
+        /^summary\.json is not valid JSON \(.+\); the summary is rebuilt from the records$/,
+      ),
+    ]);
+    const run = await store.get(id);
+    expect(run.damage).toEqual(entry.damage);
+    const rebuilt = await store.summarizeFromRecords(id);
+    expect(rebuilt.points[0]?.phases.map((phase) => phase.op)).toEqual(["PUT", "GET"]);
+  });
+
+  it("summary.json off the schema: listed, the field at fault named", async () => {
+    const { store, id, folder } = await storeWithRun();
+    const path = join(folder, "summary.json");
+    const summary = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+    await writeFile(path, JSON.stringify({ ...summary, points: "many" }));
+    expect((await entryOf(store, id)).damage?.problems).toEqual([
+      "summary.json does not match the results schema (points: Invalid input: expected array, received string); the summary is rebuilt from the records",
+    ]);
+  });
+
+  it("histograms.json cut in half: listed as complete, histograms rebuilt for every phase", async () => {
+    const { store, id, folder } = await storeWithRun();
+    await halve(join(folder, "histograms.json"));
+    const entry = await entryOf(store, id);
+    expect(entry.status).toBe("complete");
+    expect(entry.damage?.problems).toEqual([
+      expect.stringMatching(/^histograms\.json is not valid JSON .*rebuilt from the records$/),
+    ]);
+    const exported = await store.exportRun(id);
+    expect(exported.histograms.map((phase) => phase.op)).toEqual(["PUT", "GET"]);
+  });
+
+  it.each([
+    ["cut in half", (text: string) => text.slice(0, text.length >> 1), /is not valid JSON/],
+    ["not an object", () => "[1, 2, 3]", /does not hold a run's metadata/],
+    ["off the schema", (text: string) => text.replace('"spec"', '"spek"'), /spec: /],
+  ])(
+    "run.json %s: listed by its id with why, show refuses in one line, rm still works",
+    async (_, damage, reason) => {
+      const { store, id, folder } = await storeWithRun();
+      const path = join(folder, "run.json");
+      await writeFile(path, damage(await readFile(path, "utf8")));
+      const entry = RunIndexEntrySchema.parse(await entryOf(store, id));
+      expect(entry).toMatchObject({ name: id, status: "complete", recordCount: 200, points: [] });
+      expect(entry.damage?.problems).toEqual([expect.stringMatching(reason)]);
+      const opened = store.get(id);
+      await expect(opened).rejects.toThrow(ResultsStoreError);
+      await expect(opened).rejects.toThrow(new RegExp(`^run ${id}: run\\.json [^\\n]+$`));
+      await store.remove(id);
+      expect((await store.list()).map((each) => each.id)).not.toContain(id);
+    },
+  );
+
+  it("records.log cut in half: the records before the cut counted, the bytes after it reported", async () => {
+    const { store, id, folder } = await storeWithRun();
+    const log = join(folder, "records.log");
+    const size = (await stat(log)).size;
+    await halve(log);
+    const run = await store.get(id);
+    expect(run.status).toBe("complete");
+    expect(run.recordCount).toBeLessThan(200);
+    expect(run.damage?.skippedLogBytes).toBeGreaterThan(0);
+    expect(run.damage?.skippedLogBytes).toBeLessThan(size / 2);
+    expect(run.damage?.problems).toEqual([
+      `records.log: the ${run.damage?.skippedLogBytes} bytes after record ${run.recordCount} could not be read (cut short or damaged); the records in them are lost`,
+    ]);
+    expect((await entryOf(store, id)).damage).toEqual(run.damage);
+    const exported: unknown[] = [];
+    for await (const row of store.records(id)) exported.push(row);
+    expect(exported).toHaveLength(run.recordCount);
+  });
+
+  it("records.log with garbage in the middle: the records before it kept, every byte from it on reported", async () => {
+    const { store, id, folder } = await storeWithRun();
+    const log = join(folder, "records.log");
+    const bytes = await readFile(log);
+    const middle = bytes.length >> 1;
+    bytes.fill(0xee, middle, middle + 64);
+    await writeFile(log, bytes);
+    const run = await store.get(id);
+    expect(run.recordCount).toBeLessThan(200);
+    expect(run.damage?.skippedLogBytes).toBeGreaterThan(bytes.length - middle);
+    expect((await store.loadRecords(id)).count).toBe(run.recordCount);
+  });
+
+  it("records.log missing: listed with no records, and says so", async () => {
+    const { store, id, folder } = await storeWithRun();
+    await rm(join(folder, "records.log"));
+    const entry = await entryOf(store, id);
+    expect(entry).toMatchObject({ status: "complete", recordCount: 0 });
+    expect(entry.damage?.problems).toEqual(["records.log is missing; the run's records are lost"]);
+  });
+
+  it("records.log replaced by another file: listed, says it is not a records log", async () => {
+    const { store, id, folder } = await storeWithRun();
+    await writeFile(join(folder, "records.log"), "time,op,key\n");
+    expect((await entryOf(store, id)).damage?.problems).toEqual([
+      "records.log: it is not a TailLab records log; the run's records are lost",
+    ]);
+  });
+
+  it("a sound run: no damage", async () => {
+    const { store, id } = await storeWithRun();
+    expect((await entryOf(store, id)).damage).toBeNull();
+    expect((await store.get(id)).damage).toBeNull();
+  });
+
+  it("damage found after the index was written is found at the next list", async () => {
+    const { store, id, folder } = await storeWithRun();
+    expect((await entryOf(store, id)).damage).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await halve(join(folder, "records.log"));
+    expect((await entryOf(store, id)).damage?.skippedLogBytes).toBeGreaterThan(0);
+  });
+});
+
+describe("a run the library cannot act on", () => {
+  it("an unknown id: bad input naming runId, for get, remove and every edit", async () => {
+    const { store } = await storeWithRun();
+    for (const call of [
+      () => store.get("no-such-run"),
+      () => store.remove("no-such-run"),
+      () => store.rename("no-such-run", "x"),
+      () => store.get("../escape"),
+    ]) {
+      await expect(call()).rejects.toThrow(InputError);
+      await expect(call()).rejects.toMatchObject({
+        problems: [{ field: "runId", message: expect.stringMatching(/^no run with id "/) }],
+      });
+    }
+  });
+
+  it("removing a run still being written: bad input naming runId, the run kept", async () => {
+    counter += 1;
+    const store = await openResultsStore(join(root, `store-${counter}`));
+    const writer = await store.createRun(sampleRunInput("live-run"));
+    const removal = store.remove("live-run");
+    await expect(removal).rejects.toThrow(InputError);
+    await expect(removal).rejects.toThrow(
+      /^runId: run live-run is still being written \(by process \d+\); stop it before deleting it$/,
+    );
+    expect((await store.get("live-run")).status).toBe("running");
+    await writer.fail("test over");
+  });
+
+  it("a results folder that is a file: refused in one line", async () => {
+    const file = join(root, "a-file");
+    await writeFile(file, "");
+    await expect(openResultsStore(file)).rejects.toThrow(
+      `cannot use ${file} as the results folder: it is a file, not a folder`,
+    );
+  });
+});
