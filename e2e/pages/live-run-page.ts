@@ -60,9 +60,9 @@ export class LiveRunPage {
   }
 
   /** How many timeline buckets the chart draws now. */
-  async timelineBuckets(): Promise<number> {
+  async timelineSeconds(): Promise<number> {
     const box = this.page.locator(".timeline-box", { has: this.timeline });
-    return Number(await box.getAttribute("data-buckets"));
+    return Number(await box.getAttribute("data-intervals"));
   }
 
   async openResult(): Promise<void> {

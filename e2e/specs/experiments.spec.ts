@@ -38,7 +38,7 @@ test.describe("Experiments", () => {
     expect((await live.progressFigures()).total).toBe(4 * PHASES * SAMPLES);
     if ((await live.currentStatus()) === "running") {
       await live.expectPercentilesShown();
-      await expect.poll(() => live.timelineBuckets()).toBeGreaterThan(0);
+      await expect.poll(() => live.timelineSeconds()).toBeGreaterThan(0);
       await keepScreenshot(app, "live-run-mid-run");
       await live.waitForProgressBeyond(first);
     }

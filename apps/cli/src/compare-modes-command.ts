@@ -47,9 +47,10 @@ export async function compareModesCommand(argv: readonly string[]): Promise<numb
     const spec = { ...specFromFlags(flags, fileSpec), mode };
     const summary = await runWithInterrupts(spec, flags, store);
     runs.push(summary);
-    if (summary.stopped) break;
+    if (summary.status === "stopped") break;
   }
   printOut(flags.json ? `${JSON.stringify({ runs }, null, 2)}\n` : formatModeComparison(runs));
+  if (runs.some((run) => run.status === "stopped")) return EXIT.interrupted;
   return runs.some(hadRequestErrors) ? EXIT.requestErrors : EXIT.ok;
 }
 

@@ -134,7 +134,7 @@ async function warnOfDamage(store: ResultsStore, runIds: readonly string[]): Pro
   for (const runId of runIds) {
     const { damage } = await store.get(runId);
     for (const problem of damage?.problems ?? []) {
-      process.stderr.write(`warning: run ${runId} is damaged: ${problem}\n`);
+      printError(`warning: run ${runId} is damaged: ${problem}\n`);
     }
   }
 }

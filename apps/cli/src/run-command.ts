@@ -42,6 +42,12 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   const summary = await runWithInterrupts(spec, flags, store, output);
   await output?.finish(summary);
   printSummary(summary, flags.json === true);
+  return exitCodeOf(summary);
+}
+
+/** Stopped wins over request errors: the run did not do what it was asked. */
+export function exitCodeOf(summary: RunSummary): number {
+  if (summary.status === "stopped") return EXIT.interrupted;
   return hadRequestErrors(summary) ? EXIT.requestErrors : EXIT.ok;
 }
 
@@ -141,7 +147,7 @@ export async function runWithInterrupts(
 async function printKeptSummary(store: ResultsStore, runId: string, asJson: boolean) {
   const run = await store.get(runId).catch(() => null);
   if (!run || run.recordCount === 0) {
-    process.stderr.write(`no records of run ${runId} reached the disk\n`);
+    printError(`no records of run ${runId} reached the disk\n`);
     return;
   }
   printSummary(await store.summarizeFromRecords(runId), asJson);
@@ -160,6 +166,11 @@ function printSummary(summary: RunSummary, asJson: boolean): void {
   );
   printOut(`${blocks.join("\n")}\n`);
   if (sweep) printOut(`${formatSweepTable(summary)}\n`);
-  if (summary.stopped) printOut("Stopped early: the figures cover what was measured.\n");
+  if (summary.status === "stopped") {
+    const finished = summary.points.filter((point) => point.finished).length;
+    printOut(
+      `Stopped: ${finished} of ${summary.pointCount} points finished; the figures cover what was measured.\n`,
+    );
+  }
   printOut(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
 }

@@ -103,7 +103,9 @@ async function listRuns(store: ResultsStore, _args: string[], output: Output): P
     run.createdAt.slice(0, 19).replace("T", " "),
     run.name,
     `${run.mode}/${run.loop}`,
-    String(run.points.length),
+    run.pointsFinished === null || run.pointsFinished === run.points.length
+      ? String(run.points.length)
+      : `${run.pointsFinished}/${run.points.length}`,
     String(run.recordCount),
     headline(run),
   ]);
@@ -114,15 +116,19 @@ async function listRuns(store: ResultsStore, _args: string[], output: Output): P
     ]),
   );
   const damaged = runs.filter((run) => run.damage !== null);
-  if (damaged.length > 0) process.stdout.write("\n");
+  if (damaged.length > 0) printOut("\n");
   for (const run of damaged) {
-    process.stdout.write(`${run.id} is damaged: ${run.damage?.problems.join("; ")}\n`);
+    printOut(`${run.id} is damaged: ${run.damage?.problems.join("; ")}\n`);
   }
   return EXIT.ok;
 }
 
 function headline(run: RunIndexEntry): string {
-  return run.headline.map((phase) => `${phase.op} p99 ${phase.p99Ms.toFixed(2)} ms`).join(", ");
+  return run.headline
+    .map(
+      (phase) => `${phase.op} p99 ${phase.p99Ms === null ? "-" : `${phase.p99Ms.toFixed(2)} ms`}`,
+    )
+    .join(", ");
 }
 
 async function showRun(store: ResultsStore, [id]: string[], output: Output): Promise<number> {

@@ -8,9 +8,9 @@ import { RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
 import {
   PhaseHistogramsSchema,
   RunDamageSchema,
+  PhaseIntervalsSchema,
   RunIndexEntrySchema,
   RunMetaSchema,
-  RunStatusSchema,
 } from "./stored-run.ts";
 
 /**
@@ -225,24 +225,11 @@ export const LivePercentilesSchema = z.object({
 export type LivePercentiles = z.infer<typeof LivePercentilesSchema>;
 
 /**
- * Latency against request index since the last event, already decimated: at most a few hundred
- * buckets an event however fast the engine goes, so the UI stays smooth.
+ * The intervals (seconds of the run clock) of the phase running now that changed since the last
+ * event: the one still filling and any that closed since. The UI keeps them by startMs.
  */
-export const LiveTimelineSchema = z.object({
-  pointIndex: z.number().int().min(0),
-  op: OperationSchema,
-  buckets: z.array(
-    z.object({
-      firstIndex: z.number().int().min(0),
-      lastIndex: z.number().int().min(0),
-      count: z.number().int().min(0),
-      min: z.number(),
-      max: z.number(),
-      mean: z.number(),
-    }),
-  ),
-});
-export type LiveTimeline = z.infer<typeof LiveTimelineSchema>;
+export const LiveIntervalsSchema = PhaseIntervalsSchema;
+export type LiveIntervals = z.infer<typeof LiveIntervalsSchema>;
 
 export const RunEventSchema = z.discriminatedUnion("type", [
   z.object({
@@ -258,14 +245,13 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     type: z.literal("progress"),
     progress: RunProgressSchema,
     percentiles: LivePercentilesSchema.nullable(),
-    timeline: LiveTimelineSchema.nullable(),
+    intervals: LiveIntervalsSchema.nullable(),
   }),
   z.object({ type: z.literal("notice"), runId: z.string(), message: z.string() }),
   z.object({
     type: z.literal("finished"),
     runId: z.string(),
-    status: RunStatusSchema,
-    stopped: z.boolean(),
+    status: z.enum(["complete", "stopped", "failed"]),
     /** Why a failed run failed, for a person. */
     error: ApiErrorSchema.nullable(),
     series: RunSeriesSchema,
@@ -296,7 +282,16 @@ export const RunIdSchema = strictObject({ runId: requiredId });
 export const LatencySeriesSchema = z.object({
   pointIndex: z.number().int().min(0),
   op: OperationSchema,
-  buckets: LiveTimelineSchema.shape.buckets,
+  buckets: z.array(
+    z.object({
+      firstIndex: z.number().int().min(0),
+      lastIndex: z.number().int().min(0),
+      count: z.number().int().min(0),
+      min: z.number(),
+      max: z.number(),
+      mean: z.number(),
+    }),
+  ),
 });
 export type LatencySeriesData = z.infer<typeof LatencySeriesSchema>;
 
@@ -308,6 +303,8 @@ export const RunDetailSchema = z.object({
   latencySeries: z.array(LatencySeriesSchema),
   /** What was wrong with the run's folder (the figures cover what could be read), or null. */
   damage: RunDamageSchema.nullable().default(null),
+  /** Percentiles over time, per point and operation. */
+  intervals: z.array(PhaseIntervalsSchema),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
-export const RESULTS_SCHEMA_VERSION = 1;
+export const RESULTS_SCHEMA_VERSION = 2;
 
 /** Object and bucket operations. Appended, never reordered: the results store keeps codes. */
 export const OperationSchema = z.enum([
@@ -20,21 +20,49 @@ export const OperationSchema = z.enum([
 ]);
 export type Operation = z.infer<typeof OperationSchema>;
 
+/** An attempt cancelled because another attempt of the same request answered first. */
+export const CANCELLED_ERROR = "Cancelled";
+/** An attempt cut short by a stop of the run: it measured nothing and is not counted. */
+export const ABORTED_ERROR = "Aborted";
+
 /**
- * One request as the client saw it. Times are microseconds since the run started, taken in the
- * thread that sent the request. intendedStartUs is when the schedule wanted it sent (closed loop:
- * equal to startUs). status 0 means no HTTP response (connection error, abort).
+ * One attempt of a request as the client saw it, with its timeline. Times are microseconds
+ * since the run started, taken in the thread that sent the request:
+ *
+ *   intendedStartUs ≤ readyUs ≤ sentUs ≤ headersUs ≤ firstByteUs ≤ endUs
+ *
+ * - intendedStartUs: when the request was meant to start: its instant on the open-loop schedule,
+ *   or when a closed-loop client took it. The same for every attempt of a request.
+ * - readyUs: when this attempt left the client's own queue and was handed to the transport
+ *   (a backup: when it was launched).
+ * - sentUs: when its request went out on a connection (undici wrote its headers): signing,
+ *   waiting for a free connection and connecting come before it.
+ * - headersUs: when the response headers arrived.
+ * - firstByteUs: when the first byte of the response body arrived (headersUs for an empty body).
+ * - endUs: the body read (and verified), or the failure.
+ * A step that never happened (no connection, no response) takes the time of the next one that
+ * did, so an attempt refused at connect has sentUs = headersUs = firstByteUs = endUs.
+ * status 0 means no HTTP response (connection error, cancel, abort).
  */
 export const RequestRecordSchema = z.object({
   op: OperationSchema,
   key: z.string(),
+  /**
+   * Payload bytes the attempt moved: an upload's body once it was sent, a download's body bytes
+   * received (an error document is not payload).
+   */
   bytes: z.number().int().min(0),
   intendedStartUs: z.number().int(),
-  startUs: z.number().int(),
+  readyUs: z.number().int(),
+  sentUs: z.number().int(),
+  headersUs: z.number().int(),
   firstByteUs: z.number().int(),
   endUs: z.number().int(),
   status: z.number().int().min(0),
-  /** S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), or null on success. */
+  /**
+   * S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), "Cancelled" (a twin
+   * answered first), "Aborted" (the run was stopped), or null on success.
+   */
   error: z.string().nullable(),
   /** 1 for the first attempt of a logical request; hedged and tied requests add more. */
   attempt: z.number().int().min(1),
@@ -42,6 +70,12 @@ export const RequestRecordSchema = z.object({
   replica: z.number().int().min(0),
   /** The attempt whose answer the logical request used; the others were cancelled or lost. */
   winner: z.boolean(),
+  /** Which phase of the run, counted from 0 over points and repetitions: a summary's segment. */
+  phaseIndex: z.number().int().min(0),
+  /** The closed-loop client (0 … clients − 1) or the open-loop dispatcher that sent it. */
+  client: z.number().int().min(0),
+  /** False for requests that are not part of the figures: prepared objects and warm-up. */
+  measured: z.boolean(),
 });
 export type RequestRecord = z.infer<typeof RequestRecordSchema>;
 export const REQUEST_RECORD_FIELDS = Object.keys(
@@ -75,7 +109,10 @@ export const PERCENTILE_LEVELS = {
 
 /** What backup requests cost, per phase (hedged, tied and adaptive modes). */
 export const HedgeSummarySchema = z.object({
-  /** Mean delay after which a backup was due, over the requests that armed one; null if none. */
+  /**
+   * Mean wait between a request's first attempt and its backup leaving, over the backups sent;
+   * null when none was sent.
+   */
   delayMs: z.number().nullable(),
   budgetPct: z.number(),
   /** Attempts sent, first attempts included. */
@@ -83,36 +120,94 @@ export const HedgeSummarySchema = z.object({
   /** Backups sent, as a % of logical requests. */
   extraPct: z.number().min(0),
   /** Attempts cancelled because another attempt of the same request answered first. */
-  aborted: z.number().int().min(0),
-  /** Payload bytes sent or received by attempts that lost. */
+  cancelled: z.number().int().min(0),
+  /** Payload bytes sent or received by the attempts that lost. */
   wastedBytes: z.number().int().min(0),
   /** Logical requests answered by a backup rather than the first attempt. */
   wonByBackup: z.number().int().min(0),
+  /** Backups that went to the replica their first attempt was on (a service of one replica). */
+  sameReplica: z.number().int().min(0),
 });
 export type HedgeSummary = z.infer<typeof HedgeSummarySchema>;
 
+/**
+ * Throughput over the window where every client of the phase was busy (warp's figure): from when
+ * the last client sent its first request to when the first client got its last answer, so the
+ * ramp-up and the drain do not dilute it. Counted in whole STEADY_BUCKET_MS buckets of answers.
+ */
+export const SteadyThroughputSchema = z.object({
+  /** The window, ms since the run started (of the first and last repetition with several). */
+  fromMs: z.number(),
+  toMs: z.number(),
+  /** The window's length (summed over repetitions). */
+  durationMs: z.number().min(0),
+  requests: z.number().int().min(0),
+  bytes: z.number().int().min(0),
+  throughputMBps: z.number().min(0),
+  opsPerSec: z.number().min(0),
+});
+export type SteadyThroughput = z.infer<typeof SteadyThroughputSchema>;
+export const STEADY_BUCKET_MS = 10;
+
+/**
+ * Where the time of the slowest requests went. The parts add up to the mean latency:
+ * clientQueueMs (intended start → the first attempt sent), hedgeWaitMs (→ the winning backup sent;
+ * 0 when the first attempt won), serverMs (→ its first body byte) and transferMs (→ done).
+ */
+export const TailShareSchema = z.object({
+  /** The requests at or above this latency (the percentile, down to its breakdown bucket). */
+  fromMs: z.number(),
+  requests: z.number().int().min(0),
+  meanMs: z.number(),
+  clientQueueMs: z.number(),
+  hedgeWaitMs: z.number(),
+  serverMs: z.number(),
+  transferMs: z.number(),
+});
+export type TailShare = z.infer<typeof TailShareSchema>;
+
+/** The slowest 1 % and 0.1 % of a phase's successful requests. */
+export const TailBreakdownSchema = z.object({ p99: TailShareSchema, p999: TailShareSchema });
+export type TailBreakdown = z.infer<typeof TailBreakdownSchema>;
+
+export const LoopSchema = z.enum(["closed", "open"]);
+export type Loop = z.infer<typeof LoopSchema>;
+
+/**
+ * One operation of one phase. Figures of time come from the measured requests' timelines; the
+ * latency stats are null when no request succeeded (there is no latency to show), and in runs
+ * recorded before a figure existed.
+ */
 export const PhaseSummarySchema = z.object({
   op: OperationSchema,
-  /** Requests that got an answer or failed; requests cut short by a stop are not counted. */
+  /** Open loop: requests left on a schedule; closed loop: each client waited for its answer. */
+  loop: LoopSchema,
+  /** Logical requests that got an answer or failed; requests cut short by a stop are not counted. */
   requests: z.number().int().min(0),
   errors: z.number().int().min(0),
   errorsByCode: z.record(z.string(), z.number().int().min(1)),
   /** Payload bytes of successful requests. */
   bytes: z.number().int().min(0),
+  /** From the first request's intended start to the last answer (s3bench's duration). */
   durationMs: z.number().min(0),
-  /** MiB/s, as s3bench prints "MB/s". */
+  /** MiB/s over durationMs, as s3bench prints "MB/s". */
   throughputMBps: z.number().min(0),
   opsPerSec: z.number().min(0),
-  /** Successful requests only, so fast failures do not flatter the tail. */
-  latencyMs: LatencyStatsSchema,
-  ttfbMs: LatencyStatsSchema,
-  /**
-   * Open loop only: latency from the actual send of the first attempt, beside latencyMs (from the
-   * scheduled start). The gap between the two is the queueing a closed loop would have hidden.
-   */
-  serviceMs: LatencyStatsSchema.optional(),
-  /** Open loop only: requests sent more than MISSED_START_TOLERANCE_MS after their scheduled time. */
-  missedStarts: z.number().int().min(0).optional(),
+  /** Over the window where every client was busy; null when there was none. */
+  steady: SteadyThroughputSchema.nullable(),
+  /** Intended start → done, successful requests only, so fast failures do not flatter the tail. */
+  latencyMs: LatencyStatsSchema.nullable(),
+  /** Intended start → the first attempt sent: scheduling, signing, waiting for a connection. */
+  clientQueueMs: LatencyStatsSchema.nullable(),
+  /** The answering attempt: sent → done (what a closed loop calls latency, without the queue). */
+  serviceMs: LatencyStatsSchema.nullable(),
+  /** The answering attempt: sent → first body byte. */
+  ttfbMs: LatencyStatsSchema.nullable(),
+  /** The answering attempt: first body byte → done. */
+  transferMs: LatencyStatsSchema.nullable(),
+  /** Open loop: requests that left more than MISSED_START_TOLERANCE_MS after their schedule. */
+  missedStarts: z.number().int().min(0),
+  tail: TailBreakdownSchema.nullable(),
   hedge: HedgeSummarySchema.optional(),
 });
 export const MISSED_START_TOLERANCE_MS = 2;
@@ -133,6 +228,8 @@ export const RepetitionStatsSchema = z.object({
 
 export const PointSummarySchema = z.object({
   params: RunPointParamsSchema,
+  /** False for the point a stop cut short: its figures cover what was measured. */
+  finished: z.boolean(),
   /** With repetitions: all of them as one phase per operation (histograms merged). */
   phases: z.array(PhaseSummarySchema),
   /** `repeat` > 1: each repetition's own phases, and the paper's trimmed means across them. */
@@ -172,9 +269,11 @@ export const RunSummarySchema = z.object({
   /** The endpoint's Server header, when it sent one. */
   server: z.string().nullable(),
   mode: RequestModeSchema,
-  loop: z.enum(["closed", "open"]),
-  /** True when a stop signal ended the run early; points and phases hold what was measured. */
-  stopped: z.boolean(),
+  loop: LoopSchema,
+  /** complete: every point ran; stopped: a stop ended it early, keeping what was measured. */
+  status: z.enum(["complete", "stopped"]),
+  /** Points the spec has; `points` holds those that started. */
+  pointCount: z.number().int().min(1),
   points: z.array(PointSummarySchema),
   /** Present when the run used the embedded testbed. */
   testbed: z.array(TestbedReplicaStatsSchema).optional(),

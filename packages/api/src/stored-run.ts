@@ -1,13 +1,17 @@
 import { z } from "zod";
-import { OperationSchema, RunSummarySchema } from "./results.ts";
+import { LoopSchema, OperationSchema, RunSummarySchema } from "./results.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
 /** What a run folder holds on disk: its metadata, histograms and the index of all runs. */
 
-export const RUN_FOLDER_SCHEMA_VERSION = 1;
+export const RUN_FOLDER_SCHEMA_VERSION = 2;
 
-/** running: being written (or its process died: the store reports that as interrupted). */
-export const RunStatusSchema = z.enum(["running", "complete", "interrupted", "failed"]);
+/**
+ * running: being written (or its process died: the store reports that as interrupted);
+ * complete: every point ran; stopped: a stop ended it early and what was measured is kept;
+ * interrupted: its process died before it ended; failed: an error ended it.
+ */
+export const RunStatusSchema = z.enum(["running", "complete", "stopped", "interrupted", "failed"]);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 export const RunEnvironmentSchema = z.object({
@@ -42,22 +46,53 @@ export const RunMetaSchema = z.object({
 });
 export type RunMeta = z.infer<typeof RunMetaSchema>;
 
-/** Merged HDR histograms (µs, encoded with core's encodeHistogram) of one phase of one point. */
+/**
+ * Merged HDR histograms (µs, encoded with core's encodeHistogram) of one operation of one point,
+ * one per figure of the phase summary: latency, client queue, service, TTFB and transfer. The
+ * others than latency are null in runs recorded before they were measured.
+ */
 export const PhaseHistogramsSchema = z.object({
   pointIndex: z.number().int().min(0),
   op: OperationSchema,
   latency: z.string(),
-  ttfb: z.string(),
-  /** Open loop only. */
+  clientQueue: z.string().nullable(),
   service: z.string().nullable(),
+  ttfb: z.string().nullable(),
+  transfer: z.string().nullable(),
 });
 export type PhaseHistograms = z.infer<typeof PhaseHistogramsSchema>;
 
+/**
+ * Successful requests answered in one interval of the run clock (a second), as HdrHistogram's
+ * interval logs keep them: the percentiles over time of a phase. Null percentiles: none answered.
+ */
+export const IntervalStatsSchema = z.object({
+  /** Start of the interval, ms since the run started. */
+  startMs: z.number().min(0),
+  lengthMs: z.number().min(0),
+  requests: z.number().int().min(0),
+  errors: z.number().int().min(0),
+  p50Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+  p999Ms: z.number().nullable(),
+  maxMs: z.number().nullable(),
+});
+export type IntervalStats = z.infer<typeof IntervalStatsSchema>;
+
+/** The intervals of one operation of one point, in time order. */
+export const PhaseIntervalsSchema = z.object({
+  pointIndex: z.number().int().min(0),
+  op: OperationSchema,
+  intervals: z.array(IntervalStatsSchema),
+});
+export type PhaseIntervals = z.infer<typeof PhaseIntervalsSchema>;
+
 export const HeadlineSchema = z.object({
   op: OperationSchema,
-  p50Ms: z.number(),
-  p99Ms: z.number(),
-  p999Ms: z.number(),
+  /** Null when no request of the phase succeeded. */
+  p50Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+  p999Ms: z.number().nullable(),
   opsPerSec: z.number(),
   errors: z.number().int().min(0),
 });
@@ -84,8 +119,13 @@ export const RunIndexEntrySchema = z.object({
   createdAt: z.iso.datetime(),
   status: RunStatusSchema,
   mode: RequestModeSchema,
-  loop: z.enum(["closed", "open"]),
+  loop: LoopSchema,
   points: z.array(RunPointParamsSchema),
+  /**
+   * Points that ran to the end: fewer than `points` when the run was stopped; null for a run that
+   * never wrote its summary (interrupted, failed) until it is opened.
+   */
+  pointsFinished: z.number().int().min(0).nullable(),
   recordCount: z.number().int().min(0),
   /** Per phase of the first point (a sweep's other points are in its summary). */
   headline: z.array(HeadlineSchema),
@@ -101,5 +141,10 @@ export const RunExportSchema = z.object({
   meta: RunMetaSchema,
   summary: RunSummarySchema,
   histograms: z.array(PhaseHistogramsSchema),
+  /**
+   * The run's interval histograms as an HdrHistogram interval log (core's interval-log.ts);
+   * empty in exports from before percentiles over time were recorded.
+   */
+  intervalLog: z.string().default(""),
 });
 export type RunExport = z.infer<typeof RunExportSchema>;

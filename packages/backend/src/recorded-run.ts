@@ -1,4 +1,5 @@
 import type { RunSummary } from "@taillab/api";
+import { encodedHistogramsOf, intervalLogLines } from "@taillab/core";
 import type { ResultsStore, RunWriter } from "@taillab/store";
 import type { SecretSources } from "./credentials.ts";
 import { captureEnvironment } from "./run-environment.ts";
@@ -40,6 +41,7 @@ export async function runAndRecord(
           spec: start.spec,
           environment: captureEnvironment(start.server),
           keyPrefix: start.keyPrefix,
+          runStartEpochMs: start.runStartEpochMs,
           ...(tags ? { tags } : {}),
           onError: (error) => {
             storeError = error;
@@ -52,13 +54,17 @@ export async function runAndRecord(
         writer?.appendRecords(pointIndex, records);
         hooks.onRecords?.(pointIndex, records);
       },
-      onPhaseDone: (pointIndex, summary, histograms) => {
+      onPhaseDone: (pointIndex, phase) => {
+        const { op } = phase.shape;
         if (writer) {
           histogramWrites.push(
-            writer.addPhaseHistograms({ pointIndex, op: summary.op, ...histograms }),
+            writer.addPhase(
+              { pointIndex, op, ...encodedHistogramsOf(phase.account) },
+              intervalLogLines(pointIndex, op, phase.account.intervals),
+            ),
           );
         }
-        hooks.onPhaseDone?.(pointIndex, summary, histograms);
+        hooks.onPhaseDone?.(pointIndex, phase);
       },
     });
     await Promise.all(histogramWrites);

@@ -1,7 +1,6 @@
 import {
   RESULTS_SCHEMA_VERSION,
   type Operation,
-  type PhaseSummary,
   type PointSummary,
   type RunPointParams,
   type RequestRecord,
@@ -11,22 +10,22 @@ import {
 } from "@taillab/api";
 import {
   expandSweep,
-  mergeRepeatedPhases,
+  NEVER_HEDGED,
   operationOf,
   parseOperationMix,
   parseRunSpec,
+  PhaseAccount,
   repeatedPhaseStats,
-  type RepeatedPhase,
 } from "@taillab/core";
 import {
   createControlPlane,
   defaultWorkerCount,
-  NEVER_HEDGED,
   EndpointError,
   epochNowMs,
   runPoint,
   type ControlPlane,
-  type EncodedPhaseHistograms,
+  type PhaseProgress,
+  type PhaseResult,
   type TransportTarget,
 } from "@taillab/engine";
 import { randomBytes } from "node:crypto";
@@ -38,25 +37,27 @@ import { objectMemoryProblems } from "./object-memory.ts";
 export interface RunHooks {
   /** Aborting ends the run within about a second, keeping what was measured. */
   signal?: AbortSignal;
-  onProgress?: (progress: RunProgress) => void;
+  /** About 10 a second: the phase's progress, and its live percentiles and intervals. */
+  onProgress?: (progress: RunProgress, live: LiveFigures) => void;
   onRecords?: (pointIndex: number, records: readonly RequestRecord[]) => void;
   /** A measured phase starts (each repetition's too): live views reset their figures here. */
   onPhaseStart?: (pointIndex: number, op: Operation) => void;
-  /** A phase's summary and merged histograms, as soon as the phase ends. */
-  onPhaseDone?: (
-    pointIndex: number,
-    summary: PhaseSummary,
-    histograms: EncodedPhaseHistograms,
-  ) => void;
+  /** Each operation of a point once it ended (repetitions merged): summary and account. */
+  onPhaseDone?: (pointIndex: number, phase: PhaseResult) => void;
   /** Status lines for a person: the embedded testbed's address, cleanup after a stop. */
   onNotice?: (message: string) => void;
   /** After the preflight checks, before the first request: where a results store opens the run. */
   onRunStart?: (start: RunStart) => Promise<void>;
 }
 
+/** What a live view shows beside the counts. */
+export type LiveFigures = Pick<PhaseProgress, "percentiles" | "intervals">;
+
 export interface RunStart {
   runId: string;
   spec: RunSpec;
+  /** When the run clock starts (epoch ms): records and intervals count from it. */
+  runStartEpochMs: number;
   /** `<prefix>/<runId>/`: every key of the run starts with it. */
   keyPrefix: string;
   /** The endpoint's Server header, when it sent one. */
@@ -89,12 +90,7 @@ export async function runBenchmark(
   hooks: RunHooks = {},
 ): Promise<RunSummary> {
   const spec = validateRunSpec(input);
-  const unhedged = operationsNeverHedged(spec);
-  if (unhedged.length > 0) {
-    hooks.onNotice?.(
-      `${spec.mode} mode: ${unhedged.join(", ")} always run once, without backups (a second copy would not be harmless)`,
-    );
-  }
+  for (const notice of modeNotices(spec)) hooks.onNotice?.(notice);
   const runId = newRunId();
   const startedAt = new Date().toISOString();
   const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
@@ -111,8 +107,11 @@ export async function runBenchmark(
         await preflight(spec, replica, targets[index]?.url ?? "");
       }
       const server = await controlPlane.serverHeader();
-      await hooks.onRunStart?.({ runId, spec, keyPrefix: keyPrefixOf(spec, runId), server });
-      const points = await runPoints(spec, runId, targets, controlPlane, hooks);
+      const runStartEpochMs = epochNowMs();
+      const keyPrefix = keyPrefixOf(spec, runId);
+      await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server });
+      const points = await runPoints(spec, runId, runStartEpochMs, targets, controlPlane, hooks);
+      const stopped = hooks.signal?.aborted === true || points.some((point) => !point.finished);
       return {
         schemaVersion: RESULTS_SCHEMA_VERSION,
         runId,
@@ -123,7 +122,8 @@ export async function runBenchmark(
         server,
         mode: spec.mode,
         loop: spec.openLoop ? "open" : "closed",
-        stopped: hooks.signal?.aborted ?? false,
+        status: stopped ? "stopped" : "complete",
+        pointCount: expandSweep(spec).length,
         points,
         ...(testbed ? { testbed: testbed.stats() } : {}),
       };
@@ -144,53 +144,82 @@ function describeTestbed(testbed: EmbeddedTestbed, spec: RunSpec): string {
 }
 
 /**
- * A point's summary: its phases as run once, or, repeated, all repetitions merged per operation
- * beside each repetition's own phases and the paper's trimmed means. The host is handed each
- * operation's (merged) histograms once.
+ * A point's summary: its phases as run once, or, repeated, each operation's repetitions merged
+ * into one account (histograms merged, durations added) beside each repetition's own phases and
+ * the paper's trimmed means. The host is handed each operation's (merged) result once.
  */
 function pointSummary(
   params: RunPointParams,
-  repetitions: readonly { phases: RepeatedPhase[] }[],
+  repetitions: readonly PhaseResult[][],
+  finished: boolean,
   pointIndex: number,
   hooks: RunHooks,
 ): PointSummary {
-  const ops = [...new Set(repetitions.flatMap(({ phases }) => phases.map((p) => p.summary.op)))];
+  const ops = [...new Set(repetitions.flatMap((phases) => phases.map((p) => p.shape.op)))];
   const merged =
     repetitions.length === 1
-      ? (repetitions[0]?.phases ?? [])
-      : ops.map((op) =>
-          mergeRepeatedPhases(
-            repetitions.flatMap(({ phases }) => phases.filter((phase) => phase.summary.op === op)),
-          ),
-        );
-  for (const { summary, histograms } of merged)
-    hooks.onPhaseDone?.(pointIndex, summary, histograms);
+      ? (repetitions[0] ?? [])
+      : ops.map((op) => mergeRepetitions(repetitions, op));
+  for (const phase of merged) hooks.onPhaseDone?.(pointIndex, phase);
   const phases = merged.map(({ summary }) => summary);
-  if (repetitions.length <= 1) return { params, phases };
+  if (repetitions.length <= 1) return { params, finished, phases };
   return {
     params,
+    finished,
     phases,
     repetitions: repetitions.map((repetition) => ({
-      phases: repetition.phases.map(({ summary }) => summary),
+      phases: repetition.map(({ summary }) => summary),
     })),
     repetitionStats: ops.map((op) => ({
       op,
       ...repeatedPhaseStats(
-        repetitions.flatMap(({ phases: each }) =>
-          each.filter((phase) => phase.summary.op === op).map(({ summary }) => summary),
+        repetitions.flatMap((each) =>
+          each.filter((phase) => phase.shape.op === op).map(({ summary }) => summary),
         ),
       ),
     })),
   };
 }
 
-/** The workload's operations that its request mode will not hedge, to say so before the run. */
-function operationsNeverHedged(spec: RunSpec): string[] {
-  if (spec.mode === "normal" || !spec.workload) return [];
-  const mix = parseOperationMix(spec.workload.ops);
-  if (!mix.ok) return [];
-  const ops = mix.value.map((entry) => operationOf(entry.op));
-  return ops.filter((op) => NEVER_HEDGED.has(op));
+/** One operation's repetitions as one phase: their accounts merged, as segments of their own. */
+function mergeRepetitions(repetitions: readonly PhaseResult[][], op: Operation): PhaseResult {
+  const results = repetitions.flatMap((phases) => phases.filter((phase) => phase.shape.op === op));
+  const [first] = results;
+  if (!first) throw new Error(`no repetition ran ${op}`);
+  const account = new PhaseAccount(first.shape);
+  try {
+    for (const result of results) account.merge(result.account);
+    return { shape: first.shape, summary: account.summary(), account: account.snapshot() };
+  } finally {
+    account.destroy();
+  }
+}
+
+/**
+ * What a request mode will not do as one might think, said before the run: operations it never
+ * sends backups for, and backups that share the one replica there is.
+ */
+function modeNotices(spec: RunSpec): string[] {
+  if (spec.mode === "normal") return [];
+  const notices: string[] = [];
+  const replicas = spec.endpoints?.length ?? spec.testbed.replicas;
+  if (replicas === 1) {
+    notices.push(
+      `${spec.mode} mode with one replica: backups go to the same server as their first attempt, on connections of their own, and share its queue; give several endpoints (or testbed replicas) to send them elsewhere`,
+    );
+  }
+  const mix = spec.workload ? parseOperationMix(spec.workload.ops) : null;
+  if (mix?.ok) {
+    const unhedged = mix.value
+      .map((entry) => operationOf(entry.op))
+      .filter((op) => NEVER_HEDGED.has(op));
+    if (unhedged.length > 0) {
+      notices.push(
+        `${spec.mode} mode: ${unhedged.join(", ")} always run once, without backups (a second copy would not be harmless)`,
+      );
+    }
+  }
+  return notices;
 }
 
 function keyPrefixOf(spec: RunSpec, runId: string): string {
@@ -246,6 +275,7 @@ async function preflight(spec: RunSpec, controlPlane: ControlPlane, url: string)
 async function runPoints(
   spec: RunSpec,
   runId: string,
+  runStartEpochMs: number,
   targets: Target[],
   controlPlane: ControlPlane,
   hooks: RunHooks,
@@ -253,13 +283,14 @@ async function runPoints(
   const keyPrefix = keyPrefixOf(spec, runId);
   const points = expandSweep(spec);
   const summaries: PointSummary[] = [];
-  const runStartEpochMs = epochNowMs();
   let firstKey = 0;
+  let firstPhaseIndex = 0;
   for (const [pointIndex, params] of points.entries()) {
     if (hooks.signal?.aborted) break;
-    const repetitions: { phases: RepeatedPhase[] }[] = [];
+    const repetitions: PhaseResult[][] = [];
+    let finished = true;
     for (let repetition = 0; repetition < spec.repeat && !hooks.signal?.aborted; repetition += 1) {
-      const phases: RepeatedPhase[] = [];
+      const phases: PhaseResult[] = [];
       const result = await runPoint({
         targets,
         transportKind: spec.transport,
@@ -272,24 +303,33 @@ async function runPoints(
         phases: spec.phases,
         keyPrefix,
         firstKey,
+        firstPhaseIndex,
         workers: spec.workers ?? defaultWorkerCount(),
         verify: spec.verify,
         runStartEpochMs,
         ...(hooks.signal ? { signal: hooks.signal } : {}),
-        onProgress: (progress) =>
-          hooks.onProgress?.({
-            runId,
-            pointIndex,
-            pointCount: points.length,
-            params,
-            ...progress,
-          }),
+        onProgress: ({ percentiles, intervals, ...progress }) =>
+          hooks.onProgress?.(
+            {
+              runId,
+              pointIndex,
+              pointCount: points.length,
+              params,
+              ...progress,
+              p50Ms: percentiles?.p50Ms ?? null,
+              p99Ms: percentiles?.p99Ms ?? null,
+            },
+            { percentiles, intervals },
+          ),
         onRecords: (records) => hooks.onRecords?.(pointIndex, records),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),
-        onPhaseDone: (summary, histograms) => phases.push({ summary, histograms }),
+        onPhaseDone: (phase) => phases.push(phase),
       });
-      repetitions.push({ phases });
-      const deleteFailed = result.phases.some((phase) => phase.op === "DELETE" && phase.errors > 0);
+      repetitions.push(phases);
+      finished &&= !result.stopped;
+      const deleteFailed = result.phases.some(
+        ({ summary }) => summary.op === "DELETE" && summary.errors > 0,
+      );
       const leftover = result.writtenKeyCount > result.deletedKeyCount || deleteFailed;
       if (spec.phases.includes("cleanup") && leftover) {
         const keys = Array.from(
@@ -300,8 +340,9 @@ async function runPoints(
         await controlPlane.deleteKeys(keys);
       }
       firstKey += result.keySpan;
+      firstPhaseIndex += result.phaseCount;
     }
-    summaries.push(pointSummary(params, repetitions, pointIndex, hooks));
+    summaries.push(pointSummary(params, repetitions, finished, pointIndex, hooks));
   }
   return summaries;
 }

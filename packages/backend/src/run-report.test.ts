@@ -1,5 +1,5 @@
 import { RunSpecSchema, type Operation, type RequestRecord } from "@taillab/api";
-import { decodeHistogram, latencyStatsMs } from "@taillab/core";
+import { decodeHistogram, tallyOfHistogram, tallyStatsMs } from "@taillab/core";
 import { openResultsStore, type ResultsStore } from "@taillab/store";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -28,7 +28,9 @@ function requests(op: Operation, keyPrefix: string, count: number): RequestRecor
       key: `${keyPrefix}${index}`,
       bytes: failed ? 0 : 1024,
       intendedStartUs: startUs,
-      startUs,
+      readyUs: startUs,
+      sentUs: startUs + 10,
+      headersUs: startUs + 200 + index,
       firstByteUs: startUs + 200 + index,
       endUs: startUs + 1000 + 37 * index,
       status: failed ? 503 : 200,
@@ -36,6 +38,9 @@ function requests(op: Operation, keyPrefix: string, count: number): RequestRecor
       attempt: 1,
       replica: 0,
       winner: !failed,
+      phaseIndex: op === "PUT" ? 0 : 1,
+      client: index % 2,
+      measured: true,
     };
   });
 }
@@ -51,6 +56,7 @@ describe("a stored run's report input", () => {
       spec,
       environment: captureEnvironment("TestServer"),
       keyPrefix,
+      runStartEpochMs: Date.now(),
     });
     // The writer stopped mid-run, before any phase's histograms were stored.
     writer.appendRecords(0, requests("PUT", keyPrefix, 400));
@@ -65,7 +71,7 @@ describe("a stored run's report input", () => {
     for (const [index, histograms] of input.histograms.entries()) {
       const latency = decodeHistogram(histograms.latency);
       expect(latency.totalCount).toBe([399, 249][index]);
-      expect(latencyStatsMs(latency).p99).toBe(phases[index]?.latencyMs.p99);
+      expect(tallyStatsMs(tallyOfHistogram(latency))?.p99).toBe(phases[index]?.latencyMs?.p99);
       latency.destroy();
     }
 
@@ -77,6 +83,15 @@ describe("a stored run's report input", () => {
       bom: false,
       baselineIndex: 0,
     });
-    expect((JSON.parse(json) as { histograms: unknown[] }).histograms).toEqual(input.histograms);
+    const exported = JSON.parse(json) as { histograms: unknown[]; intervalLog: string };
+    expect(exported.histograms).toEqual(input.histograms);
+    // Its percentiles over time too: one second per request, rebuilt from the records.
+    expect(input.intervals.map(({ op, intervals }) => `${op} ${intervals.length}`)).toEqual([
+      "PUT 400",
+      "GET 250",
+    ]);
+    expect(
+      exported.intervalLog.split("\n").filter((line) => line.startsWith("Tag=p0/PUT,")),
+    ).toHaveLength(399);
   });
 });

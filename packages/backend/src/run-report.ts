@@ -1,5 +1,5 @@
 import type { Operation, RunSummary } from "@taillab/api";
-import { decimateSeries } from "@taillab/core";
+import { decimateSeries, intervalsFromLog, parseIntervalLog } from "@taillab/core";
 import {
   REQUESTS_CSV_HEADER,
   renderComparisonReport,
@@ -53,14 +53,18 @@ export async function loadRunReportInput(
     histograms: rebuilt?.histograms ?? run.histograms,
     latencySeries: latencySeries(columns),
     damage: run.damage,
+    intervals: intervalsFromLog(parseIntervalLog(await store.intervalLog(runId)).lines),
   };
 }
 
-/** Each logical request's latency (its winning attempt, from the intended start), in order. */
+/**
+ * Each measured logical request's latency (its winning attempt, from the intended start), in
+ * order.
+ */
 function latencySeries(columns: RecordColumns): LatencySeries[] {
   const byPhase = new Map<string, { pointIndex: number; op: Operation; latenciesMs: number[] }>();
   for (let row = 0; row < columns.count; row += 1) {
-    if (columns.winner[row] !== 1) continue;
+    if (columns.winner[row] !== 1 || columns.measured[row] !== 1) continue;
     const pointIndex = columns.pointIndex[row] as number;
     const op = OPERATIONS[columns.op[row] as number] as Operation;
     const key = `${pointIndex}:${op}`;
@@ -96,10 +100,14 @@ export async function renderStoredReport(
             baselineIndex: options.baselineIndex,
             language: options.language,
           });
-    case "json":
-      return inputs.length === 1
-        ? runExportJson(inputs[0] as RunReportInput)
-        : `[${inputs.map((input) => runExportJson(input)).join(",\n")}]\n`;
+    case "json": {
+      const exports = await Promise.all(
+        inputs.map(async (input) =>
+          runExportJson({ ...input, intervalLog: await store.intervalLog(input.meta.id) }),
+        ),
+      );
+      return exports.length === 1 ? (exports[0] as string) : `[${exports.join(",\n")}]\n`;
+    }
     case "csv":
       if (options.requests) return bom + (await requestsCsv(store, runIds));
       return summaryCsv(

@@ -48,17 +48,17 @@ describe("hedged and tied requests on a testbed with stalls", () => {
     });
     const before = phase(normal, "GET");
     const after = phase(hedged, "GET");
-    expect(before.latencyMs.p999).toBeGreaterThan(300);
-    expect(after.latencyMs.p999 * 5).toBeLessThan(before.latencyMs.p999);
+    expect(before.latencyMs?.p999).toBeGreaterThan(300);
+    expect((after.latencyMs?.p999 ?? Infinity) * 5).toBeLessThan(before.latencyMs?.p999 ?? 0);
     expect(after.errors).toBe(0);
     expect(after.hedge?.extraPct).toBeGreaterThan(0);
     expect(after.hedge?.extraPct).toBeLessThanOrEqual(11);
     expect(after.hedge?.wonByBackup).toBeGreaterThan(0);
-    expect(after.hedge?.aborted).toBeGreaterThan(0);
+    expect(after.hedge?.cancelled).toBeGreaterThan(0);
     // The testbed saw cancelled attempts go away before they were answered (normal mode, below,
     // makes it see none). A cancel can arrive after the answer was sent, so the server counts at
     // most what the client cancelled.
-    const cancelled = attempts.filter((record) => !record.winner && record.error === "Aborted");
+    const cancelled = attempts.filter((record) => record.error === "Cancelled");
     expect(totalAborted(hedged)).toBeGreaterThan(0);
     expect(totalAborted(hedged)).toBeLessThanOrEqual(cancelled.length);
     expect(totalAborted(normal)).toBe(0);
@@ -70,7 +70,7 @@ describe("hedged and tied requests on a testbed with stalls", () => {
     const tied = await runBenchmark({ ...workload, samples: 400, mode: "tied" }, secrets);
     const get = phase(tied, "GET");
     expect(get.hedge?.extraPct).toBeGreaterThan(80);
-    expect(get.hedge?.aborted).toBeGreaterThan(100);
+    expect(get.hedge?.cancelled).toBeGreaterThan(100);
     expect(totalAborted(tied)).toBeGreaterThan(100);
     // Two copies of most PUTs and GETs reached the replicas, spread over both of them.
     expect(totalReceived(tied)).toBeGreaterThan(2 * 400 * 1.8);
@@ -88,6 +88,7 @@ describe("open loop against a saturated queue", () => {
     testbed: { replicas: 1, profile: queue },
   };
 
+  // Ratios of figures measured in the same run, never absolute times: a busy machine slows both.
   it("shows latency from the scheduled start far above the service time; the closed loop hides it", async () => {
     const open = await runBenchmark(
       { ...base, clients: 64, openLoop: { rateHz: "300/s", durationMs: "2s" } },
@@ -98,13 +99,16 @@ describe("open loop against a saturated queue", () => {
     const closedGet = phase(closed, "GET");
     expect(open.loop).toBe("open");
     expect(openGet.requests).toBe(600);
-    expect(openGet.latencyMs.p99).toBeGreaterThan(20 * 10);
-    expect(openGet.serviceMs?.p50).toBeGreaterThan(0);
-    expect(openGet.latencyMs.p50).toBeGreaterThanOrEqual(openGet.serviceMs?.p50 ?? Infinity);
-    expect(openGet.missedStarts).toBeDefined();
+    // 300/s into a server of 200/s: the queue grows for 2 s, far beyond the 10 ms service time.
+    expect(openGet.latencyMs?.p99).toBeGreaterThan(20 * 10);
+    // The server queues at most one request per connection (64 × 5 ms); the rest wait in the client.
+    expect(openGet.latencyMs?.p99).toBeGreaterThan(2 * (openGet.serviceMs?.p99 ?? Infinity));
+    expect(openGet.loop).toBe("open");
+    // Where the open loop's time went: waiting in the client for a connection, not at the server.
+    expect(openGet.clientQueueMs?.p99).toBeGreaterThan(openGet.ttfbMs?.p99 ?? Infinity);
     expect(closed.loop).toBe("closed");
-    expect(closedGet.serviceMs).toBeUndefined();
-    expect(closedGet.latencyMs.p99).toBeLessThan(3 * 10);
+    // The closed loop waits for each answer before sending: no queue shows.
+    expect(closedGet.latencyMs?.p50).toBeLessThan(2 * (closedGet.serviceMs?.p50 ?? 0));
   });
 });
 

@@ -7,12 +7,9 @@ import {
   percentileLadderFromStats,
   type HistogramView,
 } from "./histogram-view.ts";
-import {
-  createLatencyHistogram,
-  encodeHistogram,
-  latencyStatsMs,
-  recordLatencyUs,
-} from "./latency-histogram.ts";
+import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from "./latency-histogram.ts";
+import { tallyOfHistogram, tallyStatsMs } from "./latency-tally.ts";
+
 import { createRandom } from "./random.ts";
 
 /** Lognormal latencies around 8 ms with a handful of 1 s stalls, as a stored histogram. */
@@ -101,7 +98,7 @@ function latencyStatsMsOf(encoded: string) {
   for (const bucket of decodeRecordedBuckets(encoded)) {
     histogram.recordValueWithCount(bucket.valueUs, bucket.count);
   }
-  return latencyStatsMs(histogram);
+  return histogramStats(histogram);
 }
 
 describe("percentile ladder", () => {
@@ -159,3 +156,9 @@ describe("percentile ladder", () => {
     expect(rung.valueMs).toBe(valueMs);
   });
 });
+
+function histogramStats(histogram: ReturnType<typeof createLatencyHistogram>) {
+  const stats = tallyStatsMs(tallyOfHistogram(histogram));
+  if (!stats) throw new Error("an empty histogram has no stats");
+  return stats;
+}

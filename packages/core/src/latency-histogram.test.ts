@@ -4,10 +4,10 @@ import { exactPercentile } from "./exact-percentile.ts";
 import {
   createLatencyHistogram,
   encodeHistogram,
-  latencyStatsMs,
   mergeEncodedHistogram,
   recordLatencyUs,
 } from "./latency-histogram.ts";
+import { tallyOfHistogram, tallyStatsMs } from "./latency-tally.ts";
 
 /** A seeded generator so a failure can be replayed. */
 function mulberry32(seed: number): () => number {
@@ -41,7 +41,7 @@ describe("latency histograms", () => {
     const histogram = createLatencyHistogram();
     values.forEach((value) => recordLatencyUs(histogram, value));
     const sorted = [...values].sort((a, b) => a - b);
-    const stats = latencyStatsMs(histogram);
+    const stats = histogramStats(histogram);
     for (const [name, level] of Object.entries(PERCENTILE_LEVELS)) {
       expectWithinHdrPrecision(
         stats[name as keyof typeof PERCENTILE_LEVELS],
@@ -64,13 +64,13 @@ describe("latency histograms", () => {
     }
     const all = workers.flat().sort((a, b) => a - b);
     expect(merged.totalCount).toBe(all.length);
-    const stats = latencyStatsMs(merged);
+    const stats = histogramStats(merged);
     expectWithinHdrPrecision(stats.p99, exactPercentile(all, 99));
     expectWithinHdrPrecision(stats.p999, exactPercentile(all, 99.9));
   });
 
-  it("reports zeros for an empty histogram", () => {
-    expect(latencyStatsMs(createLatencyHistogram()).p99).toBe(0);
+  it("has no stats for an empty histogram", () => {
+    expect(tallyStatsMs(tallyOfHistogram(createLatencyHistogram()))).toBeNull();
   });
 });
 
@@ -85,3 +85,9 @@ describe("exactPercentile", () => {
     expect(exactPercentile(values, level)).toBe(expected);
   });
 });
+
+function histogramStats(histogram: ReturnType<typeof createLatencyHistogram>) {
+  const stats = tallyStatsMs(tallyOfHistogram(histogram));
+  if (!stats) throw new Error("an empty histogram has no stats");
+  return stats;
+}

@@ -1,4 +1,3 @@
-import { PERCENTILE_LEVELS, type LatencyStats } from "@taillab/api";
 import hdr from "hdr-histogram-js";
 
 export type LatencyHistogram = hdr.Histogram;
@@ -42,44 +41,4 @@ export function mergeEncodedHistogram(target: LatencyHistogram, encoded: string)
   const other = decodeHistogram(encoded);
   target.add(other);
   other.destroy();
-}
-
-const US_PER_MS = 1000;
-const EMPTY_STATS: LatencyStats = {
-  min: 0,
-  p25: 0,
-  p50: 0,
-  p75: 0,
-  p90: 0,
-  p99: 0,
-  p999: 0,
-  p9999: 0,
-  max: 0,
-  mean: 0,
-  stdev: 0,
-};
-
-/** Milliseconds with microsecond resolution. */
-function toMs(valueUs: number): number {
-  return Math.round(valueUs) / US_PER_MS;
-}
-
-export function latencyStatsMs(histogram: LatencyHistogram): LatencyStats {
-  if (histogram.totalCount === 0) return { ...EMPTY_STATS };
-  // HDR answers a percentile with the top of its bucket, which can lie above the largest value
-  // recorded; no percentile is reported above the maximum.
-  const maxUs = histogram.maxValue;
-  const percentiles = Object.fromEntries(
-    Object.entries(PERCENTILE_LEVELS).map(([name, level]) => [
-      name,
-      toMs(Math.min(maxUs, histogram.getValueAtPercentile(level))),
-    ]),
-  ) as Record<keyof typeof PERCENTILE_LEVELS, number>;
-  return {
-    min: toMs(histogram.minNonZeroValue),
-    ...percentiles,
-    max: toMs(maxUs),
-    mean: toMs(histogram.mean),
-    stdev: toMs(histogram.stdDeviation),
-  };
 }

@@ -36,25 +36,32 @@ export const COMPARISON_METRICS: readonly {
   { metric: "hedgeWastedBytes", better: "lower" },
 ];
 
-/** A phase without a hedge summary sent no backups, so its hedge cost is 0 (not unknown). */
-export function comparisonMetricValue(phase: PhaseSummary, metric: ComparisonMetric): number {
+/**
+ * A phase's figure; null for a latency figure of a phase with no successful request (or a run
+ * recorded before the figure existed). A phase without a hedge summary sent no backups, so its
+ * hedge cost is 0 (not unknown).
+ */
+export function comparisonMetricValue(
+  phase: PhaseSummary,
+  metric: ComparisonMetric,
+): number | null {
   switch (metric) {
     case "p50Ms":
-      return phase.latencyMs.p50;
+      return phase.latencyMs?.p50 ?? null;
     case "p90Ms":
-      return phase.latencyMs.p90;
+      return phase.latencyMs?.p90 ?? null;
     case "p99Ms":
-      return phase.latencyMs.p99;
+      return phase.latencyMs?.p99 ?? null;
     case "p999Ms":
-      return phase.latencyMs.p999;
+      return phase.latencyMs?.p999 ?? null;
     case "p9999Ms":
-      return phase.latencyMs.p9999;
+      return phase.latencyMs?.p9999 ?? null;
     case "maxMs":
-      return phase.latencyMs.max;
+      return phase.latencyMs?.max ?? null;
     case "ttfbP50Ms":
-      return phase.ttfbMs.p50;
+      return phase.ttfbMs?.p50 ?? null;
     case "ttfbP99Ms":
-      return phase.ttfbMs.p99;
+      return phase.ttfbMs?.p99 ?? null;
     case "throughputMBps":
       return phase.throughputMBps;
     case "opsPerSec":

@@ -85,6 +85,8 @@ function seriesFor(
     summary.points.forEach((point, pointIndex) => {
       const phase = point.phases.find((candidate) => candidate.op === op);
       if (!phase) return;
+      const y = comparisonMetricValue(phase, metric);
+      if (y === null) return;
       const { clients, samples, objectSizeBytes } = point.params;
       const fixed: Partial<RunPointParams> =
         axis === "objectSize" ? { clients, samples } : { objectSizeBytes, samples };
@@ -99,7 +101,7 @@ function seriesFor(
       }
       line.points.push({
         x: axis === "objectSize" ? objectSizeBytes : clients,
-        y: comparisonMetricValue(phase, metric),
+        y,
         pointIndex,
       });
     });

@@ -122,6 +122,7 @@ async function timeTailLab(level: Level): Promise<TimedRequests> {
         phases: ["write", "read"],
         keyPrefix: `bench/added-taillab-${level.inFlight}-${Date.now()}/`,
         firstKey: 0,
+        firstPhaseIndex: 0,
         workers: TAILLAB_WORKERS,
         verify: false,
         runStartEpochMs: epochNowMs(),
@@ -134,7 +135,7 @@ async function timeTailLab(level: Level): Promise<TimedRequests> {
       const failed = gets.filter((record) => record.error !== null).length;
       if (failed > 0) throw new Error(`TailLab: ${failed} of ${gets.length} GETs failed`);
       const timed = {
-        latencyUs: gets.map((record) => record.endUs - record.startUs),
+        latencyUs: gets.map((record) => record.endUs - record.readyUs),
         serviceTimeUs: gets.map(
           (record) => stamps.stampOf("GET", `/${BUCKET}/${encodeS3Key(record.key)}`) ?? Number.NaN,
         ),
@@ -241,7 +242,7 @@ process.stdout.write(
   `\nadded = client latency − the testbed's x-taillab-service-time-us stamp, request by request, ` +
     `for both clients.\n` +
     `TailLab: runPoint, transport "fast", ${TAILLAB_WORKERS} worker thread, latency = its records' ` +
-    `endUs − startUs; stamps read off its responses in the worker (service-time-tap.ts).\n` +
+    `endUs − readyUs; stamps read off its responses in the worker (service-time-tap.ts).\n` +
     `Bare loop: an undici Pool on a worker thread of its own with the same tap, timed the same way ` +
     `(before the request is built to the body fully read).\n` +
     `Reference (issue; bare loop against a separate Node server): +0.36 / +1.0 ms (p50 / p99) at 1 ` +

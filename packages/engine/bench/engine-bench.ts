@@ -99,13 +99,14 @@ async function measureTailLab(
     phases: ["write", "read", "cleanup"],
     keyPrefix: `bench/taillab-${transportKind}-${Date.now()}/`,
     firstKey: 0,
+    firstPhaseIndex: 0,
     workers,
     verify: false,
     runStartEpochMs: epochNowMs(),
     onPhaseStart: () => {
       phaseCpu = cpuSeconds();
     },
-    onPhaseDone: (summary) => {
+    onPhaseDone: ({ summary }) => {
       measurements.push({
         server: server.name,
         client: `TailLab ${transportKind}, ${workers} worker${workers > 1 ? "s" : ""}`,

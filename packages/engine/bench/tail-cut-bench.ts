@@ -93,10 +93,11 @@ async function measureMode(setup: ModeSetup): Promise<ModeResult> {
       phases: ["write", "read"],
       keyPrefix: `bench/tail-${setup.mode}-${Date.now()}/`,
       firstKey: 0,
+      firstPhaseIndex: 0,
       workers: WORKERS,
       verify: false,
       runStartEpochMs: epochNowMs(),
-      onPhaseDone: (summary) => byOp.set(summary.op, summary),
+      onPhaseDone: ({ summary }) => byOp.set(summary.op, summary),
     });
   } finally {
     await testbed.stop();
@@ -106,7 +107,7 @@ async function measureMode(setup: ModeSetup): Promise<ModeResult> {
 
 function tailOf(result: ModeResult, op: Operation): ModeTail | null {
   const summary = result.byOp.get(op);
-  if (!summary) return null;
+  if (!summary?.latencyMs) return null;
   return {
     label: result.setup.label,
     p999Ms: summary.latencyMs.p999,
@@ -118,7 +119,7 @@ function tableRows(results: readonly ModeResult[], op: Operation): string[][] {
   const normal = results.find((result) => result.setup.mode === "normal")?.byOp.get(op);
   return results.flatMap((result) => {
     const summary = result.byOp.get(op);
-    if (!summary) return [];
+    if (!summary?.latencyMs) return [];
     const { latencyMs } = summary;
     return [
       [
@@ -130,7 +131,7 @@ function tableRows(results: readonly ModeResult[], op: Operation): string[][] {
         latencyMs.p999.toFixed(1),
         latencyMs.max.toFixed(1),
         (summary.hedge?.extraPct ?? 0).toFixed(2),
-        normal ? `${(normal.latencyMs.p999 / latencyMs.p999).toFixed(1)}×` : "",
+        normal?.latencyMs ? `${(normal.latencyMs.p999 / latencyMs.p999).toFixed(1)}×` : "",
         String(summary.errors),
       ],
     ];

@@ -1,6 +1,5 @@
-import { MISSED_START_TOLERANCE_MS, type Operation } from "@taillab/api";
+import type { Operation, RequestRecord } from "@taillab/api";
 import {
-  createArrivalSchedule,
   createKeyChooser,
   createOperationChooser,
   createRandom,
@@ -12,17 +11,18 @@ import {
   parseOperationMix,
   parseRangeChoice,
   parseSizeDistribution,
+  PhaseAccount,
   requestClass,
+  sendsBackups,
   type ByteRange,
+  type LogicalRequest,
   type Random,
   type TextParseResult,
 } from "@taillab/core";
-import { setTimeout as sleep } from "node:timers/promises";
 import { parentPort, workerData } from "node:worker_threads";
-import { createRequestExecutor, type SendAttempt } from "./logical-request.ts";
+import { createRequestExecutor, type LogicalResult, type SendAttempt } from "./logical-request.ts";
 import { createObjectContent } from "./object-content.ts";
-import { NEVER_HEDGED } from "./never-hedged.ts";
-import { PhaseRecorder } from "./phase-recorder.ts";
+import { ScheduleClaims } from "./open-loop-schedule.ts";
 import { createRunClock } from "./run-clock.ts";
 import { createTransport, uploadInParts, type RequestOutcome } from "./transport/index.ts";
 import type {
@@ -92,9 +92,12 @@ function send(message: WorkerMessage): void {
 /** One phase as this worker runs it. */
 interface PhaseRun {
   command: PhaseCommand;
-  /** Hands out request indexes across all clients of all workers. */
+  /** Closed loop: hands out request indexes across all clients of all workers. */
   next: Int32Array;
-  recorders: Map<Operation, PhaseRecorder>;
+  /** What this worker counted since its last report, per operation. */
+  accounts: Map<Operation, PhaseAccount>;
+  /** Per-attempt records since the last report (when the coordinator keeps them). */
+  records: RequestRecord[];
   mix: MixState | null;
 }
 
@@ -123,13 +126,62 @@ interface PlannedRequest {
   backups: boolean;
 }
 
-function recorderFor(run: PhaseRun, op: Operation): PhaseRecorder {
-  let recorder = run.recorders.get(op);
-  if (!recorder) {
-    recorder = new PhaseRecorder(op, run.command.openLoop !== null, init.collectRecords);
-    run.recorders.set(op, recorder);
+function accountFor(run: PhaseRun, op: Operation): PhaseAccount {
+  let account = run.accounts.get(op);
+  if (!account) {
+    // The coordinator's account makes the summary; the worker's only hands over deltas.
+    const loop = run.command.schedule ? "open" : "closed";
+    account = new PhaseAccount({ op, loop, hedgeBudgetPct: null });
+    run.accounts.set(op, account);
   }
-  return recorder;
+  return account;
+}
+
+/** Where one logical request was meant to start, who sent it, and whether it is measured. */
+interface RequestOrigin {
+  intendedStartUs: number;
+  client: number;
+  measured: boolean;
+}
+
+/** Folds a logical request into its operation's account, and keeps its attempts' records. */
+function recordRequest(
+  run: PhaseRun,
+  op: Operation,
+  key: string,
+  origin: RequestOrigin,
+  result: LogicalResult,
+): void {
+  const request: LogicalRequest = {
+    op,
+    ...origin,
+    phaseIndex: run.command.phaseIndex,
+    attempts: result.attempts.map(({ replica, outcome }) => ({ replica, ...outcome })),
+    winner: result.winner,
+  };
+  accountFor(run, op).add(request);
+  if (!init.collectRecords) return;
+  result.attempts.forEach(({ attempt, replica, outcome }, index) => {
+    run.records.push({
+      op,
+      key,
+      bytes: outcome.bytes,
+      intendedStartUs: origin.intendedStartUs,
+      readyUs: outcome.readyUs,
+      sentUs: outcome.sentUs,
+      headersUs: outcome.headersUs,
+      firstByteUs: outcome.firstByteUs,
+      endUs: outcome.endUs,
+      status: outcome.status,
+      error: outcome.error,
+      attempt,
+      replica,
+      winner: index === result.winner,
+      phaseIndex: run.command.phaseIndex,
+      client: origin.client,
+      measured: origin.measured,
+    });
+  });
 }
 
 function transportFor(replica: number) {
@@ -178,13 +230,13 @@ function planPhaseRequest(command: PhaseCommand, index: number): PlannedRequest 
  * so they never miss; writes (PUT, COPY's target, multipart) create new keys, and DELETE
  * removes one of those (or finds it gone: S3 answers 204 either way).
  */
-function planMixRequest(run: PhaseRun, mix: MixState): PlannedRequest {
+function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): PlannedRequest {
   const { command } = run;
   const op = mix.chooseOperation();
   const { workload, newKeyFirst } = mix.order;
   const prepared = () => command.firstKey + mix.choosePreparedKey();
   const newKey = () => newKeyFirst + Atomics.add(mix.newKeys, 0, 1);
-  const backups = command.allowBackups && !NEVER_HEDGED.has(op);
+  const backups = command.allowBackups && sendsBackups(init.mode, op);
   switch (op) {
     case "GET": {
       const keyNumber = prepared();
@@ -233,7 +285,7 @@ function planMixRequest(run: PhaseRun, mix: MixState): PlannedRequest {
                 options.signal ? { signal: options.signal } : {},
               );
               // A backup's twin that lost was cancelled: its parts measured nothing.
-              if (!options.signal?.aborted) recordParts(run, key, replica, upload.parts);
+              if (!options.signal?.aborted) recordParts(run, key, replica, origin, upload.parts);
               return upload.outcome;
             };
       return { op, key, body, sizeBytes: body.byteLength, send, backups };
@@ -336,26 +388,28 @@ function planMixRequest(run: PhaseRun, mix: MixState): PlannedRequest {
 
 /**
  * Each part of a multipart upload as a request of its own (UPLOAD_PART), beside the whole
- * upload's latency (MULTIPART). Parts of an upload cut short by a stop are not counted.
+ * upload's latency (MULTIPART), meant to start when it was sent. Parts of an upload cut short by
+ * a stop are not counted.
  */
 function recordParts(
   run: PhaseRun,
   key: string,
   replica: number,
+  origin: RequestOrigin,
   parts: readonly RequestOutcome[],
 ): void {
   if (stopSignal.aborted) return;
-  const recorder = recorderFor(run, "UPLOAD_PART");
   for (const outcome of parts) {
-    recorder.record(
+    recordRequest(
+      run,
+      "UPLOAD_PART",
       key,
-      null,
+      { ...origin, intendedStartUs: outcome.readyUs },
       {
         attempts: [{ attempt: 1, replica, outcome, cancelled: false }],
         winner: outcome.error === null ? 0 : null,
         hedgeDelayMs: null,
       },
-      outcome.bytes,
     );
   }
 }
@@ -380,8 +434,19 @@ async function removeCreatedBuckets(mix: MixState): Promise<void> {
   mix.bucketsToRemove.clear();
 }
 
-async function runRequest(run: PhaseRun, index: number, scheduledStartUs: number | null) {
-  const planned = run.mix ? planMixRequest(run, run.mix) : planPhaseRequest(run.command, index);
+async function runRequest(
+  run: PhaseRun,
+  index: number,
+  intendedStartUs: number,
+  client: number,
+): Promise<void> {
+  const mix = run.mix;
+  const origin: RequestOrigin = {
+    intendedStartUs,
+    client,
+    measured: run.command.measured && (mix === null || intendedStartUs >= mix.order.warmupEndUs),
+  };
+  const planned = mix ? planMixRequest(run, mix, origin) : planPhaseRequest(run.command, index);
   const executor = planned.backups ? executors.withBackups : executors.single;
   const result = await executor.execute(
     planned.send,
@@ -389,18 +454,11 @@ async function runRequest(run: PhaseRun, index: number, scheduledStartUs: number
   );
   // A request cut short by a stop measured nothing; it is not counted as an error.
   if (stopSignal.aborted && result.winner === null) return;
-  const startedUs = scheduledStartUs ?? result.attempts[0]?.outcome.startUs ?? 0;
-  if (run.mix) {
+  if (mix) {
     const winner = result.winner === null ? null : result.attempts[result.winner];
-    if (winner) Atomics.add(run.mix.movedBytes, 0, BigInt(winner.outcome.bytes));
-    if (startedUs < run.mix.order.warmupEndUs) return;
+    if (winner) Atomics.add(mix.movedBytes, 0, BigInt(winner.outcome.bytes));
   }
-  recorderFor(run, planned.op).record(
-    planned.key,
-    scheduledStartUs,
-    result,
-    planned.body?.byteLength ?? 0,
-  );
+  recordRequest(run, planned.op, planned.key, origin, result);
 }
 
 function phaseIsOver(run: PhaseRun): boolean {
@@ -412,56 +470,44 @@ function phaseIsOver(run: PhaseRun): boolean {
   return totalBytes !== undefined && Atomics.load(run.mix.movedBytes, 0) >= BigInt(totalBytes);
 }
 
-/** s3bench's closed loop: each client sends its next request when the last one is answered. */
-async function runClient(run: PhaseRun): Promise<void> {
+/**
+ * s3bench's closed loop: each client sends its next request when the last one is answered; a
+ * request is meant to start when its client takes it.
+ */
+async function runClient(run: PhaseRun, client: number): Promise<void> {
   while (!phaseIsOver(run)) {
+    const intendedStartUs = clock();
     const index = Atomics.add(run.next, 0, 1);
     if (index >= run.command.count) return;
-    await runRequest(run, index, null);
+    await runRequest(run, index, intendedStartUs, client);
   }
 }
 
 /**
- * Open loop: requests leave at their scheduled times whatever is still in flight. This worker
- * carries 1/workerCount of the rate; a request that leaves late is counted as a missed start,
- * and its latency still counts from the schedule.
+ * Open loop: this worker sends the requests it claims from the run's one schedule as soon as
+ * the pacer releases them, whatever is still in flight; latency counts from the intended start.
+ * With maxOutstanding requests in flight it stops claiming, so released requests wait (late, and
+ * counted as such) rather than piling up in memory.
  */
-async function runOpenLoop(run: PhaseRun): Promise<void> {
-  const { schedule, startUs } = run.command.openLoop ?? { schedule: null, startUs: 0 };
-  if (!schedule) return;
-  const arrivals = createArrivalSchedule({
-    arrivals: schedule.arrivals,
-    rateHz: schedule.rateHz / init.workerCount,
-    seed: schedule.seed * 1009 + init.workerIndex,
-  });
+async function runOpenLoop(run: PhaseRun, claims: ScheduleClaims): Promise<void> {
   const inFlight = new Set<Promise<void>>();
   while (!phaseIsOver(run)) {
-    const scheduledUs = startUs + arrivals.nextOffsetUs();
-    await waitUntil(scheduledUs);
-    if (phaseIsOver(run)) break;
-    const index = Atomics.add(run.next, 0, 1);
-    if (index >= run.command.count) break;
-    if (clock() - scheduledUs > MISSED_START_TOLERANCE_MS * 1000) {
-      recorderFor(run, run.mix ? "GET" : run.command.op).recordMissedStart();
+    if (inFlight.size >= init.maxOutstanding) {
+      await Promise.race(inFlight);
+      continue;
     }
-    const request = runRequest(run, index, scheduledUs).finally(() => inFlight.delete(request));
+    const claim = claims.claim();
+    if (claim === null) {
+      if (claims.exhausted) break;
+      await claims.nextRelease();
+      continue;
+    }
+    const request = runRequest(run, claim.index, claim.intendedStartUs, init.workerIndex).finally(
+      () => inFlight.delete(request),
+    );
     inFlight.add(request);
   }
   await Promise.all(inFlight);
-}
-
-/**
- * Never early: a timer measures its delay from the event loop's cached time, which lags when the
- * loop is busy, so it can fire before the wanted moment. Sleep again until the clock agrees.
- */
-async function waitUntil(targetUs: number): Promise<void> {
-  for (
-    let waitUs = targetUs - clock();
-    waitUs > 0 && !stopSignal.aborted;
-    waitUs = targetUs - clock()
-  ) {
-    await sleep(Math.max(1, waitUs / 1000), undefined, { signal: stopSignal }).catch(() => {});
-  }
 }
 
 function mixState(order: MixOrder): MixState {
@@ -494,36 +540,41 @@ function mixState(order: MixOrder): MixState {
   };
 }
 
-function reportNews(run: PhaseRun): void {
-  for (const recorder of run.recorders.values()) {
-    if (recorder.hasNews) send(recorder.takeReport());
-  }
+function report(run: PhaseRun, final: boolean): void {
+  const deltas = [...run.accounts]
+    .filter(([, account]) => final || account.hasNews)
+    .map(([op, account]) => ({ op, delta: account.takeDelta() }));
+  if (deltas.length === 0 && run.records.length === 0) return;
+  send({ type: "report", deltas, records: run.records });
+  run.records = [];
 }
 
 async function runPhase(command: PhaseCommand): Promise<void> {
   const run: PhaseRun = {
     command,
     next: new Int32Array(command.nextIndex),
-    recorders: new Map(),
+    accounts: new Map(),
+    records: [],
     mix: command.mix ? mixState(command.mix) : null,
   };
-  if (!run.mix) recorderFor(run, command.op);
-  const reporter = setInterval(() => reportNews(run), REPORT_INTERVAL_MS);
+  const reporter = setInterval(() => report(run, false), REPORT_INTERVAL_MS);
   try {
-    if (command.openLoop) {
-      await runOpenLoop(run);
+    if (command.schedule) {
+      await runOpenLoop(run, new ScheduleClaims(command.schedule));
     } else {
-      await Promise.all(Array.from({ length: init.clients }, () => runClient(run)));
+      await Promise.all(
+        Array.from({ length: init.clients }, (_, index) =>
+          runClient(run, init.firstClient + index),
+        ),
+      );
     }
   } finally {
     clearInterval(reporter);
   }
   if (run.mix) await removeCreatedBuckets(run.mix);
-  for (const recorder of run.recorders.values()) send(recorder.takeReport());
-  send({
-    type: "phaseDone",
-    spans: [...run.recorders.values()].map((recorder) => recorder.span()),
-  });
+  report(run, true);
+  for (const account of run.accounts.values()) account.destroy();
+  send({ type: "phaseDone" });
 }
 
 port.on("message", (message: CoordinatorMessage) => {

@@ -28,7 +28,9 @@ function replicaSend(
         setTimeout(() => {
           log.push(`done ${attempt}@${replica}`);
           resolve({
-            startUs,
+            readyUs: startUs,
+            sentUs: startUs,
+            headersUs: nowUs(),
             firstByteUs: nowUs(),
             endUs: nowUs(),
             status: 200,
@@ -41,7 +43,9 @@ function replicaSend(
         clearTimeout(timer);
         log.push(`aborted ${attempt}@${replica}`);
         resolve({
-          startUs,
+          readyUs: startUs,
+          sentUs: startUs,
+          headersUs: nowUs(),
           firstByteUs: nowUs(),
           endUs: nowUs(),
           status: 0,
@@ -99,7 +103,7 @@ describe("request executor", () => {
       [2, 1, false],
     ]);
     expect(result.winner).toBe(1);
-    expect(result.attempts[0]?.outcome.error).toBe("Aborted");
+    expect(result.attempts[0]?.outcome.error).toBe("Cancelled");
     expect(tookMs).toBeLessThan(200);
     expect(log).toContain("aborted 1@0");
   });
@@ -151,7 +155,9 @@ describe("request executor", () => {
       if (calls === 1) {
         await new Promise((resolve) => setTimeout(resolve, 30));
         return {
-          startUs,
+          readyUs: startUs,
+          sentUs: startUs,
+          headersUs: nowUs(),
           firstByteUs: nowUs(),
           endUs: nowUs(),
           status: 503,
@@ -159,7 +165,17 @@ describe("request executor", () => {
           bytes: 0,
         };
       }
-      return { startUs, firstByteUs: nowUs(), endUs: nowUs(), status: 200, error: null, bytes: 1 };
+      const endUs = nowUs();
+      return {
+        readyUs: startUs,
+        sentUs: startUs,
+        headersUs: endUs,
+        firstByteUs: endUs,
+        endUs,
+        status: 200,
+        error: null,
+        bytes: 1,
+      };
     };
     const result = await executor("hedged", { delay: "5ms" }).execute(send, "c");
     expect(result.winner).toBe(1);

@@ -1,4 +1,4 @@
-import type { HedgeOptions, RequestMode } from "@taillab/api";
+import { ABORTED_ERROR, CANCELLED_ERROR, type HedgeOptions, type RequestMode } from "@taillab/api";
 import {
   adaptiveHedgeDelay,
   createHedgeBudget,
@@ -16,8 +16,8 @@ export type SendAttempt = (replica: number, options: RequestOptions) => Promise<
 export interface AttemptResult {
   attempt: number;
   replica: number;
+  /** An attempt cancelled because another one answered first has the error "Cancelled". */
   outcome: RequestOutcome;
-  /** Cancelled because another attempt of the same request answered first. */
   cancelled: boolean;
 }
 
@@ -102,7 +102,8 @@ function observeFirstAttempt(
 ): void {
   const first = result.attempts[0];
   if (!first || (first.outcome.error !== null && !first.cancelled)) return;
-  policy.observe(requestClass, (first.outcome.endUs - first.outcome.startUs) / 1000);
+  // The backup timer runs from the launch, so the delay is learnt on the same clock.
+  policy.observe(requestClass, (first.outcome.endUs - first.outcome.readyUs) / 1000);
 }
 
 /**
@@ -174,7 +175,14 @@ async function runAttempts(
     }).then((outcome) => {
       chooser.finished(replica);
       stopSignal.removeEventListener("abort", onStop);
-      return { attempt: entry.attempt, replica, outcome, cancelled: entry.cancelled };
+      // Cut short by its twin's answer rather than by a stop: not a failure of the server's.
+      const cancelled = entry.cancelled && outcome.error === ABORTED_ERROR && !stopSignal.aborted;
+      return {
+        attempt: entry.attempt,
+        replica,
+        outcome: cancelled ? { ...outcome, error: CANCELLED_ERROR } : outcome,
+        cancelled: entry.cancelled,
+      };
     });
     inFlight.push(entry);
     return entry;

@@ -1,5 +1,7 @@
 import type {
   HedgeOptions,
+  IntervalStats,
+  LivePercentiles,
   OpenLoop,
   Operation,
   Phase,
@@ -11,17 +13,22 @@ import type {
   TransportKind,
   Workload,
 } from "@taillab/api";
-import { maxSizeBytes, operationOf, parseOperationMix, parseSizeDistribution } from "@taillab/core";
-import { availableParallelism } from "node:os";
-import { extname } from "node:path";
-import { Worker } from "node:worker_threads";
-import { NEVER_HEDGED } from "./never-hedged.ts";
-import { createSharedContentBytes } from "./object-content.ts";
 import {
-  PhaseCollector,
-  type EncodedPhaseHistograms,
-  type PhaseProgress,
-} from "./phase-collector.ts";
+  maxSizeBytes,
+  operationOf,
+  parseOperationMix,
+  parseSizeDistribution,
+  PhaseAccount,
+  sendsBackups,
+  tallyStatsMs,
+  type PhaseAccountDelta,
+  type PhaseAccountShape,
+} from "@taillab/core";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { createSharedContentBytes } from "./object-content.ts";
+import { SCHEDULE, type ScheduleBuffers } from "./open-loop-schedule.ts";
+import { arrivalsOf, startSchedulePacer, type SchedulePacer } from "./schedule-pacer.ts";
 import type { TransportTarget } from "./transport/index.ts";
 import { createRunClock } from "./run-clock.ts";
 import type {
@@ -31,6 +38,7 @@ import type {
   WorkerInit,
   WorkerMessage,
 } from "./worker-protocol.ts";
+import { engineWorkerUrl } from "./worker-url.ts";
 
 export interface PointRunOptions {
   /** One per replica of the service; attempts are spread over them. */
@@ -49,6 +57,8 @@ export interface PointRunOptions {
   keyPrefix: string;
   /** Key numbers of this point start here, so the points of a sweep never share a key. */
   firstKey: number;
+  /** The run's number for this point's first phase; its other phases are numbered on from it. */
+  firstPhaseIndex: number;
   /** Worker threads; fewer are used when there are fewer clients. */
   workers: number;
   verify: boolean;
@@ -56,19 +66,45 @@ export interface PointRunOptions {
   signal?: AbortSignal;
   onProgress?: (progress: PhaseProgress) => void;
   onRecords?: (records: RequestRecord[]) => void;
-  /** Phase boundaries, for hosts that show phases as they finish and for CPU accounting. */
+  /** A measured phase starts: hosts that show phases as they go reset their figures here. */
   onPhaseStart?: (op: Operation) => void;
-  onPhaseDone?: (summary: PhaseSummary, histograms: EncodedPhaseHistograms) => void;
+  /** Each operation of a measured phase, as it ends. */
+  onPhaseDone?: (phase: PhaseResult) => void;
+}
+
+/** One operation of one phase as it ended. */
+export interface PhaseResult {
+  shape: PhaseAccountShape;
+  summary: PhaseSummary;
+  /** The whole account: histograms, intervals, everything to merge it with others exactly. */
+  account: PhaseAccountDelta;
+}
+
+/** Live figures of the phase running now (a mix: totals of all its operations). */
+export interface PhaseProgress {
+  op: Operation;
+  done: number;
+  total: number;
+  errors: number;
+  /** Over about the last second, so the figure follows the run rather than its average. */
+  opsPerSec: number;
+  elapsedMs: number;
+  /** Of `op` so far; null before its first success. */
+  percentiles: LivePercentiles | null;
+  /** `op`'s intervals that changed since the last progress. */
+  intervals: IntervalStats[];
 }
 
 export interface PointRunResult {
-  phases: PhaseSummary[];
+  phases: PhaseResult[];
   /** Keys the write phase sent a PUT for: firstKey … firstKey + writtenKeyCount - 1. */
   writtenKeyCount: number;
   /** Keys the cleanup phase sent a DELETE for, from firstKey on. */
   deletedKeyCount: number;
   /** Key numbers this point may have used, from firstKey on: the next point starts after them. */
   keySpan: number;
+  /** Phase numbers this point used, from firstPhaseIndex on. */
+  phaseCount: number;
   stopped: boolean;
 }
 
@@ -78,14 +114,13 @@ const OPERATION_OF_PHASE: Record<Phase, Operation> = {
   cleanup: "DELETE",
 };
 const PROGRESS_INTERVAL_MS = 100;
+/** ops/s over about the last second. */
+const RATE_WINDOW_MS = 1000;
 /**
- * The worker beside this module, with its extension: client-worker.ts beside the sources, and
- * client-worker.cjs beside a CommonJS bundle (the desktop app's, see electron/scripts/build.ts).
+ * After a stop, workers get this long to hand over what they measured; then they are terminated
+ * wherever they are, so a stop ends the run in well under a second at any scale.
  */
-const WORKER_URL = new URL(
-  `./client-worker${extname(new URL(import.meta.url).pathname)}`,
-  import.meta.url,
-);
+const STOP_GRACE_MS = 400;
 
 /**
  * One run point, spread over worker threads so this thread does no request work.
@@ -98,37 +133,36 @@ const WORKER_URL = new URL(
  */
 export async function runPoint(options: PointRunOptions): Promise<PointRunResult> {
   const pool = await startWorkers(options);
-  const stop = () => pool.broadcast({ type: "stop" });
-  options.signal?.addEventListener("abort", stop);
   try {
     return options.workload
       ? await runWorkload(pool, options, options.workload)
       : await runPhases(pool, options);
   } finally {
-    options.signal?.removeEventListener("abort", stop);
     await pool.terminate();
   }
 }
 
 async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<PointRunResult> {
   const { params } = options;
-  const phases: PhaseSummary[] = [];
+  const phases: PhaseResult[] = [];
   let writtenKeyCount = 0;
   let deletedKeyCount = 0;
+  let phaseIndex = options.firstPhaseIndex;
   for (const phase of options.phases) {
     if (options.signal?.aborted) break;
     const op = OPERATION_OF_PHASE[phase];
     const openLoop = phase === "cleanup" ? null : options.openLoop;
-    const command: PhaseOrder = {
-      type: "phase",
+    const order: PhaseOrder = {
       op,
+      phaseIndex: phaseIndex++,
+      measured: true,
       count: phase === "write" || openLoop ? params.samples : writtenKeyCount,
       firstKey: options.firstKey,
       keyCount: phase === "write" ? params.samples : Math.max(1, writtenKeyCount),
       allowBackups: phase !== "cleanup" && options.mode !== "normal",
       mix: null,
     };
-    const { dispensed } = await runReportedPhase(pool, command, openLoop, options, phases);
+    const { dispensed } = await runReportedPhase(pool, order, openLoop, options, phases);
     if (phase === "write") writtenKeyCount = dispensed;
     if (phase === "cleanup") deletedKeyCount = dispensed;
   }
@@ -137,10 +171,15 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
     writtenKeyCount,
     deletedKeyCount,
     keySpan: params.samples,
+    phaseCount: phaseIndex - options.firstPhaseIndex,
     stopped: options.signal?.aborted ?? false,
   };
 }
 
+/**
+ * A workload: its objects are prepared first (sent and recorded as not measured), then the mix
+ * runs as one measured phase.
+ */
 async function runWorkload(
   pool: WorkerPool,
   options: PointRunOptions,
@@ -148,8 +187,9 @@ async function runWorkload(
 ): Promise<PointRunResult> {
   const { params, firstKey } = options;
   const prepare: PhaseOrder = {
-    type: "phase",
     op: "PUT",
+    phaseIndex: options.firstPhaseIndex,
+    measured: false,
     count: workload.prepareObjects,
     firstKey,
     keyCount: workload.prepareObjects,
@@ -158,8 +198,8 @@ async function runWorkload(
   };
   const prepared = await pool.runPhase(prepare, null, options);
   const newKeys = new SharedArrayBuffer(4);
-  const phases: PhaseSummary[] = [];
-  const preparedFailures = prepared.phases.reduce((sum, phase) => sum + phase.summary.errors, 0);
+  const phases: PhaseResult[] = [];
+  const preparedFailures = prepared.failures;
   if (preparedFailures > 0) {
     throw new Error(
       `preparing the workload's ${workload.prepareObjects} objects failed ${preparedFailures} times; the mix would read missing objects`,
@@ -168,8 +208,9 @@ async function runWorkload(
   if (!options.signal?.aborted) {
     const [first] = mixOperations(workload);
     const mix: PhaseOrder = {
-      type: "phase",
       op: first ?? "GET",
+      phaseIndex: options.firstPhaseIndex + 1,
+      measured: true,
       count: params.samples,
       firstKey,
       keyCount: workload.prepareObjects,
@@ -189,38 +230,42 @@ async function runWorkload(
     writtenKeyCount: prepared.dispensed + created,
     deletedKeyCount: 0,
     keySpan: workload.prepareObjects + params.samples,
+    phaseCount: 2,
     stopped: options.signal?.aborted ?? false,
   };
 }
 
-/** Runs a phase and hands each of its operations' summaries to the host as they come. */
+/** Runs a measured phase and hands each of its operations' results to the host as they come. */
 async function runReportedPhase(
   pool: WorkerPool,
-  command: PhaseOrder,
+  order: PhaseOrder,
   openLoop: OpenLoop | null,
   options: PointRunOptions,
-  phases: PhaseSummary[],
+  phases: PhaseResult[],
 ): Promise<{ dispensed: number }> {
-  options.onPhaseStart?.(command.op);
-  const result = await pool.runPhase(command, openLoop, options);
-  for (const { summary, histograms } of result.phases) {
-    options.onPhaseDone?.(summary, histograms);
-    phases.push(summary);
+  options.onPhaseStart?.(order.op);
+  const result = await pool.runPhase(order, openLoop, options);
+  for (const phase of result.phases) {
+    options.onPhaseDone?.(phase);
+    phases.push(phase);
   }
   return result;
 }
 
-/** Workers start a phase's schedule together, a moment after the command is posted. */
+/** An open loop's schedule starts a moment ahead, so every worker has the command by then. */
 const OPEN_LOOP_START_DELAY_MS = 20;
 
-/** A phase as the coordinator decides it; the shared counter and the timings are added later. */
-type PhaseOrder = Omit<PhaseCommand, "nextIndex" | "openLoop" | "mix"> & {
+/** A phase as the coordinator decides it; shared buffers and timings are added when it starts. */
+type PhaseOrder = Omit<PhaseCommand, "type" | "nextIndex" | "schedule" | "mix"> & {
   mix: Omit<MixOrder, "deadlineUs" | "warmupEndUs"> | null;
 };
 
-interface PhaseResult {
-  summary: PhaseSummary;
-  histograms: EncodedPhaseHistograms;
+interface PhaseRunResult {
+  phases: PhaseResult[];
+  /** Closed loop: request numbers handed out (capped at the count). */
+  dispensed: number;
+  /** Requests of the phase that failed (a workload's preparation must have none). */
+  failures: number;
 }
 
 /**
@@ -236,30 +281,57 @@ function mixOperations(workload: Workload): Operation[] {
   });
 }
 
-/** One progress line for a phase of several operations: totals summed, latency of the busiest. */
-function combinedProgress(collectors: PhaseCollector[], total: number): PhaseProgress {
-  const nowMs = Date.now();
-  const parts = collectors.map((collector) => collector.progress(nowMs));
-  const busiest = collectors.reduce((best, collector) =>
-    collector.requestCount > best.requestCount ? collector : best,
-  );
-  const lead = parts[collectors.indexOf(busiest)] as PhaseProgress;
-  return {
-    ...lead,
-    total,
-    done: parts.reduce((sum, part) => sum + part.done, 0),
-    errors: parts.reduce((sum, part) => sum + part.errors, 0),
-    opsPerSec: parts.reduce((sum, part) => sum + part.opsPerSec, 0),
-  };
+/** Live figures of a phase's accounts: totals of all, percentiles and intervals of the busiest. */
+class PhaseProgressMeter {
+  private readonly startedAtMs = Date.now();
+  private readonly rateSamples: { atMs: number; done: number }[] = [];
+  private readonly total: number;
+
+  constructor(total: number) {
+    this.total = total;
+  }
+
+  progress(accounts: ReadonlyMap<Operation, PhaseAccount>, fallbackOp: Operation): PhaseProgress {
+    const nowMs = Date.now();
+    let done = 0;
+    let errors = 0;
+    let busiest: PhaseAccount | null = null;
+    for (const account of accounts.values()) {
+      done += account.requests;
+      errors += account.errors;
+      if (!busiest || account.requests > busiest.requests) busiest = account;
+    }
+    this.rateSamples.push({ atMs: nowMs, done });
+    while ((this.rateSamples[0]?.atMs ?? nowMs) < nowMs - RATE_WINDOW_MS) this.rateSamples.shift();
+    const oldest = this.rateSamples[0] ?? { atMs: nowMs, done };
+    const windowMs = nowMs - oldest.atMs;
+    const stats = busiest ? tallyStatsMs(busiest.latency) : null;
+    return {
+      op: busiest?.shape.op ?? fallbackOp,
+      done,
+      total: this.total,
+      errors,
+      opsPerSec: windowMs > 0 ? ((done - oldest.done) * 1000) / windowMs : 0,
+      elapsedMs: nowMs - this.startedAtMs,
+      percentiles: stats && {
+        p50Ms: stats.p50,
+        p90Ms: stats.p90,
+        p99Ms: stats.p99,
+        p999Ms: stats.p999,
+        maxMs: stats.max,
+        count: busiest?.latency.count ?? 0,
+      },
+      intervals: busiest?.takeChangedIntervals() ?? [],
+    };
+  }
 }
 
 interface WorkerPool {
-  broadcast(message: CoordinatorMessage): void;
   runPhase(
-    command: PhaseOrder,
+    order: PhaseOrder,
     openLoop: OpenLoop | null,
     options: PointRunOptions,
-  ): Promise<{ phases: PhaseResult[]; dispensed: number }>;
+  ): Promise<PhaseRunResult>;
   terminate(): Promise<void>;
 }
 
@@ -290,17 +362,32 @@ export function splitClients(clients: number, workers: number): number[] {
   );
 }
 
+/**
+ * Connections a worker needs per replica: one per client, twice that when requests may send a
+ * backup (the backup of a client's request must not wait for the client's own connection).
+ */
+export function connectionsPerReplica(clients: number, mode: RequestMode): number {
+  return mode === "normal" ? clients : clients * 2;
+}
+
+/** Open loop: requests a worker keeps outstanding, beyond which released ones wait their turn. */
+function maxOutstanding(connections: number): number {
+  return Math.max(64, connections * 4);
+}
+
 async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   const sizes = options.workload?.sizes;
   const content = createSharedContentBytes(largestObjectBytes(options));
   const shares = splitClients(options.params.clients, options.workers);
+  let firstClient = 0;
   const workers = shares.map((clients, workerIndex) => {
+    const connections = connectionsPerReplica(clients, options.mode);
     const init: WorkerInit = {
-      targets: options.targets.map((target) => ({ ...target, maxConnections: clients })),
+      targets: options.targets.map((target) => ({ ...target, maxConnections: connections })),
       transportKind: options.transportKind,
       clients,
+      firstClient,
       workerIndex,
-      workerCount: shares.length,
       runStartEpochMs: options.runStartEpochMs,
       keyPrefix: options.keyPrefix,
       content,
@@ -312,8 +399,10 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       hedge: options.hedge,
       replicaChoice: options.replicaChoice,
       collectRecords: options.onRecords !== undefined,
+      maxOutstanding: maxOutstanding(connections),
     };
-    return new Worker(WORKER_URL, { workerData: init });
+    firstClient += clients;
+    return new Worker(engineWorkerUrl("client-worker"), { workerData: init });
   });
   const clock = createRunClock(options.runStartEpochMs);
   // A failure anywhere (a worker that crashed, or reported failure) fails the current step.
@@ -322,6 +411,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
     fail = reject;
   });
   failure.catch(() => {});
+  let terminated = false;
   for (const worker of workers) {
     worker.on("error", (error) => fail(error));
     worker.on("message", (message: WorkerMessage) => {
@@ -329,84 +419,118 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
     });
   }
   await Promise.race([Promise.all(workers.map((worker) => nextMessage(worker, "ready"))), failure]);
+  const broadcast = (message: CoordinatorMessage) => {
+    for (const worker of workers) worker.postMessage(message);
+  };
+  const terminate = async () => {
+    terminated = true;
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  };
 
   return {
-    broadcast(message) {
-      for (const worker of workers) worker.postMessage(message);
-    },
-    async runPhase(command, openLoop, { onProgress, onRecords, hedge }) {
-      const nextIndex = new SharedArrayBuffer(4);
-      const ops = command.mix ? mixOperations(command.mix.workload) : [command.op];
-      const collectors = new Map(
-        ops.map((op) => [
-          op,
-          new PhaseCollector(
-            {
-              op,
-              total: command.count,
-              openLoop: openLoop !== null,
-              hedgeBudgetPct:
-                command.allowBackups && !NEVER_HEDGED.has(op) ? hedge.budgetPercent : null,
-            },
-            Date.now(),
-          ),
-        ]),
-      );
-      const collectorOf = (op: Operation) => {
-        const collector = collectors.get(op);
-        if (!collector) throw new Error(`a worker reported ${op}, which this phase does not run`);
-        return collector;
-      };
-      const onMessage = (message: WorkerMessage) => {
-        if (message.type === "report") {
-          collectorOf(message.op).addReport(message);
-          if (message.records.length > 0) onRecords?.(message.records);
-        } else if (message.type === "phaseDone") {
-          for (const span of message.spans) collectorOf(span.op).addSpan(span);
+    async runPhase(order, openLoop, { mode, hedge, onProgress, onRecords, signal }) {
+      const accounts = new Map<Operation, PhaseAccount>();
+      const loop = openLoop ? "open" : "closed";
+      const accountOf = (op: Operation) => {
+        let account = accounts.get(op);
+        if (!account) {
+          const backups = order.allowBackups && sendsBackups(mode, op);
+          account = new PhaseAccount({
+            op,
+            loop,
+            hedgeBudgetPct: backups ? hedge.budgetPercent : null,
+          });
+          accounts.set(op, account);
         }
+        return account;
       };
-      const report = () => onProgress?.(combinedProgress([...collectors.values()], command.count));
+      // Summaries in the order the mix names its operations, whatever answered first.
+      for (const op of order.mix ? mixOperations(order.mix.workload) : [order.op]) accountOf(op);
+      const nextIndex = new SharedArrayBuffer(4);
+      const meter = new PhaseProgressMeter(order.count);
+      const onMessage = (message: WorkerMessage) => {
+        if (message.type !== "report") return;
+        for (const { op, delta } of message.deltas) accountOf(op).merge(delta);
+        if (message.records.length > 0) onRecords?.(message.records);
+      };
+      const report = () => {
+        if (order.measured) onProgress?.(meter.progress(accounts, order.op));
+      };
       const ticker = setInterval(report, PROGRESS_INTERVAL_MS);
+      let pacer: SchedulePacer | null = null;
+      let stopTimer: NodeJS.Timeout | undefined;
+      let onStop = () => {};
+      const stopped = new Promise<void>((resolve) => {
+        onStop = () => {
+          broadcast({ type: "stop" });
+          pacer?.stop();
+          stopTimer = setTimeout(() => void terminate().then(resolve), STOP_GRACE_MS);
+        };
+      });
+      if (signal?.aborted) onStop();
+      else signal?.addEventListener("abort", onStop, { once: true });
       try {
         for (const worker of workers) worker.on("message", onMessage);
         const done = Promise.all(workers.map((worker) => nextMessage(worker, "phaseDone")));
-        // An open loop's schedule starts a moment ahead, so all workers have it; a closed loop's
-        // clients start as soon as the command arrives.
+        if (openLoop) pacer = await startSchedulePacer(options.runStartEpochMs);
+        // An open loop's schedule starts a moment ahead, so all workers have the command.
         const startUs = clock() + (openLoop ? OPEN_LOOP_START_DELAY_MS * 1000 : 0);
-        const schedule = openLoop ? { schedule: openLoop, startUs } : null;
-        const mix: MixOrder | null = command.mix
-          ? {
-              ...command.mix,
-              deadlineUs:
-                command.mix.workload.durationMs === undefined
-                  ? null
-                  : startUs + command.mix.workload.durationMs * 1000,
-              warmupEndUs: startUs + command.mix.workload.warmupMs * 1000,
-            }
-          : null;
-        for (const worker of workers) {
-          worker.postMessage({ ...command, nextIndex, openLoop: schedule, mix });
+        const workload = order.mix?.workload;
+        const deadlineUs =
+          workload?.durationMs === undefined ? null : startUs + workload.durationMs * 1000;
+        const command: PhaseCommand = {
+          ...order,
+          type: "phase",
+          nextIndex,
+          schedule: pacer?.buffers ?? null,
+          mix: order.mix
+            ? {
+                ...order.mix,
+                deadlineUs,
+                warmupEndUs: startUs + (workload?.warmupMs ?? 0) * 1000,
+              }
+            : null,
+        };
+        if (!terminated) broadcast(command);
+        if (openLoop && pacer) {
+          void pacer.run({
+            schedule: arrivalsOf(openLoop),
+            startUs,
+            count: order.count,
+            deadlineUs,
+          });
         }
-        await Promise.race([done, failure]);
+        if (terminated) await stopped;
+        else await Promise.race([done, failure, stopped]);
         report();
-        const dispensed = Math.min(command.count, Atomics.load(new Int32Array(nextIndex), 0));
+        const phases = [...accounts.values()].map((account) => ({
+          shape: account.shape,
+          summary: account.summary(),
+          account: account.snapshot(),
+        }));
         return {
-          phases: [...collectors.values()].map((collector) => ({
-            summary: collector.summary(),
-            histograms: collector.encodedHistograms(),
-          })),
-          dispensed,
+          phases: order.measured ? phases : [],
+          dispensed: Math.min(order.count, requestsHandedOut(nextIndex, pacer?.buffers ?? null)),
+          failures: phases.reduce((sum, phase) => sum + phase.summary.errors, 0),
         };
       } finally {
         clearInterval(ticker);
+        clearTimeout(stopTimer);
+        signal?.removeEventListener("abort", onStop);
         for (const worker of workers) worker.off("message", onMessage);
-        for (const collector of collectors.values()) collector.destroy();
+        for (const account of accounts.values()) account.destroy();
+        await pacer?.close();
       }
     },
-    async terminate() {
-      await Promise.all(workers.map((worker) => worker.terminate()));
-    },
+    terminate,
   };
+}
+
+/** Request numbers the workers took: from the closed loop's counter, or the open loop's claims. */
+function requestsHandedOut(nextIndex: SharedArrayBuffer, schedule: ScheduleBuffers | null): number {
+  return schedule
+    ? Atomics.load(new Int32Array(schedule.counters), SCHEDULE.claimed)
+    : Atomics.load(new Int32Array(nextIndex), 0);
 }
 
 function nextMessage(worker: Worker, type: WorkerMessage["type"]): Promise<void> {

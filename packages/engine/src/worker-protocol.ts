@@ -1,6 +1,5 @@
 import type {
   HedgeOptions,
-  OpenLoop,
   Operation,
   ReplicaChoice,
   RequestMode,
@@ -8,6 +7,8 @@ import type {
   TransportKind,
   Workload,
 } from "@taillab/api";
+import type { PhaseAccountDelta } from "@taillab/core";
+import type { ScheduleBuffers } from "./open-loop-schedule.ts";
 import type { TransportTarget } from "./transport/index.ts";
 
 /** Messages between the run coordinator (main thread) and its client workers. */
@@ -16,11 +17,12 @@ export interface WorkerInit {
   /** One per replica; a single endpoint is a list of one. */
   targets: TransportTarget[];
   transportKind: TransportKind;
-  /** Closed loop: concurrent client loops in this worker. Open loop: its connection count. */
+  /** Closed loop: concurrent client loops in this worker. */
   clients: number;
-  /** Position among the workers, so open-loop schedules of different workers differ. */
+  /** The run-wide number of this worker's first client (records name clients by it). */
+  firstClient: number;
+  /** Position among the workers; an open-loop worker is the dispatcher of that number. */
   workerIndex: number;
-  workerCount: number;
   runStartEpochMs: number;
   /** Keys are `${keyPrefix}${keyNumber}`. */
   keyPrefix: string;
@@ -34,22 +36,32 @@ export interface WorkerInit {
   replicaChoice: ReplicaChoice;
   /** Stream per-attempt records to the coordinator; off when nobody keeps them. */
   collectRecords: boolean;
+  /**
+   * Open loop: requests this worker keeps outstanding at most. Beyond it, released requests wait
+   * in the schedule (late, and counted so) instead of piling up in memory.
+   */
+  maxOutstanding: number;
 }
 
 export interface PhaseCommand {
   type: "phase";
+  /** The phase's operation (a mix's first; each request draws its own). */
   op: Operation;
+  /** The run's phase number, over points and repetitions (records carry it). */
+  phaseIndex: number;
+  /** False for the objects a workload prepares: sent and recorded, not in the figures. */
+  measured: boolean;
   /** Logical requests in the phase, shared by all clients of all workers. */
   count: number;
   /** Request i uses key number firstKey + (i mod keyCount). */
   firstKey: number;
   keyCount: number;
-  /** Int32Array[1] handing out the next request index; Atomics.add makes it a shared queue. */
+  /** Closed loop: Int32Array[1] handing out the next request index (Atomics.add). */
   nextIndex: SharedArrayBuffer;
   /** DELETE and cleanup are never hedged: a backup delete is not harmless. */
   allowBackups: boolean;
-  /** Open loop: the run's schedule, and the run time (µs) at which the phase's schedule starts. */
-  openLoop: { schedule: OpenLoop; startUs: number } | null;
+  /** Open loop: the one schedule every worker claims requests from; null: closed loop. */
+  schedule: ScheduleBuffers | null;
   /** A mixed workload: each request draws its operation; null for a one-operation phase. */
   mix: MixOrder | null;
 }
@@ -65,7 +77,7 @@ export interface MixOrder {
   newKeys: SharedArrayBuffer;
   /** No request starts after this run time (µs); null: stop by count only. */
   deadlineUs: number | null;
-  /** Requests scheduled before this run time (µs) run but are not counted. */
+  /** Requests meant to start before this run time (µs) run but are not measured. */
   warmupEndUs: number;
   /** BigInt64Array[1]: payload bytes moved by answered requests, for a totalBytes stop. */
   movedBytes: SharedArrayBuffer;
@@ -73,38 +85,12 @@ export interface MixOrder {
 
 export type CoordinatorMessage = PhaseCommand | { type: "stop" };
 
-export interface HedgeCounters {
-  attempts: number;
-  aborted: number;
-  wastedBytes: number;
-  wonByBackup: number;
-  /** Logical requests that armed a backup timer, and the sum of their delays. */
-  armed: number;
-  delaySumMs: number;
-}
-
-/** What a worker measured since its last report; histograms are HDR deltas (encoded). */
+/** What a worker counted since its last report, per operation, and its records. */
 export interface WorkerReport {
   type: "report";
-  op: Operation;
+  deltas: { op: Operation; delta: PhaseAccountDelta }[];
   records: RequestRecord[];
-  latencyHistogram: string;
-  ttfbHistogram: string;
-  /** Open loop only. */
-  serviceHistogram: string | null;
-  errorsByCode: Record<string, number>;
-  hedge: HedgeCounters;
-  bytes: number;
-  /** Logical requests counted in the summary: answered or failed, not cut short by a stop. */
-  requests: number;
-  missedStarts: number;
-}
-
-export interface PhaseDone {
-  type: "phaseDone";
-  /** Per operation: earliest (intended) request start and latest request end (run µs). */
-  spans: { op: Operation; firstStartUs: number | null; lastEndUs: number | null }[];
 }
 
 export type WorkerMessage =
-  { type: "ready" } | WorkerReport | PhaseDone | { type: "failed"; message: string };
+  { type: "ready" } | WorkerReport | { type: "phaseDone" } | { type: "failed"; message: string };

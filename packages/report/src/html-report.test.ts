@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createLatencyHistogram, encodeHistogram, latencyStatsMs } from "@taillab/core";
+import { createLatencyHistogram, encodeHistogram } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { renderComparisonReport, renderRunReport, type RunReportInput } from "./html-report.ts";
 import { REPORT_LANGUAGES, REPORT_MESSAGES, type ReportLanguage } from "./report-messages.ts";
@@ -85,8 +85,10 @@ describe("renderRunReport", () => {
     });
 
     it("draws the charts of a single-point run and the hedge-cost table", () => {
-      // Per phase: latency by index, histogram, CDF; then the ladder.
-      expect(count(page, /<svg class="chart"/g)).toBe(2 * 3 + 1);
+      // Per phase: latency by index, percentiles over time, histogram, CDF; then the ladder.
+      expect(count(page, /<svg class="chart"/g)).toBe(2 * 4 + 1);
+      // Where each phase's slowest 1 % and 0.1 % spent their time.
+      expect(count(page, /<table class="results">\s*<caption>/g)).toBe(2);
       expect(page).toContain('id="hedge"');
       expect(page).not.toContain('id="sweep"');
       expect(page).toContain(`lang="${language}"`);
@@ -133,7 +135,7 @@ describe("renderRunReport", () => {
   it("states the exponential model's predicted p99 beside the measured one", () => {
     const run = syntheticRun({ spec: { samples: [5000] } });
     const page = renderRunReport(run, { language: "en" });
-    const p99 = run.summary.points[0]!.phases[0]!.latencyMs.p99;
+    const p99 = run.summary.points[0]!.phases[0]!.latencyMs!.p99;
     expect(page).toMatch(/Predicted p99 [\d,.]+ ms; measured p99 [\d,.]+ ms/);
     expect(page).toContain(`measured p99 ${p99.toFixed(3)} ms`);
     expect(page).toMatch(/model p99 [\d,.]+ ms/);
@@ -143,10 +145,10 @@ describe("renderRunReport", () => {
     const run = syntheticRun();
     const empty = createLatencyHistogram();
     run.histograms[0]!.latency = encodeHistogram(empty);
-    run.summary.points[0]!.phases[0]!.latencyMs = latencyStatsMs(empty);
+    run.summary.points[0]!.phases[0]!.latencyMs = null;
     run.histograms.splice(1, 1);
     run.latencySeries = [];
-    run.summary.stopped = true;
+    run.summary.status = "stopped";
     const page = renderRunReport(run, { language: "en" });
     expect(page).toContain("No successful requests: nothing to chart.");
     expect(page).toContain("No histogram was stored for this phase.");

@@ -2,6 +2,7 @@ import {
   formatByteSize,
   type Operation,
   type PhaseHistograms,
+  type PhaseIntervals,
   type PhaseSummary,
   type PointSummary,
   type RunDamage,
@@ -37,6 +38,7 @@ import {
   ladderChart,
   latencyHistogramChart,
   latencyIndexChart,
+  percentilesOverTimeChart,
   seriesColor,
   sweepCharts,
   type CdfLine,
@@ -57,6 +59,7 @@ import {
   environmentRows,
   hasHedgeCost,
   hedgeTable,
+  tailTable,
   keyValueTable,
   overviewRows,
   pointParamsText,
@@ -82,6 +85,8 @@ export interface RunReportInput {
   latencySeries: LatencySeries[];
   /** What was wrong with the run's folder, said at the top of the report; null when nothing. */
   damage: RunDamage | null;
+  /** Percentiles over time per point and operation. */
+  intervals: PhaseIntervals[];
 }
 
 export interface RunReportOptions {
@@ -173,21 +178,31 @@ function phaseCharts(
   const series = input.latencySeries.find(
     (entry) => entry.pointIndex === pointIndex && entry.op === phase.op,
   );
+  const stats = phase.latencyMs;
+  if (!stats)
+    return markup`<h3>${opLabel}</h3><p class="note">${opLabel}: ${messages.noLatencies}</p>`;
   const parts: HtmlValue[] = [];
   if (series && series.buckets.length > 0) {
     // A caller may hand over finer buckets than a chart needs; the report's size must not grow.
     const buckets = mergeDecimatedBuckets(series.buckets, DEFAULT_SERIES_BUCKETS);
-    parts.push(latencyIndexChart(nextId("index"), messages, buckets, phase.latencyMs));
+    parts.push(latencyIndexChart(nextId("index"), messages, buckets, stats));
   } else {
     parts.push(markup`<p class="note">${opLabel}: ${messages.noSeries}</p>`);
   }
+  const overTime = input.intervals.find(
+    (entry) => entry.pointIndex === pointIndex && entry.op === phase.op,
+  );
+  if (overTime && overTime.intervals.length > 0) {
+    parts.push(percentilesOverTimeChart(nextId("time"), messages, overTime.intervals));
+  }
+  if (phase.tail) parts.push(tailTable(messages, phase.tail));
   if (!analysis.stored) {
     parts.push(markup`<p class="note">${opLabel}: ${messages.noHistogram}</p>`);
   } else if (!analysis.analysis) {
     parts.push(markup`<p class="note">${opLabel}: ${messages.noLatencies}</p>`);
   } else {
     const { view, fits } = analysis.analysis;
-    const measuredP99 = phase.latencyMs.p99;
+    const measuredP99 = stats.p99;
     parts.push(
       latencyHistogramChart(nextId("hist"), messages, view),
       cdfChart(nextId("cdf"), messages, view, fits, measuredP99),
@@ -267,7 +282,7 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
       const analysis = analyses[pointIndex]?.[phaseIndex]?.analysis;
       const points = analysis
         ? analysis.ladder
-        : phase.requests > 0
+        : phase.latencyMs
           ? percentileLadderFromStats(phase.latencyMs)
           : [];
       if (points.length === 0) continue;
@@ -321,7 +336,7 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
           : ""
       }
     </header>
-    ${summary.stopped ? markup`<p class="callout">${messages.stoppedEarly}</p>` : ""}${
+    ${summary.status === "stopped" ? markup`<p class="callout">${messages.stoppedEarly}</p>` : ""}${
       meta.error ? markup`<p class="callout error pre-wrap">${meta.error}</p>` : ""
     }${
       input.damage
@@ -537,7 +552,7 @@ export function renderComparisonReport(
                   index === comparison.baselineIndex
                     ? markup`<span class="badge">${messages.baselineMark}</span>`
                     : ""
-                }${input.summary.stopped ? markup`<br /><span class="note">${messages.stoppedEarly}</span>` : ""}
+                }${input.summary.status === "stopped" ? markup`<br /><span class="note">${messages.stoppedEarly}</span>` : ""}
               </td>
               <td class="mono">${input.summary.runId}</td>
               <td>${messages.modeNames[input.summary.mode]}</td>
@@ -565,7 +580,7 @@ export function renderComparisonReport(
       if (pointIndex === null) return;
       const input = inputs[runIndex] as RunReportInput;
       const phase = input.summary.points[pointIndex]?.phases.find((entry) => entry.op === row.op);
-      if (!phase || phase.requests === 0) return;
+      if (!phase?.latencyMs) return;
       const analysis = analysePhase(input.histograms, pointIndex, row.op).analysis;
       const label = runLabel(inputs, runIndex);
       const color = seriesColor(runIndex);

@@ -1,4 +1,4 @@
-import type { LatencyStats, Operation, RunSummary } from "@taillab/api";
+import type { IntervalStats, LatencyStats, Operation, RunSummary } from "@taillab/api";
 import {
   valueRange,
   lognormalCdf,
@@ -97,6 +97,44 @@ export function latencyIndexChart(
       },
     ],
     caption: messages.latencyByIndexNote(formatInteger(requests), formatInteger(buckets.length)),
+  });
+}
+
+/** p50, p99 and p99.9 of each second of a phase (its interval histograms). */
+export function percentilesOverTimeChart(
+  id: string,
+  messages: ReportMessages,
+  intervals: readonly IntervalStats[],
+): SafeHtml {
+  const lines = [
+    ["p50Ms", "p50", seriesColor(0)],
+    ["p99Ms", "p99", seriesColor(1)],
+    ["p999Ms", "p99.9", seriesColor(3)],
+  ] as const;
+  const answered = intervals.filter((interval) => interval.p50Ms !== null);
+  const values = answered.flatMap((interval) => [interval.p50Ms ?? 0, interval.p999Ms ?? 0]);
+  const range = valueRange(values);
+  const useLog = range !== null && range.min > 0 && range.max / range.min > LOG_AXIS_RATIO;
+  return renderChart({
+    legendHint: messages.legendHint,
+    id,
+    title: messages.overTimeTitle,
+    x: { label: messages.overTimeAxis, scale: "linear" },
+    y: useLog
+      ? { label: messages.latencyMs, scale: "log" }
+      : { label: messages.latencyMs, scale: "linear", includeZero: true },
+    series: lines.map(([field, label, color]): ChartSeries => ({
+      kind: "line",
+      key: field,
+      label,
+      color,
+      markers: answered.length < 30,
+      points: answered.map((interval): Point => [
+        (interval.startMs + interval.lengthMs / 2) / 1000,
+        interval[field] ?? 0,
+      ]),
+    })),
+    caption: messages.overTimeNote,
   });
 }
 

@@ -93,6 +93,19 @@ export interface ReportMessages {
   serviceRow: (percentile: string) => string;
   missedStarts: string;
   openLoopNote: string;
+  clientQueueRow: (percentile: string) => string;
+  transferRow: (percentile: string) => string;
+  steadyThroughput: string;
+  steadyOps: string;
+  pointStopped: string;
+
+  overTimeTitle: string;
+  overTimeAxis: string;
+  overTimeNote: string;
+  tailTitle: string;
+  tailSlowest: (share: string) => string;
+  tailHeaders: readonly [string, string, string, string, string, string, string, string];
+  tailNote: string;
 
   latency: string;
   latencyMs: string;
@@ -149,10 +162,10 @@ export interface ReportMessages {
   hedgeBudget: string;
   attempts: string;
   extraRequests: string;
-  aborted: string;
+  cancelled: string;
   wastedBytes: string;
   wonByBackup: string;
-  noneArmed: string;
+  noneSent: string;
 
   testbedTitle: string;
   replica: string;
@@ -194,6 +207,7 @@ const en: ReportMessages = {
   statusNames: {
     running: "running",
     complete: "complete",
+    stopped: "stopped",
     interrupted: "interrupted",
     failed: "failed",
   },
@@ -303,6 +317,30 @@ const en: ReportMessages = {
   missedStarts: "Missed starts (> 2 ms late)",
   openLoopNote:
     "Open loop: latencies count from each request's scheduled start (no coordinated omission); service times count from the actual send.",
+  clientQueueRow: (percentile) => `Client queue ${percentile} (ms)`,
+  transferRow: (percentile) => `Transfer ${percentile} (ms)`,
+  steadyThroughput: "Steady throughput, every client busy (MB/s)",
+  steadyOps: "Steady operations per second",
+  pointStopped: "stopped in this point: the figures cover what was measured",
+
+  overTimeTitle: "Percentiles over time",
+  overTimeAxis: "Seconds since the run started",
+  overTimeNote:
+    "Each second's successful requests, by when they were answered (HdrHistogram interval histograms).",
+  tailTitle: "Where the tail went",
+  tailSlowest: (share) => `slowest ${share}`,
+  tailHeaders: [
+    "",
+    "Requests",
+    "From (ms)",
+    "Mean (ms)",
+    "Client queue (ms)",
+    "Backup wait (ms)",
+    "Server (ms)",
+    "Transfer (ms)",
+  ],
+  tailNote:
+    "The slowest requests' time, part by part: waiting in the client (schedule, signing, a free connection), waiting for a backup to be sent, waiting for the server's first byte, and receiving the body. The parts add up to the mean.",
 
   latency: "Latency",
   latencyMs: "Latency (ms)",
@@ -356,14 +394,14 @@ const en: ReportMessages = {
   hedgeTitle: "Cost of backup requests",
   hedgeIntro:
     "What hedged or tied requests cost: backups sent beyond the logical requests, attempts cancelled because another answered first, and payload bytes moved by attempts that lost.",
-  hedgeDelay: "Mean hedge delay (ms)",
+  hedgeDelay: "Mean wait before a backup (ms)",
   hedgeBudget: "Budget (%)",
   attempts: "Attempts",
   extraRequests: "Extra requests (%)",
-  aborted: "Cancelled attempts",
+  cancelled: "Cancelled attempts",
   wastedBytes: "Wasted bytes",
   wonByBackup: "Won by a backup",
-  noneArmed: "none armed",
+  noneSent: "none sent",
 
   testbedTitle: "Embedded testbed replicas",
   replica: "Replica",
@@ -417,7 +455,13 @@ const zhCN: ReportMessages = {
   runName: "运行名称",
   runId: "运行 ID",
   status: "状态",
-  statusNames: { running: "运行中", complete: "已完成", interrupted: "已中断", failed: "失败" },
+  statusNames: {
+    running: "运行中",
+    complete: "已完成",
+    stopped: "已停止",
+    interrupted: "已中断",
+    failed: "失败",
+  },
   failure: "失败原因",
   created: "创建时间",
   started: "开始时间",
@@ -523,6 +567,29 @@ const zhCN: ReportMessages = {
   missedStarts: "未按时发出的请求(晚于 2 ms)",
   openLoopNote:
     "开环负载:延迟从每个请求的计划发送时刻算起(避免协调遗漏);服务时间从实际发送时刻算起。",
+  clientQueueRow: (percentile) => `客户端排队 ${percentile} (ms)`,
+  transferRow: (percentile) => `传输 ${percentile} (ms)`,
+  steadyThroughput: "稳定吞吐量,所有客户端均忙碌 (MB/s)",
+  steadyOps: "稳定每秒操作数",
+  pointStopped: "在此测试点中停止:数据只涵盖已测量的部分",
+
+  overTimeTitle: "百分位数随时间的变化",
+  overTimeAxis: "运行开始后的秒数",
+  overTimeNote: "每秒内成功完成的请求,按应答时刻统计(HdrHistogram 区间直方图)。",
+  tailTitle: "尾部延迟的去向",
+  tailSlowest: (share) => `最慢的 ${share}`,
+  tailHeaders: [
+    "",
+    "请求数",
+    "起点 (ms)",
+    "平均 (ms)",
+    "客户端排队 (ms)",
+    "等待备份 (ms)",
+    "服务器 (ms)",
+    "传输 (ms)",
+  ],
+  tailNote:
+    "最慢请求的时间按阶段拆分:在客户端等待(调度、签名、空闲连接)、等待备份请求发出、等待服务器的首字节、接收响应体。各部分之和等于平均值。",
 
   latency: "延迟",
   latencyMs: "延迟 (ms)",
@@ -574,14 +641,14 @@ const zhCN: ReportMessages = {
   hedgeTitle: "备份请求的开销",
   hedgeIntro:
     "对冲或捆绑请求的代价:超出逻辑请求数的备份请求、因其他副本先返回而被取消的请求,以及落败请求传输的有效载荷字节数。",
-  hedgeDelay: "平均对冲等待 (ms)",
+  hedgeDelay: "备份请求前的平均等待 (ms)",
   hedgeBudget: "预算 (%)",
   attempts: "实际发出请求数",
   extraRequests: "额外请求 (%)",
-  aborted: "被取消的请求",
+  cancelled: "被取消的请求",
   wastedBytes: "浪费的字节数",
   wonByBackup: "由备份请求胜出",
-  noneArmed: "未触发",
+  noneSent: "未发出",
 
   testbedTitle: "内置测试服务器副本",
   replica: "副本",

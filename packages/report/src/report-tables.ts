@@ -2,12 +2,14 @@ import {
   PERCENTILE_LEVELS,
   type CredentialsRef,
   type Endpoint,
+  type LatencyStats,
   type PhaseSummary,
   type PointSummary,
   type RunEnvironment,
   type RunMeta,
   type RunSpec,
   type RunSummary,
+  type TailBreakdown,
 } from "@taillab/api";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
 import {
@@ -206,16 +208,33 @@ const LATENCY_PERCENTILES = (
   Object.entries(PERCENTILE_LEVELS) as [keyof typeof PERCENTILE_LEVELS, number][]
 ).sort(([, a], [, b]) => b - a);
 
-/** s3bench's summary, one column per phase, with p99.9 and p99.99 added. */
+/** A figure of a time (ms), or "—" where the phase has none (no success, an older run). */
+function msOrDash(stats: LatencyStats | null, pick: keyof LatencyStats): string {
+  return stats ? formatMs(stats[pick]) : "—";
+}
+
+/**
+ * s3bench's summary, one column per phase, with p99.9 and p99.99 added; then the parts of a
+ * request's time (client queue, service, TTFB, transfer) and the steady throughput.
+ */
 export function pointResultsTable(messages: ReportMessages, point: PointSummary): SafeHtml {
   const phases = point.phases;
   const row = (label: string, value: (phase: PhaseSummary) => string, start = false) =>
     markup`<tr${start ? markup` class="group-start"` : ""}><th scope="row">${label}</th>${phases.map(
       (phase) => numberCell(value(phase)),
     )}</tr>`;
-  const latency = (pick: (phase: PhaseSummary) => number) => (phase: PhaseSummary) =>
-    formatMs(pick(phase));
-  const openLoop = phases.some((phase) => phase.serviceMs);
+  const figureRows = (
+    label: (percentile: string) => string,
+    figure: (phase: PhaseSummary) => LatencyStats | null,
+  ) =>
+    (["p50", "p99", "p999"] as const).map((pick, index) =>
+      row(
+        label(pick === "p999" ? "p99.9" : pick),
+        (phase) => msOrDash(figure(phase), pick),
+        index === 0,
+      ),
+    );
+  const openLoop = phases.some((phase) => phase.loop === "open");
   const rows = [
     row(messages.requests, (phase) => formatInteger(phase.requests)),
     row(messages.transferred, (phase) => formatMiB(phase.bytes)),
@@ -223,61 +242,27 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
     row(messages.opsPerSec, (phase) => formatFixed(phase.opsPerSec, 1)),
     row(messages.duration, (phase) => formatFixed(phase.durationMs / 1000, 3)),
     row(messages.errors, errorsText),
-    row(
-      messages.latencyMax,
-      latency((phase) => phase.latencyMs.max),
-      true,
+    row(messages.steadyThroughput, (phase) =>
+      phase.steady ? formatFixed(phase.steady.throughputMBps, 2) : "—",
     ),
+    row(messages.steadyOps, (phase) =>
+      phase.steady ? formatFixed(phase.steady.opsPerSec, 1) : "—",
+    ),
+    row(messages.latencyMax, (phase) => msOrDash(phase.latencyMs, "max"), true),
     // p99.99 down to p25, the order of s3bench's table.
     ...LATENCY_PERCENTILES.map(([key, level]) =>
-      row(
-        messages.latencyRow(`p${level}`),
-        latency((phase) => phase.latencyMs[key]),
-      ),
+      row(messages.latencyRow(`p${level}`), (phase) => msOrDash(phase.latencyMs, key)),
     ),
-    row(
-      messages.latencyMin,
-      latency((phase) => phase.latencyMs.min),
-    ),
-    row(
-      messages.latencyMean,
-      latency((phase) => phase.latencyMs.mean),
-    ),
-    row(
-      messages.ttfbRow("p50"),
-      latency((phase) => phase.ttfbMs.p50),
-      true,
-    ),
-    row(
-      messages.ttfbRow("p99"),
-      latency((phase) => phase.ttfbMs.p99),
-    ),
+    row(messages.latencyMin, (phase) => msOrDash(phase.latencyMs, "min")),
+    row(messages.latencyMean, (phase) => msOrDash(phase.latencyMs, "mean")),
+    ...figureRows(messages.clientQueueRow, (phase) => phase.clientQueueMs),
+    ...figureRows(messages.serviceRow, (phase) => phase.serviceMs),
+    ...figureRows(messages.ttfbRow, (phase) => phase.ttfbMs),
+    ...figureRows(messages.transferRow, (phase) => phase.transferMs),
+    ...(openLoop
+      ? [row(messages.missedStarts, (phase) => formatInteger(phase.missedStarts), true)]
+      : []),
   ];
-  if (openLoop) {
-    const service =
-      (pick: (phase: PhaseSummary) => number | undefined) => (phase: PhaseSummary) => {
-        const value = pick(phase);
-        return value === undefined ? "—" : formatMs(value);
-      };
-    rows.push(
-      row(
-        messages.serviceRow("p50"),
-        service((phase) => phase.serviceMs?.p50),
-        true,
-      ),
-      row(
-        messages.serviceRow("p99"),
-        service((phase) => phase.serviceMs?.p99),
-      ),
-      row(
-        messages.serviceRow("p99.9"),
-        service((phase) => phase.serviceMs?.p999),
-      ),
-      row(messages.missedStarts, (phase) =>
-        phase.missedStarts === undefined ? "—" : formatInteger(phase.missedStarts),
-      ),
-    );
-  }
   return markup`<div class="table-wrap">
       <table class="results">
         <thead>
@@ -293,7 +278,46 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
         </tbody>
       </table>
     </div>
-    ${openLoop ? markup`<p class="note">${messages.openLoopNote}</p>` : ""}`;
+    ${openLoop ? markup`<p class="note">${messages.openLoopNote}</p>` : ""}
+    ${point.finished ? "" : markup`<p class="note">${messages.pointStopped}</p>`}`;
+}
+
+/** Where the slowest 1 % and 0.1 % of a phase's requests spent their time. */
+export function tailTable(messages: ReportMessages, tail: TailBreakdown): SafeHtml {
+  const rows = (
+    [
+      ["1 %", tail.p99],
+      ["0.1 %", tail.p999],
+    ] as const
+  ).map(
+    ([share, part]) =>
+      markup`<tr><th scope="row">${messages.tailSlowest(share)}</th>${[
+        formatInteger(part.requests),
+        formatMs(part.fromMs),
+        formatMs(part.meanMs),
+        formatMs(part.clientQueueMs),
+        formatMs(part.hedgeWaitMs),
+        formatMs(part.serverMs),
+        formatMs(part.transferMs),
+      ].map(numberCell)}</tr>`,
+  );
+  return markup`<div class="table-wrap">
+    <table class="results">
+      <caption>${messages.tailTitle}</caption>
+      <thead>
+        <tr>
+          ${messages.tailHeaders.map(
+            (label, index) =>
+              markup`<th scope="col"${index === 0 ? "" : markup` class="num"`}>${label}</th>`,
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </div>
+  <p class="note">${messages.tailNote}</p>`;
 }
 
 /** One line per point and phase: the table a sweep ends with. */
@@ -323,10 +347,10 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
           markup`<td class="nowrap">${phase.op}</td>`,
           numberCell(formatFixed(phase.throughputMBps, 2)),
           numberCell(formatFixed(phase.opsPerSec, 1)),
-          numberCell(formatMs(phase.latencyMs.p50)),
-          numberCell(formatMs(phase.latencyMs.p99)),
-          numberCell(formatMs(phase.latencyMs.p999)),
-          numberCell(formatMs(phase.latencyMs.max)),
+          numberCell(msOrDash(phase.latencyMs, "p50")),
+          numberCell(msOrDash(phase.latencyMs, "p99")),
+          numberCell(msOrDash(phase.latencyMs, "p999")),
+          numberCell(msOrDash(phase.latencyMs, "max")),
           numberCell(formatInteger(phase.errors)),
         ]}</tr>`,
     ),
@@ -361,7 +385,7 @@ export function hedgeTable(messages: ReportMessages, summary: RunSummary): SafeH
     messages.hedgeBudget,
     messages.attempts,
     messages.extraRequests,
-    messages.aborted,
+    messages.cancelled,
     messages.wastedBytes,
     messages.wonByBackup,
   ];
@@ -374,11 +398,11 @@ export function hedgeTable(messages: ReportMessages, summary: RunSummary): SafeH
           ${multiplePoints ? numberCell(String(pointIndex + 1)) : ""}
           <td class="nowrap">${messages.opNames[phase.op]}</td>
           ${[
-            hedge.delayMs === null ? messages.noneArmed : formatMs(hedge.delayMs),
+            hedge.delayMs === null ? messages.noneSent : formatMs(hedge.delayMs),
             formatPercent(hedge.budgetPct, 1),
             formatInteger(hedge.attempts),
             formatPercent(hedge.extraPct),
-            formatInteger(hedge.aborted),
+            formatInteger(hedge.cancelled),
             `${formatInteger(hedge.wastedBytes)} (${formatMiB(hedge.wastedBytes)} MB)`,
             formatInteger(hedge.wonByBackup),
           ].map(numberCell)}

@@ -34,7 +34,9 @@ describe("csv", () => {
       key: "taillab/run/7",
       bytes: 4096,
       intendedStartUs: 10,
-      startUs: 10,
+      readyUs: 12,
+      sentUs: 40,
+      headersUs: 190,
       firstByteUs: 200,
       endUs: 250,
       status: 200,
@@ -42,12 +44,15 @@ describe("csv", () => {
       attempt: 1,
       replica: 0,
       winner: true,
+      phaseIndex: 1,
+      client: 3,
+      measured: true,
     };
     expect(REQUESTS_CSV_HEADER).toBe(
-      "point,op,key,bytes,intendedStartUs,startUs,firstByteUs,endUs,status,error,attempt,replica,winner\r\n",
+      "point,op,key,bytes,intendedStartUs,readyUs,sentUs,headersUs,firstByteUs,endUs,status,error,attempt,replica,winner,phaseIndex,client,measured\r\n",
     );
     expect(requestsCsvRows(2, [record])).toBe(
-      "2,GET,taillab/run/7,4096,10,10,200,250,200,,1,0,true\r\n",
+      "2,GET,taillab/run/7,4096,10,12,40,190,200,250,200,,1,0,true,1,3,true\r\n",
     );
   });
 });
@@ -68,6 +73,7 @@ describe("s3bench text", () => {
   };
   const phase: PhaseSummary = {
     op: "PUT",
+    loop: "closed",
     requests: 256,
     errors: 2,
     errorsByCode: { SlowDown: 2 },
@@ -75,8 +81,14 @@ describe("s3bench text", () => {
     durationMs: 262,
     throughputMBps: 30.534,
     opsPerSec: 977,
+    steady: null,
     latencyMs: stats,
+    clientQueueMs: null,
+    serviceMs: stats,
     ttfbMs: stats,
+    transferMs: null,
+    missedStarts: 0,
+    tail: null,
   };
 
   it("prints s3bench's block with a 99.9th line and errors by code", () => {
@@ -97,8 +109,47 @@ describe("s3bench text", () => {
         "Write times 50th %ile:   0.003000 s",
         "Write times 25th %ile:   0.002000 s",
         "Write times Min:         0.001500 s",
+        "Client queue p50 / p99: n/a   service: 3.000 ms / 9.250 ms",
+        "TTFB p50 / p99:         3.000 ms / 9.250 ms   transfer: n/a",
         "",
       ].join("\n"),
+    );
+  });
+
+  it("says where no request succeeded, and where the slowest requests spent their time", () => {
+    const share = {
+      fromMs: 9,
+      requests: 3,
+      meanMs: 10,
+      clientQueueMs: 1,
+      hedgeWaitMs: 0,
+      serverMs: 8,
+      transferMs: 1,
+    };
+    const text = formatPhaseS3bench({
+      ...phase,
+      loop: "open",
+      missedStarts: 4,
+      tail: { p99: share, p999: share },
+      steady: {
+        fromMs: 10,
+        toMs: 250,
+        durationMs: 240,
+        requests: 240,
+        bytes: 240 * 32768,
+        throughputMBps: 31.25,
+        opsPerSec: 1000,
+      },
+    });
+    expect(text).toContain("Missed starts:     4 (picked up over 2 ms after their scheduled time)");
+    expect(text).toContain(
+      "Steady throughput: 31.25 MB/s, 1000.0 ops/s (0.240 s with every client busy)",
+    );
+    expect(text).toContain(
+      "Slowest 1 % (>= 9.000 ms, 3 requests, mean 10.000 ms): client queue 1.000 ms, backup wait 0.000 ms, server 8.000 ms, transfer 1.000 ms",
+    );
+    expect(formatPhaseS3bench({ ...phase, latencyMs: null })).toContain(
+      "Write times: none (no request succeeded)",
     );
   });
 

@@ -3,14 +3,21 @@ import { parseRunExport, runExport, runExportJson } from "./run-json.ts";
 import { syntheticRun } from "./test-support/synthetic-run.ts";
 
 describe("run JSON export", () => {
-  const run = syntheticRun({ name: "export me", mode: "tied" });
+  const run = { ...syntheticRun({ name: "export me", mode: "tied" }), intervalLog: "" };
 
   it("writes a schema-versioned export that reads back unchanged", () => {
     const json = runExportJson(run);
     const data = JSON.parse(json);
-    expect(data.schemaVersion).toBe(1);
+    expect(data.schemaVersion).toBe(2);
     expect(data.kind).toBe("taillab-run");
-    expect(Object.keys(data)).toEqual(["schemaVersion", "kind", "meta", "summary", "histograms"]);
+    expect(Object.keys(data)).toEqual([
+      "schemaVersion",
+      "kind",
+      "meta",
+      "summary",
+      "histograms",
+      "intervalLog",
+    ]);
     expect(json.endsWith("}\n")).toBe(true);
     const parsed = parseRunExport(json);
     expect(parsed).toEqual({ ok: true, run: runExport(run) });
@@ -26,7 +33,7 @@ describe("run JSON export", () => {
     ["{", /not JSON/],
     ['{"kind":"other"}', /not a TailLab run export \(kind is "other"/],
     ['{"kind":"taillab-run","schemaVersion":9}', /schema version 9 is not supported/],
-    ['{"kind":"taillab-run","schemaVersion":1,"meta":{}}', /invalid run export: meta\.\w+/],
+    ['{"kind":"taillab-run","schemaVersion":2,"meta":{}}', /invalid run export: meta\.\w+/],
   ])("explains why %s is not a run export", (json, reason) => {
     const parsed = parseRunExport(json);
     expect(parsed.ok).toBe(false);

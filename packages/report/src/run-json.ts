@@ -7,29 +7,32 @@ import {
   type RunSummary,
 } from "@taillab/api";
 
-/**
- * A run as one JSON file (`taillab report --format json`): its metadata, summary and merged
- * histograms, schema-versioned so another TailLab can import it. No raw records, no secrets (the
- * spec holds credential references only).
- */
-export function runExport(input: {
+/** What a run's JSON export holds. */
+export interface RunExportInput {
   meta: RunMeta;
   summary: RunSummary;
   histograms: readonly PhaseHistograms[];
-}): RunExport {
+  /** The run's HdrHistogram interval log (its percentiles over time). */
+  intervalLog: string;
+}
+
+/**
+ * A run as one JSON file (`taillab report --format json`): its metadata, summary, merged
+ * histograms and interval log, schema-versioned so another TailLab can import it. No raw records,
+ * no secrets (the spec holds credential references only).
+ */
+export function runExport(input: RunExportInput): RunExport {
   return {
     schemaVersion: RUN_FOLDER_SCHEMA_VERSION,
     kind: "taillab-run",
     meta: input.meta,
     summary: input.summary,
     histograms: [...input.histograms],
+    intervalLog: input.intervalLog,
   };
 }
 
-export function runExportJson(
-  input: { meta: RunMeta; summary: RunSummary; histograms: readonly PhaseHistograms[] },
-  options: { indent?: number } = {},
-): string {
+export function runExportJson(input: RunExportInput, options: { indent?: number } = {}): string {
   return `${JSON.stringify(runExport(input), null, options.indent ?? 2)}\n`;
 }
 

@@ -6,6 +6,8 @@ import {
 } from "@taillab/core";
 import {
   formatByteSize,
+  MISSED_START_TOLERANCE_MS,
+  type LatencyStats,
   type Operation,
   type PhaseSummary,
   type PointSummary,
@@ -33,6 +35,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(6)} s`;
 /**
  * s3bench's text block for one phase, so scripts that parse s3bench output keep working; times
  * are in seconds as s3bench prints them, with microsecond digits, and a 99.9th line is added.
+ * After it, what s3bench does not show: where the time went, the steady throughput, the tail.
  */
 export function formatPhaseS3bench(phase: PhaseSummary): string {
   const word = OPERATION_WORD[phase.op];
@@ -45,43 +48,67 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
     `Number of Errors:  ${phase.errors}`,
     ...Object.entries(phase.errorsByCode).map(([code, count]) => `  ${code}: ${count}`),
     "------------------------------------",
-    `${word} times Max:         ${seconds(latency.max)}`,
-    `${word} times 99.9th %ile: ${seconds(latency.p999)}`,
-    `${word} times 99th %ile:   ${seconds(latency.p99)}`,
-    `${word} times 90th %ile:   ${seconds(latency.p90)}`,
-    `${word} times 75th %ile:   ${seconds(latency.p75)}`,
-    `${word} times 50th %ile:   ${seconds(latency.p50)}`,
-    `${word} times 25th %ile:   ${seconds(latency.p25)}`,
-    `${word} times Min:         ${seconds(latency.min)}`,
-    ...openLoopLines(phase, word),
+    ...(latency
+      ? [
+          `${word} times Max:         ${seconds(latency.max)}`,
+          `${word} times 99.9th %ile: ${seconds(latency.p999)}`,
+          `${word} times 99th %ile:   ${seconds(latency.p99)}`,
+          `${word} times 90th %ile:   ${seconds(latency.p90)}`,
+          `${word} times 75th %ile:   ${seconds(latency.p75)}`,
+          `${word} times 50th %ile:   ${seconds(latency.p50)}`,
+          `${word} times 25th %ile:   ${seconds(latency.p25)}`,
+          `${word} times Min:         ${seconds(latency.min)}`,
+        ]
+      : [`${word} times: none (no request succeeded)`]),
+    ...timelineLines(phase),
     ...hedgeLines(phase),
   ];
   return `${lines.join("\n")}\n`;
 }
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;
+const pair = (stats: LatencyStats | null) =>
+  stats ? `${ms(stats.p50)} / ${ms(stats.p99)}` : "n/a";
 
 /**
- * In an open loop the times above count from each request's scheduled start; service times count
- * from the actual send. A server that queues shows a gap between the two.
+ * The parts of a request's time (p50 / p99), the throughput while every client was busy, and
+ * where the slowest 1 % spent theirs. Open loop: times count from the scheduled start.
  */
-function openLoopLines(phase: PhaseSummary, word: string): string[] {
-  if (!phase.serviceMs) return [];
-  const service = phase.serviceMs;
-  return [
-    `${word} times above are from the scheduled start (open loop, no coordinated omission)`,
-    `${word} service times (from the actual send): p50 ${ms(service.p50)}, p99 ${ms(service.p99)}, p99.9 ${ms(service.p999)}, max ${ms(service.max)}`,
-    `Missed starts:     ${phase.missedStarts ?? 0} (sent over 2 ms after their scheduled time)`,
+function timelineLines(phase: PhaseSummary): string[] {
+  const lines = [
+    ...(phase.loop === "open"
+      ? [
+          "Times above are from the scheduled start (open loop, no coordinated omission)",
+          `Missed starts:     ${phase.missedStarts} (picked up over ${MISSED_START_TOLERANCE_MS} ms after their scheduled time)`,
+        ]
+      : []),
+    `Client queue p50 / p99: ${pair(phase.clientQueueMs)}   service: ${pair(phase.serviceMs)}`,
+    `TTFB p50 / p99:         ${pair(phase.ttfbMs)}   transfer: ${pair(phase.transferMs)}`,
   ];
+  if (phase.steady) {
+    const { steady } = phase;
+    lines.push(
+      `Steady throughput: ${steady.throughputMBps.toFixed(2)} MB/s, ${steady.opsPerSec.toFixed(1)} ops/s (${(steady.durationMs / 1000).toFixed(3)} s with every client busy)`,
+    );
+  }
+  const slowest = phase.tail?.p99;
+  if (slowest && slowest.requests > 0) {
+    lines.push(
+      `Slowest 1 % (>= ${ms(slowest.fromMs)}, ${slowest.requests} requests, mean ${ms(slowest.meanMs)}): client queue ${ms(slowest.clientQueueMs)}, backup wait ${ms(slowest.hedgeWaitMs)}, server ${ms(slowest.serverMs)}, transfer ${ms(slowest.transferMs)}`,
+    );
+  }
+  return lines;
 }
 
 function hedgeLines(phase: PhaseSummary): string[] {
   const hedge = phase.hedge;
   if (!hedge) return [];
-  const delay = hedge.delayMs === null ? "none armed" : `mean delay ${ms(hedge.delayMs)}`;
+  const delay = hedge.delayMs === null ? "none sent" : `sent after ${ms(hedge.delayMs)} on average`;
+  const shared =
+    hedge.sameReplica > 0 ? `, ${hedge.sameReplica} to the first attempt's own replica` : "";
   return [
     `Backup requests:   ${hedge.extraPct.toFixed(2)} % extra (${hedge.attempts} attempts, ${delay}, budget ${hedge.budgetPct} %)`,
-    `                   won by a backup ${hedge.wonByBackup}, cancelled ${hedge.aborted}, wasted ${(hedge.wastedBytes / 1024 / 1024).toFixed(3)} MB`,
+    `                   won by a backup ${hedge.wonByBackup}, cancelled ${hedge.cancelled}, wasted ${(hedge.wastedBytes / 1024 / 1024).toFixed(3)} MB${shared}`,
   ];
 }
 
@@ -136,14 +163,19 @@ export function formatSweepTable(summary: RunSummary): string {
       phase.op,
       phase.opsPerSec.toFixed(1),
       phase.throughputMBps.toFixed(2),
-      phase.latencyMs.p50.toFixed(3),
-      phase.latencyMs.p99.toFixed(3),
-      phase.latencyMs.p999.toFixed(3),
-      phase.latencyMs.max.toFixed(3),
+      latencyCell(phase.latencyMs, "p50"),
+      latencyCell(phase.latencyMs, "p99"),
+      latencyCell(phase.latencyMs, "p999"),
+      latencyCell(phase.latencyMs, "max"),
       String(phase.errors),
     ]),
   );
   return formatTable([header, ...rows]);
+}
+
+/** A latency figure for a table cell: "-" where no request succeeded. */
+function latencyCell(stats: LatencyStats | null, figure: "p50" | "p99" | "p999" | "max"): string {
+  return stats ? stats[figure].toFixed(3) : "-";
 }
 
 /** Plain-text columns, pasteable into a lab report: figures right-aligned, words left-aligned. */
@@ -190,10 +222,10 @@ export function formatModeComparison(summaries: readonly RunSummary[]): string {
           summary.mode,
           phase.op,
           String(phase.requests),
-          phase.latencyMs.p50.toFixed(3),
-          phase.latencyMs.p99.toFixed(3),
-          phase.latencyMs.p999.toFixed(3),
-          phase.latencyMs.max.toFixed(3),
+          latencyCell(phase.latencyMs, "p50"),
+          latencyCell(phase.latencyMs, "p99"),
+          latencyCell(phase.latencyMs, "p999"),
+          latencyCell(phase.latencyMs, "max"),
           (phase.hedge?.extraPct ?? 0).toFixed(2),
           ((phase.hedge?.wastedBytes ?? 0) / 1024 / 1024).toFixed(3),
           String(phase.errors),

@@ -1,4 +1,4 @@
-import type { PhaseSummary, PointSummary, RunSummary } from "@taillab/api";
+import type { LatencyStats, PhaseSummary, PointSummary, RunSummary } from "@taillab/api";
 import { csvRow, UTF8_BOM, type CsvValue } from "./csv.ts";
 
 /**
@@ -25,6 +25,25 @@ const MIB = 1024 * 1024;
 /** Rounds away binary dust (0.1 + 0.2) without hiding real digits. */
 const round = (value: number, decimals: number) => Number(value.toFixed(decimals));
 
+const secondsOf = (ms: number | undefined) => (ms === undefined ? undefined : round(ms / 1000, 6));
+
+/** p50, p99 and p99.9 of one of a phase's time figures (empty when it has none). */
+function figureColumns(
+  label: string,
+  figure: (phase: PhaseSummary) => LatencyStats | null,
+): Column[] {
+  return (
+    [
+      ["50th", "p50"],
+      ["99th", "p99"],
+      ["99.9th", "p999"],
+    ] as const
+  ).map(([ordinal, level]) => ({
+    name: `${label} ${ordinal} %ile (ms)`,
+    value: (row) => figure(row.phase)?.[level],
+  }));
+}
+
 const COLUMNS: readonly Column[] = [
   { name: "Run ID", value: (row) => row.summary.runId },
   { name: "Run Name", value: (row) => row.runName },
@@ -35,7 +54,7 @@ const COLUMNS: readonly Column[] = [
   { name: "Object Size (bytes)", value: (row) => row.point.params.objectSizeBytes },
   { name: "Operation", value: (row) => row.phase.op },
   { name: "Mode", value: (row) => row.summary.mode },
-  { name: "Loop", value: (row) => row.summary.loop },
+  { name: "Loop", value: (row) => row.phase.loop },
   { name: "Requests", value: (row) => row.phase.requests },
   { name: "Total Transferred (MB)", value: (row) => round(row.phase.bytes / MIB, 6) },
   { name: "Total Throughput (MB/s)", value: (row) => row.phase.throughputMBps },
@@ -49,27 +68,39 @@ const COLUMNS: readonly Column[] = [
         .map(([code, count]) => `${code}=${count}`)
         .join(" "),
   },
-  { name: "Max (ms)", value: (row) => row.phase.latencyMs.max },
-  { name: "99.99th %ile (ms)", value: (row) => row.phase.latencyMs.p9999 },
-  { name: "99.9th %ile (ms)", value: (row) => row.phase.latencyMs.p999 },
-  { name: "99th %ile (ms)", value: (row) => row.phase.latencyMs.p99 },
-  { name: "90th %ile (ms)", value: (row) => row.phase.latencyMs.p90 },
-  { name: "75th %ile (ms)", value: (row) => row.phase.latencyMs.p75 },
-  { name: "50th %ile (ms)", value: (row) => row.phase.latencyMs.p50 },
-  { name: "25th %ile (ms)", value: (row) => row.phase.latencyMs.p25 },
-  { name: "Min (ms)", value: (row) => row.phase.latencyMs.min },
-  { name: "Mean (ms)", value: (row) => row.phase.latencyMs.mean },
-  { name: "Stdev (ms)", value: (row) => row.phase.latencyMs.stdev },
-  { name: "TTFB 50th %ile (ms)", value: (row) => row.phase.ttfbMs.p50 },
-  { name: "TTFB 99th %ile (ms)", value: (row) => row.phase.ttfbMs.p99 },
-  { name: "Service 99th %ile (ms)", value: (row) => row.phase.serviceMs?.p99 },
+  // Latency columns are empty where no request succeeded.
+  { name: "Max (ms)", value: (row) => row.phase.latencyMs?.max },
+  { name: "99.99th %ile (ms)", value: (row) => row.phase.latencyMs?.p9999 },
+  { name: "99.9th %ile (ms)", value: (row) => row.phase.latencyMs?.p999 },
+  { name: "99th %ile (ms)", value: (row) => row.phase.latencyMs?.p99 },
+  { name: "90th %ile (ms)", value: (row) => row.phase.latencyMs?.p90 },
+  { name: "75th %ile (ms)", value: (row) => row.phase.latencyMs?.p75 },
+  { name: "50th %ile (ms)", value: (row) => row.phase.latencyMs?.p50 },
+  { name: "25th %ile (ms)", value: (row) => row.phase.latencyMs?.p25 },
+  { name: "Min (ms)", value: (row) => row.phase.latencyMs?.min },
+  { name: "Mean (ms)", value: (row) => row.phase.latencyMs?.mean },
+  { name: "Stdev (ms)", value: (row) => row.phase.latencyMs?.stdev },
+  { name: "Steady Throughput (MB/s)", value: (row) => row.phase.steady?.throughputMBps },
+  { name: "Steady Operations per Second", value: (row) => row.phase.steady?.opsPerSec },
+  { name: "Steady Window (s)", value: (row) => secondsOf(row.phase.steady?.durationMs) },
+  ...figureColumns("Client Queue", (phase) => phase.clientQueueMs),
+  ...figureColumns("Service", (phase) => phase.serviceMs),
+  ...figureColumns("TTFB", (phase) => phase.ttfbMs),
+  ...figureColumns("Transfer", (phase) => phase.transferMs),
+  { name: "Slowest 1% From (ms)", value: (row) => row.phase.tail?.p99.fromMs },
+  { name: "Slowest 1% Client Queue (ms)", value: (row) => row.phase.tail?.p99.clientQueueMs },
+  { name: "Slowest 1% Backup Wait (ms)", value: (row) => row.phase.tail?.p99.hedgeWaitMs },
+  { name: "Slowest 1% Server (ms)", value: (row) => row.phase.tail?.p99.serverMs },
+  { name: "Slowest 1% Transfer (ms)", value: (row) => row.phase.tail?.p99.transferMs },
   { name: "Missed Starts", value: (row) => row.phase.missedStarts },
   // Empty where the phase sent no backups (normal mode), rather than a misleading 0 of a budget.
   { name: "Hedge Extra (%)", value: (row) => row.phase.hedge?.extraPct },
   { name: "Hedge Wasted (bytes)", value: (row) => row.phase.hedge?.wastedBytes },
-  { name: "Hedge Aborted", value: (row) => row.phase.hedge?.aborted },
+  { name: "Hedge Cancelled", value: (row) => row.phase.hedge?.cancelled },
   { name: "Won by Backup", value: (row) => row.phase.hedge?.wonByBackup },
-  { name: "Stopped Early", value: (row) => row.summary.stopped },
+  { name: "Backups to the Same Replica", value: (row) => row.phase.hedge?.sameReplica },
+  { name: "Point Finished", value: (row) => row.point.finished },
+  { name: "Run Status", value: (row) => row.summary.status },
 ];
 
 export const SUMMARY_CSV_COLUMNS: readonly string[] = COLUMNS.map((column) => column.name);

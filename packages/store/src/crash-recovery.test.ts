@@ -131,7 +131,7 @@ describe("a writer killed with SIGKILL at any moment", () => {
       const columns = await store.loadRecords(outcome.id);
       expect(columns.count).toBe(stored.recordCount);
       const { summary, histograms } = await store.rebuildFromRecords(outcome.id);
-      expect(summary.stopped).toBe(true);
+      expect(summary.status).toBe("stopped");
       const requests = summary.points
         .flatMap((point) => point.phases)
         .reduce((sum, phase) => sum + phase.requests, 0);

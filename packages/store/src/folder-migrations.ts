@@ -1,4 +1,5 @@
 import { RUN_FOLDER_SCHEMA_VERSION } from "@taillab/api";
+import { expandSweep, parseRunSpec } from "@taillab/core";
 import { ResultsStoreError } from "./results-error.ts";
 
 /** A run folder's documents as read from disk, before they are checked against the schemas. */
@@ -15,11 +16,95 @@ export interface FolderDocuments {
 export type FolderMigration = (documents: FolderDocuments) => FolderDocuments;
 export type MigrationTable = Readonly<Record<number, FolderMigration>>;
 
+type Document = Record<string, unknown>;
+
 /**
- * Version 1 is the first results format, so there is nothing to upgrade yet. When version 2
- * comes, `1: (documents) => …` goes here and every older folder is read through it.
+ * Version 1 → 2: runs gained the status "stopped", points say whether they finished, and phases
+ * the per-request timeline's figures. What version 1 did not measure stays null: client queue,
+ * transfer, the steady window, the tail breakdown, and TTFB (version 1 timed it from the intended
+ * start to the response headers, which is not version 2's first body byte after the send).
  */
-export const FOLDER_MIGRATIONS: MigrationTable = {};
+function upgradeToVersion2(documents: FolderDocuments): FolderDocuments {
+  const summary = documents.summary as Document | null;
+  const stopped = summary?.stopped === true;
+  const meta =
+    documents.meta.status === "complete" && stopped
+      ? { ...documents.meta, status: "stopped" }
+      : documents.meta;
+  return {
+    meta,
+    summary: summary && upgradeSummary(summary, stopped),
+    histograms: Array.isArray(documents.histograms)
+      ? (documents.histograms as Document[]).map((phase) => ({
+          pointIndex: phase.pointIndex,
+          op: phase.op,
+          latency: phase.latency,
+          clientQueue: null,
+          service: phase.service ?? null,
+          ttfb: null,
+          transfer: null,
+        }))
+      : documents.histograms,
+  };
+}
+
+function upgradeSummary(summary: Document, stopped: boolean): Document {
+  const rest = Object.fromEntries(Object.entries(summary).filter(([key]) => key !== "stopped"));
+  const points = Array.isArray(summary.points) ? (summary.points as Document[]) : [];
+  const spec = summary.spec as Document | undefined;
+  const upgradePhases = (phases: unknown) =>
+    Array.isArray(phases)
+      ? (phases as Document[]).map((phase) => upgradePhase(phase, summary.loop, spec))
+      : phases;
+  return {
+    ...rest,
+    schemaVersion: 2,
+    status: stopped ? "stopped" : "complete",
+    pointCount: Math.max(1, points.length, plannedPoints(spec)),
+    points: points.map((point, index) => ({
+      ...point,
+      finished: !stopped || index < points.length - 1,
+      phases: upgradePhases(point.phases),
+      ...(Array.isArray(point.repetitions)
+        ? {
+            repetitions: (point.repetitions as Document[]).map((repetition) => ({
+              phases: upgradePhases(repetition.phases),
+            })),
+          }
+        : {}),
+    })),
+  };
+}
+
+/** The points of a stored spec (version 1 kept only those that ran). */
+function plannedPoints(spec: unknown): number {
+  const parsed = parseRunSpec(spec);
+  return parsed.ok ? expandSweep(parsed.spec).length : 0;
+}
+
+function upgradePhase(phase: Document, runLoop: unknown, spec: Document | undefined): Document {
+  const requests = Number(phase.requests ?? 0);
+  const errors = Number(phase.errors ?? 0);
+  const hedge = phase.hedge as Document | undefined;
+  const open = runLoop === "open" && (spec?.workload !== undefined || phase.op !== "DELETE");
+  const { aborted, ...hedgeRest } = hedge ?? {};
+  return {
+    ...phase,
+    loop: open ? "open" : "closed",
+    steady: null,
+    latencyMs: requests > errors ? phase.latencyMs : null,
+    clientQueueMs: null,
+    serviceMs: phase.serviceMs ?? null,
+    ttfbMs: null,
+    transferMs: null,
+    missedStarts: phase.missedStarts ?? 0,
+    tail: null,
+    ...(hedge ? { hedge: { ...hedgeRest, cancelled: aborted ?? 0, sameReplica: 0 } } : {}),
+  };
+}
+
+/** Upgrades, one version at a time: every older folder is read through them. */
+export const FOLDER_MIGRATIONS: MigrationTable = { 1: upgradeToVersion2 };
 
 export function folderVersionOf(meta: unknown, where: string): number {
   const version = (meta as { schemaVersion?: unknown } | null)?.schemaVersion;

@@ -26,9 +26,13 @@ export interface RecordArrays {
   keyNumber: Uint32Array;
   bytes: Float64Array;
   intendedStartUs: Float64Array;
-  startUs: Float64Array;
+  readyUs: Float64Array;
+  sentUs: Float64Array;
+  headersUs: Float64Array;
   firstByteUs: Float64Array;
   endUs: Float64Array;
+  client: Uint32Array;
+  phaseIndex: Uint16Array;
   status: Uint16Array;
   /** Index into errorCodes; 0 is no error. */
   errorId: Uint16Array;
@@ -36,6 +40,8 @@ export interface RecordArrays {
   replica: Uint8Array;
   /** 1 for the winning attempt, else 0. */
   winner: Uint8Array;
+  /** 1 for a measured request, else 0. */
+  measured: Uint8Array;
 }
 
 /**
@@ -51,14 +57,45 @@ export interface RecordColumns extends RecordArrays {
   textKeys: string[];
 }
 
-/** Column order in a records frame: widest first, so every column can be a typed-array view. */
-export const COLUMN_LAYOUT: readonly {
+export interface ColumnSlot {
   name: keyof RecordArrays;
   bytesPerElement: 1 | 2 | 4 | 8;
-}[] = [
+}
+
+/**
+ * Column order in a records frame of the current format (version 2): widest first, so every
+ * column can be a typed-array view.
+ */
+export const COLUMN_LAYOUT: readonly ColumnSlot[] = [
   { name: "bytes", bytesPerElement: 8 },
   { name: "intendedStartUs", bytesPerElement: 8 },
-  { name: "startUs", bytesPerElement: 8 },
+  { name: "readyUs", bytesPerElement: 8 },
+  { name: "sentUs", bytesPerElement: 8 },
+  { name: "headersUs", bytesPerElement: 8 },
+  { name: "firstByteUs", bytesPerElement: 8 },
+  { name: "endUs", bytesPerElement: 8 },
+  { name: "keyNumber", bytesPerElement: 4 },
+  { name: "client", bytesPerElement: 4 },
+  { name: "pointIndex", bytesPerElement: 2 },
+  { name: "phaseIndex", bytesPerElement: 2 },
+  { name: "status", bytesPerElement: 2 },
+  { name: "errorId", bytesPerElement: 2 },
+  { name: "op", bytesPerElement: 1 },
+  { name: "attempt", bytesPerElement: 1 },
+  { name: "replica", bytesPerElement: 1 },
+  { name: "winner", bytesPerElement: 1 },
+  { name: "measured", bytesPerElement: 1 },
+];
+
+/**
+ * Version 1's frames, read into version 2's arrays: its startUs (taken before signing) lands in
+ * readyUs, its firstByteUs (the response headers') in firstByteUs; `fillVersion1Columns` fills
+ * what it did not record.
+ */
+export const COLUMN_LAYOUT_V1: readonly ColumnSlot[] = [
+  { name: "bytes", bytesPerElement: 8 },
+  { name: "intendedStartUs", bytesPerElement: 8 },
+  { name: "readyUs", bytesPerElement: 8 },
   { name: "firstByteUs", bytesPerElement: 8 },
   { name: "endUs", bytesPerElement: 8 },
   { name: "keyNumber", bytesPerElement: 4 },
@@ -71,8 +108,28 @@ export const COLUMN_LAYOUT: readonly {
   { name: "winner", bytesPerElement: 1 },
 ];
 
-/** Bytes one record takes in a records frame. */
-export const RECORD_BYTES = COLUMN_LAYOUT.reduce((sum, column) => sum + column.bytesPerElement, 0);
+/**
+ * Rows `from` … `from + count - 1` of version-1 records: sent when they started, headers with
+ * the first byte, every request measured (version 1 recorded only measured ones), one client,
+ * and the point as the phase (its repetitions then read as one).
+ */
+export function fillVersion1Columns(arrays: RecordArrays, from: number, count: number): void {
+  for (let row = from; row < from + count; row += 1) {
+    arrays.sentUs[row] = arrays.readyUs[row] ?? 0;
+    arrays.headersUs[row] = arrays.firstByteUs[row] ?? 0;
+    arrays.phaseIndex[row] = arrays.pointIndex[row] ?? 0;
+    arrays.measured[row] = 1;
+  }
+}
+
+export function layoutOfVersion(version: number): readonly ColumnSlot[] {
+  return version === 1 ? COLUMN_LAYOUT_V1 : COLUMN_LAYOUT;
+}
+
+/** Bytes one record takes in a records frame of a format version. */
+export function recordBytesOf(layout: readonly ColumnSlot[]): number {
+  return layout.reduce((sum, column) => sum + column.bytesPerElement, 0);
+}
 
 export function allocateRecordArrays(count: number): RecordArrays {
   return {
@@ -81,14 +138,19 @@ export function allocateRecordArrays(count: number): RecordArrays {
     keyNumber: new Uint32Array(count),
     bytes: new Float64Array(count),
     intendedStartUs: new Float64Array(count),
-    startUs: new Float64Array(count),
+    readyUs: new Float64Array(count),
+    sentUs: new Float64Array(count),
+    headersUs: new Float64Array(count),
     firstByteUs: new Float64Array(count),
     endUs: new Float64Array(count),
+    client: new Uint32Array(count),
+    phaseIndex: new Uint16Array(count),
     status: new Uint16Array(count),
     errorId: new Uint16Array(count),
     attempt: new Uint8Array(count),
     replica: new Uint8Array(count),
     winner: new Uint8Array(count),
+    measured: new Uint8Array(count),
   };
 }
 
@@ -108,7 +170,9 @@ export function recordAt(columns: RecordColumns, index: number): RequestRecord {
     key: keyAt(columns, index),
     bytes: columns.bytes[index] ?? 0,
     intendedStartUs: columns.intendedStartUs[index] ?? 0,
-    startUs: columns.startUs[index] ?? 0,
+    readyUs: columns.readyUs[index] ?? 0,
+    sentUs: columns.sentUs[index] ?? 0,
+    headersUs: columns.headersUs[index] ?? 0,
     firstByteUs: columns.firstByteUs[index] ?? 0,
     endUs: columns.endUs[index] ?? 0,
     status: columns.status[index] ?? 0,
@@ -116,5 +180,8 @@ export function recordAt(columns: RecordColumns, index: number): RequestRecord {
     attempt: columns.attempt[index] ?? 1,
     replica: columns.replica[index] ?? 0,
     winner: columns.winner[index] === 1,
+    phaseIndex: columns.phaseIndex[index] ?? 0,
+    client: columns.client[index] ?? 0,
+    measured: columns.measured[index] === 1,
   };
 }

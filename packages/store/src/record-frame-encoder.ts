@@ -3,7 +3,7 @@ import {
   allocateRecordArrays,
   COLUMN_LAYOUT,
   OPERATIONS,
-  RECORD_BYTES,
+  recordBytesOf,
   TEXT_KEY_FLAG,
   type RecordArrays,
 } from "./record-columns.ts";
@@ -18,6 +18,7 @@ import {
 } from "./record-log-format.ts";
 
 const OPERATION_CODES = new Map(OPERATIONS.map((op, code) => [op, code]));
+const RECORD_BYTES = recordBytesOf(COLUMN_LAYOUT);
 const MAX_ERROR_CODES = 0xffff;
 const MAX_UTF8_BYTES = 0xffff;
 const INITIAL_CAPACITY = 1024;
@@ -58,14 +59,19 @@ export class RecordFrameEncoder {
       columns.keyNumber[row] = this.keyNumberOf(record.key);
       columns.bytes[row] = record.bytes;
       columns.intendedStartUs[row] = record.intendedStartUs;
-      columns.startUs[row] = record.startUs;
+      columns.readyUs[row] = record.readyUs;
+      columns.sentUs[row] = record.sentUs;
+      columns.headersUs[row] = record.headersUs;
       columns.firstByteUs[row] = record.firstByteUs;
       columns.endUs[row] = record.endUs;
+      columns.client[row] = record.client;
+      columns.phaseIndex[row] = record.phaseIndex;
       columns.status[row] = record.status;
       columns.errorId[row] = record.error === null ? 0 : this.errorIdOf(record.error);
       columns.attempt[row] = record.attempt;
       columns.replica[row] = record.replica;
       columns.winner[row] = record.winner ? 1 : 0;
+      columns.measured[row] = record.measured ? 1 : 0;
       row += 1;
     }
     this.count = row;
@@ -168,6 +174,8 @@ function checkRecord(record: RequestRecord): void {
   checkRange("status", record.status, 0, 0xffff);
   checkRange("attempt", record.attempt, 0, 0xff);
   checkRange("replica", record.replica, 0, 0xff);
+  checkRange("phaseIndex", record.phaseIndex, 0, 0xffff);
+  checkRange("client", record.client, 0, 0xffff_ffff);
 }
 
 function checkRange(field: string, value: number, min: number, max: number): void {

@@ -1,6 +1,6 @@
 import { endianness } from "node:os";
 import { crc32 } from "node:zlib";
-import { RECORD_BYTES } from "./record-columns.ts";
+import { recordBytesOf, type ColumnSlot } from "./record-columns.ts";
 
 /**
  * records.log: a 16-byte header, then frames appended one after another and never rewritten.
@@ -15,13 +15,14 @@ import { RECORD_BYTES } from "./record-columns.ts";
  * string its UTF-8 length u16 and bytes. Ids are dense and in order, so a reader checks that the
  * first id is the next one it expects.
  *
- * Records frame payload: count u32, reserved u32, then COLUMN_LAYOUT's columns one after another
- * (all of column 1, all of column 2, …), widest first, so each column is 8-byte-aligned within
- * the payload and loads with one copy.
+ * Records frame payload: count u32, reserved u32, then the format version's columns (see
+ * record-columns.ts: COLUMN_LAYOUT for version 2, COLUMN_LAYOUT_V1 for version 1) one after
+ * another (all of column 1, all of column 2, …), widest first, so each column is 8-byte-aligned
+ * within the payload and loads with one copy.
  */
 
 export const LOG_MAGIC = "TLRECLOG";
-export const LOG_FORMAT_VERSION = 1;
+export const LOG_FORMAT_VERSION = 2;
 export const LOG_HEADER_BYTES = 16;
 export const FRAME_HEADER_BYTES = 9;
 export const FRAME_DICTIONARY = 1;
@@ -46,7 +47,7 @@ export function encodeLogHeader(): Buffer {
 }
 
 export type LogHeaderCheck =
-  | { ok: true }
+  | { ok: true; version: number }
   /** Shorter than a header but a prefix of one: a log whose creation was cut short. Empty. */
   | { ok: false; empty: true }
   | { ok: false; empty: false; reason: string };
@@ -71,7 +72,7 @@ export function checkLogHeader(bytes: Uint8Array): LogHeaderCheck {
       reason: `it has records format version ${version}, newer than this TailLab reads (${LOG_FORMAT_VERSION}); update TailLab to open it`,
     };
   }
-  return { ok: true };
+  return { ok: true, version };
 }
 
 function frameChecksum(header: Uint8Array, payload: Uint8Array): number {
@@ -127,10 +128,13 @@ export function verifyFrame(header: Uint8Array, payload: Uint8Array): boolean {
 }
 
 /** Records in a records frame, or null when the payload's size does not match its count. */
-export function recordsInPayload(payload: Uint8Array): number | null {
+export function recordsInPayload(
+  payload: Uint8Array,
+  layout: readonly ColumnSlot[],
+): number | null {
   if (payload.length < RECORDS_HEADER_BYTES) return null;
   const count = Buffer.from(payload.buffer, payload.byteOffset, 4).readUInt32LE(0);
-  return payload.length === RECORDS_HEADER_BYTES + count * RECORD_BYTES ? count : null;
+  return payload.length === RECORDS_HEADER_BYTES + count * recordBytesOf(layout) ? count : null;
 }
 
 export function encodeDictionaryFrame(kind: number, firstId: number, strings: string[]): Buffer {

@@ -1,7 +1,9 @@
 import { open, readFile, type FileHandle } from "node:fs/promises";
 import {
   allocateRecordArrays,
-  COLUMN_LAYOUT,
+  fillVersion1Columns,
+  layoutOfVersion,
+  type ColumnSlot,
   type RecordArrays,
   type RecordColumns,
 } from "./record-columns.ts";
@@ -55,10 +57,16 @@ function applyDictionaryFrame(dictionaries: Dictionaries, payload: Buffer): bool
   return true;
 }
 
-/** Copies a records payload's columns into `target` from row `row` on. */
-function copyColumns(payload: Buffer, count: number, target: RecordArrays, row: number): void {
+/** Copies a records payload's columns (of a log's format version) into `target` from `row` on. */
+function copyColumns(
+  payload: Buffer,
+  count: number,
+  version: number,
+  target: RecordArrays,
+  row: number,
+): void {
   let at = RECORDS_HEADER_BYTES;
-  for (const { name, bytesPerElement } of COLUMN_LAYOUT) {
+  for (const { name, bytesPerElement } of layoutOfVersion(version)) {
     const column = target[name];
     const length = count * bytesPerElement;
     const destination = new Uint8Array(
@@ -69,12 +77,14 @@ function copyColumns(payload: Buffer, count: number, target: RecordArrays, row: 
     destination.set(payload.subarray(at, at + length));
     at += length;
   }
+  if (version === 1) fillVersion1Columns(target, row, count);
 }
 
-function checkHeader(bytes: Uint8Array, where: string): boolean {
+/** The log's format version, or null for a log whose creation was cut short (empty). */
+function checkHeader(bytes: Uint8Array, where: string): number | null {
   const check = checkLogHeader(bytes);
-  if (check.ok) return true;
-  if (check.empty) return false;
+  if (check.ok) return check.version;
+  if (check.empty) return null;
   throw new Error(`${where}: ${check.reason}`);
 }
 
@@ -84,7 +94,9 @@ export function decodeRecordLog(bytes: Buffer, keyPrefix: string, where: string)
   const dictionaries = emptyDictionaries();
   const batches: { payload: Buffer; count: number }[] = [];
   let total = 0;
-  if (checkHeader(bytes, where)) {
+  const version = checkHeader(bytes, where);
+  const layout: readonly ColumnSlot[] = layoutOfVersion(version ?? 0);
+  if (version !== null) {
     for (let offset = LOG_HEADER_BYTES; ;) {
       const frame = frameAt(bytes, offset);
       if (!frame) break;
@@ -92,7 +104,7 @@ export function decodeRecordLog(bytes: Buffer, keyPrefix: string, where: string)
         break;
       }
       if (frame.type === FRAME_RECORDS) {
-        const count = recordsInPayload(frame.payload);
+        const count = recordsInPayload(frame.payload, layout);
         if (count === null) break;
         batches.push({ payload: frame.payload, count });
         total += count;
@@ -103,7 +115,7 @@ export function decodeRecordLog(bytes: Buffer, keyPrefix: string, where: string)
   const arrays = allocateRecordArrays(total);
   let row = 0;
   for (const { payload, count } of batches) {
-    copyColumns(payload, count, arrays, row);
+    copyColumns(payload, count, version ?? 0, arrays, row);
     row += count;
   }
   return { count: total, keyPrefix, ...dictionaries, ...arrays };
@@ -142,12 +154,14 @@ export async function* readRecordBatches(
   try {
     const size = (await file.stat()).size;
     extent.skippedBytes = size;
-    if (!checkHeader(await readAt(file, 0, Math.min(size, LOG_HEADER_BYTES)), where)) {
+    const version = checkHeader(await readAt(file, 0, Math.min(size, LOG_HEADER_BYTES)), where);
+    if (version === null) {
       // A header cut short: the log's creation was, and nothing was lost.
       extent.skippedBytes = 0;
       return;
     }
     extent.skippedBytes = size - LOG_HEADER_BYTES;
+    const layout = layoutOfVersion(version);
     const dictionaries = emptyDictionaries();
     for (let offset = LOG_HEADER_BYTES; offset + FRAME_HEADER_BYTES <= size;) {
       const header = await readAt(file, offset, FRAME_HEADER_BYTES);
@@ -158,14 +172,14 @@ export async function* readRecordBatches(
       const payload = await readAt(file, offset + FRAME_HEADER_BYTES, payloadLength);
       if (payload.length < payloadLength || !verifyFrame(header, payload)) return;
       if (type === FRAME_DICTIONARY && !applyDictionaryFrame(dictionaries, payload)) return;
-      const count = type === FRAME_RECORDS ? recordsInPayload(payload) : 0;
+      const count = type === FRAME_RECORDS ? recordsInPayload(payload, layout) : 0;
       if (count === null) return;
       extent.records += count;
       extent.skippedBytes = size - end;
       offset = end;
       if (type === FRAME_RECORDS) {
         const arrays = allocateRecordArrays(count);
-        copyColumns(payload, count, arrays, 0);
+        copyColumns(payload, count, version, arrays, 0);
         yield { count, keyPrefix, ...dictionaries, ...arrays };
       }
     }
@@ -193,7 +207,7 @@ export async function countLogRecords(
   const file = await open(path, "r");
   try {
     const size = (await file.stat()).size;
-    if (!checkHeader(await readAt(file, 0, Math.min(size, LOG_HEADER_BYTES)), where)) {
+    if (checkHeader(await readAt(file, 0, Math.min(size, LOG_HEADER_BYTES)), where) === null) {
       return { records: 0, skippedBytes: 0 };
     }
     let count = 0;

@@ -101,8 +101,8 @@ describe("records log", () => {
       "x.log: it is not a TailLab records log",
     );
     const future = Buffer.from(header);
-    future.writeUInt32LE(2, 8);
-    expect(() => decodeRecordLog(future, PREFIX, "x.log")).toThrow(/version 2, newer than/);
+    future.writeUInt32LE(3, 8);
+    expect(() => decodeRecordLog(future, PREFIX, "x.log")).toThrow(/version 3, newer than/);
   });
 
   it("streams, counts and loads the same records from a file, torn tail or not", async () => {

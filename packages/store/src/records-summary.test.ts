@@ -1,5 +1,4 @@
 import type { RequestRecord, RunMeta } from "@taillab/api";
-import { decodeHistogram, latencyStatsMs } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { decodeRecordLog } from "./record-log-reader.ts";
 import { RecordFrameEncoder } from "./record-frame-encoder.ts";
@@ -11,7 +10,7 @@ const PREFIX = "taillab/r/";
 
 function metaWith(specInput: Record<string, unknown>): RunMeta {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     id: "r",
     name: "r",
     tags: [],
@@ -31,7 +30,9 @@ function attempt(overrides: Partial<RequestRecord>): RequestRecord {
     key: `${PREFIX}1`,
     bytes: 100,
     intendedStartUs: 0,
-    startUs: 0,
+    readyUs: 0,
+    sentUs: 0,
+    headersUs: 400,
     firstByteUs: 500,
     endUs: 1000,
     status: 200,
@@ -39,6 +40,9 @@ function attempt(overrides: Partial<RequestRecord>): RequestRecord {
     attempt: 1,
     replica: 0,
     winner: true,
+    phaseIndex: 0,
+    client: 0,
+    measured: true,
     ...overrides,
   };
 }
@@ -55,35 +59,24 @@ function summarize(meta: RunMeta, batches: { pointIndex: number; records: Reques
   return summarizer.finish(null);
 }
 
-/**
- * Count, min and max (ms) of an encoded histogram; the max to two decimals, as an encoded
- * histogram keeps values to 3 significant digits (3 ms comes back as 3.001).
- */
-function figures(encoded: string | null | undefined) {
-  if (!encoded) return null;
-  const histogram = decodeHistogram(encoded);
-  const { min, max } = latencyStatsMs(histogram);
-  const result = { count: histogram.totalCount, min, max: Math.round(max * 100) / 100 };
-  histogram.destroy();
-  return result;
-}
-
 describe("summary rebuilt from records", () => {
-  it("counts logical requests the way the engine does: winners, backups, failures", () => {
+  it("groups attempts into logical requests: winners, backups, failures", () => {
     const meta = metaWith({ mode: "hedged", endpoints: [{ url: "http://a:1" }] });
-    const { summary, histograms } = summarize(meta, [
+    const { summary, histograms, intervalLines } = summarize(meta, [
       {
         pointIndex: 0,
         records: [
           // A single attempt: 1 ms.
           attempt({ key: `${PREFIX}1` }),
-          // Hedged: the first attempt lost, the backup won at 3 ms.
-          attempt({ key: `${PREFIX}2`, endUs: 4000, error: "Aborted", winner: false, bytes: 7 }),
+          // Hedged: the first attempt was cancelled, the backup sent at 2 ms won at 3 ms.
+          attempt({ key: `${PREFIX}2`, endUs: 4000, error: "Cancelled", winner: false, bytes: 7 }),
           attempt({
             key: `${PREFIX}2`,
             attempt: 2,
             replica: 1,
-            startUs: 2000,
+            readyUs: 2000,
+            sentUs: 2000,
+            headersUs: 2400,
             firstByteUs: 2500,
             endUs: 3000,
           }),
@@ -101,70 +94,79 @@ describe("summary rebuilt from records", () => {
             endUs: 9000,
           }),
           // A same-key request that starts again at attempt 1 is a new request.
-          attempt({ key: `${PREFIX}3`, intendedStartUs: 100, startUs: 100, endUs: 2100 }),
+          attempt({
+            key: `${PREFIX}3`,
+            intendedStartUs: 100,
+            readyUs: 100,
+            sentUs: 100,
+            endUs: 2100,
+          }),
         ],
       },
     ]);
-    expect(summary.stopped).toBe(true);
-    expect(summary.runId).toBe("r");
-    expect(summary.endpointUrls).toEqual(["http://a:1"]);
-    expect(summary.finishedAt).toBe("2026-01-01T00:00:00.009Z");
+    expect(summary).toMatchObject({
+      status: "stopped",
+      runId: "r",
+      endpointUrls: ["http://a:1"],
+      finishedAt: "2026-01-01T00:00:00.009Z",
+    });
+    expect(summary.points[0]?.finished).toBe(false);
     const [phase] = summary.points[0]?.phases ?? [];
     expect(phase).toMatchObject({
       op: "GET",
+      loop: "closed",
       requests: 4,
       errors: 1,
       errorsByCode: { SlowDown: 1 },
       bytes: 300,
       durationMs: 9,
       hedge: {
-        delayMs: null,
+        delayMs: 2,
         attempts: 5,
         extraPct: 25,
-        aborted: 1,
+        cancelled: 1,
         wastedBytes: 7,
         wonByBackup: 1,
+        sameReplica: 0,
         budgetPct: 10,
       },
     });
-    expect(phase?.latencyMs.min).toBe(1);
-    expect(phase?.latencyMs.max).toBe(3);
-    expect(phase?.ttfbMs.min).toBe(0.4);
-    // The histograms hold the answered requests only, from their intended starts.
-    expect(histograms).toHaveLength(1);
-    expect(histograms[0]).toMatchObject({ pointIndex: 0, op: "GET", service: null });
-    expect(figures(histograms[0]?.latency)).toEqual({ count: 3, min: 1, max: 3 });
-    expect(figures(histograms[0]?.ttfb)).toEqual({ count: 3, min: 0.4, max: 2.5 });
+    expect(phase?.latencyMs).toMatchObject({ min: 1, max: 3 });
+    // TTFB runs from the send of the answering attempt to its first body byte.
+    expect(phase?.ttfbMs).toMatchObject({ min: 0.4, max: 0.5 });
+    expect(histograms.map(({ pointIndex, op }) => `${pointIndex} ${op}`)).toEqual(["0 GET"]);
+    expect(intervalLines.map((line) => `${line.op} ${line.startS} ${line.failed}`)).toEqual([
+      "GET 0 false",
+      "GET 0 true",
+    ]);
   });
 
-  it("orders points and phases, and adds open-loop figures except for cleanup", () => {
-    const meta = metaWith({
-      openLoop: { rateHz: 100 },
-      clients: [1, 2],
-      samples: 10,
-    });
-    const { summary, histograms } = summarize(meta, [
-      { pointIndex: 1, records: [attempt({ op: "DELETE" })] },
-      { pointIndex: 1, records: [attempt({ op: "PUT", startUs: 5000, endUs: 6000 })] },
+  it("leaves out requests that were not measured: a workload's prepared objects", () => {
+    const meta = metaWith({ workload: { ops: "put:50,get:50", prepareObjects: 50 }, samples: 100 });
+    const prepared = Array.from({ length: 50 }, (_, index) =>
+      attempt({ op: "PUT", key: `${PREFIX}${index}`, measured: false }),
+    );
+    const mixed = Array.from({ length: 100 }, (_, index) =>
+      attempt({ op: index % 2 ? "PUT" : "GET", key: `${PREFIX}${index}`, phaseIndex: 1 }),
+    );
+    const { summary } = summarize(meta, [{ pointIndex: 0, records: [...prepared, ...mixed] }]);
+    expect(summary.points[0]?.phases.map(({ op, requests }) => `${op} ${requests}`)).toEqual([
+      "PUT 50",
+      "GET 50",
     ]);
-    expect(summary.loop).toBe("open");
+  });
+
+  it("lists phases in the run's order; cleanup is a closed loop, the others open", () => {
+    const meta = metaWith({ openLoop: { rateHz: 100 }, clients: [1, 2], samples: 10 });
+    const { summary } = summarize(meta, [
+      { pointIndex: 1, records: [attempt({ op: "DELETE", phaseIndex: 5 })] },
+      { pointIndex: 1, records: [attempt({ op: "PUT", phaseIndex: 3, readyUs: 5000 })] },
+    ]);
     expect(summary.points.map((point) => point.params.clients)).toEqual([1, 2]);
     expect(summary.points[0]?.phases).toEqual([]);
     const [put, cleanup] = summary.points[1]?.phases ?? [];
-    expect(put).toMatchObject({ op: "PUT", missedStarts: 1 });
-    expect(put?.serviceMs?.max).toBe(1);
-    expect(put?.latencyMs.max).toBe(6);
-    expect(put?.hedge).toBeUndefined();
-    expect(cleanup?.op).toBe("DELETE");
-    expect(cleanup?.serviceMs).toBeUndefined();
-    // Service time (from the actual send) beside latency (from the schedule), open loop only.
-    expect(histograms.map((phase) => `${phase.pointIndex} ${phase.op}`)).toEqual([
-      "1 PUT",
-      "1 DELETE",
-    ]);
-    expect(figures(histograms[0]?.latency)).toEqual({ count: 1, min: 6, max: 6 });
-    expect(figures(histograms[0]?.service)).toEqual({ count: 1, min: 1, max: 1 });
-    expect(histograms[1]?.service).toBeNull();
+    expect(put).toMatchObject({ op: "PUT", loop: "open", missedStarts: 1 });
+    expect(cleanup).toMatchObject({ op: "DELETE", loop: "closed", missedStarts: 0 });
   });
 
   it("names a point the spec does not have", () => {

@@ -1,111 +1,80 @@
 import {
-  MISSED_START_TOLERANCE_MS,
   RESULTS_SCHEMA_VERSION,
-  type HedgeSummary,
   type Operation,
   type PhaseHistograms,
-  type PhaseSummary,
   type PointSummary,
   type RunMeta,
   type RunSummary,
 } from "@taillab/api";
 import {
-  createLatencyHistogram,
-  encodeHistogram,
+  encodedHistogramsOf,
   expandSweep,
-  latencyStatsMs,
-  recordLatencyUs,
-  summarizePhase,
-  type LatencyHistogram,
+  intervalLogLines,
+  PhaseAccount,
+  phaseShapeOf,
+  summaryOperations,
+  type AttemptTimeline,
+  type IntervalLogLine,
+  type LogicalRequest,
 } from "@taillab/core";
 import { OPERATIONS, TEXT_KEY_FLAG, type RecordColumns } from "./record-columns.ts";
 
 /**
- * A RunSummary and the phase histograms rebuilt from a run's records, for a run that never wrote
- * its own (killed, power cut, failed). It follows the engine's PhaseRecorder and PhaseCollector:
- * a logical request is an attempt 1 and the attempts after it with the same key; its latency runs
- * from the intended start to the end of the winning attempt, TTFB to that attempt's first byte,
- * service time (open loop only) from the first attempt's actual start to the same end; a request
- * with no winner counts under the last attempt's error code and in no histogram; a phase lasts
- * from its earliest intended start to its latest answer. The histograms are the ones the summary's
- * percentiles come from, so the two always agree. What the records do not hold is approximated or
- * left out:
- * - missedStarts (open loop): first attempts that started more than MISSED_START_TOLERANCE_MS
- *   after their schedule (the engine checks just before sending, so this can count a few more);
- * - hedge.delayMs is null (the delay chosen is not recorded); aborted counts the losing attempts
- *   of requests that had a winner, which the engine cancels;
+ * A RunSummary, phase histograms and interval log lines rebuilt from a run's records, for a run
+ * that never wrote its own (killed, power cut, failed) or to check one that did. The records are
+ * folded into the same accounting as the engine's (core's PhaseAccount): a logical request is an
+ * attempt 1 and the attempts right after it of the same key, phase and client; each operation of
+ * each point is counted with the spec's rules (phaseShapeOf), so a rebuilt summary equals the one
+ * the engine wrote, figure for figure. What the records cannot say:
  * - finishedAt is createdAt plus the last record's end (records count from the run's start,
- *   taken a moment after createdAt).
+ *   taken a moment after createdAt);
+ * - a phase stopped before its first answer has no records, so it is not listed.
  */
-
-interface Attempt {
-  intendedStartUs: number;
-  startUs: number;
-  firstByteUs: number;
-  endUs: number;
-  bytes: number;
-  error: string | null;
-  winner: boolean;
-}
 
 interface PendingRequest {
   pointIndex: number;
-  op: number;
-  keyNumber: number;
-  attempts: Attempt[];
+  key: number;
+  request: LogicalRequest;
+  attempts: AttemptTimeline[];
 }
 
-interface PhaseTotals {
-  op: Operation;
-  requests: number;
-  errorsByCode: Record<string, number>;
-  bytes: number;
-  firstStartUs: number | null;
-  lastEndUs: number | null;
-  latency: LatencyHistogram;
-  ttfb: LatencyHistogram;
-  service: LatencyHistogram;
-  missedStarts: number;
-  attempts: number;
-  aborted: number;
-  wastedBytes: number;
-  wonByBackup: number;
-}
-
-/** What RecordsSummarizer rebuilds: the summary and each point × phase's histograms. */
+/** What RecordsSummarizer rebuilds. */
 export interface RebuiltResults {
   summary: RunSummary;
   /** In point order, then operation order, as the run writer stores them. */
   histograms: PhaseHistograms[];
+  /** Every point and operation's percentiles over time. */
+  intervalLines: IntervalLogLine[];
 }
 
 export class RecordsSummarizer {
   private readonly meta: RunMeta;
-  /** Phase totals by point, then by op code. */
-  private readonly phases = new Map<number, Map<number, PhaseTotals>>();
-  private readonly objectSizes: number[];
+  /** Accounts by point, then operation. */
+  private readonly points = new Map<number, Map<Operation, PhaseAccount>>();
   private pending: PendingRequest | null = null;
   private lastEndUs = 0;
 
   constructor(meta: RunMeta) {
     this.meta = meta;
-    this.objectSizes = expandSweep(meta.spec).map((params) => params.objectSizeBytes);
   }
 
   add(batch: RecordColumns): void {
     for (let row = 0; row < batch.count; row += 1) {
       const pointIndex = batch.pointIndex[row] ?? 0;
-      const op = batch.op[row] ?? 0;
+      const op = OPERATIONS[batch.op[row] ?? 0] ?? "PUT";
       const keyNumber = batch.keyNumber[row] ?? 0;
-      const keyId = keyNumber >= TEXT_KEY_FLAG ? -1 - (keyNumber - TEXT_KEY_FLAG) : keyNumber;
-      const attempt: Attempt = {
-        intendedStartUs: batch.intendedStartUs[row] ?? 0,
-        startUs: batch.startUs[row] ?? 0,
+      const key = keyNumber >= TEXT_KEY_FLAG ? -1 - (keyNumber - TEXT_KEY_FLAG) : keyNumber;
+      const phaseIndex = batch.phaseIndex[row] ?? 0;
+      const client = batch.client[row] ?? 0;
+      const attempt: AttemptTimeline = {
+        replica: batch.replica[row] ?? 0,
+        readyUs: batch.readyUs[row] ?? 0,
+        sentUs: batch.sentUs[row] ?? 0,
+        headersUs: batch.headersUs[row] ?? 0,
         firstByteUs: batch.firstByteUs[row] ?? 0,
         endUs: batch.endUs[row] ?? 0,
         bytes: batch.bytes[row] ?? 0,
         error: batch.errorCodes[batch.errorId[row] ?? 0] ?? null,
-        winner: batch.winner[row] === 1,
       };
       this.lastEndUs = Math.max(this.lastEndUs, attempt.endUs);
       const pending = this.pending;
@@ -113,23 +82,43 @@ export class RecordsSummarizer {
         pending !== null &&
         (batch.attempt[row] ?? 1) > 1 &&
         pending.pointIndex === pointIndex &&
-        pending.op === op &&
-        pending.keyNumber === keyId;
+        pending.request.op === op &&
+        pending.key === key &&
+        pending.request.phaseIndex === phaseIndex &&
+        pending.request.client === client;
       if (continues) {
+        if (batch.winner[row] === 1) pending.request.winner = pending.attempts.length;
         pending.attempts.push(attempt);
         continue;
       }
       this.settle();
-      this.pending = { pointIndex, op, keyNumber: keyId, attempts: [attempt] };
+      const attempts = [attempt];
+      this.pending = {
+        pointIndex,
+        key,
+        attempts,
+        request: {
+          op,
+          intendedStartUs: batch.intendedStartUs[row] ?? 0,
+          phaseIndex,
+          client,
+          measured: batch.measured[row] === 1,
+          attempts,
+          winner: batch.winner[row] === 1 ? 0 : null,
+        },
+      };
     }
   }
 
-  /** Ends the rebuild: the summarizer holds nothing afterwards. */
-  finish(stoppedWhenComplete: boolean | null): RebuiltResults {
+  /**
+   * Ends the rebuild (the summarizer holds nothing afterwards). `status`: how the run ended, or
+   * null when it never did (its last point is then unfinished).
+   */
+  finish(status: RunSummary["status"] | null): RebuiltResults {
     this.settle();
     const { meta } = this;
     const params = expandSweep(meta.spec);
-    const lastPoint = Math.max(-1, ...this.phases.keys());
+    const lastPoint = Math.max(-1, ...this.points.keys());
     if (lastPoint >= params.length) {
       throw new Error(
         `run ${meta.id}: records name point ${lastPoint}, but its spec has ${params.length} points`,
@@ -137,26 +126,42 @@ export class RecordsSummarizer {
     }
     const points: PointSummary[] = [];
     const histograms: PhaseHistograms[] = [];
+    const intervalLines: IntervalLogLine[] = [];
     for (const [pointIndex, pointParams] of params.slice(0, lastPoint + 1).entries()) {
-      const phases = [...(this.phases.get(pointIndex)?.entries() ?? [])].sort(([a], [b]) => a - b);
+      const accounts = this.listedAccounts(pointIndex);
       points.push({
         params: pointParams,
-        phases: phases.map(([, totals]) => this.phaseSummary(totals)),
+        finished: status === "complete" || pointIndex < lastPoint,
+        phases: accounts.map((account) => account.summary()),
       });
-      histograms.push(...phases.map(([, totals]) => this.phaseHistograms(pointIndex, totals)));
-    }
-    for (const byOp of this.phases.values()) {
-      for (const totals of byOp.values()) {
-        totals.latency.destroy();
-        totals.ttfb.destroy();
-        totals.service.destroy();
+      for (const account of accounts) {
+        const { op } = account.shape;
+        histograms.push({ pointIndex, op, ...encodedHistogramsOf(account.snapshot()) });
+        intervalLines.push(...intervalLogLines(pointIndex, op, account.encodedIntervals()));
       }
     }
-    this.phases.clear();
-    return { summary: this.runSummary(points, stoppedWhenComplete), histograms };
+    for (const accounts of this.points.values()) {
+      for (const account of accounts.values()) account.destroy();
+    }
+    this.points.clear();
+    return { summary: this.runSummary(points, status), histograms, intervalLines };
   }
 
-  private runSummary(points: PointSummary[], stoppedWhenComplete: boolean | null): RunSummary {
+  /**
+   * A point's operations as the engine lists them: a mix's every operation once the mix has run,
+   * s3bench's phases those that ran, in summary order.
+   */
+  private listedAccounts(pointIndex: number): PhaseAccount[] {
+    const accounts = this.points.get(pointIndex) ?? new Map<Operation, PhaseAccount>();
+    const ran = [...accounts.values()].some((account) => account.requests > 0);
+    return summaryOperations(this.meta.spec).flatMap((op) => {
+      const account = accounts.get(op);
+      if (account && account.requests > 0) return [account];
+      return this.meta.spec.workload && ran ? [this.accountFor(pointIndex, op)] : [];
+    });
+  }
+
+  private runSummary(points: PointSummary[], status: RunSummary["status"] | null): RunSummary {
     const { meta } = this;
     return {
       schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -168,125 +173,31 @@ export class RecordsSummarizer {
       server: meta.environment.server,
       mode: meta.spec.mode,
       loop: meta.spec.openLoop ? "open" : "closed",
-      stopped: stoppedWhenComplete ?? true,
+      status: status ?? "stopped",
+      pointCount: expandSweep(meta.spec).length,
       points,
     };
   }
 
-  private phaseSummary(totals: PhaseTotals): PhaseSummary {
-    const { spec } = this.meta;
-    const durationUs =
-      totals.firstStartUs === null || totals.lastEndUs === null
-        ? 0
-        : totals.lastEndUs - totals.firstStartUs;
-    const summary = summarizePhase({ ...totals, durationMs: durationUs / 1000 });
-    // The engine never hedges cleanup (DELETE).
-    const hedged = spec.mode !== "normal" && totals.op !== "DELETE";
-    return {
-      ...summary,
-      ...(this.isOpenLoop(totals.op)
-        ? { serviceMs: latencyStatsMs(totals.service), missedStarts: totals.missedStarts }
-        : {}),
-      ...(hedged ? { hedge: hedgeSummary(totals, spec.hedge.budgetPercent) } : {}),
-    };
-  }
-
-  /** Encoded like the engine's PhaseCollector.encodedHistograms. */
-  private phaseHistograms(pointIndex: number, totals: PhaseTotals): PhaseHistograms {
-    return {
-      pointIndex,
-      op: totals.op,
-      latency: encodeHistogram(totals.latency),
-      ttfb: encodeHistogram(totals.ttfb),
-      service: this.isOpenLoop(totals.op) ? encodeHistogram(totals.service) : null,
-    };
-  }
-
-  /** The engine runs cleanup (DELETE) as a closed loop, whatever the spec says. */
-  private isOpenLoop(op: Operation): boolean {
-    return this.meta.spec.openLoop !== undefined && op !== "DELETE";
-  }
-
-  /** Folds the pending logical request into its phase. */
+  /** Folds the pending logical request into its point's account. */
   private settle(): void {
-    const request = this.pending;
-    if (!request) return;
+    const pending = this.pending;
+    if (!pending) return;
     this.pending = null;
-    const totals = this.totalsFor(request.pointIndex, request.op);
-    const [first] = request.attempts;
-    if (!first) return;
-    const intendedStartUs = first.intendedStartUs;
-    const winnerIndex = request.attempts.findIndex((attempt) => attempt.winner);
-    const winner = request.attempts[winnerIndex];
-    const last = winner ?? request.attempts.at(-1) ?? first;
-    totals.requests += 1;
-    totals.firstStartUs = Math.min(totals.firstStartUs ?? intendedStartUs, intendedStartUs);
-    totals.lastEndUs = Math.max(totals.lastEndUs ?? last.endUs, last.endUs);
-    totals.attempts += request.attempts.length;
-    if (first.startUs - intendedStartUs > MISSED_START_TOLERANCE_MS * 1000) {
-      totals.missedStarts += 1;
-    }
-    if (!winner) {
-      const code = last.error ?? "Unknown";
-      totals.errorsByCode[code] = (totals.errorsByCode[code] ?? 0) + 1;
-      return;
-    }
-    if (winnerIndex > 0) totals.wonByBackup += 1;
-    const putBytes = this.objectSizes[request.pointIndex] ?? 0;
-    request.attempts.forEach((attempt, index) => {
-      if (index === winnerIndex) return;
-      totals.aborted += 1;
-      totals.wastedBytes += totals.op === "PUT" ? putBytes : attempt.bytes;
-    });
-    totals.bytes += winner.bytes;
-    recordLatencyUs(totals.latency, winner.endUs - intendedStartUs);
-    recordLatencyUs(totals.ttfb, winner.firstByteUs - intendedStartUs);
-    recordLatencyUs(totals.service, winner.endUs - first.startUs);
+    this.accountFor(pending.pointIndex, pending.request.op).add(pending.request);
   }
 
-  private totalsFor(pointIndex: number, op: number): PhaseTotals {
-    let byOp = this.phases.get(pointIndex);
-    if (!byOp) {
-      byOp = new Map();
-      this.phases.set(pointIndex, byOp);
+  private accountFor(pointIndex: number, op: Operation): PhaseAccount {
+    let accounts = this.points.get(pointIndex);
+    if (!accounts) {
+      accounts = new Map();
+      this.points.set(pointIndex, accounts);
     }
-    let totals = byOp.get(op);
-    if (!totals) {
-      totals = {
-        op: OPERATIONS[op] ?? "PUT",
-        requests: 0,
-        errorsByCode: {},
-        bytes: 0,
-        firstStartUs: null,
-        lastEndUs: null,
-        latency: createLatencyHistogram(),
-        ttfb: createLatencyHistogram(),
-        service: createLatencyHistogram(),
-        missedStarts: 0,
-        attempts: 0,
-        aborted: 0,
-        wastedBytes: 0,
-        wonByBackup: 0,
-      };
-      byOp.set(op, totals);
+    let account = accounts.get(op);
+    if (!account) {
+      account = new PhaseAccount(phaseShapeOf(this.meta.spec, op));
+      accounts.set(op, account);
     }
-    return totals;
+    return account;
   }
-}
-
-function hedgeSummary(totals: PhaseTotals, budgetPct: number): HedgeSummary {
-  const extra = Math.max(0, totals.attempts - totals.requests);
-  return {
-    delayMs: null,
-    budgetPct,
-    attempts: totals.attempts,
-    extraPct: totals.requests > 0 ? round3((extra * 100) / totals.requests) : 0,
-    aborted: totals.aborted,
-    wastedBytes: totals.wastedBytes,
-    wonByBackup: totals.wonByBackup,
-  };
-}
-
-function round3(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }

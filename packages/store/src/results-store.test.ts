@@ -1,5 +1,5 @@
 import type { PhaseHistograms, PhaseSummary, RequestRecord } from "@taillab/api";
-import { decodeHistogram, latencyStatsMs } from "@taillab/core";
+import { decodeHistogram, tallyOfHistogram, tallyStatsMs } from "@taillab/core";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -7,10 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordAt } from "./record-columns.ts";
+import { FOLDER_MIGRATIONS } from "./folder-migrations.ts";
 import { openResultsStore, type ResultsStore } from "./results-store.ts";
 import { completeRun, writePhases, type Written } from "./test-support/complete-run.ts";
 import {
-  phaseHistogramsOf,
+  phaseOf,
   sampleRecords,
   sampleRunInput,
   sampleSpec,
@@ -49,8 +50,8 @@ async function killWriter(store: ResultsStore, runId: string): Promise<void> {
 /** Count and p50/p99 (ms) of an encoded histogram. */
 function histogramFigures(encoded: string) {
   const histogram = decodeHistogram(encoded);
-  const { p50, p99 } = latencyStatsMs(histogram);
-  const figures = { count: histogram.totalCount, p50, p99 };
+  const stats = tallyStatsMs(tallyOfHistogram(histogram));
+  const figures = { count: histogram.totalCount, p50: stats?.p50, p99: stats?.p99 };
   histogram.destroy();
   return figures;
 }
@@ -62,7 +63,7 @@ describe("results store", () => {
     const input = sampleRunInput("20260101-000000-aaaaaa", spec);
     const writer = await store.createRun(input);
     expect((await store.list())[0]).toMatchObject({ id: input.id, status: "running" });
-    const written = await writePhases(writer, input.keyPrefix, 2, ["PUT", "GET"], 2500);
+    const written = await writePhases(writer, spec, input.keyPrefix, 2, ["PUT", "GET"], 2500);
     expect(written).toHaveLength(10_000);
     const summary = sampleSummary(input.id, spec, ["PUT", "GET"]);
     await writer.finish(summary);
@@ -104,7 +105,13 @@ describe("results store", () => {
     expect(iterated).toEqual(written);
 
     const folder = await readdir(join(store.dir, input.id));
-    expect(folder.sort()).toEqual(["histograms.json", "records.log", "run.json", "summary.json"]);
+    expect(folder.sort()).toEqual([
+      "histograms.json",
+      "intervals.hlog",
+      "records.log",
+      "run.json",
+      "summary.json",
+    ]);
     expect(() => writer.appendRecords(0, [])).toThrow(/has ended/);
   });
 
@@ -142,7 +149,7 @@ describe("results store", () => {
     expect(stored.meta.status).toBe("interrupted");
 
     const summary = await store.summarizeFromRecords(input.id);
-    expect(summary.stopped).toBe(true);
+    expect(summary.status).toBe("stopped");
     const [phase] = summary.points[0]?.phases ?? [];
     const failures = records.filter((record) => record.error !== null && record.attempt === 1);
     const backups = records.filter((record) => record.attempt === 2).length;
@@ -161,8 +168,15 @@ describe("results store", () => {
     // PUT ended, so its histograms are stored; the writer died during GET.
     const put = sampleRecords({ keyPrefix: input.keyPrefix, op: "PUT", count: 1500, seed: 11 });
     writer.appendRecords(0, put);
-    await writer.addPhaseHistograms(phaseHistogramsOf(0, "PUT", put));
-    const get = sampleRecords({ keyPrefix: input.keyPrefix, op: "GET", count: 800, seed: 12 });
+    const putPhase = phaseOf(input.spec, 0, "PUT", put);
+    await writer.addPhase(putPhase.histograms, putPhase.intervalLines);
+    const get = sampleRecords({
+      keyPrefix: input.keyPrefix,
+      op: "GET",
+      count: 800,
+      seed: 12,
+      phaseIndex: 1,
+    });
     writer.appendRecords(0, get);
     await writer.flush();
     await killWriter(store, input.id);
@@ -190,11 +204,9 @@ describe("results store", () => {
       expect(latency.count).toBe(answered);
       expect(ttfb.count).toBe(answered);
       expect(phase?.requests).toBe(answered + (phase?.errors ?? 0));
-      expect(latency.p99).toBe(phase?.latencyMs.p99);
-      expect(latency.p50).toBe(phase?.latencyMs.p50);
-      expect(ttfb.p99).toBe(phase?.ttfbMs.p99);
-      // Closed loop: no service time.
-      expect(phaseHistograms?.service).toBeNull();
+      expect(latency.p99).toBe(phase?.latencyMs?.p99);
+      expect(latency.p50).toBe(phase?.latencyMs?.p50);
+      expect(ttfb.p99).toBe(phase?.ttfbMs?.p99);
     }
     // An export of the run carries them too.
     expect((await store.exportRun(input.id)).histograms).toEqual(histograms);
@@ -292,7 +304,7 @@ describe("results store", () => {
     const store = await freshStore();
     const { written } = await completeRun(store, "run-x", 300);
     const exported = await store.exportRun("run-x");
-    expect(exported).toMatchObject({ kind: "taillab-run", schemaVersion: 1 });
+    expect(exported).toMatchObject({ kind: "taillab-run", schemaVersion: 2 });
     const exportPath = join(root, `export-${counter}.json`);
     await writeFile(exportPath, JSON.stringify(exported));
 
@@ -334,7 +346,7 @@ describe("results store", () => {
       JSON.stringify({ ...meta, id: "run-future", schemaVersion: 7 }),
     );
     const newer =
-      /written by a newer TailLab \(results schema version 7; this version reads up to 1\): update TailLab to open it/;
+      /written by a newer TailLab \(results schema version 7; this version reads up to 2\): update TailLab to open it/;
     await expect(store.get("run-future")).rejects.toThrow(newer);
     await expect(store.importFolder(future)).rejects.toThrow(newer);
     const listed = await store.list();
@@ -356,6 +368,7 @@ describe("results store", () => {
     );
     const migrating = await openResultsStore(store.dir, {
       migrations: {
+        ...FOLDER_MIGRATIONS,
         0: ({ meta: { title, ...others }, ...documents }) => ({
           ...documents,
           meta: { ...others, name: title },
@@ -364,7 +377,7 @@ describe("results store", () => {
     });
     expect((await migrating.get("run-v0")).meta).toMatchObject({
       name: "run run-v1",
-      schemaVersion: 1,
+      schemaVersion: 2,
     });
     expect((await migrating.list()).map((entry) => entry.id).sort()).toEqual([
       "run-future",
@@ -374,7 +387,7 @@ describe("results store", () => {
     // A change rewrites the folder at the current version; the old one is kept in the trash.
     await migrating.rename("run-v0", "upgraded");
     const rewritten = JSON.parse(await readFile(join(old, "run.json"), "utf8")) as unknown;
-    expect(rewritten).toMatchObject({ schemaVersion: 1, name: "upgraded" });
+    expect(rewritten).toMatchObject({ schemaVersion: 2, name: "upgraded" });
     expect((await store.get("run-v0")).recordCount).toBe(200);
     expect((await readdir(join(store.dir, ".trash")))[0]).toMatch(/^run-v0\.before-upgrade-/);
   });

@@ -33,6 +33,7 @@ import {
   type FolderDocuments,
   type MigrationTable,
 } from "./folder-migrations.ts";
+import { formatIntervalLogLine, intervalLogHeader } from "@taillab/core";
 import { byPointThenOp, recordAt, type RecordColumns } from "./record-columns.ts";
 import {
   countLogRecords,
@@ -72,6 +73,7 @@ import {
   syncDirectory,
   temporaryFileOwner,
   writeAllBytes,
+  writeFileAtomically,
   writeJsonAtomically,
   type WriteBytes,
 } from "./write-atomically.ts";
@@ -84,6 +86,8 @@ export interface CreateRunInput {
   environment: RunEnvironment;
   /** `<prefix>/<runId>/`: keys of the form `<keyPrefix><number>` are stored as numbers. */
   keyPrefix: string;
+  /** When the run clock started (epoch ms): records and intervals count from it. */
+  runStartEpochMs: number;
   tags?: string[];
   notes?: string;
   /** Defaults to now. */
@@ -119,6 +123,11 @@ export interface ResultsStore {
   loadRecords(runId: string): Promise<RecordColumns>;
   /** The records one by one (CSV export), read frame by frame. */
   records(runId: string): AsyncIterable<{ pointIndex: number; record: RequestRecord }>;
+  /**
+   * The run's percentiles over time as an HdrHistogram interval log; for a run that never wrote
+   * its summary, the phases it did not finish are rebuilt from its records.
+   */
+  intervalLog(runId: string): Promise<string>;
   /** A summary rebuilt from the records (see records-summary.ts), for runs that have none. */
   summarizeFromRecords(runId: string): Promise<RunSummary>;
   /**
@@ -239,6 +248,11 @@ class FolderResultsStore implements ResultsStore {
         await writeJsonAtomically(join(staging, RUN_FILES.meta), meta, this.writeBytes);
         await writeJsonAtomically(join(staging, RUN_FILES.lock), lock, this.writeBytes);
         await createRecordLog(join(staging, RUN_FILES.records), this.writeBytes);
+        await writeFileAtomically(
+          join(staging, RUN_FILES.intervals),
+          intervalLogHeader(input.runStartEpochMs),
+          this.writeBytes,
+        );
       });
     } catch (error) {
       releaseLockToken(lock.token);
@@ -300,6 +314,10 @@ class FolderResultsStore implements ResultsStore {
     }
   }
 
+  async intervalLog(runId: string): Promise<string> {
+    return this.intervalLogOf(await this.inspect(runId));
+  }
+
   async summarizeFromRecords(runId: string): Promise<RunSummary> {
     return (await this.rebuild(await this.inspect(runId))).summary;
   }
@@ -320,6 +338,7 @@ class FolderResultsStore implements ResultsStore {
       meta: { ...run.meta, status: run.status },
       summary,
       histograms,
+      intervalLog: await this.intervalLogOf(run),
     };
   }
 
@@ -405,7 +424,8 @@ class FolderResultsStore implements ResultsStore {
     // Refuses a file that is not a records log (or one from a newer TailLab) before copying.
     if (hasRecords)
       await countLogRecords(records, `${where}: ${RUN_FILES.records}`, { verify: true });
-    return this.addImported(contents, hasRecords ? records : null, where);
+    const intervalLog = await readFile(join(source, RUN_FILES.intervals), "utf8").catch(() => "");
+    return this.addImported({ ...contents, intervalLog }, hasRecords ? records : null, where);
   }
 
   async importExport(path: string): Promise<RunIndexEntry> {
@@ -446,7 +466,7 @@ class FolderResultsStore implements ResultsStore {
   }
 
   private async addImported(
-    contents: Omit<RunFolderContents, "fromVersion" | "problems">,
+    contents: Omit<RunFolderContents, "fromVersion" | "problems"> & { intervalLog: string },
     records: string | null,
     where: string,
   ): Promise<RunIndexEntry> {
@@ -462,6 +482,7 @@ class FolderResultsStore implements ResultsStore {
         summary: contents.summary && { ...contents.summary, runId: id },
         histograms: contents.histograms,
         records,
+        intervalLog: contents.intervalLog,
       }),
     );
     return this.entryAfterChange(id);
@@ -530,8 +551,7 @@ class FolderResultsStore implements ResultsStore {
     if (await exists(join(run.folder, RUN_FILES.records))) {
       for await (const batch of this.recordBatches(run)) summarizer.add(batch);
     }
-    const stopped = run.status === "complete" ? (run.summary?.stopped ?? false) : null;
-    const rebuilt = summarizer.finish(stopped);
+    const rebuilt = summarizer.finish(run.summary?.status ?? null);
     // The stored histograms are the engine's own and are kept. They agree with the rebuilt ones
     // (a phase's records are fsynced before its histograms are written): only the phase the run
     // died in has none.
@@ -542,7 +562,22 @@ class FolderResultsStore implements ResultsStore {
         ...run.histograms,
         ...rebuilt.histograms.filter((phase) => !stored.has(phaseKey(phase))),
       ].sort(byPointThenOp),
+      intervalLines: rebuilt.intervalLines.filter((line) => !stored.has(phaseKey(line))),
     };
+  }
+
+  /** The stored log, and for a run without a summary the lines of its unfinished phases. */
+  private async intervalLogOf(run: InspectedRun): Promise<string> {
+    const stored = await readFile(join(run.folder, RUN_FILES.intervals), "utf8").catch(
+      (error: unknown) => {
+        if (isCode(error, "ENOENT")) return intervalLogHeader(Date.parse(run.meta.createdAt));
+        throw error;
+      },
+    );
+    if (run.summary) return stored;
+    const { intervalLines } = await this.rebuild(run);
+    const separator = stored.endsWith("\n") ? "" : "\n";
+    return stored + separator + intervalLines.map(formatIntervalLogLine).join("");
   }
 
   /**
@@ -689,6 +724,9 @@ class FolderResultsStore implements ResultsStore {
   private async upgradeInPlace(run: InspectedRun): Promise<void> {
     const { id } = run.meta;
     const records = join(run.folder, RUN_FILES.records);
+    const intervalLog = await readFile(join(run.folder, RUN_FILES.intervals), "utf8").catch(
+      () => "",
+    );
     const staging = await this.stageFolder((folder) =>
       this.writeContents(folder, {
         meta: run.meta,
@@ -696,6 +734,7 @@ class FolderResultsStore implements ResultsStore {
         histograms: run.histograms,
         records: null,
         copyRecordsFrom: records,
+        intervalLog,
       }),
     );
     await rename(staging, join(this.dir, `${UPGRADED_PREFIX}${id}`));
@@ -724,11 +763,18 @@ class FolderResultsStore implements ResultsStore {
       records: string | null;
       /** Copied when it exists (an upgrade of a folder that may have no log). */
       copyRecordsFrom?: string;
+      /** The interval log's text; empty: a header alone (the run had none). */
+      intervalLog: string;
     },
   ): Promise<void> {
     const write = (file: string, value: unknown) =>
       writeJsonAtomically(join(folder, file), value, this.writeBytes);
     await write(RUN_FILES.meta, contents.meta);
+    await writeFileAtomically(
+      join(folder, RUN_FILES.intervals),
+      contents.intervalLog || intervalLogHeader(Date.parse(contents.meta.createdAt)),
+      this.writeBytes,
+    );
     if (contents.summary) await write(RUN_FILES.summary, contents.summary);
     if (contents.histograms.length > 0) await write(RUN_FILES.histograms, contents.histograms);
     const source =
@@ -796,7 +842,7 @@ function randomHex(): string {
   return randomBytes(3).toString("hex");
 }
 
-function phaseKey(phase: PhaseHistograms): string {
+function phaseKey(phase: Pick<PhaseHistograms, "pointIndex" | "op">): string {
   return `${phase.pointIndex}:${phase.op}`;
 }
 

@@ -28,6 +28,11 @@ export const RUN_FILES = {
   histograms: "histograms.json",
   /** RunSummary: written last, atomically, when the run completes. */
   summary: "summary.json",
+  /**
+   * HdrHistogram interval log (core's interval-log.ts): a header when the run starts, each
+   * phase's percentiles over time appended as it ends. A torn last line is skipped on reading.
+   */
+  intervals: "intervals.hlog",
   /** The live writer's pid and start token (run-lock.ts); removed when the run ends. */
   lock: LOCK_FILE,
 } as const;
@@ -187,6 +192,6 @@ export function effectiveStatus(
   writerAlive: boolean,
 ): RunStatus {
   if (recorded === "failed" || recorded === "interrupted") return recorded;
-  if (recorded === "complete" && hasSummary) return "complete";
+  if ((recorded === "complete" || recorded === "stopped") && hasSummary) return recorded;
   return writerAlive ? "running" : "interrupted";
 }

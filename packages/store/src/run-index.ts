@@ -26,9 +26,9 @@ export function indexEntryOf(
   const headline: Headline[] =
     summary?.points[0]?.phases.map((phase) => ({
       op: phase.op,
-      p50Ms: phase.latencyMs.p50,
-      p99Ms: phase.latencyMs.p99,
-      p999Ms: phase.latencyMs.p999,
+      p50Ms: phase.latencyMs?.p50 ?? null,
+      p99Ms: phase.latencyMs?.p99 ?? null,
+      p999Ms: phase.latencyMs?.p999 ?? null,
       opsPerSec: phase.opsPerSec,
       errors: phase.errors,
     })) ?? [];
@@ -42,6 +42,7 @@ export function indexEntryOf(
     mode: meta.spec.mode,
     loop: meta.spec.openLoop ? "open" : "closed",
     points: expandSweep(meta.spec),
+    pointsFinished: summary ? summary.points.filter((point) => point.finished).length : null,
     recordCount,
     headline,
     damage,
@@ -69,6 +70,7 @@ export function unreadableEntryOf(
     mode: "normal",
     loop: "closed",
     points: [],
+    pointsFinished: null,
     recordCount,
     headline: [],
     damage,

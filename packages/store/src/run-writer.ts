@@ -6,13 +6,19 @@ import {
   type RunMeta,
   type RunSummary,
 } from "@taillab/api";
+import { formatIntervalLogLine, type IntervalLogLine } from "@taillab/core";
 import { join } from "node:path";
 import { byPointThenOp } from "./record-columns.ts";
 import { RecordLogWriter } from "./record-log-writer.ts";
 import { parseWith, RUN_FILES } from "./run-folder.ts";
 import { releaseLockToken, removeLockFile, type RunLock } from "./run-lock.ts";
 import { runWriteError } from "./write-failure.ts";
-import { syncDirectory, writeJsonAtomically, type WriteBytes } from "./write-atomically.ts";
+import {
+  appendToFile,
+  syncDirectory,
+  writeJsonAtomically,
+  type WriteBytes,
+} from "./write-atomically.ts";
 
 /**
  * Writes one run while it goes on. Call `finish` or `fail` exactly once at the end; a process
@@ -31,8 +37,11 @@ export interface RunWriter {
   appendRecords(pointIndex: number, records: readonly RequestRecord[]): void;
   /** Writes and fsyncs everything appended so far. */
   flush(): Promise<void>;
-  /** A phase's merged histograms, as it ends: its records are fsynced first. */
-  addPhaseHistograms(histograms: PhaseHistograms): Promise<void>;
+  /**
+   * A phase's merged histograms and percentiles over time, as it ends: its records are fsynced
+   * first, then histograms.json is replaced and the interval lines appended to intervals.hlog.
+   */
+  addPhase(histograms: PhaseHistograms, intervalLines: readonly IntervalLogLine[]): Promise<void>;
   /** The run completed (or was stopped and kept): records fsynced, summary.json written last. */
   finish(summary: RunSummary): Promise<void>;
   /** The run failed: records so far are kept, run.json says failed with this reason. */
@@ -109,10 +118,10 @@ export class FolderRunWriter implements RunWriter {
     if (this.failure) throw this.failure;
   }
 
-  addPhaseHistograms(histograms: PhaseHistograms): Promise<void> {
+  addPhase(histograms: PhaseHistograms, intervalLines: readonly IntervalLogLine[]): Promise<void> {
     return this.inTurn(async () => {
       if (this.failure) throw this.failure;
-      this.checkOpen("add histograms");
+      this.checkOpen("add a phase");
       const checked = parseWith(PhaseHistogramsSchema, histograms, `run ${this.id}: histograms`);
       await this.flush();
       const others = this.histograms.filter(
@@ -121,6 +130,10 @@ export class FolderRunWriter implements RunWriter {
       const next = [...others, checked].sort(byPointThenOp);
       await this.writeOrFail(RUN_FILES.histograms, next);
       this.histograms = next;
+      await this.appendOrFail(
+        RUN_FILES.intervals,
+        intervalLines.map(formatIntervalLogLine).join(""),
+      );
     });
   }
 
@@ -143,7 +156,7 @@ export class FolderRunWriter implements RunWriter {
       try {
         await this.host.updateMeta(this.id, (meta) => ({
           ...meta,
-          status: "complete",
+          status: checked.status,
           error: null,
         }));
       } catch (error) {
@@ -201,6 +214,16 @@ export class FolderRunWriter implements RunWriter {
     const path = join(this.dir, file);
     try {
       await writeJsonAtomically(path, value, this.host.writeBytes);
+    } catch (error) {
+      throw await this.failAndReport(runWriteError(path, error));
+    }
+  }
+
+  private async appendOrFail(file: string, text: string): Promise<void> {
+    if (text.length === 0) return;
+    const path = join(this.dir, file);
+    try {
+      await appendToFile(path, Buffer.from(text), this.host.writeBytes);
     } catch (error) {
       throw await this.failAndReport(runWriteError(path, error));
     }

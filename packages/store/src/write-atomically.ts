@@ -16,6 +16,21 @@ export const writeAllBytes: WriteBytes = async (file, bytes, position) => {
   }
 };
 
+/** Appends bytes at the end of a file (created if missing) and fsyncs it. */
+export async function appendToFile(
+  path: string,
+  bytes: Uint8Array,
+  writeBytes: WriteBytes = writeAllBytes,
+): Promise<void> {
+  const file = await open(path, "a");
+  try {
+    await writeBytes(file, bytes, (await file.stat()).size);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
 /** `<name>.<pid>-<random>.tmp`: the pid says whether the process that left it is still alive. */
 export function temporaryPathFor(path: string): string {
   return `${path}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;

@@ -1,4 +1,4 @@
-import type { LiveTimeline } from "@taillab/api";
+import type { LatencySeriesData } from "@taillab/api";
 import type { TooltipItem } from "chart.js";
 import { describe, expect, it } from "vitest";
 import type { ChartTheme } from "./chart-theme.ts";
@@ -66,7 +66,7 @@ describe("timelineChartConfig", () => {
   });
 
   it("draws the live screen's growing buckets with no p99 line and no zoom", () => {
-    const buckets: LiveTimeline["buckets"] = [
+    const buckets: LatencySeriesData["buckets"] = [
       { firstIndex: 0, lastIndex: 3, count: 4, min: 1, max: 8, mean: 3 },
       { firstIndex: 4, lastIndex: 5, count: 2, min: 2, max: 2.5, mean: 2.25 },
     ];

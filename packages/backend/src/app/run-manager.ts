@@ -118,16 +118,16 @@ export function createRunManager(options: {
               for (const message of earlyNotices) emit({ type: "notice", runId, message });
               started.resolve(runId);
             },
-            onPhaseStart: (pointIndex) => {
+            onPhaseStart: (pointIndex, op) => {
               progress.keep((held) => ({
                 progress: held.progress,
                 event: held.event ?? live.progressEvent(held.progress),
               }));
-              live.startPhase(pointIndex);
+              live.startPhase(pointIndex, op);
             },
-            onRecords: (_pointIndex, records) => live.addRecords(records),
-            onProgress: (update) => {
+            onProgress: (update, figures) => {
               if (series.active) series.active.lastProgress = update;
+              live.update(update, figures);
               progress.push({ progress: update, event: null });
             },
             onNotice: (message) => {
@@ -138,7 +138,7 @@ export function createRunManager(options: {
           { store, name, tags },
         );
         await progress.flush();
-        emit(finished(summary.runId, "complete", summary.stopped, null, place, series.runIds));
+        emit(finished(summary.runId, summary.status, null, place, series.runIds));
       } catch (error) {
         progress.cancel();
         if (runId === null) {
@@ -154,12 +154,10 @@ export function createRunManager(options: {
             });
           }
         } else {
-          const stopped = series.stop.signal.aborted;
-          emit(finished(runId, "failed", stopped, toApiError(error), place, series.runIds));
+          emit(finished(runId, "failed", toApiError(error), place, series.runIds));
         }
         break;
       } finally {
-        live.close();
         series.active = null;
       }
     }
@@ -211,11 +209,10 @@ export function createRunManager(options: {
 
 function finished(
   runId: string,
-  status: "complete" | "failed",
-  stopped: boolean,
+  status: "complete" | "stopped" | "failed",
   error: ApiError | null,
   series: RunSeries,
   runIds: readonly string[],
 ): RunEvent {
-  return { type: "finished", runId, status, stopped, error, series, seriesRunIds: [...runIds] };
+  return { type: "finished", runId, status, error, series, seriesRunIds: [...runIds] };
 }

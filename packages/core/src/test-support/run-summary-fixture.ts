@@ -31,6 +31,7 @@ export function phaseFixture(
 ): PhaseSummary {
   return {
     op,
+    loop: "closed",
     requests: 256,
     errors: 0,
     errorsByCode: {},
@@ -38,14 +39,20 @@ export function phaseFixture(
     durationMs: 1000,
     throughputMBps: 1,
     opsPerSec: 256,
+    steady: null,
     latencyMs: statsFrom(p50),
+    clientQueueMs: statsFrom(p50 / 20),
+    serviceMs: statsFrom(p50 * 0.95),
     ttfbMs: statsFrom(p50 / 2),
+    transferMs: statsFrom(p50 / 4),
+    missedStarts: 0,
+    tail: null,
     ...overrides,
   };
 }
 
 export function pointFixture(params: RunPointParams, phases: PhaseSummary[]): PointSummary {
-  return { params, phases };
+  return { params, finished: true, phases };
 }
 
 export function runFixture(
@@ -54,7 +61,7 @@ export function runFixture(
   overrides: Partial<RunSummary> = {},
 ): RunSummary {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     runId,
     startedAt: "2025-03-01T10:00:00.000Z",
     finishedAt: "2025-03-01T10:01:00.000Z",
@@ -63,7 +70,8 @@ export function runFixture(
     server: null,
     mode: "normal",
     loop: "closed",
-    stopped: false,
+    status: "complete",
+    pointCount: Math.max(1, points.length),
     points,
     ...overrides,
   };

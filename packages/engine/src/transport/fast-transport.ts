@@ -1,3 +1,4 @@
+import { ABORTED_ERROR } from "@taillab/api";
 import aws4 from "aws4";
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
@@ -9,6 +10,7 @@ import type {
   ObjectTransport,
   RequestOptions,
   RequestOutcome,
+  RequestTimeline,
   ResolvedCredentials,
   TransportTarget,
 } from "./object-transport.ts";
@@ -24,8 +26,12 @@ import {
   deleteObjectsXml,
   rangeHeaderValue,
 } from "./request-arguments.ts";
-import { readBody, readErrorCode, readWholeBody } from "./response-body.ts";
-import { errorCodeFromException, errorCodeFromSuccessBody } from "./s3-error-code.ts";
+import {
+  errorCodeFromException,
+  errorCodeFromStatus,
+  errorCodeFromSuccessBody,
+  errorCodeFromXml,
+} from "./s3-error-code.ts";
 import {
   countListedBuckets,
   parseDeleteErrors,
@@ -34,6 +40,24 @@ import {
 } from "./s3-response-xml.ts";
 import { encodeRfc3986, encodeS3Key } from "./s3-uri-encoding.ts";
 import { addressBucket, resolveTargetAddress } from "./transport-target.ts";
+import { WireTiming } from "./wire-timing.ts";
+
+/** Error bodies are small XML documents; anything past this is read and dropped. */
+const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** One request's answer off the wire, before an operation reads it. */
+interface WireResponse {
+  timeline: RequestTimeline;
+  /** 0 when no response arrived. */
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The whole body, or an error document's first ERROR_BODY_LIMIT_BYTES; empty when streamed. */
+  body: Buffer;
+  /** A failure without a (complete) answer: "Aborted", ECONNRESET…; null otherwise. */
+  error: string | null;
+  /** The request, body included, went out. */
+  bodySent: boolean;
+}
 
 /**
  * The hot path: undici Pool + aws4 SigV4, nothing else between the caller and the socket.
@@ -79,116 +103,145 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     body: Buffer;
   }
 
-  const send = (request: WireRequest, signal: AbortSignal | undefined) =>
-    pool.request({
-      method: request.method,
-      path: request.path,
-      // undici closes the connection after every HEAD unless told otherwise (for servers that
-      // send a body anyway); S3 servers do not, and a reconnect per HEAD would be measured.
-      ...(request.method === "HEAD" ? { reset: false } : {}),
-      headers: sign(
-        request.method,
-        request.path,
-        request.host ?? address.hostHeader,
-        request.headers,
-      ),
-      body: request.body ?? null,
-      signal: signal ?? null,
+  /**
+   * One request on the wire, through undici's dispatch API with a handler of our own: no response
+   * stream is made, the body arrives as chunks (`onBody` for a 2xx GET, else collected whole, an
+   * error document up to ERROR_BODY_LIMIT_BYTES), and every step is stamped. Failures come back
+   * as a code, never thrown. A stop or cancel settles at once, even for a request still waiting
+   * for a connection (undici then drops it when its turn comes).
+   */
+  function sendOnWire(
+    request: WireRequest,
+    { signal, onResponse }: RequestOptions,
+    onBody: ((chunk: Buffer) => void) | null,
+  ): Promise<WireResponse> {
+    const timing = new WireTiming(clock);
+    return new Promise<WireResponse>((resolve) => {
+      let status = 0;
+      let headers: IncomingHttpHeaders = {};
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      let bodySent = false;
+      let controller: Dispatcher.DispatchController | null = null;
+      let settled = false;
+      const settle = (error: string | null) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+        resolve({ timeline: timing.finish(), status, headers, body, error, bodySent });
+      };
+      const onAbort = () => {
+        // Settled first: undici reports its own abort to the handler at once.
+        settle(ABORTED_ERROR);
+        controller?.abort(new Error("aborted by the caller"));
+      };
+      if (signal?.aborted) {
+        settle(ABORTED_ERROR);
+        return;
+      }
+      signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        pool.dispatch(
+          {
+            method: request.method,
+            path: request.path,
+            // undici closes the connection after every HEAD unless told otherwise (for servers
+            // that send a body anyway); S3 servers do not, and a reconnect per HEAD would be
+            // measured.
+            ...(request.method === "HEAD" ? { reset: false } : {}),
+            headers: sign(
+              request.method,
+              request.path,
+              request.host ?? address.hostHeader,
+              request.headers,
+            ),
+            body: request.body ?? null,
+          },
+          {
+            onRequestStart: (started) => {
+              controller = started;
+              if (settled) started.abort(new Error("aborted by the caller"));
+              else timing.requestStarted();
+            },
+            onRequestSent: () => {
+              bodySent = true;
+            },
+            onResponseStart: (_controller, statusCode, responseHeaders) => {
+              if (settled) return;
+              timing.responseStarted();
+              status = statusCode;
+              headers = responseHeaders;
+              onResponse?.(statusCode);
+            },
+            onResponseData: (_controller, chunk) => {
+              if (settled) return;
+              timing.bodyData();
+              if (onBody && status < 300) {
+                onBody(chunk);
+              } else if (status < 300 || kept < ERROR_BODY_LIMIT_BYTES) {
+                chunks.push(chunk);
+                kept += chunk.length;
+              }
+            },
+            onResponseEnd: () => settle(null),
+            onResponseError: (_controller, error) => settle(errorCodeFromException(error)),
+          },
+        );
+      } catch (error) {
+        settle(errorCodeFromException(error));
+      }
     });
+  }
 
   /**
    * One request whose answer is read whole. `none` is the operation's fields when it failed;
-   * `read` turns a 2xx answer that is not an S3 error document into them.
+   * `read` turns a 2xx answer that is not an S3 error document into them. `uploadBytes`: the
+   * body's size, counted once sent even if no answer came.
    */
   async function exchange<T extends object>(
     request: WireRequest,
-    { signal, onResponse }: RequestOptions,
+    options: RequestOptions,
     none: T,
     read: (reply: Reply) => Reading<T>,
-    emptyBodyIsError = false,
+    { emptyBodyIsError = false, uploadBytes = 0 } = {},
   ): Promise<RequestOutcome & T> {
-    const startUs = clock();
-    if (signal?.aborted) return { ...failed(startUs, -1, 0, "Aborted"), ...none };
-    let firstByteUs = -1;
-    let status = 0;
-    try {
-      const response = await send(request, signal);
-      firstByteUs = clock();
-      status = response.statusCode;
-      onResponse?.(status);
-      if (status >= 300) {
-        const error = await readErrorCode(response.body, status);
-        return { startUs, firstByteUs, endUs: clock(), status, error, bytes: 0, ...none };
-      }
-      const body = await readWholeBody(response.body);
-      const bodyError = errorCodeFromSuccessBody(body, emptyBodyIsError);
-      if (bodyError !== null) {
-        return {
-          startUs,
-          firstByteUs,
-          endUs: clock(),
-          status,
-          error: bodyError,
-          bytes: 0,
-          ...none,
-        };
-      }
-      const { fields, error = null, bytes = 0 } = read({ headers: response.headers, body });
-      return { startUs, firstByteUs, endUs: clock(), status, error, bytes, ...fields };
-    } catch (error) {
-      const code = signal?.aborted ? "Aborted" : errorCodeFromException(error);
-      return { ...failed(startUs, firstByteUs, status, code), ...none };
+    const wire = await sendOnWire(request, options, null);
+    const { timeline, status } = wire;
+    if (wire.error !== null) {
+      const bytes = status === 0 && wire.bodySent ? uploadBytes : 0;
+      return { ...timeline, status, error: wire.error, bytes, ...none };
     }
+    if (status >= 300) {
+      const error = errorCodeFromXml(wire.body.toString("utf8")) ?? errorCodeFromStatus(status);
+      return { ...timeline, status, error, bytes: 0, ...none };
+    }
+    const bodyError = errorCodeFromSuccessBody(wire.body, emptyBodyIsError);
+    if (bodyError !== null) return { ...timeline, status, error: bodyError, bytes: 0, ...none };
+    const { fields, error = null, bytes = 0 } = read({ headers: wire.headers, body: wire.body });
+    return { ...timeline, status, error, bytes, ...fields };
   }
 
   async function getObject(
     key: string,
     { signal, onResponse, expect, range }: GetOptions,
   ): Promise<RequestOutcome> {
-    const startUs = clock();
     const request: WireRequest = {
       method: "GET",
       path: objectPath(key),
       ...(range ? { headers: { Range: rangeHeaderValue(range) } } : {}),
     };
-    if (signal?.aborted) return failed(startUs, -1, 0, "Aborted");
-    let firstByteUs = -1;
-    let status = 0;
     const body = createGetBodyCheck({ expect, range });
-    try {
-      const response = await send(request, signal);
-      firstByteUs = clock();
-      status = response.statusCode;
-      onResponse?.(status);
-      if (status >= 300) {
-        const error = await readErrorCode(response.body, status);
-        return { startUs, firstByteUs, endUs: clock(), status, error, bytes: 0 };
-      }
-      await readBody(response.body, body.onChunk);
-      const error = body.verdict(status);
-      return { startUs, firstByteUs, endUs: clock(), status, error, bytes: body.bytes };
-    } catch (error) {
-      const code = signal?.aborted ? "Aborted" : errorCodeFromException(error);
-      return failed(startUs, firstByteUs, status, code, status >= 300 ? 0 : body.bytes);
+    const wire = await sendOnWire(request, { signal, onResponse }, (chunk) => body.onChunk(chunk));
+    const { timeline, status } = wire;
+    if (wire.error !== null) {
+      return { ...timeline, status, error: wire.error, bytes: status >= 300 ? 0 : body.bytes };
     }
-  }
-
-  function failed(
-    startUs: number,
-    firstByteUs: number,
-    status: number,
-    error: string,
-    bytes = 0,
-  ): RequestOutcome {
-    const endUs = clock();
-    return {
-      startUs,
-      firstByteUs: firstByteUs < 0 ? endUs : firstByteUs,
-      endUs,
-      status,
-      error,
-      bytes,
-    };
+    if (status >= 300) {
+      const error = errorCodeFromXml(wire.body.toString("utf8")) ?? errorCodeFromStatus(status);
+      return { ...timeline, status, error, bytes: 0 };
+    }
+    return { ...timeline, status, error: body.verdict(status), bytes: body.bytes };
   }
 
   const NO_FIELDS = {};
@@ -205,10 +258,13 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
 
   return {
     putObject: async (key, body, options = {}) =>
-      exchange({ method: "PUT", path: objectPath(key), body }, options, NO_FIELDS, () => ({
-        fields: NO_FIELDS,
-        bytes: body.byteLength,
-      })),
+      exchange(
+        { method: "PUT", path: objectPath(key), body },
+        options,
+        NO_FIELDS,
+        () => ({ fields: NO_FIELDS, bytes: body.byteLength }),
+        { uploadBytes: body.byteLength },
+      ),
 
     getObject: async (key, options = {}) => getObject(key, options),
 
@@ -228,7 +284,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         options,
         NO_FIELDS,
         nothing,
-        true,
+        { emptyBodyIsError: true },
       ),
 
     listObjects: async ({ prefix, maxKeys, continuationToken }, options = {}) => {
@@ -264,6 +320,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         options,
         { etag: null },
         (reply) => ({ ...etagOf(reply), bytes: body.byteLength }),
+        { uploadBytes: body.byteLength },
       );
     },
 
@@ -282,7 +339,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         ({ body: answer }) => ({
           fields: { etag: parseTextField(answer.toString("utf8"), "ETag") },
         }),
-        true,
+        { emptyBodyIsError: true },
       );
     },
 
@@ -348,7 +405,8 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       );
     },
 
-    close: () => pool.close(),
+    // Requests still waiting for a connection (cancelled ones among them) are not waited for.
+    close: () => pool.destroy(),
   };
 }
 

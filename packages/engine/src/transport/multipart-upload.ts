@@ -9,8 +9,8 @@ import { MAX_PART_NUMBER } from "./request-arguments.ts";
 
 export interface PartsUploadResult {
   /**
-   * The whole upload as one request: from the start of CreateMultipartUpload to the end of the
-   * last call made (Complete, or Abort after a failure); firstByteUs is that last call's. The
+   * The whole upload as one request: from CreateMultipartUpload (ready, sent) to the end of the
+   * last call made (Complete, or Abort after a failure; headers and first byte are its). The
    * status and error are those of the first call that failed (else Complete's), or
    * "MissingUploadId" / "MissingETag" when a 2xx answer lacked what the next call needs. bytes is
    * the body's size once Complete succeeded, 0 otherwise (as for PUT). etag is the object's.
@@ -123,7 +123,9 @@ function whole(
   result: RequestOutcome & { etag?: string | null },
 ): EtagOutcome {
   return {
-    startUs: first.startUs,
+    readyUs: first.readyUs,
+    sentUs: first.sentUs,
+    headersUs: last.headersUs,
     firstByteUs: last.firstByteUs,
     endUs: last.endUs,
     status: result.status,

@@ -52,13 +52,22 @@ export interface TransportTarget {
 /** Microseconds since the run started, supplied by the caller so every thread shares one time base. */
 export type MicrosClock = () => number;
 
-export interface RequestOutcome {
-  /** Before the request is built and signed: client-side work counts towards latency. */
-  startUs: number;
-  /** Response headers received (equals endUs when there was no response). */
+/**
+ * When each step of one request happened (µs, the caller's clock), as RequestRecord names them:
+ * ready (the call was made) ≤ sent (undici wrote the request on a connection, after signing,
+ * waiting for a free connection and connecting) ≤ headers (the response headers arrived) ≤
+ * firstByte (the first body byte arrived; headers for an empty body) ≤ end (body read, or the
+ * failure). A step that never happened takes the time of the next one that did.
+ */
+export interface RequestTimeline {
+  readyUs: number;
+  sentUs: number;
+  headersUs: number;
   firstByteUs: number;
-  /** Body fully read (and verified, when asked), or the failure. */
   endUs: number;
+}
+
+export interface RequestOutcome extends RequestTimeline {
   /** 0 when no HTTP response arrived. */
   status: number;
   /**
@@ -72,7 +81,8 @@ export interface RequestOutcome {
   error: string | null;
   /**
    * Payload bytes moved, 0 for every error response:
-   * - PUT, UploadPart: the body size once the server answered 2xx (0 otherwise);
+   * - PUT, UploadPart: the body's size once it was sent (also when the attempt was then cancelled:
+   *   those bytes went over the wire), 0 for an error response;
    * - GET: the body bytes of a 2xx response actually received (possibly partial when aborted); of
    *   a ranged GET, the slice's bytes;
    * - ListObjectsV2, ListBuckets: the response body's bytes (the listing is the payload);

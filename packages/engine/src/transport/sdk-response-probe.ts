@@ -1,15 +1,17 @@
-import { HttpResponse } from "@smithy/protocol-http";
+import { HttpRequest, HttpResponse } from "@smithy/protocol-http";
 import type { MiddlewareStack } from "@smithy/types";
 import { Readable } from "node:stream";
 import type { MicrosClock } from "./object-transport.ts";
 import { readWholeBody } from "./response-body.ts";
+import { requestTimings } from "./undici-http-handler.ts";
+import { WireTiming } from "./wire-timing.ts";
 
 /** The HTTP answer under one SDK call, as it came off the wire. */
 export interface ResponseProbe {
   /** 0 until a response arrives. */
   status: number;
-  /** When the response headers arrived; -1 until then. */
-  firstByteUs: number;
+  /** The steps of the request, stamped by the undici handler under the SDK. */
+  timing: WireTiming;
   /** The whole body, when the probe reads it; null until then or when it does not. */
   body: Buffer | null;
 }
@@ -17,7 +19,8 @@ export interface ResponseProbe {
 /**
  * Adds a middleware to a command's stack that sees the raw response before the SDK deserialises
  * it (lowest priority in the deserialize step: innermost, right above the request handler). It
- * stamps when the headers arrived, calls `onResponse` then (as the fast path does), and with
+ * hands the request's WireTiming to the undici handler (which stamps sent, headers and first
+ * body byte as the fast path does), calls `onResponse` when the headers arrived, and with
  * `readBody` reads the body whole, handing the SDK the bytes instead of the stream (only for
  * answers with small bodies: not GetObject's).
  *
@@ -32,13 +35,13 @@ export function attachResponseProbe<Input extends object, Output extends object>
   onResponse: ((status: number) => void) | undefined,
   readBody: boolean,
 ): ResponseProbe {
-  const probe: ResponseProbe = { status: 0, firstByteUs: -1, body: null };
+  const probe: ResponseProbe = { status: 0, timing: new WireTiming(clock), body: null };
   stack.add(
     (next) => async (args) => {
+      if (HttpRequest.isInstance(args.request)) requestTimings.set(args.request, probe.timing);
       const result = await next(args);
       const { response } = result;
       if (HttpResponse.isInstance(response)) {
-        probe.firstByteUs = clock();
         probe.status = response.statusCode;
         onResponse?.(response.statusCode);
         if (readBody && response.body instanceof Readable) {

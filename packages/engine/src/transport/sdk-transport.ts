@@ -17,6 +17,7 @@ import {
   type ServiceInputTypes,
   type ServiceOutputTypes,
 } from "@aws-sdk/client-s3";
+import { ABORTED_ERROR } from "@taillab/api";
 import type { Command, MetadataBearer, MiddlewareStack } from "@smithy/types";
 import type { Readable } from "node:stream";
 import { createGetBodyCheck } from "./get-body-check.ts";
@@ -92,47 +93,40 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
     read: (output: Output, body: Buffer) => Reading<T>,
     emptyBodyIsError = false,
   ): Promise<RequestOutcome & T> {
-    const startUs = clock();
-    if (signal?.aborted) return { ...aborted(startUs), ...none };
     const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, true);
+    if (signal?.aborted) return { ...aborted(probe), ...none };
     try {
       const output = await send(signal);
-      const endUs = clock();
+      const timeline = probe.timing.finish();
       const status = probe.status || (output.$metadata.httpStatusCode ?? 200);
-      const firstByteUs = probe.firstByteUs < 0 ? endUs : probe.firstByteUs;
       const body = probe.body ?? Buffer.alloc(0);
       // The SDK spots an error document only when nothing follows </Error>; this is the same
       // test as the fast path's.
       const bodyError = errorCodeFromSuccessBody(body, emptyBodyIsError);
       if (bodyError !== null) {
-        return { startUs, firstByteUs, endUs, status, error: bodyError, bytes: 0, ...none };
+        return { ...timeline, status, error: bodyError, bytes: 0, ...none };
       }
       const { fields, error = null, bytes = 0 } = read(output, body);
-      return { startUs, firstByteUs, endUs: clock(), status, error, bytes, ...fields };
+      return { ...timeline, status, error, bytes, ...fields };
     } catch (error) {
-      return { ...failed(startUs, probe, error, signal, onResponse), ...none };
+      return { ...failed(probe, error, signal, onResponse), ...none };
     }
   }
 
-  function aborted(startUs: number): RequestOutcome {
-    const endUs = clock();
-    return { startUs, firstByteUs: endUs, endUs, status: 0, error: "Aborted", bytes: 0 };
+  function aborted(probe: ResponseProbe): RequestOutcome {
+    return { ...probe.timing.finish(), status: 0, error: ABORTED_ERROR, bytes: 0 };
   }
 
   function failed(
-    startUs: number,
     probe: ResponseProbe,
     error: unknown,
     signal: AbortSignal | undefined,
     onResponse: RequestOptions["onResponse"],
   ): RequestOutcome {
-    const endUs = clock();
     const { status: sdkStatus, code } = sdkErrorOutcome(error, signal, probe.status);
     if (probe.status === 0 && sdkStatus > 0) onResponse?.(sdkStatus);
     return {
-      startUs,
-      firstByteUs: probe.firstByteUs < 0 ? endUs : probe.firstByteUs,
-      endUs,
+      ...probe.timing.finish(),
       status: probe.status || sdkStatus,
       error: code,
       bytes: 0,
@@ -147,22 +141,20 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
     key: string,
     { signal, expect, range, onResponse }: GetOptions,
   ): Promise<RequestOutcome> {
-    const startUs = clock();
     assertObjectKey(key);
     const Range = range ? rangeHeaderValue(range) : undefined;
-    if (signal?.aborted) return aborted(startUs);
     const command = new GetObjectCommand({ Bucket, Key: key, ...(Range ? { Range } : {}) });
     const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, false);
+    if (signal?.aborted) return aborted(probe);
     const body = createGetBodyCheck({ expect, range });
     try {
       const output = await client.send(command, { abortSignal: signal });
       const status = probe.status || (output.$metadata.httpStatusCode ?? 200);
-      const firstByteUs = probe.firstByteUs < 0 ? clock() : probe.firstByteUs;
       if (output.Body) await readBody(output.Body as Readable, body.onChunk);
       const error = body.verdict(status);
-      return { startUs, firstByteUs, endUs: clock(), status, error, bytes: body.bytes };
+      return { ...probe.timing.finish(), status, error, bytes: body.bytes };
     } catch (error) {
-      const outcome = failed(startUs, probe, error, signal, onResponse);
+      const outcome = failed(probe, error, signal, onResponse);
       return { ...outcome, bytes: outcome.status >= 300 ? 0 : body.bytes };
     }
   }

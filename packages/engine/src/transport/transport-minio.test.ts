@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { freePort, startMinio, type MinioServer } from "@taillab/test-support";
 import type { TransportKind } from "@taillab/api";
+import { expectOrderedTimeline } from "./test-support/ordered-timeline.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createControlPlane, type ControlPlane } from "./control-plane.ts";
 import { EndpointError } from "./endpoint-error.ts";
@@ -11,6 +12,7 @@ import {
   createTransport,
   type ObjectTransport,
   type RequestOutcome,
+  type RequestTimeline,
   type TransportTarget,
 } from "./object-transport.ts";
 import { createTargetS3Client } from "./s3-client.ts";
@@ -69,7 +71,7 @@ async function inParallel<T>(count: number, inFlight: number, call: (i: number) 
   return results;
 }
 
-type Step = { step: string } & Omit<RequestOutcome, "startUs" | "firstByteUs" | "endUs">;
+type Step = { step: string } & Omit<RequestOutcome, keyof RequestTimeline>;
 
 /** One script of operations; returns every outcome, labelled, without its times. */
 async function runScript(kind: TransportKind, prefix: string): Promise<Step[]> {
@@ -80,8 +82,7 @@ async function runScript(kind: TransportKind, prefix: string): Promise<Step[]> {
   const oddKey = `${prefix}/dir one/a+b~é(1)!*'.txt`;
   const steps: Step[] = [];
   const record = (step: string, outcome: RequestOutcome) => {
-    expect(outcome.startUs).toBeLessThanOrEqual(outcome.firstByteUs);
-    expect(outcome.firstByteUs).toBeLessThanOrEqual(outcome.endUs);
+    expectOrderedTimeline(outcome);
     const { status, error, bytes } = outcome;
     steps.push({ step, status, error, bytes });
   };
@@ -125,7 +126,7 @@ async function runScript(kind: TransportKind, prefix: string): Promise<Step[]> {
   return steps;
 }
 
-type OperationStep = { step: string } & Omit<RequestOutcome, "startUs" | "firstByteUs" | "endUs"> &
+type OperationStep = { step: string } & Omit<RequestOutcome, keyof RequestTimeline> &
   Record<string, unknown>;
 
 const MiB = 1024 * 1024;
@@ -141,8 +142,7 @@ async function runOperationsScript(kind: TransportKind): Promise<OperationStep[]
   const prefix = `ops-${kind.padEnd(4, "-")}`;
   const steps: OperationStep[] = [];
   const record = (step: string, outcome: RequestOutcome, fields: Record<string, unknown> = {}) => {
-    expect(outcome.startUs).toBeLessThanOrEqual(outcome.firstByteUs);
-    expect(outcome.firstByteUs).toBeLessThanOrEqual(outcome.endUs);
+    expectOrderedTimeline(outcome);
     const { status, error, bytes } = outcome;
     steps.push({ step, status, error, bytes, ...fields });
   };

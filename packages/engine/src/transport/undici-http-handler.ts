@@ -1,8 +1,15 @@
 import { HttpResponse } from "@smithy/protocol-http";
 import type { HttpHandler, HttpRequest } from "@smithy/protocol-http";
 import type { HeaderBag, HttpHandlerOptions, QueryParameterBag } from "@smithy/types";
-import { Pool } from "undici";
+import { Pool, type Dispatcher } from "undici";
 import { encodeRfc3986 } from "./s3-uri-encoding.ts";
+import { timingInterceptor, type WireTiming } from "./wire-timing.ts";
+
+/**
+ * The WireTiming of a request on its way to this handler, set by the SDK transport's response
+ * probe (the innermost middleware, which passes this very request object to the handler).
+ */
+export const requestTimings = new WeakMap<HttpRequest, WireTiming>();
 
 export interface UndiciHttpHandlerConfig {
   /** Keep-alive connections per origin: the most requests in flight to one origin. */
@@ -36,7 +43,7 @@ const DROPPED_HEADERS = new Set([
 export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
   readonly metadata = { handlerProtocol: "http/1.1" };
   #config: UndiciHttpHandlerConfig;
-  readonly #pools = new Map<string, Pool>();
+  readonly #pools = new Map<string, { pool: Pool; timed: Dispatcher }>();
 
   constructor(config: UndiciHttpHandlerConfig) {
     if (!Number.isInteger(config.maxConnections) || config.maxConnections < 1) {
@@ -52,14 +59,16 @@ export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
     const signal = toAbortSignal(abortSignal);
     if (signal?.aborted) throw abortError(signal);
     const port = request.port ? `:${request.port}` : "";
-    const pool = this.#poolFor(`${request.protocol}//${request.hostname}${port}`);
+    const { timed } = this.#poolFor(`${request.protocol}//${request.hostname}${port}`);
+    const timing = requestTimings.get(request);
     const query = request.query ? buildQueryString(request.query) : "";
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
       if (!DROPPED_HEADERS.has(name.toLowerCase())) headers[name] = value;
     }
     try {
-      const response = await pool.request({
+      const response = await timed.request({
+        ...(timing ? { timing } : {}),
         method: request.method,
         path: query ? `${request.path}?${query}` : request.path,
         // Keep the connection after a HEAD (undici closes it by default): see fast-transport.ts.
@@ -92,7 +101,7 @@ export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
     // Pools take settings when made: let requests in flight finish, start new pools.
     const pools = [...this.#pools.values()];
     this.#pools.clear();
-    for (const pool of pools) void pool.close();
+    for (const { pool } of pools) void pool.close();
   }
 
   httpHandlerConfigs(): UndiciHttpHandlerConfig {
@@ -103,29 +112,30 @@ export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
   destroy(): void {
     const pools = [...this.#pools.values()];
     this.#pools.clear();
-    for (const pool of pools) void pool.destroy();
+    for (const { pool } of pools) void pool.destroy();
   }
 
   /** Waits for requests in flight, then closes every pool. */
   async close(): Promise<void> {
     const pools = [...this.#pools.values()];
     this.#pools.clear();
-    await Promise.all(pools.map((pool) => pool.close()));
+    await Promise.all(pools.map(({ pool }) => pool.close()));
   }
 
-  #poolFor(origin: string): Pool {
-    let pool = this.#pools.get(origin);
-    if (pool === undefined) {
-      pool = new Pool(origin, {
+  #poolFor(origin: string): { pool: Pool; timed: Dispatcher } {
+    let entry = this.#pools.get(origin);
+    if (entry === undefined) {
+      const pool = new Pool(origin, {
         connections: this.#config.maxConnections,
         pipelining: 1,
         ...(this.#config.connectTimeoutMs === undefined
           ? {}
           : { connectTimeout: this.#config.connectTimeoutMs }),
       });
-      this.#pools.set(origin, pool);
+      entry = { pool, timed: pool.compose(timingInterceptor()) };
+      this.#pools.set(origin, entry);
     }
-    return pool;
+    return entry;
   }
 }
 

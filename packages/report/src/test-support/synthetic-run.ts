@@ -1,7 +1,9 @@
 import {
+  CANCELLED_ERROR,
   RunSpecSchema,
   type Operation,
   type PhaseHistograms,
+  type PhaseIntervals,
   type PointSummary,
   type RequestMode,
   type RunMeta,
@@ -10,13 +12,13 @@ import {
   type RunSummary,
 } from "@taillab/api";
 import {
-  createLatencyHistogram,
   createRandom,
   createSeriesDecimator,
-  encodeHistogram,
+  encodedHistogramsOf,
   expandSweep,
-  recordLatencyUs,
-  summarizePhase,
+  PhaseAccount,
+  phaseShapeOf,
+  type AttemptTimeline,
 } from "@taillab/core";
 import type { LatencySeries, RunReportInput } from "../html-report.ts";
 
@@ -42,9 +44,10 @@ const STALL_US = 1_000_000;
 
 /**
  * A run as the store would hand it to a report: lognormal latencies (slower for bigger objects and
- * more clients) with a few one-second stalls, merged into HDR histograms, summarised by core's
- * summarizePhase, and decimated into a latency-by-index series — built without holding the
- * requests, so a million-request run is cheap to make.
+ * more clients) with a few one-second stalls, each request folded into core's accounting with a
+ * timeline (client queue, server, transfer; in a request mode some answered by a backup), and
+ * decimated into a latency-by-index series — built without holding the requests, so a
+ * million-request run is cheap to make.
  */
 export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput {
   const mode = options.mode ?? "normal";
@@ -60,11 +63,13 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
   const ops = options.ops ?? ["PUT", "GET"];
   const histograms: PhaseHistograms[] = [];
   const latencySeries: LatencySeries[] = [];
+  const intervals: PhaseIntervals[] = [];
+  let clockUs = 0;
+  let phaseIndex = 0;
   const points: PointSummary[] = expandSweep(spec).map((params: RunPointParams, pointIndex) => {
     const requests = options.requestsPerPhase ?? params.samples;
     const phases = ops.map((op) => {
-      const latency = createLatencyHistogram();
-      const ttfb = createLatencyHistogram();
+      const account = new PhaseAccount(phaseShapeOf(spec, op));
       const sizeFactor = 1 + params.objectSizeBytes / (256 * 1024);
       const medianUs =
         (op === "PUT" ? 6000 : 3500) *
@@ -74,57 +79,50 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
       const stalls = new Set<number>();
       const stallCount = Math.min(options.stallsPerPhase ?? 3, requests);
       while (stalls.size < stallCount) stalls.add(Math.floor(random.next() * requests));
+      const failing = op === "GET" && pointIndex === 0 ? 2 : 0;
+      const bytes = op === "DELETE" ? 0 : params.objectSizeBytes;
+      const gapUs = medianUs / params.clients;
       const decimator = createSeriesDecimator(requests, options.seriesBuckets ?? 1000);
       for (let index = 0; index < requests; index += 1) {
+        const intendedStartUs = Math.round(clockUs + index * gapUs);
         const valueUs = stalls.has(index)
           ? STALL_US + random.next() * 50_000
           : random.lognormal(medianUs, 0.35);
-        recordLatencyUs(latency, valueUs);
-        recordLatencyUs(ttfb, valueUs * 0.55);
-        decimator.add(valueUs / 1000);
+        const hedged = account.shape.hedgeBudgetPct !== null && random.chance(0.052);
+        const first = syntheticAttempt(intendedStartUs, valueUs, bytes, 0);
+        const attempts = hedged
+          ? [
+              { ...first, error: CANCELLED_ERROR, bytes: 0 },
+              syntheticAttempt(intendedStartUs + valueUs * 0.4, valueUs * 0.5, bytes, 1),
+            ]
+          : [index < failing ? { ...first, error: "SlowDown", bytes: 0 } : first];
+        account.add({
+          op,
+          intendedStartUs,
+          phaseIndex,
+          client: index % params.clients,
+          measured: true,
+          attempts,
+          winner: hedged ? 1 : index < failing ? null : 0,
+        });
+        if (index >= failing)
+          decimator.add(((attempts.at(-1)?.endUs ?? 0) - intendedStartUs) / 1000);
       }
-      const durationMs = (latency.mean * requests) / params.clients / 1000;
-      const errors: Record<string, number> =
-        op === "GET" && pointIndex === 0 ? { SlowDown: 2 } : {};
-      const summary = summarizePhase({
-        op,
-        requests,
-        errorsByCode: errors,
-        bytes: op === "DELETE" ? 0 : requests * params.objectSizeBytes,
-        durationMs,
-        latency,
-        ttfb,
-      });
-      // The engine never sends a DELETE twice (a second one is not harmless).
-      if (mode !== "normal" && op !== "DELETE") {
-        const extra = Math.round(requests * 0.052);
-        summary.hedge = {
-          delayMs: mode === "tied" ? 0 : summary.latencyMs.p90,
-          budgetPct: 10,
-          attempts: requests + extra,
-          extraPct: (extra / requests) * 100,
-          aborted: extra - 1,
-          wastedBytes: (extra - 1) * Math.floor(params.objectSizeBytes / 3),
-          wonByBackup: Math.round(extra * 0.6),
-        };
-      }
-      histograms.push({
-        pointIndex,
-        op,
-        latency: encodeHistogram(latency),
-        ttfb: encodeHistogram(ttfb),
-        service: null,
-      });
+      clockUs += requests * gapUs + 500_000;
+      phaseIndex += 1;
+      const snapshot = account.snapshot();
+      histograms.push({ pointIndex, op, ...encodedHistogramsOf(snapshot) });
+      intervals.push({ pointIndex, op, intervals: account.intervalStats() });
       latencySeries.push({ pointIndex, op, buckets: decimator.finish() });
-      latency.destroy();
-      ttfb.destroy();
+      const summary = account.summary();
+      account.destroy();
       return summary;
     });
-    return { params, phases };
+    return { params, finished: true, phases };
   });
 
   const summary: RunSummary = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     runId: "20250301-101500-ab12",
     startedAt: "2025-03-01T10:15:00.000Z",
     finishedAt: "2025-03-01T10:16:42.500Z",
@@ -133,7 +131,8 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
     server: "TailLab-Testbed/0.1",
     mode,
     loop: spec.openLoop ? "open" : "closed",
-    stopped: false,
+    status: "complete",
+    pointCount: points.length,
     points,
     ...(spec.endpoints
       ? {}
@@ -144,7 +143,7 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
         }),
   };
   const meta: RunMeta = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     id: summary.runId,
     name: options.name ?? spec.name ?? "",
     tags: options.tags ?? ["lab-3", "tail"],
@@ -164,5 +163,27 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
     status: "complete",
     error: null,
   };
-  return { meta, summary, histograms, latencySeries, damage: null };
+  return { meta, summary, histograms, latencySeries, intervals, damage: null };
+}
+
+/** An attempt ready at `readyUs` that answers `durationUs` later: queue, server, transfer. */
+function syntheticAttempt(
+  readyUs: number,
+  durationUs: number,
+  bytes: number,
+  replica: number,
+): AttemptTimeline {
+  const sentUs = Math.round(readyUs + Math.min(200, durationUs * 0.05));
+  const endUs = Math.round(readyUs + durationUs);
+  const firstByteUs = Math.round(sentUs + (endUs - sentUs) * 0.55);
+  return {
+    replica,
+    readyUs: Math.round(readyUs),
+    sentUs,
+    headersUs: firstByteUs,
+    firstByteUs,
+    endUs,
+    bytes,
+    error: null,
+  };
 }

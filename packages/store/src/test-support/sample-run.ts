@@ -9,11 +9,13 @@ import {
   type RunSummary,
 } from "@taillab/api";
 import {
-  createLatencyHistogram,
   createRandom,
-  encodeHistogram,
-  recordLatencyUs,
-  summarizePhase,
+  encodedHistogramsOf,
+  intervalLogLines,
+  PhaseAccount,
+  phaseShapeOf,
+  type IntervalLogLine,
+  type LogicalRequest,
 } from "@taillab/core";
 import type { CreateRunInput } from "../results-store.ts";
 
@@ -40,6 +42,7 @@ export function sampleRunInput(id: string, spec: RunSpec = sampleSpec()): Create
     spec,
     environment: SAMPLE_ENVIRONMENT,
     keyPrefix: `${spec.keyPrefix}/${id}/`,
+    runStartEpochMs: Date.now(),
   };
 }
 
@@ -63,6 +66,7 @@ export function sampleRecords(options: {
   seed: number;
   firstKey?: number;
   startUs?: number;
+  phaseIndex?: number;
 }): RequestRecord[] {
   const random = createRandom(options.seed);
   const records: RequestRecord[] = [];
@@ -82,7 +86,9 @@ export function sampleRecords(options: {
       key,
       bytes,
       intendedStartUs,
-      startUs: intendedStartUs,
+      readyUs: intendedStartUs,
+      sentUs: intendedStartUs + 20,
+      headersUs: intendedStartUs + Math.round(latencyUs / 2),
       firstByteUs: intendedStartUs + Math.round(latencyUs / 2),
       endUs: intendedStartUs + latencyUs,
       status: 200,
@@ -90,16 +96,27 @@ export function sampleRecords(options: {
       attempt: 1,
       replica: 0,
       winner: true,
+      phaseIndex: options.phaseIndex ?? 0,
+      client: keyNumber % 4,
+      measured: true,
     } satisfies RequestRecord;
     if (random.chance(0.02) || records.length + 1 === options.count) {
       const error = ERROR_CODES[Math.floor(random.next() * ERROR_CODES.length)] ?? "SlowDown";
       records.push({ ...base, bytes: 0, status: 503, error, winner: false });
     } else if (random.chance(0.05)) {
       const backupStartUs = intendedStartUs + 1000;
-      records.push({ ...base, endUs: backupStartUs + 500, error: "Aborted", winner: false });
       records.push({
         ...base,
-        startUs: backupStartUs,
+        endUs: backupStartUs + 500,
+        status: 0,
+        error: "Cancelled",
+        winner: false,
+      });
+      records.push({
+        ...base,
+        readyUs: backupStartUs,
+        sentUs: backupStartUs + 20,
+        headersUs: backupStartUs + 200,
         firstByteUs: backupStartUs + 200,
         endUs: backupStartUs + 400,
         attempt: 2,
@@ -112,29 +129,43 @@ export function sampleRecords(options: {
   return records.slice(0, options.count);
 }
 
-/** The phase histograms and summary the engine would have produced for these records. */
-export function phaseHistogramsOf(
+/** The records' logical requests: an attempt 1 and the attempts after it. */
+function logicalRequests(records: readonly RequestRecord[]): LogicalRequest[] {
+  const requests: LogicalRequest[] = [];
+  for (const record of records) {
+    const attempt = { ...record, error: record.error };
+    const last = requests.at(-1);
+    if (record.attempt > 1 && last) {
+      if (record.winner) last.winner = last.attempts.length;
+      (last.attempts as (typeof attempt)[]).push(attempt);
+      continue;
+    }
+    requests.push({ ...record, attempts: [attempt], winner: record.winner ? 0 : null });
+  }
+  return requests;
+}
+
+/** The account the engine would have made of these records. */
+function accountOf(spec: RunSpec, op: Operation, records: readonly RequestRecord[]): PhaseAccount {
+  const account = new PhaseAccount(phaseShapeOf(spec, op));
+  for (const request of logicalRequests(records)) account.add(request);
+  return account;
+}
+
+/** The phase histograms and interval lines the engine would have written for these records. */
+export function phaseOf(
+  spec: RunSpec,
   pointIndex: number,
   op: Operation,
   records: readonly RequestRecord[],
-): PhaseHistograms {
-  const latency = createLatencyHistogram();
-  const ttfb = createLatencyHistogram();
-  for (const record of records) {
-    if (!record.winner) continue;
-    recordLatencyUs(latency, record.endUs - record.intendedStartUs);
-    recordLatencyUs(ttfb, record.firstByteUs - record.intendedStartUs);
-  }
-  const result = {
-    pointIndex,
-    op,
-    latency: encodeHistogram(latency),
-    ttfb: encodeHistogram(ttfb),
-    service: null,
+): { histograms: PhaseHistograms; intervalLines: IntervalLogLine[] } {
+  const account = accountOf(spec, op, records);
+  const snapshot = account.snapshot();
+  account.destroy();
+  return {
+    histograms: { pointIndex, op, ...encodedHistogramsOf(snapshot) },
+    intervalLines: intervalLogLines(pointIndex, op, snapshot.intervals),
   };
-  latency.destroy();
-  ttfb.destroy();
-  return result;
 }
 
 export function sampleSummary(runId: string, spec: RunSpec, ops: Operation[]): RunSummary {
@@ -149,27 +180,26 @@ export function sampleSummary(runId: string, spec: RunSpec, ops: Operation[]): R
     server: "TestServer",
     mode: spec.mode,
     loop: "closed",
-    stopped: false,
+    status: "complete",
+    pointCount: 1,
     points: [
       {
         params: { clients: 4, samples: 1000, objectSizeBytes: 4096 },
+        finished: true,
         phases: ops.map((op) => {
-          const latency = createLatencyHistogram();
-          const ttfb = createLatencyHistogram();
-          recordLatencyUs(latency, 1500);
-          recordLatencyUs(ttfb, 700);
-          const phase = summarizePhase({
+          const account = accountOf(
+            spec,
             op,
-            requests: 1,
-            errorsByCode: {},
-            bytes: 4096,
-            durationMs: 10,
-            latency,
-            ttfb,
-          });
-          latency.destroy();
-          ttfb.destroy();
-          return phase;
+            sampleRecords({ keyPrefix: "sample/", op, count: 1, seed: 1 }).map((record) => ({
+              ...record,
+              status: 200,
+              error: null,
+              winner: true,
+            })),
+          );
+          const summary = account.summary();
+          account.destroy();
+          return summary;
         }),
       },
     ],

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { openResultsStore } from "../results-store.ts";
 import {
   CRASH_RUN,
-  phaseHistogramsOf,
+  phaseOf,
   sampleRecords,
   sampleRunInput,
   sampleSpec,
@@ -52,7 +52,8 @@ for (let pointIndex = 0; pointIndex < CRASH_RUN.points; pointIndex += 1) {
         await sleep(2);
       }
     }
-    await writer.addPhaseHistograms(phaseHistogramsOf(pointIndex, op, records));
+    const phase = phaseOf(input.spec, pointIndex, op, records);
+    await writer.addPhase(phase.histograms, phase.intervalLines);
     process.stdout.write(`durable ${appended}\n`);
   }
 }

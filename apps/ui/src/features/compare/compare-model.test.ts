@@ -80,13 +80,13 @@ describe("compare model", () => {
       ["t", "tied", false, true],
     ]);
     expect(rows[0]!.figures.p999Ms).toEqual({
-      value: get(normal).latencyMs.p999,
+      value: get(normal).latencyMs!.p999,
       ratio: 1,
       verdict: null,
     });
     const p50 = rows[1]!.figures.p50Ms;
-    expect(p50.value).toBe(get(hedged).latencyMs.p50);
-    expect(p50.ratio).toBeCloseTo(get(hedged).latencyMs.p50 / get(normal).latencyMs.p50, 9);
+    expect(p50.value).toBe(get(hedged).latencyMs!.p50);
+    expect(p50.ratio).toBeCloseTo(get(hedged).latencyMs!.p50 / get(normal).latencyMs!.p50, 9);
     expect(p50.verdict).toBe("better");
     expect(rows[2]!.figures.p50Ms.verdict).toBe("worse");
     // Throughput: higher is better.
@@ -125,7 +125,7 @@ describe("compareTableRows of runs paired in order", () => {
       [true, 8, ["clients"]],
     ]);
     const eightGet = details[1]!.summary.points[0]!.phases.find((phase) => phase.op === "GET")!;
-    expect(rows[1]!.figures.p999Ms.value).toBe(eightGet.latencyMs.p999);
+    expect(rows[1]!.figures.p999Ms.value).toBe(eightGet.latencyMs!.p999);
     expect(rows[1]!.figures.p999Ms.ratio).not.toBeNull();
   });
 

@@ -58,8 +58,8 @@ describe("CompareView", () => {
     ]);
     rows.forEach((row) => {
       const detail = byId[row.dataset.runId as string] as RunDetail;
-      expect(Number(row.dataset.p999Ms)).toBe(getPhase(detail).latencyMs.p999);
-      expect(Number(row.dataset.p99Ms)).toBe(getPhase(detail).latencyMs.p99);
+      expect(Number(row.dataset.p999Ms)).toBe(getPhase(detail).latencyMs!.p999);
+      expect(Number(row.dataset.p99Ms)).toBe(getPhase(detail).latencyMs!.p99);
     });
     // Hedged reads are faster than the baseline's: a green ratio below 1.
     const p50Ratio = rows[0]!.querySelectorAll<HTMLElement>(".ratio")[0]!;
@@ -80,7 +80,7 @@ describe("CompareView", () => {
     expect(rows.map((row) => row.dataset.mode)).toEqual(["normal", "hedged", "tied"]);
     expect(Number(rows[0]!.dataset.extraPercent)).toBe(0);
     expect(Number(rows[1]!.dataset.extraPercent)).toBe(getPhase(hedged).hedge!.extraPct);
-    expect(Number(rows[2]!.dataset.p999Ms)).toBe(getPhase(tied).latencyMs.p999);
+    expect(Number(rows[2]!.dataset.p999Ms)).toBe(getPhase(tied).latencyMs!.p999);
     expect(screen.getByTestId("mode-tail-chart")).toBeTruthy();
     expect(screen.getByTestId("mode-cost-chart")).toBeTruthy();
   });
@@ -126,7 +126,7 @@ describe("CompareView", () => {
       ["true", ""],
       ["true", "clients"],
     ]);
-    expect(Number(rows[1]!.dataset.p999Ms)).toBe(getPhase(eight).latencyMs.p999);
+    expect(Number(rows[1]!.dataset.p999Ms)).toBe(getPhase(eight).latencyMs!.p999);
     expect(
       within(table)
         .getAllByTestId("compare-point")

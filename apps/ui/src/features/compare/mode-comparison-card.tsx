@@ -150,7 +150,7 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
                 <td className="number strong">{formatMs(entry.p999Ms)}</td>
                 <td className="number">{formatPercent(entry.extraPct)}</td>
                 <td className="number">{formatInteger(entry.wonByBackup)}</td>
-                <td className="number">{formatInteger(entry.aborted)}</td>
+                <td className="number">{formatInteger(entry.cancelled)}</td>
                 <td className="number">{formatMiB(entry.wastedBytes)}</td>
               </tr>
             ))}
@@ -214,7 +214,7 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
                       }
                     : {
                         label: t("modes.cancelled"),
-                        values: entries.map((entry) => entry.aborted),
+                        values: entries.map((entry) => entry.cancelled),
                         color: 5,
                         right: true,
                       },

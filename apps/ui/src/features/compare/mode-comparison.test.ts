@@ -37,7 +37,7 @@ describe("mode comparison", () => {
       details.find((detail) => detail.meta.id === runId)!.summary.points[0]!.phases[1]!;
     for (const entry of entries) {
       const phase = phaseOf(entry.runId);
-      expect(entry.p999Ms).toBe(phase.latencyMs.p999);
+      expect(entry.p999Ms).toBe(phase.latencyMs!.p999);
       expect(entry.extraPct).toBe(phase.hedge?.extraPct ?? 0);
       expect(entry.wastedBytes).toBe(phase.hedge?.wastedBytes ?? 0);
     }

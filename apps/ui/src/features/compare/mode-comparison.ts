@@ -14,7 +14,7 @@ export interface ModeEntry {
   extraPct: number;
   wastedBytes: number;
   wonByBackup: number;
-  aborted: number;
+  cancelled: number;
 }
 
 /** Whether the compared runs differ by request mode: then the mode comparison is worth showing. */
@@ -31,7 +31,7 @@ const MODE_ORDER = RequestModeSchema.options;
 export function modeComparison(runs: readonly ComparedRun[], row: ComparisonRow): ModeEntry[] {
   const entries = runs.flatMap((run, index): (ModeEntry & { order: number })[] => {
     const phase = phaseOnRow(run, row, index)?.phase;
-    if (!phase) return [];
+    if (!phase?.latencyMs) return [];
     const summary = run.detail.summary;
     return [
       {
@@ -45,7 +45,7 @@ export function modeComparison(runs: readonly ComparedRun[], row: ComparisonRow)
         extraPct: phase.hedge?.extraPct ?? 0,
         wastedBytes: phase.hedge?.wastedBytes ?? 0,
         wonByBackup: phase.hedge?.wonByBackup ?? 0,
-        aborted: phase.hedge?.aborted ?? 0,
+        cancelled: phase.hedge?.cancelled ?? 0,
       },
     ];
   });

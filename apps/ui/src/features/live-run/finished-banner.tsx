@@ -7,7 +7,6 @@ import { canCompareModes, nextModeComing, shownStatus } from "./live-status.ts";
 const TONE = {
   complete: "success",
   stopped: "warning",
-  interrupted: "warning",
   failed: "error",
 } as const;
 

@@ -10,7 +10,6 @@ const BADGE_TONE: Record<ShownStatus, string> = {
   starting: "accent",
   complete: "success",
   stopped: "warning",
-  interrupted: "warning",
   failed: "danger",
 };
 

@@ -1,16 +1,14 @@
-import type { ActiveRun, RunEvent, RunProgress } from "@taillab/api";
+import type { ActiveRun, IntervalStats, RunEvent, RunProgress } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import {
   adoptActiveRun,
-  appendTimeline,
-  capBuckets,
   IDLE_RUN,
+  mergeIntervals,
   overallProgress,
   reduceRunEvent,
   seriesProgress,
   shownPhase,
   type LiveRunState,
-  type TimelineBucket,
 } from "./live-run-state.ts";
 
 const POINTS = [
@@ -31,7 +29,7 @@ const started: RunEvent = {
 
 function progress(
   changes: Partial<RunProgress>,
-  timeline: TimelineBucket[] | null = null,
+  intervals: IntervalStats[] | null = null,
 ): RunEvent {
   const full: RunProgress = {
     runId: "r1",
@@ -52,17 +50,16 @@ function progress(
     type: "progress",
     progress: full,
     percentiles: { p50Ms: 1, p90Ms: 2, p99Ms: 5, p999Ms: 9, maxMs: 12, count: full.done },
-    timeline: timeline ? { pointIndex: full.pointIndex, op: full.op, buckets: timeline } : null,
+    intervals: intervals ? { pointIndex: full.pointIndex, op: full.op, intervals } : null,
   };
 }
 
-/** The run's "finished" event: complete and not stopped unless told. */
+/** The run's "finished" event: complete unless told. */
 function finishedEvent(changes: Partial<Extract<RunEvent, { type: "finished" }>> = {}): RunEvent {
   return {
     type: "finished",
     runId: "r1",
     status: "complete",
-    stopped: false,
     error: null,
     series: SERIES,
     seriesRunIds: ["r1"],
@@ -70,14 +67,17 @@ function finishedEvent(changes: Partial<Extract<RunEvent, { type: "finished" }>>
   };
 }
 
-function buckets(from: number, count: number, width = 1, value = 1): TimelineBucket[] {
+/** `count` seconds from second `from`, each answered in `valueMs`. */
+function seconds(from: number, count: number, valueMs = 1): IntervalStats[] {
   return Array.from({ length: count }, (_, index) => ({
-    firstIndex: from + index * width,
-    lastIndex: from + (index + 1) * width - 1,
-    count: width,
-    min: value,
-    max: value,
-    mean: value,
+    startMs: (from + index) * 1000,
+    lengthMs: 1000,
+    requests: 10,
+    errors: 0,
+    p50Ms: valueMs,
+    p99Ms: valueMs,
+    p999Ms: valueMs,
+    maxMs: valueMs,
   }));
 }
 
@@ -128,14 +128,14 @@ describe("live run reducer", () => {
     const finished = finishedEvent();
     const state = run(started, progress({ done: 90 }), finished, progress({ done: 95 }));
     expect(state.status).toBe("finished");
-    expect(state.finished).toMatchObject({ status: "complete", stopped: false });
+    expect(state.finished).toMatchObject({ status: "complete" });
     expect(state.progress?.done).toBe(90);
     // A complete run is complete, whatever the last progress said.
     expect(overallProgress(state)).toMatchObject({ done: 600, etaMs: null });
   });
 
   it("counts a stopped run's requests as they were", () => {
-    const state = run(started, progress({ done: 90 }), finishedEvent({ stopped: true }));
+    const state = run(started, progress({ done: 90 }), finishedEvent({ status: "stopped" }));
     expect(overallProgress(state)).toMatchObject({ done: 90, total: 600, etaMs: null });
   });
 
@@ -158,12 +158,12 @@ describe("live run reducer", () => {
   });
 
   it("starts afresh for the next run of a mode series", () => {
-    const state = run(started, progress({ done: 50 }, buckets(0, 10)), {
+    const state = run(started, progress({ done: 50 }, seconds(0, 10)), {
       ...started,
       runId: "r2",
       series: { index: 1, count: 3, mode: "hedged" },
     });
-    expect(state).toMatchObject({ runId: "r2", progress: null, timeline: null, doneBefore: 0 });
+    expect(state).toMatchObject({ runId: "r2", progress: null, overTime: null, doneBefore: 0 });
     expect(state.series).toEqual({ index: 1, count: 3, mode: "hedged" });
   });
 });
@@ -224,79 +224,55 @@ describe("the phase shown", () => {
   it("is the running one, then after a run that ended with its cleanup, the last measured", () => {
     const reads = run(
       started,
-      progress({ pointIndex: 1, op: "GET", done: 100, elapsedMs: 400 }, buckets(0, 100)),
+      progress({ pointIndex: 1, op: "GET", done: 100, elapsedMs: 400 }, seconds(0, 4)),
     );
     const cleaning = reduceRunEvent(
       reads,
-      progress({ pointIndex: 1, op: "DELETE", done: 40, elapsedMs: 40 }, buckets(0, 40)),
+      progress({ pointIndex: 1, op: "DELETE", done: 40, elapsedMs: 40 }, seconds(4, 1)),
     );
     expect(shownPhase(cleaning)).toMatchObject({ kept: false, progress: { op: "DELETE" } });
     const finished = reduceRunEvent(cleaning, finishedEvent());
     const shown = shownPhase(finished);
     expect(shown).toMatchObject({ kept: true, progress: { op: "GET", pointIndex: 1, done: 100 } });
     expect(shown?.percentiles?.count).toBe(100);
-    expect(shown?.timeline?.buckets).toHaveLength(100);
+    expect(shown?.overTime?.intervals).toHaveLength(4);
   });
 
-  it("keeps its count, percentiles and timeline from the same event", () => {
+  it("keeps its count, percentiles and seconds from the same event", () => {
     const state = run(
       started,
-      progress({ op: "GET", done: 45 }, buckets(0, 45)),
-      progress({ op: "GET", done: 76 }, buckets(45, 31)),
+      progress({ op: "GET", done: 45 }, seconds(0, 2)),
+      progress({ op: "GET", done: 76 }, seconds(2, 1)),
     );
     const shown = shownPhase(state);
     expect(shown?.progress.done).toBe(76);
     expect(shown?.percentiles?.count).toBe(76);
-    expect((shown?.timeline?.buckets.at(-1)?.lastIndex ?? 0) + 1).toBe(76);
+    expect(shown?.overTime?.intervals.map((interval) => interval.startMs)).toEqual([0, 1000, 2000]);
   });
 });
 
-describe("live timeline", () => {
-  it("appends a phase's buckets and starts over for a new phase", () => {
+describe("live percentiles over time", () => {
+  it("adds a phase's seconds, replaces the one still filling, and starts over for a new phase", () => {
     const state = run(
       started,
-      progress({ done: 10 }, buckets(0, 10)),
-      progress({ done: 20 }, buckets(10, 10)),
+      progress({ done: 10 }, seconds(0, 2, 1)),
+      progress({ done: 20 }, [...seconds(1, 1, 7), ...seconds(2, 1)]),
     );
-    expect(state.timeline?.buckets).toHaveLength(20);
-    const next = reduceRunEvent(state, progress({ op: "GET", done: 5 }, buckets(0, 5)));
-    expect(next.timeline).toMatchObject({ op: "GET" });
-    expect(next.timeline?.buckets).toHaveLength(5);
+    expect(state.overTime?.intervals.map((interval) => interval.p99Ms)).toEqual([1, 7, 1]);
+    const next = reduceRunEvent(state, progress({ op: "GET", done: 5 }, seconds(3, 1)));
+    expect(next.overTime).toMatchObject({ op: "GET" });
+    expect(next.overTime?.intervals).toHaveLength(1);
   });
 
-  it("starts over when indices go back (a repetition of the same point)", () => {
-    const first = appendTimeline(null, { pointIndex: 0, op: "PUT", buckets: buckets(0, 10) });
-    const again = appendTimeline(first, { pointIndex: 0, op: "PUT", buckets: buckets(0, 3) });
-    expect(again.buckets).toHaveLength(3);
-  });
-
-  it("never holds more than the cap, folding older buckets while keeping their extremes", () => {
-    let timeline = appendTimeline(null, { pointIndex: 0, op: "GET", buckets: buckets(0, 300) });
-    // A one-request stall early in the run.
-    const stalled = timeline.buckets.map((bucket, index) =>
-      index === 7 ? { ...bucket, max: 1000 } : bucket,
+  it("keeps the newest seconds up to the cap", () => {
+    let overTime = mergeIntervals(null, { pointIndex: 0, op: "GET", intervals: seconds(0, 50) });
+    overTime = mergeIntervals(
+      overTime,
+      { pointIndex: 0, op: "GET", intervals: seconds(50, 50) },
+      60,
     );
-    timeline = { ...timeline, buckets: stalled };
-    for (let event = 1; event < 40; event += 1) {
-      timeline = appendTimeline(
-        timeline,
-        { pointIndex: 0, op: "GET", buckets: buckets(event * 300, 300) },
-        2000,
-      );
-      expect(timeline.buckets.length).toBeLessThanOrEqual(2000);
-    }
-    const all = timeline.buckets;
-    expect(all[0]?.firstIndex).toBe(0);
-    expect(all.at(-1)?.lastIndex).toBe(40 * 300 - 1);
-    expect(Math.max(...all.map((bucket) => bucket.max))).toBe(1000);
-    expect(all.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(40 * 300);
-    // The newest half keeps full detail.
-    expect(all.slice(-1000).every((bucket) => bucket.count === 1)).toBe(true);
-  });
-
-  it("caps a list that is already short as it is", () => {
-    const short = buckets(0, 10);
-    expect(capBuckets(short, 2000)).toBe(short);
+    expect(overTime.intervals).toHaveLength(60);
+    expect(overTime.intervals[0]?.startMs).toBe(40_000);
   });
 });
 

@@ -1,7 +1,8 @@
 import type {
   ActiveRun,
+  IntervalStats,
+  LiveIntervals,
   LivePercentiles,
-  LiveTimeline,
   Operation,
   RunEvent,
   RunPointParams,
@@ -9,25 +10,17 @@ import type {
   RunSeries,
   RunStatus,
 } from "@taillab/api";
-import { mergeDecimatedBuckets } from "@taillab/core";
-
 /**
  * What the live screen shows, folded from the run events by `reduceRunEvent`. Pure, so the
- * whole life of a run (and the timeline's cap) is tested without a backend or a clock.
+ * whole life of a run (and the percentiles over time's cap) is tested without a backend or a
+ * clock.
  */
 
-export type TimelineBucket = LiveTimeline["buckets"][number];
-
-/** Latency against request index of the phase running now. */
-export interface TimelineSeries {
-  pointIndex: number;
-  op: Operation;
-  buckets: TimelineBucket[];
-}
+/** The percentiles per second of the phase running now, in time order. */
+export type OverTimeSeries = LiveIntervals;
 
 export interface FinishedRun {
-  status: RunStatus;
-  stopped: boolean;
+  status: Extract<RunStatus, "complete" | "stopped" | "failed">;
   error: string | null;
   series: RunSeries;
   seriesRunIds: string[];
@@ -42,7 +35,7 @@ export interface Notice {
 export interface PhaseFigures {
   progress: RunProgress;
   percentiles: LivePercentiles | null;
-  timeline: TimelineSeries | null;
+  overTime: OverTimeSeries | null;
 }
 
 export interface LiveRunState {
@@ -59,7 +52,7 @@ export interface LiveRunState {
   /** Requests and time of the phases finished before the current one (progress is per phase). */
   doneBefore: number;
   elapsedBefore: number;
-  timeline: TimelineSeries | null;
+  overTime: OverTimeSeries | null;
   /**
    * The latest phase that measured reads or writes (not the cleanup's DELETEs): what the screen
    * keeps showing once the run is over.
@@ -76,11 +69,8 @@ export interface LiveRunState {
   stopping: boolean;
 }
 
-/**
- * Enough to draw a tail spike sharply at any width, few enough to redraw on every progress event
- * (the backend sends at most 4 a second).
- */
-export const MAX_TIMELINE_BUCKETS = 2000;
+/** An hour of seconds: older ones go, so a run left going all day stays cheap to draw. */
+export const MAX_OVER_TIME_INTERVALS = 3600;
 const MAX_NOTICES = 50;
 
 export const IDLE_RUN: LiveRunState = {
@@ -94,7 +84,7 @@ export const IDLE_RUN: LiveRunState = {
   percentiles: null,
   doneBefore: 0,
   elapsedBefore: 0,
-  timeline: null,
+  overTime: null,
   measured: null,
   seriesDoneBefore: 0,
   seriesElapsedBefore: 0,
@@ -133,7 +123,6 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
         stopping: false,
         finished: {
           status: event.status,
-          stopped: event.stopped,
           error: event.error?.message ?? null,
           series: event.series,
           seriesRunIds: event.seriesRunIds,
@@ -165,11 +154,8 @@ function applyProgress(
       previous.op !== progress.op ||
       progress.done < previous.done);
   const percentiles = event.percentiles ?? (newPhase ? null : base.percentiles);
-  const timeline = event.timeline
-    ? appendTimeline(base.timeline, event.timeline)
-    : newPhase
-      ? null
-      : base.timeline;
+  const current = newPhase ? null : base.overTime;
+  const overTime = event.intervals ? mergeIntervals(current, event.intervals) : current;
   return {
     ...base,
     status: "running",
@@ -177,8 +163,8 @@ function applyProgress(
     percentiles,
     doneBefore: base.doneBefore + (newPhase ? previous.done : 0),
     elapsedBefore: base.elapsedBefore + (newPhase ? previous.elapsedMs : 0),
-    timeline,
-    measured: progress.op === CLEANUP_OP ? base.measured : { progress, percentiles, timeline },
+    overTime,
+    measured: progress.op === CLEANUP_OP ? base.measured : { progress, percentiles, overTime },
   };
 }
 
@@ -211,40 +197,31 @@ function seriesBefore(
  * reads or writes when the run ended with its cleanup. `kept` says it is not the last phase.
  */
 export function shownPhase(state: LiveRunState): (PhaseFigures & { kept: boolean }) | null {
-  const { progress, percentiles, timeline, measured } = state;
+  const { progress, percentiles, overTime, measured } = state;
   if (!progress) return null;
   const ended = state.status === "finished";
   if (ended && progress.op === CLEANUP_OP && measured) return { ...measured, kept: true };
-  return { progress, percentiles, timeline, kept: false };
+  return { progress, percentiles, overTime, kept: false };
 }
 
 /**
- * Adds an event's buckets to the phase's timeline. A new phase (another point or operation, or
- * indices starting over in a repetition) starts a new one. Past the cap, the older part is
- * folded 2:1 again and again while the newest half keeps full detail, so memory and drawing
- * time stay bounded however long the run, and a spike never disappears (min–max survive).
+ * Adds an event's intervals to the phase's: an interval seen before (the second still filling)
+ * is replaced, a new one appended; another point or operation starts afresh. Past the cap the
+ * oldest seconds go.
  */
-export function appendTimeline(
-  current: TimelineSeries | null,
-  incoming: LiveTimeline,
-  max = MAX_TIMELINE_BUCKETS,
-): TimelineSeries {
-  const first = incoming.buckets[0];
-  const last = current?.buckets.at(-1);
+export function mergeIntervals(
+  current: OverTimeSeries | null,
+  incoming: LiveIntervals,
+  max = MAX_OVER_TIME_INTERVALS,
+): OverTimeSeries {
   const continues =
-    current !== null &&
-    current.pointIndex === incoming.pointIndex &&
-    current.op === incoming.op &&
-    (first === undefined || last === undefined || first.firstIndex > last.lastIndex);
-  const buckets = continues ? [...current.buckets, ...incoming.buckets] : [...incoming.buckets];
-  return { pointIndex: incoming.pointIndex, op: incoming.op, buckets: capBuckets(buckets, max) };
-}
-
-export function capBuckets(buckets: TimelineBucket[], max: number): TimelineBucket[] {
-  if (buckets.length <= max) return buckets;
-  const recent = Math.floor(max / 2);
-  const older = buckets.slice(0, buckets.length - recent);
-  return [...mergeDecimatedBuckets(older, max - recent), ...buckets.slice(-recent)];
+    current !== null && current.pointIndex === incoming.pointIndex && current.op === incoming.op;
+  const byStart = new Map<number, IntervalStats>(
+    continues ? current.intervals.map((interval) => [interval.startMs, interval]) : [],
+  );
+  for (const interval of incoming.intervals) byStart.set(interval.startMs, interval);
+  const intervals = [...byStart.values()].sort((a, b) => a.startMs - b.startMs).slice(-max);
+  return { pointIndex: incoming.pointIndex, op: incoming.op, intervals };
 }
 
 /**
@@ -308,8 +285,8 @@ export interface OverallProgress {
 export function overallProgress(state: LiveRunState): OverallProgress {
   const phase = state.progress;
   const total = state.requestCount > 0 ? state.requestCount : (phase?.total ?? 0);
-  // A stopped run reports "complete" too: only one that ran to its end did every request.
-  const complete = state.finished?.status === "complete" && !state.finished.stopped;
+  // Only a run that ran to its end did every request.
+  const complete = state.finished?.status === "complete";
   const counted =
     state.requestCount > 0 ? state.doneBefore + (phase?.done ?? 0) : (phase?.done ?? 0);
   const done = complete ? total : Math.min(total, counted);

@@ -50,10 +50,21 @@ function progress(runId: string, done: number): RunEvent {
       elapsedMs: 2000,
     },
     percentiles: { p50Ms: 4.2, p90Ms: 9.5, p99Ms: 31.25, p999Ms: 120, maxMs: 1012, count: done },
-    timeline: {
+    intervals: {
       pointIndex: 0,
       op: "PUT",
-      buckets: [{ firstIndex: 0, lastIndex: done - 1, count: done, min: 1, max: 1012, mean: 5 }],
+      intervals: [
+        {
+          startMs: 0,
+          lengthMs: 1000,
+          requests: done,
+          errors: 2,
+          p50Ms: 4,
+          p99Ms: 31,
+          p999Ms: 120,
+          maxMs: 1012,
+        },
+      ],
     },
   };
 }
@@ -93,7 +104,7 @@ describe("live run screen", () => {
     expect(screen.getByTestId("live-stop").textContent).toContain("Stopping");
   });
 
-  it("draws the phase's timeline buckets and switches it to a log scale", () => {
+  it("draws the phase's percentiles per second and switches them to a log scale", () => {
     const fake = connect();
     renderUi(<LiveRunView />);
     act(() => {
@@ -101,7 +112,7 @@ describe("live run screen", () => {
       fake.emit(progress("r1", 128));
     });
     const chart = screen.getByTestId("live-timeline");
-    expect(chart.closest<HTMLElement>(".timeline-box")?.dataset.buckets).toBe("1");
+    expect(chart.closest<HTMLElement>(".timeline-box")?.dataset.intervals).toBe("1");
     expect(chart.dataset.logScale).toBe("false");
     fireEvent.click(screen.getByTestId("live-log-scale"));
     expect(useLiveRun.getState().logScale).toBe(true);
@@ -117,8 +128,7 @@ describe("live run screen", () => {
       fake.emit({
         type: "finished",
         runId: "r1",
-        status: "complete",
-        stopped: true,
+        status: "stopped",
         error: null,
         series: { index: 0, count: 1, mode: "normal" },
         seriesRunIds: ["r1"],
@@ -141,7 +151,6 @@ describe("live run screen", () => {
         type: "finished",
         runId: "r1",
         status: "failed",
-        stopped: false,
         error: { message: "endpoint http://127.0.0.1:9000 refused the connection" },
         series: { index: 0, count: 1, mode: "normal" },
         seriesRunIds: ["r1"],
@@ -161,7 +170,6 @@ describe("live run screen", () => {
         type: "finished",
         runId: "r3",
         status: "complete",
-        stopped: false,
         error: null,
         series: { index: 2, count: 3, mode: "tied" },
         seriesRunIds: ["r1", "r2", "r3"],

@@ -1,15 +1,12 @@
 import type { LiveRunState } from "./live-run-state.ts";
 
-export type ShownStatus =
-  "idle" | "starting" | "running" | "complete" | "stopped" | "failed" | "interrupted";
+export type ShownStatus = "idle" | "starting" | "running" | "complete" | "stopped" | "failed";
 
 /** One word for the run's state, as the status badge and the e2e tests read it. */
 export function shownStatus(state: LiveRunState): ShownStatus {
   if (state.status !== "finished") return state.status;
   const finished = state.finished;
-  if (!finished) return "complete";
-  if (finished.stopped) return "stopped";
-  return finished.status === "running" ? "interrupted" : finished.status;
+  return finished?.status ?? "complete";
 }
 
 /** The last run of a mode series is over: its runs can be compared. */
@@ -23,7 +20,7 @@ export function canCompareModes(state: LiveRunState): boolean {
 /** A run of a series finished and the next mode's run is about to start. */
 export function nextModeComing(state: LiveRunState): boolean {
   const finished = state.finished;
-  if (!finished || finished.stopped || finished.status !== "complete") return false;
+  if (finished?.status !== "complete") return false;
   return finished.series.index < finished.series.count - 1;
 }
 

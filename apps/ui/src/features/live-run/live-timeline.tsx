@@ -1,28 +1,22 @@
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
-import { timelineChartConfig } from "../../shared/chart-timeline.ts";
+import { overTimeChartConfig } from "../../shared/chart-over-time.ts";
 import { shownPhase } from "./live-run-state.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
 /**
- * Latency against request index, growing as events arrive. Only this component follows the
- * timeline, and the chart redraws in place without animation (ChartCanvas' update("none")).
+ * p50, p99 and p99.9 per second, growing as events arrive (the engine's interval histograms).
+ * Only this component follows them, and the chart redraws in place without animation
+ * (ChartCanvas' update("none")).
  */
 export function LiveTimeline() {
   const { t, i18n } = useTranslation("live");
-  // After a run that ended with its cleanup, the last measured phase's timeline stays.
-  const timeline = useLiveRun((state) => shownPhase(state)?.timeline ?? null);
+  // After a run that ended with its cleanup, the last measured phase's seconds stay.
+  const overTime = useLiveRun((state) => shownPhase(state)?.overTime ?? null);
   const logScale = useLiveRun((state) => state.logScale);
   const setLogScale = useLiveRun((state) => state.setLogScale);
-  const labels = {
-    band: t("timeline.band"),
-    slowest: t("timeline.slowest"),
-    fastest: t("timeline.fastest"),
-    mean: t("timeline.mean"),
-    x: t("timeline.x"),
-    y: t("timeline.y"),
-  };
-  const buckets = timeline?.buckets ?? [];
+  const labels = { x: t("timeline.x"), y: t("timeline.y") };
+  const intervals = overTime?.intervals ?? [];
 
   return (
     <section className="card" aria-labelledby="live-timeline-title">
@@ -30,7 +24,7 @@ export function LiveTimeline() {
         <div>
           <h2 id="live-timeline-title">
             {t("timeline.title")}
-            {timeline ? <span className="badge op-badge">{timeline.op}</span> : null}
+            {overTime ? <span className="badge op-badge">{overTime.op}</span> : null}
           </h2>
           <p className="muted small">{t("timeline.hint")}</p>
         </div>
@@ -44,17 +38,15 @@ export function LiveTimeline() {
           {t("timeline.log")}
         </label>
       </header>
-      <div className="timeline-box" data-buckets={buckets.length}>
+      <div className="timeline-box" data-intervals={intervals.length}>
         <ChartCanvas<"line">
           testId="live-timeline"
           label={t("timeline.title")}
-          deps={[timeline, logScale, i18n.language]}
-          // No p99 line and no zoom: the phase is still growing, and every redraw sets the
-          // x axis back to the requests so far.
-          build={(theme) => timelineChartConfig(theme, buckets, { logScale, labels })}
+          deps={[overTime, logScale, i18n.language]}
+          build={(theme) => overTimeChartConfig(theme, intervals, { logScale, labels })}
           attributes={{ "data-log-scale": logScale }}
         />
-        {buckets.length === 0 ? (
+        {intervals.length === 0 ? (
           <p className="chart-overlay muted">{t("timeline.waiting")}</p>
         ) : null}
       </div>

@@ -1,5 +1,6 @@
 import type { Headline } from "@taillab/api";
-import { formatFixed, formatMs } from "@taillab/report";
+import { formatFixed } from "@taillab/report";
+import { msOrDash } from "./results-table.tsx";
 
 /** The phases a library row shows: the cleanup (DELETE) only when nothing else ran. */
 function headlinePhases(headline: readonly Headline[]): Headline[] {
@@ -28,7 +29,7 @@ export function HeadlineCell({
           data-value={phase[figure]}
         >
           <span className="op-tag">{phase.op}</span>
-          {figure === "opsPerSec" ? formatFixed(phase.opsPerSec, 1) : formatMs(phase[figure])}
+          {figure === "opsPerSec" ? formatFixed(phase.opsPerSec, 1) : msOrDash(phase[figure])}
         </span>
       ))}
     </td>

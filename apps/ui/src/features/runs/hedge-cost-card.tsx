@@ -16,7 +16,7 @@ export function HedgeCostCard({ phase, mode }: { phase: PhaseSummary; mode: Requ
       data-op={phase.op}
       data-extra-percent={hedge?.extraPct}
       data-attempts={hedge?.attempts}
-      data-aborted={hedge?.aborted}
+      data-cancelled={hedge?.cancelled}
       data-won-by-backup={hedge?.wonByBackup}
       data-wasted-bytes={hedge?.wastedBytes}
       data-budget-percent={hedge?.budgetPct}
@@ -30,13 +30,11 @@ export function HedgeCostCard({ phase, mode }: { phase: PhaseSummary; mode: Requ
             <Stat label={t("hedge.extra")} value={`${formatPercent(hedge.extraPct)} %`} strong />
             <Stat label={t("hedge.attempts")} value={formatInteger(hedge.attempts)} />
             <Stat label={t("hedge.won")} value={formatInteger(hedge.wonByBackup)} />
-            <Stat label={t("hedge.cancelled")} value={formatInteger(hedge.aborted)} />
+            <Stat label={t("hedge.cancelled")} value={formatInteger(hedge.cancelled)} />
             <Stat label={t("hedge.wasted")} value={`${formatMiB(hedge.wastedBytes)} MB`} />
             <Stat
               label={t("hedge.delay")}
-              value={
-                hedge.delayMs === null ? t("hedge.noneArmed") : `${formatMs(hedge.delayMs)} ms`
-              }
+              value={hedge.delayMs === null ? t("hedge.noneSent") : `${formatMs(hedge.delayMs)} ms`}
             />
             <Stat
               label={mode === "tied" ? t("hedge.budgetTied") : t("hedge.budget")}

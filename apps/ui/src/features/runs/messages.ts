@@ -41,6 +41,7 @@ export const runsMessages: FeatureMessages = {
     status: {
       running: "running",
       complete: "complete",
+      stopped: "stopped",
       interrupted: "interrupted",
       failed: "failed",
       damaged: "damaged",
@@ -162,7 +163,7 @@ export const runsMessages: FeatureMessages = {
       cancelled: "Cancelled",
       wasted: "Bytes wasted",
       delay: "Mean backup delay",
-      noneArmed: "none armed",
+      noneSent: "none sent",
       budget: "Budget",
       budgetTied: "Budget (not used by tied)",
       note: "Backups beyond the budget are not sent. Cancelled attempts were aborted once another attempt of the same request answered; their bytes are the waste.",
@@ -308,6 +309,7 @@ export const runsMessages: FeatureMessages = {
     status: {
       running: "运行中",
       complete: "已完成",
+      stopped: "已停止",
       interrupted: "已中断",
       failed: "失败",
       damaged: "已损坏",
@@ -429,7 +431,7 @@ export const runsMessages: FeatureMessages = {
       cancelled: "已取消",
       wasted: "浪费的字节",
       delay: "平均备份延迟",
-      noneArmed: "未触发",
+      noneSent: "未发出",
       budget: "预算",
       budgetTied: "预算（绑定请求不使用）",
       note: "超出预算的备份不会发送。同一请求的另一尝试先应答后，其余尝试会被取消；它们传输的字节即为浪费。",

@@ -15,7 +15,8 @@ const stats = (p50: number) => ({
   mean: p50,
   stdev: 1,
 });
-const empty = { ...stats(0), max: 0 };
+// A phase with no successful request has no latency stats.
+const empty = null;
 
 function histogram(valuesUs: number[]): string {
   const recorded = createLatencyHistogram();

@@ -11,7 +11,8 @@ export interface LadderInput {
   label: string;
   /** Encoded latency histogram (PhaseHistograms.latency); null when none was stored. */
   histogram: string | null;
-  stats: LatencyStats;
+  /** Null when no request of the phase succeeded. */
+  stats: LatencyStats | null;
   /** Series colour, to match other charts of the same runs; default: the input's position. */
   color?: number;
 }
@@ -39,7 +40,7 @@ export function ladderLines(inputs: readonly LadderInput[]): LadderLine[] {
     const points =
       fromHistogram.length > 0
         ? fromHistogram
-        : input.stats.max > 0
+        : input.stats
           ? percentileLadderFromStats(input.stats)
           : [];
     return points.length > 0 ? [{ label: input.label, color: input.color ?? index, points }] : [];

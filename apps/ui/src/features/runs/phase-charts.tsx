@@ -44,14 +44,14 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
           <span className="muted"> · {pointOptionText(choice.pointIndex, point.params, t)}</span>
         ) : null}
       </h2>
-      {series && series.buckets.length > 0 ? (
+      {series && series.buckets.length > 0 && phase.latencyMs ? (
         <LatencyTimelineChart buckets={series.buckets} stats={phase.latencyMs} />
       ) : (
         <p className="card muted" data-testid="timeline-missing">
           {t("charts.noSeries")}
         </p>
       )}
-      {analysis ? (
+      {analysis && phase.latencyMs ? (
         <div className="grid-2">
           <HistogramChart analysis={analysis} />
           <CdfChart analysis={analysis} measuredP99Ms={phase.latencyMs.p99} />

@@ -4,6 +4,11 @@ import { useTranslation } from "react-i18next";
 import { pointLabel } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
 
+/** A latency figure, or a dash where no request of the phase succeeded. */
+export function msOrDash(valueMs: number | undefined | null): string {
+  return valueMs === undefined || valueMs === null ? "—" : formatMs(valueMs);
+}
+
 /** data-* figures of a phase, for tests and tools that must not parse formatted text. */
 function phaseAttributes(phase: PhaseSummary) {
   return {
@@ -11,11 +16,11 @@ function phaseAttributes(phase: PhaseSummary) {
     "data-requests": phase.requests,
     "data-ops-per-sec": phase.opsPerSec,
     "data-mbps": phase.throughputMBps,
-    "data-p50-ms": phase.latencyMs.p50,
-    "data-p90-ms": phase.latencyMs.p90,
-    "data-p99-ms": phase.latencyMs.p99,
-    "data-p999-ms": phase.latencyMs.p999,
-    "data-max-ms": phase.latencyMs.max,
+    "data-p50-ms": phase.latencyMs?.p50,
+    "data-p90-ms": phase.latencyMs?.p90,
+    "data-p99-ms": phase.latencyMs?.p99,
+    "data-p999-ms": phase.latencyMs?.p999,
+    "data-max-ms": phase.latencyMs?.max,
     "data-errors": phase.errors,
     "data-extra-percent": phase.hedge?.extraPct,
   };
@@ -106,11 +111,11 @@ export function ResultsTable({
                   <td className="number">{formatInteger(phase.requests)}</td>
                   <td className="number">{formatFixed(phase.opsPerSec, 1)}</td>
                   <td className="number">{formatFixed(phase.throughputMBps, 2)}</td>
-                  <td className="number">{formatMs(phase.latencyMs.p50)}</td>
-                  <td className="number">{formatMs(phase.latencyMs.p90)}</td>
-                  <td className="number">{formatMs(phase.latencyMs.p99)}</td>
-                  <td className="number strong">{formatMs(phase.latencyMs.p999)}</td>
-                  <td className="number">{formatMs(phase.latencyMs.max)}</td>
+                  <td className="number">{msOrDash(phase.latencyMs?.p50)}</td>
+                  <td className="number">{msOrDash(phase.latencyMs?.p90)}</td>
+                  <td className="number">{msOrDash(phase.latencyMs?.p99)}</td>
+                  <td className="number strong">{msOrDash(phase.latencyMs?.p999)}</td>
+                  <td className="number">{msOrDash(phase.latencyMs?.max)}</td>
                   <td className="number" title={codes || undefined}>
                     {phase.errors > 0 ? (
                       <span className="badge danger">{formatInteger(phase.errors)}</span>

@@ -33,7 +33,7 @@ export function RunBanners({ detail }: { detail: RunDetail }) {
         </div>
       ) : null}
       {/* An interrupted run stopped early by definition: its own banner says more. */}
-      {summary.stopped && meta.status !== "interrupted" ? (
+      {summary.status === "stopped" && meta.status !== "interrupted" ? (
         <div className="banner warning" role="status" data-testid="stopped-banner">
           {t("banners.stopped")}
         </div>

@@ -36,12 +36,12 @@ describe("RunDetailView", () => {
     expect(rows.map((row) => row.dataset.op)).toEqual(["PUT", "GET", "DELETE"]);
     rows.forEach((row, index) => {
       const phase = phases[index]!;
-      expect(Number(row.dataset.p50Ms)).toBe(phase.latencyMs.p50);
-      expect(Number(row.dataset.p99Ms)).toBe(phase.latencyMs.p99);
-      expect(Number(row.dataset.p999Ms)).toBe(phase.latencyMs.p999);
+      expect(Number(row.dataset.p50Ms)).toBe(phase.latencyMs!.p50);
+      expect(Number(row.dataset.p99Ms)).toBe(phase.latencyMs!.p99);
+      expect(Number(row.dataset.p999Ms)).toBe(phase.latencyMs!.p999);
       expect(Number(row.dataset.opsPerSec)).toBe(phase.opsPerSec);
       expect(Number(row.dataset.errors)).toBe(phase.errors);
-      expect(row.querySelector("td.strong")?.textContent).toBe(formatMs(phase.latencyMs.p999));
+      expect(row.querySelector("td.strong")?.textContent).toBe(formatMs(phase.latencyMs!.p999));
     });
     // Two one-second stalls in 256 requests: p99.9 is a stall.
     expect(rows[0]!.querySelector("td.strong")?.textContent).toMatch(/^1,0\d\d\.\d$/);
@@ -63,7 +63,9 @@ describe("RunDetailView", () => {
     expect(screen.getByTestId("phase-charts").dataset.op).toBe("PUT");
     const timeline = screen.getByTestId("timeline-chart");
     expect(Number(timeline.dataset.requests)).toBe(256);
-    expect(Number(timeline.dataset.p99Ms)).toBe(detail.summary.points[0]!.phases[0]!.latencyMs.p99);
+    expect(Number(timeline.dataset.p99Ms)).toBe(
+      detail.summary.points[0]!.phases[0]!.latencyMs!.p99,
+    );
     expect(timeline.dataset.logScale).toBe("true");
     expect(screen.getByTestId("timeline-chart-reset-zoom")).toBeTruthy();
     expect(Number(screen.getByTestId("histogram-chart").dataset.total)).toBe(256);
@@ -108,7 +110,7 @@ describe("RunDetailView", () => {
       op: "PUT",
       extraPercent: String(hedge.extraPct),
       wastedBytes: String(hedge.wastedBytes),
-      aborted: String(hedge.aborted),
+      cancelled: String(hedge.cancelled),
       budgetPercent: "10",
     });
     expect(Number(rows[0]!.dataset.extraPercent)).toBe(hedge.extraPct);

@@ -182,8 +182,7 @@ describe("RunsView", () => {
       api.emit({
         type: "finished",
         runId: "run-b",
-        status: "interrupted",
-        stopped: false,
+        status: "stopped",
         error: null,
         series: { index: 0, count: 1, mode: "hedged" },
         seriesRunIds: ["run-b"],

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 
 const TONE: Record<RunStatus, string> = {
   complete: "success",
+  stopped: "warning",
   running: "",
   interrupted: "warning",
   failed: "danger",
@@ -11,7 +12,8 @@ const TONE: Record<RunStatus, string> = {
 /** A run's status; interrupted and failed runs carry a sign too, not only a colour. */
 export function StatusBadge({ status }: { status: RunStatus }) {
   const { t } = useTranslation("runs");
-  const sign = status === "interrupted" ? "⚠ " : status === "failed" ? "✕ " : "";
+  const sign =
+    status === "interrupted" || status === "stopped" ? "⚠ " : status === "failed" ? "✕ " : "";
   return (
     <span className={`badge ${TONE[status]}`.trim()} data-testid="run-status" data-status={status}>
       {sign}

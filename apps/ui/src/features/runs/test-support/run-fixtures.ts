@@ -63,6 +63,7 @@ export function runDetailFixture(options: RunDetailFixtureOptions = {}): RunDeta
     },
     histograms: run.histograms,
     latencySeries: run.latencySeries,
+    intervals: run.intervals,
     damage: null,
   };
 }
@@ -72,9 +73,9 @@ export function indexEntryOf(detail: RunDetail): RunIndexEntry {
   const { meta, summary } = detail;
   const headline: Headline[] = (summary.points[0]?.phases ?? []).map((phase) => ({
     op: phase.op,
-    p50Ms: phase.latencyMs.p50,
-    p99Ms: phase.latencyMs.p99,
-    p999Ms: phase.latencyMs.p999,
+    p50Ms: phase.latencyMs?.p50 ?? null,
+    p99Ms: phase.latencyMs?.p99 ?? null,
+    p999Ms: phase.latencyMs?.p999 ?? null,
     opsPerSec: phase.opsPerSec,
     errors: phase.errors,
   }));
@@ -88,6 +89,7 @@ export function indexEntryOf(detail: RunDetail): RunIndexEntry {
     mode: summary.mode,
     loop: summary.loop,
     points: summary.points.map((point) => point.params),
+    pointsFinished: summary.points.filter((point) => point.finished).length,
     recordCount: summary.points.reduce(
       (sum, point) => sum + point.phases.reduce((total, phase) => total + phase.requests, 0),
       0,
@@ -108,6 +110,7 @@ export function indexEntry(overrides: Partial<RunIndexEntry> = {}): RunIndexEntr
     mode: "normal",
     loop: "closed",
     points: [{ clients: 8, samples: 256, objectSizeBytes: 32 * 1024 }],
+    pointsFinished: 1,
     recordCount: 768,
     headline: [
       { op: "PUT", p50Ms: 5.5, p99Ms: 12.25, p999Ms: 40.125, opsPerSec: 812.5, errors: 0 },

@@ -1,4 +1,4 @@
-import type { Operation } from "@taillab/api";
+import type { Operation, RequestMode } from "@taillab/api";
 
 /**
  * Never sent as backups: a second DELETE or bucket change is not harmless. (PUT and multipart
@@ -11,3 +11,8 @@ export const NEVER_HEDGED: ReadonlySet<Operation> = new Set([
   "DELETE_OBJECTS",
   "UPLOAD_PART",
 ]);
+
+/** Whether an operation gets backups in a request mode: the engine's rule and the store's. */
+export function sendsBackups(mode: RequestMode, op: Operation): boolean {
+  return mode !== "normal" && !NEVER_HEDGED.has(op);
+}

@@ -1,0 +1,161 @@
+import {
+  OperationSchema,
+  type IntervalStats,
+  type Operation,
+  type PhaseIntervals,
+} from "@taillab/api";
+import { decodeHistogram } from "./latency-histogram.ts";
+import { tallyOfHistogram, tallyStatsMs, type EncodedTally } from "./latency-tally.ts";
+import { INTERVAL_US, type PhaseAccountDelta } from "./phase-account.ts";
+
+/**
+ * A run's percentiles over time in HdrHistogram's interval log format (version 1.3), so the
+ * HdrHistogram tools (HistogramLogAnalyzer, HdrHistogram's LogReader) read it as it is:
+ *
+ *   #[Histogram log format version 1.3]
+ *   #[StartTime: 1764045600.123 (seconds since epoch), 2025-11-25T04:40:00.123Z]
+ *   "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
+ *   Tag=p0/GET,1.000,1.000,12.345,HISTFAAAA…
+ *
+ * One line per operation of a point per second of the run clock (seconds since StartTime, the
+ * run's start): the interval's successful requests' latencies (µs, max in ms); the failed
+ * requests' times to failure under the tag `p<point>/<OP>/failed`.
+ */
+
+export interface IntervalLogLine {
+  pointIndex: number;
+  op: Operation;
+  failed: boolean;
+  /** Seconds of the run clock. */
+  startS: number;
+  lengthS: number;
+  tally: EncodedTally;
+}
+
+export function intervalLogHeader(runStartEpochMs: number): string {
+  return [
+    "#[Histogram log format version 1.3]",
+    `#[StartTime: ${(runStartEpochMs / 1000).toFixed(3)} (seconds since epoch), ${new Date(runStartEpochMs).toISOString()}]`,
+    '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"',
+    "",
+  ].join("\n");
+}
+
+function tagOf(line: Pick<IntervalLogLine, "pointIndex" | "op" | "failed">): string {
+  return `p${line.pointIndex}/${line.op}${line.failed ? "/failed" : ""}`;
+}
+
+/** The log lines of one operation of a point, from its account's intervals. */
+export function intervalLogLines(
+  pointIndex: number,
+  op: Operation,
+  intervals: PhaseAccountDelta["intervals"],
+): IntervalLogLine[] {
+  const lengthS = INTERVAL_US / 1e6;
+  return intervals.flatMap(({ index, latency, failures }) =>
+    [
+      { failed: false, tally: latency },
+      { failed: true, tally: failures },
+    ].flatMap(({ failed, tally }) =>
+      tally ? [{ pointIndex, op, failed, startS: index * lengthS, lengthS, tally }] : [],
+    ),
+  );
+}
+
+export function formatIntervalLogLine(line: IntervalLogLine): string {
+  const maxMs = (line.tally.maxUs / 1000).toFixed(3);
+  return `Tag=${tagOf(line)},${line.startS.toFixed(3)},${line.lengthS.toFixed(3)},${maxMs},${line.tally.histogram}\n`;
+}
+
+const LINE = /^Tag=p(\d+)\/([A-Z_]+)(\/failed)?,([\d.]+),([\d.]+),([\d.]+),(\S+)$/;
+
+export interface ParsedIntervalLog {
+  runStartEpochMs: number | null;
+  lines: IntervalLogLine[];
+  /** Lines that are neither comments, the legend, nor interval lines (a torn last line). */
+  skippedLines: number;
+}
+
+export function parseIntervalLog(text: string): ParsedIntervalLog {
+  let runStartEpochMs: number | null = null;
+  const lines: IntervalLogLine[] = [];
+  let skippedLines = 0;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith('"StartTimestamp"')) continue;
+    if (line.startsWith("#")) {
+      const start = /^#\[StartTime: ([\d.]+)/.exec(line);
+      if (start) runStartEpochMs = Math.round(Number(start[1]) * 1000);
+      continue;
+    }
+    const match = LINE.exec(line);
+    const op = OperationSchema.safeParse(match?.[2]);
+    if (!match || !op.success) {
+      skippedLines += 1;
+      continue;
+    }
+    const histogram = match[7] as string;
+    const maxUs = Math.round(Number(match[6]) * 1000);
+    lines.push({
+      pointIndex: Number(match[1]),
+      op: op.data,
+      failed: match[3] !== undefined,
+      startS: Number(match[4]),
+      lengthS: Number(match[5]),
+      // Count, sum and min are the histogram's own once it is decoded.
+      tally: { histogram, count: 0, sumUs: 0, minUs: 0, maxUs },
+    });
+  }
+  return { runStartEpochMs, lines, skippedLines };
+}
+
+/** Percentiles over time per point and operation, from a parsed log. */
+export function intervalsFromLog(lines: readonly IntervalLogLine[]): PhaseIntervals[] {
+  const byPhase = new Map<
+    string,
+    { pointIndex: number; op: Operation; byStart: Map<number, IntervalStats> }
+  >();
+  for (const line of lines) {
+    const key = `${line.pointIndex}/${line.op}`;
+    let phase = byPhase.get(key);
+    if (!phase) {
+      phase = { pointIndex: line.pointIndex, op: line.op, byStart: new Map() };
+      byPhase.set(key, phase);
+    }
+    const startMs = Math.round(line.startS * 1000);
+    const interval = phase.byStart.get(startMs) ?? {
+      startMs,
+      lengthMs: Math.round(line.lengthS * 1000),
+      requests: 0,
+      errors: 0,
+      p50Ms: null,
+      p99Ms: null,
+      p999Ms: null,
+      maxMs: null,
+    };
+    const histogram = decodeHistogram(line.tally.histogram);
+    if (line.failed) {
+      interval.errors = histogram.totalCount;
+    } else {
+      const stats = tallyStatsMs(tallyOfHistogram(histogram, line.tally.maxUs));
+      interval.requests = histogram.totalCount;
+      interval.p50Ms = stats?.p50 ?? null;
+      interval.p99Ms = stats?.p99 ?? null;
+      interval.p999Ms = stats?.p999 ?? null;
+      interval.maxMs = stats?.max ?? null;
+    }
+    histogram.destroy();
+    phase.byStart.set(startMs, interval);
+  }
+  return [...byPhase.values()]
+    .sort(
+      (a, b) =>
+        a.pointIndex - b.pointIndex ||
+        OperationSchema.options.indexOf(a.op) - OperationSchema.options.indexOf(b.op),
+    )
+    .map(({ pointIndex, op, byStart }) => ({
+      pointIndex,
+      op,
+      intervals: [...byStart.values()].sort((a, b) => a.startMs - b.startMs),
+    }));
+}

@@ -1,0 +1,132 @@
+import { PERCENTILE_LEVELS, type LatencyStats } from "@taillab/api";
+import {
+  createLatencyHistogram,
+  decodeHistogram,
+  encodeHistogram,
+  recordLatencyUs,
+  type LatencyHistogram,
+} from "./latency-histogram.ts";
+
+/**
+ * Durations of one kind (µs): an HDR histogram for the percentiles, beside the exact count, sum,
+ * minimum and maximum. HDR rounds a decoded histogram's min and max to their buckets; keeping
+ * them exact makes a tally merged from worker deltas equal, figure for figure, to one built from
+ * the same requests' records, and lets no percentile exceed the real maximum.
+ */
+export interface LatencyTally {
+  histogram: LatencyHistogram;
+  count: number;
+  /** Whole µs: a sum of integers, exact in a double up to 2^53. */
+  sumUs: number;
+  minUs: number;
+  maxUs: number;
+}
+
+/** A tally as it crosses a thread or process boundary. */
+export interface EncodedTally {
+  histogram: string;
+  count: number;
+  sumUs: number;
+  minUs: number;
+  maxUs: number;
+}
+
+export function createTally(): LatencyTally {
+  return {
+    histogram: createLatencyHistogram(),
+    count: 0,
+    sumUs: 0,
+    minUs: Number.POSITIVE_INFINITY,
+    maxUs: 0,
+  };
+}
+
+/** Records a duration; below 1 µs (a clock tick of 0) counts as 1 µs, as in the histogram. */
+export function recordDuration(tally: LatencyTally, durationUs: number): void {
+  const valueUs = Math.max(1, Math.round(durationUs));
+  recordLatencyUs(tally.histogram, valueUs);
+  tally.count += 1;
+  tally.sumUs += valueUs;
+  if (valueUs < tally.minUs) tally.minUs = valueUs;
+  if (valueUs > tally.maxUs) tally.maxUs = valueUs;
+}
+
+export function encodeTally(tally: LatencyTally): EncodedTally {
+  return {
+    histogram: encodeHistogram(tally.histogram),
+    count: tally.count,
+    sumUs: tally.sumUs,
+    minUs: tally.minUs,
+    maxUs: tally.maxUs,
+  };
+}
+
+/** Adds an encoded tally into `target`: histograms merged, never percentiles averaged. */
+export function mergeTally(target: LatencyTally, encoded: EncodedTally): void {
+  if (encoded.count === 0) return;
+  const other = decodeHistogram(encoded.histogram);
+  target.histogram.add(other);
+  other.destroy();
+  target.count += encoded.count;
+  target.sumUs += encoded.sumUs;
+  target.minUs = Math.min(target.minUs, encoded.minUs);
+  target.maxUs = Math.max(target.maxUs, encoded.maxUs);
+}
+
+export function resetTally(tally: LatencyTally): void {
+  tally.histogram.reset();
+  tally.count = 0;
+  tally.sumUs = 0;
+  tally.minUs = Number.POSITIVE_INFINITY;
+  tally.maxUs = 0;
+}
+
+/** The value (µs) at `level` %, within the histogram's precision and never outside [min, max]. */
+export function tallyPercentileUs(tally: LatencyTally, level: number): number {
+  const valueUs = tally.histogram.getValueAtPercentile(level);
+  return Math.min(tally.maxUs, Math.max(tally.minUs, valueUs));
+}
+
+const US_PER_MS = 1000;
+
+/** Milliseconds with microsecond resolution. */
+function toMs(valueUs: number): number {
+  return Math.round(valueUs) / US_PER_MS;
+}
+
+/** The summary's statistics in ms, or null when nothing was recorded. */
+export function tallyStatsMs(tally: LatencyTally): LatencyStats | null {
+  if (tally.count === 0) return null;
+  const percentiles = Object.fromEntries(
+    Object.entries(PERCENTILE_LEVELS).map(([name, level]) => [
+      name,
+      toMs(tallyPercentileUs(tally, level)),
+    ]),
+  ) as Record<keyof typeof PERCENTILE_LEVELS, number>;
+  return {
+    min: toMs(tally.minUs),
+    ...percentiles,
+    max: toMs(tally.maxUs),
+    mean: toMs(tally.sumUs / tally.count),
+    stdev: toMs(tally.histogram.stdDeviation),
+  };
+}
+
+/**
+ * A tally of a histogram alone (one read back from disk): count, mean and extremes as the
+ * histogram knows them, to the precision of its buckets, unless the exact maximum is known.
+ */
+export function tallyOfHistogram(histogram: LatencyHistogram, exactMaxUs?: number): LatencyTally {
+  const count = histogram.totalCount;
+  return {
+    histogram,
+    count,
+    sumUs: Math.round(histogram.mean * count),
+    minUs: count > 0 ? histogram.minNonZeroValue : Number.POSITIVE_INFINITY,
+    maxUs: exactMaxUs ?? histogram.maxValue,
+  };
+}
+
+export function destroyTally(tally: LatencyTally): void {
+  tally.histogram.destroy();
+}

@@ -1,0 +1,66 @@
+import { CANCELLED_ERROR, type Operation } from "@taillab/api";
+
+/** One attempt's timeline (µs, run clock) and outcome: RequestRecord's fields the figures use. */
+export interface AttemptTimeline {
+  /** The endpoint (replica) it went to. */
+  replica: number;
+  readyUs: number;
+  sentUs: number;
+  headersUs: number;
+  firstByteUs: number;
+  endUs: number;
+  bytes: number;
+  error: string | null;
+}
+
+/**
+ * A logical request: its attempts in the order they were sent (one, or a first attempt and its
+ * backups) and the one whose answer it used. This is what the engine folds as requests finish
+ * and what the results store rebuilds from consecutive records, so both count the same way.
+ */
+export interface LogicalRequest {
+  op: Operation;
+  intendedStartUs: number;
+  /** Index of the run's phase (over points and repetitions). */
+  phaseIndex: number;
+  /** The closed-loop client or open-loop dispatcher that sent it. */
+  client: number;
+  measured: boolean;
+  attempts: readonly AttemptTimeline[];
+  /** Index into attempts of the answer used, or null when every attempt failed. */
+  winner: number | null;
+}
+
+/**
+ * Where one successful request's latency went; the parts add up to endUs − intendedStartUs.
+ * clientQueue: intended start → first attempt sent; hedgeWait: → the winning backup sent (0 when
+ * the first attempt won); server: → the winner's first body byte; transfer: → done.
+ */
+export interface LatencyParts {
+  latencyUs: number;
+  clientQueueUs: number;
+  hedgeWaitUs: number;
+  serverUs: number;
+  transferUs: number;
+}
+
+export function latencyParts(request: LogicalRequest): LatencyParts | null {
+  const first = request.attempts[0];
+  const winner = request.winner === null ? undefined : request.attempts[request.winner];
+  if (!first || !winner) return null;
+  const clientQueueUs = first.sentUs - request.intendedStartUs;
+  const hedgeWaitUs = winner.sentUs - first.sentUs;
+  const serverUs = winner.firstByteUs - winner.sentUs;
+  const transferUs = winner.endUs - winner.firstByteUs;
+  return {
+    latencyUs: clientQueueUs + hedgeWaitUs + serverUs + transferUs,
+    clientQueueUs,
+    hedgeWaitUs,
+    serverUs,
+    transferUs,
+  };
+}
+
+export function wasCancelled(attempt: AttemptTimeline): boolean {
+  return attempt.error === CANCELLED_ERROR;
+}

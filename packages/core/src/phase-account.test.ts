@@ -1,0 +1,276 @@
+import { describe, expect, it } from "vitest";
+import type { AttemptTimeline, LogicalRequest } from "./logical-request.ts";
+import { PhaseAccount, type PhaseAccountShape } from "./phase-account.ts";
+import { createRandom } from "./random.ts";
+
+const GET: PhaseAccountShape = { op: "GET", loop: "closed", hedgeBudgetPct: null };
+
+/** An attempt sent `queueUs` after ready, answering its headers `serverUs` later, etc. */
+function attempt(
+  readyUs: number,
+  { queueUs = 0, serverUs = 1000, bodyUs = 0, bytes = 4096, error = null as string | null } = {},
+  replica = 0,
+): AttemptTimeline {
+  const sentUs = readyUs + queueUs;
+  const headersUs = sentUs + serverUs;
+  return {
+    replica,
+    readyUs,
+    sentUs,
+    headersUs,
+    firstByteUs: headersUs,
+    endUs: headersUs + bodyUs,
+    bytes: error === null ? bytes : 0,
+    error,
+  };
+}
+
+function request(
+  intendedStartUs: number,
+  attempts: AttemptTimeline[],
+  winner: number | null,
+  overrides: Partial<LogicalRequest> = {},
+): LogicalRequest {
+  return {
+    op: "GET",
+    intendedStartUs,
+    phaseIndex: 0,
+    client: 0,
+    measured: true,
+    attempts,
+    winner,
+    ...overrides,
+  };
+}
+
+function summaryOf(shape: PhaseAccountShape, requests: readonly LogicalRequest[]) {
+  const account = new PhaseAccount(shape);
+  requests.forEach((each) => account.add(each));
+  const summary = account.summary();
+  account.destroy();
+  return summary;
+}
+
+describe("PhaseAccount: what each figure means", () => {
+  it("times a request from its intended start, in parts that add up", () => {
+    // Scheduled at 0, picked up 500 µs late, sent 300 µs later, headers 2 ms later, body 1 ms.
+    const only = request(0, [attempt(500, { queueUs: 300, serverUs: 2000, bodyUs: 1000 })], 0);
+    only.attempts[0]!.firstByteUs = only.attempts[0]!.headersUs + 100;
+    const summary = summaryOf({ ...GET, loop: "open" }, [only]);
+    expect(summary.latencyMs?.max).toBe(3.8);
+    expect(summary.clientQueueMs?.max).toBe(0.8);
+    expect(summary.serviceMs?.max).toBe(3);
+    expect(summary.ttfbMs?.max).toBe(2.1);
+    expect(summary.transferMs?.max).toBe(0.9);
+    expect(summary.tail?.p99).toMatchObject({
+      requests: 1,
+      meanMs: 3.8,
+      clientQueueMs: 0.8,
+      hedgeWaitMs: 0,
+      serverMs: 2.1,
+      transferMs: 0.9,
+    });
+    expect(summary.missedStarts).toBe(0);
+  });
+
+  it("counts a request picked up more than 2 ms after its schedule as a missed start", () => {
+    const summary = summaryOf({ ...GET, loop: "open" }, [
+      request(0, [attempt(2001)], 0),
+      request(10_000, [attempt(12_000)], 0),
+    ]);
+    expect(summary.missedStarts).toBe(1);
+  });
+
+  it("counts failures by the last attempt's code and leaves them out of the latencies", () => {
+    const summary = summaryOf(GET, [
+      request(0, [attempt(0, { error: "SlowDown" })], null),
+      request(0, [attempt(0, { error: "SlowDown" })], null),
+      request(0, [attempt(0, { error: "InternalError" })], null),
+    ]);
+    expect(summary).toMatchObject({
+      requests: 3,
+      errors: 3,
+      errorsByCode: { SlowDown: 2, InternalError: 1 },
+      bytes: 0,
+      latencyMs: null,
+      serviceMs: null,
+      tail: null,
+    });
+  });
+
+  it("leaves out requests that are not measured (prepared objects, warm-up)", () => {
+    const summary = summaryOf(GET, [
+      request(0, [attempt(0)], 0, { measured: false }),
+      request(5000, [attempt(5000)], 0),
+    ]);
+    expect(summary.requests).toBe(1);
+    expect(summary.durationMs).toBe(1);
+  });
+
+  it("accounts for backups: extra attempts, cancellations, waste, wins and the wait", () => {
+    const backupWon = request(
+      0,
+      [attempt(0, { serverUs: 50_000, error: "Cancelled" }, 0), attempt(30_000, {}, 1)],
+      1,
+    );
+    const firstWon = request(
+      100_000,
+      [attempt(100_000, {}, 1), attempt(120_000, { bytes: 4096 }, 1)],
+      0,
+    );
+    const single = request(200_000, [attempt(200_000)], 0);
+    const summary = summaryOf({ ...GET, hedgeBudgetPct: 10 }, [backupWon, firstWon, single]);
+    expect(summary.hedge).toEqual({
+      delayMs: 25,
+      budgetPct: 10,
+      attempts: 5,
+      extraPct: 66.667,
+      cancelled: 1,
+      wastedBytes: 4096,
+      wonByBackup: 1,
+      sameReplica: 1,
+    });
+    // The backup's request: 30 ms waiting for the backup, then 1 ms at the server.
+    expect(summary.latencyMs?.max).toBe(31);
+    expect(summary.tail?.p99).toMatchObject({ hedgeWaitMs: 30, serverMs: 1 });
+  });
+
+  it("has no hedge summary where backups are off", () => {
+    expect(summaryOf(GET, [request(0, [attempt(0)], 0)]).hedge).toBeUndefined();
+  });
+
+  it("measures throughput over the whole phase and over the window where all clients were busy", () => {
+    // Two clients, each with back-to-back 10 ms requests: client 1 starts 100 ms late and
+    // client 0 stops 100 ms early, so only 100…900 ms had both busy.
+    const requests: LogicalRequest[] = [];
+    for (const [client, fromUs, toUs] of [
+      [0, 0, 900_000],
+      [1, 100_000, 1_000_000],
+    ] as const) {
+      for (let startUs = fromUs; startUs < toUs; startUs += 10_000) {
+        requests.push(
+          request(startUs, [attempt(startUs, { serverUs: 10_000, bytes: 1024 * 1024 })], 0, {
+            client,
+          }),
+        );
+      }
+    }
+    const summary = summaryOf(GET, requests);
+    expect(summary.durationMs).toBe(1000);
+    expect(summary.opsPerSec).toBe(180);
+    expect(summary.steady).toEqual({
+      fromMs: 100,
+      toMs: 900,
+      durationMs: 800,
+      // Answers at 100, 110 … 890 ms from client 0 and 110 … 890 ms from client 1.
+      requests: 159,
+      bytes: 159 * 1024 * 1024,
+      throughputMBps: 198.75,
+      opsPerSec: 198.75,
+    });
+  });
+
+  it("adds up repetitions as segments of their own: durations summed, not spanned", () => {
+    const summary = summaryOf(GET, [
+      request(0, [attempt(0, { serverUs: 100_000 })], 0),
+      request(5_000_000, [attempt(5_000_000, { serverUs: 100_000 })], 0, { phaseIndex: 3 }),
+    ]);
+    expect(summary.durationMs).toBe(200);
+  });
+
+  it("keeps percentiles over time by the second each answer came", () => {
+    const account = new PhaseAccount(GET);
+    account.add(request(0, [attempt(0, { serverUs: 2000 })], 0));
+    account.add(request(900_000, [attempt(900_000, { serverUs: 200_000 })], 0));
+    account.add(request(1_500_000, [attempt(1_500_000, { error: "SlowDown" })], null));
+    expect(account.intervalStats()).toEqual([
+      {
+        startMs: 0,
+        lengthMs: 1000,
+        requests: 1,
+        errors: 0,
+        p50Ms: 2,
+        p99Ms: 2,
+        p999Ms: 2,
+        maxMs: 2,
+      },
+      {
+        startMs: 1000,
+        lengthMs: 1000,
+        requests: 1,
+        errors: 1,
+        p50Ms: 200,
+        p99Ms: 200,
+        p999Ms: 200,
+        maxMs: 200,
+      },
+    ]);
+    account.destroy();
+  });
+});
+
+describe("PhaseAccount: one accounting however the requests are grouped", () => {
+  /** A phase of 3 000 random requests over 4 clients: some fail, some were hedged. */
+  function randomRequests(seed: number): LogicalRequest[] {
+    const random = createRandom(seed);
+    const requests: LogicalRequest[] = [];
+    const clientClock = [0, 0, 0, 0];
+    for (let index = 0; index < 3000; index += 1) {
+      const client = index % 4;
+      const startUs = (clientClock[client] as number) + Math.round(random.exponential(300));
+      const serverUs = Math.round(random.lognormal(4000, 0.8));
+      const first = attempt(startUs, {
+        queueUs: Math.round(random.exponential(50)),
+        serverUs,
+        bodyUs: Math.round(random.exponential(200)),
+        error: random.next() < 0.02 ? "SlowDown" : null,
+      });
+      const hedged = serverUs > 9000 && random.next() < 0.8;
+      const attempts = hedged
+        ? [
+            { ...first, error: "Cancelled", bytes: 0 },
+            attempt(startUs + 9000, { serverUs: 3000 }, 1),
+          ]
+        : [first];
+      const winner = hedged ? 1 : first.error === null ? 0 : null;
+      const last = attempts.at(-1) as AttemptTimeline;
+      clientClock[client] = last.endUs;
+      requests.push(request(startUs, attempts, winner, { client, measured: index >= 100 }));
+    }
+    return requests;
+  }
+
+  it.each([1, 2, 3])(
+    "folds, merged deltas and merged snapshots agree field by field (seed %d)",
+    (seed) => {
+      const requests = randomRequests(seed);
+      const shape: PhaseAccountShape = { op: "GET", loop: "closed", hedgeBudgetPct: 10 };
+      const direct = summaryOf(shape, requests);
+
+      // Three "workers" each take every third request and hand deltas every 250 requests.
+      const coordinator = new PhaseAccount(shape);
+      const workers = [0, 1, 2].map(() => new PhaseAccount(shape));
+      requests.forEach((each, index) => {
+        const worker = workers[index % 3] as PhaseAccount;
+        worker.add(each);
+        if (index % 250 === 0) coordinator.merge(worker.takeDelta());
+      });
+      for (const worker of workers) coordinator.merge(worker.takeDelta());
+      expect(coordinator.summary()).toEqual(direct);
+      expect(coordinator.intervalStats()).toEqual(
+        (() => {
+          const account = new PhaseAccount(shape);
+          requests.forEach((each) => account.add(each));
+          return account.intervalStats();
+        })(),
+      );
+
+      const fromSnapshot = new PhaseAccount(shape);
+      fromSnapshot.merge(coordinator.snapshot());
+      expect(fromSnapshot.summary()).toEqual(direct);
+      expect(direct.requests).toBe(2900);
+      expect(direct.hedge?.wonByBackup).toBeGreaterThan(0);
+      expect(direct.steady).not.toBeNull();
+    },
+  );
+});

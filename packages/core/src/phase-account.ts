@@ -1,0 +1,550 @@
+import {
+  MISSED_START_TOLERANCE_MS,
+  STEADY_BUCKET_MS,
+  type HedgeSummary,
+  type IntervalStats,
+  type Loop,
+  type Operation,
+  type PhaseSummary,
+  type SteadyThroughput,
+} from "@taillab/api";
+import {
+  createTally,
+  destroyTally,
+  encodeTally,
+  mergeTally,
+  recordDuration,
+  resetTally,
+  tallyPercentileUs,
+  tallyStatsMs,
+  type EncodedTally,
+  type LatencyTally,
+} from "./latency-tally.ts";
+import { latencyParts, wasCancelled, type LogicalRequest } from "./logical-request.ts";
+import {
+  addToTail,
+  mergeTail,
+  tailBreakdown,
+  type TailBucketSums,
+  type TailBuckets,
+} from "./tail-breakdown.ts";
+
+/**
+ * THE accounting of TailLab: how logical requests become a phase summary. Every figure of a
+ * phase (counts, errors by code, bytes, durations and throughput, the five latency figures, missed
+ * starts, hedge cost, the tail breakdown, percentiles over time) is defined here once, and every
+ * place that makes figures uses it:
+ * - each engine worker folds its requests into an account and hands deltas to the coordinator;
+ * - the coordinator merges the deltas into the phase's account (live progress, the summary);
+ * - repetitions of a point merge their accounts (separate segments, durations added);
+ * - the results store folds a run's records into accounts to rebuild a summary.
+ * Folding the same requests gives the same figures whichever way they were grouped: histograms
+ * are merged (never percentiles averaged), sums are of whole microseconds and bytes (exact), and
+ * min / max are kept exactly beside the histograms.
+ */
+
+export const TALLY_NAMES = ["latency", "clientQueue", "service", "ttfb", "transfer"] as const;
+export type TallyName = (typeof TALLY_NAMES)[number];
+
+/** Interval of the percentiles over time, on the run clock. */
+export const INTERVAL_US = 1_000_000;
+const STEADY_BUCKET_US = STEADY_BUCKET_MS * 1000;
+const MISSED_START_TOLERANCE_US = MISSED_START_TOLERANCE_MS * 1000;
+
+export interface PhaseAccountShape {
+  op: Operation;
+  loop: Loop;
+  /** The hedge budget when backups are on for this operation, else null (no hedge summary). */
+  hedgeBudgetPct: number | null;
+}
+
+export interface HedgeCounts {
+  attempts: number;
+  backups: number;
+  /** Σ over backups of (backup ready − first attempt ready). */
+  backupDelayUs: number;
+  cancelled: number;
+  wastedBytes: number;
+  wonByBackup: number;
+  sameReplica: number;
+}
+
+/**
+ * One run of a phase (a phase index): its span and each client's first start and last answer,
+ * from which the window where all clients were busy follows.
+ */
+interface Segment {
+  phaseIndex: number;
+  firstIntendedUs: number;
+  lastEndUs: number;
+  /** client → [first intended start, last end]. */
+  lanes: Map<number, [number, number]>;
+}
+
+interface IntervalTallies {
+  latency: LatencyTally;
+  /** Intended start → the failure, of requests that failed. */
+  failures: LatencyTally;
+}
+
+/** What an account holds, as plain data: a worker's delta, or a whole account's snapshot. */
+export interface PhaseAccountDelta {
+  requests: number;
+  errorsByCode: Record<string, number>;
+  bytes: number;
+  missedStarts: number;
+  tallies: Partial<Record<TallyName, EncodedTally>>;
+  hedge: HedgeCounts;
+  /** lanes: client, first intended start, last end, … flattened. */
+  segments: { phaseIndex: number; firstIntendedUs: number; lastEndUs: number; lanes: number[] }[];
+  /** bucket, answered requests, bytes, … flattened; a bucket is STEADY_BUCKET_MS of answers. */
+  steady: number[];
+  /** Interval index (seconds of the run clock) and its tallies. */
+  intervals: { index: number; latency: EncodedTally | null; failures: EncodedTally | null }[];
+  tail: [number, TailBucketSums][];
+}
+
+function emptyHedgeCounts(): HedgeCounts {
+  return {
+    attempts: 0,
+    backups: 0,
+    backupDelayUs: 0,
+    cancelled: 0,
+    wastedBytes: 0,
+    wonByBackup: 0,
+    sameReplica: 0,
+  };
+}
+
+export class PhaseAccount {
+  readonly shape: PhaseAccountShape;
+  private requestCount = 0;
+  private errorCount = 0;
+  private errorsByCode: Record<string, number> = {};
+  private bytes = 0;
+  private missedStarts = 0;
+  private readonly tallies: Record<TallyName, LatencyTally>;
+  private hedge = emptyHedgeCounts();
+  private readonly segments = new Map<number, Segment>();
+  private readonly steady = new Map<number, [number, number]>();
+  private readonly intervals = new Map<number, IntervalTallies>();
+  private readonly tail: TailBuckets = new Map();
+  /** What changed since the last delta or interval report. */
+  private readonly dirtyLanes = new Map<number, Set<number>>();
+  private readonly dirtyIntervals = new Set<number>();
+
+  constructor(shape: PhaseAccountShape) {
+    this.shape = shape;
+    this.tallies = Object.fromEntries(TALLY_NAMES.map((name) => [name, createTally()])) as Record<
+      TallyName,
+      LatencyTally
+    >;
+  }
+
+  /** Answered or failed logical requests counted so far. */
+  get requests(): number {
+    return this.requestCount;
+  }
+
+  get errors(): number {
+    return this.errorCount;
+  }
+
+  /** Successful requests' latency so far (live percentiles). */
+  get latency(): LatencyTally {
+    return this.tallies.latency;
+  }
+
+  /** Folds one logical request in; a request that is not measured changes nothing. */
+  add(request: LogicalRequest): void {
+    if (!request.measured) return;
+    const first = request.attempts[0];
+    if (!first) return;
+    const winner = request.winner === null ? undefined : request.attempts[request.winner];
+    const last = winner ?? request.attempts.at(-1) ?? first;
+    this.requestCount += 1;
+    if (first.readyUs - request.intendedStartUs > MISSED_START_TOLERANCE_US) {
+      this.missedStarts += 1;
+    }
+    this.extendSegment(request.phaseIndex, request.client, request.intendedStartUs, last.endUs);
+    this.countHedging(request);
+    const interval = this.intervalAt(last.endUs);
+    const steady = this.steadyAt(last.endUs);
+    steady[0] += 1;
+    if (!winner) {
+      const code = last.error ?? "Unknown";
+      this.errorsByCode[code] = (this.errorsByCode[code] ?? 0) + 1;
+      this.errorCount += 1;
+      recordDuration(interval.failures, last.endUs - request.intendedStartUs);
+      return;
+    }
+    this.bytes += winner.bytes;
+    steady[1] += winner.bytes;
+    const parts = latencyParts(request);
+    if (!parts) return;
+    recordDuration(this.tallies.latency, parts.latencyUs);
+    recordDuration(this.tallies.clientQueue, parts.clientQueueUs);
+    recordDuration(this.tallies.service, winner.endUs - winner.sentUs);
+    recordDuration(this.tallies.ttfb, parts.serverUs);
+    recordDuration(this.tallies.transfer, parts.transferUs);
+    recordDuration(interval.latency, parts.latencyUs);
+    addToTail(this.tail, parts);
+  }
+
+  /** Adds a delta or snapshot of another account of the same operation. */
+  merge(delta: PhaseAccountDelta): void {
+    this.requestCount += delta.requests;
+    this.bytes += delta.bytes;
+    this.missedStarts += delta.missedStarts;
+    for (const [code, count] of Object.entries(delta.errorsByCode)) {
+      this.errorsByCode[code] = (this.errorsByCode[code] ?? 0) + count;
+      this.errorCount += count;
+    }
+    for (const name of TALLY_NAMES) {
+      const tally = delta.tallies[name];
+      if (tally) mergeTally(this.tallies[name], tally);
+    }
+    for (const counter of Object.keys(this.hedge) as (keyof HedgeCounts)[]) {
+      this.hedge[counter] += delta.hedge[counter];
+    }
+    for (const segment of delta.segments) {
+      for (let at = 0; at < segment.lanes.length; at += 3) {
+        this.extendSegment(
+          segment.phaseIndex,
+          segment.lanes[at] as number,
+          segment.lanes[at + 1] as number,
+          segment.lanes[at + 2] as number,
+        );
+      }
+      const own = this.segmentOf(segment.phaseIndex);
+      own.firstIntendedUs = Math.min(own.firstIntendedUs, segment.firstIntendedUs);
+      own.lastEndUs = Math.max(own.lastEndUs, segment.lastEndUs);
+    }
+    for (let at = 0; at < delta.steady.length; at += 3) {
+      const bucket = this.steadyAt((delta.steady[at] as number) * STEADY_BUCKET_US);
+      bucket[0] += delta.steady[at + 1] as number;
+      bucket[1] += delta.steady[at + 2] as number;
+    }
+    for (const { index, latency, failures } of delta.intervals) {
+      const interval = this.intervalAt(index * INTERVAL_US);
+      if (latency) mergeTally(interval.latency, latency);
+      if (failures) mergeTally(interval.failures, failures);
+    }
+    mergeTail(this.tail, delta.tail);
+  }
+
+  /**
+   * What changed since the last call, as plain data; the account then starts afresh (a worker
+   * sends its deltas to the coordinator this way). Lanes and segments keep their spans, so a
+   * later delta only widens them.
+   */
+  takeDelta(): PhaseAccountDelta {
+    const delta = this.toDelta(true);
+    this.requestCount = 0;
+    this.errorCount = 0;
+    this.errorsByCode = {};
+    this.bytes = 0;
+    this.missedStarts = 0;
+    for (const tally of Object.values(this.tallies)) resetTally(tally);
+    this.hedge = emptyHedgeCounts();
+    this.steady.clear();
+    for (const interval of this.intervals.values()) {
+      destroyTally(interval.latency);
+      destroyTally(interval.failures);
+    }
+    this.intervals.clear();
+    this.tail.clear();
+    this.dirtyLanes.clear();
+    this.dirtyIntervals.clear();
+    return delta;
+  }
+
+  /** The whole account as plain data (to merge repetitions, or to send to another process). */
+  snapshot(): PhaseAccountDelta {
+    return this.toDelta(false);
+  }
+
+  /** Whether anything was counted since the last delta. */
+  get hasNews(): boolean {
+    return this.requestCount > 0 || this.dirtyLanes.size > 0;
+  }
+
+  summary(): PhaseSummary {
+    const { op, loop, hedgeBudgetPct } = this.shape;
+    const segments = [...this.segments.values()];
+    const durationUs = segments.reduce(
+      (sum, each) => sum + (each.lastEndUs - each.firstIntendedUs),
+      0,
+    );
+    const seconds = durationUs / 1e6;
+    const latency = this.tallies.latency;
+    return {
+      op,
+      loop,
+      requests: this.requestCount,
+      errors: this.errorCount,
+      errorsByCode: { ...this.errorsByCode },
+      bytes: this.bytes,
+      durationMs: round3(durationUs / 1000),
+      throughputMBps: seconds > 0 ? round3(this.bytes / BYTES_PER_MIB / seconds) : 0,
+      opsPerSec: seconds > 0 ? round3(this.requestCount / seconds) : 0,
+      steady: this.steadyThroughput(segments),
+      latencyMs: tallyStatsMs(latency),
+      clientQueueMs: tallyStatsMs(this.tallies.clientQueue),
+      serviceMs: tallyStatsMs(this.tallies.service),
+      ttfbMs: tallyStatsMs(this.tallies.ttfb),
+      transferMs: tallyStatsMs(this.tallies.transfer),
+      missedStarts: this.missedStarts,
+      tail:
+        latency.count > 0
+          ? tailBreakdown(
+              this.tail,
+              tallyPercentileUs(latency, 99),
+              tallyPercentileUs(latency, 99.9),
+            )
+          : null,
+      ...(hedgeBudgetPct === null ? {} : { hedge: this.hedgeSummary(hedgeBudgetPct) }),
+    };
+  }
+
+  /** Every interval, in time order. */
+  intervalStats(): IntervalStats[] {
+    return [...this.intervals.keys()]
+      .sort((a, b) => a - b)
+      .map((index) => this.statsOfInterval(index));
+  }
+
+  /**
+   * The intervals that changed since the last call, in time order: for a live view, which keeps
+   * them by start and replaces the one still filling.
+   */
+  takeChangedIntervals(): IntervalStats[] {
+    const changed = [...this.dirtyIntervals].sort((a, b) => a - b);
+    this.dirtyIntervals.clear();
+    return changed.map((index) => this.statsOfInterval(index));
+  }
+
+  /** Each interval's tallies, encoded, in time order (the results store's interval log). */
+  encodedIntervals(): PhaseAccountDelta["intervals"] {
+    return [...this.intervals.keys()]
+      .sort((a, b) => a - b)
+      .map((index) => {
+        const interval = this.intervals.get(index) as IntervalTallies;
+        return {
+          index,
+          latency: interval.latency.count > 0 ? encodeTally(interval.latency) : null,
+          failures: interval.failures.count > 0 ? encodeTally(interval.failures) : null,
+        };
+      });
+  }
+
+  destroy(): void {
+    for (const tally of Object.values(this.tallies)) destroyTally(tally);
+    for (const interval of this.intervals.values()) {
+      destroyTally(interval.latency);
+      destroyTally(interval.failures);
+    }
+    this.intervals.clear();
+  }
+
+  private statsOfInterval(index: number): IntervalStats {
+    const interval = this.intervals.get(index) as IntervalTallies;
+    const stats = tallyStatsMs(interval.latency);
+    return {
+      startMs: (index * INTERVAL_US) / 1000,
+      lengthMs: INTERVAL_US / 1000,
+      requests: interval.latency.count,
+      errors: interval.failures.count,
+      p50Ms: stats?.p50 ?? null,
+      p99Ms: stats?.p99 ?? null,
+      p999Ms: stats?.p999 ?? null,
+      maxMs: stats?.max ?? null,
+    };
+  }
+
+  private toDelta(changedOnly: boolean): PhaseAccountDelta {
+    const tallies: Partial<Record<TallyName, EncodedTally>> = {};
+    for (const name of TALLY_NAMES) {
+      if (this.tallies[name].count > 0) tallies[name] = encodeTally(this.tallies[name]);
+    }
+    const segments = [...this.segments.values()].map((segment) => {
+      const clients = changedOnly
+        ? (this.dirtyLanes.get(segment.phaseIndex) ?? new Set<number>())
+        : segment.lanes.keys();
+      const lanes: number[] = [];
+      for (const client of clients) {
+        const [first, last] = segment.lanes.get(client) as [number, number];
+        lanes.push(client, first, last);
+      }
+      return {
+        phaseIndex: segment.phaseIndex,
+        firstIntendedUs: segment.firstIntendedUs,
+        lastEndUs: segment.lastEndUs,
+        lanes,
+      };
+    });
+    const steady: number[] = [];
+    for (const [bucket, [count, bytes]] of this.steady) steady.push(bucket, count, bytes);
+    return {
+      requests: this.requestCount,
+      errorsByCode: { ...this.errorsByCode },
+      bytes: this.bytes,
+      missedStarts: this.missedStarts,
+      tallies,
+      hedge: { ...this.hedge },
+      segments: changedOnly
+        ? segments.filter((segment) => this.dirtyLanes.has(segment.phaseIndex))
+        : segments,
+      steady,
+      intervals: this.encodedIntervals(),
+      tail: [...this.tail].map(([bucket, sums]) => [bucket, [...sums] as TailBucketSums]),
+    };
+  }
+
+  private segmentOf(phaseIndex: number): Segment {
+    let segment = this.segments.get(phaseIndex);
+    if (!segment) {
+      segment = {
+        phaseIndex,
+        firstIntendedUs: Number.POSITIVE_INFINITY,
+        lastEndUs: Number.NEGATIVE_INFINITY,
+        lanes: new Map(),
+      };
+      this.segments.set(phaseIndex, segment);
+    }
+    return segment;
+  }
+
+  private extendSegment(phaseIndex: number, client: number, startUs: number, endUs: number): void {
+    const segment = this.segmentOf(phaseIndex);
+    segment.firstIntendedUs = Math.min(segment.firstIntendedUs, startUs);
+    segment.lastEndUs = Math.max(segment.lastEndUs, endUs);
+    const lane = segment.lanes.get(client);
+    if (lane) {
+      lane[0] = Math.min(lane[0], startUs);
+      lane[1] = Math.max(lane[1], endUs);
+    } else {
+      segment.lanes.set(client, [startUs, endUs]);
+    }
+    let dirty = this.dirtyLanes.get(phaseIndex);
+    if (!dirty) {
+      dirty = new Set();
+      this.dirtyLanes.set(phaseIndex, dirty);
+    }
+    dirty.add(client);
+  }
+
+  private steadyAt(endUs: number): [number, number] {
+    const bucket = Math.floor(endUs / STEADY_BUCKET_US);
+    let sums = this.steady.get(bucket);
+    if (!sums) {
+      sums = [0, 0];
+      this.steady.set(bucket, sums);
+    }
+    return sums;
+  }
+
+  private intervalAt(endUs: number): IntervalTallies {
+    const index = Math.floor(endUs / INTERVAL_US);
+    let interval = this.intervals.get(index);
+    if (!interval) {
+      interval = { latency: createTally(), failures: createTally() };
+      this.intervals.set(index, interval);
+    }
+    this.dirtyIntervals.add(index);
+    return interval;
+  }
+
+  private countHedging(request: LogicalRequest): void {
+    const { attempts, winner } = request;
+    const first = attempts[0];
+    if (!first) return;
+    const counts = this.hedge;
+    counts.attempts += attempts.length;
+    if (winner !== null && winner > 0) counts.wonByBackup += 1;
+    attempts.forEach((attempt, index) => {
+      if (wasCancelled(attempt)) counts.cancelled += 1;
+      if (index > 0) {
+        counts.backups += 1;
+        counts.backupDelayUs += attempt.readyUs - first.readyUs;
+        if (attempt.replica === first.replica) counts.sameReplica += 1;
+      }
+      if (winner !== null && index !== winner) counts.wastedBytes += attempt.bytes;
+    });
+  }
+
+  private hedgeSummary(budgetPct: number): HedgeSummary {
+    const counts = this.hedge;
+    return {
+      delayMs: counts.backups > 0 ? round3(counts.backupDelayUs / counts.backups / 1000) : null,
+      budgetPct,
+      attempts: counts.attempts,
+      extraPct: this.requestCount > 0 ? round3((counts.backups * 100) / this.requestCount) : 0,
+      cancelled: counts.cancelled,
+      wastedBytes: counts.wastedBytes,
+      wonByBackup: counts.wonByBackup,
+      sameReplica: counts.sameReplica,
+    };
+  }
+
+  /**
+   * Per segment, the window from the last client's first start to the first client's last answer,
+   * trimmed to whole buckets; the answers in it over its length. Null when no segment has one.
+   */
+  private steadyThroughput(segments: readonly Segment[]): SteadyThroughput | null {
+    let requests = 0;
+    let bytes = 0;
+    let windowUs = 0;
+    let fromUs: number | null = null;
+    let toUs = 0;
+    for (const segment of [...segments].sort((a, b) => a.firstIntendedUs - b.firstIntendedUs)) {
+      let lastFirstStart = Number.NEGATIVE_INFINITY;
+      let firstLastEnd = Number.POSITIVE_INFINITY;
+      for (const [first, last] of segment.lanes.values()) {
+        lastFirstStart = Math.max(lastFirstStart, first);
+        firstLastEnd = Math.min(firstLastEnd, last);
+      }
+      const fromBucket = Math.ceil(lastFirstStart / STEADY_BUCKET_US);
+      const toBucket = Math.floor(firstLastEnd / STEADY_BUCKET_US);
+      if (!(toBucket > fromBucket)) continue;
+      for (let bucket = fromBucket; bucket < toBucket; bucket += 1) {
+        const sums = this.steady.get(bucket);
+        if (!sums) continue;
+        requests += sums[0];
+        bytes += sums[1];
+      }
+      windowUs += (toBucket - fromBucket) * STEADY_BUCKET_US;
+      fromUs ??= fromBucket * STEADY_BUCKET_US;
+      toUs = toBucket * STEADY_BUCKET_US;
+    }
+    if (fromUs === null || windowUs === 0) return null;
+    const seconds = windowUs / 1e6;
+    return {
+      fromMs: fromUs / 1000,
+      toMs: toUs / 1000,
+      durationMs: windowUs / 1000,
+      requests,
+      bytes,
+      throughputMBps: round3(bytes / BYTES_PER_MIB / seconds),
+      opsPerSec: round3(requests / seconds),
+    };
+  }
+}
+
+/** The five figures' histograms of an account's snapshot, encoded (empty ones too). */
+export function encodedHistogramsOf(snapshot: PhaseAccountDelta): Record<TallyName, string> {
+  return Object.fromEntries(
+    TALLY_NAMES.map((name) => [
+      name,
+      snapshot.tallies[name]?.histogram ?? encodeTally(EMPTY_TALLY).histogram,
+    ]),
+  ) as Record<TallyName, string>;
+}
+
+const EMPTY_TALLY = createTally();
+
+const BYTES_PER_MIB = 1024 * 1024;
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

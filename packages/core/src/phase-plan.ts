@@ -1,0 +1,47 @@
+import type { Loop, Operation, RunSpec, Workload } from "@taillab/api";
+import { sendsBackups } from "./never-hedged.ts";
+import { operationOf, parseOperationMix } from "./operation-mix.ts";
+import type { PhaseAccountShape } from "./phase-account.ts";
+
+/** What decides how a point's phases run and are counted: the spec, or a point run's options. */
+export type PhasePlanSpec = Pick<RunSpec, "phases" | "mode" | "hedge"> & {
+  openLoop?: unknown;
+  workload?: Workload | null | undefined;
+};
+
+const OPERATION_OF_PHASE = { write: "PUT", read: "GET", cleanup: "DELETE" } as const;
+
+/**
+ * The operations of a mix, in the order the workload names them; a multipart upload is followed
+ * by its parts, which get a summary of their own (per-part beside whole-upload latency).
+ */
+export function mixOperations(workload: Workload): Operation[] {
+  const mix = parseOperationMix(workload.ops);
+  if (!mix.ok) throw new Error(`workload.ops: ${mix.reason}`);
+  return mix.value.flatMap((entry) => {
+    const op = operationOf(entry.op);
+    return op === "MULTIPART" ? [op, "UPLOAD_PART" as const] : [op];
+  });
+}
+
+/** A point's measured operations in the order its summary lists them. */
+export function summaryOperations(spec: PhasePlanSpec): Operation[] {
+  return spec.workload
+    ? mixOperations(spec.workload)
+    : spec.phases.map((phase) => OPERATION_OF_PHASE[phase]);
+}
+
+/** s3bench's cleanup phase is a closed loop whatever the spec; everything else follows it. */
+export function loopOf(spec: PhasePlanSpec, op: Operation): Loop {
+  const open = Boolean(spec.openLoop) && (Boolean(spec.workload) || op !== "DELETE");
+  return open ? "open" : "closed";
+}
+
+/** How an operation of a point is counted: the engine's and the results store's rule. */
+export function phaseShapeOf(spec: PhasePlanSpec, op: Operation): PhaseAccountShape {
+  return {
+    op,
+    loop: loopOf(spec, op),
+    hedgeBudgetPct: sendsBackups(spec.mode, op) ? spec.hedge.budgetPercent : null,
+  };
+}

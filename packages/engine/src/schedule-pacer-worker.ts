@@ -1,0 +1,57 @@
+import { createArrivalSchedule } from "@taillab/core";
+import { parentPort, workerData } from "node:worker_threads";
+import {
+  announceToAll,
+  SCHEDULE,
+  SCHEDULE_RING_SLOTS,
+  type ScheduleBuffers,
+} from "./open-loop-schedule.ts";
+import type { PacerOrder } from "./schedule-pacer.ts";
+import { createRunClock } from "./run-clock.ts";
+
+/**
+ * The pacer thread: releases the open loop's requests at their intended starts. It sleeps in
+ * Atomics.wait, whose timeout is not rounded to the millisecond as timers are, so requests a
+ * fraction of a millisecond apart still leave apart; a stop wakes it at once.
+ */
+
+const port = parentPort;
+if (!port) throw new Error("schedule-pacer-worker must run in a worker thread");
+const { buffers, runStartEpochMs } = workerData as {
+  buffers: ScheduleBuffers;
+  runStartEpochMs: number;
+};
+const clock = createRunClock(runStartEpochMs);
+const counters = new Int32Array(buffers.counters);
+const intendedStarts = new Float64Array(buffers.intendedStarts);
+const stopped = () => Atomics.load(counters, SCHEDULE.stop) === 1;
+
+function pace({ schedule, startUs, count, deadlineUs }: PacerOrder): void {
+  const offsets = createArrivalSchedule(schedule);
+  for (let index = 0; index < count && !stopped(); index += 1) {
+    const intendedUs = startUs + offsets.nextOffsetUs();
+    if (deadlineUs !== null && intendedUs >= deadlineUs) break;
+    // The ring holds the next SCHEDULE_RING_SLOTS starts: wait for the workers to catch up.
+    while (index - Atomics.load(counters, SCHEDULE.claimed) >= SCHEDULE_RING_SLOTS && !stopped()) {
+      Atomics.wait(counters, SCHEDULE.stop, 0, 1);
+    }
+    intendedStarts[index % SCHEDULE_RING_SLOTS] = intendedUs;
+    for (
+      let waitUs = intendedUs - clock();
+      waitUs > 0 && !stopped();
+      waitUs = intendedUs - clock()
+    ) {
+      Atomics.wait(counters, SCHEDULE.stop, 0, waitUs / 1000);
+    }
+    if (stopped()) break;
+    Atomics.store(counters, SCHEDULE.released, index + 1);
+    Atomics.add(counters, SCHEDULE.generation, 1);
+    Atomics.notify(counters, SCHEDULE.generation, 1);
+  }
+  Atomics.store(counters, SCHEDULE.ended, 1);
+  announceToAll(counters);
+  port?.postMessage("done");
+}
+
+port.on("message", (order: PacerOrder) => pace(order));
+port.postMessage("ready");
