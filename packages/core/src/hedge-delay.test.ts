@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   adaptiveHedgeDelay,
   fixedHedgeDelay,
+  HEDGE_DELAY_MEDIAN_MULTIPLE,
   percentileHedgeDelay,
   type HedgeDelayPolicy,
 } from "./hedge-delay.ts";
@@ -179,4 +180,43 @@ describe("adaptiveHedgeDelay", () => {
       expect(inRange / shares.length).toBeGreaterThan(0.9);
     },
   );
+});
+
+describe("hedge delays when stalls are as frequent as the chosen percentile", () => {
+  /**
+   * 1 % of requests stall for 1 s; the others take ~5 ms (lognormal, σ 0.25). A request the
+   * policy hedges is observed at the delay (its first attempt was cancelled there); one it does
+   * not hedge is observed at its full length. Left to the p99 alone, the estimate lands on the
+   * stalls, which then go unhedged and keep it there.
+   */
+  function simulate(policy: HedgeDelayPolicy, seed: number): number[] {
+    const random = createRandom(seed);
+    const delays: number[] = [];
+    for (let index = 0; index < 20_000; index += 1) {
+      const latencyMs = random.chance(0.01) ? 1000 : random.lognormal(5, 0.25);
+      const delayMs = policy.delayMs(CLASS);
+      policy.observe(CLASS, delayMs !== null && latencyMs > delayMs ? delayMs : latencyMs);
+      if (index >= 2000 && delayMs !== null) delays.push(delayMs);
+    }
+    return delays;
+  }
+
+  it.each([1, 2, 3, 4, 5])("stay below the stalls, whatever the start (seed %d)", (seed) => {
+    for (const policy of [
+      percentileHedgeDelay({ percentile: 99 }),
+      adaptiveHedgeDelay({ percentile: 99, floorPercentile: 97 }),
+    ]) {
+      const delays = simulate(policy, seed);
+      expect(Math.max(...delays)).toBeLessThanOrEqual(HEDGE_DELAY_MEDIAN_MULTIPLE * 6);
+    }
+  });
+
+  it("leave a percentile below the cap as it is", () => {
+    const policy = percentileHedgeDelay({ percentile: 95 });
+    const random = createRandom(9);
+    const latenciesMs = Array.from({ length: 1000 }, () => random.lognormal(5, 0.25));
+    observeAll(policy, latenciesMs);
+    const sorted = [...latenciesMs].sort((a, b) => a - b);
+    expect(policy.delayMs(CLASS)).toBe(exactPercentile(sorted, 95));
+  });
 });

@@ -23,6 +23,16 @@ export interface PercentileHedgeDelayOptions {
   windowSize?: number;
 }
 
+/**
+ * No percentile delay exceeds this multiple of the median of recent first attempts. A stall as
+ * frequent as the chosen percentile (1 % stalls under a p99 delay) would otherwise pull the
+ * estimate onto the stalls themselves: unhedged stalls are then seen at their full length, hold
+ * the percentile up, and hedging never starts (or stops for good), so p99.9 is cut on one run
+ * and not at all on the next. A request over 4× the median is slow by any measure worth
+ * hedging: for lognormal service times with σ up to 0.6 the cap sits above the natural p99.
+ */
+export const HEDGE_DELAY_MEDIAN_MULTIPLE = 4;
+
 /** Always hedge after `delayMs`; 0 sends both attempts at once (a tied request). */
 export function fixedHedgeDelay(delayMs: number): HedgeDelayPolicy {
   if (!Number.isFinite(delayMs) || delayMs < 0) {
@@ -34,7 +44,8 @@ export function fixedHedgeDelay(delayMs: number): HedgeDelayPolicy {
 /**
  * Hedge a request once it has taken longer than `percentile` % of recent first attempts of its
  * class — Dean and Barroso's "hedged request", as in Finagle's backup requests and the AWS S3
- * transfer manager. At p95 it adds about 5 % extra requests and cuts the tail above p95.
+ * transfer manager — but never later than HEDGE_DELAY_MEDIAN_MULTIPLE × their median. At p95 it
+ * adds about 5 % extra requests and cuts the tail above p95.
  */
 export function percentileHedgeDelay(options: PercentileHedgeDelayOptions): HedgeDelayPolicy {
   const { percentile, minSamples, windowSize } = checkOptions(options);
@@ -43,7 +54,7 @@ export function percentileHedgeDelay(options: PercentileHedgeDelayOptions): Hedg
     delayMs(requestClass) {
       const window = windows.get(requestClass);
       if (!window || window.count < minSamples) return null;
-      return window.percentile(percentile);
+      return cappedPercentile(window, percentile);
     },
     observe(requestClass, latencyMs) {
       windowFor(windows, requestClass, windowSize).add(latencyMs);
@@ -82,7 +93,7 @@ export interface AdaptiveHedgeDelayOptions extends PercentileHedgeDelayOptions {
  *                p5 rather than the minimum, so one lucky outlier does not set it)
  *   smoothedMs = EWMA of its latencies, α = 0.1 (what requests cost right now)
  *   congestion = clamp((smoothedMs − baseMs) / smoothedMs, 0, 1)
- *   delay      = congestion × p`percentile`
+ *   delay      = max(floor, congestion × min(p`percentile`, 4 × median))
  *
  * Congestion is the share of the current latency that is spent above the base, i.e. waiting:
  * 0 when requests cost what they always cost, 0.8 when they take 5× the base, 0.9 at 10×.
@@ -106,7 +117,7 @@ export function adaptiveHedgeDelay(options: AdaptiveHedgeDelayOptions): HedgeDel
       const congestion =
         state.smoothedMs > 0 ? clamp01((state.smoothedMs - baseMs) / state.smoothedMs) : 0;
       const floorMs = floorPercentile > 0 ? state.window.percentile(floorPercentile) : 0;
-      return Math.max(floorMs, congestion * state.window.percentile(percentile));
+      return Math.max(floorMs, congestion * cappedPercentile(state.window, percentile));
     },
     observe(requestClass, latencyMs) {
       const state = classes.get(requestClass);
@@ -120,6 +131,14 @@ export function adaptiveHedgeDelay(options: AdaptiveHedgeDelayOptions): HedgeDel
       state.smoothedMs += SMOOTHING_ALPHA * (latencyMs - state.smoothedMs);
     },
   };
+}
+
+/** The window's `percentile`, but at most HEDGE_DELAY_MEDIAN_MULTIPLE × its median. */
+function cappedPercentile(window: LatencyWindow, percentile: number): number {
+  return Math.min(
+    window.percentile(percentile),
+    HEDGE_DELAY_MEDIAN_MULTIPLE * window.percentile(50),
+  );
 }
 
 function checkOptions(options: PercentileHedgeDelayOptions): Required<PercentileHedgeDelayOptions> {
