@@ -1,0 +1,115 @@
+import type { RunSummary } from "@taillab/api";
+import { openResultsStore, type ResultsStore } from "@taillab/store";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAndRecord } from "./recorded-run.ts";
+
+/**
+ * One accounting: for real runs on the embedded testbed, the summary the engine made (workers'
+ * deltas merged by the coordinator, repetitions merged by the backend) equals, figure for figure,
+ * the one the results store rebuilds from the records on disk.
+ */
+
+let dir = "";
+let store: ResultsStore;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "taillab-equivalence-"));
+  store = await openResultsStore(dir);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const stalls = {
+  serviceTime: { kind: "lognormal", medianMs: 1, sigma: 0.3 },
+  stalls: { probability: 0.02, durationMs: 60 },
+};
+const twoReplicas = { replicas: 2, profile: stalls, seed: 5 };
+
+const RUNS: [string, Record<string, unknown>][] = [
+  ["closed loop", { clients: 4, samples: 600, objectSize: "2KiB", workers: 2 }],
+  [
+    "open loop, Poisson, several workers",
+    {
+      clients: 8,
+      objectSize: "1KiB",
+      workers: 3,
+      openLoop: { rateHz: "800/s", arrivals: "poisson", durationMs: "600ms" },
+    },
+  ],
+  [
+    "hedged at p90",
+    {
+      clients: 4,
+      samples: 600,
+      objectSize: "1KiB",
+      mode: "hedged",
+      testbed: twoReplicas,
+      hedge: { delay: "p90", minSamples: 5 },
+    },
+  ],
+  ["tied", { clients: 4, samples: 300, objectSize: "1KiB", mode: "tied", testbed: twoReplicas }],
+  [
+    "adaptive, two points, repeated",
+    {
+      clients: [2, 4],
+      samples: 200,
+      objectSize: "1KiB",
+      mode: "adaptive",
+      repeat: 2,
+      testbed: twoReplicas,
+      hedge: { minSamples: 5 },
+    },
+  ],
+  [
+    "a mix with prepared objects and a warm-up",
+    {
+      clients: 4,
+      samples: 800,
+      objectSize: "2KiB",
+      workers: 2,
+      workload: {
+        ops: "get:50,put:20,head:10,list:5,delete:10,copy:5",
+        prepareObjects: 150,
+        warmupMs: "150ms",
+      },
+    },
+  ],
+];
+
+describe("the engine's summary and the one rebuilt from the records", () => {
+  it.each(RUNS)("agree figure for figure: %s", async (_name, spec) => {
+    const engine = await runAndRecord(spec, { env: {} }, {}, { store });
+    const rebuilt = await store.summarizeFromRecords(engine.runId);
+    expect(figuresOf(rebuilt)).toEqual(figuresOf(engine));
+    // Every phase counted something, and no figure is what an empty phase would show.
+    const phases = engine.points.flatMap((point) => point.phases);
+    expect(phases.every((phase) => phase.requests > 0)).toBe(true);
+    expect(phases.every((phase) => phase.latencyMs !== null)).toBe(true);
+    const { records } = await store.get(engine.runId).then((run) => ({ records: run.recordCount }));
+    expect(records).toBeGreaterThan(0);
+  });
+
+  it("leaves prepared objects and the warm-up out of the figures, but keeps their records", async () => {
+    const spec = RUNS.at(-1)?.[1] ?? {};
+    const engine = await runAndRecord(spec, { env: {} }, {}, { store });
+    const counted = engine.points[0]?.phases.reduce((sum, phase) => sum + phase.requests, 0) ?? 0;
+    let unmeasured = 0;
+    let measured = 0;
+    for await (const { record } of store.records(engine.runId)) {
+      if (record.attempt !== 1 || record.op === "UPLOAD_PART") continue;
+      if (record.measured) measured += 1;
+      else unmeasured += 1;
+    }
+    // 150 prepared objects, and the requests of the first 150 ms.
+    expect(unmeasured).toBeGreaterThan(150);
+    expect(measured).toBe(counted);
+  });
+});
+
+/** What both must agree on: every point's phases (times of the whole run differ by design). */
+function figuresOf(summary: RunSummary) {
+  return summary.points.map((point) => ({ params: point.params, phases: point.phases }));
+}
