@@ -50,13 +50,18 @@ beforeAll(() => {
   cpSync(checkoutDist, packagedDist, { recursive: true });
   const unpackedDist = join(folder, "resources", "app.asar.unpacked", "dist");
   mkdirSync(unpackedDist, { recursive: true });
-  renameSync(join(packagedDist, "client-worker.cjs"), join(unpackedDist, "client-worker.cjs"));
+  for (const worker of ["client-worker.cjs", "schedule-pacer-worker.cjs"]) {
+    renameSync(join(packagedDist, worker), join(unpackedDist, worker));
+  }
 });
 afterAll(() => {
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-/** Requires `dist`'s backend.cjs and runs a three-phase benchmark on the embedded testbed. */
+/**
+ * Requires `dist`'s backend.cjs and runs a three-phase open-loop benchmark on the embedded
+ * testbed: both of the engine's worker threads (client workers and the schedule's pacer).
+ */
 async function benchmarkWithBundledBackend(dist: string) {
   const backend = createRequire(import.meta.url)(join(dist, "backend.cjs")) as typeof Backend;
   const dataDir = mkdtempSync(join(folder, "data-"));
@@ -84,7 +89,7 @@ async function benchmarkWithBundledBackend(dist: string) {
       experiment: {
         name: "Bundled",
         endpointId: EMBEDDED_TESTBED_ENDPOINT_ID,
-        spec: { clients: 2, objectSize: "1KiB", samples: 200 },
+        spec: { clients: 2, objectSize: "1KiB", samples: 200, openLoop: { rateHz: "400/s" } },
       },
     });
     return { runId, finished: await finished, detail: await api.getRun({ runId }) };
@@ -97,7 +102,7 @@ describe.each([
   { layout: "a checkout", dist: () => checkoutDist },
   { layout: "a package (worker in app.asar.unpacked)", dist: () => packagedDist },
 ])("the bundled backend, laid out as in $layout", ({ dist }) => {
-  it("runs a benchmark on the embedded testbed with bundled worker threads", async () => {
+  it("runs an open-loop benchmark on the embedded testbed with bundled worker threads", async () => {
     const { runId, finished, detail } = await benchmarkWithBundledBackend(dist());
     expect(finished).toMatchObject({ type: "finished", runId, status: "complete", error: null });
     expect(detail.summary.points[0]?.phases).toEqual([
@@ -123,11 +128,20 @@ describe("the bundles a package needs", () => {
   });
 
   it("electron-builder packs every bundle and unpacks the worker from the asar", () => {
-    for (const bundle of ["main.cjs", "backend.cjs", "client-worker.cjs", "preload.cjs"]) {
+    const bundles = [
+      "main.cjs",
+      "backend.cjs",
+      "client-worker.cjs",
+      "schedule-pacer-worker.cjs",
+      "preload.cjs",
+    ];
+    for (const bundle of bundles) {
       expect(existsSync(join(checkoutDist, bundle)), bundle).toBe(true);
     }
     const config = readFileSync(join(electronDir, "electron-builder.yml"), "utf8");
     expect(config).toMatch(/^files:\n(?: {2}.*\n)*? {2}- dist\/\*\.cjs$/m);
-    expect(config).toMatch(/^asarUnpack:\n {2}- dist\/client-worker\.cjs$/m);
+    expect(config).toMatch(
+      /^asarUnpack:\n {2}- dist\/client-worker\.cjs\n {2}- dist\/schedule-pacer-worker\.cjs$/m,
+    );
   });
 });

@@ -4,9 +4,10 @@
  *   ./backend.cjs beside it (see src/main.ts).
  * - backend.cjs, @taillab/backend with everything it imports: a package holds no TypeScript
  *   sources to load (Node does not strip types under node_modules or in an asar).
- * - client-worker.cjs, the engine's worker thread, which the engine starts from beside its own
- *   file (packages/engine/src/point-run.ts). A worker cannot load from inside the asar, so
- *   electron-builder.yml unpacks it (`asarUnpack`) and the bundles look for it there.
+ * - client-worker.cjs and schedule-pacer-worker.cjs, the engine's worker threads, which the
+ *   engine starts from beside its own file (packages/engine/src/worker-url.ts). A worker cannot
+ *   load from inside the asar, so electron-builder.yml unpacks them (`asarUnpack`) and the
+ *   bundles look for them there.
  * - preload.cjs. It runs sandboxed, where `require` knows only `electron`, so it carries its
  *   imports (@taillab/api) inside.
  */
@@ -46,6 +47,9 @@ const nodeBundle: BuildOptions = {
   },
 };
 
+/** The engine's worker threads, each a bundle of its own beside backend.cjs. */
+const ENGINE_WORKERS = ["client-worker", "schedule-pacer-worker"] as const;
+
 /** main.cjs's `import("@taillab/backend")` becomes `require("./backend.cjs")`. */
 const backendBesideMain: Plugin = {
   name: "backend-beside-main",
@@ -71,11 +75,13 @@ await Promise.all([
     entryPoints: [join(root, "..", "packages", "backend", "src", "index.ts")],
     outfile: join(outdir, "backend.cjs"),
   }),
-  build({
-    ...nodeBundle,
-    entryPoints: [join(root, "..", "packages", "engine", "src", "client-worker.ts")],
-    outfile: join(outdir, "client-worker.cjs"),
-  }),
+  ...ENGINE_WORKERS.map((name) =>
+    build({
+      ...nodeBundle,
+      entryPoints: [join(root, "..", "packages", "engine", "src", `${name}.ts`)],
+      outfile: join(outdir, `${name}.cjs`),
+    }),
+  ),
   build({
     ...common,
     entryPoints: [join(root, "src", "preload.ts")],
@@ -87,5 +93,5 @@ await Promise.all([
 ]);
 
 process.stdout.write(
-  `built ${relative(process.cwd(), outdir) || "."}/main.cjs, backend.cjs, client-worker.cjs and preload.cjs in ${Math.round(performance.now() - started)} ms\n`,
+  `built ${relative(process.cwd(), outdir) || "."}/main.cjs, backend.cjs, ${ENGINE_WORKERS.map((name) => `${name}.cjs`).join(", ")} and preload.cjs in ${Math.round(performance.now() - started)} ms\n`,
 );
