@@ -1,0 +1,135 @@
+/**
+ * The steps of `pnpm test` and `pnpm test:loaded`: checks (a command that passes or fails) and the
+ * two test runners (vitest, Playwright), each summed up as the plain `N passed, N failed` line CI
+ * reads.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+
+function run(command: string, args: string[], env: Record<string, string> = {}): boolean {
+  process.stdout.write(`\n$ ${[command, ...args].join(" ")}\n`);
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  });
+  return result.status === 0;
+}
+
+export interface Check {
+  name: string;
+  run: () => boolean;
+}
+
+/** Format, lint and type checks: about the code, not needed to run it. */
+export const CODE_CHECKS: readonly Check[] = [
+  { name: "format", run: () => run("pnpm", ["exec", "prettier", "--check", "."]) },
+  { name: "lint", run: () => run("pnpm", ["exec", "eslint", "."]) },
+  { name: "typecheck", run: () => run("pnpm", ["exec", "tsc", "-p", "tsconfig.json"]) },
+  // The renderer is bundled by Vite: its own compiler settings (bundler resolution, DOM types).
+  {
+    name: "typecheck ui",
+    run: () => run("pnpm", ["exec", "tsc", "-p", "apps/ui/tsconfig.json"]),
+  },
+];
+
+/** The real servers and browser the tests run against, built or installed once. */
+export const TOOL_CHECKS: readonly Check[] = [
+  { name: "minio", run: () => run("bash", ["scripts/ensure-minio.sh"]) },
+  { name: "versitygw", run: () => run("bash", ["scripts/ensure-versitygw.sh"]) },
+  { name: "kubernetes", run: () => run("bash", ["scripts/ensure-kubernetes.sh"]) },
+  { name: "chromium", run: () => run("bash", ["scripts/ensure-chromium.sh"]) },
+];
+
+export interface Counts {
+  passed: number;
+  failed: number;
+}
+
+/** Runs the checks in order; prints which failed and the `checks:` line. */
+export function runChecks(checks: readonly Check[]): Counts {
+  const results = checks.map((check) => ({ name: check.name, ok: check.run() }));
+  process.stdout.write("\n");
+  for (const result of results) {
+    if (!result.ok) process.stdout.write(`check failed: ${result.name}\n`);
+  }
+  const failed = results.filter((result) => !result.ok).length;
+  return { passed: results.length - failed, failed };
+}
+
+function readJson<T>(file: string): T | null {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as T;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A runner whose process failed without a failing test of its own (a suite that does not load,
+ * a crash) counts one failure, so it cannot pass silently.
+ */
+function countedFailures(ok: boolean, failed: number): number {
+  return ok ? failed : Math.max(1, failed);
+}
+
+interface VitestJson {
+  numPassedTests: number;
+  numFailedTests: number;
+}
+
+export function runVitest(): Counts {
+  const reportDir = mkdtempSync(join(tmpdir(), "taillab-vitest-"));
+  const reportFile = join(reportDir, "report.json");
+  const ok = run("pnpm", [
+    "exec",
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${reportFile}`,
+  ]);
+  const report = readJson<VitestJson>(reportFile);
+  rmSync(reportDir, { recursive: true, force: true });
+  if (!report)
+    process.stdout.write("vitest wrote no report: counting the whole run as one failure\n");
+  return {
+    passed: report?.numPassedTests ?? 0,
+    failed: countedFailures(ok && report !== null, report?.numFailedTests ?? 0),
+  };
+}
+
+interface PlaywrightJson {
+  stats: { expected: number; unexpected: number; flaky: number };
+}
+
+export function runPlaywright(): Counts {
+  const reportDir = mkdtempSync(join(tmpdir(), "taillab-e2e-"));
+  const reportFile = join(reportDir, "e2e.json");
+  // Under Xvfb so the headed project runs too; the browser is Debian's Chromium.
+  const ok = run("xvfb-run", ["-a", "pnpm", "--dir", "e2e", "exec", "playwright", "test"], {
+    E2E_JSON_REPORT: reportFile,
+  });
+  const report = readJson<PlaywrightJson>(reportFile);
+  rmSync(reportDir, { recursive: true, force: true });
+  if (!report) {
+    process.stdout.write("playwright wrote no report: counting the whole run as one failure\n");
+  }
+  const stats = report?.stats ?? { expected: 0, unexpected: 0, flaky: 0 };
+  return {
+    passed: stats.expected + stats.flaky,
+    failed: countedFailures(ok && report !== null, stats.unexpected),
+  };
+}
+
+/** The closing lines, one per step: `checks: N passed, N failed`, `vitest: …`, `playwright: …`. */
+export function printCounts(lines: readonly [string, Counts][]): void {
+  process.stdout.write("\n");
+  for (const [name, counts] of lines) {
+    process.stdout.write(`${name}: ${counts.passed} passed, ${counts.failed} failed\n`);
+  }
+}
