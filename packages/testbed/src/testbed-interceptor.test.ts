@@ -127,7 +127,9 @@ describe("the request interceptor", () => {
 });
 
 describe("the testbed's lifetime", () => {
-  it("closes promptly while a client holds idle keep-alive connections", async () => {
+  // A close that waited for idle connections would wait out the server's 65 s keep-alive
+  // timeout: this test's own timeout is well below that, and far above any machine's delay.
+  it("closes without waiting for a client's idle keep-alive connections", async () => {
     const testbed = await startTestbed();
     const agent = new Agent({ keepAlive: true });
     for (let i = 0; i < 2; i++) {
@@ -142,12 +144,10 @@ describe("the testbed's lifetime", () => {
     }
     // Both requests went over one socket, still open and idle in the pool.
     expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
-    const started = performance.now();
     await testbed.close();
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(testbed.stats()).toMatchObject({ received: 2, completed: 2, aborted: 0 });
     agent.destroy();
-  });
+  }, 30_000);
 
   it("refuses to start on a port that is taken, saying which", async () => {
     const first = await startTestbed();
