@@ -1,7 +1,7 @@
 import { RunIndexEntrySchema, RunSummarySchema, type RunIndexEntry } from "@taillab/api";
 import { createRandom } from "@taillab/core";
 import { spawn } from "node:child_process";
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -107,12 +107,23 @@ describe("taillab runs", () => {
 
 const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 
+/** Run folders in `library` (hidden ones, such as the trash, are not runs). */
+async function runFolders(library: string): Promise<string[]> {
+  return (await readdir(library, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
+    .map((entry) => entry.name);
+}
+
 describe("a run killed with SIGKILL at any moment", () => {
   it("is listed as interrupted with its records, 20 times over, and nothing is corrupted", async () => {
     const killed = await mkdtemp(join(tmpdir(), "taillab-killed-"));
     const random = createRandom(2026);
-    const delaysMs = Array.from({ length: 20 }, () => 150 + Math.round(random.next() * 2500));
-    for (const delayMs of delaysMs) {
+    // Half the kills at a random moment after the start, during start-up as often as not; the
+    // other half at a random moment after the run's folder appeared, so they hit a run under way
+    // however long a start takes on a busy machine; the last once its records reached the disk.
+    let killedUnderWay = 0;
+    for (let kill = 0; kill < 20; kill++) {
+      const known = new Set(await runFolders(killed));
       const child = spawn(
         process.execPath,
         [
@@ -129,17 +140,38 @@ describe("a run killed with SIGKILL at any moment", () => {
         ],
         { stdio: "ignore" },
       );
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      const whileRunning = async (done: () => Promise<boolean>) => {
+        while (child.exitCode === null && !(await done())) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
+      if (kill % 2 === 1) {
+        let folder: string | undefined;
+        await whileRunning(async () => {
+          folder = (await runFolders(killed)).find((id) => !known.has(id));
+          return folder !== undefined;
+        });
+        if (folder !== undefined) killedUnderWay += 1;
+        if (folder !== undefined && kill === 19) {
+          const log = join(killed, folder, "records.log");
+          // Past the log's 16-byte header: a frame of records.
+          await whileRunning(async () => ((await stat(log).catch(() => null))?.size ?? 0) > 1024);
+        }
+      }
+      const delayMs = Math.round(random.next() * (kill % 2 === 1 ? 1000 : 2500));
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       child.kill("SIGKILL");
-      await new Promise((resolve) => child.once("exit", resolve));
+      await exited;
     }
+    expect(killedUnderWay).toBe(10);
     const listed = await runCli(["runs", "list", "--json", "--results", killed]);
     expect(listed.code).toBe(0);
     const runs = (JSON.parse(listed.stdout) as unknown[]).map((entry) =>
       RunIndexEntrySchema.parse(entry),
     );
-    // Kills during start-up come before the run exists; the later ones all left a run behind.
-    expect(runs.length).toBeGreaterThanOrEqual(delaysMs.filter((delay) => delay > 1500).length);
+    // Kills during start-up may come before the run exists; the others all left a run behind.
+    expect(runs.length).toBeGreaterThanOrEqual(killedUnderWay);
     expect(runs.length).toBeLessThanOrEqual(20);
     for (const run of runs) {
       expect(run.status).toBe("interrupted");
@@ -160,10 +192,7 @@ describe("a run killed with SIGKILL at any moment", () => {
     }
     expect(runs.some((run) => run.recordCount > 0)).toBe(true);
     // Every run folder the killed processes left is listed: none is too damaged to read.
-    const folders = (await readdir(killed, { withFileTypes: true })).filter(
-      (entry) => entry.isDirectory() && !entry.name.startsWith("."),
-    );
-    expect(runs.map((run) => run.id).sort()).toEqual(folders.map((folder) => folder.name).sort());
+    expect(runs.map((run) => run.id).sort()).toEqual((await runFolders(killed)).sort());
     await rm(killed, { recursive: true, force: true });
   }, 180_000);
 });
