@@ -122,6 +122,28 @@ describe("request executor", () => {
     expect(backups).toBeLessThanOrEqual(20);
   });
 
+  it("hedged: a backup the budget cannot pay for yet leaves once other requests earn its token", async () => {
+    // 1 %: one token to start with, and one more per 100 requests.
+    const run = executor("hedged", { delay: "10ms", budgetPercent: "1%" });
+    // First attempts that would take 10 s: only a backup answers them in this test's time.
+    const stalling = () => replicaSend((_replica, attempt) => (attempt === 1 ? 10_000 : 1));
+    const first = run.execute(stalling(), "c");
+    const second = run.execute(stalling(), "c");
+    // Both delays pass (their timers are due before this one): the first takes the only token.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    for (let index = 0; index < 100; index += 1) {
+      await run.execute(
+        replicaSend(() => 0),
+        "c",
+      );
+    }
+    for (const result of await Promise.all([first, second])) {
+      expect(result.attempts.map((attempt) => attempt.attempt)).toEqual([1, 2]);
+      expect(result.winner).toBe(1);
+      expect(result.attempts[0]?.outcome.error).toBe("Cancelled");
+    }
+  });
+
   it("hedged with a percentile delay waits for enough samples before hedging", async () => {
     const run = executor("hedged", { delay: "p95", minSamples: 5 });
     const results = [];

@@ -1,10 +1,11 @@
 import { ABORTED_ERROR, CANCELLED_ERROR, type HedgeOptions, type RequestMode } from "@taillab/api";
 import {
   adaptiveHedgeDelay,
+  createBackupQueue,
   createHedgeBudget,
   fixedHedgeDelay,
   percentileHedgeDelay,
-  type HedgeBudget,
+  type BackupQueue,
   type HedgeDelayPolicy,
   type ReplicaChooser,
 } from "@taillab/core";
@@ -45,10 +46,11 @@ export interface ExecutorSettings {
 
 /**
  * normal: one attempt. hedged and adaptive: a backup to another replica when the first attempt
- * has not answered within the hedge delay, while the budget allows; the first complete answer
- * wins and the other attempt is aborted. tied: two copies at once (or tiedDelayMs apart); when
- * one starts answering, the other is aborted. Each worker thread has its own executor, so the
- * delay statistics, budget and replica counts are per thread.
+ * has not answered within the hedge delay, paid for by the budget (a request the budget cannot
+ * pay for yet waits for the next token it earns, oldest first: see BackupQueue); the first
+ * complete answer wins and the other attempt is aborted. tied: two copies at once (or
+ * tiedDelayMs apart); when one starts answering, the other is aborted. Each worker thread has its
+ * own executor, so the delay statistics, budget and replica counts are per thread.
  */
 export function createRequestExecutor(settings: ExecutorSettings): RequestExecutor {
   const { mode, hedge } = settings;
@@ -61,16 +63,14 @@ export function createRequestExecutor(settings: ExecutorSettings): RequestExecut
     };
   }
   const policy = delayPolicy(mode, hedge);
-  const budget: HedgeBudget = createHedgeBudget({ percent: hedge.budgetPercent });
+  const budget = createHedgeBudget({ percent: hedge.budgetPercent });
+  const backups = createBackupQueue(budget);
   return {
     async execute(send, requestClass) {
       budget.onRequest();
+      backups.serve();
       const delayMs = policy.delayMs(requestClass);
-      const result = await runAttempts(send, settings, {
-        kind: "hedged",
-        delayMs,
-        mayHedge: () => budget.tryWithdraw(),
-      });
+      const result = await runAttempts(send, settings, { kind: "hedged", delayMs, backups });
       observeFirstAttempt(policy, requestClass, result);
       return result;
     },
@@ -127,13 +127,15 @@ async function runSingleAttempt(
 
 type AttemptPlan =
   | { kind: "tied"; delayMs: number }
-  | { kind: "hedged"; delayMs: number | null; mayHedge: () => boolean };
+  | { kind: "hedged"; delayMs: number | null; backups: BackupQueue };
 
 interface InFlight {
   attempt: number;
   replica: number;
   controller: AbortController;
   done: Promise<AttemptResult>;
+  /** `done` has resolved. */
+  settled: boolean;
   cancelled: boolean;
 }
 
@@ -161,6 +163,7 @@ async function runAttempts(
       replica,
       controller,
       cancelled: false,
+      settled: false,
       done: null as unknown as Promise<AttemptResult>,
     };
     entry.done = send(replica, {
@@ -173,6 +176,7 @@ async function runAttempts(
         }
       },
     }).then((outcome) => {
+      entry.settled = true;
       chooser.finished(replica);
       stopSignal.removeEventListener("abort", onStop);
       // Cut short by its twin's answer rather than by a stop: not a failure of the server's.
@@ -194,9 +198,10 @@ async function runAttempts(
     hedgeDelayMs = plan.delayMs;
     const answeredInTime = await settlesWithin(first.done, plan.delayMs, stopSignal);
     const wantsBackup = !answeredInTime && !stopSignal.aborted;
-    if (wantsBackup && (plan.kind === "tied" || plan.mayHedge())) {
-      launch(chooser.pick(first.replica));
-    }
+    const paid =
+      wantsBackup && (plan.kind === "tied" || (await backupPaid(plan.backups, first, stopSignal)));
+    // A token granted just as the first attempt answered buys nothing.
+    if (paid && !first.settled && !stopSignal.aborted) launch(chooser.pick(first.replica));
   }
   const winner = await firstSuccess(inFlight);
   if (winner) cancelOthers(winner);
@@ -223,6 +228,28 @@ function settlesWithin(done: Promise<unknown>, delayMs: number, stopSignal: Abor
     const timer = setTimeout(() => settle(false), delayMs);
     stopSignal.addEventListener("abort", onStop, { once: true });
     void done.then(() => settle(true));
+  });
+}
+
+/**
+ * True once the budget pays for a backup of `first`; false when `first` answers or the run stops
+ * before it does. Every listener is removed on the way out, as in settlesWithin.
+ */
+function backupPaid(backups: BackupQueue, first: InFlight, stopSignal: AbortSignal) {
+  return new Promise<boolean>((resolve) => {
+    let withdraw = () => {};
+    let finished = false;
+    const finish = (paid: boolean) => {
+      if (finished) return;
+      finished = true;
+      withdraw();
+      stopSignal.removeEventListener("abort", onStop);
+      resolve(paid);
+    };
+    const onStop = () => finish(false);
+    stopSignal.addEventListener("abort", onStop, { once: true });
+    withdraw = backups.request(() => finish(true));
+    void first.done.then(() => finish(false));
   });
 }
 
