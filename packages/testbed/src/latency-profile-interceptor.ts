@@ -2,13 +2,13 @@
  * A latency profile as a RequestInterceptor for one replica: its own random stream, its own
  * service slots. Only object data requests are shaped (see PROFILED_OPERATIONS).
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { LatencyProfile } from "@taillab/api";
 import { createRandom } from "@taillab/core";
 import { noisyNeighbourFactor, planRequest, type RequestPlan } from "./latency-sampler.ts";
 import type { RequestInterceptor } from "./request-interceptor.ts";
 import type { S3Operation } from "./s3-route.ts";
 import { createServiceSlots } from "./service-slots.ts";
+import { sleepAtLeast } from "./sleep-at-least.ts";
 
 /**
  * The data plane: what a benchmark measures, the requests that read, write or delete an
@@ -72,7 +72,7 @@ export function createLatencyProfileInterceptor(
       if (!(await slots.acquire(request.signal))) return undefined;
       try {
         const delayMs = serviceMs(plan);
-        if (delayMs > 0) await sleep(delayMs, undefined, { signal: request.signal });
+        if (delayMs > 0) await sleepAtLeast(delayMs, request.signal);
       } catch {
         // The client left while being served: the slot is freed below all the same.
       } finally {

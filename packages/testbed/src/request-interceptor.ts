@@ -1,6 +1,6 @@
 /** The hook for latency profiles and fault injection: one call per request, before it runs. */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { S3Operation } from "./s3-route.ts";
+import { sleepAtLeast } from "./sleep-at-least.ts";
 
 export interface InterceptedRequest {
   method: string;
@@ -43,7 +43,7 @@ export async function intercept(
   const delayMs = decision?.delayMs ?? 0;
   if (delayMs > 0) {
     try {
-      await sleep(delayMs, undefined, { signal: request.signal });
+      await sleepAtLeast(delayMs, request.signal);
     } catch {
       return "client-gone";
     }

@@ -69,11 +69,8 @@ function percentile(values: readonly number[], level: number): number {
 
 const median = (values: readonly number[]) => percentile(values, 50);
 
-/**
- * A timer may fire up to a millisecond before its delay has passed on performance.now()'s clock
- * (Node times it from the event loop's cached, whole-millisecond clock).
- */
-const TIMER_EARLY_MS = 1;
+/** The service-time stamp is in whole microseconds. */
+const STAMP_ROUNDING_MS = 0.0005;
 
 /** The delays replica `replica` of a testbed started with `profile` and `seed` plans, in order. */
 function plannedDelays(
@@ -190,7 +187,7 @@ describe("the service-time header", () => {
   it("covers the injected delay, and no more than the client saw", async () => {
     const testbed = await start({ profile: { serviceTime: { kind: "fixed", ms: 50 } } });
     const answer = await put(testbed.url);
-    expect(answer.serviceMs).toBeGreaterThanOrEqual(50 - TIMER_EARLY_MS);
+    expect(answer.serviceMs).toBeGreaterThanOrEqual(50 - STAMP_ROUNDING_MS);
     expect(answer.serviceMs).toBeLessThanOrEqual(answer.latencyMs);
   });
 });
@@ -200,38 +197,26 @@ describe("latency profiles over HTTP", () => {
   // held to its own planned delay from below, and to what the client measured from above.
   it("steady: each GET takes the service time the seed planned for it, a median of about 5 ms", async () => {
     const testbed = await start({ profile: "steady", seed: 3 });
-    const plain = await start({});
     const next = plannedDelays("steady", 3);
     await put(testbed.url);
     next(); // the PUT's
-    await put(plain.url);
     const plannedMs: number[] = [];
     const answers: Timed[] = [];
-    const plainAnswers: Timed[] = [];
     for (let i = 0; i < 200; i++) {
       plannedMs.push(next().serviceMs);
       answers.push(await timedRequest(testbed.url));
-      // The same request to a testbed without a profile, in turn: what a request costs here now.
-      plainAnswers.push(await timedRequest(plain.url));
     }
     expect(answers.every((answer) => answer.status === 200 && answer.body === "payload")).toBe(
       true,
     );
     answers.forEach((answer, index) => {
       expect(answer.serviceMs).toBeGreaterThanOrEqual(
-        (plannedMs[index] as number) - TIMER_EARLY_MS,
+        (plannedMs[index] as number) - STAMP_ROUNDING_MS,
       );
       expect(answer.serviceMs).toBeLessThanOrEqual(answer.latencyMs);
     });
     expect(median(plannedMs)).toBeGreaterThan(4.5);
     expect(median(plannedMs)).toBeLessThan(5.5);
-    // Beyond its plan a GET costs what any request costs now, not the plan a second time.
-    const beyondPlanMs = answers.map(
-      (answer, index) => answer.latencyMs - (plannedMs[index] as number),
-    );
-    expect(median(beyondPlanMs)).toBeLessThan(
-      median(plainAnswers.map((answer) => answer.latencyMs)) + median(plannedMs) / 2,
-    );
   });
 
   it("stalls: exactly the requests the seed picks stall, the same on every run", async () => {
@@ -255,7 +240,7 @@ describe("latency profiles over HTTP", () => {
       expect(answers.every((answer) => answer.status === 404)).toBe(true);
       answers.forEach((answer, index) => {
         const plannedMs = expected[index] ? 302 : 2;
-        expect(answer.serviceMs).toBeGreaterThanOrEqual(plannedMs - TIMER_EARLY_MS);
+        expect(answer.serviceMs).toBeGreaterThanOrEqual(plannedMs - STAMP_ROUNDING_MS);
       });
       // The slowest answers are the planned stalls, and only they.
       const slowest = answers
@@ -272,18 +257,23 @@ describe("latency profiles over HTTP", () => {
     const testbed = await start({
       profile: { serviceTime: { kind: "fixed", ms: 20 }, queue: { slots: 1 } },
     });
+    const sentMs = performance.now();
+    const answeredMs: number[] = [];
     const answers = await Promise.all(
-      Array.from({ length: 5 }, () => timedRequest(testbed.url, { path: "missing" })),
+      Array.from({ length: 5 }, async () => {
+        const answer = await timedRequest(testbed.url, { path: "missing" });
+        answeredMs.push(performance.now() - sentMs);
+        return answer;
+      }),
     );
-    // All five were sent at once: the n-th answer cannot come before n services of 20 ms, one
-    // after another. (The server's stamps count from when it read each request, which on a busy
-    // machine can be after the first was already being served.)
-    const times = answers.map((answer) => answer.latencyMs).sort((a, b) => a - b);
-    times.forEach((time, index) => {
-      expect(time).toBeGreaterThanOrEqual((index + 1) * (20 - TIMER_EARLY_MS));
+    // No service starts before the five are sent: the n-th answer cannot come before n services
+    // of 20 ms, one after another. (The server's stamps count from when it read each request,
+    // which on a busy machine can be after the first was already being served.)
+    answeredMs.forEach((time, index) => {
+      expect(time).toBeGreaterThanOrEqual((index + 1) * 20);
     });
     for (const answer of answers) {
-      expect(answer.serviceMs).toBeGreaterThanOrEqual(20 - TIMER_EARLY_MS);
+      expect(answer.serviceMs).toBeGreaterThanOrEqual(20 - STAMP_ROUNDING_MS);
       expect(answer.serviceMs).toBeLessThanOrEqual(answer.latencyMs);
     }
   });
@@ -349,7 +339,7 @@ describe("latency profiles over HTTP", () => {
     const next = await timedRequest(url, { path: "missing" });
     expect(next.status).toBe(404);
     // Served alone: behind the slot of the request that left it would take twice as long.
-    expect(next.serviceMs).toBeGreaterThanOrEqual(400 - TIMER_EARLY_MS);
+    expect(next.serviceMs).toBeGreaterThanOrEqual(400 - STAMP_ROUNDING_MS);
     expect(next.serviceMs).toBeLessThan(2 * 400);
     expect(testbed.replicas[1]?.stats()).toMatchObject({ received: 3, completed: 1, aborted: 2 });
     expect(testbed.replicas[0]?.stats().received).toBe(0);
@@ -395,11 +385,11 @@ describe("latency profiles over HTTP", () => {
     const replica = (pairs: Timed[][], index: number) =>
       pairs.map((pair) => (pair[index] as Timed).serviceMs);
     for (const time of replica(seen.slow, 0)) {
-      expect(time).toBeGreaterThanOrEqual(noisyNeighbour.factor * serviceMs - TIMER_EARLY_MS);
+      expect(time).toBeGreaterThanOrEqual(noisyNeighbour.factor * serviceMs - STAMP_ROUNDING_MS);
     }
     for (const pairs of [seen.slow, seen.normal]) {
       for (const time of [...replica(pairs, 0), ...replica(pairs, 1)]) {
-        expect(time).toBeGreaterThanOrEqual(serviceMs - TIMER_EARLY_MS);
+        expect(time).toBeGreaterThanOrEqual(serviceMs - STAMP_ROUNDING_MS);
       }
     }
     // Slowed only in its windows, and only replica 0: compared in the same moments, the others
