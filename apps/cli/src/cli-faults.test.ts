@@ -288,7 +288,7 @@ describe("taillab runs and report: a run the library cannot act on exits 2 in on
     } finally {
       child.kill("SIGKILL");
     }
-  }, 60_000);
+  });
 });
 
 describe("taillab with damaged run folders: every run listed, what is wrong said", () => {
@@ -404,5 +404,5 @@ describe.skipIf(!canMountTmpfs)("taillab run on a full results disk: exit 3, one
     );
     expect(result.stdout).toContain("Results Summary for Write Operation(s)");
     expect(result.stdout).toMatch(/Run id: \S+ \(taillab runs show \S+\)/);
-  }, 60_000);
+  });
 });

@@ -194,5 +194,5 @@ describe("a run killed with SIGKILL at any moment", () => {
     // Every run folder the killed processes left is listed: none is too damaged to read.
     expect(runs.map((run) => run.id).sort()).toEqual((await runFolders(killed)).sort());
     await rm(killed, { recursive: true, force: true });
-  }, 180_000);
+  });
 });

@@ -394,7 +394,7 @@ describe.each(["memory", "directory"] as const)("the testbed with the %s store",
             ),
         );
       }
-    }, 120_000);
+    });
 
     it("lists 2500 keys in pages of at most 1000, in order", async () => {
       const pages = [];
