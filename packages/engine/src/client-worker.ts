@@ -73,14 +73,25 @@ function objectSizes(): (keyNumber: number) => number {
     createSizeSampler(distribution, createRandom(sizes.seed * 100_003 + keyNumber)).nextSizeBytes();
 }
 
-/** The hedge-delay class of a request: its operation and size class, cached per pair. */
-const requestClasses = new Map<string, string>();
+/**
+ * The hedge-delay class of a request: its operation and size class, cached per pair (by
+ * operation, then size: no key string is made per request).
+ */
+const requestClasses = new Map<string, Map<number, string>>();
+let cachedClasses = 0;
 function requestClassOf(op: string, sizeBytes: number): string {
-  const cacheKey = `${op}:${sizeBytes}`;
-  let found = requestClasses.get(cacheKey);
+  let bySize = requestClasses.get(op);
+  if (bySize === undefined) {
+    bySize = new Map();
+    requestClasses.set(op, bySize);
+  }
+  let found = bySize.get(sizeBytes);
   if (found === undefined) {
     found = requestClass(op, sizeBytes);
-    if (requestClasses.size < 10_000) requestClasses.set(cacheKey, found);
+    if (cachedClasses < 10_000) {
+      bySize.set(sizeBytes, found);
+      cachedClasses += 1;
+    }
   }
   return found;
 }
@@ -98,7 +109,18 @@ interface PhaseRun {
   accounts: Map<Operation, PhaseAccount>;
   /** Per-attempt records since the last report (when the coordinator keeps them). */
   records: RequestRecord[];
+  /** Requests answered since the last fold (see recordRequest). */
+  finished: FinishedRequest[];
+  foldScheduled: boolean;
   mix: MixState | null;
+}
+
+/** A logical request as it ended, before it is folded into the accounts and records. */
+interface FinishedRequest {
+  op: Operation;
+  key: string;
+  origin: RequestOrigin;
+  result: LogicalResult;
 }
 
 interface MixState {
@@ -144,8 +166,33 @@ interface RequestOrigin {
   measured: boolean;
 }
 
-/** Folds a logical request into its operation's account, and keeps its attempts' records. */
+/**
+ * Keeps a logical request that ended, to be folded once the event loop has taken the answers
+ * that arrived with it: its accounting and records then do not sit between those answers and
+ * their timestamps. Folded at the latest before each report.
+ */
 function recordRequest(
+  run: PhaseRun,
+  op: Operation,
+  key: string,
+  origin: RequestOrigin,
+  result: LogicalResult,
+): void {
+  run.finished.push({ op, key, origin, result });
+  if (run.foldScheduled) return;
+  run.foldScheduled = true;
+  setImmediate(() => foldFinished(run));
+}
+
+function foldFinished(run: PhaseRun): void {
+  run.foldScheduled = false;
+  const finished = run.finished;
+  run.finished = [];
+  for (const { op, key, origin, result } of finished) foldRequest(run, op, key, origin, result);
+}
+
+/** Folds a logical request into its operation's account, and keeps its attempts' records. */
+function foldRequest(
   run: PhaseRun,
   op: Operation,
   key: string,
@@ -541,6 +588,7 @@ function mixState(order: MixOrder): MixState {
 }
 
 function report(run: PhaseRun, final: boolean): void {
+  foldFinished(run);
   const deltas = [...run.accounts]
     .filter(([, account]) => final || account.hasNews)
     .map(([op, account]) => ({ op, delta: account.takeDelta() }));
@@ -555,6 +603,8 @@ async function runPhase(command: PhaseCommand): Promise<void> {
     next: new Int32Array(command.nextIndex),
     accounts: new Map(),
     records: [],
+    finished: [],
+    foldScheduled: false,
     mix: command.mix ? mixState(command.mix) : null,
   };
   const reporter = setInterval(() => report(run, false), REPORT_INTERVAL_MS);

@@ -3,6 +3,7 @@ import aws4 from "aws4";
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import { Pool, type Dispatcher } from "undici";
+import { onAbortOf } from "./abort-callbacks.ts";
 import { createGetBodyCheck } from "./get-body-check.ts";
 import type {
   GetOptions,
@@ -124,23 +125,25 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       let bodySent = false;
       let controller: Dispatcher.DispatchController | null = null;
       let settled = false;
+      let stopWaitingForAbort = () => {};
       const settle = (error: string | null) => {
         if (settled) return;
         settled = true;
-        signal?.removeEventListener("abort", onAbort);
+        stopWaitingForAbort();
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
         resolve({ timeline: timing.finish(), status, headers, body, error, bodySent });
-      };
-      const onAbort = () => {
-        // Settled first: undici reports its own abort to the handler at once.
-        settle(ABORTED_ERROR);
-        controller?.abort(new Error("aborted by the caller"));
       };
       if (signal?.aborted) {
         settle(ABORTED_ERROR);
         return;
       }
-      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal) {
+        stopWaitingForAbort = onAbortOf(signal, () => {
+          // Settled first: undici reports its own abort to the handler at once.
+          settle(ABORTED_ERROR);
+          controller?.abort(new Error("aborted by the caller"));
+        });
+      }
       try {
         pool.dispatch(
           {

@@ -19,6 +19,17 @@ describe("encodeS3Key", () => {
     expect(encodeS3Key(key)).toBe(encoded);
   });
 
+  it("leaves a key of unreserved characters and slashes as it is, as encoding it would", () => {
+    const unreserved = "ABCXYZabcxyz0189-_.~/";
+    for (let index = 0; index < 2000; index++) {
+      const key = Array.from(
+        { length: 1 + (index % 17) },
+        (_, at) => unreserved[(index * 7 + at * 13) % unreserved.length],
+      ).join("");
+      expect(encodeS3Key(key)).toBe(key.split("/").map(encodeRfc3986).join("/"));
+    }
+  });
+
   it("rejects an empty key", () => {
     expect(() => encodeS3Key("")).toThrow(/empty/);
   });

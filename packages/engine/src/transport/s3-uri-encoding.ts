@@ -14,9 +14,13 @@ export function encodeRfc3986(text: string): string {
  */
 export function encodeS3Key(key: string): string {
   if (key.length === 0) throw new Error("encodeS3Key: an S3 object key cannot be empty");
+  // TailLab's own keys (prefix/run/number) need no encoding: one test instead of a split, an
+  // encode per segment and a join on every request.
+  if (UNRESERVED_PATH.test(key)) return key;
   return key.split("/").map(encodeRfc3986).join("/");
 }
 
+const UNRESERVED_PATH = /^[A-Za-z0-9\-_.~/]*$/;
 const RESERVED_SUBDELIMS = /[!'()*]/g;
 
 function percentEncode(char: string): string {
