@@ -1,5 +1,5 @@
 /**
- * `pnpm bench tail`, part 2: the latency TailLab itself adds to a request, next to a bare undici
+ * `pnpm bench added-latency`: the latency TailLab itself adds to a request, next to a bare undici
  * loop's. A testbed process with a fixed 5 ms service time; closed-loop GETs of 4 KiB at 1, 8 and
  * 64 in flight (after a write phase at the same concurrency that creates the objects). Added
  * latency = client-measured latency − the testbed's x-taillab-service-time-us, per request.
@@ -27,15 +27,24 @@ const SIZE_BYTES = 4096;
 const BUCKET = "bench";
 const FIXED_5MS = { description: "fixed 5 ms", serviceTime: { kind: "fixed", ms: 5 } } as const;
 const TAILLAB_WORKERS = 1;
-/** Enough for a stable p99; 1 in flight is slow (each request takes its 5 ms), so fewer there. */
+/**
+ * Per round and client; enough over the rounds for a stable p99. 1 in flight is slow (each
+ * request takes its 5 ms), so fewer there.
+ */
 const LEVELS = [
-  { inFlight: 1, requests: 3_000 },
-  { inFlight: 8, requests: 5_000 },
-  { inFlight: 64, requests: 5_000 },
+  { inFlight: 1, requests: 1_000 },
+  { inFlight: 8, requests: 2_000 },
+  { inFlight: 64, requests: 2_000 },
 ].map((level) => ({
   ...level,
   requests: Number(process.env.BENCH_ADDED_REQUESTS ?? level.requests),
 }));
+/**
+ * Each level runs in rounds, bare loop and TailLab in turn (which goes first alternates), and
+ * each client's figures are over all its rounds: a change in the machine's load during the bench
+ * then falls on both clients alike.
+ */
+const ROUNDS = Number(process.env.BENCH_ADDED_ROUNDS ?? 4);
 /** The goal: TailLab adds at most 1.1× what the bare loop adds, at p50 and at p99. */
 const MAX_RATIO_TO_BARE = 1.1;
 /** Stamps sent in the last event-loop turn of TailLab's worker may still be on their way. */
@@ -134,8 +143,10 @@ async function timeTailLab(level: Level): Promise<TimedRequests> {
       await stamps.waitForStamps(2 * level.requests, STAMP_WAIT_MS);
       const failed = gets.filter((record) => record.error !== null).length;
       if (failed > 0) throw new Error(`TailLab: ${failed} of ${gets.length} GETs failed`);
+      // The latency TailLab reports: a closed-loop request is meant to start when its client
+      // takes it, before anything about it is built.
       const timed = {
-        latencyUs: gets.map((record) => record.endUs - record.readyUs),
+        latencyUs: gets.map((record) => record.endUs - record.intendedStartUs),
         serviceTimeUs: gets.map(
           (record) => stamps.stampOf("GET", `/${BUCKET}/${encodeS3Key(record.key)}`) ?? Number.NaN,
         ),
@@ -201,25 +212,43 @@ function describeGoal(measurements: readonly Measurement[]): string {
   );
 }
 
+function pooled(rounds: readonly TimedRequests[]): TimedRequests {
+  return {
+    latencyUs: rounds.flatMap((round) => Array.from(round.latencyUs)),
+    serviceTimeUs: rounds.flatMap((round) => Array.from(round.serviceTimeUs)),
+  };
+}
+
+const CLIENTS: readonly { client: Client; time: (level: Level) => Promise<TimedRequests> }[] = [
+  { client: "bare undici loop", time: timeBareLoop },
+  { client: "TailLab", time: timeTailLab },
+];
+
 const measurements: Measurement[] = [];
 for (const level of LEVELS) {
-  process.stderr.write(`added latency: ${level.inFlight} in flight, bare undici loop…\n`);
-  measurements.push({
-    level,
-    client: "bare undici loop",
-    stats: addedLatencyStats(await timeBareLoop(level)),
-  });
-  process.stderr.write(`added latency: ${level.inFlight} in flight, TailLab…\n`);
-  measurements.push({
-    level,
-    client: "TailLab",
-    stats: addedLatencyStats(await timeTailLab(level)),
-  });
+  const rounds = new Map<Client, TimedRequests[]>(CLIENTS.map(({ client }) => [client, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? CLIENTS : [...CLIENTS].reverse();
+    for (const { client, time } of order) {
+      process.stderr.write(
+        `added latency: ${level.inFlight} in flight, round ${round + 1}, ${client}…\n`,
+      );
+      rounds.get(client)?.push(await time(level));
+    }
+  }
+  for (const { client } of CLIENTS) {
+    measurements.push({
+      level,
+      client,
+      stats: addedLatencyStats(pooled(rounds.get(client) ?? [])),
+    });
+  }
 }
 
 process.stdout.write(
-  `\n2. Tool-added latency: 1 testbed replica with a fixed 5 ms service time, closed-loop GETs of ` +
-    `${SIZE_BYTES} B, unsigned (the testbed runs without credentials)\n\n`,
+  `\nTool-added latency: 1 testbed replica with a fixed 5 ms service time, closed-loop GETs of ` +
+    `${SIZE_BYTES} B, unsigned (the testbed runs without credentials); ${ROUNDS} rounds per level, ` +
+    `the two clients in turn\n\n`,
 );
 process.stdout.write(
   formatTable([
@@ -242,7 +271,7 @@ process.stdout.write(
   `\nadded = client latency − the testbed's x-taillab-service-time-us stamp, request by request, ` +
     `for both clients.\n` +
     `TailLab: runPoint, transport "fast", ${TAILLAB_WORKERS} worker thread, latency = its records' ` +
-    `endUs − readyUs; stamps read off its responses in the worker (service-time-tap.ts).\n` +
+    `endUs − intendedStartUs (what it reports); stamps read off its responses in the worker (service-time-tap.ts).\n` +
     `Bare loop: an undici Pool on a worker thread of its own with the same tap, timed the same way ` +
     `(before the request is built to the body fully read).\n` +
     `Reference (issue; bare loop against a separate Node server): +0.36 / +1.0 ms (p50 / p99) at 1 ` +

@@ -5,7 +5,7 @@
  * undici's public diagnostics channel, and forwards it to the main thread. TailLab's request
  * records do not keep response headers; this gives the bench a per-request server stamp to
  * subtract, as the bare loop has, without changing the engine. Its cost on TailLab's side is
- * one header scan per response and one message per event-loop turn rather than per response.
+ * one header scan per response and one message per socket read rather than per response.
  */
 import { SERVICE_TIME_HEADER } from "@taillab/testbed";
 import { subscribe } from "node:diagnostics_channel";
@@ -40,8 +40,9 @@ function installTap(): void {
     const { request, response } = message as ResponseHeadersMessage;
     const serviceTimeUs = serviceTimeUsOf(response.headers);
     if (serviceTimeUs === undefined) return;
-    // Batched per event-loop turn: the flush runs after the turn's I/O callbacks.
-    if (batch.length === 0) setImmediate(flush);
+    // Batched per I/O callback: the flush runs once the callback that read these headers is done,
+    // before anything that answer lets happen next (the end of a phase, then the worker's end).
+    if (batch.length === 0) queueMicrotask(flush);
     batch.push({ method: request.method, path: request.path, serviceTimeUs });
   });
 }
