@@ -1,0 +1,158 @@
+/**
+ * `pnpm bench long-run`: one 10 000 000-request run, as a user starts it: `taillab testbed` in a
+ * process of its own, and `taillab run` against it (GETs of 1 KiB over 1 000 prepared objects,
+ * 16 clients, the results library in a temporary folder). Prints the peak resident memory of
+ * each TailLab process (goal: at most 300 MB each), and counts every record back from the results
+ * store (goal: one per request, none lost). `--requests N` runs N instead.
+ */
+import { RunSummarySchema, type RunSummary } from "@taillab/api";
+import { openResultsStore } from "@taillab/backend";
+import { formatTable } from "@taillab/report";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const { values: flags } = parseArgs({ options: { requests: { type: "string" } } });
+/** `pnpm bench long-run --requests N` for a shorter run. */
+const REQUESTS = Number(flags.requests ?? 10_000_000);
+if (!Number.isSafeInteger(REQUESTS) || REQUESTS < 1) {
+  throw new Error(`--requests: expected a whole number of requests above 0, got ${flags.requests}`);
+}
+const PREPARED = 1_000;
+const CLIENTS = 16;
+const SIZE = "1KiB";
+const BUCKET = "bench";
+const GOAL_PEAK_RSS_MB = 300;
+const CREDENTIALS = ["--access-key", "BENCHKEY", "--secret-key", "bench-secret-key-0123456789"];
+
+const CLI_MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+
+/** VmHWM, the process's peak resident set so far, in MB; null once it is gone. */
+async function peakRssMb(pid: number): Promise<number | null> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => null);
+  const kib = status?.match(/^VmHWM:\s+(\d+) kB$/m)?.[1];
+  return kib === undefined ? null : Number(kib) / 1024;
+}
+
+async function firstLine(child: ChildProcess): Promise<string> {
+  if (!child.stdout) throw new Error("taillab testbed: no stdout");
+  const reader = createInterface({ input: child.stdout });
+  for await (const line of reader) {
+    reader.close();
+    return line;
+  }
+  throw new Error("taillab testbed exited before printing its URL");
+}
+
+/**
+ * `taillab run` under GNU time, whose %M is the peak resident set of the process it ran (in
+ * KiB), read when it has exited: nothing of the run's end is missed.
+ */
+async function runCli(url: string, libraryDir: string, timeFile: string) {
+  const child = spawn(
+    "/usr/bin/time",
+    [
+      "-f",
+      "%M",
+      "-o",
+      timeFile,
+      process.execPath,
+      CLI_MAIN,
+      "run",
+      "--endpoint",
+      url,
+      "--bucket",
+      BUCKET,
+      ...CREDENTIALS,
+      "--ops",
+      "get",
+      "--prepare",
+      String(PREPARED),
+      "--samples",
+      String(REQUESTS),
+      "--size",
+      SIZE,
+      "--clients",
+      String(CLIENTS),
+      "--results",
+      libraryDir,
+      "--json",
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let stdout = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  if (code !== 0) throw new Error(`taillab run exited with ${code}`);
+  const peakKib = Number((await readFile(timeFile, "utf8")).trim().split("\n").at(-1));
+  return { summary: RunSummarySchema.parse(JSON.parse(stdout)), peakRssMb: peakKib / 1024 };
+}
+
+/** Every record of the run, read back from the store, by whether it is measured. */
+async function countRecords(libraryDir: string, runId: string) {
+  const store = await openResultsStore(libraryDir);
+  const stored = await store.get(runId);
+  let measured = 0;
+  let unmeasured = 0;
+  for await (const { record } of store.records(runId)) {
+    if (record.measured) measured += 1;
+    else unmeasured += 1;
+  }
+  return { status: stored.status, recordCount: stored.recordCount, measured, unmeasured };
+}
+
+const requestsOf = (summary: RunSummary) =>
+  summary.points.flatMap((point) => point.phases).reduce((sum, phase) => sum + phase.requests, 0);
+
+const libraryDir = await mkdtemp(join(tmpdir(), "taillab-long-run-"));
+const testbed = spawn(process.execPath, [CLI_MAIN, "testbed", "--bucket", BUCKET, ...CREDENTIALS], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+try {
+  const url = await firstLine(testbed);
+  process.stderr.write(`long run: ${REQUESTS} GETs against ${url}…\n`);
+  const startedMs = performance.now();
+  const run = await runCli(url, libraryDir, join(libraryDir, "time.txt"));
+  const seconds = (performance.now() - startedMs) / 1000;
+  const testbedPeakMb = await peakRssMb(testbed.pid as number);
+  process.stderr.write(`long run: counting the records back…\n`);
+  const records = await countRecords(libraryDir, run.summary.runId);
+  const summarized = requestsOf(run.summary);
+
+  const goal = (mb: number | null) =>
+    mb === null ? "not read" : mb <= GOAL_PEAK_RSS_MB ? "met" : "NOT MET";
+  process.stdout.write(
+    `\nOne run of ${REQUESTS} GETs of ${SIZE} over ${PREPARED} prepared objects, ${CLIENTS} clients, ` +
+      `closed loop, against \`taillab testbed\` in its own process: ${seconds.toFixed(0)} s ` +
+      `(${(REQUESTS / seconds).toFixed(0)} requests/s with start-up and the summary)\n\n`,
+  );
+  process.stdout.write(
+    formatTable([
+      ["process", "peak RSS MB", `goal ≤ ${GOAL_PEAK_RSS_MB} MB`],
+      [
+        "taillab run (coordinator and worker threads)",
+        run.peakRssMb.toFixed(0),
+        goal(run.peakRssMb),
+      ],
+      ["taillab testbed", testbedPeakMb?.toFixed(0) ?? "", goal(testbedPeakMb)],
+    ]),
+  );
+  const complete = records.measured === REQUESTS && summarized === REQUESTS;
+  process.stdout.write(
+    `\nRecords: the store lists ${records.recordCount} for run ${run.summary.runId} ` +
+      `(status ${records.status}); read back one by one: ${records.measured} measured + ` +
+      `${records.unmeasured} not (the ${PREPARED} prepared PUTs); the summary counts ${summarized} requests.\n` +
+      `Goal (every request's record on disk): ${complete ? "MET" : "NOT MET"}.\n`,
+  );
+} finally {
+  if (testbed.exitCode === null) {
+    testbed.kill("SIGTERM");
+    await once(testbed, "exit");
+  }
+  await rm(libraryDir, { recursive: true, force: true });
+}
