@@ -1,21 +1,35 @@
-/** `pnpm bench <name>`: runs one benchmark script; each prints its figures. */
+/**
+ * `pnpm bench <name>`: runs one benchmark script in a fresh Node process (so one bench's JIT and
+ * heap state stay out of another's timings); each prints its figures.
+ */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
-const BENCHES: Record<string, string> = {
-  engine: "packages/engine/bench/engine-bench.ts",
-  store: "packages/store/bench/store-bench.ts",
-  tail: "packages/engine/bench/tail-bench.ts",
-  ui: "e2e/bench/ui-bench.ts",
+const root = join(import.meta.dirname, "..");
+
+const BENCHES: Record<string, { script: string; nodeFlags?: string[] }> = {
+  engine: { script: "packages/engine/bench/engine-bench.ts" },
+  tail: { script: "packages/engine/bench/tail-cut-bench.ts" },
+  "added-latency": {
+    script: "packages/engine/bench/added-latency-bench.ts",
+    // --require rather than --import: worker threads run --require preloads only.
+    nodeFlags: ["--require", join(root, "packages/engine/bench/service-time-tap.ts")],
+  },
+  "open-loop": { script: "packages/engine/bench/open-loop-accuracy-bench.ts" },
+  "long-run": { script: "apps/cli/bench/long-run-bench.ts" },
+  store: { script: "packages/store/bench/store-bench.ts" },
+  ui: { script: "e2e/bench/ui-bench.ts" },
 };
 
 const name = process.argv[2] ?? "";
-const script = BENCHES[name];
-if (!script) {
+const bench = BENCHES[name];
+if (!bench) {
   process.stderr.write(`usage: pnpm bench <${Object.keys(BENCHES).join("|")}>\n`);
   process.exit(2);
 }
-const result = spawnSync(process.execPath, [join(import.meta.dirname, "..", script)], {
-  stdio: "inherit",
-});
+const result = spawnSync(
+  process.execPath,
+  [...(bench.nodeFlags ?? []), join(root, bench.script), ...process.argv.slice(3)],
+  { stdio: "inherit" },
+);
 process.exitCode = result.status ?? 1;
