@@ -34,7 +34,7 @@ export const experimentsMessages: FeatureMessages = {
       "builtin-size-sweep": {
         name: "Object size sweep at fixed total",
         description:
-          "The labs' size sweep, shortened: 4 MiB written, read and deleted as 512 × 8 KiB, 128 × 32 KiB, 32 × 128 KiB and 8 × 512 KiB objects by one client. Per-request costs dominate small objects, so throughput grows with object size.",
+          "The labs' size sweep: 4 MiB written, read and deleted at each point as 512 × 8 KiB, 256 × 16 KiB … 2 × 2 MiB objects by one client. Per-request costs dominate small objects, so throughput grows with object size.",
       },
       "builtin-concurrency-sweep": {
         name: "Concurrency sweep",
@@ -208,7 +208,7 @@ export const experimentsMessages: FeatureMessages = {
       "builtin-size-sweep": {
         name: "固定总量的对象大小扫描",
         description:
-          "实验课大小扫描的缩短版：由 1 个客户端把共 4 MiB 的数据分别以 512 × 8 KiB、128 × 32 KiB、32 × 128 KiB 和 8 × 512 KiB 的对象写入、读取再删除。小对象的开销以每个请求的固定成本为主，所以吞吐量随对象变大而增长。",
+          "实验课的大小扫描：每个测试点由 1 个客户端把共 4 MiB 的数据分别以 512 × 8 KiB、256 × 16 KiB … 2 × 2 MiB 的对象写入、读取再删除。小对象的开销以每个请求的固定成本为主，所以吞吐量随对象变大而增长。",
       },
       "builtin-concurrency-sweep": {
         name: "并发扫描",
