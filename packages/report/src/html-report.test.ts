@@ -113,6 +113,23 @@ describe("renderRunReport", () => {
     expect(page).not.toContain('id="hedge"');
   });
 
+  it("draws a size sweep at a fixed total as one line per operation", () => {
+    const points = [8, 64, 512, 2048].map((sizeKiB) => ({
+      clients: 1,
+      samples: 4096 / sizeKiB,
+      objectSize: `${sizeKiB}KiB`,
+    }));
+    const page = renderRunReport(syntheticRun({ spec: { points } }), { language: "en" });
+    const seriesOf = (chartId: string) => {
+      const chart = page.match(new RegExp(`data-chart="[^"]*-${chartId}">[\\s\\S]*?</figure>`));
+      return new Set(chart?.[0].match(/data-series="[^"]+"/g) ?? []).size;
+    };
+    expect(seriesOf("size-mbps")).toBe(2);
+    expect(seriesOf("size-lat-PUT")).toBe(3);
+    expect(page).toContain("PUT · 1 client, 4 MiB per point");
+    expect(page).not.toMatch(/data-chart="[^"]*-conc-/);
+  });
+
   it("states the exponential model's predicted p99 beside the measured one", () => {
     const run = syntheticRun({ spec: { samples: [5000] } });
     const page = renderRunReport(run, { language: "en" });

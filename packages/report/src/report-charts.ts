@@ -330,9 +330,14 @@ const OP_DASH: Partial<Record<Operation, "dash" | "dot">> = { GET: "dash", DELET
 
 function fixedLabel(messages: ReportMessages, line: SweepSeries): string {
   const { clients, samples, objectSizeBytes } = line.fixed;
-  return line.axis === "objectSize"
-    ? messages.seriesFixedClients(clients ?? 0, samples ?? 0)
-    : messages.seriesFixedSize(formatSize(objectSizeBytes ?? 0), samples ?? 0);
+  return [
+    objectSizeBytes === undefined ? null : formatSize(objectSizeBytes),
+    clients === undefined ? null : messages.seriesClients(clients),
+    samples === undefined ? null : messages.seriesSamples(samples),
+    line.totalBytes === null ? null : messages.seriesPerPoint(formatSize(line.totalBytes)),
+  ]
+    .filter((part) => part !== null)
+    .join(messages.seriesJoin);
 }
 
 /** Throughput, ops/s and latency against object size and against concurrency, per operation. */

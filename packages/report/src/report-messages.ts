@@ -138,8 +138,11 @@ export interface ReportMessages {
   sweepLatencyTitle: (op: string, axis: string) => string;
   concurrencyAxis: string;
   objectSizeAxis: string;
-  seriesFixedClients: (clients: number, samples: number) => string;
-  seriesFixedSize: (size: string, samples: number) => string;
+  /** What a sweep line holds fixed, one part each; the parts are joined by `seriesJoin`. */
+  seriesClients: (clients: number) => string;
+  seriesSamples: (samples: number) => string;
+  seriesPerPoint: (size: string) => string;
+  seriesJoin: string;
 
   hedgeTitle: string;
   hedgeIntro: string;
@@ -346,9 +349,10 @@ const en: ReportMessages = {
   sweepLatencyTitle: (op, axis) => `${op}: latency ${axis}`,
   concurrencyAxis: "Concurrent clients",
   objectSizeAxis: "Object size",
-  seriesFixedClients: (clients, samples) =>
-    `${clients} ${clients === 1 ? "client" : "clients"}, ${formatInteger(samples)} samples`,
-  seriesFixedSize: (size, samples) => `${size}, ${formatInteger(samples)} samples`,
+  seriesClients: (clients) => `${formatInteger(clients)} ${clients === 1 ? "client" : "clients"}`,
+  seriesSamples: (samples) => `${formatInteger(samples)} ${samples === 1 ? "sample" : "samples"}`,
+  seriesPerPoint: (size) => `${size} per point`,
+  seriesJoin: ", ",
 
   hedgeTitle: "Cost of backup requests",
   hedgeIntro:
@@ -564,8 +568,10 @@ const zhCN: ReportMessages = {
   sweepLatencyTitle: (op, axis) => `${op}:延迟${axis}`,
   concurrencyAxis: "并发客户端数",
   objectSizeAxis: "对象大小",
-  seriesFixedClients: (clients, samples) => `${clients} 个客户端,${formatInteger(samples)} 个样本`,
-  seriesFixedSize: (size, samples) => `${size},${formatInteger(samples)} 个样本`,
+  seriesClients: (clients) => `${formatInteger(clients)} 个客户端`,
+  seriesSamples: (samples) => `${formatInteger(samples)} 个样本`,
+  seriesPerPoint: (size) => `每个测试点 ${size}`,
+  seriesJoin: ",",
 
   hedgeTitle: "备份请求的开销",
   hedgeIntro:

@@ -218,8 +218,13 @@ export const runsMessages: FeatureMessages = {
       sweepP99: "p99 latency against {{along}}",
       objectSize: "Object size",
       concurrency: "Clients (concurrency)",
-      fixedClients: "{{clients}} clients × {{samples}}",
-      fixedSize: "{{size}} × {{samples}}",
+      fixed: {
+        clients_one: "{{value}} client",
+        clients_other: "{{value}} clients",
+        samples_one: "{{value}} request",
+        samples_other: "{{value}} requests",
+        perPoint: "{{size}} per point",
+      },
       metrics: {
         throughputMBps: "Throughput (MB/s)",
         opsPerSec: "Operations per second",
@@ -481,8 +486,13 @@ export const runsMessages: FeatureMessages = {
       sweepP99: "p99 延迟随{{along}}的变化",
       objectSize: "对象大小",
       concurrency: "客户端数（并发）",
-      fixedClients: "{{clients}} 个客户端 × {{samples}}",
-      fixedSize: "{{size}} × {{samples}}",
+      fixed: {
+        clients_one: "{{value}} 个客户端",
+        clients_other: "{{value}} 个客户端",
+        samples_one: "{{value}} 个请求",
+        samples_other: "{{value}} 个请求",
+        perPoint: "每个测试点 {{size}}",
+      },
       metrics: {
         throughputMBps: "吞吐量 (MB/s)",
         opsPerSec: "每秒操作数",

@@ -129,6 +129,23 @@ describe("RunDetailView", () => {
     expect(screen.getByTestId("sweep-charts-concurrency-latency-GET")).toBeTruthy();
   });
 
+  it("draws a size sweep at a fixed total as one line per operation", async () => {
+    const detail = runDetailFixture({
+      spec: {
+        points: [8, 64, 512].map((sizeKiB) => ({
+          clients: 1,
+          samples: 4096 / sizeKiB,
+          objectSize: `${sizeKiB}KiB`,
+        })),
+      },
+    });
+    show(detail);
+    await resultRows();
+    expect(screen.getByTestId("sweep-charts").dataset.axes).toBe("objectSize");
+    expect(screen.getByTestId("sweep-charts-size-mbps").dataset.lines).toBe("2");
+    expect(screen.getByTestId("sweep-charts-size-latency-PUT").dataset.lines).toBe("3");
+  });
+
   it("shows repetitions and what each testbed replica saw", async () => {
     const detail = runDetailFixture();
     const point = detail.summary.points[0]!;

@@ -30,18 +30,18 @@ function lineLabel(
   t: TFunction<"runs">,
 ) {
   const { clients, samples, objectSizeBytes } = line.fixed;
-  const fixed =
-    clients !== undefined
-      ? t("charts.fixedClients", { clients, samples: formatInteger(samples ?? 0) })
-      : t("charts.fixedSize", {
-          size: formatSize(objectSizeBytes ?? 0),
-          samples: formatInteger(samples ?? 0),
-        });
+  const count = (key: "clients" | "samples", value: number) =>
+    t(`charts.fixed.${key}`, { count: value, value: formatInteger(value) });
   return [
     runs > 1 ? line.runLabel : null,
     metrics > 1 ? t(`charts.metrics.${line.metric}`) : null,
     withOp ? line.op : null,
-    fixed,
+    objectSizeBytes === undefined ? null : formatSize(objectSizeBytes),
+    clients === undefined ? null : count("clients", clients),
+    samples === undefined ? null : count("samples", samples),
+    line.totalBytes === null
+      ? null
+      : t("charts.fixed.perPoint", { size: formatSize(line.totalBytes) }),
   ]
     .filter(Boolean)
     .join(" · ");
