@@ -1,4 +1,5 @@
 import type { Experiment, ExperimentDraftInput, RequestMode, RunPointParams } from "@taillab/api";
+import i18next from "i18next";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
 import { useNavigation } from "../../app/navigation-store.ts";
@@ -96,19 +97,39 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
     preview: IDLE_PREVIEW,
   };
 
+  /** The draft to save or run; an empty name is the placeholder the box shows. */
   const draft = (): ExperimentDraftInput => {
     const { form, baseSpec } = get();
     const endpoint = useEndpoints
       .getState()
       .endpoints.find((known) => known.id === form.endpointId);
-    return formToDraft(form, baseSpec, { testbed: endpoint?.kind === "testbed" });
+    const named =
+      form.name.trim() === ""
+        ? { ...form, name: i18next.t("builder.untitled", { ns: "experiments" }) }
+        : form;
+    return formToDraft(named, baseSpec, { testbed: endpoint?.kind === "testbed" });
   };
 
-  /** Shows why a save or run failed (see placeFailure). */
+  /**
+   * The fields' errors from now on; "fix the marked fields" is said only while one is marked.
+   */
+  const markFields = (fieldErrors: Partial<Record<ErrorField, string>>) => ({
+    fieldErrors,
+    failedAtFields: get().failedAtFields && Object.keys(fieldErrors).length > 0,
+  });
+
+  /**
+   * Shows why a save or run failed (see placeFailure). The preview's marks stay beside the
+   * failure's: a call that stopped at one field must not hide what is wrong elsewhere.
+   */
   const showFailure = (failure: unknown) => {
     const mapped = mapExperimentErrors(fieldErrorsOf(failure), get().form);
     const { banner, allAtFields } = placeFailure(mapped, failure);
-    set({ fieldErrors: mapped.fields, error: banner, failedAtFields: allAtFields });
+    set({
+      fieldErrors: { ...get().fieldErrors, ...mapped.fields },
+      error: banner,
+      failedAtFields: allAtFields,
+    });
   };
 
   const open = (form: ExperimentForm, changes: Partial<BuilderState>) => {
@@ -174,7 +195,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
         field.startsWith("hedgeDelay") || field === "hedgePercentile" ? "hedgeDelay" : field;
       set({
         form: { ...form, [field]: value },
-        fieldErrors: withoutKey(fieldErrors, errorField),
+        ...markFields(withoutKey(fieldErrors, errorField)),
         dirty: true,
         saved: false,
       });
@@ -241,9 +262,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
 
     async refreshPreview() {
       const sequence = ++previewSequence;
-      const current = draft();
-      // The name matters for saving, not for what the run would do: preview an untitled draft.
-      const input = { ...current, name: current.name.trim() === "" ? "preview" : current.name };
+      const input = draft();
       set({ preview: { ...get().preview, status: "loading" } });
       try {
         const preview = await api().previewExperiment(input);
@@ -258,7 +277,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
               durationMs: preview.durationMs,
               message: null,
             },
-            fieldErrors: nameError ? { name: nameError } : {},
+            ...markFields(nameError ? { name: nameError } : {}),
           });
         } else {
           const mapped = mapExperimentErrors(preview.errors, get().form);
@@ -268,7 +287,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
               status: "invalid",
               message: mapped.other.join("\n") || null,
             },
-            fieldErrors: { ...mapped.fields, ...(nameError ? { name: nameError } : {}) },
+            ...markFields({ ...mapped.fields, ...(nameError ? { name: nameError } : {}) }),
           });
         }
       } catch (failure) {
@@ -280,7 +299,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
             status: "failed",
             message: mapped.other.join("\n") || messageOf(failure),
           },
-          fieldErrors: mapped.fields,
+          ...markFields(mapped.fields),
         });
       }
     },
