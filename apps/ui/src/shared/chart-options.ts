@@ -30,6 +30,8 @@ export interface AxisSpec {
    * axis cut at a data value, whose end label would crowd the round tick beside it.
    */
   boundTicks?: boolean;
+  /** False: no tick labels (an axis with nothing on it yet). */
+  showTicks?: boolean;
 }
 
 /** Width of a digit in tick labels, as a fraction of the font size. */
@@ -72,6 +74,7 @@ export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> 
     grid: { color: theme.grid },
     border: { color: theme.grid },
     ticks: {
+      display: spec.showTicks ?? true,
       color: theme.text,
       font: tickFont,
       ...(spec.boundTicks === false ? { includeBounds: false } : {}),

@@ -47,6 +47,17 @@ describe("timelineChartConfig", () => {
     expect(config.options?.plugins?.zoom).toBeUndefined();
   });
 
+  it("labels no ticks before there is a request, and only whole request numbers", () => {
+    const empty = timelineChartConfig(theme, [], { logScale: false, labels });
+    expect(empty.options?.scales?.x?.ticks?.display).toBe(false);
+    expect(empty.options?.scales?.y?.ticks?.display).toBe(false);
+    const few = timelineChartConfig(theme, columns, { logScale: false, labels });
+    expect(few.options?.scales?.x?.ticks?.display).toBe(true);
+    const label = (value: number) =>
+      (few.options?.scales?.x?.ticks?.callback as (value: number) => string)(value);
+    expect([0, 0.5, 1, 1000].map(label)).toEqual(["0", "", "1", "1,000"]);
+  });
+
   it("adds a dashed p99 line across the requests, and zoom when asked", () => {
     const config = timelineChartConfig(theme, columns, {
       logScale: false,

@@ -1,6 +1,6 @@
-import { formatInteger, formatMs, formatTick } from "@taillab/report";
+import { formatMs, formatTick } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
-import { axis, legendAndTooltip, zoomAlongX } from "./chart-options.ts";
+import { axis, integerTickLabel, legendAndTooltip, zoomAlongX } from "./chart-options.ts";
 import { MARKER_SERIES, seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 
 /** Consecutive requests folded into one column (core's DecimatedBucket, a live timeline bucket). */
@@ -94,17 +94,21 @@ export function timelineChartConfig(
       elements: { point: { radius: 0, hitRadius: 6 } },
       interaction: { mode: "nearest", axis: "x", intersect: false },
       scales: {
+        // Request indices are whole: a short phase's in-between ticks stay blank. With no
+        // requests yet, Chart.js's default 0–1 axes would label nothing real: no ticks at all.
         x: axis(theme, {
           type: "linear",
           title: labels.x,
           ...(columns.length > 0 ? { min: first, max: last } : {}),
-          tickLabel: formatInteger,
+          tickLabel: integerTickLabel,
+          showTicks: columns.length > 0,
         }),
         y: axis(theme, {
           type: logScale ? "logarithmic" : "linear",
           title: labels.y,
           beginAtZero: !logScale,
           tickLabel: formatTick,
+          showTicks: columns.length > 0,
         }),
       },
       plugins: {

@@ -5,6 +5,7 @@ import {
   appendTimeline,
   capBuckets,
   IDLE_RUN,
+  missingLatencies,
   overallProgress,
   reduceRunEvent,
   seriesProgress,
@@ -32,7 +33,7 @@ const started: RunEvent = {
 function progress(
   changes: Partial<RunProgress>,
   timeline: TimelineBucket[] | null = null,
-): RunEvent {
+): Extract<RunEvent, { type: "progress" }> {
   const full: RunProgress = {
     runId: "r1",
     pointIndex: 0,
@@ -248,6 +249,28 @@ describe("the phase shown", () => {
     expect(shown?.progress.done).toBe(76);
     expect(shown?.percentiles?.count).toBe(76);
     expect((shown?.timeline?.buckets.at(-1)?.lastIndex ?? 0) + 1).toBe(76);
+  });
+});
+
+describe("a phase without latencies", () => {
+  const noAnswers = (changes: Partial<RunProgress>): RunEvent => ({
+    ...progress(changes),
+    percentiles: null,
+  });
+
+  it.each<[string, RunEvent[], ReturnType<typeof missingLatencies>]>([
+    ["before any event", [started], "waiting"],
+    ["while requests are out", [started, noAnswers({ done: 0 })], "waiting"],
+    ["after every request failed", [started, noAnswers({ done: 40, errors: 40 })], "failed"],
+    [
+      "after an all-error run ended",
+      [started, noAnswers({ done: 100, errors: 100 }), finishedEvent({ status: "failed" })],
+      "failed",
+    ],
+    ["after a run that timed nothing", [started, finishedEvent({ status: "failed" })], "none"],
+    ["once answers come", [started, progress({ done: 5 }, buckets(0, 5))], null],
+  ])("%s: %s", (_name, events, reason) => {
+    expect(missingLatencies(run(...events))).toBe(reason);
   });
 });
 

@@ -219,6 +219,19 @@ export function shownPhase(state: LiveRunState): (PhaseFigures & { kept: boolean
 }
 
 /**
+ * Why the shown phase has no latencies to draw yet: no answer has come back (waiting), every
+ * request it sent failed (failed), or the run ended without timing one (none). Null when it has.
+ */
+export function missingLatencies(state: LiveRunState): "waiting" | "failed" | "none" | null {
+  const shown = shownPhase(state);
+  const timed = (shown?.percentiles?.count ?? 0) + (shown?.timeline?.buckets.length ?? 0);
+  if (timed > 0) return null;
+  const progress = shown?.progress;
+  if (progress && progress.done > 0 && progress.errors >= progress.done) return "failed";
+  return state.status === "finished" ? "none" : "waiting";
+}
+
+/**
  * Adds an event's buckets to the phase's timeline. A new phase (another point or operation, or
  * indices starting over in a repetition) starts a new one. Past the cap, the older part is
  * folded 2:1 again and again while the newest half keeps full detail, so memory and drawing

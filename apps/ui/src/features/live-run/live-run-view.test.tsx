@@ -32,7 +32,7 @@ function started(
   };
 }
 
-function progress(runId: string, done: number): RunEvent {
+function progress(runId: string, done: number): Extract<RunEvent, { type: "progress" }> {
   return {
     type: "progress",
     progress: {
@@ -69,6 +69,38 @@ describe("live run screen", () => {
     renderUi(<LiveRunView />);
     expect(screen.getByTestId("live-empty")).toBeTruthy();
     expect(screen.getByTestId("live-status").dataset.status).toBe("idle");
+  });
+
+  it("says every request failed, not 'waiting', after an all-error run", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r1"));
+    });
+    expect(screen.getByTestId("live-timeline-empty").textContent).toBe(
+      "Waiting for the first requests…",
+    );
+    const failed = progress("r1", 256);
+    act(() => {
+      fake.emit({
+        ...failed,
+        progress: { ...failed.progress, errors: 256, p50Ms: null, p99Ms: null },
+        percentiles: null,
+        timeline: null,
+      });
+      fake.emit({
+        type: "finished",
+        runId: "r1",
+        status: "complete",
+        stopped: false,
+        error: null,
+        series: { index: 0, count: 1, mode: "normal" },
+        seriesRunIds: ["r1"],
+      });
+    });
+    expect(screen.getByTestId("live-timeline-empty").dataset.reason).toBe("failed");
+    expect(screen.getByTestId("live-timeline-empty").textContent).toMatch(/^Every request/);
+    expect(screen.getByTestId("live-percentiles-empty").dataset.reason).toBe("failed");
   });
 
   it("shows progress, live percentiles and the stop button while running", async () => {

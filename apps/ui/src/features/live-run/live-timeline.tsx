@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { timelineChartConfig } from "../../shared/chart-timeline.ts";
-import { shownPhase } from "./live-run-state.ts";
+import { missingLatencies, shownPhase } from "./live-run-state.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
 /**
@@ -14,6 +14,7 @@ export function LiveTimeline() {
   const timeline = useLiveRun((state) => shownPhase(state)?.timeline ?? null);
   const logScale = useLiveRun((state) => state.logScale);
   const setLogScale = useLiveRun((state) => state.setLogScale);
+  const missing = useLiveRun(missingLatencies);
   const labels = {
     band: t("timeline.band"),
     slowest: t("timeline.slowest"),
@@ -55,7 +56,15 @@ export function LiveTimeline() {
           attributes={{ "data-log-scale": logScale }}
         />
         {buckets.length === 0 ? (
-          <p className="chart-overlay muted">{t("timeline.waiting")}</p>
+          <p
+            className="chart-overlay muted"
+            data-testid="live-timeline-empty"
+            data-reason={missing}
+          >
+            {missing === "failed" || missing === "none"
+              ? t(`noLatencies.${missing}`)
+              : t("timeline.waiting")}
+          </p>
         ) : null}
       </div>
     </section>

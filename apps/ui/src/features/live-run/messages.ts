@@ -43,6 +43,11 @@ export const liveRunMessages: FeatureMessages = {
       count: "from {{requests}} requests",
       waiting: "Percentiles appear with the first answers.",
     },
+    noLatencies: {
+      failed:
+        "Every request of this phase failed: there is no latency to show. The notices and the result say why.",
+      none: "No request of this phase was answered: there is no latency to show.",
+    },
     timeline: {
       title: "Latency by request",
       hint: "Each column folds consecutive requests: the band spans min to max, the line is the mean. Spikes are the tail.",
@@ -116,6 +121,10 @@ export const liveRunMessages: FeatureMessages = {
       max: "最大值",
       count: "基于 {{requests}} 个请求",
       waiting: "收到第一批响应后显示百分位。",
+    },
+    noLatencies: {
+      failed: "本阶段的请求全部失败，没有可显示的延迟。原因见通知和运行结果。",
+      none: "本阶段没有收到任何响应，没有可显示的延迟。",
     },
     timeline: {
       title: "逐请求延迟",

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
 import { formatInteger } from "@taillab/report";
 import { formatLatency } from "../../shared/display-format.ts";
-import { shownPhase } from "./live-run-state.ts";
+import { missingLatencies, shownPhase } from "./live-run-state.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
 const TILES: { key: keyof Omit<LivePercentiles, "count">; label: string }[] = [
@@ -29,6 +29,7 @@ export function PercentileTiles() {
     }),
   );
   const pointCount = useLiveRun((state) => state.points.length);
+  const missing = useLiveRun(missingLatencies);
   return (
     <section
       className="card"
@@ -69,7 +70,11 @@ export function PercentileTiles() {
           ))}
         </div>
       ) : (
-        <p className="muted">{t("percentiles.waiting")}</p>
+        <p className="muted" data-testid="live-percentiles-empty" data-reason={missing}>
+          {missing === "failed" || missing === "none"
+            ? t(`noLatencies.${missing}`)
+            : t("percentiles.waiting")}
+        </p>
       )}
     </section>
   );
