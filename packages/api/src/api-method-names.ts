@@ -9,6 +9,7 @@ export const API_METHOD_NAMES = [
   "updateEndpoint",
   "removeEndpoint",
   "testConnection",
+  "createBucket",
   "listExperiments",
   "saveExperiment",
   "removeExperiment",

@@ -375,6 +375,8 @@ export const API_METHODS = {
   ),
   removeEndpoint: method(z.object({ endpointId: requiredId }), z.void()),
   testConnection: method(ConnectionTestInputSchema, ConnectionReportSchema),
+  /** Creates the endpoint's bucket (as a run's createBucket does), then tests it again. */
+  createBucket: method(ConnectionTestInputSchema, ConnectionReportSchema),
 
   listExperiments: method(none, z.array(ExperimentSchema)),
   saveExperiment: method(

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { InputError, nestedProblems } from "../input-error.ts";
 import { loadRunReportInput } from "../run-report.ts";
 import { endpointKeys, keychainLookup } from "./endpoint-credentials.ts";
-import { testEndpointInput } from "./endpoint-connection.ts";
+import { createBucketForInput, testEndpointInput } from "./endpoint-connection.ts";
 import { openEndpointsStore } from "./endpoints-store.ts";
 import { checkExperiment } from "./experiment-spec.ts";
 import { previewExperiment } from "./experiment-preview.ts";
@@ -89,6 +89,7 @@ export async function createTailLabService(
     updateEndpoint: ({ endpointId, draft }) => endpoints.update(endpointId, draft),
     removeEndpoint: ({ endpointId }) => endpoints.remove(endpointId),
     testConnection: (input) => testEndpointInput(input, { endpoints, secrets, env }),
+    createBucket: (input) => createBucketForInput(input, { endpoints, secrets, env }),
 
     listExperiments: async () => experiments.list(),
     saveExperiment: ({ experimentId, draft }) => experiments.save(experimentId, draft),

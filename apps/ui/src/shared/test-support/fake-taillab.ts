@@ -29,6 +29,7 @@ export function installFakeTailLab(overrides: Partial<TailLabApi> = {}): FakeTai
     updateEndpoint: vi.fn(),
     removeEndpoint: vi.fn(async () => undefined),
     testConnection: vi.fn(),
+    createBucket: vi.fn(),
     listExperiments: vi.fn(async () => []),
     saveExperiment: vi.fn(),
     removeExperiment: vi.fn(async () => undefined),
