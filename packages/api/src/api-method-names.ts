@@ -19,6 +19,7 @@ export const API_METHOD_NAMES = [
   "activeRun",
   "listRuns",
   "getRun",
+  "runOrigin",
   "renameRun",
   "tagRun",
   "untagRun",

@@ -290,6 +290,16 @@ export type ActiveRun = z.infer<typeof ActiveRunSchema>;
 
 export const RunIdSchema = z.object({ runId: requiredId });
 
+/**
+ * Where a stored run came from, as far as the saved endpoints and experiments still say: the
+ * endpoint to run it again on, and the experiment whose run it is (null: none any more).
+ */
+export const RunOriginSchema = z.object({
+  endpointId: z.string().nullable(),
+  experimentId: z.string().nullable(),
+});
+export type RunOrigin = z.infer<typeof RunOriginSchema>;
+
 /** Latency against request index of one phase, decimated (see core's decimateSeries). */
 export const LatencySeriesSchema = z.object({
   pointIndex: z.number().int().min(0),
@@ -392,6 +402,7 @@ export const API_METHODS = {
 
   listRuns: method(none, z.array(RunIndexEntrySchema)),
   getRun: method(RunIdSchema, RunDetailSchema),
+  runOrigin: method(RunIdSchema, RunOriginSchema),
   renameRun: method(
     RunIdSchema.extend({
       name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),

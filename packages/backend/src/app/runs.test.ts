@@ -288,6 +288,28 @@ describe("runs", () => {
     expect(comparison.fileName).toBe("taillab-comparison-3-runs.html");
   });
 
+  it("finds a run's endpoint and experiment from its spec, until the experiment changes", async () => {
+    const saved = await app.api.saveExperiment({
+      draft: experiment({ samples: 100 }, { name: "Origin", modes: ["normal", "tied"] }),
+    });
+    const { events } = await runToEnd(saved);
+    const runIds = events.filter(isStarted).map((event) => event.runId);
+    for (const runId of runIds) {
+      expect(await app.api.runOrigin({ runId })).toEqual({
+        endpointId: fast.id,
+        experimentId: saved.id,
+      });
+    }
+    await app.api.saveExperiment({
+      experimentId: saved.id,
+      draft: { ...saved, spec: { ...saved.spec, samples: 200 } },
+    });
+    expect(await app.api.runOrigin({ runId: runIds[0]! })).toEqual({
+      endpointId: fast.id,
+      experimentId: null,
+    });
+  });
+
   it("names bad input by its path in startRun's input", async () => {
     const spec = await failureOf(
       app.api.startRun({ experiment: experiment({ clients: 0, samples: 10, objectSize: "huge" }) }),

@@ -13,6 +13,7 @@ import { openExperimentsStore } from "./experiments-store.ts";
 import { listLatencyProfiles } from "./latency-profiles.ts";
 import { exportReport } from "./report-export.ts";
 import { createRunManager } from "./run-manager.ts";
+import { runOrigin } from "./run-origin.ts";
 import type { SecretCipher } from "./secret-cipher.ts";
 import { openSecretsFile } from "./secrets-file.ts";
 import { createTestbedHost } from "./testbed-host.ts";
@@ -111,6 +112,8 @@ export async function createTailLabService(
 
     listRuns: () => store.list(),
     getRun: ({ runId }) => loadRunReportInput(store, runId),
+    runOrigin: async ({ runId }) =>
+      runOrigin((await store.get(runId)).meta.spec, endpoints.list(), experiments.list()),
     renameRun: ({ runId, name }) => store.rename(runId, name),
     tagRun: ({ runId, tag }) => store.tag(runId, tag),
     untagRun: ({ runId, tag }) => store.untag(runId, tag),

@@ -73,6 +73,11 @@ interface BuilderState {
   run(): Promise<void>;
   /** Opens an experiment in the builder and runs it, so a failure shows at its fields there. */
   runExperiment(experiment: Experiment): Promise<void>;
+  /**
+   * Opens a draft (e.g. a stored run's spec on its endpoint) as a new experiment in the builder
+   * and runs it; the builder shows it starting, and any failure at its fields.
+   */
+  runDraft(draft: ExperimentDraftInput): Promise<void>;
   /** Asks for a preview after a pause in typing. */
   schedulePreview(): void;
   refreshPreview(): Promise<void>;
@@ -252,6 +257,12 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
 
     async runExperiment(experiment) {
       get().edit(experiment);
+      await get().run();
+    },
+
+    async runDraft(experiment) {
+      open(experimentToForm(experiment), { baseSpec: experiment.spec });
+      useNavigation.getState().navigate({ view: "experiments" });
       await get().run();
     },
 

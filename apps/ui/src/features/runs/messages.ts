@@ -98,6 +98,12 @@ export const runsMessages: FeatureMessages = {
       noNotes: "No notes yet.",
       noPhases: "This run measured nothing: there are no phases to chart.",
     },
+    origin: {
+      runAgain: "Run again",
+      runAgainHint: "The same spec on the same endpoint, as a new run",
+      noEndpoint: "The endpoint this run used is no longer saved",
+      experiment: "Experiment: {{name}}",
+    },
     spec: {
       phases: "Phases",
       phaseNames: { write: "write", read: "read", cleanup: "cleanup" },
@@ -366,6 +372,12 @@ export const runsMessages: FeatureMessages = {
       notes: "备注",
       noNotes: "暂无备注。",
       noPhases: "此运行没有测量任何内容：没有可绘制的阶段。",
+    },
+    origin: {
+      runAgain: "再次运行",
+      runAgainHint: "在同一端点上按相同配置重新运行一次",
+      noEndpoint: "此运行所用的端点已不再保存",
+      experiment: "实验：{{name}}",
     },
     spec: {
       phases: "阶段",

@@ -2,7 +2,9 @@ import type { RunDetail } from "@taillab/api";
 import { formatMs, formatPointS3bench } from "@taillab/report";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { useNavigation } from "../../app/navigation-store.ts";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
+import { experiment } from "../../shared/test-support/sample-data.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
 import { RunDetailView } from "./run-detail-view.tsx";
 import { useRunDetail } from "./run-detail-store.ts";
@@ -127,6 +129,40 @@ describe("RunDetailView", () => {
     expect(sweep.dataset.axes).toBe("objectSize,concurrency");
     expect(screen.getByTestId("sweep-charts-size-mbps").dataset.lines).toBe("4");
     expect(screen.getByTestId("sweep-charts-concurrency-latency-GET")).toBeTruthy();
+  });
+
+  it("runs the same spec again on its endpoint, and links to its experiment", async () => {
+    const detail = runDetailFixture();
+    const api = installFakeTailLab({
+      getRun: vi.fn(async () => detail),
+      runOrigin: vi.fn(async () => ({ endpointId: "tb", experimentId: "x1" })),
+      listExperiments: vi.fn(async () => [experiment({ id: "x1", name: "S3Mock lab" })]),
+      startRun: vi.fn(async () => ({ runId: "again" })),
+    });
+    renderUi(<RunDetailView runId={detail.meta.id} />);
+    const link = await screen.findByTestId("run-experiment");
+    expect(link.textContent).toBe("Experiment: S3Mock lab");
+    fireEvent.click(screen.getByTestId("run-again"));
+    await waitFor(() => expect(api.startRun).toHaveBeenCalledTimes(1));
+    const { experiment: draft } = vi.mocked(api.startRun).mock.calls[0]![0];
+    expect(draft).toMatchObject({ name: detail.meta.name, endpointId: "tb" });
+    expect(draft.spec).not.toHaveProperty("endpoints");
+    expect(draft.spec).toMatchObject({ clients: [detail.meta.spec.clients[0]] });
+    await waitFor(() => expect(useNavigation.getState().route).toEqual({ view: "live" }));
+  });
+
+  it("cannot run again once its endpoint is gone", async () => {
+    const detail = runDetailFixture();
+    installFakeTailLab({
+      getRun: vi.fn(async () => detail),
+      runOrigin: vi.fn(async () => ({ endpointId: null, experimentId: null })),
+    });
+    renderUi(<RunDetailView runId={detail.meta.id} />);
+    await waitFor(() =>
+      expect(screen.getByTestId("run-again").getAttribute("title")).toMatch(/no longer saved/),
+    );
+    expect((screen.getByTestId("run-again") as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByTestId("run-experiment")).toBeNull();
   });
 
   it("draws a size sweep at a fixed total as one line per operation", async () => {

@@ -44,6 +44,7 @@ export function installFakeTailLab(overrides: Partial<TailLabApi> = {}): FakeTai
     activeRun: vi.fn(async () => null),
     listRuns: vi.fn(async () => []),
     getRun: vi.fn(),
+    runOrigin: vi.fn(async () => ({ endpointId: null, experimentId: null })),
     renameRun: vi.fn(),
     tagRun: vi.fn(),
     untagRun: vi.fn(),
