@@ -4,14 +4,16 @@ import { comparisonMetricValue, type ComparisonMetric } from "./run-comparison.t
 /** The figures a sweep chart can draw: a few of the compared ones. */
 export type SweepMetric = Extract<
   ComparisonMetric,
-  "throughputMBps" | "opsPerSec" | "p50Ms" | "p99Ms" | "p999Ms"
+  "throughputMBps" | "opsPerSec" | "p50Ms" | "p90Ms" | "p99Ms" | "p999Ms" | "p9999Ms"
 >;
 export const SWEEP_METRICS: readonly SweepMetric[] = [
   "throughputMBps",
   "opsPerSec",
   "p50Ms",
+  "p90Ms",
   "p99Ms",
   "p999Ms",
+  "p9999Ms",
 ];
 
 export type SweepAxis = "objectSize" | "concurrency";

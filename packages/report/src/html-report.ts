@@ -52,6 +52,7 @@ import {
 } from "./report-format.ts";
 import { reportMessages, type ReportLanguage, type ReportMessages } from "./report-messages.ts";
 import { renderPage } from "./report-page.ts";
+import { PALETTES, runColors } from "./palette.ts";
 import {
   environmentRows,
   hasHedgeCost,
@@ -544,6 +545,10 @@ export function renderComparisonReport(
 
   const ladders: HtmlValue[] = [];
   const cdfs: HtmlValue[] = [];
+  const colors = runColors(
+    PALETTES.light,
+    inputs.map((input) => input.summary.mode),
+  );
   for (const row of comparison.rows) {
     if (row.op === "DELETE" && comparison.rows.some((other) => other.op !== "DELETE")) continue;
     const params = messages.pointParams(
@@ -560,7 +565,7 @@ export function renderComparisonReport(
       if (!phase || phase.requests === 0) return;
       const analysis = analysePhase(input.histograms, pointIndex, row.op).analysis;
       const label = runLabel(inputs, runIndex);
-      const color = seriesColor(runIndex);
+      const color = colors[runIndex] as string;
       ladderLines.push({
         label,
         color,

@@ -20,30 +20,20 @@ import {
   formatTick,
 } from "./report-format.ts";
 import type { ReportMessages } from "./report-messages.ts";
+import { PALETTES, PERCENTILE_LABELS, seriesColorOf } from "./palette.ts";
 import { renderChart, type ChartMarker, type ChartSeries, type Point } from "./svg-chart.ts";
 
-/** Distinct on a projector and for the common colour-vision deficiencies; dark enough for print. */
-export const SERIES_COLORS = [
-  "#1f5fa6",
-  "#d9730d",
-  "#2e8b57",
-  "#c0392b",
-  "#7b4fa0",
-  "#8c564b",
-  "#d6539b",
-  "#4b5b66",
-  "#1796a8",
-  "#a8870b",
-] as const;
+/** The report is a light page: the light palette's colours. */
+const PALETTE = PALETTES.light;
 
 export function seriesColor(index: number): string {
-  return SERIES_COLORS[index % SERIES_COLORS.length] as string;
+  return seriesColorOf(PALETTE, index);
 }
 
 const MEASURED = "#15202b";
-const MODEL_EXP = "#d9730d";
-const MODEL_LOGNORMAL = "#2e8b57";
-const P99_MARKER = "#c0392b";
+const MODEL_EXP = PALETTE.models.exponential;
+const MODEL_LOGNORMAL = PALETTE.models.lognormal;
+const P99_MARKER = PALETTE.percentiles.p99;
 
 /** Latencies spread over more than this ratio are drawn on a log axis, so the body stays visible. */
 const LOG_AXIS_RATIO = 20;
@@ -65,14 +55,14 @@ export function latencyIndexChart(
       kind: "band",
       key: "band",
       label: messages.bandLabel,
-      color: "#1f5fa6",
+      color: seriesColor(0),
       points: buckets.map((bucket) => ({ x: middle(bucket), low: bucket.min, high: bucket.max })),
     },
     {
       kind: "line",
       key: "mean",
       label: messages.meanLabel,
-      color: "#0b2545",
+      color: MEASURED,
       width: 1.5,
       points: buckets.map((bucket): Point => [middle(bucket), bucket.mean]),
     },
@@ -117,7 +107,7 @@ export function latencyHistogramChart(
         kind: "bars",
         key: "bins",
         label: messages.requests,
-        color: "#1f5fa6",
+        color: seriesColor(0),
         bars: view.bins.map((bin) => ({ x0: bin.lowMs, x1: bin.highMs, y: bin.count })),
       },
     ],
@@ -418,16 +408,21 @@ export function sweepCharts(
       const percentiles = [
         ["p50", byAxis.p50Ms, undefined],
         ["p99", byAxis.p99Ms, "dash"],
-        ["p99.9", byAxis.p999Ms, "dot"],
+        ["p999", byAxis.p999Ms, "dot"],
       ] as const;
-      const series: ChartSeries[] = percentiles.flatMap(([name, lines, dash]) =>
+      // One line per percentile: each in its own colour. Several groups: a colour per group,
+      // the percentiles told apart by dash.
+      const oneGroup = byAxis.p50Ms.filter((line) => line.op === op).length === 1;
+      const series: ChartSeries[] = percentiles.flatMap(([key, lines, dash]) =>
         lines
           .filter((line) => line.op === op)
           .map((line): ChartSeries => ({
             kind: "line",
-            key: `${name} ${line.key}`,
-            label: `${name} · ${fixedLabel(messages, line)}`,
-            color: seriesColor(groupOf(line)),
+            key: `${key} ${line.key}`,
+            label: oneGroup
+              ? PERCENTILE_LABELS[key]
+              : `${PERCENTILE_LABELS[key]} · ${fixedLabel(messages, line)}`,
+            color: oneGroup ? PALETTE.percentiles[key] : seriesColor(groupOf(line)),
             dash,
             markers: true,
             points: line.points.map((point): Point => [point.x, point.y]),

@@ -1,6 +1,6 @@
 import { formatInteger } from "@taillab/report";
 import type { ChartOptions, Scale, ScaleOptions } from "chart.js";
-import { withAlpha, type ChartTheme } from "./chart-theme.ts";
+import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 import { logTicks } from "./chart-ticks.ts";
 
 /**
@@ -99,6 +99,11 @@ export interface LegendAndTooltipSpec {
   legend?: boolean;
   /** Datasets drawn only as helpers (a band's lower edge) get no legend entry. */
   inLegend?: (datasetIndex: number) => boolean;
+  /**
+   * Datasets of one group (e.g. a run's lines) are hidden and shown together by a click on the
+   * group's legend entry.
+   */
+  toggleTogether?: (datasetIndex: number) => number;
   /** A tooltip line for a dataset's y value. */
   tooltipLabel?: (label: string, value: number, datasetIndex: number) => string;
   /** The tooltip's title for the point under the pointer (its index in the dataset). */
@@ -110,11 +115,24 @@ export function legendAndTooltip(
   theme: ChartTheme,
   spec: LegendAndTooltipSpec = {},
 ): ChartOptions["plugins"] {
-  const { inLegend, tooltipLabel, tooltipTitle } = spec;
+  const { inLegend, toggleTogether, tooltipLabel, tooltipTitle } = spec;
   return {
     legend: {
       display: spec.legend ?? true,
       position: "bottom",
+      ...(toggleTogether
+        ? {
+            onClick: (_event, item, legend) => {
+              const chart = legend.chart;
+              const group = toggleTogether(item.datasetIndex ?? 0);
+              const show = !chart.isDatasetVisible(item.datasetIndex ?? 0);
+              chart.data.datasets.forEach((_dataset, index) => {
+                if (toggleTogether(index) === group) chart.setDatasetVisibility(index, show);
+              });
+              chart.update();
+            },
+          }
+        : {}),
       labels: {
         color: theme.text,
         font: chartFont(theme, 0.85),
@@ -155,7 +173,7 @@ export function zoomAlongX(theme: ChartTheme): ZoomOptions {
       drag: {
         enabled: true,
         modifierKey: "shift",
-        backgroundColor: withAlpha(theme.series[0] ?? "#2f6fde", 0.15),
+        backgroundColor: withAlpha(seriesColor(theme, 0), 0.15),
       },
       mode: "x",
     },

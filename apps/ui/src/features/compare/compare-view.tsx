@@ -1,6 +1,6 @@
 import type { RunDetail } from "@taillab/api";
 import { compareRuns } from "@taillab/core";
-import { formatInteger, formatSize } from "@taillab/report";
+import { formatInteger, formatSize, runLineColors } from "@taillab/report";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
@@ -91,6 +91,7 @@ export function CompareView({ runIds }: { runIds: string[] }) {
           ),
         })
       : t("pairedInOrder");
+  const colors = useMemo(() => runLineColors(runs.map((run) => run.detail.summary.mode)), [runs]);
   const ladderInputs = useMemo(
     (): LadderInput[] =>
       row
@@ -103,12 +104,12 @@ export function CompareView({ runIds }: { runIds: string[] }) {
                 label: run.label,
                 histogram: stored?.latency ?? null,
                 stats: found.phase.latencyMs,
-                color: index,
+                color: colors[index],
               },
             ];
           })
         : [],
-    [runs, row],
+    [runs, row, colors],
   );
   const modes = useMemo(
     () =>

@@ -1,4 +1,5 @@
 import type { LatencyStats } from "@taillab/api";
+import type { LineColor } from "@taillab/report";
 import {
   ninesOf,
   percentileLadder,
@@ -12,13 +13,13 @@ export interface LadderInput {
   /** Encoded latency histogram (PhaseHistograms.latency); null when none was stored. */
   histogram: string | null;
   stats: LatencyStats;
-  /** Series colour, to match other charts of the same runs; default: the input's position. */
-  color?: number;
+  /** To match other charts of the same runs; default: the input's position. */
+  color?: LineColor;
 }
 
 export interface LadderLine {
   label: string;
-  color: number;
+  color: LineColor;
   points: PercentilePoint[];
 }
 
@@ -42,6 +43,8 @@ export function ladderLines(inputs: readonly LadderInput[]): LadderLine[] {
         : input.stats.max > 0
           ? percentileLadderFromStats(input.stats)
           : [];
-    return points.length > 0 ? [{ label: input.label, color: input.color ?? index, points }] : [];
+    return points.length > 0
+      ? [{ label: input.label, color: input.color ?? { series: index }, points }]
+      : [];
   });
 }

@@ -131,6 +131,32 @@ describe("RunDetailView", () => {
     expect(screen.getByTestId("sweep-charts-concurrency-latency-GET")).toBeTruthy();
   });
 
+  it("gives every chart its tools: downloads, a log switch, percentiles and the tail view", async () => {
+    show(runDetailFixture());
+    await resultRows();
+    for (const chart of ["timeline-chart", "histogram-chart", "cdf-chart", "ladder-chart"]) {
+      expect(screen.getByTestId(`${chart}-png`)).toBeTruthy();
+      expect(screen.getByTestId(`${chart}-svg`)).toBeTruthy();
+      expect(screen.getByTestId(`${chart}-log`)).toBeTruthy();
+    }
+    const timeline = screen.getByTestId("timeline-chart");
+    fireEvent.click(screen.getByTestId("timeline-chart-log"));
+    expect(timeline.dataset.log).toBe("false");
+    const p999 = screen.getByTestId("timeline-chart-percentile-p999");
+    expect(p999.getAttribute("aria-pressed")).toBe("false");
+    fireEvent.click(p999);
+    expect(p999.getAttribute("aria-pressed")).toBe("true");
+    // The last percentile shown cannot be turned off.
+    fireEvent.click(screen.getByTestId("timeline-chart-percentile-p99"));
+    expect(
+      (screen.getByTestId("timeline-chart-percentile-p999") as HTMLButtonElement).disabled,
+    ).toBe(true);
+    const cdf = screen.getByTestId("cdf-chart");
+    expect(cdf.dataset.view).toBe("cdf");
+    fireEvent.click(screen.getByTestId("cdf-chart-view-ccdf"));
+    expect(cdf.dataset.view).toBe("ccdf");
+  });
+
   it("runs the same spec again on its endpoint, and links to its experiment", async () => {
     const detail = runDetailFixture();
     const api = installFakeTailLab({

@@ -17,17 +17,18 @@ export function RunOriginActions({ meta }: { meta: RunMeta }) {
   const { t } = useTranslation("runs");
   const origin = useRunDetail((state) => (state.runId === meta.id ? state.origin : null));
   const experiments = useExperiments((state) => state.experiments);
-  const experimentsLoaded = useExperiments((state) => state.loaded);
   const busy = useExperimentBuilder((state) => state.busy);
   const navigate = useNavigation((state) => state.navigate);
   const textOf = useExperimentText();
   const experimentId = origin?.experimentId ?? null;
 
-  useEffect(() => {
-    if (experimentId !== null && !experimentsLoaded) void useExperiments.getState().load();
-  }, [experimentId, experimentsLoaded]);
-
   const experiment = experiments.find((known) => known.id === experimentId);
+  const missing = experimentId !== null && !experiment;
+  // The list may have been loaded before the experiment was saved (or not at all): once more.
+  useEffect(() => {
+    if (missing) void useExperiments.getState().load();
+  }, [missing, experimentId]);
+
   const endpointId = origin?.endpointId ?? null;
   return (
     <>
