@@ -1,6 +1,6 @@
 import { formatByteSize } from "@taillab/api";
 import { describe, expect, it } from "vitest";
-import { expandSweep, pointLabel } from "./sweep.ts";
+import { expandSweep, fixedTotalPoints, pointLabel } from "./sweep.ts";
 
 describe("expandSweep", () => {
   it("expands clients × sizes × samples in a stable order", () => {
@@ -28,5 +28,21 @@ describe("expandSweep", () => {
     expect(expandSweep({ clients: [8], objectSize: [32768], samples: [256] })).toEqual([
       { clients: 8, samples: 256, objectSizeBytes: 32768 },
     ]);
+  });
+});
+
+describe("fixedTotalPoints", () => {
+  it("moves the same total at every size, as the labs' 4 MiB sweep", () => {
+    const KiB = 1024;
+    expect(fixedTotalPoints(4096 * KiB, [8 * KiB, 512 * KiB, 2048 * KiB], 1)).toEqual([
+      { clients: 1, samples: 512, objectSizeBytes: 8 * KiB },
+      { clients: 1, samples: 8, objectSizeBytes: 512 * KiB },
+      { clients: 1, samples: 2, objectSizeBytes: 2048 * KiB },
+    ]);
+  });
+
+  it("rounds an uneven share, and gives every client a request", () => {
+    expect(fixedTotalPoints(1000, [300, 900], 4).map((point) => point.samples)).toEqual([4, 4]);
+    expect(fixedTotalPoints(10_000, [300], 1)[0]?.samples).toBe(33);
   });
 });

@@ -87,6 +87,39 @@ describe("experiments screen", () => {
     expect(preview.textContent).toContain("and 3 more");
   });
 
+  it("fills in a size sweep at a fixed total, and shows each point's bytes", async () => {
+    const fake = installFakeTailLab({
+      previewExperiment: vi.fn(async () => ({
+        ok: true as const,
+        points: [
+          { clients: 1, samples: 512, objectSizeBytes: 8192 },
+          { clients: 1, samples: 2, objectSizeBytes: 2 * 1024 * 1024 },
+        ],
+        requestCount: 1542,
+        durationMs: null,
+      })),
+    });
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.change(screen.getByTestId("fixed-total-sizes"), { target: { value: "8KiB, 2MiB" } });
+    fireEvent.click(screen.getByTestId("fixed-total-fill"));
+    expect((screen.getByTestId("experiment-points") as HTMLTextAreaElement).value).toBe(
+      "1 × 512 × 8KiB\n1 × 2 × 2MiB",
+    );
+    await settle();
+    expect(vi.mocked(fake.previewExperiment).mock.lastCall?.[0].spec.points).toEqual([
+      { clients: 1, samples: 512, objectSize: "8KiB" },
+      { clients: 1, samples: 2, objectSize: "2MiB" },
+    ]);
+    expect(screen.getAllByTestId("sweep-preview-bytes").map((cell) => cell.textContent)).toEqual([
+      "4 MiB",
+      "4 MiB",
+    ]);
+    fireEvent.change(screen.getByTestId("fixed-total-bytes"), { target: { value: "lots" } });
+    fireEvent.click(screen.getByTestId("fixed-total-fill"));
+    expect(screen.getByTestId("fixed-total").textContent).toMatch(/"lots" is not a size/);
+  });
+
   it("shows the preview's errors at their fields", async () => {
     installFakeTailLab({
       previewExperiment: vi.fn(async () => ({

@@ -158,6 +158,14 @@ export const experimentsMessages: FeatureMessages = {
       pointsHint:
         "One “clients × samples × size” a line, e.g. 1 × 512 × 8KiB. They replace the lists.",
     },
+    fixedTotal: {
+      title: "Size sweep at a fixed total",
+      hint: "The same bytes at every point, so object sizes compare fairly: 4 MiB is 512 × 8 KiB … 2 × 2 MiB. Fills in the explicit points.",
+      total: "Bytes per point",
+      sizes: "Object sizes",
+      clients: "Clients",
+      fill: "Fill in the points",
+    },
     preview: {
       title: "What will run",
       updating: "Updating…",
@@ -172,6 +180,7 @@ export const experimentsMessages: FeatureMessages = {
       clients: "Clients",
       samples: "Requests per phase",
       size: "Size",
+      bytes: "Bytes per phase",
       more: "and {{count}} more",
     },
   },
@@ -327,6 +336,14 @@ export const experimentsMessages: FeatureMessages = {
       points: "显式测试点",
       pointsHint: "每行一个“客户端 × 请求数 × 大小”，例如 1 × 512 × 8KiB；会取代上面的列表。",
     },
+    fixedTotal: {
+      title: "固定总量的对象大小扫描",
+      hint: "每个测试点传输相同的字节数，不同对象大小才能公平比较：4 MiB 即 512 × 8 KiB … 2 × 2 MiB。会填入显式测试点。",
+      total: "每个测试点的字节数",
+      sizes: "对象大小",
+      clients: "客户端数",
+      fill: "填入测试点",
+    },
     preview: {
       title: "将要运行",
       updating: "正在更新…",
@@ -341,6 +358,7 @@ export const experimentsMessages: FeatureMessages = {
       clients: "客户端",
       samples: "每阶段请求数",
       size: "大小",
+      bytes: "每阶段字节数",
       more: "另有 {{count}} 个",
     },
   },
