@@ -1,4 +1,5 @@
 import { expect, keepScreenshot, test } from "../support/fixtures.ts";
+import { callApi } from "../support/page-api.ts";
 import { ExperimentsPage } from "../pages/experiments-page.ts";
 import { LiveRunPage } from "../pages/live-run-page.ts";
 import { RunDetailPage } from "../pages/run-detail-page.ts";
@@ -99,5 +100,39 @@ test.describe("Experiments", () => {
     await expect(experiments.input("name")).toHaveValue("Typos");
     await expect(experiments.input("clients")).toHaveValue("2");
     await expect(experiments.input("sizes")).toHaveValue("4XB");
+  });
+
+  test("an empty name runs as 'Untitled experiment', and the marks go once the fields are fixed", async ({
+    app,
+  }) => {
+    const experiments = new ExperimentsPage(app);
+    await experiments.open();
+    await experiments.newExperiment();
+    await experiments.fill({ name: "", clients: "2", sizes: "4XB" });
+    await experiments.expectPreviewInvalid();
+    await experiments.run();
+    // The empty name is not the problem: the size still is, and stays marked.
+    await expect(experiments.error).toHaveText("Fix the marked fields first.");
+    await expect(experiments.fieldError("sizes")).toContainText("4XB");
+    await expect(experiments.fieldError("name")).toHaveCount(0);
+    await experiments.fill({ sizes: "4KiB", samples: "40" });
+    await expect(experiments.error).toHaveCount(0);
+    await experiments.run();
+    const live = new LiveRunPage(app);
+    await live.waitForStatus("complete");
+    const [run] = await callApi(app, "listRuns", undefined);
+    expect(run?.name).toBe("Untitled experiment");
+  });
+
+  test("a draft survives a reload of the page", async ({ app }) => {
+    const experiments = new ExperimentsPage(app);
+    await experiments.open();
+    await experiments.newExperiment();
+    await experiments.fill({ name: "Half done", clients: "1, 4" });
+    await app.reload();
+    await expect(experiments.builder).toBeVisible();
+    await expect(experiments.input("name")).toHaveValue("Half done");
+    await expect(experiments.input("clients")).toHaveValue("1, 4");
+    await expect(experiments.preview).toHaveAttribute("data-points", "2");
   });
 });

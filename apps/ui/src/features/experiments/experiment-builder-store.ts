@@ -6,6 +6,7 @@ import { useNavigation } from "../../app/navigation-store.ts";
 import { fieldErrorsOf, messageOf, placeFailure } from "../../shared/field-errors.ts";
 import { withoutKey } from "../../shared/without-key.ts";
 import { useEndpoints } from "../endpoints/endpoints-store.ts";
+import { keepDraft, loadKeptDraft } from "./builder-draft-storage.ts";
 import { useLiveRun } from "../live-run/live-run-store.ts";
 import {
   experimentToForm,
@@ -157,6 +158,8 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
     form: newExperimentForm(),
     baseSpec: {},
     ...fresh,
+    // The draft left on the builder before the page reloaded (or the app restarted).
+    ...loadKeptDraft(),
 
     newExperiment() {
       open(newExperimentForm(defaultEndpointId()), {});
@@ -338,4 +341,17 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
       showFailure(failure);
     }
   }
+});
+
+useExperimentBuilder.subscribe((state, previous) => {
+  const { open, experimentId, builtIn, form, baseSpec, dirty } = state;
+  if (
+    open === previous.open &&
+    experimentId === previous.experimentId &&
+    form === previous.form &&
+    dirty === previous.dirty
+  ) {
+    return;
+  }
+  keepDraft({ open, experimentId, builtIn, form, baseSpec, dirty });
 });
