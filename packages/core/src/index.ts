@@ -27,3 +27,4 @@ export * from "./range-choice.ts";
 export * from "./workload-presets.ts";
 export * from "./preset-spec.ts";
 export * from "./repetition-merge.ts";
+export * from "./tail-sample-size.ts";

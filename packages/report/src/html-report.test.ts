@@ -130,6 +130,14 @@ describe("renderRunReport", () => {
     expect(page).not.toMatch(/data-chart="[^"]*-conc-/);
   });
 
+  it("marks a p99.9 drawn from fewer than 1 000 requests as the max it is", () => {
+    const short = renderRunReport(syntheticRun({ spec: { samples: [500] } }), { language: "en" });
+    expect(short).toContain("p99.9 needs ≥ 1,000 requests");
+    expect(short).toMatch(/<td class="num">[\d,.]+\*<\/td>/);
+    const long = renderRunReport(syntheticRun({ spec: { samples: [2000] } }), { language: "en" });
+    expect(long).not.toContain("p99.9 needs");
+  });
+
   it("states the exponential model's predicted p99 beside the measured one", () => {
     const run = syntheticRun({ spec: { samples: [5000] } });
     const page = renderRunReport(run, { language: "en" });

@@ -91,6 +91,9 @@ export interface ReportMessages {
   serviceRow: (percentile: string) => string;
   missedStarts: string;
   openLoopNote: string;
+  /** Under a table whose p99.9 of some phase is marked * (fewer than 1 000 answered requests). */
+  p999Note: string;
+  maxColumn: string;
 
   latency: string;
   latencyMs: string;
@@ -297,10 +300,13 @@ const en: ReportMessages = {
   latencyRow: (percentile) => `Latency ${percentile} (ms)`,
   latencyMin: "Latency min (ms)",
   latencyMax: "Latency max (ms)",
+  maxColumn: "max (ms)",
   latencyMean: "Latency mean (ms)",
   ttfbRow: (percentile) => `Time to first byte ${percentile} (ms)`,
   serviceRow: (percentile) => `Service time ${percentile} (ms)`,
   missedStarts: "Missed starts (> 2 ms late)",
+  p999Note:
+    "* p99.9 needs ≥ 1,000 requests. A phase marked * answered fewer, so its p99.9 is its slowest request (the max), not a tail estimate.",
   openLoopNote:
     "Open loop: latencies count from each request's scheduled start (no coordinated omission); service times count from the actual send.",
 
@@ -517,10 +523,13 @@ const zhCN: ReportMessages = {
   latencyRow: (percentile) => `延迟 ${percentile} (ms)`,
   latencyMin: "最小延迟 (ms)",
   latencyMax: "最大延迟 (ms)",
+  maxColumn: "最大值 (ms)",
   latencyMean: "平均延迟 (ms)",
   ttfbRow: (percentile) => `首字节时间 ${percentile} (ms)`,
   serviceRow: (percentile) => `服务时间 ${percentile} (ms)`,
   missedStarts: "未按时发出的请求(晚于 2 ms)",
+  p999Note:
+    "* p99.9 需要至少 1,000 个请求。标 * 的阶段成功请求不足 1,000 个，其 p99.9 就是最慢的请求（最大值），而不是尾延迟的估计。",
   openLoopNote:
     "开环负载:延迟从每个请求的计划发送时刻算起(避免协调遗漏);服务时间从实际发送时刻算起。",
 

@@ -9,6 +9,7 @@ import {
   type RunSpec,
   type RunSummary,
 } from "@taillab/api";
+import { p999IsMax } from "@taillab/core";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
 import {
   formatDateTime,
@@ -206,6 +207,15 @@ const LATENCY_PERCENTILES = (
   Object.entries(PERCENTILE_LEVELS) as [keyof typeof PERCENTILE_LEVELS, number][]
 ).sort(([, a], [, b]) => b - a);
 
+/** A phase's p99.9, marked * where it is only its slowest request (see p999Note). */
+function p999Text(phase: PhaseSummary): string {
+  return `${formatMs(phase.latencyMs.p999)}${p999IsMax(phase) ? "*" : ""}`;
+}
+
+function p999Note(messages: ReportMessages, phases: readonly PhaseSummary[]): SafeHtml | "" {
+  return phases.some(p999IsMax) ? markup`<p class="note">${messages.p999Note}</p>` : "";
+}
+
 /** s3bench's summary, one column per phase, with p99.9 and p99.99 added. */
 export function pointResultsTable(messages: ReportMessages, point: PointSummary): SafeHtml {
   const phases = point.phases;
@@ -230,9 +240,8 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
     ),
     // p99.99 down to p25, the order of s3bench's table.
     ...LATENCY_PERCENTILES.map(([key, level]) =>
-      row(
-        messages.latencyRow(`p${level}`),
-        latency((phase) => phase.latencyMs[key]),
+      row(messages.latencyRow(`p${level}`), (phase) =>
+        key === "p999" ? p999Text(phase) : formatMs(phase.latencyMs[key]),
       ),
     ),
     row(
@@ -293,7 +302,7 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
         </tbody>
       </table>
     </div>
-    ${openLoop ? markup`<p class="note">${messages.openLoopNote}</p>` : ""}`;
+    ${openLoop ? markup`<p class="note">${messages.openLoopNote}</p>` : ""}${p999Note(messages, phases)}`;
 }
 
 /** One line per point and phase: the table a sweep ends with. */
@@ -309,7 +318,7 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
     "p50 (ms)",
     "p99 (ms)",
     "p99.9 (ms)",
-    "max (ms)",
+    messages.maxColumn,
     messages.errors,
   ];
   const body = summary.points.flatMap((point, pointIndex) =>
@@ -325,7 +334,7 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
           numberCell(formatFixed(phase.opsPerSec, 1)),
           numberCell(formatMs(phase.latencyMs.p50)),
           numberCell(formatMs(phase.latencyMs.p99)),
-          numberCell(formatMs(phase.latencyMs.p999)),
+          numberCell(p999Text(phase)),
           numberCell(formatMs(phase.latencyMs.max)),
           numberCell(formatInteger(phase.errors)),
         ]}</tr>`,
@@ -345,7 +354,10 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
         ${body}
       </tbody>
     </table>
-  </div>`;
+  </div>${p999Note(
+    messages,
+    summary.points.flatMap((point) => point.phases),
+  )}`;
 }
 
 export function hasHedgeCost(summary: RunSummary): boolean {

@@ -116,6 +116,7 @@ describe("live run screen", () => {
     expect(bar.textContent).toContain("Point 1 of 1");
     expect(bar.textContent).toContain("8 clients · 256 requests · 32KiB");
     expect(bar.textContent).toContain("812 ops/s");
+    expect(screen.getByTestId("live-p999-is-max").textContent).toBe("= max until 1,000 requests");
     expect(screen.getByTestId("live-p99").textContent).toContain("31.250 ms");
     expect(screen.getByTestId("live-max").textContent).toContain("1,012.0 ms");
     expect(screen.getByTestId("live-timeline")).toBeTruthy();

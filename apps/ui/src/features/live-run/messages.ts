@@ -42,6 +42,7 @@ export const liveRunMessages: FeatureMessages = {
       max: "max",
       count: "from {{requests}} requests",
       waiting: "Percentiles appear with the first answers.",
+      p999IsMax: "= max until {{requests}} requests",
     },
     noLatencies: {
       failed:
@@ -121,6 +122,7 @@ export const liveRunMessages: FeatureMessages = {
       max: "最大值",
       count: "基于 {{requests}} 个请求",
       waiting: "收到第一批响应后显示百分位。",
+      p999IsMax: "不足 {{requests}} 个请求时即为最大值",
     },
     noLatencies: {
       failed: "本阶段的请求全部失败，没有可显示的延迟。原因见通知和运行结果。",

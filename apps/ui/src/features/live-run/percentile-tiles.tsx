@@ -1,6 +1,7 @@
 import type { LivePercentiles } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
+import { P999_MIN_REQUESTS } from "@taillab/core";
 import { formatInteger } from "@taillab/report";
 import { formatLatency } from "../../shared/display-format.ts";
 import { missingLatencies, shownPhase } from "./live-run-state.ts";
@@ -66,6 +67,11 @@ export function PercentileTiles() {
             >
               <span className="label">{t(`percentiles.${tile.label}`)}</span>
               <span className="value">{formatLatency(percentiles[tile.key])}</span>
+              {tile.key === "p999Ms" && percentiles.count < P999_MIN_REQUESTS ? (
+                <span className="tile-note" data-testid="live-p999-is-max">
+                  {t("percentiles.p999IsMax", { requests: formatInteger(P999_MIN_REQUESTS) })}
+                </span>
+              ) : null}
             </div>
           ))}
         </div>

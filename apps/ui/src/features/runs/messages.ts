@@ -146,6 +146,10 @@ export const runsMessages: FeatureMessages = {
       operation: "Operation",
       requests: "Requests",
       errors: "Errors",
+      maxMs: "max (ms)",
+      p999IsMax: "p99.9 needs ≥ 1,000 requests: with fewer it is only the slowest one",
+      p999Note:
+        "* p99.9 needs ≥ 1,000 requests. A phase marked * answered fewer, so its p99.9 is its slowest request (the max), not a tail estimate.",
       serviceP99: "service p99 (ms)",
       missedStarts: "Missed starts",
       backups: "Backups (%)",
@@ -434,6 +438,10 @@ export const runsMessages: FeatureMessages = {
       operation: "操作",
       requests: "请求数",
       errors: "错误",
+      maxMs: "最大值 (ms)",
+      p999IsMax: "p99.9 需要至少 1,000 个请求：不足时它只是最慢的那一个",
+      p999Note:
+        "* p99.9 需要至少 1,000 个请求。标 * 的阶段成功请求不足 1,000 个，其 p99.9 就是最慢的请求（最大值），而不是尾延迟的估计。",
       serviceP99: "服务时间 p99 (ms)",
       missedStarts: "错过的发送时刻",
       backups: "备份请求 (%)",

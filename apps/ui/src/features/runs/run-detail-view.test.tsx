@@ -43,10 +43,12 @@ describe("RunDetailView", () => {
       expect(Number(row.dataset.p999Ms)).toBe(phase.latencyMs.p999);
       expect(Number(row.dataset.opsPerSec)).toBe(phase.opsPerSec);
       expect(Number(row.dataset.errors)).toBe(phase.errors);
-      expect(row.querySelector("td.strong")?.textContent).toBe(formatMs(phase.latencyMs.p999));
+      expect(row.querySelector("td.strong")?.textContent).toBe(
+        `${formatMs(phase.latencyMs.p999)}*`,
+      );
     });
     // Two one-second stalls in 256 requests: p99.9 is a stall.
-    expect(rows[0]!.querySelector("td.strong")?.textContent).toMatch(/^1,0\d\d\.\d$/);
+    expect(rows[0]!.querySelector("td.strong")?.textContent).toMatch(/^1,0\d\d\.\d\*$/);
     const view = screen.getByTestId("run-detail");
     expect(view.dataset).toMatchObject({
       runId: detail.meta.id,
@@ -129,6 +131,22 @@ describe("RunDetailView", () => {
     expect(sweep.dataset.axes).toBe("objectSize,concurrency");
     expect(screen.getByTestId("sweep-charts-size-mbps").dataset.lines).toBe("4");
     expect(screen.getByTestId("sweep-charts-concurrency-latency-GET")).toBeTruthy();
+  });
+
+  it("marks a p99.9 that is only the slowest request, and says why", async () => {
+    show(runDetailFixture());
+    await resultRows();
+    const cells = screen.getAllByTestId("result-p999");
+    expect(cells.every((cell) => cell.dataset.isMax === "true")).toBe(true);
+    expect(cells[0]!.textContent).toMatch(/\*$/);
+    expect(screen.getByTestId("p999-note").textContent).toContain("p99.9 needs ≥ 1,000 requests");
+  });
+
+  it("leaves p99.9 unmarked from 1 000 requests on", async () => {
+    show(runDetailFixture({ spec: { samples: [2000] } }));
+    await resultRows();
+    expect(screen.getAllByTestId("result-p999").some((cell) => cell.dataset.isMax)).toBe(false);
+    expect(screen.queryByTestId("p999-note")).toBeNull();
   });
 
   it("gives every chart its tools: downloads, a log switch, percentiles and the tail view", async () => {
