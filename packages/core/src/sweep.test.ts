@@ -1,19 +1,20 @@
-import { formatByteSize } from "@taillab/api";
 import { describe, expect, it } from "vitest";
-import { expandSweep, fixedTotalPoints, pointLabel } from "./sweep.ts";
+import { expandSweep, fixedTotalPoints } from "./sweep.ts";
 
 describe("expandSweep", () => {
   it("expands clients × sizes × samples in a stable order", () => {
     const points = expandSweep({ clients: [1, 4], objectSize: [1024, 2048], samples: [16, 32] });
-    expect(points.map((point) => pointLabel(point, formatByteSize))).toEqual([
-      "1-16-1KiB",
-      "1-32-1KiB",
-      "1-16-2KiB",
-      "1-32-2KiB",
-      "4-16-1KiB",
-      "4-32-1KiB",
-      "4-16-2KiB",
-      "4-32-2KiB",
+    const label = (point: (typeof points)[number]) =>
+      `${point.clients}-${point.samples}-${point.objectSizeBytes}`;
+    expect(points.map(label)).toEqual([
+      "1-16-1024",
+      "1-32-1024",
+      "1-16-2048",
+      "1-32-2048",
+      "4-16-1024",
+      "4-32-1024",
+      "4-16-2048",
+      "4-32-2048",
     ]);
   });
 

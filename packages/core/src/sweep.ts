@@ -46,8 +46,3 @@ export function fixedTotalPoints(
     objectSizeBytes,
   }));
 }
-
-/** "8-256-32KiB": the labs' clients-samples-size label for one point. */
-export function pointLabel(params: RunPointParams, formatSize: (bytes: number) => string): string {
-  return `${params.clients}-${params.samples}-${formatSize(params.objectSizeBytes)}`;
-}

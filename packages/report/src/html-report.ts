@@ -1,5 +1,4 @@
 import {
-  formatByteSize,
   type Operation,
   type PhaseHistograms,
   type PhaseSummary,
@@ -17,7 +16,6 @@ import {
   mergeDecimatedBuckets,
   percentileLadder,
   percentileLadderFromStats,
-  pointLabel,
   weightedLatenciesFromHistogramBuckets,
   type ComparisonCell,
   type ComparisonMetric,
@@ -155,10 +153,6 @@ function chartedPhases(point: PointSummary): PhaseSummary[] {
   return main.length > 0 ? main : point.phases;
 }
 
-function shortPointLabel(point: PointSummary): string {
-  return pointLabel(point.params, formatByteSize);
-}
-
 function phaseCharts(
   messages: ReportMessages,
   nextId: (kind: string) => string,
@@ -271,7 +265,9 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
       if (points.length === 0) continue;
       const colorIndex = isSweep ? pointIndex : ladderLines.length;
       ladderLines.push({
-        label: isSweep ? `${phase.op} · ${shortPointLabel(point)}` : messages.opNames[phase.op],
+        label: isSweep
+          ? `${phase.op} · ${pointParamsText(messages, point)}`
+          : messages.opNames[phase.op],
         color: seriesColor(colorIndex),
         dash: isSweep && phase.op === "GET" ? "dash" : undefined,
         points,

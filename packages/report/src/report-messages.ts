@@ -271,7 +271,7 @@ const en: ReportMessages = {
   point: "Point",
   pointTitle: (index, params) => `Point ${index}: ${params}`,
   pointParams: (clients, samples, size) =>
-    `${clients} ${clients === 1 ? "client" : "clients"} × ${formatInteger(samples)} samples × ${size}`,
+    `${clients} ${clients === 1 ? "client" : "clients"} × ${formatInteger(samples)} ${samples === 1 ? "sample" : "samples"} × ${size}`,
   clients: "Clients",
   samples: "Samples",
   objectSize: "Object size",

@@ -20,6 +20,7 @@ import {
   type ComparedRun,
 } from "./compare-model.ts";
 import { useCompare } from "./compare-store.ts";
+import { AllPointsTable } from "./all-points-table.tsx";
 import { CompareTable } from "./compare-table.tsx";
 import { compareText } from "./compare-text.ts";
 import { ModeComparisonCard } from "./mode-comparison-card.tsx";
@@ -237,6 +238,14 @@ export function CompareView({ runIds }: { runIds: string[] }) {
             ) : null}
             <CompareTable rows={tableRows} op={row.op} pointText={rowKey(row)} />
           </section>
+          {comparison.rows.length > 1 ? (
+            <AllPointsTable
+              comparison={comparison}
+              runs={runs}
+              chosenKey={key}
+              onChoose={setRowKey}
+            />
+          ) : null}
           {modes.length > 0 ? <ModeComparisonCard entries={modes} /> : null}
           <PercentileLadderChart
             inputs={ladderInputs}

@@ -1,4 +1,3 @@
-import { pointLabel } from "@taillab/core";
 import { useTranslation } from "react-i18next";
 import { formatInteger, formatSize } from "@taillab/report";
 import { formatDuration } from "../../shared/display-format.ts";
@@ -82,7 +81,7 @@ export function SweepPreview() {
             </thead>
             <tbody>
               {shown.map((point, index) => (
-                <tr key={index} title={pointLabel(point, formatSize)}>
+                <tr key={index}>
                   <td className="number muted">{index + 1}</td>
                   <td className="number">{formatInteger(point.clients)}</td>
                   <td className="number">{formatInteger(point.samples)}</td>

@@ -35,8 +35,10 @@ export const runsMessages: FeatureMessages = {
       },
     },
     points: {
-      one: "{{clients}} clients × {{samples}} × {{size}}",
-      sweep: "{{n}} points · {{clients}} clients · {{size}}",
+      one: "{{clients}} · {{samples}} × {{size}}",
+      sweep: "{{n}} points · {{clients}} · {{size}}",
+      clients_one: "{{value}} client",
+      clients_other: "{{value}} clients",
     },
     status: {
       running: "running",
@@ -158,7 +160,7 @@ export const runsMessages: FeatureMessages = {
     },
     picker: {
       point: "Point",
-      pointOption: "#{{index}}: {{clients}} clients × {{samples}} × {{size}}",
+      pointOption: "#{{index}}: {{point}}",
       phase: "Phase",
     },
     hedge: {
@@ -327,8 +329,10 @@ export const runsMessages: FeatureMessages = {
       },
     },
     points: {
-      one: "{{clients}} 个客户端 × {{samples}} × {{size}}",
-      sweep: "{{n}} 个测试点 · {{clients}} 个客户端 · {{size}}",
+      one: "{{clients}} · {{samples}} × {{size}}",
+      sweep: "{{n}} 个测试点 · {{clients}} · {{size}}",
+      clients_one: "{{value}} 个客户端",
+      clients_other: "{{value}} 个客户端",
     },
     status: {
       running: "运行中",
@@ -450,7 +454,7 @@ export const runsMessages: FeatureMessages = {
     },
     picker: {
       point: "测试点",
-      pointOption: "#{{index}}：{{clients}} 个客户端 × {{samples}} × {{size}}",
+      pointOption: "#{{index}}：{{point}}",
       phase: "阶段",
     },
     hedge: {

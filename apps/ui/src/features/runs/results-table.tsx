@@ -2,7 +2,7 @@ import type { PhaseSummary, RunSummary } from "@taillab/api";
 import { p999IsMax } from "@taillab/core";
 import { formatFixed, formatInteger, formatMiB, formatMs, formatPercent } from "@taillab/report";
 import { useTranslation } from "react-i18next";
-import { pointLabel } from "./points-text.ts";
+import { pointText } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
 
 /** data-* figures of a phase, for tests and tools that must not parse formatted text. */
@@ -91,7 +91,9 @@ export function ResultsTable({
                     onClick={() => onChoose({ pointIndex, op: phase.op })}
                   >
                     {sweep ? (
-                      <td className="nowrap">{phaseIndex === 0 ? pointLabel(point.params) : ""}</td>
+                      <td className="nowrap">
+                        {phaseIndex === 0 ? pointText(point.params, t) : ""}
+                      </td>
                     ) : null}
                     <td>
                       <button

@@ -121,7 +121,7 @@ describe("RunDetailView", () => {
     expect(rows).toHaveLength(4 * 3);
     const picker = screen.getByTestId("point-picker") as HTMLSelectElement;
     fireEvent.change(picker, { target: { value: "3" } });
-    expect(screen.getByTestId("phase-charts").textContent).toContain("#4: 8 clients × 64 × 64 KiB");
+    expect(screen.getByTestId("phase-charts").textContent).toContain("#4: 8 clients · 64 × 64 KiB");
     expect(
       screen
         .getAllByTestId("result-row")
