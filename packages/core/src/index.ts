@@ -28,3 +28,4 @@ export * from "./workload-presets.ts";
 export * from "./preset-spec.ts";
 export * from "./repetition-merge.ts";
 export * from "./tail-sample-size.ts";
+export * from "./mode-comparison.ts";

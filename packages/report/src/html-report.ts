@@ -11,6 +11,8 @@ import {
   COMPARISON_METRICS,
   decodeRecordedBuckets,
   DEFAULT_SERIES_BUCKETS,
+  differsByMode,
+  modeComparison,
   fitLatencyModels,
   histogramViewFromBuckets,
   mergeDecimatedBuckets,
@@ -34,6 +36,7 @@ import {
   ladderChart,
   latencyHistogramChart,
   latencyIndexChart,
+  modeComparisonCharts,
   seriesColor,
   sweepCharts,
   type CdfLine,
@@ -119,15 +122,23 @@ interface Section {
   id: string;
   title: string;
   body: HtmlValue;
+  /** Folds under its heading (a sweep's points), open or closed to begin with. */
+  fold?: "open" | "closed";
 }
 
 function renderSections(sections: readonly Section[]): SafeHtml {
-  return markup`${sections.map(
-    (section) =>
-      markup`<section id="${section.id}">
-        <h2>${section.title}</h2>
-        ${section.body}
-      </section>`,
+  return markup`${sections.map((section) =>
+    section.fold
+      ? markup`<section id="${section.id}">
+          <details class="fold"${section.fold === "open" ? markup` open` : ""}>
+            <summary><h2>${section.title}</h2></summary>
+            ${section.body}
+          </details>
+        </section>`
+      : markup`<section id="${section.id}">
+          <h2>${section.title}</h2>
+          ${section.body}
+        </section>`,
   )}`;
 }
 
@@ -233,6 +244,8 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
   summary.points.forEach((point, pointIndex) => {
     sections.push({
       id: `point-${pointIndex + 1}`,
+      // A sweep's points fold, the first open: five points of charts are 45 000 px tall.
+      ...(isSweep ? { fold: pointIndex === 0 ? ("open" as const) : ("closed" as const) } : {}),
       title: isSweep
         ? `${messages.latency} — ${messages.pointTitle(pointIndex + 1, pointParamsText(messages, point))}`
         : `${messages.latency} — ${pointParamsText(messages, point)}`,
@@ -589,6 +602,37 @@ export function renderComparisonReport(
   ];
   if (ladders.length > 0)
     sections.push({ id: "ladder", title: messages.ladderTitle, body: ladders });
+  const summaries = inputs.map((input) => input.summary);
+  if (differsByMode(summaries)) {
+    const charts = comparison.rows
+      .filter((row) => row.op !== "DELETE")
+      .flatMap((row) => {
+        const entries = modeComparison(summaries, row);
+        const shared = (mode: string) => entries.filter((entry) => entry.mode === mode).length > 1;
+        const params = messages.pointParams(
+          row.params.clients,
+          row.params.samples,
+          formatSize(row.params.objectSizeBytes),
+        );
+        const op = messages.opNames[row.op];
+        return modeComparisonCharts(
+          nextId("modes"),
+          messages,
+          { tail: messages.modeTailTitle(op, params), cost: messages.modeCostTitle(op, params) },
+          entries.map((entry) => ({
+            ...entry,
+            label: shared(entry.mode)
+              ? `${messages.modeShort[entry.mode]} #${entry.runIndex + 1}`
+              : messages.modeShort[entry.mode],
+          })),
+        );
+      });
+    sections.push({
+      id: "modes",
+      title: messages.modesSection,
+      body: [markup`<p class="note">${messages.modesIntro}</p>`, ...charts],
+    });
+  }
   if (cdfs.length > 0) sections.push({ id: "cdf", title: messages.cdfComparisonTitle, body: cdfs });
   sections.push(
     {

@@ -1,4 +1,4 @@
-import type { LatencyStats, Operation, RunSummary } from "@taillab/api";
+import type { LatencyStats, Operation, RequestMode, RunSummary } from "@taillab/api";
 import {
   lognormalCdf,
   ninesOf,
@@ -14,6 +14,7 @@ import {
 import { markup, type SafeHtml } from "./html.ts";
 import {
   formatInteger,
+  formatMiB,
   formatMs,
   formatSignificant,
   formatSize,
@@ -449,4 +450,93 @@ export function sweepCharts(
     }
   }
   return charts;
+}
+
+/** One run of a mode comparison, as its bars show it. */
+export interface ModeBar {
+  label: string;
+  mode: RequestMode;
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  extraPct: number;
+  wastedBytes: number;
+}
+
+/** Grouped bars: one group per run at x = its index, one bar per series inside it. */
+function groupedBars(
+  entries: readonly ModeBar[],
+  series: readonly { key: string; label: string; color: string; value: (bar: ModeBar) => number }[],
+): ChartSeries[] {
+  const width = 0.8 / series.length;
+  return series.map((entry, seriesIndex) => ({
+    kind: "bars",
+    key: entry.key,
+    label: entry.label,
+    color: entry.color,
+    bars: entries.map((bar, index) => {
+      const x0 = index - 0.4 + seriesIndex * width;
+      return { x0, x1: x0 + width, y: entry.value(bar) };
+    }),
+  }));
+}
+
+/**
+ * "Normal vs hedged vs tied" as the app's Compare screen draws it: the tail each mode reached
+ * (p50, p99, p99.9 bars, each percentile in its colour) and what its backups cost.
+ */
+export function modeComparisonCharts(
+  idPrefix: string,
+  messages: ReportMessages,
+  titles: { tail: string; cost: string },
+  entries: readonly ModeBar[],
+): SafeHtml[] {
+  const x = {
+    label: messages.mode,
+    scale: "linear" as const,
+    min: -0.5,
+    max: entries.length - 0.5,
+    ticks: entries.map((entry, index) => ({ value: index, label: entry.label })),
+  };
+  const latencies = entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms]).filter((v) => v > 0);
+  const useLog =
+    latencies.length > 0 && Math.max(...latencies) / Math.min(...latencies) > LOG_AXIS_RATIO;
+  const percentiles = (["p50", "p99", "p999"] as const).map((key) => ({
+    key,
+    label: PERCENTILE_LABELS[key],
+    color: PALETTE.percentiles[key],
+    value: (bar: ModeBar) => bar[`${key}Ms`],
+  }));
+  return [
+    renderChart({
+      legendHint: messages.legendHint,
+      id: `${idPrefix}-tail`,
+      title: titles.tail,
+      height: 360,
+      x,
+      y: useLog
+        ? { label: messages.latencyMs, scale: "log" }
+        : { label: messages.latencyMs, scale: "linear", includeZero: true },
+      series: groupedBars(entries, percentiles),
+    }),
+    renderChart({
+      legendHint: messages.legendHint,
+      id: `${idPrefix}-cost`,
+      title: titles.cost,
+      height: 360,
+      x,
+      y: { label: messages.extraRequests, scale: "linear", includeZero: true },
+      series: groupedBars(entries, [
+        {
+          key: "extra",
+          label: messages.extraRequests,
+          color: PALETTE.cost,
+          value: (bar) => bar.extraPct,
+        },
+      ]),
+      caption: entries
+        .map((entry) => `${entry.label}: ${messages.wastedMiB} ${formatMiB(entry.wastedBytes)}`)
+        .join(" · "),
+    }),
+  ];
 }

@@ -27,6 +27,8 @@ export interface ReportMessages {
   notes: string;
   mode: string;
   modeNames: Record<RequestMode, string>;
+  /** For chart ticks: one word. */
+  modeShort: Record<RequestMode, string>;
   loop: string;
   loopNames: Record<"closed" | "open", string>;
   endpoints: string;
@@ -179,6 +181,11 @@ export interface ReportMessages {
   specComparison: string;
   cdfComparisonTitle: string;
   cdfOverlayTitle: (op: string, point: string) => string;
+  modesSection: string;
+  modesIntro: string;
+  modeTailTitle: (op: string, point: string) => string;
+  modeCostTitle: (op: string, point: string) => string;
+  wastedMiB: string;
 }
 
 const en: ReportMessages = {
@@ -213,6 +220,7 @@ const en: ReportMessages = {
     tied: "tied requests",
     adaptive: "adaptive hedging",
   },
+  modeShort: { normal: "normal", hedged: "hedged", tied: "tied", adaptive: "adaptive" },
   loop: "Load model",
   loopNames: { closed: "closed loop", open: "open loop" },
   endpoints: "Endpoints",
@@ -409,6 +417,12 @@ const en: ReportMessages = {
   specComparison: "Specifications",
   cdfComparisonTitle: "Cumulative distributions",
   cdfOverlayTitle: (op, point) => `${op} — ${point}: CDF`,
+  modesSection: "Normal vs hedged vs tied",
+  modesIntro:
+    "The tail each request mode reached (p50, p99, p99.9) beside what its backups cost: extra requests as a % of the logical ones, and the payload losing attempts moved.",
+  modeTailTitle: (op, point) => `${op} — ${point}: tail by mode`,
+  modeCostTitle: (op, point) => `${op} — ${point}: cost of backups`,
+  wastedMiB: "Wasted (MB)",
 };
 
 const zhCN: ReportMessages = {
@@ -437,6 +451,7 @@ const zhCN: ReportMessages = {
     tied: "捆绑请求",
     adaptive: "自适应对冲",
   },
+  modeShort: { normal: "普通", hedged: "对冲", tied: "绑定", adaptive: "自适应" },
   loop: "负载模型",
   loopNames: { closed: "闭环", open: "开环" },
   endpoints: "服务端点",
@@ -631,6 +646,12 @@ const zhCN: ReportMessages = {
   specComparison: "配置对比",
   cdfComparisonTitle: "累积分布函数对比",
   cdfOverlayTitle: (op, point) => `${op} — ${point}:CDF`,
+  modesSection: "普通、对冲与绑定请求对比",
+  modesIntro:
+    "各请求模式达到的尾延迟（p50、p99、p99.9）及其备份请求的开销：额外请求占逻辑请求的百分比，以及落败请求传输的数据量。",
+  modeTailTitle: (op, point) => `${op} — ${point}:各模式的尾延迟`,
+  modeCostTitle: (op, point) => `${op} — ${point}:备份请求的开销`,
+  wastedMiB: "浪费 (MB)",
 };
 
 export const REPORT_MESSAGES: Record<ReportLanguage, ReportMessages> = { en, "zh-CN": zhCN };

@@ -24,7 +24,8 @@ import { AllPointsTable } from "./all-points-table.tsx";
 import { CompareTable } from "./compare-table.tsx";
 import { compareText } from "./compare-text.ts";
 import { ModeComparisonCard } from "./mode-comparison-card.tsx";
-import { differsByMode, modeComparison } from "./mode-comparison.ts";
+import { differsByMode } from "@taillab/core";
+import { modeComparison } from "./mode-comparison.ts";
 import { RunPicker } from "./run-picker.tsx";
 
 /** Several runs against a baseline: their tails, their sweeps and, across modes, their cost. */
