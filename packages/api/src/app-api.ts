@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RunNoticeSchema } from "./run-notice.ts";
 import type { ApiMethodName } from "./api-method-names.ts";
 import { FieldErrorSchema } from "./field-error.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
@@ -258,7 +259,14 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     percentiles: LivePercentilesSchema.nullable(),
     timeline: LiveTimelineSchema.nullable(),
   }),
-  z.object({ type: z.literal("notice"), runId: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal("notice"),
+    runId: z.string(),
+    /** In English, for a person (the CLI prints it). */
+    message: z.string(),
+    /** The same as data, for a UI to say in its language; absent for a free-form notice. */
+    notice: RunNoticeSchema.optional(),
+  }),
   z.object({
     type: z.literal("finished"),
     runId: z.string(),

@@ -6,6 +6,7 @@ import {
   type RunPointParams,
   type RequestRecord,
   type RunProgress,
+  type RunNotice,
   type RunSpec,
   type RunSummary,
 } from "@taillab/api";
@@ -33,6 +34,7 @@ import { randomBytes } from "node:crypto";
 import { resolveCredentials, type SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
+import { noticeText } from "./run-notices.ts";
 
 export interface RunHooks {
   /** Aborting ends the run within about a second, keeping what was measured. */
@@ -47,8 +49,11 @@ export interface RunHooks {
     summary: PhaseSummary,
     histograms: EncodedPhaseHistograms,
   ) => void;
-  /** Status lines for a person: the embedded testbed's address, cleanup after a stop. */
-  onNotice?: (message: string) => void;
+  /**
+   * Status lines for a person: the embedded testbed's address, cleanup after a stop. `message`
+   * is the English sentence; `notice` the same as data, for a UI's own language.
+   */
+  onNotice?: (message: string, notice: RunNotice) => void;
   /** After the preflight checks, before the first request: where a results store opens the run. */
   onRunStart?: (start: RunStart) => Promise<void>;
 }
@@ -87,15 +92,13 @@ export async function runBenchmark(
   const spec = validateRunSpec(input);
   const unhedged = operationsNeverHedged(spec);
   if (unhedged.length > 0) {
-    hooks.onNotice?.(
-      `${spec.mode} mode: ${unhedged.join(", ")} always run once, without backups (a second copy would not be harmless)`,
-    );
+    notify(hooks, { code: "unhedgedOps", params: { mode: spec.mode, ops: [...unhedged] } });
   }
   const runId = newRunId();
   const startedAt = new Date().toISOString();
   const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
   try {
-    if (testbed) hooks.onNotice?.(describeTestbed(testbed, spec));
+    if (testbed) notify(hooks, testbedNotice(testbed, spec));
     const targets = await resolveTargets(spec, secrets, testbed);
     const controlPlanes = targets.map((target) =>
       createControlPlane({ ...target, maxConnections: 1 }),
@@ -133,10 +136,15 @@ export async function runBenchmark(
 
 type Target = Omit<TransportTarget, "maxConnections">;
 
-function describeTestbed(testbed: EmbeddedTestbed, spec: RunSpec): string {
+/** Tells the host, in English and as data. */
+function notify(hooks: RunHooks, notice: RunNotice): void {
+  hooks.onNotice?.(noticeText(notice), notice);
+}
+
+function testbedNotice(testbed: EmbeddedTestbed, spec: RunSpec): RunNotice {
   const { profile, seed } = spec.testbed;
   const profileName = typeof profile === "string" ? profile : "custom";
-  return `embedded testbed listening on ${testbed.urls.join(", ")} (profile ${profileName}, seed ${seed})`;
+  return { code: "testbedStarted", params: { urls: testbed.urls, profile: profileName, seed } };
 }
 
 /**
@@ -292,7 +300,7 @@ async function runPoints(
           { length: result.writtenKeyCount },
           (_, index) => `${keyPrefix}${firstKey + index}`,
         );
-        hooks.onNotice?.(`deleting the ${keys.length} objects this point wrote`);
+        notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
         await controlPlane.deleteKeys(keys);
       }
       firstKey += result.keySpan;

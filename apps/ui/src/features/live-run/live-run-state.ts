@@ -7,6 +7,7 @@ import type {
   RunPointParams,
   RunProgress,
   RunSeries,
+  RunNotice,
   RunStatus,
 } from "@taillab/api";
 import { mergeDecimatedBuckets } from "@taillab/core";
@@ -35,7 +36,10 @@ export interface FinishedRun {
 
 export interface Notice {
   id: number;
+  /** In English, as the backend wrote it. */
   message: string;
+  /** The same as data, when the backend sent it: the screen says it in its language. */
+  notice?: RunNotice;
 }
 
 /** One phase's figures as its last event left them. */
@@ -123,7 +127,7 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
       return applyProgress(state, event);
     case "notice":
       if (state.runId !== null && event.runId !== state.runId) return state;
-      return { ...state, notices: withNotice(state.notices, event.message) };
+      return { ...state, notices: withNotice(state.notices, event.message, event.notice) };
     case "finished": {
       const known = state.runId === event.runId;
       return {
@@ -144,9 +148,13 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
 }
 
 /** The notices with one more at the end; the oldest go past MAX_NOTICES. */
-export function withNotice(notices: readonly Notice[], message: string): Notice[] {
+export function withNotice(
+  notices: readonly Notice[],
+  message: string,
+  notice?: RunNotice,
+): Notice[] {
   const id = (notices.at(-1)?.id ?? 0) + 1;
-  return [...notices, { id, message }].slice(-MAX_NOTICES);
+  return [...notices, { id, message, ...(notice ? { notice } : {}) }].slice(-MAX_NOTICES);
 }
 
 function applyProgress(

@@ -1,5 +1,6 @@
 import type { RequestMode, RunEvent } from "@taillab/api";
 import { act, fireEvent, screen } from "@testing-library/react";
+import i18next from "i18next";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { installFakeTailLab, type FakeTailLab } from "../../shared/test-support/fake-taillab.ts";
@@ -69,6 +70,33 @@ describe("live run screen", () => {
     renderUi(<LiveRunView />);
     expect(screen.getByTestId("live-empty")).toBeTruthy();
     expect(screen.getByTestId("live-status").dataset.status).toBe("idle");
+  });
+
+  it("says the backend's notices in the UI's language, and free-form ones as they came", async () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r1"));
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "deleting the 12 objects this point wrote",
+        notice: { code: "cleanupLeftovers", params: { objects: 12 } },
+      });
+      fake.emit({ type: "notice", runId: "r1", message: "replica 2 answers slowly" });
+    });
+    const items = () => [...screen.getByTestId("live-notices").querySelectorAll("li")];
+    expect(items().map((item) => item.textContent)).toEqual([
+      "Deleting the 12 objects this point wrote",
+      "replica 2 answers slowly",
+    ]);
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      expect(items()[0]?.textContent).toBe("正在删除此测试点写入的 12 个对象");
+      expect(items()[0]?.dataset.code).toBe("cleanupLeftovers");
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
   });
 
   it("says every request failed, not 'waiting', after an all-error run", () => {

@@ -63,6 +63,14 @@ export const liveRunMessages: FeatureMessages = {
     },
     kept: "Point {{index}} of {{count}}. The cleanup phase after it (DELETE) is not shown.",
     notices: "Notices",
+    noticeText: {
+      unhedgedOps:
+        "{{mode}} mode: {{ops}} always run once, without backups (a second copy would not be harmless)",
+      testbedStarted: "Embedded testbed listening on {{urls}} (profile {{profile}}, seed {{seed}})",
+      cleanupLeftovers_one: "Deleting the {{objects}} object this point wrote",
+      cleanupLeftovers_other: "Deleting the {{objects}} objects this point wrote",
+      modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
+    },
     mode: {
       normal: "normal",
       hedged: "hedged",
@@ -142,6 +150,13 @@ export const liveRunMessages: FeatureMessages = {
     },
     kept: "测试点 {{index}} / {{count}}。其后的清理阶段（DELETE）不在此显示。",
     notices: "通知",
+    noticeText: {
+      unhedgedOps: "{{mode}}模式：{{ops}} 始终只发送一次，不发备份（发送第二份并非无害）",
+      testbedStarted: "内置测试床正在监听 {{urls}}（延迟配置 {{profile}}，随机种子 {{seed}}）",
+      cleanupLeftovers_one: "正在删除此测试点写入的 {{objects}} 个对象",
+      cleanupLeftovers_other: "正在删除此测试点写入的 {{objects}} 个对象",
+      modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
+    },
     mode: {
       normal: "普通",
       hedged: "对冲",

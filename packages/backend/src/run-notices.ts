@@ -1,0 +1,15 @@
+import type { RunNotice } from "@taillab/api";
+
+/** A notice in English, as the CLI prints it and the event's `message` carries it. */
+export function noticeText(notice: RunNotice): string {
+  switch (notice.code) {
+    case "unhedgedOps":
+      return `${notice.params.mode} mode: ${notice.params.ops.join(", ")} always run once, without backups (a second copy would not be harmless)`;
+    case "testbedStarted":
+      return `embedded testbed listening on ${notice.params.urls.join(", ")} (profile ${notice.params.profile}, seed ${notice.params.seed})`;
+    case "cleanupLeftovers":
+      return `deleting the ${notice.params.objects} objects this point wrote`;
+    case "modeCouldNotStart":
+      return `the ${notice.params.mode} run could not start: ${notice.params.reason}`;
+  }
+}
