@@ -17,9 +17,17 @@ export interface ComparedRun {
   detail: RunDetail;
 }
 
-/** Each run's name (or id), numbered when two compared runs share it, as the report does. */
-export function runLabels(details: readonly RunDetail[]): string[] {
-  const base = details.map((detail) => detail.meta.name || detail.meta.id);
+/**
+ * Each run's name (or id), numbered when two compared runs share it, as the report does;
+ * `nameText` says a built-in lab's name in the UI's language.
+ */
+export function runLabels(
+  details: readonly RunDetail[],
+  nameText: (name: string) => string = (name) => name,
+): string[] {
+  const base = details.map((detail) =>
+    detail.meta.name ? nameText(detail.meta.name) : detail.meta.id,
+  );
   return base.map((label, index) =>
     base.some((other, otherIndex) => otherIndex !== index && other === label)
       ? `${label} (#${index + 1})`

@@ -4,6 +4,7 @@ import { formatInteger, formatSize, runLineColors } from "@taillab/report";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
+import { useRunNameText } from "../experiments/experiment-text.ts";
 import { CopyTextButton } from "../runs/copy-text-button.tsx";
 import { ExportMenu } from "../runs/export-menu.tsx";
 import { PercentileLadderChart } from "../runs/percentile-ladder-chart.tsx";
@@ -39,6 +40,7 @@ export function CompareView({ runIds }: { runIds: string[] }) {
   const chosenKey = useCompare((state) => state.rowKey);
   const { setBaseline, setRowKey } = useCompare.getState();
   const routeKey = runIds.join("\n");
+  const nameText = useRunNameText();
   // Open while there is nothing to compare; after that the user decides.
   const [pickerOpen, setPickerOpen] = useState(runIds.length < 2);
 
@@ -50,13 +52,13 @@ export function CompareView({ runIds }: { runIds: string[] }) {
     const loaded = runIds
       .map((runId) => details[runId])
       .filter((detail): detail is RunDetail => detail !== undefined);
-    const labels = runLabels(loaded);
+    const labels = runLabels(loaded, nameText);
     return loaded.map((detail, index) => ({
       runId: detail.meta.id,
       label: labels[index] ?? detail.meta.id,
       detail,
     }));
-  }, [details, runIds]);
+  }, [details, runIds, nameText]);
   const baselineIndex = Math.max(
     0,
     runs.findIndex((run) => run.runId === baselineId),
