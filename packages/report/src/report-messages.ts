@@ -448,7 +448,7 @@ const zhCN: ReportMessages = {
   modeNames: {
     normal: "普通(单次请求)",
     hedged: "对冲请求",
-    tied: "捆绑请求",
+    tied: "绑定请求",
     adaptive: "自适应对冲",
   },
   modeShort: { normal: "普通", hedged: "对冲", tied: "绑定", adaptive: "自适应" },
@@ -487,7 +487,7 @@ const zhCN: ReportMessages = {
   testbedSpec: (replicas, profile, seed) =>
     `内置测试服务器:${replicas} 个副本,延迟配置 "${profile}",随机种子 ${seed}`,
   hedgeSpec: (delay, budgetPct, tiedDelay, minSamples) =>
-    `等待 ${delay} 后发送备份请求,额外请求预算 ${budgetPct} %${tiedDelay === null ? "" : `,捆绑副本延迟 ${tiedDelay}`},累计 ${minSamples} 个样本后开始对冲`,
+    `等待 ${delay} 后发送备份请求,额外请求预算 ${budgetPct} %${tiedDelay === null ? "" : `,绑定副本延迟 ${tiedDelay}`},累计 ${minSamples} 个样本后开始对冲`,
   openLoopSpec: (rateHz, arrivals, durationS, seed) =>
     `每秒 ${rateHz} 个请求,${arrivals === "poisson" ? "泊松到达" : "固定速率到达"}${durationS === null ? "" : `,持续 ${durationS} s`},随机种子 ${seed}`,
   yes: "是",
@@ -599,7 +599,7 @@ const zhCN: ReportMessages = {
 
   hedgeTitle: "备份请求的开销",
   hedgeIntro:
-    "对冲或捆绑请求的代价:超出逻辑请求数的备份请求、因其他副本先返回而被取消的请求,以及落败请求传输的有效载荷字节数。",
+    "对冲或绑定请求的代价:超出逻辑请求数的备份请求、因其他副本先返回而被取消的请求,以及落败请求传输的有效载荷字节数。",
   hedgeDelay: "平均对冲等待 (ms)",
   hedgeBudget: "预算 (%)",
   attempts: "实际发出请求数",
