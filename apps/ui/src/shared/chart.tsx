@@ -42,22 +42,34 @@ Chart.register(
 /** The root attributes theme.css keys its tokens on: when they change, the tokens change. */
 const TOKEN_ATTRIBUTES = ["data-theme", "data-projector"];
 
+/** Fonts that finished loading: a canvas drawn before the CJK font came needs drawing again. */
+let fontsLoaded = 0;
+
 function subscribeToTokens(onChange: () => void): () => void {
   const observer = new MutationObserver(onChange);
   observer.observe(document.documentElement, {
     attributes: true,
     attributeFilter: TOKEN_ATTRIBUTES,
   });
-  return () => observer.disconnect();
+  const onFonts = () => {
+    fontsLoaded += 1;
+    onChange();
+  };
+  document.fonts?.addEventListener("loadingdone", onFonts);
+  return () => {
+    observer.disconnect();
+    document.fonts?.removeEventListener("loadingdone", onFonts);
+  };
 }
 
 function tokensSnapshot(): string {
   const root = document.documentElement;
-  return TOKEN_ATTRIBUTES.map((name) => root.getAttribute(name) ?? "").join("|");
+  return [...TOKEN_ATTRIBUTES.map((name) => root.getAttribute(name) ?? ""), fontsLoaded].join("|");
 }
 
 /**
- * Which theme and projector mode the document shows, as the root's attributes say. Charts key on
+ * Which theme and projector mode the document shows, as the root's attributes say, and how many
+ * fonts have loaded. Charts key on
  * this rather than on the settings store: the attributes are set in an effect of the app shell,
  * which runs after its children's effects, so a chart rebuilt on the store's change would read
  * the old theme's tokens. The attributes change only once the CSS tokens have.
