@@ -167,7 +167,7 @@ function legendEntries(chart: Chart): DrawnLegendEntry[] {
 
 /** The chart as Chart.js laid it out (after its first draw), in the page's CSS pixels. */
 export function readDrawnChart(chart: Chart, theme: ChartTheme): DrawnChart {
-  const fontSize = Math.round(theme.fontSize * 0.85);
+  const fontSize = theme.labelSize;
   const axes = Object.values(chart.scales).map((scale) => axisDrawing(scale, chart, fontSize));
   const fallback = theme.text;
   const shapes = chart.data.datasets.flatMap((_, index) =>

@@ -12,6 +12,11 @@ function chartFont(theme: ChartTheme, scale = 1): { size: number; family: string
   return { size: Math.round(theme.fontSize * scale), family: theme.fontFamily };
 }
 
+/** Ticks and legend entries: the theme's label size (20 px on a projector). */
+function labelFont(theme: ChartTheme): { size: number; family: string } {
+  return { size: theme.labelSize, family: theme.fontFamily };
+}
+
 export type AxisType = "linear" | "logarithmic" | "category";
 
 export interface AxisSpec {
@@ -64,7 +69,7 @@ export function integerTickLabel(value: number): string {
 
 export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> {
   const { tickLabel, tickValues } = spec;
-  const tickFont = chartFont(theme, 0.85);
+  const tickFont = labelFont(theme);
   return {
     type: spec.type,
     min: spec.min,
@@ -135,15 +140,15 @@ export function legendAndTooltip(
         : {}),
       labels: {
         color: theme.text,
-        font: chartFont(theme, 0.85),
+        font: labelFont(theme),
         boxWidth: 18,
         boxHeight: Math.max(3, theme.lineWidth),
         ...(inLegend ? { filter: (item) => inLegend(item.datasetIndex ?? 0) } : {}),
       },
     },
     tooltip: {
-      titleFont: chartFont(theme, 0.85),
-      bodyFont: chartFont(theme, 0.85),
+      titleFont: labelFont(theme),
+      bodyFont: labelFont(theme),
       callbacks: {
         ...(tooltipLabel
           ? {

@@ -11,6 +11,8 @@ export interface ChartTheme {
   text: string;
   lineWidth: number;
   fontSize: number;
+  /** Tick and legend labels (projector mode: 20 px, readable from the back row). */
+  labelSize: number;
   fontFamily: string;
   palette: Palette;
   /** Opacity of filled bands (a timeline's min–max): a light page needs more to show them. */
@@ -27,6 +29,7 @@ export function readChartTheme(element: Element = document.documentElement): Cha
     lineWidth: Number(token("--chart-line-width")) || 1.5,
     // The body's size token (projector mode raises it), not the root's fixed 16 px.
     fontSize: parseFloat(token("--base-size")) || parseFloat(style.fontSize) || 14,
+    labelSize: parseFloat(token("--chart-label-size")) || 12,
     fontFamily: token("--font") || style.fontFamily,
     palette: PALETTES[paletteNameOf(element)],
     bandAlpha: Number(token("--chart-band-alpha")) || 0.3,

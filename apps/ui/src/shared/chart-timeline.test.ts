@@ -38,6 +38,13 @@ describe("timelineChartConfig", () => {
     expect(config.options?.plugins?.zoom).toBeUndefined();
   });
 
+  it("labels ticks and legend at the theme's label size (20 px on a projector)", () => {
+    const config = timelineChartConfig(theme, columns, { logScale: false, labels });
+    expect(config.options?.scales?.x?.ticks?.font).toMatchObject({ size: 20 });
+    expect(config.options?.scales?.y?.ticks?.font).toMatchObject({ size: 20 });
+    expect(config.options?.plugins?.legend?.labels?.font).toMatchObject({ size: 20 });
+  });
+
   it("labels no ticks before there is a request, and only whole request numbers", () => {
     const empty = timelineChartConfig(theme, [], { logScale: false, labels });
     expect(empty.options?.scales?.x?.ticks?.display).toBe(false);

@@ -1,6 +1,6 @@
 import type { RunDetail } from "@taillab/api";
 import { compareRuns } from "@taillab/core";
-import { formatInteger, formatSize, runLineColors } from "@taillab/report";
+import { runLineColors } from "@taillab/report";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
@@ -10,6 +10,7 @@ import { ExportMenu } from "../runs/export-menu.tsx";
 import { PercentileLadderChart } from "../runs/percentile-ladder-chart.tsx";
 import type { LadderInput } from "../runs/percentile-ladder-data.ts";
 import { findHistograms } from "../runs/phase-analysis.ts";
+import { pointText } from "../runs/points-text.ts";
 import { SweepSection } from "../runs/sweep-section.tsx";
 import {
   compareTableRows,
@@ -32,6 +33,7 @@ import { RunPicker } from "./run-picker.tsx";
 /** Several runs against a baseline: their tails, their sweeps and, across modes, their cost. */
 export function CompareView({ runIds }: { runIds: string[] }) {
   const { t, i18n } = useTranslation("compare");
+  const { t: tRuns } = useTranslation("runs");
   const navigate = useNavigation((state) => state.navigate);
   const details = useCompare((state) => state.details);
   const errors = useCompare((state) => state.errors);
@@ -130,12 +132,7 @@ export function CompareView({ runIds }: { runIds: string[] }) {
 
   const pick = (next: string[]) => navigate({ view: "compare", runIds: next });
   const rowText = (entry: NonNullable<typeof row>) =>
-    t("phaseOption", {
-      op: entry.op,
-      clients: entry.params.clients,
-      samples: formatInteger(entry.params.samples),
-      size: formatSize(entry.params.objectSizeBytes),
-    });
+    t("phaseOption", { op: entry.op, point: pointText(entry.params, tRuns) });
   const missing = runIds.filter((runId) => errors[runId]);
   // On the first render the store has not started loading yet, so `loading` is still false: a
   // run with neither a detail nor an error is on its way.

@@ -15,7 +15,7 @@ export const compareMessages: FeatureMessages = {
     params: { clients: "clients", samples: "samples", objectSizeBytes: "object size" },
     baseline: "Baseline",
     phase: "Compared phase",
-    phaseOption: "{{op}} · {{clients}} clients × {{samples}} × {{size}}",
+    phaseOption: "{{op}} · {{point}}",
     ladderTitle: "Percentile ladders · {{phase}}",
     picker: {
       title: "Runs to compare ({{n}})",
@@ -82,7 +82,7 @@ export const compareMessages: FeatureMessages = {
     params: { clients: "客户端数", samples: "样本数", objectSizeBytes: "对象大小" },
     baseline: "基准",
     phase: "对比的阶段",
-    phaseOption: "{{op}} · {{clients}} 个客户端 × {{samples}} × {{size}}",
+    phaseOption: "{{op}} · {{point}}",
     ladderTitle: "百分位阶梯 · {{phase}}",
     picker: {
       title: "要对比的运行（{{n}}）",

@@ -1,9 +1,10 @@
 import type { ConnectionReport } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 import { formatLatency } from "../../shared/display-format.ts";
+import { CheckIcon, CrossIcon, DashIcon } from "../../shared/icons.tsx";
 import { bucketIsMissing, type ConnectionTestState } from "./connection-test.ts";
 
-const CHECK_MARK = { pass: "✓", fail: "✗", skipped: "–" } as const;
+const CHECK_MARK = { pass: <CheckIcon />, fail: <CrossIcon />, skipped: <DashIcon /> } as const;
 
 /**
  * The outcome of a connection test: a verdict a student can act on (the backend's sentence names

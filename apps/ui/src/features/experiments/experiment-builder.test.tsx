@@ -42,7 +42,7 @@ describe("experiments screen", () => {
       ["Lab 2", "true"],
       ["Mine", "false"],
     ]);
-    expect(rows[1]?.textContent).toContain("1, 4, 8 clients · 3,000 requests per phase · 4KiB");
+    expect(rows[1]?.textContent).toContain("1, 4, 8 clients · 3,000 requests per phase · 4 KiB");
     expect(rows[1]?.textContent).toContain("Hedged");
     const headers = screen.getAllByRole("columnheader").map((header) => header.textContent);
     expect(headers.slice(0, 3)).toEqual(["Experiment", "Sweep", "Modes"]);

@@ -268,7 +268,8 @@ describe("RunDetailView", () => {
     fireEvent.click(screen.getByTestId("copy-table"));
     await waitFor(() => expect(screen.getByTestId("copy-table").dataset.copied).toBe("true"));
     expect(writeText).toHaveBeenCalledWith(formatPointS3bench(detail.summary.points[0]!));
-    expect(screen.getByTestId("copy-table").textContent).toBe("✓ Copied");
+    expect(screen.getByTestId("copy-table").textContent).toBe(" Copied");
+    expect(screen.getByTestId("copy-table").querySelector("svg.icon")).toBeTruthy();
   });
 
   it("says why a run could not be opened", async () => {

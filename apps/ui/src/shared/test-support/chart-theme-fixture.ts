@@ -8,6 +8,7 @@ export const TEST_THEME: ChartTheme = {
   text: "#333333",
   lineWidth: 4,
   fontSize: 20,
+  labelSize: 20,
   fontFamily: "sans-serif",
   palette: PALETTES.light,
   bandAlpha: 0.3,
