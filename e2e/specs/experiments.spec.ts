@@ -124,6 +124,30 @@ test.describe("Experiments", () => {
     expect(run?.name).toBe("Untitled experiment");
   });
 
+  test("the built-in size sweep at a fixed total draws one line per operation, to 2 MiB @headed", async ({
+    app,
+  }) => {
+    const experiments = new ExperimentsPage(app);
+    await experiments.open();
+    await experiments.runFromList("Object size sweep at fixed total");
+    const live = new LiveRunPage(app);
+    await live.waitForStatus("complete");
+    await live.openResult();
+    const detail = new RunDetailPage(app);
+    await detail.waitLoaded();
+    expect(await detail.pointCount()).toBe(9);
+    const sweep = app.getByTestId("sweep-charts");
+    await expect(sweep).toHaveAttribute("data-axes", "objectSize");
+    // PUT and GET: one line each through the nine sizes, 8 KiB to 2 MiB.
+    await expect(app.getByTestId("sweep-charts-size-mbps")).toHaveAttribute("data-lines", "2");
+    await expect(app.getByTestId("sweep-charts-size-latency-GET")).toHaveAttribute(
+      "data-lines",
+      "3",
+    );
+    await sweep.scrollIntoViewIfNeeded();
+    await keepScreenshot(app, "run-detail-fixed-total-sweep");
+  });
+
   test("a draft survives a reload of the page", async ({ app }) => {
     const experiments = new ExperimentsPage(app);
     await experiments.open();
