@@ -1,5 +1,6 @@
 import { expect, keepScreenshot, test } from "../support/fixtures.ts";
 import { callApi } from "../support/page-api.ts";
+import { AppShell } from "../pages/app-shell.ts";
 import { ExperimentsPage } from "../pages/experiments-page.ts";
 import { LiveRunPage } from "../pages/live-run-page.ts";
 import { RunDetailPage } from "../pages/run-detail-page.ts";
@@ -146,6 +147,28 @@ test.describe("Experiments", () => {
     );
     await sweep.scrollIntoViewIfNeeded();
     await keepScreenshot(app, "run-detail-fixed-total-sweep");
+  });
+
+  test("a lecturer walks the class through the tail-latency lab on a projector, in both languages", async ({
+    app,
+  }) => {
+    const shell = new AppShell(app);
+    await shell.setProjector(true);
+    const experiments = new ExperimentsPage(app);
+    await experiments.open();
+    await app.getByTestId("tail-guide-open").click();
+    const guide = app.getByTestId("tail-guide");
+    await expect(guide).toHaveAttribute("data-step", "why");
+    await keepScreenshot(app, "tail-guide-projector");
+    for (const step of ["measure", "run", "hedging", "tied", "next"]) {
+      await app.getByTestId("tail-guide-next").click();
+      await expect(guide).toHaveAttribute("data-step", step);
+    }
+    await shell.setLanguage("zh-CN");
+    await expect(guide.locator("h2")).toHaveText(/\p{Script=Han}/u);
+    await keepScreenshot(app, "tail-guide-projector-zh");
+    await app.getByTestId("tail-guide-next").click();
+    await expect(guide).toHaveCount(0);
   });
 
   test("a draft survives a reload of the page", async ({ app }) => {

@@ -120,6 +120,29 @@ describe("experiments screen", () => {
     expect(screen.getByTestId("fixed-total").textContent).toMatch(/"lots" is not a size/);
   });
 
+  it("walks through the tail-latency lab step by step, and runs it from the walkthrough", async () => {
+    const lab = experiment({ id: "builtin-tail-modes", name: "Tail lab", builtIn: true });
+    const fake = installFakeTailLab({
+      listExperiments: vi.fn(async () => [lab]),
+      startRun: vi.fn(async () => ({ runId: "guided" })),
+    });
+    renderUi(<ExperimentsView />);
+    await screen.findAllByTestId("experiment-row");
+    fireEvent.click(screen.getByTestId("tail-guide-open"));
+    const guide = screen.getByTestId("tail-guide");
+    expect(guide.dataset.step).toBe("why");
+    expect(guide.textContent).toContain("step 1 of 6");
+    fireEvent.click(screen.getByTestId("tail-guide-next"));
+    fireEvent.click(screen.getByTestId("tail-guide-next"));
+    expect(guide.dataset.step).toBe("run");
+    fireEvent.click(screen.getByTestId("tail-guide-run"));
+    await vi.waitFor(() =>
+      expect(fake.startRun).toHaveBeenCalledWith({
+        experiment: expect.objectContaining({ name: "Tail lab" }),
+      }),
+    );
+  });
+
   it("shows the preview's errors at their fields", async () => {
     installFakeTailLab({
       previewExperiment: vi.fn(async () => ({

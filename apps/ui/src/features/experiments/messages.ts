@@ -160,6 +160,42 @@ export const experimentsMessages: FeatureMessages = {
       pointsHint:
         "One “clients × samples × size” a line, e.g. 1 × 512 × 8KiB. They replace the lists.",
     },
+    guide: {
+      open: "Walk through the tail-latency lab",
+      title: "Tail-latency lab",
+      progress: "step {{step}} of {{count}}",
+      back: "Back",
+      next: "Next",
+      done: "Done",
+      close: "Close",
+      runLab: "Run normal vs hedged vs tied",
+      steps: {
+        why: {
+          title: "Why there is a tail",
+          text: "Most requests are quick, but a few wait: a disk seeks, a garbage collector pauses, a queue fills up. One request in a hundred that takes a second is invisible in the average and decides the p99. A page that needs 100 objects meets it on most loads.",
+        },
+        measure: {
+          title: "Measure it right",
+          text: "Look at percentiles, never at the mean: p50 is the usual request, p99 and p99.9 are the tail. p99.9 needs at least 1,000 requests, else it is only the slowest one. The CDF's tail view puts the rare slow requests in sight.",
+        },
+        run: {
+          title: "Run the lab",
+          text: "Two testbed replicas, where 1 % of requests stall for a second. The lab runs the same 3,000 reads three times: normal (one attempt), hedged (a backup after the p95 latency) and tied (two copies at once), then compares them.",
+        },
+        hedging: {
+          title: "What hedging costs",
+          text: "A hedged request sends a backup to another replica only when the first is late, so it costs a few percent more requests (about 5 % at a p95 delay) and cuts the stalls out of p99.9. The budget caps what it may spend when latencies shift.",
+        },
+        tied: {
+          title: "When tied wins",
+          text: "A tied request sends both copies at once and cancels the loser: the stall never shows, but every request is sent twice. With spare capacity that is cheap; under load the extra copies queue up and make new tails. Hedging is the steadier choice.",
+        },
+        next: {
+          title: "Try it yourself",
+          text: "Copy the lab and change one thing: the hedge delay (p90, 30ms), the budget, the profile, or the number of clients. Compare the runs on the Compare screen: the mode table shows the tail and the cost side by side.",
+        },
+      },
+    },
     fixedTotal: {
       title: "Size sweep at a fixed total",
       hint: "The same bytes at every point, so object sizes compare fairly: 4 MiB is 512 × 8 KiB … 2 × 2 MiB. Fills in the explicit points.",
@@ -339,6 +375,42 @@ export const experimentsMessages: FeatureMessages = {
       prepareObjects: "预先准备的对象数",
       points: "显式测试点",
       pointsHint: "每行一个“客户端 × 请求数 × 大小”，例如 1 × 512 × 8KiB；会取代上面的列表。",
+    },
+    guide: {
+      open: "尾延迟实验导览",
+      title: "尾延迟实验",
+      progress: "第 {{step}} / {{count}} 步",
+      back: "上一步",
+      next: "下一步",
+      done: "完成",
+      close: "关闭",
+      runLab: "运行普通、对冲与绑定对比",
+      steps: {
+        why: {
+          title: "为什么会有尾延迟",
+          text: "大多数请求都很快，但少数请求要等待：磁盘寻道、垃圾回收暂停、队列排满。每一百个请求中有一个耗时一秒，在平均值里看不出来，却决定了 p99。一个需要 100 个对象的页面，大多数时候都会碰上它。",
+        },
+        measure: {
+          title: "正确地测量",
+          text: "看百分位，不看平均值：p50 是普通请求，p99 和 p99.9 是尾部。p99.9 至少需要 1,000 个请求，否则它只是最慢的那一个。累积分布的尾部视图能让罕见的慢请求一目了然。",
+        },
+        run: {
+          title: "运行实验",
+          text: "两个测试床副本，其中 1% 的请求会停顿一秒。实验把同样的 3,000 次读取运行三遍：普通（一次尝试）、对冲（超过 p95 延迟后发出备份）和绑定（同时发出两份），然后进行对比。",
+        },
+        hedging: {
+          title: "对冲的代价",
+          text: "对冲请求只在第一份迟到时才向另一个副本发送备份，所以只多花几个百分点的请求（p95 延迟时约 5%），却能把停顿从 p99.9 中去掉。预算限制了延迟变化时它最多能花多少。",
+        },
+        tied: {
+          title: "绑定何时更好",
+          text: "绑定请求同时发出两份并取消落后的那份：停顿永远不会出现，但每个请求都发了两次。有空闲容量时这很便宜；负载高时，多出的副本会排队，造成新的尾延迟。对冲是更稳妥的选择。",
+        },
+        next: {
+          title: "自己动手试试",
+          text: "复制这个实验，只改一处：对冲延迟（p90、30ms）、预算、延迟配置或客户端数。在“对比”页面比较这些运行：模式对比表把尾延迟和代价并排列出。",
+        },
+      },
     },
     fixedTotal: {
       title: "固定总量的对象大小扫描",
