@@ -1,4 +1,4 @@
-import type { LatencyStats, Operation, RequestMode, RunSummary } from "@taillab/api";
+import type { LatencyStats, Operation, RunSummary } from "@taillab/api";
 import {
   lognormalCdf,
   ninesOf,
@@ -7,6 +7,7 @@ import {
   type DecimatedBucket,
   type HistogramView,
   type LatencyModelFits,
+  type ModeEntry,
   type PercentilePoint,
   type SweepAxis,
   type SweepSeries,
@@ -452,16 +453,13 @@ export function sweepCharts(
   return charts;
 }
 
-/** One run of a mode comparison, as its bars show it. */
-export interface ModeBar {
+/** One run of a mode comparison (core's ModeEntry), under the label its bars carry. */
+export type ModeBar = Pick<
+  ModeEntry,
+  "mode" | "p50Ms" | "p99Ms" | "p999Ms" | "extraPct" | "wastedBytes"
+> & {
   label: string;
-  mode: RequestMode;
-  p50Ms: number;
-  p99Ms: number;
-  p999Ms: number;
-  extraPct: number;
-  wastedBytes: number;
-}
+};
 
 /** Grouped bars: one group per run at x = its index, one bar per series inside it. */
 function groupedBars(

@@ -11,6 +11,12 @@ const LAB_SWEEP: FixedTotalInput = {
   clients: "1",
 };
 
+const FIELDS: readonly { key: keyof FixedTotalInput; testId: string }[] = [
+  { key: "total", testId: "fixed-total-bytes" },
+  { key: "sizes", testId: "fixed-total-sizes" },
+  { key: "clients", testId: "fixed-total-clients" },
+];
+
 /**
  * Fills in the explicit points of a size sweep at a fixed total: the same bytes at every point,
  * so the sizes compare fairly (512 × 8 KiB … 2 × 2 MiB).
@@ -38,28 +44,15 @@ export function FixedTotalHelper() {
       <legend>{t("fixedTotal.title")}</legend>
       <p className="field-hint">{t("fixedTotal.hint")}</p>
       <div className="fixed-total-fields">
-        <Field label={t("fixedTotal.total")} error={errors.total}>
-          <input
-            data-testid="fixed-total-bytes"
-            value={input.total}
-            onChange={(event) => change("total", event.target.value)}
-          />
-        </Field>
-        <Field label={t("fixedTotal.sizes")} error={errors.sizes}>
-          <input
-            data-testid="fixed-total-sizes"
-            value={input.sizes}
-            onChange={(event) => change("sizes", event.target.value)}
-          />
-        </Field>
-        <Field label={t("fixedTotal.clients")} error={errors.clients}>
-          <input
-            data-testid="fixed-total-clients"
-            inputMode="numeric"
-            value={input.clients}
-            onChange={(event) => change("clients", event.target.value)}
-          />
-        </Field>
+        {FIELDS.map(({ key, testId }) => (
+          <Field key={key} label={t(`fixedTotal.${key}`)} error={errors[key]}>
+            <input
+              data-testid={testId}
+              value={input[key]}
+              onChange={(event) => change(key, event.target.value)}
+            />
+          </Field>
+        ))}
       </div>
       <button type="button" data-testid="fixed-total-fill" onClick={fill}>
         {t("fixedTotal.fill")}
