@@ -5,6 +5,7 @@ import {
   type RunPointParams,
   type RequestRecord,
   type RunProgress,
+  type RunNotice,
   type RunSpec,
   type RunSummary,
 } from "@taillab/api";
@@ -33,6 +34,7 @@ import { resolveCredentials, type SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
 import { objectMemoryProblems } from "./object-memory.ts";
+import { noticeText } from "./run-notices.ts";
 
 export interface RunHooks {
   /** Aborting ends the run within about a second, keeping what was measured. */
@@ -44,8 +46,11 @@ export interface RunHooks {
   onPhaseStart?: (pointIndex: number, op: Operation) => void;
   /** Each operation of a point once it ended (repetitions merged): summary and account. */
   onPhaseDone?: (pointIndex: number, phase: PhaseResult) => void;
-  /** Status lines for a person: the embedded testbed's address, cleanup after a stop. */
-  onNotice?: (message: string) => void;
+  /**
+   * Status lines for a person: the embedded testbed's address, cleanup after a stop. `message`
+   * is the English sentence; `notice` the same as data, for a UI's own language.
+   */
+  onNotice?: (message: string, notice: RunNotice) => void;
   /** After the preflight checks, before the first request: where a results store opens the run. */
   onRunStart?: (start: RunStart) => Promise<void>;
 }
@@ -90,12 +95,12 @@ export async function runBenchmark(
   hooks: RunHooks = {},
 ): Promise<RunSummary> {
   const spec = validateRunSpec(input);
-  for (const notice of modeNotices(spec)) hooks.onNotice?.(notice);
+  for (const notice of modeNotices(spec)) notify(hooks, notice);
   const runId = newRunId();
   const startedAt = new Date().toISOString();
   const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
   try {
-    if (testbed) hooks.onNotice?.(describeTestbed(testbed, spec));
+    if (testbed) notify(hooks, testbedNotice(testbed, spec));
     const targets = await resolveTargets(spec, secrets, testbed);
     const controlPlanes = targets.map((target) =>
       createControlPlane({ ...target, maxConnections: 1 }),
@@ -137,10 +142,15 @@ export async function runBenchmark(
 
 type Target = Omit<TransportTarget, "maxConnections">;
 
-function describeTestbed(testbed: EmbeddedTestbed, spec: RunSpec): string {
+/** Tells the host, in English and as data. */
+function notify(hooks: RunHooks, notice: RunNotice): void {
+  hooks.onNotice?.(noticeText(notice), notice);
+}
+
+function testbedNotice(testbed: EmbeddedTestbed, spec: RunSpec): RunNotice {
   const { profile, seed } = spec.testbed;
   const profileName = typeof profile === "string" ? profile : "custom";
-  return `embedded testbed listening on ${testbed.urls.join(", ")} (profile ${profileName}, seed ${seed})`;
+  return { code: "testbedStarted", params: { urls: testbed.urls, profile: profileName, seed } };
 }
 
 /**
@@ -199,25 +209,17 @@ function mergeRepetitions(repetitions: readonly PhaseResult[][], op: Operation):
  * What a request mode will not do as one might think, said before the run: operations it never
  * sends backups for, and backups that share the one replica there is.
  */
-function modeNotices(spec: RunSpec): string[] {
+function modeNotices(spec: RunSpec): RunNotice[] {
   if (spec.mode === "normal") return [];
-  const notices: string[] = [];
+  const notices: RunNotice[] = [];
   const replicas = spec.endpoints?.length ?? spec.testbed.replicas;
-  if (replicas === 1) {
-    notices.push(
-      `${spec.mode} mode with one replica: backups go to the same server as their first attempt, on connections of their own, and share its queue; give several endpoints (or testbed replicas) to send them elsewhere`,
-    );
-  }
+  if (replicas === 1) notices.push({ code: "backupsShareReplica", params: { mode: spec.mode } });
   const mix = spec.workload ? parseOperationMix(spec.workload.ops) : null;
   if (mix?.ok) {
-    const unhedged = mix.value
+    const ops = mix.value
       .map((entry) => operationOf(entry.op))
       .filter((op) => NEVER_HEDGED.has(op));
-    if (unhedged.length > 0) {
-      notices.push(
-        `${spec.mode} mode: ${unhedged.join(", ")} always run once, without backups (a second copy would not be harmless)`,
-      );
-    }
+    if (ops.length > 0) notices.push({ code: "unhedgedOps", params: { mode: spec.mode, ops } });
   }
   return notices;
 }
@@ -336,7 +338,7 @@ async function runPoints(
           { length: result.writtenKeyCount },
           (_, index) => `${keyPrefix}${firstKey + index}`,
         );
-        hooks.onNotice?.(`deleting the ${keys.length} objects this point wrote`);
+        notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
         await controlPlane.deleteKeys(keys);
       }
       firstKey += result.keySpan;
