@@ -6,6 +6,7 @@ const BENCHES: Record<string, string> = {
   engine: "packages/engine/bench/engine-bench.ts",
   store: "packages/store/bench/store-bench.ts",
   tail: "packages/engine/bench/tail-bench.ts",
+  tied: "packages/engine/bench/tied-bench.ts",
   ui: "e2e/bench/ui-bench.ts",
 };
 

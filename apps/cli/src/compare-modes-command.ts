@@ -24,10 +24,14 @@ const COMPARE_FLAGS: readonly FlagDefinition<CompareFlagName>[] = [
 
 export const COMPARE_MODES_HELP = `Usage: taillab compare-modes [flags]
 
-Runs the same workload once per request mode (normal, hedged, tied; adaptive on request) and
-prints one table of p50, p99, p99.9, max, extra requests and wasted bytes. With --json:
-{ "runs": [summary, …] }. Try it on the testbed's stalls profile:
+Runs the same workload once per request mode (normal, hedged, tied; tied-server and adaptive on
+request) and prints one table of p50, p99, p99.9, max, extra requests and wasted bytes, and on
+the embedded testbed the work its replicas did. With --json: { "runs": [summary, …] }. Try it
+on the testbed's stalls profile:
   taillab compare-modes --testbed-profile stalls --testbed-replicas 2 --clients 8 --samples 2000 --size 4KiB
+and tied requests cancelled by the client or by the replicas, on a queue:
+  taillab compare-modes --modes normal,tied,tied-server --testbed-profile queue \
+    --testbed-replicas 2 --clients 16 --samples 4000 --size 4KiB
 
 ${formatFlagHelp(COMPARE_FLAGS)}
 `;
@@ -60,7 +64,7 @@ function parseModes(text: string) {
     if (!parsed.success) {
       throw new UsageError(
         "modes",
-        `"${item}" is not a mode; expected normal, hedged, tied or adaptive`,
+        `"${item}" is not a mode; expected ${RequestModeSchema.options.join(", ")}`,
       );
     }
     return parsed.data;

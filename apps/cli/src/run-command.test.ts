@@ -274,6 +274,29 @@ describe("taillab compare-modes", () => {
     expect(result.stdout).toMatch(/adaptive\s+GET\s+20/);
   });
 
+  it("compares tied requests cancelled by the client and by the replicas, with their work", async () => {
+    const result = await runCli([
+      "compare-modes",
+      "--modes",
+      "tied,tied-server",
+      "--testbed-profile",
+      "queue",
+      "--testbed-replicas",
+      "2",
+      "--clients",
+      "4",
+      "--samples",
+      "200",
+      "--size",
+      "1KiB",
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/tied-server\s+GET\s+200/);
+    expect(result.stdout).toMatch(
+      /tied-server: \d+ requests served \([+-][\d.]+ %\), \d+ tied twins dropped before service/,
+    );
+  });
+
   it("names a mode it does not know", async () => {
     const result = await runCli(["compare-modes", "--modes", "normal,eager", ...ONE_REQUEST]);
     expect(result.code).toBe(2);

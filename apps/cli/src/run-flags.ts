@@ -113,7 +113,8 @@ export const RUN_FLAGS = [
     name: "mode",
     aliases: [],
     takesValue: true,
-    description: "normal (default), hedged, tied or adaptive",
+    description:
+      "normal (default), hedged, tied (the client cancels the twin), tied-server (the replicas do) or adaptive",
   },
   {
     name: "hedge-delay",
@@ -131,7 +132,7 @@ export const RUN_FLAGS = [
     name: "tied-delay",
     aliases: [],
     takesValue: true,
-    description: "tied: second copy after this delay (default 0ms)",
+    description: "tied, tied-server: second copy after this delay (default 0ms)",
   },
   {
     name: "replica-choice",

@@ -17,6 +17,7 @@ export const API_METHOD_NAMES = [
   "startRun",
   "stopRun",
   "activeRun",
+  "retuneRun",
   "listRuns",
   "getRun",
   "runOrigin",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RunNoticeSchema } from "./run-notice.ts";
 import type { ApiMethodName } from "./api-method-names.ts";
 import { FieldErrorSchema } from "./field-error.ts";
+import { LiveTuningSchema, RunMarkerSchema } from "./live-tuning.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
 import { strictObject } from "./strict-object.ts";
 import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.ts";
@@ -240,7 +241,11 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     points: z.array(RunPointParamsSchema),
     requestCount: z.number().int().min(0),
     series: RunSeriesSchema,
+    /** The knobs of a live session (retuneRun moves them); absent for a run that has none. */
+    tuning: LiveTuningSchema.optional(),
   }),
+  /** A live session's knobs moved (by any window): the marker on its timeline. */
+  z.object({ type: z.literal("retuned"), runId: z.string(), marker: RunMarkerSchema }),
   /** About 4 a second at most, whatever the engine's speed. */
   z.object({
     type: z.literal("progress"),
@@ -278,6 +283,9 @@ export const ActiveRunSchema = z.object({
   startedAt: z.iso.datetime(),
   series: RunSeriesSchema,
   lastProgress: RunProgressSchema.nullable(),
+  /** A live session's knobs as they are now, and its markers so far; absent for other runs. */
+  tuning: LiveTuningSchema.optional(),
+  markers: z.array(RunMarkerSchema).optional(),
 });
 export type ActiveRun = z.infer<typeof ActiveRunSchema>;
 
@@ -408,6 +416,14 @@ export const API_METHODS = {
   startRun: method(StartRunInputSchema, z.object({ runId: z.string() })),
   stopRun: method(RunIdSchema, z.void()),
   activeRun: method(none, ActiveRunSchema.nullable()),
+  /**
+   * Moves knobs of the live session `runId` (the others stay); answers the marker put on its
+   * timeline. A run that is not a live session, or has ended, is an InputError naming runId.
+   */
+  retuneRun: method(
+    strictObject({ runId: requiredId, tuning: LiveTuningSchema.partial() }),
+    RunMarkerSchema,
+  ),
 
   listRuns: method(none, z.array(RunIndexEntrySchema)),
   getRun: method(RunIdSchema, RunDetailSchema),

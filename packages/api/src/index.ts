@@ -16,3 +16,5 @@ export * from "./api-method-names.ts";
 export * from "./api-client.ts";
 export * from "./api-dispatch.ts";
 export * from "./app-files.ts";
+export * from "./live-tuning.ts";
+export * from "./tied-requests.ts";

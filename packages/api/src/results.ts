@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RunMarkerSchema } from "./live-tuning.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
 export const RESULTS_SCHEMA_VERSION = 2;
@@ -254,6 +255,13 @@ export const TestbedReplicaStatsSchema = z.object({
   completed: z.number().int().min(0),
   /** Requests the client abandoned before the response was complete. */
   aborted: z.number().int().min(0),
+  /**
+   * Requests the replica began to serve (past its queue, not dropped as a tied twin): the work
+   * it did. Absent in runs recorded before it was counted.
+   */
+  served: z.number().int().min(0).optional(),
+  /** Tied copies dropped from its queue because the twin started elsewhere (tied-server). */
+  tiesDropped: z.number().int().min(0).optional(),
 });
 export type TestbedReplicaStats = z.infer<typeof TestbedReplicaStatsSchema>;
 
@@ -277,6 +285,11 @@ export const RunSummarySchema = z.object({
   points: z.array(PointSummarySchema),
   /** Present when the run used the embedded testbed. */
   testbed: z.array(TestbedReplicaStatsSchema).optional(),
+  /**
+   * A live session's knob changes in time order, the first being its start; absent for other
+   * runs (and for a live session rebuilt from its records after its process died).
+   */
+  markers: z.array(RunMarkerSchema).optional(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
@@ -287,6 +300,7 @@ export const RunProgressSchema = z.object({
   params: RunPointParamsSchema,
   op: OperationSchema,
   done: z.number().int().min(0),
+  /** 0 for an open loop until stopped: no total is known. */
   total: z.number().int().min(0),
   errors: z.number().int().min(0),
   opsPerSec: z.number().min(0),

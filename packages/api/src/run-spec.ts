@@ -192,15 +192,31 @@ export const OpenLoopSchema = strictObject({
   arrivals: z.enum(["fixed", "poisson"]).default("fixed"),
   /** Requests per phase are rate × duration; without a duration, `samples` requests. */
   durationMs: durationMs.optional(),
+  /**
+   * No end: the workload's mix goes on until the run is stopped (the live tail lab). Needs a
+   * workload, and neither `samples` nor `durationMs`; its points have UNTIL_STOPPED_SAMPLES.
+   */
+  untilStopped: z.boolean().optional(),
   /** Seeds Poisson arrivals so a run can be repeated. */
   seed: z.number().int().default(1),
 });
 export type OpenLoop = z.output<typeof OpenLoopSchema>;
 
-export const RequestModeSchema = z.enum(["normal", "hedged", "tied", "adaptive"]);
+/**
+ * tied: both copies are sent and the first to answer cancels its twin from the client.
+ * tied-server: as The Tail at Scale means them: each copy carries a tie id (TIE_ID_HEADER) and
+ * the replica that starts serving one tells the other, which drops its twin from its queue.
+ */
+export const RequestModeSchema = z.enum(["normal", "hedged", "tied", "tied-server", "adaptive"]);
 export type RequestMode = z.infer<typeof RequestModeSchema>;
 
-const hedgeDelay = z
+/** Both copies at once (or tiedDelayMs apart), whichever side cancels the twin. */
+export function isTiedMode(mode: RequestMode): mode is "tied" | "tied-server" {
+  return mode === "tied" || mode === "tied-server";
+}
+
+/** A hedge delay as written (`30ms`, `p95`) or as parsed. */
+export const HedgeDelaySchema = z
   .union([
     z.string(),
     strictObject({ kind: z.literal("fixed"), delayMs: z.number().min(0) }),
@@ -228,7 +244,7 @@ export const HedgeOptionsSchema = strictObject({
    * When to send the backup: a fixed delay (`30ms`) or a percentile of recent latencies of the
    * same operation and size class (`p95`); adaptive mode scales that percentile by congestion.
    */
-  delay: hedgeDelay.default({ kind: "percentile", percentile: 95 }),
+  delay: HedgeDelaySchema.default({ kind: "percentile", percentile: 95 }),
   /**
    * Backups may add at most this % of extra requests (a token bucket); tied requests ignore it.
    * A p95 delay hedges about 5 % of requests by definition, so the default cap sits above that and
@@ -373,6 +389,10 @@ export const RunSpecSchema = strictObject({
       });
     }
   });
+  if (spec.openLoop?.untilStopped) {
+    untilStoppedProblems(spec).forEach((problem) => context.addIssue(problem));
+    return;
+  }
   // An open loop with a duration sends rate × duration requests; clients are its connections.
   if (spec.openLoop?.durationMs !== undefined) {
     if (spec.samples !== undefined) {
@@ -400,13 +420,50 @@ export const RunSpecSchema = strictObject({
   }
 });
 
+/** Why an open loop until stopped cannot run as written. */
+function untilStoppedProblems(spec: {
+  workload?: unknown;
+  samples?: unknown;
+  points?: unknown;
+  clients: readonly number[];
+  objectSize: readonly number[];
+  repeat: number;
+  openLoop?: { durationMs?: number | undefined };
+}): { code: "custom"; path: (string | number)[]; message: string }[] {
+  const problems: { code: "custom"; path: (string | number)[]; message: string }[] = [];
+  const refuse = (path: (string | number)[], message: string) =>
+    problems.push({ code: "custom", path, message });
+  if (spec.workload === undefined) {
+    refuse(
+      ["openLoop", "untilStopped"],
+      "needs a workload: a write phase that never ends would never be read",
+    );
+  }
+  if (spec.openLoop?.durationMs !== undefined) {
+    refuse(["openLoop", "durationMs"], "give a duration or untilStopped, not both");
+  }
+  if (spec.samples !== undefined) refuse(["samples"], "an open loop until stopped has no samples");
+  if (spec.points !== undefined) refuse(["points"], "an open loop until stopped has no points");
+  // The stop ends the run: a second point or repetition would never start.
+  if (spec.clients.length > 1) refuse(["clients"], "an open loop until stopped runs one point");
+  if (spec.objectSize.length > 1) {
+    refuse(["objectSize"], "an open loop until stopped runs one point");
+  }
+  if (spec.repeat > 1) refuse(["repeat"], "an open loop until stopped runs once");
+  return problems;
+}
+
 export type RunSpec = z.output<typeof RunSpecSchema>;
 export type RunSpecInput = z.input<typeof RunSpecSchema>;
+
+/** The samples of a point whose open loop runs until stopped: no count is known in advance. */
+export const UNTIL_STOPPED_SAMPLES = 0;
 
 /** One cartesian point of a sweep. */
 export const RunPointParamsSchema = z.object({
   clients: z.number().int().min(1),
-  samples: z.number().int().min(1),
+  /** Requests per phase; UNTIL_STOPPED_SAMPLES (0) for an open loop until stopped. */
+  samples: z.number().int().min(0),
   objectSizeBytes: z.number().int().min(1),
 });
 export type RunPointParams = z.infer<typeof RunPointParamsSchema>;

@@ -76,6 +76,11 @@ export const IntervalStatsSchema = z.object({
   p99Ms: z.number().nullable(),
   p999Ms: z.number().nullable(),
   maxMs: z.number().nullable(),
+  /**
+   * Backup attempts sent by the requests answered in the interval (hedged, tied, adaptive): the
+   * cost over time. 0 in runs recorded before it was kept; absent in their live events.
+   */
+  backups: z.number().int().min(0).optional(),
 });
 export type IntervalStats = z.infer<typeof IntervalStatsSchema>;
 
@@ -126,6 +131,11 @@ export const RunIndexEntrySchema = z.object({
    * never wrote its summary (interrupted, failed) until it is opened.
    */
   pointsFinished: z.number().int().min(0).nullable(),
+  /**
+   * Points that ran, to the end or until a stop cut them short: a run stopped in its second
+   * point ran 2 and finished 1. Null as pointsFinished is.
+   */
+  pointsRun: z.number().int().min(0).nullable().default(null),
   recordCount: z.number().int().min(0),
   /** Per phase of the first point (a sweep's other points are in its summary). */
   headline: z.array(HeadlineSchema),

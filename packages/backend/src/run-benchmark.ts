@@ -7,10 +7,12 @@ import {
   type RunProgress,
   type RunNotice,
   type RunSpec,
+  type RunMarker,
   type RunSummary,
 } from "@taillab/api";
 import {
   expandSweep,
+  isLiveSession,
   NEVER_HEDGED,
   operationOf,
   parseOperationMix,
@@ -25,6 +27,7 @@ import {
   epochNowMs,
   runPoint,
   type ControlPlane,
+  type RunTuner,
   type PhaseProgress,
   type PhaseResult,
   type TransportTarget,
@@ -33,6 +36,7 @@ import { randomBytes } from "node:crypto";
 import { resolveCredentials, type SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
+import { startLiveSession, type LiveSession } from "./live-session.ts";
 import { objectMemoryProblems } from "./object-memory.ts";
 import { noticeText } from "./run-notices.ts";
 
@@ -53,6 +57,8 @@ export interface RunHooks {
   onNotice?: (message: string, notice: RunNotice) => void;
   /** After the preflight checks, before the first request: where a results store opens the run. */
   onRunStart?: (start: RunStart) => Promise<void>;
+  /** A live session's knobs moved (and its start): the marker on its timeline. */
+  onMarker?: (marker: RunMarker) => void;
 }
 
 /** What a live view shows beside the counts. */
@@ -67,6 +73,8 @@ export interface RunStart {
   keyPrefix: string;
   /** The endpoint's Server header, when it sent one. */
   server: string | null;
+  /** The live tail lab's knobs, when the run is a live session (isLiveSession); else null. */
+  live: LiveSession | null;
 }
 
 /** A spec checked against the contract and against what this machine can hold. */
@@ -114,8 +122,21 @@ export async function runBenchmark(
       const server = await controlPlane.serverHeader();
       const runStartEpochMs = epochNowMs();
       const keyPrefix = keyPrefixOf(spec, runId);
-      await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server });
-      const points = await runPoints(spec, runId, runStartEpochMs, targets, controlPlane, hooks);
+      const live =
+        testbed && isLiveSession(spec)
+          ? startLiveSession({
+              spec,
+              testbed,
+              targetOf: (url) => testbedTarget(url, testbed, spec),
+              runStartEpochMs,
+              ...(hooks.onMarker ? { onMarker: hooks.onMarker } : {}),
+            })
+          : null;
+      await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server, live });
+      const points = await runPoints(spec, runId, runStartEpochMs, targets, controlPlane, {
+        ...hooks,
+        tuner: live?.tuner,
+      });
       const stopped = hooks.signal?.aborted === true || points.some((point) => !point.finished);
       return {
         schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -131,6 +152,7 @@ export async function runBenchmark(
         pointCount: expandSweep(spec).length,
         points,
         ...(testbed ? { testbed: testbed.stats() } : {}),
+        ...(live ? { markers: [...live.markers] } : {}),
       };
     } finally {
       await Promise.all(controlPlanes.map((replica) => replica.close()));
@@ -233,15 +255,7 @@ async function resolveTargets(
   secrets: SecretSources,
   testbed: EmbeddedTestbed | null,
 ): Promise<Target[]> {
-  if (testbed) {
-    return testbed.urls.map((url) => ({
-      url,
-      region: "us-east-1",
-      addressing: "path",
-      credentials: testbed.credentials,
-      bucket: spec.bucket,
-    }));
-  }
+  if (testbed) return testbed.urls.map((url) => testbedTarget(url, testbed, spec));
   const endpoints = spec.endpoints ?? [];
   return Promise.all(
     endpoints.map(async (endpoint, index) => ({
@@ -256,6 +270,16 @@ async function resolveTargets(
       bucket: spec.bucket,
     })),
   );
+}
+
+function testbedTarget(url: string, testbed: EmbeddedTestbed, spec: RunSpec): Target {
+  return {
+    url,
+    region: "us-east-1",
+    addressing: "path",
+    credentials: testbed.credentials,
+    bucket: spec.bucket,
+  };
 }
 
 async function preflight(spec: RunSpec, controlPlane: ControlPlane, url: string): Promise<void> {
@@ -280,7 +304,7 @@ async function runPoints(
   runStartEpochMs: number,
   targets: Target[],
   controlPlane: ControlPlane,
-  hooks: RunHooks,
+  hooks: RunHooks & { tuner: RunTuner | undefined },
 ): Promise<PointSummary[]> {
   const keyPrefix = keyPrefixOf(spec, runId);
   const points = expandSweep(spec);
@@ -310,6 +334,7 @@ async function runPoints(
         verify: spec.verify,
         runStartEpochMs,
         ...(hooks.signal ? { signal: hooks.signal } : {}),
+        ...(hooks.tuner ? { tuner: hooks.tuner } : {}),
         onProgress: ({ percentiles, intervals, ...progress }) =>
           hooks.onProgress?.(
             {

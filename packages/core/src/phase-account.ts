@@ -20,7 +20,12 @@ import {
   type EncodedTally,
   type LatencyTally,
 } from "./latency-tally.ts";
-import { latencyParts, wasCancelled, type LogicalRequest } from "./logical-request.ts";
+import {
+  latencyParts,
+  wasCancelled,
+  type AttemptTimeline,
+  type LogicalRequest,
+} from "./logical-request.ts";
 import {
   addToTail,
   mergeTail,
@@ -85,6 +90,8 @@ interface IntervalTallies {
   latency: LatencyTally;
   /** Intended start → the failure, of requests that failed. */
   failures: LatencyTally;
+  /** Each backup's wait after its request's first attempt (its count is the cost over time). */
+  backups: LatencyTally;
 }
 
 /** What an account holds, as plain data: a worker's delta, or a whole account's snapshot. */
@@ -100,8 +107,19 @@ export interface PhaseAccountDelta {
   /** bucket, answered requests, bytes, … flattened; a bucket is STEADY_BUCKET_MS of answers. */
   steady: number[];
   /** Interval index (seconds of the run clock) and its tallies. */
-  intervals: { index: number; latency: EncodedTally | null; failures: EncodedTally | null }[];
+  intervals: {
+    index: number;
+    latency: EncodedTally | null;
+    failures: EncodedTally | null;
+    backups: EncodedTally | null;
+  }[];
   tail: [number, TailBucketSums][];
+}
+
+function destroyIntervalTallies(interval: IntervalTallies): void {
+  destroyTally(interval.latency);
+  destroyTally(interval.failures);
+  destroyTally(interval.backups);
 }
 
 function emptyHedgeCounts(): HedgeCounts {
@@ -169,6 +187,10 @@ export class PhaseAccount {
     this.extendSegment(request.phaseIndex, request.client, request.intendedStartUs, last.endUs);
     this.countHedging(request);
     const interval = this.intervalAt(last.endUs);
+    for (let index = 1; index < request.attempts.length; index += 1) {
+      const backup = request.attempts[index] as AttemptTimeline;
+      recordDuration(interval.backups, backup.readyUs - first.readyUs);
+    }
     const steady = this.steadyAt(last.endUs);
     steady[0] += 1;
     if (!winner) {
@@ -225,10 +247,12 @@ export class PhaseAccount {
       bucket[0] += delta.steady[at + 1] as number;
       bucket[1] += delta.steady[at + 2] as number;
     }
-    for (const { index, latency, failures } of delta.intervals) {
+    for (const { index, latency, failures, backups } of delta.intervals) {
       const interval = this.intervalAt(index * INTERVAL_US);
       if (latency) mergeTally(interval.latency, latency);
       if (failures) mergeTally(interval.failures, failures);
+      // Deltas of an older engine (or snapshots from before backups were kept) have none.
+      if (backups) mergeTally(interval.backups, backups);
     }
     mergeTail(this.tail, delta.tail);
   }
@@ -248,10 +272,7 @@ export class PhaseAccount {
     for (const tally of Object.values(this.tallies)) resetTally(tally);
     this.hedge = emptyHedgeCounts();
     this.steady.clear();
-    for (const interval of this.intervals.values()) {
-      destroyTally(interval.latency);
-      destroyTally(interval.failures);
-    }
+    for (const interval of this.intervals.values()) destroyIntervalTallies(interval);
     this.intervals.clear();
     this.tail.clear();
     this.dirtyLanes.clear();
@@ -334,16 +355,14 @@ export class PhaseAccount {
           index,
           latency: interval.latency.count > 0 ? encodeTally(interval.latency) : null,
           failures: interval.failures.count > 0 ? encodeTally(interval.failures) : null,
+          backups: interval.backups.count > 0 ? encodeTally(interval.backups) : null,
         };
       });
   }
 
   destroy(): void {
     for (const tally of Object.values(this.tallies)) destroyTally(tally);
-    for (const interval of this.intervals.values()) {
-      destroyTally(interval.latency);
-      destroyTally(interval.failures);
-    }
+    for (const interval of this.intervals.values()) destroyIntervalTallies(interval);
     this.intervals.clear();
   }
 
@@ -359,6 +378,7 @@ export class PhaseAccount {
       p99Ms: stats?.p99 ?? null,
       p999Ms: stats?.p999 ?? null,
       maxMs: stats?.max ?? null,
+      backups: interval.backups.count,
     };
   }
 
@@ -448,7 +468,7 @@ export class PhaseAccount {
     const index = Math.floor(endUs / INTERVAL_US);
     let interval = this.intervals.get(index);
     if (!interval) {
-      interval = { latency: createTally(), failures: createTally() };
+      interval = { latency: createTally(), failures: createTally(), backups: createTally() };
       this.intervals.set(index, interval);
     }
     this.dirtyIntervals.add(index);

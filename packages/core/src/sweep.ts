@@ -1,9 +1,10 @@
-import type { RunPointParams, RunSpec } from "@taillab/api";
+import { UNTIL_STOPPED_SAMPLES, type RunPointParams, type RunSpec } from "@taillab/api";
 
 /**
  * The cartesian run points of a spec, clients outermost, then object size, then samples, so a
  * sweep always runs (and is listed) in the same order. `samples` is the number of requests per
- * phase: for an open loop with a duration, rate × duration. Explicit `points` replace it all.
+ * phase: for an open loop with a duration, rate × duration; until stopped, UNTIL_STOPPED_SAMPLES.
+ * Explicit `points` replace it all.
  */
 export function expandSweep(
   spec: Pick<RunSpec, "clients" | "objectSize" | "samples" | "openLoop" | "points">,
@@ -24,6 +25,7 @@ export function expandSweep(
 }
 
 function openLoopRequests(openLoop: RunSpec["openLoop"]): number {
+  if (openLoop?.untilStopped) return UNTIL_STOPPED_SAMPLES;
   const durationMs = openLoop?.durationMs;
   if (!openLoop || durationMs === undefined) {
     throw new Error("expandSweep: a spec without samples needs an open-loop duration");

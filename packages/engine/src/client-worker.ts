@@ -4,7 +4,6 @@ import {
   createOperationChooser,
   createRandom,
   createRangeChooser,
-  createReplicaChooser,
   createSizeSampler,
   operationOf,
   parseKeyChoice,
@@ -20,11 +19,12 @@ import {
   type TextParseResult,
 } from "@taillab/core";
 import { parentPort, workerData } from "node:worker_threads";
-import { createRequestExecutor, type LogicalResult, type SendAttempt } from "./logical-request.ts";
+import type { LogicalResult, SendAttempt } from "./logical-request.ts";
 import { createObjectContent } from "./object-content.ts";
 import { ScheduleClaims } from "./open-loop-schedule.ts";
 import { createRunClock } from "./run-clock.ts";
-import { createTransport, uploadInParts, type RequestOutcome } from "./transport/index.ts";
+import { createRequestSetup } from "./request-setup.ts";
+import { uploadInParts, type RequestOutcome } from "./transport/index.ts";
 import type {
   CoordinatorMessage,
   MixOrder,
@@ -45,19 +45,12 @@ const port = parentPort;
 if (!port) throw new Error("client-worker must run in a worker thread");
 
 const clock = createRunClock(init.runStartEpochMs);
-const transports = init.targets.map((target) => createTransport(init.transportKind, target, clock));
 const content = createObjectContent(init.content, init.verify, objectSizes());
 // A stop is final for the worker's life: it aborts what is in flight and starts nothing new.
 const stopController = new AbortController();
 const stopSignal = stopController.signal;
-const chooser = createReplicaChooser({
-  replicas: transports.length,
-  strategy: init.replicaChoice,
-});
-const executors = {
-  withBackups: createRequestExecutor({ mode: init.mode, hedge: init.hedge, chooser, stopSignal }),
-  single: createRequestExecutor({ mode: "normal", hedge: init.hedge, chooser, stopSignal }),
-};
+// A live session retunes it (mode, hedge options, replicas) while the phase runs.
+const setup = createRequestSetup({ ...init, clock, stopSignal });
 
 /**
  * Each key's object size: the point's one size, or drawn from the workload's distribution by a
@@ -185,7 +178,7 @@ function recordRequest(
 }
 
 function transportFor(replica: number) {
-  const transport = transports[replica];
+  const transport = setup.transports[replica];
   if (!transport) throw new Error(`no transport for replica ${replica}`);
   return transport;
 }
@@ -236,7 +229,7 @@ function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): Pl
   const { workload, newKeyFirst } = mix.order;
   const prepared = () => command.firstKey + mix.choosePreparedKey();
   const newKey = () => newKeyFirst + Atomics.add(mix.newKeys, 0, 1);
-  const backups = command.allowBackups && sendsBackups(init.mode, op);
+  const backups = command.allowBackups && sendsBackups(setup.mode, op);
   switch (op) {
     case "GET": {
       const keyNumber = prepared();
@@ -447,7 +440,7 @@ async function runRequest(
     measured: run.command.measured && (mix === null || intendedStartUs >= mix.order.warmupEndUs),
   };
   const planned = mix ? planMixRequest(run, mix, origin) : planPhaseRequest(run.command, index);
-  const executor = planned.backups ? executors.withBackups : executors.single;
+  const executor = planned.backups ? setup.executors.withBackups : setup.executors.single;
   const result = await executor.execute(
     planned.send,
     requestClassOf(planned.op, planned.sizeBytes),
@@ -580,6 +573,10 @@ async function runPhase(command: PhaseCommand): Promise<void> {
 port.on("message", (message: CoordinatorMessage) => {
   if (message.type === "stop") {
     stopController.abort();
+    return;
+  }
+  if (message.type === "retune") {
+    setup.retune(message);
     return;
   }
   runPhase(message).catch((error: unknown) => {

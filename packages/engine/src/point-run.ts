@@ -31,6 +31,7 @@ import { SCHEDULE, type ScheduleBuffers } from "./open-loop-schedule.ts";
 import { arrivalsOf, startSchedulePacer, type SchedulePacer } from "./schedule-pacer.ts";
 import type { TransportTarget } from "./transport/index.ts";
 import { createRunClock } from "./run-clock.ts";
+import type { EngineTuning, RunTuner } from "./run-tuner.ts";
 import type {
   CoordinatorMessage,
   MixOrder,
@@ -70,6 +71,11 @@ export interface PointRunOptions {
   onPhaseStart?: (op: Operation) => void;
   /** Each operation of a measured phase, as it ends. */
   onPhaseDone?: (phase: PhaseResult) => void;
+  /**
+   * A live session: its mode, hedge options and replicas may change while the point runs (they
+   * replace `mode`, `hedge` and `targets`), and backups are accounted for from the start.
+   */
+  tuner?: RunTuner;
 }
 
 /** One operation of one phase as it ended. */
@@ -205,16 +211,18 @@ async function runWorkload(
       `preparing the workload's ${workload.prepareObjects} objects failed ${preparedFailures} times; the mix would read missing objects`,
     );
   }
+  // An open loop until stopped has no count: it ends with the stop.
+  const count = options.openLoop?.untilStopped ? Number.POSITIVE_INFINITY : params.samples;
   if (!options.signal?.aborted) {
     const [first] = mixOperations(workload);
     const mix: PhaseOrder = {
       op: first ?? "GET",
       phaseIndex: options.firstPhaseIndex + 1,
       measured: true,
-      count: params.samples,
+      count,
       firstKey,
       keyCount: workload.prepareObjects,
-      allowBackups: options.mode !== "normal",
+      allowBackups: options.mode !== "normal" || options.tuner !== undefined,
       mix: {
         workload,
         newKeyFirst: firstKey + workload.prepareObjects,
@@ -224,12 +232,12 @@ async function runWorkload(
     };
     await runReportedPhase(pool, mix, options.openLoop, options, phases);
   }
-  const created = Math.min(params.samples, Atomics.load(new Int32Array(newKeys), 0));
+  const created = Math.min(count, Atomics.load(new Int32Array(newKeys), 0));
   return {
     phases,
     writtenKeyCount: prepared.dispensed + created,
     deletedKeyCount: 0,
-    keySpan: workload.prepareObjects + params.samples,
+    keySpan: workload.prepareObjects + Math.min(count, Math.max(params.samples, created)),
     phaseCount: 2,
     stopped: options.signal?.aborted ?? false,
   };
@@ -287,8 +295,9 @@ class PhaseProgressMeter {
   private readonly rateSamples: { atMs: number; done: number }[] = [];
   private readonly total: number;
 
+  /** `total` requests, or none known (an open loop until stopped). */
   constructor(total: number) {
-    this.total = total;
+    this.total = Number.isFinite(total) ? total : 0;
   }
 
   progress(accounts: ReadonlyMap<Operation, PhaseAccount>, fallbackOp: Operation): PhaseProgress {
@@ -379,11 +388,14 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   const sizes = options.workload?.sizes;
   const content = createSharedContentBytes(largestObjectBytes(options));
   const shares = splitClients(options.params.clients, options.workers);
+  const tuning: EngineTuning = options.tuner?.current ?? options;
+  // A live session may turn backups on at any time: its pools are sized for them from the start.
+  const poolMode = options.tuner ? "hedged" : options.mode;
   let firstClient = 0;
   const workers = shares.map((clients, workerIndex) => {
-    const connections = connectionsPerReplica(clients, options.mode);
+    const connections = connectionsPerReplica(clients, poolMode);
     const init: WorkerInit = {
-      targets: options.targets.map((target) => ({ ...target, maxConnections: connections })),
+      targets: tuning.targets.map((target) => ({ ...target, maxConnections: connections })),
       transportKind: options.transportKind,
       clients,
       firstClient,
@@ -395,8 +407,8 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       objectSizes:
         sizes === undefined ? null : { distribution: sizes, seed: options.workload?.seed ?? 1 },
       verify: options.verify,
-      mode: options.mode,
-      hedge: options.hedge,
+      mode: tuning.mode,
+      hedge: tuning.hedge,
       replicaChoice: options.replicaChoice,
       collectRecords: options.onRecords !== undefined,
       maxOutstanding: maxOutstanding(connections),
@@ -422,23 +434,38 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   const broadcast = (message: CoordinatorMessage) => {
     for (const worker of workers) worker.postMessage(message);
   };
+  // Each worker keeps its pools' size: they were sized for backups from the start.
+  const retune = ({ mode, hedge, targets }: EngineTuning) =>
+    workers.forEach((worker, index) => {
+      const maxConnections = connectionsPerReplica(shares[index] ?? 1, poolMode);
+      const message: CoordinatorMessage = {
+        type: "retune",
+        mode,
+        hedge,
+        targets: targets.map((target) => ({ ...target, maxConnections })),
+      };
+      worker.postMessage(message);
+    });
+  const unfollow = options.tuner?.follow(retune);
   const terminate = async () => {
+    unfollow?.();
     terminated = true;
     await Promise.all(workers.map((worker) => worker.terminate()));
   };
 
   return {
-    async runPhase(order, openLoop, { mode, hedge, onProgress, onRecords, signal }) {
+    async runPhase(order, openLoop, { hedge, onProgress, onRecords, signal }) {
       const accounts = new Map<Operation, PhaseAccount>();
       const loop = openLoop ? "open" : "closed";
       const accountOf = (op: Operation) => {
         let account = accounts.get(op);
         if (!account) {
-          const backups = order.allowBackups && sendsBackups(mode, op);
+          const backups = order.allowBackups && sendsBackups(poolMode, op);
+          const budgetPercent = (options.tuner?.current.hedge ?? hedge).budgetPercent;
           account = new PhaseAccount({
             op,
             loop,
-            hedgeBudgetPct: backups ? hedge.budgetPercent : null,
+            hedgeBudgetPct: backups ? budgetPercent : null,
           });
           accounts.set(op, account);
         }

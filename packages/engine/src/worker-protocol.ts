@@ -83,7 +83,15 @@ export interface MixOrder {
   movedBytes: SharedArrayBuffer;
 }
 
-export type CoordinatorMessage = PhaseCommand | { type: "stop" };
+/** A live session's change: the next requests use this mode, these options and replicas. */
+export interface RetuneCommand {
+  type: "retune";
+  mode: RequestMode;
+  hedge: HedgeOptions;
+  targets: TransportTarget[];
+}
+
+export type CoordinatorMessage = PhaseCommand | RetuneCommand | { type: "stop" };
 
 /** What a worker counted since its last report, per operation, and its records. */
 export interface WorkerReport {

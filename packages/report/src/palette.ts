@@ -35,7 +35,14 @@ export type PaletteName = "light" | "dark";
 
 export const PALETTES: Record<PaletteName, Palette> = {
   light: {
-    modes: { normal: "#2f6fde", hedged: "#e0662b", tied: "#1d8a4e", adaptive: "#8b46c9" },
+    modes: {
+      normal: "#2f6fde",
+      hedged: "#e0662b",
+      tied: "#1d8a4e",
+      adaptive: "#8b46c9",
+      // The tied family is green; cancelling at the server is its yellower shade.
+      "tied-server": "#6f8f00",
+    },
     percentiles: {
       p50: "#0f8b8d",
       p90: "#5f7896",
@@ -48,7 +55,13 @@ export const PALETTES: Record<PaletteName, Palette> = {
     series: ["#2f6fde", "#1d8a4e", "#8b46c9", "#0f8b8d", "#8c564b", "#d6539b", "#4b5b66"],
   },
   dark: {
-    modes: { normal: "#5a92ff", hedged: "#ff9a5c", tied: "#3fcf83", adaptive: "#c08cff" },
+    modes: {
+      normal: "#5a92ff",
+      hedged: "#ff9a5c",
+      tied: "#3fcf83",
+      adaptive: "#c08cff",
+      "tied-server": "#b9d84a",
+    },
     percentiles: {
       p50: "#3dd6d0",
       p90: "#9fb3cc",

@@ -1,5 +1,6 @@
 import {
   PERCENTILE_LEVELS,
+  isTiedMode,
   type CredentialsRef,
   type Endpoint,
   type LatencyStats,
@@ -98,7 +99,7 @@ function hedgeText(messages: ReportMessages, spec: RunSpec): string {
   return messages.hedgeSpec(
     delay,
     formatPercent(hedge.budgetPercent, 0),
-    spec.mode === "tied" ? `${formatMs(hedge.tiedDelayMs)} ms` : null,
+    isTiedMode(spec.mode) ? `${formatMs(hedge.tiedDelayMs)} ms` : null,
     hedge.minSamples,
   );
 }

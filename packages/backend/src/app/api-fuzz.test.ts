@@ -55,6 +55,7 @@ const VALID: Record<ApiMethodName, unknown> = {
   startRun: { experiment: draft },
   stopRun: { runId: "r1" },
   activeRun: undefined,
+  retuneRun: { runId: "r1", tuning: { stallProbability: 0.1 } },
   listRuns: undefined,
   getRun: { runId: "r1" },
   renameRun: { runId: "r1", name: "n" },

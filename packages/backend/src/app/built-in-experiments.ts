@@ -76,7 +76,62 @@ export const BUILT_IN_EXPERIMENTS: readonly Experiment[] = [
     },
     modes: ["normal", "hedged", "tied"],
   },
+  {
+    id: "builtin-tied-cancel",
+    builtIn: true,
+    updatedAt: UPDATED_AT,
+    name: "Tied requests: client vs server cancellation",
+    description:
+      "Two testbed replicas that serve one request at a time (exponential service, mean 4 ms), at 60 % of their capacity. Tied requests cancelled by the client run both copies until one answers, nearly doubling the work; cancelled by the servers, as in The Tail at Scale, the replica that starts a copy drops its twin from the other's queue, so the median falls too at almost no extra work.",
+    endpointId: EMBEDDED_TESTBED_ENDPOINT_ID,
+    // Poisson arrivals at 300/s for 10 s per mode: about 3 000 GETs, p99.9 the 3rd-worst.
+    spec: {
+      clients: 32,
+      objectSize: "4KiB",
+      openLoop: { rateHz: 300, arrivals: "poisson", durationMs: "10s" },
+      workload: { ops: "get:100", prepareObjects: 200 },
+      testbed: {
+        replicas: 2,
+        profile: {
+          description: "one service slot per replica, exponential service time (mean 4 ms)",
+          serviceTime: { kind: "exponential", meanMs: 4 },
+          queue: { slots: 1 },
+        },
+        seed: 1,
+      },
+    },
+    modes: ["normal", "tied", "tied-server"],
+  },
+  {
+    id: "builtin-live-tail",
+    builtIn: true,
+    updatedAt: UPDATED_AT,
+    name: "Live tail lab",
+    description:
+      "GETs on two testbed replicas (4 service slots each, 5 ms median, 1 % of requests stall for 0.5 s) until you stop it. Move the knobs while it runs — stalls, service time, replicas, normal, hedged or tied requests, hedge delay and budget — and watch p50, p99 and p99.9 per second and the extra requests answer within two seconds. Every change is marked on the timeline and kept with the run.",
+    endpointId: EMBEDDED_TESTBED_ENDPOINT_ID,
+    spec: {
+      clients: 16,
+      objectSize: "4KiB",
+      openLoop: { rateHz: 400, arrivals: "poisson", untilStopped: true },
+      workload: { ops: "get:100", prepareObjects: 200 },
+      hedge: { delay: "20ms", budgetPercent: "10%", minSamples: 5 },
+      testbed: {
+        replicas: 2,
+        profile: {
+          description: "live tail lab: lognormal 5 ms, 1 % stall 0.5 s, 4 slots per replica",
+          serviceTime: { kind: "lognormal", medianMs: 5, sigma: 0.25 },
+          stalls: { probability: 0.01, durationMs: 500 },
+          queue: { slots: 4 },
+        },
+        seed: 1,
+      },
+    },
+  },
 ];
+
+/** The built-in live tail lab: a live session, whose knobs move while it runs. */
+export const LIVE_TAIL_EXPERIMENT_ID = "builtin-live-tail";
 
 export function isBuiltInExperiment(id: string): boolean {
   return BUILT_IN_EXPERIMENTS.some((experiment) => experiment.id === id);

@@ -79,7 +79,8 @@ function specOnEndpoint(
 
 /**
  * Requests one run measures: each point's phases (write, read, cleanup: `samples` each) or its
- * workload's mix (`samples`; the prepared objects are not measured), times `repeat`.
+ * workload's mix (`samples`; the prepared objects are not measured), times `repeat`; 0 for an
+ * open loop until stopped, whose count nobody knows in advance.
  */
 export function measuredRequestCount(spec: RunSpec, points: readonly RunPointParams[]): number {
   const phases = spec.workload ? 1 : spec.phases.length;
@@ -88,13 +89,14 @@ export function measuredRequestCount(spec: RunSpec, points: readonly RunPointPar
 
 /**
  * How long one open-loop run's measured requests take by their schedule (rate × requests), the
- * closed-loop cleanup left out; null for a closed loop, whose speed is the server's.
+ * closed-loop cleanup left out; null for a closed loop, whose speed is the server's, and for an
+ * open loop until stopped.
  */
 export function openLoopDurationMs(
   spec: RunSpec,
   points: readonly RunPointParams[],
 ): number | null {
-  if (!spec.openLoop) return null;
+  if (!spec.openLoop || spec.openLoop.untilStopped) return null;
   const scheduledPhases = spec.workload
     ? 1
     : spec.phases.filter((phase) => phase !== "cleanup").length;

@@ -2,6 +2,8 @@ import {
   toApiError,
   type ActiveRun,
   type ApiError,
+  type LiveTuning,
+  type RunMarker,
   type RunEvent,
   type RunPointParams,
   type RunNotice,
@@ -12,6 +14,8 @@ import {
 import type { ResultsStore } from "@taillab/store";
 import { randomBytes } from "node:crypto";
 import type { SecretSources } from "../credentials.ts";
+import { InputError } from "../input-error.ts";
+import type { LiveSession } from "../live-session.ts";
 import { runAndRecord } from "../recorded-run.ts";
 import { noticeText } from "../run-notices.ts";
 import { measuredRequestCount } from "./experiment-spec.ts";
@@ -39,6 +43,11 @@ export interface RunManager {
   start(plan: RunPlan): Promise<{ runId: string }>;
   /** Stops the series a run belongs to; answers when it has stopped. Nothing if it has ended. */
   stop(runId: string): Promise<void>;
+  /**
+   * Moves knobs of the live session `runId`; answers its marker. An InputError naming runId
+   * when that run is not a live session that runs now.
+   */
+  retune(runId: string, change: Partial<LiveTuning>): Promise<RunMarker>;
   active(): ActiveRun | null;
   /** Stops whatever runs and waits for it. */
   close(): Promise<void>;
@@ -54,6 +63,8 @@ interface Series {
   stop: AbortController;
   runIds: string[];
   active: ActiveRun | null;
+  /** The active run's knobs, when it is a live session. */
+  live: LiveSession | null;
   done: Promise<void>;
 }
 
@@ -100,6 +111,7 @@ export function createRunManager(options: {
             onRunStart: async (start) => {
               runId = start.runId;
               series.runIds.push(runId);
+              series.live = start.live;
               const requestCount = measuredRequestCount(spec, plan.points);
               series.active = {
                 runId,
@@ -117,6 +129,7 @@ export function createRunManager(options: {
                 points: plan.points,
                 requestCount,
                 series: place,
+                ...(start.live ? { tuning: start.live.tuning } : {}),
               });
               for (const early of earlyNotices) emit({ type: "notice", runId, ...early });
               started.resolve(runId);
@@ -132,6 +145,9 @@ export function createRunManager(options: {
               if (series.active) series.active.lastProgress = update;
               live.update(update, figures);
               progress.push({ progress: update, event: null });
+            },
+            onMarker: (marker) => {
+              if (runId !== null) emit({ type: "retuned", runId, marker });
             },
             onNotice: (message, notice) => {
               if (runId === null) earlyNotices.push({ message, notice });
@@ -162,6 +178,7 @@ export function createRunManager(options: {
         break;
       } finally {
         series.active = null;
+        series.live = null;
       }
     }
   }
@@ -180,6 +197,7 @@ export function createRunManager(options: {
         stop: new AbortController(),
         runIds: [],
         active: null,
+        live: null,
         done: Promise.resolve(),
       };
       current = series;
@@ -200,7 +218,24 @@ export function createRunManager(options: {
       series.stop.abort();
       await series.done;
     },
-    active: () => current?.active ?? null,
+    async retune(runId, change) {
+      const live = current?.active?.runId === runId ? current.live : null;
+      if (!live) {
+        throw InputError.of(
+          "runId",
+          `run ${runId} is not a live session running now: only a live tail lab's knobs move while it runs`,
+        );
+      }
+      return live.retune(change);
+    },
+    active() {
+      const series = current;
+      if (!series?.active) return null;
+      const { live } = series;
+      return live
+        ? { ...series.active, tuning: live.tuning, markers: [...live.markers] }
+        : series.active;
+    },
     async close() {
       const series = current;
       if (!series) return;

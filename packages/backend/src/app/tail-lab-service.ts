@@ -127,6 +127,7 @@ export async function createTailLabService(
       return runs.start({ name: name || experiment.name, specs, points });
     },
     stopRun: ({ runId }) => runs.stop(runId),
+    retuneRun: ({ runId, tuning }) => runs.retune(runId, tuning),
     activeRun: async () => runs.active(),
 
     listRuns: () => store.list(),

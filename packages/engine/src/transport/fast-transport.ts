@@ -112,7 +112,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
    */
   function sendOnWire(
     request: WireRequest,
-    { signal, onResponse }: RequestOptions,
+    { signal, onResponse, headers: extraHeaders }: RequestOptions,
     onBody: ((chunk: Buffer) => void) | null,
   ): Promise<WireResponse> {
     const timing = new WireTiming(clock);
@@ -154,7 +154,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
               request.method,
               request.path,
               request.host ?? address.hostHeader,
-              request.headers,
+              extraHeaders ? { ...request.headers, ...extraHeaders } : request.headers,
             ),
             body: request.body ?? null,
           },
@@ -224,7 +224,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
 
   async function getObject(
     key: string,
-    { signal, onResponse, expect, range }: GetOptions,
+    { signal, onResponse, headers, expect, range }: GetOptions,
   ): Promise<RequestOutcome> {
     const request: WireRequest = {
       method: "GET",
@@ -232,7 +232,11 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       ...(range ? { headers: { Range: rangeHeaderValue(range) } } : {}),
     };
     const body = createGetBodyCheck({ expect, range });
-    const wire = await sendOnWire(request, { signal, onResponse }, (chunk) => body.onChunk(chunk));
+    const wire = await sendOnWire(
+      request,
+      { signal, onResponse, ...(headers ? { headers } : {}) },
+      (chunk) => body.onChunk(chunk),
+    );
     const { timeline, status } = wire;
     if (wire.error !== null) {
       return { ...timeline, status, error: wire.error, bytes: status >= 300 ? 0 : body.bytes };

@@ -106,6 +106,8 @@ export interface RequestOptions {
    * below its deserialiser), with the status as sent.
    */
   onResponse?: (status: number) => void;
+  /** More headers to send, e.g. a tied request's tie id (signed on the fast path). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Bytes `start` to `endInclusive` of an object, both counted from 0 (HTTP's `bytes=a-b`). */

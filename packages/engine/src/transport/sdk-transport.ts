@@ -88,12 +88,12 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
   async function call<Input extends object, Output extends MetadataBearer, T extends object>(
     command: { middlewareStack: MiddlewareStack<Input, Output> },
     send: (abortSignal: AbortSignal | undefined) => Promise<Output>,
-    { signal, onResponse }: RequestOptions,
+    { signal, onResponse, headers }: RequestOptions,
     none: T,
     read: (output: Output, body: Buffer) => Reading<T>,
     emptyBodyIsError = false,
   ): Promise<RequestOutcome & T> {
-    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, true);
+    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, true, headers);
     if (signal?.aborted) return { ...aborted(probe), ...none };
     try {
       const output = await send(signal);
@@ -139,12 +139,12 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
 
   async function getObject(
     key: string,
-    { signal, expect, range, onResponse }: GetOptions,
+    { signal, expect, range, onResponse, headers }: GetOptions,
   ): Promise<RequestOutcome> {
     assertObjectKey(key);
     const Range = range ? rangeHeaderValue(range) : undefined;
     const command = new GetObjectCommand({ Bucket, Key: key, ...(Range ? { Range } : {}) });
-    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, false);
+    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, false, headers);
     if (signal?.aborted) return aborted(probe);
     const body = createGetBodyCheck({ expect, range });
     try {
