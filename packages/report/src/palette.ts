@@ -27,9 +27,23 @@ export interface Palette {
   cost: string;
   /** The fitted latency models of the CDF. */
   models: { exponential: string; lognormal: string };
+  /**
+   * Where a request's time went (the tail breakdown), from the client to the last byte: greys
+   * for the client's own waits, blue-grey for the server, a pale green for the transfer.
+   */
+  parts: Record<LatencyPart, string>;
   /** Lines that stand for a run or a group of points, in order. */
   series: readonly string[];
 }
+
+/** The parts of a request's latency, in the order they happen (core's LatencyParts). */
+export type LatencyPart = "clientQueue" | "hedgeWait" | "server" | "transfer";
+export const LATENCY_PARTS: readonly LatencyPart[] = [
+  "clientQueue",
+  "hedgeWait",
+  "server",
+  "transfer",
+];
 
 export type PaletteName = "light" | "dark";
 
@@ -52,6 +66,12 @@ export const PALETTES: Record<PaletteName, Palette> = {
     },
     cost: "#a07800",
     models: { exponential: "#d6539b", lognormal: "#8c564b" },
+    parts: {
+      clientQueue: "#a3abb8",
+      hedgeWait: "#6b7584",
+      server: "#34506f",
+      transfer: "#86b8a6",
+    },
     series: ["#2f6fde", "#1d8a4e", "#8b46c9", "#0f8b8d", "#8c564b", "#d6539b", "#4b5b66"],
   },
   dark: {
@@ -71,6 +91,12 @@ export const PALETTES: Record<PaletteName, Palette> = {
     },
     cost: "#e6c14a",
     models: { exponential: "#ff8fc8", lognormal: "#c99a80" },
+    parts: {
+      clientQueue: "#5d6675",
+      hedgeWait: "#8c96a6",
+      server: "#a9c1dd",
+      transfer: "#5f9684",
+    },
     series: ["#5a92ff", "#3fcf83", "#c08cff", "#3dd6d0", "#c99a80", "#ff8fc8", "#aab7c4"],
   },
 };

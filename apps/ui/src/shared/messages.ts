@@ -21,6 +21,25 @@ export const commonMessages: FeatureMessages = {
       customProfile: "custom profile",
       inherit: "as the endpoint ({{value}})",
     },
+    knobs: {
+      start: "start",
+      names: {
+        serviceMs: "service",
+        stallProbability: "stalls",
+        stallMs: "stall length",
+        replicas: "replicas",
+        mode: "mode",
+        hedgeDelay: "hedge delay",
+        hedgeBudgetPercent: "budget",
+      },
+      modes: {
+        normal: "normal",
+        hedged: "hedged",
+        tied: "tied (client cancel)",
+        "tied-server": "tied (server cancel)",
+        adaptive: "adaptive",
+      },
+    },
   },
   "zh-CN": {
     cancel: "取消",
@@ -40,6 +59,25 @@ export const commonMessages: FeatureMessages = {
       seedHint: "相同的种子会重放相同的延迟。",
       customProfile: "自定义配置",
       inherit: "沿用端点设置（{{value}}）",
+    },
+    knobs: {
+      start: "开始",
+      names: {
+        serviceMs: "服务时间",
+        stallProbability: "卡顿",
+        stallMs: "卡顿时长",
+        replicas: "副本",
+        mode: "模式",
+        hedgeDelay: "对冲延迟",
+        hedgeBudgetPercent: "预算",
+      },
+      modes: {
+        normal: "普通",
+        hedged: "对冲",
+        tied: "绑定（客户端取消）",
+        "tied-server": "绑定（服务端取消）",
+        adaptive: "自适应",
+      },
     },
   },
 };

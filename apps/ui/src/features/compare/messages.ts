@@ -64,6 +64,9 @@ export const compareMessages: FeatureMessages = {
       won: "Won by backup",
       cancelled: "Cancelled",
       wasted: "Wasted (MB)",
+      served: "Testbed work (requests served)",
+      servedHint:
+        "Every request the embedded testbed's replicas began to serve in the run, setup included: tied twins dropped from a queue before service (server cancel) are not work",
       tailChart: "Tail latency per mode",
       costChart: "Cost of backups per mode",
       nothingWasted:
@@ -129,6 +132,9 @@ export const compareMessages: FeatureMessages = {
       won: "备份胜出",
       cancelled: "已取消",
       wasted: "浪费 (MB)",
+      served: "测试床工作量（已处理的请求）",
+      servedHint:
+        "运行中内置测试床各副本开始处理的全部请求（含准备阶段）：服务前就从队列中撤下的绑定副本（服务端取消）不算工作量",
       tailChart: "各模式的尾延迟",
       costChart: "各模式备份请求的代价",
       nothingWasted:

@@ -113,6 +113,7 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
   // body began (a stalled GET, a tied twin) moved none, and an axis of zeros says nothing: the
   // chart shows how many attempts were cancelled instead.
   const wasted = entries.some((entry) => entry.wastedBytes > 0);
+  const work = entries.every((entry) => entry.served !== null);
   return (
     <section className="card section" data-testid="mode-comparison" data-modes={entries.length}>
       <h2>{t("modes.title")}</h2>
@@ -130,6 +131,11 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
               <th className="number">{t("modes.won")}</th>
               <th className="number">{t("modes.cancelled")}</th>
               <th className="number">{t("modes.wasted")}</th>
+              {work ? (
+                <th className="number" title={t("modes.servedHint")}>
+                  {t("modes.served")}
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -143,6 +149,7 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
                 data-p999-ms={entry.p999Ms}
                 data-extra-percent={entry.extraPct}
                 data-wasted-bytes={entry.wastedBytes}
+                data-served={entry.served ?? undefined}
               >
                 <td>
                   <span className="badge" data-mode={entry.mode}>
@@ -157,6 +164,7 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
                 <td className="number">{formatInteger(entry.wonByBackup)}</td>
                 <td className="number">{formatInteger(entry.cancelled)}</td>
                 <td className="number">{formatMiB(entry.wastedBytes)}</td>
+                {work ? <td className="number">{formatInteger(entry.served ?? 0)}</td> : null}
               </tr>
             ))}
           </tbody>

@@ -6,6 +6,18 @@ import type { ComparedRun } from "./compare-model.ts";
 export interface ModeEntry extends CoreModeEntry {
   runId: string;
   label: string;
+  /**
+   * Requests the embedded testbed's replicas began to serve in the whole run (setup included):
+   * the servers' work, which a tied twin dropped before service does not add to. Null when the
+   * run was not on the testbed or was recorded before it was counted.
+   */
+  served: number | null;
+}
+
+function servedOf(run: ComparedRun | undefined): number | null {
+  const replicas = run?.detail.summary.testbed;
+  if (!replicas || !replicas.every((replica) => replica.served !== undefined)) return null;
+  return replicas.reduce((sum, replica) => sum + (replica.served ?? 0), 0);
 }
 
 /** Core's mode comparison of the chosen point and phase, for the compared runs. */
@@ -17,5 +29,6 @@ export function modeComparison(runs: readonly ComparedRun[], row: ComparisonRow)
     ...entry,
     runId: runs[entry.runIndex]?.runId ?? "",
     label: runs[entry.runIndex]?.label ?? "",
+    served: servedOf(runs[entry.runIndex]),
   }));
 }

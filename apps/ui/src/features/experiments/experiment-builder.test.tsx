@@ -1,5 +1,5 @@
 import type { ExperimentPreview } from "@taillab/api";
-import { act, fireEvent, screen } from "@testing-library/react";
+import { act, fireEvent, screen, within } from "@testing-library/react";
 import i18next from "i18next";
 import { describe, expect, it, vi } from "vitest";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
@@ -157,6 +157,46 @@ describe("experiments screen", () => {
     expect(screen.getByText("“x”: expected a whole number of clients")).toBeTruthy();
     expect(screen.getByTestId("sweep-preview").dataset.state).toBe("invalid");
     expect((screen.getByTestId("experiment-clients") as HTMLInputElement).value).toBe("1, x");
+  });
+
+  it("warns at the clients field about counts this machine cannot hold, before Run", async () => {
+    const limit =
+      "100000 clients need 200000 open files (a connection per client and replica); this machine allows 65536";
+    const fake = installFakeTailLab({
+      previewExperiment: vi.fn(async (draft) =>
+        (draft.spec as { clients?: number[] }).clients?.[0] === 100_000
+          ? { ok: false as const, errors: [{ field: "spec.clients", message: limit }] }
+          : PREVIEW,
+      ),
+    });
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.change(screen.getByTestId("experiment-clients"), { target: { value: "100000" } });
+    await settle();
+    const field = screen.getByTestId("experiment-clients").closest(".field") as HTMLElement;
+    expect(field.dataset.invalid).toBe("true");
+    expect(within(field).getByRole("alert").textContent).toBe(limit);
+    expect(fake.startRun).not.toHaveBeenCalled();
+    // Back within the machine's means, the warning goes.
+    fireEvent.change(screen.getByTestId("experiment-clients"), { target: { value: "1000" } });
+    await settle();
+    expect(field.dataset.invalid).toBeUndefined();
+  });
+
+  it("previews an open loop until stopped as going on until stopped", async () => {
+    installFakeTailLab({
+      previewExperiment: vi.fn(async () => ({
+        ok: true as const,
+        points: [{ clients: 16, samples: 0, objectSizeBytes: 4096 }],
+        requestCount: 0,
+        durationMs: null,
+      })),
+    });
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    await settle();
+    expect(screen.getByTestId("sweep-preview-requests").textContent).toBe("∞");
+    expect(screen.getByTestId("sweep-preview").textContent).toContain("runs until you stop it");
   });
 
   it("shows the testbed section and the hedge options when they apply", async () => {

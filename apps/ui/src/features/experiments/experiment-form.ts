@@ -4,6 +4,7 @@ import {
   parseDuration,
   parseHedgeDelay,
   PHASE_ORDER,
+  RequestModeSchema,
   type ExperimentDraftInput,
   type FieldError,
   type Phase,
@@ -34,6 +35,8 @@ export interface ExperimentForm {
   rate: string;
   arrivals: "fixed" | "poisson";
   duration: string;
+  /** An open loop with no end: a live session, its knobs moved while it runs. */
+  untilStopped: boolean;
   mode: RequestMode;
   /** Run once per mode in `modes`, each a run of its own, to compare them. */
   compareModes: boolean;
@@ -63,7 +66,7 @@ type FormField = keyof ExperimentForm;
 export type ErrorField =
   Exclude<FormField, "hedgeDelayKind" | "hedgeDelayMs" | "hedgePercentile"> | "hedgeDelay";
 
-export const REQUEST_MODES: readonly RequestMode[] = ["normal", "hedged", "tied", "adaptive"];
+export const REQUEST_MODES: readonly RequestMode[] = RequestModeSchema.options;
 
 export function newExperimentForm(endpointId = ""): ExperimentForm {
   return {
@@ -81,6 +84,7 @@ export function newExperimentForm(endpointId = ""): ExperimentForm {
     rate: "200/s",
     arrivals: "fixed",
     duration: "",
+    untilStopped: false,
     mode: "normal",
     compareModes: false,
     modes: ["normal", "hedged", "tied"],
@@ -161,6 +165,7 @@ export function experimentToForm(experiment: ExperimentDraftInput): ExperimentFo
     form.arrivals = spec.openLoop.arrivals === "poisson" ? "poisson" : "fixed";
     form.duration =
       spec.openLoop.durationMs === undefined ? "" : durationText(spec.openLoop.durationMs);
+    form.untilStopped = spec.openLoop.untilStopped === true;
   }
 
   if (typeof spec.mode === "string" && REQUEST_MODES.includes(spec.mode as RequestMode)) {
@@ -236,10 +241,11 @@ export function formToDraft(
     if (value === undefined) delete spec[key];
     else spec[key] = value;
   };
-  const openWithDuration = form.loop === "open" && form.duration.trim() !== "";
+  const openWithoutCount =
+    form.loop === "open" && (form.duration.trim() !== "" || form.untilStopped);
 
   set("clients", splitList(form.clients).map(numberOrText));
-  set("samples", openWithDuration ? undefined : splitList(form.samples).map(numberOrText));
+  set("samples", openWithoutCount ? undefined : splitList(form.samples).map(numberOrText));
   set("objectSize", splitList(form.sizes));
   set("phases", form.useWorkload ? undefined : PHASE_ORDER.filter((phase) => form.phases[phase]));
   set("repeat", numberOrText(form.repeat));
@@ -273,7 +279,8 @@ function openLoopOf(form: ExperimentForm, base: unknown): Spec {
     rateHz: numberOrText(form.rate),
     arrivals: form.arrivals,
     // A duration always goes as text: a bare number would be read as milliseconds.
-    durationMs: duration === "" ? undefined : duration,
+    durationMs: duration === "" || form.untilStopped ? undefined : duration,
+    untilStopped: form.untilStopped ? true : undefined,
   });
 }
 

@@ -53,6 +53,16 @@ export const experimentsMessages: FeatureMessages = {
         description:
           "Two testbed replicas where 1 % of requests stall for 1 s. Normal requests show the stalls at p99.9; hedged requests (a backup after the p95 latency) and tied requests (two copies at once, the slower cancelled) hide them. Three runs, compared side by side.",
       },
+      "builtin-tied-cancel": {
+        name: "Tied requests: client vs server cancellation",
+        description:
+          "Two testbed replicas that serve one request at a time (exponential service, mean 4 ms), at 60 % of their capacity. Tied requests cancelled by the client run both copies until one answers, nearly doubling the work; cancelled by the servers, as in The Tail at Scale, the replica that starts a copy drops its twin from the other's queue, so the median falls too at almost no extra work.",
+      },
+      "builtin-live-tail": {
+        name: "Live tail lab",
+        description:
+          "GETs on two testbed replicas (16 service slots each, 5 ms median, 1 % of requests stall for 0.5 s) until you stop it. Move the knobs while it runs — stalls, service time, replicas, normal, hedged or tied requests, hedge delay and budget — and watch p50, p99 and p99.9 per second and the extra requests answer within two seconds. Every change is marked on the timeline and kept with the run.",
+      },
     },
     builder: {
       back: "All experiments",
@@ -112,18 +122,25 @@ export const experimentsMessages: FeatureMessages = {
       poisson: "Poisson",
       duration: "Duration",
       durationHint: "30s, 2m. Empty: the requests per phase above.",
+      untilStopped: "Until stopped",
+      untilStoppedHint:
+        "No end: the operation mix goes on until you stop it, and on the embedded testbed its knobs (stalls, replicas, mode…) move while it runs. Needs an operation mix.",
     },
     mode: {
       title: "Requests",
       mode: "Mode",
       normal: "Normal",
       hedged: "Hedged",
-      tied: "Tied",
+      tied: "Tied (client cancel)",
+      "tied-server": "Tied (server cancel)",
       adaptive: "Adaptive",
       normalHint: "One attempt per request.",
       hedgedHint:
         "No answer within the delay: a backup goes to another replica; the first answer wins, the other is cancelled.",
-      tiedHint: "Two copies to two replicas at once; when one answers, the other is cancelled.",
+      tiedHint:
+        "Two copies to two replicas at once; when one answers, the client cancels the other.",
+      "tied-serverHint":
+        "Two copies to two replicas at once, tied by an id: the replica that starts serving one drops the other from its twin's queue (The Tail at Scale), so the second copy costs almost no work.",
       adaptiveHint:
         "A hedge delay that follows congestion: near zero when idle (like tied), longer under load.",
       compare: "Run once per mode, to compare them",
@@ -213,6 +230,7 @@ export const experimentsMessages: FeatureMessages = {
       runs: "runs",
       duration: "about {{duration}}",
       durationUnknown: "duration depends on the server",
+      untilStopped: "runs until you stop it: a live session whose knobs move while it runs",
       invalid: "Fix the marked fields to see what will run.",
       failed: "No preview: {{message}}",
       clients: "Clients",
@@ -274,6 +292,16 @@ export const experimentsMessages: FeatureMessages = {
         description:
           "两个测试床副本，其中 1% 的请求会停顿 1 秒。普通请求在 p99.9 上暴露这些停顿；对冲请求（p95 延迟之后发出一个备份）和绑定请求（同时发出两份，取消较慢的一份）则能掩盖这些停顿。共三次运行，并排对比。",
       },
+      "builtin-tied-cancel": {
+        name: "绑定请求：客户端取消与服务端取消",
+        description:
+          "两个每次只处理一个请求的测试床副本（指数分布服务时间，均值 4 毫秒），负载为其容量的 60%。由客户端取消的绑定请求会让两份副本一直运行到其中一份应答，工作量几乎翻倍；按《The Tail at Scale》的做法由服务端取消时，先开始处理的副本让另一副本从队列中撤下其副本，因此中位数也会下降，而几乎不增加工作量。",
+      },
+      "builtin-live-tail": {
+        name: "实时尾延迟实验",
+        description:
+          "在两个测试床副本（每个 16 个服务槽，中位数 5 毫秒，1% 的请求停顿 0.5 秒）上持续执行 GET，直到你停止。运行中调节旋钮——卡顿、服务时间、副本数、普通/对冲/绑定请求、对冲延迟与预算——两秒内即可看到每秒 p50、p99、p99.9 与额外请求的变化。每次调节都会标在时间轴上并随运行保存。",
+      },
     },
     builder: {
       back: "全部实验",
@@ -332,17 +360,23 @@ export const experimentsMessages: FeatureMessages = {
       poisson: "泊松",
       duration: "时长",
       durationHint: "30s、2m。留空：使用上面的每阶段请求数。",
+      untilStopped: "持续到停止",
+      untilStoppedHint:
+        "不设终点：操作组合持续运行直到你停止；在内置测试床上运行时可随时调节旋钮（卡顿、副本数、模式…）。需要操作组合。",
     },
     mode: {
       title: "请求方式",
       mode: "模式",
       normal: "普通",
       hedged: "对冲",
-      tied: "绑定",
+      tied: "绑定（客户端取消）",
+      "tied-server": "绑定（服务端取消）",
       adaptive: "自适应",
       normalHint: "每个请求只发一次。",
       hedgedHint: "超过延迟仍无响应时，向另一个副本发送备份请求；取先到的响应，取消另一个。",
-      tiedHint: "同时向两个副本各发一份；一个响应后取消另一个。",
+      tiedHint: "同时向两个副本各发一份；一个响应后由客户端取消另一个。",
+      "tied-serverHint":
+        "同时向两个副本各发一份并以同一标识绑定：先开始处理的副本让另一副本从队列中撤下其副本（《The Tail at Scale》），第二份几乎不增加工作量。",
       adaptiveHint: "对冲延迟随拥塞变化：空闲时接近零（类似绑定），负载高时变长。",
       compare: "每种模式各运行一次，用于对比",
       compareHint: "每个勾选的模式以相同负载各运行一次；在“对比”页面并排查看。",
@@ -429,6 +463,7 @@ export const experimentsMessages: FeatureMessages = {
       runs: "次运行",
       duration: "约 {{duration}}",
       durationUnknown: "时长取决于服务器",
+      untilStopped: "持续运行直到你停止：运行中可随时调节旋钮的实时实验",
       invalid: "修改标出的字段后即可看到将要运行的内容。",
       failed: "无法预览：{{message}}",
       clients: "客户端",

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { useLiveRun } from "./live-run-store.ts";
-import { canCompareModes, nextModeComing, shownStatus } from "./live-status.ts";
+import { canCompareModes, nextModeComing, shownStatus, stoppedInPoint } from "./live-status.ts";
 
 const TONE = {
   complete: "success",
@@ -14,13 +14,14 @@ const TONE = {
 export function FinishedBanner() {
   const { t } = useTranslation("live");
   const navigate = useNavigation((state) => state.navigate);
-  const { runId, finished, status, compare, next } = useLiveRun(
+  const { runId, finished, status, compare, next, stoppedIn } = useLiveRun(
     useShallow((state) => ({
       runId: state.runId,
       finished: state.finished,
       status: shownStatus(state),
       compare: canCompareModes(state),
       next: nextModeComing(state),
+      stoppedIn: stoppedInPoint(state),
     })),
   );
   if (!finished || runId === null || !(status in TONE)) return null;
@@ -31,10 +32,18 @@ export function FinishedBanner() {
       ? finished.error
         ? t("finished.failed", { message: finished.error })
         : t("finished.failedUnknown")
-      : t(`finished.${status}`);
+      : stoppedIn
+        ? t("finished.stoppedInPoint", stoppedIn)
+        : t(`finished.${status}`);
 
   return (
-    <div className={`banner ${tone} finished-banner`} data-testid="live-finished" role="status">
+    <div
+      className={`banner ${tone} finished-banner`}
+      data-testid="live-finished"
+      data-points-ran={stoppedIn?.ran}
+      data-point-count={stoppedIn?.count}
+      role="status"
+    >
       <strong className="finished-message">{message}</strong>
       <span className="toolbar">
         <button

@@ -24,6 +24,7 @@ export function LiveHeader() {
   const active = useLiveRun(isRunActive);
   const stopping = useLiveRun((state) => state.stopping);
   const stop = useLiveRun((state) => state.stop);
+  const live = useLiveRun((state) => state.tuning !== null);
 
   return (
     <header className="view-header live-header">
@@ -62,7 +63,7 @@ export function LiveHeader() {
           onClick={() => void stop()}
         >
           <StopIcon />
-          {stopping ? t("stopping") : t("stop")}
+          {stopping ? t("stopping") : live ? t("stopAndSave") : t("stop")}
           <kbd className="kbd-hint">Esc</kbd>
         </button>
       ) : null}

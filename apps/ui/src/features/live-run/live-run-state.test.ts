@@ -11,6 +11,7 @@ import {
   shownPhase,
   type LiveRunState,
 } from "./live-run-state.ts";
+import { stoppedInPoint } from "./live-status.ts";
 
 const POINTS = [
   { clients: 1, samples: 100, objectSizeBytes: 4096 },
@@ -335,5 +336,58 @@ describe("joining a run in progress", () => {
   it("leaves a run already followed, or another one, as it is", () => {
     const other = run({ ...started, runId: "r2" });
     expect(adoptActiveRun(other, active, 0)).toBe(other);
+  });
+});
+
+describe("a run that ends only when stopped, and a stopped sweep", () => {
+  it("counts an open loop's requests with no total and no time left", () => {
+    const endless = { ...started, requestCount: 0, points: [{ ...POINTS[0]!, samples: 0 }] };
+    const state = [endless, progress({ done: 1500, total: 0, elapsedMs: 3000 })].reduce(
+      reduceRunEvent,
+      IDLE_RUN,
+    );
+    expect(overallProgress(state)).toEqual({
+      done: 1500,
+      total: 0,
+      fraction: 0,
+      elapsedMs: 3000,
+      etaMs: null,
+    });
+  });
+
+  it("says which point a stopped sweep stopped in, and nothing for a run that completed", () => {
+    const stopped = [
+      started,
+      progress({ pointIndex: 1, done: 40 }),
+      finishedEvent({ status: "stopped" }),
+    ].reduce(reduceRunEvent, IDLE_RUN);
+    expect(stoppedInPoint(stopped)).toEqual({ index: 2, ran: 2, count: 2 });
+    const complete = [started, progress({ pointIndex: 1, done: 100 }), finishedEvent()].reduce(
+      reduceRunEvent,
+      IDLE_RUN,
+    );
+    expect(stoppedInPoint(complete)).toBeNull();
+  });
+
+  it("keeps a live session's knobs and its changes, each marker once", () => {
+    const tuning = {
+      serviceMs: 5,
+      stallProbability: 0.01,
+      stallMs: 500,
+      replicas: 2,
+      mode: "normal" as const,
+      hedgeDelay: { kind: "fixed" as const, delayMs: 20 },
+      hedgeBudgetPercent: 10,
+    };
+    const marker = {
+      atMs: 2000,
+      tuning: { ...tuning, mode: "hedged" as const },
+      changed: ["mode" as const],
+    };
+    const retuned: RunEvent = { type: "retuned", runId: "r1", marker };
+    const state = [{ ...started, tuning }, retuned, retuned].reduce(reduceRunEvent, IDLE_RUN);
+    expect(state.tuning?.mode).toBe("hedged");
+    expect(state.markers).toEqual([marker]);
+    expect(reduceRunEvent(state, { ...retuned, runId: "other" })).toBe(state);
   });
 });

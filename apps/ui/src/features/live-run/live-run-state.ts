@@ -3,9 +3,11 @@ import type {
   IntervalStats,
   LiveIntervals,
   LivePercentiles,
+  LiveTuning,
   Operation,
   RunEvent,
   RunPointParams,
+  RunMarker,
   RunProgress,
   RunSeries,
   RunNotice,
@@ -71,6 +73,10 @@ export interface LiveRunState {
   notices: Notice[];
   finished: FinishedRun | null;
   stopping: boolean;
+  /** A live session's knobs as they are now; null for a run without knobs. */
+  tuning: LiveTuning | null;
+  /** A live session's knob changes so far (its start left out), in time order. */
+  markers: RunMarker[];
 }
 
 /** An hour of seconds: older ones go, so a run left going all day stays cheap to draw. */
@@ -95,6 +101,8 @@ export const IDLE_RUN: LiveRunState = {
   notices: [],
   finished: null,
   stopping: false,
+  tuning: null,
+  markers: [],
 };
 
 /** The cleanup phase's operation: its latencies say little about the server under test. */
@@ -112,7 +120,11 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
         points: event.points,
         requestCount: event.requestCount,
         series: event.series,
+        tuning: event.tuning ?? null,
       };
+    case "retuned":
+      if (event.runId !== state.runId) return state;
+      return withMarker(state, event.marker);
     case "progress":
       return applyProgress(state, event);
     case "notice":
@@ -134,6 +146,16 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
       };
     }
   }
+}
+
+/** A knob change: the knobs as it left them, and its marker (once, whoever reports it first). */
+export function withMarker(state: LiveRunState, marker: RunMarker): LiveRunState {
+  const known = state.markers.some((each) => each.atMs === marker.atMs);
+  return {
+    ...state,
+    tuning: marker.tuning,
+    markers: known || marker.changed.length === 0 ? state.markers : [...state.markers, marker],
+  };
 }
 
 /** The notices with one more at the end; the oldest go past MAX_NOTICES. */
@@ -271,6 +293,8 @@ export function adoptActiveRun(
     points: active.points,
     requestCount: active.requestCount,
     series: active.series,
+    tuning: active.tuning ?? state.tuning,
+    markers: (active.markers ?? state.markers).filter((marker) => marker.changed.length > 0),
     progress,
     doneBefore: estimate?.done ?? state.doneBefore,
     elapsedBefore: estimate?.elapsedMs ?? state.elapsedBefore,
@@ -293,6 +317,7 @@ function estimateBefore(active: ActiveRun, progress: RunProgress, nowMs: number)
 
 export interface OverallProgress {
   done: number;
+  /** 0: no total is known (an open loop until stopped): done only counts. */
   total: number;
   /** 0…1 */
   fraction: number;
@@ -309,7 +334,7 @@ export function overallProgress(state: LiveRunState): OverallProgress {
   const complete = state.finished?.status === "complete";
   const counted =
     state.requestCount > 0 ? state.doneBefore + (phase?.done ?? 0) : (phase?.done ?? 0);
-  const done = complete ? total : Math.min(total, counted);
+  const done = total === 0 ? counted : complete ? total : Math.min(total, counted);
   const elapsedMs = state.elapsedBefore + (phase?.elapsedMs ?? 0);
   const running = state.status === "running" && done > 0 && done < total;
   return {

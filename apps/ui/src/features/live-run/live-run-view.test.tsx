@@ -224,7 +224,7 @@ describe("live run screen", () => {
     const fake = connect();
     renderUi(<LiveRunView />);
     act(() => fake.emit(started("r3", 2, 3, "tied")));
-    expect(screen.getByTestId("live-series").textContent).toBe("tied — 3 of 3");
+    expect(screen.getByTestId("live-series").textContent).toBe("tied (client cancel) — 3 of 3");
     act(() =>
       fake.emit({
         type: "finished",

@@ -3,6 +3,7 @@ import { useNavigation } from "../../app/navigation-store.ts";
 import { PageHeader } from "../../shared/page-header.tsx";
 import { FinishedBanner } from "./finished-banner.tsx";
 import { LiveHeader } from "./live-header.tsx";
+import { LiveKnobs } from "./live-knobs.tsx";
 import { LiveProgress } from "./live-progress.tsx";
 import { useLiveRun } from "./live-run-store.ts";
 import { LiveTimeline } from "./live-timeline.tsx";
@@ -21,6 +22,7 @@ export function LiveRunView() {
       <LiveHeader />
       <FinishedBanner />
       <LiveProgress />
+      <LiveKnobs />
       <PercentileTiles />
       <LiveTimeline />
       <NoticeList />

@@ -1,4 +1,4 @@
-import type { RunPointParams } from "@taillab/api";
+import { UNTIL_STOPPED_SAMPLES, type RunPointParams } from "@taillab/api";
 import { formatInteger, formatSize } from "@taillab/report";
 import type { TFunction } from "i18next";
 import { outlinePoints } from "./points-outline.ts";
@@ -14,6 +14,12 @@ function clientsText(min: number, max: number, t: TFunction<"runs">): string {
  * (256 requests of 32 KiB), rather than the labs' terse `8-256-32KiB`.
  */
 export function pointText(params: RunPointParams, t: TFunction<"runs">): string {
+  if (params.samples === UNTIL_STOPPED_SAMPLES) {
+    return t("points.untilStopped", {
+      clients: clientsText(params.clients, params.clients, t),
+      size: formatSize(params.objectSizeBytes),
+    });
+  }
   return t("points.one", {
     clients: clientsText(params.clients, params.clients, t),
     samples: formatInteger(params.samples),

@@ -46,6 +46,12 @@ export function ResultsTable({
   const hedged = phases.some((phase) => phase.hedge);
   const openLoop = phases.some((phase) => phase.serviceMs);
   const shortTail = phases.some(p999IsMax);
+  // A phase with no successful request has no latency: the table's dashes say why here.
+  const unanswered = summary.points.flatMap((point, pointIndex) =>
+    point.phases
+      .filter((phase) => phase.latencyMs === null && phase.requests > 0)
+      .map((phase) => ({ pointIndex, phase })),
+  );
   return (
     <>
       <div className="table-scroll">
@@ -82,9 +88,6 @@ export function ResultsTable({
             {summary.points.flatMap((point, pointIndex) =>
               point.phases.map((phase, phaseIndex) => {
                 const chosen = choice?.pointIndex === pointIndex && choice.op === phase.op;
-                const codes = Object.entries(phase.errorsByCode)
-                  .map(([code, count]) => `${code}: ${count}`)
-                  .join(", ");
                 return (
                   <tr
                     key={`${pointIndex}-${phase.op}`}
@@ -129,9 +132,12 @@ export function ResultsTable({
                       {p999IsMax(phase) ? "*" : null}
                     </td>
                     <td className="number">{msOrDash(phase.latencyMs?.max)}</td>
-                    <td className="number" title={codes || undefined}>
+                    <td className="number" data-testid="result-errors">
                       {phase.errors > 0 ? (
-                        <span className="badge danger">{formatInteger(phase.errors)}</span>
+                        <>
+                          <span className="badge danger">{formatInteger(phase.errors)}</span>
+                          <ErrorCodes phase={phase} />
+                        </>
                       ) : (
                         "0"
                       )}
@@ -169,6 +175,33 @@ export function ResultsTable({
           {t("results.p999Note")}
         </p>
       ) : null}
+      {unanswered.length > 0 ? (
+        <ul className="banner warning no-latency" data-testid="no-latency-note">
+          {unanswered.map(({ pointIndex, phase }) => (
+            <li key={`${pointIndex}-${phase.op}`} data-op={phase.op} data-point-index={pointIndex}>
+              {t("results.noSuccess", {
+                op: t(`ops.${phase.op}`),
+                point: sweep ? ` (${pointText(summary.points[pointIndex]!.params, t)})` : "",
+                requests: formatInteger(phase.requests),
+              })}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </>
+  );
+}
+
+/** Each error code of a phase and how often it came, most frequent first: visible, not a tooltip. */
+function ErrorCodes({ phase }: { phase: PhaseSummary }) {
+  const codes = Object.entries(phase.errorsByCode).sort(([, a], [, b]) => b - a);
+  return (
+    <ul className="error-codes" data-testid="error-codes">
+      {codes.map(([code, count]) => (
+        <li key={code} data-code={code} data-count={count}>
+          <span className="mono">{code}</span> {formatInteger(count)}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -34,8 +34,20 @@ export function RunBanners({ detail }: { detail: RunDetail }) {
       ) : null}
       {/* An interrupted run stopped early by definition: its own banner says more. */}
       {summary.status === "stopped" && meta.status !== "interrupted" ? (
-        <div className="banner warning" role="status" data-testid="stopped-banner">
-          {t("banners.stopped")}
+        <div
+          className="banner warning"
+          role="status"
+          data-testid="stopped-banner"
+          data-points-ran={summary.points.length}
+          data-point-count={summary.pointCount}
+        >
+          {summary.pointCount > 1
+            ? t("banners.stoppedInPoint", {
+                ran: summary.points.length,
+                count: summary.pointCount,
+                finished: summary.points.filter((point) => point.finished).length,
+              })
+            : t("banners.stopped")}
         </div>
       ) : null}
     </>

@@ -15,6 +15,7 @@ import { RunHeader } from "./run-header.tsx";
 import { RunOriginActions } from "./run-origin-actions.tsx";
 import { runText } from "./run-text.ts";
 import { SweepSection } from "./sweep-section.tsx";
+import { TimingTable } from "./timing-table.tsx";
 
 /** One stored run: what was run, its s3bench figures, and the charts that show its tail. */
 export function RunDetailView({ runId }: { runId: string }) {
@@ -94,6 +95,7 @@ export function RunDetailView({ runId }: { runId: string }) {
         <p className="muted">{t("results.intro")}</p>
         <ResultsTable summary={summary} choice={choice} onChoose={choose} />
       </section>
+      <TimingTable summary={summary} />
       <RepetitionsTable summary={summary} />
       {choice ? (
         <>

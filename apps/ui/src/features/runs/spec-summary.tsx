@@ -1,4 +1,4 @@
-import type { RunSpec } from "@taillab/api";
+import { isTiedMode, type RunSpec } from "@taillab/api";
 import { formatFixed, formatInteger, formatMs, formatSize } from "@taillab/report";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
@@ -40,9 +40,11 @@ export function SpecSummary({ spec }: { spec: RunSpec }) {
       t(open.arrivals === "poisson" ? "spec.openLoopPoisson" : "spec.openLoopFixed", {
         rate: formatFixed(open.rateHz, Number.isInteger(open.rateHz) ? 0 : 2),
       }) +
-        (open.durationMs === undefined
-          ? ""
-          : ` · ${t("spec.forSeconds", { seconds: formatFixed(open.durationMs / 1000, 1) })}`),
+        (open.untilStopped
+          ? ` · ${t("spec.untilStopped")}`
+          : open.durationMs === undefined
+            ? ""
+            : ` · ${t("spec.forSeconds", { seconds: formatFixed(open.durationMs / 1000, 1) })}`),
     ]);
   }
   if (spec.mode !== "normal") {
@@ -52,8 +54,10 @@ export function SpecSummary({ spec }: { spec: RunSpec }) {
         : `p${spec.hedge.delay.percentile}`;
     items.push([
       t("spec.hedging"),
-      spec.mode === "tied"
-        ? t("spec.tiedText", { delay: `${formatMs(spec.hedge.tiedDelayMs)} ms` })
+      isTiedMode(spec.mode)
+        ? t(spec.mode === "tied" ? "spec.tiedText" : "spec.tiedServerText", {
+            delay: `${formatMs(spec.hedge.tiedDelayMs)} ms`,
+          })
         : t("spec.hedgeText", { delay, budget: formatFixed(spec.hedge.budgetPercent, 0) }),
     ]);
   }

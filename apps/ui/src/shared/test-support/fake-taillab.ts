@@ -42,6 +42,7 @@ export function installFakeTailLab(overrides: Partial<TailLabApi> = {}): FakeTai
     startRun: vi.fn(async () => ({ runId: "run-1" })),
     stopRun: vi.fn(async () => undefined),
     activeRun: vi.fn(async () => null),
+    retuneRun: vi.fn(),
     listRuns: vi.fn(async () => []),
     getRun: vi.fn(),
     runOrigin: vi.fn(async () => ({ endpointId: null, experimentId: null })),
