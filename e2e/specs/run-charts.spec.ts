@@ -21,7 +21,13 @@ test.describe("A run's charts", () => {
     });
     const runs = new RunsPage(app);
     await runs.open();
-    const { runId } = await callApi(app, "startRun", { experiment });
+    const { runId } = await callApi(app, "startRun", {
+      experiment: {
+        name: experiment.name,
+        endpointId: experiment.endpointId,
+        spec: experiment.spec,
+      },
+    });
     await runs.waitForStatus(runId, "complete");
     await runs.openRun(runId);
     const detail = new RunDetailPage(app);
@@ -55,6 +61,19 @@ test.describe("A run's charts", () => {
     await expect(cdf).toHaveAttribute("data-log", logBefore === "true" ? "false" : "true");
     await cdf.scrollIntoViewIfNeeded();
     await keepScreenshot(app, "run-detail-ccdf");
+
+    // Beyond s3bench's table: where the time went, where the tail went, each second.
+    const timing = app.getByTestId("timing-row");
+    await expect(timing).toHaveCount(3);
+    expect(Number(await timing.nth(1).getAttribute("data-ttfb-p99-ms"))).toBeGreaterThan(0);
+    await expect(app.getByTestId("tail-breakdown").getByTestId("tail-row")).toHaveCount(2);
+    await expect(app.getByTestId("tail-breakdown-chart").locator("canvas")).toBeVisible();
+    const overTime = app.getByTestId("over-time-chart");
+    await expect(overTime.locator("canvas")).toBeVisible();
+    expect(Number(await overTime.getAttribute("data-seconds"))).toBeGreaterThan(0);
+    await app.getByTestId("over-time-percentile-p50").click();
+    await app.getByTestId("tail-breakdown").scrollIntoViewIfNeeded();
+    await keepScreenshot(app, "run-detail-tail-breakdown");
 
     await expect(detail.experimentLink).toHaveText("Experiment: Tail of 4 clients");
     await detail.runAgain();

@@ -122,6 +122,22 @@ describe("sdk transport on the wire", () => {
   });
 });
 
+describe.each(KINDS)("%s transport: a request's extra headers", (kind) => {
+  it("are sent with GETs and PUTs, e.g. a tied request's tie id", async () => {
+    route = ok;
+    const tied = transport(kind);
+    const headers = { "x-taillab-tie-id": "tie-7" };
+    await tied.getObject("k", { headers });
+    await tied.putObject("k", new Uint8Array(1), { headers });
+    await tied.headObject("k");
+    expect(seen.map((request) => request.headers["x-taillab-tie-id"])).toEqual([
+      "tie-7",
+      "tie-7",
+      undefined,
+    ]);
+  });
+});
+
 describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
   const xml = (code: string) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>m</Message></Error>`;

@@ -56,7 +56,7 @@ export const experimentsMessages: FeatureMessages = {
       "builtin-tied-cancel": {
         name: "Tied requests: client vs server cancellation",
         description:
-          "Two testbed replicas that serve one request at a time (exponential service, mean 4 ms), at 60 % of their capacity. Tied requests cancelled by the client run both copies until one answers, nearly doubling the work; cancelled by the servers, as in The Tail at Scale, the replica that starts a copy drops its twin from the other's queue, so the median falls too at almost no extra work.",
+          "Two testbed replicas that serve one request at a time (exponential service, mean 20 ms), at 60 % of their capacity. Tied requests cancelled by the client run both copies until one answers, nearly doubling the work; cancelled by the servers, as in The Tail at Scale, the replica that starts a copy drops its twin from the other's queue, so the median falls too at almost no extra work.",
       },
       "builtin-live-tail": {
         name: "Live tail lab",
@@ -295,7 +295,7 @@ export const experimentsMessages: FeatureMessages = {
       "builtin-tied-cancel": {
         name: "绑定请求：客户端取消与服务端取消",
         description:
-          "两个每次只处理一个请求的测试床副本（指数分布服务时间，均值 4 毫秒），负载为其容量的 60%。由客户端取消的绑定请求会让两份副本一直运行到其中一份应答，工作量几乎翻倍；按《The Tail at Scale》的做法由服务端取消时，先开始处理的副本让另一副本从队列中撤下其副本，因此中位数也会下降，而几乎不增加工作量。",
+          "两个每次只处理一个请求的测试床副本（指数分布服务时间，均值 20 毫秒），负载为其容量的 60%。由客户端取消的绑定请求会让两份副本一直运行到其中一份应答，工作量几乎翻倍；按《The Tail at Scale》的做法由服务端取消时，先开始处理的副本让另一副本从队列中撤下其副本，因此中位数也会下降，而几乎不增加工作量。",
       },
       "builtin-live-tail": {
         name: "实时尾延迟实验",

@@ -14,16 +14,16 @@ const TONE = {
 export function FinishedBanner() {
   const { t } = useTranslation("live");
   const navigate = useNavigation((state) => state.navigate);
-  const { runId, finished, status, compare, next, stoppedIn } = useLiveRun(
+  const { runId, finished, status, compare, next } = useLiveRun(
     useShallow((state) => ({
       runId: state.runId,
       finished: state.finished,
       status: shownStatus(state),
       compare: canCompareModes(state),
       next: nextModeComing(state),
-      stoppedIn: stoppedInPoint(state),
     })),
   );
+  const stoppedIn = useLiveRun(useShallow(stoppedInPoint));
   if (!finished || runId === null || !(status in TONE)) return null;
   const tone = TONE[status as keyof typeof TONE];
   const message = next

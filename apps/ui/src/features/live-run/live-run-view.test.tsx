@@ -244,6 +244,28 @@ describe("live run screen", () => {
     expect(useNavigation.getState().route).toEqual({ view: "compare", runIds: ["r1", "r2", "r3"] });
   });
 
+  it("says in which point a sweep was stopped and how many points ran", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    const sweepPoints = [POINT, { ...POINT, clients: 16 }, { ...POINT, clients: 32 }];
+    act(() => {
+      fake.emit({ ...started("r4"), points: sweepPoints, requestCount: 2304 });
+      const second = progress("r4", 40);
+      fake.emit({ ...second, progress: { ...second.progress, pointIndex: 1, pointCount: 3 } });
+      fake.emit({
+        type: "finished",
+        runId: "r4",
+        status: "stopped",
+        error: null,
+        series: { index: 0, count: 1, mode: "normal" },
+        seriesRunIds: ["r4"],
+      });
+    });
+    const banner = screen.getByTestId("live-finished");
+    expect(banner.dataset).toMatchObject({ pointsRan: "2", pointCount: "3" });
+    expect(banner.textContent).toContain("Stopped in point 2 of 3: 2 of 3 points ran.");
+  });
+
   it("names the mode once and shows the whole series' progress beside the run's", () => {
     const fake = connect();
     renderUi(<LiveRunView />);

@@ -63,6 +63,8 @@ export function LiveTimeline() {
         data-intervals={intervals.length}
         data-markers={markers.length}
         data-last-backups={intervals.at(-1)?.backups}
+        data-last-p99-ms={intervals.at(-1)?.p99Ms ?? undefined}
+        data-last-start-ms={intervals.at(-1)?.startMs}
       >
         <ChartCanvas<"line">
           testId="live-timeline"
