@@ -92,7 +92,10 @@ try {
 
   const timelineMs = await openTimeline(page, "bench-1m");
   const knobs = await knobToChart(page);
-  const comparison = await launchToComparison(page, url);
+  const comparison = await launchToComparison(
+    await browser.newPage({ viewport: { width: 1440, height: 900 } }),
+    url,
+  );
 
   const loss = 1 - median(withUi) / median(withoutUi);
   const lines = [
@@ -245,6 +248,7 @@ async function launchToComparison(
   const clicks = await page.evaluate(
     () => (window as unknown as { benchClicks: number }).benchClicks,
   );
+  await page.close();
   return { clicks, ms };
 }
 

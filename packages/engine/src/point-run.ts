@@ -237,7 +237,8 @@ async function runWorkload(
     phases,
     writtenKeyCount: prepared.dispensed + created,
     deletedKeyCount: 0,
-    keySpan: workload.prepareObjects + Math.min(count, Math.max(params.samples, created)),
+    // Without a count, the keys it made are all the keys it used.
+    keySpan: workload.prepareObjects + (Number.isFinite(count) ? count : created),
     phaseCount: 2,
     stopped: options.signal?.aborted ?? false,
   };
