@@ -103,6 +103,23 @@ test.describe("Experiments", () => {
     await expect(experiments.input("sizes")).toHaveValue("4XB");
   });
 
+  test("100 000 clients: the builder warns at the clients field, before Run, that this machine cannot hold them", async ({
+    app,
+  }) => {
+    const experiments = new ExperimentsPage(app);
+    await experiments.open();
+    await experiments.newExperiment();
+    await experiments.fill({ name: "Too many", clients: "100000", samples: "300000" });
+    await experiments.expectPreviewInvalid();
+    // The backend's capacity check names `clients`: the warning sits at that box.
+    await expect(experiments.fieldError("clients")).toBeVisible();
+    await expect(experiments.fieldError("clients")).toContainText(/100,?000|machine|open files/i);
+    await expect(experiments.input("clients")).toHaveValue("100000");
+    await keepScreenshot(app, "experiment-builder-capacity");
+    await experiments.fill({ clients: "8", samples: "256" });
+    await expect(experiments.fieldError("clients")).toHaveCount(0);
+  });
+
   test("an empty name runs as 'Untitled experiment', and the marks go once the fields are fixed", async ({
     app,
   }) => {
