@@ -249,7 +249,8 @@ describe("live run screen", () => {
     renderUi(<LiveRunView />);
     const sweepPoints = [POINT, { ...POINT, clients: 16 }, { ...POINT, clients: 32 }];
     act(() => {
-      fake.emit({ ...started("r4"), points: sweepPoints, requestCount: 2304 });
+      const sweep = started("r4") as Extract<RunEvent, { type: "started" }>;
+      fake.emit({ ...sweep, points: sweepPoints, requestCount: 2304 });
       const second = progress("r4", 40);
       fake.emit({ ...second, progress: { ...second.progress, pointIndex: 1, pointCount: 3 } });
       fake.emit({
