@@ -4,6 +4,7 @@ import { UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { COMPARE_MODES_HELP, compareModesCommand } from "./compare-modes-command.ts";
 import { COMPARE_HELP, compareCommand, REPORT_HELP, reportCommand } from "./report-command.ts";
+import { MERGE_HELP, mergeCommand } from "./merge-command.ts";
 import { PRESETS_HELP, presetsCommand } from "./presets-command.ts";
 import { RUN_HELP, runCommand } from "./run-command.ts";
 import { RUNS_HELP, runsCommand } from "./runs-command.ts";
@@ -20,6 +21,7 @@ Commands:
   report          a run's report as HTML, CSV or JSON; several runs make a comparison
   compare         several runs side by side, with changes against a baseline
   testbed         serve the embedded S3 testbed
+  merge           merge the shards of a distributed run from its folder in the bucket
   help            show help for a command: taillab help run
 
 ${EXIT_CODES_HELP}
@@ -33,6 +35,7 @@ const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   report: reportCommand,
   compare: compareCommand,
   testbed: testbedCommand,
+  merge: mergeCommand,
 };
 
 const HELP: Record<string, string> = {
@@ -43,6 +46,7 @@ const HELP: Record<string, string> = {
   report: REPORT_HELP,
   compare: COMPARE_HELP,
   testbed: TESTBED_HELP,
+  merge: MERGE_HELP,
 };
 
 async function main(argv: readonly string[]): Promise<number> {

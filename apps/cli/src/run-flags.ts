@@ -8,6 +8,7 @@ import {
   type ParsedFlags,
 } from "./cli-args.ts";
 import { RESULTS_FLAG } from "./results-library.ts";
+import { SHARD_FLAGS } from "./shard-flags.ts";
 
 export const RUN_FLAGS = [
   {
@@ -15,6 +16,13 @@ export const RUN_FLAGS = [
     aliases: [],
     takesValue: true,
     description: "run spec file (JSON); flags override it",
+  },
+  {
+    name: "spec-json",
+    aliases: [],
+    takesValue: true,
+    description:
+      "run spec as JSON text, as a spec file holds it (how Kubernetes hands shards theirs)",
   },
   {
     name: "endpoint",
@@ -257,6 +265,7 @@ export const RUN_FLAGS = [
     description: "name of the run in the results library",
   },
   RESULTS_FLAG,
+  ...SHARD_FLAGS,
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
 ] as const satisfies readonly FlagDefinition[];
 

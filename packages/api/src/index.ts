@@ -15,3 +15,5 @@ export * from "./api-method-names.ts";
 export * from "./api-client.ts";
 export * from "./api-dispatch.ts";
 export * from "./app-files.ts";
+export * from "./phase-account-delta.ts";
+export * from "./distributed-run.ts";

@@ -6,6 +6,9 @@ import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-sp
 
 export const RUN_FOLDER_SCHEMA_VERSION = 2;
 
+/** Run ids are folder names: no separators, no leading dot (dot-names are the store's own). */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
 /**
  * running: being written (or its process died: the store reports that as interrupted);
  * complete: every point ran; stopped: a stop ended it early and what was measured is kept;

@@ -22,9 +22,16 @@ export { keyFileCipher, passphraseCipher, type SecretCipher } from "./app/secret
 export { createMarkerStore, type MarkerStore } from "./distributed/bucket-markers.ts";
 export {
   passStartBarrier,
-  spinUntil,
   StartBarrierError,
   type BarrierFailure,
   type BarrierPassed,
   type StartBarrierOptions,
 } from "./distributed/start-barrier.ts";
+export { runShard, type ShardOutcome, type ShardRunOptions } from "./distributed/shard-run.ts";
+export { openRunFolder, type RunFolderClient } from "./distributed/run-folder-client.ts";
+export {
+  DISTRIBUTED_TAG,
+  mergeRunFolder,
+  type MergeOptions,
+  type MergeOutcome,
+} from "./distributed/merge-run.ts";

@@ -10,12 +10,16 @@ import {
 } from "@taillab/api";
 import {
   expandSweep,
+  firstClientOfShard,
   NEVER_HEDGED,
   operationOf,
   parseOperationMix,
   parseRunSpec,
   PhaseAccount,
   repeatedPhaseStats,
+  shardPointParams,
+  shardSpecProblems,
+  type ShardRole,
 } from "@taillab/core";
 import {
   createControlPlane,
@@ -50,8 +54,23 @@ export interface RunHooks {
   onRunStart?: (start: RunStart) => Promise<void>;
 }
 
-/** What a live view shows beside the counts. */
-export type LiveFigures = Pick<PhaseProgress, "percentiles" | "intervals">;
+/** What a live view shows beside the counts (the latency histogram only during the call). */
+export type LiveFigures = Pick<PhaseProgress, "percentiles" | "intervals" | "encodeLatency">;
+
+/**
+ * A shard of a distributed run (distributed/shard-run.ts): its share of every point, keys of its
+ * own under the run's, and a start common to all shards.
+ */
+export interface ShardPart {
+  role: ShardRole;
+  /** The distributed run's id, the same in every shard. */
+  runId: string;
+  /** Where this shard's run clock starts (the barrier's alignedRunStartMs). */
+  runStartEpochMs: number;
+  /** Passes the start barrier: answers the common start, epoch ms (see runPoint's startGate). */
+  startGate: () => Promise<number>;
+  onStarted: (epochMs: number) => void;
+}
 
 export interface RunStart {
   runId: string;
@@ -88,10 +107,15 @@ export async function runBenchmark(
   input: unknown,
   secrets: SecretSources,
   hooks: RunHooks = {},
+  shard: ShardPart | null = null,
 ): Promise<RunSummary> {
   const spec = validateRunSpec(input);
+  if (shard) {
+    const problems = shardSpecProblems(spec, shard.role.count);
+    if (problems.length > 0) throw new InputError(problems);
+  }
   for (const notice of modeNotices(spec)) hooks.onNotice?.(notice);
-  const runId = newRunId();
+  const runId = shard?.runId ?? newRunId();
   const startedAt = new Date().toISOString();
   const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
   try {
@@ -107,10 +131,18 @@ export async function runBenchmark(
         await preflight(spec, replica, targets[index]?.url ?? "");
       }
       const server = await controlPlane.serverHeader();
-      const runStartEpochMs = epochNowMs();
-      const keyPrefix = keyPrefixOf(spec, runId);
+      const runStartEpochMs = shard?.runStartEpochMs ?? epochNowMs();
+      const keyPrefix = keyPrefixOf(spec, runId, shard);
       await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server });
-      const points = await runPoints(spec, runId, runStartEpochMs, targets, controlPlane, hooks);
+      const points = await runPoints(spec, {
+        runId,
+        runStartEpochMs,
+        keyPrefix,
+        targets,
+        controlPlane,
+        hooks,
+        shard,
+      });
       const stopped = hooks.signal?.aborted === true || points.some((point) => !point.finished);
       return {
         schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -222,8 +254,9 @@ function modeNotices(spec: RunSpec): string[] {
   return notices;
 }
 
-function keyPrefixOf(spec: RunSpec, runId: string): string {
-  return `${spec.keyPrefix}/${runId}/`;
+/** `<prefix>/<runId>/`, and a shard's keys under `<prefix>/<runId>/<shard>/`. */
+function keyPrefixOf(spec: RunSpec, runId: string, shard: ShardPart | null): string {
+  return `${spec.keyPrefix}/${runId}/${shard ? `${shard.role.index}/` : ""}`;
 }
 
 async function resolveTargets(
@@ -272,25 +305,33 @@ async function preflight(spec: RunSpec, controlPlane: ControlPlane, url: string)
   }
 }
 
+interface PointsRun {
+  runId: string;
+  runStartEpochMs: number;
+  keyPrefix: string;
+  targets: Target[];
+  controlPlane: ControlPlane;
+  hooks: RunHooks;
+  shard: ShardPart | null;
+}
+
 async function runPoints(
   spec: RunSpec,
-  runId: string,
-  runStartEpochMs: number,
-  targets: Target[],
-  controlPlane: ControlPlane,
-  hooks: RunHooks,
+  { runId, runStartEpochMs, keyPrefix, targets, controlPlane, hooks, shard }: PointsRun,
 ): Promise<PointSummary[]> {
-  const keyPrefix = keyPrefixOf(spec, runId);
   const points = expandSweep(spec);
   const summaries: PointSummary[] = [];
   let firstKey = 0;
   let firstPhaseIndex = 0;
-  for (const [pointIndex, params] of points.entries()) {
+  for (const [pointIndex, wholePoint] of points.entries()) {
     if (hooks.signal?.aborted) break;
+    const params = shard ? shardPointParams(wholePoint, shard.role) : wholePoint;
     const repetitions: PhaseResult[][] = [];
     let finished = true;
     for (let repetition = 0; repetition < spec.repeat && !hooks.signal?.aborted; repetition += 1) {
       const phases: PhaseResult[] = [];
+      // Only the run's first measured phase waits for the other shards.
+      const first = pointIndex === 0 && repetition === 0;
       const result = await runPoint({
         targets,
         transportKind: spec.transport,
@@ -307,8 +348,17 @@ async function runPoints(
         workers: spec.workers ?? defaultWorkerCount(),
         verify: spec.verify,
         runStartEpochMs,
+        ...(shard
+          ? {
+              shard: {
+                ...shard.role,
+                firstClient: firstClientOfShard(wholePoint.clients, shard.role),
+              },
+              ...(first ? { startGate: shard.startGate, onStarted: shard.onStarted } : {}),
+            }
+          : {}),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
-        onProgress: ({ percentiles, intervals, ...progress }) =>
+        onProgress: ({ percentiles, intervals, encodeLatency, ...progress }) =>
           hooks.onProgress?.(
             {
               runId,
@@ -319,7 +369,7 @@ async function runPoints(
               p50Ms: percentiles?.p50Ms ?? null,
               p99Ms: percentiles?.p99Ms ?? null,
             },
-            { percentiles, intervals },
+            { percentiles, intervals, encodeLatency },
           ),
         onRecords: (records) => hooks.onRecords?.(pointIndex, records),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),

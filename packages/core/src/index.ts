@@ -33,3 +33,7 @@ export * from "./phase-account.ts";
 export * from "./interval-log.ts";
 export * from "./never-hedged.ts";
 export * from "./phase-plan.ts";
+export * from "./shard-plan.ts";
+export * from "./run-folder-uri.ts";
+export * from "./shard-merge.ts";
+export * from "./shard-progress.ts";

@@ -1,4 +1,4 @@
-import { PERCENTILE_LEVELS, type LatencyStats } from "@taillab/api";
+import { PERCENTILE_LEVELS, type EncodedTally, type LatencyStats } from "@taillab/api";
 import {
   createLatencyHistogram,
   decodeHistogram,
@@ -22,14 +22,8 @@ export interface LatencyTally {
   maxUs: number;
 }
 
-/** A tally as it crosses a thread or process boundary. */
-export interface EncodedTally {
-  histogram: string;
-  count: number;
-  sumUs: number;
-  minUs: number;
-  maxUs: number;
-}
+/** A tally as it crosses a thread or process boundary (api's EncodedTallySchema). */
+export type { EncodedTally };
 
 export function createTally(): LatencyTally {
   return {

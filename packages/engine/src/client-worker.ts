@@ -502,7 +502,7 @@ async function runOpenLoop(run: PhaseRun, claims: ScheduleClaims): Promise<void>
       await claims.nextRelease();
       continue;
     }
-    const request = runRequest(run, claim.index, claim.intendedStartUs, init.workerIndex).finally(
+    const request = runRequest(run, claim.index, claim.intendedStartUs, init.firstClient).finally(
       () => inFlight.delete(request),
     );
     inFlight.add(request);

@@ -9,4 +9,4 @@ export {
   type PointRunOptions,
   type PointRunResult,
 } from "./point-run.ts";
-export { epochNowMs } from "./run-clock.ts";
+export { epochNowMs, spinUntil } from "./run-clock.ts";

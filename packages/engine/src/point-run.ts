@@ -14,6 +14,7 @@ import type {
   Workload,
 } from "@taillab/api";
 import {
+  evenShares,
   maxSizeBytes,
   operationOf,
   parseOperationMix,
@@ -21,8 +22,11 @@ import {
   PhaseAccount,
   sendsBackups,
   tallyStatsMs,
+  encodeTally,
+  type EncodedTally,
   type PhaseAccountDelta,
   type PhaseAccountShape,
+  type ShardRole,
 } from "@taillab/core";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -30,7 +34,7 @@ import { createSharedContentBytes } from "./object-content.ts";
 import { SCHEDULE, type ScheduleBuffers } from "./open-loop-schedule.ts";
 import { arrivalsOf, startSchedulePacer, type SchedulePacer } from "./schedule-pacer.ts";
 import type { TransportTarget } from "./transport/index.ts";
-import { createRunClock } from "./run-clock.ts";
+import { createRunClock, spinUntil } from "./run-clock.ts";
 import type {
   CoordinatorMessage,
   MixOrder,
@@ -63,6 +67,19 @@ export interface PointRunOptions {
   workers: number;
   verify: boolean;
   runStartEpochMs: number;
+  /**
+   * A shard of a distributed run: its clients are numbered on from `firstClient` (after the
+   * shards before it), and an open loop sends only its own requests of the run's one schedule.
+   */
+  shard?: ShardRole & { firstClient: number };
+  /**
+   * Called once the workers are up, before the first measured phase (a workload prepares its
+   * objects first): it answers when that phase starts, epoch ms, and the coordinator sleeps, then
+   * spins to it. An open loop's schedule starts then, the same instant in every shard.
+   */
+  startGate?: () => Promise<number>;
+  /** When the gated phase was sent off, epoch ms. */
+  onStarted?: (epochMs: number) => void;
   signal?: AbortSignal;
   onProgress?: (progress: PhaseProgress) => void;
   onRecords?: (records: RequestRecord[]) => void;
@@ -93,6 +110,8 @@ export interface PhaseProgress {
   percentiles: LivePercentiles | null;
   /** `op`'s intervals that changed since the last progress. */
   intervals: IntervalStats[];
+  /** `op`'s latency histogram so far, encoded (only during the call: the phase goes on). */
+  encodeLatency(): EncodedTally | null;
 }
 
 export interface PointRunResult {
@@ -148,6 +167,7 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
   let writtenKeyCount = 0;
   let deletedKeyCount = 0;
   let phaseIndex = options.firstPhaseIndex;
+  let startGate = options.startGate;
   for (const phase of options.phases) {
     if (options.signal?.aborted) break;
     const op = OPERATION_OF_PHASE[phase];
@@ -162,7 +182,8 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
       allowBackups: phase !== "cleanup" && options.mode !== "normal",
       mix: null,
     };
-    const { dispensed } = await runReportedPhase(pool, order, openLoop, options, phases);
+    const { dispensed } = await runReportedPhase(pool, order, openLoop, options, phases, startGate);
+    startGate = undefined;
     if (phase === "write") writtenKeyCount = dispensed;
     if (phase === "cleanup") deletedKeyCount = dispensed;
   }
@@ -196,7 +217,7 @@ async function runWorkload(
     allowBackups: false,
     mix: null,
   };
-  const prepared = await pool.runPhase(prepare, null, options);
+  const prepared = await pool.runPhase(prepare, null, options, undefined);
   const newKeys = new SharedArrayBuffer(4);
   const phases: PhaseResult[] = [];
   const preparedFailures = prepared.failures;
@@ -222,7 +243,7 @@ async function runWorkload(
         movedBytes: new SharedArrayBuffer(8),
       },
     };
-    await runReportedPhase(pool, mix, options.openLoop, options, phases);
+    await runReportedPhase(pool, mix, options.openLoop, options, phases, options.startGate);
   }
   const created = Math.min(params.samples, Atomics.load(new Int32Array(newKeys), 0));
   return {
@@ -242,9 +263,10 @@ async function runReportedPhase(
   openLoop: OpenLoop | null,
   options: PointRunOptions,
   phases: PhaseResult[],
+  startGate: PointRunOptions["startGate"],
 ): Promise<{ dispensed: number }> {
   options.onPhaseStart?.(order.op);
-  const result = await pool.runPhase(order, openLoop, options);
+  const result = await pool.runPhase(order, openLoop, options, startGate);
   for (const phase of result.phases) {
     options.onPhaseDone?.(phase);
     phases.push(phase);
@@ -322,6 +344,8 @@ class PhaseProgressMeter {
         count: busiest?.latency.count ?? 0,
       },
       intervals: busiest?.takeChangedIntervals() ?? [],
+      encodeLatency: () =>
+        busiest && busiest.latency.count > 0 ? encodeTally(busiest.latency) : null,
     };
   }
 }
@@ -331,6 +355,7 @@ interface WorkerPool {
     order: PhaseOrder,
     openLoop: OpenLoop | null,
     options: PointRunOptions,
+    startGate: PointRunOptions["startGate"],
   ): Promise<PhaseRunResult>;
   terminate(): Promise<void>;
 }
@@ -355,11 +380,7 @@ function largestObjectBytes({ workload, params }: PointRunOptions): number {
 
 /** Splits clients as evenly as possible: 10 clients on 4 workers → 3, 3, 2, 2. */
 export function splitClients(clients: number, workers: number): number[] {
-  const count = Math.max(1, Math.min(workers, clients));
-  return Array.from(
-    { length: count },
-    (_, index) => Math.floor(clients / count) + (index < clients % count ? 1 : 0),
-  );
+  return evenShares(clients, Math.max(1, Math.min(workers, clients)));
 }
 
 /**
@@ -379,7 +400,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   const sizes = options.workload?.sizes;
   const content = createSharedContentBytes(largestObjectBytes(options));
   const shares = splitClients(options.params.clients, options.workers);
-  let firstClient = 0;
+  let firstClient = options.shard?.firstClient ?? 0;
   const workers = shares.map((clients, workerIndex) => {
     const connections = connectionsPerReplica(clients, options.mode);
     const init: WorkerInit = {
@@ -428,7 +449,8 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   };
 
   return {
-    async runPhase(order, openLoop, { mode, hedge, onProgress, onRecords, signal }) {
+    async runPhase(order, openLoop, options, startGate) {
+      const { mode, hedge, onProgress, onRecords, signal } = options;
       const accounts = new Map<Operation, PhaseAccount>();
       const loop = openLoop ? "open" : "closed";
       const accountOf = (op: Operation) => {
@@ -447,14 +469,15 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       // Summaries in the order the mix names its operations, whatever answered first.
       for (const op of order.mix ? mixOperations(order.mix.workload) : [order.op]) accountOf(op);
       const nextIndex = new SharedArrayBuffer(4);
-      const meter = new PhaseProgressMeter(order.count);
+      // From the phase's start: a gated phase waits for its start first.
+      let meter: PhaseProgressMeter | null = null;
       const onMessage = (message: WorkerMessage) => {
         if (message.type !== "report") return;
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);
         if (message.records.length > 0) onRecords?.(message.records);
       };
       const report = () => {
-        if (order.measured) onProgress?.(meter.progress(accounts, order.op));
+        if (order.measured && meter) onProgress?.(meter.progress(accounts, order.op));
       };
       const ticker = setInterval(report, PROGRESS_INTERVAL_MS);
       let pacer: SchedulePacer | null = null;
@@ -473,8 +496,10 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         for (const worker of workers) worker.on("message", onMessage);
         const done = Promise.all(workers.map((worker) => nextMessage(worker, "phaseDone")));
         if (openLoop) pacer = await startSchedulePacer(options.runStartEpochMs);
+        const gatedAtUs = startGate ? await waitAtGate(startGate, options) : null;
+        meter = new PhaseProgressMeter(order.count);
         // An open loop's schedule starts a moment ahead, so all workers have the command.
-        const startUs = clock() + (openLoop ? OPEN_LOOP_START_DELAY_MS * 1000 : 0);
+        const startUs = (gatedAtUs ?? clock()) + (openLoop ? OPEN_LOOP_START_DELAY_MS * 1000 : 0);
         const workload = order.mix?.workload;
         const deadlineUs =
           workload?.durationMs === undefined ? null : startUs + workload.durationMs * 1000;
@@ -498,6 +523,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
             startUs,
             count: order.count,
             deadlineUs,
+            shard: options.shard ?? null,
           });
         }
         if (terminated) await stopped;
@@ -524,6 +550,19 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
     },
     terminate,
   };
+}
+
+/**
+ * Waits at a distributed run's start gate, then sleeps and spins to the start it answered: the
+ * workers are up by then, so the phase leaves at that instant. Returns it on the run clock.
+ */
+async function waitAtGate(
+  startGate: () => Promise<number>,
+  { runStartEpochMs, onStarted }: PointRunOptions,
+): Promise<number> {
+  const startAtEpochMs = await startGate();
+  onStarted?.(await spinUntil(startAtEpochMs));
+  return Math.round((startAtEpochMs - runStartEpochMs) * 1000);
 }
 
 /** Request numbers the workers took: from the closed loop's counter, or the open loop's claims. */

@@ -19,9 +19,12 @@ export interface WorkerInit {
   transportKind: TransportKind;
   /** Closed loop: concurrent client loops in this worker. */
   clients: number;
-  /** The run-wide number of this worker's first client (records name clients by it). */
+  /**
+   * The run-wide number of this worker's first client (records name clients by it); an open-loop
+   * worker dispatches as that client.
+   */
   firstClient: number;
-  /** Position among the workers; an open-loop worker is the dispatcher of that number. */
+  /** Position among the workers (names the buckets a workload creates). */
   workerIndex: number;
   runStartEpochMs: number;
   /** Keys are `${keyPrefix}${keyNumber}`. */
