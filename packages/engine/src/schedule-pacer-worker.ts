@@ -30,7 +30,8 @@ function pace({ schedule, startUs, count, deadlineUs, shard }: PacerOrder): void
   const offsets = createArrivalSchedule(schedule);
   // index: this pacer's requests; g: the whole schedule's, of which a shard sends its own.
   for (let index = 0, g = 0; index < count && !stopped(); g += 1) {
-    const intendedUs = startUs + offsets.nextOffsetUs();
+    // Whole µs, as every time of a record is (the schedule's offsets are fractional).
+    const intendedUs = Math.round(startUs + offsets.nextOffsetUs());
     if (deadlineUs !== null && intendedUs >= deadlineUs) break;
     if (shard !== null && !ownsScheduledRequest(g, shard)) continue;
     // The ring holds the next SCHEDULE_RING_SLOTS starts: wait for the workers to catch up.
