@@ -1,7 +1,7 @@
 import { RunSummarySchema, type RunSummary } from "@taillab/api";
 import { openResultsStore } from "@taillab/backend";
 import { createArrivalSchedule } from "@taillab/core";
-import { createControlPlane, type ControlPlane } from "@taillab/engine";
+import type { ControlPlane } from "@taillab/engine";
 import { startMinio } from "@taillab/test-support";
 import { startTestbed } from "@taillab/testbed";
 import { spawn } from "node:child_process";
