@@ -1,25 +1,29 @@
 import { printError } from "./terminal-output.ts";
 
 /**
- * Runs a task that Ctrl-C (or SIGTERM, as Kubernetes sends a pod it deletes) stops through its
- * signal, keeping what it measured; a second Ctrl-C quits at once.
+ * Runs a task that Ctrl-C or SIGTERM (as Kubernetes sends a pod it deletes) stops through its
+ * signal, keeping what it measured. A second Ctrl-C quits at once; a second SIGTERM does not
+ * (a kubelet may repeat it, and sends SIGKILL when it has waited long enough).
  */
 export async function stoppableByInterrupt<T>(
   task: (signal: AbortSignal) => Promise<T>,
   stopping = "stopping: finishing in-flight requests and cleaning up…",
 ): Promise<T> {
   const stop = new AbortController();
-  const onInterrupt = () => {
-    if (stop.signal.aborted) process.exit(130);
+  const onStop = (signalName: NodeJS.Signals) => {
+    if (stop.signal.aborted) {
+      if (signalName === "SIGINT") process.exit(130);
+      return;
+    }
     printError(`\n${stopping}\n`);
     stop.abort();
   };
-  process.on("SIGINT", onInterrupt);
-  process.on("SIGTERM", onInterrupt);
+  process.on("SIGINT", onStop);
+  process.on("SIGTERM", onStop);
   try {
     return await task(stop.signal);
   } finally {
-    process.off("SIGINT", onInterrupt);
-    process.off("SIGTERM", onInterrupt);
+    process.off("SIGINT", onStop);
+    process.off("SIGTERM", onStop);
   }
 }

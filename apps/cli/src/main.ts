@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-import { InputError, ResultsStoreError } from "@taillab/backend";
+import { InputError, KubernetesError, ResultsStoreError } from "@taillab/backend";
 import { UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { COMPARE_MODES_HELP, compareModesCommand } from "./compare-modes-command.ts";
 import { COMPARE_HELP, compareCommand, REPORT_HELP, reportCommand } from "./report-command.ts";
+import { K8S_HELP, k8sCommand } from "./k8s-command.ts";
 import { MERGE_HELP, mergeCommand } from "./merge-command.ts";
 import { PRESETS_HELP, presetsCommand } from "./presets-command.ts";
 import { RUN_HELP, runCommand } from "./run-command.ts";
@@ -22,6 +23,7 @@ Commands:
   compare         several runs side by side, with changes against a baseline
   testbed         serve the embedded S3 testbed
   merge           merge the shards of a distributed run from its folder in the bucket
+  k8s             run a spec on N pods of a Kubernetes cluster, or print the manifests
   help            show help for a command: taillab help run
 
 ${EXIT_CODES_HELP}
@@ -36,6 +38,7 @@ const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   compare: compareCommand,
   testbed: testbedCommand,
   merge: mergeCommand,
+  k8s: k8sCommand,
 };
 
 const HELP: Record<string, string> = {
@@ -47,6 +50,7 @@ const HELP: Record<string, string> = {
   compare: COMPARE_HELP,
   testbed: TESTBED_HELP,
   merge: MERGE_HELP,
+  k8s: K8S_HELP,
 };
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -73,6 +77,10 @@ async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof ResultsStoreError) {
       printError(`taillab ${command}: ${oneLine(error.message)}\n`);
       return EXIT.resultsStore;
+    }
+    if (error instanceof KubernetesError) {
+      printError(`taillab ${command}: ${oneLine(error.message)}\n`);
+      return EXIT.cluster;
     }
     throw error;
   }

@@ -36,7 +36,7 @@ Flags:
 ${formatFlagHelp(MERGE_FLAGS)}
 
 ${EXIT_CODES_HELP}
-Here 1 also means that a shard is missing or failed (the merge names it).
+Here 1 also means that a shard is missing, failed or was stopped (the merge names it).
 `;
 
 export async function mergeCommand(argv: readonly string[]): Promise<number> {
@@ -90,11 +90,9 @@ export function printMergedRun(summary: RunSummary, asJson: boolean): void {
   if (!asJson && summary.distributed) printOut(formatDistributedSummary(summary.distributed));
 }
 
-/** 1 when a shard is missing or failed, or a request failed: the run is not what was asked. */
+/** 1 when a shard did not run to its end, or a request failed: the run is not what was asked. */
 export function mergedExitCode(summary: RunSummary): number {
-  const shardsMissing = summary.distributed?.shards.some(
-    (shard) => shard.status === "missing" || shard.status === "failed",
-  );
+  const shardsMissing = summary.distributed?.shards.some((shard) => shard.status !== "complete");
   const requestErrors = summary.points.some((point) =>
     point.phases.some((phase) => phase.errors > 0),
   );

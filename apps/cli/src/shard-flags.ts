@@ -92,7 +92,7 @@ export function shardFlagsOf(flags: Flags): ShardFlags | null {
     role,
     folder,
     startAtMs: startAtOf(flags["start-at"]),
-    barrierTimeoutMs: barrierTimeoutOf(flags["barrier-timeout"]),
+    barrierTimeoutMs: durationFlagMs(flags, "barrier-timeout", DEFAULT_BARRIER_TIMEOUT_MS),
     uploadRecords: flags["upload-records"] === true,
   };
 }
@@ -114,10 +114,16 @@ function startAtOf(text: string | true | undefined): number {
   return ms;
 }
 
-function barrierTimeoutOf(text: string | true | undefined): number {
-  if (typeof text !== "string") return DEFAULT_BARRIER_TIMEOUT_MS;
+/** A duration flag (30s, 5m), above zero; `fallbackMs` when it is not given. */
+export function durationFlagMs(
+  flags: Partial<Record<string, string | true>>,
+  name: string,
+  fallbackMs: number,
+): number {
+  const text = flags[name];
+  if (typeof text !== "string") return fallbackMs;
   const parsed = parseDuration(text);
-  if (!parsed.ok) throw new UsageError("barrier-timeout", parsed.reason);
-  if (parsed.ms <= 0) throw new UsageError("barrier-timeout", "must be longer than 0s");
+  if (!parsed.ok) throw new UsageError(name, parsed.reason);
+  if (parsed.ms <= 0) throw new UsageError(name, "must be longer than 0s");
   return parsed.ms;
 }

@@ -114,3 +114,23 @@ export type ShardRecordsHeader = z.infer<typeof ShardRecordsHeaderSchema>;
 /** [point index, record] */
 export const ShardRecordLineSchema = z.tuple([z.number().int().min(0), RequestRecordSchema]);
 export type ShardRecordLine = z.infer<typeof ShardRecordLineSchema>;
+
+/** A distributed run's shards as it goes, from its Job and from the run's folder. */
+export const ShardsStatusSchema = z.object({
+  shardCount: z.number().int().min(1),
+  /** Pods running and ready, as Kubernetes counts them. */
+  podsReady: z.number().int().min(0),
+  /** Shards at or past the start barrier (ready markers). */
+  ready: z.array(z.number().int().min(0)),
+  /** Shards measuring (their progress objects). */
+  running: z.array(z.number().int().min(0)),
+  /** Shards that left their result. */
+  done: z.array(z.number().int().min(0)),
+  /** Indexes the Job counts as failed (a shard that exited 3, a pod that died). */
+  failed: z.array(z.number().int().min(0)),
+  /** The Job: running, or how it finished. */
+  job: z.enum(["running", "Complete", "Failed"]),
+  /** Why the Job failed, when it did. */
+  message: z.string().nullable(),
+});
+export type ShardsStatus = z.infer<typeof ShardsStatusSchema>;

@@ -35,3 +35,14 @@ export {
   type MergeOptions,
   type MergeOutcome,
 } from "./distributed/merge-run.ts";
+export {
+  clusterNamespace,
+  DEFAULT_TAILLAB_IMAGE,
+  planKubernetesRun,
+  runOnKubernetes,
+  type KubernetesRunHooks,
+  type KubernetesRunOptions,
+  type KubernetesRunPlan,
+  type KubernetesRunRequest,
+} from "./distributed/kubernetes-run.ts";
+export { KubernetesError, manifestsYaml } from "@taillab/kubernetes";

@@ -193,7 +193,11 @@ function distributedSummary(
     return {
       index,
       status: result.status,
-      problem: result.error,
+      problem:
+        result.error ??
+        (result.status === "stopped"
+          ? "stopped before its end (Ctrl-C, SIGTERM as when its pod is deleted, or the run's stop): its figures cover what it measured"
+          : null),
       startOffsetMs:
         result.startedAtMs === null || t0Ms === null ? null : round3(result.startedAtMs - t0Ms),
       clock: result.clock,

@@ -57,7 +57,8 @@ export const SHARD_PROGRESS_INTERVAL_MS = 1_000;
 export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> {
   const spec = validateRunSpec(options.spec);
   const { role, folder, startAtMs, hooks = {} } = options;
-  const runFolder = await openRunFolder(spec, options.secrets, folder, hooks.signal);
+  // Not stopped by the signal: a stopped shard still leaves what it measured.
+  const runFolder = await openRunFolder(spec, options.secrets, folder);
   const { markers } = runFolder;
   const runStartEpochMs = alignedRunStartMs(startAtMs, Date.now());
   const phases = new Map<number, ShardPhase[]>();
