@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 const BENCHES: Record<string, string> = {
+  distributed: "packages/backend/bench/distributed-bench.ts",
   engine: "packages/engine/bench/engine-bench.ts",
   store: "packages/store/bench/store-bench.ts",
   tail: "packages/engine/bench/tail-bench.ts",
