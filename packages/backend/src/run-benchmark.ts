@@ -33,7 +33,7 @@ import { randomBytes } from "node:crypto";
 import { resolveCredentials, type SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
-import { objectMemoryProblems } from "./object-memory.ts";
+import { machineCapacityProblems } from "./machine-capacity.ts";
 import { noticeText } from "./run-notices.ts";
 
 export interface RunHooks {
@@ -73,8 +73,8 @@ export interface RunStart {
 export function validateRunSpec(input: unknown): RunSpec {
   const parsed = parseRunSpec(input);
   if (!parsed.ok) throw new InputError(parsed.errors);
-  const tooLarge = objectMemoryProblems(parsed.spec);
-  if (tooLarge.length > 0) throw new InputError(tooLarge);
+  const beyondMachine = machineCapacityProblems(parsed.spec);
+  if (beyondMachine.length > 0) throw new InputError(beyondMachine);
   return parsed.spec;
 }
 
