@@ -6,6 +6,7 @@ const BENCHES: Record<string, string> = {
   distributed: "packages/backend/bench/distributed-bench.ts",
   engine: "packages/engine/bench/engine-bench.ts",
   store: "packages/store/bench/store-bench.ts",
+  scale: "packages/engine/bench/scale-bench.ts",
   tail: "packages/engine/bench/tail-bench.ts",
   ui: "e2e/bench/ui-bench.ts",
 };

@@ -5,6 +5,7 @@ import {
   type RunPointParams,
   type RequestRecord,
   type RunProgress,
+  type RunNotice,
   type RunSpec,
   type RunSummary,
 } from "@taillab/api";
@@ -36,7 +37,8 @@ import { randomBytes } from "node:crypto";
 import { resolveCredentials, type SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
-import { objectMemoryProblems } from "./object-memory.ts";
+import { machineCapacityProblems } from "./machine-capacity.ts";
+import { noticeText } from "./run-notices.ts";
 
 export interface RunHooks {
   /** Aborting ends the run within about a second, keeping what was measured. */
@@ -48,8 +50,11 @@ export interface RunHooks {
   onPhaseStart?: (pointIndex: number, op: Operation) => void;
   /** Each operation of a point once it ended (repetitions merged): summary and account. */
   onPhaseDone?: (pointIndex: number, phase: PhaseResult) => void;
-  /** Status lines for a person: the embedded testbed's address, cleanup after a stop. */
-  onNotice?: (message: string) => void;
+  /**
+   * Status lines for a person: the embedded testbed's address, cleanup after a stop. `message`
+   * is the English sentence; `notice` the same as data, for a UI's own language.
+   */
+  onNotice?: (message: string, notice: RunNotice) => void;
   /** After the preflight checks, before the first request: where a results store opens the run. */
   onRunStart?: (start: RunStart) => Promise<void>;
 }
@@ -87,8 +92,8 @@ export interface RunStart {
 export function validateRunSpec(input: unknown): RunSpec {
   const parsed = parseRunSpec(input);
   if (!parsed.ok) throw new InputError(parsed.errors);
-  const tooLarge = objectMemoryProblems(parsed.spec);
-  if (tooLarge.length > 0) throw new InputError(tooLarge);
+  const beyondMachine = machineCapacityProblems(parsed.spec);
+  if (beyondMachine.length > 0) throw new InputError(beyondMachine);
   return parsed.spec;
 }
 
@@ -114,12 +119,12 @@ export async function runBenchmark(
     const problems = shardSpecProblems(spec, shard.role.count);
     if (problems.length > 0) throw new InputError(problems);
   }
-  for (const notice of modeNotices(spec)) hooks.onNotice?.(notice);
+  for (const notice of modeNotices(spec)) notify(hooks, notice);
   const runId = shard?.runId ?? newRunId();
   const startedAt = new Date().toISOString();
   const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
   try {
-    if (testbed) hooks.onNotice?.(describeTestbed(testbed, spec));
+    if (testbed) notify(hooks, testbedNotice(testbed, spec));
     const targets = await resolveTargets(spec, secrets, testbed);
     const controlPlanes = targets.map((target) =>
       createControlPlane({ ...target, maxConnections: 1 }),
@@ -169,10 +174,15 @@ export async function runBenchmark(
 
 type Target = Omit<TransportTarget, "maxConnections">;
 
-function describeTestbed(testbed: EmbeddedTestbed, spec: RunSpec): string {
+/** Tells the host, in English and as data. */
+function notify(hooks: RunHooks, notice: RunNotice): void {
+  hooks.onNotice?.(noticeText(notice), notice);
+}
+
+function testbedNotice(testbed: EmbeddedTestbed, spec: RunSpec): RunNotice {
   const { profile, seed } = spec.testbed;
   const profileName = typeof profile === "string" ? profile : "custom";
-  return `embedded testbed listening on ${testbed.urls.join(", ")} (profile ${profileName}, seed ${seed})`;
+  return { code: "testbedStarted", params: { urls: testbed.urls, profile: profileName, seed } };
 }
 
 /**
@@ -231,25 +241,17 @@ function mergeRepetitions(repetitions: readonly PhaseResult[][], op: Operation):
  * What a request mode will not do as one might think, said before the run: operations it never
  * sends backups for, and backups that share the one replica there is.
  */
-function modeNotices(spec: RunSpec): string[] {
+function modeNotices(spec: RunSpec): RunNotice[] {
   if (spec.mode === "normal") return [];
-  const notices: string[] = [];
+  const notices: RunNotice[] = [];
   const replicas = spec.endpoints?.length ?? spec.testbed.replicas;
-  if (replicas === 1) {
-    notices.push(
-      `${spec.mode} mode with one replica: backups go to the same server as their first attempt, on connections of their own, and share its queue; give several endpoints (or testbed replicas) to send them elsewhere`,
-    );
-  }
+  if (replicas === 1) notices.push({ code: "backupsShareReplica", params: { mode: spec.mode } });
   const mix = spec.workload ? parseOperationMix(spec.workload.ops) : null;
   if (mix?.ok) {
-    const unhedged = mix.value
+    const ops = mix.value
       .map((entry) => operationOf(entry.op))
       .filter((op) => NEVER_HEDGED.has(op));
-    if (unhedged.length > 0) {
-      notices.push(
-        `${spec.mode} mode: ${unhedged.join(", ")} always run once, without backups (a second copy would not be harmless)`,
-      );
-    }
+    if (ops.length > 0) notices.push({ code: "unhedgedOps", params: { mode: spec.mode, ops } });
   }
   return notices;
 }
@@ -386,7 +388,7 @@ async function runPoints(
           { length: result.writtenKeyCount },
           (_, index) => `${keyPrefix}${firstKey + index}`,
         );
-        hooks.onNotice?.(`deleting the ${keys.length} objects this point wrote`);
+        notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
         await controlPlane.deleteKeys(keys);
       }
       firstKey += result.keySpan;

@@ -37,3 +37,5 @@ export * from "./shard-plan.ts";
 export * from "./run-folder-uri.ts";
 export * from "./shard-merge.ts";
 export * from "./shard-progress.ts";
+export * from "./tail-sample-size.ts";
+export * from "./mode-comparison.ts";

@@ -7,3 +7,4 @@ export * from "./html-report.ts";
 export * from "./report-messages.ts";
 export * from "./report-format.ts";
 export * from "./distributed-text.ts";
+export * from "./palette.ts";

@@ -9,6 +9,7 @@ import {
   DEFAULT_CREDENTIALS,
   type FieldError,
   type LivePercentiles,
+  type RunNotice,
   type RunProgress,
   type RunSpec,
   type ShardsStatus,
@@ -35,6 +36,7 @@ import { resolveCredentials, type SecretSources } from "../credentials.ts";
 import { InputError } from "../input-error.ts";
 import { newRunId, validateRunSpec } from "../run-benchmark.ts";
 import { TAILLAB_VERSION } from "../run-environment.ts";
+import { noticeText } from "../run-notices.ts";
 import { STOP_KEY } from "./barrier-markers.ts";
 import { mergeRunFolder, type MergeOutcome } from "./merge-run.ts";
 import { openRunFolder } from "./run-folder-client.ts";
@@ -179,7 +181,8 @@ function podSpec(spec: RunSpec): RunSpec {
 
 export interface KubernetesRunHooks {
   signal?: AbortSignal;
-  onNotice?: (message: string) => void;
+  /** In English, and as data when it has a code (RunNotice). */
+  onNotice?: (message: string, notice?: RunNotice) => void;
   /** The shards as the Job and the run's folder show them, on every change. */
   onShards?: (status: ShardsStatus) => void;
   /** About every second: the phase most shards are in, its figures merged. */
@@ -212,9 +215,15 @@ export async function runOnKubernetes(
   const { markers } = runFolder;
   await client.dryRun(plan.manifests);
   const run = await client.submit(plan.manifests);
-  hooks.onNotice?.(
-    `submitted Job ${run.jobName} (${shards} shards) in namespace ${run.namespace}; results in ${formatRunFolderUri(plan.folder)}`,
-  );
+  notify(hooks, {
+    code: "jobSubmitted",
+    params: {
+      job: run.jobName,
+      namespace: run.namespace,
+      shards,
+      folder: formatRunFolderUri(plan.folder),
+    },
+  });
   let removed = false;
   const remove = async () => {
     if (removed) return;
@@ -234,7 +243,7 @@ export async function runOnKubernetes(
       hooks.signal?.removeEventListener("abort", onStop);
     }
     if (hooks.signal?.aborted) {
-      hooks.onNotice?.("stopping: the run's stop marker is written and its Job deleted");
+      notify(hooks, { code: "distributedStopping", params: {} });
       await markers.put(STOP_KEY, JSON.stringify({ at: new Date().toISOString() }));
       await remove();
       await watch.settled(STOP_SETTLE_MS);
@@ -255,6 +264,10 @@ export async function runOnKubernetes(
     );
     await runFolder.close();
   }
+}
+
+function notify(hooks: KubernetesRunHooks, notice: RunNotice): void {
+  hooks.onNotice?.(noticeText(notice), notice);
 }
 
 /** Polls the run's folder about every second (slower for many shards) while the Job runs. */

@@ -36,7 +36,7 @@ export interface ShardRunOptions {
   barrierTimeoutMs: number;
   /** Upload every request's record too (shards/I/records.ndjson.gz). */
   uploadRecords: boolean;
-  hooks?: Pick<RunHooks, "signal" | "onNotice" | "onProgress">;
+  hooks?: Pick<RunHooks, "signal" | "onProgress"> & { onNotice?: (message: string) => void };
 }
 
 export interface ShardOutcome {
@@ -107,7 +107,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
       options.secrets,
       {
         ...(hooks.signal ? { signal: hooks.signal } : {}),
-        ...(hooks.onNotice ? { onNotice: hooks.onNotice } : {}),
+        onNotice: (message) => hooks.onNotice?.(message),
         onRunStart: async (start) => {
           environment = captureEnvironment(start.server);
           if (options.uploadRecords) {

@@ -42,6 +42,12 @@ export const liveRunMessages: FeatureMessages = {
       max: "max",
       count: "from {{requests}} requests",
       waiting: "Percentiles appear with the first answers.",
+      p999IsMax: "= max until {{requests}} requests",
+    },
+    noLatencies: {
+      failed:
+        "Every request of this phase failed: there is no latency to show. The notices and the result say why.",
+      none: "No request of this phase was answered: there is no latency to show.",
     },
     timeline: {
       title: "Percentiles over time",
@@ -53,6 +59,19 @@ export const liveRunMessages: FeatureMessages = {
     },
     kept: "Point {{index}} of {{count}}. The cleanup phase after it (DELETE) is not shown.",
     notices: "Notices",
+    noticeText: {
+      unhedgedOps:
+        "{{mode}} mode: {{ops}} always run once, without backups (a second copy would not be harmless)",
+      backupsShareReplica:
+        "{{mode}} mode with one replica: backups go to the same server as their first attempt and share its queue; add replicas to send them elsewhere",
+      testbedStarted: "Embedded testbed listening on {{urls}} (profile {{profile}}, seed {{seed}})",
+      cleanupLeftovers_one: "Deleting the {{objects}} object this point wrote",
+      cleanupLeftovers_other: "Deleting the {{objects}} objects this point wrote",
+      modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
+      jobSubmitted:
+        "Submitted Job {{job}} ({{shards}} shards) in namespace {{namespace}}; results in {{folder}}",
+      distributedStopping: "Stopping: the run's stop marker is written and its Job deleted",
+    },
     mode: {
       normal: "normal",
       hedged: "hedged",
@@ -112,6 +131,11 @@ export const liveRunMessages: FeatureMessages = {
       max: "最大值",
       count: "基于 {{requests}} 个请求",
       waiting: "收到第一批响应后显示百分位。",
+      p999IsMax: "不足 {{requests}} 个请求时即为最大值",
+    },
+    noLatencies: {
+      failed: "本阶段的请求全部失败，没有可显示的延迟。原因见通知和运行结果。",
+      none: "本阶段没有收到任何响应，没有可显示的延迟。",
     },
     timeline: {
       title: "百分位数随时间的变化",
@@ -123,6 +147,17 @@ export const liveRunMessages: FeatureMessages = {
     },
     kept: "测试点 {{index}} / {{count}}。其后的清理阶段（DELETE）不在此显示。",
     notices: "通知",
+    noticeText: {
+      unhedgedOps: "{{mode}}模式：{{ops}} 始终只发送一次，不发备份（发送第二份并非无害）",
+      backupsShareReplica:
+        "{{mode}}模式只有一个副本：备份请求与首次请求发往同一服务器，共用其队列；增加副本才能发往别处",
+      testbedStarted: "内置测试床正在监听 {{urls}}（延迟配置 {{profile}}，随机种子 {{seed}}）",
+      cleanupLeftovers_one: "正在删除此测试点写入的 {{objects}} 个对象",
+      cleanupLeftovers_other: "正在删除此测试点写入的 {{objects}} 个对象",
+      modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
+      jobSubmitted: "已提交 Job {{job}}（{{shards}} 个分片），命名空间 {{namespace}}；结果写入 {{folder}}",
+      distributedStopping: "正在停止：已写入运行的停止标记并删除其 Job",
+    },
     mode: {
       normal: "普通",
       hedged: "对冲",

@@ -1,5 +1,41 @@
+import type { RunNotice } from "@taillab/api";
+import { formatInteger } from "@taillab/report";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { useLiveRun } from "./live-run-store.ts";
+
+/** A notice the backend sent as data, in the UI's language. */
+export function noticeText(notice: RunNotice, t: TFunction<"live">): string {
+  switch (notice.code) {
+    case "unhedgedOps":
+      return t("noticeText.unhedgedOps", {
+        mode: t(`mode.${notice.params.mode}`),
+        ops: notice.params.ops.join(", "),
+      });
+    case "backupsShareReplica":
+      return t("noticeText.backupsShareReplica", { mode: t(`mode.${notice.params.mode}`) });
+    case "testbedStarted":
+      return t("noticeText.testbedStarted", {
+        urls: notice.params.urls.join(", "),
+        profile: notice.params.profile,
+        seed: notice.params.seed,
+      });
+    case "cleanupLeftovers":
+      return t("noticeText.cleanupLeftovers", {
+        count: notice.params.objects,
+        objects: formatInteger(notice.params.objects),
+      });
+    case "jobSubmitted":
+      return t("noticeText.jobSubmitted", notice.params);
+    case "distributedStopping":
+      return t("noticeText.distributedStopping");
+    case "modeCouldNotStart":
+      return t("noticeText.modeCouldNotStart", {
+        mode: t(`mode.${notice.params.mode}`),
+        reason: notice.params.reason,
+      });
+  }
+}
 
 /** What the backend said during the run (a replica down, a hedge budget exhausted…). */
 export function NoticeList() {
@@ -10,8 +46,10 @@ export function NoticeList() {
     <section className="card" data-testid="live-notices">
       <h2>{t("notices")}</h2>
       <ul className="notice-list">
-        {notices.map((notice) => (
-          <li key={notice.id}>{notice.message}</li>
+        {notices.map((entry) => (
+          <li key={entry.id} data-code={entry.notice?.code}>
+            {entry.notice ? noticeText(entry.notice, t) : entry.message}
+          </li>
         ))}
       </ul>
     </section>
