@@ -203,7 +203,8 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     const merged = await merge(folder);
     expect(merged.code).toBe(2);
     expect(merged.stderr).toMatch(
-      /no shard left a result \(2 reached the start barrier, 2 gave up there\)/,
+      // The first to give up writes its abort marker; the other may see it and just leave.
+      /no shard left a result \(2 reached the start barrier, [12] gave up there\)/,
     );
   });
 

@@ -1,6 +1,8 @@
 import type { ShardsStatus } from "@taillab/api";
 import {
   clusterNamespace,
+  DEFAULT_ACTIVE_DEADLINE_SECONDS,
+  DEFAULT_BARRIER_TIMEOUT_MS,
   DEFAULT_TAILLAB_IMAGE,
   KubernetesError,
   manifestsYaml,
@@ -16,7 +18,7 @@ import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
 import { readSpecFlag } from "./run-command.ts";
 import { cliSecrets, RUN_FLAGS, type RunFlags } from "./run-flags.ts";
-import { DEFAULT_BARRIER_TIMEOUT_MS, durationFlagMs, SHARD_FLAGS } from "./shard-flags.ts";
+import { durationFlagMs, SHARD_FLAGS } from "./shard-flags.ts";
 import { printError, printOut } from "./terminal-output.ts";
 
 const pick = <Name extends string>(flags: readonly FlagDefinition[], names: readonly Name[]) =>
@@ -86,8 +88,6 @@ ${EXIT_CODES_HELP}
 Here 1 also means that a shard is missing, failed or was stopped (the merge names it).
 `;
 
-const DEFAULT_ACTIVE_DEADLINE_S = 6 * 3600;
-
 export async function k8sCommand(argv: readonly string[]): Promise<number> {
   const { flags, positionals } = parseArguments(argv, K8S_FLAGS);
   const [action, specPath, stray] = positionals;
@@ -115,7 +115,7 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
     ...(typeof flags.secret === "string" ? { secretName: flags.secret } : {}),
     barrierTimeoutMs: durationFlagMs(flags, "barrier-timeout", DEFAULT_BARRIER_TIMEOUT_MS),
     activeDeadlineSeconds: Math.ceil(
-      durationFlagMs(flags, "active-deadline", DEFAULT_ACTIVE_DEADLINE_S * 1000) / 1000,
+      durationFlagMs(flags, "active-deadline", DEFAULT_ACTIVE_DEADLINE_SECONDS * 1000) / 1000,
     ),
     uploadRecords: flags["upload-records"] === true,
   });

@@ -1,4 +1,5 @@
 import { parseDuration } from "@taillab/api";
+import { DEFAULT_BARRIER_TIMEOUT_MS } from "@taillab/backend";
 import {
   parseRunFolderUri,
   parseShardRole,
@@ -36,8 +37,6 @@ export const SHARD_FLAGS = [
     description: "distributed run: upload every request's record beside the shard's result",
   },
 ] as const satisfies readonly FlagDefinition[];
-
-export const DEFAULT_BARRIER_TIMEOUT_MS = 5 * 60_000;
 
 /** What makes `taillab run` a shard, checked before anything is created. */
 export interface ShardFlags {

@@ -30,6 +30,8 @@ export const API_METHOD_NAMES = [
   "startTestbed",
   "stopTestbed",
   "listLatencyProfiles",
+  "kubernetesSettings",
+  "saveKubernetesSettings",
 ] as const;
 
 export type ApiMethodName = (typeof API_METHOD_NAMES)[number];

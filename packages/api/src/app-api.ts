@@ -4,6 +4,7 @@ import type { ApiMethodName } from "./api-method-names.ts";
 import { FieldErrorSchema } from "./field-error.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
 import { strictObject } from "./strict-object.ts";
+import { ShardsStatusSchema } from "./distributed-run.ts";
 import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.ts";
 import { RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
 import {
@@ -156,6 +157,23 @@ export type ConnectionReport = z.infer<typeof ConnectionReportSchema>;
 // Experiments
 
 /**
+ * Where an experiment's load comes from: this machine, or N pods on the Kubernetes cluster of the
+ * Kubernetes settings, each a shard of one distributed run, merged at the end.
+ */
+export const LoadGeneratorsSchema = z.discriminatedUnion("kind", [
+  strictObject({ kind: z.literal("local") }),
+  strictObject({
+    kind: z.literal("kubernetes"),
+    shards: z
+      .number()
+      .int("expected a whole number of pods")
+      .min(1, "expected at least one pod")
+      .max(10_000, "expected at most 10000 pods"),
+  }),
+]);
+export type LoadGenerators = z.infer<typeof LoadGeneratorsSchema>;
+
+/**
  * A saved experiment: an endpoint and a run spec without endpoints (the backend fills them in
  * from the endpoint when it runs). The spec is kept as typed so a draft with mistakes can be
  * saved and fixed later; validate and preview name each bad field.
@@ -170,6 +188,8 @@ export const ExperimentDraftSchema = strictObject({
    * library, to compare them; absent: one run in the spec's mode.
    */
   modes: z.array(RequestModeSchema).min(1, "choose at least one mode").optional(),
+  /** Absent: this machine. */
+  loadGenerators: LoadGeneratorsSchema.optional(),
 });
 export type ExperimentDraft = z.output<typeof ExperimentDraftSchema>;
 export type ExperimentDraftInput = z.input<typeof ExperimentDraftSchema>;
@@ -248,6 +268,8 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     percentiles: LivePercentilesSchema.nullable(),
     intervals: LiveIntervalsSchema.nullable(),
   }),
+  /** A distributed run's shards, whenever the Job or the run's folder shows a change. */
+  z.object({ type: z.literal("shards"), runId: z.string(), status: ShardsStatusSchema }),
   z.object({
     type: z.literal("notice"),
     runId: z.string(),
@@ -278,6 +300,8 @@ export const ActiveRunSchema = z.object({
   startedAt: z.iso.datetime(),
   series: RunSeriesSchema,
   lastProgress: RunProgressSchema.nullable(),
+  /** A distributed run's shards as last seen; null for a run on this machine. */
+  shards: ShardsStatusSchema.nullable(),
 });
 export type ActiveRun = z.infer<typeof ActiveRunSchema>;
 
@@ -365,6 +389,20 @@ export type TestbedStatus = z.infer<typeof TestbedStatusSchema>;
 
 export const LatencyProfileInfoSchema = z.object({ name: z.string(), summary: z.string() });
 
+/**
+ * Where distributed runs go: a kubeconfig file and one of its contexts, a namespace and the
+ * TailLab image the pods run. Empty means the default: $KUBECONFIG (then ~/.kube/config), its
+ * current context, that context's namespace (else default), the image of this TailLab version.
+ */
+export const KubernetesSettingsSchema = strictObject({
+  kubeconfig: z.string().trim().max(4096).default(""),
+  context: z.string().trim().max(253).default(""),
+  namespace: z.string().trim().max(63).default(""),
+  image: z.string().trim().max(512).default(""),
+});
+export type KubernetesSettings = z.output<typeof KubernetesSettingsSchema>;
+export type KubernetesSettingsInput = z.input<typeof KubernetesSettingsSchema>;
+
 export const AppInfoSchema = z.object({
   version: z.string(),
   host: z.enum(["electron", "web"]),
@@ -444,6 +482,9 @@ export const API_METHODS = {
   startTestbed: method(TestbedSetupSchema, TestbedStatusSchema),
   stopTestbed: method(none, TestbedStatusSchema),
   listLatencyProfiles: method(none, z.array(LatencyProfileInfoSchema)),
+
+  kubernetesSettings: method(none, KubernetesSettingsSchema),
+  saveKubernetesSettings: method(KubernetesSettingsSchema, KubernetesSettingsSchema),
 } as const satisfies Record<ApiMethodName, { input: z.ZodType; output: z.ZodType }>;
 
 type MethodInput<N extends ApiMethodName> = z.input<(typeof API_METHODS)[N]["input"]>;

@@ -37,6 +37,8 @@ export {
 } from "./distributed/merge-run.ts";
 export {
   clusterNamespace,
+  DEFAULT_ACTIVE_DEADLINE_SECONDS,
+  DEFAULT_BARRIER_TIMEOUT_MS,
   DEFAULT_TAILLAB_IMAGE,
   planKubernetesRun,
   runOnKubernetes,

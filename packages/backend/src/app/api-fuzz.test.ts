@@ -68,6 +68,8 @@ const VALID: Record<ApiMethodName, unknown> = {
   startTestbed: { replicas: 1 },
   stopTestbed: undefined,
   listLatencyProfiles: undefined,
+  kubernetesSettings: undefined,
+  saveKubernetesSettings: { namespace: "bench", image: "taillab:0.1.0" },
 };
 
 type Path = (string | number)[];

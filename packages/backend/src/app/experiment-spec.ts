@@ -5,7 +5,7 @@ import type {
   RunSpec,
   StoredEndpoint,
 } from "@taillab/api";
-import { expandSweep, parseRunSpec } from "@taillab/core";
+import { expandSweep, parseRunSpec, shardSpecProblems } from "@taillab/core";
 import { machineCapacityProblems } from "../machine-capacity.ts";
 import { credentialsRefOf } from "./endpoint-credentials.ts";
 
@@ -42,6 +42,12 @@ export function checkExperiment(
   const specErrors = parsed.ok ? machineCapacityProblems(parsed.spec) : parsed.errors;
   for (const { field, message } of specErrors) {
     errors.push({ field: field === "spec" ? field : `spec.${field}`, message });
+  }
+  const generators = draft.loadGenerators;
+  if (parsed.ok && generators?.kind === "kubernetes") {
+    for (const { field, message } of shardSpecProblems(parsed.spec, generators.shards)) {
+      errors.push({ field: field === "endpoint" ? "endpointId" : `spec.${field}`, message });
+    }
   }
   if (!endpoint || !parsed.ok || errors.length > 0) return { ok: false, errors };
   // The mode is the one field a series changes, and no other field's check depends on it.

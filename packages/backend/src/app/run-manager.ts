@@ -13,6 +13,7 @@ import type { ResultsStore } from "@taillab/store";
 import { randomBytes } from "node:crypto";
 import type { SecretSources } from "../credentials.ts";
 import { runAndRecord } from "../recorded-run.ts";
+import { runOnCluster, type ClusterRunHooks, type ClusterTarget } from "./cluster-run.ts";
 import { noticeText } from "../run-notices.ts";
 import { measuredRequestCount } from "./experiment-spec.ts";
 import { LiveRunView, type ProgressEvent } from "./live-run-view.ts";
@@ -29,6 +30,8 @@ export interface RunPlan {
   name: string;
   specs: readonly RunSpec[];
   points: RunPointParams[];
+  /** N pods on a Kubernetes cluster instead of this machine. */
+  cluster: ClusterTarget | null;
 }
 
 export interface RunManager {
@@ -89,57 +92,60 @@ export function createRunManager(options: {
         emit(update.event ?? live.progressEvent(update.progress)),
       );
       // Notices before the run has an id (the testbed's address) are sent after `started`.
-      const earlyNotices: { message: string; notice: RunNotice }[] = [];
+      const earlyNotices: { message: string; notice?: RunNotice }[] = [];
       let runId: string | null = null;
       try {
-        const summary = await runAndRecord(
-          spec,
-          secrets,
-          {
-            signal: series.stop.signal,
-            onRunStart: async (start) => {
-              runId = start.runId;
-              series.runIds.push(runId);
-              const requestCount = measuredRequestCount(spec, plan.points);
-              series.active = {
-                runId,
-                name,
-                points: plan.points,
-                requestCount,
-                startedAt: new Date().toISOString(),
-                series: place,
-                lastProgress: null,
-              };
-              emit({
-                type: "started",
-                runId,
-                name,
-                points: plan.points,
-                requestCount,
-                series: place,
-              });
-              for (const early of earlyNotices) emit({ type: "notice", runId, ...early });
-              started.resolve(runId);
-            },
-            onPhaseStart: (pointIndex, op) => {
-              progress.keep((held) => ({
-                progress: held.progress,
-                event: held.event ?? live.progressEvent(held.progress),
-              }));
-              live.startPhase(pointIndex, op);
-            },
-            onProgress: (update, figures) => {
-              if (series.active) series.active.lastProgress = update;
-              live.update(update, figures);
-              progress.push({ progress: update, event: null });
-            },
-            onNotice: (message, notice) => {
-              if (runId === null) earlyNotices.push({ message, notice });
-              else emit({ type: "notice", runId, message, notice });
-            },
+        const hooks: ClusterRunHooks = {
+          signal: series.stop.signal,
+          onRunStart: async (start) => {
+            runId = start.runId;
+            series.runIds.push(runId);
+            const requestCount = measuredRequestCount(spec, plan.points);
+            series.active = {
+              runId,
+              name,
+              points: plan.points,
+              requestCount,
+              startedAt: new Date().toISOString(),
+              series: place,
+              lastProgress: null,
+              shards: null,
+            };
+            emit({
+              type: "started",
+              runId,
+              name,
+              points: plan.points,
+              requestCount,
+              series: place,
+            });
+            for (const early of earlyNotices) emit({ type: "notice", runId, ...early });
+            started.resolve(runId);
           },
-          { store, name, tags },
-        );
+          onPhaseStart: (pointIndex, op) => {
+            progress.keep((held) => ({
+              progress: held.progress,
+              event: held.event ?? live.progressEvent(held.progress),
+            }));
+            live.startPhase(pointIndex, op);
+          },
+          onProgress: (update, figures) => {
+            if (series.active) series.active.lastProgress = update;
+            live.update(update, figures);
+            progress.push({ progress: update, event: null });
+          },
+          onNotice: (message, notice) => {
+            if (runId === null) earlyNotices.push({ message, notice });
+            else emit({ type: "notice", runId, message, notice });
+          },
+          onShards: (status) => {
+            if (series.active) series.active.shards = status;
+            if (runId !== null) emit({ type: "shards", runId, status });
+          },
+        };
+        const summary = plan.cluster
+          ? await runOnCluster(spec, plan.cluster, { secrets, store, name, tags }, hooks)
+          : await runAndRecord(spec, secrets, hooks, { store, name, tags });
         await progress.flush();
         emit(finished(summary.runId, summary.status, null, place, series.runIds));
       } catch (error) {

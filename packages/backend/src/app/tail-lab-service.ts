@@ -10,6 +10,7 @@ import { openEndpointsStore } from "./endpoints-store.ts";
 import { checkExperiment } from "./experiment-spec.ts";
 import { previewExperiment } from "./experiment-preview.ts";
 import { openExperimentsStore } from "./experiments-store.ts";
+import { openKubernetesSettings } from "./kubernetes-settings.ts";
 import { listLatencyProfiles } from "./latency-profiles.ts";
 import { exportReport } from "./report-export.ts";
 import { createRunManager } from "./run-manager.ts";
@@ -22,7 +23,7 @@ export interface TailLabServiceOptions {
   host: "electron" | "web";
   /** TailLab's version, for appInfo. */
   version: string;
-  /** Where endpoints.json, experiments.json and secrets.json live (created if missing). */
+  /** Where endpoints.json, experiments.json, secrets.json and kubernetes.json live (created if missing). */
   dataDir: string;
   resultsDir: string;
   /** How secrets are encrypted on disk: safeStorage in Electron, keyFileCipher elsewhere. */
@@ -46,6 +47,7 @@ const DATA_FILES = {
   endpoints: "endpoints.json",
   experiments: "experiments.json",
   secrets: "secrets.json",
+  kubernetes: "kubernetes.json",
 } as const;
 
 /**
@@ -75,6 +77,7 @@ export async function createTailLabService(
       : []),
   ];
   const experiments = await openExperimentsStore(join(dataDir, DATA_FILES.experiments));
+  const kubernetes = await openKubernetesSettings(join(dataDir, DATA_FILES.kubernetes));
   const store = await openResultsStore(options.resultsDir);
   const testbed = createTestbedHost();
   const { env } = options;
@@ -124,7 +127,16 @@ export async function createTailLabService(
       if (keys.kind === "unavailable") {
         throw InputError.of("experiment.endpointId", `endpoint "${endpoint.name}": ${keys.reason}`);
       }
-      return runs.start({ name: name || experiment.name, specs, points });
+      const generators = experiment.loadGenerators;
+      return runs.start({
+        name: name || experiment.name,
+        specs,
+        points,
+        cluster:
+          generators?.kind === "kubernetes"
+            ? { shards: generators.shards, settings: kubernetes.get() }
+            : null,
+      });
     },
     stopRun: ({ runId }) => runs.stop(runId),
     activeRun: async () => runs.active(),
@@ -144,6 +156,9 @@ export async function createTailLabService(
     startTestbed: (setup) => testbed.start(setup),
     stopTestbed: () => testbed.stop(),
     listLatencyProfiles: async () => listLatencyProfiles(),
+
+    kubernetesSettings: async () => kubernetes.get(),
+    saveKubernetesSettings: (settings) => kubernetes.save(settings),
 
     onRunEvent(listener) {
       listeners.add(listener);

@@ -78,6 +78,11 @@ export function clusterNamespace(cluster: ClusterOptions): string {
 /** The image `taillab k8s run` and the app use unless told another (README: building it). */
 export const DEFAULT_TAILLAB_IMAGE = `taillab:${TAILLAB_VERSION}`;
 
+/** Shards not ready this long after the run's start are missing, and the run is aborted. */
+export const DEFAULT_BARRIER_TIMEOUT_MS = 5 * 60_000;
+/** The Job's hard stop unless told otherwise. */
+export const DEFAULT_ACTIVE_DEADLINE_SECONDS = 6 * 3600;
+
 /** Kept after the Job finished, so `kubectl` can still show it if the cleanup fails. */
 const TTL_AFTER_FINISHED_SECONDS = 3600;
 /** After a stop, shards that were measuring get this long to leave what they measured. */
@@ -195,6 +200,8 @@ export interface KubernetesRunOptions {
   secrets: SecretSources;
   store: ResultsStore;
   name?: string;
+  /** Besides "distributed" and "kubernetes". */
+  tags?: string[];
   hooks?: KubernetesRunHooks;
 }
 
@@ -255,7 +262,7 @@ export async function runOnKubernetes(
       store: options.store,
       shards,
       ...(options.name !== undefined ? { name: options.name } : {}),
-      tags: ["kubernetes"],
+      tags: ["kubernetes", ...(options.tags ?? [])],
     });
   } finally {
     watch.stop();

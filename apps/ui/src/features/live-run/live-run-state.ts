@@ -10,6 +10,7 @@ import type {
   RunSeries,
   RunNotice,
   RunStatus,
+  ShardsStatus,
 } from "@taillab/api";
 /**
  * What the live screen shows, folded from the run events by `reduceRunEvent`. Pure, so the
@@ -71,6 +72,8 @@ export interface LiveRunState {
   notices: Notice[];
   finished: FinishedRun | null;
   stopping: boolean;
+  /** A distributed run's shards (pods ready, at the barrier, running, done, failed); else null. */
+  shards: ShardsStatus | null;
 }
 
 /** An hour of seconds: older ones go, so a run left going all day stays cheap to draw. */
@@ -95,6 +98,7 @@ export const IDLE_RUN: LiveRunState = {
   notices: [],
   finished: null,
   stopping: false,
+  shards: null,
 };
 
 /** The cleanup phase's operation: its latencies say little about the server under test. */
@@ -115,6 +119,9 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
       };
     case "progress":
       return applyProgress(state, event);
+    case "shards":
+      if (state.runId !== null && event.runId !== state.runId) return state;
+      return { ...state, shards: event.status };
     case "notice":
       if (state.runId !== null && event.runId !== state.runId) return state;
       return { ...state, notices: withNotice(state.notices, event.message, event.notice) };
@@ -272,6 +279,7 @@ export function adoptActiveRun(
     requestCount: active.requestCount,
     series: active.series,
     progress,
+    shards: state.shards ?? active.shards,
     doneBefore: estimate?.done ?? state.doneBefore,
     elapsedBefore: estimate?.elapsedMs ?? state.elapsedBefore,
   };

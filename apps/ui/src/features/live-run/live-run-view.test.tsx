@@ -278,6 +278,7 @@ describe("live run screen", () => {
         startedAt: new Date().toISOString(),
         series: { index: 0, count: 1, mode: "normal" },
         lastProgress: null,
+        shards: null,
       }),
     });
     await act(async () => {

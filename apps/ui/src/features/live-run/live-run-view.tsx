@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { PageHeader } from "../../shared/page-header.tsx";
+import { ShardsPanel } from "../kubernetes/shards-panel.tsx";
 import { FinishedBanner } from "./finished-banner.tsx";
 import { LiveHeader } from "./live-header.tsx";
 import { LiveProgress } from "./live-progress.tsx";
@@ -21,6 +22,7 @@ export function LiveRunView() {
       <LiveHeader />
       <FinishedBanner />
       <LiveProgress />
+      <ShardsPanel />
       <PercentileTiles />
       <LiveTimeline />
       <NoticeList />

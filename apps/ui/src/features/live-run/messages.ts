@@ -155,7 +155,8 @@ export const liveRunMessages: FeatureMessages = {
       cleanupLeftovers_one: "正在删除此测试点写入的 {{objects}} 个对象",
       cleanupLeftovers_other: "正在删除此测试点写入的 {{objects}} 个对象",
       modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
-      jobSubmitted: "已提交 Job {{job}}（{{shards}} 个分片），命名空间 {{namespace}}；结果写入 {{folder}}",
+      jobSubmitted:
+        "已提交 Job {{job}}（{{shards}} 个分片），命名空间 {{namespace}}；结果写入 {{folder}}",
       distributedStopping: "正在停止：已写入运行的停止标记并删除其 Job",
     },
     mode: {

@@ -58,6 +58,13 @@ export function installFakeTailLab(overrides: Partial<TailLabApi> = {}): FakeTai
       { name: "fast", summary: "no added delay" },
       { name: "steady", summary: "lognormal, median 5 ms" },
     ]),
+    kubernetesSettings: vi.fn(async () => ({
+      kubeconfig: "",
+      context: "",
+      namespace: "",
+      image: "",
+    })),
+    saveKubernetesSettings: vi.fn(async (settings) => settings),
     ...overrides,
     onRunEvent(listener: RunEventListener) {
       listeners.add(listener);
