@@ -3,9 +3,8 @@ import { RunSummarySchema } from "@taillab/api";
 import { openResultsStore } from "@taillab/backend";
 import type { ControlPlane } from "@taillab/engine";
 import {
-  localTaillabEntrypoint,
   startControlPlane,
-  startNodeAgent,
+  startTaillabNodeAgent,
   TAILLAB_TEST_IMAGE,
   type KubernetesControlPlane,
   type NodeAgent,
@@ -15,7 +14,6 @@ import { spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_MAIN, outputOf, runCli, TEST_RESULTS_DIR } from "./test-support/run-cli.ts";
 import { createServerBucket } from "./test-support/server-bucket.ts";
@@ -26,7 +24,6 @@ import { createServerBucket } from "./test-support/server-bucket.ts";
  * repository's CLI, and the shards measure the embedded testbed.
  */
 
-const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
 const credentials = { accessKeyId: "K8SSHARDKEY", secretAccessKey: "k8s-shard-secret" };
 const env = {
   AWS_ACCESS_KEY_ID: credentials.accessKeyId,
@@ -48,34 +45,16 @@ beforeAll(async () => {
     startControlPlane(),
     startTestbed({ credentials, buckets: ["loadgen"], profile: "steady" }),
   ]);
-  agent = await startNodeAgent({
-    kubeconfig: cluster.kubeconfig,
-    entrypoint: localTaillabEntrypoint,
-    cwd: REPOSITORY,
-    baseEnv: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
+  agent = await startTaillabNodeAgent(cluster.kubeconfig);
   ({ bucket } = await createServerBucket({ url: testbed.url, ...credentials }));
   const folder = await mkdtemp(join(tmpdir(), "taillab-k8s-"));
-  specFile = join(folder, "spec.json");
-  await writeFile(
-    specFile,
-    JSON.stringify({
-      endpoints: [{ url: testbed.url }],
-      clients: 4,
-      samples: 400,
-      objectSize: "4KiB",
-    }),
-  );
-  longSpecFile = join(folder, "long-spec.json");
-  await writeFile(
-    longSpecFile,
-    JSON.stringify({
-      endpoints: [{ url: testbed.url }],
-      clients: 3,
-      samples: 3000,
-      objectSize: "1KiB",
-    }),
-  );
+  const writeSpec = async (name: string, workload: object) => {
+    const path = join(folder, name);
+    await writeFile(path, JSON.stringify({ endpoints: [{ url: testbed.url }], ...workload }));
+    return path;
+  };
+  specFile = await writeSpec("spec.json", { clients: 4, samples: 400, objectSize: "4KiB" });
+  longSpecFile = await writeSpec("long.json", { clients: 3, samples: 1500, objectSize: "1KiB" });
   const config = new KubeConfig();
   config.loadFromFile(cluster.kubeconfig);
   batch = config.makeApiClient(BatchV1Api);

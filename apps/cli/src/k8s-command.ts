@@ -11,9 +11,9 @@ import {
   type KubernetesRunRequest,
 } from "@taillab/backend";
 import { formatFlagHelp, parseArguments, UsageError, type FlagDefinition } from "./cli-args.ts";
-import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
+import { EXIT } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
-import { mergedExitCode, printMergedRun } from "./merge-command.ts";
+import { MERGED_EXIT_CODES_HELP, mergedExitCode, printMergedRun } from "./merge-command.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
 import { readSpecFlag } from "./run-command.ts";
@@ -84,8 +84,7 @@ manifest: prints the Secret (values left out) and the Job as YAML, for review or
 Flags:
 ${formatFlagHelp(K8S_FLAGS)}
 
-${EXIT_CODES_HELP}
-Here 1 also means that a shard is missing, failed or was stopped (the merge names it).
+${MERGED_EXIT_CODES_HELP}
 `;
 
 export async function k8sCommand(argv: readonly string[]): Promise<number> {

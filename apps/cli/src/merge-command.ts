@@ -9,6 +9,10 @@ import { printSummary } from "./run-command.ts";
 import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
 import { printOut } from "./terminal-output.ts";
 
+/** Exit codes of a command that ends with a merged distributed run. */
+export const MERGED_EXIT_CODES_HELP = `${EXIT_CODES_HELP}
+Here 1 also means that a shard is missing, failed or was stopped (the merge names it).`;
+
 const MERGE_FLAG_NAMES = [
   "endpoint",
   "region",
@@ -35,8 +39,7 @@ named; shards of another spec or TailLab version are refused. taillab k8s run me
 Flags:
 ${formatFlagHelp(MERGE_FLAGS)}
 
-${EXIT_CODES_HELP}
-Here 1 also means that a shard is missing, failed or was stopped (the merge names it).
+${MERGED_EXIT_CODES_HELP}
 `;
 
 export async function mergeCommand(argv: readonly string[]): Promise<number> {

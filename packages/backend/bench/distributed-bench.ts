@@ -16,9 +16,8 @@ import {
 } from "@taillab/api";
 import { mergeShards, PhaseAccount, type LogicalRequest } from "@taillab/core";
 import {
-  localTaillabEntrypoint,
   startControlPlane,
-  startNodeAgent,
+  startTaillabNodeAgent,
   TAILLAB_TEST_IMAGE,
 } from "@taillab/test-support";
 import { startTestbed } from "@taillab/testbed";
@@ -182,12 +181,7 @@ function syntheticShards(shards: number, requests: number): ShardResult[] {
 async function barrierOverhead(): Promise<void> {
   console.log("barrier overhead on the local control plane (Job submitted -> T0):");
   const cluster = await startControlPlane();
-  const agent = await startNodeAgent({
-    kubeconfig: cluster.kubeconfig,
-    entrypoint: localTaillabEntrypoint,
-    cwd: REPOSITORY,
-    baseEnv: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
+  const agent = await startTaillabNodeAgent(cluster.kubeconfig);
   try {
     const plan = await planKubernetesRun(
       {

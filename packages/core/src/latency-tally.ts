@@ -1,4 +1,9 @@
-import { PERCENTILE_LEVELS, type EncodedTally, type LatencyStats } from "@taillab/api";
+import {
+  PERCENTILE_LEVELS,
+  type EncodedTally,
+  type LatencyStats,
+  type LivePercentiles,
+} from "@taillab/api";
 import {
   createLatencyHistogram,
   decodeHistogram,
@@ -104,6 +109,21 @@ export function tallyStatsMs(tally: LatencyTally): LatencyStats | null {
     mean: toMs(tally.sumUs / tally.count),
     stdev: toMs(tally.histogram.stdDeviation),
   };
+}
+
+/** What a live view shows of a tally so far, or null before its first duration. */
+export function livePercentilesOf(tally: LatencyTally): LivePercentiles | null {
+  const stats = tallyStatsMs(tally);
+  return (
+    stats && {
+      p50Ms: stats.p50,
+      p90Ms: stats.p90,
+      p99Ms: stats.p99,
+      p999Ms: stats.p999,
+      maxMs: stats.max,
+      count: tally.count,
+    }
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { LivePercentiles, RunProgress, ShardProgress } from "@taillab/api";
-import { createTally, destroyTally, mergeTally, tallyStatsMs } from "./latency-tally.ts";
+import { createTally, destroyTally, livePercentilesOf, mergeTally } from "./latency-tally.ts";
 
 /**
  * A distributed run's live figures from its shards' progress objects (pure): the phase most
@@ -33,7 +33,7 @@ export function mergeShardProgress(
   const tally = createTally();
   try {
     for (const shard of group) if (shard.latency) mergeTally(tally, shard.latency);
-    const stats = tallyStatsMs(tally);
+    const percentiles = livePercentilesOf(tally);
     return {
       progress: {
         runId,
@@ -49,18 +49,11 @@ export function mergeShardProgress(
         total: sum((progress) => progress.total),
         errors: sum((progress) => progress.errors),
         opsPerSec: sum((progress) => progress.opsPerSec),
-        p50Ms: stats?.p50 ?? null,
-        p99Ms: stats?.p99 ?? null,
+        p50Ms: percentiles?.p50Ms ?? null,
+        p99Ms: percentiles?.p99Ms ?? null,
         elapsedMs: Math.max(...group.map((shard) => shard.progress.elapsedMs)),
       },
-      percentiles: stats && {
-        p50Ms: stats.p50,
-        p90Ms: stats.p90,
-        p99Ms: stats.p99,
-        p999Ms: stats.p999,
-        maxMs: stats.max,
-        count: tally.count,
-      },
+      percentiles,
       shards: group.map((shard) => shard.index).sort((a, b) => a - b),
     };
   } finally {

@@ -21,7 +21,7 @@ import {
   parseSizeDistribution,
   PhaseAccount,
   sendsBackups,
-  tallyStatsMs,
+  livePercentilesOf,
   encodeTally,
   type EncodedTally,
   type PhaseAccountDelta,
@@ -327,7 +327,6 @@ class PhaseProgressMeter {
     while ((this.rateSamples[0]?.atMs ?? nowMs) < nowMs - RATE_WINDOW_MS) this.rateSamples.shift();
     const oldest = this.rateSamples[0] ?? { atMs: nowMs, done };
     const windowMs = nowMs - oldest.atMs;
-    const stats = busiest ? tallyStatsMs(busiest.latency) : null;
     return {
       op: busiest?.shape.op ?? fallbackOp,
       done,
@@ -335,14 +334,7 @@ class PhaseProgressMeter {
       errors,
       opsPerSec: windowMs > 0 ? ((done - oldest.done) * 1000) / windowMs : 0,
       elapsedMs: nowMs - this.startedAtMs,
-      percentiles: stats && {
-        p50Ms: stats.p50,
-        p90Ms: stats.p90,
-        p99Ms: stats.p99,
-        p999Ms: stats.p999,
-        maxMs: stats.max,
-        count: busiest?.latency.count ?? 0,
-      },
+      percentiles: busiest ? livePercentilesOf(busiest.latency) : null,
       intervals: busiest?.takeChangedIntervals() ?? [],
       encodeLatency: () =>
         busiest && busiest.latency.count > 0 ? encodeTally(busiest.latency) : null,

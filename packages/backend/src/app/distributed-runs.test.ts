@@ -1,14 +1,12 @@
 import { EMBEDDED_TESTBED_ENDPOINT_ID, type RunEvent, type ShardsStatus } from "@taillab/api";
 import {
-  localTaillabEntrypoint,
   startControlPlane,
-  startNodeAgent,
+  startTaillabNodeAgent,
   TAILLAB_TEST_IMAGE,
   type KubernetesControlPlane,
   type NodeAgent,
 } from "@taillab/test-support";
 import { startTestbed, type Testbed } from "@taillab/testbed";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   failureOf,
@@ -24,7 +22,6 @@ import {
  * run in the library with each shard's figures.
  */
 
-const REPOSITORY = fileURLToPath(new URL("../../../..", import.meta.url));
 const credentials = { accessKeyId: "APPSHARDKEY", secretAccessKey: "app-shard-secret" };
 
 let cluster: KubernetesControlPlane;
@@ -37,12 +34,7 @@ beforeAll(async () => {
     startControlPlane(),
     startTestbed({ credentials, buckets: ["loadgen"] }),
   ]);
-  agent = await startNodeAgent({
-    kubeconfig: cluster.kubeconfig,
-    entrypoint: localTaillabEntrypoint,
-    cwd: REPOSITORY,
-    baseEnv: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
+  agent = await startTaillabNodeAgent(cluster.kubeconfig);
   app = await startAppClient({
     env: {
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,
