@@ -1,15 +1,11 @@
 import type { ShardsStatus } from "@taillab/api";
 import {
-  clusterNamespace,
   DEFAULT_ACTIVE_DEADLINE_SECONDS,
   DEFAULT_BARRIER_TIMEOUT_MS,
   DEFAULT_TAILLAB_IMAGE,
-  KubernetesError,
-  manifestsYaml,
-  planKubernetesRun,
-  runOnKubernetes,
-  type KubernetesRunRequest,
 } from "@taillab/backend";
+import type * as KubernetesEntry from "@taillab/backend/kubernetes";
+import type { KubernetesRunRequest } from "@taillab/backend/kubernetes";
 import { formatFlagHelp, parseArguments, UsageError, type FlagDefinition } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
@@ -119,14 +115,49 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
     uploadRecords: flags["upload-records"] === true,
   });
   const namespace = stringFlag(flags, "namespace");
-
-  if (action === "manifest") {
-    // Printing needs no cluster: the context's namespace when there is one, else default.
-    const plan = await planKubernetesRun(request(namespace ?? namespaceOrDefault(cluster)), null);
-    printOut(manifestsYaml(plan.manifests));
-    return EXIT.ok;
+  // The Kubernetes client loads only for this command: every other starts faster without it.
+  const kubernetes = await import("@taillab/backend/kubernetes");
+  try {
+    return await (action === "manifest"
+      ? printManifests(kubernetes, request(namespace ?? namespaceOrDefault(kubernetes, cluster)))
+      : runOnCluster(kubernetes, request(namespace ?? kubernetes.clusterNamespace(cluster)), {
+          cluster,
+          secrets,
+          flags,
+        }));
+  } catch (error) {
+    if (!(error instanceof kubernetes.KubernetesError)) throw error;
+    printError(`taillab k8s: ${error.message.replace(/\s*\n\s*/g, "; ")}\n`);
+    return EXIT.cluster;
   }
-  const plan = await planKubernetesRun(request(namespace ?? clusterNamespace(cluster)), secrets);
+}
+
+type KubernetesModule = typeof KubernetesEntry;
+
+async function printManifests(
+  { planKubernetesRun, manifestsYaml }: KubernetesModule,
+  request: KubernetesRunRequest,
+): Promise<number> {
+  // Printing needs no cluster nor credentials: the Secret's values are left out.
+  const plan = await planKubernetesRun(request, null);
+  printOut(manifestsYaml(plan.manifests));
+  return EXIT.ok;
+}
+
+async function runOnCluster(
+  { planKubernetesRun, runOnKubernetes }: KubernetesModule,
+  request: KubernetesRunRequest,
+  {
+    cluster,
+    secrets,
+    flags,
+  }: {
+    cluster: { kubeconfig?: string; context?: string };
+    secrets: { env: Record<string, string | undefined> };
+    flags: K8sFlags;
+  },
+): Promise<number> {
+  const plan = await planKubernetesRun(request, secrets);
   const store = await openLibrary(flags.results);
   const progress = createProgressDisplay(process.stderr);
   const say = (message: string) => {
@@ -160,7 +191,11 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
   }
 }
 
-function namespaceOrDefault(cluster: { kubeconfig?: string; context?: string }): string {
+/** The context's namespace when there is a kubeconfig to read, else default. */
+function namespaceOrDefault(
+  { clusterNamespace, KubernetesError }: KubernetesModule,
+  cluster: { kubeconfig?: string; context?: string },
+): string {
   try {
     return clusterNamespace(cluster);
   } catch (error) {

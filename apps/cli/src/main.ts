@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { InputError, KubernetesError, ResultsStoreError } from "@taillab/backend";
+import { InputError, ResultsStoreError } from "@taillab/backend";
 import { UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { COMPARE_MODES_HELP, compareModesCommand } from "./compare-modes-command.ts";
@@ -77,10 +77,6 @@ async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof ResultsStoreError) {
       printError(`taillab ${command}: ${oneLine(error.message)}\n`);
       return EXIT.resultsStore;
-    }
-    if (error instanceof KubernetesError) {
-      printError(`taillab ${command}: ${oneLine(error.message)}\n`);
-      return EXIT.cluster;
     }
     throw error;
   }

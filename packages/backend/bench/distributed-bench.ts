@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openResultsStore } from "../src/index.ts";
 import { captureEnvironment } from "../src/run-environment.ts";
-import { planKubernetesRun, runOnKubernetes } from "../src/distributed/kubernetes-run.ts";
+import { planKubernetesRun, runOnKubernetes } from "../src/kubernetes.ts";
 import { mergeRunFolder } from "../src/distributed/merge-run.ts";
 import { openRunFolder } from "../src/distributed/run-folder-client.ts";
 

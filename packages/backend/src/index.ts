@@ -36,15 +36,7 @@ export {
   type MergeOutcome,
 } from "./distributed/merge-run.ts";
 export {
-  clusterNamespace,
   DEFAULT_ACTIVE_DEADLINE_SECONDS,
   DEFAULT_BARRIER_TIMEOUT_MS,
   DEFAULT_TAILLAB_IMAGE,
-  planKubernetesRun,
-  runOnKubernetes,
-  type KubernetesRunHooks,
-  type KubernetesRunOptions,
-  type KubernetesRunPlan,
-  type KubernetesRunRequest,
-} from "./distributed/kubernetes-run.ts";
-export { KubernetesError, manifestsYaml } from "@taillab/kubernetes";
+} from "./distributed/kubernetes-defaults.ts";

@@ -8,13 +8,10 @@ import type {
 import type { ResultsStore } from "@taillab/store";
 import type { SecretSources } from "../credentials.ts";
 import {
-  clusterNamespace,
   DEFAULT_ACTIVE_DEADLINE_SECONDS,
   DEFAULT_BARRIER_TIMEOUT_MS,
   DEFAULT_TAILLAB_IMAGE,
-  planKubernetesRun,
-  runOnKubernetes,
-} from "../distributed/kubernetes-run.ts";
+} from "../distributed/kubernetes-defaults.ts";
 import type { RunHooks } from "../run-benchmark.ts";
 
 /** An experiment's load from N pods on the cluster the Kubernetes settings name. */
@@ -40,6 +37,9 @@ export async function runOnCluster(
   context: { secrets: SecretSources; store: ResultsStore; name: string; tags: string[] },
   hooks: ClusterRunHooks,
 ): Promise<RunSummary> {
+  // The Kubernetes client loads when a run goes to a cluster, not when the app starts.
+  const { clusterNamespace, planKubernetesRun, runOnKubernetes } =
+    await import("../distributed/kubernetes-run.ts");
   const cluster = {
     ...(settings.kubeconfig !== "" ? { kubeconfig: settings.kubeconfig } : {}),
     ...(settings.context !== "" ? { context: settings.context } : {}),

@@ -3,7 +3,8 @@
  * Indexed Job of N TailLab shards, each `taillab run --shard I/N`, followed through the Job's
  * status and the run's folder in the bucket (live merged figures), merged into the results
  * library at the end, and the Job and the Secret it made taken away. No coordinator of TailLab's
- * own: the shards meet at the barrier in the bucket they measure.
+ * own: the shards meet at the barrier in the bucket they measure. It loads the Kubernetes client:
+ * hosts import it (`@taillab/backend/kubernetes`) only when they run on a cluster.
  */
 import {
   DEFAULT_CREDENTIALS,
@@ -35,7 +36,6 @@ import type { ResultsStore } from "@taillab/store";
 import { resolveCredentials, type SecretSources } from "../credentials.ts";
 import { InputError } from "../input-error.ts";
 import { newRunId, validateRunSpec } from "../run-benchmark.ts";
-import { TAILLAB_VERSION } from "../run-environment.ts";
 import { noticeText } from "../run-notices.ts";
 import { STOP_KEY } from "./barrier-markers.ts";
 import { mergeRunFolder, type MergeOutcome } from "./merge-run.ts";
@@ -74,14 +74,6 @@ export interface KubernetesRunPlan {
 export function clusterNamespace(cluster: ClusterOptions): string {
   return contextNamespace(loadKubeConfig(cluster)) ?? "default";
 }
-
-/** The image `taillab k8s run` and the app use unless told another (README: building it). */
-export const DEFAULT_TAILLAB_IMAGE = `taillab:${TAILLAB_VERSION}`;
-
-/** Shards not ready this long after the run's start are missing, and the run is aborted. */
-export const DEFAULT_BARRIER_TIMEOUT_MS = 5 * 60_000;
-/** The Job's hard stop unless told otherwise. */
-export const DEFAULT_ACTIVE_DEADLINE_SECONDS = 6 * 3600;
 
 /** Kept after the Job finished, so `kubectl` can still show it if the cleanup fails. */
 const TTL_AFTER_FINISHED_SECONDS = 3600;
