@@ -127,6 +127,9 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
       `${serverName}: start spread of 4 shard processes ${distributed?.startSpreadMs} ms, clock skew ${distributed?.clockSkewMs} ms (± ${distributed?.clockSkewBoundMs} ms)`,
     );
     for (const phase of summary.points[0]?.phases ?? []) expect(phase.requests).toBe(800);
+    const shown = await runCli(["runs", "show", folder.runId]);
+    expect(shown.stdout).toMatch(/Distributed: 4 shards, 4 merged; T0 /);
+    expect(shown.stdout).toMatch(/shard 3: complete, started \+[\d.]+ ms from T0/);
 
     // One histogram of every shard's records (the library rebuilds the run from them) gives the
     // same figures as the merged histograms.

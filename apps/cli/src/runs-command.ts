@@ -1,6 +1,6 @@
 import type { RunIndexEntry } from "@taillab/api";
 import type { ResultsStore } from "@taillab/backend";
-import { formatPointS3bench, formatTable } from "@taillab/report";
+import { formatDistributedSummary, formatPointS3bench, formatTable } from "@taillab/report";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { printOut } from "./terminal-output.ts";
@@ -167,6 +167,7 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
   if (run.summary === null)
     printOut("(summary rebuilt from the records that reached the disk)\n\n");
   printOut(summary.points.map(formatPointS3bench).join("\n"));
+  if (summary.distributed) printOut(`\n${formatDistributedSummary(summary.distributed)}`);
   return EXIT.ok;
 }
 
