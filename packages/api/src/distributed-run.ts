@@ -18,7 +18,8 @@ import { RunEnvironmentSchema } from "./stored-run.ts";
  * run id) and leave their results there. What each shard writes under that folder:
  *
  *   ready/I, ready-at/I@MS, abort/I   the start barrier (backend's distributed/barrier-markers.ts)
- *   progress/I.json                   ShardProgress, about every second while it runs
+ *   progress/I.json                   ShardProgress, about every second while it runs (less
+ *                                     often above 100 shards)
  *   shards/I/result.json              ShardResult, when it ends (complete, stopped or failed)
  *   shards/I/records.ndjson.gz        optional: its records (ShardRecordsHeader, then lines)
  *   done/I                            ShardDone, written last

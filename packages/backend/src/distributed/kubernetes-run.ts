@@ -41,6 +41,7 @@ import { STOP_KEY } from "./barrier-markers.ts";
 import { mergeRunFolder, type MergeOutcome } from "./merge-run.ts";
 import { openRunFolder } from "./run-folder-client.ts";
 import { readRunFolder, type RunFolderSnapshot } from "./run-folder-reader.ts";
+import { progressIntervalMs } from "./shard-run.ts";
 
 export interface KubernetesRunRequest {
   /** The run spec as a user wrote it; its endpoints must be reachable from the pods. */
@@ -279,7 +280,9 @@ function watchShards(
   let job: JobProgress | null = null;
   let folder: RunFolderSnapshot | null = null;
   let lastStatus = "";
-  const pollMs = Math.max(1_000, shards * 20);
+  // The shards' progress objects change about this often (progressIntervalMs); reading all of
+  // them is one GET each, so many shards are read less often.
+  const pollMs = Math.max(progressIntervalMs(shards), shards * 20);
   const emit = () => {
     const status = shardsStatus(shards, job, folder);
     const seen = JSON.stringify(status);

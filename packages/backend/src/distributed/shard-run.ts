@@ -46,8 +46,13 @@ export interface ShardOutcome {
   summary: RunSummary;
 }
 
-/** Progress objects are rewritten this often: live views poll them about as often. */
-export const SHARD_PROGRESS_INTERVAL_MS = 1_000;
+/**
+ * How often a shard rewrites its progress object: every second, and less often above 100
+ * shards, so the storage under test takes at most about 100 such writes a second from a run.
+ */
+export function progressIntervalMs(shards: number): number {
+  return 1_000 * Math.max(1, Math.ceil(shards / 100));
+}
 
 /**
  * Runs the shard and leaves its result in the run's folder. A shard that fails after it started
@@ -160,7 +165,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
 }
 
 /**
- * Rewrites progress/I.json at most once a SHARD_PROGRESS_INTERVAL_MS, one write at a time; a
+ * Rewrites progress/I.json at most once a progressIntervalMs, one write at a time; a
  * failed write is said once and the run goes on (progress is for watching, not for results).
  */
 function progressWriter(
@@ -168,6 +173,7 @@ function progressWriter(
   role: ShardRole,
   onNotice: ((message: string) => void) | undefined,
 ) {
+  const intervalMs = progressIntervalMs(role.count);
   let lastMs = 0;
   let writing: Promise<void> = Promise.resolve();
   let busy = false;
@@ -175,7 +181,7 @@ function progressWriter(
   return {
     update(update: ShardProgress["progress"], encodeLatency: () => ShardProgress["latency"]) {
       const nowMs = Date.now();
-      if (busy || nowMs - lastMs < SHARD_PROGRESS_INTERVAL_MS) return;
+      if (busy || nowMs - lastMs < intervalMs) return;
       lastMs = nowMs;
       busy = true;
       const body: ShardProgress = {
