@@ -33,3 +33,4 @@ export * from "./phase-account.ts";
 export * from "./interval-log.ts";
 export * from "./never-hedged.ts";
 export * from "./phase-plan.ts";
+export * from "./run-leftovers.ts";
