@@ -10,11 +10,20 @@ export class EndpointError extends Error {
   readonly field: EndpointErrorField;
   /** The S3 error Code or Node/undici code behind it (NoSuchBucket, ECONNREFUSED…). */
   readonly code: string;
+  /** The message without the endpoint it is about: for a caller that names the endpoint itself. */
+  readonly detail: string;
 
-  constructor(field: EndpointErrorField, code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
+  constructor(
+    field: EndpointErrorField,
+    code: string,
+    endpoint: string,
+    detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${endpoint}: ${detail}`, options);
     this.name = "EndpointError";
     this.field = field;
     this.code = code;
+    this.detail = detail;
   }
 }
