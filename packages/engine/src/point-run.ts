@@ -29,6 +29,7 @@ import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
 import { SCHEDULE, type ScheduleBuffers } from "./open-loop-schedule.ts";
 import { arrivalsOf, startSchedulePacer, type SchedulePacer } from "./schedule-pacer.ts";
+import { createHealthBuffer, describeServerLoss } from "./server-health.ts";
 import type { TransportTarget } from "./transport/index.ts";
 import { createRunClock } from "./run-clock.ts";
 import type {
@@ -70,6 +71,8 @@ export interface PointRunOptions {
   onPhaseStart?: (op: Operation) => void;
   /** Each operation of a measured phase, as it ends. */
   onPhaseDone?: (phase: PhaseResult) => void;
+  /** Status lines for a person: a phase ended early because the server stopped answering. */
+  onNotice?: (message: string) => void;
 }
 
 /** One operation of one phase as it ended. */
@@ -256,7 +259,7 @@ async function runReportedPhase(
 const OPEN_LOOP_START_DELAY_MS = 20;
 
 /** A phase as the coordinator decides it; shared buffers and timings are added when it starts. */
-type PhaseOrder = Omit<PhaseCommand, "type" | "nextIndex" | "schedule" | "mix"> & {
+type PhaseOrder = Omit<PhaseCommand, "type" | "nextIndex" | "schedule" | "mix" | "health"> & {
   mix: Omit<MixOrder, "deadlineUs" | "warmupEndUs"> | null;
 };
 
@@ -428,7 +431,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   };
 
   return {
-    async runPhase(order, openLoop, { mode, hedge, onProgress, onRecords, signal }) {
+    async runPhase(order, openLoop, { mode, hedge, onProgress, onRecords, onNotice, signal }) {
       const accounts = new Map<Operation, PhaseAccount>();
       const loop = openLoop ? "open" : "closed";
       const accountOf = (op: Operation) => {
@@ -449,6 +452,10 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       const nextIndex = new SharedArrayBuffer(4);
       const meter = new PhaseProgressMeter(order.count);
       const onMessage = (message: WorkerMessage) => {
+        if (message.type === "serverLost") {
+          const phase = order.mix ? "the mixed workload" : `the ${order.op} phase`;
+          onNotice?.(describeServerLoss(message.loss, options.runStartEpochMs, phase));
+        }
         if (message.type !== "report") return;
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);
         if (message.records.length > 0) onRecords?.(message.records);
@@ -482,6 +489,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
           ...order,
           type: "phase",
           nextIndex,
+          health: createHealthBuffer(),
           schedule: pacer?.buffers ?? null,
           mix: order.mix
             ? {
