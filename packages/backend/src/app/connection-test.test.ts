@@ -1,6 +1,8 @@
 import type { EndpointDraftInput } from "@taillab/api";
 import { freePort } from "@taillab/test-support";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,6 +79,27 @@ describe("testConnection", () => {
     expect(wrongKey.verdict).toBe("credentials");
     expect(wrongKey.message).toMatch(/does not know the access key id \(InvalidAccessKeyId\)/);
     expect(JSON.stringify(wrongKey)).not.toContain("NOSUCHKEY");
+  });
+
+  it("says the key is unknown when versitygw answers XAdminUserNotFound", async () => {
+    const gateway = createServer((request, response) => {
+      request.resume();
+      const body =
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>XAdminUserNotFound</Code><Message>No such user exists.</Message></Error>';
+      response.writeHead(403, { "content-type": "application/xml" }).end(body);
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    try {
+      const report = await app.api.testConnection({ draft: draft({ url }) });
+      expect(report.verdict).toBe("credentials");
+      expect(report.message).toBe(
+        `${url}: the server does not know the access key id (XAdminUserNotFound) — check the access key id`,
+      );
+    } finally {
+      gateway.closeAllConnections();
+      await new Promise((resolve) => gateway.close(resolve));
+    }
   });
 
   it("says when the bucket does not exist", async () => {

@@ -1,6 +1,7 @@
 import {
   BucketNameSchema,
   credentialVariableErrors,
+  endpointSettingProblems,
   EndpointUrlSchema,
   type EndpointDraft,
   type FieldError,
@@ -13,7 +14,8 @@ export const DEFAULT_TESTBED_SETUP: TestbedSetup = { replicas: 2, profile: "stea
 
 /**
  * What the endpoint form's schema cannot check alone: the URL's shape (every kind but the
- * testbed, whose ports are chosen when it starts), the bucket name, that environment credentials
+ * testbed, whose ports are chosen when it starts) and an addressing it can honour (no
+ * virtual-host on an IP address), the bucket name, that environment credentials
  * name credential variables only, and that stored credentials have a secret — sent with the
  * draft, or already saved (`hasSavedSecret`) when editing.
  */
@@ -25,6 +27,8 @@ export function endpointDraftProblems(draft: EndpointDraft, hasSavedSecret: bool
     } else {
       const url = EndpointUrlSchema.safeParse(draft.url);
       if (!url.success) problems.push({ field: "url", message: firstMessage(url.error) });
+      else
+        problems.push(...endpointSettingProblems({ url: draft.url, addressing: draft.addressing }));
     }
   }
   const bucket = BucketNameSchema.safeParse(draft.bucket);

@@ -135,6 +135,17 @@ describe("endpoints", () => {
     const ftp = await failureOf(app.api.addEndpoint(minio({ url: "ftp://example.com" })));
     expect(ftp.fields[0]).toMatchObject({ field: "url", message: expect.stringMatching(/http/) });
 
+    // S3's SDKs fall back to path addressing for an IP: the endpoint would not be what it says.
+    const virtualIp = await failureOf(
+      app.api.addEndpoint(minio({ url: "http://127.0.0.1:9000", addressing: "virtual-host" })),
+    );
+    expect(virtualIp.fields).toEqual([
+      {
+        field: "addressing",
+        message: expect.stringMatching(/needs a host name, and 127\.0\.0\.1 is an IP address/),
+      },
+    ]);
+
     // The contract's schema checks first: an empty name never reaches the backend.
     const unnamed = await failureOf(app.api.addEndpoint(minio({ name: " " })));
     expect(unnamed.fields).toEqual([{ field: "name", message: "is required" }]);

@@ -1,0 +1,80 @@
+import type { Endpoint, RunSpec } from "@taillab/api";
+import type { TargetTls, TransportTarget } from "@taillab/engine";
+import { X509Certificate } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { resolveCredentials, type SecretSources } from "./credentials.ts";
+import type { EmbeddedTestbed } from "./embedded-testbed.ts";
+import { InputError } from "./input-error.ts";
+
+/** A replica of the service a run measures, as the engine takes it (no pool size yet). */
+export type RunTarget = Omit<TransportTarget, "maxConnections">;
+
+/**
+ * Where a spec's requests go: each endpoint with its credentials resolved by reference, its CA
+ * file read and its request timeout, or the embedded testbed's replicas. Bad references and
+ * unreadable CA files are InputErrors naming the endpoint's field.
+ */
+export async function resolveTargets(
+  spec: RunSpec,
+  secrets: SecretSources,
+  testbed: EmbeddedTestbed | null,
+): Promise<RunTarget[]> {
+  const shared = { bucket: spec.bucket, requestTimeoutMs: spec.requestTimeoutMs };
+  if (testbed) {
+    return testbed.urls.map((url) => ({
+      ...shared,
+      url,
+      region: "us-east-1",
+      addressing: "path",
+      credentials: testbed.credentials,
+    }));
+  }
+  return Promise.all(
+    (spec.endpoints ?? []).map(async (endpoint, index) => {
+      const tls = await tlsOf(endpoint, `endpoints[${index}].caFile`);
+      return {
+        ...shared,
+        url: endpoint.url.replace(/\/$/, ""),
+        region: endpoint.region,
+        addressing: endpoint.addressing,
+        credentials: await resolveCredentials(
+          endpoint.credentials,
+          secrets,
+          `endpoints[${index}].credentials`,
+        ),
+        ...(tls ? { tls } : {}),
+      };
+    }),
+  );
+}
+
+/** What a person should know before requests go out: TLS without any certificate check. */
+export function targetNotices(spec: RunSpec): string[] {
+  return (spec.endpoints ?? [])
+    .filter((endpoint) => endpoint.insecure)
+    .map(
+      (endpoint) =>
+        `endpoint ${endpoint.url}: TLS certificates are NOT checked (insecure): anyone on the way to the server can read and change this run's requests; trust the server's CA with a CA file instead where you can`,
+    );
+}
+
+async function tlsOf(endpoint: Endpoint, field: string): Promise<TargetTls | null> {
+  if (endpoint.insecure) return { insecure: true };
+  if (endpoint.caFile === undefined) return null;
+  let pem: string;
+  try {
+    pem = await readFile(endpoint.caFile, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw InputError.of(field, `cannot read ${endpoint.caFile} (${code})`);
+  }
+  try {
+    new X509Certificate(pem);
+  } catch {
+    throw InputError.of(
+      field,
+      `${endpoint.caFile} holds no PEM certificate (expected -----BEGIN CERTIFICATE-----)`,
+    );
+  }
+  return { ca: pem };
+}
