@@ -5,6 +5,7 @@ import { join } from "node:path";
 const BENCHES: Record<string, string> = {
   engine: "packages/engine/bench/engine-bench.ts",
   store: "packages/store/bench/store-bench.ts",
+  scale: "packages/engine/bench/scale-bench.ts",
   tail: "packages/engine/bench/tail-bench.ts",
   ui: "e2e/bench/ui-bench.ts",
 };

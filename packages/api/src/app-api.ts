@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RunNoticeSchema } from "./run-notice.ts";
 import type { ApiMethodName } from "./api-method-names.ts";
 import { FieldErrorSchema } from "./field-error.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
@@ -247,7 +248,14 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     percentiles: LivePercentilesSchema.nullable(),
     intervals: LiveIntervalsSchema.nullable(),
   }),
-  z.object({ type: z.literal("notice"), runId: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal("notice"),
+    runId: z.string(),
+    /** In English, for a person (the CLI prints it). */
+    message: z.string(),
+    /** The same as data, for a UI to say in its language; absent for a free-form notice. */
+    notice: RunNoticeSchema.optional(),
+  }),
   z.object({
     type: z.literal("finished"),
     runId: z.string(),
@@ -277,6 +285,16 @@ export type ActiveRun = z.infer<typeof ActiveRunSchema>;
 // Results library and reports
 
 export const RunIdSchema = strictObject({ runId: requiredId });
+
+/**
+ * Where a stored run came from, as far as the saved endpoints and experiments still say: the
+ * endpoint to run it again on, and the experiment whose run it is (null: none any more).
+ */
+export const RunOriginSchema = z.object({
+  endpointId: z.string().nullable(),
+  experimentId: z.string().nullable(),
+});
+export type RunOrigin = z.infer<typeof RunOriginSchema>;
 
 /** Latency against request index of one phase, decimated (see core's decimateSeries). */
 export const LatencySeriesSchema = z.object({
@@ -376,6 +394,8 @@ export const API_METHODS = {
   ),
   removeEndpoint: method(strictObject({ endpointId: requiredId }), z.void()),
   testConnection: method(ConnectionTestInputSchema, ConnectionReportSchema),
+  /** Creates the endpoint's bucket (as a run's createBucket does), then tests it again. */
+  createBucket: method(ConnectionTestInputSchema, ConnectionReportSchema),
 
   listExperiments: method(none, z.array(ExperimentSchema)),
   saveExperiment: method(
@@ -391,6 +411,7 @@ export const API_METHODS = {
 
   listRuns: method(none, z.array(RunIndexEntrySchema)),
   getRun: method(RunIdSchema, RunDetailSchema),
+  runOrigin: method(RunIdSchema, RunOriginSchema),
   renameRun: method(
     strictObject({
       runId: requiredId,

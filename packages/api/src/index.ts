@@ -3,6 +3,7 @@ export * from "./byte-size.ts";
 export * from "./strict-object.ts";
 export * from "./run-spec.ts";
 export * from "./results.ts";
+export * from "./run-notice.ts";
 export * from "./duration.ts";
 export * from "./tail-options.ts";
 export * from "./latency-profile.ts";

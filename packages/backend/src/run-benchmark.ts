@@ -3,6 +3,7 @@ import {
   type Operation,
   type PointSummary,
   type RunCleanup,
+  type RunNotice,
   type RunPointParams,
   type RequestRecord,
   type RunProgress,
@@ -32,8 +33,9 @@ import { randomBytes } from "node:crypto";
 import type { SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
-import { objectMemoryProblems } from "./object-memory.ts";
+import { machineCapacityProblems } from "./machine-capacity.ts";
 import { mergeCleanups, removeLeftovers } from "./run-leftovers.ts";
+import { noticeText } from "./run-notices.ts";
 import { resolveTargets, targetNotices, type RunTarget } from "./run-targets.ts";
 
 export interface RunHooks {
@@ -46,8 +48,11 @@ export interface RunHooks {
   onPhaseStart?: (pointIndex: number, op: Operation) => void;
   /** Each operation of a point once it ended (repetitions merged): summary and account. */
   onPhaseDone?: (pointIndex: number, phase: PhaseResult) => void;
-  /** Status lines for a person: the embedded testbed's address, cleanup after a stop. */
-  onNotice?: (message: string) => void;
+  /**
+   * Status lines for a person: the embedded testbed's address, cleanup after a stop. `message`
+   * is the English sentence; `notice` the same as data, for a UI's own language.
+   */
+  onNotice?: (message: string, notice: RunNotice) => void;
   /** After the preflight checks, before the first request: where a results store opens the run. */
   onRunStart?: (start: RunStart) => Promise<void>;
   /**
@@ -76,8 +81,8 @@ export interface RunStart {
 export function validateRunSpec(input: unknown): RunSpec {
   const parsed = parseRunSpec(input);
   if (!parsed.ok) throw new InputError(parsed.errors);
-  const tooLarge = objectMemoryProblems(parsed.spec);
-  if (tooLarge.length > 0) throw new InputError(tooLarge);
+  const beyondMachine = machineCapacityProblems(parsed.spec);
+  if (beyondMachine.length > 0) throw new InputError(beyondMachine);
   return parsed.spec;
 }
 
@@ -98,12 +103,12 @@ export async function runBenchmark(
   hooks: RunHooks = {},
 ): Promise<RunSummary> {
   const spec = validateRunSpec(input);
-  for (const notice of [...modeNotices(spec), ...targetNotices(spec)]) hooks.onNotice?.(notice);
+  for (const notice of [...modeNotices(spec), ...targetNotices(spec)]) notify(hooks, notice);
   const runId = newRunId();
   const startedAt = new Date().toISOString();
   const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
   try {
-    if (testbed) hooks.onNotice?.(describeTestbed(testbed, spec));
+    if (testbed) notify(hooks, testbedNotice(testbed, spec));
     const targets = await resolveTargets(spec, secrets, testbed);
     const controlPlanes = targets.map((target) =>
       createControlPlane({ ...target, maxConnections: 1 }),
@@ -151,10 +156,15 @@ export async function runBenchmark(
   }
 }
 
-function describeTestbed(testbed: EmbeddedTestbed, spec: RunSpec): string {
+/** Tells the host, in English and as data. */
+function notify(hooks: RunHooks, notice: RunNotice): void {
+  hooks.onNotice?.(noticeText(notice), notice);
+}
+
+function testbedNotice(testbed: EmbeddedTestbed, spec: RunSpec): RunNotice {
   const { profile, seed } = spec.testbed;
   const profileName = typeof profile === "string" ? profile : "custom";
-  return `embedded testbed listening on ${testbed.urls.join(", ")} (profile ${profileName}, seed ${seed})`;
+  return { code: "testbedStarted", params: { urls: testbed.urls, profile: profileName, seed } };
 }
 
 /**
@@ -213,25 +223,17 @@ function mergeRepetitions(repetitions: readonly PhaseResult[][], op: Operation):
  * What a request mode will not do as one might think, said before the run: operations it never
  * sends backups for, and backups that share the one replica there is.
  */
-function modeNotices(spec: RunSpec): string[] {
+function modeNotices(spec: RunSpec): RunNotice[] {
   if (spec.mode === "normal") return [];
-  const notices: string[] = [];
+  const notices: RunNotice[] = [];
   const replicas = spec.endpoints?.length ?? spec.testbed.replicas;
-  if (replicas === 1) {
-    notices.push(
-      `${spec.mode} mode with one replica: backups go to the same server as their first attempt, on connections of their own, and share its queue; give several endpoints (or testbed replicas) to send them elsewhere`,
-    );
-  }
+  if (replicas === 1) notices.push({ code: "backupsShareReplica", params: { mode: spec.mode } });
   const mix = spec.workload ? parseOperationMix(spec.workload.ops) : null;
   if (mix?.ok) {
-    const unhedged = mix.value
+    const ops = mix.value
       .map((entry) => operationOf(entry.op))
       .filter((op) => NEVER_HEDGED.has(op));
-    if (unhedged.length > 0) {
-      notices.push(
-        `${spec.mode} mode: ${unhedged.join(", ")} always run once, without backups (a second copy would not be harmless)`,
-      );
-    }
+    if (ops.length > 0) notices.push({ code: "unhedgedOps", params: { mode: spec.mode, ops } });
   }
   return notices;
 }
@@ -275,9 +277,7 @@ async function checkOrCreateBucket(
       throw error;
     }
     await controlPlane.createBucket();
-    hooks.onNotice?.(
-      `bucket "${spec.bucket}" did not exist at ${url}, so it was created; it is kept after the run (only what the run puts in it is removed)`,
-    );
+    notify(hooks, { code: "bucketCreated", params: { bucket: spec.bucket, url } });
   }
 }
 
@@ -344,7 +344,11 @@ async function runPoints(
         onRecords: (records) => hooks.onRecords?.(pointIndex, records),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),
         onPhaseDone: (phase) => phases.push(phase),
-        ...(hooks.onNotice ? { onNotice: hooks.onNotice } : {}),
+        onServerLost: ({ sinceMs, atMs, failures, lastError }, phase) => {
+          const silentMs = atMs - sinceMs;
+          const params = { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase };
+          notify(hooks, { code: "serverLost", params });
+        },
       });
       repetitions.push(phases);
       finished &&= !result.stopped;
@@ -361,7 +365,7 @@ async function runPoints(
               )
             : [];
         if (keys.length > 0) {
-          hooks.onNotice?.(`deleting the ${keys.length} objects this point wrote`);
+          notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
         }
         const done = await removeLeftovers(controlPlane, {
           objects: keys,

@@ -1,4 +1,4 @@
-import type { Endpoint, RunSpec } from "@taillab/api";
+import type { Endpoint, RunNotice, RunSpec } from "@taillab/api";
 import type { TargetTls, TransportTarget } from "@taillab/engine";
 import { X509Certificate } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -49,13 +49,10 @@ export async function resolveTargets(
 }
 
 /** What a person should know before requests go out: TLS without any certificate check. */
-export function targetNotices(spec: RunSpec): string[] {
+export function targetNotices(spec: RunSpec): RunNotice[] {
   return (spec.endpoints ?? [])
     .filter((endpoint) => endpoint.insecure)
-    .map(
-      (endpoint) =>
-        `endpoint ${endpoint.url}: TLS certificates are NOT checked (insecure): anyone on the way to the server can read and change this run's requests; trust the server's CA with a CA file instead where you can`,
-    );
+    .map((endpoint) => ({ code: "tlsUnchecked", params: { url: endpoint.url } }));
 }
 
 async function tlsOf(endpoint: Endpoint, field: string): Promise<TargetTls | null> {

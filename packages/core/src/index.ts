@@ -33,4 +33,6 @@ export * from "./phase-account.ts";
 export * from "./interval-log.ts";
 export * from "./never-hedged.ts";
 export * from "./phase-plan.ts";
+export * from "./tail-sample-size.ts";
+export * from "./mode-comparison.ts";
 export * from "./run-leftovers.ts";

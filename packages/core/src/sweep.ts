@@ -31,7 +31,18 @@ function openLoopRequests(openLoop: RunSpec["openLoop"]): number {
   return Math.max(1, Math.round((openLoop.rateHz * durationMs) / 1000));
 }
 
-/** "8-256-32KiB": the labs' clients-samples-size label for one point. */
-export function pointLabel(params: RunPointParams, formatSize: (bytes: number) => string): string {
-  return `${params.clients}-${params.samples}-${formatSize(params.objectSizeBytes)}`;
+/**
+ * The labs' size sweep at a fixed total: at each object size, as many requests as move
+ * `totalBytes` (512 × 8 KiB … 2 × 2 MiB for 4 MiB), rounded, and never fewer than the clients.
+ */
+export function fixedTotalPoints(
+  totalBytes: number,
+  sizesBytes: readonly number[],
+  clients: number,
+): RunPointParams[] {
+  return sizesBytes.map((objectSizeBytes) => ({
+    clients,
+    samples: Math.max(clients, Math.round(totalBytes / objectSizeBytes)),
+    objectSizeBytes,
+  }));
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { LogicalResult } from "./logical-request.ts";
 import {
   createHealthBuffer,
-  describeServerLoss,
   SERVER_LOST_AFTER_MS,
   ServerHealth,
   verdictOf,
@@ -45,6 +44,7 @@ describe("what a request says about the server", () => {
     [[{ status: 503, error: "SlowDown" }], "answered"],
     [[{ status: 0, error: "ECONNREFUSED" }], "unanswered"],
     [[{ status: 0, error: "ClientTimeout" }], "unanswered"],
+    [[{ status: 200, error: "ClientTimeout" }], "unanswered"],
     [[{ status: 0, error: "Aborted" }], "cut"],
     [
       [
@@ -115,12 +115,5 @@ describe("ServerHealth", () => {
     const [one, two] = [new ServerHealth(buffer, () => 0), new ServerHealth(buffer, () => 0)];
     one?.note("unanswered", 0, "ECONNREFUSED");
     expect(two?.note("unanswered", 0, "ECONNREFUSED").pauseMs).toBe(20);
-  });
-
-  it("says since when, how many and the last code", () => {
-    const loss = { sinceMs: 32_400, atMs: 37_600, failures: 40, lastError: "ECONNREFUSED" };
-    expect(describeServerLoss(loss, Date.UTC(2026, 0, 2, 6, 12, 0), "the PUT phase")).toBe(
-      "the server stopped answering at 06:12:32 UTC (32.4 s into the run): 40 requests in a row got no answer over 5.2 s, the last ECONNREFUSED; the PUT phase ended early",
-    );
   });
 });

@@ -1,4 +1,4 @@
-import { ABORTED_ERROR, CANCELLED_ERROR } from "@taillab/api";
+import { ABORTED_ERROR, CANCELLED_ERROR, TIMEOUT_ERROR } from "@taillab/api";
 import type { LogicalResult } from "./logical-request.ts";
 
 /**
@@ -28,12 +28,15 @@ export function createHealthBuffer(): SharedArrayBuffer {
 export type RequestVerdict = "answered" | "unanswered" | "cut";
 
 /**
- * answered: some attempt got an HTTP status; cut: every attempt was stopped or cancelled by the
- * client (it says nothing about the server); unanswered: the others.
+ * answered: some attempt got an HTTP answer in time (any status); cut: every attempt was stopped
+ * or cancelled by the client (it says nothing about the server); unanswered: the others, a
+ * server that sent its headers and then dripped the rest past the request timeout among them.
  */
 export function verdictOf(result: LogicalResult): RequestVerdict {
   const outcomes = result.attempts.map((attempt) => attempt.outcome);
-  if (outcomes.some((outcome) => outcome.status > 0)) return "answered";
+  if (outcomes.some((outcome) => outcome.status > 0 && outcome.error !== TIMEOUT_ERROR)) {
+    return "answered";
+  }
   const cut = outcomes.every(
     (outcome) => outcome.error === ABORTED_ERROR || outcome.error === CANCELLED_ERROR,
   );
@@ -95,23 +98,4 @@ export class ServerHealth {
     }
     return { pauseMs, loss: { sinceMs, atMs, failures, lastError: error ?? "unknown" } };
   }
-}
-
-/**
- * `the server stopped answering at 06:12:31 UTC (32.4 s into the run): 40 requests in a row got
- * no answer over 5.2 s, the last ECONNREFUSED; the PUT phase ended early`, for `phase` "the PUT
- * phase".
- */
-export function describeServerLoss(
-  loss: ServerLoss,
-  runStartEpochMs: number,
-  phase: string,
-): string {
-  const clockTime = new Date(runStartEpochMs + loss.sinceMs).toISOString().slice(11, 19);
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  return (
-    `the server stopped answering at ${clockTime} UTC (${seconds(loss.sinceMs)} into the run): ` +
-    `${loss.failures} requests in a row got no answer over ${seconds(loss.atMs - loss.sinceMs)}, ` +
-    `the last ${loss.lastError}; ${phase} ended early`
-  );
 }

@@ -38,8 +38,8 @@ export interface WorkerInit {
   /** Stream per-attempt records to the coordinator; off when nobody keeps them. */
   collectRecords: boolean;
   /**
-   * Open loop: requests this worker keeps outstanding at most. Beyond it, released requests wait
-   * in the schedule (late, and counted so) instead of piling up in memory.
+   * Open loop: requests this worker keeps outstanding at most (its clients: one per connection).
+   * Beyond it, released requests wait in the schedule (late, and counted so).
    */
   maxOutstanding: number;
 }

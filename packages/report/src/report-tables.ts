@@ -11,6 +11,7 @@ import {
   type RunSummary,
   type TailBreakdown,
 } from "@taillab/api";
+import { p999IsMax } from "@taillab/core";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
 import {
   formatDateTime,
@@ -213,6 +214,15 @@ function msOrDash(stats: LatencyStats | null, pick: keyof LatencyStats): string 
   return stats ? formatMs(stats[pick]) : "—";
 }
 
+/** A phase's p99.9, marked * where it is only its slowest request (see p999Note). */
+function p999Text(phase: PhaseSummary): string {
+  return `${msOrDash(phase.latencyMs, "p999")}${p999IsMax(phase) ? "*" : ""}`;
+}
+
+function p999Note(messages: ReportMessages, phases: readonly PhaseSummary[]): SafeHtml | "" {
+  return phases.some(p999IsMax) ? markup`<p class="note">${messages.p999Note}</p>` : "";
+}
+
 /**
  * s3bench's summary, one column per phase, with p99.9 and p99.99 added; then the parts of a
  * request's time (client queue, service, TTFB, transfer) and the steady throughput.
@@ -251,7 +261,9 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
     row(messages.latencyMax, (phase) => msOrDash(phase.latencyMs, "max"), true),
     // p99.99 down to p25, the order of s3bench's table.
     ...LATENCY_PERCENTILES.map(([key, level]) =>
-      row(messages.latencyRow(`p${level}`), (phase) => msOrDash(phase.latencyMs, key)),
+      row(messages.latencyRow(`p${level}`), (phase) =>
+        key === "p999" ? p999Text(phase) : msOrDash(phase.latencyMs, key),
+      ),
     ),
     row(messages.latencyMin, (phase) => msOrDash(phase.latencyMs, "min")),
     row(messages.latencyMean, (phase) => msOrDash(phase.latencyMs, "mean")),
@@ -279,7 +291,7 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
       </table>
     </div>
     ${openLoop ? markup`<p class="note">${messages.openLoopNote}</p>` : ""}
-    ${point.finished ? "" : markup`<p class="note">${messages.pointStopped}</p>`}`;
+    ${point.finished ? "" : markup`<p class="note">${messages.pointStopped}</p>`}${p999Note(messages, phases)}`;
 }
 
 /** Where the slowest 1 % and 0.1 % of a phase's requests spent their time. */
@@ -333,7 +345,7 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
     "p50 (ms)",
     "p99 (ms)",
     "p99.9 (ms)",
-    "max (ms)",
+    messages.maxColumn,
     messages.errors,
   ];
   const body = summary.points.flatMap((point, pointIndex) =>
@@ -349,7 +361,7 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
           numberCell(formatFixed(phase.opsPerSec, 1)),
           numberCell(msOrDash(phase.latencyMs, "p50")),
           numberCell(msOrDash(phase.latencyMs, "p99")),
-          numberCell(msOrDash(phase.latencyMs, "p999")),
+          numberCell(p999Text(phase)),
           numberCell(msOrDash(phase.latencyMs, "max")),
           numberCell(formatInteger(phase.errors)),
         ]}</tr>`,
@@ -369,7 +381,10 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
         ${body}
       </tbody>
     </table>
-  </div>`;
+  </div>${p999Note(
+    messages,
+    summary.points.flatMap((point) => point.phases),
+  )}`;
 }
 
 export function hasHedgeCost(summary: RunSummary): boolean {

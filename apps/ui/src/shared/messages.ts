@@ -5,6 +5,13 @@ export const commonMessages: FeatureMessages = {
   en: {
     cancel: "Cancel",
     confirmRemove: "Remove for good?",
+    chart: {
+      tools: "Tools of the chart “{{label}}”",
+      log: "Log scale",
+      percentiles: "Percentiles shown",
+      pngHint: "Download this chart as a PNG picture",
+      svgHint: "Download this chart as an SVG drawing (scales without blur)",
+    },
     testbed: {
       replicas: "Replicas",
       replicasHint: "Servers on as many ports; hedged and tied requests need at least 2.",
@@ -18,6 +25,13 @@ export const commonMessages: FeatureMessages = {
   "zh-CN": {
     cancel: "取消",
     confirmRemove: "确定永久删除？",
+    chart: {
+      tools: "图表“{{label}}”的工具",
+      log: "对数坐标",
+      percentiles: "显示的百分位",
+      pngHint: "将此图表下载为 PNG 图片",
+      svgHint: "将此图表下载为 SVG 矢量图（缩放不失真）",
+    },
     testbed: {
       replicas: "副本数",
       replicasHint: "每个副本是一个独立端口上的服务器；对冲和绑定请求至少需要 2 个副本。",

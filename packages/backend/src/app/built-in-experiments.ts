@@ -1,16 +1,17 @@
 import { EMBEDDED_TESTBED_ENDPOINT_ID, type Experiment } from "@taillab/api";
+import { expandPreset } from "@taillab/core";
 
 /** When the built-ins last changed: shown as their "updated" date. */
 const UPDATED_AT = "2026-11-22T00:00:00.000Z";
 
-const KiB = 1024;
-const SIZE_SWEEP_TOTAL_BYTES = 4 * 1024 * KiB;
-// One client: latency against size is the point, and more clients would mix in queueing.
-const SIZE_SWEEP_POINTS = [8, 32, 128, 512].map((sizeKiB) => ({
-  clients: 1,
-  samples: SIZE_SWEEP_TOTAL_BYTES / (sizeKiB * KiB),
-  objectSize: `${sizeKiB}KiB`,
-}));
+function presetPoints(name: "size-sweep") {
+  const preset = expandPreset(name);
+  if (preset.kind !== "sweep") throw new Error(`preset ${name} is not a sweep`);
+  return preset.points;
+}
+
+// The CLI's preset, point for point: 512 × 8 KiB … 2 × 2 MiB by one client.
+const SIZE_SWEEP_POINTS = presetPoints("size-sweep");
 
 /**
  * The labs, replayed on the embedded testbed so they run with nothing installed, each in well
@@ -24,7 +25,7 @@ export const BUILT_IN_EXPERIMENTS: readonly Experiment[] = [
     updatedAt: UPDATED_AT,
     name: "Object size sweep at fixed total",
     description:
-      "The labs' size sweep, shortened: 4 MiB written, read and deleted as 512 × 8 KiB, 128 × 32 KiB, 32 × 128 KiB and 8 × 512 KiB objects by one client. Per-request costs dominate small objects, so throughput grows with object size.",
+      "The labs' size sweep: 4 MiB written, read and deleted at each point as 512 × 8 KiB, 256 × 16 KiB … 2 × 2 MiB objects by one client. Per-request costs dominate small objects, so throughput grows with object size.",
     endpointId: EMBEDDED_TESTBED_ENDPOINT_ID,
     // The spec's own clients, samples and size are the first point's, as in core's presets.
     spec: { ...SIZE_SWEEP_POINTS[0], points: SIZE_SWEEP_POINTS },

@@ -109,6 +109,23 @@ describe("testConnection", () => {
     expect(report.checks.map((check) => check.ok)).toEqual([true, true, false, null]);
   });
 
+  it("creates a missing bucket when asked, and then passes", async () => {
+    const saved = await app.api.addEndpoint(draft({ name: "New bucket", bucket: "made-by-test" }));
+    expect((await app.api.testConnection({ endpointId: saved.id })).verdict).toBe("bucket");
+    const report = await app.api.createBucket({ endpointId: saved.id });
+    expect(report.verdict, report.message).toBe("ok");
+    // A bucket that is already ours is no failure.
+    expect((await app.api.createBucket({ endpointId: saved.id })).verdict).toBe("ok");
+    const refused = await failureOf(
+      app.api.createBucket({ draft: draft({ bucket: "other", secretAccessKey: "wrong" }) }),
+    );
+    expect(refused.fields).toEqual([
+      { field: "draft.bucket", message: expect.stringMatching(/SignatureDoesNotMatch/) },
+    ]);
+    const testbed = await failureOf(app.api.createBucket({ endpointId: "testbed" }));
+    expect(testbed.fields[0]?.message).toMatch(/creates its bucket itself/);
+  });
+
   it("uses the saved secret for a saved endpoint and for a draft of it", async () => {
     const saved = await app.api.addEndpoint(draft());
     expect((await app.api.testConnection({ endpointId: saved.id })).verdict).toBe("ok");

@@ -6,7 +6,7 @@ import type {
   StoredEndpoint,
 } from "@taillab/api";
 import { expandSweep, parseRunSpec } from "@taillab/core";
-import { objectMemoryProblems } from "../object-memory.ts";
+import { machineCapacityProblems } from "../machine-capacity.ts";
 import { credentialsRefOf } from "./endpoint-credentials.ts";
 
 /** An experiment as it would run: its endpoint, and the spec of each of its runs. */
@@ -39,7 +39,7 @@ export function checkExperiment(
     });
   }
   const parsed = parseRunSpec(endpoint ? specOnEndpoint(spec, endpoint) : spec);
-  const specErrors = parsed.ok ? objectMemoryProblems(parsed.spec) : parsed.errors;
+  const specErrors = parsed.ok ? machineCapacityProblems(parsed.spec) : parsed.errors;
   for (const { field, message } of specErrors) {
     errors.push({ field: field === "spec" ? field : `spec.${field}`, message });
   }

@@ -1,9 +1,12 @@
 import {
+  cleanupLeftNothing,
   toApiError,
   type ActiveRun,
   type ApiError,
+  type RunCleanup,
   type RunEvent,
   type RunPointParams,
+  type RunNotice,
   type RunProgress,
   type RunSeries,
   type RunSpec,
@@ -12,6 +15,7 @@ import type { ResultsStore } from "@taillab/store";
 import { randomBytes } from "node:crypto";
 import type { SecretSources } from "../credentials.ts";
 import { runAndRecord } from "../recorded-run.ts";
+import { noticeText } from "../run-notices.ts";
 import { measuredRequestCount } from "./experiment-spec.ts";
 import { LiveRunView, type ProgressEvent } from "./live-run-view.ts";
 import { createThrottle } from "./progress-throttle.ts";
@@ -58,7 +62,8 @@ interface Series {
 /**
  * Runs experiments through runAndRecord into the results store, one run per mode in sequence
  * (tagged `series:<id>` when there are several), and tells every listener how they go: started,
- * progress (throttled, with live percentiles and timeline), notices, finished.
+ * progress (throttled, with live percentiles and percentiles over time), notices (an English
+ * sentence and the same as data), finished.
  */
 export function createRunManager(options: {
   store: ResultsStore;
@@ -86,7 +91,7 @@ export function createRunManager(options: {
         emit(update.event ?? live.progressEvent(update.progress)),
       );
       // Notices before the run has an id (the testbed's address) are sent after `started`.
-      const earlyNotices: string[] = [];
+      const earlyNotices: { message: string; notice: RunNotice }[] = [];
       let runId: string | null = null;
       try {
         const summary = await runAndRecord(
@@ -115,7 +120,7 @@ export function createRunManager(options: {
                 requestCount,
                 series: place,
               });
-              for (const message of earlyNotices) emit({ type: "notice", runId, message });
+              for (const early of earlyNotices) emit({ type: "notice", runId, ...early });
               started.resolve(runId);
             },
             onPhaseStart: (pointIndex, op) => {
@@ -130,9 +135,15 @@ export function createRunManager(options: {
               live.update(update, figures);
               progress.push({ progress: update, event: null });
             },
-            onNotice: (message) => {
-              if (runId === null) earlyNotices.push(message);
-              else emit({ type: "notice", runId, message });
+            onNotice: (message, notice) => {
+              if (runId === null) earlyNotices.push({ message, notice });
+              else emit({ type: "notice", runId, message, notice });
+            },
+            onCleanup: async (cleanup) => {
+              const notice = cleanupNotice(cleanup);
+              if (runId !== null && notice) {
+                emit({ type: "notice", runId, message: noticeText(notice), notice });
+              }
             },
           },
           { store, name, tags },
@@ -147,11 +158,11 @@ export function createRunManager(options: {
           started.reject(error);
           const previous = series.runIds.at(-1);
           if (previous) {
-            emit({
-              type: "notice",
-              runId: previous,
-              message: `the ${spec.mode} run could not start: ${toApiError(error).message}`,
-            });
+            const notice: RunNotice = {
+              code: "modeCouldNotStart",
+              params: { mode: spec.mode, reason: toApiError(error).message },
+            };
+            emit({ type: "notice", runId: previous, message: noticeText(notice), notice });
           }
         } else {
           emit(finished(runId, "failed", toApiError(error), place, series.runIds));
@@ -215,4 +226,21 @@ function finished(
   runIds: readonly string[],
 ): RunEvent {
   return { type: "finished", runId, status, error, series, seriesRunIds: [...runIds] };
+}
+
+/** What a run's cleanup could not remove, as a notice; null when it removed everything. */
+function cleanupNotice(cleanup: RunCleanup): RunNotice | null {
+  if (cleanupLeftNothing(cleanup)) return null;
+  const [error = "unknown"] = Object.entries(cleanup.errorsByCode)
+    .sort(([, a], [, b]) => b - a)
+    .map(([code]) => code);
+  return {
+    code: "cleanupIncomplete",
+    params: {
+      objects: cleanup.objectsLeft,
+      uploads: cleanup.uploadsLeft,
+      buckets: cleanup.bucketsLeft.length,
+      error,
+    },
+  };
 }

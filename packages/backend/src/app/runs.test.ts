@@ -2,6 +2,7 @@ import type { ExperimentDraftInput, RunEvent, SavedEndpoint } from "@taillab/api
 import { freePort } from "@taillab/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  draftOf,
   failureOf,
   isFinished,
   isStarted,
@@ -82,6 +83,7 @@ describe("a run on a testbed endpoint", () => {
       type: "notice",
       runId,
       message: expect.stringMatching(/^embedded testbed listening on http:\/\/127\.0\.0\.1/),
+      notice: expect.objectContaining({ code: "testbedStarted" }),
     });
     expect(events.at(-1)).toEqual({
       type: "finished",
@@ -282,6 +284,28 @@ describe("runs", () => {
 
     const comparison = await app.api.exportReport({ runIds: ids, format: "html" });
     expect(comparison.fileName).toBe("taillab-comparison-3-runs.html");
+  });
+
+  it("finds a run's endpoint and experiment from its spec, until the experiment changes", async () => {
+    const saved = await app.api.saveExperiment({
+      draft: experiment({ samples: 100 }, { name: "Origin", modes: ["normal", "tied"] }),
+    });
+    const { events } = await runToEnd(draftOf(saved));
+    const runIds = events.filter(isStarted).map((event) => event.runId);
+    for (const runId of runIds) {
+      expect(await app.api.runOrigin({ runId })).toEqual({
+        endpointId: fast.id,
+        experimentId: saved.id,
+      });
+    }
+    await app.api.saveExperiment({
+      experimentId: saved.id,
+      draft: { ...draftOf(saved), spec: { ...saved.spec, samples: 200 } },
+    });
+    expect(await app.api.runOrigin({ runId: runIds[0]! })).toEqual({
+      endpointId: fast.id,
+      experimentId: null,
+    });
   });
 
   it("names bad input by its path in startRun's input", async () => {

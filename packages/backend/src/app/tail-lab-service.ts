@@ -5,7 +5,7 @@ import { InputError, nestedProblems } from "../input-error.ts";
 import { loadRunReportInput } from "../run-report.ts";
 import { openPrivateFolder } from "./data-folder.ts";
 import { endpointKeys, keychainLookup } from "./endpoint-credentials.ts";
-import { testEndpointInput } from "./endpoint-connection.ts";
+import { createBucketForInput, testEndpointInput } from "./endpoint-connection.ts";
 import { openEndpointsStore } from "./endpoints-store.ts";
 import { checkExperiment } from "./experiment-spec.ts";
 import { previewExperiment } from "./experiment-preview.ts";
@@ -13,6 +13,7 @@ import { openExperimentsStore } from "./experiments-store.ts";
 import { listLatencyProfiles } from "./latency-profiles.ts";
 import { exportReport } from "./report-export.ts";
 import { createRunManager } from "./run-manager.ts";
+import { runOrigin } from "./run-origin.ts";
 import type { SecretCipher } from "./secret-cipher.ts";
 import { openSecretsFile } from "./secrets-file.ts";
 import { createTestbedHost } from "./testbed-host.ts";
@@ -108,6 +109,7 @@ export async function createTailLabService(
     updateEndpoint: ({ endpointId, draft }) => endpoints.update(endpointId, draft),
     removeEndpoint: ({ endpointId }) => endpoints.remove(endpointId),
     testConnection: (input) => testEndpointInput(input, { endpoints, secrets, env }),
+    createBucket: (input) => createBucketForInput(input, { endpoints, secrets, env }),
 
     listExperiments: async () => experiments.list(),
     saveExperiment: ({ experimentId, draft }) => experiments.save(experimentId, draft),
@@ -129,6 +131,8 @@ export async function createTailLabService(
 
     listRuns: () => store.list(),
     getRun: ({ runId }) => loadRunReportInput(store, runId),
+    runOrigin: async ({ runId }) =>
+      runOrigin((await store.get(runId)).meta.spec, endpoints.list(), experiments.list()),
     renameRun: ({ runId, name }) => store.rename(runId, name),
     tagRun: ({ runId, tag }) => store.tag(runId, tag),
     untagRun: ({ runId, tag }) => store.untag(runId, tag),

@@ -5,23 +5,28 @@ import {
   formatMs,
   formatPercent,
   formatTick,
+  PERCENTILE_LABELS,
+  type Palette,
 } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, integerTickLabel, legendAndTooltip } from "../../shared/chart-options.ts";
-import { seriesColor, withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
+import { withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
 import { logAxisFloor } from "../../shared/chart-ticks.ts";
 import { wantsLogAxis } from "../runs/log-axis.ts";
 import type { ModeEntry } from "./mode-comparison.ts";
 
 const MIB = 1024 * 1024;
+/** What losing attempts moved or how many were cancelled: the cost's colour, lighter. */
+const WASTED_COLOR = (palette: Palette) => withAlpha(palette.cost, 0.45);
 
 interface BarSeries {
   label: string;
   values: number[];
-  color: number;
+  /** The colour of what the bars mean (a percentile, the cost of backups). */
+  color: (palette: Palette) => string;
   /** Right-hand axis: a second unit on the same chart. */
   right?: boolean;
 }
@@ -40,8 +45,8 @@ function barsConfig(
       datasets: series.map((entry) => ({
         label: entry.label,
         data: entry.values,
-        backgroundColor: withAlpha(seriesColor(theme, entry.color), 0.8),
-        borderColor: seriesColor(theme, entry.color),
+        backgroundColor: withAlpha(entry.color(theme.palette), 0.8),
+        borderColor: entry.color(theme.palette),
         borderWidth: 1,
         yAxisID: entry.right ? "y1" : "y",
       })),
@@ -166,20 +171,18 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
             testId="mode-tail-chart"
             label={t("modes.tailChart")}
             deps={[entries, t]}
-            build={(theme) =>
+            // A 1 s stall beside 20 ms tails: a log axis keeps the small bars readable.
+            logScale={wantsLogAxis(entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms]))}
+            build={(theme, view) =>
               barsConfig(
                 theme,
                 categories,
-                [
-                  { label: "p50", values: entries.map((entry) => entry.p50Ms), color: 0 },
-                  { label: "p99", values: entries.map((entry) => entry.p99Ms), color: 1 },
-                  { label: "p99.9", values: entries.map((entry) => entry.p999Ms), color: 4 },
-                ],
-                {
-                  left: tRuns("charts.latencyMs"),
-                  // A 1 s stall beside 20 ms tails: a log axis keeps the small bars readable.
-                  logLeft: wantsLogAxis(entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms])),
-                },
+                (["p50", "p99", "p999"] as const).map((key) => ({
+                  label: PERCENTILE_LABELS[key],
+                  values: entries.map((entry) => entry[`${key}Ms`]),
+                  color: (palette) => palette.percentiles[key],
+                })),
+                { left: tRuns("charts.latencyMs"), logLeft: view.log },
                 (value) => `${formatMs(value)} ms`,
               )
             }
@@ -203,19 +206,19 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
                   {
                     label: t("modes.extra"),
                     values: entries.map((entry) => entry.extraPct),
-                    color: 1,
+                    color: (palette) => palette.cost,
                   },
                   wasted
                     ? {
                         label: t("modes.wasted"),
                         values: entries.map((entry) => entry.wastedBytes / MIB),
-                        color: 5,
+                        color: WASTED_COLOR,
                         right: true,
                       }
                     : {
                         label: t("modes.cancelled"),
                         values: entries.map((entry) => entry.cancelled),
-                        color: 5,
+                        color: WASTED_COLOR,
                         right: true,
                       },
                 ],

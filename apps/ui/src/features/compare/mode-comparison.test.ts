@@ -1,7 +1,8 @@
 import { compareRuns } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { runDetailFixture } from "../runs/test-support/run-fixtures.ts";
-import { differsByMode, modeComparison } from "./mode-comparison.ts";
+import { differsByMode } from "@taillab/core";
+import { modeComparison } from "./mode-comparison.ts";
 
 const tied = runDetailFixture({ runId: "t", mode: "tied" });
 const normal = runDetailFixture({ runId: "n", mode: "normal" });

@@ -159,7 +159,10 @@ export function EndpointForm() {
           </button>
         </div>
       </form>
-      <ConnectionVerdict test={test} />
+      <ConnectionVerdict
+        test={test}
+        onCreateBucket={() => void useEndpointForm.getState().createBucket()}
+      />
     </section>
   );
 }

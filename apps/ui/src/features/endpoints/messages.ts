@@ -97,6 +97,7 @@ export const endpointsMessages: FeatureMessages = {
       noServer: "no Server header",
       timings: "Timed requests",
       notTried: "not tried",
+      createBucket: "Create the bucket",
       checks: {
         reachable: "Server answers",
         credentials: "Keys accepted",
@@ -201,6 +202,7 @@ export const endpointsMessages: FeatureMessages = {
       noServer: "没有 Server 头",
       timings: "计时请求",
       notTried: "未尝试",
+      createBucket: "创建该存储桶",
       checks: {
         reachable: "服务器有响应",
         credentials: "密钥被接受",

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
 import { modKeyLabel } from "../../app/shortcuts.ts";
@@ -30,6 +31,12 @@ export function ExperimentBuilder() {
     );
   const { closeBuilder, save, saveAsCopy, remove, run } = useExperimentBuilder.getState();
   const copyName = t("list.copyName", { name: name || t("builder.untitled") });
+  // A draft kept across a reload has no preview yet.
+  useEffect(() => {
+    if (useExperimentBuilder.getState().preview.status === "idle") {
+      useExperimentBuilder.getState().schedulePreview();
+    }
+  }, []);
 
   return (
     <section className="view" data-testid="experiment-builder">

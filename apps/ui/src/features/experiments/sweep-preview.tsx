@@ -1,7 +1,5 @@
-import { formatByteSize } from "@taillab/api";
-import { pointLabel } from "@taillab/core";
 import { useTranslation } from "react-i18next";
-import { formatInteger } from "@taillab/report";
+import { formatInteger, formatSize } from "@taillab/report";
 import { formatDuration } from "../../shared/display-format.ts";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 
@@ -78,15 +76,19 @@ export function SweepPreview() {
                 <th className="number">{t("preview.clients")}</th>
                 <th className="number">{t("preview.samples")}</th>
                 <th className="number">{t("preview.size")}</th>
+                <th className="number">{t("preview.bytes")}</th>
               </tr>
             </thead>
             <tbody>
               {shown.map((point, index) => (
-                <tr key={index} title={pointLabel(point, formatByteSize)}>
+                <tr key={index}>
                   <td className="number muted">{index + 1}</td>
                   <td className="number">{formatInteger(point.clients)}</td>
                   <td className="number">{formatInteger(point.samples)}</td>
-                  <td className="number">{formatByteSize(point.objectSizeBytes)}</td>
+                  <td className="number">{formatSize(point.objectSizeBytes)}</td>
+                  <td className="number" data-testid="sweep-preview-bytes">
+                    {formatSize(point.samples * point.objectSizeBytes)}
+                  </td>
                 </tr>
               ))}
             </tbody>

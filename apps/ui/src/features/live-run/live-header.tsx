@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { useRunNameText } from "../experiments/experiment-text.ts";
 import { modKeyLabel } from "../../app/shortcuts.ts";
 import { StopIcon } from "../../shared/icons.tsx";
 import { isRunActive, useLiveRun } from "./live-run-store.ts";
@@ -17,6 +18,7 @@ const BADGE_TONE: Record<ShownStatus, string> = {
 export function LiveHeader() {
   const { t } = useTranslation("live");
   const name = useLiveRun(experimentTitle);
+  const nameText = useRunNameText();
   const series = useLiveRun((state) => state.series);
   const status = useLiveRun(shownStatus);
   const active = useLiveRun(isRunActive);
@@ -26,7 +28,7 @@ export function LiveHeader() {
   return (
     <header className="view-header live-header">
       <div>
-        <h1>{name || t("title")}</h1>
+        <h1>{name ? nameText(name) : t("title")}</h1>
         <div className="live-meta">
           <span
             className={`badge status-badge ${BADGE_TONE[status]}`}

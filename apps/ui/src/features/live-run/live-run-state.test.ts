@@ -4,6 +4,7 @@ import {
   adoptActiveRun,
   IDLE_RUN,
   mergeIntervals,
+  missingLatencies,
   overallProgress,
   reduceRunEvent,
   seriesProgress,
@@ -30,7 +31,7 @@ const started: RunEvent = {
 function progress(
   changes: Partial<RunProgress>,
   intervals: IntervalStats[] | null = null,
-): RunEvent {
+): Extract<RunEvent, { type: "progress" }> {
   const full: RunProgress = {
     runId: "r1",
     pointIndex: 0,
@@ -248,6 +249,28 @@ describe("the phase shown", () => {
     expect(shown?.progress.done).toBe(76);
     expect(shown?.percentiles?.count).toBe(76);
     expect(shown?.overTime?.intervals.map((interval) => interval.startMs)).toEqual([0, 1000, 2000]);
+  });
+});
+
+describe("a phase without latencies", () => {
+  const noAnswers = (changes: Partial<RunProgress>): RunEvent => ({
+    ...progress(changes),
+    percentiles: null,
+  });
+
+  it.each<[string, RunEvent[], ReturnType<typeof missingLatencies>]>([
+    ["before any event", [started], "waiting"],
+    ["while requests are out", [started, noAnswers({ done: 0 })], "waiting"],
+    ["after every request failed", [started, noAnswers({ done: 40, errors: 40 })], "failed"],
+    [
+      "after an all-error run ended",
+      [started, noAnswers({ done: 100, errors: 100 }), finishedEvent({ status: "failed" })],
+      "failed",
+    ],
+    ["after a run that timed nothing", [started, finishedEvent({ status: "failed" })], "none"],
+    ["once answers come", [started, progress({ done: 5 }, seconds(0, 1))], null],
+  ])("%s: %s", (_name, events, reason) => {
+    expect(missingLatencies(run(...events))).toBe(reason);
   });
 });
 

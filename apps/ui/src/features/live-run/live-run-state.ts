@@ -8,6 +8,7 @@ import type {
   RunPointParams,
   RunProgress,
   RunSeries,
+  RunNotice,
   RunStatus,
 } from "@taillab/api";
 /**
@@ -28,7 +29,10 @@ export interface FinishedRun {
 
 export interface Notice {
   id: number;
+  /** In English, as the backend wrote it. */
   message: string;
+  /** The same as data, when the backend sent it: the screen says it in its language. */
+  notice?: RunNotice;
 }
 
 /** One phase's figures as its last event left them. */
@@ -113,7 +117,7 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
       return applyProgress(state, event);
     case "notice":
       if (state.runId !== null && event.runId !== state.runId) return state;
-      return { ...state, notices: withNotice(state.notices, event.message) };
+      return { ...state, notices: withNotice(state.notices, event.message, event.notice) };
     case "finished": {
       const known = state.runId === event.runId;
       return {
@@ -133,9 +137,13 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
 }
 
 /** The notices with one more at the end; the oldest go past MAX_NOTICES. */
-export function withNotice(notices: readonly Notice[], message: string): Notice[] {
+export function withNotice(
+  notices: readonly Notice[],
+  message: string,
+  notice?: RunNotice,
+): Notice[] {
   const id = (notices.at(-1)?.id ?? 0) + 1;
-  return [...notices, { id, message }].slice(-MAX_NOTICES);
+  return [...notices, { id, message, ...(notice ? { notice } : {}) }].slice(-MAX_NOTICES);
 }
 
 function applyProgress(
@@ -202,6 +210,18 @@ export function shownPhase(state: LiveRunState): (PhaseFigures & { kept: boolean
   const ended = state.status === "finished";
   if (ended && progress.op === CLEANUP_OP && measured) return { ...measured, kept: true };
   return { progress, percentiles, overTime, kept: false };
+}
+
+/**
+ * Why the shown phase has no latencies to draw yet: no answer has come back (waiting), every
+ * request it sent failed (failed), or the run ended without timing one (none). Null when it has.
+ */
+export function missingLatencies(state: LiveRunState): "waiting" | "failed" | "none" | null {
+  const shown = shownPhase(state);
+  if ((shown?.percentiles?.count ?? 0) > 0) return null;
+  const progress = shown?.progress;
+  if (progress && progress.done > 0 && progress.errors >= progress.done) return "failed";
+  return state.status === "finished" ? "none" : "waiting";
 }
 
 /**

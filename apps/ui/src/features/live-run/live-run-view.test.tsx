@@ -1,5 +1,6 @@
 import type { RequestMode, RunEvent } from "@taillab/api";
 import { act, fireEvent, screen } from "@testing-library/react";
+import i18next from "i18next";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { installFakeTailLab, type FakeTailLab } from "../../shared/test-support/fake-taillab.ts";
@@ -32,7 +33,7 @@ function started(
   };
 }
 
-function progress(runId: string, done: number): RunEvent {
+function progress(runId: string, done: number): Extract<RunEvent, { type: "progress" }> {
   return {
     type: "progress",
     progress: {
@@ -82,6 +83,64 @@ describe("live run screen", () => {
     expect(screen.getByTestId("live-status").dataset.status).toBe("idle");
   });
 
+  it("says the backend's notices in the UI's language, and free-form ones as they came", async () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r1"));
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "deleting the 12 objects this point wrote",
+        notice: { code: "cleanupLeftovers", params: { objects: 12 } },
+      });
+      fake.emit({ type: "notice", runId: "r1", message: "replica 2 answers slowly" });
+    });
+    const items = () => [...screen.getByTestId("live-notices").querySelectorAll("li")];
+    expect(items().map((item) => item.textContent)).toEqual([
+      "Deleting the 12 objects this point wrote",
+      "replica 2 answers slowly",
+    ]);
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      expect(items()[0]?.textContent).toBe("正在删除此测试点写入的 12 个对象");
+      expect(items()[0]?.dataset.code).toBe("cleanupLeftovers");
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
+  });
+
+  it("says every request failed, not 'waiting', after an all-error run", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r1"));
+    });
+    expect(screen.getByTestId("live-timeline-empty").textContent).toBe(
+      "Waiting for the first requests…",
+    );
+    const failed = progress("r1", 256);
+    act(() => {
+      fake.emit({
+        ...failed,
+        progress: { ...failed.progress, errors: 256, p50Ms: null, p99Ms: null },
+        percentiles: null,
+        intervals: null,
+      });
+      fake.emit({
+        type: "finished",
+        runId: "r1",
+        status: "complete",
+        error: null,
+        series: { index: 0, count: 1, mode: "normal" },
+        seriesRunIds: ["r1"],
+      });
+    });
+    expect(screen.getByTestId("live-timeline-empty").dataset.reason).toBe("failed");
+    expect(screen.getByTestId("live-timeline-empty").textContent).toMatch(/^Every request/);
+    expect(screen.getByTestId("live-percentiles-empty").dataset.reason).toBe("failed");
+  });
+
   it("shows progress, live percentiles and the stop button while running", async () => {
     const fake = connect();
     renderUi(<LiveRunView />);
@@ -95,6 +154,7 @@ describe("live run screen", () => {
     expect(bar.textContent).toContain("Point 1 of 1");
     expect(bar.textContent).toContain("8 clients · 256 requests · 32KiB");
     expect(bar.textContent).toContain("812 ops/s");
+    expect(screen.getByTestId("live-p999-is-max").textContent).toBe("= max until 1,000 requests");
     expect(screen.getByTestId("live-p99").textContent).toContain("31.250 ms");
     expect(screen.getByTestId("live-max").textContent).toContain("1,012.0 ms");
     expect(screen.getByTestId("live-timeline")).toBeTruthy();

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { overTimeChartConfig } from "../../shared/chart-over-time.ts";
-import { shownPhase } from "./live-run-state.ts";
+import { missingLatencies, shownPhase } from "./live-run-state.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
 /**
@@ -15,6 +15,7 @@ export function LiveTimeline() {
   const overTime = useLiveRun((state) => shownPhase(state)?.overTime ?? null);
   const logScale = useLiveRun((state) => state.logScale);
   const setLogScale = useLiveRun((state) => state.setLogScale);
+  const missing = useLiveRun(missingLatencies);
   const labels = { x: t("timeline.x"), y: t("timeline.y") };
   const intervals = overTime?.intervals ?? [];
 
@@ -47,7 +48,15 @@ export function LiveTimeline() {
           attributes={{ "data-log-scale": logScale }}
         />
         {intervals.length === 0 ? (
-          <p className="chart-overlay muted">{t("timeline.waiting")}</p>
+          <p
+            className="chart-overlay muted"
+            data-testid="live-timeline-empty"
+            data-reason={missing}
+          >
+            {missing === "failed" || missing === "none"
+              ? t(`noLatencies.${missing}`)
+              : t("timeline.waiting")}
+          </p>
         ) : null}
       </div>
     </section>

@@ -42,6 +42,12 @@ export const liveRunMessages: FeatureMessages = {
       max: "max",
       count: "from {{requests}} requests",
       waiting: "Percentiles appear with the first answers.",
+      p999IsMax: "= max until {{requests}} requests",
+    },
+    noLatencies: {
+      failed:
+        "Every request of this phase failed: there is no latency to show. The notices and the result say why.",
+      none: "No request of this phase was answered: there is no latency to show.",
     },
     timeline: {
       title: "Percentiles over time",
@@ -53,6 +59,25 @@ export const liveRunMessages: FeatureMessages = {
     },
     kept: "Point {{index}} of {{count}}. The cleanup phase after it (DELETE) is not shown.",
     notices: "Notices",
+    noticeText: {
+      unhedgedOps:
+        "{{mode}} mode: {{ops}} always run once, without backups (a second copy would not be harmless)",
+      backupsShareReplica:
+        "{{mode}} mode with one replica: backups go to the same server as their first attempt and share its queue; add replicas to send them elsewhere",
+      testbedStarted: "Embedded testbed listening on {{urls}} (profile {{profile}}, seed {{seed}})",
+      cleanupLeftovers_one: "Deleting the {{objects}} object this point wrote",
+      cleanupLeftovers_other: "Deleting the {{objects}} objects this point wrote",
+      modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
+      serverLost:
+        "The server stopped answering at {{time}} ({{into}} into the run): {{failures}} requests in a row got no answer over {{silent}}, the last {{error}}; the {{phase}} phase ended early",
+      mixPhase: "mixed workload",
+      bucketCreated:
+        "Bucket “{{bucket}}” did not exist at {{url}}, so it was created; it is kept after the run (only what the run puts in it is removed)",
+      tlsUnchecked:
+        "{{url}}: TLS certificates are NOT checked: anyone on the way to the server can read and change this run's requests",
+      cleanupIncomplete:
+        "The cleanup could not remove {{objects}} objects, {{uploads}} open uploads and {{buckets}} buckets ({{error}}); remove them from the run's page",
+    },
     mode: {
       normal: "normal",
       hedged: "hedged",
@@ -112,6 +137,11 @@ export const liveRunMessages: FeatureMessages = {
       max: "最大值",
       count: "基于 {{requests}} 个请求",
       waiting: "收到第一批响应后显示百分位。",
+      p999IsMax: "不足 {{requests}} 个请求时即为最大值",
+    },
+    noLatencies: {
+      failed: "本阶段的请求全部失败，没有可显示的延迟。原因见通知和运行结果。",
+      none: "本阶段没有收到任何响应，没有可显示的延迟。",
     },
     timeline: {
       title: "百分位数随时间的变化",
@@ -123,6 +153,24 @@ export const liveRunMessages: FeatureMessages = {
     },
     kept: "测试点 {{index}} / {{count}}。其后的清理阶段（DELETE）不在此显示。",
     notices: "通知",
+    noticeText: {
+      unhedgedOps: "{{mode}}模式：{{ops}} 始终只发送一次，不发备份（发送第二份并非无害）",
+      backupsShareReplica:
+        "{{mode}}模式只有一个副本：备份请求与首次请求发往同一服务器，共用其队列；增加副本才能发往别处",
+      testbedStarted: "内置测试床正在监听 {{urls}}（延迟配置 {{profile}}，随机种子 {{seed}}）",
+      cleanupLeftovers_one: "正在删除此测试点写入的 {{objects}} 个对象",
+      cleanupLeftovers_other: "正在删除此测试点写入的 {{objects}} 个对象",
+      modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
+      serverLost:
+        "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：连续 {{failures}} 个请求在 {{silent}} 内没有应答，最后一个为 {{error}}；{{phase}} 阶段提前结束",
+      mixPhase: "混合负载",
+      bucketCreated:
+        "{{url}} 上不存在存储桶“{{bucket}}”，已创建；运行结束后保留（只删除本次运行放入的内容）",
+      tlsUnchecked:
+        "{{url}}：不校验 TLS 证书：通往服务器路径上的任何人都能读取并篡改本次运行的请求",
+      cleanupIncomplete:
+        "清理未能删除 {{objects}} 个对象、{{uploads}} 个未完成的分段上传和 {{buckets}} 个存储桶（{{error}}）；请在该运行的页面上删除",
+    },
     mode: {
       normal: "普通",
       hedged: "对冲",

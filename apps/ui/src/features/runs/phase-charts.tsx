@@ -54,7 +54,7 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
       {analysis && phase.latencyMs ? (
         <div className="grid-2">
           <HistogramChart analysis={analysis} />
-          <CdfChart analysis={analysis} measuredP99Ms={phase.latencyMs.p99} />
+          <CdfChart analysis={analysis} stats={phase.latencyMs} />
         </div>
       ) : (
         <p className="card muted" data-testid="histogram-missing">

@@ -1,4 +1,4 @@
-import type { Operation, PointSummary, RunDetail, RunIndexEntry } from "@taillab/api";
+import type { Operation, PointSummary, RunDetail, RunIndexEntry, RunOrigin } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
 import { messageOf } from "../../shared/field-errors.ts";
@@ -15,6 +15,8 @@ interface RunDetailState {
   loading: boolean;
   error: string | null;
   choice: PhaseChoice | null;
+  /** Its endpoint and experiment, once known; null while asked or when the host cannot say. */
+  origin: RunOrigin | null;
 
   load(runId: string): Promise<void>;
   choose(choice: PhaseChoice): void;
@@ -41,11 +43,26 @@ export const useRunDetail = create<RunDetailState>((set, get) => ({
   loading: false,
   error: null,
   choice: null,
+  origin: null,
 
   async load(runId) {
     // Keep the shown run while the same one reloads; another run starts from a clean screen.
     const same = get().runId === runId;
-    set({ runId, loading: true, error: null, ...(same ? {} : { detail: null, choice: null }) });
+    set({
+      runId,
+      loading: true,
+      error: null,
+      ...(same ? {} : { detail: null, choice: null, origin: null }),
+    });
+    // Where it came from only adds "run again" and a link: the screen does not wait for it.
+    api()
+      .runOrigin({ runId })
+      .then(
+        (origin) => {
+          if (get().runId === runId) set({ origin });
+        },
+        () => undefined,
+      );
     try {
       const detail = await api().getRun({ runId });
       if (get().runId !== runId) return;

@@ -12,6 +12,7 @@ import { ResultsTable } from "./results-table.tsx";
 import { RunBanners } from "./run-banners.tsx";
 import { useRunDetail } from "./run-detail-store.ts";
 import { RunHeader } from "./run-header.tsx";
+import { RunOriginActions } from "./run-origin-actions.tsx";
 import { runText } from "./run-text.ts";
 import { SweepSection } from "./sweep-section.tsx";
 
@@ -77,6 +78,7 @@ export function RunDetailView({ runId }: { runId: string }) {
         detail={detail}
         actions={
           <div className="toolbar">
+            <RunOriginActions meta={meta} />
             <CopyTextButton
               testId="copy-table"
               label={t("copy.table")}

@@ -1,5 +1,6 @@
 import type { RunIndexEntry } from "@taillab/api";
 import { useTranslation } from "react-i18next";
+import { useRunNameText } from "../experiments/experiment-text.ts";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { useSettings } from "../../app/settings-store.ts";
 import { ConfirmButton } from "../../shared/confirm-button.tsx";
@@ -24,7 +25,8 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
   const toggleSelected = useRuns((state) => state.toggleSelected);
   const remove = useRuns((state) => state.remove);
   const edit = useRunEditing(run.id);
-  const label = run.name || run.id;
+  const nameText = useRunNameText();
+  const label = run.name ? nameText(run.name) : run.id;
   const flagged = run.status === "interrupted" || run.status === "failed" || run.damage !== null;
 
   return (

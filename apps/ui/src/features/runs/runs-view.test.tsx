@@ -87,7 +87,7 @@ describe("RunsView", () => {
       "GET=1204.25",
     ]);
     expect(row.textContent).toContain("40.125");
-    expect(row.textContent).toContain("8 clients × 256 × 32 KiB");
+    expect(row.textContent).toContain("8 clients · 256 × 32 KiB");
     expect(within(row).getByTestId("run-tag").dataset.tag).toBe("lab-3");
   });
 

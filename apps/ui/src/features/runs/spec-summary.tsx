@@ -2,6 +2,7 @@ import type { RunSpec } from "@taillab/api";
 import { formatFixed, formatInteger, formatMs, formatSize } from "@taillab/report";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
+import { pointsText } from "./points-text.ts";
 
 /** What was run, in a few lines: the workload, the load model, the target and the hedging. */
 export function SpecSummary({ spec }: { spec: RunSpec }) {
@@ -15,9 +16,14 @@ export function SpecSummary({ spec }: { spec: RunSpec }) {
   if (spec.points) {
     items.push([
       t("spec.points"),
-      spec.points
-        .map((point) => `${point.clients}-${point.samples}-${formatSize(point.objectSize)}`)
-        .join(", "),
+      pointsText(
+        spec.points.map((point) => ({
+          clients: point.clients,
+          samples: point.samples,
+          objectSizeBytes: point.objectSize,
+        })),
+        t,
+      ),
     ]);
   } else {
     items.push(
