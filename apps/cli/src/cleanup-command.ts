@@ -4,7 +4,7 @@ import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
 import { cliSecrets } from "./run-flags.ts";
-import { describeLeftovers } from "./run-verdict.ts";
+import { describeLeftovers, plural } from "./run-verdict.ts";
 import { printError, printOut } from "./terminal-output.ts";
 
 const CLEANUP_FLAGS = [
@@ -60,7 +60,7 @@ export async function cleanupCommand(argv: readonly string[]): Promise<number> {
   } else {
     const { objects, uploads, buckets } = cleanup.removed;
     printOut(
-      `run ${runId}: removed ${objects} objects, ${uploads} open uploads and ${buckets} buckets\n`,
+      `run ${runId}: removed ${plural(objects, "object")}, ${plural(uploads, "open upload")} and ${plural(buckets, "bucket")}\n`,
     );
   }
   if (cleanupLeftNothing(cleanup)) return EXIT.ok;

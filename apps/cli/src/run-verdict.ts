@@ -86,6 +86,7 @@ function formatCodeCounts(byCode: Record<string, number>): string {
   return sorted.length > 4 ? `${shown.join(", ")}, …` : shown.join(", ");
 }
 
-function plural(count: number, noun: string): string {
+/** `1 object`, `20 objects`. */
+export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
