@@ -8,6 +8,7 @@ import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.
 import { RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
 import {
   PhaseHistogramsSchema,
+  RunCleanupSchema,
   RunDamageSchema,
   PhaseIntervalsSchema,
   RunIndexEntrySchema,
@@ -438,6 +439,11 @@ export const API_METHODS = {
     RunIndexEntrySchema,
   ),
   removeRun: method(RunIdSchema, z.void()),
+  /**
+   * Removes what a run left on its server (objects under its prefix, open uploads, workload
+   * buckets) with its endpoint's credentials; the outcome is kept in its run.json as well.
+   */
+  cleanupRun: method(RunIdSchema, RunCleanupSchema),
   exportReport: method(ExportInputSchema, ExportedFileSchema),
 
   testbedStatus: method(none, TestbedStatusSchema),
