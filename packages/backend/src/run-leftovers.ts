@@ -23,13 +23,17 @@ export interface LeftoverPlan {
 /**
  * Removes what a run left on the server (never anything else: keys and uploads under the run's
  * prefix, buckets named for the run) and says what it could not, with the codes that kept it.
- * Never throws for the server's sake: a listing that fails leaves its kind unchecked.
+ * Never throws for the server's sake: a listing that fails leaves its kind unchecked, and so
+ * does a server that stopped answering for the kinds not reached yet.
  */
 export async function removeLeftovers(
   controlPlane: ControlPlane,
   plan: LeftoverPlan,
 ): Promise<RunCleanup> {
   const cleanup = emptyCleanup();
+  // Set once a call got no answer at all: each further one would wait as long, so the kinds
+  // not reached yet are left unchecked, and a cleanup ends within about one request timeout.
+  let silence: string | null = null;
   const count = (result: RemovalResult, kind: Kind) => {
     cleanup.removed[kind] += result.removed;
     for (const { name, code } of result.failures) {
@@ -38,14 +42,20 @@ export async function removeLeftovers(
       if (kind === "buckets") cleanup.bucketsLeft.push(name);
       addError(cleanup, code);
     }
+    if (result.unanswered) silence = result.failures.at(-1)?.code ?? "unknown";
   };
   const listed = async <T>(kind: Kind, list: () => Promise<T[]>): Promise<T[]> => {
+    if (silence !== null) {
+      cleanup.unchecked.push(kind);
+      return [];
+    }
     try {
       return await list();
     } catch (error) {
       if (!(error instanceof EndpointError)) throw error;
       cleanup.unchecked.push(kind);
       addError(cleanup, error.code);
+      if (error.unanswered) silence = error.code;
       return [];
     }
   };

@@ -62,6 +62,8 @@ export interface RemovalResult {
   removed: number;
   /** A key, an upload's key or a bucket name, with the S3 or transport code. */
   failures: { name: string; code: string }[];
+  /** It stopped at a call that got no answer at all: the server is not answering now. */
+  unanswered: boolean;
 }
 
 export interface OpenUpload {
@@ -104,8 +106,12 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
 
   /** An SDK failure as an EndpointError a user can act on. */
   function explain(error: unknown, doing: string, timeout?: AbortSignal): EndpointError {
-    const fail = (field: EndpointErrorField, code: string, detail: string) =>
-      new EndpointError(field, code, endpoint, detail, { cause: error });
+    const { status, code } = sdkErrorOutcome(error, undefined);
+    const fail = (field: EndpointErrorField, failure: string, detail: string) =>
+      new EndpointError(field, failure, endpoint, detail, {
+        cause: error,
+        unanswered: status === 0,
+      });
     if (timeout?.aborted) {
       return fail(
         "endpoint",
@@ -113,7 +119,6 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
         `cannot connect (no answer within ${PREFLIGHT_TIMEOUT_MS / 1000} s)`,
       );
     }
-    const { status, code } = sdkErrorOutcome(error, undefined);
     if (code === TIMEOUT_ERROR) {
       return fail("endpoint", code, `${doing}: no answer within ${timeoutSeconds} s (${code})`);
     }
@@ -145,15 +150,16 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
     namesOf: (item: T) => readonly string[],
     remove: (item: T, result: RemovalResult) => Promise<void>,
   ): Promise<RemovalResult> {
-    const result: RemovalResult = { removed: 0, failures: [] };
+    const result: RemovalResult = { removed: 0, failures: [], unanswered: false };
     for (const [index, item] of items.entries()) {
       try {
         await remove(item, result);
       } catch (error) {
         const { status, code } = sdkErrorOutcome(error, undefined);
-        const left = status === 0 ? items.slice(index) : [item];
+        result.unanswered = status === 0;
+        const left = result.unanswered ? items.slice(index) : [item];
         for (const name of left.flatMap(namesOf)) result.failures.push({ name, code });
-        if (status === 0) break;
+        if (result.unanswered) break;
       }
     }
     return result;

@@ -12,18 +12,21 @@ export class EndpointError extends Error {
   readonly code: string;
   /** The message without the endpoint it is about: for a caller that names the endpoint itself. */
   readonly detail: string;
+  /** No answer came at all (refused, reset, timed out), rather than an answer saying no. */
+  readonly unanswered: boolean;
 
   constructor(
     field: EndpointErrorField,
     code: string,
     endpoint: string,
     detail: string,
-    options?: ErrorOptions,
+    options: ErrorOptions & { unanswered?: boolean } = {},
   ) {
     super(`${endpoint}: ${detail}`, options);
     this.name = "EndpointError";
     this.field = field;
     this.code = code;
     this.detail = detail;
+    this.unanswered = options.unanswered ?? false;
   }
 }
