@@ -358,6 +358,41 @@ describe("Ctrl-C during a mix with bucket operations", () => {
   });
 });
 
+describe("a run killed mid-run (kill -9)", () => {
+  it("runs show says what it may have left and how to remove it; taillab cleanup removes just that", async () => {
+    const server = await startServer();
+    const library = join(newFolder(), "library");
+    try {
+      await putForeignObjects(server);
+      const run = startCli(
+        [...runArgs(server.process.url), "--results", library],
+        server.process.env,
+      );
+      await objectsWritten(server, 50);
+      run.child.kill("SIGKILL");
+      await run.result;
+
+      const [entry] = JSON.parse(
+        (await runCli(["runs", "list", "--json", "--results", library])).stdout,
+      );
+      expect(entry).toMatchObject({ status: "interrupted" });
+      const runId: string = entry.id;
+      const shown = await runCli(["runs", "show", runId, "--results", library]);
+      expect(shown.stdout).toContain(
+        `may be left on the server: objects under taillab/${runId}/ in bucket loadgen at ${server.process.url}, open multipart uploads and workload buckets (taillab-${runId}-w…), as the run ended before its cleanup; taillab cleanup ${runId} removes them`,
+      );
+
+      const cleanup = await runCli(["cleanup", runId, "--results", library], server.process.env);
+      expect(cleanup.code).toBe(0);
+      await expectOnlyForeignLeft(server);
+      const after = await runCli(["runs", "show", runId, "--results", library]);
+      expect(after.stdout).not.toContain("left on the server");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("taillab cleanup", () => {
   it("removes a run's objects, open uploads and workload buckets, and nothing else of the bucket or the server", async () => {
     const server = await startServer();
