@@ -20,7 +20,8 @@ The results library: every run of taillab run is kept there, and a run killed mi
 as interrupted with every record that reached the disk.
 
   list                  the runs, newest first (id, name, status, records, headline figures)
-  show ID               one run: its spec, environment and s3bench-style summary
+  show ID               one run: its spec, environment, s3bench-style summary, and what it
+                        may have left on its server (taillab cleanup ID removes it)
   rm ID...              move runs to the library's trash
   import PATH           a run folder, or a JSON file from taillab report --format json
   rename ID NAME        give a run a name
