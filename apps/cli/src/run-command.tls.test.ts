@@ -1,10 +1,9 @@
 import { RunSummarySchema } from "@taillab/api";
 import { startTestbed, type Testbed } from "@taillab/testbed";
-import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { selfSignedCertificate } from "@taillab/test-support";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./test-support/run-cli.ts";
 
@@ -15,22 +14,18 @@ import { runCli } from "./test-support/run-cli.ts";
 
 let scratch = "";
 let certFile = "";
+let keyFile = "";
 let testbed: Testbed;
 const env = { AWS_ACCESS_KEY_ID: "TLSKEY", AWS_SECRET_ACCESS_KEY: "tls-secret" };
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "taillab-tls-"));
-  certFile = join(scratch, "lab-ca.pem");
-  const keyFile = join(scratch, "lab-key.pem");
-  await promisify(execFile)("openssl", [
-    ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"],
-    ...["-keyout", keyFile, "-out", certFile],
-    ...["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-  ]);
+  const certificate = await selfSignedCertificate(scratch);
+  ({ certFile, keyFile } = certificate);
   testbed = await startTestbed({
     buckets: ["loadgen"],
     credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
-    tls: { cert: await readFile(certFile, "utf8"), key: await readFile(keyFile, "utf8") },
+    tls: { cert: certificate.cert, key: certificate.key },
   });
 });
 
@@ -98,9 +93,9 @@ describe("taillab run against an https server with a self-signed certificate", (
     expect(missing.stderr).toBe(
       `taillab run: endpoints[0].caFile: cannot read ${join(scratch, "nope.pem")} (ENOENT)\n`,
     );
-    const notPem = await run("--ca-file", join(scratch, "lab-key.pem"));
+    const notPem = await run("--ca-file", keyFile);
     expect(notPem.stderr).toBe(
-      `taillab run: endpoints[0].caFile: ${join(scratch, "lab-key.pem")} holds no PEM certificate (expected -----BEGIN CERTIFICATE-----)\n`,
+      `taillab run: endpoints[0].caFile: ${keyFile} holds no PEM certificate (expected -----BEGIN CERTIFICATE-----)\n`,
     );
     const plain = await runCli(
       [

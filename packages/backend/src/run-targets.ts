@@ -1,4 +1,4 @@
-import type { Endpoint, RunNotice, RunSpec } from "@taillab/api";
+import type { RunNotice, RunSpec } from "@taillab/api";
 import type { TargetTls, TransportTarget } from "@taillab/engine";
 import { X509Certificate } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -31,7 +31,7 @@ export async function resolveTargets(
   }
   return Promise.all(
     (spec.endpoints ?? []).map(async (endpoint, index) => {
-      const tls = await tlsOf(endpoint, `endpoints[${index}].caFile`);
+      const tls = await readTargetTls(endpoint, `endpoints[${index}].caFile`);
       return {
         ...shared,
         url: endpoint.url.replace(/\/$/, ""),
@@ -55,7 +55,14 @@ export function targetNotices(spec: RunSpec): RunNotice[] {
     .map((endpoint) => ({ code: "tlsUnchecked", params: { url: endpoint.url } }));
 }
 
-async function tlsOf(endpoint: Endpoint, field: string): Promise<TargetTls | null> {
+/**
+ * How to check an endpoint's certificate: its CA file read (an InputError naming `field` when it
+ * cannot be read or holds no certificate), no check, or null for the system's CAs.
+ */
+export async function readTargetTls(
+  endpoint: { caFile?: string | undefined; insecure?: boolean | undefined },
+  field: string,
+): Promise<TargetTls | null> {
   if (endpoint.insecure) return { insecure: true };
   if (endpoint.caFile === undefined) return null;
   let pem: string;

@@ -1,5 +1,6 @@
 import type { EndpointDraftInput } from "@taillab/api";
-import { freePort } from "@taillab/test-support";
+import { freePort, selfSignedCertificate } from "@taillab/test-support";
+import { startTestbed } from "@taillab/testbed";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -99,6 +100,44 @@ describe("testConnection", () => {
     } finally {
       gateway.closeAllConnections();
       await new Promise((resolve) => gateway.close(resolve));
+    }
+  });
+
+  it("an https server with its own certificate: refused without its CA, ready with its CA file or (insecure) none", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "taillab-connection-tls-"));
+    const certificate = await selfSignedCertificate(folder);
+    const secure = await startTestbed({
+      buckets: ["loadgen"],
+      tls: { cert: certificate.cert, key: certificate.key },
+    });
+    try {
+      const https = (overrides: Partial<EndpointDraftInput>) =>
+        app.api.testConnection({
+          draft: draft({ url: secure.url, credentials: { kind: "anonymous" }, ...overrides }),
+        });
+      const untrusted = await https({});
+      expect(untrusted.verdict).toBe("unreachable");
+      expect(untrusted.message).toMatch(
+        /TLS failed \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/,
+      );
+      expect((await https({ caFile: certificate.certFile })).verdict).toBe("ok");
+      expect((await https({ insecure: true })).verdict).toBe("ok");
+      const missing = await failureOf(https({ caFile: join(folder, "none.pem") }));
+      expect(missing.fields).toEqual([
+        { field: "draft.caFile", message: `cannot read ${join(folder, "none.pem")} (ENOENT)` },
+      ]);
+      const plain = await failureOf(
+        app.api.testConnection({ draft: draft({ caFile: certificate.certFile }) }),
+      );
+      expect(plain.fields).toEqual([
+        {
+          field: "draft.caFile",
+          message: `is for https:// endpoints; ${signed.testbed.url} does not use TLS`,
+        },
+      ]);
+    } finally {
+      await secure.close();
+      await rm(folder, { recursive: true, force: true });
     }
   });
 
