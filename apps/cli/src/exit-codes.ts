@@ -3,11 +3,15 @@ export const EXIT = {
   requestErrors: 1,
   badInput: 2,
   resultsStore: 3,
+  /** The run's cleanup left objects, uploads or buckets on the server: taillab cleanup RUN. */
+  leftovers: 4,
   /** 128 + SIGINT, as shells report a program stopped by Ctrl-C. */
   interrupted: 130,
 } as const;
 
 export const EXIT_CODES_HELP = `Exit codes: 0 ok; 1 the run had request errors; 2 bad input (nothing was run
 or created; the message names the field); 3 the results library could not be written or read
-(a full disk, a damaged run folder: what was kept is shown first); 130 stopped by Ctrl-C or
-SIGTERM (what was measured is kept and shown; the run's status is "stopped").`;
+(a full disk, a damaged run folder: what was kept is shown first); 4 the cleanup left objects,
+open uploads or buckets on the server (the last line says what and why; taillab cleanup RUN
+removes them); 130 stopped by Ctrl-C or SIGTERM (what was measured is kept and shown; the run's
+status is "stopped"). A run that exits non-zero says why in its last line.`;

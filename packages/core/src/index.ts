@@ -35,3 +35,4 @@ export * from "./never-hedged.ts";
 export * from "./phase-plan.ts";
 export * from "./tail-sample-size.ts";
 export * from "./mode-comparison.ts";
+export * from "./run-leftovers.ts";

@@ -29,6 +29,7 @@ import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
 import { SCHEDULE, type ScheduleBuffers } from "./open-loop-schedule.ts";
 import { arrivalsOf, startSchedulePacer, type SchedulePacer } from "./schedule-pacer.ts";
+import { createHealthBuffer, type ServerLoss } from "./server-health.ts";
 import type { TransportTarget } from "./transport/index.ts";
 import { createRunClock } from "./run-clock.ts";
 import type {
@@ -70,6 +71,11 @@ export interface PointRunOptions {
   onPhaseStart?: (op: Operation) => void;
   /** Each operation of a measured phase, as it ends. */
   onPhaseDone?: (phase: PhaseResult) => void;
+  /**
+   * A phase ended early because the server stopped answering: since when, and the phase's
+   * operation ("mix" for a mixed workload).
+   */
+  onServerLost?: (loss: ServerLoss, phase: Operation | "mix") => void;
 }
 
 /** One operation of one phase as it ended. */
@@ -256,7 +262,7 @@ async function runReportedPhase(
 const OPEN_LOOP_START_DELAY_MS = 20;
 
 /** A phase as the coordinator decides it; shared buffers and timings are added when it starts. */
-type PhaseOrder = Omit<PhaseCommand, "type" | "nextIndex" | "schedule" | "mix"> & {
+type PhaseOrder = Omit<PhaseCommand, "type" | "nextIndex" | "schedule" | "mix" | "health"> & {
   mix: Omit<MixOrder, "deadlineUs" | "warmupEndUs"> | null;
 };
 
@@ -426,7 +432,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   };
 
   return {
-    async runPhase(order, openLoop, { mode, hedge, onProgress, onRecords, signal }) {
+    async runPhase(order, openLoop, { mode, hedge, onProgress, onRecords, onServerLost, signal }) {
       const accounts = new Map<Operation, PhaseAccount>();
       const loop = openLoop ? "open" : "closed";
       const accountOf = (op: Operation) => {
@@ -447,6 +453,8 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       const nextIndex = new SharedArrayBuffer(4);
       const meter = new PhaseProgressMeter(order.count);
       const onMessage = (message: WorkerMessage) => {
+        if (message.type === "serverLost")
+          onServerLost?.(message.loss, order.mix ? "mix" : order.op);
         if (message.type !== "report") return;
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);
         if (message.records.length > 0) onRecords?.(message.records);
@@ -480,6 +488,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
           ...order,
           type: "phase",
           nextIndex,
+          health: createHealthBuffer(),
           schedule: pacer?.buffers ?? null,
           mix: order.mix
             ? {
