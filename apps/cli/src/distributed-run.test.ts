@@ -113,7 +113,7 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
         objectSizeBytes: 4096,
       });
     }
-    expect(await server.bucket.listKeys(`taillab/${folder.runId}/0/`)).toEqual([]);
+    expect(await server.bucket.listKeys(`taillab/${folder.runId}-0/`)).toEqual([]);
 
     const merged = await merge(folder);
     expect(merged.code, merged.stderr).toBe(0);

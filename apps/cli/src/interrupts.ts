@@ -1,3 +1,4 @@
+import { EXIT } from "./exit-codes.ts";
 import { printError } from "./terminal-output.ts";
 
 /**
@@ -7,15 +8,16 @@ import { printError } from "./terminal-output.ts";
  */
 export async function stoppableByInterrupt<T>(
   task: (signal: AbortSignal) => Promise<T>,
-  stopping = "stopping: finishing in-flight requests and cleaning up…",
+  /** What is said when it stops (at that moment: it may name what the task has done). */
+  stopping: () => string,
 ): Promise<T> {
   const stop = new AbortController();
   const onStop = (signalName: NodeJS.Signals) => {
     if (stop.signal.aborted) {
-      if (signalName === "SIGINT") process.exit(130);
+      if (signalName === "SIGINT") process.exit(EXIT.interrupted);
       return;
     }
-    printError(`\n${stopping}\n`);
+    printError(`\n${stopping()}\n`);
     stop.abort();
   };
   process.on("SIGINT", onStop);

@@ -181,7 +181,7 @@ async function runOnCluster(
         })),
         stopped: signal.aborted,
       }),
-      "stopping: deleting the Job and merging what the shards measured…",
+      () => "stopping: deleting the Job and merging what the shards measured…",
     );
     progress.clear();
     printMergedRun(summary, flags.json === true);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { InputError, ResultsStoreError } from "@taillab/backend";
 import { UsageError } from "./cli-args.ts";
+import { CLEANUP_HELP, cleanupCommand } from "./cleanup-command.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { COMPARE_MODES_HELP, compareModesCommand } from "./compare-modes-command.ts";
 import { COMPARE_HELP, compareCommand, REPORT_HELP, reportCommand } from "./report-command.ts";
@@ -19,6 +20,7 @@ Commands:
   compare-modes   run one workload in normal, hedged and tied mode and compare the tails
   presets         the workload presets (typical applications, the labs' sweeps)
   runs            the results library: list, show, rm, import, rename, tag, note
+  cleanup         remove what a run left on its server (objects, uploads, buckets)
   report          a run's report as HTML, CSV or JSON; several runs make a comparison
   compare         several runs side by side, with changes against a baseline
   testbed         serve the embedded S3 testbed
@@ -34,6 +36,7 @@ const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   "compare-modes": compareModesCommand,
   presets: presetsCommand,
   runs: runsCommand,
+  cleanup: cleanupCommand,
   report: reportCommand,
   compare: compareCommand,
   testbed: testbedCommand,
@@ -46,6 +49,7 @@ const HELP: Record<string, string> = {
   "compare-modes": COMPARE_MODES_HELP,
   presets: PRESETS_HELP,
   runs: RUNS_HELP,
+  cleanup: CLEANUP_HELP,
   report: REPORT_HELP,
   compare: COMPARE_HELP,
   testbed: TESTBED_HELP,

@@ -1,4 +1,4 @@
-import type { RunSummary } from "@taillab/api";
+import type { RunCleanup, RunSummary } from "@taillab/api";
 import {
   createRunFolderWriter,
   ResultsStoreError,
@@ -18,6 +18,7 @@ import { openLibrary } from "./results-library.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
 import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
+import { runVerdict } from "./run-verdict.ts";
 import { printError, printOut } from "./terminal-output.ts";
 
 export const RUN_HELP = `Usage: taillab run [flags]
@@ -44,20 +45,12 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   if (shard) return runShardCommand(spec, flags, shard);
   const store = await openLibrary(flags.results);
   const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
-  const summary = await runWithInterrupts(spec, flags, store, output);
+  const { summary, cleanup } = await runWithInterrupts(spec, flags, store, output);
   await output?.finish(summary);
   printSummary(summary, flags.json === true);
-  return exitCodeOf(summary);
-}
-
-/** Stopped wins over request errors: the run did not do what it was asked. */
-export function exitCodeOf(summary: RunSummary): number {
-  if (summary.status === "stopped") return EXIT.interrupted;
-  return hadRequestErrors(summary) ? EXIT.requestErrors : EXIT.ok;
-}
-
-export function hadRequestErrors(summary: RunSummary): boolean {
-  return summary.points.flatMap((point) => point.phases).some((phase) => phase.errors > 0);
+  const verdict = runVerdict(summary, cleanup);
+  if (verdict.line) printError(`taillab run: ${verdict.line}\n`);
+  return verdict.code;
 }
 
 /** What flags start from: a preset, then a spec file (or the spec's text) over it. */
@@ -110,35 +103,55 @@ function parseSpecText(text: string, field: string, what: string): Record<string
   }
 }
 
-/** Ctrl-C stops the run and keeps what was measured; a second Ctrl-C quits at once. */
+/** What a run ended with: its summary, and what its cleanup did (null when none ran). */
+export interface FinishedRun {
+  summary: RunSummary;
+  cleanup: RunCleanup | null;
+}
+
+/**
+ * Ctrl-C stops the run, keeps what was measured and cleans up (each request of the cleanup
+ * bounded by the request timeout); a second Ctrl-C quits at once, leaving the rest to
+ * `taillab cleanup`.
+ */
 export async function runWithInterrupts(
   spec: object,
   flags: RunFlags,
   store: ResultsStore,
   output: RunFolderWriter | null = null,
-): Promise<RunSummary> {
-  const progress = createProgressDisplay(process.stderr);
+): Promise<FinishedRun> {
   let runId: string | null = null;
+  let cleanup: RunCleanup | null = null;
+  const progress = createProgressDisplay(process.stderr);
   try {
-    return await stoppableByInterrupt((signal) =>
-      runAndRecord(
-        spec,
-        { env: { ...process.env, ...cliSecrets(flags) } },
-        {
-          signal,
-          onRunStart: async (start) => {
-            runId = start.runId;
+    const summary = await stoppableByInterrupt(
+      (signal) =>
+        runAndRecord(
+          spec,
+          { env: { ...process.env, ...cliSecrets(flags) } },
+          {
+            signal,
+            onRunStart: async (start) => {
+              runId = start.runId;
+            },
+            onCleanup: async (done) => {
+              cleanup = done;
+            },
+            onProgress: (update) => progress.update(update),
+            onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
+            onNotice: (message) => {
+              progress.clear();
+              printError(`${message}\n`);
+            },
           },
-          onProgress: (update) => progress.update(update),
-          onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
-          onNotice: (message) => {
-            progress.clear();
-            printError(`${message}\n`);
-          },
-        },
-        { store, ...(typeof flags.name === "string" ? { name: flags.name } : {}) },
-      ),
+          { store, ...(typeof flags.name === "string" ? { name: flags.name } : {}) },
+        ),
+      () => {
+        const later = runId ? `; taillab cleanup ${runId} removes what is left` : "";
+        return `stopping: in-flight requests cut off, cleaning up (Ctrl-C again quits at once${later})`;
+      },
     );
+    return { summary, cleanup };
   } catch (error) {
     // The results disk filled up: show what the library kept before main says why.
     if (error instanceof ResultsStoreError && runId !== null) {

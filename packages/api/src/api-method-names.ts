@@ -25,6 +25,7 @@ export const API_METHOD_NAMES = [
   "untagRun",
   "annotateRun",
   "removeRun",
+  "cleanupRun",
   "exportReport",
   "testbedStatus",
   "startTestbed",

@@ -9,6 +9,7 @@ import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.
 import { RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
 import {
   PhaseHistogramsSchema,
+  RunCleanupSchema,
   RunDamageSchema,
   PhaseIntervalsSchema,
   RunIndexEntrySchema,
@@ -86,6 +87,10 @@ export const EndpointDraftSchema = strictObject({
   bucket: z.string().trim().min(1, "is required").default("loadgen"),
   credentials: EndpointCredentialsSchema,
   secretAccessKey: z.string().min(1, "is required").optional(),
+  /** https only: a PEM file (on the backend's machine) of the CA a lab server's certificate has. */
+  caFile: z.string().trim().min(1, "is required").optional(),
+  /** https only: no certificate check at all; every run says so. */
+  insecure: z.boolean().default(false),
   /** kind testbed only: replicas, latency profile, seed. */
   testbed: TestbedSetupSchema.optional(),
 });
@@ -109,6 +114,9 @@ export const SavedEndpointSchema = z.object({
   credentials: EndpointCredentialsSchema,
   /** stored credentials: whether a secret is saved for them. */
   hasSecret: z.boolean(),
+  /** https: the CA file to trust, or (insecure: true) no certificate check. */
+  caFile: z.string().optional(),
+  insecure: z.boolean().optional(),
   testbed: TestbedSetupSchema.optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -476,6 +484,11 @@ export const API_METHODS = {
     RunIndexEntrySchema,
   ),
   removeRun: method(RunIdSchema, z.void()),
+  /**
+   * Removes what a run left on its server (objects under its prefix, open uploads, workload
+   * buckets) with its endpoint's credentials; the outcome is kept in its run.json as well.
+   */
+  cleanupRun: method(RunIdSchema, RunCleanupSchema),
   exportReport: method(ExportInputSchema, ExportedFileSchema),
 
   testbedStatus: method(none, TestbedStatusSchema),

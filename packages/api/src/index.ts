@@ -10,6 +10,7 @@ export * from "./latency-profile.ts";
 export * from "./stored-run.ts";
 export * from "./field-error.ts";
 export * from "./credential-variables.ts";
+export * from "./endpoint-rules.ts";
 export * from "./input-error.ts";
 export * from "./app-api.ts";
 export * from "./api-method-names.ts";

@@ -24,6 +24,11 @@ export type Operation = z.infer<typeof OperationSchema>;
 export const CANCELLED_ERROR = "Cancelled";
 /** An attempt cut short by a stop of the run: it measured nothing and is not counted. */
 export const ABORTED_ERROR = "Aborted";
+/**
+ * An attempt the client gave up on after the run's request timeout (not S3's own
+ * "RequestTimeout", which is the server giving up on a client that sent too slowly).
+ */
+export const TIMEOUT_ERROR = "ClientTimeout";
 
 /**
  * One attempt of a request as the client saw it, with its timeline. Times are microseconds
@@ -60,8 +65,9 @@ export const RequestRecordSchema = z.object({
   endUs: z.number().int(),
   status: z.number().int().min(0),
   /**
-   * S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), "Cancelled" (a twin
-   * answered first), "Aborted" (the run was stopped), or null on success.
+   * S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), "ClientTimeout" (no
+   * end within the request timeout), "Cancelled" (a twin answered first), "Aborted" (the run was
+   * stopped), or null on success.
    */
   error: z.string().nullable(),
   /** 1 for the first attempt of a logical request; hedged and tied requests add more. */

@@ -4,6 +4,7 @@ export * from "./run-benchmark.ts";
 export * from "./run-folder.ts";
 export * from "./testbed-service.ts";
 export * from "./recorded-run.ts";
+export { cleanUpRun } from "./run-cleanup.ts";
 export { captureEnvironment } from "./run-environment.ts";
 export {
   defaultResultsDir,

@@ -2,10 +2,11 @@ import {
   RESULTS_SCHEMA_VERSION,
   type Operation,
   type PointSummary,
+  type RunCleanup,
+  type RunNotice,
   type RunPointParams,
   type RequestRecord,
   type RunProgress,
-  type RunNotice,
   type RunSpec,
   type RunSummary,
 } from "@taillab/api";
@@ -31,14 +32,15 @@ import {
   type ControlPlane,
   type PhaseProgress,
   type PhaseResult,
-  type TransportTarget,
 } from "@taillab/engine";
 import { randomBytes } from "node:crypto";
-import { resolveCredentials, type SecretSources } from "./credentials.ts";
+import type { SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
 import { machineCapacityProblems } from "./machine-capacity.ts";
+import { mergeCleanups, removeLeftovers } from "./run-leftovers.ts";
 import { noticeText } from "./run-notices.ts";
+import { resolveTargets, targetNotices, type RunTarget } from "./run-targets.ts";
 
 export interface RunHooks {
   /** Aborting ends the run within about a second, keeping what was measured. */
@@ -57,6 +59,12 @@ export interface RunHooks {
   onNotice?: (message: string, notice: RunNotice) => void;
   /** After the preflight checks, before the first request: where a results store opens the run. */
   onRunStart?: (start: RunStart) => Promise<void>;
+  /**
+   * Once, after the last point (also after a stop): what removing the run's objects, open
+   * uploads and workload buckets did, and what it could not remove. Not called for a run that
+   * keeps its objects and made no buckets.
+   */
+  onCleanup?: (cleanup: RunCleanup) => Promise<void>;
 }
 
 /** What a live view shows beside the counts (the latency histogram only during the call). */
@@ -119,7 +127,7 @@ export async function runBenchmark(
     const problems = shardSpecProblems(spec, shard.role.count);
     if (problems.length > 0) throw new InputError(problems);
   }
-  for (const notice of modeNotices(spec)) notify(hooks, notice);
+  for (const notice of [...modeNotices(spec), ...targetNotices(spec)]) notify(hooks, notice);
   const runId = shard?.runId ?? newRunId();
   const startedAt = new Date().toISOString();
   const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
@@ -133,13 +141,13 @@ export async function runBenchmark(
     if (!controlPlane) throw InputError.of("endpoints", "expected at least one endpoint");
     try {
       for (const [index, replica] of controlPlanes.entries()) {
-        await preflight(spec, replica, targets[index]?.url ?? "");
+        await preflight(spec, replica, targets[index]?.url ?? "", hooks);
       }
       const server = await controlPlane.serverHeader();
       const runStartEpochMs = shard?.runStartEpochMs ?? epochNowMs();
       const keyPrefix = keyPrefixOf(spec, runId, shard);
       await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server });
-      const points = await runPoints(spec, {
+      const { points, cleanup } = await runPoints(spec, {
         runId,
         runStartEpochMs,
         keyPrefix,
@@ -148,6 +156,7 @@ export async function runBenchmark(
         hooks,
         shard,
       });
+      if (cleanup) await hooks.onCleanup?.(cleanup);
       const stopped = hooks.signal?.aborted === true || points.some((point) => !point.finished);
       return {
         schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -171,8 +180,6 @@ export async function runBenchmark(
     await testbed?.close();
   }
 }
-
-type Target = Omit<TransportTarget, "maxConnections">;
 
 /** Tells the host, in English and as data. */
 function notify(hooks: RunHooks, notice: RunNotice): void {
@@ -256,62 +263,69 @@ function modeNotices(spec: RunSpec): RunNotice[] {
   return notices;
 }
 
-/** `<prefix>/<runId>/`, and a shard's keys under `<prefix>/<runId>/<shard>/`. */
+/**
+ * What names a run's keys and buckets: its id, and a shard's `<runId>-<shard>`, so a shard's
+ * cleanup removes its own keys and workload buckets, never another shard's.
+ */
+function keySpaceOf(runId: string, shard: ShardPart | null): string {
+  return shard ? `${runId}-${shard.role.index}` : runId;
+}
+
+/** `<prefix>/<runId>/`; a shard's, `<prefix>/<runId>-<shard>/`. */
 function keyPrefixOf(spec: RunSpec, runId: string, shard: ShardPart | null): string {
-  return `${spec.keyPrefix}/${runId}/${shard ? `${shard.role.index}/` : ""}`;
+  return `${spec.keyPrefix}/${keySpaceOf(runId, shard)}/`;
 }
 
-async function resolveTargets(
+/**
+ * Endpoint, credentials and bucket of one replica, checked before the first request (or the
+ * bucket created with --create-bucket, which says so and that it stays); a failure is an
+ * InputError naming the endpoint, `credentials` or `bucket`.
+ */
+async function preflight(
   spec: RunSpec,
-  secrets: SecretSources,
-  testbed: EmbeddedTestbed | null,
-): Promise<Target[]> {
-  if (testbed) {
-    return testbed.urls.map((url) => ({
-      url,
-      region: "us-east-1",
-      addressing: "path",
-      credentials: testbed.credentials,
-      bucket: spec.bucket,
-    }));
+  controlPlane: ControlPlane,
+  url: string,
+  hooks: RunHooks,
+): Promise<void> {
+  try {
+    await checkOrCreateBucket(spec, controlPlane, url, hooks);
+  } catch (error) {
+    if (!(error instanceof EndpointError)) throw error;
+    // The field names the endpoint already: its message without it, so it is not said twice.
+    throw error.field === "endpoint"
+      ? InputError.of(`endpoint ${url}`, error.detail)
+      : InputError.of(error.field, error.message);
   }
-  const endpoints = spec.endpoints ?? [];
-  return Promise.all(
-    endpoints.map(async (endpoint, index) => ({
-      url: endpoint.url.replace(/\/$/, ""),
-      region: endpoint.region,
-      addressing: endpoint.addressing,
-      credentials: await resolveCredentials(
-        endpoint.credentials,
-        secrets,
-        `endpoints[${index}].credentials`,
-      ),
-      bucket: spec.bucket,
-    })),
-  );
 }
 
-async function preflight(spec: RunSpec, controlPlane: ControlPlane, url: string): Promise<void> {
+async function checkOrCreateBucket(
+  spec: RunSpec,
+  controlPlane: ControlPlane,
+  url: string,
+  hooks: RunHooks,
+): Promise<void> {
   try {
     await controlPlane.checkAccess();
   } catch (error) {
-    if (!(error instanceof EndpointError)) throw error;
-    if (error.field === "bucket" && spec.createBucket) {
-      await controlPlane.createBucket();
-      return;
+    if (!(error instanceof EndpointError && error.field === "bucket" && spec.createBucket)) {
+      throw error;
     }
-    const field = { endpoint: `endpoint ${url}`, credentials: "credentials", bucket: "bucket" }[
-      error.field
-    ];
-    throw InputError.of(field, error.message);
+    await controlPlane.createBucket();
+    notify(hooks, { code: "bucketCreated", params: { bucket: spec.bucket, url } });
   }
+}
+
+/** The operations a workload's mix draws from (none without a workload). */
+function workloadOperations(spec: RunSpec): Set<Operation> {
+  const mix = spec.workload ? parseOperationMix(spec.workload.ops) : null;
+  return new Set(mix?.ok ? mix.value.map((entry) => operationOf(entry.op)) : []);
 }
 
 interface PointsRun {
   runId: string;
   runStartEpochMs: number;
   keyPrefix: string;
-  targets: Target[];
+  targets: RunTarget[];
   controlPlane: ControlPlane;
   hooks: RunHooks;
   shard: ShardPart | null;
@@ -320,9 +334,14 @@ interface PointsRun {
 async function runPoints(
   spec: RunSpec,
   { runId, runStartEpochMs, keyPrefix, targets, controlPlane, hooks, shard }: PointsRun,
-): Promise<PointSummary[]> {
+): Promise<{ points: PointSummary[]; cleanup: RunCleanup | null }> {
   const points = expandSweep(spec);
   const summaries: PointSummary[] = [];
+  const wantsCleanup = spec.phases.includes("cleanup");
+  const operations = workloadOperations(spec);
+  // A workload's buckets are never the run's to keep, whatever the phases say.
+  const makesBuckets = operations.has("CREATE_BUCKET") || operations.has("DELETE_BUCKET");
+  let cleanup: RunCleanup | null = null;
   let firstKey = 0;
   let firstPhaseIndex = 0;
   for (const [pointIndex, wholePoint] of points.entries()) {
@@ -376,6 +395,11 @@ async function runPoints(
         onRecords: (records) => hooks.onRecords?.(pointIndex, records),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),
         onPhaseDone: (phase) => phases.push(phase),
+        onServerLost: ({ sinceMs, atMs, failures, lastError }, phase) => {
+          const silentMs = atMs - sinceMs;
+          const params = { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase };
+          notify(hooks, { code: "serverLost", params });
+        },
       });
       repetitions.push(phases);
       finished &&= !result.stopped;
@@ -383,18 +407,29 @@ async function runPoints(
         ({ summary }) => summary.op === "DELETE" && summary.errors > 0,
       );
       const leftover = result.writtenKeyCount > result.deletedKeyCount || deleteFailed;
-      if (spec.phases.includes("cleanup") && leftover) {
-        const keys = Array.from(
-          { length: result.writtenKeyCount },
-          (_, index) => `${keyPrefix}${firstKey + index}`,
-        );
-        notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
-        await controlPlane.deleteKeys(keys);
+      if (wantsCleanup || makesBuckets) {
+        const keys =
+          wantsCleanup && leftover
+            ? Array.from(
+                { length: result.writtenKeyCount },
+                (_, index) => `${keyPrefix}${firstKey + index}`,
+              )
+            : [];
+        if (keys.length > 0) {
+          notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
+        }
+        const done = await removeLeftovers(controlPlane, {
+          objects: keys,
+          keyPrefix,
+          uploads: wantsCleanup && operations.has("MULTIPART"),
+          bucketsOfRun: makesBuckets ? keySpaceOf(runId, shard) : null,
+        });
+        cleanup = cleanup ? mergeCleanups(cleanup, done) : done;
       }
       firstKey += result.keySpan;
       firstPhaseIndex += result.phaseCount;
     }
     summaries.push(pointSummary(params, repetitions, finished, pointIndex, hooks));
   }
-  return summaries;
+  return { points: summaries, cleanup };
 }

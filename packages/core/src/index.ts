@@ -39,3 +39,4 @@ export * from "./shard-merge.ts";
 export * from "./shard-progress.ts";
 export * from "./tail-sample-size.ts";
 export * from "./mode-comparison.ts";
+export * from "./run-leftovers.ts";

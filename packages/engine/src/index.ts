@@ -10,3 +10,4 @@ export {
   type PointRunResult,
 } from "./point-run.ts";
 export { epochNowMs, spinUntil } from "./run-clock.ts";
+export { isWorkloadBucketOf, workloadBucketName } from "./workload-buckets.ts";

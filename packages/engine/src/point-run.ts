@@ -33,6 +33,7 @@ import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
 import { SCHEDULE, type ScheduleBuffers } from "./open-loop-schedule.ts";
 import { arrivalsOf, startSchedulePacer, type SchedulePacer } from "./schedule-pacer.ts";
+import { createHealthBuffer, type ServerLoss } from "./server-health.ts";
 import type { TransportTarget } from "./transport/index.ts";
 import { createRunClock, spinUntil } from "./run-clock.ts";
 import type {
@@ -87,6 +88,11 @@ export interface PointRunOptions {
   onPhaseStart?: (op: Operation) => void;
   /** Each operation of a measured phase, as it ends. */
   onPhaseDone?: (phase: PhaseResult) => void;
+  /**
+   * A phase ended early because the server stopped answering: since when, and the phase's
+   * operation ("mix" for a mixed workload).
+   */
+  onServerLost?: (loss: ServerLoss, phase: Operation | "mix") => void;
 }
 
 /** One operation of one phase as it ended. */
@@ -278,7 +284,7 @@ async function runReportedPhase(
 const OPEN_LOOP_START_DELAY_MS = 20;
 
 /** A phase as the coordinator decides it; shared buffers and timings are added when it starts. */
-type PhaseOrder = Omit<PhaseCommand, "type" | "nextIndex" | "schedule" | "mix"> & {
+type PhaseOrder = Omit<PhaseCommand, "type" | "nextIndex" | "schedule" | "mix" | "health"> & {
   mix: Omit<MixOrder, "deadlineUs" | "warmupEndUs"> | null;
 };
 
@@ -440,7 +446,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
 
   return {
     async runPhase(order, openLoop, options, startGate) {
-      const { mode, hedge, onProgress, onRecords, signal } = options;
+      const { mode, hedge, onProgress, onRecords, onServerLost, signal } = options;
       const accounts = new Map<Operation, PhaseAccount>();
       const loop = openLoop ? "open" : "closed";
       const accountOf = (op: Operation) => {
@@ -462,6 +468,8 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       // From the phase's start: a gated phase waits for its start first.
       let meter: PhaseProgressMeter | null = null;
       const onMessage = (message: WorkerMessage) => {
+        if (message.type === "serverLost")
+          onServerLost?.(message.loss, order.mix ? "mix" : order.op);
         if (message.type !== "report") return;
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);
         if (message.records.length > 0) onRecords?.(message.records);
@@ -497,6 +505,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
           ...order,
           type: "phase",
           nextIndex,
+          health: createHealthBuffer(),
           schedule: pacer?.buffers ?? null,
           mix: order.mix
             ? {

@@ -9,6 +9,7 @@ import type {
 } from "@taillab/api";
 import type { PhaseAccountDelta } from "@taillab/core";
 import type { ScheduleBuffers } from "./open-loop-schedule.ts";
+import type { ServerLoss } from "./server-health.ts";
 import type { TransportTarget } from "./transport/index.ts";
 
 /** Messages between the run coordinator (main thread) and its client workers. */
@@ -67,6 +68,8 @@ export interface PhaseCommand {
   schedule: ScheduleBuffers | null;
   /** A mixed workload: each request draws its operation; null for a one-operation phase. */
   mix: MixOrder | null;
+  /** Whether the server still answers, shared by the phase's workers (server-health.ts). */
+  health: SharedArrayBuffer;
 }
 
 /**
@@ -96,4 +99,9 @@ export interface WorkerReport {
 }
 
 export type WorkerMessage =
-  { type: "ready" } | WorkerReport | { type: "phaseDone" } | { type: "failed"; message: string };
+  | { type: "ready" }
+  | WorkerReport
+  | { type: "phaseDone" }
+  | { type: "failed"; message: string }
+  /** This worker found the server lost: every worker ends the phase (see server-health.ts). */
+  | { type: "serverLost"; loss: ServerLoss };

@@ -16,3 +16,5 @@ export {
   startTaillabNodeAgent,
   TAILLAB_TEST_IMAGE,
 } from "./taillab-image.ts";
+export { startDrippingProxy, type DrippingProxy } from "./dripping-proxy.ts";
+export { selfSignedCertificate, type SelfSignedCertificate } from "./self-signed-certificate.ts";

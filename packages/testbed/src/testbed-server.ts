@@ -1,5 +1,6 @@
 /** startTestbed: the HTTP servers (one per replica), their shared store and their lifetime. */
 import { createServer, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import { isIP } from "node:net";
 import {
   MAX_TESTBED_REPLICAS,
@@ -51,6 +52,8 @@ export interface TestbedOptions {
    * Default 5 MiB, as S3; tests may lower it to upload small parts.
    */
   minPartSizeBytes?: number;
+  /** Serve https with this certificate and key (PEM), as a lab server with its own CA does. */
+  tls?: { cert: string; key: string };
 }
 
 export interface TestbedReplica {
@@ -206,17 +209,16 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
         profile === undefined
           ? options.interceptor
           : createLatencyProfileInterceptor({ profile, seed, replica: index, elapsedMs });
-      const server = createServer(
-        createRequestHandler({
-          store,
-          region,
-          minPartSizeBytes,
-          virtualHostSuffixes,
-          verify,
-          interceptor,
-          stats,
-        }),
-      );
+      const handler = createRequestHandler({
+        store,
+        region,
+        minPartSizeBytes,
+        virtualHostSuffixes,
+        verify,
+        interceptor,
+        stats,
+      });
+      const server = options.tls ? createTlsServer(options.tls, handler) : createServer(handler);
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
       servers.push(server);
@@ -224,7 +226,7 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
       const port = await listen(server, host, requestedPort);
       replicas.push({
         index,
-        url: `http://${urlHost(host)}:${port}`,
+        url: `${options.tls ? "https" : "http"}://${urlHost(host)}:${port}`,
         port,
         stats: () => ({ ...stats, byOperation: { ...stats.byOperation } }),
       });

@@ -78,6 +78,8 @@ function specOnEndpoint(
         region: endpoint.region,
         addressing: endpoint.addressing,
         credentials: credentialsRefOf(endpoint.credentials, endpoint.id),
+        ...(endpoint.caFile === undefined ? {} : { caFile: endpoint.caFile }),
+        insecure: endpoint.insecure ?? false,
       },
     ],
   };

@@ -1,7 +1,9 @@
 import {
+  cleanupLeftNothing,
   toApiError,
   type ActiveRun,
   type ApiError,
+  type RunCleanup,
   type RunEvent,
   type RunPointParams,
   type RunNotice,
@@ -138,6 +140,12 @@ export function createRunManager(options: {
             if (runId === null) earlyNotices.push({ message, notice });
             else emit({ type: "notice", runId, message, notice });
           },
+          onCleanup: async (cleanup) => {
+            const notice = cleanupNotice(cleanup);
+            if (runId !== null && notice) {
+              emit({ type: "notice", runId, message: noticeText(notice), notice });
+            }
+          },
           onShards: (status) => {
             if (series.active) series.active.shards = status;
             if (runId !== null) emit({ type: "shards", runId, status });
@@ -224,4 +232,21 @@ function finished(
   runIds: readonly string[],
 ): RunEvent {
   return { type: "finished", runId, status, error, series, seriesRunIds: [...runIds] };
+}
+
+/** What a run's cleanup could not remove, as a notice; null when it removed everything. */
+function cleanupNotice(cleanup: RunCleanup): RunNotice | null {
+  if (cleanupLeftNothing(cleanup)) return null;
+  const [error = "unknown"] = Object.entries(cleanup.errorsByCode)
+    .sort(([, a], [, b]) => b - a)
+    .map(([code]) => code);
+  return {
+    code: "cleanupIncomplete",
+    params: {
+      objects: cleanup.objectsLeft,
+      uploads: cleanup.uploadsLeft,
+      buckets: cleanup.bucketsLeft.length,
+      error,
+    },
+  };
 }

@@ -2,6 +2,7 @@ import type { RunEvent, RunEventListener, TailLabService } from "@taillab/api";
 import { openResultsStore } from "@taillab/store";
 import { join, resolve } from "node:path";
 import { InputError, nestedProblems } from "../input-error.ts";
+import { cleanUpRun } from "../run-cleanup.ts";
 import { loadRunReportInput } from "../run-report.ts";
 import { openPrivateFolder } from "./data-folder.ts";
 import { endpointKeys, keychainLookup } from "./endpoint-credentials.ts";
@@ -92,11 +93,9 @@ export async function createTailLabService(
       }
     }
   };
-  const runs = createRunManager({
-    store,
-    secrets: { env, keychain: keychainLookup(endpoints.find, secrets.get) },
-    emit,
-  });
+  // What runs resolve their credential references with: now, and when cleaning up after them.
+  const runSecrets = { env, keychain: keychainLookup(endpoints.find, secrets.get) };
+  const runs = createRunManager({ store, secrets: runSecrets, emit });
 
   return {
     warnings,
@@ -150,6 +149,7 @@ export async function createTailLabService(
     untagRun: ({ runId, tag }) => store.untag(runId, tag),
     annotateRun: ({ runId, notes }) => store.annotate(runId, notes),
     removeRun: ({ runId }) => store.remove(runId),
+    cleanupRun: ({ runId }) => cleanUpRun(store, runId, runSecrets),
     exportReport: (request) => exportReport(store, request),
 
     testbedStatus: async () => testbed.status(),

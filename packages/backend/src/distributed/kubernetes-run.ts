@@ -91,7 +91,7 @@ export async function planKubernetesRun(
   secrets: SecretSources | null,
 ): Promise<KubernetesRunPlan> {
   const spec = validateRunSpec(request.spec);
-  const problems = shardSpecProblems(spec, request.shards);
+  const problems = [...shardSpecProblems(spec, request.shards), ...podProblems(spec)];
   if (problems.length > 0) throw new InputError(problems);
   const runId = newRunId();
   const folder: RunFolderUri = {
@@ -149,6 +149,20 @@ function asRequestField({ field, message }: FieldError): FieldError {
     name: "shards",
   };
   return { field: names[field] ?? field, message };
+}
+
+/** What a spec refers to on this machine that a pod does not have. */
+function podProblems(spec: RunSpec): FieldError[] {
+  return (spec.endpoints ?? []).flatMap((endpoint, index) =>
+    endpoint.caFile === undefined
+      ? []
+      : [
+          {
+            field: `endpoints[${index}].caFile`,
+            message: `${endpoint.caFile} is a file of this machine, not of the pods: use a CA the image trusts, or run the shards by hand where the file is`,
+          },
+        ],
+  );
 }
 
 /** Kubernetes expands $(VAR) in a container's args; $$ is a plain $ (a spec's name may hold one). */

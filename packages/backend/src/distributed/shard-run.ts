@@ -6,6 +6,7 @@
  */
 import {
   DISTRIBUTED_SCHEMA_VERSION,
+  type RunCleanup,
   type RunEnvironment,
   type RunSummary,
   type ShardDone,
@@ -44,6 +45,9 @@ export interface ShardOutcome {
   result: ShardResult;
   /** The shard's own summary (its share of each point). */
   summary: RunSummary;
+  /** Where its keys are (`<prefix>/<run>-<shard>/`), and what its cleanup did, if one ran. */
+  keyPrefix: string;
+  cleanup: RunCleanup | null;
 }
 
 /**
@@ -72,6 +76,8 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
   let startedAtMs: number | null = null;
   let environment: RunEnvironment | null = null;
   let records: ShardRecordsWriter | null = null;
+  let keyPrefix = "";
+  let cleanup: RunCleanup | null = null;
   const finish = async (status: ShardStatus, summary: RunSummary | null, error: string | null) => {
     await progress.settled();
     const uploaded = records ? await records.finish() : null;
@@ -114,6 +120,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
         ...(hooks.signal ? { signal: hooks.signal } : {}),
         onNotice: (message) => hooks.onNotice?.(message),
         onRunStart: async (start) => {
+          keyPrefix = start.keyPrefix;
           environment = captureEnvironment(start.server);
           if (options.uploadRecords) {
             records = createShardRecordsWriter({ index: role.index, runStartEpochMs });
@@ -124,6 +131,9 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
           hooks.onProgress?.(update, live);
         },
         onRecords: (pointIndex, batch) => records?.add(pointIndex, batch),
+        onCleanup: async (done) => {
+          cleanup = done;
+        },
         onPhaseDone: (pointIndex, { shape, summary: phaseSummary, account }) => {
           const list = phases.get(pointIndex) ?? [];
           list.push({ ...shape, summary: phaseSummary, account });
@@ -152,7 +162,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
       },
     );
     const result = await finish(summary.status, summary, null);
-    return { result, summary };
+    return { result, summary, keyPrefix, cleanup };
   } catch (error) {
     // Bad input and a barrier that did not pass leave nothing but the barrier's own markers.
     if (barrier !== null && !(error instanceof StartBarrierError)) {

@@ -50,6 +50,7 @@ export function installFakeTailLab(overrides: Partial<TailLabApi> = {}): FakeTai
     untagRun: vi.fn(),
     annotateRun: vi.fn(),
     removeRun: vi.fn(),
+    cleanupRun: vi.fn(),
     exportReport: vi.fn(),
     testbedStatus: vi.fn(),
     startTestbed: vi.fn(),
