@@ -3,8 +3,10 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 const BENCHES: Record<string, string> = {
+  distributed: "packages/backend/bench/distributed-bench.ts",
   engine: "packages/engine/bench/engine-bench.ts",
   store: "packages/store/bench/store-bench.ts",
+  scale: "packages/engine/bench/scale-bench.ts",
   tail: "packages/engine/bench/tail-bench.ts",
   tied: "packages/engine/bench/tied-bench.ts",
   ui: "e2e/bench/ui-bench.ts",

@@ -12,22 +12,15 @@ test.describe("A run's charts", () => {
     app,
   }) => {
     // A saved experiment on the testbed: the run links back to it.
-    const experiment = await callApi(app, "saveExperiment", {
-      draft: {
-        name: "Tail of 4 clients",
-        endpointId: "testbed",
-        spec: { clients: 4, samples: 400, objectSize: "4KiB" },
-      },
-    });
+    const draft = {
+      name: "Tail of 4 clients",
+      endpointId: "testbed",
+      spec: { clients: 4, samples: 400, objectSize: "4KiB" },
+    };
+    await callApi(app, "saveExperiment", { draft });
     const runs = new RunsPage(app);
     await runs.open();
-    const { runId } = await callApi(app, "startRun", {
-      experiment: {
-        name: experiment.name,
-        endpointId: experiment.endpointId,
-        spec: experiment.spec,
-      },
-    });
+    const { runId } = await callApi(app, "startRun", { experiment: draft });
     await runs.waitForStatus(runId, "complete");
     await runs.openRun(runId);
     const detail = new RunDetailPage(app);

@@ -26,11 +26,14 @@ export const API_METHOD_NAMES = [
   "untagRun",
   "annotateRun",
   "removeRun",
+  "cleanupRun",
   "exportReport",
   "testbedStatus",
   "startTestbed",
   "stopTestbed",
   "listLatencyProfiles",
+  "kubernetesSettings",
+  "saveKubernetesSettings",
 ] as const;
 
 export type ApiMethodName = (typeof API_METHOD_NAMES)[number];

@@ -5,10 +5,12 @@ import { FieldErrorSchema } from "./field-error.ts";
 import { LiveTuningSchema, RunMarkerSchema } from "./live-tuning.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
 import { strictObject } from "./strict-object.ts";
+import { ShardsStatusSchema } from "./distributed-run.ts";
 import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.ts";
 import { RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
 import {
   PhaseHistogramsSchema,
+  RunCleanupSchema,
   RunDamageSchema,
   PhaseIntervalsSchema,
   RunIndexEntrySchema,
@@ -86,6 +88,10 @@ export const EndpointDraftSchema = strictObject({
   bucket: z.string().trim().min(1, "is required").default("loadgen"),
   credentials: EndpointCredentialsSchema,
   secretAccessKey: z.string().min(1, "is required").optional(),
+  /** https only: a PEM file (on the backend's machine) of the CA a lab server's certificate has. */
+  caFile: z.string().trim().min(1, "is required").optional(),
+  /** https only: no certificate check at all; every run says so. */
+  insecure: z.boolean().default(false),
   /** kind testbed only: replicas, latency profile, seed. */
   testbed: TestbedSetupSchema.optional(),
 });
@@ -109,6 +115,9 @@ export const SavedEndpointSchema = z.object({
   credentials: EndpointCredentialsSchema,
   /** stored credentials: whether a secret is saved for them. */
   hasSecret: z.boolean(),
+  /** https: the CA file to trust, or (insecure: true) no certificate check. */
+  caFile: z.string().optional(),
+  insecure: z.boolean().optional(),
   testbed: TestbedSetupSchema.optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -157,6 +166,23 @@ export type ConnectionReport = z.infer<typeof ConnectionReportSchema>;
 // Experiments
 
 /**
+ * Where an experiment's load comes from: this machine, or N pods on the Kubernetes cluster of the
+ * Kubernetes settings, each a shard of one distributed run, merged at the end.
+ */
+export const LoadGeneratorsSchema = z.discriminatedUnion("kind", [
+  strictObject({ kind: z.literal("local") }),
+  strictObject({
+    kind: z.literal("kubernetes"),
+    shards: z
+      .number()
+      .int("expected a whole number of pods")
+      .min(1, "expected at least one pod")
+      .max(10_000, "expected at most 10000 pods"),
+  }),
+]);
+export type LoadGenerators = z.infer<typeof LoadGeneratorsSchema>;
+
+/**
  * A saved experiment: an endpoint and a run spec without endpoints (the backend fills them in
  * from the endpoint when it runs). The spec is kept as typed so a draft with mistakes can be
  * saved and fixed later; validate and preview name each bad field.
@@ -171,6 +197,8 @@ export const ExperimentDraftSchema = strictObject({
    * library, to compare them; absent: one run in the spec's mode.
    */
   modes: z.array(RequestModeSchema).min(1, "choose at least one mode").optional(),
+  /** Absent: this machine. */
+  loadGenerators: LoadGeneratorsSchema.optional(),
 });
 export type ExperimentDraft = z.output<typeof ExperimentDraftSchema>;
 export type ExperimentDraftInput = z.input<typeof ExperimentDraftSchema>;
@@ -253,6 +281,8 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     percentiles: LivePercentilesSchema.nullable(),
     intervals: LiveIntervalsSchema.nullable(),
   }),
+  /** A distributed run's shards, whenever the Job or the run's folder shows a change. */
+  z.object({ type: z.literal("shards"), runId: z.string(), status: ShardsStatusSchema }),
   z.object({
     type: z.literal("notice"),
     runId: z.string(),
@@ -286,6 +316,8 @@ export const ActiveRunSchema = z.object({
   /** A live session's knobs as they are now, and its markers so far; absent for other runs. */
   tuning: LiveTuningSchema.optional(),
   markers: z.array(RunMarkerSchema).optional(),
+  /** A distributed run's shards as last seen; null for a run on this machine. */
+  shards: ShardsStatusSchema.nullable(),
 });
 export type ActiveRun = z.infer<typeof ActiveRunSchema>;
 
@@ -373,6 +405,20 @@ export type TestbedStatus = z.infer<typeof TestbedStatusSchema>;
 
 export const LatencyProfileInfoSchema = z.object({ name: z.string(), summary: z.string() });
 
+/**
+ * Where distributed runs go: a kubeconfig file and one of its contexts, a namespace and the
+ * TailLab image the pods run. Empty means the default: $KUBECONFIG (then ~/.kube/config), its
+ * current context, that context's namespace (else default), the image of this TailLab version.
+ */
+export const KubernetesSettingsSchema = strictObject({
+  kubeconfig: z.string().trim().max(4096).default(""),
+  context: z.string().trim().max(253).default(""),
+  namespace: z.string().trim().max(63).default(""),
+  image: z.string().trim().max(512).default(""),
+});
+export type KubernetesSettings = z.output<typeof KubernetesSettingsSchema>;
+export type KubernetesSettingsInput = z.input<typeof KubernetesSettingsSchema>;
+
 export const AppInfoSchema = z.object({
   version: z.string(),
   host: z.enum(["electron", "web"]),
@@ -454,12 +500,20 @@ export const API_METHODS = {
     RunIndexEntrySchema,
   ),
   removeRun: method(RunIdSchema, z.void()),
+  /**
+   * Removes what a run left on its server (objects under its prefix, open uploads, workload
+   * buckets) with its endpoint's credentials; the outcome is kept in its run.json as well.
+   */
+  cleanupRun: method(RunIdSchema, RunCleanupSchema),
   exportReport: method(ExportInputSchema, ExportedFileSchema),
 
   testbedStatus: method(none, TestbedStatusSchema),
   startTestbed: method(TestbedSetupSchema, TestbedStatusSchema),
   stopTestbed: method(none, TestbedStatusSchema),
   listLatencyProfiles: method(none, z.array(LatencyProfileInfoSchema)),
+
+  kubernetesSettings: method(none, KubernetesSettingsSchema),
+  saveKubernetesSettings: method(KubernetesSettingsSchema, KubernetesSettingsSchema),
 } as const satisfies Record<ApiMethodName, { input: z.ZodType; output: z.ZodType }>;
 
 type MethodInput<N extends ApiMethodName> = z.input<(typeof API_METHODS)[N]["input"]>;

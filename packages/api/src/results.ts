@@ -25,6 +25,11 @@ export type Operation = z.infer<typeof OperationSchema>;
 export const CANCELLED_ERROR = "Cancelled";
 /** An attempt cut short by a stop of the run: it measured nothing and is not counted. */
 export const ABORTED_ERROR = "Aborted";
+/**
+ * An attempt the client gave up on after the run's request timeout (not S3's own
+ * "RequestTimeout", which is the server giving up on a client that sent too slowly).
+ */
+export const TIMEOUT_ERROR = "ClientTimeout";
 
 /**
  * One attempt of a request as the client saw it, with its timeline. Times are microseconds
@@ -61,8 +66,9 @@ export const RequestRecordSchema = z.object({
   endUs: z.number().int(),
   status: z.number().int().min(0),
   /**
-   * S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), "Cancelled" (a twin
-   * answered first), "Aborted" (the run was stopped), or null on success.
+   * S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), "ClientTimeout" (no
+   * end within the request timeout), "Cancelled" (a twin answered first), "Aborted" (the run was
+   * stopped), or null on success.
    */
   error: z.string().nullable(),
   /** 1 for the first attempt of a logical request; hedged and tied requests add more. */
@@ -73,7 +79,11 @@ export const RequestRecordSchema = z.object({
   winner: z.boolean(),
   /** Which phase of the run, counted from 0 over points and repetitions: a summary's segment. */
   phaseIndex: z.number().int().min(0),
-  /** The closed-loop client (0 … clients − 1) or the open-loop dispatcher that sent it. */
+  /**
+   * The closed-loop client (0 … clients − 1) or the open-loop dispatcher that sent it (named by
+   * its worker's first client); a shard of a distributed run numbers its clients after the
+   * shards before it.
+   */
   client: z.number().int().min(0),
   /** False for requests that are not part of the figures: prepared objects and warm-up. */
   measured: z.boolean(),
@@ -265,6 +275,57 @@ export const TestbedReplicaStatsSchema = z.object({
 });
 export type TestbedReplicaStats = z.infer<typeof TestbedReplicaStatsSchema>;
 
+/** A shard's clock against the storage server's Date header. */
+export const ClockCheckSchema = z.object({
+  /** Server minus local clock, ms. */
+  offsetMs: z.number(),
+  /** The offset is within offsetMs ± boundMs (the Date header has whole seconds). */
+  boundMs: z.number().min(0),
+});
+export type ClockCheck = z.infer<typeof ClockCheckSchema>;
+
+/** How a shard of a distributed run ended. */
+export const ShardStatusSchema = z.enum(["complete", "stopped", "failed"]);
+export type ShardStatus = z.infer<typeof ShardStatusSchema>;
+
+/**
+ * One shard in a merged run: its own figures beside the merged ones (a slow shard shows), or why
+ * it is not in them.
+ */
+export const ShardBreakdownSchema = z.object({
+  index: z.number().int().min(0),
+  /** missing: no result arrived (never ready, aborted at the barrier, or killed mid-run). */
+  status: z.enum([...ShardStatusSchema.options, "missing"]),
+  /** One line for a person: why a shard is missing or failed, or null. */
+  problem: z.string().nullable(),
+  /** Its actual start against the common T0, ms (its own clock). */
+  startOffsetMs: z.number().nullable(),
+  clock: ClockCheckSchema.nullable(),
+  /** Its share of each point and the figures it measured. */
+  points: z.array(z.object({ params: RunPointParamsSchema, phases: z.array(PhaseSummarySchema) })),
+});
+export type ShardBreakdown = z.infer<typeof ShardBreakdownSchema>;
+
+/** What a merged run adds to its summary: how its shards started and which are in it. */
+export const DistributedSummarySchema = z.object({
+  shardCount: z.number().int().min(1),
+  /** The common start the shards derived, ISO; null when none passed the barrier. */
+  t0: z.iso.datetime().nullable(),
+  /** Latest minus earliest actual start of the shards that started, ms. */
+  startSpreadMs: z.number().min(0).nullable(),
+  /** Largest minus smallest clock offset against the storage server, ms. */
+  clockSkewMs: z.number().min(0).nullable(),
+  /**
+   * The skew is within clockSkewMs ± this: the Date header has whole seconds, so one sample
+   * bounds a clock to about ± 0.5 s.
+   */
+  clockSkewBoundMs: z.number().min(0).nullable(),
+  /** Shards whose figures are merged. */
+  merged: z.array(z.number().int().min(0)),
+  shards: z.array(ShardBreakdownSchema),
+});
+export type DistributedSummary = z.infer<typeof DistributedSummarySchema>;
+
 export const RunSummarySchema = z.object({
   schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
   runId: z.string(),
@@ -290,6 +351,8 @@ export const RunSummarySchema = z.object({
    * runs (and for a live session rebuilt from its records after its process died).
    */
   markers: z.array(RunMarkerSchema).optional(),
+  /** Present when the run was merged from the shards of a distributed run. */
+  distributed: DistributedSummarySchema.optional(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 

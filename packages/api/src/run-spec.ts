@@ -46,9 +46,16 @@ export const EndpointUrlSchema = z.string().refine(
 export const EndpointSchema = strictObject({
   url: EndpointUrlSchema,
   region: z.string().min(1).default("us-east-1"),
-  /** path: http://host/bucket/key; virtual-host: http://bucket.host/key */
+  /**
+   * path: http://host/bucket/key; virtual-host: http://bucket.host/key, which needs a host name
+   * (core's parseRunSpec refuses it for an IP address, see endpoint-rules.ts).
+   */
   addressing: z.enum(["path", "virtual-host"]).default("path"),
   credentials: CredentialsRefSchema.default(DEFAULT_CREDENTIALS),
+  /** https only: a PEM file of the CA that signed a lab server's self-signed certificate. */
+  caFile: z.string().min(1).optional(),
+  /** https only: accept any certificate (no verification at all); every run says so. */
+  insecure: z.boolean().default(false),
 });
 export type Endpoint = z.infer<typeof EndpointSchema>;
 export type EndpointInput = z.input<typeof EndpointSchema>;
@@ -162,12 +169,13 @@ function numberOrText(parse: TextParser<number>, check: (value: number) => strin
   });
 }
 
-const durationMs = numberOrText(
-  (text) => {
-    const parsed = parseDuration(text);
-    return parsed.ok ? { ok: true, value: parsed.ms } : parsed;
-  },
-  (ms) => (Number.isFinite(ms) && ms >= 0 ? null : "expected a duration of at least 0 ms"),
+const parseDurationMs: TextParser<number> = (text) => {
+  const parsed = parseDuration(text);
+  return parsed.ok ? { ok: true, value: parsed.ms } : parsed;
+};
+
+const durationMs = numberOrText(parseDurationMs, (ms) =>
+  Number.isFinite(ms) && ms >= 0 ? null : "expected a duration of at least 0 ms",
 );
 
 const rateHz = numberOrText(
@@ -298,6 +306,21 @@ export const WorkloadSchema = strictObject({
 });
 export type Workload = z.output<typeof WorkloadSchema>;
 
+/**
+ * An attempt that has not ended this long after it was handed to the transport (waiting for a
+ * connection, sending, the answer and its whole body) is cut off and fails as TIMEOUT_ERROR:
+ * long enough for a 5 GiB object at 100 MB/s, short enough that a server that stopped answering
+ * is noticed within a minute. Raise it for larger objects over slower links.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const MAX_REQUEST_TIMEOUT_MS = 3_600_000;
+
+const requestTimeoutMs = numberOrText(parseDurationMs, (ms) =>
+  Number.isFinite(ms) && ms >= 1 && ms <= MAX_REQUEST_TIMEOUT_MS
+    ? null
+    : `expected a duration from 1ms to ${MAX_REQUEST_TIMEOUT_MS / 60_000}min`,
+);
+
 export const RunSpecSchema = strictObject({
   schemaVersion: z.literal(RUN_SPEC_SCHEMA_VERSION).default(RUN_SPEC_SCHEMA_VERSION),
   name: z.string().max(200).optional(),
@@ -326,6 +349,8 @@ export const RunSpecSchema = strictObject({
   workers: positiveInt("workers", MAX_WORKERS).optional(),
   /** Check size and checksum of every object read back. */
   verify: z.boolean().default(false),
+  /** Per attempt, on the data path and in the setup and cleanup around it: `30s`, `2min`. */
+  requestTimeoutMs: requestTimeoutMs.default(DEFAULT_REQUEST_TIMEOUT_MS),
   createBucket: z.boolean().default(false),
   openLoop: OpenLoopSchema.optional(),
   /** normal: one attempt; hedged, tied, adaptive: backups to another replica (see HedgeOptions). */

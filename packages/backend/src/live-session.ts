@@ -6,10 +6,9 @@ import {
   testbedProfileOf,
   tuningOf,
 } from "@taillab/core";
-import { epochNowMs, RunTuner, type EngineTuning, type TransportTarget } from "@taillab/engine";
+import { epochNowMs, RunTuner, type EngineTuning } from "@taillab/engine";
 import type { EmbeddedTestbed } from "./embedded-testbed.ts";
-
-type Target = Omit<TransportTarget, "maxConnections">;
+import type { RunTarget } from "./run-targets.ts";
 
 /**
  * The live tail lab's side of a run: an open loop until stopped on the embedded testbed, whose
@@ -31,7 +30,7 @@ export interface LiveSessionOptions {
   spec: RunSpec;
   testbed: EmbeddedTestbed;
   /** The engine's target for each replica URL. */
-  targetOf: (url: string) => Target;
+  targetOf: (url: string) => RunTarget;
   /** The run clock's start: markers are placed on it, as intervals are. */
   runStartEpochMs: number;
   /** Told of every marker, the start's included. */

@@ -2,16 +2,18 @@ import {
   RESULTS_SCHEMA_VERSION,
   type Operation,
   type PointSummary,
+  type RunCleanup,
+  type RunNotice,
   type RunPointParams,
   type RequestRecord,
   type RunProgress,
-  type RunNotice,
-  type RunSpec,
   type RunMarker,
+  type RunSpec,
   type RunSummary,
 } from "@taillab/api";
 import {
   expandSweep,
+  firstClientOfShard,
   isLiveSession,
   NEVER_HEDGED,
   operationOf,
@@ -19,6 +21,9 @@ import {
   parseRunSpec,
   PhaseAccount,
   repeatedPhaseStats,
+  shardPointParams,
+  shardSpecProblems,
+  type ShardRole,
 } from "@taillab/core";
 import {
   createControlPlane,
@@ -30,15 +35,16 @@ import {
   type RunTuner,
   type PhaseProgress,
   type PhaseResult,
-  type TransportTarget,
 } from "@taillab/engine";
 import { randomBytes } from "node:crypto";
-import { resolveCredentials, type SecretSources } from "./credentials.ts";
+import type { SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
 import { startLiveSession, type LiveSession } from "./live-session.ts";
-import { objectMemoryProblems } from "./object-memory.ts";
+import { machineCapacityProblems } from "./machine-capacity.ts";
+import { mergeCleanups, removeLeftovers } from "./run-leftovers.ts";
 import { noticeText } from "./run-notices.ts";
+import { resolveTargets, targetNotices, testbedTarget, type RunTarget } from "./run-targets.ts";
 
 export interface RunHooks {
   /** Aborting ends the run within about a second, keeping what was measured. */
@@ -59,10 +65,31 @@ export interface RunHooks {
   onRunStart?: (start: RunStart) => Promise<void>;
   /** A live session's knobs moved (and its start): the marker on its timeline. */
   onMarker?: (marker: RunMarker) => void;
+  /**
+   * Once, after the last point (also after a stop): what removing the run's objects, open
+   * uploads and workload buckets did, and what it could not remove. Not called for a run that
+   * keeps its objects and made no buckets.
+   */
+  onCleanup?: (cleanup: RunCleanup) => Promise<void>;
 }
 
-/** What a live view shows beside the counts. */
-export type LiveFigures = Pick<PhaseProgress, "percentiles" | "intervals">;
+/** What a live view shows beside the counts (the latency histogram only during the call). */
+export type LiveFigures = Pick<PhaseProgress, "percentiles" | "intervals" | "encodeLatency">;
+
+/**
+ * A shard of a distributed run (distributed/shard-run.ts): its share of every point, keys of its
+ * own under the run's, and a start common to all shards.
+ */
+export interface ShardPart {
+  role: ShardRole;
+  /** The distributed run's id, the same in every shard. */
+  runId: string;
+  /** Where this shard's run clock starts (the barrier's alignedRunStartMs). */
+  runStartEpochMs: number;
+  /** Passes the start barrier: answers the common start, epoch ms (see runPoint's startGate). */
+  startGate: () => Promise<number>;
+  onStarted: (epochMs: number) => void;
+}
 
 export interface RunStart {
   runId: string;
@@ -81,8 +108,8 @@ export interface RunStart {
 export function validateRunSpec(input: unknown): RunSpec {
   const parsed = parseRunSpec(input);
   if (!parsed.ok) throw new InputError(parsed.errors);
-  const tooLarge = objectMemoryProblems(parsed.spec);
-  if (tooLarge.length > 0) throw new InputError(tooLarge);
+  const beyondMachine = machineCapacityProblems(parsed.spec);
+  if (beyondMachine.length > 0) throw new InputError(beyondMachine);
   return parsed.spec;
 }
 
@@ -101,10 +128,15 @@ export async function runBenchmark(
   input: unknown,
   secrets: SecretSources,
   hooks: RunHooks = {},
+  shard: ShardPart | null = null,
 ): Promise<RunSummary> {
   const spec = validateRunSpec(input);
-  for (const notice of modeNotices(spec)) notify(hooks, notice);
-  const runId = newRunId();
+  if (shard) {
+    const problems = shardSpecProblems(spec, shard.role.count);
+    if (problems.length > 0) throw new InputError(problems);
+  }
+  for (const notice of [...modeNotices(spec), ...targetNotices(spec)]) notify(hooks, notice);
+  const runId = shard?.runId ?? newRunId();
   const startedAt = new Date().toISOString();
   const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
   try {
@@ -117,11 +149,11 @@ export async function runBenchmark(
     if (!controlPlane) throw InputError.of("endpoints", "expected at least one endpoint");
     try {
       for (const [index, replica] of controlPlanes.entries()) {
-        await preflight(spec, replica, targets[index]?.url ?? "");
+        await preflight(spec, replica, targets[index]?.url ?? "", hooks);
       }
       const server = await controlPlane.serverHeader();
-      const runStartEpochMs = epochNowMs();
-      const keyPrefix = keyPrefixOf(spec, runId);
+      const runStartEpochMs = shard?.runStartEpochMs ?? epochNowMs();
+      const keyPrefix = keyPrefixOf(spec, runId, shard);
       const live =
         testbed && isLiveSession(spec)
           ? startLiveSession({
@@ -133,10 +165,17 @@ export async function runBenchmark(
             })
           : null;
       await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server, live });
-      const points = await runPoints(spec, runId, runStartEpochMs, targets, controlPlane, {
-        ...hooks,
-        tuner: live?.tuner,
+      const { points, cleanup } = await runPoints(spec, {
+        runId,
+        runStartEpochMs,
+        keyPrefix,
+        targets,
+        controlPlane,
+        hooks,
+        shard,
+        tuner: live?.tuner ?? null,
       });
+      if (cleanup) await hooks.onCleanup?.(cleanup);
       const stopped = hooks.signal?.aborted === true || points.some((point) => !point.finished);
       return {
         schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -161,8 +200,6 @@ export async function runBenchmark(
     await testbed?.close();
   }
 }
-
-type Target = Omit<TransportTarget, "maxConnections">;
 
 /** Tells the host, in English and as data. */
 function notify(hooks: RunHooks, notice: RunNotice): void {
@@ -246,77 +283,98 @@ function modeNotices(spec: RunSpec): RunNotice[] {
   return notices;
 }
 
-function keyPrefixOf(spec: RunSpec, runId: string): string {
-  return `${spec.keyPrefix}/${runId}/`;
+/**
+ * What names a run's keys and buckets: its id, and a shard's `<runId>-<shard>`, so a shard's
+ * cleanup removes its own keys and workload buckets, never another shard's.
+ */
+function keySpaceOf(runId: string, shard: ShardPart | null): string {
+  return shard ? `${runId}-${shard.role.index}` : runId;
 }
 
-async function resolveTargets(
+/** `<prefix>/<runId>/`; a shard's, `<prefix>/<runId>-<shard>/`. */
+function keyPrefixOf(spec: RunSpec, runId: string, shard: ShardPart | null): string {
+  return `${spec.keyPrefix}/${keySpaceOf(runId, shard)}/`;
+}
+
+/**
+ * Endpoint, credentials and bucket of one replica, checked before the first request (or the
+ * bucket created with --create-bucket, which says so and that it stays); a failure is an
+ * InputError naming the endpoint, `credentials` or `bucket`.
+ */
+async function preflight(
   spec: RunSpec,
-  secrets: SecretSources,
-  testbed: EmbeddedTestbed | null,
-): Promise<Target[]> {
-  if (testbed) return testbed.urls.map((url) => testbedTarget(url, testbed, spec));
-  const endpoints = spec.endpoints ?? [];
-  return Promise.all(
-    endpoints.map(async (endpoint, index) => ({
-      url: endpoint.url.replace(/\/$/, ""),
-      region: endpoint.region,
-      addressing: endpoint.addressing,
-      credentials: await resolveCredentials(
-        endpoint.credentials,
-        secrets,
-        `endpoints[${index}].credentials`,
-      ),
-      bucket: spec.bucket,
-    })),
-  );
+  controlPlane: ControlPlane,
+  url: string,
+  hooks: RunHooks,
+): Promise<void> {
+  try {
+    await checkOrCreateBucket(spec, controlPlane, url, hooks);
+  } catch (error) {
+    if (!(error instanceof EndpointError)) throw error;
+    // The field names the endpoint already: its message without it, so it is not said twice.
+    throw error.field === "endpoint"
+      ? InputError.of(`endpoint ${url}`, error.detail)
+      : InputError.of(error.field, error.message);
+  }
 }
 
-function testbedTarget(url: string, testbed: EmbeddedTestbed, spec: RunSpec): Target {
-  return {
-    url,
-    region: "us-east-1",
-    addressing: "path",
-    credentials: testbed.credentials,
-    bucket: spec.bucket,
-  };
-}
-
-async function preflight(spec: RunSpec, controlPlane: ControlPlane, url: string): Promise<void> {
+async function checkOrCreateBucket(
+  spec: RunSpec,
+  controlPlane: ControlPlane,
+  url: string,
+  hooks: RunHooks,
+): Promise<void> {
   try {
     await controlPlane.checkAccess();
   } catch (error) {
-    if (!(error instanceof EndpointError)) throw error;
-    if (error.field === "bucket" && spec.createBucket) {
-      await controlPlane.createBucket();
-      return;
+    if (!(error instanceof EndpointError && error.field === "bucket" && spec.createBucket)) {
+      throw error;
     }
-    const field = { endpoint: `endpoint ${url}`, credentials: "credentials", bucket: "bucket" }[
-      error.field
-    ];
-    throw InputError.of(field, error.message);
+    await controlPlane.createBucket();
+    notify(hooks, { code: "bucketCreated", params: { bucket: spec.bucket, url } });
   }
+}
+
+/** The operations a workload's mix draws from (none without a workload). */
+function workloadOperations(spec: RunSpec): Set<Operation> {
+  const mix = spec.workload ? parseOperationMix(spec.workload.ops) : null;
+  return new Set(mix?.ok ? mix.value.map((entry) => operationOf(entry.op)) : []);
+}
+
+interface PointsRun {
+  runId: string;
+  runStartEpochMs: number;
+  keyPrefix: string;
+  targets: RunTarget[];
+  controlPlane: ControlPlane;
+  hooks: RunHooks;
+  shard: ShardPart | null;
+  /** A live session's knobs, which runPoint follows; null for other runs. */
+  tuner: RunTuner | null;
 }
 
 async function runPoints(
   spec: RunSpec,
-  runId: string,
-  runStartEpochMs: number,
-  targets: Target[],
-  controlPlane: ControlPlane,
-  hooks: RunHooks & { tuner: RunTuner | undefined },
-): Promise<PointSummary[]> {
-  const keyPrefix = keyPrefixOf(spec, runId);
+  { runId, runStartEpochMs, keyPrefix, targets, controlPlane, hooks, shard, tuner }: PointsRun,
+): Promise<{ points: PointSummary[]; cleanup: RunCleanup | null }> {
   const points = expandSweep(spec);
   const summaries: PointSummary[] = [];
+  const wantsCleanup = spec.phases.includes("cleanup");
+  const operations = workloadOperations(spec);
+  // A workload's buckets are never the run's to keep, whatever the phases say.
+  const makesBuckets = operations.has("CREATE_BUCKET") || operations.has("DELETE_BUCKET");
+  let cleanup: RunCleanup | null = null;
   let firstKey = 0;
   let firstPhaseIndex = 0;
-  for (const [pointIndex, params] of points.entries()) {
+  for (const [pointIndex, wholePoint] of points.entries()) {
     if (hooks.signal?.aborted) break;
+    const params = shard ? shardPointParams(wholePoint, shard.role) : wholePoint;
     const repetitions: PhaseResult[][] = [];
     let finished = true;
     for (let repetition = 0; repetition < spec.repeat && !hooks.signal?.aborted; repetition += 1) {
       const phases: PhaseResult[] = [];
+      // Only the run's first measured phase waits for the other shards.
+      const first = pointIndex === 0 && repetition === 0;
       const result = await runPoint({
         targets,
         transportKind: spec.transport,
@@ -333,9 +391,18 @@ async function runPoints(
         workers: spec.workers ?? defaultWorkerCount(),
         verify: spec.verify,
         runStartEpochMs,
+        ...(shard
+          ? {
+              shard: {
+                ...shard.role,
+                firstClient: firstClientOfShard(wholePoint.clients, shard.role),
+              },
+              ...(first ? { startGate: shard.startGate, onStarted: shard.onStarted } : {}),
+            }
+          : {}),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
-        ...(hooks.tuner ? { tuner: hooks.tuner } : {}),
-        onProgress: ({ percentiles, intervals, ...progress }) =>
+        ...(tuner ? { tuner } : {}),
+        onProgress: ({ percentiles, intervals, encodeLatency, ...progress }) =>
           hooks.onProgress?.(
             {
               runId,
@@ -346,11 +413,16 @@ async function runPoints(
               p50Ms: percentiles?.p50Ms ?? null,
               p99Ms: percentiles?.p99Ms ?? null,
             },
-            { percentiles, intervals },
+            { percentiles, intervals, encodeLatency },
           ),
         onRecords: (records) => hooks.onRecords?.(pointIndex, records),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),
         onPhaseDone: (phase) => phases.push(phase),
+        onServerLost: ({ sinceMs, atMs, failures, lastError }, phase) => {
+          const silentMs = atMs - sinceMs;
+          const params = { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase };
+          notify(hooks, { code: "serverLost", params });
+        },
       });
       repetitions.push(phases);
       finished &&= !result.stopped;
@@ -358,18 +430,29 @@ async function runPoints(
         ({ summary }) => summary.op === "DELETE" && summary.errors > 0,
       );
       const leftover = result.writtenKeyCount > result.deletedKeyCount || deleteFailed;
-      if (spec.phases.includes("cleanup") && leftover) {
-        const keys = Array.from(
-          { length: result.writtenKeyCount },
-          (_, index) => `${keyPrefix}${firstKey + index}`,
-        );
-        notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
-        await controlPlane.deleteKeys(keys);
+      if (wantsCleanup || makesBuckets) {
+        const keys =
+          wantsCleanup && leftover
+            ? Array.from(
+                { length: result.writtenKeyCount },
+                (_, index) => `${keyPrefix}${firstKey + index}`,
+              )
+            : [];
+        if (keys.length > 0) {
+          notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
+        }
+        const done = await removeLeftovers(controlPlane, {
+          objects: keys,
+          keyPrefix,
+          uploads: wantsCleanup && operations.has("MULTIPART"),
+          bucketsOfRun: makesBuckets ? keySpaceOf(runId, shard) : null,
+        });
+        cleanup = cleanup ? mergeCleanups(cleanup, done) : done;
       }
       firstKey += result.keySpan;
       firstPhaseIndex += result.phaseCount;
     }
     summaries.push(pointSummary(params, repetitions, finished, pointIndex, hooks));
   }
-  return summaries;
+  return { points: summaries, cleanup };
 }

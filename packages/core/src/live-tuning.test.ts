@@ -41,6 +41,7 @@ describe("live tuning", () => {
       region: "us-east-1",
       addressing: "path" as const,
       credentials: { kind: "anonymous" as const },
+      insecure: false,
     };
     expect(isLiveSession({ ...spec, endpoints: [endpoint] })).toBe(false);
   });

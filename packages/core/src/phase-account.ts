@@ -1,12 +1,17 @@
 import {
   MISSED_START_TOLERANCE_MS,
   STEADY_BUCKET_MS,
+  TALLY_NAMES,
+  type EncodedTally,
+  type HedgeCounts,
   type HedgeSummary,
   type IntervalStats,
   type Loop,
   type Operation,
+  type PhaseAccountDelta,
   type PhaseSummary,
   type SteadyThroughput,
+  type TallyName,
 } from "@taillab/api";
 import {
   createTally,
@@ -17,7 +22,6 @@ import {
   resetTally,
   tallyPercentileUs,
   tallyStatsMs,
-  type EncodedTally,
   type LatencyTally,
 } from "./latency-tally.ts";
 import {
@@ -26,13 +30,7 @@ import {
   type AttemptTimeline,
   type LogicalRequest,
 } from "./logical-request.ts";
-import {
-  addToTail,
-  mergeTail,
-  tailBreakdown,
-  type TailBucketSums,
-  type TailBuckets,
-} from "./tail-breakdown.ts";
+import { addToTail, mergeTail, tailBreakdown, type TailBuckets } from "./tail-breakdown.ts";
 
 /**
  * THE accounting of TailLab: how logical requests become a phase summary. Every figure of a
@@ -48,8 +46,7 @@ import {
  * min / max are kept exactly beside the histograms.
  */
 
-export const TALLY_NAMES = ["latency", "clientQueue", "service", "ttfb", "transfer"] as const;
-export type TallyName = (typeof TALLY_NAMES)[number];
+export { TALLY_NAMES, type HedgeCounts, type PhaseAccountDelta, type TallyName };
 
 /** Interval of the percentiles over time, on the run clock. */
 export const INTERVAL_US = 1_000_000;
@@ -61,17 +58,6 @@ export interface PhaseAccountShape {
   loop: Loop;
   /** The hedge budget when backups are on for this operation, else null (no hedge summary). */
   hedgeBudgetPct: number | null;
-}
-
-export interface HedgeCounts {
-  attempts: number;
-  backups: number;
-  /** Σ over backups of (backup ready − first attempt ready). */
-  backupDelayUs: number;
-  cancelled: number;
-  wastedBytes: number;
-  wonByBackup: number;
-  sameReplica: number;
 }
 
 /**
@@ -92,28 +78,6 @@ interface IntervalTallies {
   failures: LatencyTally;
   /** Each backup's wait after its request's first attempt (its count is the cost over time). */
   backups: LatencyTally;
-}
-
-/** What an account holds, as plain data: a worker's delta, or a whole account's snapshot. */
-export interface PhaseAccountDelta {
-  requests: number;
-  errorsByCode: Record<string, number>;
-  bytes: number;
-  missedStarts: number;
-  tallies: Partial<Record<TallyName, EncodedTally>>;
-  hedge: HedgeCounts;
-  /** lanes: client, first intended start, last end, … flattened. */
-  segments: { phaseIndex: number; firstIntendedUs: number; lastEndUs: number; lanes: number[] }[];
-  /** bucket, answered requests, bytes, … flattened; a bucket is STEADY_BUCKET_MS of answers. */
-  steady: number[];
-  /** Interval index (seconds of the run clock) and its tallies. */
-  intervals: {
-    index: number;
-    latency: EncodedTally | null;
-    failures: EncodedTally | null;
-    backups: EncodedTally | null;
-  }[];
-  tail: [number, TailBucketSums][];
 }
 
 function destroyIntervalTallies(interval: IntervalTallies): void {
@@ -417,7 +381,7 @@ export class PhaseAccount {
         : segments,
       steady,
       intervals: this.encodedIntervals(),
-      tail: [...this.tail].map(([bucket, sums]) => [bucket, [...sums] as TailBucketSums]),
+      tail: [...this.tail].map(([bucket, sums]) => [bucket, [...sums]]),
     };
   }
 
@@ -567,4 +531,30 @@ const BYTES_PER_MIB = 1024 * 1024;
 
 function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+/**
+ * An account's data moved to another run clock: `offsetUs` is added to every time in it (the
+ * spans of segments and lanes; steady buckets and intervals move by whole buckets, rounded, so a
+ * shift by whole seconds, as between the shards of a distributed run, is exact). Durations and
+ * counts do not change.
+ */
+export function shiftedAccount(delta: PhaseAccountDelta, offsetUs: number): PhaseAccountDelta {
+  const steadyShift = Math.round(offsetUs / STEADY_BUCKET_US);
+  const intervalShift = Math.round(offsetUs / INTERVAL_US);
+  return {
+    ...delta,
+    segments: delta.segments.map((segment) => ({
+      ...segment,
+      firstIntendedUs: segment.firstIntendedUs + offsetUs,
+      lastEndUs: segment.lastEndUs + offsetUs,
+      // client, first start, last end, … : the times move, the client does not.
+      lanes: segment.lanes.map((value, at) => (at % 3 === 0 ? value : value + offsetUs)),
+    })),
+    steady: delta.steady.map((value, at) => (at % 3 === 0 ? value + steadyShift : value)),
+    intervals: delta.intervals.map((interval) => ({
+      ...interval,
+      index: interval.index + intervalShift,
+    })),
+  };
 }

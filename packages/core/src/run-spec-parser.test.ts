@@ -29,6 +29,7 @@ describe("parseRunSpec", () => {
           minSamples: 20,
         },
         replicaChoice: "round-robin",
+        requestTimeoutMs: 60_000,
         testbed: { replicas: 1, profile: "fast", seed: 1 },
         repeat: 1,
       },
@@ -180,6 +181,7 @@ describe("parseRunSpec", () => {
         accessKeyIdVar: "AWS_ACCESS_KEY_ID",
         secretAccessKeyVar: "AWS_SECRET_ACCESS_KEY",
       },
+      insecure: false,
     });
   });
 

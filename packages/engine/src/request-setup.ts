@@ -1,5 +1,5 @@
 import type { HedgeOptions, ReplicaChoice, RequestMode, TransportKind } from "@taillab/api";
-import { createReplicaChooser } from "@taillab/core";
+import { createReplicaChooser, type ReplicaChooser } from "@taillab/core";
 import { createRequestExecutor, type RequestExecutor } from "./logical-request.ts";
 import {
   createTransport,
@@ -7,6 +7,12 @@ import {
   type ObjectTransport,
   type TransportTarget,
 } from "./transport/index.ts";
+
+/** withBackups: the mode's; single: one attempt (DELETE, cleanup, unmeasured requests). */
+export interface RequestExecutors {
+  withBackups: RequestExecutor;
+  single: RequestExecutor;
+}
 
 /**
  * How a worker sends its requests: a transport per replica and the executors of its request
@@ -17,9 +23,13 @@ export interface RequestSetup {
   /** By replica index. A replica that left keeps its transport, for attempts still using it. */
   readonly transports: ObjectTransport[];
   /** The mode now (retune changes it, and the executors with it). */
-  mode: RequestMode;
-  /** withBackups: the mode's; single: one attempt (DELETE, cleanup, unmeasured requests). */
-  executors: { withBackups: RequestExecutor; single: RequestExecutor };
+  readonly mode: RequestMode;
+  /**
+   * The executors of the mode now, on a phase's signal (a stop of the run, or the phase's end
+   * when the server is lost: their attempts in flight are aborted). The same ones until the
+   * next retune or phase.
+   */
+  executorsOn(signal: AbortSignal): RequestExecutors;
   retune(change: { mode: RequestMode; hedge: HedgeOptions; targets: TransportTarget[] }): void;
 }
 
@@ -30,20 +40,23 @@ export interface RequestSetupOptions {
   hedge: HedgeOptions;
   replicaChoice: ReplicaChoice;
   clock: MicrosClock;
-  stopSignal: AbortSignal;
+}
+
+interface Tuning {
+  mode: RequestMode;
+  hedge: HedgeOptions;
+  chooser: ReplicaChooser;
 }
 
 export function createRequestSetup(options: RequestSetupOptions): RequestSetup {
-  const { transportKind, replicaChoice, clock, stopSignal } = options;
+  const { transportKind, replicaChoice, clock } = options;
   const transports: ObjectTransport[] = [];
   const urls: string[] = [];
-  const executorsFor = (mode: RequestMode, hedge: HedgeOptions, replicas: number) => {
-    const chooser = createReplicaChooser({ replicas, strategy: replicaChoice });
-    return {
-      withBackups: createRequestExecutor({ mode, hedge, chooser, stopSignal }),
-      single: createRequestExecutor({ mode: "normal", hedge, chooser, stopSignal }),
-    };
-  };
+  const tuningOf = (mode: RequestMode, hedge: HedgeOptions, replicas: number): Tuning => ({
+    mode,
+    hedge,
+    chooser: createReplicaChooser({ replicas, strategy: replicaChoice }),
+  });
   const useTargets = (targets: readonly TransportTarget[]) => {
     targets.forEach((target, index) => {
       if (urls[index] === target.url) return;
@@ -54,15 +67,28 @@ export function createRequestSetup(options: RequestSetupOptions): RequestSetup {
     });
   };
   useTargets(options.targets);
-  const setup: RequestSetup = {
+  let tuning = tuningOf(options.mode, options.hedge, options.targets.length);
+  let built: { signal: AbortSignal; executors: RequestExecutors } | null = null;
+  return {
     transports,
-    mode: options.mode,
-    executors: executorsFor(options.mode, options.hedge, options.targets.length),
+    get mode() {
+      return tuning.mode;
+    },
+    executorsOn(signal) {
+      if (built?.signal !== signal) {
+        const { mode, hedge, chooser } = tuning;
+        const executors = {
+          withBackups: createRequestExecutor({ mode, hedge, chooser, stopSignal: signal }),
+          single: createRequestExecutor({ mode: "normal", hedge, chooser, stopSignal: signal }),
+        };
+        built = { signal, executors };
+      }
+      return built.executors;
+    },
     retune({ mode, hedge, targets }) {
       useTargets(targets);
-      setup.mode = mode;
-      setup.executors = executorsFor(mode, hedge, targets.length);
+      tuning = tuningOf(mode, hedge, targets.length);
+      built = null;
     },
   };
-  return setup;
 }

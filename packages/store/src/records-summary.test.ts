@@ -21,6 +21,7 @@ function metaWith(specInput: Record<string, unknown>): RunMeta {
     keyPrefix: PREFIX,
     status: "running",
     error: null,
+    cleanup: null,
   };
 }
 

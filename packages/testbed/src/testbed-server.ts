@@ -1,5 +1,6 @@
 /** startTestbed: the HTTP servers (one per replica), their shared store and their lifetime. */
 import { createServer, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import { isIP } from "node:net";
 import {
   MAX_TESTBED_REPLICAS,
@@ -57,6 +58,8 @@ export interface TestbedOptions {
    * Default 5 MiB, as S3; tests may lower it to upload small parts.
    */
   minPartSizeBytes?: number;
+  /** Serve https with this certificate and key (PEM), as a lab server with its own CA does. */
+  tls?: { cert: string; key: string };
 }
 
 export interface TestbedReplica {
@@ -295,7 +298,7 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
       interceptor: undefined,
       slots: undefined,
       slotCount: undefined,
-      server: createServer(),
+      server: options.tls ? createTlsServer(options.tls) : createServer(),
       stats: () => ({ ...replica.counters, byOperation: { ...replica.counters.byOperation } }),
     };
     shape(replica);
@@ -315,7 +318,7 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
     replica.server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
     const requestedPort = options.port ? options.port + index : 0;
     replica.port = await listen(replica.server, host, requestedPort);
-    replica.url = `http://${urlHost(host)}:${replica.port}`;
+    replica.url = `${options.tls ? "https" : "http"}://${urlHost(host)}:${replica.port}`;
     return replica;
   };
   try {

@@ -63,12 +63,15 @@ const VALID: Record<ApiMethodName, unknown> = {
   untagRun: { runId: "r1", tag: "t" },
   annotateRun: { runId: "r1", notes: "n" },
   removeRun: { runId: "r1" },
+  cleanupRun: { runId: "r1" },
   runOrigin: { runId: "r1" },
   exportReport: { runIds: ["r1"], format: "csv" },
   testbedStatus: undefined,
   startTestbed: { replicas: 1 },
   stopTestbed: undefined,
   listLatencyProfiles: undefined,
+  kubernetesSettings: undefined,
+  saveKubernetesSettings: { namespace: "bench", image: "taillab:0.1.0" },
 };
 
 type Path = (string | number)[];

@@ -1,7 +1,8 @@
 import type { ConnectionReport, EndpointDraft, StoredEndpoint } from "@taillab/api";
-import { createControlPlane, EndpointError } from "@taillab/engine";
+import { createControlPlane, EndpointError, type TargetTls } from "@taillab/engine";
 import { startEmbeddedTestbed } from "../embedded-testbed.ts";
 import { InputError, nestedProblems } from "../input-error.ts";
+import { readTargetTls } from "../run-targets.ts";
 import { testConnection } from "./connection-test.ts";
 import { endpointKeys, type EndpointKeys } from "./endpoint-credentials.ts";
 import {
@@ -29,8 +30,8 @@ export async function testEndpointInput(
   input: EndpointInput,
   sources: ConnectionTestSources,
 ): Promise<ConnectionReport> {
-  const { endpoint, keys } = resolveEndpoint(input, sources);
-  return testEndpoint(endpoint, keys);
+  const { endpoint, keys, tls } = await resolveEndpoint(input, sources);
+  return testEndpoint(endpoint, keys, tls);
 }
 
 /**
@@ -42,7 +43,7 @@ export async function createBucketForInput(
   input: EndpointInput,
   sources: ConnectionTestSources,
 ): Promise<ConnectionReport> {
-  const { endpoint, keys } = resolveEndpoint(input, sources);
+  const { endpoint, keys, tls } = await resolveEndpoint(input, sources);
   const field = input.draft ? "draft.bucket" : "endpointId";
   if (endpoint.kind === "testbed") {
     throw InputError.of(field, "the embedded testbed creates its bucket itself when it starts");
@@ -55,6 +56,7 @@ export async function createBucketForInput(
     bucket: endpoint.bucket,
     credentials: keys.kind === "keys" ? keys.keys : null,
     maxConnections: 1,
+    ...(tls ? { tls } : {}),
   });
   try {
     await controlPlane.createBucket();
@@ -64,10 +66,27 @@ export async function createBucketForInput(
   } finally {
     await controlPlane.close();
   }
-  return testEndpoint(endpoint, keys);
+  return testEndpoint(endpoint, keys, tls);
 }
 
-function resolveEndpoint(
+interface ResolvedEndpoint {
+  endpoint: StoredEndpoint;
+  keys: EndpointKeys;
+  /** Its certificate check (a CA file read), or null for the system's CAs. */
+  tls: TargetTls | null;
+}
+
+/** The endpoint an input names, its keys and its CA file, or the fields at fault. */
+async function resolveEndpoint(
+  input: EndpointInput,
+  sources: ConnectionTestSources,
+): Promise<ResolvedEndpoint> {
+  const { endpoint, keys } = endpointOf(input, sources);
+  const tls = await readTargetTls(endpoint, input.draft ? "draft.caFile" : "endpointId");
+  return { endpoint, keys, tls };
+}
+
+function endpointOf(
   { endpointId, draft }: EndpointInput,
   { endpoints, secrets, env }: ConnectionTestSources,
 ): { endpoint: StoredEndpoint; keys: EndpointKeys } {
@@ -103,6 +122,7 @@ function resolveEndpoint(
 async function testEndpoint(
   endpoint: StoredEndpoint,
   keys: EndpointKeys,
+  tls: TargetTls | null,
 ): Promise<ConnectionReport> {
   if (endpoint.kind !== "testbed") {
     const url = endpoint.url ?? "";
@@ -113,6 +133,7 @@ async function testEndpoint(
         region: endpoint.region,
         addressing: endpoint.addressing,
         bucket: endpoint.bucket,
+        ...(tls ? { tls } : {}),
       },
       credentials: keys,
     });

@@ -1,10 +1,12 @@
 import {
+  cleanupLeftNothing,
   toApiError,
   type ActiveRun,
   type ApiError,
   type LiveTuning,
-  type RunMarker,
+  type RunCleanup,
   type RunEvent,
+  type RunMarker,
   type RunPointParams,
   type RunNotice,
   type RunProgress,
@@ -17,6 +19,7 @@ import type { SecretSources } from "../credentials.ts";
 import { InputError } from "../input-error.ts";
 import type { LiveSession } from "../live-session.ts";
 import { runAndRecord } from "../recorded-run.ts";
+import { runOnCluster, type ClusterRunHooks, type ClusterTarget } from "./cluster-run.ts";
 import { noticeText } from "../run-notices.ts";
 import { measuredRequestCount } from "./experiment-spec.ts";
 import { LiveRunView, type ProgressEvent } from "./live-run-view.ts";
@@ -33,6 +36,8 @@ export interface RunPlan {
   name: string;
   specs: readonly RunSpec[];
   points: RunPointParams[];
+  /** N pods on a Kubernetes cluster instead of this machine. */
+  cluster: ClusterTarget | null;
 }
 
 export interface RunManager {
@@ -100,62 +105,71 @@ export function createRunManager(options: {
         emit(update.event ?? live.progressEvent(update.progress)),
       );
       // Notices before the run has an id (the testbed's address) are sent after `started`.
-      const earlyNotices: { message: string; notice: RunNotice }[] = [];
+      const earlyNotices: { message: string; notice?: RunNotice }[] = [];
       let runId: string | null = null;
       try {
-        const summary = await runAndRecord(
-          spec,
-          secrets,
-          {
-            signal: series.stop.signal,
-            onRunStart: async (start) => {
-              runId = start.runId;
-              series.runIds.push(runId);
-              series.live = start.live;
-              const requestCount = measuredRequestCount(spec, plan.points);
-              series.active = {
-                runId,
-                name,
-                points: plan.points,
-                requestCount,
-                startedAt: new Date().toISOString(),
-                series: place,
-                lastProgress: null,
-              };
-              emit({
-                type: "started",
-                runId,
-                name,
-                points: plan.points,
-                requestCount,
-                series: place,
-                ...(start.live ? { tuning: start.live.tuning } : {}),
-              });
-              for (const early of earlyNotices) emit({ type: "notice", runId, ...early });
-              started.resolve(runId);
-            },
-            onPhaseStart: (pointIndex, op) => {
-              progress.keep((held) => ({
-                progress: held.progress,
-                event: held.event ?? live.progressEvent(held.progress),
-              }));
-              live.startPhase(pointIndex, op);
-            },
-            onProgress: (update, figures) => {
-              if (series.active) series.active.lastProgress = update;
-              live.update(update, figures);
-              progress.push({ progress: update, event: null });
-            },
-            onMarker: (marker) => {
-              if (runId !== null) emit({ type: "retuned", runId, marker });
-            },
-            onNotice: (message, notice) => {
-              if (runId === null) earlyNotices.push({ message, notice });
-              else emit({ type: "notice", runId, message, notice });
-            },
+        const hooks: ClusterRunHooks = {
+          signal: series.stop.signal,
+          onRunStart: async (start) => {
+            runId = start.runId;
+            series.runIds.push(runId);
+            series.live = start.live;
+            const requestCount = measuredRequestCount(spec, plan.points);
+            series.active = {
+              runId,
+              name,
+              points: plan.points,
+              requestCount,
+              startedAt: new Date().toISOString(),
+              series: place,
+              lastProgress: null,
+              shards: null,
+            };
+            emit({
+              type: "started",
+              runId,
+              name,
+              points: plan.points,
+              requestCount,
+              series: place,
+              ...(start.live ? { tuning: start.live.tuning } : {}),
+            });
+            for (const early of earlyNotices) emit({ type: "notice", runId, ...early });
+            started.resolve(runId);
           },
-          { store, name, tags },
-        );
+          onPhaseStart: (pointIndex, op) => {
+            progress.keep((held) => ({
+              progress: held.progress,
+              event: held.event ?? live.progressEvent(held.progress),
+            }));
+            live.startPhase(pointIndex, op);
+          },
+          onProgress: (update, figures) => {
+            if (series.active) series.active.lastProgress = update;
+            live.update(update, figures);
+            progress.push({ progress: update, event: null });
+          },
+          onMarker: (marker) => {
+            if (runId !== null) emit({ type: "retuned", runId, marker });
+          },
+          onNotice: (message, notice) => {
+            if (runId === null) earlyNotices.push({ message, notice });
+            else emit({ type: "notice", runId, message, notice });
+          },
+          onCleanup: async (cleanup) => {
+            const notice = cleanupNotice(cleanup);
+            if (runId !== null && notice) {
+              emit({ type: "notice", runId, message: noticeText(notice), notice });
+            }
+          },
+          onShards: (status) => {
+            if (series.active) series.active.shards = status;
+            if (runId !== null) emit({ type: "shards", runId, status });
+          },
+        };
+        const summary = plan.cluster
+          ? await runOnCluster(spec, plan.cluster, { secrets, store, name, tags }, hooks)
+          : await runAndRecord(spec, secrets, hooks, { store, name, tags });
         await progress.flush();
         emit(finished(summary.runId, summary.status, null, place, series.runIds));
       } catch (error) {
@@ -253,4 +267,21 @@ function finished(
   runIds: readonly string[],
 ): RunEvent {
   return { type: "finished", runId, status, error, series, seriesRunIds: [...runIds] };
+}
+
+/** What a run's cleanup could not remove, as a notice; null when it removed everything. */
+function cleanupNotice(cleanup: RunCleanup): RunNotice | null {
+  if (cleanupLeftNothing(cleanup)) return null;
+  const [error = "unknown"] = Object.entries(cleanup.errorsByCode)
+    .sort(([, a], [, b]) => b - a)
+    .map(([code]) => code);
+  return {
+    code: "cleanupIncomplete",
+    params: {
+      objects: cleanup.objectsLeft,
+      uploads: cleanup.uploadsLeft,
+      buckets: cleanup.bucketsLeft.length,
+      error,
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { ABORTED_ERROR } from "@taillab/api";
+import { ABORTED_ERROR, TIMEOUT_ERROR } from "@taillab/api";
 import aws4 from "aws4";
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
@@ -31,6 +31,7 @@ import {
   errorCodeFromStatus,
   errorCodeFromSuccessBody,
   errorCodeFromXml,
+  partialFailureCode,
 } from "./s3-error-code.ts";
 import {
   countListedBuckets,
@@ -39,7 +40,12 @@ import {
   parseTextField,
 } from "./s3-response-xml.ts";
 import { encodeRfc3986, encodeS3Key } from "./s3-uri-encoding.ts";
-import { addressBucket, resolveTargetAddress } from "./transport-target.ts";
+import {
+  addressBucket,
+  requestTimeoutOf,
+  resolveTargetAddress,
+  tlsConnectOptions,
+} from "./transport-target.ts";
 import { WireTiming } from "./wire-timing.ts";
 
 /** Error bodies are small XML documents; anything past this is read and dropped. */
@@ -73,9 +79,17 @@ interface WireResponse {
  */
 export function createFastTransport(target: TransportTarget, clock: MicrosClock): ObjectTransport {
   const address = resolveTargetAddress(target);
+  const timeoutMs = requestTimeoutOf(target);
+  const connect = tlsConnectOptions(target);
   const pool = new Pool(address.origin, {
     connections: target.maxConnections,
     pipelining: 1,
+    // The request timeout below bounds every attempt as a whole; undici's own idle timers
+    // (300 s by default) must not cut a longer one short under another name. (Turning them off
+    // with 0 instead cost hedged requests a third of their tail cut in tail-modes.test.ts.)
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    ...(connect ? { connect } : {}),
   });
   const sign = createSigner(target);
   const objectPath = (key: string) => address.pathPrefix + encodeS3Key(key);
@@ -108,7 +122,9 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
    * stream is made, the body arrives as chunks (`onBody` for a 2xx GET, else collected whole, an
    * error document up to ERROR_BODY_LIMIT_BYTES), and every step is stamped. Failures come back
    * as a code, never thrown. A stop or cancel settles at once, even for a request still waiting
-   * for a connection (undici then drops it when its turn comes).
+   * for a connection (undici then drops it when its turn comes); so does the request timeout,
+   * counted from here, which bounds the whole attempt: a hung server, or one that drips its
+   * answer, cannot hold it longer.
    */
   function sendOnWire(
     request: WireRequest,
@@ -124,18 +140,24 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       let bodySent = false;
       let controller: Dispatcher.DispatchController | null = null;
       let settled = false;
+      const deadline = setTimeout(
+        () => cutOff(TIMEOUT_ERROR, `no end within the request timeout (${timeoutMs} ms)`),
+        timeoutMs,
+      );
       const settle = (error: string | null) => {
         if (settled) return;
         settled = true;
+        clearTimeout(deadline);
         signal?.removeEventListener("abort", onAbort);
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
         resolve({ timeline: timing.finish(), status, headers, body, error, bodySent });
       };
-      const onAbort = () => {
-        // Settled first: undici reports its own abort to the handler at once.
-        settle(ABORTED_ERROR);
-        controller?.abort(new Error("aborted by the caller"));
+      // Settled first: undici reports its own abort to the handler at once.
+      const cutOff = (error: string, why: string) => {
+        settle(error);
+        controller?.abort(new Error(why));
       };
+      const onAbort = () => cutOff(ABORTED_ERROR, "aborted by the caller");
       if (signal?.aborted) {
         settle(ABORTED_ERROR);
         return;
@@ -404,7 +426,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         { keyErrors: [] },
         ({ body: answer }) => {
           const keyErrors = parseDeleteErrors(answer.toString("utf8"));
-          return { fields: { keyErrors }, error: keyErrors.length > 0 ? "PartialFailure" : null };
+          return { fields: { keyErrors }, error: partialFailureCode(keyErrors) };
         },
       );
     },

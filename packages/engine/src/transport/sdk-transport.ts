@@ -41,7 +41,7 @@ import {
 } from "./request-arguments.ts";
 import { readBody } from "./response-body.ts";
 import { createTargetS3Client } from "./s3-client.ts";
-import { errorCodeFromSuccessBody } from "./s3-error-code.ts";
+import { errorCodeFromSuccessBody, partialFailureCode } from "./s3-error-code.ts";
 import { attachResponseProbe, type ResponseProbe } from "./sdk-response-probe.ts";
 import { sdkErrorOutcome } from "./sdk-error.ts";
 import { assertBucketName, assertObjectKey, resolveTargetAddress } from "./transport-target.ts";
@@ -333,7 +333,7 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
             key: failure.Key ?? "",
             code: failure.Code ?? "Unknown",
           }));
-          return { fields: { keyErrors }, error: keyErrors.length > 0 ? "PartialFailure" : null };
+          return { fields: { keyErrors }, error: partialFailureCode(keyErrors) };
         },
       );
     },

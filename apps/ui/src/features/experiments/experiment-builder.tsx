@@ -4,6 +4,7 @@ import { useShallow } from "zustand/react/shallow";
 import { modKeyLabel } from "../../app/shortcuts.ts";
 import { ConfirmButton } from "../../shared/confirm-button.tsx";
 import { PlayIcon } from "../../shared/icons.tsx";
+import { LoadGeneratorsSection } from "../kubernetes/load-generators-section.tsx";
 import { AdvancedSection } from "./advanced-section.tsx";
 import { BasicsSection } from "./basics-section.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
@@ -131,6 +132,7 @@ export function ExperimentBuilder() {
           <TestbedSection />
           <MeasureSection />
           <LoadSection />
+          <LoadGeneratorsSection />
           <ModeSection />
           <AdvancedSection />
         </form>

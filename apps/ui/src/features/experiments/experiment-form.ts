@@ -55,6 +55,9 @@ export interface ExperimentForm {
   prepareObjects: string;
   /** Explicit run points, one `clients × samples × size` a line; they replace the lists. */
   points: string;
+  /** This machine, or N pods on the Kubernetes cluster of the Kubernetes settings. */
+  loadGenerators: "local" | "kubernetes";
+  shards: string;
   /** Testbed endpoints: empty means "as the endpoint is set up". */
   testbedReplicas: string;
   testbedProfile: string;
@@ -100,6 +103,8 @@ export function newExperimentForm(endpointId = ""): ExperimentForm {
     workloadSizes: "",
     prepareObjects: "1000",
     points: "",
+    loadGenerators: "local",
+    shards: "4",
     testbedReplicas: "",
     testbedProfile: "",
     testbedSeed: "",
@@ -147,6 +152,10 @@ export function experimentToForm(experiment: ExperimentDraftInput): ExperimentFo
   if (experiment.modes && experiment.modes.length > 0) {
     form.compareModes = true;
     form.modes = [...experiment.modes];
+  }
+  if (experiment.loadGenerators?.kind === "kubernetes") {
+    form.loadGenerators = "kubernetes";
+    form.shards = text(experiment.loadGenerators.shards);
   }
   form.clients = listText(spec.clients, text);
   form.samples = listText(spec.samples, text);
@@ -265,6 +274,10 @@ export function formToDraft(
     spec,
   };
   if (form.compareModes) draft.modes = REQUEST_MODES.filter((mode) => form.modes.includes(mode));
+  if (form.loadGenerators === "kubernetes") {
+    // Not a number: the backend says so at the box.
+    draft.loadGenerators = { kind: "kubernetes", shards: Number(form.shards.trim() || Number.NaN) };
+  }
   return draft;
 }
 
@@ -343,6 +356,8 @@ const DRAFT_FIELDS: Record<string, ErrorField> = {
   description: "description",
   endpointId: "endpointId",
   modes: "modes",
+  loadGenerators: "shards",
+  "loadGenerators.shards": "shards",
 };
 
 const SPEC_FIELDS: [RegExp, ErrorField][] = [

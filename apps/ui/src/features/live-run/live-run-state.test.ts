@@ -308,6 +308,7 @@ describe("joining a run in progress", () => {
     requestCount: 600,
     startedAt: "2026-01-01T00:00:00.000Z",
     series: SERIES,
+    shards: null,
     lastProgress: {
       runId: "r1",
       pointIndex: 1,

@@ -12,6 +12,7 @@ import type {
   RunSeries,
   RunNotice,
   RunStatus,
+  ShardsStatus,
 } from "@taillab/api";
 /**
  * What the live screen shows, folded from the run events by `reduceRunEvent`. Pure, so the
@@ -77,6 +78,8 @@ export interface LiveRunState {
   tuning: LiveTuning | null;
   /** A live session's knob changes so far (its start left out), in time order. */
   markers: RunMarker[];
+  /** A distributed run's shards (pods ready, at the barrier, running, done, failed); else null. */
+  shards: ShardsStatus | null;
 }
 
 /** An hour of seconds: older ones go, so a run left going all day stays cheap to draw. */
@@ -103,6 +106,7 @@ export const IDLE_RUN: LiveRunState = {
   stopping: false,
   tuning: null,
   markers: [],
+  shards: null,
 };
 
 /** The cleanup phase's operation: its latencies say little about the server under test. */
@@ -127,6 +131,9 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
       return withMarker(state, event.marker);
     case "progress":
       return applyProgress(state, event);
+    case "shards":
+      if (state.runId !== null && event.runId !== state.runId) return state;
+      return { ...state, shards: event.status };
     case "notice":
       if (state.runId !== null && event.runId !== state.runId) return state;
       return { ...state, notices: withNotice(state.notices, event.message, event.notice) };
@@ -296,6 +303,7 @@ export function adoptActiveRun(
     tuning: active.tuning ?? state.tuning,
     markers: (active.markers ?? state.markers).filter((marker) => marker.changed.length > 0),
     progress,
+    shards: state.shards ?? active.shards,
     doneBefore: estimate?.done ?? state.doneBefore,
     elapsedBefore: estimate?.elapsedMs ?? state.elapsedBefore,
   };

@@ -110,6 +110,40 @@ describe("live run screen", () => {
     }
   });
 
+  it("says since when the server stopped answering, in the UI's language", async () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    const params = {
+      runStartEpochMs: Date.UTC(2026, 0, 2, 6, 12, 0),
+      sinceMs: 32_400,
+      silentMs: 5_200,
+      failures: 40,
+      lastError: "ECONNREFUSED",
+      phase: "PUT",
+    };
+    act(() => {
+      fake.emit(started("r1"));
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "the server stopped answering at 06:12:32 UTC …",
+        notice: { code: "serverLost", params },
+      });
+    });
+    const item = () => screen.getByTestId("live-notices").querySelector("li");
+    expect(item()?.textContent).toMatch(
+      /^The server stopped answering at .+ \(32 s into the run\): 40 requests in a row got no answer over 5 s, the last ECONNREFUSED; the PUT phase ended early$/,
+    );
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      expect(item()?.textContent).toMatch(
+        /连续 40 个请求在 5 s 内没有应答，最后一个为 ECONNREFUSED；PUT 阶段提前结束$/,
+      );
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
+  });
+
   it("says every request failed, not 'waiting', after an all-error run", () => {
     const fake = connect();
     renderUi(<LiveRunView />);
@@ -301,6 +335,7 @@ describe("live run screen", () => {
         startedAt: new Date().toISOString(),
         series: { index: 0, count: 1, mode: "normal" },
         lastProgress: null,
+        shards: null,
       }),
     });
     await act(async () => {

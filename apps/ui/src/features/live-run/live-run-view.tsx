@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { PageHeader } from "../../shared/page-header.tsx";
+import { ShardsPanel } from "../kubernetes/shards-panel.tsx";
 import { FinishedBanner } from "./finished-banner.tsx";
 import { LiveHeader } from "./live-header.tsx";
 import { LiveKnobs } from "./live-knobs.tsx";
@@ -23,6 +24,7 @@ export function LiveRunView() {
       <FinishedBanner />
       <LiveProgress />
       <LiveKnobs />
+      <ShardsPanel />
       <PercentileTiles />
       <LiveTimeline />
       <NoticeList />

@@ -99,6 +99,18 @@ export const liveRunMessages: FeatureMessages = {
       cleanupLeftovers_one: "Deleting the {{objects}} object this point wrote",
       cleanupLeftovers_other: "Deleting the {{objects}} objects this point wrote",
       modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
+      serverLost:
+        "The server stopped answering at {{time}} ({{into}} into the run): {{failures}} requests in a row got no answer over {{silent}}, the last {{error}}; the {{phase}} phase ended early",
+      mixPhase: "mixed workload",
+      bucketCreated:
+        "Bucket “{{bucket}}” did not exist at {{url}}, so it was created; it is kept after the run (only what the run puts in it is removed)",
+      tlsUnchecked:
+        "{{url}}: TLS certificates are NOT checked: anyone on the way to the server can read and change this run's requests",
+      cleanupIncomplete:
+        "The cleanup could not remove {{objects}} objects, {{uploads}} open uploads and {{buckets}} buckets ({{error}}); remove them from the run's page",
+      jobSubmitted:
+        "Submitted Job {{job}} ({{shards}} shards) in namespace {{namespace}}; results in {{folder}}",
+      distributedStopping: "Stopping: the run's stop marker is written and its Job deleted",
     },
     mode: {
       normal: "normal",
@@ -217,6 +229,18 @@ export const liveRunMessages: FeatureMessages = {
       cleanupLeftovers_one: "正在删除此测试点写入的 {{objects}} 个对象",
       cleanupLeftovers_other: "正在删除此测试点写入的 {{objects}} 个对象",
       modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
+      serverLost:
+        "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：连续 {{failures}} 个请求在 {{silent}} 内没有应答，最后一个为 {{error}}；{{phase}} 阶段提前结束",
+      mixPhase: "混合负载",
+      bucketCreated:
+        "{{url}} 上不存在存储桶“{{bucket}}”，已创建；运行结束后保留（只删除本次运行放入的内容）",
+      tlsUnchecked:
+        "{{url}}：不校验 TLS 证书：通往服务器路径上的任何人都能读取并篡改本次运行的请求",
+      cleanupIncomplete:
+        "清理未能删除 {{objects}} 个对象、{{uploads}} 个未完成的分段上传和 {{buckets}} 个存储桶（{{error}}）；请在该运行的页面上删除",
+      jobSubmitted:
+        "已提交 Job {{job}}（{{shards}} 个分片），命名空间 {{namespace}}；结果写入 {{folder}}",
+      distributedStopping: "正在停止：已写入运行的停止标记并删除其 Job",
     },
     mode: {
       normal: "普通",

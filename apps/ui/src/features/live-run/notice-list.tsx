@@ -2,10 +2,11 @@ import type { RunNotice } from "@taillab/api";
 import { formatInteger } from "@taillab/report";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
+import { formatDuration } from "../../shared/display-format.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
 /** A notice the backend sent as data, in the UI's language. */
-export function noticeText(notice: RunNotice, t: TFunction<"live">): string {
+export function noticeText(notice: RunNotice, t: TFunction<"live">, language: string): string {
   switch (notice.code) {
     case "unhedgedOps":
       return t("noticeText.unhedgedOps", {
@@ -25,6 +26,34 @@ export function noticeText(notice: RunNotice, t: TFunction<"live">): string {
         count: notice.params.objects,
         objects: formatInteger(notice.params.objects),
       });
+    case "serverLost": {
+      const { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase } = notice.params;
+      return t("noticeText.serverLost", {
+        time: new Intl.DateTimeFormat(language, { timeStyle: "medium" }).format(
+          new Date(runStartEpochMs + sinceMs),
+        ),
+        into: formatDuration(sinceMs),
+        silent: formatDuration(silentMs),
+        failures: formatInteger(failures),
+        error: lastError,
+        phase: phase === "mix" ? t("noticeText.mixPhase") : phase,
+      });
+    }
+    case "bucketCreated":
+      return t("noticeText.bucketCreated", notice.params);
+    case "tlsUnchecked":
+      return t("noticeText.tlsUnchecked", notice.params);
+    case "cleanupIncomplete":
+      return t("noticeText.cleanupIncomplete", {
+        objects: formatInteger(notice.params.objects),
+        uploads: formatInteger(notice.params.uploads),
+        buckets: formatInteger(notice.params.buckets),
+        error: notice.params.error,
+      });
+    case "jobSubmitted":
+      return t("noticeText.jobSubmitted", notice.params);
+    case "distributedStopping":
+      return t("noticeText.distributedStopping");
     case "modeCouldNotStart":
       return t("noticeText.modeCouldNotStart", {
         mode: t(`mode.${notice.params.mode}`),
@@ -35,7 +64,7 @@ export function noticeText(notice: RunNotice, t: TFunction<"live">): string {
 
 /** What the backend said during the run (a replica down, a hedge budget exhausted…). */
 export function NoticeList() {
-  const { t } = useTranslation("live");
+  const { t, i18n } = useTranslation("live");
   const notices = useLiveRun((state) => state.notices);
   if (notices.length === 0) return null;
   return (
@@ -44,7 +73,7 @@ export function NoticeList() {
       <ul className="notice-list">
         {notices.map((entry) => (
           <li key={entry.id} data-code={entry.notice?.code}>
-            {entry.notice ? noticeText(entry.notice, t) : entry.message}
+            {entry.notice ? noticeText(entry.notice, t, i18n.language) : entry.message}
           </li>
         ))}
       </ul>

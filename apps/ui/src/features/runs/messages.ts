@@ -152,6 +152,16 @@ export const runsMessages: FeatureMessages = {
       damagedTitle: "Damaged folder.",
       damaged: "The figures cover what could be read:",
     },
+    leftovers: {
+      left: "Its cleanup could not remove what it left on the server ({{error}}): objects under {{prefix}} in bucket {{bucket}} ({{objects}}), open uploads ({{uploads}}), buckets ({{buckets}}).",
+      endedEarly:
+        "It ended before its cleanup: objects under {{prefix}} in bucket {{bucket}} at {{url}}, open uploads and buckets of its may still be there.",
+      kept: "It kept its objects under {{prefix}} in bucket {{bucket}} at {{url}} (no cleanup phase).",
+      remove: "Remove them",
+      removing: "Removing…",
+      removed:
+        "Removed what this run left: objects ({{objects}}), open uploads ({{uploads}}), buckets ({{buckets}}); nothing of it is left on the server.",
+    },
     results: {
       title: "Results",
       intro:
@@ -514,6 +524,16 @@ export const runsMessages: FeatureMessages = {
         "在测试点 {{ran}} / {{count}} 停止：运行了 {{ran}} / {{count}} 个测试点（其中 {{finished}} 个完整运行）；数据仅涵盖停止前测得的部分。",
       damagedTitle: "文件夹已损坏。",
       damaged: "数据仅涵盖可读取的部分：",
+    },
+    leftovers: {
+      left: "其清理未能删除存储桶 {{bucket}} 中 {{prefix}} 下的 {{objects}} 个对象、{{uploads}} 个未完成的分段上传和 {{buckets}} 个存储桶（{{error}}）。",
+      endedEarly:
+        "它在清理之前就结束了：{{url}} 上存储桶 {{bucket}} 中 {{prefix}} 下的对象、它的未完成上传和存储桶可能仍然存在。",
+      kept: "它保留了 {{url}} 上存储桶 {{bucket}} 中 {{prefix}} 下的对象（没有清理阶段）。",
+      remove: "删除它们",
+      removing: "正在删除…",
+      removed:
+        "已删除本次运行的 {{objects}} 个对象、{{uploads}} 个未完成上传和 {{buckets}} 个存储桶；服务器上已不留任何内容。",
     },
     results: {
       title: "结果",

@@ -1,7 +1,11 @@
 import type { RunDetail } from "@taillab/api";
 import { useTranslation } from "react-i18next";
+import { LeftoversBanner } from "./leftovers-banner.tsx";
 
-/** Why a run's figures may not be the whole story: interrupted, failed, stopped early, damaged. */
+/**
+ * Why a run's figures may not be the whole story (interrupted, failed, stopped early, damaged),
+ * and what it may have left on its server.
+ */
 export function RunBanners({ detail }: { detail: RunDetail }) {
   const { t } = useTranslation("runs");
   const { meta, summary, damage } = detail;
@@ -32,6 +36,7 @@ export function RunBanners({ detail }: { detail: RunDetail }) {
           {t("banners.running")}
         </div>
       ) : null}
+      <LeftoversBanner detail={detail} />
       {/* An interrupted run stopped early by definition: its own banner says more. */}
       {summary.status === "stopped" && meta.status !== "interrupted" ? (
         <div

@@ -23,7 +23,13 @@ async function resultRows(): Promise<HTMLElement[]> {
 
 describe("RunDetailView", () => {
   beforeEach(() => {
-    useRunDetail.setState({ runId: null, detail: null, choice: null, error: null });
+    useRunDetail.setState({
+      runId: null,
+      detail: null,
+      choice: null,
+      error: null,
+      leftovers: { removing: false, result: null, error: null },
+    });
   });
   afterEach(() => {
     vi.restoreAllMocks();
@@ -92,6 +98,62 @@ describe("RunDetailView", () => {
       "rebuilt from the records",
     );
     expect(screen.getByTestId("run-status").textContent).toBe("⚠ interrupted");
+  });
+
+  it("says what an interrupted run may have left on its server, and removes it with a button", async () => {
+    const endpoints = [{ url: "http://10.0.0.5:9000" }];
+    const interrupted = runDetailFixture({ status: "interrupted", spec: { endpoints } });
+    const cleanup = {
+      at: "2025-03-01T11:00:00.000Z",
+      removed: { objects: 1_200, uploads: 1, buckets: 2 },
+      objectsLeft: 0,
+      uploadsLeft: 0,
+      bucketsLeft: [],
+      unchecked: [],
+      errorsByCode: {},
+    };
+    const cleaned = { ...interrupted, meta: { ...interrupted.meta, cleanup } };
+    const api = installFakeTailLab({
+      getRun: vi.fn().mockResolvedValueOnce(interrupted).mockResolvedValue(cleaned),
+      cleanupRun: vi.fn(async () => cleanup),
+    });
+    renderUi(<RunDetailView runId={interrupted.meta.id} />);
+    const banner = await screen.findByTestId("leftovers-banner");
+    expect(banner.dataset.kind).toBe("possible");
+    expect(banner.textContent).toContain(
+      `It ended before its cleanup: objects under ${interrupted.meta.keyPrefix} in bucket loadgen at http://10.0.0.5:9000`,
+    );
+    fireEvent.click(screen.getByTestId("remove-leftovers"));
+    expect((await screen.findByTestId("leftovers-removed")).textContent).toBe(
+      "Removed what this run left: objects (1,200), open uploads (1), buckets (2); nothing of it is left on the server.",
+    );
+    expect(api.cleanupRun).toHaveBeenCalledWith({ runId: interrupted.meta.id });
+    expect(screen.queryByTestId("leftovers-banner")).toBeNull();
+  });
+
+  it("says what a run's cleanup could not remove, and why", async () => {
+    const detail = runDetailFixture({ spec: { endpoints: [{ url: "http://10.0.0.5:9000" }] } });
+    const cleanup = {
+      at: "2025-03-01T11:00:00.000Z",
+      removed: { objects: 0, uploads: 0, buckets: 0 },
+      objectsLeft: 6_000,
+      uploadsLeft: 0,
+      bucketsLeft: [],
+      unchecked: [],
+      errorsByCode: { ECONNREFUSED: 6_000 },
+    };
+    show({ ...detail, meta: { ...detail.meta, cleanup } });
+    const banner = await screen.findByTestId("leftovers-banner");
+    expect(banner.dataset.kind).toBe("left");
+    expect(banner.textContent).toContain(
+      `Its cleanup could not remove what it left on the server (ECONNREFUSED): objects under ${detail.meta.keyPrefix} in bucket loadgen (6,000), open uploads (0), buckets (0).`,
+    );
+  });
+
+  it("offers no cleanup for a run of the embedded testbed, which keeps nothing", async () => {
+    show(runDetailFixture({ status: "interrupted" }));
+    await screen.findByTestId("interrupted-banner");
+    expect(screen.queryByTestId("leftovers-banner")).toBeNull();
   });
 
   it("says a damaged run's figures cover what could be read, with each problem", async () => {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
+import { ShardBreakdownCard } from "../kubernetes/shard-breakdown-card.tsx";
 import { CopyTextButton } from "./copy-text-button.tsx";
 import { ExportMenu } from "./export-menu.tsx";
 import { HedgeCostCard } from "./hedge-cost-card.tsx";
@@ -96,6 +97,7 @@ export function RunDetailView({ runId }: { runId: string }) {
         <ResultsTable summary={summary} choice={choice} onChoose={choose} />
       </section>
       <TimingTable summary={summary} />
+      <ShardBreakdownCard summary={summary} />
       <RepetitionsTable summary={summary} />
       {choice ? (
         <>

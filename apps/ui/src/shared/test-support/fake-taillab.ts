@@ -51,6 +51,7 @@ export function installFakeTailLab(overrides: Partial<TailLabApi> = {}): FakeTai
     untagRun: vi.fn(),
     annotateRun: vi.fn(),
     removeRun: vi.fn(),
+    cleanupRun: vi.fn(),
     exportReport: vi.fn(),
     testbedStatus: vi.fn(),
     startTestbed: vi.fn(),
@@ -59,6 +60,13 @@ export function installFakeTailLab(overrides: Partial<TailLabApi> = {}): FakeTai
       { name: "fast", summary: "no added delay" },
       { name: "steady", summary: "lognormal, median 5 ms" },
     ]),
+    kubernetesSettings: vi.fn(async () => ({
+      kubeconfig: "",
+      context: "",
+      namespace: "",
+      image: "",
+    })),
+    saveKubernetesSettings: vi.fn(async (settings) => settings),
     ...overrides,
     onRunEvent(listener: RunEventListener) {
       listeners.add(listener);
