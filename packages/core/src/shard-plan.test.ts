@@ -76,4 +76,21 @@ describe("how shards share a spec", () => {
     });
     expect(shardSpecProblems(shared, 4)).toEqual([]);
   });
+
+  it("refuses an open loop until stopped, naming it rather than its samples", () => {
+    const spec = RunSpecSchema.parse({
+      endpoints: [{ url: "http://127.0.0.1:9000" }],
+      clients: 8,
+      objectSize: 1024,
+      workload: { ops: "GET:100", prepareObjects: 10 },
+      openLoop: { rateHz: 50, untilStopped: true },
+    });
+    expect(shardSpecProblems(spec, 4)).toEqual([
+      {
+        field: "openLoop.untilStopped",
+        message:
+          "a distributed run ends by itself: give the open loop samples or a duration, not until stopped",
+      },
+    ]);
+  });
 });

@@ -65,7 +65,8 @@ export function parseShardRole(text: string): ShardRole | { problem: string } {
 
 /**
  * Why a spec cannot be run in `count` shards: every shard needs a client and a request of every
- * point, and an endpoint the shards share (each would start an embedded testbed of its own).
+ * point, and an endpoint the shards share (each would start an embedded testbed of its own); an
+ * open loop until stopped has no requests to share (the live tail lab runs on this machine).
  */
 export function shardSpecProblems(spec: RunSpec, count: number): FieldError[] {
   const problems: FieldError[] = [];
@@ -86,7 +87,13 @@ export function shardSpecProblems(spec: RunSpec, count: number): FieldError[] {
     });
   }
   const fewestSamples = points.reduce((fewest, point) => Math.min(fewest, point.samples), Infinity);
-  if (fewestSamples < count) {
+  if (spec.openLoop?.untilStopped) {
+    problems.push({
+      field: "openLoop.untilStopped",
+      message:
+        "a distributed run ends by itself: give the open loop samples or a duration, not until stopped",
+    });
+  } else if (fewestSamples < count) {
     problems.push({
       field: "samples",
       message: `${fewestSamples} requests cannot be shared by ${count} shards: give at least one request per shard`,
