@@ -1,3 +1,4 @@
+import { PhaseAccountDeltaSchema } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import type { AttemptTimeline, LogicalRequest } from "./logical-request.ts";
 import { PhaseAccount, type PhaseAccountShape } from "./phase-account.ts";
@@ -244,7 +245,24 @@ describe("PhaseAccount: what each figure means", () => {
     expect(intervalsFromLog(lines)[0]?.intervals.map((interval) => interval.backups)).toEqual([
       1, 2,
     ]);
-    account.destroy();
+    // And the account a shard uploads: the contract keeps them, and a merge counts them.
+    const uploaded = PhaseAccountDeltaSchema.parse(JSON.parse(JSON.stringify(account.snapshot())));
+    const merged = new PhaseAccount(GET);
+    merged.merge(uploaded);
+    expect(merged.intervalStats().map(({ backups }) => backups)).toEqual([1, 2]);
+    // A shard of an older image sent none.
+    const older = {
+      ...uploaded,
+      intervals: uploaded.intervals.map(({ index, latency, failures }) => ({
+        index,
+        latency,
+        failures,
+      })),
+    };
+    const withoutBackups = new PhaseAccount(GET);
+    withoutBackups.merge(PhaseAccountDeltaSchema.parse(older));
+    expect(withoutBackups.intervalStats().map(({ backups }) => backups)).toEqual([0, 0]);
+    for (const each of [account, merged, withoutBackups]) each.destroy();
   });
 });
 
