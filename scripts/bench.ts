@@ -8,6 +8,7 @@ import { join } from "node:path";
 const root = join(import.meta.dirname, "..");
 
 const BENCHES: Record<string, { script: string; nodeFlags?: string[] }> = {
+  distributed: { script: "packages/backend/bench/distributed-bench.ts" },
   engine: { script: "packages/engine/bench/engine-bench.ts" },
   tail: { script: "packages/engine/bench/tail-cut-bench.ts" },
   "added-latency": {
@@ -17,7 +18,9 @@ const BENCHES: Record<string, { script: string; nodeFlags?: string[] }> = {
   },
   "open-loop": { script: "packages/engine/bench/open-loop-accuracy-bench.ts" },
   "long-run": { script: "apps/cli/bench/long-run-bench.ts" },
+  scale: { script: "packages/engine/bench/scale-bench.ts" },
   store: { script: "packages/store/bench/store-bench.ts" },
+  tied: { script: "packages/engine/bench/tied-bench.ts" },
   ui: { script: "e2e/bench/ui-bench.ts" },
 };
 

@@ -4,7 +4,9 @@
  * - time from `pnpm start` to a usable window (the experiments list drawn from the backend);
  * - the UI's frame rate while a run goes at full engine speed on the embedded testbed;
  * - engine throughput of the same run with and without the UI watching (goal: < 5 % loss);
- * - time to open a stored run of 1 M requests and draw its latency timeline.
+ * - time to open a stored run of 1 M requests and draw its latency timeline;
+ * - in the live tail lab, the time from moving a knob to the chart's newest second showing it;
+ * - from the app's first screen to the normal vs hedged vs tied comparison: clicks and seconds.
  */
 import { chromium, type Page } from "@playwright/test";
 import { createApiClient, type RequestRecord, type TailLabApi } from "@taillab/api";
@@ -89,6 +91,11 @@ try {
   }
 
   const timelineMs = await openTimeline(page, "bench-1m");
+  const knobs = await knobToChart(page);
+  const comparison = await launchToComparison(
+    await browser.newPage({ viewport: { width: 1440, height: 900 } }),
+    url,
+  );
 
   const loss = 1 - median(withUi) / median(withoutUi);
   const lines = [
@@ -99,6 +106,9 @@ try {
     `GET ops/s, Live run screen watching ${withUi.map((value) => format(value)).join(", ")} (median ${format(median(withUi))})`,
     `throughput lost to the UI           ${format(loss * 100, 1)} % (goal < 5 %)`,
     `open a ${format(TIMELINE_RECORDS)}-request run, timeline drawn  ${format(timelineMs)} ms`,
+    `live lab: stalls 1 % → 10 %, chart's p99 > 400 ms after  ${knobs.stallsMs.map((ms) => format(ms)).join(", ")} ms (goal ≤ 2 000)`,
+    `live lab: normal → hedged, chart's extra requests > 0 after  ${knobs.hedgedMs.map((ms) => format(ms)).join(", ")} ms (goal ≤ 2 000)`,
+    `launch → normal vs hedged vs tied compared  ${comparison.clicks} clicks, ${format(comparison.ms / 1000, 1)} s (goal ≤ 2 clicks, ≤ 45 s)`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
 } finally {
@@ -159,6 +169,87 @@ function measureFrames(durationMs: number) {
     };
     requestAnimationFrame(onFrame);
   });
+}
+
+/** How long a knob takes to show on the live chart: its newest second, after the change. */
+async function knobToChart(page: Page): Promise<{ stallsMs: number[]; hedgedMs: number[] }> {
+  await page.evaluate(() => (location.hash = "#/experiments"));
+  await page
+    .locator('[data-testid="experiment-row"][data-name="Live tail lab"]')
+    .getByTestId("experiment-row-run")
+    .click();
+  await page.waitForFunction(
+    () => Number(document.querySelector(".timeline-box")?.getAttribute("data-intervals")) > 2,
+    undefined,
+    { timeout: 60_000 },
+  );
+  // The newest second whose start is after the change shows it (the one filling at the change
+  // mixes before and after).
+  const untilChart = async (shows: () => boolean) => {
+    const changed = performance.now();
+    await page.waitForFunction(shows, undefined, { timeout: 30_000, polling: 20 });
+    return performance.now() - changed;
+  };
+  const stallsMs: number[] = [];
+  const hedgedMs: number[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    await page.getByTestId("knob-mode-normal").click();
+    await page.getByTestId("knob-stallProbability").press("Home");
+    await page.waitForTimeout(3000);
+    await page.getByTestId("knob-stallProbability").press("End");
+    stallsMs.push(
+      await untilChart(() => {
+        const element = document.querySelector(".timeline-box");
+        return Number(element?.getAttribute("data-last-p99-ms")) > 400;
+      }),
+    );
+    await page.getByTestId("knob-mode-hedged").click();
+    hedgedMs.push(
+      await untilChart(() => {
+        const element = document.querySelector(".timeline-box");
+        return Number(element?.getAttribute("data-last-backups")) > 0;
+      }),
+    );
+  }
+  await page.getByTestId("live-stop").click();
+  await page.getByTestId("live-finished").waitFor();
+  return { stallsMs, hedgedMs };
+}
+
+/**
+ * From the app's first screen to the tail lab's comparison: the clicks a person makes (counted
+ * by the page) and the time, the runs included.
+ */
+async function launchToComparison(
+  page: Page,
+  url: string,
+): Promise<{ clicks: number; ms: number }> {
+  await page.goto(url);
+  await page.getByTestId("experiment-row").first().waitFor();
+  await page.evaluate(() => {
+    const counted = window as unknown as { benchClicks: number };
+    counted.benchClicks = 0;
+    document.addEventListener(
+      "click",
+      (event) => {
+        if (event.isTrusted) counted.benchClicks += 1;
+      },
+      true,
+    );
+  });
+  const started = performance.now();
+  await page
+    .locator('[data-testid="experiment-row"][data-name="Tail latency: normal vs hedged vs tied"]')
+    .getByTestId("experiment-row-run")
+    .click();
+  await page.getByTestId("compare-modes").click({ timeout: 180_000 });
+  await page.getByTestId("mode-comparison").waitFor();
+  const ms = performance.now() - started;
+  const clicks = await page.evaluate(
+    () => (window as unknown as { benchClicks: number }).benchClicks,
+  );
+  await page.close();
+  return { clicks, ms };
 }
 
 async function openTimeline(page: Page, runId: string): Promise<number> {

@@ -16,6 +16,8 @@ export interface ModeFigures {
   mode: string;
   p999Ms: number;
   extraPercent: number;
+  /** Requests the embedded testbed served in the run; NaN when not shown. */
+  served: number;
 }
 
 /** Several runs side by side: the compare table, the ladder chart and, across modes, their cost. */
@@ -73,6 +75,7 @@ export class ComparePage {
         mode: row.getAttribute("data-mode") ?? "",
         p999Ms: Number(row.getAttribute("data-p999-ms")),
         extraPercent: Number(row.getAttribute("data-extra-percent")),
+        served: Number(row.getAttribute("data-served") ?? Number.NaN),
       })),
     );
   }

@@ -73,6 +73,14 @@ export class EndpointsPage {
     return (await this.verdict.getAttribute("data-verdict")) as Verdict;
   }
 
+  /** Presses the verdict's "Create the bucket" and waits for the verdict that follows. */
+  async createBucket(): Promise<Verdict> {
+    await this.verdict.getByTestId("create-bucket").click();
+    await expect(this.form.getByTestId("connection-pending")).toBeHidden({ timeout: 30_000 });
+    await expect(this.verdict).toBeVisible();
+    return (await this.verdict.getAttribute("data-verdict")) as Verdict;
+  }
+
   async save(): Promise<void> {
     await this.form.getByTestId("endpoint-save").click();
     await expect(this.form).toBeHidden();

@@ -69,6 +69,52 @@ export class LiveRunPage {
     await this.page.getByTestId("open-result").click();
   }
 
+  /** A live session's knobs (the live tail lab). */
+  get knobs(): Locator {
+    return this.page.getByTestId("live-knobs");
+  }
+
+  async setMode(mode: string): Promise<void> {
+    await this.page.getByTestId(`knob-mode-${mode}`).click();
+    await expect(this.page.getByTestId(`knob-mode-${mode}`)).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+  }
+
+  async setReplicas(count: number): Promise<void> {
+    await this.page.getByTestId(`knob-replicas-${count}`).click();
+  }
+
+  /** Moves a slider to its end with the keyboard, as a hand would; returns the value shown. */
+  async sliderToMax(knob: string): Promise<string> {
+    await this.page.getByTestId(`knob-${knob}`).press("End");
+    return (await this.page.getByTestId(`knob-${knob}-value`).innerText()).trim();
+  }
+
+  /** The knob changes marked on the timeline so far. */
+  get markers(): Locator {
+    return this.page.getByTestId("live-markers").locator("li");
+  }
+
+  /** The last whole second's figures beside the knobs. */
+  async lastSecond(): Promise<{ atMs: number; p99Ms: number; extraPercent: number }> {
+    const now = this.page.getByTestId("live-now");
+    return {
+      atMs: Number(await now.getAttribute("data-at-ms")),
+      p99Ms: Number((await now.getAttribute("data-p99-ms")) ?? Number.NaN),
+      extraPercent: Number((await now.getAttribute("data-extra-percent")) ?? Number.NaN),
+    };
+  }
+
+  async stop(): Promise<void> {
+    await this.page.getByTestId("live-stop").click();
+  }
+
+  get finishedBanner(): Locator {
+    return this.page.getByTestId("live-finished");
+  }
+
   get compareModesButton(): Locator {
     return this.page.getByTestId("compare-modes");
   }

@@ -83,6 +83,20 @@ export class RunDetailPage {
     return this.page.evaluate(() => navigator.clipboard.readText());
   }
 
+  /** Downloads a chart as a PNG picture or an SVG drawing. */
+  async downloadChart(name: RunChart, format: "png" | "svg"): Promise<DownloadedFile> {
+    return downloadFrom(this.page, this.page.getByTestId(`${name}-${format}`));
+  }
+
+  /** "Run again": the same spec on the same endpoint, which opens the live screen. */
+  async runAgain(): Promise<void> {
+    await this.page.getByTestId("run-again").click();
+  }
+
+  get experimentLink(): Locator {
+    return this.page.getByTestId("run-experiment");
+  }
+
   async export(kind: RunExport): Promise<DownloadedFile> {
     return downloadFrom(this.page, this.page.getByTestId(`export-${kind}`));
   }

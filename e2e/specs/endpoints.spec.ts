@@ -65,6 +65,30 @@ test.describe("Endpoints", () => {
     await expect(endpoints.input("secret")).toHaveValue(typed.secret);
   });
 
+  test("a bucket that does not exist is created from the verdict, as --create-bucket does", async ({
+    app,
+    testbed,
+  }) => {
+    const endpoints = new EndpointsPage(app);
+    await endpoints.open();
+    await endpoints.startAdd();
+    await endpoints.fill({
+      kind: "minio",
+      name: "Lab server, new bucket",
+      url: testbed.urls[0],
+      bucket: "made-in-the-app",
+      accessKeyId: testbed.accessKeyId,
+      secret: testbed.secretAccessKey,
+    });
+    expect(await endpoints.testConnection()).toBe("bucket");
+    await expect(endpoints.verdict).toContainText("NoSuchBucket");
+    await keepScreenshot(app, "endpoint-form-verdict-bucket");
+    expect(await endpoints.createBucket()).toBe("ok");
+    await expect(endpoints.verdict.getByTestId("create-bucket")).toHaveCount(0);
+    // Testing again finds the bucket there.
+    expect(await endpoints.testConnection()).toBe("ok");
+  });
+
   test("a wrong port says nothing answers there and keeps what was typed", async ({ app }) => {
     const endpoints = new EndpointsPage(app);
     await endpoints.open();

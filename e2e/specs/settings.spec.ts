@@ -134,7 +134,29 @@ test.describe("Settings", () => {
 
     await shell.themeButton.click();
     await expect(app.locator("html")).toHaveAttribute("data-theme", "light");
+    // Chart labels read from the back row: 20 px at least; the page keeps its width.
+    const chartLabels = await app.evaluate(() =>
+      parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--chart-label-size")),
+    );
+    expect(chartLabels).toBeGreaterThanOrEqual(20);
     await keepScreenshot(app, "projector-run-detail");
+    await shell.setLanguage("zh-CN");
+    // No Chinese table heading wraps into one character per line. Its text is measured, not its
+    // cell: a heading spanning two header rows is taller than its text.
+    const headings = await app.locator("th").evaluateAll((cells) =>
+      cells
+        .filter((cell) => /\p{Script=Han}{2}/u.test(cell.textContent ?? ""))
+        .filter((cell) => {
+          const text = document.createRange();
+          text.selectNodeContents(cell);
+          const height = text.getBoundingClientRect().height;
+          return height > 3 * parseFloat(getComputedStyle(cell).fontSize);
+        })
+        .map((cell) => cell.textContent),
+    );
+    expect(headings, "headings broken into a column of characters").toEqual([]);
+    await keepScreenshot(app, "projector-run-detail-zh");
+    await shell.setLanguage("en");
     await new LiveRunPage(app).open();
     await keepScreenshot(app, "projector-live-run");
 

@@ -63,3 +63,64 @@ test.describe("Tail latency", () => {
     expect(json.map((run) => run.meta.id)).toEqual(runIds);
   });
 });
+
+test.describe("From launch to the comparison", () => {
+  test("normal vs hedged vs tied is two clicks from launch", async ({ app }) => {
+    // Every click the person makes, counted by the page itself from the moment it opened.
+    await app.evaluate(() => {
+      const counted = window as unknown as { taillabClicks: number };
+      counted.taillabClicks = 0;
+      document.addEventListener(
+        "click",
+        (event) => {
+          if (event.isTrusted) counted.taillabClicks += 1;
+        },
+        true,
+      );
+    });
+    const launched = Date.now();
+    const experiments = new ExperimentsPage(app);
+    await expect(experiments.row(TAIL_LAB)).toBeVisible();
+    await experiments.runFromList(TAIL_LAB);
+    const live = new LiveRunPage(app);
+    await expect(live.compareModesButton).toBeVisible({ timeout: 150_000 });
+    await live.compareModes();
+    const compare = new ComparePage(app);
+    await compare.waitLoaded(3);
+    const modes = await compare.modeFigures();
+    expect(modes.map((mode) => mode.mode)).toEqual(["normal", "hedged", "tied"]);
+    const clicks = await app.evaluate(
+      () => (window as unknown as { taillabClicks: number }).taillabClicks,
+    );
+    expect(clicks, "clicks from launch to the comparison").toBeLessThanOrEqual(2);
+    // How long it took is a figure for `pnpm bench ui`, not a bound here.
+    test.info().annotations.push({
+      type: "launch-to-comparison",
+      description: `${Math.round((Date.now() - launched) / 1000)} s, ${clicks} clicks`,
+    });
+  });
+});
+
+test.describe("Tied requests, cancelled by the client or by the servers", () => {
+  test("the built-in lab puts both side by side, with the work the replicas did", async ({
+    app,
+  }) => {
+    const experiments = new ExperimentsPage(app);
+    await experiments.open();
+    await experiments.runFromList("Tied requests: client vs server cancellation");
+    const live = new LiveRunPage(app);
+    await expect(live.compareModesButton).toBeVisible({ timeout: 180_000 });
+    await live.compareModes();
+    const compare = new ComparePage(app);
+    await compare.waitLoaded(3);
+    const modes = await compare.modeFigures();
+    expect(modes.map((mode) => mode.mode)).toEqual(["normal", "tied", "tied-server"]);
+    const served = Object.fromEntries(modes.map((mode) => [mode.mode, mode.served]));
+    // Both tied modes send every request twice, but only the servers' cancellation keeps the
+    // twin from being served.
+    expect(served["tied-server"]).toBeLessThan(served.tied!);
+    await expect(compare.modeComparison).toContainText("tied (server cancel)");
+    await compare.modeComparison.scrollIntoViewIfNeeded();
+    await keepScreenshot(app, "compare-tied-client-vs-server");
+  });
+});

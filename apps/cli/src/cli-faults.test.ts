@@ -139,6 +139,11 @@ describe("taillab run: bad input exits 2 with one line naming the field, creatin
       /^taillab run: clients: expected at most 100000 clients/,
     ],
     [
+      "--clients 100000 on the embedded testbed (more connections than the machine holds)",
+      async () => [...SMALL, "--clients", "100000", "--samples", "100000"],
+      /^taillab run: clients: 100000 clients need /,
+    ],
+    [
       "--rate 1000000000/s",
       async () => [
         "--rate",

@@ -2,7 +2,8 @@ import { RequestModeSchema, type RunSummary } from "@taillab/api";
 import { formatModeComparison } from "@taillab/report";
 import { formatFlagHelp, parseFlags, UsageError, type FlagDefinition } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
-import { hadRequestErrors, readSpecFlag, runWithInterrupts } from "./run-command.ts";
+import { readSpecFlag, runWithInterrupts } from "./run-command.ts";
+import { runVerdict, type RunVerdict } from "./run-verdict.ts";
 import { openLibrary } from "./results-library.ts";
 import { RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
 import { printError, printOut } from "./terminal-output.ts";
@@ -24,10 +25,14 @@ const COMPARE_FLAGS: readonly FlagDefinition<CompareFlagName>[] = [
 
 export const COMPARE_MODES_HELP = `Usage: taillab compare-modes [flags]
 
-Runs the same workload once per request mode (normal, hedged, tied; adaptive on request) and
-prints one table of p50, p99, p99.9, max, extra requests and wasted bytes. With --json:
-{ "runs": [summary, …] }. Try it on the testbed's stalls profile:
+Runs the same workload once per request mode (normal, hedged, tied; tied-server and adaptive on
+request) and prints one table of p50, p99, p99.9, max, extra requests and wasted bytes, and on
+the embedded testbed the work its replicas did. With --json: { "runs": [summary, …] }. Try it
+on the testbed's stalls profile:
   taillab compare-modes --testbed-profile stalls --testbed-replicas 2 --clients 8 --samples 2000 --size 4KiB
+and tied requests cancelled by the client or by the replicas, on a queue:
+  taillab compare-modes --modes normal,tied,tied-server --testbed-profile queue \
+    --testbed-replicas 2 --clients 16 --samples 4000 --size 4KiB
 
 ${formatFlagHelp(COMPARE_FLAGS)}
 `;
@@ -42,16 +47,23 @@ export async function compareModesCommand(argv: readonly string[]): Promise<numb
   const fileSpec = await readSpecFlag(flags);
   const store = await openLibrary(flags.results);
   const runs: RunSummary[] = [];
+  const verdicts: RunVerdict[] = [];
   for (const mode of modes) {
     printError(`mode ${mode}…\n`);
     const spec = { ...specFromFlags(flags, fileSpec), mode };
-    const summary = await runWithInterrupts(spec, flags, store);
+    const { summary, cleanup } = await runWithInterrupts(spec, flags, store);
     runs.push(summary);
+    verdicts.push(runVerdict(summary, cleanup));
     if (summary.status === "stopped") break;
   }
   printOut(flags.json ? `${JSON.stringify({ runs }, null, 2)}\n` : formatModeComparison(runs));
-  if (runs.some((run) => run.status === "stopped")) return EXIT.interrupted;
-  return runs.some(hadRequestErrors) ? EXIT.requestErrors : EXIT.ok;
+  // The run that says most: a stop, then leftovers on the server, then request errors.
+  const severity = [EXIT.interrupted, EXIT.leftovers, EXIT.requestErrors];
+  const worst = severity
+    .map((code) => verdicts.find((verdict) => verdict.code === code))
+    .find((verdict) => verdict !== undefined);
+  if (worst?.line) printError(`taillab compare-modes: ${worst.line}\n`);
+  return worst?.code ?? EXIT.ok;
 }
 
 function parseModes(text: string) {
@@ -60,7 +72,7 @@ function parseModes(text: string) {
     if (!parsed.success) {
       throw new UsageError(
         "modes",
-        `"${item}" is not a mode; expected normal, hedged, tied or adaptive`,
+        `"${item}" is not a mode; expected ${RequestModeSchema.options.join(", ")}`,
       );
     }
     return parsed.data;

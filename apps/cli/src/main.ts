@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 import { InputError, ResultsStoreError } from "@taillab/backend";
 import { UsageError } from "./cli-args.ts";
+import { CLEANUP_HELP, cleanupCommand } from "./cleanup-command.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { COMPARE_MODES_HELP, compareModesCommand } from "./compare-modes-command.ts";
 import { COMPARE_HELP, compareCommand, REPORT_HELP, reportCommand } from "./report-command.ts";
+import { K8S_HELP, k8sCommand } from "./k8s-command.ts";
+import { MERGE_HELP, mergeCommand } from "./merge-command.ts";
 import { PRESETS_HELP, presetsCommand } from "./presets-command.ts";
 import { RUN_HELP, runCommand } from "./run-command.ts";
 import { RUNS_HELP, runsCommand } from "./runs-command.ts";
@@ -17,9 +20,12 @@ Commands:
   compare-modes   run one workload in normal, hedged and tied mode and compare the tails
   presets         the workload presets (typical applications, the labs' sweeps)
   runs            the results library: list, show, rm, import, rename, tag, note
+  cleanup         remove what a run left on its server (objects, uploads, buckets)
   report          a run's report as HTML, CSV or JSON; several runs make a comparison
   compare         several runs side by side, with changes against a baseline
   testbed         serve the embedded S3 testbed
+  merge           merge the shards of a distributed run from its folder in the bucket
+  k8s             run a spec on N pods of a Kubernetes cluster, or print the manifests
   help            show help for a command: taillab help run
 
 ${EXIT_CODES_HELP}
@@ -30,9 +36,12 @@ const COMMANDS: Record<string, (argv: readonly string[]) => Promise<number>> = {
   "compare-modes": compareModesCommand,
   presets: presetsCommand,
   runs: runsCommand,
+  cleanup: cleanupCommand,
   report: reportCommand,
   compare: compareCommand,
   testbed: testbedCommand,
+  merge: mergeCommand,
+  k8s: k8sCommand,
 };
 
 const HELP: Record<string, string> = {
@@ -40,9 +49,12 @@ const HELP: Record<string, string> = {
   "compare-modes": COMPARE_MODES_HELP,
   presets: PRESETS_HELP,
   runs: RUNS_HELP,
+  cleanup: CLEANUP_HELP,
   report: REPORT_HELP,
   compare: COMPARE_HELP,
   testbed: TESTBED_HELP,
+  merge: MERGE_HELP,
+  k8s: K8S_HELP,
 };
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -234,5 +234,8 @@ describe("taillab run against MinIO", () => {
       env,
     );
     expect(created.code).toBe(0);
+    expect(created.stderr).toContain(
+      `bucket "not-there" did not exist at ${minio.url}, so it was created; it is kept after the run`,
+    );
   });
 });

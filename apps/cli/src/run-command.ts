@@ -1,4 +1,4 @@
-import type { RunSummary } from "@taillab/api";
+import type { RunCleanup, RunSummary } from "@taillab/api";
 import {
   createRunFolderWriter,
   ResultsStoreError,
@@ -12,9 +12,13 @@ import { formatPointParams, formatPointS3bench, formatSweepTable } from "@tailla
 import { readFile } from "node:fs/promises";
 import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
+import { stoppableByInterrupt } from "./interrupts.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
+import { shardFlagsOf } from "./shard-flags.ts";
+import { runShardCommand } from "./shard-command.ts";
 import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
+import { runVerdict } from "./run-verdict.ts";
 import { printError, printOut } from "./terminal-output.ts";
 
 export const RUN_HELP = `Usage: taillab run [flags]
@@ -34,32 +38,33 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     printOut(RUN_HELP);
     return EXIT.ok;
   }
+  const shard = shardFlagsOf(flags);
   const spec = specFromFlags(flags, await readSpecFlag(flags));
   // Bad input is refused before anything is created, the --out folder included.
   validateRunSpec(spec);
+  if (shard) return runShardCommand(spec, flags, shard);
   const store = await openLibrary(flags.results);
   const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
-  const summary = await runWithInterrupts(spec, flags, store, output);
+  const { summary, cleanup } = await runWithInterrupts(spec, flags, store, output);
   await output?.finish(summary);
   printSummary(summary, flags.json === true);
-  return exitCodeOf(summary);
+  const verdict = runVerdict(summary, cleanup);
+  if (verdict.line) printError(`taillab run: ${verdict.line}\n`);
+  return verdict.code;
 }
 
-/** Stopped wins over request errors: the run did not do what it was asked. */
-export function exitCodeOf(summary: RunSummary): number {
-  if (summary.status === "stopped") return EXIT.interrupted;
-  return hadRequestErrors(summary) ? EXIT.requestErrors : EXIT.ok;
-}
-
-export function hadRequestErrors(summary: RunSummary): boolean {
-  return summary.points.flatMap((point) => point.phases).some((phase) => phase.errors > 0);
-}
-
-/** What flags start from: a preset, then a spec file over it. */
+/** What flags start from: a preset, then a spec file (or the spec's text) over it. */
 export async function readSpecFlag(flags: RunFlags): Promise<Record<string, unknown>> {
+  if (typeof flags.spec === "string" && typeof flags["spec-json"] === "string") {
+    throw new UsageError("spec-json", "give --spec or --spec-json, not both");
+  }
   const preset = typeof flags.preset === "string" ? presetSpec(flags) : {};
   const file = typeof flags.spec === "string" ? await readSpecFile(flags.spec) : {};
-  return { ...preset, ...file };
+  const text =
+    typeof flags["spec-json"] === "string"
+      ? parseSpecText(flags["spec-json"], "spec-json", "the --spec-json text")
+      : {};
+  return { ...preset, ...file, ...text };
 }
 
 function presetSpec(flags: RunFlags): Record<string, unknown> {
@@ -82,6 +87,10 @@ async function readSpecFile(path: string): Promise<Record<string, unknown>> {
   } catch (error) {
     throw new UsageError("spec", `cannot read ${path}: ${(error as Error).message}`);
   }
+  return parseSpecText(text, "spec", path);
+}
+
+function parseSpecText(text: string, field: string, what: string): Record<string, unknown> {
   try {
     // Windows editors may start a UTF-8 file with a byte-order mark; JSON.parse refuses it.
     const parsed: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
@@ -90,45 +99,59 @@ async function readSpecFile(path: string): Promise<Record<string, unknown>> {
     }
     return parsed as Record<string, unknown>;
   } catch (error) {
-    throw new UsageError("spec", `${path} is not a valid spec: ${(error as Error).message}`);
+    throw new UsageError(field, `${what} is not a valid spec: ${(error as Error).message}`);
   }
 }
 
-/** Ctrl-C stops the run and keeps what was measured; a second Ctrl-C quits at once. */
+/** What a run ended with: its summary, and what its cleanup did (null when none ran). */
+export interface FinishedRun {
+  summary: RunSummary;
+  cleanup: RunCleanup | null;
+}
+
+/**
+ * Ctrl-C stops the run, keeps what was measured and cleans up (each request of the cleanup
+ * bounded by the request timeout); a second Ctrl-C quits at once, leaving the rest to
+ * `taillab cleanup`.
+ */
 export async function runWithInterrupts(
   spec: object,
   flags: RunFlags,
   store: ResultsStore,
   output: RunFolderWriter | null = null,
-): Promise<RunSummary> {
-  const stop = new AbortController();
-  const onInterrupt = () => {
-    if (stop.signal.aborted) process.exit(130);
-    printError("\nstopping: finishing in-flight requests and cleaning up…\n");
-    stop.abort();
-  };
-  process.on("SIGINT", onInterrupt);
-  process.on("SIGTERM", onInterrupt);
-  const progress = createProgressDisplay(process.stderr);
+): Promise<FinishedRun> {
   let runId: string | null = null;
+  let cleanup: RunCleanup | null = null;
+  const progress = createProgressDisplay(process.stderr);
   try {
-    return await runAndRecord(
-      spec,
-      { env: { ...process.env, ...cliSecrets(flags) } },
-      {
-        signal: stop.signal,
-        onRunStart: async (start) => {
-          runId = start.runId;
-        },
-        onProgress: (update) => progress.update(update),
-        onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
-        onNotice: (message) => {
-          progress.clear();
-          printError(`${message}\n`);
-        },
+    const summary = await stoppableByInterrupt(
+      (signal) =>
+        runAndRecord(
+          spec,
+          { env: { ...process.env, ...cliSecrets(flags) } },
+          {
+            signal,
+            onRunStart: async (start) => {
+              runId = start.runId;
+            },
+            onCleanup: async (done) => {
+              cleanup = done;
+            },
+            onProgress: (update) => progress.update(update),
+            onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
+            onNotice: (message) => {
+              progress.clear();
+              printError(`${message}\n`);
+            },
+          },
+          { store, ...(typeof flags.name === "string" ? { name: flags.name } : {}) },
+        ),
+      () => {
+        const later = runId ? `; taillab cleanup ${runId} removes what is left` : "";
+        return `stopping: in-flight requests cut off, cleaning up (Ctrl-C again quits at once${later})`;
       },
-      { store, ...(typeof flags.name === "string" ? { name: flags.name } : {}) },
     );
+    return { summary, cleanup };
   } catch (error) {
     // The results disk filled up: show what the library kept before main says why.
     if (error instanceof ResultsStoreError && runId !== null) {
@@ -138,8 +161,6 @@ export async function runWithInterrupts(
     throw error;
   } finally {
     progress.clear();
-    process.off("SIGINT", onInterrupt);
-    process.off("SIGTERM", onInterrupt);
   }
 }
 
@@ -153,7 +174,7 @@ async function printKeptSummary(store: ResultsStore, runId: string, asJson: bool
   printSummary(await store.summarizeFromRecords(runId), asJson);
 }
 
-function printSummary(summary: RunSummary, asJson: boolean): void {
+export function printSummary(summary: RunSummary, asJson: boolean, inLibrary = true): void {
   if (asJson) {
     printOut(`${JSON.stringify(summary, null, 2)}\n`);
     return;
@@ -172,5 +193,5 @@ function printSummary(summary: RunSummary, asJson: boolean): void {
       `Stopped: ${finished} of ${summary.pointCount} points finished; the figures cover what was measured.\n`,
     );
   }
-  printOut(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
+  if (inLibrary) printOut(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
 }

@@ -53,6 +53,17 @@ describe("taillab run against versitygw", () => {
     ]);
   });
 
+  it("an access key versitygw does not know is a credentials problem (XAdminUserNotFound), exit 2", async () => {
+    const result = await runCli(
+      ["run", "--endpoint", gateway.url, "--clients", "1", "--samples", "1", "--size", "1KiB"],
+      { ...env, AWS_ACCESS_KEY_ID: "nobody-here" },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `taillab run: credentials: endpoint ${gateway.url}: the access key was rejected (XAdminUserNotFound)\n`,
+    );
+  });
+
   it("runs the mixed workload and leaves the bucket empty", async () => {
     const result = await runCli(
       [

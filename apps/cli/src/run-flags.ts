@@ -8,6 +8,7 @@ import {
   type ParsedFlags,
 } from "./cli-args.ts";
 import { RESULTS_FLAG } from "./results-library.ts";
+import { SHARD_FLAGS } from "./shard-flags.ts";
 
 export const RUN_FLAGS = [
   {
@@ -15,6 +16,13 @@ export const RUN_FLAGS = [
     aliases: [],
     takesValue: true,
     description: "run spec file (JSON); flags override it",
+  },
+  {
+    name: "spec-json",
+    aliases: [],
+    takesValue: true,
+    description:
+      "run spec as JSON text, as a spec file holds it (how Kubernetes hands shards theirs)",
   },
   {
     name: "endpoint",
@@ -101,7 +109,27 @@ export const RUN_FLAGS = [
     name: "create-bucket",
     aliases: [],
     takesValue: false,
-    description: "create the bucket if it does not exist",
+    description:
+      "create the bucket if it does not exist; it is kept afterwards (only the run's objects are removed)",
+  },
+  {
+    name: "request-timeout",
+    aliases: [],
+    takesValue: true,
+    description:
+      "give up on a request not done after this long, counted as ClientTimeout (default 60s)",
+  },
+  {
+    name: "ca-file",
+    aliases: [],
+    takesValue: true,
+    description: "https: trust this CA (PEM file), e.g. a lab server's self-signed certificate",
+  },
+  {
+    name: "insecure",
+    aliases: [],
+    takesValue: false,
+    description: "https: accept any certificate, with no check at all (the run says so)",
   },
   {
     name: "replicas",
@@ -113,7 +141,8 @@ export const RUN_FLAGS = [
     name: "mode",
     aliases: [],
     takesValue: true,
-    description: "normal (default), hedged, tied or adaptive",
+    description:
+      "normal (default), hedged, tied (the client cancels the twin), tied-server (the replicas do) or adaptive",
   },
   {
     name: "hedge-delay",
@@ -131,7 +160,7 @@ export const RUN_FLAGS = [
     name: "tied-delay",
     aliases: [],
     takesValue: true,
-    description: "tied: second copy after this delay (default 0ms)",
+    description: "tied, tied-server: second copy after this delay (default 0ms)",
   },
   {
     name: "replica-choice",
@@ -257,6 +286,7 @@ export const RUN_FLAGS = [
     description: "name of the run in the results library",
   },
   RESULTS_FLAG,
+  ...SHARD_FLAGS,
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
 ] as const satisfies readonly FlagDefinition[];
 
@@ -294,6 +324,8 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
     ...(endpointUrl !== undefined ? { url: endpointUrl } : {}),
     ...(value(flags, "region") !== undefined ? { region: value(flags, "region") } : {}),
     ...(value(flags, "addressing") !== undefined ? { addressing: value(flags, "addressing") } : {}),
+    ...(value(flags, "ca-file") !== undefined ? { caFile: value(flags, "ca-file") } : {}),
+    ...(flags.insecure ? { insecure: true } : {}),
     ...(accessKey !== undefined
       ? {
           credentials: {
@@ -340,6 +372,7 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   }
   assign("phases", "phases", (text) => [textList(text)].flat());
   assign("transport", "transport", (text) => text);
+  assign("request-timeout", "requestTimeoutMs", (text) => text);
   assign("workers", "workers", numberList);
   assign("repeat", "repeat", (text) => numberList(text));
   if (flags["skip-cleanup"]) {
@@ -383,9 +416,12 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   return spec as RunSpecInput;
 }
 
-export function cliSecrets(flags: RunFlags): Record<string, string> {
-  const accessKey = value(flags, "access-key");
-  const secretKey = value(flags, "secret-key");
-  if (accessKey === undefined || secretKey === undefined) return {};
+/** Keys given as flags, as the variables a spec made from these flags refers to. */
+export function cliSecrets(
+  flags: ParsedFlags<"access-key" | "secret-key">,
+): Record<string, string> {
+  const accessKey = flags["access-key"];
+  const secretKey = flags["secret-key"];
+  if (typeof accessKey !== "string" || typeof secretKey !== "string") return {};
   return { [CLI_ACCESS_KEY_VAR]: accessKey, [CLI_SECRET_KEY_VAR]: secretKey };
 }

@@ -1,10 +1,12 @@
 import type { RunIndexEntry } from "@taillab/api";
-import type { ResultsStore } from "@taillab/backend";
-import { formatPointS3bench, formatTable } from "@taillab/report";
+import type { ResultsStore, StoredRun } from "@taillab/backend";
+import { leftoverStateOf } from "@taillab/core";
+import { formatDistributedSummary, formatPointS3bench, formatTable } from "@taillab/report";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { printOut } from "./terminal-output.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
+import { describeLeftovers } from "./run-verdict.ts";
 
 const RUNS_FLAGS = [
   RESULTS_FLAG,
@@ -18,7 +20,8 @@ The results library: every run of taillab run is kept there, and a run killed mi
 as interrupted with every record that reached the disk.
 
   list                  the runs, newest first (id, name, status, records, headline figures)
-  show ID               one run: its spec, environment and s3bench-style summary
+  show ID               one run: its spec, environment, s3bench-style summary, and what it
+                        may have left on its server (taillab cleanup ID removes it)
   rm ID...              move runs to the library's trash
   import PATH           a run folder, or a JSON file from taillab report --format json
   rename ID NAME        give a run a name
@@ -157,6 +160,7 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
     ...(meta.tags.length > 0 ? [`tags: ${meta.tags.join(", ")}`] : []),
     ...(meta.notes ? [`notes: ${meta.notes}`] : []),
     ...(run.damage?.problems.map((problem) => `damaged: ${problem}`) ?? []),
+    ...leftoverLines(run),
     "",
   ];
   printOut(lines.join("\n"));
@@ -167,7 +171,31 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
   if (run.summary === null)
     printOut("(summary rebuilt from the records that reached the disk)\n\n");
   printOut(summary.points.map(formatPointS3bench).join("\n"));
+  if (summary.distributed) printOut(`\n${formatDistributedSummary(summary.distributed)}`);
   return EXIT.ok;
+}
+
+/** What the run may have left on its server, and how to remove it. */
+function leftoverLines({ meta, status }: StoredRun): string[] {
+  const state = leftoverStateOf(meta, status);
+  const remove = `taillab cleanup ${meta.id} removes`;
+  const where = `bucket ${meta.spec.bucket} at ${meta.spec.endpoints?.[0]?.url ?? "?"}`;
+  switch (state.kind) {
+    case "none":
+      return [];
+    case "left": {
+      const place = { bucket: meta.spec.bucket, keyPrefix: meta.keyPrefix };
+      return [
+        `left on the server: ${describeLeftovers(state.cleanup, place)}, after its cleanup of ${state.cleanup.at}; ${remove} them`,
+      ];
+    }
+    case "possible":
+      return [
+        state.why === "kept"
+          ? `left on the server: its objects under ${meta.keyPrefix} in ${where} (it kept them); ${remove} them`
+          : `may be left on the server: objects under ${meta.keyPrefix} in ${where}, open multipart uploads and workload buckets (taillab-${meta.id.toLowerCase()}-w…), as the run ended before its cleanup; ${remove} them`,
+      ];
+  }
 }
 
 async function eachTag(

@@ -126,6 +126,20 @@ describe("taillab testbed", () => {
     expect(result.stderr).toContain(message);
   });
 
+  it("a port another server holds: one line naming the port, exit 2, no stack trace", async () => {
+    const first = await serve(["--port", "0"], 1);
+    try {
+      const port = new URL(first.urls[0] ?? "").port;
+      const result = await runTestbed(["--port", port]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `taillab testbed: port: cannot listen on 127.0.0.1:${port} (EADDRINUSE)\n`,
+      );
+    } finally {
+      await first.stop();
+    }
+  });
+
   it("names the field of an invalid profile file", async () => {
     const file = join(scratch, "bad.json");
     await writeFile(file, JSON.stringify({ serviceTime: { kind: "lognormal", medianMs: 5 } }));

@@ -174,6 +174,11 @@ export async function testbedCommand(argv: readonly string[]): Promise<number> {
     replicas: setup.replicas,
     profile: setup.profile,
     seed: setup.seed,
+  }).catch((error: unknown) => {
+    // A port another server holds is the user's to change, not a crash.
+    const message = error instanceof Error ? error.message : String(error);
+    const taken = /^testbed: (cannot listen on .*)$/.exec(message);
+    throw taken?.[1] ? new UsageError("port", taken[1]) : error;
   });
   printOut(testbed.urls.map((url) => `${url}\n`).join(""));
   await new Promise<void>((resolve) => {

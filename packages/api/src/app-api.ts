@@ -1,12 +1,16 @@
 import { z } from "zod";
+import { RunNoticeSchema } from "./run-notice.ts";
 import type { ApiMethodName } from "./api-method-names.ts";
 import { FieldErrorSchema } from "./field-error.ts";
+import { LiveTuningSchema, RunMarkerSchema } from "./live-tuning.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
 import { strictObject } from "./strict-object.ts";
+import { ShardsStatusSchema } from "./distributed-run.ts";
 import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.ts";
 import { RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
 import {
   PhaseHistogramsSchema,
+  RunCleanupSchema,
   RunDamageSchema,
   PhaseIntervalsSchema,
   RunIndexEntrySchema,
@@ -84,6 +88,10 @@ export const EndpointDraftSchema = strictObject({
   bucket: z.string().trim().min(1, "is required").default("loadgen"),
   credentials: EndpointCredentialsSchema,
   secretAccessKey: z.string().min(1, "is required").optional(),
+  /** https only: a PEM file (on the backend's machine) of the CA a lab server's certificate has. */
+  caFile: z.string().trim().min(1, "is required").optional(),
+  /** https only: no certificate check at all; every run says so. */
+  insecure: z.boolean().default(false),
   /** kind testbed only: replicas, latency profile, seed. */
   testbed: TestbedSetupSchema.optional(),
 });
@@ -107,6 +115,9 @@ export const SavedEndpointSchema = z.object({
   credentials: EndpointCredentialsSchema,
   /** stored credentials: whether a secret is saved for them. */
   hasSecret: z.boolean(),
+  /** https: the CA file to trust, or (insecure: true) no certificate check. */
+  caFile: z.string().optional(),
+  insecure: z.boolean().optional(),
   testbed: TestbedSetupSchema.optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -155,6 +166,23 @@ export type ConnectionReport = z.infer<typeof ConnectionReportSchema>;
 // Experiments
 
 /**
+ * Where an experiment's load comes from: this machine, or N pods on the Kubernetes cluster of the
+ * Kubernetes settings, each a shard of one distributed run, merged at the end.
+ */
+export const LoadGeneratorsSchema = z.discriminatedUnion("kind", [
+  strictObject({ kind: z.literal("local") }),
+  strictObject({
+    kind: z.literal("kubernetes"),
+    shards: z
+      .number()
+      .int("expected a whole number of pods")
+      .min(1, "expected at least one pod")
+      .max(10_000, "expected at most 10000 pods"),
+  }),
+]);
+export type LoadGenerators = z.infer<typeof LoadGeneratorsSchema>;
+
+/**
  * A saved experiment: an endpoint and a run spec without endpoints (the backend fills them in
  * from the endpoint when it runs). The spec is kept as typed so a draft with mistakes can be
  * saved and fixed later; validate and preview name each bad field.
@@ -169,6 +197,8 @@ export const ExperimentDraftSchema = strictObject({
    * library, to compare them; absent: one run in the spec's mode.
    */
   modes: z.array(RequestModeSchema).min(1, "choose at least one mode").optional(),
+  /** Absent: this machine. */
+  loadGenerators: LoadGeneratorsSchema.optional(),
 });
 export type ExperimentDraft = z.output<typeof ExperimentDraftSchema>;
 export type ExperimentDraftInput = z.input<typeof ExperimentDraftSchema>;
@@ -239,7 +269,11 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     points: z.array(RunPointParamsSchema),
     requestCount: z.number().int().min(0),
     series: RunSeriesSchema,
+    /** The knobs of a live session (retuneRun moves them); absent for a run that has none. */
+    tuning: LiveTuningSchema.optional(),
   }),
+  /** A live session's knobs moved (by any window): the marker on its timeline. */
+  z.object({ type: z.literal("retuned"), runId: z.string(), marker: RunMarkerSchema }),
   /** About 4 a second at most, whatever the engine's speed. */
   z.object({
     type: z.literal("progress"),
@@ -247,7 +281,16 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     percentiles: LivePercentilesSchema.nullable(),
     intervals: LiveIntervalsSchema.nullable(),
   }),
-  z.object({ type: z.literal("notice"), runId: z.string(), message: z.string() }),
+  /** A distributed run's shards, whenever the Job or the run's folder shows a change. */
+  z.object({ type: z.literal("shards"), runId: z.string(), status: ShardsStatusSchema }),
+  z.object({
+    type: z.literal("notice"),
+    runId: z.string(),
+    /** In English, for a person (the CLI prints it). */
+    message: z.string(),
+    /** The same as data, for a UI to say in its language; absent for a free-form notice. */
+    notice: RunNoticeSchema.optional(),
+  }),
   z.object({
     type: z.literal("finished"),
     runId: z.string(),
@@ -270,6 +313,11 @@ export const ActiveRunSchema = z.object({
   startedAt: z.iso.datetime(),
   series: RunSeriesSchema,
   lastProgress: RunProgressSchema.nullable(),
+  /** A live session's knobs as they are now, and its markers so far; absent for other runs. */
+  tuning: LiveTuningSchema.optional(),
+  markers: z.array(RunMarkerSchema).optional(),
+  /** A distributed run's shards as last seen; null for a run on this machine. */
+  shards: ShardsStatusSchema.nullable(),
 });
 export type ActiveRun = z.infer<typeof ActiveRunSchema>;
 
@@ -277,6 +325,16 @@ export type ActiveRun = z.infer<typeof ActiveRunSchema>;
 // Results library and reports
 
 export const RunIdSchema = strictObject({ runId: requiredId });
+
+/**
+ * Where a stored run came from, as far as the saved endpoints and experiments still say: the
+ * endpoint to run it again on, and the experiment whose run it is (null: none any more).
+ */
+export const RunOriginSchema = z.object({
+  endpointId: z.string().nullable(),
+  experimentId: z.string().nullable(),
+});
+export type RunOrigin = z.infer<typeof RunOriginSchema>;
 
 /** Latency against request index of one phase, decimated (see core's decimateSeries). */
 export const LatencySeriesSchema = z.object({
@@ -347,6 +405,20 @@ export type TestbedStatus = z.infer<typeof TestbedStatusSchema>;
 
 export const LatencyProfileInfoSchema = z.object({ name: z.string(), summary: z.string() });
 
+/**
+ * Where distributed runs go: a kubeconfig file and one of its contexts, a namespace and the
+ * TailLab image the pods run. Empty means the default: $KUBECONFIG (then ~/.kube/config), its
+ * current context, that context's namespace (else default), the image of this TailLab version.
+ */
+export const KubernetesSettingsSchema = strictObject({
+  kubeconfig: z.string().trim().max(4096).default(""),
+  context: z.string().trim().max(253).default(""),
+  namespace: z.string().trim().max(63).default(""),
+  image: z.string().trim().max(512).default(""),
+});
+export type KubernetesSettings = z.output<typeof KubernetesSettingsSchema>;
+export type KubernetesSettingsInput = z.input<typeof KubernetesSettingsSchema>;
+
 export const AppInfoSchema = z.object({
   version: z.string(),
   host: z.enum(["electron", "web"]),
@@ -376,6 +448,8 @@ export const API_METHODS = {
   ),
   removeEndpoint: method(strictObject({ endpointId: requiredId }), z.void()),
   testConnection: method(ConnectionTestInputSchema, ConnectionReportSchema),
+  /** Creates the endpoint's bucket (as a run's createBucket does), then tests it again. */
+  createBucket: method(ConnectionTestInputSchema, ConnectionReportSchema),
 
   listExperiments: method(none, z.array(ExperimentSchema)),
   saveExperiment: method(
@@ -388,9 +462,18 @@ export const API_METHODS = {
   startRun: method(StartRunInputSchema, z.object({ runId: z.string() })),
   stopRun: method(RunIdSchema, z.void()),
   activeRun: method(none, ActiveRunSchema.nullable()),
+  /**
+   * Moves knobs of the live session `runId` (the others stay); answers the marker put on its
+   * timeline. A run that is not a live session, or has ended, is an InputError naming runId.
+   */
+  retuneRun: method(
+    strictObject({ runId: requiredId, tuning: LiveTuningSchema.partial() }),
+    RunMarkerSchema,
+  ),
 
   listRuns: method(none, z.array(RunIndexEntrySchema)),
   getRun: method(RunIdSchema, RunDetailSchema),
+  runOrigin: method(RunIdSchema, RunOriginSchema),
   renameRun: method(
     strictObject({
       runId: requiredId,
@@ -417,12 +500,20 @@ export const API_METHODS = {
     RunIndexEntrySchema,
   ),
   removeRun: method(RunIdSchema, z.void()),
+  /**
+   * Removes what a run left on its server (objects under its prefix, open uploads, workload
+   * buckets) with its endpoint's credentials; the outcome is kept in its run.json as well.
+   */
+  cleanupRun: method(RunIdSchema, RunCleanupSchema),
   exportReport: method(ExportInputSchema, ExportedFileSchema),
 
   testbedStatus: method(none, TestbedStatusSchema),
   startTestbed: method(TestbedSetupSchema, TestbedStatusSchema),
   stopTestbed: method(none, TestbedStatusSchema),
   listLatencyProfiles: method(none, z.array(LatencyProfileInfoSchema)),
+
+  kubernetesSettings: method(none, KubernetesSettingsSchema),
+  saveKubernetesSettings: method(KubernetesSettingsSchema, KubernetesSettingsSchema),
 } as const satisfies Record<ApiMethodName, { input: z.ZodType; output: z.ZodType }>;
 
 type MethodInput<N extends ApiMethodName> = z.input<(typeof API_METHODS)[N]["input"]>;

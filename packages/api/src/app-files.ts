@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ExperimentSchema, SavedEndpointSchema } from "./app-api.ts";
+import { ExperimentSchema, KubernetesSettingsSchema, SavedEndpointSchema } from "./app-api.ts";
 
 /**
  * What the app keeps in its data folder besides results: saved endpoints, saved experiments and
@@ -33,3 +33,10 @@ export const SecretsFileSchema = z.object({
   secrets: z.record(z.string(), z.base64()),
 });
 export type SecretsFile = z.infer<typeof SecretsFileSchema>;
+
+/** kubernetes.json: where the app sends distributed runs. */
+export const KubernetesSettingsFileSchema = z.object({
+  schemaVersion: z.literal(APP_FILES_SCHEMA_VERSION),
+  settings: KubernetesSettingsSchema,
+});
+export type KubernetesSettingsFile = z.infer<typeof KubernetesSettingsFileSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RunMarkerSchema } from "./live-tuning.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
 export const RESULTS_SCHEMA_VERSION = 2;
@@ -24,6 +25,11 @@ export type Operation = z.infer<typeof OperationSchema>;
 export const CANCELLED_ERROR = "Cancelled";
 /** An attempt cut short by a stop of the run: it measured nothing and is not counted. */
 export const ABORTED_ERROR = "Aborted";
+/**
+ * An attempt the client gave up on after the run's request timeout (not S3's own
+ * "RequestTimeout", which is the server giving up on a client that sent too slowly).
+ */
+export const TIMEOUT_ERROR = "ClientTimeout";
 
 /**
  * One attempt of a request as the client saw it, with its timeline. Times are microseconds
@@ -60,8 +66,9 @@ export const RequestRecordSchema = z.object({
   endUs: z.number().int(),
   status: z.number().int().min(0),
   /**
-   * S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), "Cancelled" (a twin
-   * answered first), "Aborted" (the run was stopped), or null on success.
+   * S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), "ClientTimeout" (no
+   * end within the request timeout), "Cancelled" (a twin answered first), "Aborted" (the run was
+   * stopped), or null on success.
    */
   error: z.string().nullable(),
   /** 1 for the first attempt of a logical request; hedged and tied requests add more. */
@@ -72,7 +79,11 @@ export const RequestRecordSchema = z.object({
   winner: z.boolean(),
   /** Which phase of the run, counted from 0 over points and repetitions: a summary's segment. */
   phaseIndex: z.number().int().min(0),
-  /** The closed-loop client (0 … clients − 1) or the open-loop dispatcher that sent it. */
+  /**
+   * The closed-loop client (0 … clients − 1) or the open-loop dispatcher that sent it (named by
+   * its worker's first client); a shard of a distributed run numbers its clients after the
+   * shards before it.
+   */
   client: z.number().int().min(0),
   /** False for requests that are not part of the figures: prepared objects and warm-up. */
   measured: z.boolean(),
@@ -254,8 +265,66 @@ export const TestbedReplicaStatsSchema = z.object({
   completed: z.number().int().min(0),
   /** Requests the client abandoned before the response was complete. */
   aborted: z.number().int().min(0),
+  /**
+   * Requests the replica began to serve (past its queue, not dropped as a tied twin): the work
+   * it did. Absent in runs recorded before it was counted.
+   */
+  served: z.number().int().min(0).optional(),
+  /** Tied copies dropped from its queue because the twin started elsewhere (tied-server). */
+  tiesDropped: z.number().int().min(0).optional(),
 });
 export type TestbedReplicaStats = z.infer<typeof TestbedReplicaStatsSchema>;
+
+/** A shard's clock against the storage server's Date header. */
+export const ClockCheckSchema = z.object({
+  /** Server minus local clock, ms. */
+  offsetMs: z.number(),
+  /** The offset is within offsetMs ± boundMs (the Date header has whole seconds). */
+  boundMs: z.number().min(0),
+});
+export type ClockCheck = z.infer<typeof ClockCheckSchema>;
+
+/** How a shard of a distributed run ended. */
+export const ShardStatusSchema = z.enum(["complete", "stopped", "failed"]);
+export type ShardStatus = z.infer<typeof ShardStatusSchema>;
+
+/**
+ * One shard in a merged run: its own figures beside the merged ones (a slow shard shows), or why
+ * it is not in them.
+ */
+export const ShardBreakdownSchema = z.object({
+  index: z.number().int().min(0),
+  /** missing: no result arrived (never ready, aborted at the barrier, or killed mid-run). */
+  status: z.enum([...ShardStatusSchema.options, "missing"]),
+  /** One line for a person: why a shard is missing or failed, or null. */
+  problem: z.string().nullable(),
+  /** Its actual start against the common T0, ms (its own clock). */
+  startOffsetMs: z.number().nullable(),
+  clock: ClockCheckSchema.nullable(),
+  /** Its share of each point and the figures it measured. */
+  points: z.array(z.object({ params: RunPointParamsSchema, phases: z.array(PhaseSummarySchema) })),
+});
+export type ShardBreakdown = z.infer<typeof ShardBreakdownSchema>;
+
+/** What a merged run adds to its summary: how its shards started and which are in it. */
+export const DistributedSummarySchema = z.object({
+  shardCount: z.number().int().min(1),
+  /** The common start the shards derived, ISO; null when none passed the barrier. */
+  t0: z.iso.datetime().nullable(),
+  /** Latest minus earliest actual start of the shards that started, ms. */
+  startSpreadMs: z.number().min(0).nullable(),
+  /** Largest minus smallest clock offset against the storage server, ms. */
+  clockSkewMs: z.number().min(0).nullable(),
+  /**
+   * The skew is within clockSkewMs ± this: the Date header has whole seconds, so one sample
+   * bounds a clock to about ± 0.5 s.
+   */
+  clockSkewBoundMs: z.number().min(0).nullable(),
+  /** Shards whose figures are merged. */
+  merged: z.array(z.number().int().min(0)),
+  shards: z.array(ShardBreakdownSchema),
+});
+export type DistributedSummary = z.infer<typeof DistributedSummarySchema>;
 
 export const RunSummarySchema = z.object({
   schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
@@ -277,6 +346,13 @@ export const RunSummarySchema = z.object({
   points: z.array(PointSummarySchema),
   /** Present when the run used the embedded testbed. */
   testbed: z.array(TestbedReplicaStatsSchema).optional(),
+  /**
+   * A live session's knob changes in time order, the first being its start; absent for other
+   * runs (and for a live session rebuilt from its records after its process died).
+   */
+  markers: z.array(RunMarkerSchema).optional(),
+  /** Present when the run was merged from the shards of a distributed run. */
+  distributed: DistributedSummarySchema.optional(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
@@ -287,6 +363,7 @@ export const RunProgressSchema = z.object({
   params: RunPointParamsSchema,
   op: OperationSchema,
   done: z.number().int().min(0),
+  /** 0 for an open loop until stopped: no total is known. */
   total: z.number().int().min(0),
   errors: z.number().int().min(0),
   opsPerSec: z.number().min(0),

@@ -46,9 +46,16 @@ export const EndpointUrlSchema = z.string().refine(
 export const EndpointSchema = strictObject({
   url: EndpointUrlSchema,
   region: z.string().min(1).default("us-east-1"),
-  /** path: http://host/bucket/key; virtual-host: http://bucket.host/key */
+  /**
+   * path: http://host/bucket/key; virtual-host: http://bucket.host/key, which needs a host name
+   * (core's parseRunSpec refuses it for an IP address, see endpoint-rules.ts).
+   */
   addressing: z.enum(["path", "virtual-host"]).default("path"),
   credentials: CredentialsRefSchema.default(DEFAULT_CREDENTIALS),
+  /** https only: a PEM file of the CA that signed a lab server's self-signed certificate. */
+  caFile: z.string().min(1).optional(),
+  /** https only: accept any certificate (no verification at all); every run says so. */
+  insecure: z.boolean().default(false),
 });
 export type Endpoint = z.infer<typeof EndpointSchema>;
 export type EndpointInput = z.input<typeof EndpointSchema>;
@@ -162,12 +169,13 @@ function numberOrText(parse: TextParser<number>, check: (value: number) => strin
   });
 }
 
-const durationMs = numberOrText(
-  (text) => {
-    const parsed = parseDuration(text);
-    return parsed.ok ? { ok: true, value: parsed.ms } : parsed;
-  },
-  (ms) => (Number.isFinite(ms) && ms >= 0 ? null : "expected a duration of at least 0 ms"),
+const parseDurationMs: TextParser<number> = (text) => {
+  const parsed = parseDuration(text);
+  return parsed.ok ? { ok: true, value: parsed.ms } : parsed;
+};
+
+const durationMs = numberOrText(parseDurationMs, (ms) =>
+  Number.isFinite(ms) && ms >= 0 ? null : "expected a duration of at least 0 ms",
 );
 
 const rateHz = numberOrText(
@@ -192,15 +200,31 @@ export const OpenLoopSchema = strictObject({
   arrivals: z.enum(["fixed", "poisson"]).default("fixed"),
   /** Requests per phase are rate × duration; without a duration, `samples` requests. */
   durationMs: durationMs.optional(),
+  /**
+   * No end: the workload's mix goes on until the run is stopped (the live tail lab). Needs a
+   * workload, and neither `samples` nor `durationMs`; its points have UNTIL_STOPPED_SAMPLES.
+   */
+  untilStopped: z.boolean().optional(),
   /** Seeds Poisson arrivals so a run can be repeated. */
   seed: z.number().int().default(1),
 });
 export type OpenLoop = z.output<typeof OpenLoopSchema>;
 
-export const RequestModeSchema = z.enum(["normal", "hedged", "tied", "adaptive"]);
+/**
+ * tied: both copies are sent and the first to answer cancels its twin from the client.
+ * tied-server: as The Tail at Scale means them: each copy carries a tie id (TIE_ID_HEADER) and
+ * the replica that starts serving one tells the other, which drops its twin from its queue.
+ */
+export const RequestModeSchema = z.enum(["normal", "hedged", "tied", "tied-server", "adaptive"]);
 export type RequestMode = z.infer<typeof RequestModeSchema>;
 
-const hedgeDelay = z
+/** Both copies at once (or tiedDelayMs apart), whichever side cancels the twin. */
+export function isTiedMode(mode: RequestMode): mode is "tied" | "tied-server" {
+  return mode === "tied" || mode === "tied-server";
+}
+
+/** A hedge delay as written (`30ms`, `p95`) or as parsed. */
+export const HedgeDelaySchema = z
   .union([
     z.string(),
     strictObject({ kind: z.literal("fixed"), delayMs: z.number().min(0) }),
@@ -228,7 +252,7 @@ export const HedgeOptionsSchema = strictObject({
    * When to send the backup: a fixed delay (`30ms`) or a percentile of recent latencies of the
    * same operation and size class (`p95`); adaptive mode scales that percentile by congestion.
    */
-  delay: hedgeDelay.default({ kind: "percentile", percentile: 95 }),
+  delay: HedgeDelaySchema.default({ kind: "percentile", percentile: 95 }),
   /**
    * Backups may add at most this % of extra requests (a token bucket); tied requests ignore it.
    * A p95 delay hedges about 5 % of requests by definition, so the default cap sits above that and
@@ -282,6 +306,21 @@ export const WorkloadSchema = strictObject({
 });
 export type Workload = z.output<typeof WorkloadSchema>;
 
+/**
+ * An attempt that has not ended this long after it was handed to the transport (waiting for a
+ * connection, sending, the answer and its whole body) is cut off and fails as TIMEOUT_ERROR:
+ * long enough for a 5 GiB object at 100 MB/s, short enough that a server that stopped answering
+ * is noticed within a minute. Raise it for larger objects over slower links.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const MAX_REQUEST_TIMEOUT_MS = 3_600_000;
+
+const requestTimeoutMs = numberOrText(parseDurationMs, (ms) =>
+  Number.isFinite(ms) && ms >= 1 && ms <= MAX_REQUEST_TIMEOUT_MS
+    ? null
+    : `expected a duration from 1ms to ${MAX_REQUEST_TIMEOUT_MS / 60_000}min`,
+);
+
 export const RunSpecSchema = strictObject({
   schemaVersion: z.literal(RUN_SPEC_SCHEMA_VERSION).default(RUN_SPEC_SCHEMA_VERSION),
   name: z.string().max(200).optional(),
@@ -310,6 +349,8 @@ export const RunSpecSchema = strictObject({
   workers: positiveInt("workers", MAX_WORKERS).optional(),
   /** Check size and checksum of every object read back. */
   verify: z.boolean().default(false),
+  /** Per attempt, on the data path and in the setup and cleanup around it: `30s`, `2min`. */
+  requestTimeoutMs: requestTimeoutMs.default(DEFAULT_REQUEST_TIMEOUT_MS),
   createBucket: z.boolean().default(false),
   openLoop: OpenLoopSchema.optional(),
   /** normal: one attempt; hedged, tied, adaptive: backups to another replica (see HedgeOptions). */
@@ -373,6 +414,10 @@ export const RunSpecSchema = strictObject({
       });
     }
   });
+  if (spec.openLoop?.untilStopped) {
+    untilStoppedProblems(spec).forEach((problem) => context.addIssue(problem));
+    return;
+  }
   // An open loop with a duration sends rate × duration requests; clients are its connections.
   if (spec.openLoop?.durationMs !== undefined) {
     if (spec.samples !== undefined) {
@@ -400,13 +445,50 @@ export const RunSpecSchema = strictObject({
   }
 });
 
+/** Why an open loop until stopped cannot run as written. */
+function untilStoppedProblems(spec: {
+  workload?: unknown;
+  samples?: unknown;
+  points?: unknown;
+  clients: readonly number[];
+  objectSize: readonly number[];
+  repeat: number;
+  openLoop?: { durationMs?: number | undefined };
+}): { code: "custom"; path: (string | number)[]; message: string }[] {
+  const problems: { code: "custom"; path: (string | number)[]; message: string }[] = [];
+  const refuse = (path: (string | number)[], message: string) =>
+    problems.push({ code: "custom", path, message });
+  if (spec.workload === undefined) {
+    refuse(
+      ["openLoop", "untilStopped"],
+      "needs a workload: a write phase that never ends would never be read",
+    );
+  }
+  if (spec.openLoop?.durationMs !== undefined) {
+    refuse(["openLoop", "durationMs"], "give a duration or untilStopped, not both");
+  }
+  if (spec.samples !== undefined) refuse(["samples"], "an open loop until stopped has no samples");
+  if (spec.points !== undefined) refuse(["points"], "an open loop until stopped has no points");
+  // The stop ends the run: a second point or repetition would never start.
+  if (spec.clients.length > 1) refuse(["clients"], "an open loop until stopped runs one point");
+  if (spec.objectSize.length > 1) {
+    refuse(["objectSize"], "an open loop until stopped runs one point");
+  }
+  if (spec.repeat > 1) refuse(["repeat"], "an open loop until stopped runs once");
+  return problems;
+}
+
 export type RunSpec = z.output<typeof RunSpecSchema>;
 export type RunSpecInput = z.input<typeof RunSpecSchema>;
+
+/** The samples of a point whose open loop runs until stopped: no count is known in advance. */
+export const UNTIL_STOPPED_SAMPLES = 0;
 
 /** One cartesian point of a sweep. */
 export const RunPointParamsSchema = z.object({
   clients: z.number().int().min(1),
-  samples: z.number().int().min(1),
+  /** Requests per phase; UNTIL_STOPPED_SAMPLES (0) for an open loop until stopped. */
+  samples: z.number().int().min(0),
   objectSizeBytes: z.number().int().min(1),
 });
 export type RunPointParams = z.infer<typeof RunPointParamsSchema>;

@@ -6,6 +6,9 @@ import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-sp
 
 export const RUN_FOLDER_SCHEMA_VERSION = 2;
 
+/** Run ids are folder names: no separators, no leading dot (dot-names are the store's own). */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
 /**
  * running: being written (or its process died: the store reports that as interrupted);
  * complete: every point ran; stopped: a stop ended it early and what was measured is kept;
@@ -27,6 +30,42 @@ export const RunEnvironmentSchema = z.object({
 });
 export type RunEnvironment = z.infer<typeof RunEnvironmentSchema>;
 
+/**
+ * What removing a run's objects, open multipart uploads and workload buckets
+ * (`taillab-<runId>-w…`) did: at the run's end, or by `taillab cleanup` / the app's button
+ * later. What it could not remove is counted with the error codes that kept it, so a person
+ * knows what is left and can retry.
+ */
+export const RunCleanupSchema = z.object({
+  at: z.iso.datetime(),
+  removed: z.object({
+    objects: z.number().int().min(0),
+    uploads: z.number().int().min(0),
+    buckets: z.number().int().min(0),
+  }),
+  /** Objects under the run's key prefix it could not delete. */
+  objectsLeft: z.number().int().min(0),
+  /** Open multipart uploads under the prefix it could not abort. */
+  uploadsLeft: z.number().int().min(0),
+  /** Workload buckets it could not delete, by name. */
+  bucketsLeft: z.array(z.string()),
+  /** What could not even be listed, so whether any of it is left is not known. */
+  unchecked: z.array(z.enum(["objects", "uploads", "buckets"])),
+  /** Why: each removal that failed, by its S3 or transport error code. */
+  errorsByCode: z.record(z.string(), z.number().int().min(1)),
+});
+export type RunCleanup = z.infer<typeof RunCleanupSchema>;
+
+/** Nothing is left: every object, upload and bucket went. */
+export function cleanupLeftNothing(cleanup: RunCleanup): boolean {
+  return (
+    cleanup.objectsLeft === 0 &&
+    cleanup.uploadsLeft === 0 &&
+    cleanup.bucketsLeft.length === 0 &&
+    cleanup.unchecked.length === 0
+  );
+}
+
 /** run.json: written when a run starts, rewritten (atomically) when renamed, tagged or annotated. */
 export const RunMetaSchema = z.object({
   schemaVersion: z.literal(RUN_FOLDER_SCHEMA_VERSION),
@@ -43,6 +82,11 @@ export const RunMetaSchema = z.object({
   status: RunStatusSchema,
   /** Why a failed run failed. */
   error: z.string().nullable(),
+  /**
+   * The last cleanup of what the run left on the server; null when none ran (a run killed before
+   * its end, one that kept its objects, or one written before cleanups were recorded).
+   */
+  cleanup: RunCleanupSchema.nullable().default(null),
 });
 export type RunMeta = z.infer<typeof RunMetaSchema>;
 
@@ -76,6 +120,11 @@ export const IntervalStatsSchema = z.object({
   p99Ms: z.number().nullable(),
   p999Ms: z.number().nullable(),
   maxMs: z.number().nullable(),
+  /**
+   * Backup attempts sent by the requests answered in the interval (hedged, tied, adaptive): the
+   * cost over time. 0 in runs recorded before it was kept; absent in their live events.
+   */
+  backups: z.number().int().min(0).optional(),
 });
 export type IntervalStats = z.infer<typeof IntervalStatsSchema>;
 
@@ -126,6 +175,11 @@ export const RunIndexEntrySchema = z.object({
    * never wrote its summary (interrupted, failed) until it is opened.
    */
   pointsFinished: z.number().int().min(0).nullable(),
+  /**
+   * Points that ran, to the end or until a stop cut them short: a run stopped in its second
+   * point ran 2 and finished 1. Null as pointsFinished is.
+   */
+  pointsRun: z.number().int().min(0).nullable().default(null),
   recordCount: z.number().int().min(0),
   /** Per phase of the first point (a sweep's other points are in its summary). */
   headline: z.array(HeadlineSchema),

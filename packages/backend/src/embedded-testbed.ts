@@ -1,4 +1,4 @@
-import type { TestbedReplicaStats, TestbedSetup } from "@taillab/api";
+import type { LatencyProfile, TestbedReplicaStats, TestbedSetup } from "@taillab/api";
 import type { ResolvedCredentials } from "@taillab/engine";
 import { startTestbed } from "@taillab/testbed";
 import { randomBytes } from "node:crypto";
@@ -7,7 +7,12 @@ export interface EmbeddedTestbed {
   /** One per replica; all replicas share one object store. */
   urls: string[];
   credentials: ResolvedCredentials;
+  /** The replicas serving now. */
   stats(): TestbedReplicaStats[];
+  /** A live session's knobs: another profile from the next request on. */
+  setProfile(profile: LatencyProfile): void;
+  /** A live session's knobs: replicas started or retired; answers every replica's URL. */
+  setReplicas(count: number): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -35,9 +40,11 @@ export async function startEmbeddedTestbed(
     credentials,
     stats: () =>
       testbed.replicas.map((replica) => {
-        const { received, completed, aborted } = replica.stats();
-        return { url: replica.url, received, completed, aborted };
+        const { received, completed, aborted, served, tiesDropped } = replica.stats();
+        return { url: replica.url, received, completed, aborted, served, tiesDropped };
       }),
+    setProfile: (profile) => testbed.setProfile(profile),
+    setReplicas: (count) => testbed.setReplicas(count),
     close: () => testbed.close(),
   };
 }

@@ -4,6 +4,7 @@ export * from "./run-benchmark.ts";
 export * from "./run-folder.ts";
 export * from "./testbed-service.ts";
 export * from "./recorded-run.ts";
+export { cleanUpRun } from "./run-cleanup.ts";
 export { captureEnvironment } from "./run-environment.ts";
 export {
   defaultResultsDir,
@@ -22,9 +23,21 @@ export { keyFileCipher, passphraseCipher, type SecretCipher } from "./app/secret
 export { createMarkerStore, type MarkerStore } from "./distributed/bucket-markers.ts";
 export {
   passStartBarrier,
-  spinUntil,
   StartBarrierError,
   type BarrierFailure,
   type BarrierPassed,
   type StartBarrierOptions,
 } from "./distributed/start-barrier.ts";
+export { runShard, type ShardOutcome, type ShardRunOptions } from "./distributed/shard-run.ts";
+export { openRunFolder, type RunFolderClient } from "./distributed/run-folder-client.ts";
+export {
+  DISTRIBUTED_TAG,
+  mergeRunFolder,
+  type MergeOptions,
+  type MergeOutcome,
+} from "./distributed/merge-run.ts";
+export {
+  DEFAULT_ACTIVE_DEADLINE_SECONDS,
+  DEFAULT_BARRIER_TIMEOUT_MS,
+  DEFAULT_TAILLAB_IMAGE,
+} from "./distributed/kubernetes-defaults.ts";

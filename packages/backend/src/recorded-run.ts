@@ -15,7 +15,7 @@ export interface RecordingOptions {
 
 /**
  * runBenchmark, with everything it measures written through the results store as it goes:
- * records streamed, histograms per phase, the summary last. A run that fails is marked failed;
+ * records streamed, histograms per phase, the cleanup's outcome in run.json, the summary last. A run that fails is marked failed;
  * a write the store cannot make (a full disk) stops the run and keeps what was written.
  */
 export async function runAndRecord(
@@ -49,6 +49,10 @@ export async function runAndRecord(
           },
         });
         await hooks.onRunStart?.(start);
+      },
+      onCleanup: async (cleanup) => {
+        if (writer) await store.recordCleanup(writer.id, cleanup);
+        await hooks.onCleanup?.(cleanup);
       },
       onRecords: (pointIndex, records) => {
         writer?.appendRecords(pointIndex, records);

@@ -2,20 +2,28 @@ import {
   RESULTS_SCHEMA_VERSION,
   type Operation,
   type PointSummary,
+  type RunCleanup,
+  type RunNotice,
   type RunPointParams,
   type RequestRecord,
   type RunProgress,
+  type RunMarker,
   type RunSpec,
   type RunSummary,
 } from "@taillab/api";
 import {
   expandSweep,
+  firstClientOfShard,
+  isLiveSession,
   NEVER_HEDGED,
   operationOf,
   parseOperationMix,
   parseRunSpec,
   PhaseAccount,
   repeatedPhaseStats,
+  shardPointParams,
+  shardSpecProblems,
+  type ShardRole,
 } from "@taillab/core";
 import {
   createControlPlane,
@@ -24,15 +32,19 @@ import {
   epochNowMs,
   runPoint,
   type ControlPlane,
+  type RunTuner,
   type PhaseProgress,
   type PhaseResult,
-  type TransportTarget,
 } from "@taillab/engine";
 import { randomBytes } from "node:crypto";
-import { resolveCredentials, type SecretSources } from "./credentials.ts";
+import type { SecretSources } from "./credentials.ts";
 import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.ts";
 import { InputError } from "./input-error.ts";
-import { objectMemoryProblems } from "./object-memory.ts";
+import { startLiveSession, type LiveSession } from "./live-session.ts";
+import { machineCapacityProblems } from "./machine-capacity.ts";
+import { mergeCleanups, removeLeftovers } from "./run-leftovers.ts";
+import { noticeText } from "./run-notices.ts";
+import { resolveTargets, targetNotices, testbedTarget, type RunTarget } from "./run-targets.ts";
 
 export interface RunHooks {
   /** Aborting ends the run within about a second, keeping what was measured. */
@@ -44,14 +56,40 @@ export interface RunHooks {
   onPhaseStart?: (pointIndex: number, op: Operation) => void;
   /** Each operation of a point once it ended (repetitions merged): summary and account. */
   onPhaseDone?: (pointIndex: number, phase: PhaseResult) => void;
-  /** Status lines for a person: the embedded testbed's address, cleanup after a stop. */
-  onNotice?: (message: string) => void;
+  /**
+   * Status lines for a person: the embedded testbed's address, cleanup after a stop. `message`
+   * is the English sentence; `notice` the same as data, for a UI's own language.
+   */
+  onNotice?: (message: string, notice: RunNotice) => void;
   /** After the preflight checks, before the first request: where a results store opens the run. */
   onRunStart?: (start: RunStart) => Promise<void>;
+  /** A live session's knobs moved (and its start): the marker on its timeline. */
+  onMarker?: (marker: RunMarker) => void;
+  /**
+   * Once, after the last point (also after a stop): what removing the run's objects, open
+   * uploads and workload buckets did, and what it could not remove. Not called for a run that
+   * keeps its objects and made no buckets.
+   */
+  onCleanup?: (cleanup: RunCleanup) => Promise<void>;
 }
 
-/** What a live view shows beside the counts. */
-export type LiveFigures = Pick<PhaseProgress, "percentiles" | "intervals">;
+/** What a live view shows beside the counts (the latency histogram only during the call). */
+export type LiveFigures = Pick<PhaseProgress, "percentiles" | "intervals" | "encodeLatency">;
+
+/**
+ * A shard of a distributed run (distributed/shard-run.ts): its share of every point, keys of its
+ * own under the run's, and a start common to all shards.
+ */
+export interface ShardPart {
+  role: ShardRole;
+  /** The distributed run's id, the same in every shard. */
+  runId: string;
+  /** Where this shard's run clock starts (the barrier's alignedRunStartMs). */
+  runStartEpochMs: number;
+  /** Passes the start barrier: answers the common start, epoch ms (see runPoint's startGate). */
+  startGate: () => Promise<number>;
+  onStarted: (epochMs: number) => void;
+}
 
 export interface RunStart {
   runId: string;
@@ -62,14 +100,16 @@ export interface RunStart {
   keyPrefix: string;
   /** The endpoint's Server header, when it sent one. */
   server: string | null;
+  /** The live tail lab's knobs, when the run is a live session (isLiveSession); else null. */
+  live: LiveSession | null;
 }
 
 /** A spec checked against the contract and against what this machine can hold. */
 export function validateRunSpec(input: unknown): RunSpec {
   const parsed = parseRunSpec(input);
   if (!parsed.ok) throw new InputError(parsed.errors);
-  const tooLarge = objectMemoryProblems(parsed.spec);
-  if (tooLarge.length > 0) throw new InputError(tooLarge);
+  const beyondMachine = machineCapacityProblems(parsed.spec);
+  if (beyondMachine.length > 0) throw new InputError(beyondMachine);
   return parsed.spec;
 }
 
@@ -88,14 +128,19 @@ export async function runBenchmark(
   input: unknown,
   secrets: SecretSources,
   hooks: RunHooks = {},
+  shard: ShardPart | null = null,
 ): Promise<RunSummary> {
   const spec = validateRunSpec(input);
-  for (const notice of modeNotices(spec)) hooks.onNotice?.(notice);
-  const runId = newRunId();
+  if (shard) {
+    const problems = shardSpecProblems(spec, shard.role.count);
+    if (problems.length > 0) throw new InputError(problems);
+  }
+  for (const notice of [...modeNotices(spec), ...targetNotices(spec)]) notify(hooks, notice);
+  const runId = shard?.runId ?? newRunId();
   const startedAt = new Date().toISOString();
   const testbed = spec.endpoints ? null : await startEmbeddedTestbed(spec.bucket, spec.testbed);
   try {
-    if (testbed) hooks.onNotice?.(describeTestbed(testbed, spec));
+    if (testbed) notify(hooks, testbedNotice(testbed, spec));
     const targets = await resolveTargets(spec, secrets, testbed);
     const controlPlanes = targets.map((target) =>
       createControlPlane({ ...target, maxConnections: 1 }),
@@ -104,13 +149,33 @@ export async function runBenchmark(
     if (!controlPlane) throw InputError.of("endpoints", "expected at least one endpoint");
     try {
       for (const [index, replica] of controlPlanes.entries()) {
-        await preflight(spec, replica, targets[index]?.url ?? "");
+        await preflight(spec, replica, targets[index]?.url ?? "", hooks);
       }
       const server = await controlPlane.serverHeader();
-      const runStartEpochMs = epochNowMs();
-      const keyPrefix = keyPrefixOf(spec, runId);
-      await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server });
-      const points = await runPoints(spec, runId, runStartEpochMs, targets, controlPlane, hooks);
+      const runStartEpochMs = shard?.runStartEpochMs ?? epochNowMs();
+      const keyPrefix = keyPrefixOf(spec, runId, shard);
+      const live =
+        testbed && isLiveSession(spec)
+          ? startLiveSession({
+              spec,
+              testbed,
+              targetOf: (url) => testbedTarget(url, testbed, spec),
+              runStartEpochMs,
+              ...(hooks.onMarker ? { onMarker: hooks.onMarker } : {}),
+            })
+          : null;
+      await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server, live });
+      const { points, cleanup } = await runPoints(spec, {
+        runId,
+        runStartEpochMs,
+        keyPrefix,
+        targets,
+        controlPlane,
+        hooks,
+        shard,
+        tuner: live?.tuner ?? null,
+      });
+      if (cleanup) await hooks.onCleanup?.(cleanup);
       const stopped = hooks.signal?.aborted === true || points.some((point) => !point.finished);
       return {
         schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -126,6 +191,7 @@ export async function runBenchmark(
         pointCount: expandSweep(spec).length,
         points,
         ...(testbed ? { testbed: testbed.stats() } : {}),
+        ...(live ? { markers: [...live.markers] } : {}),
       };
     } finally {
       await Promise.all(controlPlanes.map((replica) => replica.close()));
@@ -135,12 +201,15 @@ export async function runBenchmark(
   }
 }
 
-type Target = Omit<TransportTarget, "maxConnections">;
+/** Tells the host, in English and as data. */
+function notify(hooks: RunHooks, notice: RunNotice): void {
+  hooks.onNotice?.(noticeText(notice), notice);
+}
 
-function describeTestbed(testbed: EmbeddedTestbed, spec: RunSpec): string {
+function testbedNotice(testbed: EmbeddedTestbed, spec: RunSpec): RunNotice {
   const { profile, seed } = spec.testbed;
   const profileName = typeof profile === "string" ? profile : "custom";
-  return `embedded testbed listening on ${testbed.urls.join(", ")} (profile ${profileName}, seed ${seed})`;
+  return { code: "testbedStarted", params: { urls: testbed.urls, profile: profileName, seed } };
 }
 
 /**
@@ -199,98 +268,113 @@ function mergeRepetitions(repetitions: readonly PhaseResult[][], op: Operation):
  * What a request mode will not do as one might think, said before the run: operations it never
  * sends backups for, and backups that share the one replica there is.
  */
-function modeNotices(spec: RunSpec): string[] {
+function modeNotices(spec: RunSpec): RunNotice[] {
   if (spec.mode === "normal") return [];
-  const notices: string[] = [];
+  const notices: RunNotice[] = [];
   const replicas = spec.endpoints?.length ?? spec.testbed.replicas;
-  if (replicas === 1) {
-    notices.push(
-      `${spec.mode} mode with one replica: backups go to the same server as their first attempt, on connections of their own, and share its queue; give several endpoints (or testbed replicas) to send them elsewhere`,
-    );
-  }
+  if (replicas === 1) notices.push({ code: "backupsShareReplica", params: { mode: spec.mode } });
   const mix = spec.workload ? parseOperationMix(spec.workload.ops) : null;
   if (mix?.ok) {
-    const unhedged = mix.value
+    const ops = mix.value
       .map((entry) => operationOf(entry.op))
       .filter((op) => NEVER_HEDGED.has(op));
-    if (unhedged.length > 0) {
-      notices.push(
-        `${spec.mode} mode: ${unhedged.join(", ")} always run once, without backups (a second copy would not be harmless)`,
-      );
-    }
+    if (ops.length > 0) notices.push({ code: "unhedgedOps", params: { mode: spec.mode, ops } });
   }
   return notices;
 }
 
-function keyPrefixOf(spec: RunSpec, runId: string): string {
-  return `${spec.keyPrefix}/${runId}/`;
+/**
+ * What names a run's keys and buckets: its id, and a shard's `<runId>-<shard>`, so a shard's
+ * cleanup removes its own keys and workload buckets, never another shard's.
+ */
+function keySpaceOf(runId: string, shard: ShardPart | null): string {
+  return shard ? `${runId}-${shard.role.index}` : runId;
 }
 
-async function resolveTargets(
+/** `<prefix>/<runId>/`; a shard's, `<prefix>/<runId>-<shard>/`. */
+function keyPrefixOf(spec: RunSpec, runId: string, shard: ShardPart | null): string {
+  return `${spec.keyPrefix}/${keySpaceOf(runId, shard)}/`;
+}
+
+/**
+ * Endpoint, credentials and bucket of one replica, checked before the first request (or the
+ * bucket created with --create-bucket, which says so and that it stays); a failure is an
+ * InputError naming the endpoint, `credentials` or `bucket`.
+ */
+async function preflight(
   spec: RunSpec,
-  secrets: SecretSources,
-  testbed: EmbeddedTestbed | null,
-): Promise<Target[]> {
-  if (testbed) {
-    return testbed.urls.map((url) => ({
-      url,
-      region: "us-east-1",
-      addressing: "path",
-      credentials: testbed.credentials,
-      bucket: spec.bucket,
-    }));
+  controlPlane: ControlPlane,
+  url: string,
+  hooks: RunHooks,
+): Promise<void> {
+  try {
+    await checkOrCreateBucket(spec, controlPlane, url, hooks);
+  } catch (error) {
+    if (!(error instanceof EndpointError)) throw error;
+    // The field names the endpoint already: its message without it, so it is not said twice.
+    throw error.field === "endpoint"
+      ? InputError.of(`endpoint ${url}`, error.detail)
+      : InputError.of(error.field, error.message);
   }
-  const endpoints = spec.endpoints ?? [];
-  return Promise.all(
-    endpoints.map(async (endpoint, index) => ({
-      url: endpoint.url.replace(/\/$/, ""),
-      region: endpoint.region,
-      addressing: endpoint.addressing,
-      credentials: await resolveCredentials(
-        endpoint.credentials,
-        secrets,
-        `endpoints[${index}].credentials`,
-      ),
-      bucket: spec.bucket,
-    })),
-  );
 }
 
-async function preflight(spec: RunSpec, controlPlane: ControlPlane, url: string): Promise<void> {
+async function checkOrCreateBucket(
+  spec: RunSpec,
+  controlPlane: ControlPlane,
+  url: string,
+  hooks: RunHooks,
+): Promise<void> {
   try {
     await controlPlane.checkAccess();
   } catch (error) {
-    if (!(error instanceof EndpointError)) throw error;
-    if (error.field === "bucket" && spec.createBucket) {
-      await controlPlane.createBucket();
-      return;
+    if (!(error instanceof EndpointError && error.field === "bucket" && spec.createBucket)) {
+      throw error;
     }
-    const field = { endpoint: `endpoint ${url}`, credentials: "credentials", bucket: "bucket" }[
-      error.field
-    ];
-    throw InputError.of(field, error.message);
+    await controlPlane.createBucket();
+    notify(hooks, { code: "bucketCreated", params: { bucket: spec.bucket, url } });
   }
+}
+
+/** The operations a workload's mix draws from (none without a workload). */
+function workloadOperations(spec: RunSpec): Set<Operation> {
+  const mix = spec.workload ? parseOperationMix(spec.workload.ops) : null;
+  return new Set(mix?.ok ? mix.value.map((entry) => operationOf(entry.op)) : []);
+}
+
+interface PointsRun {
+  runId: string;
+  runStartEpochMs: number;
+  keyPrefix: string;
+  targets: RunTarget[];
+  controlPlane: ControlPlane;
+  hooks: RunHooks;
+  shard: ShardPart | null;
+  /** A live session's knobs, which runPoint follows; null for other runs. */
+  tuner: RunTuner | null;
 }
 
 async function runPoints(
   spec: RunSpec,
-  runId: string,
-  runStartEpochMs: number,
-  targets: Target[],
-  controlPlane: ControlPlane,
-  hooks: RunHooks,
-): Promise<PointSummary[]> {
-  const keyPrefix = keyPrefixOf(spec, runId);
+  { runId, runStartEpochMs, keyPrefix, targets, controlPlane, hooks, shard, tuner }: PointsRun,
+): Promise<{ points: PointSummary[]; cleanup: RunCleanup | null }> {
   const points = expandSweep(spec);
   const summaries: PointSummary[] = [];
+  const wantsCleanup = spec.phases.includes("cleanup");
+  const operations = workloadOperations(spec);
+  // A workload's buckets are never the run's to keep, whatever the phases say.
+  const makesBuckets = operations.has("CREATE_BUCKET") || operations.has("DELETE_BUCKET");
+  let cleanup: RunCleanup | null = null;
   let firstKey = 0;
   let firstPhaseIndex = 0;
-  for (const [pointIndex, params] of points.entries()) {
+  for (const [pointIndex, wholePoint] of points.entries()) {
     if (hooks.signal?.aborted) break;
+    const params = shard ? shardPointParams(wholePoint, shard.role) : wholePoint;
     const repetitions: PhaseResult[][] = [];
     let finished = true;
     for (let repetition = 0; repetition < spec.repeat && !hooks.signal?.aborted; repetition += 1) {
       const phases: PhaseResult[] = [];
+      // Only the run's first measured phase waits for the other shards.
+      const first = pointIndex === 0 && repetition === 0;
       const result = await runPoint({
         targets,
         transportKind: spec.transport,
@@ -307,8 +391,18 @@ async function runPoints(
         workers: spec.workers ?? defaultWorkerCount(),
         verify: spec.verify,
         runStartEpochMs,
+        ...(shard
+          ? {
+              shard: {
+                ...shard.role,
+                firstClient: firstClientOfShard(wholePoint.clients, shard.role),
+              },
+              ...(first ? { startGate: shard.startGate, onStarted: shard.onStarted } : {}),
+            }
+          : {}),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
-        onProgress: ({ percentiles, intervals, ...progress }) =>
+        ...(tuner ? { tuner } : {}),
+        onProgress: ({ percentiles, intervals, encodeLatency, ...progress }) =>
           hooks.onProgress?.(
             {
               runId,
@@ -319,11 +413,16 @@ async function runPoints(
               p50Ms: percentiles?.p50Ms ?? null,
               p99Ms: percentiles?.p99Ms ?? null,
             },
-            { percentiles, intervals },
+            { percentiles, intervals, encodeLatency },
           ),
         onRecords: (records) => hooks.onRecords?.(pointIndex, records),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),
         onPhaseDone: (phase) => phases.push(phase),
+        onServerLost: ({ sinceMs, atMs, failures, lastError }, phase) => {
+          const silentMs = atMs - sinceMs;
+          const params = { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase };
+          notify(hooks, { code: "serverLost", params });
+        },
       });
       repetitions.push(phases);
       finished &&= !result.stopped;
@@ -331,18 +430,29 @@ async function runPoints(
         ({ summary }) => summary.op === "DELETE" && summary.errors > 0,
       );
       const leftover = result.writtenKeyCount > result.deletedKeyCount || deleteFailed;
-      if (spec.phases.includes("cleanup") && leftover) {
-        const keys = Array.from(
-          { length: result.writtenKeyCount },
-          (_, index) => `${keyPrefix}${firstKey + index}`,
-        );
-        hooks.onNotice?.(`deleting the ${keys.length} objects this point wrote`);
-        await controlPlane.deleteKeys(keys);
+      if (wantsCleanup || makesBuckets) {
+        const keys =
+          wantsCleanup && leftover
+            ? Array.from(
+                { length: result.writtenKeyCount },
+                (_, index) => `${keyPrefix}${firstKey + index}`,
+              )
+            : [];
+        if (keys.length > 0) {
+          notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
+        }
+        const done = await removeLeftovers(controlPlane, {
+          objects: keys,
+          keyPrefix,
+          uploads: wantsCleanup && operations.has("MULTIPART"),
+          bucketsOfRun: makesBuckets ? keySpaceOf(runId, shard) : null,
+        });
+        cleanup = cleanup ? mergeCleanups(cleanup, done) : done;
       }
       firstKey += result.keySpan;
       firstPhaseIndex += result.phaseCount;
     }
     summaries.push(pointSummary(params, repetitions, finished, pointIndex, hooks));
   }
-  return summaries;
+  return { points: summaries, cleanup };
 }

@@ -3,7 +3,7 @@ import { arch, cpus, release, totalmem, type } from "node:os";
 // Imported rather than read beside this file, so a bundle (the desktop app's) carries it.
 import rootPackage from "../../../package.json" with { type: "json" };
 
-const TAILLAB_VERSION = rootPackage.version;
+export const TAILLAB_VERSION = rootPackage.version;
 
 /** Where a run was measured, kept beside its results so figures can be compared fairly later. */
 export function captureEnvironment(server: string | null): RunEnvironment {

@@ -19,13 +19,17 @@ import { INTERVAL_US, type PhaseAccountDelta } from "./phase-account.ts";
  *
  * One line per operation of a point per second of the run clock (seconds since StartTime, the
  * run's start): the interval's successful requests' latencies (µs, max in ms); the failed
- * requests' times to failure under the tag `p<point>/<OP>/failed`.
+ * requests' times to failure under the tag `p<point>/<OP>/failed`; the backups their requests
+ * sent, each as its wait after the first attempt, under `p<point>/<OP>/backups`.
  */
+
+/** latency: successful requests; failed: times to failure; backups: the backups' waits. */
+export type IntervalLineKind = "latency" | "failed" | "backups";
 
 export interface IntervalLogLine {
   pointIndex: number;
   op: Operation;
-  failed: boolean;
+  kind: IntervalLineKind;
   /** Seconds of the run clock. */
   startS: number;
   lengthS: number;
@@ -41,8 +45,8 @@ export function intervalLogHeader(runStartEpochMs: number): string {
   ].join("\n");
 }
 
-function tagOf(line: Pick<IntervalLogLine, "pointIndex" | "op" | "failed">): string {
-  return `p${line.pointIndex}/${line.op}${line.failed ? "/failed" : ""}`;
+function tagOf(line: Pick<IntervalLogLine, "pointIndex" | "op" | "kind">): string {
+  return `p${line.pointIndex}/${line.op}${line.kind === "latency" ? "" : `/${line.kind}`}`;
 }
 
 /** The log lines of one operation of a point, from its account's intervals. */
@@ -52,12 +56,15 @@ export function intervalLogLines(
   intervals: PhaseAccountDelta["intervals"],
 ): IntervalLogLine[] {
   const lengthS = INTERVAL_US / 1e6;
-  return intervals.flatMap(({ index, latency, failures }) =>
-    [
-      { failed: false, tally: latency },
-      { failed: true, tally: failures },
-    ].flatMap(({ failed, tally }) =>
-      tally ? [{ pointIndex, op, failed, startS: index * lengthS, lengthS, tally }] : [],
+  return intervals.flatMap(({ index, latency, failures, backups }) =>
+    (
+      [
+        { kind: "latency", tally: latency },
+        { kind: "failed", tally: failures },
+        { kind: "backups", tally: backups },
+      ] as const
+    ).flatMap(({ kind, tally }) =>
+      tally ? [{ pointIndex, op, kind, startS: index * lengthS, lengthS, tally }] : [],
     ),
   );
 }
@@ -67,7 +74,7 @@ export function formatIntervalLogLine(line: IntervalLogLine): string {
   return `Tag=${tagOf(line)},${line.startS.toFixed(3)},${line.lengthS.toFixed(3)},${maxMs},${line.tally.histogram}\n`;
 }
 
-const LINE = /^Tag=p(\d+)\/([A-Z_]+)(\/failed)?,([\d.]+),([\d.]+),([\d.]+),(\S+)$/;
+const LINE = /^Tag=p(\d+)\/([A-Z_]+)(?:\/(failed|backups))?,([\d.]+),([\d.]+),([\d.]+),(\S+)$/;
 
 export interface ParsedIntervalLog {
   runStartEpochMs: number | null;
@@ -99,7 +106,7 @@ export function parseIntervalLog(text: string): ParsedIntervalLog {
     lines.push({
       pointIndex: Number(match[1]),
       op: op.data,
-      failed: match[3] !== undefined,
+      kind: (match[3] as "failed" | "backups" | undefined) ?? "latency",
       startS: Number(match[4]),
       lengthS: Number(match[5]),
       // Count, sum and min are the histogram's own once it is decoded.
@@ -132,10 +139,13 @@ export function intervalsFromLog(lines: readonly IntervalLogLine[]): PhaseInterv
       p99Ms: null,
       p999Ms: null,
       maxMs: null,
+      backups: 0,
     };
     const histogram = decodeHistogram(line.tally.histogram);
-    if (line.failed) {
+    if (line.kind === "failed") {
       interval.errors = histogram.totalCount;
+    } else if (line.kind === "backups") {
+      interval.backups = histogram.totalCount;
     } else {
       const stats = tallyStatsMs(tallyOfHistogram(histogram, line.tally.maxUs));
       interval.requests = histogram.totalCount;

@@ -1,4 +1,9 @@
-import { PERCENTILE_LEVELS, type LatencyStats } from "@taillab/api";
+import {
+  PERCENTILE_LEVELS,
+  type EncodedTally,
+  type LatencyStats,
+  type LivePercentiles,
+} from "@taillab/api";
 import {
   createLatencyHistogram,
   decodeHistogram,
@@ -22,14 +27,8 @@ export interface LatencyTally {
   maxUs: number;
 }
 
-/** A tally as it crosses a thread or process boundary. */
-export interface EncodedTally {
-  histogram: string;
-  count: number;
-  sumUs: number;
-  minUs: number;
-  maxUs: number;
-}
+/** A tally as it crosses a thread or process boundary (api's EncodedTallySchema). */
+export type { EncodedTally };
 
 export function createTally(): LatencyTally {
   return {
@@ -110,6 +109,21 @@ export function tallyStatsMs(tally: LatencyTally): LatencyStats | null {
     mean: toMs(tally.sumUs / tally.count),
     stdev: toMs(tally.histogram.stdDeviation),
   };
+}
+
+/** What a live view shows of a tally so far, or null before its first duration. */
+export function livePercentilesOf(tally: LatencyTally): LivePercentiles | null {
+  const stats = tallyStatsMs(tally);
+  return (
+    stats && {
+      p50Ms: stats.p50,
+      p90Ms: stats.p90,
+      p99Ms: stats.p99,
+      p999Ms: stats.p999,
+      maxMs: stats.max,
+      count: tally.count,
+    }
+  );
 }
 
 /**

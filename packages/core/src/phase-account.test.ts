@@ -1,6 +1,8 @@
+import { PhaseAccountDeltaSchema } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import type { AttemptTimeline, LogicalRequest } from "./logical-request.ts";
 import { PhaseAccount, type PhaseAccountShape } from "./phase-account.ts";
+import { intervalLogLines, intervalsFromLog } from "./interval-log.ts";
 import { createRandom } from "./random.ts";
 
 const GET: PhaseAccountShape = { op: "GET", loop: "closed", hedgeBudgetPct: null };
@@ -193,6 +195,7 @@ describe("PhaseAccount: what each figure means", () => {
         p99Ms: 2,
         p999Ms: 2,
         maxMs: 2,
+        backups: 0,
       },
       {
         startMs: 1000,
@@ -203,9 +206,63 @@ describe("PhaseAccount: what each figure means", () => {
         p99Ms: 200,
         p999Ms: 200,
         maxMs: 200,
+        backups: 0,
       },
     ]);
     account.destroy();
+  });
+
+  it("counts the backups of each second's answered requests: the cost over time", () => {
+    const account = new PhaseAccount(GET);
+    const hedged = (startUs: number, winner: number | null) =>
+      request(
+        startUs,
+        [
+          attempt(startUs, { serverUs: 50_000, error: "Cancelled" }),
+          attempt(startUs + 30_000, { serverUs: 1000 }, 1),
+        ],
+        winner,
+      );
+    account.add(hedged(0, 1));
+    account.add(request(100_000, [attempt(100_000)], 0));
+    account.add(hedged(1_200_000, 1));
+    account.add(hedged(1_400_000, null));
+    expect(
+      account.intervalStats().map(({ requests, errors, backups }) => ({
+        requests,
+        errors,
+        backups,
+      })),
+    ).toEqual([
+      { requests: 2, errors: 0, backups: 1 },
+      { requests: 1, errors: 1, backups: 2 },
+    ]);
+    // And they survive the log: each backup's wait after its first attempt is a histogram line.
+    const lines = intervalLogLines(0, "GET", account.encodedIntervals());
+    expect(lines.filter((line) => line.kind === "backups").map((line) => line.tally.count)).toEqual(
+      [1, 2],
+    );
+    expect(intervalsFromLog(lines)[0]?.intervals.map((interval) => interval.backups)).toEqual([
+      1, 2,
+    ]);
+    // And the account a shard uploads: the contract keeps them, and a merge counts them.
+    const uploaded = PhaseAccountDeltaSchema.parse(JSON.parse(JSON.stringify(account.snapshot())));
+    const merged = new PhaseAccount(GET);
+    merged.merge(uploaded);
+    expect(merged.intervalStats().map(({ backups }) => backups)).toEqual([1, 2]);
+    // A shard of an older image sent none.
+    const older = {
+      ...uploaded,
+      intervals: uploaded.intervals.map(({ index, latency, failures }) => ({
+        index,
+        latency,
+        failures,
+      })),
+    };
+    const withoutBackups = new PhaseAccount(GET);
+    withoutBackups.merge(PhaseAccountDeltaSchema.parse(older));
+    expect(withoutBackups.intervalStats().map(({ backups }) => backups)).toEqual([0, 0]);
+    for (const each of [account, merged, withoutBackups]) each.destroy();
   });
 });
 

@@ -1,12 +1,17 @@
 import {
   MISSED_START_TOLERANCE_MS,
   STEADY_BUCKET_MS,
+  TALLY_NAMES,
+  type EncodedTally,
+  type HedgeCounts,
   type HedgeSummary,
   type IntervalStats,
   type Loop,
   type Operation,
+  type PhaseAccountDelta,
   type PhaseSummary,
   type SteadyThroughput,
+  type TallyName,
 } from "@taillab/api";
 import {
   createTally,
@@ -17,17 +22,15 @@ import {
   resetTally,
   tallyPercentileUs,
   tallyStatsMs,
-  type EncodedTally,
   type LatencyTally,
 } from "./latency-tally.ts";
-import { latencyParts, wasCancelled, type LogicalRequest } from "./logical-request.ts";
 import {
-  addToTail,
-  mergeTail,
-  tailBreakdown,
-  type TailBucketSums,
-  type TailBuckets,
-} from "./tail-breakdown.ts";
+  latencyParts,
+  wasCancelled,
+  type AttemptTimeline,
+  type LogicalRequest,
+} from "./logical-request.ts";
+import { addToTail, mergeTail, tailBreakdown, type TailBuckets } from "./tail-breakdown.ts";
 
 /**
  * THE accounting of TailLab: how logical requests become a phase summary. Every figure of a
@@ -43,8 +46,7 @@ import {
  * min / max are kept exactly beside the histograms.
  */
 
-export const TALLY_NAMES = ["latency", "clientQueue", "service", "ttfb", "transfer"] as const;
-export type TallyName = (typeof TALLY_NAMES)[number];
+export { TALLY_NAMES, type HedgeCounts, type PhaseAccountDelta, type TallyName };
 
 /** Interval of the percentiles over time, on the run clock. */
 export const INTERVAL_US = 1_000_000;
@@ -56,17 +58,6 @@ export interface PhaseAccountShape {
   loop: Loop;
   /** The hedge budget when backups are on for this operation, else null (no hedge summary). */
   hedgeBudgetPct: number | null;
-}
-
-export interface HedgeCounts {
-  attempts: number;
-  backups: number;
-  /** Σ over backups of (backup ready − first attempt ready). */
-  backupDelayUs: number;
-  cancelled: number;
-  wastedBytes: number;
-  wonByBackup: number;
-  sameReplica: number;
 }
 
 /**
@@ -85,23 +76,14 @@ interface IntervalTallies {
   latency: LatencyTally;
   /** Intended start → the failure, of requests that failed. */
   failures: LatencyTally;
+  /** Each backup's wait after its request's first attempt (its count is the cost over time). */
+  backups: LatencyTally;
 }
 
-/** What an account holds, as plain data: a worker's delta, or a whole account's snapshot. */
-export interface PhaseAccountDelta {
-  requests: number;
-  errorsByCode: Record<string, number>;
-  bytes: number;
-  missedStarts: number;
-  tallies: Partial<Record<TallyName, EncodedTally>>;
-  hedge: HedgeCounts;
-  /** lanes: client, first intended start, last end, … flattened. */
-  segments: { phaseIndex: number; firstIntendedUs: number; lastEndUs: number; lanes: number[] }[];
-  /** bucket, answered requests, bytes, … flattened; a bucket is STEADY_BUCKET_MS of answers. */
-  steady: number[];
-  /** Interval index (seconds of the run clock) and its tallies. */
-  intervals: { index: number; latency: EncodedTally | null; failures: EncodedTally | null }[];
-  tail: [number, TailBucketSums][];
+function destroyIntervalTallies(interval: IntervalTallies): void {
+  destroyTally(interval.latency);
+  destroyTally(interval.failures);
+  destroyTally(interval.backups);
 }
 
 function emptyHedgeCounts(): HedgeCounts {
@@ -169,6 +151,10 @@ export class PhaseAccount {
     this.extendSegment(request.phaseIndex, request.client, request.intendedStartUs, last.endUs);
     this.countHedging(request);
     const interval = this.intervalAt(last.endUs);
+    for (let index = 1; index < request.attempts.length; index += 1) {
+      const backup = request.attempts[index] as AttemptTimeline;
+      recordDuration(interval.backups, backup.readyUs - first.readyUs);
+    }
     const steady = this.steadyAt(last.endUs);
     steady[0] += 1;
     if (!winner) {
@@ -225,10 +211,12 @@ export class PhaseAccount {
       bucket[0] += delta.steady[at + 1] as number;
       bucket[1] += delta.steady[at + 2] as number;
     }
-    for (const { index, latency, failures } of delta.intervals) {
+    for (const { index, latency, failures, backups } of delta.intervals) {
       const interval = this.intervalAt(index * INTERVAL_US);
       if (latency) mergeTally(interval.latency, latency);
       if (failures) mergeTally(interval.failures, failures);
+      // Deltas of an older engine (or snapshots from before backups were kept) have none.
+      if (backups) mergeTally(interval.backups, backups);
     }
     mergeTail(this.tail, delta.tail);
   }
@@ -248,10 +236,7 @@ export class PhaseAccount {
     for (const tally of Object.values(this.tallies)) resetTally(tally);
     this.hedge = emptyHedgeCounts();
     this.steady.clear();
-    for (const interval of this.intervals.values()) {
-      destroyTally(interval.latency);
-      destroyTally(interval.failures);
-    }
+    for (const interval of this.intervals.values()) destroyIntervalTallies(interval);
     this.intervals.clear();
     this.tail.clear();
     this.dirtyLanes.clear();
@@ -334,16 +319,14 @@ export class PhaseAccount {
           index,
           latency: interval.latency.count > 0 ? encodeTally(interval.latency) : null,
           failures: interval.failures.count > 0 ? encodeTally(interval.failures) : null,
+          backups: interval.backups.count > 0 ? encodeTally(interval.backups) : null,
         };
       });
   }
 
   destroy(): void {
     for (const tally of Object.values(this.tallies)) destroyTally(tally);
-    for (const interval of this.intervals.values()) {
-      destroyTally(interval.latency);
-      destroyTally(interval.failures);
-    }
+    for (const interval of this.intervals.values()) destroyIntervalTallies(interval);
     this.intervals.clear();
   }
 
@@ -359,6 +342,7 @@ export class PhaseAccount {
       p99Ms: stats?.p99 ?? null,
       p999Ms: stats?.p999 ?? null,
       maxMs: stats?.max ?? null,
+      backups: interval.backups.count,
     };
   }
 
@@ -397,7 +381,7 @@ export class PhaseAccount {
         : segments,
       steady,
       intervals: this.encodedIntervals(),
-      tail: [...this.tail].map(([bucket, sums]) => [bucket, [...sums] as TailBucketSums]),
+      tail: [...this.tail].map(([bucket, sums]) => [bucket, [...sums]]),
     };
   }
 
@@ -448,7 +432,7 @@ export class PhaseAccount {
     const index = Math.floor(endUs / INTERVAL_US);
     let interval = this.intervals.get(index);
     if (!interval) {
-      interval = { latency: createTally(), failures: createTally() };
+      interval = { latency: createTally(), failures: createTally(), backups: createTally() };
       this.intervals.set(index, interval);
     }
     this.dirtyIntervals.add(index);
@@ -547,4 +531,30 @@ const BYTES_PER_MIB = 1024 * 1024;
 
 function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+/**
+ * An account's data moved to another run clock: `offsetUs` is added to every time in it (the
+ * spans of segments and lanes; steady buckets and intervals move by whole buckets, rounded, so a
+ * shift by whole seconds, as between the shards of a distributed run, is exact). Durations and
+ * counts do not change.
+ */
+export function shiftedAccount(delta: PhaseAccountDelta, offsetUs: number): PhaseAccountDelta {
+  const steadyShift = Math.round(offsetUs / STEADY_BUCKET_US);
+  const intervalShift = Math.round(offsetUs / INTERVAL_US);
+  return {
+    ...delta,
+    segments: delta.segments.map((segment) => ({
+      ...segment,
+      firstIntendedUs: segment.firstIntendedUs + offsetUs,
+      lastEndUs: segment.lastEndUs + offsetUs,
+      // client, first start, last end, … : the times move, the client does not.
+      lanes: segment.lanes.map((value, at) => (at % 3 === 0 ? value : value + offsetUs)),
+    })),
+    steady: delta.steady.map((value, at) => (at % 3 === 0 ? value + steadyShift : value)),
+    intervals: delta.intervals.map((interval) => ({
+      ...interval,
+      index: interval.index + intervalShift,
+    })),
+  };
 }

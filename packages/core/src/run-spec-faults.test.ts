@@ -84,6 +84,51 @@ describe("a spec that S3 or TailLab cannot run is refused, naming the field", ()
     expect(errorsOf({ ...minimal, ...extra }).map(line)).toEqual([expected]);
   });
 
+  it.each([
+    [
+      { url: "http://127.0.0.1:9000", addressing: "virtual-host" },
+      'endpoints[0].addressing: virtual-host addressing needs a host name, and 127.0.0.1 is an IP address (the bucket would be asked for as "<bucket>.127.0.0.1"); use path addressing, or a name for the server',
+    ],
+    [
+      { url: "http://[::1]:9000", addressing: "virtual-host" },
+      'endpoints[0].addressing: virtual-host addressing needs a host name, and [::1] is an IP address (the bucket would be asked for as "<bucket>.[::1]"); use path addressing, or a name for the server',
+    ],
+    [
+      { url: "http://127.0.0.1:9000", caFile: "lab-ca.pem" },
+      "endpoints[0].caFile: is for https:// endpoints; http://127.0.0.1:9000 does not use TLS",
+    ],
+    [
+      { url: "http://127.0.0.1:9000", insecure: true },
+      "endpoints[0].insecure: is for https:// endpoints; http://127.0.0.1:9000 does not use TLS",
+    ],
+    [
+      { url: "https://lab.example:9000", caFile: "lab-ca.pem", insecure: true },
+      "endpoints[0].insecure: give a CA file to trust or insecure (no verification), not both",
+    ],
+    [{ url: "http://127.0.0.1:9000" }, null],
+    [{ url: "http://localhost:9000", addressing: "virtual-host" }, null],
+    [{ url: "https://lab.example:9000", caFile: "lab-ca.pem" }, null],
+  ])(
+    "endpoint %j: addressing and TLS that its URL can honour, or a field error",
+    (endpoint, expected) => {
+      const errors = errorsOf({ ...minimal, endpoints: [endpoint] }).map(line);
+      expect(errors).toEqual(expected === null ? [] : [expected]);
+    },
+  );
+
+  it.each([
+    [{ requestTimeoutMs: "2s" }, null],
+    [{ requestTimeoutMs: 0 }, "requestTimeoutMs: expected a duration from 1ms to 60min"],
+    [{ requestTimeoutMs: "2h" }, "requestTimeoutMs: expected a duration from 1ms to 60min"],
+    [
+      { requestTimeoutMs: "soon" },
+      `requestTimeoutMs: "soon" is not a duration; expected a duration like 30s, 500ms, 2m, 1.5s or 250us`,
+    ],
+  ])("request timeout %j: a duration from 1 ms to an hour", (extra, expected) => {
+    const errors = errorsOf({ ...minimal, ...extra }).map(line);
+    expect(errors).toEqual(expected === null ? [] : [expected]);
+  });
+
   it("70 000 sweep points (over the results store's 65 536): refused, naming the lists", () => {
     const spec = {
       ...minimal,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { UNTIL_STOPPED_SAMPLES } from "@taillab/api";
 import { parseRunSpec } from "./run-spec-parser.ts";
+import { expandSweep } from "./sweep.ts";
 
 const minimal = { clients: 8, samples: 256, objectSize: "32KiB" };
 
@@ -27,6 +29,7 @@ describe("parseRunSpec", () => {
           minSamples: 20,
         },
         replicaChoice: "round-robin",
+        requestTimeoutMs: 60_000,
         testbed: { replicas: 1, profile: "fast", seed: 1 },
         repeat: 1,
       },
@@ -57,6 +60,41 @@ describe("parseRunSpec", () => {
       durationMs: 30_000,
       seed: 1,
     });
+  });
+
+  it("reads an open loop until stopped: one point with no count, for a workload", () => {
+    const result = parseRunSpec({
+      clients: 16,
+      objectSize: "4KiB",
+      openLoop: { rateHz: 400, untilStopped: true },
+      workload: { ops: "get:100" },
+    });
+    expect(result.ok && result.spec.openLoop).toMatchObject({ rateHz: 400, untilStopped: true });
+    expect(result.ok && expandSweep(result.spec)).toEqual([
+      { clients: 16, samples: UNTIL_STOPPED_SAMPLES, objectSizeBytes: 4096 },
+    ]);
+  });
+
+  it.each([
+    [{}, "openLoop.untilStopped", "needs a workload"],
+    [{ workload: { ops: "get:100" }, samples: 100 }, "samples", "has no samples"],
+    [
+      { workload: { ops: "get:100" }, openLoop: { rateHz: 1, untilStopped: true, durationMs: 5 } },
+      "openLoop.durationMs",
+      "not both",
+    ],
+    [{ workload: { ops: "get:100" }, clients: [1, 2] }, "clients", "runs one point"],
+    [{ workload: { ops: "get:100" }, repeat: 2 }, "repeat", "runs once"],
+  ])("refuses an open loop until stopped with %j", (override, field, message) => {
+    const result = parseRunSpec({
+      clients: 4,
+      objectSize: "4KiB",
+      openLoop: { rateHz: 100, untilStopped: true },
+      ...override,
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toContainEqual({ field, message: expect.stringContaining(message) });
   });
 
   it.each([
@@ -143,6 +181,7 @@ describe("parseRunSpec", () => {
         accessKeyIdVar: "AWS_ACCESS_KEY_ID",
         secretAccessKeyVar: "AWS_SECRET_ACCESS_KEY",
       },
+      insecure: false,
     });
   });
 

@@ -1,5 +1,6 @@
 import {
   credentialVariableErrors,
+  endpointSettingProblems,
   parseFields,
   RunSpecSchema,
   type FieldError,
@@ -16,7 +17,11 @@ export type RunSpecParseResult = { ok: true; spec: RunSpec } | { ok: false; erro
 export function parseRunSpec(input: unknown): RunSpecParseResult {
   const parsed = parseFields(RunSpecSchema, input, "spec");
   if (!parsed.ok) return parsed;
-  const errors = [...credentialErrors(parsed.value), ...workloadErrors(parsed.value)];
+  const errors = [
+    ...credentialErrors(parsed.value),
+    ...endpointErrors(parsed.value),
+    ...workloadErrors(parsed.value),
+  ];
   return errors.length > 0 ? { ok: false, errors } : { ok: true, spec: parsed.value };
 }
 
@@ -29,6 +34,16 @@ function credentialErrors(spec: RunSpec): FieldError[] {
           message,
         }))
       : [],
+  );
+}
+
+/** Addressing and TLS settings the endpoint's URL cannot honour (api's endpoint-rules.ts). */
+function endpointErrors(spec: RunSpec): FieldError[] {
+  return (spec.endpoints ?? []).flatMap((endpoint, index) =>
+    endpointSettingProblems(endpoint).map(({ field, message }) => ({
+      field: `endpoints[${index}].${field}`,
+      message,
+    })),
   );
 }
 

@@ -24,6 +24,21 @@ function labSweep() {
   return runFixture("sweep", points, { spec });
 }
 
+const FIXED_TOTAL_SIZES = [8192, 32768, 131072, 524288, 2097152];
+
+/** The labs' size sweep at a fixed 4 MiB total, at each client count given. */
+function fixedTotalSweep(...clientCounts: number[]) {
+  const points = clientCounts.flatMap((clients) =>
+    FIXED_TOTAL_SIZES.map((objectSizeBytes) =>
+      pointFixture({ clients, samples: (4 * 1024 * 1024) / objectSizeBytes, objectSizeBytes }, [
+        phaseFixture("PUT", objectSizeBytes / 1024),
+        phaseFixture("GET", objectSizeBytes / 2048),
+      ]),
+    ),
+  );
+  return runFixture("fixed-total", points);
+}
+
 describe("sweepView", () => {
   const view = sweepView(labSweep(), { ops: ["PUT", "GET"] });
 
@@ -66,6 +81,27 @@ describe("sweepView", () => {
   ] as const)("reads %s from each phase", (metric, expected) => {
     const line = view.bySize[metric].find((candidate) => candidate.key === "PUT c4 n256")!;
     expect(line.points[0]!.y).toBe(expected);
+  });
+
+  it("draws a size sweep at a fixed total as one line per operation", () => {
+    const view = sweepView(fixedTotalSweep(1), { ops: ["PUT", "GET"] });
+    const lines = view.bySize.throughputMBps;
+    expect(lines.map((line) => line.key)).toEqual(["PUT c1", "GET c1"]);
+    expect(lines[0]!.fixed).toEqual({ clients: 1 });
+    expect(lines[0]!.totalBytes).toBe(4 * 1024 * 1024);
+    expect(lines[0]!.points.map((point) => point.x)).toEqual(FIXED_TOTAL_SIZES);
+  });
+
+  it("splits a fixed-total sweep by what varies on its own, and keeps the total", () => {
+    const view = sweepView(fixedTotalSweep(1, 4), { ops: ["PUT"] });
+    expect(view.bySize.p50Ms.map((line) => [line.key, line.totalBytes])).toEqual([
+      ["PUT c1", 4 * 1024 * 1024],
+      ["PUT c4", 4 * 1024 * 1024],
+    ]);
+    // Against concurrency, the sizes are lines and their samples move with them.
+    expect(view.byConcurrency.p50Ms.map((line) => line.key)).toEqual(
+      FIXED_TOTAL_SIZES.map((size) => `PUT n${(4 * 1024 * 1024) / size} s${size}`),
+    );
   });
 
   it("leaves out operations not asked for, and keeps all by default", () => {

@@ -4,14 +4,16 @@ import { comparisonMetricValue, type ComparisonMetric } from "./run-comparison.t
 /** The figures a sweep chart can draw: a few of the compared ones. */
 export type SweepMetric = Extract<
   ComparisonMetric,
-  "throughputMBps" | "opsPerSec" | "p50Ms" | "p99Ms" | "p999Ms"
+  "throughputMBps" | "opsPerSec" | "p50Ms" | "p90Ms" | "p99Ms" | "p999Ms" | "p9999Ms"
 >;
 export const SWEEP_METRICS: readonly SweepMetric[] = [
   "throughputMBps",
   "opsPerSec",
   "p50Ms",
+  "p90Ms",
   "p99Ms",
   "p999Ms",
+  "p9999Ms",
 ];
 
 export type SweepAxis = "objectSize" | "concurrency";
@@ -25,13 +27,18 @@ export interface SweepPoint {
 
 /** One line of a sweep chart: the points that share everything but the swept parameter. */
 export interface SweepSeries {
-  /** Stable id, e.g. "PUT c8 n256" or "GET n256 s32768". */
+  /** Stable id, e.g. "PUT c8 n256", "GET n256 s32768", or "PUT c1" for a fixed-total sweep. */
   key: string;
   op: Operation;
   axis: SweepAxis;
   metric: SweepMetric;
-  /** The parameters held fixed along the line (clients and samples, or size and samples). */
+  /**
+   * The parameters held fixed along the line (clients and samples, or size and samples), less
+   * those that move with the swept one: a fixed-total size sweep holds only its clients.
+   */
   fixed: Partial<RunPointParams>;
+  /** Bytes per point, when every point of the line moves the same total (samples × size). */
+  totalBytes: number | null;
   points: SweepPoint[];
 }
 
@@ -46,8 +53,10 @@ export interface SweepView {
 
 /**
  * The charts the labs drew by hand from a sweep: each metric against object size (one line per
- * clients × samples) and against concurrency (one line per size × samples), per operation. A line
- * with a single point is still returned; a chart draws it as a dot.
+ * clients × samples) and against concurrency (one line per size × samples), per operation. A
+ * parameter that moves with the swept one splits no lines: a size sweep at a fixed total (512 ×
+ * 8 KiB … 2 × 2 MiB) is one line per operation. A line with a single point is still returned; a
+ * chart draws it as a dot.
  */
 export function sweepView(
   summary: RunSummary,
@@ -74,38 +83,85 @@ export function sweepView(
   };
 }
 
+type PointParam = keyof RunPointParams;
+
+const AXIS_PARAM: Record<SweepAxis, PointParam> = {
+  objectSize: "objectSizeBytes",
+  concurrency: "clients",
+};
+const KEY_LETTER: Record<PointParam, string> = { clients: "c", samples: "n", objectSizeBytes: "s" };
+
+/**
+ * Whether `param` moves with the swept parameter: it takes several values and each swept value
+ * has one of them (512 × 8 KiB … 2 × 2 MiB). Such a parameter is part of the sweep, not a line of
+ * its own; one that varies independently (clients × sizes) still splits lines.
+ */
+function movesWithAxis(
+  points: readonly RunPointParams[],
+  axisParam: PointParam,
+  param: PointParam,
+) {
+  const valueAt = new Map<number, number>();
+  for (const point of points) {
+    const known = valueAt.get(point[axisParam]);
+    if (known !== undefined && known !== point[param]) return false;
+    valueAt.set(point[axisParam], point[param]);
+  }
+  return new Set(valueAt.values()).size > 1;
+}
+
+/** The total samples × size shared by every point of a line, or null when they differ. */
+function sharedTotalBytes(points: readonly RunPointParams[]): number | null {
+  const totals = new Set(points.map((point) => point.samples * point.objectSizeBytes));
+  return totals.size === 1 ? [...totals][0]! : null;
+}
+
 function seriesFor(
   summary: RunSummary,
   ops: readonly Operation[],
   axis: SweepAxis,
   metric: SweepMetric,
 ): SweepSeries[] {
-  const series = new Map<string, SweepSeries>();
+  const params = summary.points.map((point) => point.params);
+  const axisParam = AXIS_PARAM[axis];
+  // Key order as the labs write a point: clients, samples, size.
+  const lineParams = (["clients", "samples", "objectSizeBytes"] as const).filter(
+    (param) => param !== axisParam && !movesWithAxis(params, axisParam, param),
+  );
+  const series = new Map<string, { line: SweepSeries; params: RunPointParams[] }>();
   for (const op of ops) {
     summary.points.forEach((point, pointIndex) => {
       const phase = point.phases.find((candidate) => candidate.op === op);
       if (!phase) return;
       const y = comparisonMetricValue(phase, metric);
       if (y === null) return;
-      const { clients, samples, objectSizeBytes } = point.params;
-      const fixed: Partial<RunPointParams> =
-        axis === "objectSize" ? { clients, samples } : { objectSizeBytes, samples };
-      const key =
-        axis === "objectSize"
-          ? `${op} c${clients} n${samples}`
-          : `${op} n${samples} s${objectSizeBytes}`;
-      let line = series.get(key);
-      if (!line) {
-        line = { key, op, axis, metric, fixed, points: [] };
-        series.set(key, line);
+      const fixed: Partial<RunPointParams> = Object.fromEntries(
+        lineParams.map((param) => [param, point.params[param]]),
+      );
+      const key = [
+        op,
+        ...lineParams.map((param) => `${KEY_LETTER[param]}${point.params[param]}`),
+      ].join(" ");
+      let entry = series.get(key);
+      if (!entry) {
+        entry = {
+          line: { key, op, axis, metric, fixed, totalBytes: null, points: [] },
+          params: [],
+        };
+        series.set(key, entry);
       }
-      line.points.push({
-        x: axis === "objectSize" ? objectSizeBytes : clients,
+      entry.params.push(point.params);
+      entry.line.points.push({
+        x: point.params[axisParam],
         y,
         pointIndex,
       });
     });
   }
-  for (const line of series.values()) line.points.sort((a, b) => a.x - b.x);
-  return [...series.values()];
+  return [...series.values()].map(({ line, params: linePoints }) => {
+    line.points.sort((a, b) => a.x - b.x);
+    const samplesMove =
+      !("samples" in line.fixed) && new Set(linePoints.map((p) => p.samples)).size > 1;
+    return { ...line, totalBytes: samplesMove ? sharedTotalBytes(linePoints) : null };
+  });
 }

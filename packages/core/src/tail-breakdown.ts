@@ -1,4 +1,4 @@
-import type { TailBreakdown, TailShare } from "@taillab/api";
+import type { TailBreakdown, TailBucketSums, TailShare } from "@taillab/api";
 import type { LatencyParts } from "./logical-request.ts";
 
 /**
@@ -11,7 +11,7 @@ import type { LatencyParts } from "./logical-request.ts";
 const BUCKETS_PER_DOUBLING = 16;
 
 /** count, latencyUs, clientQueueUs, hedgeWaitUs, serverUs, transferUs: sums per bucket. */
-export type TailBucketSums = [number, number, number, number, number, number];
+export type { TailBucketSums };
 
 /** Bucket index → sums; sparse (a phase touches a few dozen buckets). */
 export type TailBuckets = Map<number, TailBucketSums>;

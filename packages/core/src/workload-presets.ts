@@ -1,3 +1,4 @@
+import { fixedTotalPoints } from "./sweep.ts";
 import {
   parseSizeDistribution,
   formatSizeDistribution,
@@ -144,10 +145,10 @@ const SWEEP_PRESETS = {
     description:
       "Object size sweep at a fixed 4 MiB total: 512 × 8 KiB, 256 × 16 KiB … 2 × 2 MiB, one client",
     // One client, as latency against size is the point: with more, queueing mixes in.
-    points: SIZE_SWEEP_SIZES_BYTES.map((sizeBytes) => ({
-      clients: 1,
-      samples: SIZE_SWEEP_TOTAL_BYTES / sizeBytes,
-      objectSize: formatSizeDistribution({ kind: "fixed", sizeBytes }),
+    points: fixedTotalPoints(SIZE_SWEEP_TOTAL_BYTES, SIZE_SWEEP_SIZES_BYTES, 1).map((point) => ({
+      clients: point.clients,
+      samples: point.samples,
+      objectSize: formatSizeDistribution({ kind: "fixed", sizeBytes: point.objectSizeBytes }),
     })),
   },
   "concurrency-sweep": {

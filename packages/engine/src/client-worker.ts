@@ -4,7 +4,6 @@ import {
   createOperationChooser,
   createRandom,
   createRangeChooser,
-  createReplicaChooser,
   createSizeSampler,
   operationOf,
   parseKeyChoice,
@@ -20,11 +19,14 @@ import {
   type TextParseResult,
 } from "@taillab/core";
 import { parentPort, workerData } from "node:worker_threads";
-import { createRequestExecutor, type LogicalResult, type SendAttempt } from "./logical-request.ts";
+import type { LogicalResult, SendAttempt } from "./logical-request.ts";
 import { createObjectContent } from "./object-content.ts";
 import { ScheduleClaims } from "./open-loop-schedule.ts";
 import { createRunClock } from "./run-clock.ts";
-import { createTransport, uploadInParts, type RequestOutcome } from "./transport/index.ts";
+import { createRequestSetup } from "./request-setup.ts";
+import { ServerHealth, verdictOf } from "./server-health.ts";
+import { workloadBucketName } from "./workload-buckets.ts";
+import { uploadInParts, type RequestOutcome } from "./transport/index.ts";
 import type {
   CoordinatorMessage,
   MixOrder,
@@ -45,19 +47,12 @@ const port = parentPort;
 if (!port) throw new Error("client-worker must run in a worker thread");
 
 const clock = createRunClock(init.runStartEpochMs);
-const transports = init.targets.map((target) => createTransport(init.transportKind, target, clock));
 const content = createObjectContent(init.content, init.verify, objectSizes());
 // A stop is final for the worker's life: it aborts what is in flight and starts nothing new.
 const stopController = new AbortController();
 const stopSignal = stopController.signal;
-const chooser = createReplicaChooser({
-  replicas: transports.length,
-  strategy: init.replicaChoice,
-});
-const executors = {
-  withBackups: createRequestExecutor({ mode: init.mode, hedge: init.hedge, chooser, stopSignal }),
-  single: createRequestExecutor({ mode: "normal", hedge: init.hedge, chooser, stopSignal }),
-};
+// A live session retunes it (mode, hedge options, replicas) while the phase runs.
+const setup = createRequestSetup({ ...init, clock });
 
 /**
  * Each key's object size: the point's one size, or drawn from the workload's distribution by a
@@ -103,6 +98,16 @@ function send(message: WorkerMessage): void {
 /** One phase as this worker runs it. */
 interface PhaseRun {
   command: PhaseCommand;
+  /**
+   * Aborted by a stop of the run, or when the server is lost: what is in flight is cut off (and
+   * not counted), and nothing new starts.
+   */
+  signal: AbortSignal;
+  /** Ends the phase early (the server is lost). */
+  end: () => void;
+  health: ServerHealth;
+  /** Run time (µs) before which no request starts: the clients back off from a silent server. */
+  resumeAtUs: number;
   /** Closed loop: hands out request indexes across all clients of all workers. */
   next: Int32Array;
   /** What this worker counted since its last report, per operation. */
@@ -126,8 +131,6 @@ interface FinishedRequest {
 interface MixState {
   order: MixOrder;
   movedBytes: BigInt64Array;
-  /** Buckets this worker created and has not deleted: removed when the phase ends. */
-  bucketsToRemove: Set<string>;
   bucketNumber: number;
   chooseOperation: () => Operation;
   choosePreparedKey: () => number;
@@ -232,7 +235,7 @@ function foldRequest(
 }
 
 function transportFor(replica: number) {
-  const transport = transports[replica];
+  const transport = setup.transports[replica];
   if (!transport) throw new Error(`no transport for replica ${replica}`);
   return transport;
 }
@@ -283,7 +286,7 @@ function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): Pl
   const { workload, newKeyFirst } = mix.order;
   const prepared = () => command.firstKey + mix.choosePreparedKey();
   const newKey = () => newKeyFirst + Atomics.add(mix.newKeys, 0, 1);
-  const backups = command.allowBackups && sendsBackups(init.mode, op);
+  const backups = command.allowBackups && sendsBackups(setup.mode, op);
   switch (op) {
     case "GET": {
       const keyNumber = prepared();
@@ -362,6 +365,9 @@ function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): Pl
         send: (replica, options) => transportFor(replica).deleteObject(key, options),
       };
     }
+    // The buckets these make and leave (or make and fail to delete, a stop cutting the delete
+    // off) are removed by the run after the phase, by name (`taillab-<run>-w…`, see
+    // newBucketName): a worker may be terminated before it could.
     case "CREATE_BUCKET": {
       const name = newBucketName(mix);
       return {
@@ -370,11 +376,7 @@ function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): Pl
         body: null,
         sizeBytes: 0,
         backups,
-        send: async (replica, options) => {
-          const outcome = await transportFor(replica).createBucket(name, options);
-          if (outcome.error === null) mix.bucketsToRemove.add(name);
-          return outcome;
-        },
+        send: (replica, options) => transportFor(replica).createBucket(name, options),
       };
     }
     case "DELETE_BUCKET": {
@@ -388,7 +390,7 @@ function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): Pl
         backups,
         send: async (replica, options) => {
           const transport = transportFor(replica);
-          const made = await transport.createBucket(name, { signal: stopSignal });
+          const made = await transport.createBucket(name, { signal: run.signal });
           if (made.error !== null) return made;
           return transport.deleteBucket(name, options);
         },
@@ -445,7 +447,7 @@ function recordParts(
   origin: RequestOrigin,
   parts: readonly RequestOutcome[],
 ): void {
-  if (stopSignal.aborted) return;
+  if (run.signal.aborted) return;
   for (const outcome of parts) {
     recordRequest(
       run,
@@ -465,20 +467,13 @@ function recordParts(
 const DELETE_BATCH_KEYS = 100;
 
 /**
- * `taillab-<runId>-w<worker>-<n>`: unique to the run and the worker, and a valid bucket name
- * (lowercase letters, digits and hyphens, at most 63 characters).
+ * `taillab-<runId>-w<worker>-<n>` (workloadBucketName): unique to the run and the worker, and
+ * what the run removes after the phase.
  */
 function newBucketName(mix: MixState): string {
   const runId = init.keyPrefix.split("/").at(-2) ?? "run";
   mix.bucketNumber += 1;
-  return `taillab-${runId}-w${init.workerIndex}-${mix.bucketNumber}`.toLowerCase().slice(0, 63);
-}
-
-/** Buckets a workload created are not the run's to keep. */
-async function removeCreatedBuckets(mix: MixState): Promise<void> {
-  const transport = transportFor(0);
-  for (const name of mix.bucketsToRemove) await transport.deleteBucket(name);
-  mix.bucketsToRemove.clear();
+  return workloadBucketName(runId, init.workerIndex, mix.bucketNumber);
 }
 
 async function runRequest(
@@ -494,13 +489,15 @@ async function runRequest(
     measured: run.command.measured && (mix === null || intendedStartUs >= mix.order.warmupEndUs),
   };
   const planned = mix ? planMixRequest(run, mix, origin) : planPhaseRequest(run.command, index);
-  const executor = planned.backups ? executors.withBackups : executors.single;
+  const { withBackups, single } = setup.executorsOn(run.signal);
+  const executor = planned.backups ? withBackups : single;
   const result = await executor.execute(
     planned.send,
     requestClassOf(planned.op, planned.sizeBytes),
   );
-  // A request cut short by a stop measured nothing; it is not counted as an error.
-  if (stopSignal.aborted && result.winner === null) return;
+  // A request cut short by a stop (or the phase's end) measured nothing; it is not counted.
+  if (run.signal.aborted && result.winner === null) return;
+  noteHealth(run, result);
   if (mix) {
     const winner = result.winner === null ? null : result.attempts[result.winner];
     if (winner) Atomics.add(mix.movedBytes, 0, BigInt(winner.outcome.bytes));
@@ -508,8 +505,44 @@ async function runRequest(
   recordRequest(run, planned.op, planned.key, origin, result);
 }
 
+/**
+ * Tells the phase's health what the request says about the server: a request without an answer
+ * holds every client of this worker back a while, and the one that finds the server lost ends
+ * the phase for every worker.
+ */
+function noteHealth(run: PhaseRun, result: LogicalResult): void {
+  const first = result.attempts[0]?.outcome;
+  const last = result.attempts.at(-1)?.outcome;
+  if (!first || !last) return;
+  const { pauseMs, loss } = run.health.note(verdictOf(result), first.sentUs / 1000, last.error);
+  if (pauseMs > 0) run.resumeAtUs = Math.max(run.resumeAtUs, clock() + pauseMs * 1000);
+  if (loss) {
+    send({ type: "serverLost", loss });
+    run.end();
+  }
+}
+
+/** Until the back-off after a request without an answer is over, or the phase ends. */
+async function backOff(run: PhaseRun): Promise<void> {
+  const waitMs = (run.resumeAtUs - clock()) / 1000;
+  if (waitMs <= 0) return;
+  await sleep(waitMs, run.signal);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
 function phaseIsOver(run: PhaseRun): boolean {
-  if (stopSignal.aborted) return true;
+  if (run.signal.aborted) return true;
   if (!run.mix) return false;
   const { deadlineUs, workload } = run.mix.order;
   if (deadlineUs !== null && clock() >= deadlineUs) return true;
@@ -523,6 +556,8 @@ function phaseIsOver(run: PhaseRun): boolean {
  */
 async function runClient(run: PhaseRun, client: number): Promise<void> {
   while (!phaseIsOver(run)) {
+    await backOff(run);
+    if (phaseIsOver(run)) return;
     const intendedStartUs = clock();
     const index = Atomics.add(run.next, 0, 1);
     if (index >= run.command.count) return;
@@ -537,10 +572,23 @@ async function runClient(run: PhaseRun, client: number): Promise<void> {
  * counted as such) rather than piling up in memory.
  */
 async function runOpenLoop(run: PhaseRun, claims: ScheduleClaims): Promise<void> {
-  const inFlight = new Set<Promise<void>>();
+  // A count and one waiter, not a race over the requests in flight: racing 10 000 pending
+  // promises on every answer adds a reaction to each, and they pile up by the million.
+  let inFlight = 0;
+  let slotFreed: (() => void) | null = null;
+  const finished = () => {
+    inFlight -= 1;
+    slotFreed?.();
+    slotFreed = null;
+  };
   while (!phaseIsOver(run)) {
-    if (inFlight.size >= init.maxOutstanding) {
-      await Promise.race(inFlight);
+    if (inFlight >= init.maxOutstanding) {
+      await new Promise<void>((resolve) => (slotFreed = resolve));
+      continue;
+    }
+    // Requests released meanwhile wait in the schedule, late, and are counted so.
+    if (run.resumeAtUs > clock()) {
+      await backOff(run);
       continue;
     }
     const claim = claims.claim();
@@ -549,12 +597,10 @@ async function runOpenLoop(run: PhaseRun, claims: ScheduleClaims): Promise<void>
       await claims.nextRelease();
       continue;
     }
-    const request = runRequest(run, claim.index, claim.intendedStartUs, init.workerIndex).finally(
-      () => inFlight.delete(request),
-    );
-    inFlight.add(request);
+    inFlight += 1;
+    void runRequest(run, claim.index, claim.intendedStartUs, init.firstClient).finally(finished);
   }
-  await Promise.all(inFlight);
+  while (inFlight > 0) await new Promise<void>((resolve) => (slotFreed = resolve));
 }
 
 function mixState(order: MixOrder): MixState {
@@ -577,7 +623,6 @@ function mixState(order: MixOrder): MixState {
   return {
     order,
     movedBytes: new BigInt64Array(order.movedBytes),
-    bucketsToRemove: new Set(),
     bucketNumber: 0,
     chooseOperation: () => operationOf(operations.next()),
     choosePreparedKey: () => keys.next(),
@@ -598,8 +643,15 @@ function report(run: PhaseRun, final: boolean): void {
 }
 
 async function runPhase(command: PhaseCommand): Promise<void> {
+  const ended = new AbortController();
+  const signal = AbortSignal.any([stopSignal, ended.signal]);
+  const health = new ServerHealth(command.health, () => clock() / 1000);
   const run: PhaseRun = {
     command,
+    signal,
+    end: () => ended.abort(),
+    health,
+    resumeAtUs: 0,
     next: new Int32Array(command.nextIndex),
     accounts: new Map(),
     records: [],
@@ -607,7 +659,11 @@ async function runPhase(command: PhaseCommand): Promise<void> {
     foldScheduled: false,
     mix: command.mix ? mixState(command.mix) : null,
   };
-  const reporter = setInterval(() => report(run, false), REPORT_INTERVAL_MS);
+  const reporter = setInterval(() => {
+    // Another worker found the server lost: this one's requests in flight are cut off too.
+    if (health.lost) run.end();
+    report(run, false);
+  }, REPORT_INTERVAL_MS);
   try {
     if (command.schedule) {
       await runOpenLoop(run, new ScheduleClaims(command.schedule));
@@ -621,7 +677,6 @@ async function runPhase(command: PhaseCommand): Promise<void> {
   } finally {
     clearInterval(reporter);
   }
-  if (run.mix) await removeCreatedBuckets(run.mix);
   report(run, true);
   for (const account of run.accounts.values()) account.destroy();
   send({ type: "phaseDone" });
@@ -630,6 +685,10 @@ async function runPhase(command: PhaseCommand): Promise<void> {
 port.on("message", (message: CoordinatorMessage) => {
   if (message.type === "stop") {
     stopController.abort();
+    return;
+  }
+  if (message.type === "retune") {
+    setup.retune(message);
     return;
   }
   runPhase(message).catch((error: unknown) => {

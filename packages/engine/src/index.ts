@@ -9,4 +9,6 @@ export {
   type PointRunOptions,
   type PointRunResult,
 } from "./point-run.ts";
-export { epochNowMs } from "./run-clock.ts";
+export { epochNowMs, spinUntil } from "./run-clock.ts";
+export { RunTuner, type EngineTuning } from "./run-tuner.ts";
+export { isWorkloadBucketOf, workloadBucketName } from "./workload-buckets.ts";

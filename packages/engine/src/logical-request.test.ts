@@ -1,4 +1,10 @@
-import { HedgeOptionsSchema, type RequestMode } from "@taillab/api";
+import {
+  HedgeOptionsSchema,
+  TIE_DROPPED_CODE,
+  TIE_DROPPED_STATUS,
+  TIE_ID_HEADER,
+  type RequestMode,
+} from "@taillab/api";
 import { createReplicaChooser } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { createRequestExecutor, type SendAttempt } from "./logical-request.ts";
@@ -168,6 +174,59 @@ describe("request executor", () => {
     expect(result.hedgeDelayMs).toBe(0);
   });
 
+  it("tied-server: both copies carry one tie id, new for every request; tied copies carry none", async () => {
+    const tieIds: (string | undefined)[][] = [];
+    const recordTies: SendAttempt = (replica, options) => {
+      (tieIds[tieIds.length - 1] as (string | undefined)[]).push(options.headers?.[TIE_ID_HEADER]);
+      return replicaSend(() => 2)(replica, options);
+    };
+    const run = executor("tied-server");
+    for (let index = 0; index < 2; index += 1) {
+      tieIds.push([]);
+      await run.execute(recordTies, "c");
+    }
+    const [first, second] = tieIds as [string[], string[]];
+    expect(first[0]).toMatch(/\S/);
+    expect(first[1]).toBe(first[0]);
+    expect(second[0]).toBe(second[1]);
+    expect(second[0]).not.toBe(first[0]);
+
+    tieIds.push([]);
+    await executor("tied").execute(recordTies, "c");
+    expect(tieIds.at(-1)).toEqual([undefined, undefined]);
+  });
+
+  it("tied-server: a copy its replica dropped for its twin counts as cancelled, not failed", async () => {
+    const send: SendAttempt = async (replica, options) => {
+      const startUs = nowUs();
+      if (replica === 0) {
+        // Its twin started on replica 1 while it waited in replica 0's queue.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        options.onResponse?.(TIE_DROPPED_STATUS);
+        return {
+          readyUs: startUs,
+          sentUs: startUs,
+          headersUs: startUs,
+          firstByteUs: startUs,
+          endUs: startUs,
+          status: TIE_DROPPED_STATUS,
+          error: TIE_DROPPED_CODE,
+          bytes: 0,
+        };
+      }
+      return replicaSend(() => 20)(replica, options);
+    };
+    const result = await executor("tied-server").execute(send, "c");
+    const dropped = result.attempts.find((attempt) => attempt.replica === 0);
+    const served = result.attempts.find((attempt) => attempt.replica === 1);
+    expect(dropped).toMatchObject({
+      cancelled: true,
+      outcome: { error: "Cancelled", status: TIE_DROPPED_STATUS },
+    });
+    expect(served).toMatchObject({ cancelled: false, outcome: { error: null } });
+    expect(result.winner).toBe(result.attempts.indexOf(served as (typeof result.attempts)[number]));
+  });
+
   it("a failed first attempt does not win when a backup succeeds", async () => {
     let calls = 0;
     const send: SendAttempt = async () => {
@@ -239,7 +298,7 @@ describe("request executor over many requests", () => {
       listeners -= 1;
       remove(...args);
     }) as typeof signal.removeEventListener;
-    for (const mode of ["hedged", "tied", "adaptive"] as const) {
+    for (const mode of ["hedged", "tied", "tied-server", "adaptive"] as const) {
       const run = executor(mode, { delay: "1ms", budgetPercent: "50%" }, 2, stop);
       for (let index = 0; index < 50; index += 1)
         await run.execute(

@@ -1,4 +1,11 @@
-import { ABORTED_ERROR, CANCELLED_ERROR, type HedgeOptions, type RequestMode } from "@taillab/api";
+import {
+  ABORTED_ERROR,
+  CANCELLED_ERROR,
+  TIE_DROPPED_CODE,
+  TIE_ID_HEADER,
+  type HedgeOptions,
+  type RequestMode,
+} from "@taillab/api";
 import {
   adaptiveHedgeDelay,
   createBackupQueue,
@@ -9,6 +16,7 @@ import {
   type HedgeDelayPolicy,
   type ReplicaChooser,
 } from "@taillab/core";
+import { createTieIds } from "./tie-ids.ts";
 import type { RequestOptions, RequestOutcome } from "./transport/index.ts";
 
 /** Sends one attempt of a request to a replica. */
@@ -49,7 +57,9 @@ export interface ExecutorSettings {
  * has not answered within the hedge delay, paid for by the budget (a request the budget cannot
  * pay for yet waits for the next token it earns, oldest first: see BackupQueue); the first
  * complete answer wins and the other attempt is aborted. tied: two copies at once (or
- * tiedDelayMs apart); when one starts answering, the other is aborted. Each worker thread has its
+ * tiedDelayMs apart); when one starts answering, the other is aborted. tied-server: the same,
+ * and both copies carry a tie id, so the replica that starts serving one drops the other from
+ * its queue (a copy it answers TIE_DROPPED_CODE counts as cancelled). Each worker thread has its
  * own executor, so the delay statistics, budget and replica counts are per thread.
  */
 export function createRequestExecutor(settings: ExecutorSettings): RequestExecutor {
@@ -59,7 +69,15 @@ export function createRequestExecutor(settings: ExecutorSettings): RequestExecut
   }
   if (mode === "tied") {
     return {
-      execute: (send) => runAttempts(send, settings, { kind: "tied", delayMs: hedge.tiedDelayMs }),
+      execute: (send) =>
+        runAttempts(send, settings, { kind: "tied", delayMs: hedge.tiedDelayMs, tieId: null }),
+    };
+  }
+  if (mode === "tied-server") {
+    const tieIds = createTieIds();
+    return {
+      execute: (send) =>
+        runAttempts(send, settings, { kind: "tied", delayMs: hedge.tiedDelayMs, tieId: tieIds() }),
     };
   }
   const policy = delayPolicy(mode, hedge);
@@ -126,7 +144,8 @@ async function runSingleAttempt(
 }
 
 type AttemptPlan =
-  | { kind: "tied"; delayMs: number }
+  /** tieId: sent with both copies so the replicas cancel the twin themselves; null: not sent. */
+  | { kind: "tied"; delayMs: number; tieId: string | null }
   | { kind: "hedged"; delayMs: number | null; backups: BackupQueue };
 
 interface InFlight {
@@ -168,6 +187,9 @@ async function runAttempts(
     };
     entry.done = send(replica, {
       signal: controller.signal,
+      ...(plan.kind === "tied" && plan.tieId !== null
+        ? { headers: { [TIE_ID_HEADER]: plan.tieId } }
+        : {}),
       // A tied request keeps the first copy that starts answering and cancels its twin.
       onResponse: (status) => {
         if (plan.kind === "tied" && answered === null && status < 300) {
@@ -180,11 +202,15 @@ async function runAttempts(
       chooser.finished(replica);
       stopSignal.removeEventListener("abort", onStop);
       // Cut short by its twin's answer rather than by a stop: not a failure of the server's.
-      const cancelled = entry.cancelled && outcome.error === ABORTED_ERROR && !stopSignal.aborted;
+      const cancelledHere =
+        entry.cancelled && outcome.error === ABORTED_ERROR && !stopSignal.aborted;
+      // Dropped by its replica because the twin started serving elsewhere.
+      const droppedThere = plan.kind === "tied" && outcome.error === TIE_DROPPED_CODE;
+      entry.cancelled ||= droppedThere;
       return {
         attempt: entry.attempt,
         replica,
-        outcome: cancelled ? { ...outcome, error: CANCELLED_ERROR } : outcome,
+        outcome: cancelledHere || droppedThere ? { ...outcome, error: CANCELLED_ERROR } : outcome,
         cancelled: entry.cancelled,
       };
     });

@@ -14,23 +14,29 @@ import type {
   Workload,
 } from "@taillab/api";
 import {
+  evenShares,
   maxSizeBytes,
   operationOf,
   parseOperationMix,
   parseSizeDistribution,
   PhaseAccount,
   sendsBackups,
-  tallyStatsMs,
+  livePercentilesOf,
+  encodeTally,
+  type EncodedTally,
   type PhaseAccountDelta,
   type PhaseAccountShape,
+  type ShardRole,
 } from "@taillab/core";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
 import { SCHEDULE, type ScheduleBuffers } from "./open-loop-schedule.ts";
 import { arrivalsOf, startSchedulePacer, type SchedulePacer } from "./schedule-pacer.ts";
+import { createHealthBuffer, type ServerLoss } from "./server-health.ts";
 import type { TransportTarget } from "./transport/index.ts";
-import { createRunClock } from "./run-clock.ts";
+import { createRunClock, spinUntil } from "./run-clock.ts";
+import type { EngineTuning, RunTuner } from "./run-tuner.ts";
 import type {
   CoordinatorMessage,
   MixOrder,
@@ -63,6 +69,19 @@ export interface PointRunOptions {
   workers: number;
   verify: boolean;
   runStartEpochMs: number;
+  /**
+   * A shard of a distributed run: its clients are numbered on from `firstClient` (after the
+   * shards before it), and an open loop sends only its own requests of the run's one schedule.
+   */
+  shard?: ShardRole & { firstClient: number };
+  /**
+   * Called once the workers are up, before the first measured phase (a workload prepares its
+   * objects first): it answers when that phase starts, epoch ms, and the coordinator sleeps, then
+   * spins to it. An open loop's schedule starts then, the same instant in every shard.
+   */
+  startGate?: () => Promise<number>;
+  /** When the gated phase was sent off, epoch ms. */
+  onStarted?: (epochMs: number) => void;
   signal?: AbortSignal;
   onProgress?: (progress: PhaseProgress) => void;
   onRecords?: (records: RequestRecord[]) => void;
@@ -70,6 +89,16 @@ export interface PointRunOptions {
   onPhaseStart?: (op: Operation) => void;
   /** Each operation of a measured phase, as it ends. */
   onPhaseDone?: (phase: PhaseResult) => void;
+  /**
+   * A live session: its mode, hedge options and replicas may change while the point runs (they
+   * replace `mode`, `hedge` and `targets`), and backups are accounted for from the start.
+   */
+  tuner?: RunTuner;
+  /**
+   * A phase ended early because the server stopped answering: since when, and the phase's
+   * operation ("mix" for a mixed workload).
+   */
+  onServerLost?: (loss: ServerLoss, phase: Operation | "mix") => void;
 }
 
 /** One operation of one phase as it ended. */
@@ -93,6 +122,8 @@ export interface PhaseProgress {
   percentiles: LivePercentiles | null;
   /** `op`'s intervals that changed since the last progress. */
   intervals: IntervalStats[];
+  /** `op`'s latency histogram so far, encoded (only during the call: the phase goes on). */
+  encodeLatency(): EncodedTally | null;
 }
 
 export interface PointRunResult {
@@ -148,6 +179,7 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
   let writtenKeyCount = 0;
   let deletedKeyCount = 0;
   let phaseIndex = options.firstPhaseIndex;
+  let startGate = options.startGate;
   for (const phase of options.phases) {
     if (options.signal?.aborted) break;
     const op = OPERATION_OF_PHASE[phase];
@@ -162,7 +194,8 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
       allowBackups: phase !== "cleanup" && options.mode !== "normal",
       mix: null,
     };
-    const { dispensed } = await runReportedPhase(pool, order, openLoop, options, phases);
+    const { dispensed } = await runReportedPhase(pool, order, openLoop, options, phases, startGate);
+    startGate = undefined;
     if (phase === "write") writtenKeyCount = dispensed;
     if (phase === "cleanup") deletedKeyCount = dispensed;
   }
@@ -196,7 +229,7 @@ async function runWorkload(
     allowBackups: false,
     mix: null,
   };
-  const prepared = await pool.runPhase(prepare, null, options);
+  const prepared = await pool.runPhase(prepare, null, options, undefined);
   const newKeys = new SharedArrayBuffer(4);
   const phases: PhaseResult[] = [];
   const preparedFailures = prepared.failures;
@@ -205,16 +238,18 @@ async function runWorkload(
       `preparing the workload's ${workload.prepareObjects} objects failed ${preparedFailures} times; the mix would read missing objects`,
     );
   }
+  // An open loop until stopped has no count: it ends with the stop.
+  const count = options.openLoop?.untilStopped ? Number.POSITIVE_INFINITY : params.samples;
   if (!options.signal?.aborted) {
     const [first] = mixOperations(workload);
     const mix: PhaseOrder = {
       op: first ?? "GET",
       phaseIndex: options.firstPhaseIndex + 1,
       measured: true,
-      count: params.samples,
+      count,
       firstKey,
       keyCount: workload.prepareObjects,
-      allowBackups: options.mode !== "normal",
+      allowBackups: options.mode !== "normal" || options.tuner !== undefined,
       mix: {
         workload,
         newKeyFirst: firstKey + workload.prepareObjects,
@@ -222,14 +257,15 @@ async function runWorkload(
         movedBytes: new SharedArrayBuffer(8),
       },
     };
-    await runReportedPhase(pool, mix, options.openLoop, options, phases);
+    await runReportedPhase(pool, mix, options.openLoop, options, phases, options.startGate);
   }
-  const created = Math.min(params.samples, Atomics.load(new Int32Array(newKeys), 0));
+  const created = Math.min(count, Atomics.load(new Int32Array(newKeys), 0));
   return {
     phases,
     writtenKeyCount: prepared.dispensed + created,
     deletedKeyCount: 0,
-    keySpan: workload.prepareObjects + params.samples,
+    // Without a count, the keys it made are all the keys it used.
+    keySpan: workload.prepareObjects + (Number.isFinite(count) ? count : created),
     phaseCount: 2,
     stopped: options.signal?.aborted ?? false,
   };
@@ -242,9 +278,10 @@ async function runReportedPhase(
   openLoop: OpenLoop | null,
   options: PointRunOptions,
   phases: PhaseResult[],
+  startGate: PointRunOptions["startGate"],
 ): Promise<{ dispensed: number }> {
   options.onPhaseStart?.(order.op);
-  const result = await pool.runPhase(order, openLoop, options);
+  const result = await pool.runPhase(order, openLoop, options, startGate);
   for (const phase of result.phases) {
     options.onPhaseDone?.(phase);
     phases.push(phase);
@@ -256,7 +293,7 @@ async function runReportedPhase(
 const OPEN_LOOP_START_DELAY_MS = 20;
 
 /** A phase as the coordinator decides it; shared buffers and timings are added when it starts. */
-type PhaseOrder = Omit<PhaseCommand, "type" | "nextIndex" | "schedule" | "mix"> & {
+type PhaseOrder = Omit<PhaseCommand, "type" | "nextIndex" | "schedule" | "mix" | "health"> & {
   mix: Omit<MixOrder, "deadlineUs" | "warmupEndUs"> | null;
 };
 
@@ -287,8 +324,9 @@ class PhaseProgressMeter {
   private readonly rateSamples: { atMs: number; done: number }[] = [];
   private readonly total: number;
 
+  /** `total` requests, or none known (an open loop until stopped). */
   constructor(total: number) {
-    this.total = total;
+    this.total = Number.isFinite(total) ? total : 0;
   }
 
   progress(accounts: ReadonlyMap<Operation, PhaseAccount>, fallbackOp: Operation): PhaseProgress {
@@ -305,7 +343,6 @@ class PhaseProgressMeter {
     while ((this.rateSamples[0]?.atMs ?? nowMs) < nowMs - RATE_WINDOW_MS) this.rateSamples.shift();
     const oldest = this.rateSamples[0] ?? { atMs: nowMs, done };
     const windowMs = nowMs - oldest.atMs;
-    const stats = busiest ? tallyStatsMs(busiest.latency) : null;
     return {
       op: busiest?.shape.op ?? fallbackOp,
       done,
@@ -313,15 +350,10 @@ class PhaseProgressMeter {
       errors,
       opsPerSec: windowMs > 0 ? ((done - oldest.done) * 1000) / windowMs : 0,
       elapsedMs: nowMs - this.startedAtMs,
-      percentiles: stats && {
-        p50Ms: stats.p50,
-        p90Ms: stats.p90,
-        p99Ms: stats.p99,
-        p999Ms: stats.p999,
-        maxMs: stats.max,
-        count: busiest?.latency.count ?? 0,
-      },
+      percentiles: busiest ? livePercentilesOf(busiest.latency) : null,
       intervals: busiest?.takeChangedIntervals() ?? [],
+      encodeLatency: () =>
+        busiest && busiest.latency.count > 0 ? encodeTally(busiest.latency) : null,
     };
   }
 }
@@ -331,6 +363,7 @@ interface WorkerPool {
     order: PhaseOrder,
     openLoop: OpenLoop | null,
     options: PointRunOptions,
+    startGate: PointRunOptions["startGate"],
   ): Promise<PhaseRunResult>;
   terminate(): Promise<void>;
 }
@@ -355,11 +388,7 @@ function largestObjectBytes({ workload, params }: PointRunOptions): number {
 
 /** Splits clients as evenly as possible: 10 clients on 4 workers → 3, 3, 2, 2. */
 export function splitClients(clients: number, workers: number): number[] {
-  const count = Math.max(1, Math.min(workers, clients));
-  return Array.from(
-    { length: count },
-    (_, index) => Math.floor(clients / count) + (index < clients % count ? 1 : 0),
-  );
+  return evenShares(clients, Math.max(1, Math.min(workers, clients)));
 }
 
 /**
@@ -370,20 +399,18 @@ export function connectionsPerReplica(clients: number, mode: RequestMode): numbe
   return mode === "normal" ? clients : clients * 2;
 }
 
-/** Open loop: requests a worker keeps outstanding, beyond which released ones wait their turn. */
-function maxOutstanding(connections: number): number {
-  return Math.max(64, connections * 4);
-}
-
 async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   const sizes = options.workload?.sizes;
   const content = createSharedContentBytes(largestObjectBytes(options));
   const shares = splitClients(options.params.clients, options.workers);
-  let firstClient = 0;
+  const tuning: EngineTuning = options.tuner?.current ?? options;
+  // A live session may turn backups on at any time: its pools are sized for them from the start.
+  const poolMode = options.tuner ? "hedged" : options.mode;
+  let firstClient = options.shard?.firstClient ?? 0;
   const workers = shares.map((clients, workerIndex) => {
-    const connections = connectionsPerReplica(clients, options.mode);
+    const connections = connectionsPerReplica(clients, poolMode);
     const init: WorkerInit = {
-      targets: options.targets.map((target) => ({ ...target, maxConnections: connections })),
+      targets: tuning.targets.map((target) => ({ ...target, maxConnections: connections })),
       transportKind: options.transportKind,
       clients,
       firstClient,
@@ -395,11 +422,14 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       objectSizes:
         sizes === undefined ? null : { distribution: sizes, seed: options.workload?.seed ?? 1 },
       verify: options.verify,
-      mode: options.mode,
-      hedge: options.hedge,
+      mode: tuning.mode,
+      hedge: tuning.hedge,
       replicaChoice: options.replicaChoice,
       collectRecords: options.onRecords !== undefined,
-      maxOutstanding: maxOutstanding(connections),
+      // An open loop's clients are its connections: one request each in flight. A request
+      // released beyond them waits in the schedule, late and measured from its intended start,
+      // rather than in undici's queue, where thousands cost memory and CPU and measure the same.
+      maxOutstanding: clients,
     };
     firstClient += clients;
     return new Worker(engineWorkerUrl("client-worker"), { workerData: init });
@@ -422,23 +452,39 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   const broadcast = (message: CoordinatorMessage) => {
     for (const worker of workers) worker.postMessage(message);
   };
+  // Each worker keeps its pools' size: they were sized for backups from the start.
+  const retune = ({ mode, hedge, targets }: EngineTuning) =>
+    workers.forEach((worker, index) => {
+      const maxConnections = connectionsPerReplica(shares[index] ?? 1, poolMode);
+      const message: CoordinatorMessage = {
+        type: "retune",
+        mode,
+        hedge,
+        targets: targets.map((target) => ({ ...target, maxConnections })),
+      };
+      worker.postMessage(message);
+    });
+  const unfollow = options.tuner?.follow(retune);
   const terminate = async () => {
+    unfollow?.();
     terminated = true;
     await Promise.all(workers.map((worker) => worker.terminate()));
   };
 
   return {
-    async runPhase(order, openLoop, { mode, hedge, onProgress, onRecords, signal }) {
+    async runPhase(order, openLoop, options, startGate) {
+      const { hedge, onProgress, onRecords, onServerLost, signal } = options;
       const accounts = new Map<Operation, PhaseAccount>();
       const loop = openLoop ? "open" : "closed";
       const accountOf = (op: Operation) => {
         let account = accounts.get(op);
         if (!account) {
-          const backups = order.allowBackups && sendsBackups(mode, op);
+          const backups = order.allowBackups && sendsBackups(poolMode, op);
+          const budgetPercent = (options.tuner?.current.hedge ?? hedge).budgetPercent;
           account = new PhaseAccount({
             op,
             loop,
-            hedgeBudgetPct: backups ? hedge.budgetPercent : null,
+            hedgeBudgetPct: backups ? budgetPercent : null,
           });
           accounts.set(op, account);
         }
@@ -447,14 +493,17 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       // Summaries in the order the mix names its operations, whatever answered first.
       for (const op of order.mix ? mixOperations(order.mix.workload) : [order.op]) accountOf(op);
       const nextIndex = new SharedArrayBuffer(4);
-      const meter = new PhaseProgressMeter(order.count);
+      // From the phase's start: a gated phase waits for its start first.
+      let meter: PhaseProgressMeter | null = null;
       const onMessage = (message: WorkerMessage) => {
+        if (message.type === "serverLost")
+          onServerLost?.(message.loss, order.mix ? "mix" : order.op);
         if (message.type !== "report") return;
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);
         if (message.records.length > 0) onRecords?.(message.records);
       };
       const report = () => {
-        if (order.measured) onProgress?.(meter.progress(accounts, order.op));
+        if (order.measured && meter) onProgress?.(meter.progress(accounts, order.op));
       };
       const ticker = setInterval(report, PROGRESS_INTERVAL_MS);
       let pacer: SchedulePacer | null = null;
@@ -473,8 +522,10 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         for (const worker of workers) worker.on("message", onMessage);
         const done = Promise.all(workers.map((worker) => nextMessage(worker, "phaseDone")));
         if (openLoop) pacer = await startSchedulePacer(options.runStartEpochMs);
+        const gatedAtUs = startGate ? await waitAtGate(startGate, options) : null;
+        meter = new PhaseProgressMeter(order.count);
         // An open loop's schedule starts a moment ahead, so all workers have the command.
-        const startUs = clock() + (openLoop ? OPEN_LOOP_START_DELAY_MS * 1000 : 0);
+        const startUs = (gatedAtUs ?? clock()) + (openLoop ? OPEN_LOOP_START_DELAY_MS * 1000 : 0);
         const workload = order.mix?.workload;
         const deadlineUs =
           workload?.durationMs === undefined ? null : startUs + workload.durationMs * 1000;
@@ -482,6 +533,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
           ...order,
           type: "phase",
           nextIndex,
+          health: createHealthBuffer(),
           schedule: pacer?.buffers ?? null,
           mix: order.mix
             ? {
@@ -498,6 +550,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
             startUs,
             count: order.count,
             deadlineUs,
+            shard: options.shard ?? null,
           });
         }
         if (terminated) await stopped;
@@ -524,6 +577,19 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
     },
     terminate,
   };
+}
+
+/**
+ * Waits at a distributed run's start gate, then sleeps and spins to the start it answered: the
+ * workers are up by then, so the phase leaves at that instant. Returns it on the run clock.
+ */
+async function waitAtGate(
+  startGate: () => Promise<number>,
+  { runStartEpochMs, onStarted }: PointRunOptions,
+): Promise<number> {
+  const startAtEpochMs = await startGate();
+  onStarted?.(await spinUntil(startAtEpochMs));
+  return Math.round((startAtEpochMs - runStartEpochMs) * 1000);
 }
 
 /** Request numbers the workers took: from the closed loop's counter, or the open loop's claims. */

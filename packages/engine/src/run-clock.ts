@@ -13,3 +13,15 @@ export function createRunClock(runStartEpochMs: number): () => number {
 export function epochNowMs(): number {
   return performance.timeOrigin + performance.now();
 }
+
+/** The last stretch before a start is spun, not slept: timers fire a millisecond or more late. */
+const SPIN_MS = 20;
+
+/** Sleeps until shortly before `epochMs`, then spins to it; returns the time it got there. */
+export async function spinUntil(epochMs: number): Promise<number> {
+  const sleepMs = epochMs - epochNowMs() - SPIN_MS;
+  if (sleepMs > 0) await new Promise((resolve) => setTimeout(resolve, sleepMs));
+  let now = epochNowMs();
+  while (now < epochMs) now = epochNowMs();
+  return now;
+}

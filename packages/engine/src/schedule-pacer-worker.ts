@@ -1,4 +1,4 @@
-import { createArrivalSchedule } from "@taillab/core";
+import { createArrivalSchedule, ownsScheduledRequest } from "@taillab/core";
 import { parentPort, workerData } from "node:worker_threads";
 import {
   announceToAll,
@@ -26,11 +26,14 @@ const counters = new Int32Array(buffers.counters);
 const intendedStarts = new Float64Array(buffers.intendedStarts);
 const stopped = () => Atomics.load(counters, SCHEDULE.stop) === 1;
 
-function pace({ schedule, startUs, count, deadlineUs }: PacerOrder): void {
+function pace({ schedule, startUs, count, deadlineUs, shard }: PacerOrder): void {
   const offsets = createArrivalSchedule(schedule);
-  for (let index = 0; index < count && !stopped(); index += 1) {
-    const intendedUs = startUs + offsets.nextOffsetUs();
+  // index: this pacer's requests; g: the whole schedule's, of which a shard sends its own.
+  for (let index = 0, g = 0; index < count && !stopped(); g += 1) {
+    // Whole µs, as every time of a record is (the schedule's offsets are fractional).
+    const intendedUs = Math.round(startUs + offsets.nextOffsetUs());
     if (deadlineUs !== null && intendedUs >= deadlineUs) break;
+    if (shard !== null && !ownsScheduledRequest(g, shard)) continue;
     // The ring holds the next SCHEDULE_RING_SLOTS starts: wait for the workers to catch up.
     while (index - Atomics.load(counters, SCHEDULE.claimed) >= SCHEDULE_RING_SLOTS && !stopped()) {
       Atomics.wait(counters, SCHEDULE.stop, 0, 1);
@@ -44,7 +47,8 @@ function pace({ schedule, startUs, count, deadlineUs }: PacerOrder): void {
       Atomics.wait(counters, SCHEDULE.stop, 0, waitUs / 1000);
     }
     if (stopped()) break;
-    Atomics.store(counters, SCHEDULE.released, index + 1);
+    index += 1;
+    Atomics.store(counters, SCHEDULE.released, index);
     Atomics.add(counters, SCHEDULE.generation, 1);
     Atomics.notify(counters, SCHEDULE.generation, 1);
   }

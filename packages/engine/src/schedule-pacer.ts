@@ -1,5 +1,5 @@
 import type { OpenLoop } from "@taillab/api";
-import type { ArrivalScheduleSpec } from "@taillab/core";
+import type { ArrivalScheduleSpec, ShardRole } from "@taillab/core";
 import { Worker } from "node:worker_threads";
 import {
   announceToAll,
@@ -9,12 +9,17 @@ import {
 } from "./open-loop-schedule.ts";
 import { engineWorkerUrl } from "./worker-url.ts";
 
-/** What the pacer releases: `count` requests of the schedule from `startUs`, none at or after deadline. */
+/**
+ * What the pacer releases: `count` requests of the schedule from `startUs`, none at or after
+ * deadline. A shard of a distributed run releases only its own requests of the run's schedule
+ * (core's ownsScheduledRequest), at their intended starts in the whole schedule.
+ */
 export interface PacerOrder {
   schedule: ArrivalScheduleSpec;
   startUs: number;
   count: number;
   deadlineUs: number | null;
+  shard: ShardRole | null;
 }
 
 export interface SchedulePacer {

@@ -9,6 +9,7 @@ import type {
 } from "@taillab/api";
 import type { PhaseAccountDelta } from "@taillab/core";
 import type { ScheduleBuffers } from "./open-loop-schedule.ts";
+import type { ServerLoss } from "./server-health.ts";
 import type { TransportTarget } from "./transport/index.ts";
 
 /** Messages between the run coordinator (main thread) and its client workers. */
@@ -19,9 +20,12 @@ export interface WorkerInit {
   transportKind: TransportKind;
   /** Closed loop: concurrent client loops in this worker. */
   clients: number;
-  /** The run-wide number of this worker's first client (records name clients by it). */
+  /**
+   * The run-wide number of this worker's first client (records name clients by it); an open-loop
+   * worker dispatches as that client.
+   */
   firstClient: number;
-  /** Position among the workers; an open-loop worker is the dispatcher of that number. */
+  /** Position among the workers (names the buckets a workload creates). */
   workerIndex: number;
   runStartEpochMs: number;
   /** Keys are `${keyPrefix}${keyNumber}`. */
@@ -37,8 +41,8 @@ export interface WorkerInit {
   /** Stream per-attempt records to the coordinator; off when nobody keeps them. */
   collectRecords: boolean;
   /**
-   * Open loop: requests this worker keeps outstanding at most. Beyond it, released requests wait
-   * in the schedule (late, and counted so) instead of piling up in memory.
+   * Open loop: requests this worker keeps outstanding at most (its clients: one per connection).
+   * Beyond it, released requests wait in the schedule (late, and counted so).
    */
   maxOutstanding: number;
 }
@@ -64,6 +68,8 @@ export interface PhaseCommand {
   schedule: ScheduleBuffers | null;
   /** A mixed workload: each request draws its operation; null for a one-operation phase. */
   mix: MixOrder | null;
+  /** Whether the server still answers, shared by the phase's workers (server-health.ts). */
+  health: SharedArrayBuffer;
 }
 
 /**
@@ -83,7 +89,15 @@ export interface MixOrder {
   movedBytes: SharedArrayBuffer;
 }
 
-export type CoordinatorMessage = PhaseCommand | { type: "stop" };
+/** A live session's change: the next requests use this mode, these options and replicas. */
+export interface RetuneCommand {
+  type: "retune";
+  mode: RequestMode;
+  hedge: HedgeOptions;
+  targets: TransportTarget[];
+}
+
+export type CoordinatorMessage = PhaseCommand | RetuneCommand | { type: "stop" };
 
 /** What a worker counted since its last report, per operation, and its records. */
 export interface WorkerReport {
@@ -93,4 +107,9 @@ export interface WorkerReport {
 }
 
 export type WorkerMessage =
-  { type: "ready" } | WorkerReport | { type: "phaseDone" } | { type: "failed"; message: string };
+  | { type: "ready" }
+  | WorkerReport
+  | { type: "phaseDone" }
+  | { type: "failed"; message: string }
+  /** This worker found the server lost: every worker ends the phase (see server-health.ts). */
+  | { type: "serverLost"; loss: ServerLoss };

@@ -59,8 +59,16 @@ export interface DistributedRunClient {
 
 export function loadKubeConfig({ kubeconfig, context }: ClusterOptions = {}): KubeConfig {
   const config = new KubeConfig();
-  if (kubeconfig === undefined) config.loadFromDefault();
-  else config.loadFromFile(kubeconfig);
+  try {
+    if (kubeconfig === undefined) config.loadFromDefault();
+    else config.loadFromFile(kubeconfig);
+  } catch (error) {
+    throw new KubernetesError(
+      `kubeconfig ${kubeconfig ?? "(default)"}: cannot be read (${(error as Error).message})`,
+      0,
+      { cause: error },
+    );
+  }
   if (context !== undefined) {
     if (!config.getContexts().some((known) => known.name === context)) {
       const names = config.getContexts().map((known) => known.name);
@@ -72,6 +80,11 @@ export function loadKubeConfig({ kubeconfig, context }: ClusterOptions = {}): Ku
     config.setCurrentContext(context);
   }
   return config;
+}
+
+/** The namespace the kubeconfig's current context names, as kubectl would use it. */
+export function contextNamespace(config: KubeConfig): string | null {
+  return config.getContextObject(config.getCurrentContext())?.namespace ?? null;
 }
 
 const DEFAULT_FOLLOW_POLL_MS = 500;

@@ -17,6 +17,7 @@ export {
 export { manifestsYaml, REDACTED } from "./manifest-yaml.ts";
 export { jobProgress, parseIndexes, type JobProgress } from "./job-status.ts";
 export {
+  contextNamespace,
   createDistributedRunClient,
   KubernetesError,
   loadKubeConfig,

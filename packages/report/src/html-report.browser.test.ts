@@ -223,10 +223,11 @@ describe("comparison report in Chromium", () => {
     await opened?.close();
   });
 
-  it("loads offline, draws its ladders and CDFs, and toggles lines", async () => {
+  it("loads offline, draws its ladders, CDFs and mode charts, and toggles lines", async () => {
     expect(opened.blocked).toEqual([]);
     const charts = await checkCharts(opened.page);
-    expect(charts).toHaveLength(2 * 2);
+    // Per operation (PUT, GET): a ladder, a CDF, the tail by mode and the cost of backups.
+    expect(charts).toHaveLength(2 * 4);
     for (const chart of charts) expect(chart.drawn, chart.id).toBeGreaterThan(0);
     await expectLegendToggles(opened.page);
     expect(opened.problems).toEqual([]);

@@ -132,6 +132,43 @@ describe("renderRunReport", () => {
     expect(page).not.toContain('id="hedge"');
   });
 
+  it("folds a sweep's points under their headings, the first one open", () => {
+    const page = renderRunReport(
+      syntheticRun({ spec: { clients: [1, 4, 8], objectSize: ["4KiB"], samples: [200] } }),
+      { language: "en" },
+    );
+    expect(count(page, /<details class="fold"/g)).toBe(3);
+    expect(count(page, /<details class="fold" open>/g)).toBe(1);
+    expect(page).toMatch(/<section id="point-2">\s*<details class="fold">\s*<summary><h2>/);
+    const single = renderRunReport(syntheticRun(), { language: "en" });
+    expect(single).not.toContain("<details");
+  });
+
+  it("draws a size sweep at a fixed total as one line per operation", () => {
+    const points = [8, 64, 512, 2048].map((sizeKiB) => ({
+      clients: 1,
+      samples: 4096 / sizeKiB,
+      objectSize: `${sizeKiB}KiB`,
+    }));
+    const page = renderRunReport(syntheticRun({ spec: { points } }), { language: "en" });
+    const seriesOf = (chartId: string) => {
+      const chart = page.match(new RegExp(`data-chart="[^"]*-${chartId}">[\\s\\S]*?</figure>`));
+      return new Set(chart?.[0].match(/data-series="[^"]+"/g) ?? []).size;
+    };
+    expect(seriesOf("size-mbps")).toBe(2);
+    expect(seriesOf("size-lat-PUT")).toBe(3);
+    expect(page).toContain("PUT · 1 client, 4 MiB per point");
+    expect(page).not.toMatch(/data-chart="[^"]*-conc-/);
+  });
+
+  it("marks a p99.9 drawn from fewer than 1 000 requests as the max it is", () => {
+    const short = renderRunReport(syntheticRun({ spec: { samples: [500] } }), { language: "en" });
+    expect(short).toContain("p99.9 needs ≥ 1,000 requests");
+    expect(short).toMatch(/<td class="num">[\d,.]+\*<\/td>/);
+    const long = renderRunReport(syntheticRun({ spec: { samples: [2000] } }), { language: "en" });
+    expect(long).not.toContain("p99.9 needs");
+  });
+
   it("states the exponential model's predicted p99 beside the measured one", () => {
     const run = syntheticRun({ spec: { samples: [5000] } });
     const page = renderRunReport(run, { language: "en" });
@@ -198,8 +235,31 @@ describe("renderComparisonReport", () => {
     expect(page).toMatch(/class="delta delta-(better|worse)"/);
     const all = ids(page);
     expect(new Set(all).size).toBe(all.length);
-    // A ladder and a CDF per point and operation (DELETE left out): 3 points × 2 operations.
-    expect(count(page, /<svg class="chart"/g)).toBe(2 * 3 * 2);
+    // A ladder and a CDF per point and operation (DELETE left out): 3 points × 2 operations;
+    // the runs differ in mode, so as many pairs of mode charts (tail, cost).
+    expect(count(page, /<svg class="chart"/g)).toBe(2 * 3 * 2 + 2 * 3 * 2);
+  });
+
+  it("draws normal vs hedged vs tied as the Compare screen does, one bar per mode", () => {
+    const runs = (["normal", "hedged", "tied"] as const).map((mode, index) => {
+      const run = syntheticRun({ name: mode, mode, seed: index + 1, spec: { samples: [1000] } });
+      run.summary.runId = `run-${mode}`;
+      return run;
+    });
+    const page = renderComparisonReport(runs, { baselineIndex: 0, language: "en" });
+    expect(page).toContain('id="modes"');
+    expect(page).toContain("Normal vs hedged vs tied");
+    const tail = page.match(/data-chart="[^"]*-tail">[\s\S]*?<\/figure>/)?.[0] ?? "";
+    expect(tail).toContain(">p99.9</span>");
+    for (const mode of ["normal", "hedged", "tied"]) expect(tail).toContain(`>${mode}</text>`);
+    // p50, p99 and p99.9 each in their colour, one bar per run.
+    expect(count(tail, /<path class="bars"/g)).toBe(3);
+    expect(page).toMatch(/data-chart="[^"]*-cost"/);
+    const plain = renderComparisonReport([runs[0]!, runs[0]!], {
+      baselineIndex: 0,
+      language: "en",
+    });
+    expect(plain).not.toContain('id="modes"');
   });
 
   it.each([

@@ -1,5 +1,4 @@
 import {
-  formatByteSize,
   type Operation,
   type PhaseHistograms,
   type PhaseIntervals,
@@ -14,12 +13,13 @@ import {
   COMPARISON_METRICS,
   decodeRecordedBuckets,
   DEFAULT_SERIES_BUCKETS,
+  differsByMode,
+  modeComparison,
   fitLatencyModels,
   histogramViewFromBuckets,
   mergeDecimatedBuckets,
   percentileLadder,
   percentileLadderFromStats,
-  pointLabel,
   weightedLatenciesFromHistogramBuckets,
   type ComparisonCell,
   type ComparisonMetric,
@@ -39,6 +39,7 @@ import {
   latencyHistogramChart,
   latencyIndexChart,
   percentilesOverTimeChart,
+  modeComparisonCharts,
   seriesColor,
   sweepCharts,
   type CdfLine,
@@ -55,6 +56,7 @@ import {
 } from "./report-format.ts";
 import { reportMessages, type ReportLanguage, type ReportMessages } from "./report-messages.ts";
 import { renderPage } from "./report-page.ts";
+import { PALETTES, runColors } from "./palette.ts";
 import {
   environmentRows,
   hasHedgeCost,
@@ -128,15 +130,23 @@ interface Section {
   id: string;
   title: string;
   body: HtmlValue;
+  /** Folds under its heading (a sweep's points), open or closed to begin with. */
+  fold?: "open" | "closed";
 }
 
 function renderSections(sections: readonly Section[]): SafeHtml {
-  return markup`${sections.map(
-    (section) =>
-      markup`<section id="${section.id}">
-        <h2>${section.title}</h2>
-        ${section.body}
-      </section>`,
+  return markup`${sections.map((section) =>
+    section.fold
+      ? markup`<section id="${section.id}">
+          <details class="fold"${section.fold === "open" ? markup` open` : ""}>
+            <summary><h2>${section.title}</h2></summary>
+            ${section.body}
+          </details>
+        </section>`
+      : markup`<section id="${section.id}">
+          <h2>${section.title}</h2>
+          ${section.body}
+        </section>`,
   )}`;
 }
 
@@ -160,10 +170,6 @@ function footer(messages: ReportMessages, version: string): SafeHtml {
 function chartedPhases(point: PointSummary): PhaseSummary[] {
   const main = point.phases.filter((phase) => phase.op !== "DELETE");
   return main.length > 0 ? main : point.phases;
-}
-
-function shortPointLabel(point: PointSummary): string {
-  return pointLabel(point.params, formatByteSize);
 }
 
 function phaseCharts(
@@ -256,6 +262,8 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
   summary.points.forEach((point, pointIndex) => {
     sections.push({
       id: `point-${pointIndex + 1}`,
+      // A sweep's points fold, the first open: five points of charts are 45 000 px tall.
+      ...(isSweep ? { fold: pointIndex === 0 ? ("open" as const) : ("closed" as const) } : {}),
       title: isSweep
         ? `${messages.latency} — ${messages.pointTitle(pointIndex + 1, pointParamsText(messages, point))}`
         : `${messages.latency} — ${pointParamsText(messages, point)}`,
@@ -288,7 +296,9 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
       if (points.length === 0) continue;
       const colorIndex = isSweep ? pointIndex : ladderLines.length;
       ladderLines.push({
-        label: isSweep ? `${phase.op} · ${shortPointLabel(point)}` : messages.opNames[phase.op],
+        label: isSweep
+          ? `${phase.op} · ${pointParamsText(messages, point)}`
+          : messages.opNames[phase.op],
         color: seriesColor(colorIndex),
         dash: isSweep && phase.op === "GET" ? "dash" : undefined,
         points,
@@ -567,6 +577,10 @@ export function renderComparisonReport(
 
   const ladders: HtmlValue[] = [];
   const cdfs: HtmlValue[] = [];
+  const colors = runColors(
+    PALETTES.light,
+    inputs.map((input) => input.summary.mode),
+  );
   for (const row of comparison.rows) {
     if (row.op === "DELETE" && comparison.rows.some((other) => other.op !== "DELETE")) continue;
     const params = messages.pointParams(
@@ -583,7 +597,7 @@ export function renderComparisonReport(
       if (!phase?.latencyMs) return;
       const analysis = analysePhase(input.histograms, pointIndex, row.op).analysis;
       const label = runLabel(inputs, runIndex);
-      const color = seriesColor(runIndex);
+      const color = colors[runIndex] as string;
       ladderLines.push({
         label,
         color,
@@ -611,6 +625,37 @@ export function renderComparisonReport(
   ];
   if (ladders.length > 0)
     sections.push({ id: "ladder", title: messages.ladderTitle, body: ladders });
+  const summaries = inputs.map((input) => input.summary);
+  if (differsByMode(summaries)) {
+    const charts = comparison.rows
+      .filter((row) => row.op !== "DELETE")
+      .flatMap((row) => {
+        const entries = modeComparison(summaries, row);
+        const shared = (mode: string) => entries.filter((entry) => entry.mode === mode).length > 1;
+        const params = messages.pointParams(
+          row.params.clients,
+          row.params.samples,
+          formatSize(row.params.objectSizeBytes),
+        );
+        const op = messages.opNames[row.op];
+        return modeComparisonCharts(
+          nextId("modes"),
+          messages,
+          { tail: messages.modeTailTitle(op, params), cost: messages.modeCostTitle(op, params) },
+          entries.map((entry) => ({
+            ...entry,
+            label: shared(entry.mode)
+              ? `${messages.modeShort[entry.mode]} #${entry.runIndex + 1}`
+              : messages.modeShort[entry.mode],
+          })),
+        );
+      });
+    sections.push({
+      id: "modes",
+      title: messages.modesSection,
+      body: [markup`<p class="note">${messages.modesIntro}</p>`, ...charts],
+    });
+  }
   if (cdfs.length > 0) sections.push({ id: "cdf", title: messages.cdfComparisonTitle, body: cdfs });
   sections.push(
     {

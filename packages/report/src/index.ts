@@ -6,3 +6,5 @@ export * from "./run-json.ts";
 export * from "./html-report.ts";
 export * from "./report-messages.ts";
 export * from "./report-format.ts";
+export * from "./distributed-text.ts";
+export * from "./palette.ts";

@@ -8,6 +8,7 @@ import {
   type DecimatedBucket,
   type HistogramView,
   type LatencyModelFits,
+  type ModeEntry,
   type PercentilePoint,
   type SweepAxis,
   type SweepSeries,
@@ -15,36 +16,27 @@ import {
 import { markup, type SafeHtml } from "./html.ts";
 import {
   formatInteger,
+  formatMiB,
   formatMs,
   formatSignificant,
   formatSize,
   formatTick,
 } from "./report-format.ts";
 import type { ReportMessages } from "./report-messages.ts";
+import { PALETTES, PERCENTILE_LABELS, seriesColorOf } from "./palette.ts";
 import { renderChart, type ChartMarker, type ChartSeries, type Point } from "./svg-chart.ts";
 
-/** Distinct on a projector and for the common colour-vision deficiencies; dark enough for print. */
-export const SERIES_COLORS = [
-  "#1f5fa6",
-  "#d9730d",
-  "#2e8b57",
-  "#c0392b",
-  "#7b4fa0",
-  "#8c564b",
-  "#d6539b",
-  "#4b5b66",
-  "#1796a8",
-  "#a8870b",
-] as const;
+/** The report is a light page: the light palette's colours. */
+const PALETTE = PALETTES.light;
 
 export function seriesColor(index: number): string {
-  return SERIES_COLORS[index % SERIES_COLORS.length] as string;
+  return seriesColorOf(PALETTE, index);
 }
 
 const MEASURED = "#15202b";
-const MODEL_EXP = "#d9730d";
-const MODEL_LOGNORMAL = "#2e8b57";
-const P99_MARKER = "#c0392b";
+const MODEL_EXP = PALETTE.models.exponential;
+const MODEL_LOGNORMAL = PALETTE.models.lognormal;
+const P99_MARKER = PALETTE.percentiles.p99;
 
 /** Latencies spread over more than this ratio are drawn on a log axis, so the body stays visible. */
 const LOG_AXIS_RATIO = 20;
@@ -66,14 +58,14 @@ export function latencyIndexChart(
       kind: "band",
       key: "band",
       label: messages.bandLabel,
-      color: "#1f5fa6",
+      color: seriesColor(0),
       points: buckets.map((bucket) => ({ x: middle(bucket), low: bucket.min, high: bucket.max })),
     },
     {
       kind: "line",
       key: "mean",
       label: messages.meanLabel,
-      color: "#0b2545",
+      color: MEASURED,
       width: 1.5,
       points: buckets.map((bucket): Point => [middle(bucket), bucket.mean]),
     },
@@ -156,7 +148,7 @@ export function latencyHistogramChart(
         kind: "bars",
         key: "bins",
         label: messages.requests,
-        color: "#1f5fa6",
+        color: seriesColor(0),
         bars: view.bins.map((bin) => ({ x0: bin.lowMs, x1: bin.highMs, y: bin.count })),
       },
     ],
@@ -371,9 +363,14 @@ const OP_DASH: Partial<Record<Operation, "dash" | "dot">> = { GET: "dash", DELET
 
 function fixedLabel(messages: ReportMessages, line: SweepSeries): string {
   const { clients, samples, objectSizeBytes } = line.fixed;
-  return line.axis === "objectSize"
-    ? messages.seriesFixedClients(clients ?? 0, samples ?? 0)
-    : messages.seriesFixedSize(formatSize(objectSizeBytes ?? 0), samples ?? 0);
+  return [
+    objectSizeBytes === undefined ? null : formatSize(objectSizeBytes),
+    clients === undefined ? null : messages.seriesClients(clients),
+    samples === undefined ? null : messages.seriesSamples(samples),
+    line.totalBytes === null ? null : messages.seriesPerPoint(formatSize(line.totalBytes)),
+  ]
+    .filter((part) => part !== null)
+    .join(messages.seriesJoin);
 }
 
 /** Throughput, ops/s and latency against object size and against concurrency, per operation. */
@@ -454,16 +451,21 @@ export function sweepCharts(
       const percentiles = [
         ["p50", byAxis.p50Ms, undefined],
         ["p99", byAxis.p99Ms, "dash"],
-        ["p99.9", byAxis.p999Ms, "dot"],
+        ["p999", byAxis.p999Ms, "dot"],
       ] as const;
-      const series: ChartSeries[] = percentiles.flatMap(([name, lines, dash]) =>
+      // One line per percentile: each in its own colour. Several groups: a colour per group,
+      // the percentiles told apart by dash.
+      const oneGroup = byAxis.p50Ms.filter((line) => line.op === op).length === 1;
+      const series: ChartSeries[] = percentiles.flatMap(([key, lines, dash]) =>
         lines
           .filter((line) => line.op === op)
           .map((line): ChartSeries => ({
             kind: "line",
-            key: `${name} ${line.key}`,
-            label: `${name} · ${fixedLabel(messages, line)}`,
-            color: seriesColor(groupOf(line)),
+            key: `${key} ${line.key}`,
+            label: oneGroup
+              ? PERCENTILE_LABELS[key]
+              : `${PERCENTILE_LABELS[key]} · ${fixedLabel(messages, line)}`,
+            color: oneGroup ? PALETTE.percentiles[key] : seriesColor(groupOf(line)),
             dash,
             markers: true,
             points: line.points.map((point): Point => [point.x, point.y]),
@@ -489,4 +491,90 @@ export function sweepCharts(
     }
   }
   return charts;
+}
+
+/** One run of a mode comparison (core's ModeEntry), under the label its bars carry. */
+export type ModeBar = Pick<
+  ModeEntry,
+  "mode" | "p50Ms" | "p99Ms" | "p999Ms" | "extraPct" | "wastedBytes"
+> & {
+  label: string;
+};
+
+/** Grouped bars: one group per run at x = its index, one bar per series inside it. */
+function groupedBars(
+  entries: readonly ModeBar[],
+  series: readonly { key: string; label: string; color: string; value: (bar: ModeBar) => number }[],
+): ChartSeries[] {
+  const width = 0.8 / series.length;
+  return series.map((entry, seriesIndex) => ({
+    kind: "bars",
+    key: entry.key,
+    label: entry.label,
+    color: entry.color,
+    bars: entries.map((bar, index) => {
+      const x0 = index - 0.4 + seriesIndex * width;
+      return { x0, x1: x0 + width, y: entry.value(bar) };
+    }),
+  }));
+}
+
+/**
+ * "Normal vs hedged vs tied" as the app's Compare screen draws it: the tail each mode reached
+ * (p50, p99, p99.9 bars, each percentile in its colour) and what its backups cost.
+ */
+export function modeComparisonCharts(
+  idPrefix: string,
+  messages: ReportMessages,
+  titles: { tail: string; cost: string },
+  entries: readonly ModeBar[],
+): SafeHtml[] {
+  const x = {
+    label: messages.mode,
+    scale: "linear" as const,
+    min: -0.5,
+    max: entries.length - 0.5,
+    ticks: entries.map((entry, index) => ({ value: index, label: entry.label })),
+  };
+  const latencies = entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms]).filter((v) => v > 0);
+  const useLog =
+    latencies.length > 0 && Math.max(...latencies) / Math.min(...latencies) > LOG_AXIS_RATIO;
+  const percentiles = (["p50", "p99", "p999"] as const).map((key) => ({
+    key,
+    label: PERCENTILE_LABELS[key],
+    color: PALETTE.percentiles[key],
+    value: (bar: ModeBar) => bar[`${key}Ms`],
+  }));
+  return [
+    renderChart({
+      legendHint: messages.legendHint,
+      id: `${idPrefix}-tail`,
+      title: titles.tail,
+      height: 360,
+      x,
+      y: useLog
+        ? { label: messages.latencyMs, scale: "log" }
+        : { label: messages.latencyMs, scale: "linear", includeZero: true },
+      series: groupedBars(entries, percentiles),
+    }),
+    renderChart({
+      legendHint: messages.legendHint,
+      id: `${idPrefix}-cost`,
+      title: titles.cost,
+      height: 360,
+      x,
+      y: { label: messages.extraRequests, scale: "linear", includeZero: true },
+      series: groupedBars(entries, [
+        {
+          key: "extra",
+          label: messages.extraRequests,
+          color: PALETTE.cost,
+          value: (bar) => bar.extraPct,
+        },
+      ]),
+      caption: entries
+        .map((entry) => `${entry.label}: ${messages.wastedMiB} ${formatMiB(entry.wastedBytes)}`)
+        .join(" · "),
+    }),
+  ];
 }

@@ -29,6 +29,8 @@ export interface ReportMessages {
   notes: string;
   mode: string;
   modeNames: Record<RequestMode, string>;
+  /** For chart ticks: one word. */
+  modeShort: Record<RequestMode, string>;
   loop: string;
   loopNames: Record<"closed" | "open", string>;
   endpoints: string;
@@ -106,6 +108,9 @@ export interface ReportMessages {
   tailSlowest: (share: string) => string;
   tailHeaders: readonly [string, string, string, string, string, string, string, string];
   tailNote: string;
+  /** Under a table whose p99.9 of some phase is marked * (fewer than 1 000 answered requests). */
+  p999Note: string;
+  maxColumn: string;
 
   latency: string;
   latencyMs: string;
@@ -153,8 +158,11 @@ export interface ReportMessages {
   sweepLatencyTitle: (op: string, axis: string) => string;
   concurrencyAxis: string;
   objectSizeAxis: string;
-  seriesFixedClients: (clients: number, samples: number) => string;
-  seriesFixedSize: (size: string, samples: number) => string;
+  /** What a sweep line holds fixed, one part each; the parts are joined by `seriesJoin`. */
+  seriesClients: (clients: number) => string;
+  seriesSamples: (samples: number) => string;
+  seriesPerPoint: (size: string) => string;
+  seriesJoin: string;
 
   hedgeTitle: string;
   hedgeIntro: string;
@@ -188,6 +196,11 @@ export interface ReportMessages {
   specComparison: string;
   cdfComparisonTitle: string;
   cdfOverlayTitle: (op: string, point: string) => string;
+  modesSection: string;
+  modesIntro: string;
+  modeTailTitle: (op: string, point: string) => string;
+  modeCostTitle: (op: string, point: string) => string;
+  wastedMiB: string;
 }
 
 const en: ReportMessages = {
@@ -221,8 +234,16 @@ const en: ReportMessages = {
   modeNames: {
     normal: "normal (one attempt)",
     hedged: "hedged requests",
-    tied: "tied requests",
+    tied: "tied requests (client cancel)",
     adaptive: "adaptive hedging",
+    "tied-server": "tied requests (server cancel)",
+  },
+  modeShort: {
+    normal: "normal",
+    hedged: "hedged",
+    tied: "tied",
+    adaptive: "adaptive",
+    "tied-server": "tied (server)",
   },
   loop: "Load model",
   loopNames: { closed: "closed loop", open: "open loop" },
@@ -282,7 +303,7 @@ const en: ReportMessages = {
   point: "Point",
   pointTitle: (index, params) => `Point ${index}: ${params}`,
   pointParams: (clients, samples, size) =>
-    `${clients} ${clients === 1 ? "client" : "clients"} × ${formatInteger(samples)} samples × ${size}`,
+    `${clients} ${clients === 1 ? "client" : "clients"} × ${formatInteger(samples)} ${samples === 1 ? "sample" : "samples"} × ${size}`,
   clients: "Clients",
   samples: "Samples",
   objectSize: "Object size",
@@ -311,10 +332,13 @@ const en: ReportMessages = {
   latencyRow: (percentile) => `Latency ${percentile} (ms)`,
   latencyMin: "Latency min (ms)",
   latencyMax: "Latency max (ms)",
+  maxColumn: "max (ms)",
   latencyMean: "Latency mean (ms)",
   ttfbRow: (percentile) => `Time to first byte ${percentile} (ms)`,
   serviceRow: (percentile) => `Service time ${percentile} (ms)`,
   missedStarts: "Missed starts (> 2 ms late)",
+  p999Note:
+    "* p99.9 needs ≥ 1,000 requests. A phase marked * answered fewer, so its p99.9 is its slowest request (the max), not a tail estimate.",
   openLoopNote:
     "Open loop: latencies count from each request's scheduled start (no coordinated omission); service times count from the actual send.",
   clientQueueRow: (percentile) => `Client queue ${percentile} (ms)`,
@@ -387,9 +411,10 @@ const en: ReportMessages = {
   sweepLatencyTitle: (op, axis) => `${op}: latency ${axis}`,
   concurrencyAxis: "Concurrent clients",
   objectSizeAxis: "Object size",
-  seriesFixedClients: (clients, samples) =>
-    `${clients} ${clients === 1 ? "client" : "clients"}, ${formatInteger(samples)} samples`,
-  seriesFixedSize: (size, samples) => `${size}, ${formatInteger(samples)} samples`,
+  seriesClients: (clients) => `${formatInteger(clients)} ${clients === 1 ? "client" : "clients"}`,
+  seriesSamples: (samples) => `${formatInteger(samples)} ${samples === 1 ? "sample" : "samples"}`,
+  seriesPerPoint: (size) => `${size} per point`,
+  seriesJoin: ", ",
 
   hedgeTitle: "Cost of backup requests",
   hedgeIntro:
@@ -440,6 +465,12 @@ const en: ReportMessages = {
   specComparison: "Specifications",
   cdfComparisonTitle: "Cumulative distributions",
   cdfOverlayTitle: (op, point) => `${op} — ${point}: CDF`,
+  modesSection: "Normal vs hedged vs tied",
+  modesIntro:
+    "The tail each request mode reached (p50, p99, p99.9) beside what its backups cost: extra requests as a % of the logical ones, and the payload losing attempts moved.",
+  modeTailTitle: (op, point) => `${op} — ${point}: tail by mode`,
+  modeCostTitle: (op, point) => `${op} — ${point}: cost of backups`,
+  wastedMiB: "Wasted (MB)",
 };
 
 const zhCN: ReportMessages = {
@@ -472,8 +503,16 @@ const zhCN: ReportMessages = {
   modeNames: {
     normal: "普通(单次请求)",
     hedged: "对冲请求",
-    tied: "捆绑请求",
+    tied: "绑定请求(客户端取消)",
     adaptive: "自适应对冲",
+    "tied-server": "绑定请求(服务端取消)",
+  },
+  modeShort: {
+    normal: "普通",
+    hedged: "对冲",
+    tied: "绑定",
+    adaptive: "自适应",
+    "tied-server": "绑定(服务端)",
   },
   loop: "负载模型",
   loopNames: { closed: "闭环", open: "开环" },
@@ -510,7 +549,7 @@ const zhCN: ReportMessages = {
   testbedSpec: (replicas, profile, seed) =>
     `内置测试服务器:${replicas} 个副本,延迟配置 "${profile}",随机种子 ${seed}`,
   hedgeSpec: (delay, budgetPct, tiedDelay, minSamples) =>
-    `等待 ${delay} 后发送备份请求,额外请求预算 ${budgetPct} %${tiedDelay === null ? "" : `,捆绑副本延迟 ${tiedDelay}`},累计 ${minSamples} 个样本后开始对冲`,
+    `等待 ${delay} 后发送备份请求,额外请求预算 ${budgetPct} %${tiedDelay === null ? "" : `,绑定副本延迟 ${tiedDelay}`},累计 ${minSamples} 个样本后开始对冲`,
   openLoopSpec: (rateHz, arrivals, durationS, seed) =>
     `每秒 ${rateHz} 个请求,${arrivals === "poisson" ? "泊松到达" : "固定速率到达"}${durationS === null ? "" : `,持续 ${durationS} s`},随机种子 ${seed}`,
   yes: "是",
@@ -561,10 +600,13 @@ const zhCN: ReportMessages = {
   latencyRow: (percentile) => `延迟 ${percentile} (ms)`,
   latencyMin: "最小延迟 (ms)",
   latencyMax: "最大延迟 (ms)",
+  maxColumn: "最大值 (ms)",
   latencyMean: "平均延迟 (ms)",
   ttfbRow: (percentile) => `首字节时间 ${percentile} (ms)`,
   serviceRow: (percentile) => `服务时间 ${percentile} (ms)`,
   missedStarts: "未按时发出的请求(晚于 2 ms)",
+  p999Note:
+    "* p99.9 需要至少 1,000 个请求。标 * 的阶段成功请求不足 1,000 个，其 p99.9 就是最慢的请求（最大值），而不是尾延迟的估计。",
   openLoopNote:
     "开环负载:延迟从每个请求的计划发送时刻算起(避免协调遗漏);服务时间从实际发送时刻算起。",
   clientQueueRow: (percentile) => `客户端排队 ${percentile} (ms)`,
@@ -635,12 +677,14 @@ const zhCN: ReportMessages = {
   sweepLatencyTitle: (op, axis) => `${op}:延迟${axis}`,
   concurrencyAxis: "并发客户端数",
   objectSizeAxis: "对象大小",
-  seriesFixedClients: (clients, samples) => `${clients} 个客户端,${formatInteger(samples)} 个样本`,
-  seriesFixedSize: (size, samples) => `${size},${formatInteger(samples)} 个样本`,
+  seriesClients: (clients) => `${formatInteger(clients)} 个客户端`,
+  seriesSamples: (samples) => `${formatInteger(samples)} 个样本`,
+  seriesPerPoint: (size) => `每个测试点 ${size}`,
+  seriesJoin: ",",
 
   hedgeTitle: "备份请求的开销",
   hedgeIntro:
-    "对冲或捆绑请求的代价:超出逻辑请求数的备份请求、因其他副本先返回而被取消的请求,以及落败请求传输的有效载荷字节数。",
+    "对冲或绑定请求的代价:超出逻辑请求数的备份请求、因其他副本先返回而被取消的请求,以及落败请求传输的有效载荷字节数。",
   hedgeDelay: "备份请求前的平均等待 (ms)",
   hedgeBudget: "预算 (%)",
   attempts: "实际发出请求数",
@@ -687,6 +731,12 @@ const zhCN: ReportMessages = {
   specComparison: "配置对比",
   cdfComparisonTitle: "累积分布函数对比",
   cdfOverlayTitle: (op, point) => `${op} — ${point}:CDF`,
+  modesSection: "普通、对冲与绑定请求对比",
+  modesIntro:
+    "各请求模式达到的尾延迟（p50、p99、p99.9）及其备份请求的开销：额外请求占逻辑请求的百分比，以及落败请求传输的数据量。",
+  modeTailTitle: (op, point) => `${op} — ${point}:各模式的尾延迟`,
+  modeCostTitle: (op, point) => `${op} — ${point}:备份请求的开销`,
+  wastedMiB: "浪费 (MB)",
 };
 
 export const REPORT_MESSAGES: Record<ReportLanguage, ReportMessages> = { en, "zh-CN": zhCN };

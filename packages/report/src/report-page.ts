@@ -49,6 +49,8 @@ td.delta-better,span.delta-better{color:var(--good)}
 td.delta-worse,span.delta-worse{color:var(--bad)}
 .delta{display:block;font-size:.85rem}
 tr.differs th{color:var(--accent)}
+details.fold>summary{cursor:pointer;list-style-position:outside;margin-left:1.2rem}
+details.fold>summary h2{display:inline-block;width:calc(100% - 1rem);margin-top:2rem}
 .chart-figure{margin:1.4rem 0 2.6rem;break-inside:avoid}
 .chart-title{margin:0 0 .45rem;font-weight:650;font-size:1.15rem}
 svg.chart{display:block;width:100%;height:auto;background:#fff}

@@ -1,5 +1,6 @@
 import {
   PERCENTILE_LEVELS,
+  isTiedMode,
   type CredentialsRef,
   type Endpoint,
   type LatencyStats,
@@ -11,6 +12,7 @@ import {
   type RunSummary,
   type TailBreakdown,
 } from "@taillab/api";
+import { p999IsMax } from "@taillab/core";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
 import {
   formatDateTime,
@@ -97,7 +99,7 @@ function hedgeText(messages: ReportMessages, spec: RunSpec): string {
   return messages.hedgeSpec(
     delay,
     formatPercent(hedge.budgetPercent, 0),
-    spec.mode === "tied" ? `${formatMs(hedge.tiedDelayMs)} ms` : null,
+    isTiedMode(spec.mode) ? `${formatMs(hedge.tiedDelayMs)} ms` : null,
     hedge.minSamples,
   );
 }
@@ -213,6 +215,15 @@ function msOrDash(stats: LatencyStats | null, pick: keyof LatencyStats): string 
   return stats ? formatMs(stats[pick]) : "—";
 }
 
+/** A phase's p99.9, marked * where it is only its slowest request (see p999Note). */
+function p999Text(phase: PhaseSummary): string {
+  return `${msOrDash(phase.latencyMs, "p999")}${p999IsMax(phase) ? "*" : ""}`;
+}
+
+function p999Note(messages: ReportMessages, phases: readonly PhaseSummary[]): SafeHtml | "" {
+  return phases.some(p999IsMax) ? markup`<p class="note">${messages.p999Note}</p>` : "";
+}
+
 /**
  * s3bench's summary, one column per phase, with p99.9 and p99.99 added; then the parts of a
  * request's time (client queue, service, TTFB, transfer) and the steady throughput.
@@ -251,7 +262,9 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
     row(messages.latencyMax, (phase) => msOrDash(phase.latencyMs, "max"), true),
     // p99.99 down to p25, the order of s3bench's table.
     ...LATENCY_PERCENTILES.map(([key, level]) =>
-      row(messages.latencyRow(`p${level}`), (phase) => msOrDash(phase.latencyMs, key)),
+      row(messages.latencyRow(`p${level}`), (phase) =>
+        key === "p999" ? p999Text(phase) : msOrDash(phase.latencyMs, key),
+      ),
     ),
     row(messages.latencyMin, (phase) => msOrDash(phase.latencyMs, "min")),
     row(messages.latencyMean, (phase) => msOrDash(phase.latencyMs, "mean")),
@@ -279,7 +292,7 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
       </table>
     </div>
     ${openLoop ? markup`<p class="note">${messages.openLoopNote}</p>` : ""}
-    ${point.finished ? "" : markup`<p class="note">${messages.pointStopped}</p>`}`;
+    ${point.finished ? "" : markup`<p class="note">${messages.pointStopped}</p>`}${p999Note(messages, phases)}`;
 }
 
 /** Where the slowest 1 % and 0.1 % of a phase's requests spent their time. */
@@ -333,7 +346,7 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
     "p50 (ms)",
     "p99 (ms)",
     "p99.9 (ms)",
-    "max (ms)",
+    messages.maxColumn,
     messages.errors,
   ];
   const body = summary.points.flatMap((point, pointIndex) =>
@@ -349,7 +362,7 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
           numberCell(formatFixed(phase.opsPerSec, 1)),
           numberCell(msOrDash(phase.latencyMs, "p50")),
           numberCell(msOrDash(phase.latencyMs, "p99")),
-          numberCell(msOrDash(phase.latencyMs, "p999")),
+          numberCell(p999Text(phase)),
           numberCell(msOrDash(phase.latencyMs, "max")),
           numberCell(formatInteger(phase.errors)),
         ]}</tr>`,
@@ -369,7 +382,10 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
         ${body}
       </tbody>
     </table>
-  </div>`;
+  </div>${p999Note(
+    messages,
+    summary.points.flatMap((point) => point.phases),
+  )}`;
 }
 
 export function hasHedgeCost(summary: RunSummary): boolean {

@@ -1,8 +1,9 @@
-import type { PhaseSummary, RequestRecord } from "@taillab/api";
+import type { PhaseSummary, RequestMode, RequestRecord } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { csvField, csvRow } from "./csv.ts";
 import { REQUESTS_CSV_HEADER, requestsCsvRows } from "./requests-csv.ts";
-import { formatPhaseS3bench, formatTable } from "./s3bench-text.ts";
+import { formatModeComparison, formatPhaseS3bench, formatTable } from "./s3bench-text.ts";
+import { syntheticRun } from "./test-support/synthetic-run.ts";
 
 describe("csv", () => {
   it.each([
@@ -160,5 +161,42 @@ describe("s3bench text", () => {
         ["ccc", "d"],
       ]),
     ).toBe("  a  bb\nccc   d\n");
+  });
+});
+
+describe("mode comparison text", () => {
+  it("adds what the testbed's replicas served per mode, and the tied twins they dropped", () => {
+    const run = (mode: RequestMode, served: number, tiesDropped: number) => {
+      const { summary } = syntheticRun({ mode, requestsPerPhase: 100, ops: ["GET"] });
+      return {
+        ...summary,
+        testbed: [
+          {
+            url: "http://127.0.0.1:1",
+            received: served,
+            completed: served,
+            aborted: 0,
+            served,
+            tiesDropped,
+          },
+        ],
+      };
+    };
+    const text = formatModeComparison([
+      run("normal", 1000, 0),
+      run("tied", 1800, 0),
+      run("tied-server", 1010, 950),
+    ]);
+    expect(text).toContain("  normal: 1000 requests served\n");
+    expect(text).toContain("  tied: 1800 requests served (+80.0 %)\n");
+    expect(text).toContain(
+      "  tied-server: 1010 requests served (+1.0 %), 950 tied twins dropped before service\n",
+    );
+  });
+
+  it("says nothing of the work of runs recorded before the testbed counted it", () => {
+    const { summary } = syntheticRun({ ops: ["GET"], requestsPerPhase: 100 });
+    const old = { ...summary, testbed: [{ url: "u", received: 1, completed: 1, aborted: 0 }] };
+    expect(formatModeComparison([old, old])).not.toContain("Testbed work");
   });
 });

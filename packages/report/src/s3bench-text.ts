@@ -232,7 +232,29 @@ export function formatModeComparison(summaries: readonly RunSummary[]): string {
         ]),
     ),
   );
-  return formatTable([header, ...rows]);
+  return formatTable([header, ...rows]) + serverWorkText(summaries);
+}
+
+/**
+ * What the embedded testbed's replicas served in each run, against the first run's: the work
+ * backups cost the servers (a tied twin dropped before service costs none).
+ */
+function serverWorkText(summaries: readonly RunSummary[]): string {
+  const work = summaries.flatMap(({ mode, testbed }) => {
+    if (!testbed?.every((replica) => replica.served !== undefined)) return [];
+    const served = testbed.reduce((sum, replica) => sum + (replica.served ?? 0), 0);
+    const dropped = testbed.reduce((sum, replica) => sum + (replica.tiesDropped ?? 0), 0);
+    return [{ mode, served, dropped }];
+  });
+  const [base] = work;
+  if (!base || work.length < 2) return "";
+  const lines = work.map(({ mode, served, dropped }) => {
+    const change = base.served > 0 ? ((served - base.served) / base.served) * 100 : 0;
+    const versus = mode === base.mode ? "" : ` (${change >= 0 ? "+" : ""}${change.toFixed(1)} %)`;
+    const ties = dropped > 0 ? `, ${dropped} tied twins dropped before service` : "";
+    return `  ${mode}: ${served} requests served${versus}${ties}`;
+  });
+  return `\nTestbed work (every request the replicas began to serve, setup included):\n${lines.join("\n")}\n`;
 }
 
 const COMPARED_METRICS = [

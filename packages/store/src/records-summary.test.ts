@@ -21,6 +21,7 @@ function metaWith(specInput: Record<string, unknown>): RunMeta {
     keyPrefix: PREFIX,
     status: "running",
     error: null,
+    cleanup: null,
   };
 }
 
@@ -135,9 +136,10 @@ describe("summary rebuilt from records", () => {
     // TTFB runs from the send of the answering attempt to its first body byte.
     expect(phase?.ttfbMs).toMatchObject({ min: 0.4, max: 0.5 });
     expect(histograms.map(({ pointIndex, op }) => `${pointIndex} ${op}`)).toEqual(["0 GET"]);
-    expect(intervalLines.map((line) => `${line.op} ${line.startS} ${line.failed}`)).toEqual([
-      "GET 0 false",
-      "GET 0 true",
+    expect(intervalLines.map((line) => `${line.op} ${line.startS} ${line.kind}`)).toEqual([
+      "GET 0 latency",
+      "GET 0 failed",
+      "GET 0 backups",
     ]);
   });
 

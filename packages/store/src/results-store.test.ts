@@ -266,6 +266,30 @@ describe("results store", () => {
     expect(await readdir(join(store.dir, ".trash"))).toEqual([]);
   });
 
+  it("keeps the last cleanup of a run's leftovers in run.json, also while the run is written", async () => {
+    const store = await freshStore();
+    const writer = await store.createRun(sampleRunInput("run-left"));
+    const left = {
+      at: "2026-01-01T00:00:00.000Z",
+      removed: { objects: 14_000, uploads: 0, buckets: 2 },
+      objectsLeft: 6_000,
+      uploadsLeft: 1,
+      bucketsLeft: ["taillab-run-left-w0-3"],
+      unchecked: [],
+      errorsByCode: { ECONNREFUSED: 6_002 },
+    };
+    await store.recordCleanup("run-left", left);
+    await writer.fail("the server went away");
+    expect((await store.get("run-left")).meta.cleanup).toEqual(left);
+    const clean = { ...left, objectsLeft: 0, uploadsLeft: 0, bucketsLeft: [], errorsByCode: {} };
+    await store.recordCleanup("run-left", clean);
+    expect((await store.get("run-left")).meta).toMatchObject({
+      cleanup: clean,
+      status: "failed",
+      error: "the server went away",
+    });
+  });
+
   it("refuses to delete a run that is still being written", async () => {
     const store = await freshStore();
     const input = sampleRunInput("run-live");

@@ -6,6 +6,7 @@ import {
   type PhaseHistograms,
   type RequestRecord,
   type RunEnvironment,
+  type RunCleanup,
   type RunDamage,
   type RunExport,
   type RunIndexEntry,
@@ -140,6 +141,8 @@ export interface ResultsStore {
   tag(runId: string, tag: string): Promise<RunIndexEntry>;
   untag(runId: string, tag: string): Promise<RunIndexEntry>;
   annotate(runId: string, notes: string): Promise<RunIndexEntry>;
+  /** Keeps what the last cleanup of the run's leftovers did (run.json's `cleanup`). */
+  recordCleanup(runId: string, cleanup: RunCleanup): Promise<RunIndexEntry>;
   /**
    * Moves the run to `<dir>/.trash/`, damaged or not; refuses a run that is still being written.
    */
@@ -235,6 +238,7 @@ class FolderResultsStore implements ResultsStore {
         keyPrefix: input.keyPrefix,
         status: "running",
         error: null,
+        cleanup: null,
       } satisfies RunMeta,
       `run ${id}: run.json`,
     );
@@ -371,6 +375,10 @@ class FolderResultsStore implements ResultsStore {
 
   annotate(runId: string, notes: string): Promise<RunIndexEntry> {
     return this.edit(runId, (meta) => ({ ...meta, notes }));
+  }
+
+  recordCleanup(runId: string, cleanup: RunCleanup): Promise<RunIndexEntry> {
+    return this.edit(runId, (meta) => ({ ...meta, cleanup }));
   }
 
   async remove(runId: string): Promise<void> {

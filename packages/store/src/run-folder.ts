@@ -1,5 +1,6 @@
 import {
   PhaseHistogramsSchema,
+  RUN_ID_PATTERN,
   RunMetaSchema,
   RunSummarySchema,
   type PhaseHistograms,
@@ -37,8 +38,7 @@ export const RUN_FILES = {
   lock: LOCK_FILE,
 } as const;
 
-/** Run ids are folder names: no separators, no leading dot (dot-names are the store's own). */
-export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+export { RUN_ID_PATTERN };
 
 export interface RunFolderContents {
   meta: RunMeta;

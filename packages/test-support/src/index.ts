@@ -11,4 +11,10 @@ export {
 export { startNodeAgent, type NodeAgent, type NodeAgentOptions } from "./node-agent.ts";
 export { startKwokCluster, type KwokCluster } from "./kwok-cluster.ts";
 export { assertPortsFree } from "./free-port.ts";
-export { localTaillabEntrypoint, TAILLAB_TEST_IMAGE } from "./taillab-image.ts";
+export {
+  localTaillabEntrypoint,
+  startTaillabNodeAgent,
+  TAILLAB_TEST_IMAGE,
+} from "./taillab-image.ts";
+export { startDrippingProxy, type DrippingProxy } from "./dripping-proxy.ts";
+export { selfSignedCertificate, type SelfSignedCertificate } from "./self-signed-certificate.ts";

@@ -15,6 +15,7 @@ describe("createLatencyProfileInterceptor", () => {
       bucket: "b",
       key: "k",
       signal: new AbortController().signal,
+      tieId: null,
     });
 
   it.each<S3Operation>([

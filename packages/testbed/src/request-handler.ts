@@ -3,6 +3,7 @@
  * the counters of stats(). This is the path the load generator measures, so it does little and
  * allocates little: no AbortController without an interceptor, no query parsing without a query.
  */
+import { TIE_ID_HEADER } from "@taillab/api";
 import { hash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { headerText } from "./http-headers.ts";
@@ -23,6 +24,13 @@ export interface TestbedStats {
   aborted: number;
   /** Connections reset by an injected `resetConnection` fault. */
   resets: number;
+  /**
+   * Requests that began service (with a latency profile: got their slot, and were not dropped
+   * as a tied twin): the work the replica did, losers of hedged and tied requests included.
+   */
+  served: number;
+  /** Tied copies dropped because their twin started on another replica first. */
+  tiesDropped: number;
   /** Requests per S3 operation, counted once routed and authenticated. */
   byOperation: Record<string, number>;
 }
@@ -35,7 +43,8 @@ export interface RequestHandlerOptions {
   /** Host-name suffixes that put the bucket in the Host header, e.g. ".localhost". */
   virtualHostSuffixes: readonly string[];
   verify: SigV4Verifier | undefined;
-  interceptor: RequestInterceptor | undefined;
+  /** Asked per request, so a latency profile can change while the server runs. */
+  interceptor: () => RequestInterceptor | undefined;
   stats: TestbedStats;
 }
 
@@ -103,8 +112,8 @@ function resourceOf(target: RequestTarget | undefined, url: string): string {
 export function createRequestHandler(
   options: RequestHandlerOptions,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  const { store, region, minPartSizeBytes, virtualHostSuffixes, verify, interceptor, stats } =
-    options;
+  const { store, region, minPartSizeBytes, virtualHostSuffixes, verify, stats } = options;
+  const currentInterceptor = options.interceptor;
   const context = { store, region, minPartSizeBytes };
   // Request ids differ across testbeds in one process, which helps when reading mixed logs.
   const requestIdPrefix = randomBytes(4).toString("hex").toUpperCase();
@@ -149,6 +158,7 @@ export function createRequestHandler(
     response: ServerResponse,
     requestId: string,
     arrivedAt: number,
+    interceptor: RequestInterceptor | undefined,
     signal: AbortSignal | undefined,
     onReset: () => void,
   ): Promise<void> {
@@ -173,9 +183,19 @@ export function createRequestHandler(
       stats.byOperation[operation] = (stats.byOperation[operation] ?? 0) + 1;
 
       let corrupt = false;
-      if (interceptor !== undefined && signal !== undefined) {
+      if (interceptor === undefined || signal === undefined) {
+        stats.served++;
+      } else {
         const { bucket, key } = target;
-        const outcome = await intercept(interceptor, { method, operation, bucket, key, signal });
+        const tieId = headerText(headers, TIE_ID_HEADER) ?? null;
+        const outcome = await intercept(interceptor, {
+          method,
+          operation,
+          bucket,
+          key,
+          signal,
+          tieId,
+        });
         if (outcome === "client-gone") return;
         if (typeof outcome === "object" && "resetConnection" in outcome) {
           onReset();
@@ -208,6 +228,7 @@ export function createRequestHandler(
     const arrivedAt = performance.now();
     stats.received++;
     const requestId = `${requestIdPrefix}${(++requestCount).toString(16).toUpperCase().padStart(8, "0")}`;
+    const interceptor = currentInterceptor();
     const controller = interceptor === undefined ? undefined : new AbortController();
     let reset = false;
     response.once("close", () => {
@@ -218,7 +239,7 @@ export function createRequestHandler(
         controller?.abort();
       }
     });
-    handle(request, response, requestId, arrivedAt, controller?.signal, () => {
+    handle(request, response, requestId, arrivedAt, interceptor, controller?.signal, () => {
       reset = true;
     }).catch(() => {
       // Only answering can fail here (e.g. an interceptor's invalid status); cut the connection.

@@ -9,6 +9,8 @@ export interface InterceptedRequest {
   key: string | null;
   /** Aborts when the client disconnects, e.g. a hedged request whose twin won. */
   signal: AbortSignal;
+  /** The tied request this is a copy of (TIE_ID_HEADER), or null. */
+  tieId: string | null;
 }
 
 /** An S3 XML error with this status and code, or a TCP reset instead of any response. */

@@ -41,6 +41,7 @@ describe("the request interceptor", () => {
         bucket,
         key: "target",
         signal: expect.any(AbortSignal),
+        tieId: null,
       },
     ]);
   });

@@ -112,6 +112,8 @@ describe("replicas", () => {
       completed: 3,
       aborted: 0,
       resets: 0,
+      served: 3,
+      tiesDropped: 0,
       byOperation: { PutObject: 1, GetObject: 1, HeadBucket: 1 },
     });
   });

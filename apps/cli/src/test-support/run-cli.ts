@@ -21,6 +21,14 @@ export function runCli(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<CliResult> {
+  return startCli(args, env).result;
+}
+
+/** The command started, for a test that signals it (Ctrl-C is SIGINT) while it runs. */
+export function startCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): { child: ChildProcessWithoutNullStreams; result: Promise<CliResult> } {
   const child = spawn(process.execPath, [CLI_MAIN, ...args], {
     env: {
       ...process.env,
@@ -30,7 +38,7 @@ export function runCli(
       ...env,
     },
   });
-  return outputOf(child);
+  return { child, result: outputOf(child) };
 }
 
 /** What a child process printed and how it exited, once it has. */

@@ -9,6 +9,8 @@ import { isRunActive, useLiveRun } from "../features/live-run/live-run-store.ts"
 import { LiveRunView } from "../features/live-run/live-run-view.tsx";
 import { RunDetailView } from "../features/runs/run-detail-view.tsx";
 import { RunsView } from "../features/runs/runs-view.tsx";
+import { PALETTES } from "@taillab/report";
+import { paletteTokens } from "../shared/chart-theme.ts";
 import { hasBackend } from "./api.ts";
 import { followAddressBar, useNavigation, type Route } from "./navigation-store.ts";
 import { SettingsBar } from "./settings-bar.tsx";
@@ -29,9 +31,13 @@ export function App() {
 
   useEffect(() => followAddressBar(), []);
   useEffect(() => {
-    document.documentElement.dataset.theme = theme;
-    document.documentElement.dataset.projector = String(projector);
-    document.documentElement.lang = language;
+    const root = document.documentElement;
+    for (const [name, value] of Object.entries(paletteTokens(PALETTES[theme]))) {
+      root.style.setProperty(name, value);
+    }
+    root.dataset.theme = theme;
+    root.dataset.projector = String(projector);
+    root.lang = language;
   }, [theme, projector, language]);
   // Run events arrive whichever screen is open, so the live screen is current when opened.
   useEffect(() => useLiveRun.getState().connect(), []);

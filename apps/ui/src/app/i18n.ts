@@ -3,6 +3,7 @@ import { initReactI18next } from "react-i18next";
 import { compareMessages } from "../features/compare/messages.ts";
 import { endpointsMessages } from "../features/endpoints/messages.ts";
 import { experimentsMessages } from "../features/experiments/messages.ts";
+import { kubernetesMessages } from "../features/kubernetes/messages.ts";
 import { liveRunMessages } from "../features/live-run/messages.ts";
 import { runsMessages } from "../features/runs/messages.ts";
 import { commonMessages } from "../shared/messages.ts";
@@ -24,6 +25,7 @@ export const MESSAGES: Record<string, FeatureMessages> = {
   live: liveRunMessages,
   runs: runsMessages,
   compare: compareMessages,
+  kubernetes: kubernetesMessages,
 };
 
 export const LANGUAGES: Language[] = ["en", "zh-CN"];

@@ -1,11 +1,15 @@
 import { useTranslation } from "react-i18next";
+import { KubernetesSettingsButton } from "../features/kubernetes/kubernetes-settings-dialog.tsx";
 import { MoonIcon, ProjectorIcon, SunIcon } from "../shared/icons.tsx";
 import { LANGUAGES } from "./i18n.ts";
 import { useSettings, type Language } from "./settings-store.ts";
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: "English", "zh-CN": "简体中文" };
 
-/** Language, theme and projector mode: switchable at any time, remembered across launches. */
+/**
+ * Language, theme and projector mode: switchable at any time, remembered across launches; and
+ * the Kubernetes settings of distributed runs.
+ */
 export function SettingsBar() {
   const { t } = useTranslation();
   const language = useSettings((state) => state.language);
@@ -49,6 +53,7 @@ export function SettingsBar() {
         <ProjectorIcon />
         {t("settings.projector")}
       </button>
+      <KubernetesSettingsButton />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { formatInteger } from "@taillab/report";
 import type { ChartOptions, Scale, ScaleOptions } from "chart.js";
-import { withAlpha, type ChartTheme } from "./chart-theme.ts";
+import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 import { logTicks } from "./chart-ticks.ts";
 
 /**
@@ -10,6 +10,11 @@ import { logTicks } from "./chart-ticks.ts";
 
 function chartFont(theme: ChartTheme, scale = 1): { size: number; family: string } {
   return { size: Math.round(theme.fontSize * scale), family: theme.fontFamily };
+}
+
+/** Ticks and legend entries: the theme's label size (20 px on a projector). */
+function labelFont(theme: ChartTheme): { size: number; family: string } {
+  return { size: theme.labelSize, family: theme.fontFamily };
 }
 
 export type AxisType = "linear" | "logarithmic" | "category";
@@ -30,6 +35,8 @@ export interface AxisSpec {
    * axis cut at a data value, whose end label would crowd the round tick beside it.
    */
   boundTicks?: boolean;
+  /** False: no tick labels (an axis with nothing on it yet). */
+  showTicks?: boolean;
 }
 
 /** Width of a digit in tick labels, as a fraction of the font size. */
@@ -62,7 +69,7 @@ export function integerTickLabel(value: number): string {
 
 export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> {
   const { tickLabel, tickValues } = spec;
-  const tickFont = chartFont(theme, 0.85);
+  const tickFont = labelFont(theme);
   return {
     type: spec.type,
     min: spec.min,
@@ -72,6 +79,7 @@ export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> 
     grid: { color: theme.grid },
     border: { color: theme.grid },
     ticks: {
+      display: spec.showTicks ?? true,
       color: theme.text,
       font: tickFont,
       ...(spec.boundTicks === false ? { includeBounds: false } : {}),
@@ -96,6 +104,11 @@ export interface LegendAndTooltipSpec {
   legend?: boolean;
   /** Datasets drawn only as helpers (a band's lower edge) get no legend entry. */
   inLegend?: (datasetIndex: number) => boolean;
+  /**
+   * Datasets of one group (e.g. a run's lines) are hidden and shown together by a click on the
+   * group's legend entry.
+   */
+  toggleTogether?: (datasetIndex: number) => number;
   /** A tooltip line for a dataset's y value. */
   tooltipLabel?: (label: string, value: number, datasetIndex: number) => string;
   /** The tooltip's title for the point under the pointer (its index in the dataset). */
@@ -107,22 +120,35 @@ export function legendAndTooltip(
   theme: ChartTheme,
   spec: LegendAndTooltipSpec = {},
 ): ChartOptions["plugins"] {
-  const { inLegend, tooltipLabel, tooltipTitle } = spec;
+  const { inLegend, toggleTogether, tooltipLabel, tooltipTitle } = spec;
   return {
     legend: {
       display: spec.legend ?? true,
       position: "bottom",
+      ...(toggleTogether
+        ? {
+            onClick: (_event, item, legend) => {
+              const chart = legend.chart;
+              const group = toggleTogether(item.datasetIndex ?? 0);
+              const show = !chart.isDatasetVisible(item.datasetIndex ?? 0);
+              chart.data.datasets.forEach((_dataset, index) => {
+                if (toggleTogether(index) === group) chart.setDatasetVisibility(index, show);
+              });
+              chart.update();
+            },
+          }
+        : {}),
       labels: {
         color: theme.text,
-        font: chartFont(theme, 0.85),
+        font: labelFont(theme),
         boxWidth: 18,
         boxHeight: Math.max(3, theme.lineWidth),
         ...(inLegend ? { filter: (item) => inLegend(item.datasetIndex ?? 0) } : {}),
       },
     },
     tooltip: {
-      titleFont: chartFont(theme, 0.85),
-      bodyFont: chartFont(theme, 0.85),
+      titleFont: labelFont(theme),
+      bodyFont: labelFont(theme),
       callbacks: {
         ...(tooltipLabel
           ? {
@@ -152,7 +178,7 @@ export function zoomAlongX(theme: ChartTheme): ZoomOptions {
       drag: {
         enabled: true,
         modifierKey: "shift",
-        backgroundColor: withAlpha(theme.series[0] ?? "#2f6fde", 0.15),
+        backgroundColor: withAlpha(seriesColor(theme, 0), 0.15),
       },
       mode: "x",
     },

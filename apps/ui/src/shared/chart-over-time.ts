@@ -1,48 +1,119 @@
 import type { IntervalStats } from "@taillab/api";
-import { formatMs, formatTick } from "@taillab/report";
-import type { ChartConfiguration } from "chart.js";
+import { formatMs, formatPercent, formatTick, type PercentileKey } from "@taillab/report";
+import type { ChartConfiguration, ChartDataset } from "chart.js";
 import { axis, legendAndTooltip } from "./chart-options.ts";
-import { seriesColor, type ChartTheme } from "./chart-theme.ts";
+import { withAlpha, type ChartTheme } from "./chart-theme.ts";
 
 export interface OverTimeLabels {
   x: string;
   y: string;
+  /** The right axis and its line: extra requests as a % of the second's requests. */
+  cost: string;
+  /** The legend entry of the knob changes. */
+  markers: string;
 }
+
+/** A moment on the timeline: a live session's knob change, with what changed. */
+export interface TimelineMarker {
+  atMs: number;
+  label: string;
+}
+
+/** The percentiles a second's histogram gives; p90 and p99.99 are not kept per second. */
+export type OverTimePercentile = Extract<PercentileKey, "p50" | "p99" | "p999">;
+export const OVER_TIME_PERCENTILES: readonly OverTimePercentile[] = ["p50", "p99", "p999"];
 
 /** Log axes cannot show 0; a sub-microsecond floor keeps a 0 ms second on the chart. */
 const LOG_FLOOR_MS = 0.001;
 
-const LINES = [
-  { field: "p50Ms", label: "p50", color: 0 },
-  { field: "p99Ms", label: "p99", color: 1 },
-  { field: "p999Ms", label: "p99.9", color: 3 },
-] as const;
+const FIELDS: Record<OverTimePercentile, { field: keyof IntervalStats; label: string }> = {
+  p50: { field: "p50Ms", label: "p50" },
+  p99: { field: "p99Ms", label: "p99" },
+  p999: { field: "p999Ms", label: "p99.9" },
+};
+
+/** Backups as a % of the second's answered and failed requests; null with none or not known. */
+export function extraPercentOf(interval: IntervalStats): number | null {
+  const requests = interval.requests + interval.errors;
+  if (interval.backups === undefined || requests === 0) return null;
+  return (interval.backups * 100) / requests;
+}
 
 /**
  * p50, p99 and p99.9 of each second (the engine's interval histograms), the one builder for the
  * live screen and a stored run: x is seconds since the run started, at the middle of each
- * second; a second with no successful answer leaves a gap.
+ * second; a second with no successful answer leaves a gap. With `cost`, the extra requests of
+ * each second on a right axis; `markers` (a live session's knob changes) are vertical lines.
  */
 export function overTimeChartConfig(
   theme: ChartTheme,
   intervals: readonly IntervalStats[],
-  options: { logScale: boolean; labels: OverTimeLabels },
+  options: {
+    logScale: boolean;
+    labels: OverTimeLabels;
+    percentiles?: readonly OverTimePercentile[];
+    cost?: boolean;
+    markers?: readonly TimelineMarker[];
+  },
 ): ChartConfiguration<"line"> {
-  const { logScale, labels } = options;
+  const { logScale, labels, percentiles = OVER_TIME_PERCENTILES, cost = false } = options;
+  const markers = options.markers ?? [];
   const x = (interval: IntervalStats) => (interval.startMs + interval.lengthMs / 2) / 1000;
   const y = (ms: number | null) =>
     ms === null ? null : logScale ? Math.max(ms, LOG_FLOOR_MS) : ms;
+  const latencyLines: ChartDataset<"line">[] = percentiles.map((key) => {
+    const { field, label } = FIELDS[key];
+    return {
+      label,
+      data: intervals.map((interval) => ({
+        x: x(interval),
+        y: y(interval[field] as number | null),
+      })),
+      borderColor: theme.palette.percentiles[key],
+      backgroundColor: theme.palette.percentiles[key],
+      borderWidth: theme.lineWidth,
+      spanGaps: false,
+      yAxisID: "y",
+    };
+  });
+  const costLine: ChartDataset<"line">[] = cost
+    ? [
+        {
+          label: labels.cost,
+          data: intervals.map((interval) => ({ x: x(interval), y: extraPercentOf(interval) })),
+          borderColor: theme.palette.cost,
+          backgroundColor: withAlpha(theme.palette.cost, theme.bandAlpha),
+          borderWidth: theme.lineWidth,
+          borderDash: [6, 4],
+          spanGaps: false,
+          yAxisID: "cost",
+        },
+      ]
+    : [];
+  const [low, high] = latencyRange(intervals, percentiles, logScale);
+  // A marker is a line from the bottom to the top of the latency axis, so it shows in SVG too.
+  const markerLines: ChartDataset<"line">[] = markers.map((marker) => ({
+    label: marker.label,
+    data: [
+      { x: marker.atMs / 1000, y: low },
+      { x: marker.atMs / 1000, y: high },
+    ],
+    borderColor: theme.text,
+    backgroundColor: theme.text,
+    borderWidth: Math.max(1, theme.lineWidth / 2),
+    borderDash: [2, 3],
+    pointRadius: 0,
+    yAxisID: "y",
+  }));
+  const firstMarker = latencyLines.length + costLine.length;
+  const datasets = [...latencyLines, ...costLine, ...markerLines];
+  const empty = intervals.length === 0;
   return {
     type: "line",
     data: {
-      datasets: LINES.map(({ field, label, color }) => ({
-        label,
-        data: intervals.map((interval) => ({ x: x(interval), y: y(interval[field]) })),
-        borderColor: seriesColor(theme, color),
-        backgroundColor: seriesColor(theme, color),
-        borderWidth: theme.lineWidth,
-        spanGaps: false,
-      })),
+      datasets: datasets.map((dataset, index) =>
+        index === firstMarker ? { ...dataset, label: labels.markers } : dataset,
+      ),
     },
     options: {
       parsing: false,
@@ -50,17 +121,65 @@ export function overTimeChartConfig(
       elements: { point: { radius: intervals.length < 30 ? 2 : 0, hitRadius: 6 } },
       interaction: { mode: "nearest", axis: "x", intersect: false },
       scales: {
-        x: axis(theme, { type: "linear", title: labels.x, tickLabel: formatTick }),
+        x: axis(theme, {
+          type: "linear",
+          title: labels.x,
+          tickLabel: formatTick,
+          showTicks: !empty,
+        }),
         y: axis(theme, {
           type: logScale ? "logarithmic" : "linear",
           title: labels.y,
           beginAtZero: !logScale,
           tickLabel: formatTick,
+          showTicks: !empty,
         }),
+        ...(cost
+          ? {
+              cost: {
+                ...axis(theme, {
+                  type: "linear",
+                  title: labels.cost,
+                  beginAtZero: true,
+                  tickLabel: formatTick,
+                  showTicks: !empty,
+                }),
+                position: "right",
+                grid: { drawOnChartArea: false },
+              },
+            }
+          : {}),
       },
       plugins: legendAndTooltip(theme, {
-        tooltipLabel: (label, value) => `${label}: ${formatMs(value)} ms`,
+        // One legend entry for every marker; a click on it hides or shows them all.
+        inLegend: (index) => index <= firstMarker,
+        toggleTogether: (index) => Math.min(index, firstMarker),
+        tooltipLabel: (label, value, index) => {
+          if (index >= firstMarker) return markers[index - firstMarker]?.label ?? label;
+          if (index >= latencyLines.length) return `${label}: ${formatPercent(value)} %`;
+          return `${label}: ${formatMs(value)} ms`;
+        },
       }),
     },
   };
+}
+
+/** The latency axis' extent over the shown lines, for markers that span it. */
+function latencyRange(
+  intervals: readonly IntervalStats[],
+  percentiles: readonly OverTimePercentile[],
+  logScale: boolean,
+): [number, number] {
+  let low = Number.POSITIVE_INFINITY;
+  let high = 0;
+  for (const interval of intervals) {
+    for (const key of percentiles) {
+      const value = interval[FIELDS[key].field] as number | null;
+      if (value === null) continue;
+      low = Math.min(low, value);
+      high = Math.max(high, value);
+    }
+  }
+  if (high === 0) return [logScale ? LOG_FLOOR_MS : 0, 1];
+  return [logScale ? Math.max(low, LOG_FLOOR_MS) : 0, high];
 }

@@ -1,11 +1,20 @@
-/** Chart colours and line widths from the CSS tokens of the current theme (app/theme.css). */
+import { PALETTES, seriesColorOf, type Palette, type PaletteName } from "@taillab/report";
+
+/**
+ * Chart sizes and neutral colours from the CSS tokens of the current theme (app/theme.css), and
+ * the colours with a meaning (modes, percentiles, cost, models, series) from report's palette.
+ */
 export interface ChartTheme {
+  /** What the chart is drawn on (the card's surface): the background of a PNG or SVG copy. */
+  background: string;
   grid: string;
   text: string;
   lineWidth: number;
   fontSize: number;
+  /** Tick and legend labels (projector mode: 20 px, readable from the back row). */
+  labelSize: number;
   fontFamily: string;
-  series: string[];
+  palette: Palette;
   /** Opacity of filled bands (a timeline's min–max): a light page needs more to show them. */
   bandAlpha: number;
 }
@@ -14,24 +23,43 @@ export function readChartTheme(element: Element = document.documentElement): Cha
   const style = getComputedStyle(element);
   const token = (name: string) => style.getPropertyValue(name).trim();
   return {
+    background: token("--surface") || "#ffffff",
     grid: token("--chart-grid"),
     text: token("--chart-text"),
     lineWidth: Number(token("--chart-line-width")) || 1.5,
     // The body's size token (projector mode raises it), not the root's fixed 16 px.
     fontSize: parseFloat(token("--base-size")) || parseFloat(style.fontSize) || 14,
+    labelSize: parseFloat(token("--chart-label-size")) || 12,
     fontFamily: token("--font") || style.fontFamily,
-    series: [1, 2, 3, 4, 5, 6].map((index) => token(`--chart-${index}`)),
+    palette: PALETTES[paletteNameOf(element)],
     bandAlpha: Number(token("--chart-band-alpha")) || 0.3,
   };
 }
 
-/** Index of the red series token: p99 markers are red on every chart. */
-export const MARKER_SERIES = 4;
+/** The palette of the theme the root shows (its data-theme). */
+export function paletteNameOf(element: Element = document.documentElement): PaletteName {
+  return element.getAttribute("data-theme") === "dark" ? "dark" : "light";
+}
 
-/** The theme's series colours, round and round: line `index` of a chart. */
+/** Line `index` of a chart whose lines are runs or groups of points. */
 export function seriesColor(theme: ChartTheme, index: number): string {
-  const colors = theme.series.filter(Boolean);
-  return colors.length > 0 ? (colors[index % colors.length] as string) : "#2f6fde";
+  return seriesColorOf(theme.palette, index);
+}
+
+/**
+ * The palette's meanings as CSS custom properties (--mode-hedged, --pct-p99, --cost), so badges
+ * and figures in the page wear the same colours as the charts.
+ */
+export function paletteTokens(palette: Palette): Record<string, string> {
+  return {
+    ...Object.fromEntries(
+      Object.entries(palette.modes).map(([mode, color]) => [`--mode-${mode}`, color]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(palette.percentiles).map(([key, color]) => [`--pct-${key}`, color]),
+    ),
+    "--cost": palette.cost,
+  };
 }
 
 /**

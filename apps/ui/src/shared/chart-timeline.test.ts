@@ -1,18 +1,9 @@
 import type { LatencySeriesData } from "@taillab/api";
 import type { TooltipItem } from "chart.js";
 import { describe, expect, it } from "vitest";
-import type { ChartTheme } from "./chart-theme.ts";
+import { TEST_THEME as theme } from "./test-support/chart-theme-fixture.ts";
 import { timelineChartConfig, type TimelineColumn } from "./chart-timeline.ts";
 
-const theme: ChartTheme = {
-  grid: "#eeeeee",
-  text: "#333333",
-  lineWidth: 4,
-  fontSize: 20,
-  fontFamily: "sans-serif",
-  series: ["#111111", "#222222", "#333333", "#444444", "#555555", "#666666"],
-  bandAlpha: 0.3,
-};
 const labels = {
   band: "min–max",
   slowest: "slowest",
@@ -47,20 +38,42 @@ describe("timelineChartConfig", () => {
     expect(config.options?.plugins?.zoom).toBeUndefined();
   });
 
-  it("adds a dashed p99 line across the requests, and zoom when asked", () => {
+  it("labels ticks and legend at the theme's label size (20 px on a projector)", () => {
+    const config = timelineChartConfig(theme, columns, { logScale: false, labels });
+    expect(config.options?.scales?.x?.ticks?.font).toMatchObject({ size: 20 });
+    expect(config.options?.scales?.y?.ticks?.font).toMatchObject({ size: 20 });
+    expect(config.options?.plugins?.legend?.labels?.font).toMatchObject({ size: 20 });
+  });
+
+  it("labels no ticks before there is a request, and only whole request numbers", () => {
+    const empty = timelineChartConfig(theme, [], { logScale: false, labels });
+    expect(empty.options?.scales?.x?.ticks?.display).toBe(false);
+    expect(empty.options?.scales?.y?.ticks?.display).toBe(false);
+    const few = timelineChartConfig(theme, columns, { logScale: false, labels });
+    expect(few.options?.scales?.x?.ticks?.display).toBe(true);
+    const label = (value: number) =>
+      (few.options?.scales?.x?.ticks?.callback as (value: number) => string)(value);
+    expect([0, 0.5, 1, 1000].map(label)).toEqual(["0", "", "1", "1,000"]);
+  });
+
+  it("adds a dashed line per chosen percentile across the requests, and zoom when asked", () => {
     const config = timelineChartConfig(theme, columns, {
       logScale: false,
       labels,
-      p99: { valueMs: 500, label: "p99 500 ms" },
+      percentiles: [
+        { key: "p99", valueMs: 500, label: "p99 500 ms" },
+        { key: "p999", valueMs: 900, label: "p99.9 900 ms" },
+      ],
       zoom: true,
     });
+    expect(config.data.datasets[4]?.borderColor).toBe(theme.palette.percentiles.p999);
     const p99 = config.data.datasets[3];
     expect(p99?.label).toBe("p99 500 ms");
     expect(p99?.data).toEqual([
       { x: 0, y: 500 },
       { x: 19, y: 500 },
     ]);
-    expect(p99?.borderColor).toBe("#555555");
+    expect(p99?.borderColor).toBe(theme.palette.percentiles.p99);
     expect(config.options?.plugins?.zoom?.zoom?.wheel?.enabled).toBe(true);
     expect(config.options?.plugins?.zoom?.pan?.enabled).toBe(true);
   });
@@ -84,11 +97,11 @@ describe("timelineChartConfig", () => {
     expect(config.options?.plugins?.zoom).toBeUndefined();
   });
 
-  it("leaves the axes free and draws no p99 line before the first column", () => {
+  it("leaves the axes free and draws no percentile line before the first column", () => {
     const config = timelineChartConfig(theme, [], {
       logScale: false,
       labels,
-      p99: { valueMs: 500, label: "p99 500 ms" },
+      percentiles: [{ key: "p99", valueMs: 500, label: "p99 500 ms" }],
     });
     expect(config.data.datasets).toHaveLength(3);
     expect(config.options?.scales?.x?.min).toBeUndefined();

@@ -1,7 +1,7 @@
-import { formatInteger, formatMs, formatTick } from "@taillab/report";
+import { formatMs, formatTick, type PercentileKey } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
-import { axis, legendAndTooltip, zoomAlongX } from "./chart-options.ts";
-import { MARKER_SERIES, seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
+import { axis, integerTickLabel, legendAndTooltip, zoomAlongX } from "./chart-options.ts";
+import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 
 /** Consecutive requests folded into one column (core's DecimatedBucket, a live timeline bucket). */
 export interface TimelineColumn {
@@ -25,8 +25,8 @@ export interface TimelineLabels {
 export interface TimelineChartOptions {
   logScale: boolean;
   labels: TimelineLabels;
-  /** A dashed line at the phase's p99, with its legend label. */
-  p99?: { valueMs: number; label: string };
+  /** Dashed lines at the phase's percentiles, each in its colour, with its legend label. */
+  percentiles?: readonly { key: PercentileKey; valueMs: number; label: string }[];
   /** Wheel zoom and drag pan along the request index (a stored run; not a live one). */
   zoom?: boolean;
 }
@@ -44,7 +44,7 @@ export function timelineChartConfig(
   columns: readonly TimelineColumn[],
   options: TimelineChartOptions,
 ): ChartConfiguration<"line"> {
-  const { labels, logScale, p99 } = options;
+  const { labels, logScale, percentiles = [] } = options;
   const y = (ms: number) => (logScale ? Math.max(ms, LOG_FLOOR_MS) : ms);
   const x = (column: TimelineColumn) => (column.firstIndex + column.lastIndex) / 2;
   const color = seriesColor(theme, 0);
@@ -72,15 +72,16 @@ export function timelineChartConfig(
       borderWidth: theme.lineWidth,
     },
   ];
-  if (p99 && columns.length > 0) {
+  for (const line of columns.length > 0 ? percentiles : []) {
+    const lineColor = theme.palette.percentiles[line.key];
     datasets.push({
-      label: p99.label,
+      label: line.label,
       data: [
-        { x: first, y: y(p99.valueMs) },
-        { x: last, y: y(p99.valueMs) },
+        { x: first, y: y(line.valueMs) },
+        { x: last, y: y(line.valueMs) },
       ],
-      borderColor: seriesColor(theme, MARKER_SERIES),
-      backgroundColor: seriesColor(theme, MARKER_SERIES),
+      borderColor: lineColor,
+      backgroundColor: lineColor,
       borderWidth: theme.lineWidth,
       borderDash: [8, 5],
     });
@@ -94,17 +95,21 @@ export function timelineChartConfig(
       elements: { point: { radius: 0, hitRadius: 6 } },
       interaction: { mode: "nearest", axis: "x", intersect: false },
       scales: {
+        // Request indices are whole: a short phase's in-between ticks stay blank. With no
+        // requests yet, Chart.js's default 0–1 axes would label nothing real: no ticks at all.
         x: axis(theme, {
           type: "linear",
           title: labels.x,
           ...(columns.length > 0 ? { min: first, max: last } : {}),
-          tickLabel: formatInteger,
+          tickLabel: integerTickLabel,
+          showTicks: columns.length > 0,
         }),
         y: axis(theme, {
           type: logScale ? "logarithmic" : "linear",
           title: labels.y,
           beginAtZero: !logScale,
           tickLabel: formatTick,
+          showTicks: columns.length > 0,
         }),
       },
       plugins: {

@@ -16,8 +16,12 @@ import {
   type ChartType,
 } from "chart.js";
 import zoomPlugin from "chartjs-plugin-zoom";
-import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
+import { readDrawnChart } from "./chart-drawing.ts";
+import { drawnChartSvg } from "./chart-svg.ts";
 import { readChartTheme, type ChartTheme } from "./chart-theme.ts";
+import { downloadFile, fileNameOf } from "./download-file.ts";
 
 Chart.register(
   CategoryScale,
@@ -38,22 +42,34 @@ Chart.register(
 /** The root attributes theme.css keys its tokens on: when they change, the tokens change. */
 const TOKEN_ATTRIBUTES = ["data-theme", "data-projector"];
 
+/** Fonts that finished loading: a canvas drawn before the CJK font came needs drawing again. */
+let fontsLoaded = 0;
+
 function subscribeToTokens(onChange: () => void): () => void {
   const observer = new MutationObserver(onChange);
   observer.observe(document.documentElement, {
     attributes: true,
     attributeFilter: TOKEN_ATTRIBUTES,
   });
-  return () => observer.disconnect();
+  const onFonts = () => {
+    fontsLoaded += 1;
+    onChange();
+  };
+  document.fonts?.addEventListener("loadingdone", onFonts);
+  return () => {
+    observer.disconnect();
+    document.fonts?.removeEventListener("loadingdone", onFonts);
+  };
 }
 
 function tokensSnapshot(): string {
   const root = document.documentElement;
-  return TOKEN_ATTRIBUTES.map((name) => root.getAttribute(name) ?? "").join("|");
+  return [...TOKEN_ATTRIBUTES.map((name) => root.getAttribute(name) ?? ""), fontsLoaded].join("|");
 }
 
 /**
- * Which theme and projector mode the document shows, as the root's attributes say. Charts key on
+ * Which theme and projector mode the document shows, as the root's attributes say, and how many
+ * fonts have loaded. Charts key on
  * this rather than on the settings store: the attributes are set in an effect of the app shell,
  * which runs after its children's effects, so a chart rebuilt on the store's change would read
  * the old theme's tokens. The attributes change only once the CSS tokens have.
@@ -65,12 +81,20 @@ function useDocumentTokens(): string {
 /** data-* attributes for tests and tools: figures a chart shows, as numbers rather than pixels. */
 export type ChartAttributes = Record<`data-${string}`, string | number | boolean | undefined>;
 
+/** How the user set a chart up with its tools: what `build` draws. */
+export interface ChartView {
+  /** The latency axis is logarithmic. */
+  log: boolean;
+}
+
 /**
- * One Chart.js canvas. `build` turns data and the theme's tokens into a configuration; the chart
- * is rebuilt when the document's theme or projector mode changes and updated in place (no
- * animation) when only `deps` change, so live charts redraw cheaply. With `resetZoomLabel` it gets
- * a button that undoes wheel zoom and drag pan (the configuration enables them, see
- * chart-options.ts).
+ * One Chart.js canvas, with its tools: PNG and SVG downloads of what it shows, a linear/log
+ * switch when `logScale` is given (starting at the chart's own choice), a button that undoes
+ * wheel zoom and drag pan with `resetZoomLabel` (the configuration enables them, see
+ * chart-options.ts), and a chart's own controls (`tools`). `build` turns data, the theme's
+ * tokens and the view into a configuration; the chart is rebuilt when the document's theme or
+ * projector mode changes and updated in place (no animation) when only `deps` or the view
+ * change, so live charts redraw cheaply.
  */
 export function ChartCanvas<T extends ChartType>({
   build,
@@ -78,34 +102,41 @@ export function ChartCanvas<T extends ChartType>({
   testId,
   label,
   resetZoomLabel,
+  logScale,
+  tools,
   hint,
   attributes,
 }: {
-  build: (theme: ChartTheme) => ChartConfiguration<T>;
+  build: (theme: ChartTheme, view: ChartView) => ChartConfiguration<T>;
   deps: readonly unknown[];
   testId?: string;
-  /** For screen readers: what the chart shows. */
+  /** For screen readers, and the downloads' file names: what the chart shows. */
   label: string;
   resetZoomLabel?: string;
+  /** The chart's own choice of a log latency axis; the user may switch it. */
+  logScale?: boolean;
+  tools?: React.ReactNode;
   /** One line under the chart, e.g. how to zoom. */
   hint?: string;
   attributes?: ChartAttributes;
 }) {
+  const { t } = useTranslation("common");
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart<T> | null>(null);
   const tokens = useDocumentTokens();
-  const buildRef = useRef(build);
+  const [logChoice, setLogChoice] = useState<boolean | null>(null);
+  const view: ChartView = { log: logChoice ?? logScale ?? false };
+  const buildRef = useRef(() => build(readChartTheme(), view));
   // Layout effects run before the effects below, so they always draw with the latest build.
   useLayoutEffect(() => {
-    buildRef.current = build;
+    buildRef.current = () => build(readChartTheme(), view);
   });
 
   useEffect(() => {
     // Without a 2D context (a canvas-less test DOM, a renderer with canvas blocked) Chart.js
     // half-builds a chart that throws on its first update: show none rather than break the screen.
     if (!canvas.current?.getContext("2d")) return;
-    const config = buildRef.current(readChartTheme());
-    chart.current = new Chart(canvas.current, withDefaults(config));
+    chart.current = new Chart(canvas.current, withDefaults(buildRef.current()));
     return () => {
       chart.current?.destroy();
       chart.current = null;
@@ -115,32 +146,92 @@ export function ChartCanvas<T extends ChartType>({
   useEffect(() => {
     const current = chart.current;
     if (!current) return;
-    const config = withDefaults(buildRef.current(readChartTheme()));
+    const config = withDefaults(buildRef.current());
     current.data = config.data;
     if (config.options) current.options = config.options;
     current.update("none");
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps);
+  }, [...deps, view.log]);
+
+  const toolId = (name: string) => (testId ? `${testId}-${name}` : undefined);
+  const download = async (format: "png" | "svg") => {
+    const current = chart.current;
+    if (!current) return;
+    const theme = readChartTheme();
+    const fileName = fileNameOf(label, format);
+    if (format === "svg") {
+      downloadFile({
+        fileName,
+        mimeType: "image/svg+xml",
+        content: drawnChartSvg(readDrawnChart(current as unknown as Chart, theme), label),
+      });
+      return;
+    }
+    downloadFile({ fileName, mimeType: "image/png", content: await pngOf(current.canvas, theme) });
+  };
 
   return (
-    <div className="chart" data-testid={testId} {...attributes}>
-      {resetZoomLabel ? (
-        <div className="chart-tools">
+    <div className="chart" data-testid={testId} data-log={view.log} {...attributes}>
+      <div className="chart-tools" role="toolbar" aria-label={t("chart.tools", { label })}>
+        {tools}
+        {logScale !== undefined ? (
+          <label className="check small">
+            <input
+              type="checkbox"
+              data-testid={toolId("log")}
+              checked={view.log}
+              onChange={(event) => setLogChoice(event.target.checked)}
+            />
+            {t("chart.log")}
+          </label>
+        ) : null}
+        {resetZoomLabel ? (
           <button
             type="button"
             className="ghost small"
-            data-testid={testId ? `${testId}-reset-zoom` : undefined}
+            data-testid={toolId("reset-zoom")}
             onClick={() => chart.current?.resetZoom()}
           >
             {resetZoomLabel}
           </button>
-        </div>
-      ) : null}
+        ) : null}
+        {(["png", "svg"] as const).map((format) => (
+          <button
+            key={format}
+            type="button"
+            className="ghost small"
+            data-testid={toolId(format)}
+            title={t(`chart.${format}Hint`)}
+            onClick={() => void download(format)}
+          >
+            {format.toUpperCase()}
+          </button>
+        ))}
+      </div>
       <div className="chart-box">
         <canvas ref={canvas} role="img" aria-label={label} />
       </div>
       {hint ? <p className="chart-hint">{hint}</p> : null}
     </div>
+  );
+}
+
+/** The canvas on the theme's background (Chart.js leaves it transparent), as a PNG. */
+function pngOf(source: HTMLCanvasElement, theme: ChartTheme): Promise<Blob> {
+  const copy = document.createElement("canvas");
+  copy.width = source.width;
+  copy.height = source.height;
+  const context = copy.getContext("2d");
+  if (context) {
+    context.fillStyle = theme.background;
+    context.fillRect(0, 0, copy.width, copy.height);
+    context.drawImage(source, 0, 0);
+  }
+  return new Promise((resolve, reject) =>
+    copy.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error("the chart could not be saved as PNG"))),
+      "image/png",
+    ),
   );
 }
 

@@ -15,3 +15,13 @@ export function formatDuration(ms: number): string {
   if (minutes > 0) return `${minutes} min ${String(seconds).padStart(2, "0")} s`;
   return `${seconds} s`;
 }
+
+/** A knob's percentage as a person sets it: `1 %`, `0.5 %`, `12.5 %`, no trailing zeros. */
+export function formatKnobPercent(percent: number): string {
+  return `${Number(percent.toFixed(2))} %`;
+}
+
+/** A knob's milliseconds as a person sets them: `20 ms`, `0.5 ms`, `1500 ms`. */
+export function formatKnobMs(ms: number): string {
+  return `${Number(ms.toFixed(1))} ms`;
+}

@@ -2,7 +2,20 @@
 export interface DownloadableFile {
   fileName: string;
   mimeType: string;
-  content: string;
+  content: string | Blob;
+}
+
+/**
+ * A file name from a title: letters (any script) and digits kept, the rest runs of "-",
+ * `taillab-` in front: "p99 latency against object size" → taillab-p99-latency-against-object-size.png.
+ */
+export function fileNameOf(title: string, extension: string): string {
+  const slug = title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80);
+  return `taillab-${slug || "chart"}.${extension}`;
 }
 
 /**

@@ -59,3 +59,42 @@ export function SunIcon() {
     </Icon>
   );
 }
+
+/** Passed, done: the same tick in every font and language (a glyph comes out as ✓ or √). */
+export function CheckIcon() {
+  return (
+    <Icon>
+      <path
+        d="M3 8.5l3.2 3.2L13 4.8"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </Icon>
+  );
+}
+
+export function CrossIcon() {
+  return (
+    <Icon>
+      <path
+        d="M4 4l8 8M12 4l-8 8"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+      />
+    </Icon>
+  );
+}
+
+/** Not tried: a dash. */
+export function DashIcon() {
+  return (
+    <Icon>
+      <path d="M4 8h8" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </Icon>
+  );
+}

@@ -5,6 +5,13 @@ export const commonMessages: FeatureMessages = {
   en: {
     cancel: "Cancel",
     confirmRemove: "Remove for good?",
+    chart: {
+      tools: "Tools of the chart “{{label}}”",
+      log: "Log scale",
+      percentiles: "Percentiles shown",
+      pngHint: "Download this chart as a PNG picture",
+      svgHint: "Download this chart as an SVG drawing (scales without blur)",
+    },
     testbed: {
       replicas: "Replicas",
       replicasHint: "Servers on as many ports; hedged and tied requests need at least 2.",
@@ -14,10 +21,36 @@ export const commonMessages: FeatureMessages = {
       customProfile: "custom profile",
       inherit: "as the endpoint ({{value}})",
     },
+    knobs: {
+      start: "start",
+      names: {
+        serviceMs: "service",
+        stallProbability: "stalls",
+        stallMs: "stall length",
+        replicas: "replicas",
+        mode: "mode",
+        hedgeDelay: "hedge delay",
+        hedgeBudgetPercent: "budget",
+      },
+      modes: {
+        normal: "normal",
+        hedged: "hedged",
+        tied: "tied (client cancel)",
+        "tied-server": "tied (server cancel)",
+        adaptive: "adaptive",
+      },
+    },
   },
   "zh-CN": {
     cancel: "取消",
     confirmRemove: "确定永久删除？",
+    chart: {
+      tools: "图表“{{label}}”的工具",
+      log: "对数坐标",
+      percentiles: "显示的百分位",
+      pngHint: "将此图表下载为 PNG 图片",
+      svgHint: "将此图表下载为 SVG 矢量图（缩放不失真）",
+    },
     testbed: {
       replicas: "副本数",
       replicasHint: "每个副本是一个独立端口上的服务器；对冲和绑定请求至少需要 2 个副本。",
@@ -26,6 +59,25 @@ export const commonMessages: FeatureMessages = {
       seedHint: "相同的种子会重放相同的延迟。",
       customProfile: "自定义配置",
       inherit: "沿用端点设置（{{value}}）",
+    },
+    knobs: {
+      start: "开始",
+      names: {
+        serviceMs: "服务时间",
+        stallProbability: "卡顿",
+        stallMs: "卡顿时长",
+        replicas: "副本",
+        mode: "模式",
+        hedgeDelay: "对冲延迟",
+        hedgeBudgetPercent: "预算",
+      },
+      modes: {
+        normal: "普通",
+        hedged: "对冲",
+        tied: "绑定（客户端取消）",
+        "tied-server": "绑定（服务端取消）",
+        adaptive: "自适应",
+      },
     },
   },
 };

@@ -47,6 +47,7 @@ const VALID: Record<ApiMethodName, unknown> = {
   updateEndpoint: { endpointId: "e1", draft: endpointDraft },
   removeEndpoint: { endpointId: "e1" },
   testConnection: { endpointId: "e1" },
+  createBucket: { endpointId: "e1" },
   listExperiments: undefined,
   saveExperiment: { draft },
   removeExperiment: { experimentId: "x1" },
@@ -54,6 +55,7 @@ const VALID: Record<ApiMethodName, unknown> = {
   startRun: { experiment: draft },
   stopRun: { runId: "r1" },
   activeRun: undefined,
+  retuneRun: { runId: "r1", tuning: { stallProbability: 0.1 } },
   listRuns: undefined,
   getRun: { runId: "r1" },
   renameRun: { runId: "r1", name: "n" },
@@ -61,11 +63,15 @@ const VALID: Record<ApiMethodName, unknown> = {
   untagRun: { runId: "r1", tag: "t" },
   annotateRun: { runId: "r1", notes: "n" },
   removeRun: { runId: "r1" },
+  cleanupRun: { runId: "r1" },
+  runOrigin: { runId: "r1" },
   exportReport: { runIds: ["r1"], format: "csv" },
   testbedStatus: undefined,
   startTestbed: { replicas: 1 },
   stopTestbed: undefined,
   listLatencyProfiles: undefined,
+  kubernetesSettings: undefined,
+  saveKubernetesSettings: { namespace: "bench", image: "taillab:0.1.0" },
 };
 
 type Path = (string | number)[];

@@ -1,6 +1,9 @@
 import type { EndpointDraftInput } from "@taillab/api";
-import { freePort } from "@taillab/test-support";
+import { freePort, selfSignedCertificate } from "@taillab/test-support";
+import { startTestbed } from "@taillab/testbed";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -79,11 +82,87 @@ describe("testConnection", () => {
     expect(JSON.stringify(wrongKey)).not.toContain("NOSUCHKEY");
   });
 
+  it("says the key is unknown when versitygw answers XAdminUserNotFound", async () => {
+    const gateway = createServer((request, response) => {
+      request.resume();
+      const body =
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>XAdminUserNotFound</Code><Message>No such user exists.</Message></Error>';
+      response.writeHead(403, { "content-type": "application/xml" }).end(body);
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    try {
+      const report = await app.api.testConnection({ draft: draft({ url }) });
+      expect(report.verdict).toBe("credentials");
+      expect(report.message).toBe(
+        `${url}: the server does not know the access key id (XAdminUserNotFound) — check the access key id`,
+      );
+    } finally {
+      gateway.closeAllConnections();
+      await new Promise((resolve) => gateway.close(resolve));
+    }
+  });
+
+  it("an https server with its own certificate: refused without its CA, ready with its CA file or (insecure) none", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "taillab-connection-tls-"));
+    const certificate = await selfSignedCertificate(folder);
+    const secure = await startTestbed({
+      buckets: ["loadgen"],
+      tls: { cert: certificate.cert, key: certificate.key },
+    });
+    try {
+      const https = (overrides: Partial<EndpointDraftInput>) =>
+        app.api.testConnection({
+          draft: draft({ url: secure.url, credentials: { kind: "anonymous" }, ...overrides }),
+        });
+      const untrusted = await https({});
+      expect(untrusted.verdict).toBe("unreachable");
+      expect(untrusted.message).toMatch(
+        /TLS failed \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/,
+      );
+      expect((await https({ caFile: certificate.certFile })).verdict).toBe("ok");
+      expect((await https({ insecure: true })).verdict).toBe("ok");
+      const missing = await failureOf(https({ caFile: join(folder, "none.pem") }));
+      expect(missing.fields).toEqual([
+        { field: "draft.caFile", message: `cannot read ${join(folder, "none.pem")} (ENOENT)` },
+      ]);
+      const plain = await failureOf(
+        app.api.testConnection({ draft: draft({ caFile: certificate.certFile }) }),
+      );
+      expect(plain.fields).toEqual([
+        {
+          field: "draft.caFile",
+          message: `is for https:// endpoints; ${signed.testbed.url} does not use TLS`,
+        },
+      ]);
+    } finally {
+      await secure.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it("says when the bucket does not exist", async () => {
     const report = await app.api.testConnection({ draft: draft({ bucket: "no-such-bucket" }) });
     expect(report.verdict).toBe("bucket");
     expect(report.message).toMatch(/bucket "no-such-bucket" does not exist \(NoSuchBucket\)/);
     expect(report.checks.map((check) => check.ok)).toEqual([true, true, false, null]);
+  });
+
+  it("creates a missing bucket when asked, and then passes", async () => {
+    const saved = await app.api.addEndpoint(draft({ name: "New bucket", bucket: "made-by-test" }));
+    expect((await app.api.testConnection({ endpointId: saved.id })).verdict).toBe("bucket");
+    const report = await app.api.createBucket({ endpointId: saved.id });
+    expect(report.verdict, report.message).toBe("ok");
+    // A bucket that is already ours is no failure.
+    expect((await app.api.createBucket({ endpointId: saved.id })).verdict).toBe("ok");
+    const refused = await failureOf(
+      app.api.createBucket({ draft: draft({ bucket: "other", secretAccessKey: "wrong" }) }),
+    );
+    expect(refused.fields).toEqual([
+      { field: "draft.bucket", message: expect.stringMatching(/SignatureDoesNotMatch/) },
+    ]);
+    const testbed = await failureOf(app.api.createBucket({ endpointId: "testbed" }));
+    expect(testbed.fields[0]?.message).toMatch(/creates its bucket itself/);
   });
 
   it("uses the saved secret for a saved endpoint and for a draft of it", async () => {

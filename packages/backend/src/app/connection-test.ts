@@ -29,6 +29,9 @@ const PROBE_BYTES = 1024;
 const KEY_REJECTIONS: Readonly<Record<string, string>> = {
   InvalidAccessKeyId:
     "the server does not know the access key id (InvalidAccessKeyId) — check the access key id",
+  // versitygw's name for it.
+  XAdminUserNotFound:
+    "the server does not know the access key id (XAdminUserNotFound) — check the access key id",
   SignatureDoesNotMatch:
     "the server rejected the secret key (SignatureDoesNotMatch) — check the secret access key",
   InvalidToken: "the session token was refused (InvalidToken) — get fresh credentials",

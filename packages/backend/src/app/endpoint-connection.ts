@@ -1,6 +1,8 @@
 import type { ConnectionReport, EndpointDraft, StoredEndpoint } from "@taillab/api";
+import { createControlPlane, EndpointError, type TargetTls } from "@taillab/engine";
 import { startEmbeddedTestbed } from "../embedded-testbed.ts";
 import { InputError, nestedProblems } from "../input-error.ts";
+import { readTargetTls } from "../run-targets.ts";
 import { testConnection } from "./connection-test.ts";
 import { endpointKeys, type EndpointKeys } from "./endpoint-credentials.ts";
 import {
@@ -17,15 +19,77 @@ export interface ConnectionTestSources {
   env: Readonly<Record<string, string | undefined>>;
 }
 
+type EndpointInput = { endpointId?: string | undefined; draft?: EndpointDraft | undefined };
+
 /**
  * testConnection's input: a saved endpoint by id, or a draft before it is saved — with
  * `endpointId` too when editing, so a draft without a secret uses the saved one. Bad draft
  * fields are named as in the input (`draft.url`).
  */
 export async function testEndpointInput(
-  { endpointId, draft }: { endpointId?: string | undefined; draft?: EndpointDraft | undefined },
-  { endpoints, secrets, env }: ConnectionTestSources,
+  input: EndpointInput,
+  sources: ConnectionTestSources,
 ): Promise<ConnectionReport> {
+  const { endpoint, keys, tls } = await resolveEndpoint(input, sources);
+  return testEndpoint(endpoint, keys, tls);
+}
+
+/**
+ * createBucket's input, as testConnection's: creates the endpoint's bucket as a run with
+ * `--create-bucket` does (a bucket that is already ours is fine), then tests the endpoint again
+ * so the verdict shown is the new one. A refusal is a bad input naming the bucket.
+ */
+export async function createBucketForInput(
+  input: EndpointInput,
+  sources: ConnectionTestSources,
+): Promise<ConnectionReport> {
+  const { endpoint, keys, tls } = await resolveEndpoint(input, sources);
+  const field = input.draft ? "draft.bucket" : "endpointId";
+  if (endpoint.kind === "testbed") {
+    throw InputError.of(field, "the embedded testbed creates its bucket itself when it starts");
+  }
+  if (keys.kind === "unavailable") throw InputError.of(field, keys.reason);
+  const controlPlane = createControlPlane({
+    url: endpoint.url ?? "",
+    region: endpoint.region,
+    addressing: endpoint.addressing,
+    bucket: endpoint.bucket,
+    credentials: keys.kind === "keys" ? keys.keys : null,
+    maxConnections: 1,
+    ...(tls ? { tls } : {}),
+  });
+  try {
+    await controlPlane.createBucket();
+  } catch (error) {
+    if (error instanceof EndpointError) throw InputError.of(field, error.message);
+    throw error;
+  } finally {
+    await controlPlane.close();
+  }
+  return testEndpoint(endpoint, keys, tls);
+}
+
+interface ResolvedEndpoint {
+  endpoint: StoredEndpoint;
+  keys: EndpointKeys;
+  /** Its certificate check (a CA file read), or null for the system's CAs. */
+  tls: TargetTls | null;
+}
+
+/** The endpoint an input names, its keys and its CA file, or the fields at fault. */
+async function resolveEndpoint(
+  input: EndpointInput,
+  sources: ConnectionTestSources,
+): Promise<ResolvedEndpoint> {
+  const { endpoint, keys } = endpointOf(input, sources);
+  const tls = await readTargetTls(endpoint, input.draft ? "draft.caFile" : "endpointId");
+  return { endpoint, keys, tls };
+}
+
+function endpointOf(
+  { endpointId, draft }: EndpointInput,
+  { endpoints, secrets, env }: ConnectionTestSources,
+): { endpoint: StoredEndpoint; keys: EndpointKeys } {
   if (!draft) {
     if (endpointId === undefined) {
       throw InputError.of(
@@ -34,7 +98,10 @@ export async function testEndpointInput(
       );
     }
     const endpoint = endpoints.require(endpointId, "endpointId");
-    return testEndpoint(endpoint, endpointKeys(endpoint.credentials, secrets.get(endpointId), env));
+    return {
+      endpoint,
+      keys: endpointKeys(endpoint.credentials, secrets.get(endpointId), env),
+    };
   }
   const saved = endpointId === undefined ? null : endpoints.require(endpointId, "endpointId");
   const problems = endpointDraftProblems(draft, saved !== null && secrets.has(saved.id));
@@ -45,7 +112,7 @@ export async function testEndpointInput(
     updatedAt: now,
   });
   const secret = draft.secretAccessKey ?? (saved ? secrets.get(saved.id) : null);
-  return testEndpoint(endpoint, endpointKeys(endpoint.credentials, secret, env));
+  return { endpoint, keys: endpointKeys(endpoint.credentials, secret, env) };
 }
 
 /**
@@ -55,6 +122,7 @@ export async function testEndpointInput(
 async function testEndpoint(
   endpoint: StoredEndpoint,
   keys: EndpointKeys,
+  tls: TargetTls | null,
 ): Promise<ConnectionReport> {
   if (endpoint.kind !== "testbed") {
     const url = endpoint.url ?? "";
@@ -65,6 +133,7 @@ async function testEndpoint(
         region: endpoint.region,
         addressing: endpoint.addressing,
         bucket: endpoint.bucket,
+        ...(tls ? { tls } : {}),
       },
       credentials: keys,
     });

@@ -1,6 +1,7 @@
 import {
   BucketNameSchema,
   credentialVariableErrors,
+  endpointSettingProblems,
   EndpointUrlSchema,
   type EndpointDraft,
   type FieldError,
@@ -13,7 +14,9 @@ export const DEFAULT_TESTBED_SETUP: TestbedSetup = { replicas: 2, profile: "stea
 
 /**
  * What the endpoint form's schema cannot check alone: the URL's shape (every kind but the
- * testbed, whose ports are chosen when it starts), the bucket name, that environment credentials
+ * testbed, whose ports are chosen when it starts) and the addressing and TLS settings it can
+ * honour (no virtual-host on an IP address, a CA file or no check for https only), the bucket
+ * name, that environment credentials
  * name credential variables only, and that stored credentials have a secret — sent with the
  * draft, or already saved (`hasSavedSecret`) when editing.
  */
@@ -25,6 +28,7 @@ export function endpointDraftProblems(draft: EndpointDraft, hasSavedSecret: bool
     } else {
       const url = EndpointUrlSchema.safeParse(draft.url);
       if (!url.success) problems.push({ field: "url", message: firstMessage(url.error) });
+      else problems.push(...endpointSettingProblems({ ...draft, url: draft.url }));
     }
   }
   const bucket = BucketNameSchema.safeParse(draft.bucket);
@@ -66,6 +70,8 @@ export function storedEndpointOf(
     addressing: draft.addressing,
     bucket: draft.bucket,
     credentials: draft.credentials,
+    ...(isTestbed || draft.caFile === undefined ? {} : { caFile: draft.caFile }),
+    ...(!isTestbed && draft.insecure ? { insecure: true } : {}),
     ...(isTestbed ? { testbed: draft.testbed ?? DEFAULT_TESTBED_SETUP } : {}),
     ...times,
   };

@@ -2,6 +2,7 @@ import type { EndpointDraftInput } from "@taillab/api";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { checkExperiment } from "./experiment-spec.ts";
 import { failureOf, startAppClient, type AppClient } from "./test-support/app-client.ts";
 
 const SECRET = "wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLEKEY";
@@ -111,6 +112,32 @@ describe("endpoints", () => {
     expect(secrets.secrets).toEqual({});
   });
 
+  it("keeps an https endpoint's certificate check, and runs on it with the same", async () => {
+    const trusted = await app.api.addEndpoint(
+      minio({ name: "lab https", url: "https://lab.example:9000", caFile: "/etc/lab-ca.pem" }),
+    );
+    const unchecked = await app.api.addEndpoint(
+      minio({ name: "lab https 2", url: "https://lab.example:9001", insecure: true }),
+    );
+    expect(trusted).toMatchObject({ caFile: "/etc/lab-ca.pem" });
+    expect(trusted.insecure).toBeUndefined();
+    expect(unchecked).toMatchObject({ insecure: true });
+    const checked = checkExperiment(
+      {
+        name: "x",
+        description: "",
+        endpointId: trusted.id,
+        spec: { clients: 1, samples: 1, objectSize: 1 },
+      },
+      (id) => (id === trusted.id ? { ...trusted } : undefined),
+    );
+    expect(checked.ok && checked.specs[0]?.endpoints?.[0]).toMatchObject({
+      url: "https://lab.example:9000",
+      caFile: "/etc/lab-ca.pem",
+      insecure: false,
+    });
+  });
+
   it("names each bad field of a draft", async () => {
     const bad = await failureOf(
       app.api.addEndpoint(
@@ -134,6 +161,17 @@ describe("endpoints", () => {
 
     const ftp = await failureOf(app.api.addEndpoint(minio({ url: "ftp://example.com" })));
     expect(ftp.fields[0]).toMatchObject({ field: "url", message: expect.stringMatching(/http/) });
+
+    // S3's SDKs fall back to path addressing for an IP: the endpoint would not be what it says.
+    const virtualIp = await failureOf(
+      app.api.addEndpoint(minio({ url: "http://127.0.0.1:9000", addressing: "virtual-host" })),
+    );
+    expect(virtualIp.fields).toEqual([
+      {
+        field: "addressing",
+        message: expect.stringMatching(/needs a host name, and 127\.0\.0\.1 is an IP address/),
+      },
+    ]);
 
     // The contract's schema checks first: an empty name never reaches the backend.
     const unnamed = await failureOf(app.api.addEndpoint(minio({ name: " " })));

@@ -5,8 +5,8 @@ import type {
   RunSpec,
   StoredEndpoint,
 } from "@taillab/api";
-import { expandSweep, parseRunSpec } from "@taillab/core";
-import { objectMemoryProblems } from "../object-memory.ts";
+import { expandSweep, parseRunSpec, shardSpecProblems } from "@taillab/core";
+import { machineCapacityProblems } from "../machine-capacity.ts";
 import { credentialsRefOf } from "./endpoint-credentials.ts";
 
 /** An experiment as it would run: its endpoint, and the spec of each of its runs. */
@@ -39,9 +39,15 @@ export function checkExperiment(
     });
   }
   const parsed = parseRunSpec(endpoint ? specOnEndpoint(spec, endpoint) : spec);
-  const specErrors = parsed.ok ? objectMemoryProblems(parsed.spec) : parsed.errors;
+  const specErrors = parsed.ok ? machineCapacityProblems(parsed.spec) : parsed.errors;
   for (const { field, message } of specErrors) {
     errors.push({ field: field === "spec" ? field : `spec.${field}`, message });
+  }
+  const generators = draft.loadGenerators;
+  if (parsed.ok && generators?.kind === "kubernetes") {
+    for (const { field, message } of shardSpecProblems(parsed.spec, generators.shards)) {
+      errors.push({ field: field === "endpoint" ? "endpointId" : `spec.${field}`, message });
+    }
   }
   if (!endpoint || !parsed.ok || errors.length > 0) return { ok: false, errors };
   // The mode is the one field a series changes, and no other field's check depends on it.
@@ -72,6 +78,8 @@ function specOnEndpoint(
         region: endpoint.region,
         addressing: endpoint.addressing,
         credentials: credentialsRefOf(endpoint.credentials, endpoint.id),
+        ...(endpoint.caFile === undefined ? {} : { caFile: endpoint.caFile }),
+        insecure: endpoint.insecure ?? false,
       },
     ],
   };
@@ -79,7 +87,8 @@ function specOnEndpoint(
 
 /**
  * Requests one run measures: each point's phases (write, read, cleanup: `samples` each) or its
- * workload's mix (`samples`; the prepared objects are not measured), times `repeat`.
+ * workload's mix (`samples`; the prepared objects are not measured), times `repeat`; 0 for an
+ * open loop until stopped, whose count nobody knows in advance.
  */
 export function measuredRequestCount(spec: RunSpec, points: readonly RunPointParams[]): number {
   const phases = spec.workload ? 1 : spec.phases.length;
@@ -88,13 +97,14 @@ export function measuredRequestCount(spec: RunSpec, points: readonly RunPointPar
 
 /**
  * How long one open-loop run's measured requests take by their schedule (rate × requests), the
- * closed-loop cleanup left out; null for a closed loop, whose speed is the server's.
+ * closed-loop cleanup left out; null for a closed loop, whose speed is the server's, and for an
+ * open loop until stopped.
  */
 export function openLoopDurationMs(
   spec: RunSpec,
   points: readonly RunPointParams[],
 ): number | null {
-  if (!spec.openLoop) return null;
+  if (!spec.openLoop || spec.openLoop.untilStopped) return null;
   const scheduledPhases = spec.workload
     ? 1
     : spec.phases.filter((phase) => phase !== "cleanup").length;

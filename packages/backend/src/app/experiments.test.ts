@@ -1,7 +1,8 @@
-import type { ExperimentDraftInput } from "@taillab/api";
+import { UNTIL_STOPPED_SAMPLES, type Experiment, type ExperimentDraftInput } from "@taillab/api";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BUILT_IN_EXPERIMENTS, LIVE_TAIL_EXPERIMENT_ID } from "./built-in-experiments.ts";
 import { draftOf, failureOf, startAppClient, type AppClient } from "./test-support/app-client.ts";
 
 let app: AppClient;
@@ -26,6 +27,8 @@ describe("experiments", () => {
       "Concurrency sweep",
       "Parameter grid",
       "Tail latency: normal vs hedged vs tied",
+      "Tied requests: client vs server cancellation",
+      "Live tail lab",
     ]);
     expect(builtIns.every((experiment) => experiment.builtIn)).toBe(true);
     expect(builtIns.every((experiment) => experiment.endpointId === "testbed")).toBe(true);
@@ -54,7 +57,7 @@ describe("experiments", () => {
     expect(updated).toMatchObject({ id: saved.id, name: "Fixed", modes: ["normal", "hedged"] });
     const listed = await app.api.listExperiments();
     expect(listed.at(-1)).toEqual(updated);
-    expect(listed).toHaveLength(5);
+    expect(listed).toHaveLength(BUILT_IN_EXPERIMENTS.length + 1);
     const file = JSON.parse(await readFile(join(app.dataDir, "experiments.json"), "utf8"));
     expect(file).toMatchObject({
       schemaVersion: 1,
@@ -62,7 +65,7 @@ describe("experiments", () => {
     });
 
     await app.api.removeExperiment({ experimentId: saved.id });
-    expect(await app.api.listExperiments()).toHaveLength(4);
+    expect(await app.api.listExperiments()).toHaveLength(BUILT_IN_EXPERIMENTS.length);
     const gone = await failureOf(app.api.removeExperiment({ experimentId: saved.id }));
     expect(gone.fields[0]?.message).toMatch(/no saved experiment/);
   });
@@ -126,5 +129,17 @@ describe("previewExperiment", () => {
       expect(preview.ok, experiment.name).toBe(true);
       if (preview.ok) expect(preview.requestCount).toBeLessThanOrEqual(40_000);
     }
+  });
+
+  it("previews the live tail lab as going on until stopped: no count, no duration", async () => {
+    const lab = BUILT_IN_EXPERIMENTS.find(
+      (experiment) => experiment.id === LIVE_TAIL_EXPERIMENT_ID,
+    );
+    expect(await app.api.previewExperiment(draftOf(lab as Experiment))).toEqual({
+      ok: true,
+      points: [{ clients: 16, samples: UNTIL_STOPPED_SAMPLES, objectSizeBytes: 4096 }],
+      requestCount: 0,
+      durationMs: null,
+    });
   });
 });

@@ -30,7 +30,7 @@ export class LiveRunView {
     this.changed.clear();
   }
 
-  update(progress: RunProgress, live: LiveFigures): void {
+  update(progress: RunProgress, live: Pick<LiveFigures, "percentiles" | "intervals">): void {
     if (progress.op !== this.op) {
       // A mix shows its busiest operation, which can change: its intervals start afresh.
       this.op = progress.op;

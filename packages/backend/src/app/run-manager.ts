@@ -1,9 +1,14 @@
 import {
+  cleanupLeftNothing,
   toApiError,
   type ActiveRun,
   type ApiError,
+  type LiveTuning,
+  type RunCleanup,
   type RunEvent,
+  type RunMarker,
   type RunPointParams,
+  type RunNotice,
   type RunProgress,
   type RunSeries,
   type RunSpec,
@@ -11,7 +16,11 @@ import {
 import type { ResultsStore } from "@taillab/store";
 import { randomBytes } from "node:crypto";
 import type { SecretSources } from "../credentials.ts";
+import { InputError } from "../input-error.ts";
+import type { LiveSession } from "../live-session.ts";
 import { runAndRecord } from "../recorded-run.ts";
+import { runOnCluster, type ClusterRunHooks, type ClusterTarget } from "./cluster-run.ts";
+import { noticeText } from "../run-notices.ts";
 import { measuredRequestCount } from "./experiment-spec.ts";
 import { LiveRunView, type ProgressEvent } from "./live-run-view.ts";
 import { createThrottle } from "./progress-throttle.ts";
@@ -27,6 +36,8 @@ export interface RunPlan {
   name: string;
   specs: readonly RunSpec[];
   points: RunPointParams[];
+  /** N pods on a Kubernetes cluster instead of this machine. */
+  cluster: ClusterTarget | null;
 }
 
 export interface RunManager {
@@ -37,6 +48,11 @@ export interface RunManager {
   start(plan: RunPlan): Promise<{ runId: string }>;
   /** Stops the series a run belongs to; answers when it has stopped. Nothing if it has ended. */
   stop(runId: string): Promise<void>;
+  /**
+   * Moves knobs of the live session `runId`; answers its marker. An InputError naming runId
+   * when that run is not a live session that runs now.
+   */
+  retune(runId: string, change: Partial<LiveTuning>): Promise<RunMarker>;
   active(): ActiveRun | null;
   /** Stops whatever runs and waits for it. */
   close(): Promise<void>;
@@ -52,13 +68,16 @@ interface Series {
   stop: AbortController;
   runIds: string[];
   active: ActiveRun | null;
+  /** The active run's knobs, when it is a live session. */
+  live: LiveSession | null;
   done: Promise<void>;
 }
 
 /**
  * Runs experiments through runAndRecord into the results store, one run per mode in sequence
  * (tagged `series:<id>` when there are several), and tells every listener how they go: started,
- * progress (throttled, with live percentiles and timeline), notices, finished.
+ * progress (throttled, with live percentiles and percentiles over time), notices (an English
+ * sentence and the same as data), finished.
  */
 export function createRunManager(options: {
   store: ResultsStore;
@@ -86,57 +105,71 @@ export function createRunManager(options: {
         emit(update.event ?? live.progressEvent(update.progress)),
       );
       // Notices before the run has an id (the testbed's address) are sent after `started`.
-      const earlyNotices: string[] = [];
+      const earlyNotices: { message: string; notice?: RunNotice }[] = [];
       let runId: string | null = null;
       try {
-        const summary = await runAndRecord(
-          spec,
-          secrets,
-          {
-            signal: series.stop.signal,
-            onRunStart: async (start) => {
-              runId = start.runId;
-              series.runIds.push(runId);
-              const requestCount = measuredRequestCount(spec, plan.points);
-              series.active = {
-                runId,
-                name,
-                points: plan.points,
-                requestCount,
-                startedAt: new Date().toISOString(),
-                series: place,
-                lastProgress: null,
-              };
-              emit({
-                type: "started",
-                runId,
-                name,
-                points: plan.points,
-                requestCount,
-                series: place,
-              });
-              for (const message of earlyNotices) emit({ type: "notice", runId, message });
-              started.resolve(runId);
-            },
-            onPhaseStart: (pointIndex, op) => {
-              progress.keep((held) => ({
-                progress: held.progress,
-                event: held.event ?? live.progressEvent(held.progress),
-              }));
-              live.startPhase(pointIndex, op);
-            },
-            onProgress: (update, figures) => {
-              if (series.active) series.active.lastProgress = update;
-              live.update(update, figures);
-              progress.push({ progress: update, event: null });
-            },
-            onNotice: (message) => {
-              if (runId === null) earlyNotices.push(message);
-              else emit({ type: "notice", runId, message });
-            },
+        const hooks: ClusterRunHooks = {
+          signal: series.stop.signal,
+          onRunStart: async (start) => {
+            runId = start.runId;
+            series.runIds.push(runId);
+            series.live = start.live;
+            const requestCount = measuredRequestCount(spec, plan.points);
+            series.active = {
+              runId,
+              name,
+              points: plan.points,
+              requestCount,
+              startedAt: new Date().toISOString(),
+              series: place,
+              lastProgress: null,
+              shards: null,
+            };
+            emit({
+              type: "started",
+              runId,
+              name,
+              points: plan.points,
+              requestCount,
+              series: place,
+              ...(start.live ? { tuning: start.live.tuning } : {}),
+            });
+            for (const early of earlyNotices) emit({ type: "notice", runId, ...early });
+            started.resolve(runId);
           },
-          { store, name, tags },
-        );
+          onPhaseStart: (pointIndex, op) => {
+            progress.keep((held) => ({
+              progress: held.progress,
+              event: held.event ?? live.progressEvent(held.progress),
+            }));
+            live.startPhase(pointIndex, op);
+          },
+          onProgress: (update, figures) => {
+            if (series.active) series.active.lastProgress = update;
+            live.update(update, figures);
+            progress.push({ progress: update, event: null });
+          },
+          onMarker: (marker) => {
+            if (runId !== null) emit({ type: "retuned", runId, marker });
+          },
+          onNotice: (message, notice) => {
+            if (runId === null) earlyNotices.push({ message, notice });
+            else emit({ type: "notice", runId, message, notice });
+          },
+          onCleanup: async (cleanup) => {
+            const notice = cleanupNotice(cleanup);
+            if (runId !== null && notice) {
+              emit({ type: "notice", runId, message: noticeText(notice), notice });
+            }
+          },
+          onShards: (status) => {
+            if (series.active) series.active.shards = status;
+            if (runId !== null) emit({ type: "shards", runId, status });
+          },
+        };
+        const summary = plan.cluster
+          ? await runOnCluster(spec, plan.cluster, { secrets, store, name, tags }, hooks)
+          : await runAndRecord(spec, secrets, hooks, { store, name, tags });
         await progress.flush();
         emit(finished(summary.runId, summary.status, null, place, series.runIds));
       } catch (error) {
@@ -147,11 +180,11 @@ export function createRunManager(options: {
           started.reject(error);
           const previous = series.runIds.at(-1);
           if (previous) {
-            emit({
-              type: "notice",
-              runId: previous,
-              message: `the ${spec.mode} run could not start: ${toApiError(error).message}`,
-            });
+            const notice: RunNotice = {
+              code: "modeCouldNotStart",
+              params: { mode: spec.mode, reason: toApiError(error).message },
+            };
+            emit({ type: "notice", runId: previous, message: noticeText(notice), notice });
           }
         } else {
           emit(finished(runId, "failed", toApiError(error), place, series.runIds));
@@ -159,6 +192,7 @@ export function createRunManager(options: {
         break;
       } finally {
         series.active = null;
+        series.live = null;
       }
     }
   }
@@ -177,6 +211,7 @@ export function createRunManager(options: {
         stop: new AbortController(),
         runIds: [],
         active: null,
+        live: null,
         done: Promise.resolve(),
       };
       current = series;
@@ -197,7 +232,24 @@ export function createRunManager(options: {
       series.stop.abort();
       await series.done;
     },
-    active: () => current?.active ?? null,
+    async retune(runId, change) {
+      const live = current?.active?.runId === runId ? current.live : null;
+      if (!live) {
+        throw InputError.of(
+          "runId",
+          `run ${runId} is not a live session running now: only a live tail lab's knobs move while it runs`,
+        );
+      }
+      return live.retune(change);
+    },
+    active() {
+      const series = current;
+      if (!series?.active) return null;
+      const { live } = series;
+      return live
+        ? { ...series.active, tuning: live.tuning, markers: [...live.markers] }
+        : series.active;
+    },
     async close() {
       const series = current;
       if (!series) return;
@@ -215,4 +267,21 @@ function finished(
   runIds: readonly string[],
 ): RunEvent {
   return { type: "finished", runId, status, error, series, seriesRunIds: [...runIds] };
+}
+
+/** What a run's cleanup could not remove, as a notice; null when it removed everything. */
+function cleanupNotice(cleanup: RunCleanup): RunNotice | null {
+  if (cleanupLeftNothing(cleanup)) return null;
+  const [error = "unknown"] = Object.entries(cleanup.errorsByCode)
+    .sort(([, a], [, b]) => b - a)
+    .map(([code]) => code);
+  return {
+    code: "cleanupIncomplete",
+    params: {
+      objects: cleanup.objectsLeft,
+      uploads: cleanup.uploadsLeft,
+      buckets: cleanup.bucketsLeft.length,
+      error,
+    },
+  };
 }

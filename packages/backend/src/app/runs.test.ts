@@ -1,7 +1,9 @@
 import type { ExperimentDraftInput, RunEvent, SavedEndpoint } from "@taillab/api";
 import { freePort } from "@taillab/test-support";
+import { startSignedTestbed } from "../test-support/signed-testbed.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  draftOf,
   failureOf,
   isFinished,
   isStarted,
@@ -82,6 +84,7 @@ describe("a run on a testbed endpoint", () => {
       type: "notice",
       runId,
       message: expect.stringMatching(/^embedded testbed listening on http:\/\/127\.0\.0\.1/),
+      notice: expect.objectContaining({ code: "testbedStarted" }),
     });
     expect(events.at(-1)).toEqual({
       type: "finished",
@@ -284,6 +287,28 @@ describe("runs", () => {
     expect(comparison.fileName).toBe("taillab-comparison-3-runs.html");
   });
 
+  it("finds a run's endpoint and experiment from its spec, until the experiment changes", async () => {
+    const saved = await app.api.saveExperiment({
+      draft: experiment({ samples: 100 }, { name: "Origin", modes: ["normal", "tied"] }),
+    });
+    const { events } = await runToEnd(draftOf(saved));
+    const runIds = events.filter(isStarted).map((event) => event.runId);
+    for (const runId of runIds) {
+      expect(await app.api.runOrigin({ runId })).toEqual({
+        endpointId: fast.id,
+        experimentId: saved.id,
+      });
+    }
+    await app.api.saveExperiment({
+      experimentId: saved.id,
+      draft: { ...draftOf(saved), spec: { ...saved.spec, samples: 200 } },
+    });
+    expect(await app.api.runOrigin({ runId: runIds[0]! })).toEqual({
+      endpointId: fast.id,
+      experimentId: null,
+    });
+  });
+
   it("names bad input by its path in startRun's input", async () => {
     const spec = await failureOf(
       app.api.startRun({ experiment: experiment({ clients: 0, samples: 10, objectSize: "huge" }) }),
@@ -333,5 +358,48 @@ describe("runs", () => {
     );
     expect(unreachable.message).toMatch(/cannot connect \(ECONNREFUSED\)/);
     expect(await app.api.activeRun()).toBeNull();
+  });
+});
+
+describe("what a run leaves on a real server", () => {
+  it("a run that kept its objects: cleanupRun removes them with the endpoint's stored keys and keeps the outcome with the run", async () => {
+    const signed = await startSignedTestbed();
+    try {
+      const lab = await app.api.addEndpoint({
+        name: "Signed lab server",
+        kind: "custom",
+        url: signed.testbed.url,
+        credentials: { kind: "stored", accessKeyId: signed.credentials.accessKeyId },
+        secretAccessKey: signed.credentials.secretAccessKey,
+      });
+      const { runId } = await runToEnd(
+        experiment({ samples: 20, phases: ["write"] }, { endpointId: lab.id }),
+      );
+      const prefix = `taillab/${runId}/`;
+      expect(await signed.bucket.listKeys(prefix)).toHaveLength(20);
+      expect((await app.api.getRun({ runId })).meta.cleanup).toBeNull();
+
+      const cleanup = await app.api.cleanupRun({ runId });
+      expect(cleanup).toMatchObject({
+        removed: { objects: 20, uploads: 0, buckets: 0 },
+        objectsLeft: 0,
+        errorsByCode: {},
+      });
+      expect(await signed.bucket.listKeys(prefix)).toEqual([]);
+      expect((await app.api.getRun({ runId })).meta.cleanup).toEqual(cleanup);
+    } finally {
+      await signed.close();
+    }
+  });
+
+  it("a run of the testbed endpoint has nothing to clean up: a field error", async () => {
+    const { runId } = await runToEnd(experiment({ samples: 4 }));
+    const refused = await failureOf(app.api.cleanupRun({ runId }));
+    expect(refused.fields).toEqual([
+      {
+        field: "runId",
+        message: `run ${runId} ran on the embedded testbed, which kept nothing once it stopped: there is nothing to clean up`,
+      },
+    ]);
   });
 });

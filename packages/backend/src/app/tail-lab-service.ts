@@ -2,17 +2,20 @@ import type { RunEvent, RunEventListener, TailLabService } from "@taillab/api";
 import { openResultsStore } from "@taillab/store";
 import { join, resolve } from "node:path";
 import { InputError, nestedProblems } from "../input-error.ts";
+import { cleanUpRun } from "../run-cleanup.ts";
 import { loadRunReportInput } from "../run-report.ts";
 import { openPrivateFolder } from "./data-folder.ts";
 import { endpointKeys, keychainLookup } from "./endpoint-credentials.ts";
-import { testEndpointInput } from "./endpoint-connection.ts";
+import { createBucketForInput, testEndpointInput } from "./endpoint-connection.ts";
 import { openEndpointsStore } from "./endpoints-store.ts";
 import { checkExperiment } from "./experiment-spec.ts";
 import { previewExperiment } from "./experiment-preview.ts";
 import { openExperimentsStore } from "./experiments-store.ts";
+import { openKubernetesSettings } from "./kubernetes-settings.ts";
 import { listLatencyProfiles } from "./latency-profiles.ts";
 import { exportReport } from "./report-export.ts";
 import { createRunManager } from "./run-manager.ts";
+import { runOrigin } from "./run-origin.ts";
 import type { SecretCipher } from "./secret-cipher.ts";
 import { openSecretsFile } from "./secrets-file.ts";
 import { createTestbedHost } from "./testbed-host.ts";
@@ -21,7 +24,7 @@ export interface TailLabServiceOptions {
   host: "electron" | "web";
   /** TailLab's version, for appInfo. */
   version: string;
-  /** Where endpoints.json, experiments.json and secrets.json live (created if missing). */
+  /** Where endpoints.json, experiments.json, secrets.json and kubernetes.json live (created if missing). */
   dataDir: string;
   resultsDir: string;
   /** How secrets are encrypted on disk: safeStorage in Electron, keyFileCipher elsewhere. */
@@ -45,6 +48,7 @@ const DATA_FILES = {
   endpoints: "endpoints.json",
   experiments: "experiments.json",
   secrets: "secrets.json",
+  kubernetes: "kubernetes.json",
 } as const;
 
 /**
@@ -74,6 +78,7 @@ export async function createTailLabService(
       : []),
   ];
   const experiments = await openExperimentsStore(join(dataDir, DATA_FILES.experiments));
+  const kubernetes = await openKubernetesSettings(join(dataDir, DATA_FILES.kubernetes));
   const store = await openResultsStore(options.resultsDir);
   const testbed = createTestbedHost();
   const { env } = options;
@@ -88,11 +93,9 @@ export async function createTailLabService(
       }
     }
   };
-  const runs = createRunManager({
-    store,
-    secrets: { env, keychain: keychainLookup(endpoints.find, secrets.get) },
-    emit,
-  });
+  // What runs resolve their credential references with: now, and when cleaning up after them.
+  const runSecrets = { env, keychain: keychainLookup(endpoints.find, secrets.get) };
+  const runs = createRunManager({ store, secrets: runSecrets, emit });
 
   return {
     warnings,
@@ -108,6 +111,7 @@ export async function createTailLabService(
     updateEndpoint: ({ endpointId, draft }) => endpoints.update(endpointId, draft),
     removeEndpoint: ({ endpointId }) => endpoints.remove(endpointId),
     testConnection: (input) => testEndpointInput(input, { endpoints, secrets, env }),
+    createBucket: (input) => createBucketForInput(input, { endpoints, secrets, env }),
 
     listExperiments: async () => experiments.list(),
     saveExperiment: ({ experimentId, draft }) => experiments.save(experimentId, draft),
@@ -122,24 +126,40 @@ export async function createTailLabService(
       if (keys.kind === "unavailable") {
         throw InputError.of("experiment.endpointId", `endpoint "${endpoint.name}": ${keys.reason}`);
       }
-      return runs.start({ name: name || experiment.name, specs, points });
+      const generators = experiment.loadGenerators;
+      return runs.start({
+        name: name || experiment.name,
+        specs,
+        points,
+        cluster:
+          generators?.kind === "kubernetes"
+            ? { shards: generators.shards, settings: kubernetes.get() }
+            : null,
+      });
     },
     stopRun: ({ runId }) => runs.stop(runId),
+    retuneRun: ({ runId, tuning }) => runs.retune(runId, tuning),
     activeRun: async () => runs.active(),
 
     listRuns: () => store.list(),
     getRun: ({ runId }) => loadRunReportInput(store, runId),
+    runOrigin: async ({ runId }) =>
+      runOrigin((await store.get(runId)).meta.spec, endpoints.list(), experiments.list()),
     renameRun: ({ runId, name }) => store.rename(runId, name),
     tagRun: ({ runId, tag }) => store.tag(runId, tag),
     untagRun: ({ runId, tag }) => store.untag(runId, tag),
     annotateRun: ({ runId, notes }) => store.annotate(runId, notes),
     removeRun: ({ runId }) => store.remove(runId),
+    cleanupRun: ({ runId }) => cleanUpRun(store, runId, runSecrets),
     exportReport: (request) => exportReport(store, request),
 
     testbedStatus: async () => testbed.status(),
     startTestbed: (setup) => testbed.start(setup),
     stopTestbed: () => testbed.stop(),
     listLatencyProfiles: async () => listLatencyProfiles(),
+
+    kubernetesSettings: async () => kubernetes.get(),
+    saveKubernetesSettings: (settings) => kubernetes.save(settings),
 
     onRunEvent(listener) {
       listeners.add(listener);

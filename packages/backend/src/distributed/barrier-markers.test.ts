@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  alignedRunStartMs,
   countedReady,
   missingShards,
   parseAbort,
@@ -39,11 +40,13 @@ describe("barrier markers", () => {
   });
 
   it.each([
-    { startAtMs: 0, lastReadyMs: 1_000, graceMs: 500, t0: 1_500 },
+    { startAtMs: 0, lastReadyMs: 1_000, graceMs: 500, t0: 2_000 },
+    { startAtMs: 0, lastReadyMs: 1_500, graceMs: 500, t0: 2_000 },
     { startAtMs: 9_000, lastReadyMs: 1_000, graceMs: 500, t0: 9_000 },
-    { startAtMs: 1_400, lastReadyMs: 1_000, graceMs: 500, t0: 1_500 },
+    { startAtMs: 1_400, lastReadyMs: 1_000, graceMs: 400, t0: 1_400 },
+    { startAtMs: 1_400, lastReadyMs: 1_000, graceMs: 401, t0: 2_400 },
   ])(
-    "starts at max(startAt, last ready + grace): $t0",
+    "starts at the first whole second after startAt past the last ready + grace: $t0",
     ({ startAtMs, lastReadyMs, graceMs, t0 }) => {
       const counted = [
         { index: 0, readyAtMs: 10 },
@@ -52,6 +55,14 @@ describe("barrier markers", () => {
       expect(startTimeMs(counted, { startAtMs, graceMs })).toBe(t0);
     },
   );
+
+  it.each([
+    { startAtMs: 10_250, nowMs: 10_250, runStart: 10_250 },
+    { startAtMs: 10_250, nowMs: 13_249, runStart: 12_250 },
+    { startAtMs: 10_250, nowMs: 7_000, runStart: 6_250 },
+  ])("starts a shard's run clock whole seconds from startAt: $runStart", (row) => {
+    expect(alignedRunStartMs(row.startAtMs, row.nowMs)).toBe(row.runStart);
+  });
 
   it.each([
     [[], ""],

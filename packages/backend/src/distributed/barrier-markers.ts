@@ -6,6 +6,7 @@
  * - `ready-at/I@MS`: then shard I says when it became ready (epoch milliseconds), in the key so
  *   one listing gives every shard's time without a GET per marker;
  * - `abort/I`: shard I gave up (deadline passed, or stopped); nobody starts after one exists.
+ * - `abort/stop`: whoever started the run stopped it (`taillab k8s run`'s Stop); the same.
  */
 
 export const READY_PREFIX = "ready/";
@@ -23,6 +24,8 @@ export const readyAtKey = ({ index, readyAtMs }: ReadyMarker): string =>
   `${READY_AT_PREFIX}${index}@${Math.round(readyAtMs)}`;
 
 export const abortKey = (index: number): string => `${ABORT_PREFIX}${index}`;
+
+export const STOP_KEY = `${ABORT_PREFIX}stop`;
 
 const READY_AT_NAME = /^(\d+)@(\d+)$/;
 const INDEX_NAME = /^\d+$/;
@@ -62,15 +65,28 @@ export function missingShards(counted: readonly ReadyMarker[], shards: number): 
 }
 
 /**
- * T0 = max(startAt, latest ready time + grace): the same for every shard that sees the same
- * markers, late enough for every shard to have seen them and re-checked for aborts.
+ * T0: the first whole second after startAt (startAt itself included) that is at least the latest
+ * ready time + grace. The same for every shard that sees the same markers, late enough for every
+ * shard to have seen them and re-checked for aborts, and a whole number of seconds after startAt:
+ * shards count their run clocks from startAt plus whole seconds too (alignedRunStartMs), so their
+ * one-second intervals line up when they are merged.
  */
 export function startTimeMs(
   counted: readonly ReadyMarker[],
   { startAtMs, graceMs }: { startAtMs: number; graceMs: number },
 ): number {
   const lastReadyMs = Math.max(...counted.map((marker) => marker.readyAtMs));
-  return Math.max(startAtMs, lastReadyMs + graceMs);
+  const wait = Math.max(0, lastReadyMs + graceMs - startAtMs);
+  return startAtMs + Math.ceil(wait / 1000) * 1000;
+}
+
+/**
+ * Where a shard's run clock starts: the latest instant at or before `nowMs` that is a whole
+ * number of seconds from startAt (before or after it). Every shard's clock then reads whole
+ * seconds at T0 and at each other's origins, so their intervals and steady buckets line up.
+ */
+export function alignedRunStartMs(startAtMs: number, nowMs: number): number {
+  return startAtMs + Math.floor((nowMs - startAtMs) / 1000) * 1000;
 }
 
 /** "0, 3 and 7" (at most `limit` named, then how many more). */

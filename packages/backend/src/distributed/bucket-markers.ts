@@ -1,17 +1,27 @@
 /**
- * Small marker objects under one prefix of a bucket, for coordinating shards through the storage
- * they measure: create-only writes (If-None-Match: *, honoured by AWS S3, MinIO and the testbed),
- * plain writes and listings, with the server's Date header kept for a clock check.
+ * Objects under one prefix of a bucket, for coordinating shards through the storage they measure
+ * and leaving their results there: create-only writes (If-None-Match: *, honoured by AWS S3,
+ * MinIO and the testbed), plain writes, reads and listings, with the server's Date header kept
+ * for a clock check.
  */
-import { ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import {
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from "@aws-sdk/client-s3";
 import type { ServerDateSample } from "./server-clock.ts";
 
 export interface MarkerStore {
   /** "exists" when the key was already there (412 PreconditionFailed); nothing is overwritten. */
   create(name: string, body: string): Promise<{ created: boolean; date: ServerDateSample | null }>;
-  put(name: string, body: string): Promise<void>;
+  put(name: string, body: string | Uint8Array): Promise<void>;
+  /** The object's bytes, or null when there is none. */
+  get(name: string): Promise<Uint8Array | null>;
   /** Names (keys less the store's prefix) under `under`, every page. */
   list(under: string): Promise<string[]>;
+  /** s3://bucket/prefix/name, for messages. */
+  where(name: string): string;
 }
 
 export interface MarkerStoreOptions {
@@ -71,12 +81,25 @@ export function createMarkerStore({
           new PutObjectCommand({
             Bucket: bucket,
             Key: `${prefix}${name}`,
-            Body: Buffer.from(body),
+            Body: typeof body === "string" ? Buffer.from(body) : body,
           }),
           { abortSignal: signal },
         );
       } catch (error) {
         throw failure(`writing ${where(name)}`, error);
+      }
+    },
+
+    async get(name) {
+      try {
+        const answer = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: `${prefix}${name}` }),
+          { abortSignal: signal },
+        );
+        return (await answer.Body?.transformToByteArray()) ?? new Uint8Array();
+      } catch (error) {
+        if ((error as Error).name === "NoSuchKey") return null;
+        throw failure(`reading ${where(name)}`, error);
       }
     },
 
@@ -103,5 +126,7 @@ export function createMarkerStore({
       }
       return names;
     },
+
+    where,
   };
 }

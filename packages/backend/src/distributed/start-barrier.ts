@@ -3,7 +3,6 @@
  * its index, says when it became ready, waits until all N are ready or one shared absolute
  * deadline passes, and derives the same start time T0 from the same markers.
  */
-import { epochNowMs } from "@taillab/engine";
 import {
   ABORT_PREFIX,
   abortKey,
@@ -16,6 +15,7 @@ import {
   readyKey,
   shardList,
   startTimeMs,
+  STOP_KEY,
   type ReadyMarker,
 } from "./barrier-markers.ts";
 import type { MarkerStore } from "./bucket-markers.ts";
@@ -41,7 +41,7 @@ export interface StartBarrierOptions {
 }
 
 export interface BarrierPassed {
-  /** When every shard starts, epoch ms: the caller sleeps, then spins until it (spinUntil). */
+  /** When every shard starts, epoch ms: the caller sleeps, then spins until it (the engine's spinUntil). */
   t0Ms: number;
   readyAtMs: number;
   /** Every shard's ready time, by index. */
@@ -76,9 +76,6 @@ export function defaultGraceMs(pollMs: number): number {
   return Math.max(2_000, 4 * pollMs);
 }
 
-/** The last stretch before T0 is spun, not slept: timers fire a millisecond or more late. */
-const SPIN_MS = 20;
-
 export async function passStartBarrier(options: StartBarrierOptions): Promise<BarrierPassed> {
   const { markers, index, shards, startAtMs, deadlineMs, signal } = options;
   const pollMs = options.pollMs ?? defaultPollMs(shards);
@@ -86,13 +83,15 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
   const deadline = new Date(deadlineMs).toISOString();
   const counted = (found: ReadyMarker[]) => countedReady(found, { shards, deadlineMs });
 
-  const abortedBy = async (): Promise<number[]> =>
-    (await markers.list(ABORT_PREFIX))
+  const failIfAborted = async () => {
+    const names = await markers.list(ABORT_PREFIX);
+    if (names.includes(STOP_KEY)) {
+      throw new StartBarrierError("aborted", `shard ${index}: the run was stopped; not starting`);
+    }
+    const aborted = names
       .map((name) => parseAbort(name.slice(ABORT_PREFIX.length)))
       .filter((shard) => shard !== null)
       .sort((a, b) => a - b);
-  const failIfAborted = async () => {
-    const aborted = await abortedBy();
     if (aborted.length > 0) {
       throw new StartBarrierError(
         "aborted",
@@ -162,14 +161,6 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
   if (signal?.aborted) throw await giveUp("stopped", `shard ${index}: stopped before the start`);
   await failIfAborted();
   return { t0Ms, readyAtMs, ready, clock };
-}
-
-/** Sleeps until shortly before `epochMs`, then spins to it; returns the time it started. */
-export async function spinUntil(epochMs: number): Promise<number> {
-  await sleep(epochMs - epochNowMs() - SPIN_MS);
-  let now = epochNowMs();
-  while (now < epochMs) now = epochNowMs();
-  return now;
 }
 
 /** Uniform in [0.5, 1.5) × mean: shards that started together do not list in lockstep. */

@@ -1,24 +1,33 @@
 import {
+  AbortMultipartUploadCommand,
   CreateBucketCommand,
+  DeleteBucketCommand,
   DeleteObjectsCommand,
   HeadBucketCommand,
+  ListBucketsCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   type HeadBucketCommandInput,
   type HeadBucketCommandOutput,
   type S3Client,
 } from "@aws-sdk/client-s3";
+import { TIMEOUT_ERROR } from "@taillab/api";
 import { HttpResponse } from "@smithy/protocol-http";
 import type { DeserializeMiddleware } from "@smithy/types";
 import { addContentMd5 } from "./content-md5-middleware.ts";
-import { EndpointError } from "./endpoint-error.ts";
+import { EndpointError, type EndpointErrorField } from "./endpoint-error.ts";
 import type { TransportTarget } from "./object-transport.ts";
 import { createTargetS3Client } from "./s3-client.ts";
 import { sdkErrorOutcome } from "./sdk-error.ts";
+import { requestTimeoutOf } from "./transport-target.ts";
 
 /**
  * Bucket-level calls around a run: preflight, bucket creation, listing and bulk cleanup. Not on
  * the hot path, so it always goes through the SDK (its XML handling and pagination are worth it
- * here). Failures a user can fix are thrown as EndpointError.
+ * here). Failures a user can fix are thrown as EndpointError. Every call is bounded by the
+ * target's request timeout, and a removal stops at the first call that got no answer at all
+ * (refused, reset, timed out): the rest is reported left with that code rather than each waiting
+ * as long, so a cleanup against a server that stopped answering ends within one timeout.
  */
 export interface ControlPlane {
   /**
@@ -32,17 +41,34 @@ export interface ControlPlane {
    * DeleteObjects in batches of 1000. Failures are reported per key, never thrown: a cleanup
    * does what it can and says what is left. A failed batch reports each of its keys.
    */
-  deleteKeys(keys: readonly string[]): Promise<DeleteKeysResult>;
+  deleteKeys(keys: readonly string[]): Promise<RemovalResult>;
   /** Every key under `prefix` (paginated ListObjectsV2), in the server's (lexicographic) order. */
   listKeys(prefix: string): Promise<string[]>;
+  /** Open multipart uploads of keys under `prefix` (paginated ListMultipartUploads). */
+  listUploads(prefix: string): Promise<OpenUpload[]>;
+  /** AbortMultipartUpload of each; failures reported by key, never thrown. */
+  abortUploads(uploads: readonly OpenUpload[]): Promise<RemovalResult>;
+  /** The endpoint's buckets (ListBuckets) whose names `match` accepts. */
+  listBuckets(match: (name: string) => boolean): Promise<string[]>;
+  /** DeleteBucket of each (they must be empty); failures reported by name, never thrown. */
+  deleteBuckets(names: readonly string[]): Promise<RemovalResult>;
   /** The endpoint's Server response header, or null when it sends none or cannot be reached. */
   serverHeader(): Promise<string | null>;
   close(): Promise<void>;
 }
 
-export interface DeleteKeysResult {
-  deleted: number;
-  errors: { key: string; code: string }[];
+/** What a removal did: how many went, and each one left with the error code that kept it. */
+export interface RemovalResult {
+  removed: number;
+  /** A key, an upload's key or a bucket name, with the S3 or transport code. */
+  failures: { name: string; code: string }[];
+  /** It stopped at a call that got no answer at all: the server is not answering now. */
+  unanswered: boolean;
+}
+
+export interface OpenUpload {
+  key: string;
+  uploadId: string;
 }
 
 const PREFLIGHT_TIMEOUT_MS = 5_000;
@@ -59,6 +85,8 @@ const CREDENTIAL_CODES = new Set([
   "InvalidSecurity",
   "AllAccessDisabled",
   "Forbidden",
+  // versitygw's answer for an access key it does not know.
+  "XAdminUserNotFound",
 ]);
 /** Error codes that usually mean the endpoint's region is set wrong. */
 const REGION_CODES = new Set([
@@ -74,46 +102,67 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
   });
   const Bucket = target.bucket;
   const endpoint = `endpoint ${target.url}`;
+  const timeoutSeconds = requestTimeoutOf(target) / 1000;
 
   /** An SDK failure as an EndpointError a user can act on. */
   function explain(error: unknown, doing: string, timeout?: AbortSignal): EndpointError {
+    const { status, code } = sdkErrorOutcome(error, undefined);
+    const fail = (field: EndpointErrorField, failure: string, detail: string) =>
+      new EndpointError(field, failure, endpoint, detail, {
+        cause: error,
+        unanswered: status === 0,
+      });
     if (timeout?.aborted) {
-      return new EndpointError(
+      return fail(
         "endpoint",
         "Timeout",
-        `${endpoint}: cannot connect (no answer within ${PREFLIGHT_TIMEOUT_MS / 1000} s)`,
-        { cause: error },
+        `cannot connect (no answer within ${PREFLIGHT_TIMEOUT_MS / 1000} s)`,
       );
     }
-    const { status, code } = sdkErrorOutcome(error, undefined);
-    if (status === 0) {
-      return new EndpointError("endpoint", code, `${endpoint}: cannot connect (${code})`, {
-        cause: error,
-      });
+    if (code === TIMEOUT_ERROR) {
+      return fail("endpoint", code, `${doing}: no answer within ${timeoutSeconds} s (${code})`);
     }
+    if (status === 0) return fail("endpoint", code, `cannot connect (${code})${tlsHint(code)}`);
     if (code === "NoSuchBucket") {
-      return new EndpointError(
+      return fail(
         "bucket",
         code,
-        `${endpoint}: bucket "${Bucket}" does not exist (${code}); create it or pass --create-bucket`,
-        { cause: error },
+        `bucket "${Bucket}" does not exist (${code}); create it or pass --create-bucket`,
       );
     }
     if (CREDENTIAL_CODES.has(code)) {
       // Never the key id itself: with env credentials it is a variable's value, and the
       // message reaches run files and whichever page started the run.
       const who = target.credentials === null ? "anonymous access" : "the access key";
-      return new EndpointError("credentials", code, `${endpoint}: ${who} was rejected (${code})`, {
-        cause: error,
-      });
+      return fail("credentials", code, `${who} was rejected (${code})`);
     }
     const hint = REGION_CODES.has(code) ? `; check the region (now "${target.region}")` : "";
-    return new EndpointError(
-      "endpoint",
-      code,
-      `${endpoint}: ${doing} failed (${code}, HTTP ${status})${hint}`,
-      { cause: error },
-    );
+    return fail("endpoint", code, `${doing} failed (${code}, HTTP ${status})${hint}`);
+  }
+
+  /**
+   * Sends one call per item until one gets no answer at all; the items from there on are
+   * reported with that code. An item may stand for several names (a batch of keys): `remove`
+   * counts what went and reports the names a call answered it could not remove.
+   */
+  async function removeEach<T>(
+    items: readonly T[],
+    namesOf: (item: T) => readonly string[],
+    remove: (item: T, result: RemovalResult) => Promise<void>,
+  ): Promise<RemovalResult> {
+    const result: RemovalResult = { removed: 0, failures: [], unanswered: false };
+    for (const [index, item] of items.entries()) {
+      try {
+        await remove(item, result);
+      } catch (error) {
+        const { status, code } = sdkErrorOutcome(error, undefined);
+        result.unanswered = status === 0;
+        const left = result.unanswered ? items.slice(index) : [item];
+        for (const name of left.flatMap(namesOf)) result.failures.push({ name, code });
+        if (result.unanswered) break;
+      }
+    }
+    return result;
   }
 
   return {
@@ -146,7 +195,8 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
           throw new EndpointError(
             "bucket",
             code,
-            `${endpoint}: bucket "${Bucket}" already exists and belongs to another account (${code}); choose another bucket name`,
+            endpoint,
+            `bucket "${Bucket}" already exists and belongs to another account (${code}); choose another bucket name`,
             { cause: error },
           );
         }
@@ -154,28 +204,28 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
       }
     },
 
-    async deleteKeys(keys) {
-      const result: DeleteKeysResult = { deleted: 0, errors: [] };
+    deleteKeys(keys) {
+      const batches: string[][] = [];
       for (let first = 0; first < keys.length; first += DELETE_BATCH_KEYS) {
-        const batch = keys.slice(first, first + DELETE_BATCH_KEYS);
-        const command = new DeleteObjectsCommand({
-          Bucket,
-          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
-        });
-        command.middlewareStack.add(addContentMd5, { step: "build", priority: "low" });
-        try {
+        batches.push(keys.slice(first, first + DELETE_BATCH_KEYS));
+      }
+      return removeEach(
+        batches,
+        (batch) => batch,
+        async (batch, result) => {
+          const command = new DeleteObjectsCommand({
+            Bucket,
+            Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+          });
+          command.middlewareStack.add(addContentMd5, { step: "build", priority: "low" });
           const output = await client.send(command);
           const failed = output.Errors ?? [];
           for (const failure of failed) {
-            result.errors.push({ key: failure.Key ?? "", code: failure.Code ?? "Unknown" });
+            result.failures.push({ name: failure.Key ?? "", code: failure.Code ?? "Unknown" });
           }
-          result.deleted += batch.length - failed.length;
-        } catch (error) {
-          const { code } = sdkErrorOutcome(error, undefined);
-          for (const key of batch) result.errors.push({ key, code });
-        }
-      }
-      return result;
+          result.removed += batch.length - failed.length;
+        },
+      );
     },
 
     async listKeys(prefix) {
@@ -200,6 +250,76 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
       } while (ContinuationToken);
       return keys;
     },
+
+    async listUploads(prefix) {
+      // ListMultipartUploads pages by key and upload id markers together.
+      const uploads: OpenUpload[] = [];
+      let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
+      for (;;) {
+        let page;
+        try {
+          page = await client.send(
+            new ListMultipartUploadsCommand({ Bucket, Prefix: prefix, ...markers }),
+          );
+        } catch (error) {
+          throw explain(error, `listing the open uploads of bucket "${Bucket}"`);
+        }
+        for (const upload of page.Uploads ?? []) {
+          if (upload.Key !== undefined && upload.UploadId !== undefined) {
+            uploads.push({ key: upload.Key, uploadId: upload.UploadId });
+          }
+        }
+        if (!page.IsTruncated) return uploads;
+        markers = {
+          ...(page.NextKeyMarker ? { KeyMarker: page.NextKeyMarker } : {}),
+          ...(page.NextUploadIdMarker ? { UploadIdMarker: page.NextUploadIdMarker } : {}),
+        };
+      }
+    },
+
+    abortUploads: (uploads) =>
+      removeEach(
+        uploads,
+        (upload) => [upload.key],
+        async ({ key, uploadId }, result) => {
+          try {
+            await client.send(
+              new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId }),
+            );
+          } catch (error) {
+            // Already ended (completed or aborted since it was listed): nothing is left of it.
+            if (sdkErrorOutcome(error, undefined).code !== "NoSuchUpload") throw error;
+          }
+          result.removed += 1;
+        },
+      ),
+
+    async listBuckets(match) {
+      let page;
+      try {
+        page = await client.send(new ListBucketsCommand({}));
+      } catch (error) {
+        throw explain(error, "listing the buckets");
+      }
+      return (page.Buckets ?? []).flatMap(({ Name }) =>
+        Name !== undefined && match(Name) ? [Name] : [],
+      );
+    },
+
+    deleteBuckets: (names) =>
+      removeEach(
+        names,
+        (name) => [name],
+        async (name, result) => {
+          try {
+            await client.send(new DeleteBucketCommand({ Bucket: name }));
+          } catch (error) {
+            // Gone since it was listed (or never made, when the name was only reserved).
+            if (sdkErrorOutcome(error, undefined).code !== "NoSuchBucket") throw error;
+          }
+          result.removed += 1;
+        },
+      ),
 
     serverHeader: () => readServerHeader(client, Bucket),
 
@@ -230,4 +350,11 @@ async function readServerHeader(client: S3Client, Bucket: string): Promise<strin
     // A 403/404 still carried the header; an unreachable endpoint leaves it null.
   }
   return server;
+}
+
+/** What to try when TLS refused the server's certificate. */
+function tlsHint(code: string): string {
+  return /^(ERR_TLS|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code)
+    ? "; for a lab server's own certificate, trust its CA (--ca-file) or skip the check (--insecure)"
+    : "";
 }

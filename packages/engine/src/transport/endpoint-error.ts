@@ -10,11 +10,23 @@ export class EndpointError extends Error {
   readonly field: EndpointErrorField;
   /** The S3 error Code or Node/undici code behind it (NoSuchBucket, ECONNREFUSED…). */
   readonly code: string;
+  /** The message without the endpoint it is about: for a caller that names the endpoint itself. */
+  readonly detail: string;
+  /** No answer came at all (refused, reset, timed out), rather than an answer saying no. */
+  readonly unanswered: boolean;
 
-  constructor(field: EndpointErrorField, code: string, message: string, options?: ErrorOptions) {
-    super(message, options);
+  constructor(
+    field: EndpointErrorField,
+    code: string,
+    endpoint: string,
+    detail: string,
+    options: ErrorOptions & { unanswered?: boolean } = {},
+  ) {
+    super(`${endpoint}: ${detail}`, options);
     this.name = "EndpointError";
     this.field = field;
     this.code = code;
+    this.detail = detail;
+    this.unanswered = options.unanswered ?? false;
   }
 }

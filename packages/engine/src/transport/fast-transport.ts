@@ -1,4 +1,4 @@
-import { ABORTED_ERROR } from "@taillab/api";
+import { ABORTED_ERROR, TIMEOUT_ERROR } from "@taillab/api";
 import aws4 from "aws4";
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
@@ -32,6 +32,7 @@ import {
   errorCodeFromStatus,
   errorCodeFromSuccessBody,
   errorCodeFromXml,
+  partialFailureCode,
 } from "./s3-error-code.ts";
 import {
   countListedBuckets,
@@ -40,7 +41,12 @@ import {
   parseTextField,
 } from "./s3-response-xml.ts";
 import { encodeRfc3986, encodeS3Key } from "./s3-uri-encoding.ts";
-import { addressBucket, resolveTargetAddress } from "./transport-target.ts";
+import {
+  addressBucket,
+  requestTimeoutOf,
+  resolveTargetAddress,
+  tlsConnectOptions,
+} from "./transport-target.ts";
 import { WireTiming } from "./wire-timing.ts";
 
 /** Error bodies are small XML documents; anything past this is read and dropped. */
@@ -74,9 +80,17 @@ interface WireResponse {
  */
 export function createFastTransport(target: TransportTarget, clock: MicrosClock): ObjectTransport {
   const address = resolveTargetAddress(target);
+  const timeoutMs = requestTimeoutOf(target);
+  const connect = tlsConnectOptions(target);
   const pool = new Pool(address.origin, {
     connections: target.maxConnections,
     pipelining: 1,
+    // The request timeout below bounds every attempt as a whole; undici's own idle timers
+    // (300 s by default) must not cut a longer one short under another name. (Turning them off
+    // with 0 instead cost hedged requests a third of their tail cut in tail-modes.test.ts.)
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    ...(connect ? { connect } : {}),
   });
   const sign = createSigner(target);
   const objectPath = (key: string) => address.pathPrefix + encodeS3Key(key);
@@ -109,11 +123,13 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
    * stream is made, the body arrives as chunks (`onBody` for a 2xx GET, else collected whole, an
    * error document up to ERROR_BODY_LIMIT_BYTES), and every step is stamped. Failures come back
    * as a code, never thrown. A stop or cancel settles at once, even for a request still waiting
-   * for a connection (undici then drops it when its turn comes).
+   * for a connection (undici then drops it when its turn comes); so does the request timeout,
+   * counted from here, which bounds the whole attempt: a hung server, or one that drips its
+   * answer, cannot hold it longer.
    */
   function sendOnWire(
     request: WireRequest,
-    { signal, onResponse }: RequestOptions,
+    { signal, onResponse, headers: extraHeaders }: RequestOptions,
     onBody: ((chunk: Buffer) => void) | null,
   ): Promise<WireResponse> {
     const timing = new WireTiming(clock);
@@ -126,23 +142,31 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       let controller: Dispatcher.DispatchController | null = null;
       let settled = false;
       let stopWaitingForAbort = () => {};
+      const deadline = setTimeout(
+        () => cutOff(TIMEOUT_ERROR, `no end within the request timeout (${timeoutMs} ms)`),
+        timeoutMs,
+      );
       const settle = (error: string | null) => {
         if (settled) return;
         settled = true;
+        clearTimeout(deadline);
         stopWaitingForAbort();
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
         resolve({ timeline: timing.finish(), status, headers, body, error, bodySent });
+      };
+      // Settled first: undici reports its own abort to the handler at once.
+      const cutOff = (error: string, why: string) => {
+        settle(error);
+        controller?.abort(new Error(why));
       };
       if (signal?.aborted) {
         settle(ABORTED_ERROR);
         return;
       }
       if (signal) {
-        stopWaitingForAbort = onAbortOf(signal, () => {
-          // Settled first: undici reports its own abort to the handler at once.
-          settle(ABORTED_ERROR);
-          controller?.abort(new Error("aborted by the caller"));
-        });
+        stopWaitingForAbort = onAbortOf(signal, () =>
+          cutOff(ABORTED_ERROR, "aborted by the caller"),
+        );
       }
       try {
         pool.dispatch(
@@ -157,7 +181,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
               request.method,
               request.path,
               request.host ?? address.hostHeader,
-              request.headers,
+              extraHeaders ? { ...request.headers, ...extraHeaders } : request.headers,
             ),
             body: request.body ?? null,
           },
@@ -227,7 +251,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
 
   async function getObject(
     key: string,
-    { signal, onResponse, expect, range }: GetOptions,
+    { signal, onResponse, headers, expect, range }: GetOptions,
   ): Promise<RequestOutcome> {
     const request: WireRequest = {
       method: "GET",
@@ -235,7 +259,11 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       ...(range ? { headers: { Range: rangeHeaderValue(range) } } : {}),
     };
     const body = createGetBodyCheck({ expect, range });
-    const wire = await sendOnWire(request, { signal, onResponse }, (chunk) => body.onChunk(chunk));
+    const wire = await sendOnWire(
+      request,
+      { signal, onResponse, ...(headers ? { headers } : {}) },
+      (chunk) => body.onChunk(chunk),
+    );
     const { timeline, status } = wire;
     if (wire.error !== null) {
       return { ...timeline, status, error: wire.error, bytes: status >= 300 ? 0 : body.bytes };
@@ -403,7 +431,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         { keyErrors: [] },
         ({ body: answer }) => {
           const keyErrors = parseDeleteErrors(answer.toString("utf8"));
-          return { fields: { keyErrors }, error: keyErrors.length > 0 ? "PartialFailure" : null };
+          return { fields: { keyErrors }, error: partialFailureCode(keyErrors) };
         },
       );
     },

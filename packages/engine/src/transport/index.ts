@@ -15,12 +15,19 @@ export {
   type RequestOptions,
   type RequestOutcome,
   type ResolvedCredentials,
+  type TargetTls,
   type TransportTarget,
 } from "./object-transport.ts";
 export { createFastTransport } from "./fast-transport.ts";
 export { createSdkTransport } from "./sdk-transport.ts";
 export { uploadInParts, type PartsUploadResult } from "./multipart-upload.ts";
-export { createControlPlane, type ControlPlane, type DeleteKeysResult } from "./control-plane.ts";
+export {
+  createControlPlane,
+  type ControlPlane,
+  type OpenUpload,
+  type RemovalResult,
+} from "./control-plane.ts";
+export { createTargetS3Client, type TargetS3Client } from "./s3-client.ts";
 export { EndpointError, type EndpointErrorField } from "./endpoint-error.ts";
 export { UndiciHttpHandler, type UndiciHttpHandlerConfig } from "./undici-http-handler.ts";
 export { encodeS3Key } from "./s3-uri-encoding.ts";

@@ -47,6 +47,20 @@ export interface TransportTarget {
   bucket: string;
   /** Keep-alive pool size, i.e. the most requests in flight. */
   maxConnections: number;
+  /**
+   * An attempt that has not ended this long after it was handed to the transport is cut off
+   * and fails as TIMEOUT_ERROR (api's "ClientTimeout"). Default: api's DEFAULT_REQUEST_TIMEOUT_MS.
+   */
+  requestTimeoutMs?: number;
+  /** https: a CA to trust besides the system's, or no certificate check at all. */
+  tls?: TargetTls;
+}
+
+export interface TargetTls {
+  /** PEM text of a CA (a lab server's self-signed certificate, or the CA that signed it). */
+  ca?: string;
+  /** Accept any certificate. */
+  insecure?: boolean;
 }
 
 /** Microseconds since the run started, supplied by the caller so every thread shares one time base. */
@@ -74,9 +88,11 @@ export interface RequestOutcome extends RequestTimeline {
    * null on success. Otherwise: the S3 error Code from the XML body (NoSuchKey…); for bodiless
    * error responses a code from the status ("NotFound", "Forbidden", "HTTP503"); for failures
    * without a response the Node/undici code (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET…);
-   * "Aborted" when the caller's signal aborted; "ContentMismatch" when a verified GET got other
+   * "Aborted" when the caller's signal aborted; "ClientTimeout" when it had not ended within the
+   * target's request timeout; "ContentMismatch" when a verified GET got other
    * bytes than expected; "RangeIgnored" when a ranged GET was answered 2xx but not 206;
-   * "PartialFailure" when DeleteObjects could not delete some keys (see `keyErrors`).
+   * "PartialFailure:<codes>" when DeleteObjects could not delete some keys, with their distinct
+   * codes (`PartialFailure:AccessDenied`; each key's in `keyErrors`).
    */
   error: string | null;
   /**
@@ -106,6 +122,8 @@ export interface RequestOptions {
    * below its deserialiser), with the status as sent.
    */
   onResponse?: (status: number) => void;
+  /** More headers to send, e.g. a tied request's tie id (signed on the fast path). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Bytes `start` to `endInclusive` of an object, both counted from 0 (HTTP's `bytes=a-b`). */
@@ -168,7 +186,8 @@ export interface CompletedPart {
 export interface DeleteObjectsOutcome extends RequestOutcome {
   /**
    * Keys a 200 answer could not delete, with the per-key S3 error Code; when any, the outcome's
-   * error is "PartialFailure". Empty when all went, and when the whole request failed.
+   * error is "PartialFailure:" and their distinct codes. Empty when all went, and when the
+   * whole request failed.
    */
   keyErrors: { key: string; code: string }[];
 }
@@ -227,7 +246,8 @@ export interface ObjectTransport {
   listBuckets(options?: RequestOptions): Promise<ListBucketsOutcome>;
   /**
    * DeleteObjects (quiet mode, with Content-MD5) of 1…1000 keys of the target bucket. Keys it
-   * could not delete come back in `keyErrors` with error "PartialFailure".
+   * could not delete come back in `keyErrors`, their codes in the error
+   * ("PartialFailure:AccessDenied").
    */
   deleteObjects(keys: readonly string[], options?: RequestOptions): Promise<DeleteObjectsOutcome>;
   /** Waits for requests in flight, then closes the connections. */

@@ -1,7 +1,7 @@
 import { S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
 import type { HttpAuthScheme } from "@smithy/types";
 import type { TransportTarget } from "./object-transport.ts";
-import { parseEndpointUrl } from "./transport-target.ts";
+import { parseEndpointUrl, requestTimeoutOf, tlsConnectOptions } from "./transport-target.ts";
 import { UndiciHttpHandler } from "./undici-http-handler.ts";
 
 export interface TargetS3Client {
@@ -22,15 +22,21 @@ const anonymousAuthScheme: HttpAuthScheme = {
 /**
  * An S3Client for a target, configured to measure rather than to hide: one attempt (no silent
  * retries), checksums only where an operation requires one (several S3-compatible servers reject
- * the SDK's default CRC32 headers), no `Expect: 100-continue` round trip, undici connections.
+ * the SDK's default CRC32 headers), no `Expect: 100-continue` round trip, undici connections to
+ * the endpoint's own address whatever the addressing (as the fast path: `bucket.localhost` needs
+ * no DNS name), the target's request timeout and TLS settings.
  */
 export function createTargetS3Client(
   target: TransportTarget,
   options: { connectTimeoutMs?: number } = {},
 ): TargetS3Client {
-  parseEndpointUrl(target.url);
+  const url = parseEndpointUrl(target.url);
+  const tls = tlsConnectOptions(target);
   const handler = new UndiciHttpHandler({
     maxConnections: target.maxConnections,
+    requestTimeoutMs: requestTimeoutOf(target),
+    origin: url.origin,
+    ...(tls ? { tls } : {}),
     ...options,
   });
   const config: S3ClientConfig = {

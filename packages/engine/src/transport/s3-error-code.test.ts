@@ -4,6 +4,7 @@ import {
   errorCodeFromStatus,
   errorCodeFromSuccessBody,
   errorCodeFromXml,
+  partialFailureCode,
 } from "./s3-error-code.ts";
 
 describe("errorCodeFromXml", () => {
@@ -38,6 +39,16 @@ describe("errorCodeFromException", () => {
   it.each([
     ["a Node system error", withCode("ECONNREFUSED"), "ECONNREFUSED"],
     ["an undici error", withCode("UND_ERR_SOCKET"), "UND_ERR_SOCKET"],
+    [
+      "undici's headers timer (the request timeout)",
+      withCode("UND_ERR_HEADERS_TIMEOUT"),
+      "ClientTimeout",
+    ],
+    [
+      "undici's body timer (the request timeout)",
+      withCode("UND_ERR_BODY_TIMEOUT"),
+      "ClientTimeout",
+    ],
     [
       "happy-eyeballs AggregateError",
       new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")]),
@@ -82,5 +93,18 @@ describe("errorCodeFromSuccessBody", () => {
     ["an empty body where none is due", "", false, null],
   ])("%s", (_name, body, emptyIsError, code) => {
     expect(errorCodeFromSuccessBody(bytes(body), emptyIsError)).toBe(code);
+  });
+});
+
+describe("partialFailureCode", () => {
+  it.each([
+    [[], null],
+    [[{ code: "AccessDenied" }, { code: "AccessDenied" }], "PartialFailure:AccessDenied"],
+    [
+      [{ code: "InternalError" }, { code: "AccessDenied" }, { code: "InternalError" }],
+      "PartialFailure:AccessDenied,InternalError",
+    ],
+  ])("%j → %s: the keys' own codes, each once", (keyErrors, code) => {
+    expect(partialFailureCode(keyErrors)).toBe(code);
   });
 });

@@ -1,3 +1,5 @@
+import { TIMEOUT_ERROR } from "@taillab/api";
+
 /**
  * One vocabulary of error codes for both data paths, so a run's `errorsByCode` means the same
  * thing whichever transport produced it.
@@ -35,10 +37,15 @@ export function errorCodeFromStatus(status: number): string {
  */
 export function errorCodeFromException(error: unknown): string {
   const code = findCode(error, 0);
+  // undici's own timers are set to the request timeout too (see fast-transport.ts): whichever
+  // fires first, it is the same timeout.
+  if (code !== null && UNDICI_TIMEOUTS.has(code)) return TIMEOUT_ERROR;
   if (code !== null) return code;
   if (error instanceof Error && error.name && error.name !== "Error") return error.name;
   return "Error";
 }
+
+const UNDICI_TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 function findCode(error: unknown, depth: number): string | null {
   if (depth > 3 || typeof error !== "object" || error === null) return null;
@@ -52,6 +59,17 @@ function findCode(error: unknown, depth: number): string | null {
     }
   }
   return findCode((error as { cause?: unknown }).cause, depth + 1);
+}
+
+/**
+ * A DeleteObjects answered 200 that could not delete some keys: `PartialFailure:` and the
+ * distinct codes of those keys, sorted (`PartialFailure:AccessDenied,InternalError`), so a
+ * run's error counts say why, not only that. Null when every key went.
+ */
+export function partialFailureCode(keyErrors: readonly { code: string }[]): string | null {
+  if (keyErrors.length === 0) return null;
+  const codes = [...new Set(keyErrors.map((failure) => failure.code))].sort();
+  return `PartialFailure:${codes.join(",")}`;
 }
 
 /** A CopyObject or CompleteMultipartUpload that answered 2xx with no body was cut short. */

@@ -19,7 +19,7 @@ export interface ResponseProbe {
 /**
  * Adds a middleware to a command's stack that sees the raw response before the SDK deserialises
  * it (lowest priority in the deserialize step: innermost, right above the request handler). It
- * hands the request's WireTiming to the undici handler (which stamps sent, headers and first
+ * adds the caller's extra headers, hands the request's WireTiming to the undici handler (which stamps sent, headers and first
  * body byte as the fast path does), calls `onResponse` when the headers arrived, and with
  * `readBody` reads the body whole, handing the SDK the bytes instead of the stream (only for
  * answers with small bodies: not GetObject's).
@@ -34,11 +34,16 @@ export function attachResponseProbe<Input extends object, Output extends object>
   clock: MicrosClock,
   onResponse: ((status: number) => void) | undefined,
   readBody: boolean,
+  headers?: Readonly<Record<string, string>>,
 ): ResponseProbe {
   const probe: ResponseProbe = { status: 0, timing: new WireTiming(clock), body: null };
   stack.add(
     (next) => async (args) => {
-      if (HttpRequest.isInstance(args.request)) requestTimings.set(args.request, probe.timing);
+      if (HttpRequest.isInstance(args.request)) {
+        requestTimings.set(args.request, probe.timing);
+        // After signing, so unsigned: fine for headers outside x-amz-*, such as a tie id.
+        if (headers) Object.assign(args.request.headers, headers);
+      }
       const result = await next(args);
       const { response } = result;
       if (HttpResponse.isInstance(response)) {

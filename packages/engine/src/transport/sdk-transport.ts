@@ -41,7 +41,7 @@ import {
 } from "./request-arguments.ts";
 import { readBody } from "./response-body.ts";
 import { createTargetS3Client } from "./s3-client.ts";
-import { errorCodeFromSuccessBody } from "./s3-error-code.ts";
+import { errorCodeFromSuccessBody, partialFailureCode } from "./s3-error-code.ts";
 import { attachResponseProbe, type ResponseProbe } from "./sdk-response-probe.ts";
 import { sdkErrorOutcome } from "./sdk-error.ts";
 import { assertBucketName, assertObjectKey, resolveTargetAddress } from "./transport-target.ts";
@@ -88,12 +88,12 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
   async function call<Input extends object, Output extends MetadataBearer, T extends object>(
     command: { middlewareStack: MiddlewareStack<Input, Output> },
     send: (abortSignal: AbortSignal | undefined) => Promise<Output>,
-    { signal, onResponse }: RequestOptions,
+    { signal, onResponse, headers }: RequestOptions,
     none: T,
     read: (output: Output, body: Buffer) => Reading<T>,
     emptyBodyIsError = false,
   ): Promise<RequestOutcome & T> {
-    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, true);
+    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, true, headers);
     if (signal?.aborted) return { ...aborted(probe), ...none };
     try {
       const output = await send(signal);
@@ -139,12 +139,12 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
 
   async function getObject(
     key: string,
-    { signal, expect, range, onResponse }: GetOptions,
+    { signal, expect, range, onResponse, headers }: GetOptions,
   ): Promise<RequestOutcome> {
     assertObjectKey(key);
     const Range = range ? rangeHeaderValue(range) : undefined;
     const command = new GetObjectCommand({ Bucket, Key: key, ...(Range ? { Range } : {}) });
-    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, false);
+    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, false, headers);
     if (signal?.aborted) return aborted(probe);
     const body = createGetBodyCheck({ expect, range });
     try {
@@ -333,7 +333,7 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
             key: failure.Key ?? "",
             code: failure.Code ?? "Unknown",
           }));
-          return { fields: { keyErrors }, error: keyErrors.length > 0 ? "PartialFailure" : null };
+          return { fields: { keyErrors }, error: partialFailureCode(keyErrors) };
         },
       );
     },

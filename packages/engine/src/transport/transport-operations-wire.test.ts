@@ -398,7 +398,7 @@ describe("new operations: one script through both transports", () => {
       "LIST buckets": { status: 200, error: null, bytes: expect.any(Number), bucketCount: 3 },
       "DELETE objects, some locked": {
         status: 200,
-        error: "PartialFailure",
+        error: "PartialFailure:AccessDenied",
         bytes: 0,
         keyErrors: [7, 27, 47].map((i) => ({ key: `locked-${i}`, code: "AccessDenied" })),
       },

@@ -1,3 +1,5 @@
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "@taillab/api";
+import { rootCertificates, type ConnectionOptions } from "node:tls";
 import type { TransportTarget } from "./object-transport.ts";
 
 /** Where requests about one bucket go. */
@@ -76,4 +78,20 @@ export function parseEndpointUrl(text: string): URL {
 /** An empty key is a programmer error on both paths (the SDK would report it as a failed call). */
 export function assertObjectKey(key: string): void {
   if (key.length === 0) throw new Error("transport: an S3 object key cannot be empty");
+}
+
+/** The target's request timeout (ms), its default filled in. */
+export function requestTimeoutOf(target: TransportTarget): number {
+  return target.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+}
+
+/**
+ * How undici connects to the target: a lab CA trusted beside the system's CAs (Node's `ca`
+ * replaces them otherwise), or no certificate check; undefined: Node's defaults.
+ */
+export function tlsConnectOptions(target: TransportTarget): ConnectionOptions | undefined {
+  const { tls } = target;
+  if (tls?.insecure) return { rejectUnauthorized: false };
+  if (tls?.ca !== undefined) return { ca: [...rootCertificates, tls.ca] };
+  return undefined;
 }

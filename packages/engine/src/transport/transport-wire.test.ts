@@ -5,6 +5,8 @@ import { freePort } from "@taillab/test-support";
 import type { TransportKind } from "@taillab/api";
 import { expectOrderedTimeline } from "./test-support/ordered-timeline.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createControlPlane } from "./control-plane.ts";
+import { EndpointError } from "./endpoint-error.ts";
 import {
   createTransport,
   type ObjectTransport,
@@ -122,6 +124,22 @@ describe("sdk transport on the wire", () => {
   });
 });
 
+describe.each(KINDS)("%s transport: a request's extra headers", (kind) => {
+  it("are sent with GETs and PUTs, e.g. a tied request's tie id", async () => {
+    route = ok;
+    const tied = transport(kind);
+    const headers = { "x-taillab-tie-id": "tie-7" };
+    await tied.getObject("k", { headers });
+    await tied.putObject("k", new Uint8Array(1), { headers });
+    await tied.headObject("k");
+    expect(seen.map((request) => request.headers["x-taillab-tie-id"])).toEqual([
+      "tie-7",
+      "tie-7",
+      undefined,
+    ]);
+  });
+});
+
 describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
   const xml = (code: string) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>m</Message></Error>`;
@@ -200,6 +218,36 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
     expect(outcome.endUs).toBeGreaterThanOrEqual(abortedUs);
   });
 
+  it("a server that never answers → status 0, ClientTimeout, once the request timeout passed", async () => {
+    route = () => {}; // never answers
+    const outcome = await transport(kind, { requestTimeoutMs: 200 }).getObject("k");
+    expect(withoutTimes(outcome)).toEqual({ status: 0, error: "ClientTimeout", bytes: 0 });
+  });
+
+  it("a server that drips its answer → ClientTimeout: the timeout bounds the whole attempt, not each gap", async () => {
+    const drips: NodeJS.Timeout[] = [];
+    route = (_request, response) => {
+      response.writeHead(200, { "content-length": 1 << 20 });
+      drips.push(setInterval(() => response.write("x"), 10));
+    };
+    const outcome = await transport(kind, { requestTimeoutMs: 300 }).getObject("k");
+    for (const drip of drips) clearInterval(drip);
+    expect(outcome).toMatchObject({ status: 200, error: "ClientTimeout" });
+    expect(outcome.bytes).toBeGreaterThan(0);
+  });
+
+  it("a PUT to a server that never answers → ClientTimeout, and a stop before it → Aborted", async () => {
+    route = () => {};
+    const put = await transport(kind, { requestTimeoutMs: 200 }).putObject("k", new Uint8Array(8));
+    expect(put).toMatchObject({ status: 0, error: "ClientTimeout" });
+    const stopped = await transport(kind, { requestTimeoutMs: 60_000 }).putObject(
+      "k",
+      new Uint8Array(8),
+      { signal: AbortSignal.timeout(50) },
+    );
+    expect(stopped).toMatchObject({ status: 0, error: "Aborted" });
+  });
+
   it("an already-aborted signal sends nothing", async () => {
     route = ok;
     const outcome = await transport(kind).putObject("k", new Uint8Array(1), {
@@ -246,5 +294,81 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
     expectOrderedTimeline(outcome);
     // The headers came 20 ms before the body: the first byte is the body's, not the headers'.
     expect(outcome.firstByteUs - outcome.headersUs).toBeGreaterThanOrEqual(15_000);
+  });
+});
+
+describe("control plane against a scripted server", () => {
+  const controlPlaneOf = (overrides: Partial<TransportTarget> = {}) =>
+    createControlPlane({
+      url: baseUrl,
+      region: "us-east-1",
+      addressing: "path",
+      credentials,
+      bucket: "wirebucket",
+      maxConnections: 1,
+      ...overrides,
+    });
+
+  it("a cleanup against a server that stopped answering ends after one timed-out call, every key reported left", async () => {
+    route = () => {}; // never answers
+    const controlPlane = controlPlaneOf({ requestTimeoutMs: 200 });
+    try {
+      const keys = Array.from({ length: 2_500 }, (_, index) => `run/${index}`);
+      const result = await controlPlane.deleteKeys(keys);
+      expect(result).toMatchObject({ removed: 0, unanswered: true });
+      expect(result.failures).toHaveLength(2_500);
+      expect(new Set(result.failures.map((failure) => failure.code))).toEqual(
+        new Set(["ClientTimeout"]),
+      );
+      // One DeleteObjects of the three batches went out; the others were not worth the wait.
+      expect(seen.filter((request) => request.url.includes("?delete"))).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await controlPlane.close();
+    }
+  });
+
+  it("a key refused inside a DeleteObjects answer is reported with its own code, the others removed", async () => {
+    route = (_request, response) => {
+      const body =
+        '<?xml version="1.0" encoding="UTF-8"?><DeleteResult><Error><Key>run/1</Key><Code>AccessDenied</Code><Message>no</Message></Error></DeleteResult>';
+      response.writeHead(200, { "content-type": "application/xml" }).end(body);
+    };
+    const controlPlane = controlPlaneOf();
+    try {
+      expect(await controlPlane.deleteKeys(["run/0", "run/1", "run/2"])).toEqual({
+        removed: 2,
+        failures: [{ name: "run/1", code: "AccessDenied" }],
+        unanswered: false,
+      });
+    } finally {
+      await controlPlane.close();
+    }
+  });
+
+  it.each([
+    ["InvalidAccessKeyId", 403],
+    ["XAdminUserNotFound", 403],
+  ])("a preflight answered %s is a credentials problem", async (code, status) => {
+    route = (_request, response) => {
+      const body = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>m</Message></Error>`;
+      response.writeHead(status, { "content-type": "application/xml" }).end(body);
+    };
+    const controlPlane = controlPlaneOf();
+    try {
+      const error = await controlPlane.checkAccess().then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(EndpointError);
+      expect(error).toMatchObject({
+        field: "credentials",
+        detail: `the access key was rejected (${code})`,
+        unanswered: false,
+        message: `endpoint ${baseUrl}: the access key was rejected (${code})`,
+      });
+    } finally {
+      await controlPlane.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
+import { TIMEOUT_ERROR } from "@taillab/api";
 import { HttpResponse } from "@smithy/protocol-http";
 import type { HttpHandler, HttpRequest } from "@smithy/protocol-http";
 import type { HeaderBag, HttpHandlerOptions, QueryParameterBag } from "@smithy/types";
+import type { ConnectionOptions } from "node:tls";
 import { Pool, type Dispatcher } from "undici";
 import { encodeRfc3986 } from "./s3-uri-encoding.ts";
 import { timingInterceptor, type WireTiming } from "./wire-timing.ts";
@@ -16,11 +18,27 @@ export interface UndiciHttpHandlerConfig {
   maxConnections: number;
   /** Give up connecting after this long (undici's default is 10 s). */
   connectTimeoutMs?: number;
+  /**
+   * A request that has not ended this long after it was handed over, its response body
+   * included, fails with an error whose code is TIMEOUT_ERROR ("ClientTimeout"). None if absent.
+   */
+  requestTimeoutMs?: number;
+  /** How connections are made: a CA to trust, or no certificate check (https only). */
+  tls?: ConnectionOptions;
+  /**
+   * Every request goes to this origin (http(s)://host:port), whatever host its URL names: with
+   * virtual-host addressing the SDK asks for `bucket.host`, which then needs no DNS name of its
+   * own (the Host header still names it, and TLS takes its server name from that header).
+   */
+  origin?: string;
 }
 
 const CONFIG_KEYS: ReadonlySet<unknown> = new Set<keyof UndiciHttpHandlerConfig>([
   "maxConnections",
   "connectTimeoutMs",
+  "requestTimeoutMs",
+  "tls",
+  "origin",
 ]);
 
 /**
@@ -56,16 +74,19 @@ export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
     request: HttpRequest,
     { abortSignal }: HttpHandlerOptions = {},
   ): Promise<{ response: HttpResponse }> {
-    const signal = toAbortSignal(abortSignal);
-    if (signal?.aborted) throw abortError(signal);
+    const callerSignal = toAbortSignal(abortSignal);
+    if (callerSignal?.aborted) throw abortError(callerSignal);
     const port = request.port ? `:${request.port}` : "";
-    const { timed } = this.#poolFor(`${request.protocol}//${request.hostname}${port}`);
+    const { timed } = this.#poolFor(
+      this.#config.origin ?? `${request.protocol}//${request.hostname}${port}`,
+    );
     const timing = requestTimings.get(request);
     const query = request.query ? buildQueryString(request.query) : "";
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
       if (!DROPPED_HEADERS.has(name.toLowerCase())) headers[name] = value;
     }
+    const deadline = this.#startDeadline(callerSignal);
     try {
       const response = await timed.request({
         ...(timing ? { timing } : {}),
@@ -75,8 +96,10 @@ export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
         ...(request.method === "HEAD" ? { reset: false } : {}),
         headers,
         body: request.body ?? null,
-        signal: signal ?? null,
+        signal: deadline.signal ?? null,
       });
+      // The body is read after this returns: the deadline holds until it is done.
+      response.body.once("close", deadline.clear);
       return {
         response: new HttpResponse({
           statusCode: response.statusCode,
@@ -85,9 +108,29 @@ export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
         }),
       };
     } catch (error) {
-      if (signal?.aborted) throw abortError(signal);
+      deadline.clear();
+      if (callerSignal?.aborted) throw abortError(callerSignal);
       throw error;
     }
+  }
+
+  /**
+   * The caller's signal, and the request timeout's when there is one: it aborts the request (or
+   * its body) with an error coded TIMEOUT_ERROR. Its timer does not keep the process alive.
+   */
+  #startDeadline(callerSignal: AbortSignal | undefined): {
+    signal: AbortSignal | undefined;
+    clear: () => void;
+  } {
+    const timeoutMs = this.#config.requestTimeoutMs;
+    if (timeoutMs === undefined) return { signal: callerSignal, clear: () => {} };
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(timeoutError(timeoutMs)), timeoutMs);
+    timer.unref();
+    return {
+      signal: callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal,
+      clear: () => clearTimeout(timer),
+    };
   }
 
   updateHttpClientConfig(
@@ -125,12 +168,17 @@ export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
   #poolFor(origin: string): { pool: Pool; timed: Dispatcher } {
     let entry = this.#pools.get(origin);
     if (entry === undefined) {
+      const { connectTimeoutMs, requestTimeoutMs, tls } = this.#config;
       const pool = new Pool(origin, {
         connections: this.#config.maxConnections,
         pipelining: 1,
-        ...(this.#config.connectTimeoutMs === undefined
+        ...(connectTimeoutMs === undefined ? {} : { connectTimeout: connectTimeoutMs }),
+        // The request timeout bounds the whole request; undici's idle timers (300 s by default)
+        // must not cut a longer one short under another name.
+        ...(requestTimeoutMs === undefined
           ? {}
-          : { connectTimeout: this.#config.connectTimeoutMs }),
+          : { headersTimeout: requestTimeoutMs, bodyTimeout: requestTimeoutMs }),
+        ...(tls === undefined ? {} : { connect: tls }),
       });
       entry = { pool, timed: pool.compose(timingInterceptor()) };
       this.#pools.set(origin, entry);
@@ -177,4 +225,10 @@ function abortError(signal: AbortSignal): Error {
   const error = new Error("Request aborted", { cause: signal.reason });
   error.name = "AbortError";
   return error;
+}
+
+function timeoutError(timeoutMs: number): Error {
+  return Object.assign(new Error(`no end within the request timeout (${timeoutMs} ms)`), {
+    code: TIMEOUT_ERROR,
+  });
 }

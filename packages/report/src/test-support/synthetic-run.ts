@@ -162,6 +162,7 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
     keyPrefix: `taillab/${summary.runId}`,
     status: "complete",
     error: null,
+    cleanup: null,
   };
   return { meta, summary, histograms, latencySeries, intervals, damage: null };
 }

@@ -3,6 +3,7 @@ import {
   COMPARISON_METRICS,
   differingParams,
   POINT_PARAMS,
+  type ComparisonCell,
   type ComparisonMetric,
   type ComparisonRow,
   type PointParam,
@@ -16,9 +17,17 @@ export interface ComparedRun {
   detail: RunDetail;
 }
 
-/** Each run's name (or id), numbered when two compared runs share it, as the report does. */
-export function runLabels(details: readonly RunDetail[]): string[] {
-  const base = details.map((detail) => detail.meta.name || detail.meta.id);
+/**
+ * Each run's name (or id), numbered when two compared runs share it, as the report does;
+ * `nameText` says a built-in lab's name in the UI's language.
+ */
+export function runLabels(
+  details: readonly RunDetail[],
+  nameText: (name: string) => string = (name) => name,
+): string[] {
+  const base = details.map((detail) =>
+    detail.meta.name ? nameText(detail.meta.name) : detail.meta.id,
+  );
   return base.map((label, index) =>
     base.some((other, otherIndex) => otherIndex !== index && other === label)
       ? `${label} (#${index + 1})`
@@ -92,6 +101,45 @@ export interface CompareTableRow {
 
 const BETTER = new Map(COMPARISON_METRICS.map(({ metric, better }) => [metric, better]));
 
+/** A run's figure against the baseline's: its ratio, and whether that is better or worse. */
+function comparedFigure(
+  cell: ComparisonCell | undefined,
+  metric: ComparisonMetric,
+  isBaseline: boolean,
+): ComparedFigure {
+  if (!cell || cell.value === null) return { value: null, ratio: null, verdict: null };
+  const ratio = cell.deltaPct === null ? null : 1 + cell.deltaPct / 100;
+  let verdict: Verdict | null = null;
+  if (cell.delta !== null && !isBaseline) {
+    const improved = BETTER.get(metric) === "lower" ? cell.delta < 0 : cell.delta > 0;
+    verdict = cell.delta === 0 ? "same" : improved ? "better" : "worse";
+  }
+  return { value: cell.value, ratio, verdict };
+}
+
+/** One line of the all-points table: a point and phase, one figure per run. */
+export interface AllPointsRow {
+  key: string;
+  params: RunPointParams;
+  op: ComparisonRow["op"];
+  figures: ComparedFigure[];
+}
+
+/**
+ * Every point × phase of the comparison, each run's `metric` beside the baseline's: the whole
+ * sweep against the baseline at a glance.
+ */
+export function allPointsRows(comparison: RunComparison, metric: ComparisonMetric): AllPointsRow[] {
+  return comparison.rows.map((row) => ({
+    key: rowKey(row),
+    params: row.params,
+    op: row.op,
+    figures: row.cells[metric].map((cell, index) =>
+      comparedFigure(cell, metric, index === comparison.baselineIndex),
+    ),
+  }));
+}
+
 /**
  * One row per run for the chosen point and phase, each figure with its ratio to the baseline's
  * and whether that is better or worse (lower latency, higher throughput), from core's comparison.
@@ -111,18 +159,10 @@ export function compareTableRows(
   return runs.map((run, index) => {
     const params = pointParams(index);
     const figures = Object.fromEntries(
-      COMPARISON_METRICS.map(({ metric }) => {
-        const cell = row?.cells[metric][index];
-        if (!cell || cell.value === null)
-          return [metric, { value: null, ratio: null, verdict: null }];
-        const ratio = cell.deltaPct === null ? null : 1 + cell.deltaPct / 100;
-        let verdict: Verdict | null = null;
-        if (cell.delta !== null && index !== comparison.baselineIndex) {
-          const improved = BETTER.get(metric) === "lower" ? cell.delta < 0 : cell.delta > 0;
-          verdict = cell.delta === 0 ? "same" : improved ? "better" : "worse";
-        }
-        return [metric, { value: cell.value, ratio, verdict }];
-      }),
+      COMPARISON_METRICS.map(({ metric }) => [
+        metric,
+        comparedFigure(row?.cells[metric][index], metric, index === comparison.baselineIndex),
+      ]),
     ) as Record<ComparisonMetric, ComparedFigure>;
     return {
       runId: run.runId,

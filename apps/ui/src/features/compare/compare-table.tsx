@@ -1,8 +1,17 @@
 import type { RunPointParams } from "@taillab/api";
 import type { ComparisonMetric, PointParam } from "@taillab/core";
-import { formatFixed, formatInteger, formatMs, formatPercent, formatSize } from "@taillab/report";
+import {
+  formatFixed,
+  formatInteger,
+  formatMs,
+  formatPercent,
+  formatSize,
+  PALETTES,
+  runColors,
+} from "@taillab/report";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
+import { useSettings } from "../../app/settings-store.ts";
 import { variedParams, type ComparedFigure, type CompareTableRow } from "./compare-model.ts";
 
 interface Column {
@@ -12,12 +21,12 @@ interface Column {
 }
 
 /** The columns of the table; the backup cost only when some run sent backups. */
-function columns(hedged: boolean, t: TFunction<"compare">): Column[] {
+export function columns(hedged: boolean, t: TFunction<"compare">): Column[] {
   return [
     { metric: "p50Ms", header: "p50 (ms)", format: formatMs },
     { metric: "p99Ms", header: "p99 (ms)", format: formatMs },
     { metric: "p999Ms", header: "p99.9 (ms)", format: formatMs },
-    { metric: "maxMs", header: "max (ms)", format: formatMs },
+    { metric: "maxMs", header: t("table.maxMs"), format: formatMs },
     { metric: "opsPerSec", header: "ops/s", format: (value) => formatFixed(value, 1) },
     { metric: "throughputMBps", header: "MB/s", format: (value) => formatFixed(value, 2) },
     { metric: "errors", header: t("table.errors"), format: formatInteger },
@@ -42,7 +51,7 @@ function paramsText(
     .join(" · ");
 }
 
-function FigureCell({
+export function FigureCell({
   figure,
   format,
   isBaseline,
@@ -84,6 +93,11 @@ export function CompareTable({
   const baseline = rows.find((row) => row.isBaseline);
   // Runs paired in order may differ from the baseline in a parameter: every row says its value.
   const varied = variedParams(rows);
+  const theme = useSettings((state) => state.theme);
+  const colors = runColors(
+    PALETTES[theme],
+    rows.map((row) => row.mode),
+  );
   return (
     <div className="table-scroll">
       <table
@@ -123,10 +137,7 @@ export function CompareTable({
               className={row.isBaseline ? "baseline-row" : undefined}
             >
               <td>
-                <span
-                  className="swatch"
-                  style={{ background: `var(--chart-${(index % 6) + 1})` }}
-                />
+                <span className="swatch" style={{ background: colors[index] }} />
                 {row.label}
                 {row.isBaseline ? (
                   <span className="badge baseline">{t("table.baseline")}</span>

@@ -1,7 +1,7 @@
 import { compareRuns } from "@taillab/core";
 import { formatModeComparison, formatRunComparison } from "@taillab/report";
 import type { ComparedRun } from "./compare-model.ts";
-import { differsByMode } from "./mode-comparison.ts";
+import { differsByMode } from "@taillab/core";
 
 /**
  * The comparison as text to paste, as `taillab compare` prints it: every point, phase and metric

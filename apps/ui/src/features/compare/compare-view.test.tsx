@@ -1,4 +1,5 @@
 import type { RunDetail } from "@taillab/api";
+import { formatFixed, formatMs } from "@taillab/report";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useNavigation } from "../../app/navigation-store.ts";
@@ -147,7 +148,40 @@ describe("CompareView", () => {
     await waitFor(() =>
       expect(screen.getByTestId("compare-sweep").dataset.axes).toBe("concurrency"),
     );
-    // Per run: PUT and GET lines of one (size, samples) group.
-    expect(screen.getByTestId("compare-sweep-concurrency-p99").dataset.lines).toBe("4");
+    // Per run: PUT and GET lines of one (size, samples) group; one legend entry per run.
+    const p99 = screen.getByTestId("compare-sweep-concurrency-p99");
+    expect(p99.dataset.lines).toBe("4");
+    expect(p99.dataset.legend).toBe("2");
+    expect(screen.getByTestId("compare-sweep-concurrency-p99-dashes").textContent).toBe(
+      "PUT: solid · GET: dashed",
+    );
+  });
+
+  it("lists every point and phase against the baseline, in the figure chosen", async () => {
+    const spec = { clients: [1, 4], samples: [32] };
+    const sweepA = runDetailFixture({ runId: "sa", name: "A", spec });
+    const sweepB = runDetailFixture({ runId: "sb", name: "B", spec, seed: 9 });
+    installFakeTailLab({
+      listRuns: vi.fn(async () => []),
+      getRun: vi.fn(async ({ runId }: { runId: string }) => (runId === "sa" ? sweepA : sweepB)),
+    });
+    renderUi(<CompareView runIds={["sa", "sb"]} />);
+    const table = await screen.findByTestId("compare-all-points");
+    // 2 points × PUT, GET, DELETE.
+    expect(table.dataset.rows).toBe("6");
+    const rows = within(table).getAllByTestId("compare-all-points-row");
+    expect(rows[0]!.textContent).toMatch(/^1 client · 32 × /);
+    const figure = (row: HTMLElement) => row.querySelectorAll("td.number")[1]!.textContent;
+    const p999 = sweepB.summary.points[0]!.phases[0]!.latencyMs!.p999;
+    expect(figure(rows[0]!)).toContain(formatMs(p999));
+    fireEvent.change(screen.getByTestId("compare-all-points-metric"), {
+      target: { value: "opsPerSec" },
+    });
+    const opsPerSec = sweepB.summary.points[0]!.phases[0]!.opsPerSec;
+    expect(figure(within(table).getAllByTestId("compare-all-points-row")[0]!)).toContain(
+      formatFixed(opsPerSec, 1),
+    );
+    fireEvent.click(rows[4]!);
+    expect(screen.getByTestId("compare-table").dataset.point).toBe(rows[4]!.dataset.key);
   });
 });

@@ -1,14 +1,16 @@
 import type { RunDetail } from "@taillab/api";
 import { compareRuns } from "@taillab/core";
-import { formatInteger, formatSize } from "@taillab/report";
+import { runLineColors } from "@taillab/report";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
+import { useRunNameText } from "../experiments/experiment-text.ts";
 import { CopyTextButton } from "../runs/copy-text-button.tsx";
 import { ExportMenu } from "../runs/export-menu.tsx";
 import { PercentileLadderChart } from "../runs/percentile-ladder-chart.tsx";
 import type { LadderInput } from "../runs/percentile-ladder-data.ts";
 import { findHistograms } from "../runs/phase-analysis.ts";
+import { pointText } from "../runs/points-text.ts";
 import { SweepSection } from "../runs/sweep-section.tsx";
 import {
   compareTableRows,
@@ -20,15 +22,18 @@ import {
   type ComparedRun,
 } from "./compare-model.ts";
 import { useCompare } from "./compare-store.ts";
+import { AllPointsTable } from "./all-points-table.tsx";
 import { CompareTable } from "./compare-table.tsx";
 import { compareText } from "./compare-text.ts";
 import { ModeComparisonCard } from "./mode-comparison-card.tsx";
-import { differsByMode, modeComparison } from "./mode-comparison.ts";
+import { differsByMode } from "@taillab/core";
+import { modeComparison } from "./mode-comparison.ts";
 import { RunPicker } from "./run-picker.tsx";
 
 /** Several runs against a baseline: their tails, their sweeps and, across modes, their cost. */
 export function CompareView({ runIds }: { runIds: string[] }) {
   const { t, i18n } = useTranslation("compare");
+  const { t: tRuns } = useTranslation("runs");
   const navigate = useNavigation((state) => state.navigate);
   const details = useCompare((state) => state.details);
   const errors = useCompare((state) => state.errors);
@@ -37,6 +42,7 @@ export function CompareView({ runIds }: { runIds: string[] }) {
   const chosenKey = useCompare((state) => state.rowKey);
   const { setBaseline, setRowKey } = useCompare.getState();
   const routeKey = runIds.join("\n");
+  const nameText = useRunNameText();
   // Open while there is nothing to compare; after that the user decides.
   const [pickerOpen, setPickerOpen] = useState(runIds.length < 2);
 
@@ -48,13 +54,13 @@ export function CompareView({ runIds }: { runIds: string[] }) {
     const loaded = runIds
       .map((runId) => details[runId])
       .filter((detail): detail is RunDetail => detail !== undefined);
-    const labels = runLabels(loaded);
+    const labels = runLabels(loaded, nameText);
     return loaded.map((detail, index) => ({
       runId: detail.meta.id,
       label: labels[index] ?? detail.meta.id,
       detail,
     }));
-  }, [details, runIds]);
+  }, [details, runIds, nameText]);
   const baselineIndex = Math.max(
     0,
     runs.findIndex((run) => run.runId === baselineId),
@@ -91,6 +97,7 @@ export function CompareView({ runIds }: { runIds: string[] }) {
           ),
         })
       : t("pairedInOrder");
+  const colors = useMemo(() => runLineColors(runs.map((run) => run.detail.summary.mode)), [runs]);
   const ladderInputs = useMemo(
     (): LadderInput[] =>
       row
@@ -103,12 +110,12 @@ export function CompareView({ runIds }: { runIds: string[] }) {
                 label: run.label,
                 histogram: stored?.latency ?? null,
                 stats: found.phase.latencyMs,
-                color: index,
+                color: colors[index],
               },
             ];
           })
         : [],
-    [runs, row],
+    [runs, row, colors],
   );
   const modes = useMemo(
     () =>
@@ -125,12 +132,7 @@ export function CompareView({ runIds }: { runIds: string[] }) {
 
   const pick = (next: string[]) => navigate({ view: "compare", runIds: next });
   const rowText = (entry: NonNullable<typeof row>) =>
-    t("phaseOption", {
-      op: entry.op,
-      clients: entry.params.clients,
-      samples: formatInteger(entry.params.samples),
-      size: formatSize(entry.params.objectSizeBytes),
-    });
+    t("phaseOption", { op: entry.op, point: pointText(entry.params, tRuns) });
   const missing = runIds.filter((runId) => errors[runId]);
   // On the first render the store has not started loading yet, so `loading` is still false: a
   // run with neither a detail nor an error is on its way.
@@ -236,6 +238,14 @@ export function CompareView({ runIds }: { runIds: string[] }) {
             ) : null}
             <CompareTable rows={tableRows} op={row.op} pointText={rowKey(row)} />
           </section>
+          {comparison.rows.length > 1 ? (
+            <AllPointsTable
+              comparison={comparison}
+              runs={runs}
+              chosenKey={key}
+              onChoose={setRowKey}
+            />
+          ) : null}
           {modes.length > 0 ? <ModeComparisonCard entries={modes} /> : null}
           <PercentileLadderChart
             inputs={ladderInputs}

@@ -15,7 +15,7 @@ export const compareMessages: FeatureMessages = {
     params: { clients: "clients", samples: "samples", objectSizeBytes: "object size" },
     baseline: "Baseline",
     phase: "Compared phase",
-    phaseOption: "{{op}} · {{clients}} clients × {{samples}} × {{size}}",
+    phaseOption: "{{op}} · {{point}}",
     ladderTitle: "Percentile ladders · {{phase}}",
     picker: {
       title: "Runs to compare ({{n}})",
@@ -31,6 +31,14 @@ export const compareMessages: FeatureMessages = {
         "Or tick runs in the results library and press “Compare selected”. A mode comparison (normal vs hedged vs tied) appears when the runs differ by mode.",
       openLibrary: "Open the results library",
     },
+    allPoints: {
+      title: "Every point against the baseline",
+      intro:
+        "Each point and phase of the runs, one column per run: the figure and its ratio to the baseline's. Choose a row to see all its figures above.",
+      metric: "Figure",
+      point: "Point",
+      operation: "Operation",
+    },
     table: {
       title: "Against the baseline",
       intro:
@@ -39,6 +47,7 @@ export const compareMessages: FeatureMessages = {
       mode: "Mode",
       errors: "errors",
       extra: "extra (%)",
+      maxMs: "max (ms)",
       baseline: "baseline",
       missing: "not in this run",
       clients_one: "{{value}} client",
@@ -55,6 +64,9 @@ export const compareMessages: FeatureMessages = {
       won: "Won by backup",
       cancelled: "Cancelled",
       wasted: "Wasted (MB)",
+      served: "Testbed work (requests served)",
+      servedHint:
+        "Every request the embedded testbed's replicas began to serve in the run, setup included: tied twins dropped from a queue before service (server cancel) are not work",
       tailChart: "Tail latency per mode",
       costChart: "Cost of backups per mode",
       nothingWasted:
@@ -73,7 +85,7 @@ export const compareMessages: FeatureMessages = {
     params: { clients: "客户端数", samples: "样本数", objectSizeBytes: "对象大小" },
     baseline: "基准",
     phase: "对比的阶段",
-    phaseOption: "{{op}} · {{clients}} 个客户端 × {{samples}} × {{size}}",
+    phaseOption: "{{op}} · {{point}}",
     ladderTitle: "百分位阶梯 · {{phase}}",
     picker: {
       title: "要对比的运行（{{n}}）",
@@ -88,6 +100,14 @@ export const compareMessages: FeatureMessages = {
         "也可以在结果库中勾选运行后点击“对比所选”。当运行的请求模式不同时，会显示模式对比（普通、对冲、绑定）。",
       openLibrary: "打开结果库",
     },
+    allPoints: {
+      title: "所有测试点与基准对比",
+      intro:
+        "各运行的每个测试点和阶段，每列一个运行：数值及其与基准的比值。选择一行即可在上方查看它的全部数值。",
+      metric: "指标",
+      point: "测试点",
+      operation: "操作",
+    },
     table: {
       title: "与基准对比",
       intro: "每个数值后附与基准的比值：绿色表示更好（延迟更低、吞吐更高），红色表示更差。",
@@ -95,6 +115,7 @@ export const compareMessages: FeatureMessages = {
       mode: "模式",
       errors: "错误",
       extra: "额外 (%)",
+      maxMs: "最大值 (ms)",
       baseline: "基准",
       missing: "此运行中没有",
       // Chinese has one form; the _one keys keep both languages' key sets alike (i18n.test.ts).
@@ -111,6 +132,9 @@ export const compareMessages: FeatureMessages = {
       won: "备份胜出",
       cancelled: "已取消",
       wasted: "浪费 (MB)",
+      served: "测试床工作量（已处理的请求）",
+      servedHint:
+        "运行中内置测试床各副本开始处理的全部请求（含准备阶段）：服务前就从队列中撤下的绑定副本（服务端取消）不算工作量",
       tailChart: "各模式的尾延迟",
       costChart: "各模式备份请求的代价",
       nothingWasted:

@@ -5,23 +5,28 @@ import {
   formatMs,
   formatPercent,
   formatTick,
+  PERCENTILE_LABELS,
+  type Palette,
 } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, integerTickLabel, legendAndTooltip } from "../../shared/chart-options.ts";
-import { seriesColor, withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
+import { withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
 import { logAxisFloor } from "../../shared/chart-ticks.ts";
 import { wantsLogAxis } from "../runs/log-axis.ts";
 import type { ModeEntry } from "./mode-comparison.ts";
 
 const MIB = 1024 * 1024;
+/** What losing attempts moved or how many were cancelled: the cost's colour, lighter. */
+const WASTED_COLOR = (palette: Palette) => withAlpha(palette.cost, 0.45);
 
 interface BarSeries {
   label: string;
   values: number[];
-  color: number;
+  /** The colour of what the bars mean (a percentile, the cost of backups). */
+  color: (palette: Palette) => string;
   /** Right-hand axis: a second unit on the same chart. */
   right?: boolean;
 }
@@ -40,8 +45,8 @@ function barsConfig(
       datasets: series.map((entry) => ({
         label: entry.label,
         data: entry.values,
-        backgroundColor: withAlpha(seriesColor(theme, entry.color), 0.8),
-        borderColor: seriesColor(theme, entry.color),
+        backgroundColor: withAlpha(entry.color(theme.palette), 0.8),
+        borderColor: entry.color(theme.palette),
         borderWidth: 1,
         yAxisID: entry.right ? "y1" : "y",
       })),
@@ -108,6 +113,7 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
   // body began (a stalled GET, a tied twin) moved none, and an axis of zeros says nothing: the
   // chart shows how many attempts were cancelled instead.
   const wasted = entries.some((entry) => entry.wastedBytes > 0);
+  const work = entries.every((entry) => entry.served !== null);
   return (
     <section className="card section" data-testid="mode-comparison" data-modes={entries.length}>
       <h2>{t("modes.title")}</h2>
@@ -125,6 +131,11 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
               <th className="number">{t("modes.won")}</th>
               <th className="number">{t("modes.cancelled")}</th>
               <th className="number">{t("modes.wasted")}</th>
+              {work ? (
+                <th className="number" title={t("modes.servedHint")}>
+                  {t("modes.served")}
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -138,6 +149,7 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
                 data-p999-ms={entry.p999Ms}
                 data-extra-percent={entry.extraPct}
                 data-wasted-bytes={entry.wastedBytes}
+                data-served={entry.served ?? undefined}
               >
                 <td>
                   <span className="badge" data-mode={entry.mode}>
@@ -152,6 +164,7 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
                 <td className="number">{formatInteger(entry.wonByBackup)}</td>
                 <td className="number">{formatInteger(entry.cancelled)}</td>
                 <td className="number">{formatMiB(entry.wastedBytes)}</td>
+                {work ? <td className="number">{formatInteger(entry.served ?? 0)}</td> : null}
               </tr>
             ))}
           </tbody>
@@ -166,20 +179,18 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
             testId="mode-tail-chart"
             label={t("modes.tailChart")}
             deps={[entries, t]}
-            build={(theme) =>
+            // A 1 s stall beside 20 ms tails: a log axis keeps the small bars readable.
+            logScale={wantsLogAxis(entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms]))}
+            build={(theme, view) =>
               barsConfig(
                 theme,
                 categories,
-                [
-                  { label: "p50", values: entries.map((entry) => entry.p50Ms), color: 0 },
-                  { label: "p99", values: entries.map((entry) => entry.p99Ms), color: 1 },
-                  { label: "p99.9", values: entries.map((entry) => entry.p999Ms), color: 4 },
-                ],
-                {
-                  left: tRuns("charts.latencyMs"),
-                  // A 1 s stall beside 20 ms tails: a log axis keeps the small bars readable.
-                  logLeft: wantsLogAxis(entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms])),
-                },
+                (["p50", "p99", "p999"] as const).map((key) => ({
+                  label: PERCENTILE_LABELS[key],
+                  values: entries.map((entry) => entry[`${key}Ms`]),
+                  color: (palette) => palette.percentiles[key],
+                })),
+                { left: tRuns("charts.latencyMs"), logLeft: view.log },
                 (value) => `${formatMs(value)} ms`,
               )
             }
@@ -203,19 +214,19 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
                   {
                     label: t("modes.extra"),
                     values: entries.map((entry) => entry.extraPct),
-                    color: 1,
+                    color: (palette) => palette.cost,
                   },
                   wasted
                     ? {
                         label: t("modes.wasted"),
                         values: entries.map((entry) => entry.wastedBytes / MIB),
-                        color: 5,
+                        color: WASTED_COLOR,
                         right: true,
                       }
                     : {
                         label: t("modes.cancelled"),
                         values: entries.map((entry) => entry.cancelled),
-                        color: 5,
+                        color: WASTED_COLOR,
                         right: true,
                       },
                 ],

@@ -1,7 +1,8 @@
 import { compareRuns } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { runDetailFixture } from "../runs/test-support/run-fixtures.ts";
-import { differsByMode, modeComparison } from "./mode-comparison.ts";
+import { differsByMode } from "@taillab/core";
+import { modeComparison } from "./mode-comparison.ts";
 
 const tied = runDetailFixture({ runId: "t", mode: "tied" });
 const normal = runDetailFixture({ runId: "n", mode: "normal" });
@@ -53,5 +54,27 @@ describe("mode comparison", () => {
     const runs = details.map((detail) => ({ runId: detail.meta.id, label: "x", detail }));
     const comparison = compareRuns(details.map((detail) => detail.summary));
     expect(modeComparison(runs, comparison.rows[0]!).map((entry) => entry.runId)).toEqual(["n"]);
+  });
+
+  it("puts tied client and server cancellation side by side with the testbed's work", () => {
+    const work = (runId: string, mode: "tied" | "tied-server", served: number) => {
+      const detail = runDetailFixture({ runId, mode });
+      detail.summary.testbed = [
+        { url: "u", received: served, completed: served, aborted: 0, served, tiesDropped: 0 },
+      ];
+      return detail;
+    };
+    const details = [work("s", "tied-server", 1010), work("c", "tied", 1800), normal];
+    const runs = details.map((detail) => ({ runId: detail.meta.id, label: "x", detail }));
+    const comparison = compareRuns(details.map((detail) => detail.summary));
+    const entries = modeComparison(
+      runs,
+      comparison.rows.find((row) => row.op === "GET")!,
+    );
+    expect(entries.map((entry) => [entry.mode, entry.served])).toEqual([
+      ["normal", null],
+      ["tied", 1800],
+      ["tied-server", 1010],
+    ]);
   });
 });

@@ -13,12 +13,16 @@ export interface ConnectionTestState {
 export const IDLE_TEST: ConnectionTestState = { pending: false, report: null, error: null };
 export const PENDING_TEST: ConnectionTestState = { pending: true, report: null, error: null };
 
-/** Runs a test; a failed call becomes an `error` state, with the failure passed on. */
+/**
+ * Runs a test (or creates the bucket, then tests: `createBucket`); a failed call becomes an
+ * `error` state, with the failure passed on.
+ */
 export async function runConnectionTest(
   input: ConnectionTestInput,
+  call: "testConnection" | "createBucket" = "testConnection",
 ): Promise<{ state: ConnectionTestState; failure: unknown }> {
   try {
-    const report = await api().testConnection(input);
+    const report = await api()[call](input);
     return { state: { pending: false, report, error: null }, failure: null };
   } catch (error) {
     return { state: { pending: false, report: null, error: messageOf(error) }, failure: error };
@@ -38,4 +42,9 @@ export function refusedKeyParts(report: ConnectionReport | null): KeyPart[] {
   if (report.message.includes("(InvalidAccessKeyId)")) return ["accessKey"];
   if (report.message.includes("(SignatureDoesNotMatch)")) return ["secret"];
   return ["accessKey", "secret"];
+}
+
+/** The bucket does not exist (not merely forbidden): one the app can create, as a run would. */
+export function bucketIsMissing(report: ConnectionReport | null): boolean {
+  return report?.verdict === "bucket" && report.message.includes("(NoSuchBucket)");
 }

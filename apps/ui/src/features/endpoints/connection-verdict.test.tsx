@@ -1,5 +1,5 @@
-import { screen, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { fireEvent, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { renderUi } from "../../shared/test-support/render.tsx";
 import { BUCKET_REPORT, OK_REPORT } from "../../shared/test-support/sample-data.ts";
 import { ConnectionVerdict } from "./connection-verdict.tsx";
@@ -23,6 +23,29 @@ describe("ConnectionVerdict", () => {
     const states = [...panel.querySelectorAll("li")].map((item) => item.dataset.state);
     expect(states).toEqual(["pass", "pass", "fail", "skipped"]);
     expect(panel.textContent).toContain("not tried");
+  });
+
+  it("offers to create a bucket that does not exist, and only then", () => {
+    const create = vi.fn();
+    const { rerender } = renderUi(
+      <ConnectionVerdict
+        test={{ pending: false, report: BUCKET_REPORT, error: null }}
+        onCreateBucket={create}
+      />,
+    );
+    fireEvent.click(screen.getByTestId("create-bucket"));
+    expect(create).toHaveBeenCalledTimes(1);
+    const forbidden = {
+      ...BUCKET_REPORT,
+      message: 'the keys are accepted but may not list bucket "loadgen" (AccessDenied)',
+    };
+    rerender(
+      <ConnectionVerdict
+        test={{ pending: false, report: forbidden, error: null }}
+        onCreateBucket={create}
+      />,
+    );
+    expect(screen.queryByTestId("create-bucket")).toBeNull();
   });
 
   it("shows a spinner while testing and the call's failure as an error", () => {

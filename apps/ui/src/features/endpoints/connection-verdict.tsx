@@ -1,15 +1,23 @@
 import type { ConnectionReport } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 import { formatLatency } from "../../shared/display-format.ts";
-import type { ConnectionTestState } from "./connection-test.ts";
+import { CheckIcon, CrossIcon, DashIcon } from "../../shared/icons.tsx";
+import { bucketIsMissing, type ConnectionTestState } from "./connection-test.ts";
 
-const CHECK_MARK = { pass: "✓", fail: "✗", skipped: "–" } as const;
+const CHECK_MARK = { pass: <CheckIcon />, fail: <CrossIcon />, skipped: <DashIcon /> } as const;
 
 /**
  * The outcome of a connection test: a verdict a student can act on (the backend's sentence names
  * the endpoint and what to do), the checks that led to it, and the timed probe requests.
  */
-export function ConnectionVerdict({ test }: { test: ConnectionTestState }) {
+export function ConnectionVerdict({
+  test,
+  onCreateBucket,
+}: {
+  test: ConnectionTestState;
+  /** Offered when the bucket does not exist: creates it and tests again. */
+  onCreateBucket?: () => void;
+}) {
   const { t } = useTranslation("endpoints");
   if (test.pending) {
     return (
@@ -48,6 +56,18 @@ export function ConnectionVerdict({ test }: { test: ConnectionTestState }) {
         {ok ? CHECK_MARK.pass : CHECK_MARK.fail} {t(`verdict.${report.verdict}`)}
       </strong>
       <p className="verdict-message">{report.message}</p>
+      {onCreateBucket && bucketIsMissing(report) ? (
+        <p>
+          <button
+            type="button"
+            className="primary small"
+            data-testid="create-bucket"
+            onClick={onCreateBucket}
+          >
+            {t("verdict.createBucket")}
+          </button>
+        </p>
+      ) : null}
       <ul className="check-list">
         {report.checks.map((check) => {
           const state = check.ok === null ? "skipped" : check.ok ? "pass" : "fail";

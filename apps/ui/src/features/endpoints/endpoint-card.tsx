@@ -12,7 +12,7 @@ import { useEndpoints } from "./endpoints-store.ts";
 export function EndpointCard({ endpoint }: { endpoint: SavedEndpoint }) {
   const { t } = useTranslation("endpoints");
   const test = useEndpoints((state) => state.tests[endpoint.id] ?? IDLE_TEST);
-  const { test: runTest, remove } = useEndpoints.getState();
+  const { test: runTest, createBucket, remove } = useEndpoints.getState();
   const startEdit = useEndpointForm((state) => state.startEdit);
   const name = useEndpointName()(endpoint);
 
@@ -58,7 +58,7 @@ export function EndpointCard({ endpoint }: { endpoint: SavedEndpoint }) {
           />
         )}
       </div>
-      <ConnectionVerdict test={test} />
+      <ConnectionVerdict test={test} onCreateBucket={() => void createBucket(endpoint.id)} />
     </article>
   );
 }

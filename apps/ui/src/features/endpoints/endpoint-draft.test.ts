@@ -42,6 +42,31 @@ describe("endpoint form ↔ draft", () => {
     expect(valuesToDraft(values)).not.toHaveProperty("secretAccessKey");
   });
 
+  it("sends an https endpoint's certificate check: a CA file, or insecure, or nothing", () => {
+    const https = { ...newEndpointValues("custom"), url: "https://lab:9443" };
+    expect(valuesToDraft(https)).not.toHaveProperty("caFile");
+    expect(valuesToDraft(https)).not.toHaveProperty("insecure");
+    const trusting = { ...https, certificateCheck: "ca-file" as const, caFile: "/etc/lab-ca.pem" };
+    expect(valuesToDraft(trusting)).toMatchObject({ caFile: "/etc/lab-ca.pem" });
+    expect(valuesToDraft({ ...https, certificateCheck: "insecure" })).toMatchObject({
+      insecure: true,
+    });
+    expect(endpointToValues({ ...saved, caFile: "/etc/lab-ca.pem" })).toMatchObject({
+      certificateCheck: "ca-file",
+      caFile: "/etc/lab-ca.pem",
+    });
+    expect(endpointToValues({ ...saved, insecure: true }).certificateCheck).toBe("insecure");
+    expect(
+      mapEndpointErrors([
+        { field: "draft.caFile", message: "cannot read /x.pem (ENOENT)" },
+        { field: "insecure", message: "is for https:// endpoints" },
+      ]).fields,
+    ).toEqual({
+      caFile: "cannot read /x.pem (ENOENT)",
+      certificateCheck: "is for https:// endpoints",
+    });
+  });
+
   it("puts the backend's errors at the form's fields", () => {
     const mapped = mapEndpointErrors([
       { field: "draft.bucket", message: "expected 3-63 lowercase letters" },

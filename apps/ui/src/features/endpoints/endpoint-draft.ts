@@ -15,6 +15,8 @@ export function endpointToValues(endpoint: SavedEndpoint): EndpointFormValues {
     region: endpoint.region,
     addressing: endpoint.addressing,
     bucket: endpoint.bucket,
+    certificateCheck: endpoint.insecure ? "insecure" : endpoint.caFile ? "ca-file" : "system",
+    caFile: endpoint.caFile ?? "",
     credentialSource: credentials.kind,
     accessKeyId: credentials.kind === "stored" ? credentials.accessKeyId : "",
     accessKeyIdVar: credentials.kind === "env" ? credentials.accessKeyIdVar : base.accessKeyIdVar,
@@ -43,6 +45,9 @@ export function valuesToDraft(values: EndpointFormValues): EndpointDraftInput {
     credentials: testbed ? { kind: "anonymous" } : credentialsOf(values),
   };
   if (!testbed) draft.url = values.url;
+  // An empty CA file goes as typed: the backend's message names the field.
+  if (!testbed && values.certificateCheck === "ca-file") draft.caFile = values.caFile;
+  if (!testbed && values.certificateCheck === "insecure") draft.insecure = true;
   if (!testbed && values.credentialSource === "stored" && values.secretAccessKey !== "") {
     draft.secretAccessKey = values.secretAccessKey;
   }
@@ -79,6 +84,8 @@ const FIELD_OF_PATH: Record<string, keyof EndpointFormValues> = {
   region: "region",
   addressing: "addressing",
   bucket: "bucket",
+  caFile: "caFile",
+  insecure: "certificateCheck",
   credentials: "credentialSource",
   "credentials.kind": "credentialSource",
   "credentials.accessKeyId": "accessKeyId",

@@ -44,6 +44,8 @@ interface EndpointFormState {
   /** True when saved (the form then closes). */
   save(): Promise<boolean>;
   testConnection(): Promise<void>;
+  /** Creates the bucket the form names (as a run's createBucket does), then tests again. */
+  createBucket(): Promise<void>;
 }
 
 const CLOSED = {
@@ -133,20 +135,28 @@ export const useEndpointForm = create<EndpointFormState>((set, get) => {
       }
     },
 
-    async testConnection() {
-      const { values, editingId } = get();
-      set({ test: PENDING_TEST, formError: null, fixFields: false, refusedKeys: [] });
-      // On an edit the backend keeps the saved secret when the form leaves it empty.
-      const draft = valuesToDraft(values);
-      const input = editingId ? { endpointId: editingId, draft } : { draft };
-      const { state, failure } = await runConnectionTest(input);
-      if (failure === null) {
-        set({ test: state, fieldErrors: {}, refusedKeys: refusedKeyParts(state.report) });
-        return;
-      }
-      // The form could not be tested as filled in: the fields say why, else the verdict panel.
-      const atFields = showFailure(failure);
-      set({ test: atFields ? IDLE_TEST : state, formError: null });
+    testConnection() {
+      return check("testConnection");
+    },
+
+    createBucket() {
+      return check("createBucket");
     },
   };
+
+  async function check(call: "testConnection" | "createBucket") {
+    const { values, editingId } = get();
+    set({ test: PENDING_TEST, formError: null, fixFields: false, refusedKeys: [] });
+    // On an edit the backend keeps the saved secret when the form leaves it empty.
+    const draft = valuesToDraft(values);
+    const input = editingId ? { endpointId: editingId, draft } : { draft };
+    const { state, failure } = await runConnectionTest(input, call);
+    if (failure === null) {
+      set({ test: state, fieldErrors: {}, refusedKeys: refusedKeyParts(state.report) });
+      return;
+    }
+    // The form could not be tested as filled in: the fields say why, else the verdict panel.
+    const atFields = showFailure(failure);
+    set({ test: atFields ? IDLE_TEST : state, formError: null });
+  }
 });

@@ -96,6 +96,22 @@ describe("endpoints screen", () => {
     expect(screen.getByTestId("connection-verdict").dataset.verdict).toBe("ok");
   });
 
+  it("tests an https lab server trusting its CA file, asked for only when chosen", async () => {
+    const fake = installFakeTailLab({ testConnection: vi.fn(async () => OK_REPORT) });
+    renderUi(<EndpointsView />);
+    fireEvent.click(screen.getByTestId("endpoint-add"));
+    type("endpoint-url", "https://lab:9443");
+    expect(screen.queryByTestId("endpoint-ca-file")).toBeNull();
+    fireEvent.change(screen.getByTestId("endpoint-certificate-check"), {
+      target: { value: "ca-file" },
+    });
+    type("endpoint-ca-file", "/etc/lab-ca.pem");
+    await act(async () => fireEvent.click(screen.getByTestId("endpoint-test")));
+    expect(fake.testConnection).toHaveBeenCalledWith({
+      draft: expect.objectContaining({ url: "https://lab:9443", caFile: "/etc/lab-ca.pem" }),
+    });
+  });
+
   it("marks the secret when the server refused it, until it is typed again", async () => {
     installFakeTailLab({
       testConnection: vi.fn(async () => ({

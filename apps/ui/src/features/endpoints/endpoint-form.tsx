@@ -8,7 +8,11 @@ import { TestbedSetupFields } from "../../shared/testbed-setup-fields.tsx";
 import { ConnectionVerdict } from "./connection-verdict.tsx";
 import { useEndpointForm } from "./endpoint-form-store.ts";
 import { useEndpointName } from "./endpoint-name.ts";
-import { ENDPOINT_KINDS, type CredentialSource } from "./endpoint-presets.ts";
+import {
+  ENDPOINT_KINDS,
+  type CertificateCheck,
+  type CredentialSource,
+} from "./endpoint-presets.ts";
 
 const CREDENTIAL_SOURCES: CredentialSource[] = ["stored", "env", "anonymous"];
 
@@ -113,6 +117,39 @@ export function EndpointForm() {
                   <option value="virtual-host">{t("form.virtualHost")}</option>
                 </select>
               </Field>
+              <Field
+                label={t("form.certificateCheck")}
+                error={fieldErrors.certificateCheck}
+                hint={t("form.certificateCheckHint")}
+              >
+                <select
+                  data-testid="endpoint-certificate-check"
+                  value={values.certificateCheck}
+                  onChange={(event) =>
+                    setField("certificateCheck", event.target.value as CertificateCheck)
+                  }
+                >
+                  <option value="system">{t("form.certificateSystem")}</option>
+                  <option value="ca-file">{t("form.certificateCaFile")}</option>
+                  <option value="insecure">{t("form.certificateInsecure")}</option>
+                </select>
+              </Field>
+              {values.certificateCheck === "ca-file" ? (
+                <Field
+                  label={t("form.caFile")}
+                  error={fieldErrors.caFile}
+                  hint={t("form.caFileHint")}
+                >
+                  <input
+                    data-testid="endpoint-ca-file"
+                    className="mono"
+                    value={values.caFile}
+                    spellCheck={false}
+                    placeholder="/etc/ssl/lab-ca.pem"
+                    onChange={(event) => setField("caFile", event.target.value)}
+                  />
+                </Field>
+              ) : null}
             </>
           )}
           <Field label={t("form.bucket")} error={fieldErrors.bucket} hint={t("form.bucketHint")}>
@@ -159,7 +196,10 @@ export function EndpointForm() {
           </button>
         </div>
       </form>
-      <ConnectionVerdict test={test} />
+      <ConnectionVerdict
+        test={test}
+        onCreateBucket={() => void useEndpointForm.getState().createBucket()}
+      />
     </section>
   );
 }

@@ -2,6 +2,9 @@ import { EMBEDDED_TESTBED_DEFAULT_NAME, EndpointKindSchema, type EndpointKind } 
 
 export type CredentialSource = "stored" | "env" | "anonymous";
 
+/** How an https endpoint's certificate is checked: the system's CAs, a CA file, or not at all. */
+export type CertificateCheck = "system" | "ca-file" | "insecure";
+
 /** The endpoint form as typed: text everywhere, so nothing a user types is coerced or lost. */
 export interface EndpointFormValues {
   name: string;
@@ -10,6 +13,9 @@ export interface EndpointFormValues {
   region: string;
   addressing: "path" | "virtual-host";
   bucket: string;
+  certificateCheck: CertificateCheck;
+  /** With certificateCheck "ca-file": its path on the machine the backend runs on. */
+  caFile: string;
   credentialSource: CredentialSource;
   accessKeyId: string;
   /** Write-only: empty on an edit means "keep the saved secret". */
@@ -32,6 +38,8 @@ const BASE: Preset = {
   region: "us-east-1",
   addressing: "path",
   bucket: "loadgen",
+  certificateCheck: "system",
+  caFile: "",
   credentialSource: "stored",
   accessKeyId: "",
   accessKeyIdVar: "AWS_ACCESS_KEY_ID",

@@ -48,6 +48,13 @@ describe("endpoints store", () => {
     });
   });
 
+  it("creates a saved endpoint's bucket and shows the verdict that follows", async () => {
+    const fake = installFakeTailLab({ createBucket: vi.fn(async () => OK_REPORT) });
+    await useEndpoints.getState().createBucket("e1");
+    expect(fake.createBucket).toHaveBeenCalledWith({ endpointId: "e1" });
+    expect(useEndpoints.getState().tests.e1?.report).toEqual(OK_REPORT);
+  });
+
   it("removes an endpoint and its verdict", async () => {
     const fake = installFakeTailLab();
     useEndpoints.setState({
@@ -125,6 +132,16 @@ describe("endpoint form store", () => {
     expect(useEndpointForm.getState().fieldErrors).toEqual({
       bucket: "expected 3-63 lowercase letters",
     });
+  });
+
+  it("creates the form's bucket from the draft, then shows the new verdict", async () => {
+    const fake = installFakeTailLab({ createBucket: vi.fn(async () => OK_REPORT) });
+    useEndpointForm.getState().startAdd("minio");
+    await useEndpointForm.getState().createBucket();
+    expect(fake.createBucket).toHaveBeenCalledWith({
+      draft: expect.objectContaining({ bucket: "loadgen" }),
+    });
+    expect(useEndpointForm.getState().test.report).toEqual(OK_REPORT);
   });
 
   it("tests the draft on the form, with the endpoint id when editing", async () => {

@@ -16,6 +16,8 @@ interface EndpointsState {
   upsert(endpoint: SavedEndpoint): void;
   remove(endpointId: string): Promise<void>;
   test(endpointId: string): Promise<void>;
+  /** Creates a saved endpoint's bucket, then shows its new verdict. */
+  createBucket(endpointId: string): Promise<void>;
 }
 
 export const useEndpoints = create<EndpointsState>((set, get) => ({
@@ -57,6 +59,12 @@ export const useEndpoints = create<EndpointsState>((set, get) => ({
   async test(endpointId) {
     set({ tests: { ...get().tests, [endpointId]: PENDING_TEST } });
     const { state } = await runConnectionTest({ endpointId });
+    set({ tests: { ...get().tests, [endpointId]: state } });
+  },
+
+  async createBucket(endpointId) {
+    set({ tests: { ...get().tests, [endpointId]: PENDING_TEST } });
+    const { state } = await runConnectionTest({ endpointId }, "createBucket");
     set({ tests: { ...get().tests, [endpointId]: state } });
   },
 }));

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Field } from "../../shared/field.tsx";
 import { DraftField } from "./draft-field.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
+import { FixedTotalHelper } from "./fixed-total-helper.tsx";
 import { useBuilderForm } from "./use-builder.ts";
 
 /** A mixed workload instead of phases, and explicit run points; open when either is in use. */
@@ -80,6 +81,7 @@ export function AdvancedSection() {
             onChange={(event) => setField("points", event.target.value)}
           />
         </Field>
+        <FixedTotalHelper />
       </div>
     </details>
   );

@@ -2,6 +2,8 @@ import { AppError, type ExperimentPreview } from "@taillab/api";
 import { describe, expect, it, vi } from "vitest";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
+// Sets up the app's texts: an untitled draft takes the name the box's placeholder shows.
+import "../../shared/test-support/render.tsx";
 import { experiment } from "../../shared/test-support/sample-data.ts";
 import { useLiveRun } from "../live-run/live-run-store.ts";
 import { PREVIEW_DEBOUNCE_MS, useExperimentBuilder } from "./experiment-builder-store.ts";
@@ -40,8 +42,8 @@ describe("experiment builder store", () => {
     expect(fake.previewExperiment).toHaveBeenCalledTimes(1);
     const input = vi.mocked(fake.previewExperiment).mock.calls[0]?.[0];
     expect(input?.spec.clients).toEqual([1, 4]);
-    // An untitled draft still previews.
-    expect(input?.name).toBe("preview");
+    // An untitled draft still previews, under the placeholder's name.
+    expect(input?.name).toBe("Untitled experiment");
     expect(builder().preview).toMatchObject({ status: "ok", requestCount: 1536 });
     expect(builder().preview.points).toHaveLength(2);
   });
@@ -140,6 +142,63 @@ describe("experiment builder store", () => {
     await builder().run();
     expect(builder().fieldErrors.clients).toBe("“0”: expected at least 1 client");
     expect(useNavigation.getState().route).toEqual({ view: "experiments" });
+  });
+
+  it("runs an untitled draft as the placeholder names it", async () => {
+    const fake = installFakeTailLab({ startRun: vi.fn(async () => ({ runId: "r8" })) });
+    builder().newExperiment();
+    builder().setField("name", "  ");
+    await builder().run();
+    expect(fake.startRun).toHaveBeenCalledWith({
+      experiment: expect.objectContaining({ name: "Untitled experiment" }),
+    });
+  });
+
+  it("keeps the preview's marks when a run fails at another field", async () => {
+    installFakeTailLab({
+      previewExperiment: vi.fn(async () => ({
+        ok: false as const,
+        errors: [{ field: "spec.objectSize", message: "bad size" }],
+      })),
+      startRun: vi.fn(async () => {
+        throw new AppError({
+          message: "bad",
+          fields: [{ field: "experiment.spec.clients[0]", message: "expected at least 1 client" }],
+        });
+      }),
+    });
+    builder().newExperiment();
+    builder().setField("sizes", "4XB");
+    builder().setField("clients", "0");
+    await vi.advanceTimersByTimeAsync(PREVIEW_DEBOUNCE_MS);
+    expect(Object.keys(builder().fieldErrors)).toEqual(["sizes"]);
+    await builder().run();
+    expect(builder().fieldErrors).toMatchObject({
+      clients: "“0”: expected at least 1 client",
+      sizes: "bad size",
+    });
+    expect(builder().failedAtFields).toBe(true);
+  });
+
+  it("stops saying 'fix the marked fields' once none is marked", async () => {
+    installFakeTailLab({
+      startRun: vi.fn(async () => {
+        throw new AppError({
+          message: "bad",
+          fields: [
+            { field: "experiment.spec.clients[0]", message: "expected at least 1 client" },
+            { field: "experiment.spec.samples", message: "is required" },
+          ],
+        });
+      }),
+    });
+    builder().newExperiment();
+    await builder().run();
+    expect(builder().failedAtFields).toBe(true);
+    builder().setField("clients", "4");
+    expect(builder().failedAtFields).toBe(true);
+    builder().setField("samples", "256");
+    expect(builder()).toMatchObject({ failedAtFields: false, fieldErrors: {} });
   });
 
   it("deletes a saved experiment", async () => {

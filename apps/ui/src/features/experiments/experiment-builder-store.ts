@@ -1,10 +1,12 @@
 import type { Experiment, ExperimentDraftInput, RequestMode, RunPointParams } from "@taillab/api";
+import i18next from "i18next";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { fieldErrorsOf, messageOf, placeFailure } from "../../shared/field-errors.ts";
 import { withoutKey } from "../../shared/without-key.ts";
 import { useEndpoints } from "../endpoints/endpoints-store.ts";
+import { keepDraft, loadKeptDraft } from "./builder-draft-storage.ts";
 import { useLiveRun } from "../live-run/live-run-store.ts";
 import {
   experimentToForm,
@@ -72,6 +74,11 @@ interface BuilderState {
   run(): Promise<void>;
   /** Opens an experiment in the builder and runs it, so a failure shows at its fields there. */
   runExperiment(experiment: Experiment): Promise<void>;
+  /**
+   * Opens a draft (e.g. a stored run's spec on its endpoint) as a new experiment in the builder
+   * and runs it; the builder shows it starting, and any failure at its fields.
+   */
+  runDraft(draft: ExperimentDraftInput): Promise<void>;
   /** Asks for a preview after a pause in typing. */
   schedulePreview(): void;
   refreshPreview(): Promise<void>;
@@ -96,19 +103,39 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
     preview: IDLE_PREVIEW,
   };
 
+  /** The draft to save or run; an empty name is the placeholder the box shows. */
   const draft = (): ExperimentDraftInput => {
     const { form, baseSpec } = get();
     const endpoint = useEndpoints
       .getState()
       .endpoints.find((known) => known.id === form.endpointId);
-    return formToDraft(form, baseSpec, { testbed: endpoint?.kind === "testbed" });
+    const named =
+      form.name.trim() === ""
+        ? { ...form, name: i18next.t("builder.untitled", { ns: "experiments" }) }
+        : form;
+    return formToDraft(named, baseSpec, { testbed: endpoint?.kind === "testbed" });
   };
 
-  /** Shows why a save or run failed (see placeFailure). */
+  /**
+   * The fields' errors from now on; "fix the marked fields" is said only while one is marked.
+   */
+  const markFields = (fieldErrors: Partial<Record<ErrorField, string>>) => ({
+    fieldErrors,
+    failedAtFields: get().failedAtFields && Object.keys(fieldErrors).length > 0,
+  });
+
+  /**
+   * Shows why a save or run failed (see placeFailure). The preview's marks stay beside the
+   * failure's: a call that stopped at one field must not hide what is wrong elsewhere.
+   */
   const showFailure = (failure: unknown) => {
     const mapped = mapExperimentErrors(fieldErrorsOf(failure), get().form);
     const { banner, allAtFields } = placeFailure(mapped, failure);
-    set({ fieldErrors: mapped.fields, error: banner, failedAtFields: allAtFields });
+    set({
+      fieldErrors: { ...get().fieldErrors, ...mapped.fields },
+      error: banner,
+      failedAtFields: allAtFields,
+    });
   };
 
   const open = (form: ExperimentForm, changes: Partial<BuilderState>) => {
@@ -131,6 +158,8 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
     form: newExperimentForm(),
     baseSpec: {},
     ...fresh,
+    // The draft left on the builder before the page reloaded (or the app restarted).
+    ...loadKeptDraft(),
 
     newExperiment() {
       open(newExperimentForm(defaultEndpointId()), {});
@@ -174,7 +203,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
         field.startsWith("hedgeDelay") || field === "hedgePercentile" ? "hedgeDelay" : field;
       set({
         form: { ...form, [field]: value },
-        fieldErrors: withoutKey(fieldErrors, errorField),
+        ...markFields(withoutKey(fieldErrors, errorField)),
         dirty: true,
         saved: false,
       });
@@ -234,6 +263,12 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
       await get().run();
     },
 
+    async runDraft(experiment) {
+      open(experimentToForm(experiment), { baseSpec: experiment.spec });
+      useNavigation.getState().navigate({ view: "experiments" });
+      await get().run();
+    },
+
     schedulePreview() {
       clearTimeout(previewTimer);
       previewTimer = setTimeout(() => void get().refreshPreview(), PREVIEW_DEBOUNCE_MS);
@@ -241,9 +276,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
 
     async refreshPreview() {
       const sequence = ++previewSequence;
-      const current = draft();
-      // The name matters for saving, not for what the run would do: preview an untitled draft.
-      const input = { ...current, name: current.name.trim() === "" ? "preview" : current.name };
+      const input = draft();
       set({ preview: { ...get().preview, status: "loading" } });
       try {
         const preview = await api().previewExperiment(input);
@@ -258,7 +291,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
               durationMs: preview.durationMs,
               message: null,
             },
-            fieldErrors: nameError ? { name: nameError } : {},
+            ...markFields(nameError ? { name: nameError } : {}),
           });
         } else {
           const mapped = mapExperimentErrors(preview.errors, get().form);
@@ -268,7 +301,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
               status: "invalid",
               message: mapped.other.join("\n") || null,
             },
-            fieldErrors: { ...mapped.fields, ...(nameError ? { name: nameError } : {}) },
+            ...markFields({ ...mapped.fields, ...(nameError ? { name: nameError } : {}) }),
           });
         }
       } catch (failure) {
@@ -280,7 +313,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
             status: "failed",
             message: mapped.other.join("\n") || messageOf(failure),
           },
-          fieldErrors: mapped.fields,
+          ...markFields(mapped.fields),
         });
       }
     },
@@ -308,4 +341,17 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
       showFailure(failure);
     }
   }
+});
+
+useExperimentBuilder.subscribe((state, previous) => {
+  const { open, experimentId, builtIn, form, baseSpec, dirty } = state;
+  if (
+    open === previous.open &&
+    experimentId === previous.experimentId &&
+    form === previous.form &&
+    dirty === previous.dirty
+  ) {
+    return;
+  }
+  keepDraft({ open, experimentId, builtIn, form, baseSpec, dirty });
 });

@@ -1,5 +1,5 @@
 import type { ExperimentPreview } from "@taillab/api";
-import { act, fireEvent, screen } from "@testing-library/react";
+import { act, fireEvent, screen, within } from "@testing-library/react";
 import i18next from "i18next";
 import { describe, expect, it, vi } from "vitest";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
@@ -42,7 +42,7 @@ describe("experiments screen", () => {
       ["Lab 2", "true"],
       ["Mine", "false"],
     ]);
-    expect(rows[1]?.textContent).toContain("1, 4, 8 clients · 3,000 requests per phase · 4KiB");
+    expect(rows[1]?.textContent).toContain("1, 4, 8 clients · 3,000 requests per phase · 4 KiB");
     expect(rows[1]?.textContent).toContain("Hedged");
     const headers = screen.getAllByRole("columnheader").map((header) => header.textContent);
     expect(headers.slice(0, 3)).toEqual(["Experiment", "Sweep", "Modes"]);
@@ -87,6 +87,62 @@ describe("experiments screen", () => {
     expect(preview.textContent).toContain("and 3 more");
   });
 
+  it("fills in a size sweep at a fixed total, and shows each point's bytes", async () => {
+    const fake = installFakeTailLab({
+      previewExperiment: vi.fn(async () => ({
+        ok: true as const,
+        points: [
+          { clients: 1, samples: 512, objectSizeBytes: 8192 },
+          { clients: 1, samples: 2, objectSizeBytes: 2 * 1024 * 1024 },
+        ],
+        requestCount: 1542,
+        durationMs: null,
+      })),
+    });
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.change(screen.getByTestId("fixed-total-sizes"), { target: { value: "8KiB, 2MiB" } });
+    fireEvent.click(screen.getByTestId("fixed-total-fill"));
+    expect((screen.getByTestId("experiment-points") as HTMLTextAreaElement).value).toBe(
+      "1 × 512 × 8KiB\n1 × 2 × 2MiB",
+    );
+    await settle();
+    expect(vi.mocked(fake.previewExperiment).mock.lastCall?.[0].spec.points).toEqual([
+      { clients: 1, samples: 512, objectSize: "8KiB" },
+      { clients: 1, samples: 2, objectSize: "2MiB" },
+    ]);
+    expect(screen.getAllByTestId("sweep-preview-bytes").map((cell) => cell.textContent)).toEqual([
+      "4 MiB",
+      "4 MiB",
+    ]);
+    fireEvent.change(screen.getByTestId("fixed-total-bytes"), { target: { value: "lots" } });
+    fireEvent.click(screen.getByTestId("fixed-total-fill"));
+    expect(screen.getByTestId("fixed-total").textContent).toMatch(/"lots" is not a size/);
+  });
+
+  it("walks through the tail-latency lab step by step, and runs it from the walkthrough", async () => {
+    const lab = experiment({ id: "builtin-tail-modes", name: "Tail lab", builtIn: true });
+    const fake = installFakeTailLab({
+      listExperiments: vi.fn(async () => [lab]),
+      startRun: vi.fn(async () => ({ runId: "guided" })),
+    });
+    renderUi(<ExperimentsView />);
+    await screen.findAllByTestId("experiment-row");
+    fireEvent.click(screen.getByTestId("tail-guide-open"));
+    const guide = screen.getByTestId("tail-guide");
+    expect(guide.dataset.step).toBe("why");
+    expect(guide.textContent).toContain("step 1 of 6");
+    fireEvent.click(screen.getByTestId("tail-guide-next"));
+    fireEvent.click(screen.getByTestId("tail-guide-next"));
+    expect(guide.dataset.step).toBe("run");
+    fireEvent.click(screen.getByTestId("tail-guide-run"));
+    await vi.waitFor(() =>
+      expect(fake.startRun).toHaveBeenCalledWith({
+        experiment: expect.objectContaining({ name: "Tail lab" }),
+      }),
+    );
+  });
+
   it("shows the preview's errors at their fields", async () => {
     installFakeTailLab({
       previewExperiment: vi.fn(async () => ({
@@ -101,6 +157,46 @@ describe("experiments screen", () => {
     expect(screen.getByText("“x”: expected a whole number of clients")).toBeTruthy();
     expect(screen.getByTestId("sweep-preview").dataset.state).toBe("invalid");
     expect((screen.getByTestId("experiment-clients") as HTMLInputElement).value).toBe("1, x");
+  });
+
+  it("warns at the clients field about counts this machine cannot hold, before Run", async () => {
+    const limit =
+      "100000 clients need 200000 open files (a connection per client and replica); this machine allows 65536";
+    const fake = installFakeTailLab({
+      previewExperiment: vi.fn(async (draft) =>
+        (draft.spec as { clients?: number[] }).clients?.[0] === 100_000
+          ? { ok: false as const, errors: [{ field: "spec.clients", message: limit }] }
+          : PREVIEW,
+      ),
+    });
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.change(screen.getByTestId("experiment-clients"), { target: { value: "100000" } });
+    await settle();
+    const field = screen.getByTestId("experiment-clients").closest(".field") as HTMLElement;
+    expect(field.dataset.invalid).toBe("true");
+    expect(within(field).getByRole("alert").textContent).toBe(limit);
+    expect(fake.startRun).not.toHaveBeenCalled();
+    // Back within the machine's means, the warning goes.
+    fireEvent.change(screen.getByTestId("experiment-clients"), { target: { value: "1000" } });
+    await settle();
+    expect(field.dataset.invalid).toBeUndefined();
+  });
+
+  it("previews an open loop until stopped as going on until stopped", async () => {
+    installFakeTailLab({
+      previewExperiment: vi.fn(async () => ({
+        ok: true as const,
+        points: [{ clients: 16, samples: 0, objectSizeBytes: 4096 }],
+        requestCount: 0,
+        durationMs: null,
+      })),
+    });
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    await settle();
+    expect(screen.getByTestId("sweep-preview-requests").textContent).toBe("∞");
+    expect(screen.getByTestId("sweep-preview").textContent).toContain("runs until you stop it");
   });
 
   it("shows the testbed section and the hedge options when they apply", async () => {

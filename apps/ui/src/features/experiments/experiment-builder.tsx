@@ -1,8 +1,10 @@
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
 import { modKeyLabel } from "../../app/shortcuts.ts";
 import { ConfirmButton } from "../../shared/confirm-button.tsx";
 import { PlayIcon } from "../../shared/icons.tsx";
+import { LoadGeneratorsSection } from "../kubernetes/load-generators-section.tsx";
 import { AdvancedSection } from "./advanced-section.tsx";
 import { BasicsSection } from "./basics-section.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
@@ -30,6 +32,12 @@ export function ExperimentBuilder() {
     );
   const { closeBuilder, save, saveAsCopy, remove, run } = useExperimentBuilder.getState();
   const copyName = t("list.copyName", { name: name || t("builder.untitled") });
+  // A draft kept across a reload has no preview yet.
+  useEffect(() => {
+    if (useExperimentBuilder.getState().preview.status === "idle") {
+      useExperimentBuilder.getState().schedulePreview();
+    }
+  }, []);
 
   return (
     <section className="view" data-testid="experiment-builder">
@@ -124,6 +132,7 @@ export function ExperimentBuilder() {
           <TestbedSection />
           <MeasureSection />
           <LoadSection />
+          <LoadGeneratorsSection />
           <ModeSection />
           <AdvancedSection />
         </form>

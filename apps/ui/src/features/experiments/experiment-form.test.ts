@@ -54,6 +54,21 @@ describe("form → draft", () => {
     });
   });
 
+  it("sends an open loop until stopped without samples or duration, and keeps it on reading back", () => {
+    const spec = specOf(
+      { loop: "open", rate: "400/s", untilStopped: true, duration: "30s" },
+      { workload: { ops: "get:100" } },
+    );
+    expect(spec.openLoop).toEqual({ rateHz: "400/s", arrivals: "fixed", untilStopped: true });
+    expect(spec).not.toHaveProperty("samples");
+    const back = experimentToForm({ name: "Live", endpointId: "testbed", spec });
+    expect(back).toMatchObject({ loop: "open", untilStopped: true, duration: "" });
+    // Unticked, the open loop has an end again.
+    expect(specOf({ loop: "open", untilStopped: false }, spec).openLoop).not.toHaveProperty(
+      "untilStopped",
+    );
+  });
+
   it("writes the hedge options only when a mode sends backups", () => {
     expect(specOf({ mode: "normal" })).not.toHaveProperty("hedge");
     expect(

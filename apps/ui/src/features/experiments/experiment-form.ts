@@ -4,6 +4,7 @@ import {
   parseDuration,
   parseHedgeDelay,
   PHASE_ORDER,
+  RequestModeSchema,
   type ExperimentDraftInput,
   type FieldError,
   type Phase,
@@ -34,6 +35,8 @@ export interface ExperimentForm {
   rate: string;
   arrivals: "fixed" | "poisson";
   duration: string;
+  /** An open loop with no end: a live session, its knobs moved while it runs. */
+  untilStopped: boolean;
   mode: RequestMode;
   /** Run once per mode in `modes`, each a run of its own, to compare them. */
   compareModes: boolean;
@@ -52,6 +55,9 @@ export interface ExperimentForm {
   prepareObjects: string;
   /** Explicit run points, one `clients × samples × size` a line; they replace the lists. */
   points: string;
+  /** This machine, or N pods on the Kubernetes cluster of the Kubernetes settings. */
+  loadGenerators: "local" | "kubernetes";
+  shards: string;
   /** Testbed endpoints: empty means "as the endpoint is set up". */
   testbedReplicas: string;
   testbedProfile: string;
@@ -63,7 +69,7 @@ type FormField = keyof ExperimentForm;
 export type ErrorField =
   Exclude<FormField, "hedgeDelayKind" | "hedgeDelayMs" | "hedgePercentile"> | "hedgeDelay";
 
-export const REQUEST_MODES: readonly RequestMode[] = ["normal", "hedged", "tied", "adaptive"];
+export const REQUEST_MODES: readonly RequestMode[] = RequestModeSchema.options;
 
 export function newExperimentForm(endpointId = ""): ExperimentForm {
   return {
@@ -81,6 +87,7 @@ export function newExperimentForm(endpointId = ""): ExperimentForm {
     rate: "200/s",
     arrivals: "fixed",
     duration: "",
+    untilStopped: false,
     mode: "normal",
     compareModes: false,
     modes: ["normal", "hedged", "tied"],
@@ -96,6 +103,8 @@ export function newExperimentForm(endpointId = ""): ExperimentForm {
     workloadSizes: "",
     prepareObjects: "1000",
     points: "",
+    loadGenerators: "local",
+    shards: "4",
     testbedReplicas: "",
     testbedProfile: "",
     testbedSeed: "",
@@ -144,6 +153,10 @@ export function experimentToForm(experiment: ExperimentDraftInput): ExperimentFo
     form.compareModes = true;
     form.modes = [...experiment.modes];
   }
+  if (experiment.loadGenerators?.kind === "kubernetes") {
+    form.loadGenerators = "kubernetes";
+    form.shards = text(experiment.loadGenerators.shards);
+  }
   form.clients = listText(spec.clients, text);
   form.samples = listText(spec.samples, text);
   form.sizes = listText(spec.objectSize, sizeText);
@@ -161,6 +174,7 @@ export function experimentToForm(experiment: ExperimentDraftInput): ExperimentFo
     form.arrivals = spec.openLoop.arrivals === "poisson" ? "poisson" : "fixed";
     form.duration =
       spec.openLoop.durationMs === undefined ? "" : durationText(spec.openLoop.durationMs);
+    form.untilStopped = spec.openLoop.untilStopped === true;
   }
 
   if (typeof spec.mode === "string" && REQUEST_MODES.includes(spec.mode as RequestMode)) {
@@ -236,10 +250,11 @@ export function formToDraft(
     if (value === undefined) delete spec[key];
     else spec[key] = value;
   };
-  const openWithDuration = form.loop === "open" && form.duration.trim() !== "";
+  const openWithoutCount =
+    form.loop === "open" && (form.duration.trim() !== "" || form.untilStopped);
 
   set("clients", splitList(form.clients).map(numberOrText));
-  set("samples", openWithDuration ? undefined : splitList(form.samples).map(numberOrText));
+  set("samples", openWithoutCount ? undefined : splitList(form.samples).map(numberOrText));
   set("objectSize", splitList(form.sizes));
   set("phases", form.useWorkload ? undefined : PHASE_ORDER.filter((phase) => form.phases[phase]));
   set("repeat", numberOrText(form.repeat));
@@ -259,6 +274,10 @@ export function formToDraft(
     spec,
   };
   if (form.compareModes) draft.modes = REQUEST_MODES.filter((mode) => form.modes.includes(mode));
+  if (form.loadGenerators === "kubernetes") {
+    // Not a number: the backend says so at the box.
+    draft.loadGenerators = { kind: "kubernetes", shards: Number(form.shards.trim() || Number.NaN) };
+  }
   return draft;
 }
 
@@ -273,7 +292,8 @@ function openLoopOf(form: ExperimentForm, base: unknown): Spec {
     rateHz: numberOrText(form.rate),
     arrivals: form.arrivals,
     // A duration always goes as text: a bare number would be read as milliseconds.
-    durationMs: duration === "" ? undefined : duration,
+    durationMs: duration === "" || form.untilStopped ? undefined : duration,
+    untilStopped: form.untilStopped ? true : undefined,
   });
 }
 
@@ -336,6 +356,8 @@ const DRAFT_FIELDS: Record<string, ErrorField> = {
   description: "description",
   endpointId: "endpointId",
   modes: "modes",
+  loadGenerators: "shards",
+  "loadGenerators.shards": "shards",
 };
 
 const SPEC_FIELDS: [RegExp, ErrorField][] = [

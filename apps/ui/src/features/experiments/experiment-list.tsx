@@ -1,6 +1,6 @@
-import type { Experiment } from "@taillab/api";
+import { parseByteSize, type Experiment } from "@taillab/api";
 import { useTranslation } from "react-i18next";
-import { formatInteger } from "@taillab/report";
+import { formatInteger, formatSize } from "@taillab/report";
 import { PlayIcon } from "../../shared/icons.tsx";
 import { joinList, splitList } from "../../shared/list-text.ts";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
@@ -130,9 +130,10 @@ function summaryOf(form: ExperimentForm, t: Translate): string {
   else
     parts.push(
       t("list.summary", {
+        count: splitList(form.clients).length === 1 ? Number(form.clients.trim()) : 2,
         clients: integersIn(form.clients),
         samples: integersIn(form.samples) || "–",
-        sizes: form.sizes,
+        sizes: sizesIn(form.sizes),
       }),
     );
   if (form.useWorkload) parts.push(t("list.workloadSummary", { ops: form.workloadOps }));
@@ -144,6 +145,16 @@ function summaryOf(form: ExperimentForm, t: Translate): string {
 function integersIn(list: string): string {
   return joinList(
     splitList(list).map((item) => (/^\d+$/.test(item) ? formatInteger(Number(item)) : item)),
+  );
+}
+
+/** A typed list of sizes as sizes read everywhere else: "4KiB, 1MiB" → "4 KiB, 1 MiB". */
+function sizesIn(list: string): string {
+  return joinList(
+    splitList(list).map((item) => {
+      const size = parseByteSize(item);
+      return size.ok ? formatSize(size.bytes) : item;
+    }),
   );
 }
 

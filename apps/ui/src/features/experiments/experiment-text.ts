@@ -1,5 +1,7 @@
-import type { Experiment } from "@taillab/api";
+import { RequestModeSchema, type Experiment } from "@taillab/api";
+import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
+import { experimentsMessages } from "./messages.ts";
 
 type Translate = ReturnType<typeof useTranslation<"experiments">>["t"];
 
@@ -27,4 +29,33 @@ export function useExperimentText(): (
 ) => { name: string; description: string } {
   const { t } = useTranslation("experiments");
   return (experiment) => experimentText(experiment, t);
+}
+
+/** The built-ins' names as the backend writes them (English), by id. */
+const BUILT_IN_NAMES = Object.entries(
+  experimentsMessages.en.builtIns as Record<string, { name: string }>,
+).map(([id, text]) => ({ id, name: text.name }));
+
+/**
+ * A stored run's name in the UI's language when it is a built-in lab's (runs take their
+ * experiment's name, a mode series' with the mode after it: "Tail latency … (hedged)"); any
+ * other name, one a person gave, as it is.
+ */
+export function runNameText(name: string, t: Translate): string {
+  for (const builtIn of BUILT_IN_NAMES) {
+    const local = t(`builtIns.${builtIn.id}.name`);
+    // In English the backend's name is the UI's already.
+    if (local === builtIn.name || name === builtIn.name)
+      return local === builtIn.name ? name : local;
+    const mode = RequestModeSchema.options.find((known) => name === `${builtIn.name} (${known})`);
+    if (mode) return t("list.runOfMode", { name: local, mode: t(`mode.${mode}`) });
+  }
+  return name;
+}
+
+/** `runNameText` in the current language. */
+export function useRunNameText(): (name: string) => string {
+  const { t } = useTranslation("experiments");
+  // Stable until the language changes, so memos that name runs can depend on it.
+  return useCallback((name: string) => runNameText(name, t), [t]);
 }

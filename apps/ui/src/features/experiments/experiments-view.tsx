@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "../../shared/page-header.tsx";
 import { useEndpoints } from "../endpoints/endpoints-store.ts";
@@ -6,12 +6,14 @@ import { ExperimentBuilder } from "./experiment-builder.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { ExperimentList } from "./experiment-list.tsx";
 import { useExperiments } from "./experiments-store.ts";
+import { TailLabGuide } from "./tail-lab-guide.tsx";
 
 export function ExperimentsView() {
   const { t } = useTranslation("experiments");
   const builderOpen = useExperimentBuilder((state) => state.open);
   const newExperiment = useExperimentBuilder((state) => state.newExperiment);
   const error = useExperiments((state) => state.error);
+  const [guiding, setGuiding] = useState(false);
 
   useEffect(() => {
     void useExperiments.getState().load();
@@ -28,6 +30,15 @@ export function ExperimentsView() {
         action={{ label: t("new"), testId: "experiment-new", onClick: newExperiment }}
         error={error ? t("loadFailed", { message: error }) : null}
       />
+      {guiding ? (
+        <TailLabGuide onClose={() => setGuiding(false)} />
+      ) : (
+        <p>
+          <button type="button" data-testid="tail-guide-open" onClick={() => setGuiding(true)}>
+            {t("guide.open")}
+          </button>
+        </p>
+      )}
       <ExperimentList />
     </section>
   );

@@ -52,9 +52,20 @@ export function LoadSection() {
             field="duration"
             testId="experiment-duration"
             placeholder="30s"
+            disabled={form.untilStopped}
+            shown={form.untilStopped ? "" : undefined}
             label={t("load.duration")}
             hint={t("load.durationHint")}
           />
+          <label className="check" title={t("load.untilStoppedHint")}>
+            <input
+              type="checkbox"
+              data-testid="experiment-until-stopped"
+              checked={form.untilStopped}
+              onChange={(event) => setField("untilStopped", event.target.checked)}
+            />
+            {t("load.untilStopped")}
+          </label>
         </div>
       ) : null}
     </section>

@@ -11,7 +11,7 @@ export function MeasureSection() {
   const { form, errors } = useBuilderForm();
   const setField = useExperimentBuilder((state) => state.setField);
   const byPoints = form.points.trim() !== "";
-  const byDuration = form.loop === "open" && form.duration.trim() !== "";
+  const byDuration = form.loop === "open" && (form.duration.trim() !== "" || form.untilStopped);
   const listHint = (hint: string) => (byPoints ? t("measure.pointsOverride") : hint);
 
   return (

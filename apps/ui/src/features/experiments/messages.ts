@@ -22,7 +22,9 @@ export const experimentsMessages: FeatureMessages = {
       copy: "Copy",
       open: "Open",
       copyName: "{{name}} (copy)",
-      summary: "{{clients}} clients · {{samples}} requests per phase · {{sizes}}",
+      runOfMode: "{{name}} ({{mode}})",
+      summary_one: "{{clients}} client · {{samples}} requests per phase · {{sizes}}",
+      summary_other: "{{clients}} clients · {{samples}} requests per phase · {{sizes}}",
       workloadSummary: "mixed workload {{ops}}",
       pointsSummary: "{{count}} explicit points",
       openLoop: "open loop {{rate}}",
@@ -34,7 +36,7 @@ export const experimentsMessages: FeatureMessages = {
       "builtin-size-sweep": {
         name: "Object size sweep at fixed total",
         description:
-          "The labs' size sweep, shortened: 4 MiB written, read and deleted as 512 × 8 KiB, 128 × 32 KiB, 32 × 128 KiB and 8 × 512 KiB objects by one client. Per-request costs dominate small objects, so throughput grows with object size.",
+          "The labs' size sweep: 4 MiB written, read and deleted at each point as 512 × 8 KiB, 256 × 16 KiB … 2 × 2 MiB objects by one client. Per-request costs dominate small objects, so throughput grows with object size.",
       },
       "builtin-concurrency-sweep": {
         name: "Concurrency sweep",
@@ -50,6 +52,16 @@ export const experimentsMessages: FeatureMessages = {
         name: "Tail latency: normal vs hedged vs tied",
         description:
           "Two testbed replicas where 1 % of requests stall for 1 s. Normal requests show the stalls at p99.9; hedged requests (a backup after the p95 latency) and tied requests (two copies at once, the slower cancelled) hide them. Three runs, compared side by side.",
+      },
+      "builtin-tied-cancel": {
+        name: "Tied requests: client vs server cancellation",
+        description:
+          "Two testbed replicas that serve one request at a time (exponential service, mean 20 ms), at 60 % of their capacity. Tied requests cancelled by the client run both copies until one answers, nearly doubling the work; cancelled by the servers, as in The Tail at Scale, the replica that starts a copy drops its twin from the other's queue, so the median falls too at almost no extra work.",
+      },
+      "builtin-live-tail": {
+        name: "Live tail lab",
+        description:
+          "GETs on two testbed replicas (16 service slots each, 5 ms median, 1 % of requests stall for 0.5 s) until you stop it. Move the knobs while it runs — stalls, service time, replicas, normal, hedged or tied requests, hedge delay and budget — and watch p50, p99 and p99.9 per second and the extra requests answer within two seconds. Every change is marked on the timeline and kept with the run.",
       },
     },
     builder: {
@@ -110,18 +122,25 @@ export const experimentsMessages: FeatureMessages = {
       poisson: "Poisson",
       duration: "Duration",
       durationHint: "30s, 2m. Empty: the requests per phase above.",
+      untilStopped: "Until stopped",
+      untilStoppedHint:
+        "No end: the operation mix goes on until you stop it, and on the embedded testbed its knobs (stalls, replicas, mode…) move while it runs. Needs an operation mix.",
     },
     mode: {
       title: "Requests",
       mode: "Mode",
       normal: "Normal",
       hedged: "Hedged",
-      tied: "Tied",
+      tied: "Tied (client cancel)",
+      "tied-server": "Tied (server cancel)",
       adaptive: "Adaptive",
       normalHint: "One attempt per request.",
       hedgedHint:
         "No answer within the delay: a backup goes to another replica; the first answer wins, the other is cancelled.",
-      tiedHint: "Two copies to two replicas at once; when one answers, the other is cancelled.",
+      tiedHint:
+        "Two copies to two replicas at once; when one answers, the client cancels the other.",
+      "tied-serverHint":
+        "Two copies to two replicas at once, tied by an id: the replica that starts serving one drops the other from its twin's queue (The Tail at Scale), so the second copy costs almost no work.",
       adaptiveHint:
         "A hedge delay that follows congestion: near zero when idle (like tied), longer under load.",
       compare: "Run once per mode, to compare them",
@@ -158,6 +177,50 @@ export const experimentsMessages: FeatureMessages = {
       pointsHint:
         "One “clients × samples × size” a line, e.g. 1 × 512 × 8KiB. They replace the lists.",
     },
+    guide: {
+      open: "Walk through the tail-latency lab",
+      title: "Tail-latency lab",
+      progress: "step {{step}} of {{count}}",
+      back: "Back",
+      next: "Next",
+      done: "Done",
+      close: "Close",
+      runLab: "Run normal vs hedged vs tied",
+      steps: {
+        why: {
+          title: "Why there is a tail",
+          text: "Most requests are quick, but a few wait: a disk seeks, a garbage collector pauses, a queue fills up. One request in a hundred that takes a second is invisible in the average and decides the p99. A page that needs 100 objects meets it on most loads.",
+        },
+        measure: {
+          title: "Measure it right",
+          text: "Look at percentiles, never at the mean: p50 is the usual request, p99 and p99.9 are the tail. p99.9 needs at least 1,000 requests, else it is only the slowest one. The CDF's tail view puts the rare slow requests in sight.",
+        },
+        run: {
+          title: "Run the lab",
+          text: "Two testbed replicas, where 1 % of requests stall for a second. The lab runs the same 3,000 reads three times: normal (one attempt), hedged (a backup after the p95 latency) and tied (two copies at once), then compares them.",
+        },
+        hedging: {
+          title: "What hedging costs",
+          text: "A hedged request sends a backup to another replica only when the first is late, so it costs a few percent more requests (about 5 % at a p95 delay) and cuts the stalls out of p99.9. The budget caps what it may spend when latencies shift.",
+        },
+        tied: {
+          title: "When tied wins",
+          text: "A tied request sends both copies at once and cancels the loser: the stall never shows, but every request is sent twice. With spare capacity that is cheap; under load the extra copies queue up and make new tails. Hedging is the steadier choice.",
+        },
+        next: {
+          title: "Try it yourself",
+          text: "Copy the lab and change one thing: the hedge delay (p90, 30ms), the budget, the profile, or the number of clients. Compare the runs on the Compare screen: the mode table shows the tail and the cost side by side.",
+        },
+      },
+    },
+    fixedTotal: {
+      title: "Size sweep at a fixed total",
+      hint: "The same bytes at every point, so object sizes compare fairly: 4 MiB is 512 × 8 KiB … 2 × 2 MiB. Fills in the explicit points.",
+      total: "Bytes per point",
+      sizes: "Object sizes",
+      clients: "Clients",
+      fill: "Fill in the points",
+    },
     preview: {
       title: "What will run",
       updating: "Updating…",
@@ -167,11 +230,13 @@ export const experimentsMessages: FeatureMessages = {
       runs: "runs",
       duration: "about {{duration}}",
       durationUnknown: "duration depends on the server",
+      untilStopped: "runs until you stop it: a live session whose knobs move while it runs",
       invalid: "Fix the marked fields to see what will run.",
       failed: "No preview: {{message}}",
       clients: "Clients",
       samples: "Requests per phase",
       size: "Size",
+      bytes: "Bytes per phase",
       more: "and {{count}} more",
     },
   },
@@ -196,7 +261,9 @@ export const experimentsMessages: FeatureMessages = {
       copy: "复制",
       open: "打开",
       copyName: "{{name}}（副本）",
-      summary: "{{clients}} 个客户端 · 每阶段 {{samples}} 个请求 · {{sizes}}",
+      runOfMode: "{{name}}（{{mode}}）",
+      summary_one: "{{clients}} 个客户端 · 每阶段 {{samples}} 个请求 · {{sizes}}",
+      summary_other: "{{clients}} 个客户端 · 每阶段 {{samples}} 个请求 · {{sizes}}",
       workloadSummary: "混合负载 {{ops}}",
       pointsSummary: "{{count}} 个显式测试点",
       openLoop: "开环 {{rate}}",
@@ -208,7 +275,7 @@ export const experimentsMessages: FeatureMessages = {
       "builtin-size-sweep": {
         name: "固定总量的对象大小扫描",
         description:
-          "实验课大小扫描的缩短版：由 1 个客户端把共 4 MiB 的数据分别以 512 × 8 KiB、128 × 32 KiB、32 × 128 KiB 和 8 × 512 KiB 的对象写入、读取再删除。小对象的开销以每个请求的固定成本为主，所以吞吐量随对象变大而增长。",
+          "实验课的大小扫描：每个测试点由 1 个客户端把共 4 MiB 的数据分别以 512 × 8 KiB、256 × 16 KiB … 2 × 2 MiB 的对象写入、读取再删除。小对象的开销以每个请求的固定成本为主，所以吞吐量随对象变大而增长。",
       },
       "builtin-concurrency-sweep": {
         name: "并发扫描",
@@ -224,6 +291,16 @@ export const experimentsMessages: FeatureMessages = {
         name: "尾延迟：普通、对冲与绑定",
         description:
           "两个测试床副本，其中 1% 的请求会停顿 1 秒。普通请求在 p99.9 上暴露这些停顿；对冲请求（p95 延迟之后发出一个备份）和绑定请求（同时发出两份，取消较慢的一份）则能掩盖这些停顿。共三次运行，并排对比。",
+      },
+      "builtin-tied-cancel": {
+        name: "绑定请求：客户端取消与服务端取消",
+        description:
+          "两个每次只处理一个请求的测试床副本（指数分布服务时间，均值 20 毫秒），负载为其容量的 60%。由客户端取消的绑定请求会让两份副本一直运行到其中一份应答，工作量几乎翻倍；按《The Tail at Scale》的做法由服务端取消时，先开始处理的副本让另一副本从队列中撤下其副本，因此中位数也会下降，而几乎不增加工作量。",
+      },
+      "builtin-live-tail": {
+        name: "实时尾延迟实验",
+        description:
+          "在两个测试床副本（每个 16 个服务槽，中位数 5 毫秒，1% 的请求停顿 0.5 秒）上持续执行 GET，直到你停止。运行中调节旋钮——卡顿、服务时间、副本数、普通/对冲/绑定请求、对冲延迟与预算——两秒内即可看到每秒 p50、p99、p99.9 与额外请求的变化。每次调节都会标在时间轴上并随运行保存。",
       },
     },
     builder: {
@@ -283,17 +360,23 @@ export const experimentsMessages: FeatureMessages = {
       poisson: "泊松",
       duration: "时长",
       durationHint: "30s、2m。留空：使用上面的每阶段请求数。",
+      untilStopped: "持续到停止",
+      untilStoppedHint:
+        "不设终点：操作组合持续运行直到你停止；在内置测试床上运行时可随时调节旋钮（卡顿、副本数、模式…）。需要操作组合。",
     },
     mode: {
       title: "请求方式",
       mode: "模式",
       normal: "普通",
       hedged: "对冲",
-      tied: "绑定",
+      tied: "绑定（客户端取消）",
+      "tied-server": "绑定（服务端取消）",
       adaptive: "自适应",
       normalHint: "每个请求只发一次。",
       hedgedHint: "超过延迟仍无响应时，向另一个副本发送备份请求；取先到的响应，取消另一个。",
-      tiedHint: "同时向两个副本各发一份；一个响应后取消另一个。",
+      tiedHint: "同时向两个副本各发一份；一个响应后由客户端取消另一个。",
+      "tied-serverHint":
+        "同时向两个副本各发一份并以同一标识绑定：先开始处理的副本让另一副本从队列中撤下其副本（《The Tail at Scale》），第二份几乎不增加工作量。",
       adaptiveHint: "对冲延迟随拥塞变化：空闲时接近零（类似绑定），负载高时变长。",
       compare: "每种模式各运行一次，用于对比",
       compareHint: "每个勾选的模式以相同负载各运行一次；在“对比”页面并排查看。",
@@ -327,6 +410,50 @@ export const experimentsMessages: FeatureMessages = {
       points: "显式测试点",
       pointsHint: "每行一个“客户端 × 请求数 × 大小”，例如 1 × 512 × 8KiB；会取代上面的列表。",
     },
+    guide: {
+      open: "尾延迟实验导览",
+      title: "尾延迟实验",
+      progress: "第 {{step}} / {{count}} 步",
+      back: "上一步",
+      next: "下一步",
+      done: "完成",
+      close: "关闭",
+      runLab: "运行普通、对冲与绑定对比",
+      steps: {
+        why: {
+          title: "为什么会有尾延迟",
+          text: "大多数请求都很快，但少数请求要等待：磁盘寻道、垃圾回收暂停、队列排满。每一百个请求中有一个耗时一秒，在平均值里看不出来，却决定了 p99。一个需要 100 个对象的页面，大多数时候都会碰上它。",
+        },
+        measure: {
+          title: "正确地测量",
+          text: "看百分位，不看平均值：p50 是普通请求，p99 和 p99.9 是尾部。p99.9 至少需要 1,000 个请求，否则它只是最慢的那一个。累积分布的尾部视图能让罕见的慢请求一目了然。",
+        },
+        run: {
+          title: "运行实验",
+          text: "两个测试床副本，其中 1% 的请求会停顿一秒。实验把同样的 3,000 次读取运行三遍：普通（一次尝试）、对冲（超过 p95 延迟后发出备份）和绑定（同时发出两份），然后进行对比。",
+        },
+        hedging: {
+          title: "对冲的代价",
+          text: "对冲请求只在第一份迟到时才向另一个副本发送备份，所以只多花几个百分点的请求（p95 延迟时约 5%），却能把停顿从 p99.9 中去掉。预算限制了延迟变化时它最多能花多少。",
+        },
+        tied: {
+          title: "绑定何时更好",
+          text: "绑定请求同时发出两份并取消落后的那份：停顿永远不会出现，但每个请求都发了两次。有空闲容量时这很便宜；负载高时，多出的副本会排队，造成新的尾延迟。对冲是更稳妥的选择。",
+        },
+        next: {
+          title: "自己动手试试",
+          text: "复制这个实验，只改一处：对冲延迟（p90、30ms）、预算、延迟配置或客户端数。在“对比”页面比较这些运行：模式对比表把尾延迟和代价并排列出。",
+        },
+      },
+    },
+    fixedTotal: {
+      title: "固定总量的对象大小扫描",
+      hint: "每个测试点传输相同的字节数，不同对象大小才能公平比较：4 MiB 即 512 × 8 KiB … 2 × 2 MiB。会填入显式测试点。",
+      total: "每个测试点的字节数",
+      sizes: "对象大小",
+      clients: "客户端数",
+      fill: "填入测试点",
+    },
     preview: {
       title: "将要运行",
       updating: "正在更新…",
@@ -336,11 +463,13 @@ export const experimentsMessages: FeatureMessages = {
       runs: "次运行",
       duration: "约 {{duration}}",
       durationUnknown: "时长取决于服务器",
+      untilStopped: "持续运行直到你停止：运行中可随时调节旋钮的实时实验",
       invalid: "修改标出的字段后即可看到将要运行的内容。",
       failed: "无法预览：{{message}}",
       clients: "客户端",
       samples: "每阶段请求数",
       size: "大小",
+      bytes: "每阶段字节数",
       more: "另有 {{count}} 个",
     },
   },

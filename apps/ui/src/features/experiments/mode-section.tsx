@@ -1,4 +1,4 @@
-import type { ReplicaChoice, RequestMode } from "@taillab/api";
+import { isTiedMode, type ReplicaChoice, type RequestMode } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 import { Field, FieldGroup } from "../../shared/field.tsx";
 import { DraftField, DraftInput } from "./draft-field.tsx";
@@ -18,7 +18,7 @@ export function ModeSection() {
   const modes: RequestMode[] = form.compareModes ? form.modes : [form.mode];
   const backups = usesBackups(form);
   const hedging = modes.some((mode) => mode === "hedged" || mode === "adaptive");
-  const tied = modes.includes("tied");
+  const tied = modes.some(isTiedMode);
   const replicas = Number(form.testbedReplicas || endpoint?.testbed?.replicas || 0);
   const oneReplica = endpoint?.kind === "testbed" && replicas === 1;
 

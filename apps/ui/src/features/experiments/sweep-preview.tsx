@@ -1,7 +1,6 @@
-import { formatByteSize } from "@taillab/api";
-import { pointLabel } from "@taillab/core";
+import { UNTIL_STOPPED_SAMPLES } from "@taillab/api";
 import { useTranslation } from "react-i18next";
-import { formatInteger } from "@taillab/report";
+import { formatInteger, formatSize } from "@taillab/report";
 import { formatDuration } from "../../shared/display-format.ts";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 
@@ -17,6 +16,7 @@ export function SweepPreview() {
   );
   const { points, status } = preview;
   const shown = points.slice(0, SHOWN_POINTS);
+  const untilStopped = points.some((point) => point.samples === UNTIL_STOPPED_SAMPLES);
 
   return (
     <section
@@ -53,7 +53,7 @@ export function SweepPreview() {
             </div>
             <div className="stat">
               <span className="value" data-testid="sweep-preview-requests">
-                {formatInteger(preview.requestCount)}
+                {untilStopped ? "∞" : formatInteger(preview.requestCount)}
               </span>
               <span className="label">
                 {t(runs > 1 ? "preview.requestsPerRun" : "preview.requests")}
@@ -67,9 +67,11 @@ export function SweepPreview() {
             ) : null}
           </div>
           <p className="muted small">
-            {preview.durationMs === null
-              ? t("preview.durationUnknown")
-              : t("preview.duration", { duration: formatDuration(preview.durationMs) })}
+            {untilStopped
+              ? t("preview.untilStopped")
+              : preview.durationMs === null
+                ? t("preview.durationUnknown")
+                : t("preview.duration", { duration: formatDuration(preview.durationMs) })}
           </p>
           <table className="data compact">
             <thead>
@@ -78,15 +80,23 @@ export function SweepPreview() {
                 <th className="number">{t("preview.clients")}</th>
                 <th className="number">{t("preview.samples")}</th>
                 <th className="number">{t("preview.size")}</th>
+                <th className="number">{t("preview.bytes")}</th>
               </tr>
             </thead>
             <tbody>
               {shown.map((point, index) => (
-                <tr key={index} title={pointLabel(point, formatByteSize)}>
+                <tr key={index}>
                   <td className="number muted">{index + 1}</td>
                   <td className="number">{formatInteger(point.clients)}</td>
-                  <td className="number">{formatInteger(point.samples)}</td>
-                  <td className="number">{formatByteSize(point.objectSizeBytes)}</td>
+                  <td className="number">
+                    {point.samples === UNTIL_STOPPED_SAMPLES ? "∞" : formatInteger(point.samples)}
+                  </td>
+                  <td className="number">{formatSize(point.objectSizeBytes)}</td>
+                  <td className="number" data-testid="sweep-preview-bytes">
+                    {point.samples === UNTIL_STOPPED_SAMPLES
+                      ? "—"
+                      : formatSize(point.samples * point.objectSizeBytes)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { useLiveRun } from "./live-run-store.ts";
-import { canCompareModes, nextModeComing, shownStatus } from "./live-status.ts";
+import { canCompareModes, nextModeComing, shownStatus, stoppedInPoint } from "./live-status.ts";
 
 const TONE = {
   complete: "success",
@@ -23,6 +23,7 @@ export function FinishedBanner() {
       next: nextModeComing(state),
     })),
   );
+  const stoppedIn = useLiveRun(useShallow(stoppedInPoint));
   if (!finished || runId === null || !(status in TONE)) return null;
   const tone = TONE[status as keyof typeof TONE];
   const message = next
@@ -31,10 +32,18 @@ export function FinishedBanner() {
       ? finished.error
         ? t("finished.failed", { message: finished.error })
         : t("finished.failedUnknown")
-      : t(`finished.${status}`);
+      : stoppedIn
+        ? t("finished.stoppedInPoint", stoppedIn)
+        : t(`finished.${status}`);
 
   return (
-    <div className={`banner ${tone} finished-banner`} data-testid="live-finished" role="status">
+    <div
+      className={`banner ${tone} finished-banner`}
+      data-testid="live-finished"
+      data-points-ran={stoppedIn?.ran}
+      data-point-count={stoppedIn?.count}
+      role="status"
+    >
       <strong className="finished-message">{message}</strong>
       <span className="toolbar">
         <button

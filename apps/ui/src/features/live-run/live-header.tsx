@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { useRunNameText } from "../experiments/experiment-text.ts";
 import { modKeyLabel } from "../../app/shortcuts.ts";
 import { StopIcon } from "../../shared/icons.tsx";
 import { isRunActive, useLiveRun } from "./live-run-store.ts";
@@ -17,16 +18,18 @@ const BADGE_TONE: Record<ShownStatus, string> = {
 export function LiveHeader() {
   const { t } = useTranslation("live");
   const name = useLiveRun(experimentTitle);
+  const nameText = useRunNameText();
   const series = useLiveRun((state) => state.series);
   const status = useLiveRun(shownStatus);
   const active = useLiveRun(isRunActive);
   const stopping = useLiveRun((state) => state.stopping);
   const stop = useLiveRun((state) => state.stop);
+  const live = useLiveRun((state) => state.tuning !== null);
 
   return (
     <header className="view-header live-header">
       <div>
-        <h1>{name || t("title")}</h1>
+        <h1>{name ? nameText(name) : t("title")}</h1>
         <div className="live-meta">
           <span
             className={`badge status-badge ${BADGE_TONE[status]}`}
@@ -60,7 +63,7 @@ export function LiveHeader() {
           onClick={() => void stop()}
         >
           <StopIcon />
-          {stopping ? t("stopping") : t("stop")}
+          {stopping ? t("stopping") : live ? t("stopAndSave") : t("stop")}
           <kbd className="kbd-hint">Esc</kbd>
         </button>
       ) : null}

@@ -54,7 +54,9 @@ export function LiveProgress() {
                 done: formatInteger(run.done),
                 total: formatInteger(run.total),
               })
-            : t("progress", { done: formatInteger(run.done), total: formatInteger(run.total) })
+            : run.total === 0
+              ? t("progressUntilStopped", { done: formatInteger(run.done) })
+              : t("progress", { done: formatInteger(run.done), total: formatInteger(run.total) })
         }
       />
       {progress ? (
@@ -69,18 +71,25 @@ export function LiveProgress() {
             })}
           </span>
           <span className="muted">
-            {t(progress.params.clients === 1 ? "paramsOneClient" : "params", {
-              clients: progress.params.clients,
-              samples: formatInteger(progress.params.samples),
-              size: formatByteSize(progress.params.objectSizeBytes),
-            })}
+            {progress.total === 0
+              ? t(progress.params.clients === 1 ? "paramsOneClientOpen" : "paramsOpen", {
+                  clients: progress.params.clients,
+                  size: formatByteSize(progress.params.objectSizeBytes),
+                })
+              : t(progress.params.clients === 1 ? "paramsOneClient" : "params", {
+                  clients: progress.params.clients,
+                  samples: formatInteger(progress.params.samples),
+                  size: formatByteSize(progress.params.objectSizeBytes),
+                })}
           </span>
-          <span className="muted" data-testid="live-phase-progress">
-            {t("phaseProgress", {
-              done: formatInteger(progress.done),
-              total: formatInteger(progress.total),
-            })}
-          </span>
+          {progress.total > 0 ? (
+            <span className="muted" data-testid="live-phase-progress">
+              {t("phaseProgress", {
+                done: formatInteger(progress.done),
+                total: formatInteger(progress.total),
+              })}
+            </span>
+          ) : null}
           <span className="phase-figures">
             <span data-testid="live-ops">
               <strong>{formatSignificant(progress.opsPerSec)}</strong> {t("opsPerSec")}
@@ -123,20 +132,22 @@ function ProgressBar({
           {running ? (
             <>
               {" · "}
-              {figures.etaMs === null
-                ? t("etaUnknown")
-                : t("eta", { duration: formatDuration(figures.etaMs) })}
+              {figures.total === 0
+                ? t("untilStopped")
+                : figures.etaMs === null
+                  ? t("etaUnknown")
+                  : t("eta", { duration: formatDuration(figures.etaMs) })}
             </>
           ) : null}
         </span>
       </div>
       <div
-        className={small ? "progress" : "progress large"}
+        className={`${small ? "progress" : "progress large"}${figures.total === 0 ? " endless" : ""}`}
         role="progressbar"
         aria-label={label}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={percent}
+        aria-valuenow={figures.total === 0 ? undefined : percent}
       >
         <div style={{ width: `${percent}%` }} />
       </div>

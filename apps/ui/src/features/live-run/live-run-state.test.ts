@@ -4,12 +4,14 @@ import {
   adoptActiveRun,
   IDLE_RUN,
   mergeIntervals,
+  missingLatencies,
   overallProgress,
   reduceRunEvent,
   seriesProgress,
   shownPhase,
   type LiveRunState,
 } from "./live-run-state.ts";
+import { stoppedInPoint } from "./live-status.ts";
 
 const POINTS = [
   { clients: 1, samples: 100, objectSizeBytes: 4096 },
@@ -30,7 +32,7 @@ const started: RunEvent = {
 function progress(
   changes: Partial<RunProgress>,
   intervals: IntervalStats[] | null = null,
-): RunEvent {
+): Extract<RunEvent, { type: "progress" }> {
   const full: RunProgress = {
     runId: "r1",
     pointIndex: 0,
@@ -251,6 +253,28 @@ describe("the phase shown", () => {
   });
 });
 
+describe("a phase without latencies", () => {
+  const noAnswers = (changes: Partial<RunProgress>): RunEvent => ({
+    ...progress(changes),
+    percentiles: null,
+  });
+
+  it.each<[string, RunEvent[], ReturnType<typeof missingLatencies>]>([
+    ["before any event", [started], "waiting"],
+    ["while requests are out", [started, noAnswers({ done: 0 })], "waiting"],
+    ["after every request failed", [started, noAnswers({ done: 40, errors: 40 })], "failed"],
+    [
+      "after an all-error run ended",
+      [started, noAnswers({ done: 100, errors: 100 }), finishedEvent({ status: "failed" })],
+      "failed",
+    ],
+    ["after a run that timed nothing", [started, finishedEvent({ status: "failed" })], "none"],
+    ["once answers come", [started, progress({ done: 5 }, seconds(0, 1))], null],
+  ])("%s: %s", (_name, events, reason) => {
+    expect(missingLatencies(run(...events))).toBe(reason);
+  });
+});
+
 describe("live percentiles over time", () => {
   it("adds a phase's seconds, replaces the one still filling, and starts over for a new phase", () => {
     const state = run(
@@ -284,6 +308,7 @@ describe("joining a run in progress", () => {
     requestCount: 600,
     startedAt: "2026-01-01T00:00:00.000Z",
     series: SERIES,
+    shards: null,
     lastProgress: {
       runId: "r1",
       pointIndex: 1,
@@ -312,5 +337,58 @@ describe("joining a run in progress", () => {
   it("leaves a run already followed, or another one, as it is", () => {
     const other = run({ ...started, runId: "r2" });
     expect(adoptActiveRun(other, active, 0)).toBe(other);
+  });
+});
+
+describe("a run that ends only when stopped, and a stopped sweep", () => {
+  it("counts an open loop's requests with no total and no time left", () => {
+    const endless = { ...started, requestCount: 0, points: [{ ...POINTS[0]!, samples: 0 }] };
+    const state = [endless, progress({ done: 1500, total: 0, elapsedMs: 3000 })].reduce(
+      reduceRunEvent,
+      IDLE_RUN,
+    );
+    expect(overallProgress(state)).toEqual({
+      done: 1500,
+      total: 0,
+      fraction: 0,
+      elapsedMs: 3000,
+      etaMs: null,
+    });
+  });
+
+  it("says which point a stopped sweep stopped in, and nothing for a run that completed", () => {
+    const stopped = [
+      started,
+      progress({ pointIndex: 1, done: 40 }),
+      finishedEvent({ status: "stopped" }),
+    ].reduce(reduceRunEvent, IDLE_RUN);
+    expect(stoppedInPoint(stopped)).toEqual({ index: 2, ran: 2, count: 2 });
+    const complete = [started, progress({ pointIndex: 1, done: 100 }), finishedEvent()].reduce(
+      reduceRunEvent,
+      IDLE_RUN,
+    );
+    expect(stoppedInPoint(complete)).toBeNull();
+  });
+
+  it("keeps a live session's knobs and its changes, each marker once", () => {
+    const tuning = {
+      serviceMs: 5,
+      stallProbability: 0.01,
+      stallMs: 500,
+      replicas: 2,
+      mode: "normal" as const,
+      hedgeDelay: { kind: "fixed" as const, delayMs: 20 },
+      hedgeBudgetPercent: 10,
+    };
+    const marker = {
+      atMs: 2000,
+      tuning: { ...tuning, mode: "hedged" as const },
+      changed: ["mode" as const],
+    };
+    const retuned: RunEvent = { type: "retuned", runId: "r1", marker };
+    const state = [{ ...started, tuning }, retuned, retuned].reduce(reduceRunEvent, IDLE_RUN);
+    expect(state.tuning?.mode).toBe("hedged");
+    expect(state.markers).toEqual([marker]);
+    expect(reduceRunEvent(state, { ...retuned, runId: "other" })).toBe(state);
   });
 });

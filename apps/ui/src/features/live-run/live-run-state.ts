@@ -3,12 +3,16 @@ import type {
   IntervalStats,
   LiveIntervals,
   LivePercentiles,
+  LiveTuning,
   Operation,
   RunEvent,
   RunPointParams,
+  RunMarker,
   RunProgress,
   RunSeries,
+  RunNotice,
   RunStatus,
+  ShardsStatus,
 } from "@taillab/api";
 /**
  * What the live screen shows, folded from the run events by `reduceRunEvent`. Pure, so the
@@ -28,7 +32,10 @@ export interface FinishedRun {
 
 export interface Notice {
   id: number;
+  /** In English, as the backend wrote it. */
   message: string;
+  /** The same as data, when the backend sent it: the screen says it in its language. */
+  notice?: RunNotice;
 }
 
 /** One phase's figures as its last event left them. */
@@ -67,6 +74,12 @@ export interface LiveRunState {
   notices: Notice[];
   finished: FinishedRun | null;
   stopping: boolean;
+  /** A live session's knobs as they are now; null for a run without knobs. */
+  tuning: LiveTuning | null;
+  /** A live session's knob changes so far (its start left out), in time order. */
+  markers: RunMarker[];
+  /** A distributed run's shards (pods ready, at the barrier, running, done, failed); else null. */
+  shards: ShardsStatus | null;
 }
 
 /** An hour of seconds: older ones go, so a run left going all day stays cheap to draw. */
@@ -91,6 +104,9 @@ export const IDLE_RUN: LiveRunState = {
   notices: [],
   finished: null,
   stopping: false,
+  tuning: null,
+  markers: [],
+  shards: null,
 };
 
 /** The cleanup phase's operation: its latencies say little about the server under test. */
@@ -108,12 +124,19 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
         points: event.points,
         requestCount: event.requestCount,
         series: event.series,
+        tuning: event.tuning ?? null,
       };
+    case "retuned":
+      if (event.runId !== state.runId) return state;
+      return withMarker(state, event.marker);
     case "progress":
       return applyProgress(state, event);
+    case "shards":
+      if (state.runId !== null && event.runId !== state.runId) return state;
+      return { ...state, shards: event.status };
     case "notice":
       if (state.runId !== null && event.runId !== state.runId) return state;
-      return { ...state, notices: withNotice(state.notices, event.message) };
+      return { ...state, notices: withNotice(state.notices, event.message, event.notice) };
     case "finished": {
       const known = state.runId === event.runId;
       return {
@@ -132,10 +155,24 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
   }
 }
 
+/** A knob change: the knobs as it left them, and its marker (once, whoever reports it first). */
+export function withMarker(state: LiveRunState, marker: RunMarker): LiveRunState {
+  const known = state.markers.some((each) => each.atMs === marker.atMs);
+  return {
+    ...state,
+    tuning: marker.tuning,
+    markers: known || marker.changed.length === 0 ? state.markers : [...state.markers, marker],
+  };
+}
+
 /** The notices with one more at the end; the oldest go past MAX_NOTICES. */
-export function withNotice(notices: readonly Notice[], message: string): Notice[] {
+export function withNotice(
+  notices: readonly Notice[],
+  message: string,
+  notice?: RunNotice,
+): Notice[] {
   const id = (notices.at(-1)?.id ?? 0) + 1;
-  return [...notices, { id, message }].slice(-MAX_NOTICES);
+  return [...notices, { id, message, ...(notice ? { notice } : {}) }].slice(-MAX_NOTICES);
 }
 
 function applyProgress(
@@ -205,6 +242,18 @@ export function shownPhase(state: LiveRunState): (PhaseFigures & { kept: boolean
 }
 
 /**
+ * Why the shown phase has no latencies to draw yet: no answer has come back (waiting), every
+ * request it sent failed (failed), or the run ended without timing one (none). Null when it has.
+ */
+export function missingLatencies(state: LiveRunState): "waiting" | "failed" | "none" | null {
+  const shown = shownPhase(state);
+  if ((shown?.percentiles?.count ?? 0) > 0) return null;
+  const progress = shown?.progress;
+  if (progress && progress.done > 0 && progress.errors >= progress.done) return "failed";
+  return state.status === "finished" ? "none" : "waiting";
+}
+
+/**
  * Adds an event's intervals to the phase's: an interval seen before (the second still filling)
  * is replaced, a new one appended; another point or operation starts afresh. Past the cap the
  * oldest seconds go.
@@ -251,7 +300,10 @@ export function adoptActiveRun(
     points: active.points,
     requestCount: active.requestCount,
     series: active.series,
+    tuning: active.tuning ?? state.tuning,
+    markers: (active.markers ?? state.markers).filter((marker) => marker.changed.length > 0),
     progress,
+    shards: state.shards ?? active.shards,
     doneBefore: estimate?.done ?? state.doneBefore,
     elapsedBefore: estimate?.elapsedMs ?? state.elapsedBefore,
   };
@@ -273,6 +325,7 @@ function estimateBefore(active: ActiveRun, progress: RunProgress, nowMs: number)
 
 export interface OverallProgress {
   done: number;
+  /** 0: no total is known (an open loop until stopped): done only counts. */
   total: number;
   /** 0…1 */
   fraction: number;
@@ -289,7 +342,7 @@ export function overallProgress(state: LiveRunState): OverallProgress {
   const complete = state.finished?.status === "complete";
   const counted =
     state.requestCount > 0 ? state.doneBefore + (phase?.done ?? 0) : (phase?.done ?? 0);
-  const done = complete ? total : Math.min(total, counted);
+  const done = total === 0 ? counted : complete ? total : Math.min(total, counted);
   const elapsedMs = state.elapsedBefore + (phase?.elapsedMs ?? 0);
   const running = state.status === "running" && done > 0 && done < total;
   return {

@@ -1,4 +1,4 @@
-import type { RunEvent } from "@taillab/api";
+import type { LiveTuning, LiveTuningInput, RunEvent } from "@taillab/api";
 import { create } from "zustand";
 import { api, hasBackend } from "../../app/api.ts";
 import { messageOf } from "../../shared/field-errors.ts";
@@ -6,6 +6,7 @@ import {
   adoptActiveRun,
   IDLE_RUN,
   reduceRunEvent,
+  withMarker,
   withNotice,
   type LiveRunState,
 } from "./live-run-state.ts";
@@ -18,6 +19,10 @@ interface LiveRunStore extends LiveRunState {
   /** startRun answered: show the run as starting until its first event. */
   runRequested(runId: string, name: string): void;
   stop(): Promise<void>;
+  /** A live session's knobs: shown at once, applied by the backend, marked on the timeline. */
+  retune(change: Partial<LiveTuningInput>): Promise<void>;
+  /** Knobs the backend has not answered yet (the controls show them as asked). */
+  retuning: Partial<LiveTuning> | null;
   /** Follows the backend's run events; returns the unsubscribe. */
   connect(): () => void;
 }
@@ -35,6 +40,20 @@ export const useLiveRun = create<LiveRunStore>((set, get) => ({
     // Its "started" event may have come before startRun's answer.
     if (get().runId === runId) return;
     set({ ...IDLE_RUN, status: "starting", runId, name });
+  },
+
+  retuning: null,
+
+  async retune(change) {
+    const { runId, status } = get();
+    if (runId === null || status !== "running") return;
+    set({ retuning: { ...get().retuning, ...(change as Partial<LiveTuning>) } });
+    try {
+      const marker = await api().retuneRun({ runId, tuning: change });
+      set((state) => ({ ...withMarker(state, marker), retuning: null }));
+    } catch (error) {
+      set({ retuning: null, notices: withNotice(get().notices, messageOf(error)) });
+    }
   },
 
   async stop() {

@@ -1,5 +1,6 @@
 import type { RequestMode, RunEvent } from "@taillab/api";
 import { act, fireEvent, screen } from "@testing-library/react";
+import i18next from "i18next";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { installFakeTailLab, type FakeTailLab } from "../../shared/test-support/fake-taillab.ts";
@@ -32,7 +33,7 @@ function started(
   };
 }
 
-function progress(runId: string, done: number): RunEvent {
+function progress(runId: string, done: number): Extract<RunEvent, { type: "progress" }> {
   return {
     type: "progress",
     progress: {
@@ -82,6 +83,98 @@ describe("live run screen", () => {
     expect(screen.getByTestId("live-status").dataset.status).toBe("idle");
   });
 
+  it("says the backend's notices in the UI's language, and free-form ones as they came", async () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r1"));
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "deleting the 12 objects this point wrote",
+        notice: { code: "cleanupLeftovers", params: { objects: 12 } },
+      });
+      fake.emit({ type: "notice", runId: "r1", message: "replica 2 answers slowly" });
+    });
+    const items = () => [...screen.getByTestId("live-notices").querySelectorAll("li")];
+    expect(items().map((item) => item.textContent)).toEqual([
+      "Deleting the 12 objects this point wrote",
+      "replica 2 answers slowly",
+    ]);
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      expect(items()[0]?.textContent).toBe("正在删除此测试点写入的 12 个对象");
+      expect(items()[0]?.dataset.code).toBe("cleanupLeftovers");
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
+  });
+
+  it("says since when the server stopped answering, in the UI's language", async () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    const params = {
+      runStartEpochMs: Date.UTC(2026, 0, 2, 6, 12, 0),
+      sinceMs: 32_400,
+      silentMs: 5_200,
+      failures: 40,
+      lastError: "ECONNREFUSED",
+      phase: "PUT",
+    };
+    act(() => {
+      fake.emit(started("r1"));
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "the server stopped answering at 06:12:32 UTC …",
+        notice: { code: "serverLost", params },
+      });
+    });
+    const item = () => screen.getByTestId("live-notices").querySelector("li");
+    expect(item()?.textContent).toMatch(
+      /^The server stopped answering at .+ \(32 s into the run\): 40 requests in a row got no answer over 5 s, the last ECONNREFUSED; the PUT phase ended early$/,
+    );
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      expect(item()?.textContent).toMatch(
+        /连续 40 个请求在 5 s 内没有应答，最后一个为 ECONNREFUSED；PUT 阶段提前结束$/,
+      );
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
+  });
+
+  it("says every request failed, not 'waiting', after an all-error run", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      fake.emit(started("r1"));
+    });
+    expect(screen.getByTestId("live-timeline-empty").textContent).toBe(
+      "Waiting for the first requests…",
+    );
+    const failed = progress("r1", 256);
+    act(() => {
+      fake.emit({
+        ...failed,
+        progress: { ...failed.progress, errors: 256, p50Ms: null, p99Ms: null },
+        percentiles: null,
+        intervals: null,
+      });
+      fake.emit({
+        type: "finished",
+        runId: "r1",
+        status: "complete",
+        error: null,
+        series: { index: 0, count: 1, mode: "normal" },
+        seriesRunIds: ["r1"],
+      });
+    });
+    expect(screen.getByTestId("live-timeline-empty").dataset.reason).toBe("failed");
+    expect(screen.getByTestId("live-timeline-empty").textContent).toMatch(/^Every request/);
+    expect(screen.getByTestId("live-percentiles-empty").dataset.reason).toBe("failed");
+  });
+
   it("shows progress, live percentiles and the stop button while running", async () => {
     const fake = connect();
     renderUi(<LiveRunView />);
@@ -95,6 +188,7 @@ describe("live run screen", () => {
     expect(bar.textContent).toContain("Point 1 of 1");
     expect(bar.textContent).toContain("8 clients · 256 requests · 32KiB");
     expect(bar.textContent).toContain("812 ops/s");
+    expect(screen.getByTestId("live-p999-is-max").textContent).toBe("= max until 1,000 requests");
     expect(screen.getByTestId("live-p99").textContent).toContain("31.250 ms");
     expect(screen.getByTestId("live-max").textContent).toContain("1,012.0 ms");
     expect(screen.getByTestId("live-timeline")).toBeTruthy();
@@ -164,7 +258,7 @@ describe("live run screen", () => {
     const fake = connect();
     renderUi(<LiveRunView />);
     act(() => fake.emit(started("r3", 2, 3, "tied")));
-    expect(screen.getByTestId("live-series").textContent).toBe("tied — 3 of 3");
+    expect(screen.getByTestId("live-series").textContent).toBe("tied (client cancel) — 3 of 3");
     act(() =>
       fake.emit({
         type: "finished",
@@ -182,6 +276,29 @@ describe("live run screen", () => {
     });
     fireEvent.click(screen.getByTestId("compare-modes"));
     expect(useNavigation.getState().route).toEqual({ view: "compare", runIds: ["r1", "r2", "r3"] });
+  });
+
+  it("says in which point a sweep was stopped and how many points ran", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    const sweepPoints = [POINT, { ...POINT, clients: 16 }, { ...POINT, clients: 32 }];
+    act(() => {
+      const sweep = started("r4") as Extract<RunEvent, { type: "started" }>;
+      fake.emit({ ...sweep, points: sweepPoints, requestCount: 2304 });
+      const second = progress("r4", 40);
+      fake.emit({ ...second, progress: { ...second.progress, pointIndex: 1, pointCount: 3 } });
+      fake.emit({
+        type: "finished",
+        runId: "r4",
+        status: "stopped",
+        error: null,
+        series: { index: 0, count: 1, mode: "normal" },
+        seriesRunIds: ["r4"],
+      });
+    });
+    const banner = screen.getByTestId("live-finished");
+    expect(banner.dataset).toMatchObject({ pointsRan: "2", pointCount: "3" });
+    expect(banner.textContent).toContain("Stopped in point 2 of 3: 2 of 3 points ran.");
   });
 
   it("names the mode once and shows the whole series' progress beside the run's", () => {
@@ -218,6 +335,7 @@ describe("live run screen", () => {
         startedAt: new Date().toISOString(),
         series: { index: 0, count: 1, mode: "normal" },
         lastProgress: null,
+        shards: null,
       }),
     });
     await act(async () => {

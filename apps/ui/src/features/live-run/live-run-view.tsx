@@ -1,8 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { PageHeader } from "../../shared/page-header.tsx";
+import { ShardsPanel } from "../kubernetes/shards-panel.tsx";
 import { FinishedBanner } from "./finished-banner.tsx";
 import { LiveHeader } from "./live-header.tsx";
+import { LiveKnobs } from "./live-knobs.tsx";
 import { LiveProgress } from "./live-progress.tsx";
 import { useLiveRun } from "./live-run-store.ts";
 import { LiveTimeline } from "./live-timeline.tsx";
@@ -21,6 +23,8 @@ export function LiveRunView() {
       <LiveHeader />
       <FinishedBanner />
       <LiveProgress />
+      <LiveKnobs />
+      <ShardsPanel />
       <PercentileTiles />
       <LiveTimeline />
       <NoticeList />

@@ -34,3 +34,17 @@ export function experimentTitle(state: LiveRunState): string {
   const suffix = ` (${series.mode})`;
   return name.endsWith(suffix) ? name.slice(0, -suffix.length) : name;
 }
+
+/**
+ * Where a stopped sweep stopped: in point `index` of `count` (from 1), so `ran` points ran (the
+ * last part way). Null for a run that was not stopped or has one point.
+ */
+export function stoppedInPoint(
+  state: LiveRunState,
+): { index: number; ran: number; count: number } | null {
+  if (state.finished?.status !== "stopped" || !state.progress) return null;
+  const count = Math.max(state.progress.pointCount, state.points.length);
+  if (count <= 1) return null;
+  const index = state.progress.pointIndex + 1;
+  return { index, ran: index, count };
+}

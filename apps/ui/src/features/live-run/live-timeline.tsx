@@ -1,11 +1,19 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
-import { overTimeChartConfig } from "../../shared/chart-over-time.ts";
-import { shownPhase } from "./live-run-state.ts";
+import {
+  OVER_TIME_PERCENTILES,
+  overTimeChartConfig,
+  type OverTimePercentile,
+} from "../../shared/chart-over-time.ts";
+import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";
+import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
+import { missingLatencies, shownPhase } from "./live-run-state.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
 /**
- * p50, p99 and p99.9 per second, growing as events arrive (the engine's interval histograms).
+ * p50, p99 and p99.9 per second, growing as events arrive (the engine's interval histograms),
+ * and in a run with backups their cost per second; a live session's knob changes are marked.
  * Only this component follows them, and the chart redraws in place without animation
  * (ChartCanvas' update("none")).
  */
@@ -15,8 +23,20 @@ export function LiveTimeline() {
   const overTime = useLiveRun((state) => shownPhase(state)?.overTime ?? null);
   const logScale = useLiveRun((state) => state.logScale);
   const setLogScale = useLiveRun((state) => state.setLogScale);
-  const labels = { x: t("timeline.x"), y: t("timeline.y") };
+  const missing = useLiveRun(missingLatencies);
+  const markers = useLiveRun((state) => state.markers);
+  const cost = useLiveRun(
+    (state) => state.tuning !== null || (state.series !== null && state.series.mode !== "normal"),
+  );
+  const [percentiles, setPercentiles] = useState<OverTimePercentile[]>([...OVER_TIME_PERCENTILES]);
+  const labels = {
+    x: t("timeline.x"),
+    y: t("timeline.y"),
+    cost: t("timeline.cost"),
+    markers: t("timeline.markers"),
+  };
   const intervals = overTime?.intervals ?? [];
+  const shownMarkers = useTimelineMarkers(markers);
 
   return (
     <section className="card" aria-labelledby="live-timeline-title">
@@ -26,7 +46,7 @@ export function LiveTimeline() {
             {t("timeline.title")}
             {overTime ? <span className="badge op-badge">{overTime.op}</span> : null}
           </h2>
-          <p className="muted small">{t("timeline.hint")}</p>
+          <p className="muted small">{t(cost ? "timeline.hintCost" : "timeline.hint")}</p>
         </div>
         <label className="check">
           <input
@@ -38,18 +58,50 @@ export function LiveTimeline() {
           {t("timeline.log")}
         </label>
       </header>
-      <div className="timeline-box" data-intervals={intervals.length}>
+      <div
+        className="timeline-box"
+        data-intervals={intervals.length}
+        data-markers={markers.length}
+        data-last-backups={intervals.at(-1)?.backups}
+        data-last-p99-ms={intervals.at(-1)?.p99Ms ?? undefined}
+        data-last-start-ms={intervals.at(-1)?.startMs}
+      >
         <ChartCanvas<"line">
           testId="live-timeline"
           label={t("timeline.title")}
-          deps={[overTime, logScale, i18n.language]}
-          build={(theme) => overTimeChartConfig(theme, intervals, { logScale, labels })}
+          deps={[overTime, logScale, i18n.language, markers, percentiles.join(), cost]}
+          tools={
+            <PercentileChooser
+              offered={OVER_TIME_PERCENTILES}
+              chosen={percentiles}
+              onChange={(chosen) => setPercentiles(chosen as OverTimePercentile[])}
+              testId="live-timeline-percentile"
+            />
+          }
+          build={(theme) =>
+            overTimeChartConfig(theme, intervals, {
+              logScale,
+              labels,
+              percentiles,
+              cost,
+              markers: shownMarkers,
+            })
+          }
           attributes={{ "data-log-scale": logScale }}
         />
         {intervals.length === 0 ? (
-          <p className="chart-overlay muted">{t("timeline.waiting")}</p>
+          <p
+            className="chart-overlay muted"
+            data-testid="live-timeline-empty"
+            data-reason={missing}
+          >
+            {missing === "failed" || missing === "none"
+              ? t(`noLatencies.${missing}`)
+              : t("timeline.waiting")}
+          </p>
         ) : null}
       </div>
+      <MarkerList markers={shownMarkers} testId="live-markers" />
     </section>
   );
 }

@@ -22,6 +22,10 @@ export const liveRunMessages: FeatureMessages = {
     params: "{{clients}} clients · {{samples}} requests · {{size}}",
     paramsOneClient: "1 client · {{samples}} requests · {{size}}",
     progress: "{{done}} of {{total}} requests",
+    progressUntilStopped: "{{done}} requests",
+    untilStopped: "runs until you stop it",
+    paramsOpen: "{{clients}} clients · {{size}} · until stopped",
+    paramsOneClientOpen: "1 client · {{size}} · until stopped",
     seriesProgress: "Run {{index}} of {{count}} · {{done}} of {{total}} requests in all",
     runProgress: "This run ({{mode}}): {{done}} of {{total}} requests",
     phaseProgress: "this phase: {{done}} of {{total}}",
@@ -31,6 +35,7 @@ export const liveRunMessages: FeatureMessages = {
     opsPerSec: "ops/s",
     errors: "errors",
     stop: "Stop",
+    stopAndSave: "Stop and save",
     stopping: "Stopping…",
     percentiles: {
       title: "Latency of this phase",
@@ -42,26 +47,83 @@ export const liveRunMessages: FeatureMessages = {
       max: "max",
       count: "from {{requests}} requests",
       waiting: "Percentiles appear with the first answers.",
+      p999IsMax: "= max until {{requests}} requests",
+    },
+    noLatencies: {
+      failed:
+        "Every request of this phase failed: there is no latency to show. The notices and the result say why.",
+      none: "No request of this phase was answered: there is no latency to show.",
     },
     timeline: {
       title: "Percentiles over time",
       hint: "p50, p99 and p99.9 of each second's answers. A stall lifts p99.9 first; a queue lifts them all.",
+      hintCost:
+        "p50, p99 and p99.9 of each second's answers, and the extra requests backups cost (dashed, right axis). Dotted lines mark the knobs' changes.",
       log: "Log scale",
       x: "seconds since the run started",
       y: "latency (ms)",
+      cost: "extra requests (%)",
+      markers: "knob changes",
       waiting: "Waiting for the first requests…",
+    },
+    knobs: {
+      title: "Knobs",
+      hint: "Move them while it runs: the testbed and the client take each change at once, and the chart answers within two seconds.",
+      mode: "Requests",
+      modeHints: {
+        normal: "One attempt per request",
+        hedged: "A backup to another replica once the first attempt is slower than the hedge delay",
+        tied: "Two copies at once; the first to answer cancels its twin from the client",
+        "tied-server":
+          "Two copies at once; the replica that starts serving one drops its twin from the other's queue (The Tail at Scale)",
+        adaptive: "The hedge delay follows congestion: near 0 when idle, longer under load",
+      },
+      stallProbability: "Stalls",
+      stallMs: "Stall length",
+      serviceMs: "Service time",
+      replicas: "Replicas",
+      hedgeDelay: "Hedge delay",
+      hedgeBudget: "Hedge budget",
+      nowP99: "p99 last second",
+      nowP999: "p99.9",
+      nowExtra: "extra requests",
     },
     kept: "Point {{index}} of {{count}}. The cleanup phase after it (DELETE) is not shown.",
     notices: "Notices",
+    noticeText: {
+      unhedgedOps:
+        "{{mode}} mode: {{ops}} always run once, without backups (a second copy would not be harmless)",
+      backupsShareReplica:
+        "{{mode}} mode with one replica: backups go to the same server as their first attempt and share its queue; add replicas to send them elsewhere",
+      testbedStarted: "Embedded testbed listening on {{urls}} (profile {{profile}}, seed {{seed}})",
+      cleanupLeftovers_one: "Deleting the {{objects}} object this point wrote",
+      cleanupLeftovers_other: "Deleting the {{objects}} objects this point wrote",
+      modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
+      serverLost:
+        "The server stopped answering at {{time}} ({{into}} into the run): {{failures}} requests in a row got no answer over {{silent}}, the last {{error}}; the {{phase}} phase ended early",
+      mixPhase: "mixed workload",
+      bucketCreated:
+        "Bucket “{{bucket}}” did not exist at {{url}}, so it was created; it is kept after the run (only what the run puts in it is removed)",
+      tlsUnchecked:
+        "{{url}}: TLS certificates are NOT checked: anyone on the way to the server can read and change this run's requests",
+      cleanupIncomplete:
+        "The cleanup could not remove {{objects}} objects, {{uploads}} open uploads and {{buckets}} buckets ({{error}}); remove them from the run's page",
+      jobSubmitted:
+        "Submitted Job {{job}} ({{shards}} shards) in namespace {{namespace}}; results in {{folder}}",
+      distributedStopping: "Stopping: the run's stop marker is written and its Job deleted",
+    },
     mode: {
       normal: "normal",
       hedged: "hedged",
-      tied: "tied",
+      tied: "tied (client cancel)",
+      "tied-server": "tied (server cancel)",
       adaptive: "adaptive",
     },
     finished: {
       complete: "Run complete.",
       stopped: "Stopped. The requests measured so far are saved.",
+      stoppedInPoint:
+        "Stopped in point {{index}} of {{count}}: {{ran}} of {{count}} points ran. What they measured is saved.",
       failed: "The run failed: {{message}}",
       failedUnknown: "The run failed.",
       interrupted: "The run was interrupted before it finished.",
@@ -92,6 +154,10 @@ export const liveRunMessages: FeatureMessages = {
     params: "{{clients}} 个客户端 · {{samples}} 个请求 · {{size}}",
     paramsOneClient: "1 个客户端 · {{samples}} 个请求 · {{size}}",
     progress: "{{done}} / {{total}} 个请求",
+    progressUntilStopped: "{{done}} 个请求",
+    untilStopped: "持续运行，直到你停止",
+    paramsOpen: "{{clients}} 个客户端 · {{size}} · 持续到停止",
+    paramsOneClientOpen: "1 个客户端 · {{size}} · 持续到停止",
     seriesProgress: "第 {{index}} / {{count}} 次运行 · 总计 {{done}} / {{total}} 个请求",
     runProgress: "本次运行（{{mode}}）：{{done}} / {{total}} 个请求",
     phaseProgress: "本阶段：{{done}} / {{total}}",
@@ -101,6 +167,7 @@ export const liveRunMessages: FeatureMessages = {
     opsPerSec: "次/秒",
     errors: "错误",
     stop: "停止",
+    stopAndSave: "停止并保存",
     stopping: "正在停止…",
     percentiles: {
       title: "本阶段延迟",
@@ -112,26 +179,81 @@ export const liveRunMessages: FeatureMessages = {
       max: "最大值",
       count: "基于 {{requests}} 个请求",
       waiting: "收到第一批响应后显示百分位。",
+      p999IsMax: "不足 {{requests}} 个请求时即为最大值",
+    },
+    noLatencies: {
+      failed: "本阶段的请求全部失败，没有可显示的延迟。原因见通知和运行结果。",
+      none: "本阶段没有收到任何响应，没有可显示的延迟。",
     },
     timeline: {
       title: "百分位数随时间的变化",
       hint: "每秒应答的 p50、p99 与 p99.9。卡顿先抬高 p99.9；排队会抬高全部。",
+      hintCost:
+        "每秒应答的 p50、p99 与 p99.9，以及备份请求带来的额外请求（虚线，右轴）。点线标出调节旋钮的时刻。",
       log: "对数坐标",
       x: "运行开始后的秒数",
       y: "延迟（毫秒）",
+      cost: "额外请求（%）",
+      markers: "旋钮调节",
       waiting: "等待第一批请求…",
+    },
+    knobs: {
+      title: "调节旋钮",
+      hint: "运行中随时调节：测试床和客户端立即生效，图表在两秒内反映变化。",
+      mode: "请求方式",
+      modeHints: {
+        normal: "每个请求只发一次",
+        hedged: "首次请求慢于对冲延迟时，向另一个副本发送备份请求",
+        tied: "同时发送两份；先应答的一份由客户端取消另一份",
+        "tied-server":
+          "同时发送两份；先开始处理的副本让另一副本从队列中撤下其副本（《The Tail at Scale》）",
+        adaptive: "对冲延迟随拥塞变化：空闲时接近零，负载高时变长",
+      },
+      stallProbability: "卡顿比例",
+      stallMs: "卡顿时长",
+      serviceMs: "服务时间",
+      replicas: "副本数",
+      hedgeDelay: "对冲延迟",
+      hedgeBudget: "对冲预算",
+      nowP99: "上一秒 p99",
+      nowP999: "p99.9",
+      nowExtra: "额外请求",
     },
     kept: "测试点 {{index}} / {{count}}。其后的清理阶段（DELETE）不在此显示。",
     notices: "通知",
+    noticeText: {
+      unhedgedOps: "{{mode}}模式：{{ops}} 始终只发送一次，不发备份（发送第二份并非无害）",
+      backupsShareReplica:
+        "{{mode}}模式只有一个副本：备份请求与首次请求发往同一服务器，共用其队列；增加副本才能发往别处",
+      testbedStarted: "内置测试床正在监听 {{urls}}（延迟配置 {{profile}}，随机种子 {{seed}}）",
+      cleanupLeftovers_one: "正在删除此测试点写入的 {{objects}} 个对象",
+      cleanupLeftovers_other: "正在删除此测试点写入的 {{objects}} 个对象",
+      modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
+      serverLost:
+        "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：连续 {{failures}} 个请求在 {{silent}} 内没有应答，最后一个为 {{error}}；{{phase}} 阶段提前结束",
+      mixPhase: "混合负载",
+      bucketCreated:
+        "{{url}} 上不存在存储桶“{{bucket}}”，已创建；运行结束后保留（只删除本次运行放入的内容）",
+      tlsUnchecked:
+        "{{url}}：不校验 TLS 证书：通往服务器路径上的任何人都能读取并篡改本次运行的请求",
+      cleanupIncomplete:
+        "清理未能删除 {{objects}} 个对象、{{uploads}} 个未完成的分段上传和 {{buckets}} 个存储桶（{{error}}）；请在该运行的页面上删除",
+      jobSubmitted:
+        "已提交 Job {{job}}（{{shards}} 个分片），命名空间 {{namespace}}；结果写入 {{folder}}",
+      distributedStopping: "正在停止：已写入运行的停止标记并删除其 Job",
+    },
     mode: {
       normal: "普通",
       hedged: "对冲",
-      tied: "绑定",
+      tied: "绑定（客户端取消）",
+      "tied-server": "绑定（服务端取消）",
       adaptive: "自适应",
     },
     finished: {
       complete: "运行完成。",
       stopped: "已停止。已测得的请求均已保存。",
+      stoppedInPoint:
+        "在测试点 {{index}} / {{count}} 停止：共运行了 {{ran}} / {{count}} 个测试点，测得的数据均已保存。",
       failed: "运行失败：{{message}}",
       failedUnknown: "运行失败。",
       interrupted: "运行在完成前被中断。",

@@ -1,17 +1,80 @@
+import type { RunNotice } from "@taillab/api";
+import { formatInteger } from "@taillab/report";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
+import { formatDuration } from "../../shared/display-format.ts";
 import { useLiveRun } from "./live-run-store.ts";
+
+/** A notice the backend sent as data, in the UI's language. */
+export function noticeText(notice: RunNotice, t: TFunction<"live">, language: string): string {
+  switch (notice.code) {
+    case "unhedgedOps":
+      return t("noticeText.unhedgedOps", {
+        mode: t(`mode.${notice.params.mode}`),
+        ops: notice.params.ops.join(", "),
+      });
+    case "backupsShareReplica":
+      return t("noticeText.backupsShareReplica", { mode: t(`mode.${notice.params.mode}`) });
+    case "testbedStarted":
+      return t("noticeText.testbedStarted", {
+        urls: notice.params.urls.join(", "),
+        profile: notice.params.profile,
+        seed: notice.params.seed,
+      });
+    case "cleanupLeftovers":
+      return t("noticeText.cleanupLeftovers", {
+        count: notice.params.objects,
+        objects: formatInteger(notice.params.objects),
+      });
+    case "serverLost": {
+      const { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase } = notice.params;
+      return t("noticeText.serverLost", {
+        time: new Intl.DateTimeFormat(language, { timeStyle: "medium" }).format(
+          new Date(runStartEpochMs + sinceMs),
+        ),
+        into: formatDuration(sinceMs),
+        silent: formatDuration(silentMs),
+        failures: formatInteger(failures),
+        error: lastError,
+        phase: phase === "mix" ? t("noticeText.mixPhase") : phase,
+      });
+    }
+    case "bucketCreated":
+      return t("noticeText.bucketCreated", notice.params);
+    case "tlsUnchecked":
+      return t("noticeText.tlsUnchecked", notice.params);
+    case "cleanupIncomplete":
+      return t("noticeText.cleanupIncomplete", {
+        objects: formatInteger(notice.params.objects),
+        uploads: formatInteger(notice.params.uploads),
+        buckets: formatInteger(notice.params.buckets),
+        error: notice.params.error,
+      });
+    case "jobSubmitted":
+      return t("noticeText.jobSubmitted", notice.params);
+    case "distributedStopping":
+      return t("noticeText.distributedStopping");
+    case "modeCouldNotStart":
+      return t("noticeText.modeCouldNotStart", {
+        mode: t(`mode.${notice.params.mode}`),
+        reason: notice.params.reason,
+      });
+  }
+}
 
 /** What the backend said during the run (a replica down, a hedge budget exhausted…). */
 export function NoticeList() {
-  const { t } = useTranslation("live");
+  const { t, i18n } = useTranslation("live");
   const notices = useLiveRun((state) => state.notices);
   if (notices.length === 0) return null;
   return (
     <section className="card" data-testid="live-notices">
       <h2>{t("notices")}</h2>
       <ul className="notice-list">
-        {notices.map((notice) => (
-          <li key={notice.id}>{notice.message}</li>
+        {notices.map((entry) => (
+          <li key={entry.id} data-code={entry.notice?.code}>
+            {entry.notice ? noticeText(entry.notice, t, i18n.language) : entry.message}
+          </li>
         ))}
       </ul>
     </section>

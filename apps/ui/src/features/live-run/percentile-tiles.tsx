@@ -1,9 +1,10 @@
 import type { LivePercentiles } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
+import { P999_MIN_REQUESTS } from "@taillab/core";
 import { formatInteger } from "@taillab/report";
 import { formatLatency } from "../../shared/display-format.ts";
-import { shownPhase } from "./live-run-state.ts";
+import { missingLatencies, shownPhase } from "./live-run-state.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
 const TILES: { key: keyof Omit<LivePercentiles, "count">; label: string }[] = [
@@ -29,6 +30,7 @@ export function PercentileTiles() {
     }),
   );
   const pointCount = useLiveRun((state) => state.points.length);
+  const missing = useLiveRun(missingLatencies);
   return (
     <section
       className="card"
@@ -65,11 +67,20 @@ export function PercentileTiles() {
             >
               <span className="label">{t(`percentiles.${tile.label}`)}</span>
               <span className="value">{formatLatency(percentiles[tile.key])}</span>
+              {tile.key === "p999Ms" && percentiles.count < P999_MIN_REQUESTS ? (
+                <span className="tile-note" data-testid="live-p999-is-max">
+                  {t("percentiles.p999IsMax", { requests: formatInteger(P999_MIN_REQUESTS) })}
+                </span>
+              ) : null}
             </div>
           ))}
         </div>
       ) : (
-        <p className="muted">{t("percentiles.waiting")}</p>
+        <p className="muted" data-testid="live-percentiles-empty" data-reason={missing}>
+          {missing === "failed" || missing === "none"
+            ? t(`noLatencies.${missing}`)
+            : t("percentiles.waiting")}
+        </p>
       )}
     </section>
   );

@@ -84,9 +84,34 @@ describe("cdfChartData", () => {
   });
 
   it("draws a marker from the bottom to the top of the axis", () => {
-    expect(verticalMarker(12.5)).toEqual([
+    expect(verticalMarker(12.5, { fractionMin: 0, fractionMax: 1 })).toEqual([
       { x: 12.5, y: 0 },
       { x: 12.5, y: 1 },
     ]);
+  });
+
+  it.each(cases)("turns $name into its tail (CCDF) on a log fraction axis", ({ encoded }) => {
+    const analysis = analyseHistogram(encoded)!;
+    const cdf = cdfChartData(analysis, 42);
+    const ccdf = cdfChartData(analysis, 42, { view: "ccdf" });
+    expect(ccdf.view).toBe("ccdf");
+    expect(ccdf.fractionMin).toBe(1 / analysis.view.totalCount);
+    // The same latencies, each with the share of requests slower than it.
+    const first = cdf.measured[0]!;
+    expect(ccdf.measured[0]).toEqual({ x: first.x, y: 1 - first.y });
+    for (const curve of [ccdf.measured, ccdf.exponential, ccdf.lognormal]) {
+      expect(curve.every((point) => point.y >= ccdf.fractionMin && point.y <= 1)).toBe(true);
+      curve.slice(1).forEach((point, index) => {
+        expect(point.y).toBeLessThanOrEqual((curve[index]?.y ?? 1) + 1e-12);
+      });
+    }
+  });
+
+  it("takes the user's linear or log latency axis over its own choice", () => {
+    const analysis = analyseHistogram(cases[1].encoded)!;
+    expect(cdfChartData(analysis, 42).logScale).toBe(true);
+    const linear = cdfChartData(analysis, 42, { log: false });
+    expect(linear.logScale).toBe(false);
+    expect(linear.fromMs).toBe(Math.max(0, analysis.fits.exponential.t0Ms));
   });
 });

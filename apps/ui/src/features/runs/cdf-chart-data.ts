@@ -10,6 +10,13 @@ export interface XY {
 
 export type FitModel = "exponential" | "lognormal";
 
+/**
+ * cdf: the fraction of requests at or below a latency, on a linear 0–1 axis. ccdf: the fraction
+ * slower than it, on a log axis whose steps are the "nines" (10 % · p90, 1 % · p99, 0.1 % · p99.9):
+ * the tail, which the CDF squeezes into its top pixel, gets most of the height.
+ */
+export type CdfView = "cdf" | "ccdf";
+
 /** The model that fits better, as the chart's caption states it. */
 export interface BetterFit {
   model: FitModel;
@@ -18,6 +25,7 @@ export interface BetterFit {
 }
 
 export interface CdfData {
+  view: CdfView;
   measured: XY[];
   exponential: XY[];
   lognormal: XY[];
@@ -28,6 +36,9 @@ export interface CdfData {
   fromMs: number;
   /** …to a little past the slowest request and both p99 markers. */
   toMs: number;
+  /** The fraction axis: 0–1, or for a CCDF from 1 down to one request in all of them. */
+  fractionMin: number;
+  fractionMax: number;
 }
 
 /** Points per model curve: smooth at any size, cheap to draw. */
@@ -48,13 +59,23 @@ function modelCurve(fromMs: number, toMs: number, logScale: boolean, cdf: (t: nu
 }
 
 /**
- * The measured CDF beside both fitted models, as the report's CDF chart draws it (a log axis once
- * the latencies span 1.5× the usual ratio, the linear one starting at the exponential's t₀), and
- * which model fits better by Kolmogorov–Smirnov distance.
+ * The measured CDF (or CCDF) beside both fitted models, as the report's CDF chart draws it (a log
+ * latency axis once the latencies span 1.5× the usual ratio, unless `log` says otherwise, the
+ * linear one starting at the exponential's t₀), and which model fits better by
+ * Kolmogorov–Smirnov distance.
  */
-export function cdfChartData(analysis: PhaseAnalysis, measuredP99Ms: number): CdfData {
+export function cdfChartData(
+  analysis: PhaseAnalysis,
+  measuredP99Ms: number,
+  options: { log?: boolean; view?: CdfView } = {},
+): CdfData {
   const { view, fits } = analysis;
-  const logScale = wantsLogAxis([view.minMs, view.maxMs], LOG_AXIS_RATIO * 1.5);
+  const logScale = options.log ?? wantsLogAxis([view.minMs, view.maxMs], LOG_AXIS_RATIO * 1.5);
+  const tail = options.view === "ccdf";
+  // A CCDF's log axis cannot show 0 (the slowest request): it stops at one request in all.
+  const fractionMin = tail ? 1 / Math.max(10, view.totalCount) : 0;
+  const shown = (fraction: number) => (tail ? 1 - fraction : fraction);
+  const onAxis = (point: XY) => !tail || point.y >= fractionMin;
   const fromMs = logScale ? view.minMs : Math.max(0, fits.exponential.t0Ms);
   const model: FitModel =
     fits.lognormal.ksDistance < fits.exponential.ksDistance ? "lognormal" : "exponential";
@@ -68,23 +89,43 @@ export function cdfChartData(analysis: PhaseAnalysis, measuredP99Ms: number): Cd
     ? lastMs * (lastMs / fromMs) ** RIGHT_PAD
     : lastMs + (lastMs - fromMs) * RIGHT_PAD;
   return {
-    measured: view.cdf.map((point) => ({ x: point.valueMs, y: point.fraction })),
+    view: tail ? "ccdf" : "cdf",
+    measured: view.cdf
+      .map((point) => ({ x: point.valueMs, y: shown(point.fraction) }))
+      .filter(onAxis),
     exponential: modelCurve(fromMs, toMs, logScale, (t) =>
-      shiftedExponentialCdf(fits.exponential, t),
-    ),
-    lognormal: modelCurve(fromMs, toMs, logScale, (t) => lognormalCdf(fits.lognormal, t)),
+      shown(shiftedExponentialCdf(fits.exponential, t)),
+    ).filter(onAxis),
+    lognormal: modelCurve(fromMs, toMs, logScale, (t) =>
+      shown(lognormalCdf(fits.lognormal, t)),
+    ).filter(onAxis),
     logScale,
     better,
     measuredP99Ms,
     fromMs,
     toMs,
+    fractionMin,
+    fractionMax: 1,
   };
 }
 
-/** A vertical marker line from the bottom to the top of a 0–1 axis. */
-export function verticalMarker(x: number): XY[] {
+/** A vertical marker line from the bottom to the top of the fraction axis. */
+export function verticalMarker(
+  x: number,
+  data: Pick<CdfData, "fractionMin" | "fractionMax">,
+): XY[] {
   return [
-    { x, y: 0 },
-    { x, y: 1 },
+    { x, y: data.fractionMin },
+    { x, y: data.fractionMax },
   ];
 }
+
+/** Where a CCDF's log axis is labelled: the nines, as a share slower and as a percentile. */
+export const CCDF_TICKS: readonly { fraction: number; label: string }[] = [
+  { fraction: 1, label: "100%" },
+  { fraction: 0.1, label: "10% · p90" },
+  { fraction: 0.01, label: "1% · p99" },
+  { fraction: 0.001, label: "0.1% · p99.9" },
+  { fraction: 0.0001, label: "0.01% · p99.99" },
+  { fraction: 0.00001, label: "0.001% · p99.999" },
+];

@@ -1,33 +1,42 @@
-import { formatMs, formatSignificant, formatTick } from "@taillab/report";
+import type { LatencyStats } from "@taillab/api";
+import {
+  formatMs,
+  formatSignificant,
+  formatTick,
+  PERCENTILE_LABELS,
+  type PercentileKey,
+} from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ChartCanvas } from "../../shared/chart.tsx";
+import { ChartCanvas, type ChartView } from "../../shared/chart.tsx";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
+import { withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
+import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
 import {
-  MARKER_SERIES,
-  seriesColor,
-  withAlpha,
-  type ChartTheme,
-} from "../../shared/chart-theme.ts";
-import { cdfChartData, verticalMarker, type CdfData } from "./cdf-chart-data.ts";
+  CCDF_TICKS,
+  cdfChartData,
+  verticalMarker,
+  type CdfData,
+  type CdfView,
+} from "./cdf-chart-data.ts";
 import type { PhaseAnalysis } from "./phase-analysis.ts";
 
-/** Colour tokens of the two models: the same on every CDF in the app. */
-const EXPONENTIAL_SERIES = 1;
-const LOGNORMAL_SERIES = 2;
+const MARKER_PERCENTILES: readonly PercentileKey[] = ["p50", "p90", "p99", "p999", "p9999"];
 
 function cdfConfig(
   theme: ChartTheme,
   data: CdfData,
+  markers: readonly { key: PercentileKey; valueMs: number }[],
   t: TFunction<"runs">,
 ): ChartConfiguration<"line"> {
   const width = theme.lineWidth;
-  const modelColor = seriesColor(
-    theme,
-    data.better.model === "exponential" ? EXPONENTIAL_SERIES : LOGNORMAL_SERIES,
-  );
+  const { models } = theme.palette;
+  const tail = data.view === "ccdf";
+  // The labs' question is the queueing model's: its curve is always drawn; the lognormal too
+  // when it fits better. A legend click shows or hides either.
+  const threshold = tail ? 0.01 : 0.99;
   return {
     type: "line",
     data: {
@@ -41,38 +50,39 @@ function cdfConfig(
         {
           label: t("charts.exponentialModel"),
           data: data.exponential,
-          borderColor: seriesColor(theme, EXPONENTIAL_SERIES),
+          borderColor: models.exponential,
           borderWidth: width,
           borderDash: [8, 5],
-          // The worse fit starts hidden; its legend entry brings it back.
-          hidden: data.better.model !== "exponential",
         },
         {
           label: t("charts.lognormalModel"),
           data: data.lognormal,
-          borderColor: seriesColor(theme, LOGNORMAL_SERIES),
+          borderColor: models.lognormal,
           borderWidth: width,
           borderDash: [2, 4],
           hidden: data.better.model !== "lognormal",
         },
-        {
-          label: t("charts.measuredP99", { value: formatMs(data.measuredP99Ms) }),
-          data: verticalMarker(data.measuredP99Ms),
-          borderColor: seriesColor(theme, MARKER_SERIES),
+        ...markers.map((marker) => ({
+          label: t("charts.measuredPercentile", {
+            percentile: PERCENTILE_LABELS[marker.key],
+            value: formatMs(marker.valueMs),
+          }),
+          data: verticalMarker(marker.valueMs, data),
+          borderColor: theme.palette.percentiles[marker.key],
           borderWidth: width,
-        },
+        })),
         {
           label: t("charts.modelP99", { value: formatMs(data.better.predictedP99Ms) }),
-          data: verticalMarker(data.better.predictedP99Ms),
-          borderColor: modelColor,
+          data: verticalMarker(data.better.predictedP99Ms, data),
+          borderColor: models[data.better.model],
           borderWidth: width,
           borderDash: [8, 5],
         },
         {
-          label: "0.99",
+          label: String(threshold),
           data: [
-            { x: data.fromMs, y: 0.99 },
-            { x: data.toMs, y: 0.99 },
+            { x: data.fromMs, y: threshold },
+            { x: data.toMs, y: threshold },
           ],
           borderColor: withAlpha(theme.text, 0.5),
           borderWidth: Math.max(1, width / 2),
@@ -94,7 +104,17 @@ function cdfConfig(
           boundTicks: false,
           tickLabel: formatTick,
         }),
-        y: axis(theme, { type: "linear", title: t("charts.cdfAxis"), min: 0, max: 1 }),
+        y: tail
+          ? axis(theme, {
+              type: "logarithmic",
+              title: t("charts.ccdfAxis"),
+              min: data.fractionMin,
+              max: 1,
+              tickValues: CCDF_TICKS.map((tick) => tick.fraction),
+              tickLabel: (value) =>
+                CCDF_TICKS.find((tick) => Math.abs(tick.fraction / value - 1) < 1e-6)?.label ?? "",
+            })
+          : axis(theme, { type: "linear", title: t("charts.cdfAxis"), min: 0, max: 1 }),
       },
       plugins: legendAndTooltip(theme, {
         tooltipLabel: (label, value) => `${label}: ${formatTick(value)}`,
@@ -105,43 +125,70 @@ function cdfConfig(
 
 /**
  * The CDF beside the labs' queueing model F(t) = 1 − e^(−α(t − t₀)) and a lognormal, fitted to the
- * stored histogram; the better fit (smaller Kolmogorov–Smirnov distance) is drawn, the other one
- * a legend click away, with markers at the measured and the predicted p99.
+ * stored histogram, with markers at the measured percentiles chosen (p99 first) and the better
+ * model's p99. Its tail view (CCDF) puts the share of slower requests on a log axis of nines.
  */
-export function CdfChart({
-  analysis,
-  measuredP99Ms,
-}: {
-  analysis: PhaseAnalysis;
-  measuredP99Ms: number;
-}) {
+export function CdfChart({ analysis, stats }: { analysis: PhaseAnalysis; stats: LatencyStats }) {
   const { t } = useTranslation("runs");
-  const data = useMemo(() => cdfChartData(analysis, measuredP99Ms), [analysis, measuredP99Ms]);
+  const [view, setView] = useState<CdfView>("cdf");
+  const [shown, setShown] = useState<PercentileKey[]>(["p99"]);
+  const measuredP99Ms = stats.p99;
+  const auto = useMemo(() => cdfChartData(analysis, measuredP99Ms), [analysis, measuredP99Ms]);
+  const dataFor = (chartView: ChartView) =>
+    cdfChartData(analysis, measuredP99Ms, { log: chartView.log, view });
+  const markers = shown.map((key) => ({ key, valueMs: stats[key] }));
   const { exponential, lognormal } = analysis.fits;
+  const title = t("charts.cdfTitle");
   return (
     <figure className="card chart-card">
       <figcaption>
-        <h3>{t("charts.cdfTitle")}</h3>
+        <h3>{title}</h3>
         <p className="fit-verdict" data-testid="fit-verdict">
           {t("charts.betterFit", {
-            model: t(`charts.models.${data.better.model}`),
-            ks: data.better.ksDistance.toFixed(3),
-            predicted: formatMs(data.better.predictedP99Ms),
+            model: t(`charts.models.${auto.better.model}`),
+            ks: auto.better.ksDistance.toFixed(3),
+            predicted: formatMs(auto.better.predictedP99Ms),
             measured: formatMs(measuredP99Ms),
           })}
         </p>
       </figcaption>
       <ChartCanvas
         testId="cdf-chart"
-        label={t("charts.cdfTitle")}
-        deps={[data, t]}
-        build={(theme) => cdfConfig(theme, data, t)}
+        label={title}
+        deps={[analysis, stats, view, shown.join(), t]}
+        logScale={auto.logScale}
+        build={(theme, chartView) => cdfConfig(theme, dataFor(chartView), markers, t)}
+        tools={
+          <>
+            <span className="segmented" role="group" aria-label={t("charts.cdfViewsLabel")}>
+              {(["cdf", "ccdf"] as const).map((option) => (
+                <button
+                  key={option}
+                  type="button"
+                  className="chip small"
+                  aria-pressed={view === option}
+                  data-testid={`cdf-chart-view-${option}`}
+                  onClick={() => setView(option)}
+                >
+                  {t(`charts.cdfViews.${option}`)}
+                </button>
+              ))}
+            </span>
+            <PercentileChooser
+              offered={MARKER_PERCENTILES}
+              chosen={shown}
+              onChange={setShown}
+              testId="cdf-chart-percentile"
+            />
+          </>
+        }
         attributes={{
-          "data-fit-model": data.better.model,
-          "data-ks-distance": data.better.ksDistance,
-          "data-predicted-p99-ms": data.better.predictedP99Ms,
+          "data-view": view,
+          "data-fit-model": auto.better.model,
+          "data-ks-distance": auto.better.ksDistance,
+          "data-predicted-p99-ms": auto.better.predictedP99Ms,
           "data-measured-p99-ms": measuredP99Ms,
-          "data-log-scale": data.logScale,
+          "data-log-scale": auto.logScale,
         }}
       />
       <ul className="fit-details muted">

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CheckIcon } from "../../shared/icons.tsx";
 
 type CopyState = "idle" | "copied" | "failed";
 
@@ -42,7 +43,15 @@ export function CopyTextButton({
         }
       }}
     >
-      {state === "copied" ? `✓ ${t("copy.copied")}` : state === "failed" ? t("copy.failed") : label}
+      {state === "copied" ? (
+        <>
+          <CheckIcon /> {t("copy.copied")}
+        </>
+      ) : state === "failed" ? (
+        t("copy.failed")
+      ) : (
+        label
+      )}
     </button>
   );
 }

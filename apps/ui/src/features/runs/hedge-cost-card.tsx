@@ -1,4 +1,4 @@
-import type { PhaseSummary, RequestMode } from "@taillab/api";
+import { isTiedMode, type PhaseSummary, type RequestMode } from "@taillab/api";
 import { formatInteger, formatMiB, formatMs, formatPercent } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 
@@ -37,7 +37,7 @@ export function HedgeCostCard({ phase, mode }: { phase: PhaseSummary; mode: Requ
               value={hedge.delayMs === null ? t("hedge.noneSent") : `${formatMs(hedge.delayMs)} ms`}
             />
             <Stat
-              label={mode === "tied" ? t("hedge.budgetTied") : t("hedge.budget")}
+              label={isTiedMode(mode) ? t("hedge.budgetTied") : t("hedge.budget")}
               value={`${formatPercent(hedge.budgetPct, 0)} %`}
             />
           </div>

@@ -12,6 +12,7 @@ import type { PhaseAnalysis } from "./phase-analysis.ts";
 function histogramConfig(
   theme: ChartTheme,
   data: HistogramData,
+  logCounts: boolean,
   t: TFunction<"runs">,
 ): ChartConfiguration<"bar"> {
   const color = seriesColor(theme, 0);
@@ -35,13 +36,20 @@ function histogramConfig(
     options: {
       scales: {
         x: axis(theme, { type: "category", title: t("charts.latencyMs") }),
-        // Counts of 1 (a lone stall) must still get a bar: the axis starts below 1.
-        y: axis(theme, {
-          type: "logarithmic",
-          title: t("charts.requestsLog"),
-          min: 0.5,
-          tickLabel: integerTickLabel,
-        }),
+        // Counts of 1 (a lone stall) must still get a bar: a log axis starts below 1.
+        y: logCounts
+          ? axis(theme, {
+              type: "logarithmic",
+              title: t("charts.requestsLog"),
+              min: 0.5,
+              tickLabel: integerTickLabel,
+            })
+          : axis(theme, {
+              type: "linear",
+              title: t("charts.requests"),
+              beginAtZero: true,
+              tickLabel: integerTickLabel,
+            }),
       },
       plugins: legendAndTooltip(theme, {
         legend: false,
@@ -69,7 +77,8 @@ export function HistogramChart({ analysis }: { analysis: PhaseAnalysis }) {
         testId="histogram-chart"
         label={t("charts.histogramTitle")}
         deps={[data, t]}
-        build={(theme) => histogramConfig(theme, data, t)}
+        logScale
+        build={(theme, view) => histogramConfig(theme, data, view.log, t)}
         attributes={{
           "data-total": data.totalCount,
           "data-bins": data.bars.length,

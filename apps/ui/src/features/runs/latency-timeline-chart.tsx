@@ -1,11 +1,14 @@
 import type { LatencyStats } from "@taillab/api";
 import type { DecimatedBucket } from "@taillab/core";
-import { formatInteger, formatMs } from "@taillab/report";
-import { useMemo } from "react";
+import { formatInteger, formatMs, PERCENTILE_LABELS, type PercentileKey } from "@taillab/report";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { timelineChartConfig } from "../../shared/chart-timeline.ts";
+import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
 import { timelineChartData } from "./timeline-chart-data.ts";
+
+const TIMELINE_PERCENTILES: readonly PercentileKey[] = ["p50", "p90", "p99", "p999", "p9999"];
 
 /**
  * Latency against request index: where the spikes are. Each column spans a run of consecutive
@@ -20,6 +23,15 @@ export function LatencyTimelineChart({
 }) {
   const { t } = useTranslation("runs");
   const data = useMemo(() => timelineChartData(buckets, stats), [buckets, stats]);
+  const [shown, setShown] = useState<PercentileKey[]>(["p99"]);
+  const lines = shown.map((key) => ({
+    key,
+    valueMs: stats[key],
+    label: t("charts.percentileLine", {
+      percentile: PERCENTILE_LABELS[key],
+      value: formatMs(stats[key]),
+    }),
+  }));
   return (
     <figure className="card chart-card">
       <figcaption>
@@ -34,10 +46,19 @@ export function LatencyTimelineChart({
       <ChartCanvas
         testId="timeline-chart"
         label={t("charts.timelineTitle")}
-        deps={[data, t]}
-        build={(theme) =>
+        deps={[data, lines.map((line) => line.label).join(), t]}
+        logScale={data.logScale}
+        tools={
+          <PercentileChooser
+            offered={TIMELINE_PERCENTILES}
+            chosen={shown}
+            onChange={setShown}
+            testId="timeline-chart-percentile"
+          />
+        }
+        build={(theme, view) =>
           timelineChartConfig(theme, data.columns, {
-            logScale: data.logScale,
+            logScale: view.log,
             labels: {
               band: t("charts.band"),
               slowest: t("charts.slowest"),
@@ -46,10 +67,7 @@ export function LatencyTimelineChart({
               x: t("charts.requestIndex"),
               y: t("charts.latencyMs"),
             },
-            p99: {
-              valueMs: data.p99Ms,
-              label: t("charts.p99Line", { value: formatMs(data.p99Ms) }),
-            },
+            percentiles: lines,
             zoom: true,
           })
         }

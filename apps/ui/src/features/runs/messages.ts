@@ -33,10 +33,14 @@ export const runsMessages: FeatureMessages = {
         mode: "Mode",
         points: "Points",
       },
+      pointsRan: "stopped: {{ran}} of {{count}} points ran",
     },
     points: {
-      one: "{{clients}} clients × {{samples}} × {{size}}",
-      sweep: "{{n}} points · {{clients}} clients · {{size}}",
+      one: "{{clients}} · {{samples}} × {{size}}",
+      sweep: "{{n}} points · {{clients}} · {{size}}",
+      clients_one: "{{value}} client",
+      clients_other: "{{value}} clients",
+      untilStopped: "{{clients}} · {{size}} until stopped",
     },
     status: {
       running: "running",
@@ -49,7 +53,8 @@ export const runsMessages: FeatureMessages = {
     modes: {
       normal: "normal",
       hedged: "hedged",
-      tied: "tied",
+      tied: "tied (client cancel)",
+      "tied-server": "tied (server cancel)",
       adaptive: "adaptive",
     },
     loops: {
@@ -100,6 +105,12 @@ export const runsMessages: FeatureMessages = {
       noNotes: "No notes yet.",
       noPhases: "This run measured nothing: there are no phases to chart.",
     },
+    origin: {
+      runAgain: "Run again",
+      runAgainHint: "The same spec on the same endpoint, as a new run",
+      noEndpoint: "The endpoint this run used is no longer saved",
+      experiment: "Experiment: {{name}}",
+    },
     spec: {
       phases: "Phases",
       phaseNames: { write: "write", read: "read", cleanup: "cleanup" },
@@ -114,7 +125,10 @@ export const runsMessages: FeatureMessages = {
       forSeconds: "for {{seconds}} s",
       hedging: "Backups",
       hedgeText: "after {{delay}}, at most {{budget}} % extra requests",
-      tiedText: "a second copy at once, after {{delay}}",
+      tiedText: "a second copy at once, after {{delay}}; the first to answer cancels its twin",
+      tiedServerText:
+        "a second copy at once, after {{delay}}; the replica that starts one drops its twin from the other's queue",
+      untilStopped: "until stopped",
       target: "Target",
       endpoints_one: "{{count}} endpoint",
       endpoints_other: "{{count}} endpoints",
@@ -133,8 +147,20 @@ export const runsMessages: FeatureMessages = {
       failedUnknown: "No reason was recorded.",
       running: "This run is still going: the figures will change when it finishes.",
       stopped: "This run was stopped early: the figures cover what was measured before the stop.",
+      stoppedInPoint:
+        "Stopped in point {{ran}} of {{count}}: {{ran}} of {{count}} points ran ({{finished}} to the end); the figures cover what was measured before the stop.",
       damagedTitle: "Damaged folder.",
       damaged: "The figures cover what could be read:",
+    },
+    leftovers: {
+      left: "Its cleanup could not remove what it left on the server ({{error}}): objects under {{prefix}} in bucket {{bucket}} ({{objects}}), open uploads ({{uploads}}), buckets ({{buckets}}).",
+      endedEarly:
+        "It ended before its cleanup: objects under {{prefix}} in bucket {{bucket}} at {{url}}, open uploads and buckets of its may still be there.",
+      kept: "It kept its objects under {{prefix}} in bucket {{bucket}} at {{url}} (no cleanup phase).",
+      remove: "Remove them",
+      removing: "Removing…",
+      removed:
+        "Removed what this run left: objects ({{objects}}), open uploads ({{uploads}}), buckets ({{buckets}}); nothing of it is left on the server.",
     },
     results: {
       title: "Results",
@@ -144,15 +170,68 @@ export const runsMessages: FeatureMessages = {
       operation: "Operation",
       requests: "Requests",
       errors: "Errors",
+      maxMs: "max (ms)",
+      p999IsMax: "p99.9 needs ≥ 1,000 requests: with fewer it is only the slowest one",
+      p999Note:
+        "* p99.9 needs ≥ 1,000 requests. A phase marked * answered fewer, so its p99.9 is its slowest request (the max), not a tail estimate.",
       serviceP99: "service p99 (ms)",
       missedStarts: "Missed starts",
       backups: "Backups (%)",
       wonByBackup: "Won by backup",
       wasted: "Wasted (MB)",
+      noSuccess:
+        "{{op}}{{point}}: none of its {{requests}} requests succeeded, so it has no latency figures (its errors are counted by code above).",
+    },
+    timing: {
+      title: "Where the time went",
+      intro:
+        "Each latency split at the steps of a request, at p50 and p99 (ms): the wait in the client before it went out, then the answering attempt from sent to done (service), to its first byte (TTFB) and the body's transfer. Steady throughput counts only the time every client was busy.",
+      parts: {
+        clientQueueMs: "Client queue",
+        serviceMs: "Service",
+        ttfbMs: "TTFB",
+        transferMs: "Transfer",
+      },
+      hints: {
+        clientQueueMs:
+          "Intended start → the first attempt sent: scheduling, signing, waiting for a connection",
+        serviceMs: "The answering attempt, sent → done (what a closed loop calls latency)",
+        ttfbMs: "The answering attempt, sent → its first body byte",
+        transferMs: "The answering attempt, first body byte → done",
+        steady:
+          "From when the last client sent its first request to when the first client got its last answer",
+      },
+      steady: "Steady",
+      note: "A client queue that grows with the load is the tool, not the server: open loops count it in their latency, as they should.",
+    },
+    tail: {
+      title: "Where the tail went",
+      intro:
+        "The slowest 1 % and 0.1 % of this phase's successful requests, and where their time went on average: waiting in the client, waiting for a backup, in the server up to the first byte, and in the transfer.",
+      slowest: "slowest {{share}}",
+      requests: "Requests",
+      fromMs: "From (ms)",
+      meanMs: "Mean (ms)",
+      parts: {
+        clientQueue: "Client queue",
+        hedgeWait: "Backup wait",
+        server: "Server",
+        transfer: "Transfer",
+      },
+      note: "No other load tool splits its tail this way: a tail that is mostly server is the server's; mostly client queue, the client could not keep up; backup wait is the hedge delay the tail paid.",
+    },
+    overTime: {
+      title: "Percentiles over time",
+      note: "p50, p99 and p99.9 of each second's successful requests ({{seconds}} seconds), by when they were answered.",
+      noteCost:
+        "p50, p99 and p99.9 of each second's successful requests ({{seconds}} seconds), and the extra requests its backups cost (dashed, right axis). Dotted lines mark a live session's knob changes.",
+      x: "Seconds since the run started",
+      cost: "Extra requests (%)",
+      markers: "knob changes",
     },
     picker: {
       point: "Point",
-      pointOption: "#{{index}}: {{clients}} clients × {{samples}} × {{size}}",
+      pointOption: "#{{index}}: {{point}}",
       phase: "Phase",
     },
     hedge: {
@@ -186,15 +265,18 @@ export const runsMessages: FeatureMessages = {
       slowest: "slowest",
       fastest: "fastest",
       mean: "mean",
-      p99Line: "p99 {{value}} ms",
+      percentileLine: "{{percentile}} {{value}} ms",
       histogramTitle: "Latency distribution",
       histogramNote: "{{bins}} bins of equal ratio (a log latency axis), requests on a log scale.",
       cdfTitle: "CDF and queueing-model fit",
       cdfAxis: "Fraction of requests at or below",
+      ccdfAxis: "Fraction of requests slower (log)",
+      cdfViews: { cdf: "CDF", ccdf: "Tail (CCDF)" },
+      cdfViewsLabel: "Show the distribution or its tail",
       measuredCdf: "measured",
       exponentialModel: "exponential model",
       lognormalModel: "lognormal model",
-      measuredP99: "measured p99 {{value}} ms",
+      measuredPercentile: "measured {{percentile}} {{value}} ms",
       modelP99: "model p99 {{value}} ms",
       models: {
         exponential: "shifted exponential",
@@ -209,6 +291,8 @@ export const runsMessages: FeatureMessages = {
       noSeries: "No per-request series was stored for this phase.",
       noHistogram: "No histogram was stored for this phase.",
       noLatencies: "No successful requests in this phase: nothing to chart.",
+      noSuccess:
+        "No request of {{op}} succeeded: latency charts need answers. Its errors are counted by code in the table above.",
       ladderTitle: "Percentile ladder",
       ladderNote:
         "p50 to p99.99 on a “nines” axis: each step right is ten times rarer. A flat line has no tail; a steep one does.",
@@ -219,17 +303,32 @@ export const runsMessages: FeatureMessages = {
       sweepThroughput: "Throughput against {{along}}",
       sweepOps: "Operations per second against {{along}}",
       sweepLatency: "{{op}} latency against {{along}}",
-      sweepP99: "p99 latency against {{along}}",
+      sweepRunsLatency: "Latency against {{along}}",
+      dashes: {
+        solid: "solid",
+        dashed: "dashed",
+        dotted: "dotted",
+        dashDot: "dash-dot",
+        long: "long dashes",
+      },
+      dashKey: "{{what}}: {{style}}",
       objectSize: "Object size",
       concurrency: "Clients (concurrency)",
-      fixedClients: "{{clients}} clients × {{samples}}",
-      fixedSize: "{{size}} × {{samples}}",
+      fixed: {
+        clients_one: "{{value}} client",
+        clients_other: "{{value}} clients",
+        samples_one: "{{value}} request",
+        samples_other: "{{value}} requests",
+        perPoint: "{{size}} per point",
+      },
       metrics: {
         throughputMBps: "Throughput (MB/s)",
         opsPerSec: "Operations per second",
         p50Ms: "p50",
+        p90Ms: "p90",
         p99Ms: "p99",
         p999Ms: "p99.9",
+        p9999Ms: "p99.99",
       },
     },
     repetitions: {
@@ -248,6 +347,12 @@ export const runsMessages: FeatureMessages = {
       received: "Received",
       completed: "Completed",
       abandoned: "Abandoned by the client",
+      served: "Served",
+      servedHint:
+        "Requests the replica began to serve: the work it did, the losers of backups included",
+      tiesDropped: "Tied twins dropped",
+      tiesDroppedHint:
+        "Tied copies dropped from its queue because their twin started on another replica (tied, server cancel)",
     },
     copy: {
       table: "Copy table as text",
@@ -301,10 +406,14 @@ export const runsMessages: FeatureMessages = {
         mode: "模式",
         points: "测试点",
       },
+      pointsRan: "已停止：运行了 {{ran}} / {{count}} 个测试点",
     },
     points: {
-      one: "{{clients}} 个客户端 × {{samples}} × {{size}}",
-      sweep: "{{n}} 个测试点 · {{clients}} 个客户端 · {{size}}",
+      one: "{{clients}} · {{samples}} × {{size}}",
+      sweep: "{{n}} 个测试点 · {{clients}} · {{size}}",
+      clients_one: "{{value}} 个客户端",
+      clients_other: "{{value}} 个客户端",
+      untilStopped: "{{clients}} · {{size}} 持续到停止",
     },
     status: {
       running: "运行中",
@@ -317,7 +426,8 @@ export const runsMessages: FeatureMessages = {
     modes: {
       normal: "普通",
       hedged: "对冲",
-      tied: "绑定",
+      tied: "绑定（客户端取消）",
+      "tied-server": "绑定（服务端取消）",
       adaptive: "自适应",
     },
     loops: {
@@ -368,6 +478,12 @@ export const runsMessages: FeatureMessages = {
       noNotes: "暂无备注。",
       noPhases: "此运行没有测量任何内容：没有可绘制的阶段。",
     },
+    origin: {
+      runAgain: "再次运行",
+      runAgainHint: "在同一端点上按相同配置重新运行一次",
+      noEndpoint: "此运行所用的端点已不再保存",
+      experiment: "实验：{{name}}",
+    },
     spec: {
       phases: "阶段",
       phaseNames: { write: "写入", read: "读取", cleanup: "清理" },
@@ -382,7 +498,10 @@ export const runsMessages: FeatureMessages = {
       forSeconds: "持续 {{seconds}} 秒",
       hedging: "备份请求",
       hedgeText: "{{delay}} 后发送，额外请求最多 {{budget}} %",
-      tiedText: "立即发送第二份副本，延迟 {{delay}}",
+      tiedText: "立即发送第二份副本，延迟 {{delay}}；先应答的一份取消另一份",
+      tiedServerText:
+        "立即发送第二份副本，延迟 {{delay}}；先开始处理的副本让另一副本从队列中撤下其副本",
+      untilStopped: "持续到停止",
       target: "目标",
       // Chinese has one form; the _one keys keep both languages' key sets alike (i18n.test.ts).
       endpoints_one: "{{count}} 个端点",
@@ -401,8 +520,20 @@ export const runsMessages: FeatureMessages = {
       failedUnknown: "未记录原因。",
       running: "此运行仍在进行：结束后数据会变化。",
       stopped: "此运行被提前停止：数据仅涵盖停止前测得的部分。",
+      stoppedInPoint:
+        "在测试点 {{ran}} / {{count}} 停止：运行了 {{ran}} / {{count}} 个测试点（其中 {{finished}} 个完整运行）；数据仅涵盖停止前测得的部分。",
       damagedTitle: "文件夹已损坏。",
       damaged: "数据仅涵盖可读取的部分：",
+    },
+    leftovers: {
+      left: "其清理未能删除存储桶 {{bucket}} 中 {{prefix}} 下的 {{objects}} 个对象、{{uploads}} 个未完成的分段上传和 {{buckets}} 个存储桶（{{error}}）。",
+      endedEarly:
+        "它在清理之前就结束了：{{url}} 上存储桶 {{bucket}} 中 {{prefix}} 下的对象、它的未完成上传和存储桶可能仍然存在。",
+      kept: "它保留了 {{url}} 上存储桶 {{bucket}} 中 {{prefix}} 下的对象（没有清理阶段）。",
+      remove: "删除它们",
+      removing: "正在删除…",
+      removed:
+        "已删除本次运行的 {{objects}} 个对象、{{uploads}} 个未完成上传和 {{buckets}} 个存储桶；服务器上已不留任何内容。",
     },
     results: {
       title: "结果",
@@ -412,15 +543,66 @@ export const runsMessages: FeatureMessages = {
       operation: "操作",
       requests: "请求数",
       errors: "错误",
+      maxMs: "最大值 (ms)",
+      p999IsMax: "p99.9 需要至少 1,000 个请求：不足时它只是最慢的那一个",
+      p999Note:
+        "* p99.9 需要至少 1,000 个请求。标 * 的阶段成功请求不足 1,000 个，其 p99.9 就是最慢的请求（最大值），而不是尾延迟的估计。",
       serviceP99: "服务时间 p99 (ms)",
       missedStarts: "错过的发送时刻",
       backups: "备份请求 (%)",
       wonByBackup: "备份胜出",
       wasted: "浪费 (MB)",
+      noSuccess:
+        "{{op}}{{point}}：{{requests}} 个请求全部失败，因此没有延迟数据（错误已在上表按错误码计数）。",
+    },
+    timing: {
+      title: "时间花在了哪里",
+      intro:
+        "按请求的各个步骤拆分延迟，给出 p50 与 p99（毫秒）：请求发出前在客户端的等待，随后应答尝试从发出到完成（服务时间）、到第一个字节（TTFB）以及响应体的传输。稳定吞吐量只统计所有客户端都在忙的时段。",
+      parts: {
+        clientQueueMs: "客户端排队",
+        serviceMs: "服务时间",
+        ttfbMs: "TTFB",
+        transferMs: "传输",
+      },
+      hints: {
+        clientQueueMs: "计划开始 → 首次尝试发出：调度、签名、等待连接",
+        serviceMs: "应答尝试从发出到完成（闭环称之为延迟）",
+        ttfbMs: "应答尝试从发出到第一个响应字节",
+        transferMs: "应答尝试从第一个响应字节到完成",
+        steady: "从最后一个客户端发出第一个请求，到第一个客户端收到最后一个应答",
+      },
+      steady: "稳定吞吐",
+      note: "随负载增长的客户端排队来自工具本身而非服务器：开环会把它计入延迟，这是正确的。",
+    },
+    tail: {
+      title: "尾部延迟的去向",
+      intro:
+        "此阶段最慢的 1 % 与 0.1 % 成功请求，以及它们的时间平均花在哪里：在客户端等待、等待备份、服务器处理到第一个字节、以及传输。",
+      slowest: "最慢的 {{share}}",
+      requests: "请求数",
+      fromMs: "起点 (ms)",
+      meanMs: "平均 (ms)",
+      parts: {
+        clientQueue: "客户端排队",
+        hedgeWait: "等待备份",
+        server: "服务器",
+        transfer: "传输",
+      },
+      note: "其他压测工具都不这样拆分尾部：尾部主要在服务器，就是服务器的问题；主要在客户端排队，说明客户端跟不上；等待备份是尾部为对冲延迟付出的时间。",
+    },
+    overTime: {
+      title: "百分位数随时间的变化",
+      note: "每秒成功请求的 p50、p99 与 p99.9（共 {{seconds}} 秒），按应答时刻归入各秒。",
+      noteCost:
+        "每秒成功请求的 p50、p99 与 p99.9（共 {{seconds}} 秒），以及备份请求带来的额外请求（虚线，右轴）。点线标出实时实验中调节旋钮的时刻。",
+      x: "运行开始后的秒数",
+      cost: "额外请求（%）",
+      markers: "旋钮调节",
     },
     picker: {
       point: "测试点",
-      pointOption: "#{{index}}：{{clients}} 个客户端 × {{samples}} × {{size}}",
+      pointOption: "#{{index}}：{{point}}",
       phase: "阶段",
     },
     hedge: {
@@ -453,15 +635,18 @@ export const runsMessages: FeatureMessages = {
       slowest: "最慢",
       fastest: "最快",
       mean: "平均",
-      p99Line: "p99 {{value}} ms",
+      percentileLine: "{{percentile}} {{value}} ms",
       histogramTitle: "延迟分布",
       histogramNote: "{{bins}} 个等比例区间（对数延迟轴），请求数为对数刻度。",
-      cdfTitle: "CDF 与排队模型拟合",
+      cdfTitle: "累积分布（CDF）与排队模型拟合",
       cdfAxis: "不超过该延迟的请求比例",
+      ccdfAxis: "慢于该延迟的请求比例（对数）",
+      cdfViews: { cdf: "累积分布（CDF）", ccdf: "尾部（CCDF）" },
+      cdfViewsLabel: "显示分布或其尾部",
       measuredCdf: "实测",
       exponentialModel: "指数模型",
       lognormalModel: "对数正态模型",
-      measuredP99: "实测 p99 {{value}} ms",
+      measuredPercentile: "实测 {{percentile}} {{value}} ms",
       modelP99: "模型 p99 {{value}} ms",
       models: {
         exponential: "平移指数分布",
@@ -476,6 +661,7 @@ export const runsMessages: FeatureMessages = {
       noSeries: "此阶段没有保存逐请求序列。",
       noHistogram: "此阶段没有保存直方图。",
       noLatencies: "此阶段没有成功的请求：没有可绘制的内容。",
+      noSuccess: "{{op}} 没有任何成功的请求：延迟图需要应答。其错误已在上表按错误码计数。",
       ladderTitle: "百分位阶梯",
       ladderNote:
         "p50 到 p99.99 使用“几个 9”轴：每向右一格就稀少十倍。平坦的线没有长尾，陡峭的线有。",
@@ -486,17 +672,32 @@ export const runsMessages: FeatureMessages = {
       sweepThroughput: "吞吐量随{{along}}的变化",
       sweepOps: "每秒操作数随{{along}}的变化",
       sweepLatency: "{{op}} 延迟随{{along}}的变化",
-      sweepP99: "p99 延迟随{{along}}的变化",
+      sweepRunsLatency: "延迟随{{along}}的变化",
+      dashes: {
+        solid: "实线",
+        dashed: "虚线",
+        dotted: "点线",
+        dashDot: "点划线",
+        long: "长虚线",
+      },
+      dashKey: "{{what}}：{{style}}",
       objectSize: "对象大小",
       concurrency: "客户端数（并发）",
-      fixedClients: "{{clients}} 个客户端 × {{samples}}",
-      fixedSize: "{{size}} × {{samples}}",
+      fixed: {
+        clients_one: "{{value}} 个客户端",
+        clients_other: "{{value}} 个客户端",
+        samples_one: "{{value}} 个请求",
+        samples_other: "{{value}} 个请求",
+        perPoint: "每个测试点 {{size}}",
+      },
       metrics: {
         throughputMBps: "吞吐量 (MB/s)",
         opsPerSec: "每秒操作数",
         p50Ms: "p50",
+        p90Ms: "p90",
         p99Ms: "p99",
         p999Ms: "p99.9",
+        p9999Ms: "p99.99",
       },
     },
     repetitions: {
@@ -515,6 +716,10 @@ export const runsMessages: FeatureMessages = {
       received: "收到",
       completed: "完成",
       abandoned: "被客户端放弃",
+      served: "已处理",
+      servedHint: "副本开始处理的请求：它所做的工作，包括落败的备份请求",
+      tiesDropped: "撤下的绑定副本",
+      tiesDroppedHint: "因另一副本已开始处理其副本而从队列中撤下的绑定请求（绑定，服务端取消）",
     },
     copy: {
       table: "复制表格文本",

@@ -1,11 +1,11 @@
-import { formatMs, formatTick } from "@taillab/report";
+import { colorOf, formatMs, formatTick } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
-import { seriesColor, type ChartTheme } from "../../shared/chart-theme.ts";
+import type { ChartTheme } from "../../shared/chart-theme.ts";
 import {
   LADDER_TICKS,
   ladderLines,
@@ -16,6 +16,7 @@ import {
 function ladderConfig(
   theme: ChartTheme,
   lines: readonly LadderLine[],
+  log: boolean,
   t: TFunction<"runs">,
 ): ChartConfiguration<"line"> {
   const first = LADDER_TICKS[0]?.nines ?? 0;
@@ -24,7 +25,7 @@ function ladderConfig(
     type: "line",
     data: {
       datasets: lines.map((line) => {
-        const color = seriesColor(theme, line.color);
+        const color = colorOf(theme.palette, line.color);
         return {
           label: line.label,
           data: line.points.map((point) => ({ x: point.nines, y: point.valueMs })),
@@ -49,7 +50,8 @@ function ladderConfig(
             LADDER_TICKS.find((tick) => Math.abs(tick.nines - nines) < 1e-9)?.label ?? "",
         }),
         y: axis(theme, {
-          type: "logarithmic",
+          type: log ? "logarithmic" : "linear",
+          beginAtZero: !log,
           title: t("charts.latencyMs"),
           tickLabel: formatTick,
         }),
@@ -86,7 +88,8 @@ export function PercentileLadderChart({
         testId={testId}
         label={title}
         deps={[lines, t]}
-        build={(theme) => ladderConfig(theme, lines, t)}
+        logScale
+        build={(theme, view) => ladderConfig(theme, lines, view.log, t)}
         attributes={{ "data-lines": lines.length }}
       />
     </figure>

@@ -62,11 +62,11 @@ describe("ladderLines", () => {
     const lines = ladderLines([
       { label: "a", histogram: null, stats: empty },
       { label: "b", histogram: null, stats: stats(1) },
-      { label: "c", histogram: null, stats: stats(1), color: 7 },
+      { label: "c", histogram: null, stats: stats(1), color: { mode: "hedged" } },
     ]);
     expect(lines.map((line) => [line.label, line.color])).toEqual([
-      ["b", 1],
-      ["c", 7],
+      ["b", { series: 1 }],
+      ["c", { mode: "hedged" }],
     ]);
   });
 

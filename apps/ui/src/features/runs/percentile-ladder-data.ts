@@ -1,4 +1,5 @@
 import type { LatencyStats } from "@taillab/api";
+import type { LineColor } from "@taillab/report";
 import {
   ninesOf,
   percentileLadder,
@@ -13,13 +14,13 @@ export interface LadderInput {
   histogram: string | null;
   /** Null when no request of the phase succeeded. */
   stats: LatencyStats | null;
-  /** Series colour, to match other charts of the same runs; default: the input's position. */
-  color?: number;
+  /** To match other charts of the same runs; default: the input's position. */
+  color?: LineColor;
 }
 
 export interface LadderLine {
   label: string;
-  color: number;
+  color: LineColor;
   points: PercentilePoint[];
 }
 
@@ -43,6 +44,8 @@ export function ladderLines(inputs: readonly LadderInput[]): LadderLine[] {
         : input.stats
           ? percentileLadderFromStats(input.stats)
           : [];
-    return points.length > 0 ? [{ label: input.label, color: input.color ?? index, points }] : [];
+    return points.length > 0
+      ? [{ label: input.label, color: input.color ?? { series: index }, points }]
+      : [];
   });
 }

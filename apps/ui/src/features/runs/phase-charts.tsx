@@ -4,17 +4,22 @@ import { useTranslation } from "react-i18next";
 import { CdfChart } from "./cdf-chart.tsx";
 import { HistogramChart } from "./histogram-chart.tsx";
 import { LatencyTimelineChart } from "./latency-timeline-chart.tsx";
+import { OverTimeChart } from "./over-time-chart.tsx";
 import { PercentileLadderChart } from "./percentile-ladder-chart.tsx";
 import type { LadderInput } from "./percentile-ladder-data.ts";
 import { analyseHistogram, findHistograms } from "./phase-analysis.ts";
 import { pointOptionText } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
 import { chartedOps } from "./sweep-chart-data.ts";
+import { TailBreakdownCard } from "./tail-breakdown-card.tsx";
 
 /** The tail-latency charts of one point and phase: timeline, distribution, CDF and ladder. */
 export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: PhaseChoice }) {
   const { t } = useTranslation("runs");
   const { summary, histograms, latencySeries } = detail;
+  const overTime = detail.intervals.find(
+    (entry) => entry.pointIndex === choice.pointIndex && entry.op === choice.op,
+  );
   const point = summary.points[choice.pointIndex];
   const phase = point?.phases.find((entry) => entry.op === choice.op);
   const series = latencySeries.find(
@@ -44,6 +49,19 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
           <span className="muted"> · {pointOptionText(choice.pointIndex, point.params, t)}</span>
         ) : null}
       </h2>
+      {phase.latencyMs === null ? (
+        <p className="banner warning" data-testid="phase-no-latency">
+          {t("charts.noSuccess", { op: t(`ops.${choice.op}`) })}
+        </p>
+      ) : null}
+      {overTime && overTime.intervals.length > 0 ? (
+        <OverTimeChart
+          intervals={overTime.intervals}
+          markers={summary.markers ?? []}
+          cost={phase.hedge !== undefined}
+        />
+      ) : null}
+      <TailBreakdownCard phase={phase} />
       {series && series.buckets.length > 0 && phase.latencyMs ? (
         <LatencyTimelineChart buckets={series.buckets} stats={phase.latencyMs} />
       ) : (
@@ -54,7 +72,7 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
       {analysis && phase.latencyMs ? (
         <div className="grid-2">
           <HistogramChart analysis={analysis} />
-          <CdfChart analysis={analysis} measuredP99Ms={phase.latencyMs.p99} />
+          <CdfChart analysis={analysis} stats={phase.latencyMs} />
         </div>
       ) : (
         <p className="card muted" data-testid="histogram-missing">

@@ -14,12 +14,13 @@ const point = (clients: number, samples: number, objectSizeBytes: number): RunPo
 
 describe("pointsText", () => {
   it.each<[string, RunPointParams[], string]>([
-    ["one point", [point(8, 256, 32 * KiB)], "8 clients × 256 × 32 KiB"],
+    ["one point", [point(8, 256, 32 * KiB)], "8 clients · 256 × 32 KiB"],
     [
       "a size sweep",
       [point(4, 512, 8 * KiB), point(4, 2, 2048 * KiB)],
       "2 points · 4 clients · 8 KiB–2 MiB",
     ],
+    ["one client, the labs' size sweep", [point(1, 512, 8 * KiB)], "1 client · 512 × 8 KiB"],
     [
       "clients and sizes",
       [point(1, 256, KiB), point(8, 256, KiB), point(4, 256, 64 * KiB)],

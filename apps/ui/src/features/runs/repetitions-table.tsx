@@ -1,7 +1,7 @@
 import type { RunSummary } from "@taillab/api";
 import { formatFixed } from "@taillab/report";
 import { useTranslation } from "react-i18next";
-import { pointLabel } from "./points-text.ts";
+import { pointText } from "./points-text.ts";
 
 /**
  * Points run k times (`repeat`): the cloud-testing paper's figures, each repetition's rate with
@@ -40,7 +40,7 @@ export function RepetitionsTable({ summary }: { summary: RunSummary }) {
                 data-ops-per-sec={stats.opsPerSec.value}
                 data-method={stats.opsPerSec.method}
               >
-                <td className="nowrap">{pointLabel(point.params)}</td>
+                <td className="nowrap">{pointText(point.params, t)}</td>
                 <td>{t(`ops.${stats.op}`)}</td>
                 <td className="number">
                   {stats.opsPerSec.runs}

@@ -1,7 +1,8 @@
 import type { PhaseSummary, RunSummary } from "@taillab/api";
+import { p999IsMax } from "@taillab/core";
 import { formatFixed, formatInteger, formatMiB, formatMs, formatPercent } from "@taillab/report";
 import { useTranslation } from "react-i18next";
-import { pointLabel } from "./points-text.ts";
+import { pointText } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
 
 /** A latency figure, or a dash where no request of the phase succeeded. */
@@ -44,114 +45,163 @@ export function ResultsTable({
   const phases = summary.points.flatMap((point) => point.phases);
   const hedged = phases.some((phase) => phase.hedge);
   const openLoop = phases.some((phase) => phase.serviceMs);
+  const shortTail = phases.some(p999IsMax);
+  // A phase with no successful request has no latency: the table's dashes say why here.
+  const unanswered = summary.points.flatMap((point, pointIndex) =>
+    point.phases
+      .filter((phase) => phase.latencyMs === null && phase.requests > 0)
+      .map((phase) => ({ pointIndex, phase })),
+  );
   return (
-    <div className="table-scroll">
-      <table className="data results-table" data-testid="results-table">
-        <thead>
-          <tr>
-            {sweep ? <th>{t("results.point")}</th> : null}
-            <th>{t("results.operation")}</th>
-            <th className="number">{t("results.requests")}</th>
-            <th className="number">ops/s</th>
-            <th className="number">MB/s</th>
-            <th className="number">p50 (ms)</th>
-            <th className="number">p90 (ms)</th>
-            <th className="number">p99 (ms)</th>
-            <th className="number">p99.9 (ms)</th>
-            <th className="number">max (ms)</th>
-            <th className="number">{t("results.errors")}</th>
-            {openLoop ? (
-              <>
-                <th className="number">{t("results.serviceP99")}</th>
-                <th className="number">{t("results.missedStarts")}</th>
-              </>
-            ) : null}
-            {hedged ? (
-              <>
-                <th className="number">{t("results.backups")}</th>
-                <th className="number">{t("results.wonByBackup")}</th>
-                <th className="number">{t("results.wasted")}</th>
-              </>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {summary.points.flatMap((point, pointIndex) =>
-            point.phases.map((phase, phaseIndex) => {
-              const chosen = choice?.pointIndex === pointIndex && choice.op === phase.op;
-              const codes = Object.entries(phase.errorsByCode)
-                .map(([code, count]) => `${code}: ${count}`)
-                .join(", ");
-              return (
-                <tr
-                  key={`${pointIndex}-${phase.op}`}
-                  data-testid="result-row"
-                  data-point-index={pointIndex}
-                  {...phaseAttributes(phase)}
-                  aria-selected={chosen}
-                  className={`clickable${chosen ? " chosen" : ""}${phaseIndex === 0 && pointIndex > 0 ? " group-start" : ""}`}
-                  onClick={() => onChoose({ pointIndex, op: phase.op })}
-                >
-                  {sweep ? (
-                    <td className="nowrap">{phaseIndex === 0 ? pointLabel(point.params) : ""}</td>
-                  ) : null}
-                  <td>
-                    <button
-                      type="button"
-                      className="link"
-                      aria-pressed={chosen}
-                      onClick={(event) => {
-                        event.stopPropagation();
-                        onChoose({ pointIndex, op: phase.op });
-                      }}
+    <>
+      <div className="table-scroll">
+        <table className="data results-table" data-testid="results-table">
+          <thead>
+            <tr>
+              {sweep ? <th>{t("results.point")}</th> : null}
+              <th>{t("results.operation")}</th>
+              <th className="number">{t("results.requests")}</th>
+              <th className="number">ops/s</th>
+              <th className="number">MB/s</th>
+              <th className="number">p50 (ms)</th>
+              <th className="number">p90 (ms)</th>
+              <th className="number">p99 (ms)</th>
+              <th className="number">p99.9 (ms)</th>
+              <th className="number">{t("results.maxMs")}</th>
+              <th className="number">{t("results.errors")}</th>
+              {openLoop ? (
+                <>
+                  <th className="number">{t("results.serviceP99")}</th>
+                  <th className="number">{t("results.missedStarts")}</th>
+                </>
+              ) : null}
+              {hedged ? (
+                <>
+                  <th className="number">{t("results.backups")}</th>
+                  <th className="number">{t("results.wonByBackup")}</th>
+                  <th className="number">{t("results.wasted")}</th>
+                </>
+              ) : null}
+            </tr>
+          </thead>
+          <tbody>
+            {summary.points.flatMap((point, pointIndex) =>
+              point.phases.map((phase, phaseIndex) => {
+                const chosen = choice?.pointIndex === pointIndex && choice.op === phase.op;
+                return (
+                  <tr
+                    key={`${pointIndex}-${phase.op}`}
+                    data-testid="result-row"
+                    data-point-index={pointIndex}
+                    {...phaseAttributes(phase)}
+                    aria-selected={chosen}
+                    className={`clickable${chosen ? " chosen" : ""}${phaseIndex === 0 && pointIndex > 0 ? " group-start" : ""}`}
+                    onClick={() => onChoose({ pointIndex, op: phase.op })}
+                  >
+                    {sweep ? (
+                      <td className="nowrap">
+                        {phaseIndex === 0 ? pointText(point.params, t) : ""}
+                      </td>
+                    ) : null}
+                    <td>
+                      <button
+                        type="button"
+                        className="link"
+                        aria-pressed={chosen}
+                        onClick={(event) => {
+                          event.stopPropagation();
+                          onChoose({ pointIndex, op: phase.op });
+                        }}
+                      >
+                        {t(`ops.${phase.op}`)}
+                      </button>
+                    </td>
+                    <td className="number">{formatInteger(phase.requests)}</td>
+                    <td className="number">{formatFixed(phase.opsPerSec, 1)}</td>
+                    <td className="number">{formatFixed(phase.throughputMBps, 2)}</td>
+                    <td className="number">{msOrDash(phase.latencyMs?.p50)}</td>
+                    <td className="number">{msOrDash(phase.latencyMs?.p90)}</td>
+                    <td className="number">{msOrDash(phase.latencyMs?.p99)}</td>
+                    <td
+                      className="number strong"
+                      data-testid="result-p999"
+                      data-is-max={p999IsMax(phase) || undefined}
+                      title={p999IsMax(phase) ? t("results.p999IsMax") : undefined}
                     >
-                      {t(`ops.${phase.op}`)}
-                    </button>
-                  </td>
-                  <td className="number">{formatInteger(phase.requests)}</td>
-                  <td className="number">{formatFixed(phase.opsPerSec, 1)}</td>
-                  <td className="number">{formatFixed(phase.throughputMBps, 2)}</td>
-                  <td className="number">{msOrDash(phase.latencyMs?.p50)}</td>
-                  <td className="number">{msOrDash(phase.latencyMs?.p90)}</td>
-                  <td className="number">{msOrDash(phase.latencyMs?.p99)}</td>
-                  <td className="number strong">{msOrDash(phase.latencyMs?.p999)}</td>
-                  <td className="number">{msOrDash(phase.latencyMs?.max)}</td>
-                  <td className="number" title={codes || undefined}>
-                    {phase.errors > 0 ? (
-                      <span className="badge danger">{formatInteger(phase.errors)}</span>
-                    ) : (
-                      "0"
-                    )}
-                  </td>
-                  {openLoop ? (
-                    <>
-                      <td className="number">
-                        {phase.serviceMs ? formatMs(phase.serviceMs.p99) : "—"}
-                      </td>
-                      <td className="number">
-                        {phase.missedStarts === undefined ? "—" : formatInteger(phase.missedStarts)}
-                      </td>
-                    </>
-                  ) : null}
-                  {hedged ? (
-                    <>
-                      <td className="number">
-                        {phase.hedge ? formatPercent(phase.hedge.extraPct) : "—"}
-                      </td>
-                      <td className="number">
-                        {phase.hedge ? formatInteger(phase.hedge.wonByBackup) : "—"}
-                      </td>
-                      <td className="number">
-                        {phase.hedge ? formatMiB(phase.hedge.wastedBytes) : "—"}
-                      </td>
-                    </>
-                  ) : null}
-                </tr>
-              );
-            }),
-          )}
-        </tbody>
-      </table>
-    </div>
+                      {msOrDash(phase.latencyMs?.p999)}
+                      {p999IsMax(phase) ? "*" : null}
+                    </td>
+                    <td className="number">{msOrDash(phase.latencyMs?.max)}</td>
+                    <td className="number" data-testid="result-errors">
+                      {phase.errors > 0 ? (
+                        <>
+                          <span className="badge danger">{formatInteger(phase.errors)}</span>
+                          <ErrorCodes phase={phase} />
+                        </>
+                      ) : (
+                        "0"
+                      )}
+                    </td>
+                    {openLoop ? (
+                      <>
+                        <td className="number">
+                          {phase.serviceMs ? formatMs(phase.serviceMs.p99) : "—"}
+                        </td>
+                        <td className="number">{formatInteger(phase.missedStarts)}</td>
+                      </>
+                    ) : null}
+                    {hedged ? (
+                      <>
+                        <td className="number">
+                          {phase.hedge ? formatPercent(phase.hedge.extraPct) : "—"}
+                        </td>
+                        <td className="number">
+                          {phase.hedge ? formatInteger(phase.hedge.wonByBackup) : "—"}
+                        </td>
+                        <td className="number">
+                          {phase.hedge ? formatMiB(phase.hedge.wastedBytes) : "—"}
+                        </td>
+                      </>
+                    ) : null}
+                  </tr>
+                );
+              }),
+            )}
+          </tbody>
+        </table>
+      </div>
+      {shortTail ? (
+        <p className="muted small" data-testid="p999-note">
+          {t("results.p999Note")}
+        </p>
+      ) : null}
+      {unanswered.length > 0 ? (
+        <ul className="banner warning no-latency" data-testid="no-latency-note">
+          {unanswered.map(({ pointIndex, phase }) => (
+            <li key={`${pointIndex}-${phase.op}`} data-op={phase.op} data-point-index={pointIndex}>
+              {t("results.noSuccess", {
+                op: t(`ops.${phase.op}`),
+                point: sweep ? ` (${pointText(summary.points[pointIndex]!.params, t)})` : "",
+                requests: formatInteger(phase.requests),
+              })}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
+/** Each error code of a phase and how often it came, most frequent first: visible, not a tooltip. */
+function ErrorCodes({ phase }: { phase: PhaseSummary }) {
+  const codes = Object.entries(phase.errorsByCode).sort(([, a], [, b]) => b - a);
+  return (
+    <ul className="error-codes" data-testid="error-codes">
+      {codes.map(([code, count]) => (
+        <li key={code} data-code={code} data-count={count}>
+          <span className="mono">{code}</span> {formatInteger(count)}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,7 +1,11 @@
 import type { RunDetail } from "@taillab/api";
 import { useTranslation } from "react-i18next";
+import { LeftoversBanner } from "./leftovers-banner.tsx";
 
-/** Why a run's figures may not be the whole story: interrupted, failed, stopped early, damaged. */
+/**
+ * Why a run's figures may not be the whole story (interrupted, failed, stopped early, damaged),
+ * and what it may have left on its server.
+ */
 export function RunBanners({ detail }: { detail: RunDetail }) {
   const { t } = useTranslation("runs");
   const { meta, summary, damage } = detail;
@@ -32,10 +36,23 @@ export function RunBanners({ detail }: { detail: RunDetail }) {
           {t("banners.running")}
         </div>
       ) : null}
+      <LeftoversBanner detail={detail} />
       {/* An interrupted run stopped early by definition: its own banner says more. */}
       {summary.status === "stopped" && meta.status !== "interrupted" ? (
-        <div className="banner warning" role="status" data-testid="stopped-banner">
-          {t("banners.stopped")}
+        <div
+          className="banner warning"
+          role="status"
+          data-testid="stopped-banner"
+          data-points-ran={summary.points.length}
+          data-point-count={summary.pointCount}
+        >
+          {summary.pointCount > 1
+            ? t("banners.stoppedInPoint", {
+                ran: summary.points.length,
+                count: summary.pointCount,
+                finished: summary.points.filter((point) => point.finished).length,
+              })
+            : t("banners.stopped")}
         </div>
       ) : null}
     </>

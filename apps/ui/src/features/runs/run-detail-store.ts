@@ -1,4 +1,11 @@
-import type { Operation, PointSummary, RunDetail, RunIndexEntry } from "@taillab/api";
+import type {
+  Operation,
+  PointSummary,
+  RunCleanup,
+  RunDetail,
+  RunIndexEntry,
+  RunOrigin,
+} from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
 import { messageOf } from "../../shared/field-errors.ts";
@@ -15,6 +22,10 @@ interface RunDetailState {
   loading: boolean;
   error: string | null;
   choice: PhaseChoice | null;
+  /** Its endpoint and experiment, once known; null while asked or when the host cannot say. */
+  origin: RunOrigin | null;
+  /** Removing what the shown run left on its server: under way, its outcome, or why it failed. */
+  leftovers: { removing: boolean; result: RunCleanup | null; error: string | null };
 
   load(runId: string): Promise<void>;
   choose(choice: PhaseChoice): void;
@@ -22,7 +33,11 @@ interface RunDetailState {
   choosePoint(pointIndex: number): void;
   /** A rename, tag or note saved from either screen: the header shows it at once. */
   applyEntry(entry: RunIndexEntry): void;
+  /** Removes what the shown run left on its server, then shows the run as it is now. */
+  removeLeftovers(): Promise<void>;
 }
+
+const NO_LEFTOVER_WORK = { removing: false, result: null, error: null };
 
 /**
  * The phase to open on: the first with answered requests that is not the cleanup (DELETE), which
@@ -41,11 +56,27 @@ export const useRunDetail = create<RunDetailState>((set, get) => ({
   loading: false,
   error: null,
   choice: null,
+  origin: null,
+  leftovers: NO_LEFTOVER_WORK,
 
   async load(runId) {
     // Keep the shown run while the same one reloads; another run starts from a clean screen.
     const same = get().runId === runId;
-    set({ runId, loading: true, error: null, ...(same ? {} : { detail: null, choice: null }) });
+    set({
+      runId,
+      loading: true,
+      error: null,
+      ...(same ? {} : { detail: null, choice: null, origin: null, leftovers: NO_LEFTOVER_WORK }),
+    });
+    // Where it came from only adds "run again" and a link: the screen does not wait for it.
+    api()
+      .runOrigin({ runId })
+      .then(
+        (origin) => {
+          if (get().runId === runId) set({ origin });
+        },
+        () => undefined,
+      );
     try {
       const detail = await api().getRun({ runId });
       if (get().runId !== runId) return;
@@ -75,6 +106,20 @@ export const useRunDetail = create<RunDetailState>((set, get) => ({
       ? (choice?.op as Operation)
       : defaultOp(point);
     if (op) set({ choice: { pointIndex, op } });
+  },
+  async removeLeftovers() {
+    const { runId } = get();
+    if (runId === null || get().leftovers.removing) return;
+    set({ leftovers: { removing: true, result: null, error: null } });
+    try {
+      const result = await api().cleanupRun({ runId });
+      if (get().runId !== runId) return;
+      set({ leftovers: { removing: false, result, error: null } });
+      await get().load(runId);
+    } catch (error) {
+      if (get().runId !== runId) return;
+      set({ leftovers: { removing: false, result: null, error: messageOf(error) } });
+    }
   },
   applyEntry(entry) {
     const detail = get().detail;

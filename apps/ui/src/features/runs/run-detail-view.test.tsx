@@ -2,7 +2,9 @@ import type { RunDetail } from "@taillab/api";
 import { formatMs, formatPointS3bench } from "@taillab/report";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { useNavigation } from "../../app/navigation-store.ts";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
+import { experiment } from "../../shared/test-support/sample-data.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
 import { RunDetailView } from "./run-detail-view.tsx";
 import { useRunDetail } from "./run-detail-store.ts";
@@ -21,7 +23,13 @@ async function resultRows(): Promise<HTMLElement[]> {
 
 describe("RunDetailView", () => {
   beforeEach(() => {
-    useRunDetail.setState({ runId: null, detail: null, choice: null, error: null });
+    useRunDetail.setState({
+      runId: null,
+      detail: null,
+      choice: null,
+      error: null,
+      leftovers: { removing: false, result: null, error: null },
+    });
   });
   afterEach(() => {
     vi.restoreAllMocks();
@@ -41,10 +49,12 @@ describe("RunDetailView", () => {
       expect(Number(row.dataset.p999Ms)).toBe(phase.latencyMs!.p999);
       expect(Number(row.dataset.opsPerSec)).toBe(phase.opsPerSec);
       expect(Number(row.dataset.errors)).toBe(phase.errors);
-      expect(row.querySelector("td.strong")?.textContent).toBe(formatMs(phase.latencyMs!.p999));
+      expect(row.querySelector("td.strong")?.textContent).toBe(
+        `${formatMs(phase.latencyMs!.p999)}*`,
+      );
     });
     // Two one-second stalls in 256 requests: p99.9 is a stall.
-    expect(rows[0]!.querySelector("td.strong")?.textContent).toMatch(/^1,0\d\d\.\d$/);
+    expect(rows[0]!.querySelector("td.strong")?.textContent).toMatch(/^1,0\d\d\.\d\*$/);
     const view = screen.getByTestId("run-detail");
     expect(view.dataset).toMatchObject({
       runId: detail.meta.id,
@@ -90,6 +100,62 @@ describe("RunDetailView", () => {
     expect(screen.getByTestId("run-status").textContent).toBe("⚠ interrupted");
   });
 
+  it("says what an interrupted run may have left on its server, and removes it with a button", async () => {
+    const endpoints = [{ url: "http://10.0.0.5:9000" }];
+    const interrupted = runDetailFixture({ status: "interrupted", spec: { endpoints } });
+    const cleanup = {
+      at: "2025-03-01T11:00:00.000Z",
+      removed: { objects: 1_200, uploads: 1, buckets: 2 },
+      objectsLeft: 0,
+      uploadsLeft: 0,
+      bucketsLeft: [],
+      unchecked: [],
+      errorsByCode: {},
+    };
+    const cleaned = { ...interrupted, meta: { ...interrupted.meta, cleanup } };
+    const api = installFakeTailLab({
+      getRun: vi.fn().mockResolvedValueOnce(interrupted).mockResolvedValue(cleaned),
+      cleanupRun: vi.fn(async () => cleanup),
+    });
+    renderUi(<RunDetailView runId={interrupted.meta.id} />);
+    const banner = await screen.findByTestId("leftovers-banner");
+    expect(banner.dataset.kind).toBe("possible");
+    expect(banner.textContent).toContain(
+      `It ended before its cleanup: objects under ${interrupted.meta.keyPrefix} in bucket loadgen at http://10.0.0.5:9000`,
+    );
+    fireEvent.click(screen.getByTestId("remove-leftovers"));
+    expect((await screen.findByTestId("leftovers-removed")).textContent).toBe(
+      "Removed what this run left: objects (1,200), open uploads (1), buckets (2); nothing of it is left on the server.",
+    );
+    expect(api.cleanupRun).toHaveBeenCalledWith({ runId: interrupted.meta.id });
+    expect(screen.queryByTestId("leftovers-banner")).toBeNull();
+  });
+
+  it("says what a run's cleanup could not remove, and why", async () => {
+    const detail = runDetailFixture({ spec: { endpoints: [{ url: "http://10.0.0.5:9000" }] } });
+    const cleanup = {
+      at: "2025-03-01T11:00:00.000Z",
+      removed: { objects: 0, uploads: 0, buckets: 0 },
+      objectsLeft: 6_000,
+      uploadsLeft: 0,
+      bucketsLeft: [],
+      unchecked: [],
+      errorsByCode: { ECONNREFUSED: 6_000 },
+    };
+    show({ ...detail, meta: { ...detail.meta, cleanup } });
+    const banner = await screen.findByTestId("leftovers-banner");
+    expect(banner.dataset.kind).toBe("left");
+    expect(banner.textContent).toContain(
+      `Its cleanup could not remove what it left on the server (ECONNREFUSED): objects under ${detail.meta.keyPrefix} in bucket loadgen (6,000), open uploads (0), buckets (0).`,
+    );
+  });
+
+  it("offers no cleanup for a run of the embedded testbed, which keeps nothing", async () => {
+    show(runDetailFixture({ status: "interrupted" }));
+    await screen.findByTestId("interrupted-banner");
+    expect(screen.queryByTestId("leftovers-banner")).toBeNull();
+  });
+
   it("says a damaged run's figures cover what could be read, with each problem", async () => {
     const problems = [
       "records.log: the 812 bytes after record 300 could not be read (cut short or damaged); the records in them are lost",
@@ -129,7 +195,7 @@ describe("RunDetailView", () => {
     expect(rows).toHaveLength(4 * 3);
     const picker = screen.getByTestId("point-picker") as HTMLSelectElement;
     fireEvent.change(picker, { target: { value: "3" } });
-    expect(screen.getByTestId("phase-charts").textContent).toContain("#4: 8 clients × 64 × 64 KiB");
+    expect(screen.getByTestId("phase-charts").textContent).toContain("#4: 8 clients · 64 × 64 KiB");
     expect(
       screen
         .getAllByTestId("result-row")
@@ -139,6 +205,99 @@ describe("RunDetailView", () => {
     expect(sweep.dataset.axes).toBe("objectSize,concurrency");
     expect(screen.getByTestId("sweep-charts-size-mbps").dataset.lines).toBe("4");
     expect(screen.getByTestId("sweep-charts-concurrency-latency-GET")).toBeTruthy();
+  });
+
+  it("marks a p99.9 that is only the slowest request, and says why", async () => {
+    show(runDetailFixture());
+    await resultRows();
+    const cells = screen.getAllByTestId("result-p999");
+    expect(cells.every((cell) => cell.dataset.isMax === "true")).toBe(true);
+    expect(cells[0]!.textContent).toMatch(/\*$/);
+    expect(screen.getByTestId("p999-note").textContent).toContain("p99.9 needs ≥ 1,000 requests");
+  });
+
+  it("leaves p99.9 unmarked from 1 000 requests on", async () => {
+    show(runDetailFixture({ spec: { samples: [2000] } }));
+    await resultRows();
+    expect(screen.getAllByTestId("result-p999").some((cell) => cell.dataset.isMax)).toBe(false);
+    expect(screen.queryByTestId("p999-note")).toBeNull();
+  });
+
+  it("gives every chart its tools: downloads, a log switch, percentiles and the tail view", async () => {
+    show(runDetailFixture());
+    await resultRows();
+    for (const chart of ["timeline-chart", "histogram-chart", "cdf-chart", "ladder-chart"]) {
+      expect(screen.getByTestId(`${chart}-png`)).toBeTruthy();
+      expect(screen.getByTestId(`${chart}-svg`)).toBeTruthy();
+      expect(screen.getByTestId(`${chart}-log`)).toBeTruthy();
+    }
+    const timeline = screen.getByTestId("timeline-chart");
+    fireEvent.click(screen.getByTestId("timeline-chart-log"));
+    expect(timeline.dataset.log).toBe("false");
+    const p999 = screen.getByTestId("timeline-chart-percentile-p999");
+    expect(p999.getAttribute("aria-pressed")).toBe("false");
+    fireEvent.click(p999);
+    expect(p999.getAttribute("aria-pressed")).toBe("true");
+    // The last percentile shown cannot be turned off.
+    fireEvent.click(screen.getByTestId("timeline-chart-percentile-p99"));
+    expect(
+      (screen.getByTestId("timeline-chart-percentile-p999") as HTMLButtonElement).disabled,
+    ).toBe(true);
+    const cdf = screen.getByTestId("cdf-chart");
+    expect(cdf.dataset.view).toBe("cdf");
+    fireEvent.click(screen.getByTestId("cdf-chart-view-ccdf"));
+    expect(cdf.dataset.view).toBe("ccdf");
+  });
+
+  it("runs the same spec again on its endpoint, and links to its experiment", async () => {
+    const detail = runDetailFixture();
+    const api = installFakeTailLab({
+      getRun: vi.fn(async () => detail),
+      runOrigin: vi.fn(async () => ({ endpointId: "tb", experimentId: "x1" })),
+      listExperiments: vi.fn(async () => [experiment({ id: "x1", name: "S3Mock lab" })]),
+      startRun: vi.fn(async () => ({ runId: "again" })),
+    });
+    renderUi(<RunDetailView runId={detail.meta.id} />);
+    const link = await screen.findByTestId("run-experiment");
+    expect(link.textContent).toBe("Experiment: S3Mock lab");
+    fireEvent.click(screen.getByTestId("run-again"));
+    await waitFor(() => expect(api.startRun).toHaveBeenCalledTimes(1));
+    const { experiment: draft } = vi.mocked(api.startRun).mock.calls[0]![0];
+    expect(draft).toMatchObject({ name: detail.meta.name, endpointId: "tb" });
+    expect(draft.spec).not.toHaveProperty("endpoints");
+    expect(draft.spec).toMatchObject({ clients: [detail.meta.spec.clients[0]] });
+    await waitFor(() => expect(useNavigation.getState().route).toEqual({ view: "live" }));
+  });
+
+  it("cannot run again once its endpoint is gone", async () => {
+    const detail = runDetailFixture();
+    installFakeTailLab({
+      getRun: vi.fn(async () => detail),
+      runOrigin: vi.fn(async () => ({ endpointId: null, experimentId: null })),
+    });
+    renderUi(<RunDetailView runId={detail.meta.id} />);
+    await waitFor(() =>
+      expect(screen.getByTestId("run-again").getAttribute("title")).toMatch(/no longer saved/),
+    );
+    expect((screen.getByTestId("run-again") as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByTestId("run-experiment")).toBeNull();
+  });
+
+  it("draws a size sweep at a fixed total as one line per operation", async () => {
+    const detail = runDetailFixture({
+      spec: {
+        points: [8, 64, 512].map((sizeKiB) => ({
+          clients: 1,
+          samples: 4096 / sizeKiB,
+          objectSize: `${sizeKiB}KiB`,
+        })),
+      },
+    });
+    show(detail);
+    await resultRows();
+    expect(screen.getByTestId("sweep-charts").dataset.axes).toBe("objectSize");
+    expect(screen.getByTestId("sweep-charts-size-mbps").dataset.lines).toBe("2");
+    expect(screen.getByTestId("sweep-charts-size-latency-PUT").dataset.lines).toBe("3");
   });
 
   it("shows repetitions and what each testbed replica saw", async () => {
@@ -183,7 +342,8 @@ describe("RunDetailView", () => {
     fireEvent.click(screen.getByTestId("copy-table"));
     await waitFor(() => expect(screen.getByTestId("copy-table").dataset.copied).toBe("true"));
     expect(writeText).toHaveBeenCalledWith(formatPointS3bench(detail.summary.points[0]!));
-    expect(screen.getByTestId("copy-table").textContent).toBe("✓ Copied");
+    expect(screen.getByTestId("copy-table").textContent).toBe(" Copied");
+    expect(screen.getByTestId("copy-table").querySelector("svg.icon")).toBeTruthy();
   });
 
   it("says why a run could not be opened", async () => {

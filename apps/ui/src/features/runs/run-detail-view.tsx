@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
+import { ShardBreakdownCard } from "../kubernetes/shard-breakdown-card.tsx";
 import { CopyTextButton } from "./copy-text-button.tsx";
 import { ExportMenu } from "./export-menu.tsx";
 import { HedgeCostCard } from "./hedge-cost-card.tsx";
@@ -12,8 +13,10 @@ import { ResultsTable } from "./results-table.tsx";
 import { RunBanners } from "./run-banners.tsx";
 import { useRunDetail } from "./run-detail-store.ts";
 import { RunHeader } from "./run-header.tsx";
+import { RunOriginActions } from "./run-origin-actions.tsx";
 import { runText } from "./run-text.ts";
 import { SweepSection } from "./sweep-section.tsx";
+import { TimingTable } from "./timing-table.tsx";
 
 /** One stored run: what was run, its s3bench figures, and the charts that show its tail. */
 export function RunDetailView({ runId }: { runId: string }) {
@@ -77,6 +80,7 @@ export function RunDetailView({ runId }: { runId: string }) {
         detail={detail}
         actions={
           <div className="toolbar">
+            <RunOriginActions meta={meta} />
             <CopyTextButton
               testId="copy-table"
               label={t("copy.table")}
@@ -92,6 +96,8 @@ export function RunDetailView({ runId }: { runId: string }) {
         <p className="muted">{t("results.intro")}</p>
         <ResultsTable summary={summary} choice={choice} onChoose={choose} />
       </section>
+      <TimingTable summary={summary} />
+      <ShardBreakdownCard summary={summary} />
       <RepetitionsTable summary={summary} />
       {choice ? (
         <>

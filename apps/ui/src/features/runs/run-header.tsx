@@ -1,5 +1,6 @@
 import type { RunDetail } from "@taillab/api";
 import { useTranslation } from "react-i18next";
+import { useRunNameText } from "../experiments/experiment-text.ts";
 import { useSettings } from "../../app/settings-store.ts";
 import { NameForm, RenameButton } from "./name-form.tsx";
 import { NotesForm } from "./notes-form.tsx";
@@ -15,6 +16,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
   const language = useSettings((state) => state.language);
   const { meta, summary } = detail;
   const edit = useRunEditing(meta.id);
+  const nameText = useRunNameText();
   const server = meta.environment.server ?? summary.server;
 
   return (
@@ -24,7 +26,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
           <NameForm name={meta.name} onSave={edit.rename} onDone={() => edit.setRenaming(false)} />
         ) : (
           <>
-            <h1 data-testid="run-name">{meta.name || meta.id}</h1>
+            <h1 data-testid="run-name">{meta.name ? nameText(meta.name) : meta.id}</h1>
             <RenameButton onClick={() => edit.setRenaming(true)} />
           </>
         )}

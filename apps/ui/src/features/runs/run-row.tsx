@@ -1,5 +1,6 @@
 import type { RunIndexEntry } from "@taillab/api";
 import { useTranslation } from "react-i18next";
+import { useRunNameText } from "../experiments/experiment-text.ts";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { useSettings } from "../../app/settings-store.ts";
 import { ConfirmButton } from "../../shared/confirm-button.tsx";
@@ -13,6 +14,11 @@ import { useRuns } from "./runs-store.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { TagList } from "./tag-list.tsx";
 
+/** A stopped or interrupted sweep that ran only some of its points. */
+function ranPart(run: RunIndexEntry): boolean {
+  return run.pointsRun !== null && run.points.length > 1 && run.pointsRun < run.points.length;
+}
+
 /** Columns of a row, for the notes editor that spans them all. */
 const RUN_TABLE_COLUMNS = 10;
 
@@ -24,7 +30,8 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
   const toggleSelected = useRuns((state) => state.toggleSelected);
   const remove = useRuns((state) => state.remove);
   const edit = useRunEditing(run.id);
-  const label = run.name || run.id;
+  const nameText = useRunNameText();
+  const label = run.name ? nameText(run.name) : run.id;
   const flagged = run.status === "interrupted" || run.status === "failed" || run.damage !== null;
 
   return (
@@ -107,7 +114,19 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
           </span>
           <span className="cell-note muted">{t(`loops.${run.loop}`)}</span>
         </td>
-        <td className="points-cell">{pointsText(run.points, t)}</td>
+        <td className="points-cell">
+          {pointsText(run.points, t)}
+          {ranPart(run) ? (
+            <span
+              className="cell-note warning-text"
+              data-testid="run-points-ran"
+              data-ran={run.pointsRun ?? undefined}
+              data-count={run.points.length}
+            >
+              {t("library.pointsRan", { ran: run.pointsRun, count: run.points.length })}
+            </span>
+          ) : null}
+        </td>
         <HeadlineCell headline={run.headline} figure="p50Ms" />
         <HeadlineCell headline={run.headline} figure="p99Ms" />
         <HeadlineCell headline={run.headline} figure="p999Ms" />

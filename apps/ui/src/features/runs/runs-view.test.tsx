@@ -70,6 +70,27 @@ describe("RunsView", () => {
     expect(within(rowOf("run-a")).queryByTestId("run-damaged")).toBeNull();
   });
 
+  it("marks a stopped sweep with a stopped badge and the points it ran", async () => {
+    const points = [1, 2, 3, 4, 5, 6].map((clients) => ({
+      clients,
+      samples: 64,
+      objectSizeBytes: 4096,
+    }));
+    const stopped = indexEntry({
+      id: "run-s",
+      status: "stopped",
+      points,
+      pointsFinished: 1,
+      pointsRun: 2,
+    });
+    installFakeTailLab({ listRuns: vi.fn(async () => [complete, stopped]) });
+    renderUi(<RunsView />);
+    const ran = await waitFor(() => within(rowOf("run-s")).getByTestId("run-points-ran"));
+    expect(ran.textContent).toBe("stopped: 2 of 6 points ran");
+    expect(within(rowOf("run-s")).getByTestId("run-status").textContent).toBe("⚠ stopped");
+    expect(within(rowOf("run-a")).queryByTestId("run-points-ran")).toBeNull();
+  });
+
   it("shows the headline figures of the first point, per phase, as numbers too", async () => {
     installFakeTailLab({ listRuns: vi.fn(async () => [complete]) });
     renderUi(<RunsView />);
@@ -87,7 +108,7 @@ describe("RunsView", () => {
       "GET=1204.25",
     ]);
     expect(row.textContent).toContain("40.125");
-    expect(row.textContent).toContain("8 clients × 256 × 32 KiB");
+    expect(row.textContent).toContain("8 clients · 256 × 32 KiB");
     expect(within(row).getByTestId("run-tag").dataset.tag).toBe("lab-3");
   });
 

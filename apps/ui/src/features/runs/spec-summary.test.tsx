@@ -44,4 +44,23 @@ describe("SpecSummary", () => {
       "内置测试床，2 个副本，延迟配置“steady”",
     );
   });
+
+  it("says what explicit points span, not each one as 1-512-8 KiB", () => {
+    renderUi(
+      <SpecSummary
+        spec={RunSpecSchema.parse({
+          clients: [1],
+          samples: [512],
+          objectSize: ["8KiB"],
+          points: [
+            { clients: 1, samples: 512, objectSize: "8KiB" },
+            { clients: 1, samples: 2, objectSize: "2MiB" },
+          ],
+        })}
+      />,
+    );
+    expect(screen.getByTestId("spec-summary").textContent).toContain(
+      "2 points · 1 client · 8 KiB–2 MiB",
+    );
+  });
 });

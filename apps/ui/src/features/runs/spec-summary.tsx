@@ -1,7 +1,8 @@
-import type { RunSpec } from "@taillab/api";
+import { isTiedMode, type RunSpec } from "@taillab/api";
 import { formatFixed, formatInteger, formatMs, formatSize } from "@taillab/report";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
+import { pointsText } from "./points-text.ts";
 
 /** What was run, in a few lines: the workload, the load model, the target and the hedging. */
 export function SpecSummary({ spec }: { spec: RunSpec }) {
@@ -15,9 +16,14 @@ export function SpecSummary({ spec }: { spec: RunSpec }) {
   if (spec.points) {
     items.push([
       t("spec.points"),
-      spec.points
-        .map((point) => `${point.clients}-${point.samples}-${formatSize(point.objectSize)}`)
-        .join(", "),
+      pointsText(
+        spec.points.map((point) => ({
+          clients: point.clients,
+          samples: point.samples,
+          objectSizeBytes: point.objectSize,
+        })),
+        t,
+      ),
     ]);
   } else {
     items.push(
@@ -34,9 +40,11 @@ export function SpecSummary({ spec }: { spec: RunSpec }) {
       t(open.arrivals === "poisson" ? "spec.openLoopPoisson" : "spec.openLoopFixed", {
         rate: formatFixed(open.rateHz, Number.isInteger(open.rateHz) ? 0 : 2),
       }) +
-        (open.durationMs === undefined
-          ? ""
-          : ` · ${t("spec.forSeconds", { seconds: formatFixed(open.durationMs / 1000, 1) })}`),
+        (open.untilStopped
+          ? ` · ${t("spec.untilStopped")}`
+          : open.durationMs === undefined
+            ? ""
+            : ` · ${t("spec.forSeconds", { seconds: formatFixed(open.durationMs / 1000, 1) })}`),
     ]);
   }
   if (spec.mode !== "normal") {
@@ -46,8 +54,10 @@ export function SpecSummary({ spec }: { spec: RunSpec }) {
         : `p${spec.hedge.delay.percentile}`;
     items.push([
       t("spec.hedging"),
-      spec.mode === "tied"
-        ? t("spec.tiedText", { delay: `${formatMs(spec.hedge.tiedDelayMs)} ms` })
+      isTiedMode(spec.mode)
+        ? t(spec.mode === "tied" ? "spec.tiedText" : "spec.tiedServerText", {
+            delay: `${formatMs(spec.hedge.tiedDelayMs)} ms`,
+          })
         : t("spec.hedgeText", { delay, budget: formatFixed(spec.hedge.budgetPercent, 0) }),
     ]);
   }

@@ -11,6 +11,14 @@ const sizeSweep = summaryOf({ clients: [4], objectSize: ["4KiB", "16KiB", "64KiB
 const clientSweep = summaryOf({ clients: [1, 4, 8], objectSize: ["16KiB"] });
 const grid = summaryOf({ clients: [1, 4], objectSize: ["4KiB", "64KiB"] });
 const single = summaryOf({ clients: [4], objectSize: ["4KiB"] });
+/** The labs' size sweep: 4 MiB per point, samples falling as the size grows. */
+const fixedTotal = summaryOf({
+  points: [8, 64, 512, 2048].map((sizeKiB) => ({
+    clients: 1,
+    samples: 4096 / sizeKiB,
+    objectSize: `${sizeKiB}KiB`,
+  })),
+});
 
 describe("sweep chart data", () => {
   it.each<[string, RunSummary[], string[]]>([
@@ -47,6 +55,19 @@ describe("sweep chart data", () => {
         expect(point.y).toBe(phase?.throughputMBps);
       }
     }
+  });
+
+  it("draws a size sweep at a fixed total as one line per operation", () => {
+    const lines = sweepChartLines([{ label: "sizes", summary: fixedTotal }], "objectSize", [
+      "p50Ms",
+    ]);
+    expect(lines.map((line) => [line.op, line.fixed, line.totalBytes])).toEqual([
+      ["PUT", { clients: 1 }, 4096 * KiB],
+      ["GET", { clients: 1 }, 4096 * KiB],
+    ]);
+    expect(lines[0]!.points.map((point) => point.x)).toEqual(
+      [8, 64, 512, 2048].map((k) => k * KiB),
+    );
   });
 
   it("gives each run and metric its own lines, labelled by run", () => {

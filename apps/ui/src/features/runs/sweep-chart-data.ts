@@ -14,6 +14,8 @@ export interface SweepChartLine {
   metric: SweepMetric;
   /** What stays fixed along the line (clients and samples, or size and samples). */
   fixed: Partial<RunPointParams>;
+  /** Bytes per point, when the line moves the same total at every point (core's SweepSeries). */
+  totalBytes: number | null;
   /** Lines of the same fixed parameters share a group (and, in one run, a colour). */
   group: number;
   points: { x: number; y: number; pointIndex: number }[];
@@ -75,6 +77,7 @@ export function sweepChartLines(
           op: series.op,
           metric,
           fixed: series.fixed,
+          totalBytes: series.totalBytes,
           group: groups.indexOf(groupKey),
           points: series.points,
         };

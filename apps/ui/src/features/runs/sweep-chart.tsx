@@ -1,13 +1,23 @@
 import type { Operation } from "@taillab/api";
 import type { SweepAxis, SweepMetric } from "@taillab/core";
-import { formatFixed, formatInteger, formatMs, formatSize, formatTick } from "@taillab/report";
+import {
+  colorOf,
+  formatFixed,
+  formatInteger,
+  formatMs,
+  formatSize,
+  formatTick,
+  runLineColors,
+  type PercentileKey,
+} from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
 import { seriesColor, type ChartTheme } from "../../shared/chart-theme.ts";
+import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
 import { wantsLogAxis } from "./log-axis.ts";
 import {
   sweepAxisValues,
@@ -16,67 +26,155 @@ import {
   type SweepRun,
 } from "./sweep-chart-data.ts";
 
-const LATENCY_METRICS: readonly SweepMetric[] = ["p50Ms", "p99Ms", "p999Ms"];
-/** Percentiles differ by dash, as in the report: p50 solid, p99 dashed, p99.9 dotted. */
-const METRIC_DASH: Partial<Record<SweepMetric, number[]>> = { p99Ms: [8, 5], p999Ms: [2, 4] };
-/** With one percentile, reads and writes differ by dash instead. */
-const OP_DASH: Partial<Record<Operation, number[]>> = { GET: [8, 5], DELETE: [2, 4] };
+/** The percentiles a sweep chart can draw, as sweep metrics. */
+const PERCENTILE_METRICS: Record<PercentileKey, SweepMetric> = {
+  p50: "p50Ms",
+  p90: "p90Ms",
+  p99: "p99Ms",
+  p999: "p999Ms",
+  p9999: "p9999Ms",
+};
+const PERCENTILE_KEYS = Object.keys(PERCENTILE_METRICS) as PercentileKey[];
+const percentileOf = (metric: SweepMetric) =>
+  PERCENTILE_KEYS.find((key) => PERCENTILE_METRICS[key] === metric);
 
-function lineLabel(
-  line: SweepChartLine,
-  runs: number,
-  metrics: number,
-  withOp: boolean,
-  t: TFunction<"runs">,
-) {
+/** Dash patterns in order, and their names for the key under a chart. */
+const DASHES: readonly { pattern: number[]; name: string }[] = [
+  { pattern: [], name: "solid" },
+  { pattern: [8, 5], name: "dashed" },
+  { pattern: [2, 4], name: "dotted" },
+  { pattern: [10, 4, 2, 4], name: "dashDot" },
+  { pattern: [16, 6], name: "long" },
+];
+const OP_ORDER: readonly Operation[] = ["PUT", "GET", "DELETE"];
+
+/**
+ * How the lines of a chart are told apart. Several runs: a colour per run (its mode's when the
+ * runs are one per mode) and one legend entry each, the percentile or operation by dash. One
+ * run with several groups of points: a colour per group. One group: a colour per percentile.
+ */
+interface LineStyle {
+  color: (theme: ChartTheme) => string;
+  dash: number[];
+  label: string;
+  /** Legend entries of one group toggle together; only the first of a group is listed. */
+  group: number;
+}
+
+interface StyleContext {
+  lines: readonly SweepChartLine[];
+  runs: readonly SweepRun[];
+  metrics: readonly SweepMetric[];
+  oneOp: boolean;
+  t: TFunction<"runs">;
+}
+
+function fixedText(line: SweepChartLine, t: TFunction<"runs">): string {
   const { clients, samples, objectSizeBytes } = line.fixed;
-  const fixed =
-    clients !== undefined
-      ? t("charts.fixedClients", { clients, samples: formatInteger(samples ?? 0) })
-      : t("charts.fixedSize", {
-          size: formatSize(objectSizeBytes ?? 0),
-          samples: formatInteger(samples ?? 0),
-        });
+  const count = (key: "clients" | "samples", value: number) =>
+    t(`charts.fixed.${key}`, { count: value, value: formatInteger(value) });
   return [
-    runs > 1 ? line.runLabel : null,
-    metrics > 1 ? t(`charts.metrics.${line.metric}`) : null,
-    withOp ? line.op : null,
-    fixed,
+    objectSizeBytes === undefined ? null : formatSize(objectSizeBytes),
+    clients === undefined ? null : count("clients", clients),
+    samples === undefined ? null : count("samples", samples),
+    line.totalBytes === null
+      ? null
+      : t("charts.fixed.perPoint", { size: formatSize(line.totalBytes) }),
   ]
     .filter(Boolean)
+    .join(" · ");
+}
+
+/** What tells lines apart by dash: the metric when there are several, else the operation. */
+function dashKeyOf(context: StyleContext): "metric" | "op" {
+  return context.metrics.length > 1 ? "metric" : "op";
+}
+
+function dashOf(line: SweepChartLine, context: StyleContext): number {
+  return dashKeyOf(context) === "metric"
+    ? context.metrics.indexOf(line.metric)
+    : OP_ORDER.indexOf(line.op);
+}
+
+export function lineStyles(context: StyleContext): LineStyle[] {
+  const { lines, runs, metrics, oneOp, t } = context;
+  const metricName = (line: SweepChartLine) => t(`charts.metrics.${line.metric}`);
+  const dash = (line: SweepChartLine) => DASHES[dashOf(line, context) % DASHES.length]!.pattern;
+  if (runs.length > 1) {
+    const colors = runLineColors(runs.map((run) => run.summary.mode));
+    return lines.map((line) => ({
+      color: (theme) => colorOf(theme.palette, colors[line.runIndex] ?? { series: 0 }),
+      dash: dash(line),
+      label: line.runLabel,
+      group: line.runIndex,
+    }));
+  }
+  const groups = new Set(lines.map((line) => line.group)).size;
+  return lines.map((line, index) => {
+    const parts = [metrics.length > 1 ? metricName(line) : null, oneOp ? null : line.op];
+    const percentile = percentileOf(line.metric);
+    if (groups === 1 && percentile) {
+      return {
+        color: (theme) => theme.palette.percentiles[percentile],
+        dash: [],
+        label: [metricName(line), oneOp ? null : line.op].filter(Boolean).join(" · "),
+        group: index,
+      };
+    }
+    return {
+      color: (theme) => seriesColor(theme, line.group),
+      dash: dash(line),
+      label: [...parts, fixedText(line, t)].filter(Boolean).join(" · "),
+      group: index,
+    };
+  });
+}
+
+/** The key to the dashes, under a chart whose legend lists runs: "solid: p50 · dashed: p99". */
+function dashKey(context: StyleContext): string | null {
+  if (context.runs.length <= 1) return null;
+  const { t } = context;
+  const present = [...new Set(context.lines.map((line) => dashOf(line, context)))].sort();
+  if (present.length <= 1) return null;
+  const what = (index: number) =>
+    dashKeyOf(context) === "metric"
+      ? t(`charts.metrics.${context.metrics[index]}`)
+      : (OP_ORDER[index] ?? "");
+  return present
+    .map((index) =>
+      t("charts.dashKey", {
+        what: what(index),
+        style: t(`charts.dashes.${DASHES[index % DASHES.length]!.name}`),
+      }),
+    )
     .join(" · ");
 }
 
 function sweepConfig(
   theme: ChartTheme,
   lines: readonly SweepChartLine[],
-  options: {
-    axis: SweepAxis;
-    metrics: readonly SweepMetric[];
-    xValues: number[];
-    runs: number;
-    /** One operation per chart: it is in the title, not in every line's label. */
-    oneOp: boolean;
-  },
+  styles: readonly LineStyle[],
+  options: { axis: SweepAxis; latency: boolean; log: boolean; xValues: number[]; title: string },
   t: TFunction<"runs">,
 ): ChartConfiguration<"line"> {
-  const latency = options.metrics.every((metric) => LATENCY_METRICS.includes(metric));
-  const logY = latency && wantsLogAxis(lines.flatMap((line) => line.points.map((p) => p.y)));
   const format = (value: number) =>
-    latency ? `${formatMs(value)} ms` : formatFixed(value, value >= 100 ? 0 : 2);
+    options.latency ? `${formatMs(value)} ms` : formatFixed(value, value >= 100 ? 0 : 2);
+  const firstOfGroup = (index: number) =>
+    styles.findIndex((style) => style.group === styles[index]?.group) === index;
   return {
     type: "line",
     data: {
-      datasets: lines.map((line) => {
-        const color = seriesColor(theme, options.runs > 1 ? line.runIndex : line.group);
+      datasets: lines.map((line, index) => {
+        const style = styles[index]!;
+        const color = style.color(theme);
         return {
-          label: lineLabel(line, options.runs, options.metrics.length, !options.oneOp, t),
+          label: style.label,
           data: line.points.map((point) => ({ x: point.x, y: point.y })),
           borderColor: color,
           backgroundColor: color,
           borderWidth: theme.lineWidth,
           pointRadius: theme.lineWidth + 1.5,
-          borderDash: options.metrics.length > 1 ? METRIC_DASH[line.metric] : OP_DASH[line.op],
+          borderDash: style.dash,
         };
       }),
     },
@@ -99,14 +197,20 @@ function sweepConfig(
                 tickLabel: (value) => String(value),
               }),
         y: axis(theme, {
-          type: logY ? "logarithmic" : "linear",
-          beginAtZero: !logY,
-          title: latency ? t("charts.latencyMs") : t(`charts.metrics.${options.metrics[0]}`),
+          type: options.log ? "logarithmic" : "linear",
+          beginAtZero: !options.log,
+          title: options.title,
           tickLabel: formatTick,
         }),
       },
       plugins: legendAndTooltip(theme, {
-        tooltipLabel: (label, value) => `${label}: ${format(value)}`,
+        inLegend: firstOfGroup,
+        toggleTogether: (index) => styles[index]?.group ?? index,
+        tooltipLabel: (label, value, index) => {
+          const line = lines[index];
+          const what = line ? [label, t(`charts.metrics.${line.metric}`), line.op] : [label];
+          return `${[...new Set(what)].join(" · ")}: ${format(value)}`;
+        },
       }),
     },
   };
@@ -115,11 +219,12 @@ function sweepConfig(
 /**
  * One sweep chart: metrics against object size or against concurrency, one line per run,
  * operation and combination of the other parameters (the labs' "clients-samples-size" lines).
+ * A latency chart lets the user choose its percentiles and a linear or log axis.
  */
 export function SweepChart({
   runs,
   axis: sweepAxis,
-  metrics,
+  metrics: initialMetrics,
   op,
   title,
   testId,
@@ -133,29 +238,65 @@ export function SweepChart({
   testId: string;
 }) {
   const { t } = useTranslation("runs");
+  const latency = initialMetrics.every((metric) => percentileOf(metric) !== undefined);
+  const [chosen, setChosen] = useState<PercentileKey[]>(() =>
+    initialMetrics.flatMap((metric) => percentileOf(metric) ?? []),
+  );
+  const metrics = useMemo(
+    () => (latency ? chosen.map((key) => PERCENTILE_METRICS[key]) : initialMetrics),
+    [latency, chosen, initialMetrics],
+  );
   const lines = useMemo(
     () => sweepChartLines(runs, sweepAxis, metrics, op),
     [runs, sweepAxis, metrics, op],
   );
   const xValues = useMemo(() => sweepAxisValues(runs, sweepAxis), [runs, sweepAxis]);
+  const context: StyleContext = { lines, runs, metrics, oneOp: op !== undefined, t };
+  const styles = lineStyles(context);
+  const key = dashKey(context);
+  const yTitle = latency ? t("charts.latencyMs") : t(`charts.metrics.${metrics[0]}`);
   return (
     <figure className="card chart-card">
       <figcaption>
         <h3>{title}</h3>
+        {key ? (
+          <p className="muted" data-testid={`${testId}-dashes`}>
+            {key}
+          </p>
+        ) : null}
       </figcaption>
       <ChartCanvas
         testId={testId}
         label={title}
-        deps={[lines, xValues, t]}
-        build={(theme) =>
+        deps={[lines, styles.map((style) => style.label).join(), xValues, t]}
+        logScale={
+          latency ? wantsLogAxis(lines.flatMap((line) => line.points.map((p) => p.y))) : undefined
+        }
+        tools={
+          latency ? (
+            <PercentileChooser
+              offered={PERCENTILE_KEYS}
+              chosen={chosen}
+              onChange={setChosen}
+              testId={`${testId}-percentile`}
+              colored={runs.length === 1}
+            />
+          ) : null
+        }
+        build={(theme, view) =>
           sweepConfig(
             theme,
             lines,
-            { axis: sweepAxis, metrics, xValues, runs: runs.length, oneOp: op !== undefined },
+            styles,
+            { axis: sweepAxis, latency, log: view.log, xValues, title: yTitle },
             t,
           )
         }
-        attributes={{ "data-lines": lines.length, "data-axis": sweepAxis }}
+        attributes={{
+          "data-lines": lines.length,
+          "data-axis": sweepAxis,
+          "data-legend": new Set(styles.map((style) => style.group)).size,
+        }}
       />
     </figure>
   );

@@ -13,7 +13,8 @@ const P99: readonly SweepMetric[] = ["p99Ms"];
 /**
  * The charts the labs drew by hand from a sweep, for each swept axis: one run gets throughput,
  * ops/s and each operation's latency percentiles (as its report does); several runs get
- * throughput and p99, one line per run and operation, so the charts stay readable.
+ * throughput and latency (p99 first; more a click away), a colour per run, so the charts stay
+ * readable.
  */
 export function SweepSection({ runs, testId }: { runs: readonly SweepRun[]; testId: string }) {
   const { t } = useTranslation("runs");
@@ -43,7 +44,7 @@ export function SweepSection({ runs, testId }: { runs: readonly SweepRun[]; test
         })),
       );
     } else {
-      charts.push({ key: "p99", metrics: P99, title: t("charts.sweepP99", { along }) });
+      charts.push({ key: "p99", metrics: P99, title: t("charts.sweepRunsLatency", { along }) });
     }
     return charts.map((chart) => (
       <SweepChart

@@ -1,4 +1,4 @@
-import type { ConnectionReport, Experiment, SavedEndpoint } from "@taillab/api";
+import type { ConnectionReport, Experiment, LiveTuning, SavedEndpoint } from "@taillab/api";
 
 /** Records as the backend answers them, for the UI's unit tests. */
 
@@ -74,3 +74,14 @@ export function experiment(overrides: Partial<Experiment> = {}): Experiment {
     ...overrides,
   };
 }
+
+/** The live tail lab's knobs where the built-in lab starts them. */
+export const LIVE_TUNING: LiveTuning = {
+  serviceMs: 5,
+  stallProbability: 0.01,
+  stallMs: 500,
+  replicas: 2,
+  mode: "normal",
+  hedgeDelay: { kind: "fixed", delayMs: 20 },
+  hedgeBudgetPercent: 10,
+};

@@ -4,7 +4,8 @@
  */
 import { S3Client } from "@aws-sdk/client-s3";
 import { createMarkerStore } from "../bucket-markers.ts";
-import { passStartBarrier, spinUntil, StartBarrierError } from "../start-barrier.ts";
+import { spinUntil } from "@taillab/engine";
+import { passStartBarrier, StartBarrierError } from "../start-barrier.ts";
 
 export interface BarrierShardInput {
   url: string;

@@ -90,6 +90,7 @@ export function indexEntryOf(detail: RunDetail): RunIndexEntry {
     loop: summary.loop,
     points: summary.points.map((point) => point.params),
     pointsFinished: summary.points.filter((point) => point.finished).length,
+    pointsRun: summary.points.length,
     recordCount: summary.points.reduce(
       (sum, point) => sum + point.phases.reduce((total, phase) => total + phase.requests, 0),
       0,
@@ -111,6 +112,7 @@ export function indexEntry(overrides: Partial<RunIndexEntry> = {}): RunIndexEntr
     loop: "closed",
     points: [{ clients: 8, samples: 256, objectSizeBytes: 32 * 1024 }],
     pointsFinished: 1,
+    pointsRun: 1,
     recordCount: 768,
     headline: [
       { op: "PUT", p50Ms: 5.5, p99Ms: 12.25, p999Ms: 40.125, opsPerSec: 812.5, errors: 0 },

@@ -1,0 +1,71 @@
+import { cleanupLeftNothing } from "@taillab/api";
+import { cleanUpRun } from "@taillab/backend";
+import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
+import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
+import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
+import { cliSecrets } from "./run-flags.ts";
+import { describeLeftovers, plural } from "./run-verdict.ts";
+import { printError, printOut } from "./terminal-output.ts";
+
+const CLEANUP_FLAGS = [
+  {
+    name: "access-key",
+    aliases: ["accessKey"],
+    takesValue: true,
+    description: "the run's access key id, when it was given as a flag (else its variables)",
+  },
+  {
+    name: "secret-key",
+    aliases: ["accessSecret"],
+    takesValue: true,
+    description: "…and its secret key",
+  },
+  RESULTS_FLAG,
+  { name: "json", aliases: [], takesValue: false, description: "print what was done as JSON" },
+  { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
+] as const;
+
+export const CLEANUP_HELP = `Usage: taillab cleanup RUN [flags]
+
+Removes what a run left on its server: a run killed or stopped before its cleanup, one whose
+cleanup failed (the run said so), or one that kept its objects. It deletes every object under
+the run's key prefix (<prefix>/<run id>/), aborts its open multipart uploads and deletes its
+workload buckets (taillab-<run id>-w…), with the run's endpoint and credentials (the same
+variables, or the same -accessKey/-accessSecret). Nothing else in the bucket is touched. What
+it did is kept with the run (taillab runs show RUN).
+
+${formatFlagHelp(CLEANUP_FLAGS)}
+
+${EXIT_CODES_HELP}
+`;
+
+export async function cleanupCommand(argv: readonly string[]): Promise<number> {
+  const { flags, positionals } = parseArguments(argv, CLEANUP_FLAGS);
+  if (flags.help) {
+    printOut(CLEANUP_HELP);
+    return EXIT.ok;
+  }
+  const [runId, ...extra] = positionals;
+  if (runId === undefined) throw new UsageError("run", "expected a run id: taillab cleanup RUN");
+  if (extra.length > 0) throw new UsageError("arguments", `unexpected "${extra[0]}"`);
+  if ((flags["access-key"] === undefined) !== (flags["secret-key"] === undefined)) {
+    throw new UsageError("access-key", "give both -accessKey and -accessSecret, or neither");
+  }
+  const store = await openLibrary(flags.results);
+  const cleanup = await cleanUpRun(store, runId, {
+    env: { ...process.env, ...cliSecrets(flags) },
+  });
+  if (flags.json) {
+    printOut(`${JSON.stringify(cleanup, null, 2)}\n`);
+  } else {
+    const { objects, uploads, buckets } = cleanup.removed;
+    printOut(
+      `run ${runId}: removed ${plural(objects, "object")}, ${plural(uploads, "open upload")} and ${plural(buckets, "bucket")}\n`,
+    );
+  }
+  if (cleanupLeftNothing(cleanup)) return EXIT.ok;
+  const { meta } = await store.get(runId);
+  const left = describeLeftovers(cleanup, { bucket: meta.spec.bucket, keyPrefix: meta.keyPrefix });
+  printError(`taillab cleanup: exit ${EXIT.leftovers}: left ${left}; run it again to retry\n`);
+  return EXIT.leftovers;
+}

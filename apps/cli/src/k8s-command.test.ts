@@ -1,0 +1,178 @@
+import { BatchV1Api, CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { RunSummarySchema } from "@taillab/api";
+import { openResultsStore } from "@taillab/backend";
+import type { ControlPlane } from "@taillab/engine";
+import {
+  startControlPlane,
+  startTaillabNodeAgent,
+  TAILLAB_TEST_IMAGE,
+  type KubernetesControlPlane,
+  type NodeAgent,
+} from "@taillab/test-support";
+import { startTestbed, type Testbed } from "@taillab/testbed";
+import { spawn } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI_MAIN, outputOf, runCli, TEST_RESULTS_DIR } from "./test-support/run-cli.ts";
+import { createServerBucket } from "./test-support/server-bucket.ts";
+
+/**
+ * `taillab k8s run` end to end on a real control plane (one for the file): the Job controller
+ * runs the pods' exit codes through podFailurePolicy, the test node agent runs each pod as the
+ * repository's CLI, and the shards measure the embedded testbed.
+ */
+
+const credentials = { accessKeyId: "K8SSHARDKEY", secretAccessKey: "k8s-shard-secret" };
+const env = {
+  AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+};
+
+let cluster: KubernetesControlPlane;
+let agent: NodeAgent;
+let testbed: Testbed;
+let bucket: ControlPlane;
+let specFile: string;
+/** Long enough to delete a pod while it measures. */
+let longSpecFile: string;
+let batch: BatchV1Api;
+let core: CoreV1Api;
+
+beforeAll(async () => {
+  [cluster, testbed] = await Promise.all([
+    startControlPlane(),
+    startTestbed({ credentials, buckets: ["loadgen"], profile: "steady" }),
+  ]);
+  agent = await startTaillabNodeAgent(cluster.kubeconfig);
+  ({ bucket } = await createServerBucket({ url: testbed.url, ...credentials }));
+  const folder = await mkdtemp(join(tmpdir(), "taillab-k8s-"));
+  const writeSpec = async (name: string, workload: object) => {
+    const path = join(folder, name);
+    await writeFile(path, JSON.stringify({ endpoints: [{ url: testbed.url }], ...workload }));
+    return path;
+  };
+  specFile = await writeSpec("spec.json", { clients: 4, samples: 400, objectSize: "4KiB" });
+  longSpecFile = await writeSpec("long.json", { clients: 3, samples: 1500, objectSize: "1KiB" });
+  const config = new KubeConfig();
+  config.loadFromFile(cluster.kubeconfig);
+  batch = config.makeApiClient(BatchV1Api);
+  core = config.makeApiClient(CoreV1Api);
+});
+afterAll(async () => {
+  await bucket?.close();
+  await agent?.stop();
+  await cluster?.stop();
+  await testbed?.close();
+});
+
+const k8sArgs = (spec: string, ...extra: string[]) => [
+  "k8s",
+  "run",
+  spec,
+  "--kubeconfig",
+  cluster.kubeconfig,
+  "--image",
+  TAILLAB_TEST_IMAGE,
+  "--json",
+  ...extra,
+];
+
+/** What the run left on the cluster: nothing, once it has cleaned up. */
+async function leftovers(): Promise<string[]> {
+  const [jobs, secrets] = await Promise.all([
+    batch.listNamespacedJob({ namespace: "default", labelSelector: "taillab.io/run" }),
+    core.listNamespacedSecret({ namespace: "default", labelSelector: "taillab.io/run" }),
+  ]);
+  return [...jobs.items, ...secrets.items].map((item) => item.metadata?.name ?? "");
+}
+
+describe("taillab k8s run on the local control plane", () => {
+  it("runs 4 shards to Complete, merges them into the library and cleans up", async () => {
+    const result = await runCli(k8sArgs(specFile, "--shards", "4"), env);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = RunSummarySchema.parse(JSON.parse(result.stdout));
+    expect(summary.status).toBe("complete");
+    expect(summary.distributed?.merged).toEqual([0, 1, 2, 3]);
+    expect(summary.points[0]?.phases.map((phase) => phase.requests)).toEqual([400, 400, 400]);
+    expect(result.stderr).toMatch(/submitted Job taillab-\S+ \(4 shards\) in namespace default/);
+    expect(result.stderr).toMatch(/shards: \d\/4 pods ready, 4 at the barrier/);
+    expect(result.stderr).toMatch(/\(Job Complete: /);
+    const store = await openResultsStore(TEST_RESULTS_DIR);
+    const stored = await store.get(summary.runId);
+    expect(stored.meta.tags).toEqual(["distributed", "kubernetes"]);
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it("names the shard whose pod was deleted mid-run: its index failed, the others merged", async () => {
+    const run = startK8sRun(longSpecFile, "--shards", "3");
+    // Once shard 1 is measuring, its pod is deleted: the kubelet stops its process.
+    const pod = await whenMeasuring(run, 1);
+    if (pod !== null) await core.deleteNamespacedPod({ name: pod, namespace: "default" });
+    const { code, stdout, stderr } = await run.result;
+    expect(code, stderr).toBe(1);
+    const summary = RunSummarySchema.parse(JSON.parse(stdout));
+    expect(stderr).toMatch(/1 failed \(1\)/);
+    expect(summary.status).toBe("stopped");
+    // SIGTERM: the shard stopped and left what it had measured.
+    expect(summary.distributed?.shards.map((each) => each.status)).toEqual([
+      "complete",
+      "stopped",
+      "complete",
+    ]);
+    expect(summary.distributed?.shards[1]?.problem).toMatch(/stopped before its end/);
+    expect(summary.distributed?.merged).toEqual([0, 1, 2]);
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it("stops on Ctrl-C: the stop marker written, the Job deleted, what was measured merged", async () => {
+    const run = startK8sRun(longSpecFile, "--shards", "2");
+    await whenMeasuring(run, 0);
+    run.child.kill("SIGINT");
+    const { code, stdout, stderr } = await run.result;
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/stopping: the run's stop marker is written and its Job deleted/);
+    const summary = RunSummarySchema.parse(JSON.parse(stdout));
+    expect(summary.status).toBe("stopped");
+    expect(summary.distributed?.shards.map((shard) => shard.status)).toEqual([
+      "stopped",
+      "stopped",
+    ]);
+    expect(summary.points[0]?.phases[0]?.requests).toBeGreaterThan(0);
+    const folder = /results in s3:\/\/loadgen\/(\S+)/.exec(stderr)?.[1];
+    expect(await bucket.listKeys(`${folder}abort/stop`)).toHaveLength(1);
+    expect(await leftovers()).toEqual([]);
+  });
+});
+
+/** `taillab k8s run` in a process of its own, its stderr readable as it goes. */
+function startK8sRun(spec: string, ...extra: string[]) {
+  const child = spawn(process.execPath, [CLI_MAIN, ...k8sArgs(spec, ...extra)], {
+    env: { ...process.env, TAILLAB_RESULTS_DIR: TEST_RESULTS_DIR, ...env },
+  });
+  const run = { child, said: "", exited: false, result: outputOf(child) };
+  child.stderr.on("data", (chunk: Buffer) => (run.said += chunk.toString()));
+  void run.result.finally(() => (run.exited = true));
+  return run;
+}
+
+/**
+ * The pod of shard `index` once the shard is measuring (its progress is in the run's folder),
+ * or null when the run ended first.
+ */
+async function whenMeasuring(run: ReturnType<typeof startK8sRun>, index: number) {
+  while (!run.exited) {
+    const folder = /results in s3:\/\/loadgen\/(\S+)/.exec(run.said)?.[1];
+    const measuring =
+      folder !== undefined && (await bucket.listKeys(`${folder}progress/${index}.json`)).length > 0;
+    const pods = await core.listNamespacedPod({
+      namespace: "default",
+      labelSelector: `batch.kubernetes.io/job-completion-index=${index}`,
+    });
+    const name = pods.items.find((pod) => pod.status?.phase === "Running")?.metadata?.name;
+    if (measuring && name) return name;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return null;
+}

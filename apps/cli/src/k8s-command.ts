@@ -1,0 +1,230 @@
+import type { ShardsStatus } from "@taillab/api";
+import {
+  DEFAULT_ACTIVE_DEADLINE_SECONDS,
+  DEFAULT_BARRIER_TIMEOUT_MS,
+  DEFAULT_TAILLAB_IMAGE,
+} from "@taillab/backend";
+import type * as KubernetesEntry from "@taillab/backend/kubernetes";
+import type { KubernetesRunRequest } from "@taillab/backend/kubernetes";
+import { formatFlagHelp, parseArguments, UsageError, type FlagDefinition } from "./cli-args.ts";
+import { EXIT } from "./exit-codes.ts";
+import { stoppableByInterrupt } from "./interrupts.ts";
+import { MERGED_EXIT_CODES_HELP, mergedExitCode, printMergedRun } from "./merge-command.ts";
+import { createProgressDisplay } from "./progress-bar.ts";
+import { openLibrary } from "./results-library.ts";
+import { readSpecFlag } from "./run-command.ts";
+import { cliSecrets, RUN_FLAGS, type RunFlags } from "./run-flags.ts";
+import { durationFlagMs, SHARD_FLAGS } from "./shard-flags.ts";
+import { printError, printOut } from "./terminal-output.ts";
+
+const pick = <Name extends string>(flags: readonly FlagDefinition[], names: readonly Name[]) =>
+  flags.filter((flag) => (names as readonly string[]).includes(flag.name));
+
+const K8S_FLAGS = [
+  {
+    name: "shards",
+    aliases: [],
+    takesValue: true,
+    description: "load generators: one pod each (an Indexed Job of N completions)",
+  },
+  {
+    name: "namespace",
+    aliases: ["n"],
+    takesValue: true,
+    description: "namespace (default: the kubeconfig context's, else default)",
+  },
+  {
+    name: "kubeconfig",
+    aliases: [],
+    takesValue: true,
+    description: "kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)",
+  },
+  { name: "context", aliases: [], takesValue: true, description: "kubeconfig context" },
+  {
+    name: "image",
+    aliases: [],
+    takesValue: true,
+    description: `TailLab image the pods run (default: $TAILLAB_IMAGE, else ${DEFAULT_TAILLAB_IMAGE})`,
+  },
+  {
+    name: "secret",
+    aliases: [],
+    takesValue: true,
+    description:
+      "an existing Secret with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the pods (default: one is made from your credentials and deleted after)",
+  },
+  {
+    name: "active-deadline",
+    aliases: [],
+    takesValue: true,
+    description: "the Job's hard stop (default 6h)",
+  },
+  ...pick(SHARD_FLAGS, ["barrier-timeout", "upload-records"]),
+  ...pick(RUN_FLAGS, ["access-key", "secret-key", "results", "name", "json"]),
+  { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
+] as const satisfies readonly FlagDefinition[];
+
+type K8sFlags = Partial<Record<string, string | true>>;
+
+export const K8S_HELP = `Usage: taillab k8s run SPEC --shards N [flags]
+       taillab k8s manifest SPEC --shards N [flags]
+
+run: runs the spec file on N pods of a Kubernetes cluster, each a shard of one run: an Indexed
+Job of the TailLab image (completions = parallelism = N), started together through a barrier in
+the bucket under test, followed (pods ready, shards at the barrier, running, done, failed, and
+the merged figures live), merged exactly into the results library at the end; the Job and the
+Secret it made are deleted. Ctrl-C writes the run's stop marker and deletes the Job; what the
+shards measured is merged. The spec's endpoint must be reachable from the pods.
+manifest: prints the Secret (values left out) and the Job as YAML, for review or GitOps.
+
+Flags:
+${formatFlagHelp(K8S_FLAGS)}
+
+${MERGED_EXIT_CODES_HELP}
+`;
+
+export async function k8sCommand(argv: readonly string[]): Promise<number> {
+  const { flags, positionals } = parseArguments(argv, K8S_FLAGS);
+  const [action, specPath, stray] = positionals;
+  if (flags.help || action === undefined) {
+    printOut(K8S_HELP);
+    return EXIT.ok;
+  }
+  if (action !== "run" && action !== "manifest") {
+    throw new UsageError("k8s", `unknown action "${action}"; expected run or manifest`);
+  }
+  if (specPath === undefined)
+    throw new UsageError("spec", `expected a spec file: taillab k8s ${action} SPEC --shards N`);
+  if (stray !== undefined) throw new UsageError("arguments", `unexpected "${stray}"`);
+  const spec = await readSpecFlag({ spec: specPath });
+  const cluster = {
+    ...(typeof flags.kubeconfig === "string" ? { kubeconfig: flags.kubeconfig } : {}),
+    ...(typeof flags.context === "string" ? { context: flags.context } : {}),
+  };
+  const secrets = { env: { ...process.env, ...cliSecrets(flags as RunFlags) } };
+  const request = (namespace: string): KubernetesRunRequest => ({
+    spec,
+    shards: shardsOf(flags),
+    namespace,
+    image: stringFlag(flags, "image") ?? process.env.TAILLAB_IMAGE ?? DEFAULT_TAILLAB_IMAGE,
+    ...(typeof flags.secret === "string" ? { secretName: flags.secret } : {}),
+    barrierTimeoutMs: durationFlagMs(flags, "barrier-timeout", DEFAULT_BARRIER_TIMEOUT_MS),
+    activeDeadlineSeconds: Math.ceil(
+      durationFlagMs(flags, "active-deadline", DEFAULT_ACTIVE_DEADLINE_SECONDS * 1000) / 1000,
+    ),
+    uploadRecords: flags["upload-records"] === true,
+  });
+  const namespace = stringFlag(flags, "namespace");
+  // The Kubernetes client loads only for this command: every other starts faster without it.
+  const kubernetes = await import("@taillab/backend/kubernetes");
+  try {
+    return await (action === "manifest"
+      ? printManifests(kubernetes, request(namespace ?? namespaceOrDefault(kubernetes, cluster)))
+      : runOnCluster(kubernetes, request(namespace ?? kubernetes.clusterNamespace(cluster)), {
+          cluster,
+          secrets,
+          flags,
+        }));
+  } catch (error) {
+    if (!(error instanceof kubernetes.KubernetesError)) throw error;
+    printError(`taillab k8s: ${error.message.replace(/\s*\n\s*/g, "; ")}\n`);
+    return EXIT.cluster;
+  }
+}
+
+type KubernetesModule = typeof KubernetesEntry;
+
+async function printManifests(
+  { planKubernetesRun, manifestsYaml }: KubernetesModule,
+  request: KubernetesRunRequest,
+): Promise<number> {
+  // Printing needs no cluster nor credentials: the Secret's values are left out.
+  const plan = await planKubernetesRun(request, null);
+  printOut(manifestsYaml(plan.manifests));
+  return EXIT.ok;
+}
+
+async function runOnCluster(
+  { planKubernetesRun, runOnKubernetes }: KubernetesModule,
+  request: KubernetesRunRequest,
+  {
+    cluster,
+    secrets,
+    flags,
+  }: {
+    cluster: { kubeconfig?: string; context?: string };
+    secrets: { env: Record<string, string | undefined> };
+    flags: K8sFlags;
+  },
+): Promise<number> {
+  const plan = await planKubernetesRun(request, secrets);
+  const store = await openLibrary(flags.results);
+  const progress = createProgressDisplay(process.stderr);
+  const say = (message: string) => {
+    progress.clear();
+    printError(`${message}\n`);
+  };
+  try {
+    const { summary, stopped } = await stoppableByInterrupt(
+      async (signal) => ({
+        ...(await runOnKubernetes(plan, {
+          cluster,
+          secrets,
+          store,
+          ...(typeof flags.name === "string" ? { name: flags.name } : {}),
+          hooks: {
+            signal,
+            onNotice: say,
+            onShards: (status) => say(formatShardsStatus(status)),
+            onProgress: (update) => progress.update(update),
+          },
+        })),
+        stopped: signal.aborted,
+      }),
+      () => "stopping: deleting the Job and merging what the shards measured…",
+    );
+    progress.clear();
+    printMergedRun(summary, flags.json === true);
+    return stopped ? EXIT.interrupted : mergedExitCode(summary);
+  } finally {
+    progress.clear();
+  }
+}
+
+/** The context's namespace when there is a kubeconfig to read, else default. */
+function namespaceOrDefault(
+  { clusterNamespace, KubernetesError }: KubernetesModule,
+  cluster: { kubeconfig?: string; context?: string },
+): string {
+  try {
+    return clusterNamespace(cluster);
+  } catch (error) {
+    if (error instanceof KubernetesError) return "default";
+    throw error;
+  }
+}
+
+/** "shards: 4/4 pods ready, 4 at the barrier, 3 running, 1 done, 0 failed (Job running)" */
+export function formatShardsStatus(status: ShardsStatus): string {
+  const failed = status.failed.length > 0 ? ` (${status.failed.join(", ")})` : "";
+  return (
+    `shards: ${status.podsReady}/${status.shardCount} pods ready, ${status.ready.length} at the barrier, ` +
+    `${status.running.length} running, ${status.done.length} done, ${status.failed.length} failed${failed}` +
+    ` (Job ${status.job}${status.message ? `: ${status.message}` : ""})`
+  );
+}
+
+function stringFlag(flags: K8sFlags, name: string): string | undefined {
+  const value = flags[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+function shardsOf(flags: K8sFlags): number {
+  const text = stringFlag(flags, "shards");
+  if (text === undefined) throw new UsageError("shards", "how many pods? e.g. --shards 4");
+  const shards = Number(text);
+  if (!Number.isInteger(shards) || shards < 1) {
+    throw new UsageError("shards", `expected a whole number of pods from 1, got "${text}"`);
+  }
+  return shards;
+}

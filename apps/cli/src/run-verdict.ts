@@ -1,0 +1,92 @@
+import { cleanupLeftNothing, type RunCleanup, type RunSummary } from "@taillab/api";
+import { EXIT } from "./exit-codes.ts";
+
+/** Where a run's objects are: its bucket and `<prefix>/<runId>/`. */
+export interface RunPlace {
+  bucket: string;
+  keyPrefix: string;
+}
+
+export interface RunVerdict {
+  code: number;
+  /** The last line: why the exit code is not 0 (none for 0, nor for a stop that left nothing). */
+  line: string | null;
+}
+
+/**
+ * The exit code of a run and the line that says why: a stop wins (130), then what the cleanup
+ * left on the server (4), then request errors (1).
+ */
+export function runVerdict(summary: RunSummary, cleanup: RunCleanup | null): RunVerdict {
+  const place = {
+    bucket: summary.spec.bucket,
+    keyPrefix: `${summary.spec.keyPrefix}/${summary.runId}/`,
+  };
+  const left =
+    cleanup && !cleanupLeftNothing(cleanup)
+      ? `the cleanup left ${describeLeftovers(cleanup, place)}; taillab cleanup ${summary.runId} removes them`
+      : null;
+  const failed = describeRequestErrors(summary);
+  if (summary.status === "stopped") {
+    return { code: EXIT.interrupted, line: left && `exit ${EXIT.interrupted} (stopped): ${left}` };
+  }
+  if (left) {
+    return {
+      code: EXIT.leftovers,
+      line: `exit ${EXIT.leftovers}: ${left}${failed ? `; ${failed}` : ""}`,
+    };
+  }
+  if (failed) return { code: EXIT.requestErrors, line: `exit ${EXIT.requestErrors}: ${failed}` };
+  return { code: EXIT.ok, line: null };
+}
+
+/** `812 of 20000 requests failed (ECONNREFUSED 790, ClientTimeout 22)`, or null when none did. */
+function describeRequestErrors(summary: RunSummary): string | null {
+  const phases = summary.points.flatMap((point) => point.phases);
+  const failed = phases.reduce((sum, phase) => sum + phase.errors, 0);
+  if (failed === 0) return null;
+  const requests = phases.reduce((sum, phase) => sum + phase.requests, 0);
+  const byCode: Record<string, number> = {};
+  for (const phase of phases) {
+    for (const [code, count] of Object.entries(phase.errorsByCode)) {
+      byCode[code] = (byCode[code] ?? 0) + count;
+    }
+  }
+  return `${failed} of ${requests} requests failed (${formatCodeCounts(byCode)})`;
+}
+
+/**
+ * `6000 objects under taillab/r/ in bucket loadgen, 1 open multipart upload (ECONNREFUSED
+ * 6001)`: what a cleanup could not remove, and why.
+ */
+export function describeLeftovers(cleanup: RunCleanup, place: RunPlace): string {
+  const parts = [
+    ...(cleanup.objectsLeft > 0
+      ? [
+          `${plural(cleanup.objectsLeft, "object")} under ${place.keyPrefix} in bucket ${place.bucket}`,
+        ]
+      : []),
+    ...(cleanup.uploadsLeft > 0 ? [plural(cleanup.uploadsLeft, "open multipart upload")] : []),
+    ...(cleanup.bucketsLeft.length > 0
+      ? [
+          `${cleanup.bucketsLeft.length === 1 ? "bucket" : "buckets"} ${cleanup.bucketsLeft.join(", ")}`,
+        ]
+      : []),
+    ...(cleanup.unchecked.length > 0
+      ? [`maybe ${cleanup.unchecked.join(" and ")} it could not list`]
+      : []),
+  ];
+  return `${parts.join(", ")} (${formatCodeCounts(cleanup.errorsByCode)})`;
+}
+
+/** The most frequent codes first: `ECONNREFUSED 790, ClientTimeout 22, …`. */
+function formatCodeCounts(byCode: Record<string, number>): string {
+  const sorted = Object.entries(byCode).sort(([, a], [, b]) => b - a);
+  const shown = sorted.slice(0, 4).map(([code, count]) => `${code} ${count}`);
+  return sorted.length > 4 ? `${shown.join(", ")}, …` : shown.join(", ");
+}
+
+/** `1 object`, `20 objects`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

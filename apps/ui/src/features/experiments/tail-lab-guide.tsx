@@ -1,0 +1,81 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useExperimentBuilder } from "./experiment-builder-store.ts";
+import { useExperiments } from "./experiments-store.ts";
+
+/** The built-in lab the walkthrough runs. */
+export const TAIL_LAB_ID = "builtin-tail-modes";
+
+/** The walkthrough's steps, in order: each a title, a few sentences and, for one, the run. */
+export const GUIDE_STEPS = ["why", "measure", "run", "hedging", "tied", "next"] as const;
+type GuideStep = (typeof GUIDE_STEPS)[number];
+
+/**
+ * A guided walk through the tail-latency lab for a lecture: why the tail exists, how to measure
+ * it, the run itself (normal vs hedged vs tied), what hedging costs and when tied wins. Big type,
+ * one idea a step, so it reads from the back of a room.
+ */
+export function TailLabGuide({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation("experiments");
+  const [index, setIndex] = useState(0);
+  const lab = useExperiments((state) =>
+    state.experiments.find((known) => known.id === TAIL_LAB_ID),
+  );
+  const step: GuideStep = GUIDE_STEPS[index] ?? "why";
+  const last = index === GUIDE_STEPS.length - 1;
+  return (
+    <section
+      className="card guide"
+      data-testid="tail-guide"
+      data-step={step}
+      aria-labelledby="tail-guide-title"
+    >
+      <header className="guide-header">
+        <p className="muted">
+          {t("guide.title")} · {t("guide.progress", { step: index + 1, count: GUIDE_STEPS.length })}
+        </p>
+        <button
+          type="button"
+          className="ghost small"
+          data-testid="tail-guide-close"
+          onClick={onClose}
+        >
+          {t("guide.close")}
+        </button>
+      </header>
+      <h2 id="tail-guide-title">{t(`guide.steps.${step}.title`)}</h2>
+      <p className="guide-text">{t(`guide.steps.${step}.text`)}</p>
+      {step === "run" && lab ? (
+        <p>
+          <button
+            type="button"
+            className="primary"
+            data-testid="tail-guide-run"
+            onClick={() => void useExperimentBuilder.getState().runExperiment(lab)}
+          >
+            {t("guide.runLab")}
+          </button>
+        </p>
+      ) : null}
+      <footer className="toolbar">
+        <button
+          type="button"
+          data-testid="tail-guide-back"
+          disabled={index === 0}
+          onClick={() => setIndex(index - 1)}
+        >
+          {t("guide.back")}
+        </button>
+        <span className="toolbar-spacer" />
+        <button
+          type="button"
+          className="primary"
+          data-testid="tail-guide-next"
+          onClick={() => (last ? onClose() : setIndex(index + 1))}
+        >
+          {last ? t("guide.done") : t("guide.next")}
+        </button>
+      </footer>
+    </section>
+  );
+}

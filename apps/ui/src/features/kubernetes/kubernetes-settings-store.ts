@@ -1,0 +1,76 @@
+import type { KubernetesSettings } from "@taillab/api";
+import { create } from "zustand";
+import { api } from "../../app/api.ts";
+import {
+  fieldErrorsOf,
+  mapFieldErrors,
+  messageOf,
+  placeFailure,
+} from "../../shared/field-errors.ts";
+
+export type SettingsField = keyof KubernetesSettings;
+const FIELDS: readonly SettingsField[] = ["kubeconfig", "context", "namespace", "image"];
+
+interface KubernetesSettingsState {
+  /** The dialog is open. */
+  open: boolean;
+  /** What the boxes hold. */
+  draft: KubernetesSettings;
+  errors: Partial<Record<SettingsField, string>>;
+  /** A failure no box shows. */
+  error: string | null;
+  saving: boolean;
+  /** Opens the dialog on the saved settings. */
+  show(): Promise<void>;
+  close(): void;
+  setField(field: SettingsField, value: string): void;
+  save(): Promise<void>;
+}
+
+const EMPTY: KubernetesSettings = { kubeconfig: "", context: "", namespace: "", image: "" };
+
+/** The Kubernetes settings: where "N pods on Kubernetes" sends an experiment. */
+export const useKubernetesSettings = create<KubernetesSettingsState>((set, get) => ({
+  open: false,
+  draft: EMPTY,
+  errors: {},
+  error: null,
+  saving: false,
+
+  async show() {
+    set({ open: true, errors: {}, error: null });
+    try {
+      set({ draft: await api().kubernetesSettings() });
+    } catch (error) {
+      set({ error: messageOf(error) });
+    }
+  },
+
+  close() {
+    set({ open: false });
+  },
+
+  setField(field, value) {
+    set({
+      draft: { ...get().draft, [field]: value },
+      errors: { ...get().errors, [field]: undefined },
+    });
+  },
+
+  async save() {
+    set({ saving: true, errors: {}, error: null });
+    try {
+      const saved = await api().saveKubernetesSettings(get().draft);
+      set({ draft: saved, open: false });
+    } catch (error) {
+      const mapped = mapFieldErrors(fieldErrorsOf(error), ({ field, message }) =>
+        (FIELDS as readonly string[]).includes(field)
+          ? { field: field as SettingsField, message }
+          : null,
+      );
+      set({ errors: mapped.fields, error: placeFailure(mapped, error).banner });
+    } finally {
+      set({ saving: false });
+    }
+  },
+}));

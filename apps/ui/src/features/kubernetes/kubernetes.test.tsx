@@ -1,0 +1,185 @@
+import { AppError, type RunDetail, type ShardsStatus } from "@taillab/api";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { SettingsBar } from "../../app/settings-bar.tsx";
+import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
+import { renderUi } from "../../shared/test-support/render.tsx";
+import {
+  experimentToForm,
+  formToDraft,
+  newExperimentForm,
+} from "../experiments/experiment-form.ts";
+import { useLiveRun } from "../live-run/live-run-store.ts";
+import { LiveRunView } from "../live-run/live-run-view.tsx";
+import { RunDetailView } from "../runs/run-detail-view.tsx";
+import { useRunDetail } from "../runs/run-detail-store.ts";
+import { runDetailFixture } from "../runs/test-support/run-fixtures.ts";
+import { useKubernetesSettings } from "./kubernetes-settings-store.ts";
+import { shardStates } from "./shards-status.ts";
+
+const status = (overrides: Partial<ShardsStatus> = {}): ShardsStatus => ({
+  shardCount: 5,
+  podsReady: 4,
+  ready: [0, 1, 2, 3],
+  running: [1, 2],
+  done: [0],
+  failed: [4],
+  job: "running",
+  message: null,
+  ...overrides,
+});
+
+describe("the Kubernetes settings", () => {
+  beforeEach(() => {
+    useKubernetesSettings.setState({ open: false, errors: {}, error: null });
+  });
+
+  it("opens from the header on the saved settings and saves what was typed", async () => {
+    const api = installFakeTailLab({
+      kubernetesSettings: vi.fn(async () => ({
+        kubeconfig: "/home/lab/.kube/config",
+        context: "lab",
+        namespace: "",
+        image: "",
+      })),
+    });
+    renderUi(<SettingsBar />);
+    fireEvent.click(screen.getByTestId("kubernetes-settings-button"));
+    const context = (await screen.findByTestId("kubernetes-context")) as HTMLInputElement;
+    await waitFor(() => expect(context.value).toBe("lab"));
+    fireEvent.change(screen.getByTestId("kubernetes-namespace"), { target: { value: "bench" } });
+    fireEvent.change(screen.getByTestId("kubernetes-image"), {
+      target: { value: "registry.lab/taillab:0.1.0" },
+    });
+    await act(async () => fireEvent.click(screen.getByTestId("kubernetes-settings-save")));
+    expect(api.saveKubernetesSettings).toHaveBeenCalledWith({
+      kubeconfig: "/home/lab/.kube/config",
+      context: "lab",
+      namespace: "bench",
+      image: "registry.lab/taillab:0.1.0",
+    });
+    expect(screen.queryByTestId("kubernetes-settings")).toBeNull();
+  });
+
+  it("shows the backend's reason at the box it is about", async () => {
+    installFakeTailLab({
+      saveKubernetesSettings: vi.fn(async () => {
+        throw new AppError({
+          message: "bad input",
+          fields: [{ field: "namespace", message: '"Bench" is not a namespace name' }],
+        });
+      }),
+    });
+    renderUi(<SettingsBar />);
+    fireEvent.click(screen.getByTestId("kubernetes-settings-button"));
+    await screen.findByTestId("kubernetes-namespace");
+    await act(async () => fireEvent.click(screen.getByTestId("kubernetes-settings-save")));
+    expect(screen.getByTestId("kubernetes-settings").textContent).toContain(
+      '"Bench" is not a namespace name',
+    );
+  });
+});
+
+describe("load generators in the experiment builder", () => {
+  it("sends N pods on Kubernetes with the draft, and reads them back", () => {
+    const form = {
+      ...newExperimentForm("minio"),
+      loadGenerators: "kubernetes" as const,
+      shards: "8",
+    };
+    const draft = formToDraft(form, {}, { testbed: false });
+    expect(draft.loadGenerators).toEqual({ kind: "kubernetes", shards: 8 });
+    expect(experimentToForm(draft)).toMatchObject({ loadGenerators: "kubernetes", shards: "8" });
+    const local = formToDraft(newExperimentForm("minio"), {}, { testbed: false });
+    expect(local.loadGenerators).toBeUndefined();
+  });
+});
+
+describe("a distributed run's shards", () => {
+  const initialLive = useLiveRun.getState();
+  beforeEach(() => {
+    useLiveRun.setState(initialLive, true);
+  });
+
+  it("tells each shard's state, failed first", () => {
+    expect(shardStates(status())).toEqual(["done", "running", "running", "ready", "failed"]);
+  });
+
+  it("shows on the live screen as the shards event says", () => {
+    const api = installFakeTailLab();
+    useLiveRun.getState().connect();
+    renderUi(<LiveRunView />);
+    act(() => {
+      api.emit({
+        type: "started",
+        runId: "d1",
+        name: "On the cluster",
+        points: [{ clients: 8, samples: 800, objectSizeBytes: 4096 }],
+        requestCount: 2400,
+        series: { index: 0, count: 1, mode: "normal" },
+      });
+      api.emit({ type: "shards", runId: "d1", status: status() });
+    });
+    const cells = screen.getAllByTestId("live-shard");
+    expect(cells.map((cell) => cell.dataset.state)).toEqual([
+      "done",
+      "running",
+      "running",
+      "ready",
+      "failed",
+    ]);
+    expect(screen.getByTestId("live-shards-summary").textContent).toBe(
+      "4 of 5 pods ready · 4 at the start barrier · 2 running · 1 done · 1 failed",
+    );
+  });
+
+  it("shows each shard's figures beside the merged ones in the run detail, and why one is missing", async () => {
+    useRunDetail.setState({ runId: null, detail: null, choice: null, error: null });
+    const fixture = runDetailFixture();
+    const phases = fixture.summary.points[0]!.phases;
+    const detail: RunDetail = {
+      ...fixture,
+      summary: {
+        ...fixture.summary,
+        distributed: {
+          shardCount: 2,
+          t0: "2026-11-25T06:00:00.000Z",
+          startSpreadMs: 1.25,
+          clockSkewMs: 12,
+          clockSkewBoundMs: 1000,
+          merged: [0],
+          shards: [
+            {
+              index: 0,
+              status: "complete",
+              problem: null,
+              startOffsetMs: 0.5,
+              clock: { offsetMs: 3, boundMs: 500 },
+              points: [{ params: { clients: 4, samples: 128, objectSizeBytes: 32768 }, phases }],
+            },
+            {
+              index: 1,
+              status: "missing",
+              problem: "started but left no result: killed or cut off mid-run",
+              startOffsetMs: null,
+              clock: null,
+              points: [],
+            },
+          ],
+        },
+      },
+    };
+    installFakeTailLab({ getRun: vi.fn(async () => detail) });
+    renderUi(<RunDetailView runId={detail.meta.id} />);
+    await screen.findByTestId("shard-breakdown");
+    const rows = screen.getAllByTestId("shard-row");
+    expect(rows.map((row) => [row.dataset.shard, row.dataset.status, row.dataset.op])).toEqual([
+      ...phases.map((phase) => ["0", "complete", phase.op]),
+      ["1", "missing", undefined],
+    ]);
+    expect(rows.at(-1)?.textContent).toContain("killed or cut off mid-run");
+    expect(screen.getByTestId("shard-breakdown-header").textContent).toBe(
+      "1 of 2 shards merged · start spread 1.250 ms · clock skew 12 ± 1,000 ms",
+    );
+  });
+});

@@ -1,0 +1,85 @@
+import type { RunSummary } from "@taillab/api";
+import { formatFixed, formatInteger, formatMs } from "@taillab/report";
+import { useTranslation } from "react-i18next";
+
+const signedMs = (ms: number | null, digits: number) =>
+  ms === null ? "—" : `${ms >= 0 ? "+" : ""}${formatFixed(ms, digits)} ms`;
+
+/**
+ * A merged run's shards beside its merged figures: each one's start against T0, its clock
+ * against the server's, and its own throughput and p99 per operation, so a slow shard shows;
+ * a missing or failed shard says why.
+ */
+export function ShardBreakdownCard({ summary }: { summary: RunSummary }) {
+  const { t } = useTranslation("kubernetes");
+  const distributed = summary.distributed;
+  if (!distributed) return null;
+  const skew =
+    distributed.clockSkewMs === null
+      ? "—"
+      : `${formatFixed(distributed.clockSkewMs, 0)} ± ${formatFixed(distributed.clockSkewBoundMs ?? 0, 0)} ms`;
+  return (
+    <section className="card section" data-testid="shard-breakdown">
+      <h2>{t("breakdown.title")}</h2>
+      <p className="muted">{t("breakdown.intro")}</p>
+      <p data-testid="shard-breakdown-header">
+        {t("breakdown.header", {
+          merged: distributed.merged.length,
+          count: distributed.shardCount,
+          spread:
+            distributed.startSpreadMs === null
+              ? "—"
+              : `${formatFixed(distributed.startSpreadMs, 3)} ms`,
+          skew,
+        })}
+      </p>
+      <div className="table-scroll">
+        <table className="data">
+          <thead>
+            <tr>
+              <th>{t("breakdown.shard")}</th>
+              <th>{t("breakdown.status")}</th>
+              <th className="number">{t("breakdown.start")}</th>
+              <th className="number">{t("breakdown.clock")}</th>
+              <th>{t("breakdown.op")}</th>
+              <th className="number">{t("breakdown.opsPerSec")}</th>
+              <th className="number">{t("breakdown.p99")}</th>
+              <th className="number">{t("breakdown.errors")}</th>
+              <th>{t("breakdown.problem")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {distributed.shards.flatMap((shard) => {
+              const phases = shard.points.flatMap((point) => point.phases);
+              const rows = phases.length > 0 ? phases : [null];
+              return rows.map((phase, row) => (
+                <tr
+                  key={`${shard.index}-${phase?.op ?? "none"}-${row}`}
+                  data-testid="shard-row"
+                  data-shard={shard.index}
+                  data-status={shard.status}
+                  data-op={phase?.op}
+                  data-ops-per-sec={phase?.opsPerSec}
+                >
+                  <td>{row === 0 ? shard.index : ""}</td>
+                  <td>{row === 0 ? t(`breakdown.statusName.${shard.status}`) : ""}</td>
+                  <td className="number">{row === 0 ? signedMs(shard.startOffsetMs, 3) : ""}</td>
+                  <td className="number">
+                    {row === 0 && shard.clock ? signedMs(shard.clock.offsetMs, 0) : ""}
+                  </td>
+                  <td>{phase?.op ?? "—"}</td>
+                  <td className="number">{phase ? formatFixed(phase.opsPerSec, 1) : "—"}</td>
+                  <td className="number">
+                    {phase?.latencyMs ? `${formatMs(phase.latencyMs.p99)} ms` : "—"}
+                  </td>
+                  <td className="number">{phase ? formatInteger(phase.errors) : "—"}</td>
+                  <td>{row === 0 ? (shard.problem ?? "") : ""}</td>
+                </tr>
+              ));
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+import { cleanupLeftNothing, type RunCleanup, type RunDetail } from "@taillab/api";
+import { leftoverStateOf } from "@taillab/core";
+import { formatInteger } from "@taillab/report";
+import { useTranslation } from "react-i18next";
+import { useRunDetail } from "./run-detail-store.ts";
+
+/**
+ * What the run may have left on its server (objects under its prefix, open uploads, workload
+ * buckets), and a button that removes it — never anything else — as `taillab cleanup` does.
+ */
+export function LeftoversBanner({ detail }: { detail: RunDetail }) {
+  const { t } = useTranslation("runs");
+  const { removing, result, error } = useRunDetail((state) => state.leftovers);
+  const { meta } = detail;
+  const state = leftoverStateOf(meta, meta.status);
+  const place = {
+    prefix: meta.keyPrefix,
+    bucket: meta.spec.bucket,
+    url: meta.spec.endpoints?.[0]?.url ?? "",
+  };
+  const done =
+    result && cleanupLeftNothing(result) ? (
+      <div className="banner" role="status" data-testid="leftovers-removed">
+        {t("leftovers.removed", removedCounts(result))}
+      </div>
+    ) : null;
+  if (state.kind === "none") return done;
+  const text =
+    state.kind === "left"
+      ? t("leftovers.left", { ...leftCounts(state.cleanup), ...place })
+      : t(state.why === "kept" ? "leftovers.kept" : "leftovers.endedEarly", place);
+  return (
+    <div
+      className="banner warning"
+      role="status"
+      data-testid="leftovers-banner"
+      data-kind={state.kind}
+    >
+      {text}{" "}
+      <button
+        type="button"
+        className="small"
+        data-testid="remove-leftovers"
+        disabled={removing}
+        onClick={() => void useRunDetail.getState().removeLeftovers()}
+      >
+        {removing ? t("leftovers.removing") : t("leftovers.remove")}
+      </button>
+      {error ? (
+        <div className="error" role="alert" data-testid="leftovers-error">
+          {error}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function leftCounts(cleanup: RunCleanup) {
+  const [error = "?"] = Object.entries(cleanup.errorsByCode)
+    .sort(([, a], [, b]) => b - a)
+    .map(([code]) => code);
+  return {
+    objects: formatInteger(cleanup.objectsLeft),
+    uploads: formatInteger(cleanup.uploadsLeft),
+    buckets: formatInteger(cleanup.bucketsLeft.length),
+    error,
+  };
+}
+
+function removedCounts(cleanup: RunCleanup) {
+  return {
+    objects: formatInteger(cleanup.removed.objects),
+    uploads: formatInteger(cleanup.removed.uploads),
+    buckets: formatInteger(cleanup.removed.buckets),
+  };
+}

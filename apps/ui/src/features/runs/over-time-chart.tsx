@@ -1,0 +1,74 @@
+import type { IntervalStats, RunMarker } from "@taillab/api";
+import { formatInteger } from "@taillab/report";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ChartCanvas } from "../../shared/chart.tsx";
+import {
+  OVER_TIME_PERCENTILES,
+  overTimeChartConfig,
+  type OverTimePercentile,
+} from "../../shared/chart-over-time.ts";
+import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";
+import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
+
+/**
+ * A stored phase's p50, p99 and p99.9 per second (its interval histograms, as the live screen
+ * drew them), with what backups cost per second when it sent any, and a live session's knob
+ * changes marked where they happened.
+ */
+export function OverTimeChart({
+  intervals,
+  markers,
+  cost,
+}: {
+  intervals: readonly IntervalStats[];
+  markers: readonly RunMarker[];
+  cost: boolean;
+}) {
+  const { t, i18n } = useTranslation("runs");
+  const [percentiles, setPercentiles] = useState<OverTimePercentile[]>([...OVER_TIME_PERCENTILES]);
+  const shownMarkers = useTimelineMarkers(markers);
+  const labels = {
+    x: t("overTime.x"),
+    y: t("charts.latencyMs"),
+    cost: t("overTime.cost"),
+    markers: t("overTime.markers"),
+  };
+  return (
+    <figure className="card chart-card">
+      <figcaption>
+        <h3>{t("overTime.title")}</h3>
+        <p className="muted">
+          {t(cost ? "overTime.noteCost" : "overTime.note", {
+            seconds: formatInteger(intervals.length),
+          })}
+        </p>
+      </figcaption>
+      <ChartCanvas<"line">
+        testId="over-time-chart"
+        label={t("overTime.title")}
+        deps={[intervals, markers, percentiles.join(), cost, i18n.language]}
+        logScale={intervals.some((interval) => (interval.p999Ms ?? 0) > 20 * (interval.p50Ms ?? 1))}
+        tools={
+          <PercentileChooser
+            offered={OVER_TIME_PERCENTILES}
+            chosen={percentiles}
+            onChange={(chosen) => setPercentiles(chosen as OverTimePercentile[])}
+            testId="over-time-percentile"
+          />
+        }
+        build={(theme, view) =>
+          overTimeChartConfig(theme, intervals, {
+            logScale: view.log,
+            labels,
+            percentiles,
+            cost,
+            markers: shownMarkers,
+          })
+        }
+        attributes={{ "data-seconds": intervals.length, "data-markers": shownMarkers.length }}
+      />
+      <MarkerList markers={shownMarkers} testId="run-markers" />
+    </figure>
+  );
+}

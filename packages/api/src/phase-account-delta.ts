@@ -1,0 +1,82 @@
+import { z } from "zod";
+
+/**
+ * A phase's accounting as plain data (core's PhaseAccount: `takeDelta()`, `snapshot()`,
+ * `merge()`): what a worker thread hands the coordinator and what a shard of a distributed run
+ * uploads, so accounts merge exactly across threads and processes. Times are microseconds of the
+ * run clock of the process that measured them.
+ */
+
+/** The five latency figures of a phase, each with its own histogram. */
+export const TALLY_NAMES = ["latency", "clientQueue", "service", "ttfb", "transfer"] as const;
+export type TallyName = (typeof TALLY_NAMES)[number];
+
+/**
+ * Durations of one kind (µs): an HDR histogram in HdrHistogram's standard compressed encoding
+ * (base64), with the exact count, sum, minimum and maximum beside it (a decoded histogram rounds
+ * its extremes to their buckets).
+ */
+export const EncodedTallySchema = z.object({
+  histogram: z.string(),
+  count: z.number().int().min(0),
+  sumUs: z.number(),
+  minUs: z.number(),
+  maxUs: z.number(),
+});
+export type EncodedTally = z.infer<typeof EncodedTallySchema>;
+
+export const HedgeCountsSchema = z.object({
+  attempts: z.number().int().min(0),
+  backups: z.number().int().min(0),
+  /** Σ over backups of (backup ready − first attempt ready). */
+  backupDelayUs: z.number(),
+  cancelled: z.number().int().min(0),
+  wastedBytes: z.number().int().min(0),
+  wonByBackup: z.number().int().min(0),
+  sameReplica: z.number().int().min(0),
+});
+export type HedgeCounts = z.infer<typeof HedgeCountsSchema>;
+
+/** count, latencyUs, clientQueueUs, hedgeWaitUs, serverUs, transferUs: sums per tail bucket. */
+export const TailBucketSumsSchema = z.tuple([
+  z.number(),
+  z.number(),
+  z.number(),
+  z.number(),
+  z.number(),
+  z.number(),
+]);
+export type TailBucketSums = z.infer<typeof TailBucketSumsSchema>;
+
+export const PhaseAccountDeltaSchema = z.object({
+  requests: z.number().int().min(0),
+  errorsByCode: z.record(z.string(), z.number().int().min(0)),
+  bytes: z.number().int().min(0),
+  missedStarts: z.number().int().min(0),
+  tallies: z.partialRecord(z.enum(TALLY_NAMES), EncodedTallySchema),
+  hedge: HedgeCountsSchema,
+  /** lanes: client, first intended start, last end, … flattened. */
+  segments: z.array(
+    z.object({
+      phaseIndex: z.number().int().min(0),
+      firstIntendedUs: z.number(),
+      lastEndUs: z.number(),
+      lanes: z.array(z.number()),
+    }),
+  ),
+  /** bucket, answered requests, bytes, … flattened; a bucket is STEADY_BUCKET_MS of answers. */
+  steady: z.array(z.number()),
+  /** Interval index (whole seconds of the run clock) and its tallies. */
+  intervals: z.array(
+    z.object({
+      index: z.number().int(),
+      latency: EncodedTallySchema.nullable(),
+      failures: EncodedTallySchema.nullable(),
+      /** Each backup's wait after its request's first attempt; absent from an older engine's. */
+      backups: EncodedTallySchema.nullable().optional(),
+    }),
+  ),
+  /** Tail bucket and its sums (core's tail-breakdown.ts). */
+  tail: z.array(z.tuple([z.number().int(), TailBucketSumsSchema])),
+});
+export type PhaseAccountDelta = z.infer<typeof PhaseAccountDeltaSchema>;

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { RequestModeSchema } from "./run-spec.ts";
+
+/**
+ * A notice during a run, as data a UI can put in its own language: what happened (`code`) and
+ * its figures. The English sentence travels beside it (`message`) for the CLI and for a UI that
+ * does not know the code.
+ */
+export const RunNoticeSchema = z.discriminatedUnion("code", [
+  /** DELETE and bucket operations are never sent twice, whatever the mode. */
+  z.object({
+    code: z.literal("unhedgedOps"),
+    params: z.object({ mode: RequestModeSchema, ops: z.array(z.string()) }),
+  }),
+  /** Backups of a service with one replica go to that replica, on connections of their own. */
+  z.object({
+    code: z.literal("backupsShareReplica"),
+    params: z.object({ mode: RequestModeSchema }),
+  }),
+  z.object({
+    code: z.literal("testbedStarted"),
+    params: z.object({ urls: z.array(z.string()), profile: z.string(), seed: z.number() }),
+  }),
+  /** After a stop or failed DELETEs: the point's objects are deleted in bulk. */
+  z.object({ code: z.literal("cleanupLeftovers"), params: z.object({ objects: z.number() }) }),
+  /** A distributed run's Job was submitted; its shards meet and leave results in `folder`. */
+  z.object({
+    code: z.literal("jobSubmitted"),
+    params: z.object({
+      job: z.string(),
+      namespace: z.string(),
+      shards: z.number(),
+      folder: z.string(),
+    }),
+  }),
+  /** A distributed run was stopped: its stop marker written, its Job deleted. */
+  z.object({ code: z.literal("distributedStopping"), params: z.object({}) }),
+  /**
+   * A phase ended early: for `silentMs` nothing but requests without an answer in time, the
+   * first sent `sinceMs` into the run (run clock from `runStartEpochMs`). `phase` is the
+   * phase's operation, or "mix" for a mixed workload.
+   */
+  z.object({
+    code: z.literal("serverLost"),
+    params: z.object({
+      runStartEpochMs: z.number(),
+      sinceMs: z.number(),
+      silentMs: z.number(),
+      failures: z.number(),
+      lastError: z.string(),
+      phase: z.string(),
+    }),
+  }),
+  /** --create-bucket made the bucket: it stays after the run. */
+  z.object({
+    code: z.literal("bucketCreated"),
+    params: z.object({ bucket: z.string(), url: z.string() }),
+  }),
+  /** An https endpoint whose certificates are not checked (insecure). */
+  z.object({ code: z.literal("tlsUnchecked"), params: z.object({ url: z.string() }) }),
+  /**
+   * The run's cleanup could not remove everything: `taillab cleanup` or the run's page removes
+   * the rest (run.json's `cleanup` has the details).
+   */
+  z.object({
+    code: z.literal("cleanupIncomplete"),
+    params: z.object({
+      objects: z.number(),
+      uploads: z.number(),
+      buckets: z.number(),
+      /** The most frequent error code that kept them. */
+      error: z.string(),
+    }),
+  }),
+  /** The next run of a mode series failed to start; the series ends. */
+  z.object({
+    code: z.literal("modeCouldNotStart"),
+    params: z.object({ mode: RequestModeSchema, reason: z.string() }),
+  }),
+]);
+export type RunNotice = z.infer<typeof RunNoticeSchema>;
+export type RunNoticeCode = RunNotice["code"];

@@ -1,0 +1,219 @@
+/**
+ * `pnpm bench distributed`: figures of distributed runs, for the closing note of issue 13.
+ * - Start spread: N = 4, 8 and 16 local shard processes (`taillab run --shard`) against the
+ *   embedded testbed, the latest minus the earliest actual start, from the merged run.
+ * - Merge time: 100 shards of 1 M requests each (synthetic accounts: a few shards' worth of
+ *   folded requests, reused), reading their results (JSON, checked) and merging them.
+ * - Barrier overhead: `taillab k8s run` with 4 shards on the local control plane, seconds from
+ *   the Job's submission to T0.
+ * BENCH_SKIP_KUBERNETES=1 leaves the control plane out.
+ */
+import {
+  DISTRIBUTED_SCHEMA_VERSION,
+  RunSpecSchema,
+  ShardResultSchema,
+  type ShardResult,
+} from "@taillab/api";
+import { mergeShards, PhaseAccount, type LogicalRequest } from "@taillab/core";
+import {
+  startControlPlane,
+  startTaillabNodeAgent,
+  TAILLAB_TEST_IMAGE,
+} from "@taillab/test-support";
+import { startTestbed } from "@taillab/testbed";
+import { execFile } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { openResultsStore } from "../src/index.ts";
+import { captureEnvironment } from "../src/run-environment.ts";
+import { planKubernetesRun, runOnKubernetes } from "../src/kubernetes.ts";
+import { mergeRunFolder } from "../src/distributed/merge-run.ts";
+import { openRunFolder } from "../src/distributed/run-folder-client.ts";
+
+const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
+const CLI = join(REPOSITORY, "apps", "cli", "src", "main.ts");
+const credentials = { accessKeyId: "BENCHKEY", secretAccessKey: "bench-secret" };
+const secrets = {
+  env: {
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+  },
+};
+const run = promisify(execFile);
+
+const testbed = await startTestbed({ credentials, buckets: ["loadgen"] });
+const spec = (clients: number) =>
+  RunSpecSchema.parse({
+    endpoints: [{ url: testbed.url }],
+    clients,
+    samples: clients * 50,
+    objectSize: 1024,
+    phases: ["write"],
+  });
+
+try {
+  console.log("start spread of local shard processes (latest - earliest actual start):");
+  for (const shards of [4, 8, 16]) {
+    const runId = `bench-spread-${shards}-${Date.now()}`;
+    const folder = { bucket: "loadgen", prefix: `taillab/${runId}/`, runId };
+    const startAt = new Date().toISOString();
+    await Promise.all(
+      Array.from({ length: shards }, (_, index) =>
+        run(
+          process.execPath,
+          [
+            CLI,
+            "run",
+            "--spec-json",
+            JSON.stringify(spec(shards)),
+            "--shard",
+            `${index}/${shards}`,
+            "--start-at",
+            startAt,
+            "--results",
+            `s3://loadgen/${folder.prefix}`,
+          ],
+          { env: { ...process.env, ...secrets.env } },
+        ),
+      ),
+    );
+    const client = await openRunFolder(spec(shards), secrets, folder);
+    const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
+    const { summary } = await mergeRunFolder({ markers: client.markers, runId, store });
+    await client.close();
+    console.log(`  N = ${String(shards).padStart(2)}: ${summary.distributed?.startSpreadMs} ms`);
+  }
+
+  console.log("merge of 100 shards of 1 M requests each:");
+  const results = syntheticShards(100, 1_000_000);
+  const texts = results.map((result) => JSON.stringify(result));
+  const parseStarted = performance.now();
+  const parsed = texts.map((text) => ShardResultSchema.parse(JSON.parse(text)));
+  const parseMs = performance.now() - parseStarted;
+  const mergeStarted = performance.now();
+  const merged = mergeShards({
+    shards: 100,
+    results: parsed,
+    readyAtMs: new Map(),
+    aborted: new Set(),
+    progressAtMs: new Map(),
+  });
+  const mergeMs = performance.now() - mergeStarted;
+  const requests = merged.points[0]?.phases[0]?.summary.requests ?? 0;
+  const megabytes = texts.reduce((sum, text) => sum + text.length, 0) / 1e6;
+  console.log(
+    `  ${requests.toLocaleString("en-US")} requests: results read in ${parseMs.toFixed(0)} ms (${megabytes.toFixed(1)} MB of JSON), merged in ${mergeMs.toFixed(0)} ms`,
+  );
+
+  if (process.env.BENCH_SKIP_KUBERNETES !== "1") await barrierOverhead();
+} finally {
+  await testbed.close();
+}
+
+/** Shards whose accounts hold `requests` requests each, over a minute, from 10 clients each. */
+function syntheticShards(shards: number, requests: number): ShardResult[] {
+  const T0 = Date.now();
+  const distinct = 4;
+  const accounts = Array.from({ length: distinct }, (_, seed) => {
+    const account = new PhaseAccount({ op: "GET", loop: "closed", hedgeBudgetPct: null });
+    let state = seed + 1;
+    const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < requests; n += 1) {
+      const startUs = Math.floor((n / requests) * 60e6);
+      const serviceUs = 500 + Math.floor(20_000 * random() ** 4);
+      const request: LogicalRequest = {
+        op: "GET",
+        intendedStartUs: startUs,
+        phaseIndex: 0,
+        client: n % 10,
+        measured: true,
+        winner: 0,
+        attempts: [
+          {
+            replica: 0,
+            readyUs: startUs,
+            sentUs: startUs + 10,
+            headersUs: startUs + serviceUs,
+            firstByteUs: startUs + serviceUs,
+            endUs: startUs + serviceUs + 20,
+            bytes: 4096,
+            error: null,
+          },
+        ],
+      };
+      account.add(request);
+    }
+    const phase = { ...account.shape, summary: account.summary(), account: account.snapshot() };
+    account.destroy();
+    return phase;
+  });
+  const shardSpec = spec(shards * 10);
+  return Array.from({ length: shards }, (_, index) => ({
+    schemaVersion: DISTRIBUTED_SCHEMA_VERSION,
+    kind: "taillab-shard-result",
+    runId: "bench-merge",
+    index,
+    shards,
+    spec: shardSpec,
+    environment: captureEnvironment(null),
+    endpointUrls: [testbed.url],
+    runStartEpochMs: T0,
+    startAtMs: T0,
+    t0Ms: T0,
+    startedAtMs: T0,
+    clock: null,
+    status: "complete",
+    error: null,
+    points: [
+      {
+        params: { clients: 10, samples: requests, objectSizeBytes: 1024 },
+        finished: true,
+        phases: [accounts[index % distinct] as NonNullable<(typeof accounts)[number]>],
+      },
+    ],
+    recordCount: null,
+  }));
+}
+
+async function barrierOverhead(): Promise<void> {
+  console.log("barrier overhead on the local control plane (Job submitted -> T0):");
+  const cluster = await startControlPlane();
+  const agent = await startTaillabNodeAgent(cluster.kubeconfig);
+  try {
+    const plan = await planKubernetesRun(
+      {
+        spec: spec(4),
+        shards: 4,
+        namespace: "default",
+        image: TAILLAB_TEST_IMAGE,
+        barrierTimeoutMs: 120_000,
+        activeDeadlineSeconds: 600,
+        uploadRecords: false,
+      },
+      secrets,
+    );
+    let submittedMs = 0;
+    const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
+    const { summary } = await runOnKubernetes(plan, {
+      cluster: { kubeconfig: cluster.kubeconfig },
+      secrets,
+      store,
+      hooks: {
+        onNotice: (message) => {
+          if (message.startsWith("submitted Job")) submittedMs = Date.now();
+        },
+      },
+    });
+    const t0 = summary.distributed?.t0;
+    const overheadS = t0 ? (Date.parse(t0) - submittedMs) / 1000 : null;
+    console.log(
+      `  4 shards: ${overheadS?.toFixed(2)} s (pods scheduled and started, every shard ready, then the barrier's grace and the next whole second); start spread ${summary.distributed?.startSpreadMs} ms`,
+    );
+  } finally {
+    await agent.stop();
+    await cluster.stop();
+  }
+}

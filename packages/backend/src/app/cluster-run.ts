@@ -1,0 +1,82 @@
+import type {
+  KubernetesSettings,
+  RunNotice,
+  RunSpec,
+  RunSummary,
+  ShardsStatus,
+} from "@taillab/api";
+import type { ResultsStore } from "@taillab/store";
+import type { SecretSources } from "../credentials.ts";
+import {
+  DEFAULT_ACTIVE_DEADLINE_SECONDS,
+  DEFAULT_BARRIER_TIMEOUT_MS,
+  DEFAULT_TAILLAB_IMAGE,
+} from "../distributed/kubernetes-defaults.ts";
+import type { RunHooks } from "../run-benchmark.ts";
+
+/** An experiment's load from N pods on the cluster the Kubernetes settings name. */
+export interface ClusterTarget {
+  shards: number;
+  settings: KubernetesSettings;
+}
+
+/** A run's hooks, with the shards as they go; a distributed run's notices may have no code. */
+export type ClusterRunHooks = Omit<RunHooks, "onNotice"> & {
+  onNotice?: (message: string, notice?: RunNotice) => void;
+  onShards: (status: ShardsStatus) => void;
+};
+
+/**
+ * A distributed run as the run manager runs any other: the same hooks (started once the Job is
+ * submitted, the shards' merged progress, notices), plus the shards as they go; the merged run
+ * lands in the library at the end, with the shards' records for its charts.
+ */
+export async function runOnCluster(
+  spec: RunSpec,
+  { shards, settings }: ClusterTarget,
+  context: { secrets: SecretSources; store: ResultsStore; name: string; tags: string[] },
+  hooks: ClusterRunHooks,
+): Promise<RunSummary> {
+  // The Kubernetes client loads when a run goes to a cluster, not when the app starts.
+  const { clusterNamespace, planKubernetesRun, runOnKubernetes } =
+    await import("../distributed/kubernetes-run.ts");
+  const cluster = {
+    ...(settings.kubeconfig !== "" ? { kubeconfig: settings.kubeconfig } : {}),
+    ...(settings.context !== "" ? { context: settings.context } : {}),
+  };
+  const plan = await planKubernetesRun(
+    {
+      spec,
+      shards,
+      namespace: settings.namespace || clusterNamespace(cluster),
+      image: settings.image || DEFAULT_TAILLAB_IMAGE,
+      barrierTimeoutMs: DEFAULT_BARRIER_TIMEOUT_MS,
+      activeDeadlineSeconds: DEFAULT_ACTIVE_DEADLINE_SECONDS,
+      uploadRecords: true,
+    },
+    context.secrets,
+  );
+  await hooks.onRunStart?.({
+    runId: plan.runId,
+    spec: plan.spec,
+    runStartEpochMs: Date.now(),
+    keyPrefix: `${plan.spec.keyPrefix}/${plan.runId}/`,
+    server: null,
+    live: null,
+  });
+  const { summary } = await runOnKubernetes(plan, {
+    cluster,
+    secrets: context.secrets,
+    store: context.store,
+    name: context.name,
+    tags: context.tags,
+    hooks: {
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
+      ...(hooks.onNotice ? { onNotice: hooks.onNotice } : {}),
+      onShards: hooks.onShards,
+      onProgress: (progress, percentiles) =>
+        hooks.onProgress?.(progress, { percentiles, intervals: [], encodeLatency: () => null }),
+    },
+  });
+  return summary;
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { InputError } from "../input-error.ts";
+import { planKubernetesRun, type KubernetesRunRequest } from "./kubernetes-run.ts";
+
+/** The plan of a run on Kubernetes (no cluster needed): its Job, and what cannot go to pods. */
+
+const request = (spec: object): KubernetesRunRequest => ({
+  spec,
+  shards: 2,
+  namespace: "bench",
+  image: "registry.test/taillab:0.1.0",
+  barrierTimeoutMs: 60_000,
+  activeDeadlineSeconds: 600,
+  uploadRecords: false,
+});
+const secrets = { env: { AWS_ACCESS_KEY_ID: "AKID", AWS_SECRET_ACCESS_KEY: "secret" } };
+
+describe("a run's plan on Kubernetes", () => {
+  it("hands each pod the spec with its keys from the Secret, a $ kept from expansion", async () => {
+    const plan = await planKubernetesRun(
+      request({
+        name: "costs $(HOME)",
+        endpoints: [{ url: "http://minio.storage:9000" }],
+        clients: 4,
+        samples: 100,
+        objectSize: 1024,
+      }),
+      secrets,
+    );
+    const args = plan.manifests.job.spec?.template.spec?.containers[0]?.args ?? [];
+    expect(args[2]).toContain('"name":"costs $$(HOME)"');
+    const podSpec = JSON.parse((args[2] ?? "").split("$$").join("$")) as {
+      endpoints: { credentials: unknown }[];
+    };
+    expect(podSpec.endpoints[0]?.credentials).toEqual({
+      kind: "env",
+      accessKeyIdVar: "AWS_ACCESS_KEY_ID",
+      secretAccessKeyVar: "AWS_SECRET_ACCESS_KEY",
+    });
+    expect(plan.manifests.secret?.stringData).toEqual({
+      AWS_ACCESS_KEY_ID: "AKID",
+      AWS_SECRET_ACCESS_KEY: "secret",
+    });
+    expect(plan.folder).toEqual({
+      bucket: "loadgen",
+      prefix: `taillab/${plan.runId}/`,
+      runId: plan.runId,
+    });
+  });
+
+  it("refuses what the pods cannot have: a CA file of this machine, the embedded testbed", async () => {
+    const refused = await planKubernetesRun(
+      request({
+        endpoints: [{ url: "https://minio.storage:9000", caFile: "/etc/lab/ca.pem" }],
+        clients: 4,
+        samples: 100,
+        objectSize: 1024,
+      }),
+      secrets,
+    ).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(InputError);
+    expect((refused as InputError).problems.map((problem) => problem.field)).toEqual([
+      "endpoints[0].caFile",
+    ]);
+    const testbed = await planKubernetesRun(
+      request({ clients: 4, samples: 100, objectSize: 1024 }),
+      secrets,
+    ).then(
+      () => null,
+      (error: unknown) => error as InputError,
+    );
+    expect(testbed?.problems.map((problem) => problem.field)).toEqual(["endpoint"]);
+  });
+});

@@ -1,0 +1,368 @@
+/**
+ * A distributed run on Kubernetes (`taillab k8s run`, the app's "N pods on Kubernetes"): an
+ * Indexed Job of N TailLab shards, each `taillab run --shard I/N`, followed through the Job's
+ * status and the run's folder in the bucket (live merged figures), merged into the results
+ * library at the end, and the Job and the Secret it made taken away. No coordinator of TailLab's
+ * own: the shards meet at the barrier in the bucket they measure. It loads the Kubernetes client:
+ * hosts import it (`@taillab/backend/kubernetes`) only when they run on a cluster.
+ */
+import {
+  DEFAULT_CREDENTIALS,
+  type FieldError,
+  type LivePercentiles,
+  type RunNotice,
+  type RunProgress,
+  type RunSpec,
+  type ShardsStatus,
+} from "@taillab/api";
+import {
+  formatRunFolderUri,
+  mergeShardProgress,
+  shardSpecProblems,
+  type RunFolderUri,
+} from "@taillab/core";
+import {
+  contextNamespace,
+  createDistributedRunClient,
+  loadKubeConfig,
+  ManifestError,
+  REDACTED,
+  validatedManifests,
+  type ClusterOptions,
+  type DistributedRunManifests,
+  type JobProgress,
+} from "@taillab/kubernetes";
+import type { ResultsStore } from "@taillab/store";
+import { resolveCredentials, type SecretSources } from "../credentials.ts";
+import { InputError } from "../input-error.ts";
+import { newRunId, validateRunSpec } from "../run-benchmark.ts";
+import { noticeText } from "../run-notices.ts";
+import { STOP_KEY } from "./barrier-markers.ts";
+import { mergeRunFolder, type MergeOutcome } from "./merge-run.ts";
+import { openRunFolder } from "./run-folder-client.ts";
+import { readRunFolder, type RunFolderSnapshot } from "./run-folder-reader.ts";
+import { progressIntervalMs } from "./shard-run.ts";
+
+export interface KubernetesRunRequest {
+  /** The run spec as a user wrote it; its endpoints must be reachable from the pods. */
+  spec: unknown;
+  shards: number;
+  namespace: string;
+  /** The TailLab image the pods run (`taillab` is its entrypoint). */
+  image: string;
+  /**
+   * An existing Secret with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the pods; without
+   * one, the run makes one from the credentials of the spec's first endpoint here.
+   */
+  secretName?: string;
+  /** Shards not ready this long after the start are missing, and the run is aborted. */
+  barrierTimeoutMs: number;
+  /** The Job's hard stop. */
+  activeDeadlineSeconds: number;
+  uploadRecords: boolean;
+}
+
+export interface KubernetesRunPlan {
+  runId: string;
+  /** The spec as checked here (credentials as this process finds them). */
+  spec: RunSpec;
+  /** Where the shards meet and leave their results. */
+  folder: RunFolderUri;
+  manifests: DistributedRunManifests;
+}
+
+/** The namespace of the kubeconfig's context, as kubectl would use it, else "default". */
+export function clusterNamespace(cluster: ClusterOptions): string {
+  return contextNamespace(loadKubeConfig(cluster)) ?? "default";
+}
+
+/** Kept after the Job finished, so `kubectl` can still show it if the cleanup fails. */
+const TTL_AFTER_FINISHED_SECONDS = 3600;
+/** After a stop, shards that were measuring get this long to leave what they measured. */
+const STOP_SETTLE_MS = 30_000;
+
+/**
+ * The run's Job and Secret, checked (inputs, the 63-character pod name rule, the Kubernetes
+ * schemas). `secrets` resolves the credentials the Secret carries; without them (printing the
+ * manifests) the Secret's values are left out, as manifestsYaml prints them anyway.
+ */
+export async function planKubernetesRun(
+  request: KubernetesRunRequest,
+  secrets: SecretSources | null,
+): Promise<KubernetesRunPlan> {
+  const spec = validateRunSpec(request.spec);
+  const problems = [...shardSpecProblems(spec, request.shards), ...podProblems(spec)];
+  if (problems.length > 0) throw new InputError(problems);
+  const runId = newRunId();
+  const folder: RunFolderUri = {
+    bucket: spec.bucket,
+    prefix: `${spec.keyPrefix}/${runId}/`,
+    runId,
+  };
+  const [endpoint] = spec.endpoints ?? [];
+  const keys =
+    request.secretName !== undefined || !endpoint || secrets === null
+      ? null
+      : await resolveCredentials(endpoint.credentials, secrets, "endpoints[0].credentials");
+  const credentials =
+    request.secretName !== undefined
+      ? { kind: "existing" as const, secretName: request.secretName }
+      : {
+          kind: "create" as const,
+          accessKeyId: keys?.accessKeyId ?? REDACTED,
+          secretAccessKey: keys?.secretAccessKey ?? REDACTED,
+        };
+  const runArgs = [
+    "run",
+    "--spec-json",
+    escapeExpansion(JSON.stringify(podSpec(spec))),
+    "--barrier-timeout",
+    `${request.barrierTimeoutMs}ms`,
+    ...(request.uploadRecords ? ["--upload-records"] : []),
+  ];
+  try {
+    const manifests = validatedManifests({
+      name: `taillab-${runId}`,
+      namespace: request.namespace,
+      shards: request.shards,
+      image: request.image,
+      runArgs,
+      resultsUri: formatRunFolderUri(folder),
+      startAt: new Date().toISOString(),
+      activeDeadlineSeconds: request.activeDeadlineSeconds,
+      ttlSecondsAfterFinished: TTL_AFTER_FINISHED_SECONDS,
+      credentials,
+      labels: { "app.kubernetes.io/instance": runId },
+    });
+    return { runId, spec, folder, manifests };
+  } catch (error) {
+    if (error instanceof ManifestError) throw new InputError(error.problems.map(asRequestField));
+    throw error;
+  }
+}
+
+/** The Job's fields as the request names them. */
+function asRequestField({ field, message }: FieldError): FieldError {
+  const names: Record<string, string> = {
+    activeDeadlineSeconds: "activeDeadline",
+    secretName: "secret",
+    name: "shards",
+  };
+  return { field: names[field] ?? field, message };
+}
+
+/** What a spec refers to on this machine that a pod does not have. */
+function podProblems(spec: RunSpec): FieldError[] {
+  return (spec.endpoints ?? []).flatMap((endpoint, index) =>
+    endpoint.caFile === undefined
+      ? []
+      : [
+          {
+            field: `endpoints[${index}].caFile`,
+            message: `${endpoint.caFile} is a file of this machine, not of the pods: use a CA the image trusts, or run the shards by hand where the file is`,
+          },
+        ],
+  );
+}
+
+/** Kubernetes expands $(VAR) in a container's args; $$ is a plain $ (a spec's name may hold one). */
+function escapeExpansion(text: string): string {
+  return text.split("$").join("$$");
+}
+
+/**
+ * The spec a pod runs: every signed endpoint's keys come from the Secret's AWS_ACCESS_KEY_ID and
+ * AWS_SECRET_ACCESS_KEY, which the Job puts in the pod's environment.
+ */
+function podSpec(spec: RunSpec): RunSpec {
+  return {
+    ...spec,
+    ...(spec.endpoints
+      ? {
+          endpoints: spec.endpoints.map((endpoint) => ({
+            ...endpoint,
+            credentials:
+              endpoint.credentials.kind === "anonymous"
+                ? endpoint.credentials
+                : DEFAULT_CREDENTIALS,
+          })),
+        }
+      : {}),
+  };
+}
+
+export interface KubernetesRunHooks {
+  signal?: AbortSignal;
+  /** In English, and as data when it has a code (RunNotice). */
+  onNotice?: (message: string, notice?: RunNotice) => void;
+  /** The shards as the Job and the run's folder show them, on every change. */
+  onShards?: (status: ShardsStatus) => void;
+  /** About every second: the phase most shards are in, its figures merged. */
+  onProgress?: (progress: RunProgress, percentiles: LivePercentiles | null) => void;
+}
+
+export interface KubernetesRunOptions {
+  cluster: ClusterOptions;
+  /** To read the run's folder with the credentials of the spec's first endpoint. */
+  secrets: SecretSources;
+  store: ResultsStore;
+  name?: string;
+  /** Besides "distributed" and "kubernetes". */
+  tags?: string[];
+  hooks?: KubernetesRunHooks;
+}
+
+/**
+ * Submits the plan (after the apiserver's dry run), follows it to its end, merges what the shards
+ * left into the library and deletes the Job (with its pods) and the Secret it made. A stop
+ * writes the run's stop marker, deletes the Job (its pods are told to stop and leave what they
+ * measured) and merges what arrives.
+ */
+export async function runOnKubernetes(
+  plan: KubernetesRunPlan,
+  options: KubernetesRunOptions,
+): Promise<MergeOutcome> {
+  const hooks = options.hooks ?? {};
+  const shards = plan.manifests.job.spec?.completions ?? 1;
+  const client = createDistributedRunClient(loadKubeConfig(options.cluster));
+  const runFolder = await openRunFolder(plan.spec, options.secrets, plan.folder);
+  const { markers } = runFolder;
+  await client.dryRun(plan.manifests);
+  const run = await client.submit(plan.manifests);
+  notify(hooks, {
+    code: "jobSubmitted",
+    params: {
+      job: run.jobName,
+      namespace: run.namespace,
+      shards,
+      folder: formatRunFolderUri(plan.folder),
+    },
+  });
+  let removed = false;
+  const remove = async () => {
+    if (removed) return;
+    removed = true;
+    await client.remove(run);
+  };
+  const watch = watchShards(shards, plan, markers, hooks);
+  try {
+    const following = new AbortController();
+    const onStop = () => following.abort(new Error("stopped"));
+    hooks.signal?.addEventListener("abort", onStop, { once: true });
+    try {
+      await client.follow(run, { onProgress: watch.jobChanged, signal: following.signal });
+    } catch (error) {
+      if (!following.signal.aborted) throw error;
+    } finally {
+      hooks.signal?.removeEventListener("abort", onStop);
+    }
+    if (hooks.signal?.aborted) {
+      notify(hooks, { code: "distributedStopping", params: {} });
+      await markers.put(STOP_KEY, JSON.stringify({ at: new Date().toISOString() }));
+      await remove();
+      await watch.settled(STOP_SETTLE_MS);
+    }
+    watch.stop();
+    return await mergeRunFolder({
+      markers,
+      runId: plan.runId,
+      store: options.store,
+      shards,
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      tags: ["kubernetes", ...(options.tags ?? [])],
+    });
+  } finally {
+    watch.stop();
+    await remove().catch((error: unknown) =>
+      hooks.onNotice?.(`the Job could not be deleted: ${(error as Error).message}`),
+    );
+    await runFolder.close();
+  }
+}
+
+function notify(hooks: KubernetesRunHooks, notice: RunNotice): void {
+  hooks.onNotice?.(noticeText(notice), notice);
+}
+
+/** Polls the run's folder about every second (slower for many shards) while the Job runs. */
+function watchShards(
+  shards: number,
+  plan: KubernetesRunPlan,
+  markers: Parameters<typeof readRunFolder>[0],
+  hooks: KubernetesRunHooks,
+) {
+  let job: JobProgress | null = null;
+  let folder: RunFolderSnapshot | null = null;
+  let lastStatus = "";
+  // The shards' progress objects change about this often (progressIntervalMs); reading all of
+  // them is one GET each, so many shards are read less often.
+  const pollMs = Math.max(progressIntervalMs(shards), shards * 20);
+  const emit = () => {
+    const status = shardsStatus(shards, job, folder);
+    const seen = JSON.stringify(status);
+    if (seen !== lastStatus) hooks.onShards?.(status);
+    lastStatus = seen;
+  };
+  const look = async () => {
+    try {
+      folder = await readRunFolder(markers, { progress: true, results: false });
+    } catch (error) {
+      hooks.onNotice?.(`the run's folder could not be read: ${(error as Error).message}`);
+      return;
+    }
+    emit();
+    const running = folder.progress.filter((progress) => !folder?.done.has(progress.index));
+    const merged = mergeShardProgress(running, plan.runId);
+    if (merged) hooks.onProgress?.(merged.progress, merged.percentiles);
+  };
+  let stopped = false;
+  let looking = look();
+  const timer = setInterval(() => {
+    looking = looking.then(look);
+  }, pollMs);
+  return {
+    jobChanged(progress: JobProgress) {
+      job = progress;
+      emit();
+    },
+    /** Until every shard that started has left its result, or `timeoutMs` passed. */
+    async settled(timeoutMs: number) {
+      const deadline = Date.now() + timeoutMs;
+      while (!stopped && Date.now() < deadline) {
+        await looking;
+        const snapshot = folder as RunFolderSnapshot | null;
+        const measuring = snapshot?.progress.filter((each) => !snapshot.done.has(each.index));
+        if (snapshot && measuring?.length === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        looking = look();
+      }
+    },
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}
+
+function shardsStatus(
+  shardCount: number,
+  job: JobProgress | null,
+  folder: RunFolderSnapshot | null,
+): ShardsStatus {
+  const sorted = (values: Iterable<number>) => [...values].sort((a, b) => a - b);
+  const done = folder?.done ?? new Set<number>();
+  return {
+    shardCount,
+    podsReady: job?.ready ?? 0,
+    ready: sorted(folder?.readyAtMs.keys() ?? []),
+    running: sorted(
+      (folder?.progress ?? [])
+        .map((progress) => progress.index)
+        .filter((index) => !done.has(index)),
+    ),
+    done: sorted(done),
+    failed: job?.failedIndexes ?? [],
+    job: job?.finished ?? "running",
+    message: job?.message ?? null,
+  };
+}

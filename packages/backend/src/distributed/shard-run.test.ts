@@ -1,0 +1,13 @@
+import { describe, expect, it } from "vitest";
+import { progressIntervalMs } from "./shard-run.ts";
+
+describe("a shard's progress", () => {
+  it.each([
+    [1, 1_000],
+    [100, 1_000],
+    [101, 2_000],
+    [500, 5_000],
+  ])("of %i shards is rewritten every %i ms: at most ~100 writes a second", (shards, ms) => {
+    expect(progressIntervalMs(shards)).toBe(ms);
+  });
+});

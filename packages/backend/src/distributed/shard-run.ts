@@ -1,0 +1,219 @@
+/**
+ * One shard of a distributed run (`taillab run --shard I/N --start-at T --results s3://…/RUN/`):
+ * its share of the spec, started with the others through the barrier in the run's folder, its
+ * progress written there about every second, and what it measured left there when it ends:
+ * its result (figures and whole accounts), optionally its records, then its done marker.
+ */
+import {
+  DISTRIBUTED_SCHEMA_VERSION,
+  type RunCleanup,
+  type RunEnvironment,
+  type RunSummary,
+  type ShardDone,
+  type ShardPhase,
+  type ShardProgress,
+  type ShardResult,
+  type ShardStatus,
+} from "@taillab/api";
+import { expandSweep, shardPointParams, type RunFolderUri, type ShardRole } from "@taillab/core";
+import type { SecretSources } from "../credentials.ts";
+import { captureEnvironment } from "../run-environment.ts";
+import { runBenchmark, validateRunSpec, type RunHooks } from "../run-benchmark.ts";
+import { alignedRunStartMs } from "./barrier-markers.ts";
+import type { MarkerStore } from "./bucket-markers.ts";
+import { openRunFolder } from "./run-folder-client.ts";
+import { doneKey, progressKey, recordsKey, resultKey } from "./run-folder-layout.ts";
+import { createShardRecordsWriter, type ShardRecordsWriter } from "./shard-records.ts";
+import { passStartBarrier, StartBarrierError, type BarrierPassed } from "./start-barrier.ts";
+
+export interface ShardRunOptions {
+  spec: unknown;
+  secrets: SecretSources;
+  role: ShardRole;
+  folder: RunFolderUri;
+  /** The earliest start every shard was given, epoch ms. */
+  startAtMs: number;
+  /** A shard not ready this long after startAt is missing, and the run is aborted. */
+  barrierTimeoutMs: number;
+  /** Upload every request's record too (shards/I/records.ndjson.gz). */
+  uploadRecords: boolean;
+  hooks?: Pick<RunHooks, "signal" | "onProgress"> & { onNotice?: (message: string) => void };
+}
+
+export interface ShardOutcome {
+  /** What was uploaded. */
+  result: ShardResult;
+  /** The shard's own summary (its share of each point). */
+  summary: RunSummary;
+  /** Where its keys are (`<prefix>/<run>-<shard>/`), and what its cleanup did, if one ran. */
+  keyPrefix: string;
+  cleanup: RunCleanup | null;
+}
+
+/**
+ * How often a shard rewrites its progress object: every second, and less often above 100
+ * shards, so the storage under test takes at most about 100 such writes a second from a run.
+ */
+export function progressIntervalMs(shards: number): number {
+  return 1_000 * Math.max(1, Math.ceil(shards / 100));
+}
+
+/**
+ * Runs the shard and leaves its result in the run's folder. A shard that fails after it started
+ * still leaves what it measured (status failed, the error) before the error is thrown on; one
+ * that does not pass the barrier leaves only the barrier's abort marker (StartBarrierError).
+ */
+export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> {
+  const spec = validateRunSpec(options.spec);
+  const { role, folder, startAtMs, hooks = {} } = options;
+  // Not stopped by the signal: a stopped shard still leaves what it measured.
+  const runFolder = await openRunFolder(spec, options.secrets, folder);
+  const { markers } = runFolder;
+  const runStartEpochMs = alignedRunStartMs(startAtMs, Date.now());
+  const phases = new Map<number, ShardPhase[]>();
+  const progress = progressWriter(markers, role, hooks.onNotice);
+  let barrier: BarrierPassed | null = null;
+  let startedAtMs: number | null = null;
+  let environment: RunEnvironment | null = null;
+  let records: ShardRecordsWriter | null = null;
+  let keyPrefix = "";
+  let cleanup: RunCleanup | null = null;
+  const finish = async (status: ShardStatus, summary: RunSummary | null, error: string | null) => {
+    await progress.settled();
+    const uploaded = records ? await records.finish() : null;
+    if (uploaded) await markers.put(recordsKey(role.index), uploaded.bytes);
+    const result: ShardResult = {
+      schemaVersion: DISTRIBUTED_SCHEMA_VERSION,
+      kind: "taillab-shard-result",
+      runId: folder.runId,
+      index: role.index,
+      shards: role.count,
+      spec,
+      environment: environment ?? captureEnvironment(null),
+      endpointUrls: spec.endpoints?.map((endpoint) => endpoint.url) ?? [],
+      runStartEpochMs,
+      startAtMs,
+      t0Ms: barrier?.t0Ms ?? null,
+      startedAtMs,
+      clock: barrier?.clock ?? null,
+      status,
+      error,
+      points: expandSweep(spec).flatMap((params, pointIndex) => {
+        const measured = phases.get(pointIndex);
+        if (!measured) return [];
+        const finished = summary?.points[pointIndex]?.finished ?? false;
+        return [{ params: shardPointParams(params, role), finished, phases: measured }];
+      }),
+      recordCount: uploaded?.count ?? null,
+    };
+    await markers.put(resultKey(role.index), JSON.stringify(result));
+    const done: ShardDone = { index: role.index, status, at: new Date().toISOString() };
+    await markers.put(doneKey(role.index), JSON.stringify(done));
+    return result;
+  };
+
+  try {
+    const summary = await runBenchmark(
+      spec,
+      options.secrets,
+      {
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
+        onNotice: (message) => hooks.onNotice?.(message),
+        onRunStart: async (start) => {
+          keyPrefix = start.keyPrefix;
+          environment = captureEnvironment(start.server);
+          if (options.uploadRecords) {
+            records = createShardRecordsWriter({ index: role.index, runStartEpochMs });
+          }
+        },
+        onProgress: (update, live) => {
+          progress.update(update, live.encodeLatency);
+          hooks.onProgress?.(update, live);
+        },
+        onRecords: (pointIndex, batch) => records?.add(pointIndex, batch),
+        onCleanup: async (done) => {
+          cleanup = done;
+        },
+        onPhaseDone: (pointIndex, { shape, summary: phaseSummary, account }) => {
+          const list = phases.get(pointIndex) ?? [];
+          list.push({ ...shape, summary: phaseSummary, account });
+          phases.set(pointIndex, list);
+        },
+      },
+      {
+        role,
+        runId: folder.runId,
+        runStartEpochMs,
+        startGate: async () => {
+          barrier = await passStartBarrier({
+            markers,
+            index: role.index,
+            shards: role.count,
+            startAtMs,
+            deadlineMs: startAtMs + options.barrierTimeoutMs,
+            ...(hooks.onNotice ? { onNotice: hooks.onNotice } : {}),
+            ...(hooks.signal ? { signal: hooks.signal } : {}),
+          });
+          return barrier.t0Ms;
+        },
+        onStarted: (epochMs) => {
+          startedAtMs = epochMs;
+        },
+      },
+    );
+    const result = await finish(summary.status, summary, null);
+    return { result, summary, keyPrefix, cleanup };
+  } catch (error) {
+    // Bad input and a barrier that did not pass leave nothing but the barrier's own markers.
+    if (barrier !== null && !(error instanceof StartBarrierError)) {
+      await finish("failed", null, (error as Error).message).catch(() => {});
+    }
+    throw error;
+  } finally {
+    await runFolder.close();
+  }
+}
+
+/**
+ * Rewrites progress/I.json at most once a progressIntervalMs, one write at a time; a
+ * failed write is said once and the run goes on (progress is for watching, not for results).
+ */
+function progressWriter(
+  markers: MarkerStore,
+  role: ShardRole,
+  onNotice: ((message: string) => void) | undefined,
+) {
+  const intervalMs = progressIntervalMs(role.count);
+  let lastMs = 0;
+  let writing: Promise<void> = Promise.resolve();
+  let busy = false;
+  let warned = false;
+  return {
+    update(update: ShardProgress["progress"], encodeLatency: () => ShardProgress["latency"]) {
+      const nowMs = Date.now();
+      if (busy || nowMs - lastMs < intervalMs) return;
+      lastMs = nowMs;
+      busy = true;
+      const body: ShardProgress = {
+        schemaVersion: DISTRIBUTED_SCHEMA_VERSION,
+        kind: "taillab-shard-progress",
+        index: role.index,
+        shards: role.count,
+        updatedAtMs: nowMs,
+        progress: update,
+        latency: encodeLatency(),
+      };
+      writing = markers
+        .put(progressKey(role.index), JSON.stringify(body))
+        .catch((error: unknown) => {
+          if (!warned)
+            onNotice?.(`shard ${role.index}: progress not written: ${(error as Error).message}`);
+          warned = true;
+        })
+        .finally(() => {
+          busy = false;
+        });
+    },
+    settled: () => writing,
+  };
+}

@@ -1,0 +1,157 @@
+import { formatByteSize, type FieldError, type RunSpec } from "@taillab/api";
+import { expandSweep, maxSizeBytes, parseSizeDistribution, valueRange } from "@taillab/core";
+import { connectionsPerReplica, defaultWorkerCount } from "@taillab/engine";
+import { readFileSync } from "node:fs";
+import { freemem, totalmem } from "node:os";
+
+/**
+ * What this machine can hold, checked before a run creates anything: a run past these limits
+ * does not fail cleanly later, it fails every request (EMFILE, EADDRNOTAVAIL) or dies starting its
+ * clients, and a stop then has a million half-made requests to unwind.
+ */
+export interface MachineLimits {
+  memoryBytes: number;
+  /** Memory free now: what clients' connections and buffers can use. */
+  freeMemoryBytes: number;
+  /** Worker threads a spec without `workers` gets. */
+  defaultWorkers: number;
+  /** Files this process may hold open (Node raised the soft limit to the hard one); null: unknown. */
+  openFiles: number | null;
+  /** Local ports for the connections to one server address; null: unknown. */
+  ephemeralPorts: number | null;
+}
+
+export function thisMachine(): MachineLimits {
+  return {
+    memoryBytes: totalmem(),
+    freeMemoryBytes: freemem(),
+    defaultWorkers: defaultWorkerCount(),
+    openFiles: readOpenFileLimit(),
+    ephemeralPorts: readEphemeralPorts(),
+  };
+}
+
+/** Everything a spec needs that the machine cannot give: object memory, then connections. */
+export function machineCapacityProblems(
+  spec: RunSpec,
+  machine: MachineLimits = thisMachine(),
+): FieldError[] {
+  return [...objectMemoryProblems(spec, machine), ...connectionProblems(spec, machine)];
+}
+
+/**
+ * Object sizes this machine cannot hold. The engine keeps a point's largest object in memory:
+ * one random buffer its workers share, and a copy in each worker (sockets write ordinary
+ * buffers). Past the machine's memory the allocation fails mid-start, so such a size is refused
+ * before anything is created, naming the field it came from.
+ */
+function objectMemoryProblems(spec: RunSpec, machine: MachineLimits): FieldError[] {
+  const sizes = spec.workload?.sizes;
+  const distribution = sizes === undefined ? null : parseSizeDistribution(sizes);
+  const fromDistribution = distribution?.ok ? maxSizeBytes(distribution.value) : null;
+  for (const point of expandSweep(spec)) {
+    const largest = fromDistribution ?? point.objectSizeBytes;
+    const workers = Math.min(spec.workers ?? machine.defaultWorkers, point.clients);
+    const needed = largest * (workers + 1);
+    if (needed <= machine.memoryBytes) continue;
+    const field = fromDistribution !== null ? "workload.sizes" : objectSizeField(spec, largest);
+    return [
+      {
+        field,
+        message: `objects of ${formatByteSize(largest)} need ${formatByteSize(needed)} of memory (the largest object, once shared and once in each of ${workers} worker${workers === 1 ? "" : "s"}); this machine has ${formatByteSize(machine.memoryBytes)}`,
+      },
+    ];
+  }
+  return [];
+}
+
+/** Files a run keeps open besides its connections: logs, workers, the store, stdio. */
+const BASE_OPEN_FILES = 256;
+/**
+ * Memory a client's connection and request state take in the engine, a generous round figure:
+ * undici's client and parser, socket buffers, the request's closures and records.
+ */
+const MEMORY_PER_CONNECTION_BYTES = 64 * 1024;
+
+/**
+ * Clients past what the machine's file, port and memory limits hold, the first limit that binds
+ * (one line: they all ask for fewer clients). Each client has a connection to every replica (two
+ * when requests send backups); the embedded testbed runs in this process, so its side of every
+ * connection is a file here too.
+ */
+function connectionProblems(spec: RunSpec, machine: MachineLimits): FieldError[] {
+  const clients = valueRange(expandSweep(spec).map((point) => point.clients))?.max ?? 1;
+  const replicas = spec.endpoints?.length ?? spec.testbed.replicas;
+  const embedded = spec.endpoints === undefined;
+  const perServer = connectionsPerReplica(clients, spec.mode);
+  const connections = perServer * replicas;
+  // Files each client costs: its connections, and the testbed's ends of them when it is here.
+  const filesPerClient = (connections / clients) * (embedded ? 2 : 1);
+  const files = clients * filesPerClient + BASE_OPEN_FILES;
+  const field = clientsField(spec, clients);
+  const problems: FieldError[] = [];
+  if (machine.openFiles !== null && files > machine.openFiles) {
+    const most = Math.floor((machine.openFiles - BASE_OPEN_FILES) / filesPerClient);
+    const where = embedded
+      ? `${connections} connections and the embedded testbed's end of each, in this process`
+      : `${connections} connections`;
+    const instead = embedded
+      ? ", run the testbed apart (taillab testbed) and give its endpoint"
+      : "";
+    problems.push({
+      field,
+      message: `${clients} clients need about ${files} open files here (${where}, plus ${BASE_OPEN_FILES}), but this process may open ${machine.openFiles} (ulimit -n); use at most ${most} clients${instead}, or raise the limit (ulimit -Hn)`,
+    });
+  }
+  if (machine.ephemeralPorts !== null && perServer > machine.ephemeralPorts) {
+    const most = Math.floor((machine.ephemeralPorts * clients) / perServer);
+    problems.push({
+      field,
+      message: `${clients} clients need ${perServer} connections to each server, but this machine has ${machine.ephemeralPorts} local ports for them (net.ipv4.ip_local_port_range); use at most ${most} clients per server, or add replicas`,
+    });
+  }
+  const memory = clients * filesPerClient * MEMORY_PER_CONNECTION_BYTES;
+  if (memory > machine.freeMemoryBytes) {
+    problems.push({
+      field,
+      message: `${clients} clients need about ${formatByteSize(memory)} of memory for their connections (${formatByteSize(MEMORY_PER_CONNECTION_BYTES)} each), but ${formatByteSize(machine.freeMemoryBytes)} is free; use fewer clients`,
+    });
+  }
+  return problems.slice(0, 1);
+}
+
+function clientsField(spec: RunSpec, clients: number): string {
+  if (spec.points) return `points[${spec.points.findIndex((p) => p.clients === clients)}].clients`;
+  return spec.clients.length > 1 ? `clients[${spec.clients.indexOf(clients)}]` : "clients";
+}
+
+function objectSizeField(spec: RunSpec, bytes: number): string {
+  if (spec.points)
+    return `points[${spec.points.findIndex((p) => p.objectSize === bytes)}].objectSize`;
+  return spec.objectSize.length > 1
+    ? `objectSize[${spec.objectSize.indexOf(bytes)}]`
+    : "objectSize";
+}
+
+/** The soft RLIMIT_NOFILE, as /proc shows it (Linux); null elsewhere. */
+function readOpenFileLimit(): number | null {
+  const limits = readProc("/proc/self/limits");
+  const match = limits ? /^Max open files\s+(\d+|unlimited)/m.exec(limits) : null;
+  if (!match) return null;
+  return match[1] === "unlimited" ? null : Number(match[1]);
+}
+
+/** The size of net.ipv4.ip_local_port_range (Linux); null elsewhere. */
+function readEphemeralPorts(): number | null {
+  const range = readProc("/proc/sys/net/ipv4/ip_local_port_range");
+  const [low, high] = (range ?? "").trim().split(/\s+/).map(Number);
+  return low !== undefined && high !== undefined && high >= low ? high - low + 1 : null;
+}
+
+function readProc(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,65 @@
+import type { RunCleanup } from "@taillab/api";
+import { createControlPlane } from "@taillab/engine";
+import type { ResultsStore } from "@taillab/store";
+import type { SecretSources } from "./credentials.ts";
+import { InputError } from "./input-error.ts";
+import { removeLeftovers } from "./run-leftovers.ts";
+import { resolveTargets } from "./run-targets.ts";
+
+/**
+ * Removes what a run left on its server — a run killed or stopped before its cleanup, one whose
+ * cleanup failed, or one that kept its objects: every key under its prefix, its open multipart
+ * uploads and its workload buckets, never anything else — and keeps the outcome in run.json.
+ * The endpoint and credentials are the run's own (by reference, resolved from `secrets`).
+ */
+export async function cleanUpRun(
+  store: ResultsStore,
+  runId: string,
+  secrets: SecretSources,
+): Promise<RunCleanup> {
+  const run = await store.get(runId);
+  if (run.status === "running") {
+    throw InputError.of("runId", `run ${runId} is still running; stop it, then clean up after it`);
+  }
+  const { spec, keyPrefix } = run.meta;
+  if (!spec.endpoints) {
+    throw InputError.of(
+      "runId",
+      `run ${runId} ran on the embedded testbed, which kept nothing once it stopped: there is nothing to clean up`,
+    );
+  }
+  const ranAs = runIdInPrefix(keyPrefix, spec.keyPrefix);
+  if (ranAs === null) {
+    throw InputError.of(
+      "runId",
+      `run ${runId}: its key prefix "${keyPrefix}" is not a run's own folder (${spec.keyPrefix}/<run id>/); nothing was deleted`,
+    );
+  }
+  const [target] = await resolveTargets(spec, secrets, null);
+  if (!target) throw InputError.of("runId", `run ${runId} names no endpoint`);
+  const controlPlane = createControlPlane({ ...target, maxConnections: 1 });
+  try {
+    const cleanup = await removeLeftovers(controlPlane, {
+      objects: "listed",
+      keyPrefix,
+      uploads: true,
+      bucketsOfRun: ranAs,
+    });
+    await store.recordCleanup(runId, cleanup);
+    return cleanup;
+  } finally {
+    await controlPlane.close();
+  }
+}
+
+/**
+ * The run id a key prefix was made for (`<spec prefix>/<id>/`; an imported run may have another
+ * id now), or null when the prefix is not such a folder and deleting under it could reach keys
+ * that are not the run's.
+ */
+function runIdInPrefix(keyPrefix: string, specPrefix: string): string | null {
+  const id = keyPrefix.startsWith(`${specPrefix}/`)
+    ? keyPrefix.slice(specPrefix.length + 1, -1)
+    : "";
+  return keyPrefix.endsWith("/") && /^[\w.-]+$/.test(id) ? id : null;
+}

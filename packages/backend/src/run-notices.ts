@@ -1,0 +1,36 @@
+import type { RunNotice } from "@taillab/api";
+
+/** A notice in English, as the CLI prints it and the event's `message` carries it. */
+export function noticeText(notice: RunNotice): string {
+  switch (notice.code) {
+    case "unhedgedOps":
+      return `${notice.params.mode} mode: ${notice.params.ops.join(", ")} always run once, without backups (a second copy would not be harmless)`;
+    case "backupsShareReplica":
+      return `${notice.params.mode} mode with one replica: backups go to the same server as their first attempt, on connections of their own, and share its queue; give several endpoints (or testbed replicas) to send them elsewhere`;
+    case "testbedStarted":
+      return `embedded testbed listening on ${notice.params.urls.join(", ")} (profile ${notice.params.profile}, seed ${notice.params.seed})`;
+    case "cleanupLeftovers":
+      return `deleting the ${notice.params.objects} objects this point wrote`;
+    case "jobSubmitted":
+      return `submitted Job ${notice.params.job} (${notice.params.shards} shards) in namespace ${notice.params.namespace}; results in ${notice.params.folder}`;
+    case "distributedStopping":
+      return "stopping: the run's stop marker is written and its Job deleted";
+    case "serverLost": {
+      const { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase } = notice.params;
+      const clockTime = new Date(runStartEpochMs + sinceMs).toISOString().slice(11, 19);
+      const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+      const ended = phase === "mix" ? "the mixed workload" : `the ${phase} phase`;
+      return `the server stopped answering at ${clockTime} UTC (${seconds(sinceMs)} into the run): ${failures} requests in a row got no answer over ${seconds(silentMs)}, the last ${lastError}; ${ended} ended early`;
+    }
+    case "bucketCreated":
+      return `bucket "${notice.params.bucket}" did not exist at ${notice.params.url}, so it was created; it is kept after the run (only what the run puts in it is removed)`;
+    case "tlsUnchecked":
+      return `endpoint ${notice.params.url}: TLS certificates are NOT checked (insecure): anyone on the way to the server can read and change this run's requests; trust the server's CA with a CA file instead where you can`;
+    case "cleanupIncomplete": {
+      const { objects, uploads, buckets, error } = notice.params;
+      return `the cleanup could not remove ${objects} objects, ${uploads} open uploads and ${buckets} buckets (${error}); removing them again from the run's page or with taillab cleanup retries`;
+    }
+    case "modeCouldNotStart":
+      return `the ${notice.params.mode} run could not start: ${notice.params.reason}`;
+  }
+}

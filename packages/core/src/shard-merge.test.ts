@@ -1,0 +1,237 @@
+import {
+  DISTRIBUTED_SCHEMA_VERSION,
+  RunSpecSchema,
+  type Operation,
+  type RunEnvironment,
+  type ShardResult,
+} from "@taillab/api";
+import { describe, expect, it } from "vitest";
+import type { LogicalRequest } from "./logical-request.ts";
+import { PhaseAccount, type PhaseAccountShape } from "./phase-account.ts";
+import { createRandom } from "./random.ts";
+import {
+  mergeShards,
+  missingShardProblem,
+  shardMergeProblems,
+  type ShardFolderState,
+} from "./shard-merge.ts";
+import { evenShares, firstClientOfShard } from "./shard-plan.ts";
+
+const T0_MS = 1_764_000_000_000;
+const SHARDS = 3;
+const CLIENTS = 6;
+const spec = RunSpecSchema.parse({
+  endpoints: [{ url: "http://127.0.0.1:9000" }],
+  clients: CLIENTS,
+  samples: 3000,
+  objectSize: 1024,
+  phases: ["write", "read"],
+});
+const environment: RunEnvironment = {
+  taillabVersion: "0.1.0",
+  os: "linux",
+  cpuModel: "test",
+  cpuCount: 2,
+  memoryBytes: 1,
+  node: "v24",
+  server: null,
+};
+const PHASES: { op: Operation; phaseIndex: number }[] = [
+  { op: "PUT", phaseIndex: 0 },
+  { op: "GET", phaseIndex: 1 },
+];
+
+/** A shard's requests, times in µs since T0: its clients, lognormal-ish latencies with stalls. */
+function shardRequests(index: number, op: Operation, phaseIndex: number): LogicalRequest[] {
+  const random = createRandom(index * 31 + phaseIndex + 1);
+  const clients = evenShares(CLIENTS, SHARDS)[index] as number;
+  const first = firstClientOfShard(CLIENTS, { index, count: SHARDS });
+  const requests: LogicalRequest[] = [];
+  const phaseStartUs = phaseIndex * 3_500_000 + index * 700; // shards start a little apart
+  for (let client = first; client < first + clients; client += 1) {
+    let at = phaseStartUs;
+    for (let n = 0; n < 250; n += 1) {
+      const stall = random.next() < 0.01 ? 400_000 : 0;
+      const serviceUs = Math.round(800 + 4000 * random.next() ** 3 + stall);
+      const failed = random.next() < 0.005;
+      requests.push({
+        op,
+        intendedStartUs: at,
+        phaseIndex,
+        client,
+        measured: true,
+        winner: failed ? null : 0,
+        attempts: [
+          {
+            replica: 0,
+            readyUs: at + 20,
+            sentUs: at + 50,
+            headersUs: at + serviceUs,
+            firstByteUs: at + serviceUs,
+            endUs: at + serviceUs + 30,
+            bytes: failed ? 0 : 1024,
+            error: failed ? "SlowDown" : null,
+          },
+        ],
+      });
+      at += serviceUs + 30;
+    }
+  }
+  return requests;
+}
+
+const shapeOf = (op: Operation): PhaseAccountShape => ({
+  op,
+  loop: "closed",
+  hedgeBudgetPct: null,
+});
+
+/** Shard I's result, its run clock started (I + 1) seconds before T0. */
+function shardResult(index: number, overrides: Partial<ShardResult> = {}): ShardResult {
+  const runStartEpochMs = T0_MS - (index + 1) * 1000;
+  const offsetUs = (T0_MS - runStartEpochMs) * 1000;
+  const phases = PHASES.map(({ op, phaseIndex }) => {
+    const account = new PhaseAccount(shapeOf(op));
+    for (const request of shardRequests(index, op, phaseIndex)) {
+      account.add({
+        ...request,
+        intendedStartUs: request.intendedStartUs + offsetUs,
+        attempts: request.attempts.map((attempt) => ({
+          ...attempt,
+          readyUs: attempt.readyUs + offsetUs,
+          sentUs: attempt.sentUs + offsetUs,
+          headersUs: attempt.headersUs + offsetUs,
+          firstByteUs: attempt.firstByteUs + offsetUs,
+          endUs: attempt.endUs + offsetUs,
+        })),
+      });
+    }
+    const phase = { ...account.shape, summary: account.summary(), account: account.snapshot() };
+    account.destroy();
+    return phase;
+  });
+  return {
+    schemaVersion: DISTRIBUTED_SCHEMA_VERSION,
+    kind: "taillab-shard-result",
+    runId: "r1",
+    index,
+    shards: SHARDS,
+    spec,
+    environment,
+    endpointUrls: ["http://127.0.0.1:9000"],
+    runStartEpochMs,
+    startAtMs: T0_MS - 5000,
+    t0Ms: T0_MS,
+    startedAtMs: T0_MS + index * 0.7,
+    clock: { offsetMs: 100 * index, boundMs: 500 },
+    status: "complete",
+    error: null,
+    points: [
+      { params: { clients: 2, samples: 1000, objectSizeBytes: 1024 }, finished: true, phases },
+    ],
+    recordCount: null,
+    ...overrides,
+  };
+}
+
+function folderOf(results: ShardResult[], extra: Partial<ShardFolderState> = {}): ShardFolderState {
+  return {
+    shards: SHARDS,
+    results,
+    readyAtMs: new Map(),
+    aborted: new Set(),
+    progressAtMs: new Map(),
+    ...extra,
+  };
+}
+
+describe("merging the shards of a distributed run", () => {
+  it("gives the figures of one account of every shard's requests, second by second", () => {
+    const merged = mergeShards(folderOf([0, 1, 2].map((index) => shardResult(index))));
+    expect(merged.runStartEpochMs).toBe(T0_MS);
+    expect(merged.status).toBe("complete");
+    const [point] = merged.points;
+    expect(point?.params).toEqual({ clients: CLIENTS, samples: 3000, objectSizeBytes: 1024 });
+    for (const { op, phaseIndex } of PHASES) {
+      const all = new PhaseAccount(shapeOf(op));
+      for (const index of [0, 1, 2]) {
+        for (const request of shardRequests(index, op, phaseIndex)) all.add(request);
+      }
+      const phase = point?.phases.find((each) => each.shape.op === op);
+      // Percentiles, means, extremes, steady window, tail: all from merged histograms and sums.
+      expect(phase?.summary).toEqual(all.summary());
+      const replayed = new PhaseAccount(shapeOf(op));
+      replayed.merge(phase!.account);
+      expect(replayed.intervalStats()).toEqual(all.intervalStats());
+      replayed.destroy();
+      all.destroy();
+    }
+  });
+
+  it("says how together the shards started and how far apart their clocks were", () => {
+    const { distributed } = mergeShards(folderOf([0, 1, 2].map((index) => shardResult(index))));
+    expect(distributed).toMatchObject({
+      shardCount: 3,
+      t0: new Date(T0_MS).toISOString(),
+      startSpreadMs: 1.4,
+      clockSkewMs: 200,
+      clockSkewBoundMs: 1000,
+      merged: [0, 1, 2],
+    });
+    expect(distributed.shards.map((shard) => shard.startOffsetMs)).toEqual([0, 0.7, 1.4]);
+    expect(distributed.shards[1]?.points[0]?.phases.map((phase) => phase.op)).toEqual([
+      "PUT",
+      "GET",
+    ]);
+  });
+
+  it("names a missing shard, keeps the others' figures and says the run is not complete", () => {
+    const merged = mergeShards(
+      folderOf([shardResult(0), shardResult(2)], {
+        readyAtMs: new Map([
+          [0, T0_MS - 3000],
+          [1, T0_MS - 3000],
+          [2, T0_MS - 3000],
+        ]),
+        progressAtMs: new Map([[1, T0_MS + 2000]]),
+      }),
+    );
+    expect(merged.status).toBe("stopped");
+    expect(merged.points[0]?.finished).toBe(false);
+    expect(merged.distributed.merged).toEqual([0, 2]);
+    const missing = merged.distributed.shards[1];
+    expect(missing?.status).toBe("missing");
+    expect(missing?.problem).toMatch(/started but left no result: killed or cut off mid-run/);
+    expect(merged.points[0]?.phases[0]?.summary.requests).toBe(
+      shardResult(0).points[0]!.phases[0]!.summary.requests +
+        shardResult(2).points[0]!.phases[0]!.summary.requests,
+    );
+  });
+
+  it.each([
+    [{ aborted: new Set([1]) }, /gave up at the start barrier/],
+    [{ readyAtMs: new Map([[1, 5]]) }, /was ready at the barrier but left no progress/],
+    [{}, /never reached the start barrier/],
+  ])("says why a shard left no result", (extra, reason) => {
+    expect(missingShardProblem(1, folderOf([], extra))).toMatch(reason);
+  });
+
+  it("refuses shards of another spec, version, run or shard count, naming each", () => {
+    const problems = shardMergeProblems([
+      shardResult(0),
+      shardResult(1, { spec: { ...spec, clients: [7] } }),
+      shardResult(2, { environment: { ...environment, taillabVersion: "0.2.0" } }),
+      shardResult(2, { runId: "r2", shards: 4 }),
+    ]);
+    expect(problems).toEqual([
+      "shard 1: its spec differs from shard 0's (clients)",
+      "shard 2: measured by TailLab 0.2.0, shard 0 by 0.1.0",
+      "shard 2: two results for the same index",
+      "shard 2: belongs to run r2, not r1",
+      "shard 2: one of 4 shards, not 3",
+    ]);
+    expect(() => mergeShards(folderOf([shardResult(0), shardResult(1, { runId: "r2" })]))).toThrow(
+      /belongs to run r2/,
+    );
+  });
+});

@@ -1,0 +1,103 @@
+import type { FieldError, RunPointParams, RunSpec } from "@taillab/api";
+import { expandSweep } from "./sweep.ts";
+
+/**
+ * How the N shards of a distributed run share one spec (pure). Shard I of N takes an even share
+ * of each point's clients and requests; the open loop's one schedule is dealt out request by
+ * request (global request g belongs to shard g mod N), so the shards' intended starts together
+ * are the whole run's schedule. Client numbers run on across shards, so the merged accounts see
+ * every client of the run, and the steady window is where all of them were busy.
+ */
+
+export interface ShardRole {
+  /** 0 to count − 1. */
+  index: number;
+  count: number;
+}
+
+/** `total` split as evenly as possible over `parts`: 10 over 4 → 3, 3, 2, 2. */
+export function evenShares(total: number, parts: number): number[] {
+  return Array.from(
+    { length: parts },
+    (_, index) => Math.floor(total / parts) + (index < total % parts ? 1 : 0),
+  );
+}
+
+function shareOf(total: number, { index, count }: ShardRole): number {
+  return evenShares(total, count)[index] ?? 0;
+}
+
+/**
+ * A shard's part of a point. Its requests are its share of the closed loop's, and of the open
+ * loop's schedule exactly the requests g with g mod N = I (whose number is the same share).
+ */
+export function shardPointParams(params: RunPointParams, shard: ShardRole): RunPointParams {
+  return {
+    clients: shareOf(params.clients, shard),
+    samples: shareOf(params.samples, shard),
+    objectSizeBytes: params.objectSizeBytes,
+  };
+}
+
+/** The run-wide number of the shard's first client: the clients of the shards before it. */
+export function firstClientOfShard(clients: number, { index, count }: ShardRole): number {
+  return evenShares(clients, count)
+    .slice(0, index)
+    .reduce((sum, share) => sum + share, 0);
+}
+
+/** Whether global request `g` of an open-loop schedule is this shard's to send. */
+export function ownsScheduledRequest(g: number, { index, count }: ShardRole): boolean {
+  return g % count === index;
+}
+
+/** "3/8" → shard 3 of 8, or why not. */
+export function parseShardRole(text: string): ShardRole | { problem: string } {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!match) return { problem: `expected I/N, e.g. 0/4 (shard 0 of 4), got "${text}"` };
+  const index = Number(match[1]);
+  const count = Number(match[2]);
+  if (count < 1) return { problem: `the shard count must be at least 1, got ${count}` };
+  if (index >= count)
+    return { problem: `shard ${index} does not exist in ${count} shards (0 to ${count - 1})` };
+  return { index, count };
+}
+
+/**
+ * Why a spec cannot be run in `count` shards: every shard needs a client and a request of every
+ * point, and an endpoint the shards share (each would start an embedded testbed of its own); an
+ * open loop until stopped has no requests to share (the live tail lab runs on this machine).
+ */
+export function shardSpecProblems(spec: RunSpec, count: number): FieldError[] {
+  const problems: FieldError[] = [];
+  if (!spec.endpoints) {
+    problems.push({
+      field: "endpoint",
+      message:
+        "a distributed run needs an endpoint every shard can reach; the embedded testbed is each process's own",
+    });
+  }
+  const points = expandSweep(spec);
+  // A sweep may have many points: no spread into Math.min's arguments.
+  const fewestClients = points.reduce((fewest, point) => Math.min(fewest, point.clients), Infinity);
+  if (fewestClients < count) {
+    problems.push({
+      field: "clients",
+      message: `${fewestClients} clients cannot be shared by ${count} shards: give at least one client per shard`,
+    });
+  }
+  const fewestSamples = points.reduce((fewest, point) => Math.min(fewest, point.samples), Infinity);
+  if (spec.openLoop?.untilStopped) {
+    problems.push({
+      field: "openLoop.untilStopped",
+      message:
+        "a distributed run ends by itself: give the open loop samples or a duration, not until stopped",
+    });
+  } else if (fewestSamples < count) {
+    problems.push({
+      field: "samples",
+      message: `${fewestSamples} requests cannot be shared by ${count} shards: give at least one request per shard`,
+    });
+  }
+  return problems;
+}

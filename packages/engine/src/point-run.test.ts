@@ -1,0 +1,216 @@
+import { HedgeOptionsSchema, type RequestRecord } from "@taillab/api";
+import { ksDistance, weightedLatenciesFromSamples } from "@taillab/core";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runPoint, type PointRunOptions } from "./point-run.ts";
+import { epochNowMs } from "./run-clock.ts";
+
+/**
+ * The coordinator and its workers as one unit, against a scripted HTTP server: the open loop's
+ * one schedule, the closed loop's shared counter, per-operation accounting, stops. Timing goals
+ * (how late requests leave) are `pnpm bench` figures; these tests check what a busy machine
+ * cannot change: which requests were meant to start when, and how they were counted.
+ */
+
+type Route = (request: IncomingMessage, response: ServerResponse) => void;
+
+let server: Server;
+let url = "";
+let route: Route = answerAtOnce;
+
+function answerAtOnce(request: IncomingMessage, response: ServerResponse): void {
+  request.resume();
+  request.on("end", () => {
+    const body = request.method === "GET" ? "x".repeat(64) : "";
+    response.writeHead(200, { "content-length": body.length }).end(body);
+  });
+}
+
+beforeAll(async () => {
+  server = createServer((request, response) => route(request, response));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function options(overrides: Partial<PointRunOptions>): PointRunOptions {
+  return {
+    targets: [{ url, region: "us-east-1", addressing: "path", credentials: null, bucket: "b" }],
+    transportKind: "fast",
+    params: { clients: 6, samples: 600, objectSizeBytes: 64 },
+    workload: null,
+    openLoop: null,
+    mode: "normal",
+    hedge: HedgeOptionsSchema.parse({}),
+    replicaChoice: "round-robin",
+    phases: ["write", "read"],
+    keyPrefix: `t/${Math.random().toString(36).slice(2)}/`,
+    firstKey: 0,
+    firstPhaseIndex: 0,
+    // Three workers on this 2-core machine: the schedule must hold however they are scheduled.
+    workers: 3,
+    verify: false,
+    runStartEpochMs: epochNowMs(),
+    ...overrides,
+  };
+}
+
+async function run(overrides: Partial<PointRunOptions>) {
+  const records: RequestRecord[] = [];
+  const result = await runPoint(
+    options({ onRecords: (batch) => records.push(...batch), ...overrides }),
+  );
+  return { result, records };
+}
+
+/** The first attempts of one operation, in intended-start order. */
+function firstAttempts(records: readonly RequestRecord[], op: string): RequestRecord[] {
+  return records
+    .filter((record) => record.op === op && record.attempt === 1)
+    .sort((a, b) => a.intendedStartUs - b.intendedStartUs);
+}
+
+const gapsOf = (records: readonly RequestRecord[]) =>
+  records
+    .slice(1)
+    .map(
+      (record, index) => record.intendedStartUs - (records[index] as RequestRecord).intendedStartUs,
+    );
+
+describe("the open loop's one schedule, over three workers", () => {
+  it("fixed rate: the workers' requests together are evenly spaced, each sent once, never early", async () => {
+    const { result, records } = await run({
+      openLoop: { rateHz: 1000, arrivals: "fixed", seed: 1 },
+    });
+    const puts = firstAttempts(records, "PUT");
+    expect(puts).toHaveLength(600);
+    // 1 ms apart on one grid: not three copies of a 333/s schedule leaving together.
+    for (const gap of gapsOf(puts)) expect(Math.abs(gap - 1000)).toBeLessThanOrEqual(1);
+    expect(new Set(puts.map((record) => record.key)).size).toBe(600);
+    for (const record of puts)
+      expect(record.readyUs).toBeGreaterThanOrEqual(record.intendedStartUs);
+    // Sent by the three workers (a dispatcher is its worker's first client: 6 over 3 → 0, 2, 4).
+    for (const record of puts) expect([0, 2, 4]).toContain(record.client);
+    expect(
+      result.phases.map(({ summary }) => [summary.op, summary.loop, summary.requests]),
+    ).toEqual([
+      ["PUT", "open", 600],
+      ["GET", "open", 600],
+    ]);
+  });
+
+  it("Poisson: one process across the workers, its gaps exponential by a Kolmogorov-Smirnov test", async () => {
+    const { records } = await run({
+      params: { clients: 6, samples: 1500, objectSizeBytes: 64 },
+      phases: ["write"],
+      openLoop: { rateHz: 2000, arrivals: "poisson", seed: 7 },
+    });
+    const puts = firstAttempts(records, "PUT");
+    expect(puts).toHaveLength(1500);
+    // Intended starts are whole µs, as every time of a record: a gap under half a µs is 0.
+    const gapsMs = gapsOf(puts)
+      .filter((gapUs) => gapUs > 0)
+      .map((gapUs) => gapUs / 1000);
+    const meanMs = 1000 / 2000;
+    const distance = ksDistance(
+      weightedLatenciesFromSamples(gapsMs),
+      (ms) => 1 - Math.exp(-ms / meanMs),
+    );
+    // The critical value at α = 0.01 for n = 1 499 is 1.63 / √n ≈ 0.042.
+    expect(distance).toBeLessThan(1.63 / Math.sqrt(gapsMs.length));
+    for (const record of puts) expect(Number.isInteger(record.intendedStartUs)).toBe(true);
+    expect(new Set(puts.map((record) => record.key)).size).toBe(1500);
+  });
+
+  it("charges missed starts to the operation drawn, in a mix without GETs", async () => {
+    // 20 000/s of PUTs into six connections: most requests leave late.
+    const { result } = await run({
+      params: { clients: 6, samples: 2000, objectSizeBytes: 64 },
+      workload: {
+        ops: "put:100",
+        prepareObjects: 1,
+        keys: "uniform",
+        listPageSize: 100,
+        multipartPartBytes: 8 * 1024 * 1024,
+        multipartPartsInFlight: 1,
+        seed: 1,
+        warmupMs: 0,
+        durationMs: 100,
+      },
+      openLoop: { rateHz: 20_000, arrivals: "fixed", seed: 1 },
+    });
+    const [put] = result.phases.map(({ summary }) => summary);
+    expect(result.phases).toHaveLength(1);
+    expect(put?.op).toBe("PUT");
+    expect(put?.missedStarts).toBeGreaterThan(0);
+  });
+});
+
+describe("the closed loop", () => {
+  it("shares the samples between every client of every worker, each key once", async () => {
+    const { result, records } = await run({});
+    const puts = firstAttempts(records, "PUT");
+    expect(puts).toHaveLength(600);
+    expect(new Set(puts.map((record) => record.key)).size).toBe(600);
+    // Six clients, numbered across the workers.
+    expect(new Set(puts.map((record) => record.client))).toEqual(new Set([0, 1, 2, 3, 4, 5]));
+    for (const record of puts)
+      expect(record.readyUs).toBeGreaterThanOrEqual(record.intendedStartUs);
+    expect(result).toMatchObject({ writtenKeyCount: 600, stopped: false, phaseCount: 2 });
+    expect(new Set(records.map((record) => record.phaseIndex))).toEqual(new Set([0, 1]));
+  });
+});
+
+describe("a shard of a distributed run", () => {
+  it("starts at its gate and sends only its own requests of the one schedule", async () => {
+    const runStartEpochMs = epochNowMs();
+    const startAtEpochMs = Math.round(runStartEpochMs) + 300;
+    let startedAt: number | null = null;
+    // Shard 1 of 3 of a 600-request schedule at 1000/s: requests 1, 4, 7, … with 2 clients.
+    const { result, records } = await run({
+      runStartEpochMs,
+      params: { clients: 2, samples: 200, objectSizeBytes: 64 },
+      phases: ["write"],
+      openLoop: { rateHz: 1000, arrivals: "fixed", seed: 1 },
+      shard: { index: 1, count: 3, firstClient: 2 },
+      startGate: async () => startAtEpochMs,
+      onStarted: (epochMs) => (startedAt = epochMs),
+    });
+    expect(startedAt).toBeGreaterThanOrEqual(startAtEpochMs);
+    const puts = firstAttempts(records, "PUT");
+    expect(puts).toHaveLength(200);
+    // The schedule starts 20 ms after the gate's instant, the same in every shard.
+    const scheduleStartUs = Math.round((startAtEpochMs - runStartEpochMs) * 1000) + 20_000;
+    expect(puts.map((record) => record.intendedStartUs)).toEqual(
+      puts.map((_, k) => scheduleStartUs + (3 * k + 1) * 1000),
+    );
+    // Its clients are numbered after the shard before it (2 clients, 2 workers: 2 and 3).
+    for (const record of puts) expect([2, 3]).toContain(record.client);
+    expect(result.phases[0]?.summary.requests).toBe(200);
+  });
+});
+
+describe("a stop", () => {
+  it("ends a phase whose server never answers, counting nothing it cut short", async () => {
+    const waiting: ServerResponse[] = [];
+    route = (_request, response) => waiting.push(response);
+    const stop = new AbortController();
+    try {
+      const running = run({ signal: stop.signal });
+      // Stop once every client has a request out.
+      while (waiting.length < 6) await new Promise((resolve) => setTimeout(resolve, 10));
+      stop.abort();
+      const { result, records } = await running;
+      expect(result.stopped).toBe(true);
+      expect(result.phases.map(({ summary }) => summary.requests)).toEqual([0]);
+      expect(records).toEqual([]);
+    } finally {
+      route = answerAtOnce;
+      for (const response of waiting) response.destroy();
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import type { LogicalResult } from "./logical-request.ts";
+import {
+  createHealthBuffer,
+  SERVER_LOST_AFTER_MS,
+  ServerHealth,
+  verdictOf,
+} from "./server-health.ts";
+
+function healthAt(): { health: ServerHealth; setNow: (ms: number) => void } {
+  let now = 0;
+  return {
+    health: new ServerHealth(createHealthBuffer(), () => now),
+    setNow: (ms) => {
+      now = ms;
+    },
+  };
+}
+
+function resultOf(...attempts: { status: number; error: string | null }[]): LogicalResult {
+  return {
+    attempts: attempts.map((outcome, index) => ({
+      attempt: index + 1,
+      replica: index,
+      cancelled: false,
+      outcome: {
+        ...outcome,
+        bytes: 0,
+        readyUs: 0,
+        sentUs: 0,
+        headersUs: 0,
+        firstByteUs: 0,
+        endUs: 0,
+      },
+    })),
+    winner: attempts.findIndex((attempt) => attempt.error === null),
+    hedgeDelayMs: null,
+  };
+}
+
+describe("what a request says about the server", () => {
+  it.each([
+    [[{ status: 200, error: null }], "answered"],
+    [[{ status: 503, error: "SlowDown" }], "answered"],
+    [[{ status: 0, error: "ECONNREFUSED" }], "unanswered"],
+    [[{ status: 0, error: "ClientTimeout" }], "unanswered"],
+    [[{ status: 200, error: "ClientTimeout" }], "unanswered"],
+    [[{ status: 0, error: "Aborted" }], "cut"],
+    [
+      [
+        { status: 0, error: "Cancelled" },
+        { status: 0, error: "ECONNRESET" },
+      ],
+      "unanswered",
+    ],
+    [
+      [
+        { status: 0, error: "ClientTimeout" },
+        { status: 404, error: "NoSuchKey" },
+      ],
+      "answered",
+    ],
+  ] as const)("%j → %s", (attempts, verdict) => {
+    expect(verdictOf(resultOf(...attempts))).toBe(verdict);
+  });
+});
+
+describe("ServerHealth", () => {
+  it("backs off from 10 ms, doubling to 1 s, while requests get no answer", () => {
+    const { health } = healthAt();
+    const pauses = Array.from(
+      { length: 9 },
+      () => health.note("unanswered", 0, "ECONNREFUSED").pauseMs,
+    );
+    expect(pauses).toEqual([10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
+  });
+
+  it("an answer of any status ends the streak; a cut-off request says nothing", () => {
+    const { health } = healthAt();
+    health.note("unanswered", 0, "ECONNREFUSED");
+    health.note("unanswered", 0, "ECONNREFUSED");
+    expect(health.note("cut", 0, "Aborted").pauseMs).toBe(0);
+    expect(health.note("answered", 0, "SlowDown").pauseMs).toBe(0);
+    expect(health.note("unanswered", 0, "ECONNREFUSED").pauseMs).toBe(10);
+  });
+
+  it("is lost once nothing but failures came for 5 s, said once, since the first one was sent", () => {
+    const { health, setNow } = healthAt();
+    setNow(1_000);
+    expect(health.note("unanswered", 900, "ECONNREFUSED").loss).toBeNull();
+    setNow(900 + SERVER_LOST_AFTER_MS - 1);
+    expect(health.note("unanswered", 2_000, "ECONNREFUSED").loss).toBeNull();
+    expect(health.lost).toBe(false);
+    setNow(900 + SERVER_LOST_AFTER_MS);
+    expect(health.note("unanswered", 3_000, "ClientTimeout").loss).toEqual({
+      sinceMs: 900,
+      atMs: 900 + SERVER_LOST_AFTER_MS,
+      failures: 3,
+      lastError: "ClientTimeout",
+    });
+    expect(health.lost).toBe(true);
+    expect(health.note("unanswered", 4_000, "ClientTimeout").loss).toBeNull();
+  });
+
+  it("one request that timed out after a long wait is not enough: two in a row are", () => {
+    const { health, setNow } = healthAt();
+    setNow(60_000);
+    expect(health.note("unanswered", 0, "ClientTimeout").loss).toBeNull();
+    setNow(60_001);
+    expect(health.note("unanswered", 1, "ClientTimeout").loss).not.toBeNull();
+  });
+
+  it("is shared: a streak seen by one worker counts what the others saw", () => {
+    const buffer = createHealthBuffer();
+    const [one, two] = [new ServerHealth(buffer, () => 0), new ServerHealth(buffer, () => 0)];
+    one?.note("unanswered", 0, "ECONNREFUSED");
+    expect(two?.note("unanswered", 0, "ECONNREFUSED").pauseMs).toBe(20);
+  });
+});

@@ -1,0 +1,128 @@
+import type { RequestMode } from "@taillab/api";
+
+/**
+ * Every colour a chart, badge or report uses, by what it means, in one place: the app's light
+ * and dark themes and the HTML report (light) all take theirs from here. One meaning per colour:
+ * orange is "hedged" and nothing else, red is "p99" (the labs' marker), "extra requests" has its
+ * own; `series` (a run, or a group of sweep points) holds none of the meanings' colours but blue.
+ * Chosen to stay apart on a projector and for the common colour-vision deficiencies.
+ */
+
+/** The percentiles a chart can draw, by their key in core's LatencyStats. */
+export type PercentileKey = "p50" | "p90" | "p99" | "p999" | "p9999";
+export const PERCENTILE_KEYS: readonly PercentileKey[] = ["p50", "p90", "p99", "p999", "p9999"];
+/** As people write them: p99.9, not p999. */
+export const PERCENTILE_LABELS: Record<PercentileKey, string> = {
+  p50: "p50",
+  p90: "p90",
+  p99: "p99",
+  p999: "p99.9",
+  p9999: "p99.99",
+};
+
+export interface Palette {
+  modes: Record<RequestMode, string>;
+  percentiles: Record<PercentileKey, string>;
+  /** Extra requests and wasted bytes: what backups cost. */
+  cost: string;
+  /** The fitted latency models of the CDF. */
+  models: { exponential: string; lognormal: string };
+  /**
+   * Where a request's time went (the tail breakdown), from the client to the last byte: greys
+   * for the client's own waits, blue-grey for the server, a pale green for the transfer.
+   */
+  parts: Record<LatencyPart, string>;
+  /** Lines that stand for a run or a group of points, in order. */
+  series: readonly string[];
+}
+
+/** The parts of a request's latency, in the order they happen (core's LatencyParts). */
+export type LatencyPart = "clientQueue" | "hedgeWait" | "server" | "transfer";
+export const LATENCY_PARTS: readonly LatencyPart[] = [
+  "clientQueue",
+  "hedgeWait",
+  "server",
+  "transfer",
+];
+
+export type PaletteName = "light" | "dark";
+
+export const PALETTES: Record<PaletteName, Palette> = {
+  light: {
+    modes: {
+      normal: "#2f6fde",
+      hedged: "#e0662b",
+      tied: "#1d8a4e",
+      adaptive: "#8b46c9",
+      // The tied family is green; cancelling at the server is its yellower shade.
+      "tied-server": "#6f8f00",
+    },
+    percentiles: {
+      p50: "#0f8b8d",
+      p90: "#5f7896",
+      p99: "#c62f3a",
+      p999: "#9c2a7a",
+      p9999: "#5a3a1e",
+    },
+    cost: "#a07800",
+    models: { exponential: "#d6539b", lognormal: "#8c564b" },
+    parts: {
+      clientQueue: "#a3abb8",
+      hedgeWait: "#6b7584",
+      server: "#34506f",
+      transfer: "#86b8a6",
+    },
+    series: ["#2f6fde", "#1d8a4e", "#8b46c9", "#0f8b8d", "#8c564b", "#d6539b", "#4b5b66"],
+  },
+  dark: {
+    modes: {
+      normal: "#5a92ff",
+      hedged: "#ff9a5c",
+      tied: "#3fcf83",
+      adaptive: "#c08cff",
+      "tied-server": "#b9d84a",
+    },
+    percentiles: {
+      p50: "#3dd6d0",
+      p90: "#9fb3cc",
+      p99: "#ff6b72",
+      p999: "#f07ac8",
+      p9999: "#d9a77a",
+    },
+    cost: "#e6c14a",
+    models: { exponential: "#ff8fc8", lognormal: "#c99a80" },
+    parts: {
+      clientQueue: "#5d6675",
+      hedgeWait: "#8c96a6",
+      server: "#a9c1dd",
+      transfer: "#5f9684",
+    },
+    series: ["#5a92ff", "#3fcf83", "#c08cff", "#3dd6d0", "#c99a80", "#ff8fc8", "#aab7c4"],
+  },
+};
+
+/** Line `index` of a chart whose lines are runs or groups: the series colours, round and round. */
+export function seriesColorOf(palette: Palette, index: number): string {
+  return palette.series[index % palette.series.length] as string;
+}
+
+/** A line's colour by what it stands for: a run's mode, or its place among runs or groups. */
+export type LineColor = { mode: RequestMode } | { series: number };
+
+export function colorOf(palette: Palette, line: LineColor): string {
+  return "mode" in line ? palette.modes[line.mode] : seriesColorOf(palette, line.series);
+}
+
+/**
+ * What colours each of several runs: its mode when the runs are one per mode (normal vs hedged
+ * vs tied), else its place among them.
+ */
+export function runLineColors(modes: readonly RequestMode[]): LineColor[] {
+  const oneEach = new Set(modes).size === modes.length;
+  return modes.map((mode, index) => (oneEach ? { mode } : { series: index }));
+}
+
+/** The colour of each of several runs (see runLineColors). */
+export function runColors(palette: Palette, modes: readonly RequestMode[]): string[] {
+  return runLineColors(modes).map((line) => colorOf(palette, line));
+}

@@ -1,0 +1,89 @@
+import { connect, createServer, type Socket } from "node:net";
+
+/**
+ * A TCP proxy in front of a real server that can start dripping its answers: once `drip()` is
+ * called, every byte the server sends reaches the client one at a time, `intervalMs` apart (on
+ * connections open then and later), as a server stuck in a slow disk or a congested link would
+ * answer. Before, it passes everything through, so a run's checks and first requests go well.
+ */
+export interface DrippingProxy {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** Bytes the clients sent so far (a run's progress, for a test to wait on). */
+  clientBytes(): number;
+  drip(): void;
+  /** Back to passing everything through at once. */
+  pass(): void;
+  close(): Promise<void>;
+}
+
+export async function startDrippingProxy(
+  target: { host: string; port: number },
+  intervalMs = 100,
+): Promise<DrippingProxy> {
+  let dripping = false;
+  let clientBytes = 0;
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server = createServer((client) => {
+    const upstream = connect(target.port, target.host);
+    sockets.add(client).add(upstream);
+    const queued: Buffer[] = [];
+    let draining: NodeJS.Timeout | null = null;
+    const dripOne = () => {
+      if (draining) timers.delete(draining);
+      draining = null;
+      const chunk = queued[0];
+      if (!chunk || client.destroyed) return;
+      if (!dripping) {
+        client.write(Buffer.concat(queued.splice(0)));
+        return;
+      }
+      client.write(chunk.subarray(0, 1));
+      if (chunk.length > 1) queued[0] = chunk.subarray(1);
+      else queued.shift();
+      draining = setTimeout(dripOne, intervalMs);
+      timers.add(draining);
+    };
+    upstream.on("data", (chunk: Buffer) => {
+      if (!dripping && queued.length === 0) {
+        client.write(chunk);
+        return;
+      }
+      queued.push(chunk);
+      if (!draining) dripOne();
+    });
+    client.on("data", (chunk: Buffer) => {
+      clientBytes += chunk.length;
+      upstream.write(chunk);
+    });
+    const closeBoth = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on("close", closeBoth).on("error", closeBoth);
+    upstream.on("close", closeBoth).on("error", closeBoth);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("proxy: no TCP address");
+
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    clientBytes: () => clientBytes,
+    drip: () => {
+      dripping = true;
+    },
+    pass: () => {
+      dripping = false;
+    },
+    close: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
