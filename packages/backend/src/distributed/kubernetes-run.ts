@@ -325,16 +325,19 @@ function watchShards(
       job = progress;
       emit();
     },
-    /** Until every shard that started has left its result, or `timeoutMs` passed. */
+    /**
+     * Until every shard that reached the barrier has left its result or given up, or `timeoutMs`
+     * passed. Each look is taken after the stop: the last poll's may predate a shard's first
+     * progress, and a shard that had just started would be merged without.
+     */
     async settled(timeoutMs: number) {
       const deadline = Date.now() + timeoutMs;
       while (!stopped && Date.now() < deadline) {
+        looking = looking.then(look);
         await looking;
         const snapshot = folder as RunFolderSnapshot | null;
-        const measuring = snapshot?.progress.filter((each) => !snapshot.done.has(each.index));
-        if (snapshot && measuring?.length === 0) return;
+        if (snapshot && unsettledShards(snapshot).length === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 500));
-        looking = look();
       }
     },
     stop() {
@@ -342,6 +345,17 @@ function watchShards(
       clearInterval(timer);
     },
   };
+}
+
+/** Shards that reached the barrier or measured, and have neither finished nor given up. */
+export function unsettledShards(snapshot: RunFolderSnapshot): number[] {
+  const started = new Set([
+    ...snapshot.readyAtMs.keys(),
+    ...snapshot.progress.map((progress) => progress.index),
+  ]);
+  return [...started]
+    .filter((index) => !snapshot.done.has(index) && !snapshot.aborted.has(index))
+    .sort((a, b) => a - b);
 }
 
 function shardsStatus(
