@@ -261,6 +261,10 @@ export async function runOnKubernetes(
       await markers.put(STOP_KEY, JSON.stringify({ at: new Date().toISOString() }));
       await remove();
       await watch.settled(STOP_SETTLE_MS);
+    } else {
+      // The Job finishes after its shards left their done markers, but the last poll may predate
+      // the last of them: one look after it, so the shards are last shown as they ended.
+      await watch.lookNow();
     }
     watch.stop();
     return await mergeRunFolder({
@@ -317,6 +321,10 @@ function watchShards(
   };
   let stopped = false;
   let looking = look();
+  const lookNow = async () => {
+    looking = looking.then(look);
+    await looking;
+  };
   const timer = setInterval(() => {
     looking = looking.then(look);
   }, pollMs);
@@ -325,6 +333,8 @@ function watchShards(
       job = progress;
       emit();
     },
+    /** One more look at the run's folder, taken now (after the looks already under way). */
+    lookNow,
     /**
      * Until every shard that reached the barrier has left its result or given up, or `timeoutMs`
      * passed. Each look is taken after the stop: the last poll's may predate a shard's first
@@ -333,8 +343,7 @@ function watchShards(
     async settled(timeoutMs: number) {
       const deadline = Date.now() + timeoutMs;
       while (!stopped && Date.now() < deadline) {
-        looking = looking.then(look);
-        await looking;
+        await lookNow();
         const snapshot = folder as RunFolderSnapshot | null;
         if (snapshot && unsettledShards(snapshot).length === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 500));
