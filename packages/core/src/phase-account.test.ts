@@ -83,6 +83,12 @@ describe("PhaseAccount: what each figure means", () => {
     expect(summary.missedStarts).toBe(1);
   });
 
+  it("counts no missed start in a closed loop, which has no schedule to miss", () => {
+    const summary = summaryOf(GET, [request(0, [attempt(2001)], 0)]);
+    expect(summary.missedStarts).toBe(0);
+    expect(summary.clientQueueMs?.max).toBe(2.001);
+  });
+
   it("counts failures by the last attempt's code and leaves them out of the latencies", () => {
     const summary = summaryOf(GET, [
       request(0, [attempt(0, { error: "SlowDown" })], null),

@@ -145,7 +145,9 @@ export class PhaseAccount {
     const winner = request.winner === null ? undefined : request.attempts[request.winner];
     const last = winner ?? request.attempts.at(-1) ?? first;
     this.requestCount += 1;
-    if (first.readyUs - request.intendedStartUs > MISSED_START_TOLERANCE_US) {
+    // A closed loop has no schedule to miss: its client queue time says how late it sent.
+    const late = first.readyUs - request.intendedStartUs > MISSED_START_TOLERANCE_US;
+    if (late && this.shape.loop === "open") {
       this.missedStarts += 1;
     }
     this.extendSegment(request.phaseIndex, request.client, request.intendedStartUs, last.endUs);
