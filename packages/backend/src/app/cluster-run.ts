@@ -29,8 +29,8 @@ export type ClusterRunHooks = Omit<RunHooks, "onNotice"> & {
 /**
  * A distributed run as the run manager runs any other: the same hooks (started once the Job is
  * submitted, the phase the shards' merged progress is in, that progress with its percentiles
- * over time, notices), plus the shards as they go; the merged run
- * lands in the library at the end, with the shards' records for its charts.
+ * over time, notices), plus the shards as they go; the merged run lands in the library at the
+ * end, with the shards' records for its charts.
  */
 export async function runOnCluster(
   spec: RunSpec,
