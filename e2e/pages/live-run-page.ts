@@ -98,6 +98,12 @@ export class LiveRunPage {
     await expect(this.percentiles.getByTestId("live-p999")).toContainText(/\d/);
   }
 
+  /** How many requests the percentile tiles are from now. */
+  async percentilesRequests(): Promise<number> {
+    const count = this.percentiles.getByTestId("live-percentiles-count");
+    return Number(await count.getAttribute("data-requests"));
+  }
+
   /** How many timeline buckets the chart draws now. */
   async timelineSeconds(): Promise<number> {
     const box = this.page.locator(".timeline-box", { has: this.timeline });

@@ -104,6 +104,12 @@ test.describe("Distributed runs on Kubernetes", () => {
     const end = await live.progressFigures();
     expect(end.done).toBe(end.total);
     await live.expectPercentilesShown();
+    // The last phase's figures are the merged run's: every shard's requests, finished or not.
+    expect(await live.percentilesRequests()).toBe(SAMPLES);
+    // The shards' seconds were merged live: the percentiles over time are drawn.
+    await expect(live.timeline).toBeVisible();
+    expect(await live.timelineSeconds()).toBeGreaterThan(0);
+    await expect(app.getByTestId("live-timeline-empty")).toHaveCount(0);
     await keepScreenshot(app, "kubernetes-live-shards-done");
 
     // In the library like any run, tagged as distributed.

@@ -218,6 +218,20 @@ describe("PhaseAccount: what each figure means", () => {
     account.destroy();
   });
 
+  it("gives its newest seconds alone, from the first second they cover", () => {
+    const account = new PhaseAccount(GET);
+    expect(account.recentIntervals(2)).toBeNull();
+    for (const second of [0, 1, 4]) {
+      account.add(request(second * 1_000_000, [attempt(second * 1_000_000)], 0));
+    }
+    // Seconds 3 and 4: second 3 had no answer, so it is covered but has no tallies.
+    const recent = account.recentIntervals(2);
+    expect(recent?.fromIndex).toBe(3);
+    expect(recent?.intervals).toEqual(account.encodedIntervals().slice(-1));
+    expect(recent?.intervals.map((interval) => interval.index)).toEqual([4]);
+    account.destroy();
+  });
+
   it("counts the backups of each second's answered requests: the cost over time", () => {
     const account = new PhaseAccount(GET);
     const hedged = (startUs: number, winner: number | null) =>

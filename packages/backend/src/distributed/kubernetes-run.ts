@@ -9,7 +9,6 @@
 import {
   DEFAULT_CREDENTIALS,
   type FieldError,
-  type LivePercentiles,
   type RunNotice,
   type RunProgress,
   type RunSpec,
@@ -19,6 +18,7 @@ import {
   formatRunFolderUri,
   mergeShardProgress,
   shardSpecProblems,
+  type MergedShardProgress,
   type RunFolderUri,
 } from "@taillab/core";
 import {
@@ -197,8 +197,14 @@ export interface KubernetesRunHooks {
   onNotice?: (message: string, notice?: RunNotice) => void;
   /** The shards as the Job and the run's folder show them, on every change. */
   onShards?: (status: ShardsStatus) => void;
-  /** About every second: the phase most shards are in, its figures merged. */
-  onProgress?: (progress: RunProgress, percentiles: LivePercentiles | null) => void;
+  /**
+   * About every second: the phase most shards are in, its figures merged (finished shards' last
+   * figures included), its percentiles so far and its newest seconds on the merged run clock.
+   */
+  onProgress?: (
+    progress: RunProgress,
+    live: Pick<MergedShardProgress, "percentiles" | "intervals">,
+  ) => void;
 }
 
 export interface KubernetesRunOptions {
@@ -315,9 +321,9 @@ function watchShards(
       return;
     }
     emit();
-    const running = folder.progress.filter((progress) => !folder?.done.has(progress.index));
-    const merged = mergeShardProgress(running, plan.runId);
-    if (merged) hooks.onProgress?.(merged.progress, merged.percentiles);
+    // A finished shard's progress is its last figures: the merge takes them as they are.
+    const merged = mergeShardProgress(folder.progress, plan.runId);
+    if (merged) hooks.onProgress?.(merged.progress, merged);
   };
   let stopped = false;
   let looking = look();
