@@ -56,6 +56,19 @@ export class ExperimentsPage {
     return this.builder.getByTestId("experiment-endpoint");
   }
 
+  /** Chooses a saved endpoint by its name, as the list shows it ("NAME · KIND"). */
+  async chooseEndpoint(name: string): Promise<void> {
+    const option = this.endpointSelect.locator("option", { hasText: name });
+    await this.endpointSelect.selectOption((await option.getAttribute("value")) ?? "");
+  }
+
+  /** Load generators: N pods on Kubernetes, where the Kubernetes settings send them. */
+  async useKubernetesPods(shards: number): Promise<void> {
+    const generators = this.builder.getByTestId("load-generators");
+    await generators.getByTestId("load-generators-kubernetes").check();
+    await generators.getByTestId("load-generators-shards").fill(String(shards));
+  }
+
   async fill(values: Partial<Record<BuilderField, string>>): Promise<void> {
     for (const [field, value] of Object.entries(values) as [BuilderField, string][]) {
       await this.input(field).fill(value);

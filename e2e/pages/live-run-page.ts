@@ -1,6 +1,9 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { AppShell } from "./app-shell.ts";
 
+/** Where a shard of a distributed run is, as its square on the live screen says. */
+export type ShardState = "waiting" | "ready" | "running" | "done" | "failed";
+
 export type LiveStatus =
   "idle" | "starting" | "running" | "complete" | "stopped" | "failed" | "interrupted";
 
@@ -29,6 +32,42 @@ export class LiveRunPage {
     await expect(this.view).toBeVisible();
   }
 
+  /** A distributed run's shards panel; data-job is its Job's state (running, Complete, Failed). */
+  get shards(): Locator {
+    return this.page.getByTestId("live-shards");
+  }
+
+  /**
+   * From now on, notes every state each shard's square shows, however briefly (a shard may pass
+   * the barrier between two looks of a test); read them with shardStatesSeen.
+   */
+  async recordShardStates(): Promise<void> {
+    await this.page.evaluate(() => {
+      const seen: string[][] = [];
+      const note = () => {
+        document.querySelectorAll<HTMLElement>('[data-testid="live-shard"]').forEach((cell, at) => {
+          const states = (seen[at] ??= []);
+          const state = cell.dataset.state ?? "";
+          if (states.at(-1) !== state) states.push(state);
+        });
+      };
+      new MutationObserver(note).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ["data-state"],
+      });
+      (window as unknown as { shardStatesSeen: string[][] }).shardStatesSeen = seen;
+    });
+  }
+
+  /** Each shard's states, in the order its square showed them, since recordShardStates. */
+  async shardStatesSeen(): Promise<ShardState[][]> {
+    return this.page.evaluate(
+      () => (window as unknown as { shardStatesSeen: ShardState[][] }).shardStatesSeen,
+    );
+  }
+
   async currentStatus(): Promise<LiveStatus> {
     return (await this.status.getAttribute("data-status")) as LiveStatus;
   }
@@ -42,9 +81,9 @@ export class LiveRunPage {
   }
 
   /** Waits until more than `done` requests are done; returns the new count. */
-  async waitForProgressBeyond(done: number): Promise<number> {
+  async waitForProgressBeyond(done: number, timeout = 60_000): Promise<number> {
     await expect
-      .poll(async () => (await this.progressFigures()).done, { timeout: 60_000 })
+      .poll(async () => (await this.progressFigures()).done, { timeout })
       .toBeGreaterThan(done);
     return (await this.progressFigures()).done;
   }
@@ -57,6 +96,12 @@ export class LiveRunPage {
   async expectPercentilesShown(): Promise<void> {
     await expect(this.percentiles.getByTestId("live-p99")).toBeVisible();
     await expect(this.percentiles.getByTestId("live-p999")).toContainText(/\d/);
+  }
+
+  /** How many requests the percentile tiles are from now. */
+  async percentilesRequests(): Promise<number> {
+    const count = this.percentiles.getByTestId("live-percentiles-count");
+    return Number(await count.getAttribute("data-requests"));
   }
 
   /** How many timeline buckets the chart draws now. */

@@ -3,6 +3,14 @@ import { downloadFrom, type DownloadedFile } from "../support/downloads.ts";
 import { AppShell } from "./app-shell.ts";
 
 export type RunExport = "csv" | "csv-requests" | "json" | "html";
+/** One row of a merged run's shard breakdown: a shard's figures for one operation. */
+export interface ShardRowFigures {
+  shard: number;
+  status: string;
+  op: string;
+  requests: number;
+}
+
 export type RunChart = "timeline-chart" | "histogram-chart" | "cdf-chart" | "ladder-chart";
 
 /** One stored run: its results table, tail charts and exports. */
@@ -26,6 +34,31 @@ export class RunDetailPage {
     await expect(this.view).toHaveAttribute("data-status", /.+/);
     if (runId) await expect(this.view).toHaveAttribute("data-run-id", runId);
     await expect(this.resultsTable).toBeVisible();
+  }
+
+  /** Requests per operation, as the results table's rows (merged ones, for a distributed run). */
+  async requestsByOp(): Promise<Record<string, number>> {
+    const rows = await this.resultRows.evaluateAll((cells) =>
+      cells.map((row) => [row.getAttribute("data-op") ?? "", row.getAttribute("data-requests")]),
+    );
+    return Object.fromEntries(rows.map(([op, requests]) => [op, Number(requests)]));
+  }
+
+  /** A distributed run's card of shards, beside the merged figures. */
+  get shardBreakdown(): Locator {
+    return this.page.getByTestId("shard-breakdown");
+  }
+
+  async shardRows(): Promise<ShardRowFigures[]> {
+    await expect(this.shardBreakdown).toBeVisible();
+    return this.shardBreakdown.getByTestId("shard-row").evaluateAll((rows) =>
+      rows.map((row) => ({
+        shard: Number(row.getAttribute("data-shard")),
+        status: row.getAttribute("data-status") ?? "",
+        op: row.getAttribute("data-op") ?? "",
+        requests: Number(row.getAttribute("data-requests")),
+      })),
+    );
   }
 
   /** How many run points the results table shows (rows are points × phases). */

@@ -38,6 +38,13 @@ export class RunsPage {
     return this.page.locator(`[data-testid="run-row"][data-name="${name}"]`);
   }
 
+  /** The tags on a run's row, as its chips show them. */
+  async tags(runId: string): Promise<string[]> {
+    return this.row(runId)
+      .getByTestId("run-tag")
+      .evaluateAll((chips) => chips.map((chip) => chip.getAttribute("data-tag") ?? ""));
+  }
+
   async waitForStatus(runId: string, status: string, timeout = 60_000): Promise<void> {
     await expect(this.row(runId)).toHaveAttribute("data-status", status, { timeout });
   }

@@ -1,4 +1,9 @@
 import { test as base, expect, type Page } from "@playwright/test";
+import {
+  startControlPlane,
+  startTaillabNodeAgent,
+  type KubernetesControlPlane,
+} from "@taillab/test-support";
 import { join } from "node:path";
 import {
   REPO_ROOT,
@@ -15,25 +20,54 @@ const MAX_SCREENSHOT_HEIGHT = 8000;
 interface Fixtures {
   /** The browser host with a fresh data folder, per test. */
   webHost: WebHostProcess;
+  /** The latency profile of the `testbed` fixture; "fast" unless a spec uses another. */
+  testbedProfile: string;
   /** A real signed S3 testbed in its own process, per test that asks for it. */
   testbed: TestbedProcess;
   /** The app opened in the browser, signed in with the launch token. */
   app: Page;
 }
 
-export const test = base.extend<Fixtures>({
+interface WorkerFixtures {
+  /**
+   * A real Kubernetes control plane on 127.0.0.1 (test-support's), with the test node agent
+   * running its pods as this repository's CLI; one per worker that asks for it, as it takes a
+   * while to start.
+   */
+  kubernetes: KubernetesControlPlane;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function asks for.
   webHost: async ({}, use) => {
     const host = await startWebHostProcess();
     await use(host);
     await host.stop();
   },
-  // eslint-disable-next-line no-empty-pattern
-  testbed: async ({}, use) => {
-    const testbed = await startTestbedProcess();
+  testbedProfile: ["fast", { option: true }],
+  testbed: async ({ testbedProfile }, use) => {
+    const testbed = await startTestbedProcess({ profile: testbedProfile });
     await use(testbed);
     await testbed.stop();
   },
+  kubernetes: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const cluster = await startControlPlane();
+      try {
+        const agent = await startTaillabNodeAgent(cluster.kubeconfig);
+        try {
+          await use(cluster);
+        } finally {
+          await agent.stop();
+        }
+      } finally {
+        await cluster.stop();
+      }
+    },
+    // Four server processes on a busy 2-core machine: their start is not the test's time.
+    { scope: "worker", timeout: 180_000 },
+  ],
   app: async ({ page, webHost }, use) => {
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));

@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { EncodedTallySchema, PhaseAccountDeltaSchema } from "./phase-account-delta.ts";
+import {
+  EncodedTallySchema,
+  PhaseAccountDeltaSchema,
+  RecentIntervalsSchema,
+} from "./phase-account-delta.ts";
 import {
   ClockCheckSchema,
   LoopSchema,
@@ -19,7 +23,7 @@ import { RunEnvironmentSchema } from "./stored-run.ts";
  *
  *   ready/I, ready-at/I@MS, abort/I   the start barrier (backend's distributed/barrier-markers.ts)
  *   progress/I.json                   ShardProgress, about every second while it runs (less
- *                                     often above 100 shards)
+ *                                     often above 100 shards), and at each phase's end
  *   shards/I/result.json              ShardResult, when it ends (complete, stopped or failed)
  *   shards/I/records.ndjson.gz        optional: its records (ShardRecordsHeader, then lines)
  *   done/I                            ShardDone, written last
@@ -81,7 +85,11 @@ export const ShardResultSchema = z.object({
 });
 export type ShardResult = z.infer<typeof ShardResultSchema>;
 
-/** progress/I.json: what a shard is doing, for live views (rewritten about every second). */
+/**
+ * progress/I.json: what a shard is doing, for live views (rewritten about every second). A phase's
+ * last progress is always written, with every request the shard measured in it: a finished
+ * shard's last progress is its final figures.
+ */
 export const ShardProgressSchema = z.object({
   schemaVersion: z.literal(DISTRIBUTED_SCHEMA_VERSION),
   kind: z.literal("taillab-shard-progress"),
@@ -91,6 +99,18 @@ export const ShardProgressSchema = z.object({
   progress: RunProgressSchema,
   /** The running phase's latency so far (µs), to merge the shards' live percentiles exactly. */
   latency: EncodedTallySchema.nullable(),
+  /**
+   * The running phase's per-second histograms, its newest seconds only (so the object stays
+   * small), on the shard's run clock: with that clock's origin and the common start (T0, the
+   * merged run clock's origin), to merge the shards' percentiles over time exactly. Absent from
+   * an older shard's progress.
+   */
+  recentIntervals: RecentIntervalsSchema.extend({
+    /** Epoch ms at which the shard's run clock reads 0, as in its result. */
+    runStartEpochMs: z.number(),
+    /** The start every shard derived from the barrier, epoch ms. */
+    t0Ms: z.number(),
+  }).optional(),
 });
 export type ShardProgress = z.infer<typeof ShardProgressSchema>;
 

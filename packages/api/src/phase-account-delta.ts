@@ -80,3 +80,13 @@ export const PhaseAccountDeltaSchema = z.object({
   tail: z.array(z.tuple([z.number().int(), TailBucketSumsSchema])),
 });
 export type PhaseAccountDelta = z.infer<typeof PhaseAccountDeltaSchema>;
+
+/**
+ * A phase's newest seconds (its interval tallies from `fromIndex` on), for a live view that must
+ * stay small however long the phase runs: a second before `fromIndex` is left out, not empty.
+ */
+export const RecentIntervalsSchema = z.object({
+  fromIndex: z.number().int(),
+  intervals: PhaseAccountDeltaSchema.shape.intervals,
+});
+export type RecentIntervals = z.infer<typeof RecentIntervalsSchema>;

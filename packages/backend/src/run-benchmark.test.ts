@@ -1,4 +1,4 @@
-import type { RunProgress } from "@taillab/api";
+import type { RecentIntervals, RunProgress } from "@taillab/api";
 import type { ControlPlane } from "@taillab/engine";
 import type { Testbed } from "@taillab/testbed";
 import { readdir, readFile } from "node:fs/promises";
@@ -28,13 +28,17 @@ describe("runBenchmark", () => {
   it("streams progress and stops when asked, keeping what was measured", async () => {
     const stop = new AbortController();
     const progress: RunProgress[] = [];
+    const ended: boolean[] = [];
+    let lastSeconds: RecentIntervals | null = null;
     const running = runBenchmark(
       { endpoints: [endpoint()], clients: 4, samples: 1_000_000, objectSize: "1KiB" },
       secrets,
       {
         signal: stop.signal,
-        onProgress: (update) => {
+        onProgress: (update, live) => {
           progress.push(update);
+          ended.push(live.ended);
+          if (live.ended) lastSeconds = live.encodeRecentIntervals(3600);
           // Stopped by what happened, not by the clock: a busy machine only takes longer.
           if (progress.length >= 10 && update.done >= 100 && !stop.signal.aborted) stop.abort();
         },
@@ -51,6 +55,12 @@ describe("runBenchmark", () => {
     expect(summary.points[0]?.phases).toHaveLength(1);
     expect(progress.length).toBeGreaterThanOrEqual(10);
     expect(progress.at(-1)?.done).toBe(put?.requests);
+    // The phase's last figures say so, with all its seconds.
+    expect(ended.indexOf(true)).toBe(ended.length - 1);
+    const seconds = (lastSeconds as RecentIntervals | null)?.intervals ?? [];
+    expect(seconds.reduce((sum, second) => sum + (second.latency?.count ?? 0), 0)).toBe(
+      put?.requests,
+    );
     expect(progress.every((update) => update.total === 1_000_000)).toBe(true);
     expect(await bucket.listKeys(`taillab/${summary.runId}/`)).toEqual([]);
   });

@@ -73,8 +73,14 @@ export interface RunHooks {
   onCleanup?: (cleanup: RunCleanup) => Promise<void>;
 }
 
-/** What a live view shows beside the counts (the latency histogram only during the call). */
-export type LiveFigures = Pick<PhaseProgress, "percentiles" | "intervals" | "encodeLatency">;
+/**
+ * What a live view shows beside the counts (the histograms only during the call), and whether
+ * the phase has ended (its last figures, with every request it measured).
+ */
+export type LiveFigures = Pick<
+  PhaseProgress,
+  "percentiles" | "intervals" | "encodeLatency" | "encodeRecentIntervals" | "ended"
+>;
 
 /**
  * A shard of a distributed run (distributed/shard-run.ts): its share of every point, keys of its
@@ -402,7 +408,14 @@ async function runPoints(
           : {}),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
         ...(tuner ? { tuner } : {}),
-        onProgress: ({ percentiles, intervals, encodeLatency, ...progress }) =>
+        onProgress: ({
+          percentiles,
+          intervals,
+          encodeLatency,
+          encodeRecentIntervals,
+          ended,
+          ...progress
+        }) =>
           hooks.onProgress?.(
             {
               runId,
@@ -413,7 +426,7 @@ async function runPoints(
               p50Ms: percentiles?.p50Ms ?? null,
               p99Ms: percentiles?.p99Ms ?? null,
             },
-            { percentiles, intervals, encodeLatency },
+            { percentiles, intervals, encodeLatency, encodeRecentIntervals, ended },
           ),
         onRecords: (records) => hooks.onRecords?.(pointIndex, records),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),

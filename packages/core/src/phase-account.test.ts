@@ -83,6 +83,12 @@ describe("PhaseAccount: what each figure means", () => {
     expect(summary.missedStarts).toBe(1);
   });
 
+  it("counts no missed start in a closed loop, which has no schedule to miss", () => {
+    const summary = summaryOf(GET, [request(0, [attempt(2001)], 0)]);
+    expect(summary.missedStarts).toBe(0);
+    expect(summary.clientQueueMs?.max).toBe(2.001);
+  });
+
   it("counts failures by the last attempt's code and leaves them out of the latencies", () => {
     const summary = summaryOf(GET, [
       request(0, [attempt(0, { error: "SlowDown" })], null),
@@ -209,6 +215,20 @@ describe("PhaseAccount: what each figure means", () => {
         backups: 0,
       },
     ]);
+    account.destroy();
+  });
+
+  it("gives its newest seconds alone, from the first second they cover", () => {
+    const account = new PhaseAccount(GET);
+    expect(account.recentIntervals(2)).toBeNull();
+    for (const second of [0, 1, 4]) {
+      account.add(request(second * 1_000_000, [attempt(second * 1_000_000)], 0));
+    }
+    // Seconds 3 and 4: second 3 had no answer, so it is covered but has no tallies.
+    const recent = account.recentIntervals(2);
+    expect(recent?.fromIndex).toBe(3);
+    expect(recent?.intervals).toEqual(account.encodedIntervals().slice(-1));
+    expect(recent?.intervals.map((interval) => interval.index)).toEqual([4]);
     account.destroy();
   });
 

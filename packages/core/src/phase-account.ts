@@ -10,6 +10,7 @@ import {
   type Operation,
   type PhaseAccountDelta,
   type PhaseSummary,
+  type RecentIntervals,
   type SteadyThroughput,
   type TallyName,
 } from "@taillab/api";
@@ -145,7 +146,9 @@ export class PhaseAccount {
     const winner = request.winner === null ? undefined : request.attempts[request.winner];
     const last = winner ?? request.attempts.at(-1) ?? first;
     this.requestCount += 1;
-    if (first.readyUs - request.intendedStartUs > MISSED_START_TOLERANCE_US) {
+    // A closed loop has no schedule to miss: its client queue time says how late it sent.
+    const late = first.readyUs - request.intendedStartUs > MISSED_START_TOLERANCE_US;
+    if (late && this.shape.loop === "open") {
       this.missedStarts += 1;
     }
     this.extendSegment(request.phaseIndex, request.client, request.intendedStartUs, last.endUs);
@@ -309,9 +312,10 @@ export class PhaseAccount {
     return changed.map((index) => this.statsOfInterval(index));
   }
 
-  /** Each interval's tallies, encoded, in time order (the results store's interval log). */
-  encodedIntervals(): PhaseAccountDelta["intervals"] {
+  /** Each interval's tallies from `fromIndex` on, encoded, in time order (the interval log). */
+  encodedIntervals(fromIndex = Number.NEGATIVE_INFINITY): PhaseAccountDelta["intervals"] {
     return [...this.intervals.keys()]
+      .filter((index) => index >= fromIndex)
       .sort((a, b) => a - b)
       .map((index) => {
         const interval = this.intervals.get(index) as IntervalTallies;
@@ -322,6 +326,15 @@ export class PhaseAccount {
           backups: interval.backups.count > 0 ? encodeTally(interval.backups) : null,
         };
       });
+  }
+
+  /** The newest `seconds` intervals (up to the one filling now), encoded; null before any. */
+  recentIntervals(seconds: number): RecentIntervals | null {
+    if (this.intervals.size === 0) return null;
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const index of this.intervals.keys()) newest = Math.max(newest, index);
+    const fromIndex = newest - seconds + 1;
+    return { fromIndex, intervals: this.encodedIntervals(fromIndex) };
   }
 
   destroy(): void {
@@ -531,6 +544,22 @@ const BYTES_PER_MIB = 1024 * 1024;
 
 function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+/** An account's data with nothing in it but these intervals: to merge them alone. */
+export function intervalsOnlyDelta(intervals: PhaseAccountDelta["intervals"]): PhaseAccountDelta {
+  return {
+    requests: 0,
+    errorsByCode: {},
+    bytes: 0,
+    missedStarts: 0,
+    tallies: {},
+    hedge: emptyHedgeCounts(),
+    segments: [],
+    steady: [],
+    intervals,
+    tail: [],
+  };
 }
 
 /**

@@ -1,7 +1,13 @@
-import { DISTRIBUTED_SCHEMA_VERSION, type Operation, type ShardProgress } from "@taillab/api";
+import {
+  DISTRIBUTED_SCHEMA_VERSION,
+  ShardProgressSchema,
+  type Operation,
+  type RecentIntervals,
+  type ShardProgress,
+} from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { createTally, encodeTally, recordDuration, tallyStatsMs } from "./latency-tally.ts";
-import { mergeShardProgress } from "./shard-progress.ts";
+import { mergeShardIntervals, mergeShardProgress } from "./shard-progress.ts";
 
 function progress(index: number, op: Operation, latenciesUs: number[]): ShardProgress {
   const tally = createTally();
@@ -64,5 +70,94 @@ describe("a distributed run's live figures", () => {
 
   it("has nothing to show before a shard wrote progress", () => {
     expect(mergeShardProgress([], "r1")).toBeNull();
+  });
+});
+
+const T0_MS = 1_700_000_000_000;
+
+/** Latencies (µs) by second of a shard's run clock, encoded as a shard's progress carries them. */
+function encodedSeconds(bySecond: Record<number, number[]>): RecentIntervals["intervals"] {
+  return Object.entries(bySecond).map(([index, latenciesUs]) => {
+    const tally = createTally();
+    for (const value of latenciesUs) recordDuration(tally, value);
+    return { index: Number(index), latency: encodeTally(tally), failures: null };
+  });
+}
+
+/** A shard whose run clock started `clockLeadMs` before T0, with its newest seconds. */
+function withSeconds(
+  shard: ShardProgress,
+  clockLeadMs: number,
+  fromIndex: number,
+  bySecond: Record<number, number[]>,
+): ShardProgress {
+  return {
+    ...shard,
+    recentIntervals: {
+      runStartEpochMs: T0_MS - clockLeadMs,
+      t0Ms: T0_MS,
+      fromIndex,
+      intervals: encodedSeconds(bySecond),
+    },
+  };
+}
+
+const valuesUs = (from: number, count: number, step: number) =>
+  Array.from({ length: count }, (_, i) => from + i * step);
+
+describe("a distributed run's live percentiles over time", () => {
+  // Shard 0's clock started 2 s before T0, shard 1's 5 s before: both read whole seconds at T0.
+  const a = { 2: valuesUs(1000, 40, 50), 3: valuesUs(2000, 25, 700) };
+  const b = { 5: valuesUs(3000, 60, 90), 6: valuesUs(500, 10, 10_000) };
+  const shards = [
+    withSeconds(progress(0, "GET", []), 2000, 2, a),
+    withSeconds(progress(1, "GET", []), 5000, 5, b),
+  ];
+
+  it("merges each second of the merged run clock as one histogram of all its values", () => {
+    const merged = mergeShardProgress(shards, "r1");
+    const expected = [
+      [...(a[2] ?? []), ...(b[5] ?? [])],
+      [...(a[3] ?? []), ...(b[6] ?? [])],
+    ].map((values, second) => {
+      const tally = createTally();
+      for (const value of values) recordDuration(tally, value);
+      const stats = tallyStatsMs(tally);
+      return {
+        startMs: second * 1000,
+        lengthMs: 1000,
+        requests: values.length,
+        errors: 0,
+        p50Ms: stats?.p50,
+        p99Ms: stats?.p99,
+        p999Ms: stats?.p999,
+        maxMs: stats?.max,
+        backups: 0,
+      };
+    });
+    expect(merged?.intervals).toEqual(expected);
+  });
+
+  it("gives only the seconds every shard still carries", () => {
+    // Shard 1 left its second 5 (merged second 0) out: that second would be shard 0's alone.
+    const later = withSeconds(progress(1, "GET", []), 5000, 6, { 6: b[6] ?? [] });
+    const intervals = mergeShardIntervals([shards[0] as ShardProgress, later]);
+    expect(intervals.map((interval) => [interval.startMs, interval.requests])).toEqual([
+      [1000, 35],
+    ]);
+  });
+
+  it("shows no seconds beside an older shard's progress, and still its counts", () => {
+    const older = JSON.parse(JSON.stringify(progress(1, "GET", [4000, 5000]))) as unknown;
+    const parsed = ShardProgressSchema.parse(older);
+    const merged = mergeShardProgress([shards[0] as ShardProgress, parsed], "r1");
+    expect(merged?.intervals).toEqual([]);
+    expect(merged?.progress.done).toBe(2);
+    expect(merged?.percentiles?.count).toBe(2);
+  });
+
+  it("shows no seconds from a clock that does not read whole seconds at T0", () => {
+    const skewed = withSeconds(progress(1, "GET", []), 5500, 5, b);
+    expect(mergeShardIntervals([shards[0] as ShardProgress, skewed])).toEqual([]);
   });
 });

@@ -1,14 +1,17 @@
-import type { LivePercentiles, RunProgress, ShardProgress } from "@taillab/api";
+import type { IntervalStats, LivePercentiles, RunProgress, ShardProgress } from "@taillab/api";
 import { createTally, destroyTally, livePercentilesOf, mergeTally } from "./latency-tally.ts";
+import { INTERVAL_US, intervalsOnlyDelta, PhaseAccount, shiftedAccount } from "./phase-account.ts";
 
 /**
  * A distributed run's live figures from its shards' progress objects (pure): the phase most
- * shards are in, its counts and rates added up, and its percentiles from the shards' latency
- * histograms merged (never averaged).
+ * shards are in, its counts and rates added up, and its percentiles (so far, and per second)
+ * from the shards' latency histograms merged (never averaged).
  */
 export interface MergedShardProgress {
   progress: RunProgress;
   percentiles: LivePercentiles | null;
+  /** The phase's newest seconds on the merged run clock (from T0), in time order. */
+  intervals: IntervalStats[];
   /** Shards whose figures these are (the others are in another phase). */
   shards: number[];
 }
@@ -54,9 +57,43 @@ export function mergeShardProgress(
         elapsedMs: Math.max(...group.map((shard) => shard.progress.elapsedMs)),
       },
       percentiles,
+      intervals: mergeShardIntervals(group),
       shards: group.map((shard) => shard.index).sort((a, b) => a - b),
     };
   } finally {
     destroyTally(tally);
+  }
+}
+
+/**
+ * The shards' newest seconds of one phase merged second by second on the merged run clock, which
+ * reads 0 at T0: each second's histograms added across shards. Only the seconds every shard's
+ * progress covers (a shard leaves its older seconds out); none when a shard's progress has no
+ * seconds (an older shard: its requests would be missing) or its clock is not a whole number of
+ * seconds from T0 (its seconds would straddle the merged ones).
+ */
+export function mergeShardIntervals(group: readonly ShardProgress[]): IntervalStats[] {
+  const [first] = group;
+  const parts = group.flatMap((shard) => (shard.recentIntervals ? [shard.recentIntervals] : []));
+  if (!first || parts.length < group.length) return [];
+  const shifted = parts.map((part) => {
+    const offsetMs = part.runStartEpochMs - part.t0Ms;
+    return { part, offsetUs: offsetMs * 1000, shift: (offsetMs * 1000) / INTERVAL_US };
+  });
+  if (shifted.some(({ shift }) => !Number.isInteger(shift))) return [];
+  const fromIndex = Math.max(...shifted.map(({ part, shift }) => part.fromIndex + shift));
+  // Only its intervals are read: the shape is the phase's, its loop does not matter.
+  const account = new PhaseAccount({ op: first.progress.op, loop: "closed", hedgeBudgetPct: null });
+  try {
+    for (const { part, offsetUs } of shifted) {
+      const delta = shiftedAccount(intervalsOnlyDelta(part.intervals), offsetUs);
+      account.merge({
+        ...delta,
+        intervals: delta.intervals.filter((interval) => interval.index >= fromIndex),
+      });
+    }
+    return account.intervalStats();
+  } finally {
+    account.destroy();
   }
 }

@@ -6,6 +6,7 @@ import type {
   Operation,
   Phase,
   PhaseSummary,
+  RecentIntervals,
   ReplicaChoice,
   RequestMode,
   RequestRecord,
@@ -124,6 +125,10 @@ export interface PhaseProgress {
   intervals: IntervalStats[];
   /** `op`'s latency histogram so far, encoded (only during the call: the phase goes on). */
   encodeLatency(): EncodedTally | null;
+  /** `op`'s newest `seconds` intervals, encoded (only during the call); null before any. */
+  encodeRecentIntervals(seconds: number): RecentIntervals | null;
+  /** The phase has ended: these are its last figures, with every request it measured. */
+  ended: boolean;
 }
 
 export interface PointRunResult {
@@ -329,7 +334,11 @@ class PhaseProgressMeter {
     this.total = Number.isFinite(total) ? total : 0;
   }
 
-  progress(accounts: ReadonlyMap<Operation, PhaseAccount>, fallbackOp: Operation): PhaseProgress {
+  progress(
+    accounts: ReadonlyMap<Operation, PhaseAccount>,
+    fallbackOp: Operation,
+    ended: boolean,
+  ): PhaseProgress {
     const nowMs = Date.now();
     let done = 0;
     let errors = 0;
@@ -354,6 +363,8 @@ class PhaseProgressMeter {
       intervals: busiest?.takeChangedIntervals() ?? [],
       encodeLatency: () =>
         busiest && busiest.latency.count > 0 ? encodeTally(busiest.latency) : null,
+      encodeRecentIntervals: (seconds) => busiest?.recentIntervals(seconds) ?? null,
+      ended,
     };
   }
 }
@@ -502,10 +513,10 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);
         if (message.records.length > 0) onRecords?.(message.records);
       };
-      const report = () => {
-        if (order.measured && meter) onProgress?.(meter.progress(accounts, order.op));
+      const report = (ended: boolean) => {
+        if (order.measured && meter) onProgress?.(meter.progress(accounts, order.op, ended));
       };
-      const ticker = setInterval(report, PROGRESS_INTERVAL_MS);
+      const ticker = setInterval(() => report(false), PROGRESS_INTERVAL_MS);
       let pacer: SchedulePacer | null = null;
       let stopTimer: NodeJS.Timeout | undefined;
       let onStop = () => {};
@@ -555,7 +566,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         }
         if (terminated) await stopped;
         else await Promise.race([done, failure, stopped]);
-        report();
+        report(true);
         const phases = [...accounts.values()].map((account) => ({
           shape: account.shape,
           summary: account.summary(),

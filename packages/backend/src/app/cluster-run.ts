@@ -28,8 +28,9 @@ export type ClusterRunHooks = Omit<RunHooks, "onNotice"> & {
 
 /**
  * A distributed run as the run manager runs any other: the same hooks (started once the Job is
- * submitted, the shards' merged progress, notices), plus the shards as they go; the merged run
- * lands in the library at the end, with the shards' records for its charts.
+ * submitted, the phase the shards' merged progress is in, that progress with its percentiles
+ * over time, notices), plus the shards as they go; the merged run lands in the library at the
+ * end, with the shards' records for its charts.
  */
 export async function runOnCluster(
   spec: RunSpec,
@@ -64,6 +65,8 @@ export async function runOnCluster(
     server: null,
     live: null,
   });
+  // The merged figures' phase: a live view starts a phase's figures afresh when it changes.
+  let phase = "";
   const { summary } = await runOnKubernetes(plan, {
     cluster,
     secrets: context.secrets,
@@ -74,8 +77,19 @@ export async function runOnCluster(
       ...(hooks.signal ? { signal: hooks.signal } : {}),
       ...(hooks.onNotice ? { onNotice: hooks.onNotice } : {}),
       onShards: hooks.onShards,
-      onProgress: (progress, percentiles) =>
-        hooks.onProgress?.(progress, { percentiles, intervals: [], encodeLatency: () => null }),
+      onProgress: (progress, { percentiles, intervals }) => {
+        const shown = `${progress.pointIndex}/${progress.op}`;
+        if (shown !== phase) hooks.onPhaseStart?.(progress.pointIndex, progress.op);
+        phase = shown;
+        // The shards' histograms stay in the bucket: there is none here to encode.
+        hooks.onProgress?.(progress, {
+          percentiles,
+          intervals,
+          encodeLatency: () => null,
+          encodeRecentIntervals: () => null,
+          ended: false,
+        });
+      },
     },
   });
   return summary;

@@ -1,4 +1,9 @@
-import { EMBEDDED_TESTBED_ENDPOINT_ID, type RunEvent, type ShardsStatus } from "@taillab/api";
+import {
+  EMBEDDED_TESTBED_ENDPOINT_ID,
+  type IntervalStats,
+  type RunEvent,
+  type ShardsStatus,
+} from "@taillab/api";
 import {
   startControlPlane,
   startTaillabNodeAgent,
@@ -128,5 +133,27 @@ describe("distributed runs in the app", () => {
     ]);
     // The shards' records were uploaded and merged: the detail's charts have them.
     expect(detail.latencySeries.length).toBeGreaterThan(0);
+
+    // The live figures end on the merged ones: finished shards' last progress counts too.
+    const progress = app.events.filter(
+      (event): event is Extract<RunEvent, { type: "progress" }> =>
+        event.type === "progress" && event.progress.runId === runId,
+    );
+    const last = progress.at(-1);
+    const lastPhase = detail.summary.points[0]?.phases.at(-1);
+    expect(last?.progress).toMatchObject({ op: lastPhase?.op, done: lastPhase?.requests });
+    expect(last?.percentiles?.count).toBe((lastPhase?.requests ?? 0) - (lastPhase?.errors ?? 0));
+    // The last phase's percentiles over time arrived live (a phase shorter than the folder's
+    // polls may not), and are the merged run's, second by second.
+    const stored = detail.intervals.find(
+      (phase) => phase.pointIndex === 0 && phase.op === lastPhase?.op,
+    );
+    const live = new Map<number, IntervalStats>();
+    for (const { intervals } of progress) {
+      if (!intervals || intervals.op !== lastPhase?.op || intervals.pointIndex !== 0) continue;
+      for (const interval of intervals.intervals) live.set(interval.startMs, interval);
+    }
+    expect(stored?.intervals.length).toBeGreaterThan(0);
+    expect([...live.values()].sort((a, b) => a.startMs - b.startMs)).toEqual(stored?.intervals);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../input-error.ts";
-import { planKubernetesRun, type KubernetesRunRequest } from "./kubernetes-run.ts";
+import { planKubernetesRun, unsettledShards, type KubernetesRunRequest } from "./kubernetes-run.ts";
+import type { RunFolderSnapshot } from "./run-folder-reader.ts";
 
 /** The plan of a run on Kubernetes (no cluster needed): its Job, and what cannot go to pods. */
 
@@ -73,5 +74,38 @@ describe("a run's plan on Kubernetes", () => {
       (error: unknown) => error as InputError,
     );
     expect(testbed?.problems.map((problem) => problem.field)).toEqual(["endpoint"]);
+  });
+});
+
+describe("after a stop, the shards still to be waited for", () => {
+  const snapshot = (parts: Partial<RunFolderSnapshot>): RunFolderSnapshot => ({
+    readyAtMs: new Map(),
+    aborted: new Set(),
+    stopped: true,
+    done: new Set(),
+    progress: [],
+    results: [],
+    unreadable: [],
+    ...parts,
+  });
+
+  it("are those past the barrier with no progress yet: they may be measuring already", () => {
+    const ready = new Map([
+      [0, 1],
+      [1, 2],
+    ]);
+    expect(unsettledShards(snapshot({ readyAtMs: ready }))).toEqual([0, 1]);
+  });
+
+  it("leave out shards that left their result or gave up at the barrier", () => {
+    const ready = new Map([
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ]);
+    expect(
+      unsettledShards(snapshot({ readyAtMs: ready, done: new Set([0]), aborted: new Set([2]) })),
+    ).toEqual([1]);
+    expect(unsettledShards(snapshot({}))).toEqual([]);
   });
 });

@@ -9,7 +9,6 @@
 import {
   DEFAULT_CREDENTIALS,
   type FieldError,
-  type LivePercentiles,
   type RunNotice,
   type RunProgress,
   type RunSpec,
@@ -19,6 +18,7 @@ import {
   formatRunFolderUri,
   mergeShardProgress,
   shardSpecProblems,
+  type MergedShardProgress,
   type RunFolderUri,
 } from "@taillab/core";
 import {
@@ -197,8 +197,14 @@ export interface KubernetesRunHooks {
   onNotice?: (message: string, notice?: RunNotice) => void;
   /** The shards as the Job and the run's folder show them, on every change. */
   onShards?: (status: ShardsStatus) => void;
-  /** About every second: the phase most shards are in, its figures merged. */
-  onProgress?: (progress: RunProgress, percentiles: LivePercentiles | null) => void;
+  /**
+   * About every second: the phase most shards are in, its figures merged (finished shards' last
+   * figures included), its percentiles so far and its newest seconds on the merged run clock.
+   */
+  onProgress?: (
+    progress: RunProgress,
+    live: Pick<MergedShardProgress, "percentiles" | "intervals">,
+  ) => void;
 }
 
 export interface KubernetesRunOptions {
@@ -261,6 +267,10 @@ export async function runOnKubernetes(
       await markers.put(STOP_KEY, JSON.stringify({ at: new Date().toISOString() }));
       await remove();
       await watch.settled(STOP_SETTLE_MS);
+    } else {
+      // The Job finishes after its shards left their done markers, but the last poll may predate
+      // the last of them: one look after it, so the shards are last shown as they ended.
+      await watch.lookNow();
     }
     watch.stop();
     return await mergeRunFolder({
@@ -311,12 +321,16 @@ function watchShards(
       return;
     }
     emit();
-    const running = folder.progress.filter((progress) => !folder?.done.has(progress.index));
-    const merged = mergeShardProgress(running, plan.runId);
-    if (merged) hooks.onProgress?.(merged.progress, merged.percentiles);
+    // A finished shard's progress is its last figures: the merge takes them as they are.
+    const merged = mergeShardProgress(folder.progress, plan.runId);
+    if (merged) hooks.onProgress?.(merged.progress, merged);
   };
   let stopped = false;
   let looking = look();
+  const lookNow = async () => {
+    looking = looking.then(look);
+    await looking;
+  };
   const timer = setInterval(() => {
     looking = looking.then(look);
   }, pollMs);
@@ -325,16 +339,20 @@ function watchShards(
       job = progress;
       emit();
     },
-    /** Until every shard that started has left its result, or `timeoutMs` passed. */
+    /** One more look at the run's folder, taken now (after the looks already under way). */
+    lookNow,
+    /**
+     * Until every shard that reached the barrier has left its result or given up, or `timeoutMs`
+     * passed. Each look is taken after the stop: the last poll's may predate a shard's first
+     * progress, and a shard that had just started would be merged without.
+     */
     async settled(timeoutMs: number) {
       const deadline = Date.now() + timeoutMs;
       while (!stopped && Date.now() < deadline) {
-        await looking;
+        await lookNow();
         const snapshot = folder as RunFolderSnapshot | null;
-        const measuring = snapshot?.progress.filter((each) => !snapshot.done.has(each.index));
-        if (snapshot && measuring?.length === 0) return;
+        if (snapshot && unsettledShards(snapshot).length === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 500));
-        looking = look();
       }
     },
     stop() {
@@ -342,6 +360,17 @@ function watchShards(
       clearInterval(timer);
     },
   };
+}
+
+/** Shards that reached the barrier or measured, and have neither finished nor given up. */
+export function unsettledShards(snapshot: RunFolderSnapshot): number[] {
+  const started = new Set([
+    ...snapshot.readyAtMs.keys(),
+    ...snapshot.progress.map((progress) => progress.index),
+  ]);
+  return [...started]
+    .filter((index) => !snapshot.done.has(index) && !snapshot.aborted.has(index))
+    .sort((a, b) => a - b);
 }
 
 function shardsStatus(

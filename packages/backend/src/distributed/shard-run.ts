@@ -18,7 +18,12 @@ import {
 import { expandSweep, shardPointParams, type RunFolderUri, type ShardRole } from "@taillab/core";
 import type { SecretSources } from "../credentials.ts";
 import { captureEnvironment } from "../run-environment.ts";
-import { runBenchmark, validateRunSpec, type RunHooks } from "../run-benchmark.ts";
+import {
+  runBenchmark,
+  validateRunSpec,
+  type LiveFigures,
+  type RunHooks,
+} from "../run-benchmark.ts";
 import { alignedRunStartMs } from "./barrier-markers.ts";
 import type { MarkerStore } from "./bucket-markers.ts";
 import { openRunFolder } from "./run-folder-client.ts";
@@ -59,6 +64,15 @@ export function progressIntervalMs(shards: number): number {
 }
 
 /**
+ * How many of the running phase's newest seconds a progress object carries: as many as ten of
+ * its rewrites take, so a watcher that reads it less often than it is written misses no second
+ * (and a long run's progress object stays small).
+ */
+export function recentSecondsOf(shards: number): number {
+  return (10 * progressIntervalMs(shards)) / 1000;
+}
+
+/**
  * Runs the shard and leaves its result in the run's folder. A shard that fails after it started
  * still leaves what it measured (status failed, the error) before the error is thrown on; one
  * that does not pass the barrier leaves only the barrier's abort marker (StartBarrierError).
@@ -71,8 +85,10 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
   const { markers } = runFolder;
   const runStartEpochMs = alignedRunStartMs(startAtMs, Date.now());
   const phases = new Map<number, ShardPhase[]>();
-  const progress = progressWriter(markers, role, hooks.onNotice);
   let barrier: BarrierPassed | null = null;
+  const progress = progressWriter(markers, role, hooks.onNotice, () =>
+    barrier ? { runStartEpochMs, t0Ms: barrier.t0Ms } : null,
+  );
   let startedAtMs: number | null = null;
   let environment: RunEnvironment | null = null;
   let records: ShardRecordsWriter | null = null;
@@ -127,7 +143,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
           }
         },
         onProgress: (update, live) => {
-          progress.update(update, live.encodeLatency);
+          progress.update(update, live);
           hooks.onProgress?.(update, live);
         },
         onRecords: (pointIndex, batch) => records?.add(pointIndex, batch),
@@ -175,25 +191,31 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
 }
 
 /**
- * Rewrites progress/I.json at most once a progressIntervalMs, one write at a time; a
- * failed write is said once and the run goes on (progress is for watching, not for results).
+ * Rewrites progress/I.json at most once a progressIntervalMs, one write at a time, and a phase's
+ * last figures always (after the write under way): a finished shard's progress then holds every
+ * request it measured. A failed write is said once and the run goes on (progress is for
+ * watching, not for results). `clock` is the shard's run clock and the common start, once the
+ * barrier passed: its seconds are given with them.
  */
 function progressWriter(
   markers: MarkerStore,
   role: ShardRole,
   onNotice: ((message: string) => void) | undefined,
+  clock: () => { runStartEpochMs: number; t0Ms: number } | null,
 ) {
   const intervalMs = progressIntervalMs(role.count);
+  const seconds = recentSecondsOf(role.count);
   let lastMs = 0;
   let writing: Promise<void> = Promise.resolve();
-  let busy = false;
+  let queued = 0;
   let warned = false;
   return {
-    update(update: ShardProgress["progress"], encodeLatency: () => ShardProgress["latency"]) {
+    update(update: ShardProgress["progress"], live: LiveFigures) {
       const nowMs = Date.now();
-      if (busy || nowMs - lastMs < intervalMs) return;
+      if (!live.ended && (queued > 0 || nowMs - lastMs < intervalMs)) return;
       lastMs = nowMs;
-      busy = true;
+      const start = clock();
+      const recent = start ? live.encodeRecentIntervals(seconds) : null;
       const body: ShardProgress = {
         schemaVersion: DISTRIBUTED_SCHEMA_VERSION,
         kind: "taillab-shard-progress",
@@ -201,17 +223,19 @@ function progressWriter(
         shards: role.count,
         updatedAtMs: nowMs,
         progress: update,
-        latency: encodeLatency(),
+        latency: live.encodeLatency(),
+        ...(start && recent ? { recentIntervals: { ...recent, ...start } } : {}),
       };
-      writing = markers
-        .put(progressKey(role.index), JSON.stringify(body))
+      queued += 1;
+      writing = writing
+        .then(() => markers.put(progressKey(role.index), JSON.stringify(body)))
         .catch((error: unknown) => {
           if (!warned)
             onNotice?.(`shard ${role.index}: progress not written: ${(error as Error).message}`);
           warned = true;
         })
         .finally(() => {
-          busy = false;
+          queued -= 1;
         });
     },
     settled: () => writing,

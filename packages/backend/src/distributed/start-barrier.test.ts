@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STOP_KEY } from "./barrier-markers.ts";
 import { createMarkerStore, type MarkerStore } from "./bucket-markers.ts";
 import {
   passStartBarrier,
@@ -181,6 +182,18 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
       inProcess(markers, { index: 1, shards: 2, deadlineMs: Date.now() + 60_000 }),
     );
     expect(other.reason).toBe("aborted");
+  });
+
+  it("gives up at the run's stop marker and says so with its own abort marker", async () => {
+    const { markers } = run();
+    const waiting = failureOf(
+      inProcess(markers, { index: 0, shards: 2, deadlineMs: Date.now() + 60_000 }),
+    );
+    await markers.put(STOP_KEY, "{}");
+    const stopped = await waiting;
+    expect(stopped.reason).toBe("stopped");
+    expect(stopped.message).toMatch(/the run was stopped; not starting/);
+    expect((await markers.list("abort/")).sort()).toEqual(["abort/0", "abort/stop"]);
   });
 
   it("does not let a shard ready after the deadline complete the barrier", async () => {

@@ -86,7 +86,8 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
   const failIfAborted = async () => {
     const names = await markers.list(ABORT_PREFIX);
     if (names.includes(STOP_KEY)) {
-      throw new StartBarrierError("aborted", `shard ${index}: the run was stopped; not starting`);
+      // Its abort marker tells whoever stopped the run not to wait for this shard's result.
+      throw await giveUp("stopped", `shard ${index}: the run was stopped; not starting`);
     }
     const aborted = names
       .map((name) => parseAbort(name.slice(ABORT_PREFIX.length)))

@@ -1,5 +1,5 @@
 import { AppError, type RunDetail, type ShardsStatus } from "@taillab/api";
-import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { SettingsBar } from "../../app/settings-bar.tsx";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
@@ -173,11 +173,20 @@ describe("a distributed run's shards", () => {
     renderUi(<RunDetailView runId={detail.meta.id} />);
     await screen.findByTestId("shard-breakdown");
     const rows = screen.getAllByTestId("shard-row");
-    expect(rows.map((row) => [row.dataset.shard, row.dataset.status, row.dataset.op])).toEqual([
-      ...phases.map((phase) => ["0", "complete", phase.op]),
-      ["1", "missing", undefined],
+    expect(
+      rows.map((row) => [
+        row.dataset.shard,
+        row.dataset.status,
+        row.dataset.op,
+        row.dataset.requests,
+      ]),
+    ).toEqual([
+      ...phases.map((phase) => ["0", "complete", phase.op, String(phase.requests)]),
+      ["1", "missing", undefined, undefined],
     ]);
     expect(rows.at(-1)?.textContent).toContain("killed or cut off mid-run");
+    const headings = within(screen.getByTestId("shard-breakdown")).getAllByRole("columnheader");
+    expect(headings.map((cell) => cell.textContent)).toContain("Requests");
     expect(screen.getByTestId("shard-breakdown-header").textContent).toBe(
       "1 of 2 shards merged · start spread 1.250 ms · clock skew 12 ± 1,000 ms",
     );

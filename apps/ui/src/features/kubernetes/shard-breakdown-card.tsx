@@ -7,8 +7,8 @@ const signedMs = (ms: number | null, digits: number) =>
 
 /**
  * A merged run's shards beside its merged figures: each one's start against T0, its clock
- * against the server's, and its own throughput and p99 per operation, so a slow shard shows;
- * a missing or failed shard says why.
+ * against the server's, and its own requests, throughput and p99 per operation, so a slow shard
+ * shows and its requests add up to the merged ones; a missing or failed shard says why.
  */
 export function ShardBreakdownCard({ summary }: { summary: RunSummary }) {
   const { t } = useTranslation("kubernetes");
@@ -42,6 +42,7 @@ export function ShardBreakdownCard({ summary }: { summary: RunSummary }) {
               <th className="number">{t("breakdown.start")}</th>
               <th className="number">{t("breakdown.clock")}</th>
               <th>{t("breakdown.op")}</th>
+              <th className="number">{t("breakdown.requests")}</th>
               <th className="number">{t("breakdown.opsPerSec")}</th>
               <th className="number">{t("breakdown.p99")}</th>
               <th className="number">{t("breakdown.errors")}</th>
@@ -59,6 +60,7 @@ export function ShardBreakdownCard({ summary }: { summary: RunSummary }) {
                   data-shard={shard.index}
                   data-status={shard.status}
                   data-op={phase?.op}
+                  data-requests={phase?.requests}
                   data-ops-per-sec={phase?.opsPerSec}
                 >
                   <td>{row === 0 ? shard.index : ""}</td>
@@ -68,6 +70,7 @@ export function ShardBreakdownCard({ summary }: { summary: RunSummary }) {
                     {row === 0 && shard.clock ? signedMs(shard.clock.offsetMs, 0) : ""}
                   </td>
                   <td>{phase?.op ?? "—"}</td>
+                  <td className="number">{phase ? formatInteger(phase.requests) : "—"}</td>
                   <td className="number">{phase ? formatFixed(phase.opsPerSec, 1) : "—"}</td>
                   <td className="number">
                     {phase?.latencyMs ? `${formatMs(phase.latencyMs.p99)} ms` : "—"}

@@ -52,7 +52,11 @@ export function PercentileTiles() {
           ) : null}
         </div>
         {percentiles ? (
-          <span className="muted small" data-testid="live-percentiles-count">
+          <span
+            className="muted small"
+            data-testid="live-percentiles-count"
+            data-requests={percentiles.count}
+          >
             {t("percentiles.count", { requests: formatInteger(percentiles.count) })}
           </span>
         ) : null}

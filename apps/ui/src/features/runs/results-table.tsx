@@ -44,7 +44,7 @@ export function ResultsTable({
   const sweep = summary.points.length > 1;
   const phases = summary.points.flatMap((point) => point.phases);
   const hedged = phases.some((phase) => phase.hedge);
-  const openLoop = phases.some((phase) => phase.serviceMs);
+  const openLoop = phases.some((phase) => phase.loop === "open");
   const shortTail = phases.some(p999IsMax);
   // A phase with no successful request has no latency: the table's dashes say why here.
   const unanswered = summary.points.flatMap((point, pointIndex) =>

@@ -66,6 +66,13 @@ describe("RunDetailView", () => {
     expect(screen.queryByTestId("interrupted-banner")).toBeNull();
   });
 
+  it("shows missed starts only for an open loop, which has a schedule to miss", async () => {
+    const closed = runDetailFixture();
+    show(closed);
+    await resultRows();
+    expect(screen.queryByRole("columnheader", { name: /missed starts/i })).toBeNull();
+  });
+
   it("opens on the first phase that is not the cleanup, with all its charts", async () => {
     const detail = runDetailFixture();
     show(detail);
