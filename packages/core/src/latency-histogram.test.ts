@@ -54,6 +54,17 @@ describe("latency histograms", () => {
     expectWithinHdrPrecision(stats.mean, mean);
   });
 
+  it("holds counts up to the largest value recorded, not for an hour up front", () => {
+    // A run keeps three per operation and second: sized for an hour, each held 94 KB.
+    const empty = createLatencyHistogram();
+    expect(empty.estimatedFootprintInBytes).toBeLessThan(16 * 1024);
+    const grown = createLatencyHistogram();
+    latencySamples(10_000, 4).forEach((value) => recordLatencyUs(grown, value));
+    expect(grown.estimatedFootprintInBytes).toBeLessThan(64 * 1024);
+    recordLatencyUs(grown, 3_600_000_000);
+    expect(histogramStats(grown).max).toBeCloseTo(3_600_000, -4);
+  });
+
   it("merges per-worker histograms into the percentiles of all values", () => {
     const workers = [latencySamples(5000, 1), latencySamples(3000, 2), latencySamples(2000, 3)];
     const merged = createLatencyHistogram();
