@@ -23,6 +23,7 @@ import {
   repeatedPhaseStats,
   shardPointParams,
   shardSpecProblems,
+  shardWorkload,
   type ShardRole,
 } from "@taillab/core";
 import {
@@ -386,7 +387,10 @@ async function runPoints(
         transportKind: spec.transport,
         params,
         openLoop: spec.openLoop ?? null,
-        workload: spec.workload ?? null,
+        workload:
+          spec.workload && shard
+            ? shardWorkload(spec.workload, shard.role)
+            : (spec.workload ?? null),
         mode: spec.mode,
         hedge: spec.hedge,
         replicaChoice: spec.replicaChoice,

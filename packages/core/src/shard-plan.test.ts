@@ -7,6 +7,7 @@ import {
   parseShardRole,
   shardPointParams,
   shardSpecProblems,
+  shardWorkload,
 } from "./shard-plan.ts";
 
 describe("how shards share a spec", () => {
@@ -43,6 +44,36 @@ describe("how shards share a spec", () => {
     expect(perShard).toEqual(evenShares(103, 4));
   });
 
+  it("shares a workload's prepared objects and byte budget, so the shards do what the spec asks once", () => {
+    const { workload } = RunSpecSchema.parse({
+      clients: 8,
+      samples: 100,
+      objectSize: 1024,
+      workload: {
+        ops: "get:70,put:30",
+        prepareObjects: 1001,
+        totalBytes: "1MiB",
+        keys: "zipf:1.1",
+      },
+    });
+    if (!workload) throw new Error("no workload");
+    const parts = [0, 1, 2, 3].map((index) => shardWorkload(workload, { index, count: 4 }));
+    expect(parts.map((part) => part.prepareObjects)).toEqual([251, 250, 250, 250]);
+    expect(parts.reduce((sum, part) => sum + (part.totalBytes ?? 0), 0)).toBe(1024 * 1024);
+    expect(parts.map((part) => part.totalBytes)).toEqual(Array(4).fill(262_144));
+    // Everything else is the spec's: the same mix, key choice and seed in every shard.
+    for (const part of parts) {
+      expect({ ...part, prepareObjects: 0, totalBytes: 0 }).toEqual({
+        ...workload,
+        prepareObjects: 0,
+        totalBytes: 0,
+      });
+    }
+    const { totalBytes, ...unbounded } = workload;
+    expect(totalBytes).toBe(1024 * 1024);
+    expect(shardWorkload(unbounded, { index: 0, count: 4 })).not.toHaveProperty("totalBytes");
+  });
+
   it.each([
     ["0/4", { index: 0, count: 4 }],
     ["3/4", { index: 3, count: 4 }],
@@ -75,6 +106,26 @@ describe("how shards share a spec", () => {
       objectSize: 1024,
     });
     expect(shardSpecProblems(shared, 4)).toEqual([]);
+  });
+
+  it("refuses a workload whose prepared objects or bytes are fewer than its shards", () => {
+    const spec = RunSpecSchema.parse({
+      endpoints: [{ url: "http://127.0.0.1:9000" }],
+      clients: 8,
+      samples: 100,
+      objectSize: 1024,
+      workload: { ops: "get:100", prepareObjects: 3, totalBytes: 2 },
+    });
+    expect(shardSpecProblems(spec, 4)).toEqual([
+      {
+        field: "workload.prepareObjects",
+        message: "3 prepared objects cannot be shared by 4 shards: give at least one per shard",
+      },
+      {
+        field: "workload.totalBytes",
+        message: "2 bytes cannot be shared by 4 shards: give at least one byte per shard",
+      },
+    ]);
   });
 
   it("refuses an open loop until stopped, naming it rather than its samples", () => {

@@ -1,4 +1,4 @@
-import type { FieldError, RunPointParams, RunSpec } from "@taillab/api";
+import type { FieldError, RunPointParams, RunSpec, Workload } from "@taillab/api";
 import { expandSweep } from "./sweep.ts";
 
 /**
@@ -6,7 +6,8 @@ import { expandSweep } from "./sweep.ts";
  * of each point's clients and requests; the open loop's one schedule is dealt out request by
  * request (global request g belongs to shard g mod N), so the shards' intended starts together
  * are the whole run's schedule. Client numbers run on across shards, so the merged accounts see
- * every client of the run, and the steady window is where all of them were busy.
+ * every client of the run, and the steady window is where all of them were busy. A workload's
+ * prepared objects and its byte budget are shared the same way.
  */
 
 export interface ShardRole {
@@ -39,6 +40,22 @@ export function shardPointParams(params: RunPointParams, shard: ShardRole): RunP
   };
 }
 
+/**
+ * A shard's part of a workload: its share of the prepared objects (in its own key space: the
+ * shards together prepare what the spec asks, once) and of the payload bytes after which the
+ * mix stops, so the shards together move `totalBytes`, not N times it. Its key choice draws
+ * over its own prepared objects: a zipf workload on N shards has a hottest key on each.
+ */
+export function shardWorkload(workload: Workload, shard: ShardRole): Workload {
+  return {
+    ...workload,
+    prepareObjects: shareOf(workload.prepareObjects, shard),
+    ...(workload.totalBytes === undefined
+      ? {}
+      : { totalBytes: shareOf(workload.totalBytes, shard) }),
+  };
+}
+
 /** The run-wide number of the shard's first client: the clients of the shards before it. */
 export function firstClientOfShard(clients: number, { index, count }: ShardRole): number {
   return evenShares(clients, count)
@@ -65,8 +82,9 @@ export function parseShardRole(text: string): ShardRole | { problem: string } {
 
 /**
  * Why a spec cannot be run in `count` shards: every shard needs a client and a request of every
- * point, and an endpoint the shards share (each would start an embedded testbed of its own); an
- * open loop until stopped has no requests to share (the live tail lab runs on this machine).
+ * point, a prepared object and a byte of a workload's budget, and an endpoint the shards share
+ * (each would start an embedded testbed of its own); an open loop until stopped has no requests
+ * to share (the live tail lab runs on this machine).
  */
 export function shardSpecProblems(spec: RunSpec, count: number): FieldError[] {
   const problems: FieldError[] = [];
@@ -97,6 +115,19 @@ export function shardSpecProblems(spec: RunSpec, count: number): FieldError[] {
     problems.push({
       field: "samples",
       message: `${fewestSamples} requests cannot be shared by ${count} shards: give at least one request per shard`,
+    });
+  }
+  const { workload } = spec;
+  if (workload && workload.prepareObjects < count) {
+    problems.push({
+      field: "workload.prepareObjects",
+      message: `${workload.prepareObjects} prepared objects cannot be shared by ${count} shards: give at least one per shard`,
+    });
+  }
+  if (workload?.totalBytes !== undefined && workload.totalBytes < count) {
+    problems.push({
+      field: "workload.totalBytes",
+      message: `${workload.totalBytes} bytes cannot be shared by ${count} shards: give at least one byte per shard`,
     });
   }
   return problems;
