@@ -46,6 +46,8 @@ export interface RequestHandlerOptions {
   /** Asked per request, so a latency profile can change while the server runs. */
   interceptor: () => RequestInterceptor | undefined;
   stats: TestbedStats;
+  /** The Date header's distance from this machine's clock; 0 leaves it to Node. */
+  clockSkewMs: number;
 }
 
 const SERVER_NAME = "TailLab-testbed";
@@ -112,7 +114,8 @@ function resourceOf(target: RequestTarget | undefined, url: string): string {
 export function createRequestHandler(
   options: RequestHandlerOptions,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  const { store, region, minPartSizeBytes, virtualHostSuffixes, verify, stats } = options;
+  const { store, region, minPartSizeBytes, virtualHostSuffixes, verify, stats, clockSkewMs } =
+    options;
   const currentInterceptor = options.interceptor;
   const context = { store, region, minPartSizeBytes };
   // Request ids differ across testbeds in one process, which helps when reading mixed logs.
@@ -134,6 +137,7 @@ export function createRequestHandler(
     if (body !== undefined) headers["Content-Length"] = Buffer.byteLength(body);
     else if (!("Content-Length" in headers)) headers["Content-Length"] = 0;
     headers[SERVICE_TIME_HEADER] = Math.round((performance.now() - arrivedAt) * 1000);
+    if (clockSkewMs !== 0) headers.Date = new Date(Date.now() + clockSkewMs).toUTCString();
     response.writeHead(answer.status, headers);
     response.end(body);
   }

@@ -664,3 +664,25 @@ describe("the directory store across restarts", () => {
     }
   });
 });
+
+describe("a testbed whose clock is off", () => {
+  it("dates every response clockSkewMs from this machine's clock, errors included", async () => {
+    const testbed = await startTestbed({ clockSkewMs: -3_600_000 });
+    try {
+      for (const path of ["/", "/missing-bucket/key"]) {
+        const sentAtMs = Date.now();
+        const response = await fetch(`${testbed.url}${path}`);
+        await response.text();
+        const dateMs = Date.parse(response.headers.get("date") ?? "");
+        // An hour behind, give or take the header's whole second.
+        expect(dateMs).toBeGreaterThan(sentAtMs - 3_600_000 - 1_000);
+        expect(dateMs).toBeLessThanOrEqual(Date.now() - 3_600_000);
+      }
+    } finally {
+      await testbed.close();
+    }
+    await expect(startTestbed({ clockSkewMs: Number.NaN })).rejects.toThrow(
+      "testbed: clockSkewMs must be a number of milliseconds, not NaN",
+    );
+  });
+});

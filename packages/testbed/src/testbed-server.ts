@@ -60,6 +60,12 @@ export interface TestbedOptions {
   minPartSizeBytes?: number;
   /** Serve https with this certificate and key (PEM), as a lab server with its own CA does. */
   tls?: { cert: string; key: string };
+  /**
+   * Every response's Date header is this far ahead of this machine's clock (behind when
+   * negative), as from a server whose clock is off: what clock checks against the server see.
+   * Default 0 (Node's own Date header).
+   */
+  clockSkewMs?: number;
 }
 
 export interface TestbedReplica {
@@ -146,6 +152,11 @@ function checkOptions(options: TestbedOptions): number {
   }
   if (options.profile !== undefined && options.interceptor !== undefined) {
     throw new Error("testbed: give a latency profile or an interceptor, not both");
+  }
+  if (!Number.isFinite(options.clockSkewMs ?? 0)) {
+    throw new Error(
+      `testbed: clockSkewMs must be a number of milliseconds, not ${options.clockSkewMs}`,
+    );
   }
   checkReplicaCount(replicas);
   return replicas;
@@ -312,6 +323,7 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
         verify,
         interceptor: () => replica.interceptor,
         stats: replica.counters,
+        clockSkewMs: options.clockSkewMs ?? 0,
       }),
     );
     replica.server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

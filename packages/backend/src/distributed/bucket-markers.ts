@@ -6,6 +6,7 @@
  */
 import {
   GetObjectCommand,
+  HeadBucketCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   type S3Client,
@@ -20,6 +21,8 @@ export interface MarkerStore {
   get(name: string): Promise<Uint8Array | null>;
   /** Names (keys less the store's prefix) under `under`, every page. */
   list(under: string): Promise<string[]>;
+  /** One look at the server's clock (a HEAD of the bucket): null without a Date header. */
+  serverDate(): Promise<ServerDateSample | null>;
   /** s3://bucket/prefix/name, for messages. */
   where(name: string): string;
 }
@@ -52,27 +55,26 @@ export function createMarkerStore({
         IfNoneMatch: "*",
         ContentType: "application/json",
       });
-      let dateHeader: string | undefined;
-      command.middlewareStack.add(
-        (next) => async (args) => {
-          const result = await next(args);
-          dateHeader = (result.response as { headers?: Record<string, string> }).headers?.date;
-          return result;
-        },
-        { step: "deserialize", name: "taillabServerDate" },
-      );
-      const sentAtMs = Date.now();
-      const sample = () =>
-        dateHeader === undefined ? null : { dateHeader, sentAtMs, receivedAtMs: Date.now() };
+      const dated = datedSend(client, command, signal);
       try {
-        await client.send(command, { abortSignal: signal });
-        return { created: true, date: sample() };
+        await dated.sent;
+        return { created: true, date: dated.sample() };
       } catch (error) {
         const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata
           ?.httpStatusCode;
-        if (status === 412) return { created: false, date: sample() };
+        if (status === 412) return { created: false, date: dated.sample() };
         throw failure(`creating ${where(name)}`, error);
       }
+    },
+
+    async serverDate() {
+      const dated = datedSend(client, new HeadBucketCommand({ Bucket: bucket }), signal);
+      try {
+        await dated.sent;
+      } catch (error) {
+        throw failure(`looking at s3://${bucket}`, error);
+      }
+      return dated.sample();
     },
 
     async put(name, body) {
@@ -128,5 +130,44 @@ export function createMarkerStore({
     },
 
     where,
+  };
+}
+
+/**
+ * Sends the command and keeps its response's Date header with when the request left and its
+ * answer came (an error response's too): a sample of the server's clock.
+ */
+function datedSend(
+  client: S3Client,
+  command: PutObjectCommand | HeadBucketCommand,
+  signal: AbortSignal | undefined,
+): { sent: Promise<unknown>; sample: () => ServerDateSample | null } {
+  let dateHeader: string | undefined;
+  let receivedAtMs = 0;
+  // One middleware for both commands; their stacks differ only in the input and output types.
+  (command.middlewareStack as PutObjectCommand["middlewareStack"]).add(
+    (next) => async (args) => {
+      const seen = (response: unknown) => {
+        dateHeader = (response as { headers?: Record<string, string> } | undefined)?.headers?.date;
+        receivedAtMs = Date.now();
+      };
+      try {
+        const result = await next(args);
+        seen(result.response);
+        return result;
+      } catch (error) {
+        // An error answer (a 412) is a sample too; the SDK keeps the raw response on the error.
+        seen((error as { $response?: unknown }).$response);
+        throw error;
+      }
+    },
+    { step: "deserialize", name: "taillabServerDate" },
+  );
+  const sentAtMs = Date.now();
+  // Both commands are sent through one client; the union confuses send's overloads.
+  const sent = client.send(command as PutObjectCommand, { abortSignal: signal });
+  return {
+    sent,
+    sample: () => (dateHeader === undefined ? null : { dateHeader, sentAtMs, receivedAtMs }),
   };
 }

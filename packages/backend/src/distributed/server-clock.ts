@@ -37,3 +37,28 @@ export function clockOffset(sample: ServerDateSample): ClockOffset | null {
 export function clockIsOff({ offsetMs, boundMs }: ClockOffset): boolean {
   return Math.abs(offsetMs) - boundMs > CLOCK_WARNING_MS;
 }
+
+/**
+ * What several samples allow together: the part of their ranges they share. Samples that
+ * contradict each other (a clock stepped between them) leave the latest one's range.
+ */
+export function combinedClockOffset(offsets: readonly ClockOffset[]): ClockOffset | null {
+  const latest = offsets.at(-1);
+  if (latest === undefined) return null;
+  const lowMs = Math.max(...offsets.map(({ offsetMs, boundMs }) => offsetMs - boundMs));
+  const highMs = Math.min(...offsets.map(({ offsetMs, boundMs }) => offsetMs + boundMs));
+  if (lowMs > highMs) return latest;
+  return { offsetMs: (lowMs + highMs) / 2, boundMs: (highMs - lowMs) / 2 };
+}
+
+/**
+ * When to send the next look at the server's clock (local epoch ms, not before nowMs): so it
+ * reaches the server as the server's clock turns a second, if the offset is the middle of its
+ * range. Its Date then tells which half of the range the offset is in: each look halves it, down
+ * to about the round trip.
+ */
+export function nextProbeAtMs(offset: ClockOffset, nowMs: number, roundTripMs: number): number {
+  const arrivesMs = nowMs + roundTripMs / 2;
+  const serverSecondMs = Math.ceil((arrivesMs + offset.offsetMs) / 1000) * 1000;
+  return Math.max(nowMs, serverSecondMs - offset.offsetMs - roundTripMs / 2);
+}

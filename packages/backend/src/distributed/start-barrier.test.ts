@@ -1,10 +1,16 @@
 import { CreateBucketCommand, type S3Client } from "@aws-sdk/client-s3";
+import { LatencyProfileSchema } from "@taillab/api";
 import { startMinio } from "@taillab/test-support";
-import { startTestbed } from "@taillab/testbed";
+import {
+  createLatencyProfileInterceptor,
+  startTestbed,
+  type RequestInterceptor,
+  type Testbed,
+} from "@taillab/testbed";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { STOP_KEY } from "./barrier-markers.ts";
 import { createMarkerStore, type MarkerStore } from "./bucket-markers.ts";
 import {
@@ -13,12 +19,20 @@ import {
   type BarrierPassed,
   type StartBarrierOptions,
 } from "./start-barrier.ts";
+import { clockIsOff } from "./server-clock.ts";
 import { barrierS3Client, type BarrierShardInput } from "./test-support/barrier-shard.ts";
 
-/** The start barrier against two real S3 servers: the embedded testbed and MinIO. */
+/**
+ * The start barrier against two real S3 servers: the embedded testbed and MinIO; then against
+ * testbeds that fail requests or whose clock is off. No test waits for a deadline: a shard's
+ * clock is moved past it once the test has seen what it needs, so a slow machine cannot make a
+ * shard late that the test meant to be on time.
+ */
 
 const SHARD_SCRIPT = fileURLToPath(new URL("./test-support/barrier-shard.ts", import.meta.url));
 const BUCKET = "barrier";
+/** Far enough that no shard is late by it: the tests that need a deadline to pass move clocks. */
+const FAR_MS = 600_000;
 
 interface Server {
   url: string;
@@ -42,6 +56,45 @@ const servers: Record<string, () => Promise<Server>> = {
 type ShardOutcome =
   { t0Ms: number; startedMs: number } | { failure: string; shards: number[]; message: string };
 
+/** A run of its own: a fresh prefix in the bucket. */
+function newRun(client: S3Client): { prefix: string; markers: MarkerStore } {
+  const prefix = `runs/${randomUUID()}/`;
+  return { prefix, markers: createMarkerStore({ client, bucket: BUCKET, prefix }) };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<StartBarrierError> {
+  const error = await promise.then(
+    () => new Error("the barrier passed"),
+    (failure: unknown) => failure,
+  );
+  if (!(error instanceof StartBarrierError)) throw error;
+  return error;
+}
+
+const inProcess = (
+  markers: MarkerStore,
+  options: Omit<StartBarrierOptions, "markers" | "startAtMs">,
+) => passStartBarrier({ markers, startAtMs: 0, graceMs: 300, pollMs: 50, ...options });
+
+/** A clock the test moves: shards given it see the deadline pass when the test says so. */
+function movableClock() {
+  let aheadMs = 0;
+  return {
+    now: () => Date.now() + aheadMs,
+    /** From now on the shards' clocks read past `deadlineMs` (and its grace). */
+    passDeadline(deadlineMs: number) {
+      aheadMs = deadlineMs + 60_000 - Date.now();
+    },
+  };
+}
+
+/** Until `count` keys are under `under`. */
+async function whenListed(markers: MarkerStore, under: string, count: number): Promise<void> {
+  while ((await markers.list(under)).length < count) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
   let server: Server;
   let client: S3Client;
@@ -56,11 +109,7 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
     await server?.stop();
   });
 
-  /** A run of its own: a fresh prefix in the bucket. */
-  function run(): { prefix: string; markers: MarkerStore } {
-    const prefix = `runs/${randomUUID()}/`;
-    return { prefix, markers: createMarkerStore({ client, bucket: BUCKET, prefix }) };
-  }
+  const run = () => newRun(client);
 
   function shardProcess(input: Omit<BarrierShardInput, "url" | "accessKeyId" | "secretAccessKey">) {
     const { url, accessKeyId, secretAccessKey } = server;
@@ -80,26 +129,12 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
     });
   }
 
-  async function failureOf(promise: Promise<unknown>): Promise<StartBarrierError> {
-    const error = await promise.then(
-      () => new Error("the barrier passed"),
-      (failure: unknown) => failure,
-    );
-    if (!(error instanceof StartBarrierError)) throw error;
-    return error;
-  }
-
-  const inProcess = (
-    markers: MarkerStore,
-    options: Omit<StartBarrierOptions, "markers" | "startAtMs">,
-  ) => passStartBarrier({ markers, startAtMs: 0, graceMs: 300, pollMs: 50, ...options });
-
   it("starts 4 shard processes together at one T0 and measures their spread", async () => {
     const { prefix } = run();
     const now = Date.now();
     const common = { bucket: BUCKET, prefix, shards: 4, startAtMs: now, graceMs: 1_000 };
     const outcomes = await Promise.all(
-      [0, 1, 2, 3].map((index) => shardProcess({ ...common, index, deadlineMs: now + 60_000 })),
+      [0, 1, 2, 3].map((index) => shardProcess({ ...common, index, deadlineMs: now + FAR_MS })),
     );
     const started = outcomes.map((outcome) => {
       if (!("t0Ms" in outcome)) throw new Error(outcome.message);
@@ -116,10 +151,15 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
 
   it("aborts at the deadline and names the shard that never became ready", async () => {
     const { markers } = run();
-    const deadlineMs = Date.now() + 1_500;
-    const failures = await Promise.all(
-      [0, 1, 2].map((index) => failureOf(inProcess(markers, { index, shards: 4, deadlineMs }))),
+    const deadlineMs = Date.now() + FAR_MS;
+    const clock = movableClock();
+    const waiting = [0, 1, 2].map((index) =>
+      failureOf(inProcess(markers, { index, shards: 4, deadlineMs, now: clock.now })),
     );
+    // All three were ready by the deadline; then it passes.
+    await whenListed(markers, "ready-at/", 3);
+    clock.passDeadline(deadlineMs);
+    const failures = await Promise.all(waiting);
     for (const failure of failures) {
       expect(failure.reason === "deadline" || failure.reason === "aborted").toBe(true);
     }
@@ -134,7 +174,7 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
 
   it("refuses a second shard of the same index (412) and still starts the others", async () => {
     const { markers } = run();
-    const deadlineMs = Date.now() + 30_000;
+    const deadlineMs = Date.now() + FAR_MS;
     const [first, second, other] = await Promise.allSettled([
       inProcess(markers, { index: 0, shards: 2, deadlineMs }),
       inProcess(markers, { index: 0, shards: 2, deadlineMs }),
@@ -156,9 +196,17 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
 
   it("turns away a shard that joins after the run was aborted", async () => {
     const { markers } = run();
-    const deadlineMs = Date.now() + 1_000;
-    await failureOf(inProcess(markers, { index: 0, shards: 2, deadlineMs }));
-    const late = await failureOf(inProcess(markers, { index: 1, shards: 2, deadlineMs }));
+    const deadlineMs = Date.now() + FAR_MS;
+    const clock = movableClock();
+    const first = failureOf(
+      inProcess(markers, { index: 0, shards: 2, deadlineMs, now: clock.now }),
+    );
+    await whenListed(markers, "ready-at/", 1);
+    clock.passDeadline(deadlineMs);
+    expect((await first).reason).toBe("deadline");
+    const late = await failureOf(
+      inProcess(markers, { index: 1, shards: 2, deadlineMs, now: clock.now }),
+    );
     expect(late.reason).toBe("aborted");
     expect(late.shards).toEqual([0]);
     expect(late.message).toMatch(/aborted by shard 0/);
@@ -172,14 +220,14 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
       inProcess(markers, {
         index: 0,
         shards: 2,
-        deadlineMs: Date.now() + 60_000,
+        deadlineMs: Date.now() + FAR_MS,
         signal: stop.signal,
       }),
     );
     setTimeout(() => stop.abort(), 300);
     expect((await waiting).reason).toBe("stopped");
     const other = await failureOf(
-      inProcess(markers, { index: 1, shards: 2, deadlineMs: Date.now() + 60_000 }),
+      inProcess(markers, { index: 1, shards: 2, deadlineMs: Date.now() + FAR_MS }),
     );
     expect(other.reason).toBe("aborted");
   });
@@ -187,7 +235,7 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
   it("gives up at the run's stop marker and says so with its own abort marker", async () => {
     const { markers } = run();
     const waiting = failureOf(
-      inProcess(markers, { index: 0, shards: 2, deadlineMs: Date.now() + 60_000 }),
+      inProcess(markers, { index: 0, shards: 2, deadlineMs: Date.now() + FAR_MS }),
     );
     await markers.put(STOP_KEY, "{}");
     const stopped = await waiting;
@@ -204,4 +252,140 @@ describe.each(Object.keys(servers))("the start barrier on %s", (serverName) => {
     expect(late.reason).toBe("late");
     expect(await markers.list("abort/")).toEqual(["abort/0"]);
   });
+});
+
+describe("the start barrier on a testbed that fails requests or whose clock is off", () => {
+  const credentials = { accessKeyId: "BARRIERKEY", secretAccessKey: "barrier-secret" };
+  let testbed: Testbed | undefined;
+  let client: S3Client | undefined;
+
+  async function start(options: { interceptor?: RequestInterceptor; clockSkewMs?: number }) {
+    testbed = await startTestbed({ credentials, buckets: [BUCKET], ...options });
+    client = barrierS3Client({ url: testbed.url, ...credentials });
+    return newRun(client);
+  }
+  afterEach(async () => {
+    client?.destroy();
+    await testbed?.close();
+  });
+
+  it("passes through SlowDown answers and resets, retried with back-off", async () => {
+    // The testbed's error rates on the markers' writes (its profiles shape the data plane), and
+    // every fourth listing answered SlowDown, every seventh reset, which no profile touches.
+    const profiled = createLatencyProfileInterceptor({
+      profile: LatencyProfileSchema.parse({
+        serviceTime: { kind: "none" },
+        errors: { slowDownRate: 0.3, resetRate: 0.2 },
+      }),
+      seed: 7,
+      replica: 0,
+    });
+    const faults = { on: true, slowDown: 0, reset: 0, listings: 0 };
+    const { markers } = await start({
+      interceptor: async (request) => {
+        if (!faults.on) return;
+        if (request.operation !== "ListObjectsV2") {
+          const decision = await profiled(request);
+          const fault = decision?.fault;
+          if (fault && "resetConnection" in fault) faults.reset += 1;
+          else if (fault) faults.slowDown += 1;
+          return decision;
+        }
+        faults.listings += 1;
+        if (faults.listings % 7 === 0) {
+          faults.reset += 1;
+          return { fault: { resetConnection: true } };
+        }
+        if (faults.listings % 4 === 0) {
+          faults.slowDown += 1;
+          return {
+            fault: { status: 503, code: "SlowDown", message: "Please reduce your request rate." },
+          };
+        }
+      },
+    });
+    const deadlineMs = Date.now() + FAR_MS;
+    const passed = await Promise.all(
+      // The default grace: room for a few retries of the last look before T0.
+      [0, 1, 2].map((index) =>
+        inProcess(markers, { index, shards: 3, deadlineMs, graceMs: 2_000, pollMs: 200 }),
+      ),
+    );
+    expect(new Set(passed.map((shard) => shard.t0Ms)).size).toBe(1);
+    expect(faults.slowDown).toBeGreaterThan(0);
+    expect(faults.reset).toBeGreaterThan(0);
+    expect(testbed?.stats().resets).toBe(faults.reset);
+    faults.on = false;
+    expect(await markers.list("abort/")).toEqual([]);
+  });
+
+  it("gives up with its abort marker when the bucket keeps failing until the deadline", async () => {
+    const deadlineMs = Date.now() + FAR_MS;
+    const clock = movableClock();
+    let failedListings = 0;
+    const { markers } = await start({
+      interceptor: ({ operation }) => {
+        if (operation !== "ListObjectsV2") return;
+        failedListings += 1;
+        // Retried a few times; then the deadline passes and the next failure is the last.
+        if (failedListings === 3) clock.passDeadline(deadlineMs);
+        return {
+          fault: { status: 503, code: "SlowDown", message: "Please reduce your request rate." },
+        };
+      },
+    });
+    const failure = await failureOf(
+      inProcess(markers, { index: 0, shards: 2, deadlineMs, now: clock.now }),
+    );
+    expect(failure.reason).toBe("storage");
+    expect(failure.message).toMatch(
+      /^shard 0: the run's folder could not be used \(listing s3:\/\/barrier\/runs\/.+\/abort\/: SlowDown: .+\); not starting$/,
+    );
+    expect(failedListings).toBeGreaterThanOrEqual(3);
+    const written = await markers.get("abort/0");
+    expect(JSON.parse(Buffer.from(written ?? []).toString("utf8"))).toMatchObject({
+      index: 0,
+      reason: "storage",
+    });
+  });
+
+  it.each([
+    { skewMs: 1_500, direction: "behind" },
+    { skewMs: -1_500, direction: "ahead of" },
+  ])(
+    "warns when this clock is $skewMs ms $direction the server's, narrowed below the Date's second",
+    async ({ skewMs, direction }) => {
+      // One Date header bounds the offset to ± 0.5 s at best: 1.5 s off could be 1 s.
+      const { markers } = await start({ clockSkewMs: skewMs });
+      const deadlineMs = Date.now() + FAR_MS;
+      const notices: string[] = [];
+      let said: () => void = () => {};
+      const warned = new Promise<void>((resolve) => (said = resolve));
+      const first = inProcess(markers, {
+        index: 0,
+        shards: 2,
+        deadlineMs,
+        onNotice: (message) => {
+          notices.push(message);
+          said();
+        },
+      });
+      // Shard 1 joins once shard 0 has said it: the barrier waits as long as the check needs.
+      await warned;
+      const [passed] = await Promise.all([
+        first,
+        inProcess(markers, { index: 1, shards: 2, deadlineMs }),
+      ]);
+      expect(notices).toHaveLength(1);
+      expect(notices[0]).toMatch(
+        new RegExp(
+          `^shard 0: this machine's clock is about 1\\.5 s ${direction} the storage server's \\(± 0\\.\\d\\d s, from its Date header\\)`,
+        ),
+      );
+      const { clock } = passed;
+      expect(clock).not.toBeNull();
+      expect(clockIsOff(clock!)).toBe(true);
+      expect(Math.abs(skewMs - clock!.offsetMs)).toBeLessThanOrEqual(clock!.boundMs);
+    },
+  );
 });

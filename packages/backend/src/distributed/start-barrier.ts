@@ -3,6 +3,7 @@
  * its index, says when it became ready, waits until all N are ready or one shared absolute
  * deadline passes, and derives the same start time T0 from the same markers.
  */
+import { randomUUID } from "node:crypto";
 import {
   ABORT_PREFIX,
   abortKey,
@@ -19,7 +20,9 @@ import {
   type ReadyMarker,
 } from "./barrier-markers.ts";
 import type { MarkerStore } from "./bucket-markers.ts";
-import { clockIsOff, clockOffset, type ClockOffset } from "./server-clock.ts";
+import { startClockCheck, type ClockCheck } from "./clock-check.ts";
+import { clockIsOff, type ClockOffset } from "./server-clock.ts";
+import { retryingMarkers, sleep } from "./storage-retry.ts";
 
 export interface StartBarrierOptions {
   markers: MarkerStore;
@@ -38,6 +41,8 @@ export interface StartBarrierOptions {
   onNotice?: (message: string) => void;
   /** Stop waiting: writes this shard's abort marker, so the others do not start either. */
   signal?: AbortSignal;
+  /** Epoch ms now; default Date.now. Tests move it past the deadline instead of waiting for it. */
+  now?: () => number;
 }
 
 export interface BarrierPassed {
@@ -50,7 +55,9 @@ export interface BarrierPassed {
   clock: ClockOffset | null;
 }
 
-export type BarrierFailure = "duplicate-index" | "deadline" | "aborted" | "late" | "stopped";
+/** "storage": the bucket kept failing (after retries) or refused the barrier's requests. */
+export type BarrierFailure =
+  "duplicate-index" | "deadline" | "aborted" | "late" | "stopped" | "storage";
 
 /** The barrier did not pass: no shard of this run may start. */
 export class StartBarrierError extends Error {
@@ -77,12 +84,33 @@ export function defaultGraceMs(pollMs: number): number {
 }
 
 export async function passStartBarrier(options: StartBarrierOptions): Promise<BarrierPassed> {
-  const { markers, index, shards, startAtMs, deadlineMs, signal } = options;
+  const { index, shards, startAtMs, deadlineMs, signal } = options;
+  const now = options.now ?? Date.now;
   const pollMs = options.pollMs ?? defaultPollMs(shards);
   const graceMs = options.graceMs ?? defaultGraceMs(pollMs);
   const deadline = new Date(deadlineMs).toISOString();
   const counted = (found: ReadyMarker[]) => countedReady(found, { shards, deadlineMs });
+  const isoNow = () => new Date(now()).toISOString();
+  // Transient failures are retried while waiting still makes sense: until the deadline (and the
+  // grace after it, to list once more and name who is missing), then for the last look at the
+  // aborts until a grace after T0: a shard that starts a little late is still in the run.
+  let giveUpAtMs = deadlineMs + graceMs;
+  const markers = retryingMarkers(options.markers, {
+    now,
+    giveUpAtMs: () => giveUpAtMs,
+    ...(signal ? { signal } : {}),
+  });
 
+  const giveUp = async (reason: BarrierFailure, message: string, missing: number[] = []) => {
+    // Whoever can still be told is: the others stop waiting for this shard.
+    const unwritten = await markers
+      .put(abortKey(index), JSON.stringify({ index, reason, at: isoNow() }))
+      .then(
+        () => "",
+        (error: unknown) => `; its abort marker could not be written (${(error as Error).message})`,
+      );
+    return new StartBarrierError(reason, `${message}${unwritten}`, missing);
+  };
   const failIfAborted = async () => {
     const names = await markers.list(ABORT_PREFIX);
     if (names.includes(STOP_KEY)) {
@@ -101,87 +129,102 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
       );
     }
   };
-  const giveUp = async (reason: BarrierFailure, message: string, missing: number[] = []) => {
-    await markers.put(abortKey(index), JSON.stringify({ index, reason, at: isoNow() }));
-    return new StartBarrierError(reason, message, missing);
+
+  // Started once the claim gives a first sample; `as` keeps TypeScript from narrowing it to null.
+  let clockCheck = null as ClockCheck | null;
+  let clockSaid = false;
+  const sayClock = (clock: ClockOffset | null) => {
+    if (clockSaid || clock === null || !clockIsOff(clock)) return;
+    clockSaid = true;
+    options.onNotice?.(clockNotice(index, clock));
   };
-
-  // A late joiner learns at once that the others have given up.
-  await failIfAborted();
-  const readyAtMs = Date.now();
-  if (readyAtMs > deadlineMs) {
+  try {
+    return await pass();
+  } catch (error) {
+    if (error instanceof StartBarrierError) throw error;
     throw await giveUp(
-      "late",
-      `shard ${index}: ready at ${isoNow()}, after the barrier's deadline ${deadline}; not starting`,
+      "storage",
+      `shard ${index}: the run's folder could not be used (${(error as Error).message}); not starting`,
     );
+  } finally {
+    clockCheck?.stop();
   }
-  const claim = await markers.create(
-    readyKey(index),
-    JSON.stringify({ index, shards, readyAt: new Date(readyAtMs).toISOString() }),
-  );
-  if (!claim.created) {
-    throw new StartBarrierError(
-      "duplicate-index",
-      `shard ${index}: another shard already claimed index ${index} (${readyKey(index)} exists); this one does not start`,
-    );
-  }
-  const clock = claim.date === null ? null : clockOffset(claim.date);
-  if (clock !== null && clockIsOff(clock)) {
-    options.onNotice?.(
-      `shard ${index}: this clock is ${(clock.offsetMs / 1000).toFixed(1)} s off the storage server's (Date header): it will start that far from the others`,
-    );
-  }
-  await markers.put(readyAtKey({ index, readyAtMs }), "");
 
-  let ready: ReadyMarker[];
-  for (;;) {
-    if (signal?.aborted) throw await giveUp("stopped", `shard ${index}: stopped at the barrier`);
-    const listedAtMs = Date.now();
+  async function pass(): Promise<BarrierPassed> {
+    // A late joiner learns at once that the others have given up.
     await failIfAborted();
-    ready = counted(
-      (await markers.list(READY_AT_PREFIX))
-        .map((name) => parseReadyAt(name.slice(READY_AT_PREFIX.length)))
-        .filter((marker) => marker !== null),
-    );
-    if (ready.length === shards) break;
-    // Only a listing made after the deadline may conclude that shards are missing.
-    if (listedAtMs > deadlineMs) {
-      const missing = missingShards(ready, shards);
+    const readyAtMs = now();
+    if (readyAtMs > deadlineMs) {
       throw await giveUp(
-        "deadline",
-        `shard ${index}: shard ${shardList(missing)} of ${shards} not ready by the deadline ${deadline}; the run is aborted`,
-        missing,
+        "late",
+        `shard ${index}: ready at ${isoNow()}, after the barrier's deadline ${deadline}; not starting`,
       );
     }
-    await sleep(jittered(pollMs), signal);
-  }
+    // The claim id tells this shard's own marker from another's when a retried write finds it.
+    const claim = await markers.create(
+      readyKey(index),
+      JSON.stringify({
+        index,
+        shards,
+        readyAt: new Date(readyAtMs).toISOString(),
+        claim: randomUUID(),
+      }),
+    );
+    if (!claim.created) {
+      throw new StartBarrierError(
+        "duplicate-index",
+        `shard ${index}: another shard already claimed index ${index} (${readyKey(index)} exists); this one does not start`,
+      );
+    }
+    clockCheck = startClockCheck({
+      first: claim.date,
+      sample: () => options.markers.serverDate(),
+      onSettled: sayClock,
+    });
+    await markers.put(readyAtKey({ index, readyAtMs }), "");
 
-  const t0Ms = startTimeMs(ready, { startAtMs, graceMs });
-  // Re-check just before T0: a shard that gave up at the deadline wrote its abort marker by then.
-  await sleep(t0Ms - Date.now() - Math.min(pollMs, graceMs / 4), signal);
-  if (signal?.aborted) throw await giveUp("stopped", `shard ${index}: stopped before the start`);
-  await failIfAborted();
-  return { t0Ms, readyAtMs, ready, clock };
+    let ready: ReadyMarker[];
+    for (;;) {
+      if (signal?.aborted) throw await giveUp("stopped", `shard ${index}: stopped at the barrier`);
+      const listedAtMs = now();
+      await failIfAborted();
+      ready = counted(
+        (await markers.list(READY_AT_PREFIX))
+          .map((name) => parseReadyAt(name.slice(READY_AT_PREFIX.length)))
+          .filter((marker) => marker !== null),
+      );
+      if (ready.length === shards) break;
+      // Only a listing made after the deadline may conclude that shards are missing.
+      if (listedAtMs > deadlineMs) {
+        const missing = missingShards(ready, shards);
+        throw await giveUp(
+          "deadline",
+          `shard ${index}: shard ${shardList(missing)} of ${shards} not ready by the deadline ${deadline}; the run is aborted`,
+          missing,
+        );
+      }
+      await sleep(jittered(pollMs), signal);
+    }
+
+    const t0Ms = startTimeMs(ready, { startAtMs, graceMs });
+    giveUpAtMs = t0Ms + graceMs;
+    // Re-check just before T0: a shard that gave up at the deadline wrote its abort marker by then.
+    await sleep(t0Ms - now() - Math.min(pollMs, graceMs / 4), signal);
+    if (signal?.aborted) throw await giveUp("stopped", `shard ${index}: stopped before the start`);
+    const clock = clockCheck.stop();
+    sayClock(clock);
+    await failIfAborted();
+    return { t0Ms, readyAtMs, ready, clock };
+  }
+}
+
+/** "shard 2: this machine's clock is about 1.5 s behind the storage server's (± 0.04 s, …)" */
+export function clockNotice(index: number, { offsetMs, boundMs }: ClockOffset): string {
+  const seconds = (ms: number, digits: number) => (Math.abs(ms) / 1000).toFixed(digits);
+  return `shard ${index}: this machine's clock is about ${seconds(offsetMs, 1)} s ${offsetMs > 0 ? "behind" : "ahead of"} the storage server's (± ${seconds(boundMs, 2)} s, from its Date header): this shard starts that far from the others`;
 }
 
 /** Uniform in [0.5, 1.5) × mean: shards that started together do not list in lockstep. */
 function jittered(meanMs: number): number {
   return meanMs * (0.5 + Math.random());
-}
-
-function isoNow(): string {
-  return new Date().toISOString();
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
