@@ -17,8 +17,9 @@ import { createServerBucket } from "./test-support/server-bucket.ts";
 
 /**
  * Distributed runs of local shard processes (`taillab run --shard I/N`), against the embedded
- * testbed and MinIO, then `taillab merge`: the start barrier, the start spread, the merge's
- * figures against one histogram of all the records, and shards that fail in every way a pod can.
+ * testbed and MinIO, then `taillab merge`: the start barrier, the start spread, every later phase
+ * started together, the merge's figures against one histogram of all the records, and shards
+ * that fail in every way a pod can.
  */
 
 interface Server {
@@ -57,8 +58,24 @@ function summaryOf(result: CliResult): RunSummary {
 describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
   let server: Server;
 
+  /** How long a shard process took here to reach the barrier, spawn to ready marker. */
+  let startupMs = 0;
+
   beforeAll(async () => {
     server = await (servers[serverName] as () => Promise<Server>)();
+    // Measured, not assumed: a test that needs shards on time sets their deadline from it.
+    const folder = newFolder();
+    const spawnedMs = Date.now();
+    const probe = shard(0, 2, folder, new Date().toISOString(), [
+      ...["--clients", "2", "--samples", "2", "--size", "1KiB"],
+    ]);
+    const ended = probe.result.then(({ code, stderr }) => {
+      throw new Error(`the probe shard ended (${code}) before the barrier: ${stderr}`);
+    });
+    await Promise.race([whenListed(`taillab/${folder.runId}/ready-at/`), ended]);
+    startupMs = Date.now() - spawnedMs;
+    probe.child.kill("SIGKILL");
+    await ended.catch(() => undefined);
   });
   afterAll(async () => {
     await server?.bucket.close();
@@ -97,29 +114,34 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
   const merge = (folder: { uri: string }, ...extra: string[]) =>
     runCli(["merge", folder.uri, "--endpoint", server.url, "--json", ...extra], server.env);
 
-  it("starts 4 shards at one T0 and merges them into the figures of all their records", async () => {
+  /** Until a key is listed under `prefix` (the bucket's, not the folder's). */
+  async function whenListed(prefix: string): Promise<void> {
+    while ((await server.bucket.listKeys(prefix)).length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it("starts 4 shards at one T0, each later phase together, and merges them into the figures of all their records", async () => {
     const folder = newFolder();
     const startAt = new Date().toISOString();
-    const workload = ["--clients", "8", "--samples", "800", "--size", "4KiB", "--upload-records"];
+    // Shards 2 and 3 have one client for 200 requests, the others two: each phase takes them
+    // about twice as long.
+    const workload = ["--clients", "6", "--samples", "800", "--size", "4KiB", "--upload-records"];
     const results = await Promise.all(
       [0, 1, 2, 3].map((index) => shard(index, 4, folder, startAt, workload).result),
     );
     for (const result of results) expect(result.code, result.stderr).toBe(0);
     // Each shard ran its share, with keys of its own, and cleaned them up.
-    for (const result of results) {
-      expect(summaryOf(result).points[0]?.params).toEqual({
-        clients: 2,
-        samples: 200,
-        objectSizeBytes: 4096,
-      });
-    }
+    expect(results.map((result) => summaryOf(result).points[0]?.params)).toEqual(
+      [2, 2, 1, 1].map((clients) => ({ clients, samples: 200, objectSizeBytes: 4096 })),
+    );
     expect(await server.bucket.listKeys(`taillab/${folder.runId}-0/`)).toEqual([]);
 
     const merged = await merge(folder);
     expect(merged.code, merged.stderr).toBe(0);
     const summary = summaryOf(merged);
     expect(summary).toMatchObject({ runId: folder.runId, status: "complete" });
-    expect(summary.points[0]?.params).toEqual({ clients: 8, samples: 800, objectSizeBytes: 4096 });
+    expect(summary.points[0]?.params).toEqual({ clients: 6, samples: 800, objectSizeBytes: 4096 });
     const distributed = summary.distributed;
     expect(distributed?.merged).toEqual([0, 1, 2, 3]);
     expect(distributed?.shards.map((each) => each.status)).toEqual(Array(4).fill("complete"));
@@ -147,6 +169,18 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
         tail,
       }));
     expect(figures(summary)).toEqual(figures(rebuilt));
+
+    // No shard's reads start before every shard's writes ended, nor its deletes before the reads.
+    const spans = new Map<string, { firstStartUs: number; lastEndUs: number }>();
+    for await (const { record } of store.records(folder.runId)) {
+      const span = spans.get(record.op) ?? { firstStartUs: Infinity, lastEndUs: -Infinity };
+      span.firstStartUs = Math.min(span.firstStartUs, record.intendedStartUs);
+      span.lastEndUs = Math.max(span.lastEndUs, record.endUs);
+      spans.set(record.op, span);
+    }
+    const [put, get, del] = ["PUT", "GET", "DELETE"].map((op) => spans.get(op)!);
+    expect(get!.firstStartUs).toBeGreaterThan(put!.lastEndUs);
+    expect(del!.firstStartUs).toBeGreaterThan(get!.lastEndUs);
   });
 
   it("sends the open loop's one schedule from its shards, together", async () => {
@@ -175,34 +209,25 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     expect(starts.sort((a, b) => a - b)).toEqual(schedule);
   });
 
-  if (serverName !== "testbed") return;
-
   it("aborts at the deadline, names the shard that never started and turns a late joiner away", async () => {
     const folder = newFolder();
     const startAt = new Date().toISOString();
-    // Long enough for both shard processes to start on a busy machine (one took 3.5 s at a load
-    // of 10): a shard that is itself late tells another story than the missing shard 2.
-    const workload = [
-      "--clients",
-      "3",
-      "--samples",
-      "30",
-      "--size",
-      "1KiB",
-      "--barrier-timeout",
-      "15s",
-    ];
+    // Both shard processes reach the barrier before the deadline however busy the machine: it
+    // is a few times what one took here.
+    const timeoutMs = Math.max(8_000, 4 * startupMs);
+    const workload = ["--clients", "3", "--samples", "30", "--size", "1KiB"];
+    const timeout = ["--barrier-timeout", `${timeoutMs}ms`];
     const waiting = await Promise.all(
-      [0, 1].map((index) => shard(index, 3, folder, startAt, workload).result),
+      [0, 1].map((index) => shard(index, 3, folder, startAt, [...workload, ...timeout]).result),
     );
     for (const result of waiting) {
-      expect(result.code).toBe(3);
+      expect(result.code, result.stderr).toBe(3);
       expect(result.stderr).toMatch(/shard 2 of 3 not ready by the deadline|aborted by shard/);
     }
     expect(
       waiting.some((result) => /shard 2 of 3 not ready by the deadline/.test(result.stderr)),
     ).toBe(true);
-    const late = await shard(2, 3, folder, startAt, workload).result;
+    const late = await shard(2, 3, folder, startAt, [...workload, ...timeout]).result;
     expect(late.code).toBe(3);
     expect(late.stderr).toMatch(/the run was aborted by shard|after the barrier's deadline/);
     const merged = await merge(folder);
@@ -213,51 +238,65 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     );
   });
 
-  it("refuses a second shard of one index (412) and runs the others", async () => {
+  it("refuses a second shard of one index (412), and merges the others' figures when a shard is killed mid-run, naming it", async () => {
     const folder = newFolder();
     const startAt = new Date().toISOString();
-    const workload = ["--clients", "2", "--samples", "40", "--size", "1KiB"];
-    const results = await Promise.all(
-      [0, 1, 1].map((index) => shard(index, 2, folder, startAt, workload).result),
-    );
-    const codes = results.map((result) => result.code).sort();
-    expect(codes).toEqual([0, 0, 3]);
-    const refused = results.find((result) => result.code === 3);
-    expect(refused?.stderr).toMatch(/another shard already claimed index 1/);
-    const merged = await merge(folder);
-    expect(merged.code, merged.stderr).toBe(0);
-    expect(summaryOf(merged).distributed?.merged).toEqual([0, 1]);
-  });
-
-  it("merges what the others measured when a shard is killed mid-run, and names it", async () => {
-    const folder = newFolder();
-    const startAt = new Date().toISOString();
-    const workload = ["--clients", "3", "--samples", "1500", "--size", "1KiB"];
-    const shards = [0, 1, 2].map((index) => shard(index, 3, folder, startAt, workload));
-    const victim = shards[1]!;
+    // An open loop lasts its schedule however fast the server is: 4 s to kill shard 2 in.
+    const workload = [
+      ...["--clients", "3", "--size", "1KiB", "--phases", "write"],
+      ...["--rate", "300/s", "--arrivals", "fixed", "--duration", "4s"],
+    ];
+    const shards = [0, 1, 1, 2].map((index) => shard(index, 3, folder, startAt, workload));
+    const victim = shards[3]!;
     // Killed once it has written progress: it started, measured, and never ends.
-    for (;;) {
-      const progress = await server.bucket.listKeys(`taillab/${folder.runId}/progress/1`);
-      if (progress.length > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await whenListed(`taillab/${folder.runId}/progress/2`);
     victim.child.kill("SIGKILL");
-    const [first, killed, last] = await Promise.all(shards.map((each) => each.result));
+    const [first, one, again, killed] = await Promise.all(shards.map((each) => each.result));
     expect(killed?.code).toBe(null);
     expect(first?.code, first?.stderr).toBe(0);
-    expect(last?.code, last?.stderr).toBe(0);
+    const ones = [one!, again!];
+    expect(ones.map((result) => result.code).sort()).toEqual([0, 3]);
+    expect(ones.find((result) => result.code === 3)?.stderr).toMatch(
+      /another shard already claimed index 1/,
+    );
     const merged = await merge(folder);
     expect(merged.code).toBe(1);
     const summary = summaryOf(merged);
     expect(summary.status).toBe("stopped");
-    expect(summary.distributed?.merged).toEqual([0, 2]);
-    expect(summary.distributed?.shards[1]).toMatchObject({ status: "missing" });
-    expect(summary.distributed?.shards[1]?.problem).toMatch(/started but left no result/);
+    expect(summary.distributed?.merged).toEqual([0, 1]);
+    expect(summary.distributed?.shards[2]).toMatchObject({ status: "missing" });
+    expect(summary.distributed?.shards[2]?.problem).toMatch(/started but left no result/);
+    // Nothing else lost: shards 0 and 1 sent every request of the schedule's 1 200 they own.
     const [put] = summary.points[0]?.phases ?? [];
-    expect(put?.requests).toBe(1000);
+    expect(put?.requests).toBe(800);
     // Merged again, it is refused: the run is in the library already.
-    const again = await merge(folder);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/already in the results library/);
+    const repeated = await merge(folder);
+    expect(repeated.code).toBe(2);
+    expect(repeated.stderr).toMatch(/already in the results library/);
+  });
+
+  it("prepares a workload's objects and moves its byte budget once across the shards", async () => {
+    const folder = newFolder();
+    const startAt = new Date().toISOString();
+    // One client each: a shard stops at its 40 KiB exactly, ten 4 KiB GETs.
+    const workload = [
+      ...["--clients", "3", "--samples", "1000", "--size", "4KiB", "--upload-records"],
+      ...["--ops", "get:100", "--prepare", "30", "--total-bytes", "120KiB"],
+    ];
+    const results = await Promise.all(
+      [0, 1, 2].map((index) => shard(index, 3, folder, startAt, workload).result),
+    );
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const merged = await merge(folder);
+    expect(merged.code, merged.stderr).toBe(0);
+    const [get] = summaryOf(merged).points[0]?.phases ?? [];
+    expect(get).toMatchObject({ op: "GET", requests: 30 });
+    // The preparation's PUTs are recorded (not measured): 30 in all, 10 a shard, not 30 each.
+    const store = await openResultsStore(TEST_RESULTS_DIR);
+    let prepared = 0;
+    for await (const { record } of store.records(folder.runId)) {
+      if (record.op === "PUT" && !record.measured) prepared += 1;
+    }
+    expect(prepared).toBe(30);
   });
 });

@@ -93,8 +93,11 @@ export interface ShardPart {
   runId: string;
   /** Where this shard's run clock starts (the barrier's alignedRunStartMs). */
   runStartEpochMs: number;
-  /** Passes the start barrier: answers the common start, epoch ms (see runPoint's startGate). */
-  startGate: () => Promise<number>;
+  /**
+   * Before every measured phase, with the run's number of the phase: the start barrier for the
+   * first, a phase gate after; answers the common start, epoch ms (see runPoint's startGate).
+   */
+  startGate: (phaseIndex: number) => Promise<number>;
   onStarted: (epochMs: number) => void;
 }
 
@@ -380,8 +383,6 @@ async function runPoints(
     let finished = true;
     for (let repetition = 0; repetition < spec.repeat && !hooks.signal?.aborted; repetition += 1) {
       const phases: PhaseResult[] = [];
-      // Only the run's first measured phase waits for the other shards.
-      const first = pointIndex === 0 && repetition === 0;
       const result = await runPoint({
         targets,
         transportKind: spec.transport,
@@ -407,7 +408,8 @@ async function runPoints(
                 ...shard.role,
                 firstClient: firstClientOfShard(wholePoint.clients, shard.role),
               },
-              ...(first ? { startGate: shard.startGate, onStarted: shard.onStarted } : {}),
+              startGate: shard.startGate,
+              onStarted: shard.onStarted,
             }
           : {}),
         ...(hooks.signal ? { signal: hooks.signal } : {}),

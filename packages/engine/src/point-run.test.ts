@@ -194,6 +194,35 @@ describe("a shard of a distributed run", () => {
   });
 });
 
+describe("a shard's gate before every measured phase", () => {
+  it("asks the gate with each phase's number and starts the phase at its answer", async () => {
+    const runStartEpochMs = epochNowMs();
+    const asked: number[] = [];
+    const startsMs: number[] = [];
+    const { records } = await run({
+      runStartEpochMs,
+      params: { clients: 2, samples: 40, objectSizeBytes: 64 },
+      phases: ["write", "read", "cleanup"],
+      firstPhaseIndex: 5,
+      shard: { index: 0, count: 2, firstClient: 0 },
+      // Each phase starts 100 ms after the gate is asked: after the previous phase ended.
+      startGate: async (phaseIndex) => {
+        asked.push(phaseIndex);
+        const startMs = epochNowMs() + 100;
+        startsMs.push(startMs);
+        return startMs;
+      },
+    });
+    expect(asked).toEqual([5, 6, 7]);
+    for (const [k, op] of ["PUT", "GET", "DELETE"].entries()) {
+      const gateUs = Math.round(((startsMs[k] as number) - runStartEpochMs) * 1000);
+      const sent = firstAttempts(records, op).map((record) => record.intendedStartUs);
+      expect(sent).toHaveLength(40);
+      expect(Math.min(...sent)).toBeGreaterThanOrEqual(gateUs);
+    }
+  });
+});
+
 describe("a stop", () => {
   it("ends a phase whose server never answers, counting nothing it cut short", async () => {
     const waiting: ServerResponse[] = [];

@@ -76,12 +76,13 @@ export interface PointRunOptions {
    */
   shard?: ShardRole & { firstClient: number };
   /**
-   * Called once the workers are up, before the first measured phase (a workload prepares its
-   * objects first): it answers when that phase starts, epoch ms, and the coordinator sleeps, then
-   * spins to it. An open loop's schedule starts then, the same instant in every shard.
+   * Called before each measured phase, once the workers are up (a workload prepares its objects
+   * first), with the phase's number: it answers when that phase starts, epoch ms, and the
+   * coordinator sleeps, then spins to it. An open loop's schedule starts then, the same instant
+   * in every shard.
    */
-  startGate?: () => Promise<number>;
-  /** When the gated phase was sent off, epoch ms. */
+  startGate?: (phaseIndex: number) => Promise<number>;
+  /** When a gated phase was sent off, epoch ms. */
   onStarted?: (epochMs: number) => void;
   signal?: AbortSignal;
   onProgress?: (progress: PhaseProgress) => void;
@@ -191,7 +192,6 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
   let writtenKeyCount = 0;
   let deletedKeyCount = 0;
   let phaseIndex = options.firstPhaseIndex;
-  let startGate = options.startGate;
   for (const phase of options.phases) {
     if (options.signal?.aborted) break;
     const op = OPERATION_OF_PHASE[phase];
@@ -206,8 +206,7 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
       allowBackups: phase !== "cleanup" && options.mode !== "normal",
       mix: null,
     };
-    const { dispensed } = await runReportedPhase(pool, order, openLoop, options, phases, startGate);
-    startGate = undefined;
+    const { dispensed } = await runReportedPhase(pool, order, openLoop, options, phases);
     if (phase === "write") writtenKeyCount = dispensed;
     if (phase === "cleanup") deletedKeyCount = dispensed;
   }
@@ -269,7 +268,7 @@ async function runWorkload(
         movedBytes: new SharedArrayBuffer(8),
       },
     };
-    await runReportedPhase(pool, mix, options.openLoop, options, phases, options.startGate);
+    await runReportedPhase(pool, mix, options.openLoop, options, phases);
   }
   const created = Math.min(count, Atomics.load(new Int32Array(newKeys), 0));
   return {
@@ -290,10 +289,9 @@ async function runReportedPhase(
   openLoop: OpenLoop | null,
   options: PointRunOptions,
   phases: PhaseResult[],
-  startGate: PointRunOptions["startGate"],
 ): Promise<{ dispensed: number }> {
   options.onPhaseStart?.(order.op);
-  const result = await pool.runPhase(order, openLoop, options, startGate);
+  const result = await pool.runPhase(order, openLoop, options, options.startGate);
   for (const phase of result.phases) {
     options.onPhaseDone?.(phase);
     phases.push(phase);
@@ -543,7 +541,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         for (const worker of workers) worker.on("message", onMessage);
         const done = Promise.all(workers.map((worker) => nextMessage(worker, "phaseDone")));
         if (openLoop) pacer = await startSchedulePacer(options.runStartEpochMs);
-        const gatedAtUs = startGate ? await waitAtGate(startGate, options) : null;
+        const gatedAtUs = startGate ? await waitAtGate(startGate, order.phaseIndex, options) : null;
         meter = new PhaseProgressMeter(order.count);
         // An open loop's schedule starts a moment ahead, so all workers have the command.
         const startUs = (gatedAtUs ?? clock()) + (openLoop ? OPEN_LOOP_START_DELAY_MS * 1000 : 0);
@@ -601,15 +599,19 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
 }
 
 /**
- * Waits at a distributed run's start gate, then sleeps and spins to the start it answered: the
- * workers are up by then, so the phase leaves at that instant. Returns it on the run clock.
+ * Waits at a distributed run's gate before a phase, then sleeps and spins to the start it
+ * answered: the workers are up by then, so the phase leaves at that instant. Returns it on the
+ * run clock.
  */
 async function waitAtGate(
-  startGate: () => Promise<number>,
+  startGate: (phaseIndex: number) => Promise<number>,
+  phaseIndex: number,
   { runStartEpochMs, onStarted }: PointRunOptions,
 ): Promise<number> {
-  const startAtEpochMs = await startGate();
-  onStarted?.(await spinUntil(startAtEpochMs));
+  const startAtEpochMs = await startGate(phaseIndex);
+  // Not inside onStarted?.(…): without a listener the spin would be skipped with the call.
+  const startedAtMs = await spinUntil(startAtEpochMs);
+  onStarted?.(startedAtMs);
   return Math.round((startAtEpochMs - runStartEpochMs) * 1000);
 }
 

@@ -7,6 +7,8 @@
  *   one listing gives every shard's time without a GET per marker;
  * - `abort/I`: shard I gave up (deadline passed, or stopped); nobody starts after one exists.
  * - `abort/stop`: whoever started the run stopped it (`taillab k8s run`'s Stop); the same.
+ * - `phase/P/I@MS`: shard I ended its phases before phase P (the run's phase number) at MS and
+ *   waits for the others there (phase-gate.ts), so every measured phase starts together.
  */
 
 export const READY_PREFIX = "ready/";
@@ -26,6 +28,11 @@ export const readyAtKey = ({ index, readyAtMs }: ReadyMarker): string =>
 export const abortKey = (index: number): string => `${ABORT_PREFIX}${index}`;
 
 export const STOP_KEY = `${ABORT_PREFIX}stop`;
+
+export const phasePrefix = (phaseIndex: number): string => `phase/${phaseIndex}/`;
+
+export const phaseKey = (phaseIndex: number, { index, readyAtMs }: ReadyMarker): string =>
+  `${phasePrefix(phaseIndex)}${index}@${Math.round(readyAtMs)}`;
 
 const READY_AT_NAME = /^(\d+)@(\d+)$/;
 const INDEX_NAME = /^\d+$/;

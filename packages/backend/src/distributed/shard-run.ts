@@ -1,6 +1,7 @@
 /**
  * One shard of a distributed run (`taillab run --shard I/N --start-at T --results s3://…/RUN/`):
- * its share of the spec, started with the others through the barrier in the run's folder, its
+ * its share of the spec, started with the others through the barrier in the run's folder (and
+ * each later measured phase with them through a phase gate), its
  * progress written there about every second, and what it measured left there when it ends:
  * its result (figures and whole accounts), optionally its records, then its done marker.
  */
@@ -29,7 +30,13 @@ import type { MarkerStore } from "./bucket-markers.ts";
 import { openRunFolder } from "./run-folder-client.ts";
 import { doneKey, progressKey, recordsKey, resultKey } from "./run-folder-layout.ts";
 import { createShardRecordsWriter, type ShardRecordsWriter } from "./shard-records.ts";
-import { passStartBarrier, StartBarrierError, type BarrierPassed } from "./start-barrier.ts";
+import { passPhaseGate } from "./phase-gate.ts";
+import {
+  defaultPollMs,
+  passStartBarrier,
+  StartBarrierError,
+  type BarrierPassed,
+} from "./start-barrier.ts";
 
 export interface ShardRunOptions {
   spec: unknown;
@@ -86,6 +93,8 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
   const runStartEpochMs = alignedRunStartMs(startAtMs, Date.now());
   const phases = new Map<number, ShardPhase[]>();
   let barrier: BarrierPassed | null = null;
+  /** The shards the next phase gate waits for. */
+  let atLastGate: number[] = [];
   const progress = progressWriter(markers, role, hooks.onNotice, () =>
     barrier ? { runStartEpochMs, t0Ms: barrier.t0Ms } : null,
   );
@@ -160,20 +169,39 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
         role,
         runId: folder.runId,
         runStartEpochMs,
-        startGate: async () => {
-          barrier = await passStartBarrier({
+        // The run's first measured phase starts at the barrier; each later one at a phase gate.
+        startGate: async (phaseIndex) => {
+          const said = {
+            ...(hooks.onNotice ? { onNotice: hooks.onNotice } : {}),
+            ...(hooks.signal ? { signal: hooks.signal } : {}),
+          };
+          if (barrier === null) {
+            barrier = await passStartBarrier({
+              markers,
+              index: role.index,
+              shards: role.count,
+              startAtMs,
+              deadlineMs: startAtMs + options.barrierTimeoutMs,
+              ...said,
+            });
+            atLastGate = barrier.ready.map((marker) => marker.index);
+            return barrier.t0Ms;
+          }
+          const gate = await passPhaseGate({
             markers,
             index: role.index,
             shards: role.count,
-            startAtMs,
-            deadlineMs: startAtMs + options.barrierTimeoutMs,
-            ...(hooks.onNotice ? { onNotice: hooks.onNotice } : {}),
-            ...(hooks.signal ? { signal: hooks.signal } : {}),
+            phaseIndex,
+            expected: atLastGate,
+            waitMs: options.barrierTimeoutMs,
+            pollMs: defaultPollMs(role.count),
+            ...said,
           });
-          return barrier.t0Ms;
+          atLastGate = gate.arrived;
+          return gate.startMs;
         },
         onStarted: (epochMs) => {
-          startedAtMs = epochMs;
+          startedAtMs ??= epochMs;
         },
       },
     );
