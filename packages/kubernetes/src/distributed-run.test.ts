@@ -5,6 +5,9 @@ import {
   type KubernetesControlPlane,
   type NodeAgent,
 } from "@taillab/test-support";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { distributedRunManifests, type DistributedJobInput } from "./distributed-job.ts";
@@ -18,7 +21,8 @@ import type { JobProgress } from "./job-status.ts";
 
 /**
  * A distributed run's objects on a real control plane (one for the file), its pods run by the
- * test node agent as the fake shard script: the real Job controller judges their exit codes.
+ * test node agent as the fake shard script: the real Job controller judges their exit codes and
+ * their disruptions (an eviction) by the Job's podFailurePolicy.
  */
 
 const FAKE_SHARD = fileURLToPath(new URL("./test-support/fake-shard.ts", import.meta.url));
@@ -45,6 +49,21 @@ afterAll(async () => {
   await agent?.stop();
   await cluster?.stop();
 });
+
+/** Shard `index`'s pod of Job `job`, once its process has started (it wrote to `holdFile`). */
+async function runningPod(job: string, index: number, holdFile: string): Promise<string> {
+  for (;;) {
+    const pods = await core.listNamespacedPod({
+      namespace: "default",
+      labelSelector: `job-name=${job},batch.kubernetes.io/job-completion-index=${index}`,
+    });
+    const running = pods.items.find((pod) => pod.status?.phase === "Running");
+    if (running?.metadata?.name && (await readFile(holdFile, "utf8")) !== "") {
+      return running.metadata.name;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 const input = (overrides: Partial<DistributedJobInput> = {}): DistributedJobInput => ({
   name: "taillab-run",
@@ -140,6 +159,53 @@ describe("a distributed run on the local control plane", () => {
     });
     await client.remove(run);
   });
+
+  it.each([
+    {
+      rules: "with",
+      verdict: "is run again",
+      runs: 2,
+      outcome: { finished: "Complete", completedIndexes: [0, 1] },
+    },
+    {
+      rules: "without",
+      verdict: "fails",
+      runs: 1,
+      outcome: { finished: "Failed", failedIndexes: [1] },
+    },
+  ])(
+    "an evicted pod's index $verdict $rules the rule that ignores a DisruptionTarget",
+    async ({ rules, runs, outcome }) => {
+      // Index 1 holds until SIGTERM the first time it runs, the next time it ends at once.
+      const holdFile = join(await mkdtemp(join(tmpdir(), "taillab-evicted-")), "runs");
+      await writeFile(holdFile, "");
+      const name = `evicted-${rules}`;
+      const manifests = distributedRunManifests(
+        input({ name, shards: 2, runArgs: ["--hold-index", "1", "--hold-once", holdFile] }),
+      );
+      const policy = manifests.job.spec?.podFailurePolicy;
+      // Without the rule an evicted pod counts as the index's failure (backoffLimitPerIndex 0).
+      if (policy && rules === "without") {
+        policy.rules = policy.rules.filter((rule) => rule.action !== "Ignore");
+      }
+      const run = await client.submit(manifests);
+      const pod = await runningPod(name, 1, holdFile);
+      // The Eviction API marks the pod DisruptionTarget, then deletes it.
+      await core.createNamespacedPodEviction({
+        name: pod,
+        namespace: "default",
+        body: {
+          apiVersion: "policy/v1",
+          kind: "Eviction",
+          metadata: { name: pod, namespace: "default" },
+        },
+      });
+      const done = await client.follow(run);
+      expect(done).toMatchObject(outcome);
+      expect((await readFile(holdFile, "utf8")).split("\n").filter(Boolean)).toHaveLength(runs);
+      await client.remove(run);
+    },
+  );
 
   it("uses a Secret it is given and leaves it in place", async () => {
     await core.createNamespacedSecret({

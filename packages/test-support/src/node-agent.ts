@@ -14,7 +14,10 @@ import { containerEnvironment, expand, PodConfigError, type KeyLookup } from "./
  * A test-only node: no kubelet or container runtime can run here, so this registers a Node, keeps
  * its status and Lease fresh, and runs the pods bound to it as local processes — the image mapped
  * to a local command — reporting Running, then Succeeded or Failed with the exit code. The real
- * Job controller then applies completions, podFailurePolicy and backoffLimitPerIndex.
+ * Job controller then applies completions, podFailurePolicy and backoffLimitPerIndex. A pod being
+ * deleted (kubectl delete, or the Eviction API, which first marks it DisruptionTarget) is ended
+ * as a kubelet ends it: SIGTERM to its process, the pod reported Failed with the exit code and
+ * its conditions kept, then the object let go.
  */
 export interface NodeAgent {
   nodeName: string;
@@ -51,6 +54,9 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   const core = config.makeApiClient(CoreV1Api);
   const coordination = config.makeApiClient(CoordinationV1Api);
   const mergePatch = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+  // As the kubelet patches a pod's status: conditions merged by type, so one the apiserver set
+  // (DisruptionTarget, from an eviction) stays beside the node's own.
+  const statusPatch = setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch);
   const pollMs = options.pollMs ?? 200;
 
   const running = new Map<string, ChildProcess>();
@@ -79,7 +85,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
         namespace: pod.metadata?.namespace ?? "",
         body: { status },
       },
-      mergePatch,
+      statusPatch,
     );
 
   async function lookupFor(namespace: string): Promise<KeyLookup> {
@@ -183,10 +189,13 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
       ],
     });
     const exitCode = await exited;
-    running.delete(name);
     if (stopped) return;
     const message = exitCode === 0 ? undefined : outputs.get(name)?.slice(-MESSAGE_CHARS);
-    await finish(exitCode, exitCode === 0 ? "Completed" : "Error", message);
+    // Still "running" until its end is reported: a pod being deleted is let go only after, so
+    // the Job controller sees it Failed, as from a kubelet, not vanished.
+    await finish(exitCode, exitCode === 0 ? "Completed" : "Error", message).finally(() =>
+      running.delete(name),
+    );
   }
 
   async function poll(): Promise<void> {
