@@ -1,7 +1,14 @@
-import { BatchV1Api, CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import {
+  BatchV1Api,
+  CoreV1Api,
+  KubeConfig,
+  loadAllYaml,
+  type V1Job,
+  type V1Secret,
+} from "@kubernetes/client-node";
 import { RunSummarySchema } from "@taillab/api";
-import { openResultsStore } from "@taillab/backend";
-import type { ControlPlane } from "@taillab/engine";
+import { createMarkerStore, openResultsStore } from "@taillab/backend";
+import { createTargetS3Client, type ControlPlane } from "@taillab/engine";
 import {
   startControlPlane,
   startTaillabNodeAgent,
@@ -37,6 +44,8 @@ let bucket: ControlPlane;
 let specFile: string;
 /** Long enough to delete a pod while it measures. */
 let longSpecFile: string;
+/** One measured phase: a shard alone at the barrier goes on to the end. */
+let writeSpecFile: string;
 let batch: BatchV1Api;
 let core: CoreV1Api;
 
@@ -55,6 +64,12 @@ beforeAll(async () => {
   };
   specFile = await writeSpec("spec.json", { clients: 4, samples: 400, objectSize: "4KiB" });
   longSpecFile = await writeSpec("long.json", { clients: 3, samples: 1500, objectSize: "1KiB" });
+  writeSpecFile = await writeSpec("write.json", {
+    clients: 2,
+    samples: 100,
+    objectSize: "1KiB",
+    phases: ["write"],
+  });
   const config = new KubeConfig();
   config.loadFromFile(cluster.kubeconfig);
   batch = config.makeApiClient(BatchV1Api);
@@ -145,6 +160,115 @@ describe("taillab k8s run on the local control plane", () => {
     expect(await leftovers()).toEqual([]);
   });
 });
+
+describe("taillab k8s manifest", () => {
+  const manifest = (...extra: string[]) =>
+    runCli([
+      ...["k8s", "manifest", writeSpecFile, "--shards", "2", "--kubeconfig", cluster.kubeconfig],
+      ...["--image", TAILLAB_TEST_IMAGE, ...extra],
+    ]);
+
+  it("says by when the printed manifests must be applied, and how to give a later start", async () => {
+    const { code, stderr } = await manifest("--barrier-timeout", "5m");
+    expect(code, stderr).toBe(0);
+    const [, applyBy, startAt] =
+      /apply before (\S+): .*start together at (\S+) at the earliest/.exec(stderr) ?? [];
+    expect(Date.parse(applyBy ?? "") - Date.parse(startAt ?? "")).toBe(300_000);
+    expect(stderr).toMatch(/print them again with --start-at/);
+    const refused = await manifest("--start-at", "tomorrow");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/start-at.*expected an ISO 8601 time/);
+  });
+
+  it("prints manifests that run when applied well after their start-at; a shard whose index was claimed exits 3, and its index fails", async () => {
+    // Applied 10 minutes after its start-at: the old manifests' deadline (printing + 5 min) was
+    // long past; this one's is the start-at plus the 20 minutes asked.
+    const startAtMs = Date.now() - 600_000;
+    const printed = await manifest(
+      ...["--start-at", new Date(startAtMs).toISOString(), "--barrier-timeout", "20m"],
+    );
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stderr).toContain(
+      `apply before ${new Date(startAtMs + 1_200_000).toISOString()}`,
+    );
+    expect(printed.stderr).not.toMatch(/print them again/);
+    const folderUri = /taillab merge (s3:\/\/\S+) --endpoint/.exec(printed.stderr)?.[1] ?? "";
+    const [secret, job] = loadAllYaml(printed.stdout) as [V1Secret, V1Job];
+    expect(job.spec?.template.metadata?.annotations?.["taillab.io/start-at"]).toBe(
+      new Date(startAtMs).toISOString(),
+    );
+    // Another shard 1 got there first: this run's shard 1 finds its index taken.
+    const prefix = folderUri.replace(/^s3:\/\/loadgen\//, "");
+    const s3 = createTargetS3Client({
+      url: testbed.url,
+      region: "us-east-1",
+      addressing: "path",
+      credentials,
+      bucket: "loadgen",
+      maxConnections: 1,
+    });
+    const folder = createMarkerStore({ client: s3.client, bucket: "loadgen", prefix });
+    await folder.create("ready/1", JSON.stringify({ index: 1, shards: 2, claim: "another" }));
+    await folder.put(`ready-at/1@${Date.now()}`, "");
+    s3.client.destroy();
+    await s3.handler.close();
+
+    // Applied as kubectl apply would, the Secret's values filled in.
+    await core.createNamespacedSecret({
+      namespace: "default",
+      body: { ...secret, stringData: env },
+    });
+    await batch.createNamespacedJob({ namespace: "default", body: job });
+    const jobName = job.metadata?.name ?? "";
+    const done = await jobEnd(jobName);
+    expect(done).toMatchObject({
+      conditions: expect.arrayContaining([
+        expect.objectContaining({ type: "Failed", status: "True", reason: "FailedIndexes" }),
+      ]),
+      completedIndexes: "0",
+      failedIndexes: "1",
+    });
+    const pods = await core.listNamespacedPod({
+      namespace: "default",
+      labelSelector: `job-name=${jobName},batch.kubernetes.io/job-completion-index=1`,
+    });
+    const [shardOne] = pods.items;
+    expect(shardOne?.status?.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(3);
+    expect(agent.output(shardOne?.metadata?.name ?? "")).toMatch(
+      /another shard already claimed index 1/,
+    );
+
+    const merged = await runCli(["merge", folderUri, "--endpoint", testbed.url, "--json"], env);
+    expect(merged.code).toBe(1);
+    const summary = RunSummarySchema.parse(JSON.parse(merged.stdout));
+    expect(summary.distributed?.merged).toEqual([0]);
+    expect(summary.distributed?.shards[1]).toMatchObject({ status: "missing" });
+    expect(summary.distributed?.t0 && Date.parse(summary.distributed.t0)).toBeGreaterThan(
+      startAtMs,
+    );
+    expect(summary.points[0]?.phases[0]?.requests).toBe(50);
+    await batch.deleteNamespacedJob({
+      name: jobName,
+      namespace: "default",
+      propagationPolicy: "Background",
+    });
+    await core.deleteNamespacedSecret({ name: secret.metadata?.name ?? "", namespace: "default" });
+  });
+});
+
+/** The Job's status once it has finished (Complete or Failed). */
+async function jobEnd(name: string) {
+  for (;;) {
+    const { status } = await batch.readNamespacedJobStatus({ name, namespace: "default" });
+    const ended = status?.conditions?.some(
+      (condition) =>
+        (condition.type === "Complete" || condition.type === "Failed") &&
+        condition.status === "True",
+    );
+    if (ended && status) return status;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** `taillab k8s run` in a process of its own, its stderr readable as it goes. */
 function startK8sRun(spec: string, ...extra: string[]) {

@@ -5,7 +5,8 @@ import {
   DEFAULT_TAILLAB_IMAGE,
 } from "@taillab/backend";
 import type * as KubernetesEntry from "@taillab/backend/kubernetes";
-import type { KubernetesRunRequest } from "@taillab/backend/kubernetes";
+import type { KubernetesRunPlan, KubernetesRunRequest } from "@taillab/backend/kubernetes";
+import { formatRunFolderUri } from "@taillab/core";
 import { formatFlagHelp, parseArguments, UsageError, type FlagDefinition } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
@@ -14,7 +15,7 @@ import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
 import { readSpecFlag } from "./run-command.ts";
 import { cliSecrets, RUN_FLAGS, type RunFlags } from "./run-flags.ts";
-import { durationFlagMs, SHARD_FLAGS } from "./shard-flags.ts";
+import { durationFlagMs, SHARD_FLAGS, startAtOf } from "./shard-flags.ts";
 import { printError, printOut } from "./terminal-output.ts";
 
 const pick = <Name extends string>(flags: readonly FlagDefinition[], names: readonly Name[]) =>
@@ -60,6 +61,13 @@ const K8S_FLAGS = [
     description: "the Job's hard stop (default 6h)",
   },
   ...pick(SHARD_FLAGS, ["barrier-timeout", "upload-records"]),
+  {
+    name: "start-at",
+    aliases: [],
+    takesValue: true,
+    description:
+      "the shards' earliest start (ISO 8601; default now): a manifest applied later needs one, as shards not ready by it plus the barrier timeout are missing",
+  },
   ...pick(RUN_FLAGS, ["access-key", "secret-key", "results", "name", "json"]),
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
 ] as const satisfies readonly FlagDefinition[];
@@ -75,7 +83,9 @@ the bucket under test, followed (pods ready, shards at the barrier, running, don
 the merged figures live), merged exactly into the results library at the end; the Job and the
 Secret it made are deleted. Ctrl-C writes the run's stop marker and deletes the Job; what the
 shards measured is merged. The spec's endpoint must be reachable from the pods.
-manifest: prints the Secret (values left out) and the Job as YAML, for review or GitOps.
+manifest: prints the Secret (values left out) and the Job as YAML, for review or GitOps; on
+stderr, by when they must be applied (--start-at plus the barrier timeout: give --start-at when
+the review takes longer) and how to merge the run once its Job is done (taillab merge).
 
 Flags:
 ${formatFlagHelp(K8S_FLAGS)}
@@ -108,6 +118,7 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
     namespace,
     image: stringFlag(flags, "image") ?? process.env.TAILLAB_IMAGE ?? DEFAULT_TAILLAB_IMAGE,
     ...(typeof flags.secret === "string" ? { secretName: flags.secret } : {}),
+    ...(flags["start-at"] !== undefined ? { startAtMs: startAtOf(flags["start-at"]) } : {}),
     barrierTimeoutMs: durationFlagMs(flags, "barrier-timeout", DEFAULT_BARRIER_TIMEOUT_MS),
     activeDeadlineSeconds: Math.ceil(
       durationFlagMs(flags, "active-deadline", DEFAULT_ACTIVE_DEADLINE_SECONDS * 1000) / 1000,
@@ -141,7 +152,27 @@ async function printManifests(
   // Printing needs no cluster nor credentials: the Secret's values are left out.
   const plan = await planKubernetesRun(request, null);
   printOut(manifestsYaml(plan.manifests));
+  printError(applyAdvice(plan, request.startAtMs !== undefined));
   return EXIT.ok;
+}
+
+/** What a user who applies the printed manifests must know: by when, and how the run ends. */
+export function applyAdvice(
+  { startAtMs, deadlineMs, folder, spec, manifests }: KubernetesRunPlan,
+  startAtGiven: boolean,
+): string {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const endpoint = spec.endpoints?.[0]?.url ?? "URL";
+  const secret = manifests.secret
+    ? `fill in the Secret's values (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), then `
+    : "";
+  const later = startAtGiven
+    ? ""
+    : " To apply later (a review, GitOps), print them again with --start-at (the earliest start) and a --barrier-timeout that covers the wait.";
+  return (
+    `taillab k8s manifest: ${secret}apply before ${iso(deadlineMs)}: shards not ready by then are missing and the run is aborted (the barrier's deadline: the start-at plus the barrier timeout); the shards start together at ${iso(startAtMs)} at the earliest.${later}\n` +
+    `Once the Job is done, merge the run into the results library: taillab merge ${formatRunFolderUri(folder)} --endpoint ${endpoint}\n`
+  );
 }
 
 async function runOnCluster(

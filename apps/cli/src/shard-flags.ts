@@ -96,7 +96,8 @@ export function shardFlagsOf(flags: Flags): ShardFlags | null {
   };
 }
 
-function startAtOf(text: string | true | undefined): number {
+/** `--start-at`'s instant, epoch ms; a missing or malformed one is refused at the flag. */
+export function startAtOf(text: string | true | undefined): number {
   if (typeof text !== "string") {
     throw new UsageError(
       "start-at",

@@ -49,6 +49,42 @@ describe("a run's plan on Kubernetes", () => {
     });
   });
 
+  it("starts the pods at the start-at it is given, the barrier's deadline counted from it", async () => {
+    const startAtMs = Date.parse("2030-01-02T03:04:05.000Z");
+    const plan = await planKubernetesRun(
+      {
+        ...request({
+          endpoints: [{ url: "http://minio.storage:9000" }],
+          clients: 4,
+          samples: 100,
+          objectSize: 1024,
+        }),
+        startAtMs,
+      },
+      null,
+    );
+    const template = plan.manifests.job.spec?.template;
+    expect(template?.metadata?.annotations).toEqual({
+      "taillab.io/start-at": "2030-01-02T03:04:05.000Z",
+    });
+    expect(template?.spec?.containers[0]?.args).toContain("60000ms");
+    expect(plan).toMatchObject({ startAtMs, deadlineMs: startAtMs + 60_000 });
+    // Without one, the run starts now: the plan is applied at once.
+    const beforeMs = Date.now();
+    const now = await planKubernetesRun(
+      request({
+        endpoints: [{ url: "http://minio.storage:9000" }],
+        clients: 4,
+        samples: 100,
+        objectSize: 1024,
+      }),
+      null,
+    );
+    expect(now.startAtMs).toBeGreaterThanOrEqual(beforeMs);
+    expect(now.startAtMs).toBeLessThanOrEqual(Date.now());
+    expect(now.deadlineMs - now.startAtMs).toBe(60_000);
+  });
+
   it("refuses what the pods cannot have: a CA file of this machine, the embedded testbed", async () => {
     const refused = await planKubernetesRun(
       request({

@@ -55,6 +55,11 @@ export interface KubernetesRunRequest {
    * one, the run makes one from the credentials of the spec's first endpoint here.
    */
   secretName?: string;
+  /**
+   * The earliest start, epoch ms (the pods' start-at); default: now. Manifests printed for review
+   * or GitOps are applied later: the barrier's deadline is this plus barrierTimeoutMs.
+   */
+  startAtMs?: number;
   /** Shards not ready this long after the start are missing, and the run is aborted. */
   barrierTimeoutMs: number;
   /** The Job's hard stop. */
@@ -69,6 +74,9 @@ export interface KubernetesRunPlan {
   /** Where the shards meet and leave their results. */
   folder: RunFolderUri;
   manifests: DistributedRunManifests;
+  /** The shards' earliest start and the barrier's deadline, epoch ms: apply before the latter. */
+  startAtMs: number;
+  deadlineMs: number;
 }
 
 /** The namespace of the kubeconfig's context, as kubectl would use it, else "default". */
@@ -120,6 +128,7 @@ export async function planKubernetesRun(
     `${request.barrierTimeoutMs}ms`,
     ...(request.uploadRecords ? ["--upload-records"] : []),
   ];
+  const startAtMs = request.startAtMs ?? Date.now();
   try {
     const manifests = validatedManifests({
       name: `taillab-${runId}`,
@@ -128,13 +137,20 @@ export async function planKubernetesRun(
       image: request.image,
       runArgs,
       resultsUri: formatRunFolderUri(folder),
-      startAt: new Date().toISOString(),
+      startAt: new Date(startAtMs).toISOString(),
       activeDeadlineSeconds: request.activeDeadlineSeconds,
       ttlSecondsAfterFinished: TTL_AFTER_FINISHED_SECONDS,
       credentials,
       labels: { "app.kubernetes.io/instance": runId },
     });
-    return { runId, spec, folder, manifests };
+    return {
+      runId,
+      spec,
+      folder,
+      manifests,
+      startAtMs,
+      deadlineMs: startAtMs + request.barrierTimeoutMs,
+    };
   } catch (error) {
     if (error instanceof ManifestError) throw new InputError(error.problems.map(asRequestField));
     throw error;
