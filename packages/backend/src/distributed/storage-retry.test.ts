@@ -32,7 +32,7 @@ describe("which failures of the bucket are worth another attempt", () => {
 });
 
 describe("retrying the barrier's requests", () => {
-  const clock = { now: () => Date.now(), giveUpAtMs: () => Date.now() + 60_000 };
+  const clock = { now: () => Date.now(), giveUpAtMs: () => Date.now() + 600_000 };
 
   it("tries again after transient failures, and not after a refusal", async () => {
     let calls = 0;
