@@ -6,9 +6,10 @@ import {
   type V1Job,
   type V1Secret,
 } from "@kubernetes/client-node";
-import { RunSummarySchema } from "@taillab/api";
-import { createMarkerStore, openResultsStore } from "@taillab/backend";
-import { createTargetS3Client, type ControlPlane } from "@taillab/engine";
+import { RunSpecSchema, RunSummarySchema } from "@taillab/api";
+import { openResultsStore, openRunFolder } from "@taillab/backend";
+import { parseRunFolderUri } from "@taillab/core";
+import type { ControlPlane } from "@taillab/engine";
 import {
   startControlPlane,
   startTaillabNodeAgent,
@@ -18,7 +19,7 @@ import {
 } from "@taillab/test-support";
 import { startTestbed, type Testbed } from "@taillab/testbed";
 import { spawn } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -198,20 +199,16 @@ describe("taillab k8s manifest", () => {
       new Date(startAtMs).toISOString(),
     );
     // Another shard 1 got there first: this run's shard 1 finds its index taken.
-    const prefix = folderUri.replace(/^s3:\/\/loadgen\//, "");
-    const s3 = createTargetS3Client({
-      url: testbed.url,
-      region: "us-east-1",
-      addressing: "path",
-      credentials,
-      bucket: "loadgen",
-      maxConnections: 1,
-    });
-    const folder = createMarkerStore({ client: s3.client, bucket: "loadgen", prefix });
-    await folder.create("ready/1", JSON.stringify({ index: 1, shards: 2, claim: "another" }));
-    await folder.put(`ready-at/1@${Date.now()}`, "");
-    s3.client.destroy();
-    await s3.handler.close();
+    const runFolder = parseRunFolderUri(folderUri);
+    if ("problem" in runFolder) throw new Error(runFolder.problem);
+    const spec = RunSpecSchema.parse(JSON.parse(await readFile(writeSpecFile, "utf8")));
+    const folder = await openRunFolder(spec, { env }, runFolder);
+    await folder.markers.create(
+      "ready/1",
+      JSON.stringify({ index: 1, shards: 2, claim: "another" }),
+    );
+    await folder.markers.put(`ready-at/1@${Date.now()}`, "");
+    await folder.close();
 
     // Applied as kubectl apply would, the Secret's values filled in.
     await core.createNamespacedSecret({

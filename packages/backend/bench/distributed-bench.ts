@@ -2,8 +2,10 @@
  * `pnpm bench distributed`: figures of distributed runs, for the closing note of issue 13.
  * - Start spread: N = 4, 8 and 16 local shard processes (`taillab run --shard`) against the
  *   embedded testbed, the latest minus the earliest actual start, from the merged run.
- * - Merge time: 100 shards of 1 M requests each (synthetic accounts: a few shards' worth of
- *   folded requests, reused), reading their results (JSON, checked) and merging them.
+ * - Merge time: `taillab merge`'s path (mergeRunFolder) for 100 shards of 1 M requests each:
+ *   their results read from the bucket (the embedded testbed, serving from this process), checked,
+ *   merged and written into a results library. The results are folded from generated requests
+ *   once (two shards' worth, alternated) and uploaded under every index.
  * - Barrier overhead: `taillab k8s run` with 4 shards on the local control plane, seconds from
  *   the Job's submission to T0.
  * BENCH_SKIP_KUBERNETES=1 leaves the control plane out.
@@ -11,10 +13,10 @@
 import {
   DISTRIBUTED_SCHEMA_VERSION,
   RunSpecSchema,
-  ShardResultSchema,
+  type ShardPhase,
   type ShardResult,
 } from "@taillab/api";
-import { mergeShards, PhaseAccount, type LogicalRequest } from "@taillab/core";
+import { PhaseAccount, type LogicalRequest } from "@taillab/core";
 import {
   startControlPlane,
   startTaillabNodeAgent,
@@ -30,8 +32,10 @@ import { promisify } from "node:util";
 import { openResultsStore } from "../src/index.ts";
 import { captureEnvironment } from "../src/run-environment.ts";
 import { planKubernetesRun, runOnKubernetes } from "../src/kubernetes.ts";
+import { readyAtKey } from "../src/distributed/barrier-markers.ts";
 import { mergeRunFolder } from "../src/distributed/merge-run.ts";
 import { openRunFolder } from "../src/distributed/run-folder-client.ts";
+import { doneKey, resultKey } from "../src/distributed/run-folder-layout.ts";
 
 const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
 const CLI = join(REPOSITORY, "apps", "cli", "src", "main.ts");
@@ -87,95 +91,107 @@ try {
     console.log(`  N = ${String(shards).padStart(2)}: ${summary.distributed?.startSpreadMs} ms`);
   }
 
-  console.log("merge of 100 shards of 1 M requests each:");
-  const results = syntheticShards(100, 1_000_000);
-  const texts = results.map((result) => JSON.stringify(result));
-  const parseStarted = performance.now();
-  const parsed = texts.map((text) => ShardResultSchema.parse(JSON.parse(text)));
-  const parseMs = performance.now() - parseStarted;
-  const mergeStarted = performance.now();
-  const merged = mergeShards({
-    shards: 100,
-    results: parsed,
-    readyAtMs: new Map(),
-    aborted: new Set(),
-    progressAtMs: new Map(),
-  });
-  const mergeMs = performance.now() - mergeStarted;
-  const requests = merged.points[0]?.phases[0]?.summary.requests ?? 0;
-  const megabytes = texts.reduce((sum, text) => sum + text.length, 0) / 1e6;
-  console.log(
-    `  ${requests.toLocaleString("en-US")} requests: results read in ${parseMs.toFixed(0)} ms (${megabytes.toFixed(1)} MB of JSON), merged in ${mergeMs.toFixed(0)} ms`,
-  );
+  console.log("merge of 100 shards of 1 M requests each (taillab merge's path):");
+  await mergeFromBucket(100, 1_000_000);
 
   if (process.env.BENCH_SKIP_KUBERNETES !== "1") await barrierOverhead();
 } finally {
   await testbed.close();
 }
 
-/** Shards whose accounts hold `requests` requests each, over a minute, from 10 clients each. */
-function syntheticShards(shards: number, requests: number): ShardResult[] {
+/**
+ * Uploads `shards` results of `requests` requests each into a run's folder, with the markers a
+ * finished run leaves (ready-at, done), then times mergeRunFolder on it, as `taillab merge` runs it.
+ */
+async function mergeFromBucket(shards: number, requests: number): Promise<void> {
+  const generatedStarted = performance.now();
+  const runId = `bench-merge-${Date.now()}`;
+  const folder = { bucket: "loadgen", prefix: `taillab/${runId}/`, runId };
+  const shardSpec = spec(shards * 10);
   const T0 = Date.now();
-  const distinct = 4;
-  const accounts = Array.from({ length: distinct }, (_, seed) => {
-    const account = new PhaseAccount({ op: "GET", loop: "closed", hedgeBudgetPct: null });
-    let state = seed + 1;
-    const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-    for (let n = 0; n < requests; n += 1) {
-      const startUs = Math.floor((n / requests) * 60e6);
-      const serviceUs = 500 + Math.floor(20_000 * random() ** 4);
-      const request: LogicalRequest = {
-        op: "GET",
-        intendedStartUs: startUs,
-        phaseIndex: 0,
-        client: n % 10,
-        measured: true,
-        winner: 0,
-        attempts: [
+  const phases = [1, 2].map((seed) => foldedPhase(requests, seed));
+  const client = await openRunFolder(shardSpec, secrets, folder);
+  let bytes = 0;
+  try {
+    for (let index = 0; index < shards; index += 1) {
+      const result: ShardResult = {
+        schemaVersion: DISTRIBUTED_SCHEMA_VERSION,
+        kind: "taillab-shard-result",
+        runId,
+        index,
+        shards,
+        spec: shardSpec,
+        environment: captureEnvironment(null),
+        endpointUrls: [testbed.url],
+        runStartEpochMs: T0,
+        startAtMs: T0,
+        t0Ms: T0,
+        startedAtMs: T0,
+        clock: null,
+        status: "complete",
+        error: null,
+        points: [
           {
-            replica: 0,
-            readyUs: startUs,
-            sentUs: startUs + 10,
-            headersUs: startUs + serviceUs,
-            firstByteUs: startUs + serviceUs,
-            endUs: startUs + serviceUs + 20,
-            bytes: 4096,
-            error: null,
+            params: { clients: 10, samples: requests, objectSizeBytes: 1024 },
+            finished: true,
+            phases: [phases[index % phases.length] as ShardPhase],
           },
         ],
+        recordCount: null,
       };
-      account.add(request);
+      const text = JSON.stringify(result);
+      bytes += text.length;
+      await client.markers.put(resultKey(index), text);
+      await client.markers.put(readyAtKey({ index, readyAtMs: T0 - 1_000 }), "");
+      await client.markers.put(doneKey(index), JSON.stringify({ index, status: "complete" }));
     }
-    const phase = { ...account.shape, summary: account.summary(), account: account.snapshot() };
-    account.destroy();
-    return phase;
-  });
-  const shardSpec = spec(shards * 10);
-  return Array.from({ length: shards }, (_, index) => ({
-    schemaVersion: DISTRIBUTED_SCHEMA_VERSION,
-    kind: "taillab-shard-result",
-    runId: "bench-merge",
-    index,
-    shards,
-    spec: shardSpec,
-    environment: captureEnvironment(null),
-    endpointUrls: [testbed.url],
-    runStartEpochMs: T0,
-    startAtMs: T0,
-    t0Ms: T0,
-    startedAtMs: T0,
-    clock: null,
-    status: "complete",
-    error: null,
-    points: [
-      {
-        params: { clients: 10, samples: requests, objectSizeBytes: 1024 },
-        finished: true,
-        phases: [accounts[index % distinct] as NonNullable<(typeof accounts)[number]>],
-      },
-    ],
-    recordCount: null,
-  }));
+    console.log(
+      `  ${shards} results uploaded (${(bytes / 1e6).toFixed(1)} MB of JSON) in ${((performance.now() - generatedStarted) / 1000).toFixed(1)} s`,
+    );
+    const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
+    const { summary, mergeMs } = await mergeRunFolder({ markers: client.markers, runId, store });
+    const merged = summary.points[0]?.phases[0]?.requests ?? 0;
+    console.log(
+      `  ${merged.toLocaleString("en-US")} requests merged from the bucket into the library in ${(mergeMs / 1000).toFixed(2)} s (read, checked, merged, written)`,
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+/** One shard's GET phase: `requests` requests over a minute from 10 clients, folded. */
+function foldedPhase(requests: number, seed: number): ShardPhase {
+  const account = new PhaseAccount({ op: "GET", loop: "closed", hedgeBudgetPct: null });
+  let state = seed;
+  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  for (let n = 0; n < requests; n += 1) {
+    const startUs = Math.floor((n / requests) * 60e6);
+    const serviceUs = 500 + Math.floor(20_000 * random() ** 4);
+    const request: LogicalRequest = {
+      op: "GET",
+      intendedStartUs: startUs,
+      phaseIndex: 0,
+      client: n % 10,
+      measured: true,
+      winner: 0,
+      attempts: [
+        {
+          replica: 0,
+          readyUs: startUs,
+          sentUs: startUs + 10,
+          headersUs: startUs + serviceUs,
+          firstByteUs: startUs + serviceUs,
+          endUs: startUs + serviceUs + 20,
+          bytes: 4096,
+          error: null,
+        },
+      ],
+    };
+    account.add(request);
+  }
+  const phase = { ...account.shape, summary: account.summary(), account: account.snapshot() };
+  account.destroy();
+  return phase;
 }
 
 async function barrierOverhead(): Promise<void> {
