@@ -28,7 +28,7 @@ export const SHARD_FLAGS = [
     aliases: [],
     takesValue: true,
     description:
-      "distributed run: shards not ready this long after --start-at are missing and the run is aborted (default 5m)",
+      "distributed run: shards not ready this long after --start-at are missing and the run is aborted; between phases, shards wait as long for a slower one (default 5m)",
   },
   {
     name: "upload-records",

@@ -22,6 +22,7 @@ import { RunEnvironmentSchema } from "./stored-run.ts";
  * run id) and leave their results there. What each shard writes under that folder:
  *
  *   ready/I, ready-at/I@MS, abort/I   the start barrier (backend's distributed/barrier-markers.ts)
+ *   phase/P/I@MS                      the gate before each later measured phase P (phase-gate.ts)
  *   progress/I.json                   ShardProgress, about every second while it runs (less
  *                                     often above 100 shards), and at each phase's end
  *   shards/I/result.json              ShardResult, when it ends (complete, stopped or failed)
