@@ -27,7 +27,8 @@ export interface MinioOptions {
 /**
  * Starts a private MinIO server for one test file: random root credentials, its own data
  * directory and HOME (so it never reads or writes the user's MinIO config), the web console off,
- * listening on 127.0.0.1 only. Resolves once `/minio/health/ready` answers 200.
+ * listening on 127.0.0.1 only. Resolves once `/minio/health/ready` answers 200 and the S3 API
+ * no longer answers 503 (not initialized).
  */
 export async function startMinio(options: MinioOptions = {}): Promise<MinioServer> {
   const [port, consolePort] = await freePorts(2);
@@ -57,11 +58,14 @@ export async function startMinio(options: MinioOptions = {}): Promise<MinioServe
       ...(options.domain ? { MINIO_DOMAIN: options.domain } : {}),
     }),
     ready: async () => {
-      const response = await fetch(`${url}/minio/health/ready`, {
-        signal: AbortSignal.timeout(2_000),
-      });
-      await response.body?.cancel();
-      return response.status === 200;
+      const answer = async (path: string) => {
+        const response = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(2_000) });
+        await response.body?.cancel();
+        return response.status;
+      };
+      // On a busy machine the health check can pass before the S3 API serves: an anonymous
+      // ListBuckets answers 503 XMinioServerNotInitialized until it does (403 after).
+      return (await answer("/minio/health/ready")) === 200 && (await answer("/")) !== 503;
     },
   });
   return {
