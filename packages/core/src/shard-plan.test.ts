@@ -61,12 +61,14 @@ describe("how shards share a spec", () => {
     expect(parts.map((part) => part.prepareObjects)).toEqual([251, 250, 250, 250]);
     expect(parts.reduce((sum, part) => sum + (part.totalBytes ?? 0), 0)).toBe(1024 * 1024);
     expect(parts.map((part) => part.totalBytes)).toEqual(Array(4).fill(262_144));
-    // Everything else is the spec's: the same mix, key choice and seed in every shard.
+    // Each shard draws its own sequence; everything else is the spec's: the same mix and key choice.
+    expect(parts.map((part) => part.seed)).toEqual([0, 1, 2, 3].map((i) => workload.seed + i));
     for (const part of parts) {
-      expect({ ...part, prepareObjects: 0, totalBytes: 0 }).toEqual({
+      expect({ ...part, prepareObjects: 0, totalBytes: 0, seed: 0 }).toEqual({
         ...workload,
         prepareObjects: 0,
         totalBytes: 0,
+        seed: 0,
       });
     }
     const { totalBytes, ...unbounded } = workload;

@@ -44,11 +44,14 @@ export function shardPointParams(params: RunPointParams, shard: ShardRole): RunP
  * A shard's part of a workload: its share of the prepared objects (in its own key space: the
  * shards together prepare what the spec asks, once) and of the payload bytes after which the
  * mix stops, so the shards together move `totalBytes`, not N times it. Its key choice draws
- * over its own prepared objects: a zipf workload on N shards has a hottest key on each.
+ * over its own prepared objects: a zipf workload on N shards has a hottest key on each. Its
+ * seed is the spec's plus its index: with the spec's own seed every shard's worker 0 would draw
+ * the same operations, keys and ranges in the same order as every other shard's.
  */
 export function shardWorkload(workload: Workload, shard: ShardRole): Workload {
   return {
     ...workload,
+    seed: workload.seed + shard.index,
     prepareObjects: shareOf(workload.prepareObjects, shard),
     ...(workload.totalBytes === undefined
       ? {}
