@@ -1,6 +1,6 @@
 import { RunIndexEntrySchema, RunSummarySchema } from "@taillab/api";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtemp, readdir, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -323,11 +323,20 @@ describe("taillab runs and report: a run the library cannot act on exits 2 in on
 
 describe("taillab with damaged run folders: every run listed, what is wrong said", () => {
   let library = "";
-  const ids: Record<"summary" | "meta" | "log", string> = { summary: "", meta: "", log: "" };
+  const kinds = ["summary", "meta", "log", "histograms", "garbage"] as const;
+  const ids: Record<(typeof kinds)[number], string> = {
+    summary: "",
+    meta: "",
+    log: "",
+    histograms: "",
+    garbage: "",
+  };
+  /** Records each run wrote: 4 PUTs, 4 GETs, 4 DELETEs. */
+  const RECORDS = 12;
 
   beforeAll(async () => {
     library = await newLibrary();
-    for (const kind of ["summary", "meta", "log"] as const) {
+    for (const kind of kinds) {
       const run = await runCli(["run", ...SMALL, "--json", "--results", library]);
       ids[kind] = RunSummarySchema.parse(JSON.parse(run.stdout)).runId;
     }
@@ -335,23 +344,50 @@ describe("taillab with damaged run folders: every run listed, what is wrong said
     await halve(join(library, ids.summary, "summary.json"));
     await halve(join(library, ids.meta, "run.json"));
     await halve(join(library, ids.log, "records.log"));
+    await halve(join(library, ids.histograms, "histograms.json"));
+    // 64 bytes of garbage in the middle of the log: the frames after them are intact.
+    const log = join(library, ids.garbage, "records.log");
+    const bytes = await readFile(log);
+    bytes.fill(0xee, bytes.length >> 1, (bytes.length >> 1) + 64);
+    await writeFile(log, bytes);
   });
 
-  it("runs list: all three listed, each marked damaged with its file", async () => {
+  it("runs list: all five listed, each marked damaged with its file", async () => {
     const result = await runCli(["runs", "list", "--results", library]);
     expect(result.code).toBe(0);
-    expect(result.stdout.match(/\(damaged\)/g)).toHaveLength(3);
+    expect(result.stdout.match(/\(damaged\)/g)).toHaveLength(5);
     expect(result.stdout).toMatch(
       new RegExp(`${ids.summary} is damaged: summary\\.json is not valid JSON`),
     );
     expect(result.stdout).toMatch(
       new RegExp(`${ids.meta} is damaged: run\\.json is not valid JSON`),
     );
+    for (const kind of ["log", "garbage"] as const) {
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `${ids[kind]} is damaged: records\\.log: the \\d+ bytes after record \\d+ could not be read \\(cut short or damaged\\); \\d+ of the run's ${RECORDS} records are lost`,
+        ),
+      );
+    }
     expect(result.stdout).toMatch(
-      new RegExp(
-        `${ids.log} is damaged: records\\.log: the \\d+ bytes after record \\d+ could not be read`,
-      ),
+      new RegExp(`${ids.histograms} is damaged: histograms\\.json is not valid JSON`),
     );
+  });
+
+  it("runs show and report, histograms.json cut: shown and exported, rebuilt from the records, the damage said", async () => {
+    const shown = await runCli(["runs", "show", ids.histograms, "--results", library]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("damaged: histograms.json is not valid JSON");
+    expect(shown.stdout).toContain("the histograms are rebuilt from the records");
+    const report = await runCli([
+      ...["report", ids.histograms, "--format", "json", "--results", library],
+    ]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stderr).toMatch(
+      new RegExp(`^warning: run ${ids.histograms} is damaged: histograms\\.json `),
+    );
+    const exported = JSON.parse(report.stdout) as { histograms: { op: string }[] };
+    expect(exported.histograms.map((phase) => phase.op)).toEqual(["PUT", "GET", "DELETE"]);
   });
 
   it("runs show, summary.json cut: shown from the records, the damage said", async () => {
@@ -372,27 +408,30 @@ describe("taillab with damaged run folders: every run listed, what is wrong said
     }
   });
 
-  it("report --requests of a cut records.log: exports what was read, and says records were lost", async () => {
-    const shown = JSON.parse(
-      (await runCli(["runs", "show", ids.log, "--json", "--results", library])).stdout,
-    ) as { recordCount: number; damage: { skippedLogBytes: number } };
-    expect(shown.recordCount).toBeLessThan(12);
-    expect(shown.damage.skippedLogBytes).toBeGreaterThan(0);
-    const result = await runCli([
-      "report",
-      ids.log,
-      "--format",
-      "csv",
-      "--requests",
-      "--results",
-      library,
-    ]);
-    expect(result.code).toBe(0);
-    expect(result.stdout.trimEnd().split("\n")).toHaveLength(shown.recordCount + 1);
-    expect(result.stderr).toMatch(
-      new RegExp(`^warning: run ${ids.log} is damaged: records\\.log: `),
-    );
-  });
+  it.each([
+    ["cut in half", "log"],
+    ["with garbage in the middle", "garbage"],
+  ] as const)(
+    "report --requests of a records.log %s: exports what was read, and says how many records were lost",
+    async (_, kind) => {
+      const shown = JSON.parse(
+        (await runCli(["runs", "show", ids[kind], "--json", "--results", library])).stdout,
+      ) as { recordCount: number; damage: { skippedLogBytes: number; lostRecords: number } };
+      expect(shown.recordCount).toBeLessThan(RECORDS);
+      expect(shown.damage.skippedLogBytes).toBeGreaterThan(0);
+      expect(shown.damage.lostRecords).toBe(RECORDS - shown.recordCount);
+      const result = await runCli([
+        ...["report", ids[kind], "--format", "csv", "--requests", "--results", library],
+      ]);
+      expect(result.code).toBe(0);
+      expect(result.stdout.trimEnd().split("\n")).toHaveLength(shown.recordCount + 1);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^warning: run ${ids[kind]} is damaged: records\\.log: .*; ${RECORDS - shown.recordCount} of the run's ${RECORDS} records are lost`,
+        ),
+      );
+    },
+  );
 });
 
 /** A full disk, made real: a tmpfs of `size` in a mount namespace of its own (Linux, unshare). */
