@@ -120,6 +120,8 @@ export interface ResultsStore {
    */
   list(): Promise<RunIndexEntry[]>;
   get(runId: string): Promise<StoredRun>;
+  /** Refuses (InputError naming runId) an id no run folder has; a damaged folder is a run too. */
+  requireRun(runId: string): Promise<void>;
   /** All records as columns (charts); torn frames at the end of the log are left out. */
   loadRecords(runId: string): Promise<RecordColumns>;
   /** The records one by one (CSV export), read frame by frame. */
@@ -286,6 +288,10 @@ class FolderResultsStore implements ResultsStore {
 
   list(): Promise<RunIndexEntry[]> {
     return this.syncIndex(new Set());
+  }
+
+  async requireRun(runId: string): Promise<void> {
+    await this.existingFolder(runId);
   }
 
   async get(runId: string): Promise<StoredRun> {
