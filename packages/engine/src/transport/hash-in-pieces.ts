@@ -6,7 +6,7 @@ import type { Checksum, SourceData } from "@smithy/types";
  * Hash.update throws "data is too long" from 2 GiB, and randomFillSync aborts the whole process
  * (a native assertion, exit 134) from 4 GiB. Such buffers are handed over in pieces of this size.
  */
-export const CRYPTO_PIECE_BYTES = 1024 ** 3;
+const CRYPTO_PIECE_BYTES = 1024 ** 3;
 
 export function* piecesOf(data: Uint8Array): Generator<Uint8Array> {
   for (let start = 0; start < data.length; start += CRYPTO_PIECE_BYTES) {
