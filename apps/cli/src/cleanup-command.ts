@@ -5,7 +5,7 @@ import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
 import { cliSecrets } from "./run-flags.ts";
 import { describeLeftovers, plural } from "./run-verdict.ts";
-import { printError, printOut } from "./terminal-output.ts";
+import { printError, printJson, printOut } from "./terminal-output.ts";
 
 const CLEANUP_FLAGS = [
   {
@@ -56,7 +56,7 @@ export async function cleanupCommand(argv: readonly string[]): Promise<number> {
     env: { ...process.env, ...cliSecrets(flags) },
   });
   if (flags.json) {
-    printOut(`${JSON.stringify(cleanup, null, 2)}\n`);
+    printJson(cleanup);
   } else {
     const { objects, uploads, buckets } = cleanup.removed;
     printOut(

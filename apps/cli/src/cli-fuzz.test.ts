@@ -1,26 +1,37 @@
 import { InputError } from "@taillab/api";
 import { validateRunSpec } from "@taillab/backend";
+import { fuzzSeed } from "@taillab/test-support";
 import fc from "fast-check";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseFlags, UsageError } from "./cli-args.ts";
+import { main } from "./cli-main.ts";
 import { readSpecFlag } from "./run-command.ts";
 import { RUN_FLAGS, specFromFlags } from "./run-flags.ts";
+import { shardFlagsOf } from "./shard-flags.ts";
+import { withoutControlCharacters } from "./terminal-output.ts";
 
 /**
- * `taillab run`'s input, generated: command lines and spec files through the same steps the
- * command takes before it runs anything (flags, spec file, validation). Whatever comes in, the
- * answer is a spec or a field error main prints on one line with exit 2; never another
- * exception. Most generated inputs are bad, and at least a thousand bad ones are tried a run.
+ * `taillab run`'s input, generated: command lines and spec files, strings of any code point
+ * (controls, non-ASCII) among them. Each goes through the steps the command takes before it runs
+ * anything (flags, spec file, validation): the answer is a spec or field errors, never another
+ * exception. Each one refused then goes through the command itself, main in this process, and
+ * the user sees what they must: exit 2, nothing on stdout, one line on stderr naming the field,
+ * and nothing created. At least a thousand refused inputs a run.
  */
 
+const SEED = fuzzSeed();
 let dir = "";
+let library = "";
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "taillab-cli-fuzz-"));
+  library = join(dir, "library");
+  vi.stubEnv("TAILLAB_RESULTS_DIR", library);
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -55,7 +66,7 @@ const WORDS = [
 ];
 const value = fc.oneof(
   fc.constantFrom(...WORDS),
-  fc.string({ maxLength: 12 }),
+  fc.string({ unit: "binary", maxLength: 12 }),
   fc.double().map(String),
   fc
     .array(fc.integer({ min: -5, max: 1e6 }), { minLength: 1, maxLength: 5 })
@@ -67,17 +78,26 @@ const flag = fc.oneof(
     .map(([definition, text]) =>
       definition.takesValue ? [`--${definition.name}`, text] : [`--${definition.name}`],
     ),
-  fc.string({ minLength: 1, maxLength: 10 }).map((word) => [`--${word}`]),
+  fc.string({ unit: "binary", minLength: 1, maxLength: 10 }).map((word) => [`--${word}`]),
   value.map((word) => [word]),
 );
 const commandLine = fc.array(flag, { maxLength: 8 }).map((parts) => parts.flat());
 
-/** What `taillab run` does with a command line before it runs anything. */
-async function checkRunInput(argv: string[]): Promise<"ok" | "refused"> {
+interface Problem {
+  field: string;
+  message: string;
+}
+
+/**
+ * What `taillab run` does with a command line before it runs anything: the spec is fine (null),
+ * or the problems, each naming its field. Any other exception fails the test.
+ */
+async function problemsOf(argv: string[]): Promise<Problem[] | null> {
   try {
     const flags = parseFlags(argv, RUN_FLAGS);
+    shardFlagsOf(flags);
     validateRunSpec(specFromFlags(flags, await readSpecFlag(flags)));
-    return "ok";
+    return null;
   } catch (error) {
     const problems =
       error instanceof InputError ? error.problems : error instanceof UsageError ? [error] : null;
@@ -87,12 +107,51 @@ async function checkRunInput(argv: string[]): Promise<"ok" | "refused"> {
       expect(field).toMatch(/\S/);
       expect(message).toMatch(/\S/);
     }
-    return "refused";
+    return problems;
   }
 }
 
+/** `taillab run ARGV` in this process, its output captured. */
+async function runMain(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const output = { stdout: "", stderr: "" };
+  const capture = (stream: "stdout" | "stderr") =>
+    vi.spyOn(process[stream], "write").mockImplementation((chunk: string | Uint8Array) => {
+      output[stream] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+      return true;
+    });
+  const spies = [capture("stdout"), capture("stderr")];
+  try {
+    const code = await main(["run", ...argv]);
+    return { code, ...output };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+/** A refused input as a user sees it: exit 2 and one line naming the first field at fault. */
+async function expectRefusedByMain(argv: string[], [first]: Problem[]): Promise<void> {
+  const { code, stdout, stderr } = await runMain(argv);
+  const context = `taillab run ${JSON.stringify(argv)} → ${JSON.stringify(stderr)}`;
+  expect({ code, stdout }, context).toEqual({ code: 2, stdout: "" });
+  expect(stderr.split("\n"), context).toHaveLength(2);
+  expect(stderr.endsWith("\n"), context).toBe(true);
+  expect(stderr, context).toContain(
+    `taillab run: ${withoutControlCharacters(first?.field ?? "")}: `,
+  );
+  expect(stderr, context).not.toMatch(/\bat .*\.ts:\d+/);
+  expect(await readdir(library).catch(() => []), context).toEqual([]);
+}
+
+/** Checks one input; answers whether it was refused. */
+async function checkRunInput(argv: string[]): Promise<boolean> {
+  const problems = await problemsOf(argv);
+  if (problems === null) return false;
+  await expectRefusedByMain(argv, problems);
+  return true;
+}
+
 const specValue = fc.oneof(
-  fc.anything(),
+  fc.anything({ stringUnit: "binary" }),
   fc.constantFrom(...WORDS),
   fc.array(fc.integer({ min: -3, max: 1e7 }), { maxLength: 6 }),
 );
@@ -119,12 +178,12 @@ const specText = fc.oneof(
       specValue,
     )
     .map((spec) => JSON.stringify(spec)),
-  fc.string(),
-  fc.json().map((text) => `\uFEFF${text}`),
-  fc.json().map((text) => text.slice(0, Math.floor(text.length / 2))),
+  fc.string({ unit: "binary" }),
+  fc.json({ stringUnit: "binary" }).map((text) => `\uFEFF${text}`),
+  fc.json({ stringUnit: "binary" }).map((text) => text.slice(0, Math.floor(text.length / 2))),
 );
 
-describe("taillab run's input, generated: a spec or a one-line field error, never a crash", () => {
+describe(`taillab run's input, generated: a spec or a one-line field error, never a crash (fuzz seed ${SEED})`, () => {
   let refused = 0;
   afterAll(() => {
     expect(refused).toBeGreaterThanOrEqual(1000);
@@ -133,9 +192,9 @@ describe("taillab run's input, generated: a spec or a one-line field error, neve
   it("command lines", async () => {
     await fc.assert(
       fc.asyncProperty(commandLine, async (argv) => {
-        if ((await checkRunInput(argv)) === "refused") refused += 1;
+        if (await checkRunInput(argv)) refused += 1;
       }),
-      { numRuns: 800, seed: 20261125 },
+      { numRuns: 800, seed: SEED },
     );
   });
 
@@ -146,9 +205,9 @@ describe("taillab run's input, generated: a spec or a one-line field error, neve
         file += 1;
         const path = join(dir, `spec-${file}.json`);
         await writeFile(path, text);
-        if ((await checkRunInput(["--spec", path, ...argv])) === "refused") refused += 1;
+        if (await checkRunInput(["--spec", path, ...argv])) refused += 1;
       }),
-      { numRuns: 500, seed: 20261125 },
+      { numRuns: 500, seed: SEED },
     );
   });
 });

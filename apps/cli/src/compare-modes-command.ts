@@ -6,7 +6,7 @@ import { readSpecFlag, runWithInterrupts } from "./run-command.ts";
 import { runVerdict, type RunVerdict } from "./run-verdict.ts";
 import { openLibrary } from "./results-library.ts";
 import { RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
-import { printError, printOut } from "./terminal-output.ts";
+import { printError, printJson, printOut } from "./terminal-output.ts";
 
 type CompareFlagName = Exclude<RunFlagName, "mode" | "out"> | "modes";
 
@@ -56,7 +56,8 @@ export async function compareModesCommand(argv: readonly string[]): Promise<numb
     verdicts.push(runVerdict(summary, cleanup));
     if (summary.status === "stopped") break;
   }
-  printOut(flags.json ? `${JSON.stringify({ runs }, null, 2)}\n` : formatModeComparison(runs));
+  if (flags.json) printJson({ runs });
+  else printOut(formatModeComparison(runs));
   // The run that says most: a stop, then leftovers on the server, then request errors.
   const severity = [EXIT.interrupted, EXIT.leftovers, EXIT.requestErrors];
   const worst = severity

@@ -111,3 +111,99 @@ describe("hostile server codes, names, tags and notes in the terminal", () => {
     expect(shown.stdout.split("\n").length).toBeGreaterThan(10);
   });
 });
+
+/** Characters JSON.stringify leaves raw that a terminal obeys or that reorder what it shows. */
+const RAW_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/u;
+/** An 8-bit CSI (U+009B), DEL, a right-to-left override and an isolate. */
+const C1_BIDI_CODE = "Slow\u202eDown\u009b2J\u007f\u2066x\u2069";
+/** Shows as "runexe.jpg" in a terminal that honours the override. */
+const C1_BIDI_TEXT = "run\u202egpj.exe\u009b31m";
+
+/** Every string in a parsed JSON value, keys included. */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, entry]) => [key, ...stringsIn(entry)]);
+  }
+  return [];
+}
+
+describe("hostile C1 and bidi characters", () => {
+  let bidiServer: Testbed;
+  beforeAll(async () => {
+    bidiServer = await startTestbedServer({
+      buckets: ["loadgen"],
+      interceptor: ({ operation }) =>
+        operation === "GetObject"
+          ? { fault: { status: 500, code: C1_BIDI_CODE, message: "hostile" } }
+          : undefined,
+    });
+  });
+  afterAll(async () => {
+    await bidiServer?.close();
+  });
+
+  it("every JSON the CLI prints escapes them, and parses back to the same text", async () => {
+    const run = await runCli(
+      [
+        "run",
+        ...["--endpoint", bidiServer.url, "--clients", "1", "--samples", "2", "--size", "1KiB"],
+        ...["--name", C1_BIDI_TEXT, "--json"],
+      ],
+      KEYS,
+    );
+    expect(run.code, run.stderr).toBe(1);
+    const { runId } = JSON.parse(run.stdout) as { runId: string };
+    const tagged = await runCli(["runs", "tag", runId, C1_BIDI_TEXT, "--json"]);
+    const outputs = {
+      run,
+      tagged,
+      list: await runCli(["runs", "list", "--json"]),
+      show: await runCli(["runs", "show", runId, "--json"]),
+      report: await runCli(["report", runId, "--format", "json"]),
+      compare: await runCli(["compare", runId, "--json"]),
+    };
+    const carries = {
+      run: [C1_BIDI_CODE],
+      tagged: [C1_BIDI_TEXT],
+      list: [C1_BIDI_TEXT],
+      show: [C1_BIDI_TEXT, C1_BIDI_CODE],
+      report: [C1_BIDI_TEXT, C1_BIDI_CODE],
+      // Figures and run ids only: nothing hostile to keep, nothing raw to print.
+      compare: [],
+    };
+    for (const [what, result] of Object.entries(outputs)) {
+      expect(result.code === 0 || what === "run", `${what}: ${result.stderr}`).toBe(true);
+      expect(result.stdout, what).not.toMatch(RAW_IN_JSON);
+      expect(result.stdout, what).not.toMatch(CONTROL_BUT_NEWLINE);
+      const strings = stringsIn(JSON.parse(result.stdout));
+      for (const text of carries[what as keyof typeof carries]) {
+        expect(result.stdout, what).toContain("\\u202E");
+        expect(strings, `${what} keeps ${JSON.stringify(text)}`).toContain(text);
+      }
+    }
+  });
+
+  it("the terminal's text drops the bidi overrides and isolates, as it drops controls", async () => {
+    const run = await runCli(
+      [
+        "run",
+        ...["--endpoint", bidiServer.url, "--clients", "1", "--samples", "2", "--size", "1KiB"],
+        ...["--name", C1_BIDI_TEXT],
+      ],
+      KEYS,
+    );
+    expect(run.code, run.stderr).toBe(1);
+    const runId = /Run id: (\S+)/.exec(run.stdout)?.[1] ?? "";
+    const listed = await runCli(["runs", "list"]);
+    const shown = await runCli(["runs", "show", runId]);
+    for (const [what, result] of Object.entries({ run, listed, shown })) {
+      expect(result.stdout + result.stderr, what).not.toMatch(BIDI);
+      expect(result.stdout + result.stderr, what).not.toMatch(CONTROL_BUT_NEWLINE);
+    }
+    expect(run.stdout).toContain("SlowDown2Jx: 2");
+    expect(shown.stdout).toMatch(/^rungpj\.exe31m \(/);
+  });
+});

@@ -9,7 +9,7 @@ import { formatRunComparison } from "@taillab/report";
 import { writeFile } from "node:fs/promises";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
-import { printError, printOut } from "./terminal-output.ts";
+import { escapedJson, printError, printJson, printOut } from "./terminal-output.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
 
 const REPORT_FLAGS = [
@@ -96,6 +96,9 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
   if (typeof flags.out === "string") {
     await writeFile(flags.out, report);
     printError(`wrote ${flags.out}\n`);
+  } else if (format === "json") {
+    // Escaped, not stripped: the same JSON value, whatever reads it.
+    process.stdout.write(escapedJson(report));
   } else if (process.stdout.isTTY) {
     printOut(report);
   } else {
@@ -118,14 +121,15 @@ export async function compareCommand(argv: readonly string[]): Promise<number> {
     runs.map((run) => run.summary),
     baselineIndex(flags.baseline, runIds.length),
   );
-  printOut(
-    flags.json
-      ? `${JSON.stringify(comparison, null, 2)}\n`
-      : formatRunComparison(
-          comparison,
-          runs.map((run, index) => `${run.name} [${runIds[index]}]`),
-        ),
-  );
+  if (flags.json) printJson(comparison);
+  else {
+    printOut(
+      formatRunComparison(
+        comparison,
+        runs.map((run, index) => `${run.name} [${runIds[index]}]`),
+      ),
+    );
+  }
   return EXIT.ok;
 }
 

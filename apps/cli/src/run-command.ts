@@ -19,7 +19,7 @@ import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
 import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
 import { runVerdict } from "./run-verdict.ts";
-import { printError, printOut } from "./terminal-output.ts";
+import { printError, printJson, printOut } from "./terminal-output.ts";
 
 export const RUN_HELP = `Usage: taillab run [flags]
 
@@ -176,7 +176,7 @@ async function printKeptSummary(store: ResultsStore, runId: string, asJson: bool
 
 export function printSummary(summary: RunSummary, asJson: boolean, inLibrary = true): void {
   if (asJson) {
-    printOut(`${JSON.stringify(summary, null, 2)}\n`);
+    printJson(summary);
     return;
   }
   const sweep = summary.points.length > 1;

@@ -4,7 +4,7 @@ import { leftoverStateOf } from "@taillab/core";
 import { formatDistributedSummary, formatPointS3bench, formatTable } from "@taillab/report";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
-import { printOut } from "./terminal-output.ts";
+import { printJson, printOut } from "./terminal-output.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
 import { describeLeftovers } from "./run-verdict.ts";
 
@@ -93,7 +93,7 @@ export async function runsCommand(argv: readonly string[]): Promise<number> {
 async function listRuns(store: ResultsStore, _args: string[], output: Output): Promise<number> {
   const runs = await store.list();
   if (output.json) {
-    printOut(`${JSON.stringify(runs, null, 2)}\n`);
+    printJson(runs);
     return EXIT.ok;
   }
   if (runs.length === 0) {
@@ -149,7 +149,7 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
       summary,
       rebuiltFromRecords: run.summary === null,
     };
-    printOut(`${JSON.stringify(shown, null, 2)}\n`);
+    printJson(shown);
     return EXIT.ok;
   }
   const { meta } = run;
@@ -213,7 +213,8 @@ function need(values: readonly string[], count: number, usage: string): void {
 }
 
 function print(output: Output, value: unknown, text: string): void {
-  printOut(output.json ? `${JSON.stringify(value, null, 2)}\n` : text);
+  if (output.json) printJson(value);
+  else printOut(text);
 }
 
 function printEntry(output: Output, entry: RunIndexEntry): number {

@@ -1,4 +1,5 @@
 import { RunSummarySchema, type PhaseSummary, type RunSummary } from "@taillab/api";
+import { openResultsStore } from "@taillab/backend";
 import { createTransport, type ControlPlane, type ObjectTransport } from "@taillab/engine";
 import { startDrippingProxy } from "@taillab/test-support";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -17,6 +18,9 @@ import { startTestbedProcess, type TestbedProcess } from "./test-support/testbed
  * its exit code and last line, what it left on the server and that `taillab cleanup` removes
  * exactly that. Runs give up on a request after 1 s (--request-timeout), so each case takes
  * seconds; nothing here bounds a duration but the test's own timeout, which a hang would hit.
+ * What is bounded is counted instead: a stopped server stays stopped until the run has exited
+ * (a run that waited for it would never exit), and a proxy in front counts the calls a cleanup
+ * makes after Ctrl-C.
  */
 
 let scratch = "";
@@ -129,6 +133,16 @@ const serverLostNotices = (result: CliResult) =>
   result.stderr.match(/^the server stopped answering at \d\d:\d\d:\d\d UTC .* ended early$/gm) ??
   [];
 
+/** Requests of the library's one run that failed with `code`, of the records on its disk. */
+async function recordedFailures(library: string, code: string): Promise<number> {
+  const store = await openResultsStore(library);
+  const [run] = await store.list();
+  if (!run) return 0;
+  const columns = await store.loadRecords(run.id);
+  const id = columns.errorCodes.indexOf(code);
+  return id < 1 ? 0 : columns.errorId.filter((errorId) => errorId === id).length;
+}
+
 /** What the run left under its own prefix. */
 const leftKeys = (server: Server, runId: string) => server.bucket.listKeys(`taillab/${runId}/`);
 
@@ -190,21 +204,33 @@ describe("a hung server (SIGSTOP)", () => {
     },
   );
 
-  it("Ctrl-C while it hangs: the run stops at once, the cleanup gives up after one timeout, exit 130 says what is left", async () => {
+  it("Ctrl-C while it hangs: the run stops, its cleanup sends one DeleteObjects of its three and gives up on it, exit 130 says what is left; the server resumes only once the run has exited", async () => {
     let server = await startServer(newFolder());
+    // In front of the server: it sees what the run sends even while the server is stopped.
+    const proxy = await startDrippingProxy({ host: "127.0.0.1", port: server.process.port });
     try {
       await putForeignObjects(server);
-      const run = startCli(runArgs(server.process.url), server.process.env);
-      await objectsWritten(server, 50);
+      const run = startCli(runArgs(proxy.url), server.process.env);
+      // More than two batches of 1 000 keys for the cleanup's DeleteObjects.
+      await objectsWritten(server, 2_500);
       server.process.signal("SIGSTOP");
       await sleep(500);
+      const sentBeforeStop = proxy.requestLines().length;
       run.child.kill("SIGINT");
+      // Stopped until the run has exited: a run that needed an answer would never exit, and the
+      // test's own timeout would fail it.
       const result = await run.result;
+      const sentAfterStop = proxy.requestLines().slice(sentBeforeStop);
       server = await revive(server);
 
       expect(result.code).toBe(130);
       const { runId, status } = summaryOf(result);
       expect(status).toBe("stopped");
+      // The cleanup is bounded by one call: the first DeleteObjects got no answer, so the
+      // batches after it were not sent to wait out a timeout each.
+      const posts = sentAfterStop.filter((line) => line.startsWith("POST "));
+      expect(posts, sentAfterStop.join("\n")).toHaveLength(1);
+      expect(posts[0]).toMatch(/^POST \/loadgen\/?\?delete\b/);
       expect(result.stderr).toContain(
         `stopping: in-flight requests cut off, cleaning up (Ctrl-C again quits at once; taillab cleanup ${runId} removes what is left)`,
       );
@@ -216,6 +242,7 @@ describe("a hung server (SIGSTOP)", () => {
       expect((await runCli(["cleanup", runId], server.process.env)).code).toBe(0);
       await expectOnlyForeignLeft(server);
     } finally {
+      await proxy.close();
       await server.close();
     }
   });
@@ -271,13 +298,20 @@ describe("a server killed and restarted mid-run", () => {
     let server = await startServer(dir);
     try {
       await putForeignObjects(server);
+      const library = join(newFolder(), "library");
       const run = startCli(
         ["run", "--endpoint", server.process.url, ...RUN, "--samples", "10000"],
-        server.process.env,
+        { ...server.process.env, TAILLAB_RESULTS_DIR: library },
       );
       await objectsWritten(server, 50);
       await server.close();
+      await until(async () => (await recordedFailures(library, "ECONNREFUSED")) > 0);
+      // The run has met the dead server. It is frozen while a new one starts, however long that
+      // takes, so it never counts the restart as the server's silence (5 s of it would end the
+      // phase early): the outage it sees ends when the test says, not when the start is done.
+      run.child.kill("SIGSTOP");
       server = await attach(await server.process.restart());
+      run.child.kill("SIGCONT");
       const result = await run.result;
 
       expect(result.code).toBe(1);

@@ -1,15 +1,33 @@
 /**
  * What the CLI prints. Run names, tags, notes and a server's error codes are anyone's text, and
  * a terminal obeys the control characters in it: ESC sequences recolour, move the cursor, set the
- * window title or write the clipboard (OSC 52), CR and backspace overwrite what was printed. So
- * every printer goes through here, and only the newlines the CLI writes itself remain.
+ * window title or write the clipboard (OSC 52), CR and backspace overwrite what was printed; bidi
+ * overrides and isolates show text in another order than it is (a run named "run\u202Egpj.exe"
+ * reads as "runexe.jpg"). So every printer goes through here, and only the newlines the CLI
+ * writes itself remain.
  */
 
-/** Unicode's control characters (C0, DEL, and C1, where 8-bit CSI and OSC live) but the newline. */
-const CONTROL_CHARACTERS = /(?!\n)\p{Cc}/gu;
+/**
+ * Unicode's control characters (C0, DEL, and C1, where 8-bit CSI and OSC live) but the newline,
+ * and the bidi embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
+ */
+const CONTROL_CHARACTERS = /(?!\n)\p{Cc}|[\u202A-\u202E\u2066-\u2069]/gu;
+
+/**
+ * What JSON.stringify leaves raw of those: it escapes C0 only. In JSON text they can only stand
+ * inside strings, where a \u escape means the same character.
+ */
+const RAW_IN_JSON = /[\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
 export function withoutControlCharacters(text: string): string {
   return text.replace(CONTROL_CHARACTERS, "");
+}
+
+/** JSON text with every control and bidi character escaped: the same value, safe to print. */
+export function escapedJson(json: string): string {
+  return json.replace(RAW_IN_JSON, (character) => {
+    return `\\u${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+  });
 }
 
 export function printOut(text: string): void {
@@ -18,4 +36,9 @@ export function printOut(text: string): void {
 
 export function printError(text: string): void {
   process.stderr.write(withoutControlCharacters(text));
+}
+
+/** A value as pretty JSON, losslessly: names and codes keep every character, escaped. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${escapedJson(JSON.stringify(value, null, 2))}\n`);
 }

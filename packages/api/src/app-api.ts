@@ -460,6 +460,7 @@ export const API_METHODS = {
   previewExperiment: method(ExperimentDraftSchema, ExperimentPreviewSchema),
 
   startRun: method(StartRunInputSchema, z.object({ runId: z.string() })),
+  /** Stops the series `runId` belongs to; nothing if it has ended; an id no run has is refused. */
   stopRun: method(RunIdSchema, z.void()),
   activeRun: method(none, ActiveRunSchema.nullable()),
   /**

@@ -87,6 +87,12 @@ export const RunMetaSchema = z.object({
    * its end, one that kept its objects, or one written before cleanups were recorded).
    */
   cleanup: RunCleanupSchema.nullable().default(null),
+  /**
+   * Records the run wrote to records.log, counted when it ended (complete, stopped, failed): a
+   * log damaged later says how many it lost. Null while it runs, for a run that died, and in
+   * runs written before it was counted.
+   */
+  recordsWritten: z.number().int().min(0).nullable().default(null),
 });
 export type RunMeta = z.infer<typeof RunMetaSchema>;
 
@@ -156,6 +162,8 @@ export const RunDamageSchema = z.object({
   problems: z.array(z.string()),
   /** Bytes of records.log after its last readable frame (cut short or damaged): their records are lost. */
   skippedLogBytes: z.number().int().min(0),
+  /** Records lost with them, when the run counted what it wrote (run.json's recordsWritten). */
+  lostRecords: z.number().int().min(0).nullable().default(null),
 });
 export type RunDamage = z.infer<typeof RunDamageSchema>;
 

@@ -19,28 +19,71 @@ function specOf(input: Record<string, unknown>) {
 }
 
 describe("object sizes against the machine's memory", () => {
+  const endpoints = [{ url: "http://127.0.0.1:9000" }];
+
   it("1 MiB objects on a 16 GiB laptop: accepted", () => {
     expect(machineCapacityProblems(specOf({ objectSize: "1MiB" }), laptop)).toEqual([]);
   });
 
-  it("5 GiB objects with 3 workers (20 GiB) on 16 GiB: refused, naming objectSize", () => {
-    expect(machineCapacityProblems(specOf({ objectSize: "5GiB" }), laptop)).toEqual([
+  it("4 GiB × 4 samples on the embedded testbed, which keeps them in memory: refused, suggesting a testbed on disk", () => {
+    const spec = specOf({ objectSize: "4GiB", clients: 1, samples: 4 });
+    expect(machineCapacityProblems(spec, laptop)).toEqual([
       {
         field: "objectSize",
         message:
-          "objects of 5GiB need 20GiB of memory (the largest object, once shared and once in each of 3 workers); this machine has 16GiB",
+          "objects of 4GiB need 20GiB of memory (the largest object, and 16GiB of objects the embedded testbed keeps in memory); this machine has 16GiB: keep the objects on disk (taillab testbed --dir FOLDER, then --endpoint its URL) or use a real server",
       },
     ]);
   });
 
-  it("4 GiB objects with one worker per client, 1 client: 8 GiB, accepted", () => {
-    expect(
-      machineCapacityProblems(specOf({ objectSize: "4GiB", clients: 1, samples: 1 }), laptop),
-    ).toEqual([]);
+  it("the same against an endpoint: the engine's one 4 GiB buffer, accepted", () => {
+    const spec = specOf({ objectSize: "4GiB", clients: 1, samples: 4, endpoints });
+    expect(machineCapacityProblems(spec, laptop)).toEqual([]);
+  });
+
+  it("a point's objects are gone after its cleanup; without one, every point's stay", () => {
+    const sweep = { objectSize: ["1GiB", "3GiB"], clients: 1, samples: 4 };
+    // With cleanup: 3 GiB + 4 × 3 GiB. Without: 1 GiB × 4 more, kept from the first point.
+    expect(machineCapacityProblems(specOf(sweep), laptop)).toEqual([]);
+    const kept = specOf({ ...sweep, phases: ["write", "read"] });
+    expect(machineCapacityProblems(kept, laptop)).toEqual([
+      {
+        field: "objectSize[1]",
+        message: expect.stringMatching(/^objects of 3GiB need 19GiB of memory .* 16GiB of objects/),
+      },
+    ]);
+  });
+
+  it("verification: a stamped copy per client's PUT, 1 GiB × 20 clients refused", () => {
+    const spec = { objectSize: "1GiB", clients: 20, samples: 20, endpoints };
+    expect(machineCapacityProblems(specOf(spec), laptop)).toEqual([]);
+    expect(machineCapacityProblems(specOf({ ...spec, verify: true }), laptop)).toEqual([
+      {
+        field: "objectSize",
+        message:
+          "objects of 1GiB need 21GiB of memory (the largest object, and a stamped copy for each of 20 clients' PUTs); this machine has 16GiB",
+      },
+    ]);
+  });
+
+  it.each([
+    ["get:100 keeps the 100 prepared objects", "get:100", []],
+    ["put:100 adds one per request", "put:100", ["objectSize"]],
+  ])("a mix on the embedded testbed: %s", (_name, ops, fields) => {
+    const spec = specOf({
+      objectSize: "100MiB",
+      clients: 1,
+      samples: 100,
+      workload: { ops, prepareObjects: 100 },
+    });
+    expect(machineCapacityProblems(spec, laptop).map((problem) => problem.field)).toEqual(fields);
   });
 
   it("a sweep: the point that does not fit is named by its index", () => {
-    const problems = machineCapacityProblems(specOf({ objectSize: ["1KiB", "5GiB"] }), laptop);
+    const problems = machineCapacityProblems(
+      specOf({ objectSize: ["1KiB", "5GiB"], endpoints, verify: true }),
+      laptop,
+    );
     expect(problems.map((problem) => problem.field)).toEqual(["objectSize[1]"]);
   });
 

@@ -1,5 +1,13 @@
 import { formatByteSize, type FieldError, type RunSpec } from "@taillab/api";
-import { expandSweep, maxSizeBytes, parseSizeDistribution, valueRange } from "@taillab/core";
+import {
+  expandSweep,
+  maxSizeBytes,
+  meanSizeBytes,
+  parseOperationMix,
+  parseSizeDistribution,
+  valueRange,
+  type WorkloadOperation,
+} from "@taillab/core";
 import { connectionsPerReplica, defaultWorkerCount } from "@taillab/engine";
 import { readFileSync } from "node:fs";
 import { freemem, totalmem } from "node:os";
@@ -40,30 +48,72 @@ export function machineCapacityProblems(
 }
 
 /**
- * Object sizes this machine cannot hold. The engine keeps a point's largest object in memory:
- * one random buffer its workers share, and a copy in each worker (sockets write ordinary
- * buffers). Past the machine's memory the allocation fails mid-start, so such a size is refused
- * before anything is created, naming the field it came from.
+ * Object sizes this machine cannot hold. The engine keeps a point's largest object in memory,
+ * one random buffer its workers share, and with verification a stamped copy per PUT in flight
+ * (one per client). The embedded testbed, in this process, keeps every object it is sent in
+ * memory: a point's objects until its cleanup, every point's without one. Past the machine's
+ * memory a run fails mid-start or the process is killed mid-run, so such a spec is refused before
+ * anything is created, naming the field the size came from.
  */
 function objectMemoryProblems(spec: RunSpec, machine: MachineLimits): FieldError[] {
   const sizes = spec.workload?.sizes;
   const distribution = sizes === undefined ? null : parseSizeDistribution(sizes);
-  const fromDistribution = distribution?.ok ? maxSizeBytes(distribution.value) : null;
+  const fromDistribution = distribution?.ok ? distribution.value : null;
+  const embedded = spec.endpoints === undefined;
+  const cleansUp = spec.phases.includes("cleanup");
+  let storedBefore = 0;
   for (const point of expandSweep(spec)) {
-    const largest = fromDistribution ?? point.objectSizeBytes;
-    const workers = Math.min(spec.workers ?? machine.defaultWorkers, point.clients);
-    const needed = largest * (workers + 1);
+    const largest = fromDistribution ? maxSizeBytes(fromDistribution) : point.objectSizeBytes;
+    const copies = spec.verify ? point.clients : 0;
+    const engine = largest * (1 + copies);
+    const stored = embedded
+      ? storedObjects(spec, point.samples) *
+        (fromDistribution ? meanSizeBytes(fromDistribution) : point.objectSizeBytes)
+      : 0;
+    const kept = cleansUp ? stored : storedBefore + stored * spec.repeat;
+    storedBefore = cleansUp ? 0 : kept;
+    const needed = engine + kept;
     if (needed <= machine.memoryBytes) continue;
-    const field = fromDistribution !== null ? "workload.sizes" : objectSizeField(spec, largest);
+    const field = fromDistribution ? "workload.sizes" : objectSizeField(spec, largest);
+    const parts = [
+      copies > 0
+        ? `the largest object, and a stamped copy for ${copies === 1 ? "the client's PUT" : `each of ${copies} clients' PUTs`}`
+        : "the largest object",
+      ...(kept > 0
+        ? [`${formatByteSize(kept)} of objects the embedded testbed keeps in memory`]
+        : []),
+    ];
+    const instead =
+      kept > 0
+        ? ": keep the objects on disk (taillab testbed --dir FOLDER, then --endpoint its URL) or use a real server"
+        : "";
     return [
       {
         field,
-        message: `objects of ${formatByteSize(largest)} need ${formatByteSize(needed)} of memory (the largest object, once shared and once in each of ${workers} worker${workers === 1 ? "" : "s"}); this machine has ${formatByteSize(machine.memoryBytes)}`,
+        message: `objects of ${formatByteSize(largest)} need ${formatByteSize(needed)} of memory (${parts.join(", and ")}); this machine has ${formatByteSize(machine.memoryBytes)}${instead}`,
       },
     ];
   }
   return [];
 }
+
+/**
+ * Objects a point writes: s3bench's write phase one per sample; a mix its prepared objects and
+ * one per request that writes a new key (a live session's are unbounded and not counted).
+ */
+function storedObjects(spec: RunSpec, samples: number): number {
+  if (!spec.workload) return samples;
+  const mix = parseOperationMix(spec.workload.ops);
+  const writesPct = mix.ok
+    ? mix.value
+        .filter((entry) => WRITING_OPERATIONS.has(entry.op))
+        .reduce((sum, entry) => sum + entry.weightPct, 0)
+    : 0;
+  return spec.workload.prepareObjects + Math.ceil((samples * writesPct) / 100);
+}
+
+/** The mix's operations that make a new object. */
+const WRITING_OPERATIONS: ReadonlySet<WorkloadOperation> = new Set(["put", "copy", "multipart"]);
 
 /** Files a run keeps open besides its connections: logs, workers, the store, stdio. */
 const BASE_OPEN_FILES = 256;

@@ -36,6 +36,7 @@ function meta(spec: Record<string, unknown>, cleanup: RunCleanup | null): RunMet
     status: "complete",
     error: null,
     cleanup,
+    recordsWritten: null,
   };
 }
 

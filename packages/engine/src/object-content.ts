@@ -1,4 +1,5 @@
 import { createHash, randomFillSync } from "node:crypto";
+import { piecesOf, updateInPieces } from "./transport/hash-in-pieces.ts";
 
 /**
  * The bytes written for each key. Every object is a prefix of one random buffer, sized by
@@ -22,7 +23,7 @@ const STAMP_BYTES = 8;
 /** Random bytes in shared memory, made once per run point, so every worker writes the same data. */
 export function createSharedContentBytes(sizeBytes: number): SharedArrayBuffer {
   const bytes = new SharedArrayBuffer(sizeBytes);
-  randomFillSync(new Uint8Array(bytes));
+  for (const piece of piecesOf(new Uint8Array(bytes))) randomFillSync(piece);
   return bytes;
 }
 
@@ -31,25 +32,36 @@ export function createObjectContent(
   distinctPerKey: boolean,
   sizeOf: (keyNumber: number) => number,
 ): ObjectContent {
-  // A private copy: sockets write ordinary buffers, and the copy is made once per point.
-  const shared = Buffer.from(new Uint8Array(sharedBytes));
+  // A view, not a copy: a copy per worker held a 5 GiB object once more in each of them.
+  const shared = Buffer.from(sharedBytes);
+  const stampOf = (keyNumber: number): Buffer => {
+    const stamp = Buffer.alloc(STAMP_BYTES);
+    stamp.writeBigUInt64BE(BigInt(keyNumber));
+    return stamp;
+  };
   const bodyFor = (keyNumber: number): Buffer => {
     const size = sizeOf(keyNumber);
     if (!distinctPerKey) return shared.subarray(0, size);
     const body = Buffer.from(shared.subarray(0, size));
-    const stamp = Buffer.alloc(STAMP_BYTES);
-    stamp.writeBigUInt64BE(BigInt(keyNumber));
-    stamp.copy(body, 0, 0, Math.min(STAMP_BYTES, size));
+    stampOf(keyNumber).copy(body, 0, 0, Math.min(STAMP_BYTES, size));
     return body;
+  };
+  // Bytes start … end - 1 of the key's object, hashed where they lie: a GET's expectation no
+  // longer copies the whole object first.
+  const md5Of = (keyNumber: number, start: number, end: number): string => {
+    const hash = createHash("md5");
+    const stamped = distinctPerKey ? Math.min(STAMP_BYTES, end) : 0;
+    if (start < stamped) hash.update(stampOf(keyNumber).subarray(start, stamped));
+    return updateInPieces(hash, shared.subarray(Math.max(start, stamped), end)).digest("hex");
   };
   // Without stamps, objects of one size are the same bytes: their checksum is worked out once.
   const sharedMd5BySize = new Map<number, string>();
   const expectationFor = (keyNumber: number) => {
     const size = sizeOf(keyNumber);
-    if (distinctPerKey) return { bytes: size, md5Hex: md5Hex(bodyFor(keyNumber)) };
+    if (distinctPerKey) return { bytes: size, md5Hex: md5Of(keyNumber, 0, size) };
     let md5 = sharedMd5BySize.get(size);
     if (md5 === undefined) {
-      md5 = md5Hex(shared.subarray(0, size));
+      md5 = md5Of(keyNumber, 0, size);
       sharedMd5BySize.set(size, md5);
     }
     return { bytes: size, md5Hex: md5 };
@@ -59,12 +71,8 @@ export function createObjectContent(
     bodyFor,
     expectationFor,
     expectationForRange(keyNumber, { start, endInclusive }) {
-      const slice = bodyFor(keyNumber).subarray(start, endInclusive + 1);
-      return { bytes: slice.length, md5Hex: md5Hex(slice) };
+      const end = Math.min(endInclusive + 1, sizeOf(keyNumber));
+      return { bytes: Math.max(0, end - start), md5Hex: md5Of(keyNumber, start, end) };
     },
   };
-}
-
-function md5Hex(data: Uint8Array): string {
-  return createHash("md5").update(data).digest("hex");
 }

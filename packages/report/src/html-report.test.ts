@@ -33,7 +33,7 @@ describe("renderRunReport", () => {
       `summary.json is not valid JSON (${hostile}); the summary is rebuilt from the records`,
     ];
     const page = renderRunReport(
-      { ...syntheticRun({}), damage: { problems, skippedLogBytes: 812 } },
+      { ...syntheticRun({}), damage: { problems, skippedLogBytes: 812, lostRecords: null } },
       { language: "en" },
     );
     expect(page).toContain("folder is damaged: the figures cover what could be read.");

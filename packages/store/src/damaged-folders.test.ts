@@ -111,8 +111,10 @@ describe("a damaged run folder", () => {
     expect(run.recordCount).toBeLessThan(200);
     expect(run.damage?.skippedLogBytes).toBeGreaterThan(0);
     expect(run.damage?.skippedLogBytes).toBeLessThan(size / 2);
+    // The run counted the 200 records it wrote: the loss is said in records.
+    expect(run.damage?.lostRecords).toBe(200 - run.recordCount);
     expect(run.damage?.problems).toEqual([
-      `records.log: the ${run.damage?.skippedLogBytes} bytes after record ${run.recordCount} could not be read (cut short or damaged); the records in them are lost`,
+      `records.log: the ${run.damage?.skippedLogBytes} bytes after record ${run.recordCount} could not be read (cut short or damaged); ${200 - run.recordCount} of the run's 200 records are lost`,
     ]);
     expect((await entryOf(store, id)).damage).toEqual(run.damage);
     const exported: unknown[] = [];
@@ -130,7 +132,26 @@ describe("a damaged run folder", () => {
     const run = await store.get(id);
     expect(run.recordCount).toBeLessThan(200);
     expect(run.damage?.skippedLogBytes).toBeGreaterThan(bytes.length - middle);
+    expect(run.damage?.lostRecords).toBe(200 - run.recordCount);
     expect((await store.loadRecords(id)).count).toBe(run.recordCount);
+  });
+
+  it("records.log cut in a run that never counted its records (it died, or predates the count): the loss said in bytes", async () => {
+    const { store, id, folder } = await storeWithRun();
+    const meta = join(folder, "run.json");
+    const { recordsWritten, ...older } = JSON.parse(await readFile(meta, "utf8")) as {
+      recordsWritten: number;
+    };
+    expect(recordsWritten).toBe(200);
+    await writeFile(meta, JSON.stringify(older));
+    await halve(join(folder, "records.log"));
+    const run = await store.get(id);
+    expect(run.damage?.lostRecords).toBeNull();
+    expect(run.damage?.problems).toEqual([
+      expect.stringMatching(
+        /could not be read \(cut short or damaged\); the records in them are lost$/,
+      ),
+    ]);
   });
 
   it("records.log missing: listed with no records, and says so", async () => {
@@ -138,14 +159,17 @@ describe("a damaged run folder", () => {
     await rm(join(folder, "records.log"));
     const entry = await entryOf(store, id);
     expect(entry).toMatchObject({ status: "complete", recordCount: 0 });
-    expect(entry.damage?.problems).toEqual(["records.log is missing; the run's records are lost"]);
+    expect(entry.damage?.problems).toEqual([
+      "records.log is missing; the run's 200 records are lost",
+    ]);
+    expect(entry.damage?.lostRecords).toBe(200);
   });
 
   it("records.log replaced by another file: listed, says it is not a records log", async () => {
     const { store, id, folder } = await storeWithRun();
     await writeFile(join(folder, "records.log"), "time,op,key\n");
     expect((await entryOf(store, id)).damage?.problems).toEqual([
-      "records.log: it is not a TailLab records log; the run's records are lost",
+      "records.log: it is not a TailLab records log; the run's 200 records are lost",
     ]);
   });
 

@@ -22,6 +22,7 @@ function metaWith(specInput: Record<string, unknown>): RunMeta {
     status: "running",
     error: null,
     cleanup: null,
+    recordsWritten: null,
   };
 }
 

@@ -120,6 +120,8 @@ export interface ResultsStore {
    */
   list(): Promise<RunIndexEntry[]>;
   get(runId: string): Promise<StoredRun>;
+  /** Refuses (InputError naming runId) an id no run folder has; a damaged folder is a run too. */
+  requireRun(runId: string): Promise<void>;
   /** All records as columns (charts); torn frames at the end of the log are left out. */
   loadRecords(runId: string): Promise<RecordColumns>;
   /** The records one by one (CSV export), read frame by frame. */
@@ -239,6 +241,7 @@ class FolderResultsStore implements ResultsStore {
         status: "running",
         error: null,
         cleanup: null,
+        recordsWritten: null,
       } satisfies RunMeta,
       `run ${id}: run.json`,
     );
@@ -287,9 +290,13 @@ class FolderResultsStore implements ResultsStore {
     return this.syncIndex(new Set());
   }
 
+  async requireRun(runId: string): Promise<void> {
+    await this.existingFolder(runId);
+  }
+
   async get(runId: string): Promise<StoredRun> {
     const run = await this.inspect(runId);
-    const log = await this.readLogExtent(run.folder, run.status);
+    const log = await this.readLogExtent(run.folder, run.status, run.meta.recordsWritten);
     return {
       meta: { ...run.meta, status: run.status },
       status: run.status,
@@ -591,24 +598,41 @@ class FolderResultsStore implements ResultsStore {
   /**
    * The records a run's log holds and what could not be read of it. A log whose writer is gone
    * may have been cut short or damaged since, so its frames are checked; a live writer's is only
-   * walked (its last frame may be half-written at this moment).
+   * walked (its last frame may be half-written at this moment). What is lost is said in
+   * records when the run counted those it wrote (`recordsWritten`), else in bytes.
    */
-  private async readLogExtent(folder: string, status: RunStatus): Promise<LogExtentReport> {
+  private async readLogExtent(
+    folder: string,
+    status: RunStatus,
+    recordsWritten: number | null,
+  ): Promise<LogExtentReport> {
     const path = join(folder, RUN_FILES.records);
+    const lostOf = (records: number) =>
+      recordsWritten === null ? null : Math.max(0, recordsWritten - records);
     try {
       const extent = await countLogRecords(path, RUN_FILES.records, {
         verify: status !== "running",
       });
-      if (status === "running" || extent.skippedBytes === 0) return { ...extent, problem: null };
+      if (status === "running" || extent.skippedBytes === 0) {
+        return { ...extent, lostRecords: null, problem: null };
+      }
+      const lostRecords = lostOf(extent.records);
+      const lost =
+        lostRecords === null
+          ? "the records in them are lost"
+          : `${lostRecords} of the run's ${recordsWritten} records are lost`;
       return {
         ...extent,
-        problem: `${RUN_FILES.records}: the ${extent.skippedBytes} bytes after record ${extent.records} could not be read (cut short or damaged); the records in them are lost`,
+        lostRecords,
+        problem: `${RUN_FILES.records}: the ${extent.skippedBytes} bytes after record ${extent.records} could not be read (cut short or damaged); ${lost}`,
       };
     } catch (error) {
+      const all =
+        recordsWritten === null ? "the run's records" : `the run's ${recordsWritten} records`;
       const problem = isCode(error, "ENOENT")
-        ? `${RUN_FILES.records} is missing; the run's records are lost`
-        : `${(error as Error).message}; the run's records are lost`;
-      return { records: 0, skippedBytes: 0, problem };
+        ? `${RUN_FILES.records} is missing; ${all} are lost`
+        : `${(error as Error).message}; ${all} are lost`;
+      return { records: 0, skippedBytes: 0, lostRecords: lostOf(0), problem };
     }
   }
 
@@ -679,7 +703,7 @@ class FolderResultsStore implements ResultsStore {
     if (run.status === "interrupted" && old?.status !== "interrupted") {
       await removeAbandonedTemporaries(run.folder);
     }
-    const log = await this.readLogExtent(run.folder, run.status);
+    const log = await this.readLogExtent(run.folder, run.status, run.meta.recordsWritten);
     const damage = damageOf(run.problems.map(describeProblem), log);
     return indexEntryOf(run.meta, run.status, run.summary, log.records, damage);
   }
@@ -693,7 +717,7 @@ class FolderResultsStore implements ResultsStore {
       : (await exists(join(folder, RUN_FILES.summary)))
         ? "complete"
         : "interrupted";
-    const log = await this.readLogExtent(folder, status);
+    const log = await this.readLogExtent(folder, status, null);
     const reason = error.message.replace(`run ${id}: `, "");
     const createdAt = (await stat(folder)).mtime.toISOString();
     return unreadableEntryOf(id, createdAt, status, log.records, damageOf([reason], log));
@@ -832,6 +856,8 @@ class FolderResultsStore implements ResultsStore {
 }
 
 interface LogExtentReport extends LogExtent {
+  /** Records the run wrote that cannot be read, when it counted them; else null. */
+  lostRecords: number | null;
   /** What is wrong with the log, for a person, or null. */
   problem: string | null;
 }
@@ -843,7 +869,9 @@ function describeProblem({ file, reason }: FolderProblem): string {
 
 function damageOf(problems: string[], log: LogExtentReport): RunDamage | null {
   const all = log.problem === null ? problems : [...problems, log.problem];
-  return all.length === 0 ? null : { problems: all, skippedLogBytes: log.skippedBytes };
+  return all.length === 0
+    ? null
+    : { problems: all, skippedLogBytes: log.skippedBytes, lostRecords: log.lostRecords };
 }
 
 function randomHex(): string {

@@ -158,6 +158,7 @@ export class FolderRunWriter implements RunWriter {
           ...meta,
           status: checked.status,
           error: null,
+          recordsWritten: this.log.recordsWritten,
         }));
       } catch (error) {
         throw await this.failAndReport(runWriteError(join(this.dir, RUN_FILES.meta), error));
@@ -196,7 +197,12 @@ export class FolderRunWriter implements RunWriter {
     this.state = "ending";
     await this.log.close().catch(() => {});
     await this.host
-      .updateMeta(this.id, (meta) => ({ ...meta, status: "failed", error: reason }))
+      .updateMeta(this.id, (meta) => ({
+        ...meta,
+        status: "failed",
+        error: reason,
+        recordsWritten: this.log.recordsWritten,
+      }))
       .catch(() => {});
     await this.end();
   }

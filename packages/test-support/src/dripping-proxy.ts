@@ -11,6 +11,11 @@ export interface DrippingProxy {
   url: string;
   /** Bytes the clients sent so far (a run's progress, for a test to wait on). */
   clientBytes(): number;
+  /**
+   * The HTTP request lines the clients sent so far (`POST /loadgen?delete HTTP/1.1`), in order:
+   * seen here even while the server behind is stopped, so a test can count what a client sends.
+   */
+  requestLines(): string[];
   drip(): void;
   /** Back to passing everything through at once. */
   pass(): void;
@@ -23,6 +28,7 @@ export async function startDrippingProxy(
 ): Promise<DrippingProxy> {
   let dripping = false;
   let clientBytes = 0;
+  const requestLines: string[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
 
@@ -30,6 +36,7 @@ export async function startDrippingProxy(
     const upstream = connect(target.port, target.host);
     sockets.add(client).add(upstream);
     const queued: Buffer[] = [];
+    const findRequestLines = requestLineFinder((line) => requestLines.push(line));
     let draining: NodeJS.Timeout | null = null;
     const dripOne = () => {
       if (draining) timers.delete(draining);
@@ -56,6 +63,7 @@ export async function startDrippingProxy(
     });
     client.on("data", (chunk: Buffer) => {
       clientBytes += chunk.length;
+      findRequestLines(chunk);
       upstream.write(chunk);
     });
     const closeBoth = () => {
@@ -74,6 +82,7 @@ export async function startDrippingProxy(
   return {
     url: `http://127.0.0.1:${address.port}`,
     clientBytes: () => clientBytes,
+    requestLines: () => [...requestLines],
     drip: () => {
       dripping = true;
     },
@@ -85,5 +94,19 @@ export async function startDrippingProxy(
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     },
+  };
+}
+
+const REQUEST_LINE = /^(?:GET|PUT|POST|DELETE|HEAD) \S+ HTTP\/1\.[01]$/;
+/** A request line is short; what is kept of a line still open (a body without CRLF) is capped. */
+const OPEN_LINE_BYTES = 16 * 1024;
+
+/** Feeds one connection's bytes; calls `found` with each request line, across chunk edges. */
+function requestLineFinder(found: (line: string) => void): (chunk: Buffer) => void {
+  let open = "";
+  return (chunk) => {
+    const lines = (open + chunk.toString("latin1")).split("\r\n");
+    open = (lines.pop() ?? "").slice(-OPEN_LINE_BYTES);
+    for (const line of lines) if (REQUEST_LINE.test(line)) found(line);
   };
 }

@@ -18,3 +18,4 @@ export {
 } from "./taillab-image.ts";
 export { startDrippingProxy, type DrippingProxy } from "./dripping-proxy.ts";
 export { selfSignedCertificate, type SelfSignedCertificate } from "./self-signed-certificate.ts";
+export { fuzzSeed } from "./fuzz-seed.ts";

@@ -6,6 +6,7 @@ const STATUS_BY_CODE = {
   BadDigest: 400,
   BucketAlreadyOwnedByYou: 409,
   BucketNotEmpty: 409,
+  EntityTooLarge: 400,
   EntityTooSmall: 400,
   InternalError: 500,
   InvalidAccessKeyId: 403,

@@ -15,7 +15,7 @@ import {
   PutObjectCommand,
 } from "@aws-sdk/client-s3";
 import { createHash } from "node:crypto";
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type ClientRequest } from "node:http";
 import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestbed } from "./index.ts";
@@ -162,6 +162,29 @@ describe.each(["memory", "directory"] as const)("the testbed with the %s store",
       );
       expect(head.ContentType).toBe("binary/octet-stream");
       expect(head.ContentLength).toBe(3);
+    });
+
+    it("stores a body sent in chunks without a Content-Length", async () => {
+      const reply = await rawPut(`${fixture.testbed.url}/${bucket}/chunked`, {}, (request) => {
+        request.write("first half, ");
+        request.end("second half");
+      });
+      expect(reply.status).toBe(200);
+      const got = await fixture.client.send(
+        new GetObjectCommand({ Bucket: bucket, Key: "chunked" }),
+      );
+      expect(await got.Body?.transformToString()).toBe("first half, second half");
+    });
+
+    it("refuses a body declared over 5 GiB with EntityTooLarge (400) before any of it arrives", async () => {
+      const reply = await rawPut(
+        `${fixture.testbed.url}/${bucket}/huge`,
+        { "content-length": String(5 * 1024 ** 3 + 1) },
+        // Headers only: the answer must not wait for 5 GiB that never come.
+        (request) => request.flushHeaders(),
+      );
+      expect(reply.status).toBe(400);
+      expect(reply.body).toContain("<Code>EntityTooLarge</Code>");
     });
 
     it("overwrites an object", async () => {
@@ -686,3 +709,24 @@ describe("a testbed whose clock is off", () => {
     );
   });
 });
+
+/** An unsigned PUT written by `send`; answers the status and body (the request is then cut off). */
+function rawPut(
+  url: string,
+  headers: Record<string, string>,
+  send: (request: ClientRequest) => void,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: "PUT", headers }, (reply) => {
+      let body = "";
+      reply.setEncoding("utf8");
+      reply.on("data", (chunk: string) => (body += chunk));
+      reply.on("end", () => {
+        resolve({ status: reply.statusCode ?? 0, body });
+        request.destroy();
+      });
+    });
+    request.on("error", reject);
+    send(request);
+  });
+}

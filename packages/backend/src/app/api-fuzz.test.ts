@@ -7,6 +7,7 @@ import {
   type ApiMethodName,
 } from "@taillab/api";
 import { parseRunSpec } from "@taillab/core";
+import { fuzzSeed } from "@taillab/test-support";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppClient, type AppClient } from "./test-support/app-client.ts";
@@ -16,10 +17,11 @@ import { startAppClient, type AppClient } from "./test-support/app-client.ts";
  * (dispatchApiCall) and the real backend service: each must answer the fields at fault, one
  * line each, and never throw, crash or leak a stack trace. Bad means refused by the call's
  * schema, or well-formed but naming nothing the backend holds, or an experiment whose spec
- * cannot run.
+ * cannot run. Strings hold any code point, controls and non-ASCII ones among them.
  */
 
 const RUNS_PER_CALL = 48;
+const SEED = fuzzSeed();
 
 let app: AppClient;
 beforeAll(async () => {
@@ -49,7 +51,7 @@ const VALID: Record<ApiMethodName, unknown> = {
   testConnection: { endpointId: "e1" },
   createBucket: { endpointId: "e1" },
   listExperiments: undefined,
-  saveExperiment: { draft },
+  saveExperiment: { experimentId: "x1", draft },
   removeExperiment: { experimentId: "x1" },
   previewExperiment: draft,
   startRun: { experiment: draft },
@@ -95,19 +97,23 @@ function withChange(
   return copy;
 }
 
+/** Any value; its strings and keys of any code point (C0, C1, bidi, astral), not just ASCII. */
+const anything = fc.anything({ stringUnit: "binary" });
+const anyString = fc.string({ unit: "binary", minLength: 1, maxLength: 12 });
+
 /** The valid input spoilt: a value replaced by anything, a field dropped or one added, or all of it replaced. */
 function spoilt(valid: unknown): fc.Arbitrary<unknown> {
   const paths = pathsOf(valid).filter((path) => path.length > 0);
-  if (paths.length === 0) return fc.anything();
+  if (paths.length === 0) return anything;
   const somePath = fc.constantFrom(...paths);
   return fc.oneof(
-    fc.anything(),
+    anything,
     fc
-      .tuple(somePath, fc.anything())
+      .tuple(somePath, fc.oneof(anything, anyString))
       .map(([path, value]) => withChange(valid, path, (parent, key) => (parent[key] = value))),
     somePath.map((path) => withChange(valid, path, (parent, key) => delete parent[key])),
     fc
-      .tuple(somePath, fc.string({ minLength: 1, maxLength: 12 }), fc.anything())
+      .tuple(somePath, anyString, anything)
       .map(([path, key, value]) =>
         withChange(valid, path.slice(0, -1).concat(["_"]), (parent) => (parent[`${key}x`] = value)),
       ),
@@ -120,21 +126,40 @@ function refusedBySchema(name: ApiMethodName): fc.Arbitrary<unknown> {
   return spoilt(VALID[name]).filter((input) => !schema.safeParse(input).success);
 }
 
-const unknownId = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,15}$/).map((id) => `fuzz-${id}`);
+/** Ids of the backend's own shape, and of any other (path traversal, controls, non-ASCII). */
+const unknownId = fc.oneof(
+  fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,15}$/).map((id) => `fuzz-${id}`),
+  fc.string({ unit: "binary", minLength: 1, maxLength: 24 }),
+  fc.constantFrom("../../etc/passwd", "..", ".", "r1/../r2", "%2e%2e", "\u0000", "CON"),
+);
+
+/** Input fields that name something the backend holds; an access key id is a credential's. */
+const ID_FIELD = /^(?!accessKeyId$)\w*Ids?$/;
+
+function isIdPath(path: Path): boolean {
+  return ID_FIELD.test(String(path.at(-1)));
+}
+
+/** The fields of a call's input, as its contract (the schema) spells them. */
+function contractIdFields(name: ApiMethodName): string[] {
+  const schema = API_METHODS[name].input.toJSONSchema({ unrepresentable: "any", io: "input" });
+  const keys = [...JSON.stringify(schema).matchAll(/"(\w+)":\{/g)].map((match) => match[1] ?? "");
+  return [...new Set(keys.filter((key) => ID_FIELD.test(key)))].sort();
+}
+
+/** The valid input with one of its ids swapped for one the backend does not hold. */
+function withUnknownId(name: ApiMethodName): fc.Arbitrary<unknown> | null {
+  const paths = pathsOf(VALID[name]).filter(isIdPath);
+  if (paths.length === 0) return null;
+  return fc.tuple(fc.constantFrom(...paths), unknownId).map(([path, id]) =>
+    withChange(VALID[name], path, (parent, key) => {
+      parent[key] = Array.isArray(parent[key]) ? [id] : id;
+    }),
+  );
+}
 
 /** Well-formed inputs that name nothing the backend holds, or a spec that cannot run. */
 const SEMANTIC: Partial<Record<ApiMethodName, fc.Arbitrary<unknown>>> = {
-  getRun: unknownId.map((runId) => ({ runId })),
-  renameRun: unknownId.map((runId) => ({ runId, name: "n" })),
-  tagRun: unknownId.map((runId) => ({ runId, tag: "t" })),
-  untagRun: unknownId.map((runId) => ({ runId, tag: "t" })),
-  annotateRun: unknownId.map((runId) => ({ runId, notes: "" })),
-  removeRun: unknownId.map((runId) => ({ runId })),
-  exportReport: unknownId.map((runId) => ({ runIds: [runId], format: "html" })),
-  removeEndpoint: unknownId.map((endpointId) => ({ endpointId })),
-  updateEndpoint: unknownId.map((endpointId) => ({ endpointId, draft: endpointDraft })),
-  testConnection: unknownId.map((endpointId) => ({ endpointId })),
-  removeExperiment: unknownId.map((experimentId) => ({ experimentId })),
   startRun: spoilt(spec)
     .filter((bad) => typeof bad === "object" && bad !== null && !Array.isArray(bad))
     .filter((bad) => !parseRunSpec(bad).ok)
@@ -166,7 +191,16 @@ function expectFieldErrors(
   }
 }
 
-describe("every app call answers generated bad input with field errors, never a crash", () => {
+describe("the fuzz cases cover the contract", () => {
+  it.each(API_METHOD_NAMES)("%s: an unknown-id case for each id its input takes", (name) => {
+    const covered = pathsOf(VALID[name])
+      .filter(isIdPath)
+      .map((path) => String(path.at(-1)));
+    expect([...new Set(covered)].sort()).toEqual(contractIdFields(name));
+  });
+});
+
+describe(`every app call answers generated bad input with field errors, never a crash (fuzz seed ${SEED})`, () => {
   let generated = 0;
   afterAll(() => {
     // The point of the exercise: well over a thousand bad inputs a run.
@@ -174,15 +208,17 @@ describe("every app call answers generated bad input with field errors, never a 
   });
 
   it.each(API_METHOD_NAMES)("%s", async (name) => {
-    const semantic = SEMANTIC[name];
-    const inputs = semantic ? fc.oneof(refusedBySchema(name), semantic) : refusedBySchema(name);
+    const cases = [refusedBySchema(name), withUnknownId(name), SEMANTIC[name]].filter(
+      (arbitrary) => arbitrary !== null && arbitrary !== undefined,
+    );
+    const inputs = fc.oneof(...cases);
     await fc.assert(
       fc.asyncProperty(inputs, async (input) => {
         generated += 1;
         const answer = await dispatchApiCall(app.service, name, input);
         expectFieldErrors(name, input, answer);
       }),
-      { numRuns: RUNS_PER_CALL, seed: 20261125 },
+      { numRuns: RUNS_PER_CALL, seed: SEED },
     );
     // Nothing a bad call could have started is running.
     expect(await app.api.activeRun()).toBeNull();

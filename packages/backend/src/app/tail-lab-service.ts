@@ -137,7 +137,12 @@ export async function createTailLabService(
             : null,
       });
     },
-    stopRun: ({ runId }) => runs.stop(runId),
+    stopRun: async ({ runId }) => {
+      // A run that ended a moment ago is stopped already; an id the library never held is a
+      // mistake to name, not one to ignore.
+      await store.requireRun(runId);
+      await runs.stop(runId);
+    },
     retuneRun: ({ runId, tuning }) => runs.retune(runId, tuning),
     activeRun: async () => runs.active(),
 

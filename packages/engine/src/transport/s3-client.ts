@@ -1,5 +1,6 @@
 import { S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
 import type { HttpAuthScheme } from "@smithy/types";
+import { PiecewiseSha256 } from "./hash-in-pieces.ts";
 import type { TransportTarget } from "./object-transport.ts";
 import { parseEndpointUrl, requestTimeoutOf, tlsConnectOptions } from "./transport-target.ts";
 import { UndiciHttpHandler } from "./undici-http-handler.ts";
@@ -24,7 +25,8 @@ const anonymousAuthScheme: HttpAuthScheme = {
  * retries), checksums only where an operation requires one (several S3-compatible servers reject
  * the SDK's default CRC32 headers), no `Expect: 100-continue` round trip, undici connections to
  * the endpoint's own address whatever the addressing (as the fast path: `bucket.localhost` needs
- * no DNS name), the target's request timeout and TLS settings.
+ * no DNS name), the target's request timeout and TLS settings, and a SHA-256 that takes objects
+ * of 2 GiB and more.
  */
 export function createTargetS3Client(
   target: TransportTarget,
@@ -49,6 +51,7 @@ export function createTargetS3Client(
     responseChecksumValidation: "WHEN_REQUIRED",
     expectContinueHeader: false,
     followRegionRedirects: false,
+    sha256: PiecewiseSha256,
     ...(target.credentials === null
       ? {
           httpAuthSchemes: [anonymousAuthScheme],

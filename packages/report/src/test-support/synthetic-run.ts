@@ -163,6 +163,7 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
     status: "complete",
     error: null,
     cleanup: null,
+    recordsWritten: null,
   };
   return { meta, summary, histograms, latencySeries, intervals, damage: null };
 }
