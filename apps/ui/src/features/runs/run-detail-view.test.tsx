@@ -167,7 +167,10 @@ describe("RunDetailView", () => {
     const problems = [
       "records.log: the 812 bytes after record 300 could not be read (cut short or damaged); the records in them are lost",
     ];
-    show({ ...runDetailFixture({}), damage: { problems, skippedLogBytes: 812, lostRecords: null } });
+    show({
+      ...runDetailFixture({}),
+      damage: { problems, skippedLogBytes: 812, lostRecords: null },
+    });
     const banner = await screen.findByTestId("damaged-banner");
     expect(banner.textContent).toContain("The figures cover what could be read:");
     expect(banner.querySelectorAll("li")[0]?.textContent).toBe(problems[0]);

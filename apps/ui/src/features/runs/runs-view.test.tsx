@@ -60,7 +60,10 @@ describe("RunsView", () => {
     const problems = [
       "summary.json is not valid JSON (x); the summary is rebuilt from the records",
     ];
-    const damaged = indexEntry({ id: "run-d", damage: { problems, skippedLogBytes: 0, lostRecords: null } });
+    const damaged = indexEntry({
+      id: "run-d",
+      damage: { problems, skippedLogBytes: 0, lostRecords: null },
+    });
     installFakeTailLab({ listRuns: vi.fn(async () => [complete, damaged]) });
     renderUi(<RunsView />);
     const badge = await waitFor(() => within(rowOf("run-d")).getByTestId("run-damaged"));
