@@ -78,25 +78,6 @@ export async function removeLeftovers(
   return cleanup;
 }
 
-/** Two cleanups of one run (of two points) as one. */
-export function mergeCleanups(a: RunCleanup, b: RunCleanup): RunCleanup {
-  const merged: RunCleanup = {
-    at: b.at,
-    removed: {
-      objects: a.removed.objects + b.removed.objects,
-      uploads: a.removed.uploads + b.removed.uploads,
-      buckets: a.removed.buckets + b.removed.buckets,
-    },
-    objectsLeft: a.objectsLeft + b.objectsLeft,
-    uploadsLeft: a.uploadsLeft + b.uploadsLeft,
-    bucketsLeft: [...a.bucketsLeft, ...b.bucketsLeft],
-    unchecked: [...new Set([...a.unchecked, ...b.unchecked])],
-    errorsByCode: { ...a.errorsByCode },
-  };
-  for (const [code, times] of Object.entries(b.errorsByCode)) addError(merged, code, times);
-  return merged;
-}
-
 function emptyCleanup(): RunCleanup {
   return {
     at: new Date().toISOString(),

@@ -59,7 +59,7 @@ describe("run notices", () => {
     ],
     [
       { code: "cleanupLeftovers", params: { objects: 12 } },
-      "deleting the 12 objects this point wrote",
+      "deleting the 12 objects the run wrote and did not delete",
     ],
     [
       { code: "modeCouldNotStart", params: { mode: "tied", reason: "endpoint refused" } },

@@ -12,6 +12,7 @@ import {
   type RunProgress,
   type RunSeries,
   type RunSpec,
+  type RunSummary,
 } from "@taillab/api";
 import type { ResultsStore } from "@taillab/store";
 import { randomBytes } from "node:crypto";
@@ -107,6 +108,15 @@ export function createRunManager(options: {
       // Notices before the run has an id (the testbed's address) are sent after `started`.
       const earlyNotices: { message: string; notice?: RunNotice }[] = [];
       let runId: string | null = null;
+      // Said once the measuring ends: a stopped run is reported at once, its cleanup follows.
+      let reported = false;
+      const report = async (summary: RunSummary) => {
+        reported = true;
+        await progress.flush();
+        series.active = null;
+        series.live = null;
+        emit(finished(summary.runId, summary.status, null, place, series.runIds));
+      };
       try {
         const hooks: ClusterRunHooks = {
           signal: series.stop.signal,
@@ -156,6 +166,7 @@ export function createRunManager(options: {
             if (runId === null) earlyNotices.push({ message, notice });
             else emit({ type: "notice", runId, message, notice });
           },
+          onMeasured: report,
           onCleanup: async (cleanup) => {
             const notice = cleanupNotice(cleanup);
             if (runId !== null && notice) {
@@ -170,10 +181,13 @@ export function createRunManager(options: {
         const summary = plan.cluster
           ? await runOnCluster(spec, plan.cluster, { secrets, store, name, tags }, hooks)
           : await runAndRecord(spec, secrets, hooks, { store, name, tags });
-        await progress.flush();
-        emit(finished(summary.runId, summary.status, null, place, series.runIds));
+        if (!reported) await report(summary);
       } catch (error) {
         progress.cancel();
+        if (reported) {
+          // The run was reported and stored as measured; what failed after is its cleanup.
+          break;
+        }
         if (runId === null) {
           // Failed before it started (a check of the endpoint): the first run's caller is told;
           // a later run's failure ends the series with a notice on the run before it.
