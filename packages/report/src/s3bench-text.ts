@@ -1,4 +1,5 @@
 import {
+  MISSED_START_TOLERANCE_MS,
   valueRange,
   type ParamDifference,
   type PointParam,
@@ -6,7 +7,6 @@ import {
 } from "@taillab/core";
 import {
   formatByteSize,
-  MISSED_START_TOLERANCE_MS,
   type LatencyStats,
   type Operation,
   type PhaseSummary,

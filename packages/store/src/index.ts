@@ -9,6 +9,7 @@ export {
 } from "./results-store.ts";
 export type { RunWriter } from "./run-writer.ts";
 export type { RebuiltResults } from "./records-summary.ts";
+export { LogicalRequestReader } from "./logical-requests.ts";
 export {
   errorAt,
   keyAt,

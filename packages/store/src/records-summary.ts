@@ -13,30 +13,23 @@ import {
   PhaseAccount,
   phaseShapeOf,
   summaryOperations,
-  type AttemptTimeline,
   type IntervalLogLine,
   type LogicalRequest,
 } from "@taillab/core";
-import { OPERATIONS, TEXT_KEY_FLAG, type RecordColumns } from "./record-columns.ts";
+import { LogicalRequestReader } from "./logical-requests.ts";
+import type { RecordColumns } from "./record-columns.ts";
 
 /**
  * A RunSummary, phase histograms and interval log lines rebuilt from a run's records, for a run
  * that never wrote its own (killed, power cut, failed) or to check one that did. The records are
- * folded into the same accounting as the engine's (core's PhaseAccount): a logical request is an
- * attempt 1 and the attempts right after it of the same key, phase and client; each operation of
+ * folded into the same accounting as the engine's (core's PhaseAccount), as the logical requests
+ * the engine folded (LogicalRequestReader); each operation of
  * each point is counted with the spec's rules (phaseShapeOf), so a rebuilt summary equals the one
  * the engine wrote, figure for figure. What the records cannot say:
  * - finishedAt is createdAt plus the last record's end (records count from the run's start,
  *   taken a moment after createdAt);
  * - a phase stopped before its first answer has no records, so it is not listed.
  */
-
-interface PendingRequest {
-  pointIndex: number;
-  key: number;
-  request: LogicalRequest;
-  attempts: AttemptTimeline[];
-}
 
 /** What RecordsSummarizer rebuilds. */
 export interface RebuiltResults {
@@ -51,7 +44,9 @@ export class RecordsSummarizer {
   private readonly meta: RunMeta;
   /** Accounts by point, then operation. */
   private readonly points = new Map<number, Map<Operation, PhaseAccount>>();
-  private pending: PendingRequest | null = null;
+  private readonly requests = new LogicalRequestReader((pointIndex, request) =>
+    this.settle(pointIndex, request),
+  );
   private lastEndUs = 0;
 
   constructor(meta: RunMeta) {
@@ -59,55 +54,7 @@ export class RecordsSummarizer {
   }
 
   add(batch: RecordColumns): void {
-    for (let row = 0; row < batch.count; row += 1) {
-      const pointIndex = batch.pointIndex[row] ?? 0;
-      const op = OPERATIONS[batch.op[row] ?? 0] ?? "PUT";
-      const keyNumber = batch.keyNumber[row] ?? 0;
-      const key = keyNumber >= TEXT_KEY_FLAG ? -1 - (keyNumber - TEXT_KEY_FLAG) : keyNumber;
-      const phaseIndex = batch.phaseIndex[row] ?? 0;
-      const client = batch.client[row] ?? 0;
-      const attempt: AttemptTimeline = {
-        replica: batch.replica[row] ?? 0,
-        readyUs: batch.readyUs[row] ?? 0,
-        sentUs: batch.sentUs[row] ?? 0,
-        headersUs: batch.headersUs[row] ?? 0,
-        firstByteUs: batch.firstByteUs[row] ?? 0,
-        endUs: batch.endUs[row] ?? 0,
-        bytes: batch.bytes[row] ?? 0,
-        error: batch.errorCodes[batch.errorId[row] ?? 0] ?? null,
-      };
-      this.lastEndUs = Math.max(this.lastEndUs, attempt.endUs);
-      const pending = this.pending;
-      const continues =
-        pending !== null &&
-        (batch.attempt[row] ?? 1) > 1 &&
-        pending.pointIndex === pointIndex &&
-        pending.request.op === op &&
-        pending.key === key &&
-        pending.request.phaseIndex === phaseIndex &&
-        pending.request.client === client;
-      if (continues) {
-        if (batch.winner[row] === 1) pending.request.winner = pending.attempts.length;
-        pending.attempts.push(attempt);
-        continue;
-      }
-      this.settle();
-      const attempts = [attempt];
-      this.pending = {
-        pointIndex,
-        key,
-        attempts,
-        request: {
-          op,
-          intendedStartUs: batch.intendedStartUs[row] ?? 0,
-          phaseIndex,
-          client,
-          measured: batch.measured[row] === 1,
-          attempts,
-          winner: batch.winner[row] === 1 ? 0 : null,
-        },
-      };
-    }
+    this.requests.add(batch);
   }
 
   /**
@@ -115,7 +62,7 @@ export class RecordsSummarizer {
    * null when it never did (its last point is then unfinished).
    */
   finish(status: RunSummary["status"] | null): RebuiltResults {
-    this.settle();
+    this.requests.flush();
     const { meta } = this;
     const params = expandSweep(meta.spec);
     const lastPoint = Math.max(-1, ...this.points.keys());
@@ -179,12 +126,11 @@ export class RecordsSummarizer {
     };
   }
 
-  /** Folds the pending logical request into its point's account. */
-  private settle(): void {
-    const pending = this.pending;
-    if (!pending) return;
-    this.pending = null;
-    this.accountFor(pending.pointIndex, pending.request.op).add(pending.request);
+  /** Folds a logical request into its point's account. */
+  private settle(pointIndex: number, request: LogicalRequest): void {
+    for (const attempt of request.attempts)
+      this.lastEndUs = Math.max(this.lastEndUs, attempt.endUs);
+    this.accountFor(pointIndex, request.op).add(request);
   }
 
   private accountFor(pointIndex: number, op: Operation): PhaseAccount {
