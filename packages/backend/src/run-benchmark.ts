@@ -20,7 +20,7 @@ import {
   parseOperationMix,
   parseRunSpec,
   PhaseAccount,
-  repeatedPhaseStats,
+  repetitionFigures,
   shardPointParams,
   shardSpecProblems,
   type ShardRole,
@@ -262,17 +262,7 @@ function pointSummary(
     params,
     finished,
     phases,
-    repetitions: repetitions.map((repetition) => ({
-      phases: repetition.map(({ summary }) => summary),
-    })),
-    repetitionStats: ops.map((op) => ({
-      op,
-      ...repeatedPhaseStats(
-        repetitions.flatMap((each) =>
-          each.filter((phase) => phase.shape.op === op).map(({ summary }) => summary),
-        ),
-      ),
-    })),
+    ...repetitionFigures(repetitions.map((each) => each.map(({ summary }) => summary))),
   };
 }
 

@@ -12,6 +12,8 @@ import {
   intervalLogLines,
   PhaseAccount,
   phaseShapeOf,
+  repetitionFigures,
+  repetitionOfPhase,
   summaryOperations,
   type IntervalLogLine,
   type LogicalRequest,
@@ -24,8 +26,9 @@ import type { RecordColumns } from "./record-columns.ts";
  * that never wrote its own (killed, power cut, failed) or to check one that did. The records are
  * folded into the same accounting as the engine's (core's PhaseAccount), as the logical requests
  * the engine folded (LogicalRequestReader); each operation of
- * each point is counted with the spec's rules (phaseShapeOf), so a rebuilt summary equals the one
- * the engine wrote, figure for figure. What the records cannot say:
+ * each point is counted with the spec's rules (phaseShapeOf), and of a repeated point each
+ * repetition apart too (repetitionOfPhase), so a rebuilt summary equals the one the engine wrote,
+ * figure for figure. What the records cannot say:
  * - finishedAt is createdAt plus the last record's end (records count from the run's start,
  *   taken a moment after createdAt);
  * - a phase stopped before its first answer has no records, so it is not listed.
@@ -40,10 +43,15 @@ export interface RebuiltResults {
   intervalLines: IntervalLogLine[];
 }
 
+/** A point's or a repetition's accounts, by operation. */
+type Accounts = Map<Operation, PhaseAccount>;
+
 export class RecordsSummarizer {
   private readonly meta: RunMeta;
-  /** Accounts by point, then operation. */
-  private readonly points = new Map<number, Map<Operation, PhaseAccount>>();
+  /** Accounts by point (its repetitions merged). */
+  private readonly points = new Map<number, Accounts>();
+  /** A repeated point's accounts by point, then repetition. */
+  private readonly repetitions = new Map<number, Map<number, Accounts>>();
   private readonly requests = new LogicalRequestReader((pointIndex, request) =>
     this.settle(pointIndex, request),
   );
@@ -75,11 +83,15 @@ export class RecordsSummarizer {
     const histograms: PhaseHistograms[] = [];
     const intervalLines: IntervalLogLine[] = [];
     for (const [pointIndex, pointParams] of params.slice(0, lastPoint + 1).entries()) {
-      const accounts = this.listedAccounts(pointIndex);
+      const accounts = this.listedAccounts(this.points.get(pointIndex));
+      const repetitions = [...(this.repetitions.get(pointIndex) ?? new Map<number, Accounts>())]
+        .sort(([a], [b]) => a - b)
+        .map(([, each]) => this.listedAccounts(each).map((account) => account.summary()));
       points.push({
         params: pointParams,
         finished: status === "complete" || pointIndex < lastPoint,
         phases: accounts.map((account) => account.summary()),
+        ...(repetitions.length > 1 ? repetitionFigures(repetitions) : {}),
       });
       for (const account of accounts) {
         const { op } = account.shape;
@@ -87,24 +99,28 @@ export class RecordsSummarizer {
         intervalLines.push(...intervalLogLines(pointIndex, op, account.encodedIntervals()));
       }
     }
-    for (const accounts of this.points.values()) {
+    const everyAccounts = [
+      ...this.points.values(),
+      ...[...this.repetitions.values()].flatMap((each) => [...each.values()]),
+    ];
+    for (const accounts of everyAccounts) {
       for (const account of accounts.values()) account.destroy();
     }
     this.points.clear();
+    this.repetitions.clear();
     return { summary: this.runSummary(points, status), histograms, intervalLines };
   }
 
   /**
-   * A point's operations as the engine lists them: a mix's every operation once the mix has run,
-   * s3bench's phases those that ran, in summary order.
+   * A point's (or a repetition's) operations as the engine lists them: a mix's every operation
+   * once the mix has run, s3bench's phases those that ran, in summary order.
    */
-  private listedAccounts(pointIndex: number): PhaseAccount[] {
-    const accounts = this.points.get(pointIndex) ?? new Map<Operation, PhaseAccount>();
+  private listedAccounts(accounts: Accounts = new Map()): PhaseAccount[] {
     const ran = [...accounts.values()].some((account) => account.requests > 0);
     return summaryOperations(this.meta.spec).flatMap((op) => {
       const account = accounts.get(op);
       if (account && account.requests > 0) return [account];
-      return this.meta.spec.workload && ran ? [this.accountFor(pointIndex, op)] : [];
+      return this.meta.spec.workload && ran ? [this.accountIn(accounts, op)] : [];
     });
   }
 
@@ -126,24 +142,36 @@ export class RecordsSummarizer {
     };
   }
 
-  /** Folds a logical request into its point's account. */
+  /** Folds a logical request into its point's account, and its repetition's when repeated. */
   private settle(pointIndex: number, request: LogicalRequest): void {
-    for (const attempt of request.attempts)
+    for (const attempt of request.attempts) {
       this.lastEndUs = Math.max(this.lastEndUs, attempt.endUs);
-    this.accountFor(pointIndex, request.op).add(request);
+    }
+    const { spec } = this.meta;
+    this.accountIn(
+      entryOf(this.points, pointIndex, () => new Map()),
+      request.op,
+    ).add(request);
+    if (spec.repeat > 1) {
+      const repetition = repetitionOfPhase(spec, pointIndex, request.phaseIndex);
+      const repetitions = entryOf(this.repetitions, pointIndex, () => new Map());
+      this.accountIn(
+        entryOf(repetitions, repetition, () => new Map()),
+        request.op,
+      ).add(request);
+    }
   }
 
-  private accountFor(pointIndex: number, op: Operation): PhaseAccount {
-    let accounts = this.points.get(pointIndex);
-    if (!accounts) {
-      accounts = new Map();
-      this.points.set(pointIndex, accounts);
-    }
-    let account = accounts.get(op);
-    if (!account) {
-      account = new PhaseAccount(phaseShapeOf(this.meta.spec, op));
-      accounts.set(op, account);
-    }
-    return account;
+  private accountIn(accounts: Accounts, op: Operation): PhaseAccount {
+    return entryOf(accounts, op, () => new PhaseAccount(phaseShapeOf(this.meta.spec, op)));
   }
+}
+
+function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
 }
