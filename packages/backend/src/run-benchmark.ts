@@ -216,7 +216,8 @@ export async function runBenchmark(
             params: { objects: leftovers.objects.length },
           });
         }
-        await hooks.onCleanup?.(await removeLeftovers(controlPlane, leftovers));
+        const cleanup = await removeLeftovers(controlPlane, leftovers);
+        await hooks.onCleanup?.(cleanup);
       }
       return summary;
     } finally {
