@@ -44,7 +44,8 @@ export interface RunPlan {
 export interface RunManager {
   /**
    * Starts the series and answers once its first run has started (endpoint checks passed, the
-   * run in the store); bad input or a failed check rejects. One series at a time.
+   * run in the store); bad input or a failed check rejects. One series at a time: a start while
+   * the last one is only cleaning up after its reported end waits for that cleanup.
    */
   start(plan: RunPlan): Promise<{ runId: string }>;
   /** Stops the series a run belongs to; answers when it has stopped. Nothing if it has ended. */
@@ -71,6 +72,11 @@ interface Series {
   active: ActiveRun | null;
   /** The active run's knobs, when it is a live session. */
   live: LiveSession | null;
+  /**
+   * Its last run was reported finished and only that run's cleanup is left: a new series waits
+   * for it instead of being refused (nor running beside the cleanup's requests).
+   */
+  cleaningUp: boolean;
   done: Promise<void>;
 }
 
@@ -115,6 +121,7 @@ export function createRunManager(options: {
         await progress.flush();
         series.active = null;
         series.live = null;
+        series.cleaningUp = index === count - 1 || series.stop.signal.aborted;
         emit(finished(summary.runId, summary.status, null, place, series.runIds));
       };
       try {
@@ -212,7 +219,8 @@ export function createRunManager(options: {
   }
 
   return {
-    start(plan) {
+    async start(plan) {
+      if (current?.cleaningUp) await current.done;
       if (current) {
         const what = current.active
           ? `"${current.active.name}" (run ${current.active.runId})`
@@ -226,6 +234,7 @@ export function createRunManager(options: {
         runIds: [],
         active: null,
         live: null,
+        cleaningUp: false,
         done: Promise.resolve(),
       };
       current = series;
