@@ -42,7 +42,7 @@ import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.t
 import { InputError } from "./input-error.ts";
 import { startLiveSession, type LiveSession } from "./live-session.ts";
 import { machineCapacityProblems } from "./machine-capacity.ts";
-import { removeLeftovers, type LeftoverPlan } from "./run-leftovers.ts";
+import { pendingCleanup, removeLeftovers, type LeftoverPlan } from "./run-leftovers.ts";
 import { noticeText } from "./run-notices.ts";
 import { resolveTargets, targetNotices, testbedTarget, type RunTarget } from "./run-targets.ts";
 
@@ -484,20 +484,3 @@ async function runPoints(
 
 /** What a run's cleanup will remove: the keys it knows it left, and what it lists. */
 type LeftoverKeys = LeftoverPlan & { objects: string[] };
-
-/** The cleanup still to come, as run.json keeps it meanwhile: what it will look at, unchecked. */
-function pendingCleanup(plan: LeftoverKeys): RunCleanup {
-  const unchecked: RunCleanup["unchecked"] = [];
-  if (plan.objects.length > 0) unchecked.push("objects");
-  if (plan.uploads) unchecked.push("uploads");
-  if (plan.bucketsOfRun !== null) unchecked.push("buckets");
-  return {
-    at: new Date().toISOString(),
-    removed: { objects: 0, uploads: 0, buckets: 0 },
-    objectsLeft: 0,
-    uploadsLeft: 0,
-    bucketsLeft: [],
-    unchecked,
-    errorsByCode: {},
-  };
-}

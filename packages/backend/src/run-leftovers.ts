@@ -78,6 +78,18 @@ export async function removeLeftovers(
   return cleanup;
 }
 
+/**
+ * A cleanup still to come, as run.json keeps it meanwhile: nothing removed yet, and what it will
+ * look at unchecked, so a run killed before it ends says what it may have left.
+ */
+export function pendingCleanup(plan: LeftoverPlan): RunCleanup {
+  const unchecked: Kind[] = [];
+  if (plan.objects === "listed" || plan.objects.length > 0) unchecked.push("objects");
+  if (plan.uploads) unchecked.push("uploads");
+  if (plan.bucketsOfRun !== null) unchecked.push("buckets");
+  return { ...emptyCleanup(), unchecked };
+}
+
 function emptyCleanup(): RunCleanup {
   return {
     at: new Date().toISOString(),

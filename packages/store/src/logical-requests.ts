@@ -1,5 +1,5 @@
 import type { AttemptTimeline, LogicalRequest } from "@taillab/core";
-import { OPERATIONS, TEXT_KEY_FLAG, type RecordColumns } from "./record-columns.ts";
+import { attemptAt, OPERATIONS, TEXT_KEY_FLAG, type RecordColumns } from "./record-columns.ts";
 
 /**
  * A run's records as the logical requests the engine folded: an attempt 1 and the attempts right
@@ -22,16 +22,7 @@ export class LogicalRequestReader {
       const key = keyNumber >= TEXT_KEY_FLAG ? -1 - (keyNumber - TEXT_KEY_FLAG) : keyNumber;
       const phaseIndex = batch.phaseIndex[row] ?? 0;
       const client = batch.client[row] ?? 0;
-      const attempt: AttemptTimeline = {
-        replica: batch.replica[row] ?? 0,
-        readyUs: batch.readyUs[row] ?? 0,
-        sentUs: batch.sentUs[row] ?? 0,
-        headersUs: batch.headersUs[row] ?? 0,
-        firstByteUs: batch.firstByteUs[row] ?? 0,
-        endUs: batch.endUs[row] ?? 0,
-        bytes: batch.bytes[row] ?? 0,
-        error: batch.errorCodes[batch.errorId[row] ?? 0] ?? null,
-      };
+      const attempt = attemptAt(batch, row);
       const pending = this.pending;
       const continues =
         pending !== null &&
