@@ -27,7 +27,10 @@ export function expectSelfContainedHtml(file: DownloadedFile, mentions: string[]
 interface RunExportFile {
   kind: string;
   meta: { id: string; name: string };
-  summary: { points: unknown[] };
+  summary: {
+    mode: string;
+    points: { phases: { op: string; hedge?: { wonByBackup: number } }[] }[];
+  };
 }
 
 /** A run exported as JSON (kind "taillab-run"); a comparison's file is an array of them. */

@@ -8,14 +8,15 @@
 import { RunSummarySchema, type RunSummary } from "@taillab/api";
 import { openResultsStore } from "@taillab/backend";
 import { formatTable } from "@taillab/report";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { CLI_MAIN } from "../src/test-support/run-cli.ts";
+import { startTestbedProcess, type TestbedProcess } from "../src/test-support/testbed-process.ts";
+import { peakRssMb } from "./process-memory.ts";
 
 const { values: flags } = parseArgs({ options: { requests: { type: "string" } } });
 /** `pnpm bench long-run --requests N` for a shorter run. */
@@ -26,34 +27,13 @@ if (!Number.isSafeInteger(REQUESTS) || REQUESTS < 1) {
 const PREPARED = 1_000;
 const CLIENTS = 16;
 const SIZE = "1KiB";
-const BUCKET = "bench";
 const GOAL_PEAK_RSS_MB = 300;
-const CREDENTIALS = ["--access-key", "BENCHKEY", "--secret-key", "bench-secret-key-0123456789"];
-
-const CLI_MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
-
-/** VmHWM, the process's peak resident set so far, in MB; null once it is gone. */
-async function peakRssMb(pid: number): Promise<number | null> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => null);
-  const kib = status?.match(/^VmHWM:\s+(\d+) kB$/m)?.[1];
-  return kib === undefined ? null : Number(kib) / 1024;
-}
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  if (!child.stdout) throw new Error("taillab testbed: no stdout");
-  const reader = createInterface({ input: child.stdout });
-  for await (const line of reader) {
-    reader.close();
-    return line;
-  }
-  throw new Error("taillab testbed exited before printing its URL");
-}
 
 /**
  * `taillab run` under GNU time, whose %M is the peak resident set of the process it ran (in
  * KiB), read when it has exited: nothing of the run's end is missed.
  */
-async function runCli(url: string, libraryDir: string, timeFile: string) {
+async function runCli(testbed: TestbedProcess, libraryDir: string, timeFile: string) {
   const child = spawn(
     "/usr/bin/time",
     [
@@ -65,10 +45,7 @@ async function runCli(url: string, libraryDir: string, timeFile: string) {
       CLI_MAIN,
       "run",
       "--endpoint",
-      url,
-      "--bucket",
-      BUCKET,
-      ...CREDENTIALS,
+      testbed.url,
       "--ops",
       "get",
       "--prepare",
@@ -83,7 +60,7 @@ async function runCli(url: string, libraryDir: string, timeFile: string) {
       libraryDir,
       "--json",
     ],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...testbed.env } },
   );
   let stdout = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -110,16 +87,13 @@ const requestsOf = (summary: RunSummary) =>
   summary.points.flatMap((point) => point.phases).reduce((sum, phase) => sum + phase.requests, 0);
 
 const libraryDir = await mkdtemp(join(tmpdir(), "taillab-long-run-"));
-const testbed = spawn(process.execPath, [CLI_MAIN, "testbed", "--bucket", BUCKET, ...CREDENTIALS], {
-  stdio: ["ignore", "pipe", "inherit"],
-});
+const testbed = await startTestbedProcess();
 try {
-  const url = await firstLine(testbed);
-  process.stderr.write(`long run: ${REQUESTS} GETs against ${url}…\n`);
+  process.stderr.write(`long run: ${REQUESTS} GETs against ${testbed.url}…\n`);
   const startedMs = performance.now();
-  const run = await runCli(url, libraryDir, join(libraryDir, "time.txt"));
+  const run = await runCli(testbed, libraryDir, join(libraryDir, "time.txt"));
   const seconds = (performance.now() - startedMs) / 1000;
-  const testbedPeakMb = await peakRssMb(testbed.pid as number);
+  const testbedPeakMb = await peakRssMb(testbed.pid);
   process.stderr.write(`long run: counting the records back…\n`);
   const records = await countRecords(libraryDir, run.summary.runId);
   const summarized = requestsOf(run.summary);
@@ -150,9 +124,6 @@ try {
       `Goal (every request's record on disk): ${complete ? "MET" : "NOT MET"}.\n`,
   );
 } finally {
-  if (testbed.exitCode === null) {
-    testbed.kill("SIGTERM");
-    await once(testbed, "exit");
-  }
+  await testbed.kill();
   await rm(libraryDir, { recursive: true, force: true });
 }

@@ -235,7 +235,7 @@ describe("taillab run: what is right is accepted", () => {
     ]);
   });
 
-  it("--mode hedged with the testbed's one replica: runs", async () => {
+  it("--mode hedged with the testbed's one replica: runs, and says its backups share it", async () => {
     const result = await runCli([
       "run",
       ...SMALL,
@@ -245,6 +245,9 @@ describe("taillab run: what is right is accepted", () => {
       await newLibrary(),
     ]);
     expect(result.code).toBe(0);
+    expect(result.stderr.split("\n")).toContain(
+      "hedged mode with one replica: backups go to the same server as their first attempt, on connections of their own, and share its queue; give several endpoints (or testbed replicas) to send them elsewhere",
+    );
   });
 });
 

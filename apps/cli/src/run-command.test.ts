@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./test-support/run-cli.ts";
+import { runCli, startCli } from "./test-support/run-cli.ts";
 
 let scratch: string;
 beforeAll(async () => {
@@ -124,6 +124,27 @@ describe("taillab run on the embedded testbed", () => {
     const text = await runCli(["run", "--clients", "1,2", "--size", "1KiB", "--samples", "4"]);
     expect(text.stdout).toContain("=== clients 1, samples 4, object size 1KiB ===");
     expect(text.stdout).toMatch(/clients\s+samples\s+size\s+op\s+ops\/s/);
+  });
+
+  it("prints each point as it ends; SIGTERM in point 2 of a sweep stops it: exit 130, 1 of 2 points finished", async () => {
+    // Point 2 would take minutes: the stop comes once point 1's summary is on stdout.
+    const run = startCli(["run", "--clients", "1", "--size", "1KiB", "--samples", "20,1000000"]);
+    const firstPoint = "=== clients 1, samples 20, object size 1KiB ===";
+    let stdout = "";
+    await new Promise<void>((resolve) => {
+      run.child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes(firstPoint)) resolve();
+      });
+    });
+    run.child.kill("SIGTERM");
+    const result = await run.result;
+    expect(result.code).toBe(130);
+    expect(result.stdout.indexOf(firstPoint)).toBe(0);
+    expect(result.stdout).toContain(
+      "Stopped: 1 of 2 points finished; the figures cover what was measured.",
+    );
+    expect(result.stderr).toContain("stopping: in-flight requests cut off, cleaning up");
   });
 
   it("reads a spec file and lets flags override it", async () => {

@@ -1,4 +1,4 @@
-import type { RunCleanup, RunSummary } from "@taillab/api";
+import type { PointSummary, RunCleanup, RunSummary } from "@taillab/api";
 import {
   createRunFolderWriter,
   ResultsStoreError,
@@ -6,8 +6,9 @@ import {
   validateRunSpec,
   type ResultsStore,
   type RunFolderWriter,
+  type RunHooks,
 } from "@taillab/backend";
-import { presetRunSpec } from "@taillab/core";
+import { expandSweep, presetRunSpec } from "@taillab/core";
 import { formatPointParams, formatPointS3bench, formatSweepTable } from "@taillab/report";
 import { readFile } from "node:fs/promises";
 import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
@@ -41,13 +42,19 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   const shard = shardFlagsOf(flags);
   const spec = specFromFlags(flags, await readSpecFlag(flags));
   // Bad input is refused before anything is created, the --out folder included.
-  validateRunSpec(spec);
+  const sweep = expandSweep(validateRunSpec(spec)).length > 1;
   if (shard) return runShardCommand(spec, flags, shard);
   const store = await openLibrary(flags.results);
   const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
-  const { summary, cleanup } = await runWithInterrupts(spec, flags, store, output);
+  // Each point is printed as it ends and the summary once the measuring has: a stop is shown
+  // at once, before the cleanup of what the run left.
+  const asJson = flags.json === true;
+  const { summary, cleanup } = await runWithInterrupts(spec, flags, store, output, {
+    ...(asJson ? {} : { onPointDone: (_index, point) => printPoint(point, sweep) }),
+    onMeasured: async (measured) =>
+      asJson ? printSummary(measured, true) : printSummaryEnd(measured),
+  });
   await output?.finish(summary);
-  printSummary(summary, flags.json === true);
   const verdict = runVerdict(summary, cleanup);
   if (verdict.line) printError(`taillab run: ${verdict.line}\n`);
   return verdict.code;
@@ -112,13 +119,14 @@ export interface FinishedRun {
 /**
  * Ctrl-C stops the run, keeps what was measured and cleans up (each request of the cleanup
  * bounded by the request timeout); a second Ctrl-C quits at once, leaving the rest to
- * `taillab cleanup`.
+ * `taillab cleanup`. `shown` prints points and the summary as they come.
  */
 export async function runWithInterrupts(
   spec: object,
   flags: RunFlags,
   store: ResultsStore,
   output: RunFolderWriter | null = null,
+  shown: Pick<RunHooks, "onPointDone" | "onMeasured"> = {},
 ): Promise<FinishedRun> {
   let runId: string | null = null;
   let cleanup: RunCleanup | null = null;
@@ -136,6 +144,14 @@ export async function runWithInterrupts(
             },
             onCleanup: async (done) => {
               cleanup = done;
+            },
+            onPointDone: (pointIndex, point) => {
+              progress.clear();
+              shown.onPointDone?.(pointIndex, point);
+            },
+            onMeasured: async (summary, pending) => {
+              progress.clear();
+              await shown.onMeasured?.(summary, pending);
             },
             onProgress: (update) => progress.update(update),
             onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
@@ -179,14 +195,20 @@ export function printSummary(summary: RunSummary, asJson: boolean, inLibrary = t
     printJson(summary);
     return;
   }
-  const sweep = summary.points.length > 1;
-  const blocks = summary.points.map((point) =>
-    sweep
-      ? `=== ${formatPointParams(point)} ===\n${formatPointS3bench(point)}`
-      : formatPointS3bench(point),
-  );
-  printOut(`${blocks.join("\n")}\n`);
-  if (sweep) printOut(`${formatSweepTable(summary)}\n`);
+  const sweep = summary.pointCount > 1;
+  for (const point of summary.points) printPoint(point, sweep);
+  printSummaryEnd(summary, inLibrary);
+}
+
+/** One point's s3bench block; a sweep's is headed by the point's parameters. */
+function printPoint(point: PointSummary, sweep: boolean): void {
+  const block = formatPointS3bench(point);
+  printOut(`${sweep ? `=== ${formatPointParams(point)} ===\n${block}` : block}\n`);
+}
+
+/** What follows the points: a sweep's table, how far a stopped run got, the run's id. */
+function printSummaryEnd(summary: RunSummary, inLibrary = true): void {
+  if (summary.pointCount > 1) printOut(`${formatSweepTable(summary)}\n`);
   if (summary.status === "stopped") {
     const finished = summary.points.filter((point) => point.finished).length;
     printOut(

@@ -64,7 +64,7 @@ export const PhaseAccountDeltaSchema = z.object({
       lanes: z.array(z.number()),
     }),
   ),
-  /** bucket, answered requests, bytes, … flattened; a bucket is STEADY_BUCKET_MS of answers. */
+  /** bucket, answered requests, bytes, … flattened; a bucket is core's STEADY_BUCKET_MS of answers. */
   steady: z.array(z.number()),
   /** Interval index (whole seconds of the run clock) and its tallies. */
   intervals: z.array(

@@ -144,7 +144,8 @@ export type HedgeSummary = z.infer<typeof HedgeSummarySchema>;
 /**
  * Throughput over the window where every client of the phase was busy (warp's figure): from when
  * the last client sent its first request to when the first client got its last answer, so the
- * ramp-up and the drain do not dilute it. Counted in whole STEADY_BUCKET_MS buckets of answers.
+ * ramp-up and the drain do not dilute it. Counted in whole buckets of answers (core's
+ * STEADY_BUCKET_MS).
  */
 export const SteadyThroughputSchema = z.object({
   /** The window, ms since the run started (of the first and last repetition with several). */
@@ -158,7 +159,6 @@ export const SteadyThroughputSchema = z.object({
   opsPerSec: z.number().min(0),
 });
 export type SteadyThroughput = z.infer<typeof SteadyThroughputSchema>;
-export const STEADY_BUCKET_MS = 10;
 
 /**
  * Where the time of the slowest requests went. The parts add up to the mean latency:
@@ -216,12 +216,11 @@ export const PhaseSummarySchema = z.object({
   ttfbMs: LatencyStatsSchema.nullable(),
   /** The answering attempt: first body byte → done. */
   transferMs: LatencyStatsSchema.nullable(),
-  /** Open loop: requests that left more than MISSED_START_TOLERANCE_MS after their schedule. */
+  /** Open loop: requests that left later than core's MISSED_START_TOLERANCE_MS after schedule. */
   missedStarts: z.number().int().min(0),
   tail: TailBreakdownSchema.nullable(),
   hedge: HedgeSummarySchema.optional(),
 });
-export const MISSED_START_TOLERANCE_MS = 2;
 export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
 
 /** A figure over k repetitions: the trimmed mean (one max and one min dropped) from k ≥ 3. */

@@ -1,5 +1,13 @@
 import type { RunSummary } from "@taillab/api";
-import { openResultsStore, type ResultsStore } from "@taillab/store";
+import {
+  createLatencyHistogram,
+  decodeHistogram,
+  encodeHistogram,
+  formatIntervalLogLine,
+  parseIntervalLog,
+  type IntervalLogLine,
+} from "@taillab/core";
+import { openResultsStore, RecordsSummarizer, type ResultsStore } from "@taillab/store";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +17,8 @@ import { runAndRecord } from "./recorded-run.ts";
 /**
  * One accounting: for real runs on the embedded testbed, the summary the engine made (workers'
  * deltas merged by the coordinator, repetitions merged by the backend) equals, figure for figure,
- * the one the results store rebuilds from the records on disk.
+ * the one the results store rebuilds from the records on disk: every point's phases, a repeated
+ * point's repetitions and their trimmed means, and the percentiles of every second.
  */
 
 let dir = "";
@@ -64,6 +73,16 @@ const RUNS: [string, Record<string, unknown>][] = [
     },
   ],
   [
+    "a mix, repeated",
+    {
+      clients: 2,
+      samples: 200,
+      objectSize: "1KiB",
+      repeat: 3,
+      workload: { ops: "get:60,put:30,delete:10", prepareObjects: 50 },
+    },
+  ],
+  [
     "a mix with prepared objects and a warm-up",
     {
       clients: 4,
@@ -84,6 +103,13 @@ describe("the engine's summary and the one rebuilt from the records", () => {
     const engine = await runAndRecord(spec, { env: {} }, {}, { store });
     const rebuilt = await store.summarizeFromRecords(engine.runId);
     expect(figuresOf(rebuilt)).toEqual(figuresOf(engine));
+    const repeat = typeof spec.repeat === "number" ? spec.repeat : 1;
+    for (const point of engine.points) {
+      expect(point.repetitions?.length ?? 1).toBe(repeat);
+    }
+    const seconds = await intervalsOf(engine.runId);
+    expect(seconds.rebuilt).toEqual(seconds.engine);
+    expect(seconds.engine.length).toBeGreaterThan(0);
     // Every phase counted something, and no figure is what an empty phase would show.
     const phases = engine.points.flatMap((point) => point.phases);
     expect(phases.every((phase) => phase.requests > 0)).toBe(true);
@@ -109,7 +135,46 @@ describe("the engine's summary and the one rebuilt from the records", () => {
   });
 });
 
-/** What both must agree on: every point's phases (times of the whole run differ by design). */
+/**
+ * What both must agree on: every point's phases, repetitions and their statistics (times of the
+ * whole run differ by design).
+ */
 function figuresOf(summary: RunSummary) {
-  return summary.points.map((point) => ({ params: point.params, phases: point.phases }));
+  return summary.points.map(({ params, phases, repetitions, repetitionStats }) => ({
+    params,
+    phases,
+    repetitions,
+    repetitionStats,
+  }));
+}
+
+/**
+ * The percentiles of every second as the engine's accounts wrote them to intervals.hlog, and as
+ * the records rebuild them: one log line each, sorted (the log is in the order phases ended).
+ */
+async function intervalsOf(runId: string): Promise<{ engine: string[]; rebuilt: string[] }> {
+  const run = await store.get(runId);
+  const summarizer = new RecordsSummarizer(run.meta);
+  summarizer.add(await store.loadRecords(runId));
+  const { intervalLines } = summarizer.finish(run.summary?.status ?? null);
+  const stored = parseIntervalLog(await store.intervalLog(runId)).lines;
+  return {
+    engine: stored.map(comparableLine).sort(),
+    rebuilt: intervalLines.map(comparableLine).sort(),
+  };
+}
+
+/**
+ * A log line with its histogram encoded afresh: a histogram merged from the workers' and one
+ * filled request by request hold the same counts in arrays grown differently, so their bytes
+ * differ where their contents do not.
+ */
+function comparableLine(line: IntervalLogLine): string {
+  const decoded = decodeHistogram(line.tally.histogram);
+  const fresh = createLatencyHistogram();
+  fresh.add(decoded);
+  const histogram = encodeHistogram(fresh);
+  decoded.destroy();
+  fresh.destroy();
+  return formatIntervalLogLine({ ...line, tally: { ...line.tally, histogram } });
 }

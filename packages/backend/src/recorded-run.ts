@@ -15,8 +15,10 @@ export interface RecordingOptions {
 
 /**
  * runBenchmark, with everything it measures written through the results store as it goes:
- * records streamed, histograms per phase, the cleanup's outcome in run.json, the summary last. A run that fails is marked failed;
- * a write the store cannot make (a full disk) stops the run and keeps what was written.
+ * records streamed, histograms per phase, and the summary (with the run's status) as soon as the
+ * measuring ends; the cleanup that follows is kept in run.json, first as pending (its kinds
+ * unchecked), then as done. A run that fails is marked failed; a write the store cannot make (a
+ * full disk) stops the run and keeps what was written.
  */
 export async function runAndRecord(
   input: unknown,
@@ -50,6 +52,14 @@ export async function runAndRecord(
         });
         await hooks.onRunStart?.(start);
       },
+      onMeasured: async (summary, pendingCleanup) => {
+        const open = writer as RunWriter | null;
+        if (open && pendingCleanup) await store.recordCleanup(open.id, pendingCleanup);
+        await Promise.all(histogramWrites);
+        if (storeError) throw storeError;
+        await open?.finish(summary);
+        await hooks.onMeasured?.(summary, pendingCleanup);
+      },
       onCleanup: async (cleanup) => {
         if (writer) await store.recordCleanup(writer.id, cleanup);
         await hooks.onCleanup?.(cleanup);
@@ -71,9 +81,6 @@ export async function runAndRecord(
         hooks.onPhaseDone?.(pointIndex, phase);
       },
     });
-    await Promise.all(histogramWrites);
-    if (storeError) throw storeError;
-    await (writer as RunWriter | null)?.finish(summary);
     return summary;
   } catch (error) {
     const failed = writer as RunWriter | null;

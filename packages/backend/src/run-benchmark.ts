@@ -20,7 +20,7 @@ import {
   parseOperationMix,
   parseRunSpec,
   PhaseAccount,
-  repeatedPhaseStats,
+  repetitionFigures,
   shardPointParams,
   shardSpecProblems,
   shardWorkload,
@@ -43,7 +43,7 @@ import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.t
 import { InputError } from "./input-error.ts";
 import { startLiveSession, type LiveSession } from "./live-session.ts";
 import { machineCapacityProblems } from "./machine-capacity.ts";
-import { mergeCleanups, removeLeftovers } from "./run-leftovers.ts";
+import { pendingCleanup, removeLeftovers, type LeftoverPlan } from "./run-leftovers.ts";
 import { noticeText } from "./run-notices.ts";
 import { resolveTargets, targetNotices, testbedTarget, type RunTarget } from "./run-targets.ts";
 
@@ -57,6 +57,8 @@ export interface RunHooks {
   onPhaseStart?: (pointIndex: number, op: Operation) => void;
   /** Each operation of a point once it ended (repetitions merged): summary and account. */
   onPhaseDone?: (pointIndex: number, phase: PhaseResult) => void;
+  /** A point's summary once it ended (a stopped point too), after its operations' onPhaseDone. */
+  onPointDone?: (pointIndex: number, point: PointSummary) => void;
   /**
    * Status lines for a person: the embedded testbed's address, cleanup after a stop. `message`
    * is the English sentence; `notice` the same as data, for a UI's own language.
@@ -67,9 +69,16 @@ export interface RunHooks {
   /** A live session's knobs moved (and its start): the marker on its timeline. */
   onMarker?: (marker: RunMarker) => void;
   /**
-   * Once, after the last point (also after a stop): what removing the run's objects, open
-   * uploads and workload buckets did, and what it could not remove. Not called for a run that
-   * keeps its objects and made no buckets.
+   * Once, when the measuring is over (after the last point, or at once after a stop): the
+   * summary the run returns, before the cleanup of what it left on the server, which follows.
+   * `pendingCleanup` says what that cleanup has yet to look at (its kinds `unchecked`), so a
+   * process killed during it leaves a run that says so; null when the run cleans up nothing.
+   */
+  onMeasured?: (summary: RunSummary, pendingCleanup: RunCleanup | null) => Promise<void>;
+  /**
+   * Once, after onMeasured: what removing the run's objects, open uploads and workload buckets
+   * did, and what it could not remove. Not called for a run that keeps its objects and made no
+   * buckets.
    */
   onCleanup?: (cleanup: RunCleanup) => Promise<void>;
 }
@@ -132,7 +141,9 @@ export function newRunId(now = new Date()): string {
 /**
  * Runs every point of a spec against its endpoints (or the embedded testbed): preflight checks
  * of every replica, the phases of each point, and a guarantee that every key this run wrote is
- * deleted when the spec asks for cleanup, even after a stop or failed DELETEs.
+ * deleted when the spec asks for cleanup, even after a stop or failed DELETEs. That cleanup of
+ * leftovers comes after the summary is handed over (onMeasured), so a stop is reported as soon
+ * as the measuring has ended, however many keys are left to delete.
  */
 export async function runBenchmark(
   input: unknown,
@@ -175,19 +186,17 @@ export async function runBenchmark(
             })
           : null;
       await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server, live });
-      const { points, cleanup } = await runPoints(spec, {
+      const { points, leftovers } = await runPoints(spec, {
         runId,
         runStartEpochMs,
         keyPrefix,
         targets,
-        controlPlane,
         hooks,
         shard,
         tuner: live?.tuner ?? null,
       });
-      if (cleanup) await hooks.onCleanup?.(cleanup);
       const stopped = hooks.signal?.aborted === true || points.some((point) => !point.finished);
-      return {
+      const summary: RunSummary = {
         schemaVersion: RESULTS_SCHEMA_VERSION,
         runId,
         startedAt,
@@ -203,6 +212,18 @@ export async function runBenchmark(
         ...(testbed ? { testbed: testbed.stats() } : {}),
         ...(live ? { markers: [...live.markers] } : {}),
       };
+      await hooks.onMeasured?.(summary, leftovers && pendingCleanup(leftovers));
+      if (leftovers) {
+        if (leftovers.objects.length > 0) {
+          notify(hooks, {
+            code: "cleanupLeftovers",
+            params: { objects: leftovers.objects.length },
+          });
+        }
+        const cleanup = await removeLeftovers(controlPlane, leftovers);
+        await hooks.onCleanup?.(cleanup);
+      }
+      return summary;
     } finally {
       await Promise.all(controlPlanes.map((replica) => replica.close()));
     }
@@ -246,17 +267,7 @@ function pointSummary(
     params,
     finished,
     phases,
-    repetitions: repetitions.map((repetition) => ({
-      phases: repetition.map(({ summary }) => summary),
-    })),
-    repetitionStats: ops.map((op) => ({
-      op,
-      ...repeatedPhaseStats(
-        repetitions.flatMap((each) =>
-          each.filter((phase) => phase.shape.op === op).map(({ summary }) => summary),
-        ),
-      ),
-    })),
+    ...repetitionFigures(repetitions.map((each) => each.map(({ summary }) => summary))),
   };
 }
 
@@ -356,24 +367,28 @@ interface PointsRun {
   runStartEpochMs: number;
   keyPrefix: string;
   targets: RunTarget[];
-  controlPlane: ControlPlane;
   hooks: RunHooks;
   shard: ShardPart | null;
   /** A live session's knobs, which runPoint follows; null for other runs. */
   tuner: RunTuner | null;
 }
 
+/**
+ * The points of a run, and what is left to remove once they are measured: the keys the run
+ * wrote and did not delete (a stop, DELETEs that failed), open uploads of a multipart mix and
+ * workload buckets; null when the run keeps its objects and makes no buckets.
+ */
 async function runPoints(
   spec: RunSpec,
-  { runId, runStartEpochMs, keyPrefix, targets, controlPlane, hooks, shard, tuner }: PointsRun,
-): Promise<{ points: PointSummary[]; cleanup: RunCleanup | null }> {
+  { runId, runStartEpochMs, keyPrefix, targets, hooks, shard, tuner }: PointsRun,
+): Promise<{ points: PointSummary[]; leftovers: LeftoverKeys | null }> {
   const points = expandSweep(spec);
   const summaries: PointSummary[] = [];
   const wantsCleanup = spec.phases.includes("cleanup");
   const operations = workloadOperations(spec);
   // A workload's buckets are never the run's to keep, whatever the phases say.
   const makesBuckets = operations.has("CREATE_BUCKET") || operations.has("DELETE_BUCKET");
-  let cleanup: RunCleanup | null = null;
+  const leftoverKeys: string[] = [];
   let firstKey = 0;
   let firstPhaseIndex = 0;
   for (const [pointIndex, wholePoint] of points.entries()) {
@@ -449,29 +464,29 @@ async function runPoints(
         ({ summary }) => summary.op === "DELETE" && summary.errors > 0,
       );
       const leftover = result.writtenKeyCount > result.deletedKeyCount || deleteFailed;
-      if (wantsCleanup || makesBuckets) {
-        const keys =
-          wantsCleanup && leftover
-            ? Array.from(
-                { length: result.writtenKeyCount },
-                (_, index) => `${keyPrefix}${firstKey + index}`,
-              )
-            : [];
-        if (keys.length > 0) {
-          notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
+      if (wantsCleanup && leftover) {
+        for (let index = 0; index < result.writtenKeyCount; index += 1) {
+          leftoverKeys.push(`${keyPrefix}${firstKey + index}`);
         }
-        const done = await removeLeftovers(controlPlane, {
-          objects: keys,
-          keyPrefix,
-          uploads: wantsCleanup && operations.has("MULTIPART"),
-          bucketsOfRun: makesBuckets ? keySpaceOf(runId, shard) : null,
-        });
-        cleanup = cleanup ? mergeCleanups(cleanup, done) : done;
       }
       firstKey += result.keySpan;
       firstPhaseIndex += result.phaseCount;
     }
-    summaries.push(pointSummary(params, repetitions, finished, pointIndex, hooks));
+    const point = pointSummary(params, repetitions, finished, pointIndex, hooks);
+    summaries.push(point);
+    hooks.onPointDone?.(pointIndex, point);
   }
-  return { points: summaries, cleanup };
+  const leftovers =
+    wantsCleanup || makesBuckets
+      ? {
+          objects: leftoverKeys,
+          keyPrefix,
+          uploads: wantsCleanup && operations.has("MULTIPART"),
+          bucketsOfRun: makesBuckets ? keySpaceOf(runId, shard) : null,
+        }
+      : null;
+  return { points: summaries, leftovers };
 }
+
+/** What a run's cleanup will remove: the keys it knows it left, and what it lists. */
+type LeftoverKeys = LeftoverPlan & { objects: string[] };

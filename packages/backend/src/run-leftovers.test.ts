@@ -1,7 +1,7 @@
 import type { ControlPlane, OpenUpload, RemovalResult } from "@taillab/engine";
 import { EndpointError } from "@taillab/engine";
 import { describe, expect, it } from "vitest";
-import { mergeCleanups, removeLeftovers } from "./run-leftovers.ts";
+import { removeLeftovers } from "./run-leftovers.ts";
 
 /** A control plane whose removals answer as scripted, recording what was asked. */
 function scripted(answers: {
@@ -109,18 +109,5 @@ describe("removeLeftovers", () => {
       unchecked: ["uploads", "buckets"],
       errorsByCode: { ECONNREFUSED: 1 },
     });
-  });
-
-  it("merges the cleanups of a run's points", async () => {
-    const { plane } = scripted({
-      deleteKeys: {
-        removed: 0,
-        failures: [{ name: "k", code: "ECONNREFUSED" }],
-        unanswered: true,
-      },
-    });
-    const one = await removeLeftovers(plane, { ...plan, uploads: false, bucketsOfRun: null });
-    const merged = mergeCleanups(one, one);
-    expect(merged).toMatchObject({ objectsLeft: 2, errorsByCode: { ECONNREFUSED: 2 } });
   });
 });

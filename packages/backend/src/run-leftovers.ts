@@ -78,23 +78,16 @@ export async function removeLeftovers(
   return cleanup;
 }
 
-/** Two cleanups of one run (of two points) as one. */
-export function mergeCleanups(a: RunCleanup, b: RunCleanup): RunCleanup {
-  const merged: RunCleanup = {
-    at: b.at,
-    removed: {
-      objects: a.removed.objects + b.removed.objects,
-      uploads: a.removed.uploads + b.removed.uploads,
-      buckets: a.removed.buckets + b.removed.buckets,
-    },
-    objectsLeft: a.objectsLeft + b.objectsLeft,
-    uploadsLeft: a.uploadsLeft + b.uploadsLeft,
-    bucketsLeft: [...a.bucketsLeft, ...b.bucketsLeft],
-    unchecked: [...new Set([...a.unchecked, ...b.unchecked])],
-    errorsByCode: { ...a.errorsByCode },
-  };
-  for (const [code, times] of Object.entries(b.errorsByCode)) addError(merged, code, times);
-  return merged;
+/**
+ * A cleanup still to come, as run.json keeps it meanwhile: nothing removed yet, and what it will
+ * look at unchecked, so a run killed before it ends says what it may have left.
+ */
+export function pendingCleanup(plan: LeftoverPlan): RunCleanup {
+  const unchecked: Kind[] = [];
+  if (plan.objects === "listed" || plan.objects.length > 0) unchecked.push("objects");
+  if (plan.uploads) unchecked.push("uploads");
+  if (plan.bucketsOfRun !== null) unchecked.push("buckets");
+  return { ...emptyCleanup(), unchecked };
 }
 
 function emptyCleanup(): RunCleanup {

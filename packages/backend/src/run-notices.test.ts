@@ -33,10 +33,33 @@ describe("run notices", () => {
     for (const { message, notice } of notices) expect(message).toBe(noticeText(notice));
   });
 
+  it.each([
+    { replicas: 1, shared: [{ code: "backupsShareReplica", params: { mode: "tied" } }] },
+    { replicas: 2, shared: [] },
+  ])("say that backups share the one replica there is ($replicas replicas)", async (setup) => {
+    const notices: RunNotice[] = [];
+    await runBenchmark(
+      {
+        clients: 1,
+        samples: 4,
+        objectSize: "1KiB",
+        mode: "tied",
+        testbed: { replicas: setup.replicas, profile: "fast", seed: 3 },
+      },
+      { env: {} },
+      { onNotice: (_message, notice) => notices.push(notice) },
+    );
+    expect(notices.filter((notice) => notice.code === "backupsShareReplica")).toEqual(setup.shared);
+  });
+
   it.each<[RunNotice, string]>([
     [
+      { code: "backupsShareReplica", params: { mode: "hedged" } },
+      "hedged mode with one replica: backups go to the same server as their first attempt, on connections of their own, and share its queue; give several endpoints (or testbed replicas) to send them elsewhere",
+    ],
+    [
       { code: "cleanupLeftovers", params: { objects: 12 } },
-      "deleting the 12 objects this point wrote",
+      "deleting the 12 objects the run wrote and did not delete",
     ],
     [
       { code: "modeCouldNotStart", params: { mode: "tied", reason: "endpoint refused" } },

@@ -10,7 +10,7 @@ export function noticeText(notice: RunNotice): string {
     case "testbedStarted":
       return `embedded testbed listening on ${notice.params.urls.join(", ")} (profile ${notice.params.profile}, seed ${notice.params.seed})`;
     case "cleanupLeftovers":
-      return `deleting the ${notice.params.objects} objects this point wrote`;
+      return `deleting the ${notice.params.objects} objects the run wrote and did not delete`;
     case "jobSubmitted":
       return `submitted Job ${notice.params.job} (${notice.params.shards} shards) in namespace ${notice.params.namespace}; results in ${notice.params.folder}`;
     case "distributedStopping":

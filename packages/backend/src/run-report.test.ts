@@ -75,6 +75,26 @@ describe("a stored run's report input", () => {
       latency.destroy();
     }
 
+    // Latency against request index: the successful requests, each as the summary counts it.
+    expect(
+      input.latencySeries.map(({ op, buckets }) => ({
+        op,
+        count: buckets.reduce((sum, bucket) => sum + bucket.count, 0),
+        min: Math.min(...buckets.map((bucket) => bucket.min)),
+        max: Math.max(...buckets.map((bucket) => bucket.max)),
+        sumMs: buckets.reduce((sum, bucket) => sum + bucket.mean * bucket.count, 0),
+      })),
+    ).toEqual(
+      phases.map((phase) => ({
+        op: phase.op,
+        count: phase.requests - phase.errors,
+        min: phase.latencyMs?.min,
+        max: phase.latencyMs?.max,
+        // The summary's mean is rounded to the µs.
+        sumMs: expect.closeTo((phase.latencyMs?.mean ?? 0) * (phase.requests - phase.errors), 0),
+      })),
+    );
+
     // The JSON report (the CLI's `taillab report`) carries them too.
     const json = await renderStoredReport(store, [id], {
       format: "json",

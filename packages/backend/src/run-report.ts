@@ -1,5 +1,5 @@
 import type { Operation, RunSummary } from "@taillab/api";
-import { decimateSeries, intervalsFromLog, parseIntervalLog } from "@taillab/core";
+import { decimateSeries, intervalsFromLog, latencyParts, parseIntervalLog } from "@taillab/core";
 import {
   REQUESTS_CSV_HEADER,
   renderComparisonReport,
@@ -13,7 +13,7 @@ import {
   type RunReportInput,
 } from "@taillab/report";
 import {
-  OPERATIONS,
+  LogicalRequestReader,
   type RebuiltResults,
   type RecordColumns,
   type ResultsStore,
@@ -58,25 +58,24 @@ export async function loadRunReportInput(
 }
 
 /**
- * Each measured logical request's latency (its winning attempt, from the intended start), in
+ * Each measured successful logical request's latency, as core defines it (latencyParts), in
  * order.
  */
 function latencySeries(columns: RecordColumns): LatencySeries[] {
   const byPhase = new Map<string, { pointIndex: number; op: Operation; latenciesMs: number[] }>();
-  for (let row = 0; row < columns.count; row += 1) {
-    if (columns.winner[row] !== 1 || columns.measured[row] !== 1) continue;
-    const pointIndex = columns.pointIndex[row] as number;
-    const op = OPERATIONS[columns.op[row] as number] as Operation;
-    const key = `${pointIndex}:${op}`;
+  const requests = new LogicalRequestReader((pointIndex, request) => {
+    const parts = request.measured ? latencyParts(request) : null;
+    if (!parts) return;
+    const key = `${pointIndex}:${request.op}`;
     let phase = byPhase.get(key);
     if (!phase) {
-      phase = { pointIndex, op, latenciesMs: [] };
+      phase = { pointIndex, op: request.op, latenciesMs: [] };
       byPhase.set(key, phase);
     }
-    phase.latenciesMs.push(
-      ((columns.endUs[row] as number) - (columns.intendedStartUs[row] as number)) / 1000,
-    );
-  }
+    phase.latenciesMs.push(parts.latencyUs / 1000);
+  });
+  requests.add(columns);
+  requests.flush();
   return [...byPhase.values()].map(({ pointIndex, op, latenciesMs }) => ({
     pointIndex,
     op,

@@ -211,6 +211,25 @@ describe("hedge delays when stalls are as frequent as the chosen percentile", ()
     }
   });
 
+  // The engine sets the floor to 100 − budget % (at most the percentile): a budget at or below
+  // the stall fraction puts the floor on the stalls unless the floor is capped too.
+  it.each([
+    { percentile: 99, budgetPercent: 3 },
+    { percentile: 99, budgetPercent: 1 },
+    { percentile: 99.9, budgetPercent: 1 },
+    { percentile: 99.9, budgetPercent: 0.5 },
+    { percentile: 99.9, budgetPercent: 0.2 },
+  ])(
+    "an adaptive delay stays below the stalls at p$percentile with a $budgetPercent % budget",
+    ({ percentile, budgetPercent }) => {
+      const floorPercentile = Math.min(percentile, 100 - budgetPercent);
+      for (const seed of [1, 2, 3]) {
+        const delays = simulate(adaptiveHedgeDelay({ percentile, floorPercentile }), seed);
+        expect(Math.max(...delays)).toBeLessThanOrEqual(HEDGE_DELAY_MEDIAN_MULTIPLE * 6);
+      }
+    },
+  );
+
   it("leave a percentile below the cap as it is", () => {
     const policy = percentileHedgeDelay({ percentile: 95 });
     const random = createRandom(9);

@@ -93,7 +93,8 @@ export interface AdaptiveHedgeDelayOptions extends PercentileHedgeDelayOptions {
  *                p5 rather than the minimum, so one lucky outlier does not set it)
  *   smoothedMs = EWMA of its latencies, α = 0.1 (what requests cost right now)
  *   congestion = clamp((smoothedMs − baseMs) / smoothedMs, 0, 1)
- *   delay      = max(floor, congestion × min(p`percentile`, 4 × median))
+ *   capped(p)  = min(p, 4 × median)
+ *   delay      = max(capped(p`floorPercentile`), congestion × capped(p`percentile`))
  *
  * Congestion is the share of the current latency that is spent above the base, i.e. waiting:
  * 0 when requests cost what they always cost, 0.8 when they take 5× the base, 0.9 at 10×.
@@ -116,7 +117,9 @@ export function adaptiveHedgeDelay(options: AdaptiveHedgeDelayOptions): HedgeDel
       const baseMs = state.window.percentile(BASE_PERCENTILE);
       const congestion =
         state.smoothedMs > 0 ? clamp01((state.smoothedMs - baseMs) / state.smoothedMs) : 0;
-      const floorMs = floorPercentile > 0 ? state.window.percentile(floorPercentile) : 0;
+      // Capped like the percentile: a budget at or below the stall fraction puts the floor's
+      // percentile on the stalls, which would then go unhedged and hold it there.
+      const floorMs = floorPercentile > 0 ? cappedPercentile(state.window, floorPercentile) : 0;
       return Math.max(floorMs, congestion * cappedPercentile(state.window, percentile));
     },
     observe(requestClass, latencyMs) {

@@ -1,6 +1,4 @@
 import {
-  MISSED_START_TOLERANCE_MS,
-  STEADY_BUCKET_MS,
   TALLY_NAMES,
   type EncodedTally,
   type HedgeCounts,
@@ -51,6 +49,13 @@ export { TALLY_NAMES, type HedgeCounts, type PhaseAccountDelta, type TallyName }
 
 /** Interval of the percentiles over time, on the run clock. */
 export const INTERVAL_US = 1_000_000;
+/** Steady throughput counts answers in buckets this wide (see SteadyThroughputSchema). */
+export const STEADY_BUCKET_MS = 10;
+/**
+ * An open-loop request whose first attempt was ready more than this after its intended start is
+ * a missed start: the schedule slipped (the pacer or a worker was late, or every client was busy).
+ */
+export const MISSED_START_TOLERANCE_MS = 2;
 const STEADY_BUCKET_US = STEADY_BUCKET_MS * 1000;
 const MISSED_START_TOLERANCE_US = MISSED_START_TOLERANCE_MS * 1000;
 

@@ -24,6 +24,27 @@ export function mixOperations(workload: Workload): Operation[] {
   });
 }
 
+/**
+ * The run's phases one repetition of a point takes: s3bench's phases, or a workload's preparation
+ * and its mix. Records number phases over the whole run (phaseIndex), point after point and
+ * repetition after repetition, each repetition taking all of its phases but the one a stop cut.
+ */
+export function phasesPerRepetition(spec: {
+  phases: readonly string[];
+  workload?: Workload | null | undefined;
+}): number {
+  return spec.workload ? 2 : spec.phases.length;
+}
+
+/** Which repetition of its point (from 0) a record of the run's phase `phaseIndex` belongs to. */
+export function repetitionOfPhase(
+  spec: Parameters<typeof phasesPerRepetition>[0] & { repeat: number },
+  pointIndex: number,
+  phaseIndex: number,
+): number {
+  return Math.floor(phaseIndex / phasesPerRepetition(spec)) - pointIndex * spec.repeat;
+}
+
 /** A point's measured operations in the order its summary lists them. */
 export function summaryOperations(spec: PhasePlanSpec): Operation[] {
   return spec.workload

@@ -1,4 +1,4 @@
-import type { PhaseSummary } from "@taillab/api";
+import type { PhaseSummary, PointSummary } from "@taillab/api";
 
 /** One figure (throughput, ops/s…) of a point that was run k times. */
 export interface RepetitionStats {
@@ -82,5 +82,25 @@ export function repeatedPhaseStats(phases: readonly PhaseSummary[]): RepeatedPha
     throughputMBps: repetitionStats(phases.map((phase) => phase.throughputMBps)),
     opsPerSec: repetitionStats(phases.map((phase) => phase.opsPerSec)),
     errors: repetitionStats(phases.map((phase) => phase.errors)),
+  };
+}
+
+/**
+ * What a point run more than once says of its runs beside their merged phases: each run's own
+ * phases, and per operation (in the order they first ran) the trimmed means across the runs.
+ * The engine's summary and the one the results store rebuilds from records both come from here.
+ */
+export function repetitionFigures(
+  repetitions: readonly (readonly PhaseSummary[])[],
+): Required<Pick<PointSummary, "repetitions" | "repetitionStats">> {
+  const ops = [...new Set(repetitions.flatMap((phases) => phases.map((phase) => phase.op)))];
+  return {
+    repetitions: repetitions.map((phases) => ({ phases: [...phases] })),
+    repetitionStats: ops.map((op) => ({
+      op,
+      ...repeatedPhaseStats(
+        repetitions.flatMap((phases) => phases.filter((phase) => phase.op === op)),
+      ),
+    })),
   };
 }

@@ -16,7 +16,7 @@ import {
   type PhaseSummary,
   type RequestRecord,
 } from "@taillab/api";
-import { exactPercentile } from "@taillab/core";
+import { exactPercentile, MISSED_START_TOLERANCE_MS } from "@taillab/core";
 import { formatTable } from "@taillab/report";
 import { epochNowMs, runPoint } from "../src/index.ts";
 import { runBareLoop } from "./bare-undici-loop.ts";
@@ -223,7 +223,7 @@ process.stdout.write(
 const missed = results.filter((result) => result.sent.p99Ms > GOAL_P99_LATENESS_MS);
 process.stdout.write(
   `\nready: the request left the client queue (before signing); sent: undici wrote it on a ` +
-    `connection. Missed starts: ready more than 2 ms after the intended start.\n` +
+    `connection. Missed starts: ready more than ${MISSED_START_TOLERANCE_MS} ms after the intended start.\n` +
     `Floor: a bare loop sleeping until each of ${RATE_HZ * SECONDS} intended starts at ${RATE_HZ}/s, ` +
     `on this machine just before, woke late by p50 / p99 / p99.9 / max ` +
     `${[floor.p50Ms, floor.p99Ms, floor.p999Ms, floor.maxMs].map(ms).join(" / ")} ms: ` +

@@ -4,7 +4,8 @@
  * loop, 4 KiB objects, on several seeds. Each phase is judged on its own: the write phase (PUT)
  * creates the objects the read phase (GET) reads. Each mode gets a fresh testbed process started
  * with the seed, so each replica draws the same sequence of delays in every mode of a seed. The
- * testbed runs in a child process, so its CPU is not the client's.
+ * testbed runs in a child process, so its CPU is not the client's. Every request mode is measured;
+ * tied-server is not held to the goal here (the output says why).
  */
 import {
   HedgeOptionsSchema,
@@ -35,6 +36,8 @@ interface ModeSetup {
   label: string;
   mode: RequestMode;
   hedge: HedgeOptions;
+  /** Why the mode is measured but not held to the tail-cut goal on this profile. */
+  notJudged?: string;
 }
 
 const NORMAL = "normal";
@@ -57,6 +60,15 @@ const MODE_SETUPS: readonly ModeSetup[] = [
     label: "tied, 2 copies at once",
     mode: "tied",
     hedge: HedgeOptionsSchema.parse({ tiedDelayMs: 0 }),
+  },
+  {
+    label: "tied-server, 2 copies at once",
+    mode: "tied-server",
+    hedge: HedgeOptionsSchema.parse({ tiedDelayMs: 0 }),
+    notJudged:
+      "the stalls profile has no queue, so the first copy to arrive starts at once and its twin " +
+      "is dropped on arrival: a stall in the started copy is served in full. Server-side " +
+      "cancellation cuts waiting in a queue, not a slow service; pnpm bench tied measures it on one",
   },
   // With a 3 % budget the delay never drops below p97, so ordinary requests cannot drain the
   // budget just before a stall arrives.
@@ -211,7 +223,10 @@ function overviewRows(results: readonly ModeResult[]): string[][] {
 }
 
 function describeVerdict(results: readonly ModeResult[]): string {
-  const verdict = evaluateTailCuts(NORMAL, tailsOf(results));
+  const verdict = evaluateTailCuts(
+    NORMAL,
+    tailsOf(results.filter((result) => result.setup.notJudged === undefined)),
+  );
   const { minP999Cut, maxExtraPct } = TAIL_CUT_GOAL;
   const every =
     verdict.short.length === 0
@@ -223,9 +238,13 @@ function describeVerdict(results: readonly ModeResult[]): string {
     verdict.cheapEnough.length > 0
       ? `MET by ${verdict.cheapEnough.join(", ")}.`
       : "NOT MET by any mode.";
+  const notJudged = MODE_SETUPS.filter((setup) => setup.notJudged !== undefined)
+    .map((setup) => `${setup.label} is measured but not judged: ${setup.notJudged}.\n`)
+    .join("");
   return (
     `Goal, every mode cuts the tail: ${every}\n` +
-    `Goal, at least ${minP999Cut}× on every seed and op for at most ${maxExtraPct} % extra requests: ${cheap}`
+    `Goal, at least ${minP999Cut}× on every seed and op for at most ${maxExtraPct} % extra requests: ${cheap}\n` +
+    notJudged
   );
 }
 
@@ -276,6 +295,6 @@ process.stdout.write(
     `${Math.floor(REQUESTS / 1000)} lie above p99.9. extra %: backup attempts per 100 requests. ` +
     `delay ms: the mean wait before a backup left. Last column: requests still over ${STALLED_MS} ms, ` +
     `sent once, or with a backup that was slow too.\n` +
-    `${describeVerdict(results)}\n` +
+    describeVerdict(results) +
     `Whole bench: ${((performance.now() - startedMs) / 1000).toFixed(0)} s.\n`,
 );

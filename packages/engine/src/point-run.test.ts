@@ -165,6 +165,56 @@ describe("the closed loop", () => {
   });
 });
 
+describe("connection pools", () => {
+  // A backup that waited for its own request's connection would reach the server only after the
+  // first attempt answered: the pool must hold it beside the first attempt (2× clients).
+  it.each([
+    { mode: "tied" as const, hedge: HedgeOptionsSchema.parse({ tiedDelayMs: 0 }) },
+    {
+      mode: "hedged" as const,
+      hedge: HedgeOptionsSchema.parse({ delay: "1ms", budgetPercent: "100%" }),
+    },
+  ])(
+    "$mode, one replica and one client: the backup reaches the server while the first attempt is out",
+    async ({ mode, hedge }) => {
+      const held: ServerResponse[] = [];
+      let inFlight = 0;
+      const inFlightSeen: number[] = [];
+      const answer = (response: ServerResponse) => response.writeHead(200).end();
+      route = (request, response) => {
+        inFlight += 1;
+        inFlightSeen.push(inFlight);
+        response.on("close", () => (inFlight -= 1));
+        request.resume();
+        if (held.length === 0) {
+          // The first attempt waits for its backup; only a pool without room for the backup
+          // makes it wait this long.
+          held.push(response);
+          setTimeout(() => held.splice(0).forEach(answer), 20_000).unref();
+          return;
+        }
+        held.splice(0).forEach(answer);
+        answer(response);
+      };
+      try {
+        const { result } = await run({
+          params: { clients: 1, samples: 3, objectSizeBytes: 64 },
+          phases: ["write"],
+          workers: 1,
+          mode,
+          hedge,
+        });
+        expect(result.phases[0]?.summary).toMatchObject({ requests: 3, errors: 0 });
+        // Each request's second attempt arrived with its first still held: 2 in flight, 3 times.
+        expect(inFlightSeen.filter((count) => count === 2)).toHaveLength(3);
+      } finally {
+        route = answerAtOnce;
+        held.splice(0).forEach((response) => response.destroy());
+      }
+    },
+  );
+});
+
 describe("a shard of a distributed run", () => {
   it("starts at its gate and sends only its own requests of the one schedule", async () => {
     const runStartEpochMs = epochNowMs();

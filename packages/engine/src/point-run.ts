@@ -21,6 +21,7 @@ import {
   parseOperationMix,
   parseSizeDistribution,
   PhaseAccount,
+  phasesPerRepetition,
   sendsBackups,
   livePercentilesOf,
   encodeTally,
@@ -277,7 +278,7 @@ async function runWorkload(
     deletedKeyCount: 0,
     // Without a count, the keys it made are all the keys it used.
     keySpan: workload.prepareObjects + (Number.isFinite(count) ? count : created),
-    phaseCount: 2,
+    phaseCount: phasesPerRepetition(options),
     stopped: options.signal?.aborted ?? false,
   };
 }

@@ -1,5 +1,5 @@
 import type { Operation, RequestMode, RunStatus } from "@taillab/api";
-import type { PointParam } from "@taillab/core";
+import { MISSED_START_TOLERANCE_MS, type PointParam } from "@taillab/core";
 import { formatInteger } from "./report-format.ts";
 
 export type ReportLanguage = "en" | "zh-CN";
@@ -336,7 +336,7 @@ const en: ReportMessages = {
   latencyMean: "Latency mean (ms)",
   ttfbRow: (percentile) => `Time to first byte ${percentile} (ms)`,
   serviceRow: (percentile) => `Service time ${percentile} (ms)`,
-  missedStarts: "Missed starts (> 2 ms late)",
+  missedStarts: `Missed starts (> ${MISSED_START_TOLERANCE_MS} ms late)`,
   p999Note:
     "* p99.9 needs ≥ 1,000 requests. A phase marked * answered fewer, so its p99.9 is its slowest request (the max), not a tail estimate.",
   openLoopNote:
@@ -604,7 +604,7 @@ const zhCN: ReportMessages = {
   latencyMean: "平均延迟 (ms)",
   ttfbRow: (percentile) => `首字节时间 ${percentile} (ms)`,
   serviceRow: (percentile) => `服务时间 ${percentile} (ms)`,
-  missedStarts: "未按时发出的请求(晚于 2 ms)",
+  missedStarts: `未按时发出的请求(晚于 ${MISSED_START_TOLERANCE_MS} ms)`,
   p999Note:
     "* p99.9 需要至少 1,000 个请求。标 * 的阶段成功请求不足 1,000 个，其 p99.9 就是最慢的请求（最大值），而不是尾延迟的估计。",
   openLoopNote:

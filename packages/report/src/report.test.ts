@@ -131,7 +131,7 @@ describe("s3bench text", () => {
       ...phase,
       loop: "open",
       missedStarts: 4,
-      tail: { p99: share, p999: share },
+      tail: { p99: share, p999: { ...share, fromMs: 11, requests: 1, meanMs: 11, serverMs: 9 } },
       steady: {
         fromMs: 10,
         toMs: 250,
@@ -148,6 +148,9 @@ describe("s3bench text", () => {
     );
     expect(text).toContain(
       "Slowest 1 % (>= 9.000 ms, 3 requests, mean 10.000 ms): client queue 1.000 ms, backup wait 0.000 ms, server 8.000 ms, transfer 1.000 ms",
+    );
+    expect(text).toContain(
+      "Slowest 0.1 % (>= 11.000 ms, 1 requests, mean 11.000 ms): client queue 1.000 ms, backup wait 0.000 ms, server 9.000 ms, transfer 1.000 ms",
     );
     expect(formatPhaseS3bench({ ...phase, latencyMs: null })).toContain(
       "Write times: none (no request succeeded)",

@@ -1,4 +1,5 @@
 import {
+  MISSED_START_TOLERANCE_MS,
   valueRange,
   type ParamDifference,
   type PointParam,
@@ -6,7 +7,6 @@ import {
 } from "@taillab/core";
 import {
   formatByteSize,
-  MISSED_START_TOLERANCE_MS,
   type LatencyStats,
   type Operation,
   type PhaseSummary,
@@ -72,7 +72,7 @@ const pair = (stats: LatencyStats | null) =>
 
 /**
  * The parts of a request's time (p50 / p99), the throughput while every client was busy, and
- * where the slowest 1 % spent theirs. Open loop: times count from the scheduled start.
+ * where the slowest 1 % and 0.1 % spent theirs. Open loop: times count from the scheduled start.
  */
 function timelineLines(phase: PhaseSummary): string[] {
   const lines = [
@@ -91,10 +91,13 @@ function timelineLines(phase: PhaseSummary): string[] {
       `Steady throughput: ${steady.throughputMBps.toFixed(2)} MB/s, ${steady.opsPerSec.toFixed(1)} ops/s (${(steady.durationMs / 1000).toFixed(3)} s with every client busy)`,
     );
   }
-  const slowest = phase.tail?.p99;
-  if (slowest && slowest.requests > 0) {
+  for (const [share, slowest] of [
+    ["1 %", phase.tail?.p99],
+    ["0.1 %", phase.tail?.p999],
+  ] as const) {
+    if (!slowest || slowest.requests === 0) continue;
     lines.push(
-      `Slowest 1 % (>= ${ms(slowest.fromMs)}, ${slowest.requests} requests, mean ${ms(slowest.meanMs)}): client queue ${ms(slowest.clientQueueMs)}, backup wait ${ms(slowest.hedgeWaitMs)}, server ${ms(slowest.serverMs)}, transfer ${ms(slowest.transferMs)}`,
+      `Slowest ${share} (>= ${ms(slowest.fromMs)}, ${slowest.requests} requests, mean ${ms(slowest.meanMs)}): client queue ${ms(slowest.clientQueueMs)}, backup wait ${ms(slowest.hedgeWaitMs)}, server ${ms(slowest.serverMs)}, transfer ${ms(slowest.transferMs)}`,
     );
   }
   return lines;

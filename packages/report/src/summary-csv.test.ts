@@ -187,6 +187,26 @@ describe("summaryCsv", () => {
     expect(Number(column(row, "Hedge Wasted (bytes)"))).toBe(phase.hedge!.wastedBytes);
   });
 
+  it("writes where the slowest 1 % and 0.1 % spent their time, as the run detail shows it", () => {
+    const phase = sweep.summary.points[1]!.phases[0]!;
+    const row = rows[2]!;
+    expect(phase.tail).not.toBeNull();
+    for (const [share, part] of [
+      ["1%", phase.tail!.p99],
+      ["0.1%", phase.tail!.p999],
+    ] as const) {
+      expect({
+        requests: Number(column(row, `Slowest ${share} Requests`)),
+        fromMs: Number(column(row, `Slowest ${share} From (ms)`)),
+        meanMs: Number(column(row, `Slowest ${share} Mean (ms)`)),
+        clientQueueMs: Number(column(row, `Slowest ${share} Client Queue (ms)`)),
+        hedgeWaitMs: Number(column(row, `Slowest ${share} Backup Wait (ms)`)),
+        serverMs: Number(column(row, `Slowest ${share} Server (ms)`)),
+        transferMs: Number(column(row, `Slowest ${share} Transfer (ms)`)),
+      }).toEqual(part);
+    }
+  });
+
   it("starts with a UTF-8 byte-order mark only when asked", () => {
     expect(csv.startsWith("Run ID,")).toBe(true);
     const withBom = summaryCsv([single.summary], { withBom: true });

@@ -1,4 +1,10 @@
-import type { LatencyStats, PhaseSummary, PointSummary, RunSummary } from "@taillab/api";
+import type {
+  LatencyStats,
+  PhaseSummary,
+  PointSummary,
+  RunSummary,
+  TailBreakdown,
+} from "@taillab/api";
 import { csvRow, UTF8_BOM, type CsvValue } from "./csv.ts";
 
 /**
@@ -44,6 +50,23 @@ function figureColumns(
   }));
 }
 
+/**
+ * Where the slowest 1 % or 0.1 % of a phase's successful requests spent their time, as the run
+ * detail and the HTML report show it (empty when no request succeeded).
+ */
+function tailColumns(share: string, level: keyof TailBreakdown): Column[] {
+  const part = (row: SummaryRow) => row.phase.tail?.[level];
+  return [
+    { name: `Slowest ${share} Requests`, value: (row) => part(row)?.requests },
+    { name: `Slowest ${share} From (ms)`, value: (row) => part(row)?.fromMs },
+    { name: `Slowest ${share} Mean (ms)`, value: (row) => part(row)?.meanMs },
+    { name: `Slowest ${share} Client Queue (ms)`, value: (row) => part(row)?.clientQueueMs },
+    { name: `Slowest ${share} Backup Wait (ms)`, value: (row) => part(row)?.hedgeWaitMs },
+    { name: `Slowest ${share} Server (ms)`, value: (row) => part(row)?.serverMs },
+    { name: `Slowest ${share} Transfer (ms)`, value: (row) => part(row)?.transferMs },
+  ];
+}
+
 const COLUMNS: readonly Column[] = [
   { name: "Run ID", value: (row) => row.summary.runId },
   { name: "Run Name", value: (row) => row.runName },
@@ -87,11 +110,8 @@ const COLUMNS: readonly Column[] = [
   ...figureColumns("Service", (phase) => phase.serviceMs),
   ...figureColumns("TTFB", (phase) => phase.ttfbMs),
   ...figureColumns("Transfer", (phase) => phase.transferMs),
-  { name: "Slowest 1% From (ms)", value: (row) => row.phase.tail?.p99.fromMs },
-  { name: "Slowest 1% Client Queue (ms)", value: (row) => row.phase.tail?.p99.clientQueueMs },
-  { name: "Slowest 1% Backup Wait (ms)", value: (row) => row.phase.tail?.p99.hedgeWaitMs },
-  { name: "Slowest 1% Server (ms)", value: (row) => row.phase.tail?.p99.serverMs },
-  { name: "Slowest 1% Transfer (ms)", value: (row) => row.phase.tail?.p99.transferMs },
+  ...tailColumns("1%", "p99"),
+  ...tailColumns("0.1%", "p999"),
   { name: "Missed Starts", value: (row) => row.phase.missedStarts },
   // Empty where the phase sent no backups (normal mode), rather than a misleading 0 of a budget.
   { name: "Hedge Extra (%)", value: (row) => row.phase.hedge?.extraPct },

@@ -8,7 +8,8 @@ export {
   type StoredRun,
 } from "./results-store.ts";
 export type { RunWriter } from "./run-writer.ts";
-export type { RebuiltResults } from "./records-summary.ts";
+export { RecordsSummarizer, type RebuiltResults } from "./records-summary.ts";
+export { LogicalRequestReader } from "./logical-requests.ts";
 export {
   errorAt,
   keyAt,

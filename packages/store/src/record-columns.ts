@@ -1,4 +1,5 @@
 import { OperationSchema, type Operation, type RequestRecord } from "@taillab/api";
+import type { AttemptTimeline } from "@taillab/core";
 
 /** Operation codes in the records log and in `RecordColumns.op`. */
 export const OPERATIONS: readonly Operation[] = OperationSchema.options;
@@ -164,21 +165,28 @@ export function errorAt(columns: RecordColumns, index: number): string | null {
   return columns.errorCodes[columns.errorId[index] ?? 0] ?? null;
 }
 
-export function recordAt(columns: RecordColumns, index: number): RequestRecord {
+/** One record's attempt: its timeline, bytes and outcome (what the accounting reads). */
+export function attemptAt(columns: RecordColumns, index: number): AttemptTimeline {
   return {
-    op: OPERATIONS[columns.op[index] ?? 0] ?? "PUT",
-    key: keyAt(columns, index),
-    bytes: columns.bytes[index] ?? 0,
-    intendedStartUs: columns.intendedStartUs[index] ?? 0,
+    replica: columns.replica[index] ?? 0,
     readyUs: columns.readyUs[index] ?? 0,
     sentUs: columns.sentUs[index] ?? 0,
     headersUs: columns.headersUs[index] ?? 0,
     firstByteUs: columns.firstByteUs[index] ?? 0,
     endUs: columns.endUs[index] ?? 0,
-    status: columns.status[index] ?? 0,
+    bytes: columns.bytes[index] ?? 0,
     error: errorAt(columns, index),
+  };
+}
+
+export function recordAt(columns: RecordColumns, index: number): RequestRecord {
+  return {
+    ...attemptAt(columns, index),
+    op: OPERATIONS[columns.op[index] ?? 0] ?? "PUT",
+    key: keyAt(columns, index),
+    intendedStartUs: columns.intendedStartUs[index] ?? 0,
+    status: columns.status[index] ?? 0,
     attempt: columns.attempt[index] ?? 1,
-    replica: columns.replica[index] ?? 0,
     winner: columns.winner[index] === 1,
     phaseIndex: columns.phaseIndex[index] ?? 0,
     client: columns.client[index] ?? 0,

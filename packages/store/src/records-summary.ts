@@ -12,31 +12,27 @@ import {
   intervalLogLines,
   PhaseAccount,
   phaseShapeOf,
+  repetitionFigures,
+  repetitionOfPhase,
   summaryOperations,
-  type AttemptTimeline,
   type IntervalLogLine,
   type LogicalRequest,
 } from "@taillab/core";
-import { OPERATIONS, TEXT_KEY_FLAG, type RecordColumns } from "./record-columns.ts";
+import { LogicalRequestReader } from "./logical-requests.ts";
+import type { RecordColumns } from "./record-columns.ts";
 
 /**
  * A RunSummary, phase histograms and interval log lines rebuilt from a run's records, for a run
  * that never wrote its own (killed, power cut, failed) or to check one that did. The records are
- * folded into the same accounting as the engine's (core's PhaseAccount): a logical request is an
- * attempt 1 and the attempts right after it of the same key, phase and client; each operation of
- * each point is counted with the spec's rules (phaseShapeOf), so a rebuilt summary equals the one
- * the engine wrote, figure for figure. What the records cannot say:
+ * folded into the same accounting as the engine's (core's PhaseAccount), as the logical requests
+ * the engine folded (LogicalRequestReader); each operation of
+ * each point is counted with the spec's rules (phaseShapeOf), and of a repeated point each
+ * repetition apart too (repetitionOfPhase), so a rebuilt summary equals the one the engine wrote,
+ * figure for figure. What the records cannot say:
  * - finishedAt is createdAt plus the last record's end (records count from the run's start,
  *   taken a moment after createdAt);
  * - a phase stopped before its first answer has no records, so it is not listed.
  */
-
-interface PendingRequest {
-  pointIndex: number;
-  key: number;
-  request: LogicalRequest;
-  attempts: AttemptTimeline[];
-}
 
 /** What RecordsSummarizer rebuilds. */
 export interface RebuiltResults {
@@ -47,11 +43,18 @@ export interface RebuiltResults {
   intervalLines: IntervalLogLine[];
 }
 
+/** A point's or a repetition's accounts, by operation. */
+type Accounts = Map<Operation, PhaseAccount>;
+
 export class RecordsSummarizer {
   private readonly meta: RunMeta;
-  /** Accounts by point, then operation. */
-  private readonly points = new Map<number, Map<Operation, PhaseAccount>>();
-  private pending: PendingRequest | null = null;
+  /** Accounts by point (its repetitions merged). */
+  private readonly points = new Map<number, Accounts>();
+  /** A repeated point's accounts by point, then repetition. */
+  private readonly repetitions = new Map<number, Map<number, Accounts>>();
+  private readonly requests = new LogicalRequestReader((pointIndex, request) =>
+    this.settle(pointIndex, request),
+  );
   private lastEndUs = 0;
 
   constructor(meta: RunMeta) {
@@ -59,55 +62,7 @@ export class RecordsSummarizer {
   }
 
   add(batch: RecordColumns): void {
-    for (let row = 0; row < batch.count; row += 1) {
-      const pointIndex = batch.pointIndex[row] ?? 0;
-      const op = OPERATIONS[batch.op[row] ?? 0] ?? "PUT";
-      const keyNumber = batch.keyNumber[row] ?? 0;
-      const key = keyNumber >= TEXT_KEY_FLAG ? -1 - (keyNumber - TEXT_KEY_FLAG) : keyNumber;
-      const phaseIndex = batch.phaseIndex[row] ?? 0;
-      const client = batch.client[row] ?? 0;
-      const attempt: AttemptTimeline = {
-        replica: batch.replica[row] ?? 0,
-        readyUs: batch.readyUs[row] ?? 0,
-        sentUs: batch.sentUs[row] ?? 0,
-        headersUs: batch.headersUs[row] ?? 0,
-        firstByteUs: batch.firstByteUs[row] ?? 0,
-        endUs: batch.endUs[row] ?? 0,
-        bytes: batch.bytes[row] ?? 0,
-        error: batch.errorCodes[batch.errorId[row] ?? 0] ?? null,
-      };
-      this.lastEndUs = Math.max(this.lastEndUs, attempt.endUs);
-      const pending = this.pending;
-      const continues =
-        pending !== null &&
-        (batch.attempt[row] ?? 1) > 1 &&
-        pending.pointIndex === pointIndex &&
-        pending.request.op === op &&
-        pending.key === key &&
-        pending.request.phaseIndex === phaseIndex &&
-        pending.request.client === client;
-      if (continues) {
-        if (batch.winner[row] === 1) pending.request.winner = pending.attempts.length;
-        pending.attempts.push(attempt);
-        continue;
-      }
-      this.settle();
-      const attempts = [attempt];
-      this.pending = {
-        pointIndex,
-        key,
-        attempts,
-        request: {
-          op,
-          intendedStartUs: batch.intendedStartUs[row] ?? 0,
-          phaseIndex,
-          client,
-          measured: batch.measured[row] === 1,
-          attempts,
-          winner: batch.winner[row] === 1 ? 0 : null,
-        },
-      };
-    }
+    this.requests.add(batch);
   }
 
   /**
@@ -115,7 +70,7 @@ export class RecordsSummarizer {
    * null when it never did (its last point is then unfinished).
    */
   finish(status: RunSummary["status"] | null): RebuiltResults {
-    this.settle();
+    this.requests.flush();
     const { meta } = this;
     const params = expandSweep(meta.spec);
     const lastPoint = Math.max(-1, ...this.points.keys());
@@ -128,11 +83,15 @@ export class RecordsSummarizer {
     const histograms: PhaseHistograms[] = [];
     const intervalLines: IntervalLogLine[] = [];
     for (const [pointIndex, pointParams] of params.slice(0, lastPoint + 1).entries()) {
-      const accounts = this.listedAccounts(pointIndex);
+      const accounts = this.listedAccounts(this.points.get(pointIndex));
+      const repetitions = [...(this.repetitions.get(pointIndex) ?? new Map<number, Accounts>())]
+        .sort(([a], [b]) => a - b)
+        .map(([, each]) => this.listedAccounts(each).map((account) => account.summary()));
       points.push({
         params: pointParams,
         finished: status === "complete" || pointIndex < lastPoint,
         phases: accounts.map((account) => account.summary()),
+        ...(repetitions.length > 1 ? repetitionFigures(repetitions) : {}),
       });
       for (const account of accounts) {
         const { op } = account.shape;
@@ -140,24 +99,28 @@ export class RecordsSummarizer {
         intervalLines.push(...intervalLogLines(pointIndex, op, account.encodedIntervals()));
       }
     }
-    for (const accounts of this.points.values()) {
+    const everyAccounts = [
+      ...this.points.values(),
+      ...[...this.repetitions.values()].flatMap((each) => [...each.values()]),
+    ];
+    for (const accounts of everyAccounts) {
       for (const account of accounts.values()) account.destroy();
     }
     this.points.clear();
+    this.repetitions.clear();
     return { summary: this.runSummary(points, status), histograms, intervalLines };
   }
 
   /**
-   * A point's operations as the engine lists them: a mix's every operation once the mix has run,
-   * s3bench's phases those that ran, in summary order.
+   * A point's (or a repetition's) operations as the engine lists them: a mix's every operation
+   * once the mix has run, s3bench's phases those that ran, in summary order.
    */
-  private listedAccounts(pointIndex: number): PhaseAccount[] {
-    const accounts = this.points.get(pointIndex) ?? new Map<Operation, PhaseAccount>();
+  private listedAccounts(accounts: Accounts = new Map()): PhaseAccount[] {
     const ran = [...accounts.values()].some((account) => account.requests > 0);
     return summaryOperations(this.meta.spec).flatMap((op) => {
       const account = accounts.get(op);
       if (account && account.requests > 0) return [account];
-      return this.meta.spec.workload && ran ? [this.accountFor(pointIndex, op)] : [];
+      return this.meta.spec.workload && ran ? [this.accountIn(accounts, op)] : [];
     });
   }
 
@@ -179,25 +142,36 @@ export class RecordsSummarizer {
     };
   }
 
-  /** Folds the pending logical request into its point's account. */
-  private settle(): void {
-    const pending = this.pending;
-    if (!pending) return;
-    this.pending = null;
-    this.accountFor(pending.pointIndex, pending.request.op).add(pending.request);
+  /** Folds a logical request into its point's account, and its repetition's when repeated. */
+  private settle(pointIndex: number, request: LogicalRequest): void {
+    for (const attempt of request.attempts) {
+      this.lastEndUs = Math.max(this.lastEndUs, attempt.endUs);
+    }
+    const { spec } = this.meta;
+    this.accountIn(
+      entryOf(this.points, pointIndex, () => new Map()),
+      request.op,
+    ).add(request);
+    if (spec.repeat > 1) {
+      const repetition = repetitionOfPhase(spec, pointIndex, request.phaseIndex);
+      const repetitions = entryOf(this.repetitions, pointIndex, () => new Map());
+      this.accountIn(
+        entryOf(repetitions, repetition, () => new Map()),
+        request.op,
+      ).add(request);
+    }
   }
 
-  private accountFor(pointIndex: number, op: Operation): PhaseAccount {
-    let accounts = this.points.get(pointIndex);
-    if (!accounts) {
-      accounts = new Map();
-      this.points.set(pointIndex, accounts);
-    }
-    let account = accounts.get(op);
-    if (!account) {
-      account = new PhaseAccount(phaseShapeOf(this.meta.spec, op));
-      accounts.set(op, account);
-    }
-    return account;
+  private accountIn(accounts: Accounts, op: Operation): PhaseAccount {
+    return entryOf(accounts, op, () => new PhaseAccount(phaseShapeOf(this.meta.spec, op)));
   }
+}
+
+function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
 }

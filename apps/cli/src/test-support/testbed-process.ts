@@ -10,6 +10,7 @@ import { CLI_MAIN } from "./run-cli.ts";
 export interface TestbedProcess {
   url: string;
   port: number;
+  pid: number;
   /** The keys it checks, as the variables a run reads them from. */
   env: { AWS_ACCESS_KEY_ID: string; AWS_SECRET_ACCESS_KEY: string };
   signal(signal: NodeJS.Signals): void;
@@ -59,6 +60,7 @@ export async function startTestbedProcess(
   return {
     url,
     port,
+    pid: child.pid as number,
     env,
     signal: (signal) => child.kill(signal),
     kill: async () => {

@@ -12,6 +12,7 @@ import {
   type RunProgress,
   type RunSeries,
   type RunSpec,
+  type RunSummary,
 } from "@taillab/api";
 import type { ResultsStore } from "@taillab/store";
 import { randomBytes } from "node:crypto";
@@ -43,7 +44,8 @@ export interface RunPlan {
 export interface RunManager {
   /**
    * Starts the series and answers once its first run has started (endpoint checks passed, the
-   * run in the store); bad input or a failed check rejects. One series at a time.
+   * run in the store); bad input or a failed check rejects. One series at a time: a start while
+   * the last one is only cleaning up after its reported end waits for that cleanup.
    */
   start(plan: RunPlan): Promise<{ runId: string }>;
   /** Stops the series a run belongs to; answers when it has stopped. Nothing if it has ended. */
@@ -70,6 +72,11 @@ interface Series {
   active: ActiveRun | null;
   /** The active run's knobs, when it is a live session. */
   live: LiveSession | null;
+  /**
+   * Its last run was reported finished and only that run's cleanup is left: a new series waits
+   * for it instead of being refused (nor running beside the cleanup's requests).
+   */
+  cleaningUp: boolean;
   done: Promise<void>;
 }
 
@@ -107,6 +114,16 @@ export function createRunManager(options: {
       // Notices before the run has an id (the testbed's address) are sent after `started`.
       const earlyNotices: { message: string; notice?: RunNotice }[] = [];
       let runId: string | null = null;
+      // Said once the measuring ends: a stopped run is reported at once, its cleanup follows.
+      let reported = false;
+      const report = async (summary: RunSummary) => {
+        reported = true;
+        await progress.flush();
+        series.active = null;
+        series.live = null;
+        series.cleaningUp = index === count - 1 || series.stop.signal.aborted;
+        emit(finished(summary.runId, summary.status, null, place, series.runIds));
+      };
       try {
         const hooks: ClusterRunHooks = {
           signal: series.stop.signal,
@@ -156,6 +173,7 @@ export function createRunManager(options: {
             if (runId === null) earlyNotices.push({ message, notice });
             else emit({ type: "notice", runId, message, notice });
           },
+          onMeasured: report,
           onCleanup: async (cleanup) => {
             const notice = cleanupNotice(cleanup);
             if (runId !== null && notice) {
@@ -170,10 +188,13 @@ export function createRunManager(options: {
         const summary = plan.cluster
           ? await runOnCluster(spec, plan.cluster, { secrets, store, name, tags }, hooks)
           : await runAndRecord(spec, secrets, hooks, { store, name, tags });
-        await progress.flush();
-        emit(finished(summary.runId, summary.status, null, place, series.runIds));
+        if (!reported) await report(summary);
       } catch (error) {
         progress.cancel();
+        if (reported) {
+          // The run was reported and stored as measured; what failed after is its cleanup.
+          break;
+        }
         if (runId === null) {
           // Failed before it started (a check of the endpoint): the first run's caller is told;
           // a later run's failure ends the series with a notice on the run before it.
@@ -198,7 +219,8 @@ export function createRunManager(options: {
   }
 
   return {
-    start(plan) {
+    async start(plan) {
+      if (current?.cleaningUp) await current.done;
       if (current) {
         const what = current.active
           ? `"${current.active.name}" (run ${current.active.runId})`
@@ -212,6 +234,7 @@ export function createRunManager(options: {
         runIds: [],
         active: null,
         live: null,
+        cleaningUp: false,
         done: Promise.resolve(),
       };
       current = series;

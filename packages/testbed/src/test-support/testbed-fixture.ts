@@ -51,13 +51,12 @@ export async function startFixture(
   };
 }
 
-/** Polls until `condition` holds: server-side counters settle just after the client sees a reply. */
-export async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/**
+ * Polls until `condition` holds: server-side counters settle just after the client sees a reply.
+ * Only the test's timeout bounds it: how soon is not the test's to say on a busy machine.
+ */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /** The error an SDK call rejects with, to assert on its name and HTTP status. */

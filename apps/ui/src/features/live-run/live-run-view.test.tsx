@@ -91,19 +91,19 @@ describe("live run screen", () => {
       fake.emit({
         type: "notice",
         runId: "r1",
-        message: "deleting the 12 objects this point wrote",
+        message: "deleting the 12 objects the run wrote and did not delete",
         notice: { code: "cleanupLeftovers", params: { objects: 12 } },
       });
       fake.emit({ type: "notice", runId: "r1", message: "replica 2 answers slowly" });
     });
     const items = () => [...screen.getByTestId("live-notices").querySelectorAll("li")];
     expect(items().map((item) => item.textContent)).toEqual([
-      "Deleting the 12 objects this point wrote",
+      "Deleting the 12 objects the run wrote and did not delete",
       "replica 2 answers slowly",
     ]);
     await act(() => i18next.changeLanguage("zh-CN"));
     try {
-      expect(items()[0]?.textContent).toBe("正在删除此测试点写入的 12 个对象");
+      expect(items()[0]?.textContent).toBe("正在删除本次运行写入但未删除的 12 个对象");
       expect(items()[0]?.dataset.code).toBe("cleanupLeftovers");
     } finally {
       await act(() => i18next.changeLanguage("en"));

@@ -96,8 +96,8 @@ export const liveRunMessages: FeatureMessages = {
       backupsShareReplica:
         "{{mode}} mode with one replica: backups go to the same server as their first attempt and share its queue; add replicas to send them elsewhere",
       testbedStarted: "Embedded testbed listening on {{urls}} (profile {{profile}}, seed {{seed}})",
-      cleanupLeftovers_one: "Deleting the {{objects}} object this point wrote",
-      cleanupLeftovers_other: "Deleting the {{objects}} objects this point wrote",
+      cleanupLeftovers_one: "Deleting the {{objects}} object the run wrote and did not delete",
+      cleanupLeftovers_other: "Deleting the {{objects}} objects the run wrote and did not delete",
       modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
       serverLost:
         "The server stopped answering at {{time}} ({{into}} into the run): {{failures}} requests in a row got no answer over {{silent}}, the last {{error}}; the {{phase}} phase ended early",
@@ -226,8 +226,8 @@ export const liveRunMessages: FeatureMessages = {
       backupsShareReplica:
         "{{mode}}模式只有一个副本：备份请求与首次请求发往同一服务器，共用其队列；增加副本才能发往别处",
       testbedStarted: "内置测试床正在监听 {{urls}}（延迟配置 {{profile}}，随机种子 {{seed}}）",
-      cleanupLeftovers_one: "正在删除此测试点写入的 {{objects}} 个对象",
-      cleanupLeftovers_other: "正在删除此测试点写入的 {{objects}} 个对象",
+      cleanupLeftovers_one: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
+      cleanupLeftovers_other: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
       serverLost:
         "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：连续 {{failures}} 个请求在 {{silent}} 内没有应答，最后一个为 {{error}}；{{phase}} 阶段提前结束",
