@@ -1,4 +1,4 @@
-import { formatByteSize, type FieldError, type RunSpec } from "@taillab/api";
+import { coded, fieldError, formatByteSize, type FieldError, type RunSpec } from "@taillab/api";
 import { expandSweep, maxSizeBytes, parseSizeDistribution, valueRange } from "@taillab/core";
 import { connectionsPerReplica, defaultWorkerCount } from "@taillab/engine";
 import { readFileSync } from "node:fs";
@@ -56,10 +56,15 @@ function objectMemoryProblems(spec: RunSpec, machine: MachineLimits): FieldError
     if (needed <= machine.memoryBytes) continue;
     const field = fromDistribution !== null ? "workload.sizes" : objectSizeField(spec, largest);
     return [
-      {
+      fieldError(
         field,
-        message: `objects of ${formatByteSize(largest)} need ${formatByteSize(needed)} of memory (the largest object, once shared and once in each of ${workers} worker${workers === 1 ? "" : "s"}); this machine has ${formatByteSize(machine.memoryBytes)}`,
-      },
+        coded("objectsNeedMemory", {
+          size: formatByteSize(largest),
+          needed: formatByteSize(needed),
+          workers,
+          memory: formatByteSize(machine.memoryBytes),
+        }),
+      ),
     ];
   }
   return [];
@@ -92,30 +97,49 @@ function connectionProblems(spec: RunSpec, machine: MachineLimits): FieldError[]
   const problems: FieldError[] = [];
   if (machine.openFiles !== null && files > machine.openFiles) {
     const most = Math.floor((machine.openFiles - BASE_OPEN_FILES) / filesPerClient);
-    const where = embedded
-      ? `${connections} connections and the embedded testbed's end of each, in this process`
-      : `${connections} connections`;
-    const instead = embedded
-      ? ", run the testbed apart (taillab testbed) and give its endpoint"
-      : "";
-    problems.push({
-      field,
-      message: `${clients} clients need about ${files} open files here (${where}, plus ${BASE_OPEN_FILES}), but this process may open ${machine.openFiles} (ulimit -n); use at most ${most} clients${instead}, or raise the limit (ulimit -Hn)`,
-    });
+    const figures = {
+      clients,
+      files,
+      connections,
+      base: BASE_OPEN_FILES,
+      limit: machine.openFiles,
+    };
+    problems.push(
+      fieldError(
+        field,
+        embedded
+          ? coded("clientsNeedFilesWithTestbed", { ...figures, most })
+          : coded("clientsNeedFiles", { ...figures, most }),
+      ),
+    );
   }
   if (machine.ephemeralPorts !== null && perServer > machine.ephemeralPorts) {
     const most = Math.floor((machine.ephemeralPorts * clients) / perServer);
-    problems.push({
-      field,
-      message: `${clients} clients need ${perServer} connections to each server, but this machine has ${machine.ephemeralPorts} local ports for them (net.ipv4.ip_local_port_range); use at most ${most} clients per server, or add replicas`,
-    });
+    problems.push(
+      fieldError(
+        field,
+        coded("clientsNeedPorts", {
+          clients,
+          connections: perServer,
+          ports: machine.ephemeralPorts,
+          most,
+        }),
+      ),
+    );
   }
   const memory = clients * filesPerClient * MEMORY_PER_CONNECTION_BYTES;
   if (memory > machine.freeMemoryBytes) {
-    problems.push({
-      field,
-      message: `${clients} clients need about ${formatByteSize(memory)} of memory for their connections (${formatByteSize(MEMORY_PER_CONNECTION_BYTES)} each), but ${formatByteSize(machine.freeMemoryBytes)} is free; use fewer clients`,
-    });
+    problems.push(
+      fieldError(
+        field,
+        coded("clientsNeedMemory", {
+          clients,
+          needed: formatByteSize(memory),
+          each: formatByteSize(MEMORY_PER_CONNECTION_BYTES),
+          free: formatByteSize(machine.freeMemoryBytes),
+        }),
+      ),
+    );
   }
   return problems.slice(0, 1);
 }

@@ -39,7 +39,10 @@ describe("run notices", () => {
       "deleting the 12 objects this point wrote",
     ],
     [
-      { code: "modeCouldNotStart", params: { mode: "tied", reason: "endpoint refused" } },
+      {
+        code: "modeCouldNotStart",
+        params: { mode: "tied", reason: { message: "endpoint refused" } },
+      },
       "the tied run could not start: endpoint refused",
     ],
     [

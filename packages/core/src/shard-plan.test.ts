@@ -85,9 +85,10 @@ describe("how shards share a spec", () => {
       workload: { ops: "GET:100", prepareObjects: 10 },
       openLoop: { rateHz: 50, untilStopped: true },
     });
-    expect(shardSpecProblems(spec, 4)).toEqual([
+    expect(shardSpecProblems(spec, 4)).toMatchObject([
       {
         field: "openLoop.untilStopped",
+        code: "shardsNotUntilStopped",
         message:
           "a distributed run ends by itself: give the open loop samples or a duration, not until stopped",
       },

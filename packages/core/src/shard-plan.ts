@@ -1,4 +1,10 @@
-import type { FieldError, RunPointParams, RunSpec } from "@taillab/api";
+import {
+  coded,
+  fieldError,
+  type FieldError,
+  type RunPointParams,
+  type RunSpec,
+} from "@taillab/api";
 import { expandSweep } from "./sweep.ts";
 
 /**
@@ -71,33 +77,29 @@ export function parseShardRole(text: string): ShardRole | { problem: string } {
 export function shardSpecProblems(spec: RunSpec, count: number): FieldError[] {
   const problems: FieldError[] = [];
   if (!spec.endpoints) {
-    problems.push({
-      field: "endpoint",
-      message:
-        "a distributed run needs an endpoint every shard can reach; the embedded testbed is each process's own",
-    });
+    problems.push(fieldError("endpoint", coded("shardsNeedEndpoint")));
   }
   const points = expandSweep(spec);
   // A sweep may have many points: no spread into Math.min's arguments.
   const fewestClients = points.reduce((fewest, point) => Math.min(fewest, point.clients), Infinity);
   if (fewestClients < count) {
-    problems.push({
-      field: "clients",
-      message: `${fewestClients} clients cannot be shared by ${count} shards: give at least one client per shard`,
-    });
+    problems.push(
+      fieldError(
+        "clients",
+        coded("shardsTooFewClients", { clients: fewestClients, shards: count }),
+      ),
+    );
   }
   const fewestSamples = points.reduce((fewest, point) => Math.min(fewest, point.samples), Infinity);
   if (spec.openLoop?.untilStopped) {
-    problems.push({
-      field: "openLoop.untilStopped",
-      message:
-        "a distributed run ends by itself: give the open loop samples or a duration, not until stopped",
-    });
+    problems.push(fieldError("openLoop.untilStopped", coded("shardsNotUntilStopped")));
   } else if (fewestSamples < count) {
-    problems.push({
-      field: "samples",
-      message: `${fewestSamples} requests cannot be shared by ${count} shards: give at least one request per shard`,
-    });
+    problems.push(
+      fieldError(
+        "samples",
+        coded("shardsTooFewSamples", { samples: fewestSamples, shards: count }),
+      ),
+    );
   }
   return problems;
 }
