@@ -90,7 +90,9 @@ export function ConnectionVerdict({
       </ul>
       <dl className="verdict-facts">
         <dt>{t("verdict.server")}</dt>
-        <dd className="mono">{report.server ?? t("verdict.noServer")}</dd>
+        <dd className="mono" translate={report.server === null ? undefined : "no"}>
+          {report.server ?? t("verdict.noServer")}
+        </dd>
         {report.timings.length > 0 ? (
           <>
             <dt>{t("verdict.timings")}</dt>

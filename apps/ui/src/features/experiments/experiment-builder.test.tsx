@@ -1,4 +1,4 @@
-import type { ExperimentPreview } from "@taillab/api";
+import { coded, fieldError, type ExperimentPreview } from "@taillab/api";
 import { act, fireEvent, screen, within } from "@testing-library/react";
 import i18next from "i18next";
 import { describe, expect, it, vi } from "vitest";
@@ -181,6 +181,40 @@ describe("experiments screen", () => {
     fireEvent.change(screen.getByTestId("experiment-clients"), { target: { value: "1000" } });
     await settle();
     expect(field.dataset.invalid).toBeUndefined();
+  });
+
+  it("says the backend's field errors in Chinese on a Chinese screen, the machine's limit too", async () => {
+    const ports = coded("clientsNeedPorts", {
+      clients: 100_000,
+      connections: 100_000,
+      ports: 28_232,
+      most: 28_232,
+    });
+    installFakeTailLab({
+      previewExperiment: vi.fn(async () => ({
+        ok: false as const,
+        errors: [
+          fieldError("spec.clients", ports),
+          fieldError("spec.samples[1]", coded("countNotWhole", { units: coded("unitSamples") })),
+        ],
+      })),
+    });
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      renderUi(<ExperimentsView />);
+      fireEvent.click(screen.getByTestId("experiment-new"));
+      fireEvent.change(screen.getByTestId("experiment-samples"), { target: { value: "10, x" } });
+      await settle();
+      const alertAt = (testId: string) =>
+        within(screen.getByTestId(testId).closest(".field") as HTMLElement).getByRole("alert")
+          .textContent;
+      expect(alertAt("experiment-clients")).toBe(
+        "100000 个客户端需要到每台服务器 100000 条连接，但本机只有 28232 个本地端口可用（net.ipv4.ip_local_port_range）；请每台服务器最多使用 28232 个客户端，或增加副本",
+      );
+      expect(alertAt("experiment-samples")).toBe("“x”：请求数应为整数");
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
   });
 
   it("previews an open loop until stopped as going on until stopped", async () => {
