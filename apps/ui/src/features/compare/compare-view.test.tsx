@@ -82,8 +82,14 @@ describe("CompareView", () => {
     expect(Number(rows[0]!.dataset.extraPercent)).toBe(0);
     expect(Number(rows[1]!.dataset.extraPercent)).toBe(getPhase(hedged).hedge!.extraPct);
     expect(Number(rows[2]!.dataset.p999Ms)).toBe(getPhase(tied).latencyMs!.p999);
-    expect(screen.getByTestId("mode-tail-chart")).toBeTruthy();
     expect(screen.getByTestId("mode-cost-chart")).toBeTruthy();
+    // The tail chart draws the percentiles chosen, p50, p99 and p99.9 to begin with.
+    const tail = screen.getByTestId("mode-tail-chart");
+    expect(tail.dataset.percentiles).toBe("p50 p99 p999");
+    fireEvent.click(screen.getByTestId("mode-tail-percentile-p99"));
+    expect(tail.dataset.percentiles).toBe("p50 p999");
+    fireEvent.click(screen.getByTestId("mode-tail-percentile-p99"));
+    expect(tail.dataset.percentiles).toBe("p50 p99 p999");
   });
 
   it("changes the baseline and the compared phase", async () => {

@@ -219,7 +219,7 @@ function sweepConfig(
 /**
  * One sweep chart: metrics against object size or against concurrency, one line per run,
  * operation and combination of the other parameters (the labs' "clients-samples-size" lines).
- * A latency chart lets the user choose its percentiles and a linear or log axis.
+ * A latency chart lets the user choose its percentiles; every one, a linear or log axis.
  */
 export function SweepChart({
   runs,
@@ -269,9 +269,8 @@ export function SweepChart({
         testId={testId}
         label={title}
         deps={[lines, styles.map((style) => style.label).join(), xValues, t]}
-        logScale={
-          latency ? wantsLogAxis(lines.flatMap((line) => line.points.map((p) => p.y))) : undefined
-        }
+        // Throughput and ops across object sizes span decades too: every sweep chart may be log.
+        logScale={wantsLogAxis(lines.flatMap((line) => line.points.map((p) => p.y)))}
         tools={
           latency ? (
             <PercentileChooser
