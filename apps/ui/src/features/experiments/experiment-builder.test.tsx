@@ -143,6 +143,61 @@ describe("experiments screen", () => {
     );
   });
 
+  it.each([
+    [
+      "en",
+      [
+        "Cancelled by the client, both copies run until one answers",
+        "Cancelled by the servers, as in The Tail at Scale",
+        "“Tied requests: client vs server cancellation”",
+        "“Live tail lab”",
+      ],
+      "Run “Tied requests: client vs server cancellation”",
+    ],
+    [
+      "zh-CN",
+      [
+        "由客户端取消时，两份都会运行到其中一份应答",
+        "按《The Tail at Scale》的做法由服务端取消时",
+        "“绑定请求：客户端取消与服务端取消”",
+        "“实时尾延迟实验”",
+      ],
+      "运行“绑定请求：客户端取消与服务端取消”",
+    ],
+  ])(
+    "says when tied wins in %s: client and server cancellation, and the two labs to run",
+    async (language, sentences, button) => {
+      const labs = ["builtin-tail-modes", "builtin-tied-cancel", "builtin-live-tail"].map((id) =>
+        experiment({ id, name: id, builtIn: true }),
+      );
+      const fake = installFakeTailLab({
+        listExperiments: vi.fn(async () => labs),
+        startRun: vi.fn(async () => ({ runId: "tied" })),
+      });
+      await act(() => i18next.changeLanguage(language));
+      try {
+        renderUi(<ExperimentsView />);
+        await screen.findAllByTestId("experiment-row");
+        fireEvent.click(screen.getByTestId("tail-guide-open"));
+        const guide = screen.getByTestId("tail-guide");
+        while (guide.dataset.step !== "tied")
+          fireEvent.click(screen.getByTestId("tail-guide-next"));
+        for (const sentence of sentences) expect(guide.textContent).toContain(sentence);
+        const run = screen.getByTestId("tail-guide-run-builtin-tied-cancel");
+        expect(run.textContent).toBe(button);
+        expect(screen.getByTestId("tail-guide-run-builtin-live-tail")).toBeTruthy();
+        fireEvent.click(run);
+        await vi.waitFor(() =>
+          expect(fake.startRun).toHaveBeenCalledWith({
+            experiment: expect.objectContaining({ name: "builtin-tied-cancel" }),
+          }),
+        );
+      } finally {
+        await act(() => i18next.changeLanguage("en"));
+      }
+    },
+  );
+
   it("shows the preview's errors at their fields", async () => {
     installFakeTailLab({
       previewExperiment: vi.fn(async () => ({
