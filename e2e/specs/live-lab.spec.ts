@@ -6,6 +6,13 @@ import { RunDetailPage } from "../pages/run-detail-page.ts";
 
 const LIVE_LAB = "Live tail lab";
 
+/** A knob's milliseconds as the screen shows them: `250 ms`. */
+function msOf(text: string): number {
+  const match = /^([\d.]+) ms$/.exec(text);
+  if (!match) throw new Error(`not a knob's milliseconds: "${text}"`);
+  return Number(match[1]);
+}
+
 test.describe("The live tail lab", () => {
   test("knobs move while it runs, the chart answers, and the session is kept with its markers", async ({
     app,
@@ -19,34 +26,58 @@ test.describe("The live tail lab", () => {
     await expect(live.progress).toContainText("runs until you stop it");
     await expect.poll(() => live.timelineSeconds(), { timeout: 60_000 }).toBeGreaterThan(2);
 
-    // Stalls of half a second in a tenth of the requests: the last second's p99 is a stall.
+    // Each knob is checked on the seconds after its marker against the seconds before it, in
+    // this session. The bounds are the delays the knobs inject, which a busy machine can only
+    // add to: every request's latency holds its service time, stall and all.
+    const after = async (marker: number) => {
+      const atMs = Number(await live.markers.nth(marker).getAttribute("data-at-ms"));
+      const second = await live.lastSecond();
+      return second.atMs > atMs ? second : null;
+    };
+    const poll = (check: () => Promise<boolean>) =>
+      expect.poll(check, { timeout: 30_000 }).toBe(true);
+
+    // Stalls in a tenth of the requests: the last second's p99 is a stall, at least its length.
     expect(await live.sliderToMax("stallProbability")).toBe("10 %");
     await expect(live.markers).toHaveCount(1);
-    const stallsAt = Number(await live.markers.first().getAttribute("data-at-ms"));
-    await expect
-      .poll(async () => (await live.lastSecond()).atMs > stallsAt, { timeout: 30_000 })
-      .toBe(true);
-    await expect
-      .poll(async () => (await live.lastSecond()).p99Ms, { timeout: 30_000 })
-      .toBeGreaterThan(400);
+    const stallMs = msOf(await live.knobValue("stallMs"));
+    let longStallsP99 = 0;
+    await poll(async () => {
+      longStallsP99 = (await after(0))?.p99Ms ?? 0;
+      return longStallsP99 >= stallMs;
+    });
     await keepScreenshot(app, "live-lab-stalls");
+
+    // Shorter stalls: the p99 follows them down, and is still a stall.
+    const shorterMs = msOf(await live.moveSlider("stallMs", "ArrowLeft", 5));
+    expect(shorterMs).toBe(stallMs - 5 * 50);
+    await expect(live.markers).toHaveCount(2);
+    let shortStallsP50 = 0;
+    await poll(async () => {
+      const second = await after(1);
+      shortStallsP50 = second?.p50Ms ?? 0;
+      return second !== null && second.p99Ms >= shorterMs && second.p99Ms < longStallsP99;
+    });
+
+    // A slower service: the median request follows it up, and takes at least about that long
+    // (a lognormal service time's median is the knob's; a few hundred requests' is within a
+    // few percent of it).
+    const serviceMs = msOf(await live.knobValue("serviceMs"));
+    const slowerMs = msOf(await live.moveSlider("serviceMs", "PageUp"));
+    expect(slowerMs).toBeGreaterThan(serviceMs);
+    await expect(live.markers).toHaveCount(3);
+    await poll(async () => {
+      const p50Ms = (await after(2))?.p50Ms ?? 0;
+      return p50Ms > shortStallsP50 && p50Ms >= 0.9 * slowerMs;
+    });
 
     // Hedged requests: backups go out, and their cost shows per second.
     await live.setMode("hedged");
-    await expect(live.markers).toHaveCount(2);
-    const hedgedAt = Number(await live.markers.nth(1).getAttribute("data-at-ms"));
-    await expect
-      .poll(
-        async () => {
-          const second = await live.lastSecond();
-          return second.atMs > hedgedAt ? second.extraPercent : 0;
-        },
-        { timeout: 30_000 },
-      )
-      .toBeGreaterThan(0);
+    await expect(live.markers).toHaveCount(4);
+    await poll(async () => ((await after(3))?.extraPercent ?? 0) > 0);
     await live.setReplicas(3);
-    await expect(live.markers).toHaveCount(3);
-    await expect(live.markers.nth(2)).toContainText("replicas 3");
+    await expect(live.markers).toHaveCount(5);
+    await expect(live.markers.nth(4)).toContainText("replicas 3");
     await keepScreenshot(app, "live-lab-hedged");
 
     const shell = new AppShell(app);
@@ -59,7 +90,7 @@ test.describe("The live tail lab", () => {
     await shell.setProjector(false);
 
     await live.setMode("tied-server");
-    await expect(live.markers).toHaveCount(4);
+    await expect(live.markers).toHaveCount(6);
     await live.stop();
     await live.waitForStatus("stopped");
     await expect(live.knobs).toHaveCount(0);
@@ -69,8 +100,11 @@ test.describe("The live tail lab", () => {
     await detail.waitLoaded();
     await expect(detail.view).toHaveAttribute("data-status", "stopped");
     const overTime = app.getByTestId("over-time-chart");
-    await expect(overTime).toHaveAttribute("data-markers", "4");
-    await expect(app.getByTestId("run-markers").locator("li").nth(1)).toContainText("mode hedged");
+    await expect(overTime).toHaveAttribute("data-markers", "6");
+    const saved = app.getByTestId("run-markers").locator("li");
+    await expect(saved.nth(1)).toContainText("stall length");
+    await expect(saved.nth(2)).toContainText("service");
+    await expect(saved.nth(3)).toContainText("mode hedged");
     await expect(app.getByTestId("tail-breakdown")).toBeVisible();
     await expect(app.getByTestId("timing-table")).toBeVisible();
     await keepScreenshot(app, "live-lab-saved-run");
