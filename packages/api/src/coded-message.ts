@@ -96,7 +96,7 @@ export function codedIssue(
 }
 
 /** A parser's failure: `problem`, then what it expected (`"x" is not a rate; expected …`). */
-export function failure(
+export function failedParse(
   problem: CodedMessage,
   expected: CodedMessage,
 ): { ok: false; reason: CodedMessage } {

@@ -1,5 +1,5 @@
 /** Durations and rates as users type them on the command line or in a spec file. */
-import { coded, failure, type CodedMessage } from "./coded-message.ts";
+import { coded, failedParse, type CodedMessage } from "./coded-message.ts";
 
 export type DurationParseResult = { ok: true; ms: number } | { ok: false; reason: CodedMessage };
 export type RateParseResult = { ok: true; rateHz: number } | { ok: false; reason: CodedMessage };
@@ -28,8 +28,8 @@ const DECIMAL = String.raw`(\d+(?:\.\d+)?|\.\d+)`;
 const DURATION_PATTERN = new RegExp(String.raw`^${DECIMAL}\s*([a-zµ]+)$`, "i");
 const RATE_PATTERN = new RegExp(String.raw`^${DECIMAL}\s*(?:/\s*([a-z]+))?$`, "i");
 
-const durationProblem = (problem: CodedMessage) => failure(problem, coded("durationExpected"));
-const rateProblem = (problem: CodedMessage) => failure(problem, coded("rateExpected"));
+const durationProblem = (problem: CodedMessage) => failedParse(problem, coded("durationExpected"));
+const rateProblem = (problem: CodedMessage) => failedParse(problem, coded("rateExpected"));
 
 /**
  * `30s`, `500ms`, `2m`, `1.5s`, `250us` → milliseconds. A unit is required, since a bare `30`

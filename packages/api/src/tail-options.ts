@@ -2,7 +2,7 @@
  * How users write the tail-latency options of a spec: the hedge delay (`30ms`, `p95`) and the
  * hedge budget (`5%`). The schemas and the CLI share these parsers.
  */
-import { coded, failure, type CodedMessage } from "./coded-message.ts";
+import { coded, failedParse, type CodedMessage } from "./coded-message.ts";
 import { parseDuration } from "./duration.ts";
 
 export type HedgeDelaySpec =
@@ -10,7 +10,7 @@ export type HedgeDelaySpec =
 export type HedgeDelayParseResult =
   { ok: true; value: HedgeDelaySpec } | { ok: false; reason: CodedMessage };
 
-const delayProblem = (problem: CodedMessage) => failure(problem, coded("hedgeDelayExpected"));
+const delayProblem = (problem: CodedMessage) => failedParse(problem, coded("hedgeDelayExpected"));
 const PERCENTILE_PATTERN = /^p(\d+(?:\.\d+)?)$/i;
 
 /** `30ms`, `0.5s`, `250us` → a fixed delay; `p95`, `p99.9` → a percentile of recent latencies. */
@@ -34,7 +34,7 @@ export function parseHedgeDelay(text: string): HedgeDelayParseResult {
 export type BudgetPercentParseResult =
   { ok: true; percent: number } | { ok: false; reason: CodedMessage };
 
-const budgetProblem = (problem: CodedMessage) => failure(problem, coded("budgetExpected"));
+const budgetProblem = (problem: CodedMessage) => failedParse(problem, coded("budgetExpected"));
 
 /** `5%`, `0.5%`, `100%` → 5, 0.5, 100. The `%` is required so that `0.05` is not misread. */
 export function parseBudgetPercent(text: string): BudgetPercentParseResult {
