@@ -161,6 +161,7 @@ export class LiveRunPage {
     atMs: number;
     p50Ms: number;
     p99Ms: number;
+    p999Ms: number;
     extraPercent: number;
   }> {
     const now = this.page.getByTestId("live-now");
@@ -168,6 +169,7 @@ export class LiveRunPage {
       atMs: Number(await now.getAttribute("data-at-ms")),
       p50Ms: Number((await now.getAttribute("data-p50-ms")) ?? Number.NaN),
       p99Ms: Number((await now.getAttribute("data-p99-ms")) ?? Number.NaN),
+      p999Ms: Number((await now.getAttribute("data-p999-ms")) ?? Number.NaN),
       extraPercent: Number((await now.getAttribute("data-extra-percent")) ?? Number.NaN),
     };
   }
