@@ -28,10 +28,10 @@ type ParamsArgument<Code extends MessageCode> = [
   : [ParamsOf<Code>];
 
 export const CodedMessageSchema: z.ZodType<CodedMessage> = z.lazy(() =>
-  z.object({
-    code: z.string(),
-    params: z.record(z.string(), z.union([z.string(), z.number(), CodedMessageSchema])),
-  }),
+  z.object({ code: z.string(), params: MessageParamsSchema }),
+);
+const MessageParamsSchema: z.ZodType<MessageParams> = z.lazy(() =>
+  z.record(z.string(), z.union([z.string(), z.number(), CodedMessageSchema])),
 );
 
 /** The message `code` with its params, each template param given (checked by the compiler). */
@@ -76,7 +76,7 @@ export function messageOf(text: CodedText): CodedMessage | null {
 /** The fields of a schema's `code` and `params` beside a text, for the contract's objects. */
 export const codedTextShape = {
   code: z.string().optional(),
-  params: z.record(z.string(), z.union([z.string(), z.number(), CodedMessageSchema])).optional(),
+  params: MessageParamsSchema.optional(),
 };
 
 /** The options of a zod `refine` whose failure says `message`: its English, itself as params. */
