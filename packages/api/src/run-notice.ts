@@ -18,6 +18,7 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
     code: z.literal("backupsShareReplica"),
     params: z.object({ mode: RequestModeSchema }),
   }),
+  /** `profile`: a builtin profile's name, or "custom" for a profile object of the spec's. */
   z.object({
     code: z.literal("testbedStarted"),
     params: z.object({ urls: z.array(z.string()), profile: z.string(), seed: z.number() }),

@@ -95,16 +95,29 @@ describe("live run screen", () => {
         notice: { code: "cleanupLeftovers", params: { objects: 12 } },
       });
       fake.emit({ type: "notice", runId: "r1", message: "replica 2 answers slowly" });
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "embedded testbed listening on http://127.0.0.1:9000 (profile custom, seed 1)",
+        notice: {
+          code: "testbedStarted",
+          params: { urls: ["http://127.0.0.1:9000"], profile: "custom", seed: 1 },
+        },
+      });
     });
     const items = () => [...screen.getByTestId("live-notices").querySelectorAll("li")];
     expect(items().map((item) => item.textContent)).toEqual([
       "Deleting the 12 objects this point wrote",
       "replica 2 answers slowly",
+      "Embedded testbed listening on http://127.0.0.1:9000 (profile custom, seed 1)",
     ]);
     await act(() => i18next.changeLanguage("zh-CN"));
     try {
       expect(items()[0]?.textContent).toBe("正在删除此测试点写入的 12 个对象");
       expect(items()[0]?.dataset.code).toBe("cleanupLeftovers");
+      expect(items()[2]?.textContent).toBe(
+        "内置测试床正在监听 http://127.0.0.1:9000（延迟配置 自定义，随机种子 1）",
+      );
     } finally {
       await act(() => i18next.changeLanguage("en"));
     }

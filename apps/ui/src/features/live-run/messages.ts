@@ -96,6 +96,7 @@ export const liveRunMessages: FeatureMessages = {
       backupsShareReplica:
         "{{mode}} mode with one replica: backups go to the same server as their first attempt and share its queue; add replicas to send them elsewhere",
       testbedStarted: "Embedded testbed listening on {{urls}} (profile {{profile}}, seed {{seed}})",
+      customProfile: "custom",
       cleanupLeftovers_one: "Deleting the {{objects}} object this point wrote",
       cleanupLeftovers_other: "Deleting the {{objects}} objects this point wrote",
       modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
@@ -229,6 +230,7 @@ export const liveRunMessages: FeatureMessages = {
       backupsShareReplica:
         "{{mode}}模式只有一个副本：备份请求与首次请求发往同一服务器，共用其队列；增加副本才能发往别处",
       testbedStarted: "内置测试床正在监听 {{urls}}（延迟配置 {{profile}}，随机种子 {{seed}}）",
+      customProfile: "自定义",
       cleanupLeftovers_one: "正在删除此测试点写入的 {{objects}} 个对象",
       cleanupLeftovers_other: "正在删除此测试点写入的 {{objects}} 个对象",
       modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",

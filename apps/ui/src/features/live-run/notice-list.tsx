@@ -1,4 +1,4 @@
-import type { RunNotice } from "@taillab/api";
+import { isBuiltinProfileName, type RunNotice } from "@taillab/api";
 import { formatInteger } from "@taillab/report";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
@@ -24,7 +24,10 @@ export function noticeText(
     case "testbedStarted":
       return t("noticeText.testbedStarted", {
         urls: notice.params.urls.join(", "),
-        profile: notice.params.profile,
+        // A profile object of the spec's own is sent as "custom": said in the UI's words.
+        profile: isBuiltinProfileName(notice.params.profile)
+          ? notice.params.profile
+          : t("noticeText.customProfile"),
         seed: notice.params.seed,
       });
     case "cleanupLeftovers":
