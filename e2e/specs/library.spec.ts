@@ -178,6 +178,16 @@ test.describe("Results library", () => {
     };
     await expectRows("p999");
     await keepScreenshot(app, "compare-all-points");
+    // Each run's p50, p99 and p99.9 on one chart: a line each, a hue per run, a shade and a dash
+    // per percentile, the legend naming each run once.
+    const latency = app.getByTestId("compare-sweep-size-p99-GET");
+    for (const chip of ["p50", "p999"]) {
+      await latency.getByTestId(`compare-sweep-size-p99-GET-percentile-${chip}`).click();
+    }
+    await expect(latency).toHaveAttribute("data-lines", String(2 * 3));
+    await expect(latency).toHaveAttribute("data-legend", "2");
+    await latency.scrollIntoViewIfNeeded();
+    await keepScreenshot(app, "compare-sweep-percentiles");
     await compare.chooseAllPointsMetric("p50Ms");
     await expectRows("p50");
 

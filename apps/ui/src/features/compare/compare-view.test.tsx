@@ -154,13 +154,21 @@ describe("CompareView", () => {
     await waitFor(() =>
       expect(screen.getByTestId("compare-sweep").dataset.axes).toBe("concurrency"),
     );
-    // Per run: PUT and GET lines of one (size, samples) group; one legend entry per run.
-    const p99 = screen.getByTestId("compare-sweep-concurrency-p99");
-    expect(p99.dataset.lines).toBe("4");
+    // An operation a chart, a line per run (one legend entry each), and a line per percentile
+    // chosen, told apart by dash (and shade).
+    const p99 = screen.getByTestId("compare-sweep-concurrency-p99-GET");
+    expect(p99.dataset.lines).toBe("2");
     expect(p99.dataset.legend).toBe("2");
-    expect(screen.getByTestId("compare-sweep-concurrency-p99-dashes").textContent).toBe(
-      "PUT: solid · GET: dashed",
+    expect(screen.queryByTestId("compare-sweep-concurrency-p99-GET-dashes")).toBeNull();
+    for (const chip of ["p50", "p999"]) {
+      fireEvent.click(screen.getByTestId(`compare-sweep-concurrency-p99-GET-percentile-${chip}`));
+    }
+    expect(p99.dataset.lines).toBe("6");
+    expect(p99.dataset.legend).toBe("2");
+    expect(screen.getByTestId("compare-sweep-concurrency-p99-GET-dashes").textContent).toBe(
+      "p50: solid · p99: dashed · p99.9: dotted",
     );
+    expect(screen.getByTestId("compare-sweep-concurrency-p99-PUT")).toBeTruthy();
   });
 
   it("lists every point and phase against the baseline, in the figure chosen", async () => {
