@@ -201,7 +201,8 @@ const profileChoice = z
       );
       return z.NEVER;
     }
-    const parsed = LatencyProfileSchema.safeParse(value);
+    // The input reported, so a value of the wrong kind is told apart from a missing one.
+    const parsed = LatencyProfileSchema.safeParse(value, { reportInput: true });
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) {
       const message = issueMessage(issue);

@@ -112,7 +112,7 @@ function listOf<T extends z.ZodType>(item: T) {
     const parsed: z.output<T>[] = [];
     let badValues = 0;
     values.forEach((entry, index) => {
-      const result = item.safeParse(entry);
+      const result = item.safeParse(entry, { reportInput: true });
       if (result.success) {
         parsed.push(result.data);
         return;
