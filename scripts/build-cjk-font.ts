@@ -5,8 +5,8 @@
  *
  *   ./pnpm build:font
  *
- * It writes assets/fonts/taillab-cjk-{400,700}.woff2, the characters it covers
- * (taillab-cjk.chars.txt, which a test checks against the sources) and the font's licence.
+ * It writes assets/fonts/taillab-cjk-{400,700}.woff2 (a test reads their character maps against
+ * the sources) and the font's licence.
  */
 import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -33,5 +33,4 @@ for (const [weight, file] of Object.entries(WEIGHTS)) {
     `taillab-cjk-${weight}.woff2: ${characters.length} characters, ${subset.length} bytes`,
   );
 }
-await writeFile(join(OUT, "taillab-cjk.chars.txt"), `${characters}\n`);
 await copyFile(join(packageDir, "LICENSE_FONT"), join(OUT, "OFL.txt"));

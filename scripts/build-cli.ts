@@ -3,9 +3,11 @@
  * `--outdir`), for the container image of distributed runs (Containerfile):
  * - taillab.mjs, the CLI with everything it imports (Node's own modules aside);
  * - client-worker.mjs and schedule-pacer-worker.mjs, the engine's worker threads, which the
- *   engine starts from beside its own file (packages/engine/src/worker-url.ts).
+ *   engine starts from beside its own file (packages/engine/src/worker-url.ts);
+ * - fonts/, the CJK font a Chinese HTML report carries (packages/backend/src/cjk-font-files.ts).
  * `node taillab.mjs …` then needs nothing but Node ≥ 22.
  */
+import { cp } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
@@ -65,6 +67,7 @@ await Promise.all([
       outfile: join(outdir, `${name}.mjs`),
     }),
   ),
+  cp(join(root, "assets", "fonts"), join(outdir, "fonts"), { recursive: true }),
 ]);
 
 process.stdout.write(

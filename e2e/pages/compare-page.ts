@@ -12,6 +12,17 @@ export interface CompareRowFigures {
   p999Ms: number;
 }
 
+/** A row of the all-points table: a point and phase, each run's figure and its ratio. */
+export interface AllPointsRow {
+  key: string;
+  op: string;
+  sizeBytes: number;
+  /** Each run's figure, in the runs' order (NaN where a run lacks the point). */
+  values: number[];
+  /** Each run's figure against the baseline's (NaN for the baseline and a missing one). */
+  ratios: number[];
+}
+
 export interface ModeFigures {
   mode: string;
   p999Ms: number;
@@ -28,6 +39,8 @@ export class ComparePage {
   readonly table: Locator;
   readonly rows: Locator;
   readonly ladder: Locator;
+  /** Every point × phase against the baseline, in one figure at a time. */
+  readonly allPoints: Locator;
   readonly modeComparison: Locator;
   /** Shown when some run shares no point with the baseline and is paired in order. */
   readonly pairedNote: Locator;
@@ -39,6 +52,7 @@ export class ComparePage {
     this.table = page.getByTestId("compare-table");
     this.rows = this.table.getByTestId("compare-row");
     this.ladder = page.getByTestId("compare-ladder-chart");
+    this.allPoints = page.getByTestId("compare-all-points");
     this.modeComparison = page.getByTestId("mode-comparison");
     this.pairedNote = page.getByTestId("compare-paired-note");
   }
@@ -65,6 +79,29 @@ export class ComparePage {
         p999Ms: Number(row.getAttribute("data-p999-ms")),
       })),
     );
+  }
+
+  async allPointsRows(): Promise<AllPointsRow[]> {
+    return this.allPoints.getByTestId("compare-all-points-row").evaluateAll((rows) =>
+      rows.map((row) => {
+        const cells = [...row.querySelectorAll("td")].slice(2);
+        const figure = (cell: Element, name: string) =>
+          Number(cell.getAttribute(name) ?? Number.NaN);
+        return {
+          key: row.getAttribute("data-key") ?? "",
+          op: row.getAttribute("data-op") ?? "",
+          sizeBytes: Number(row.getAttribute("data-size-bytes")),
+          values: cells.map((cell) => figure(cell, "data-value")),
+          ratios: cells.map((cell) => figure(cell, "data-ratio")),
+        };
+      }),
+    );
+  }
+
+  /** Shows another figure in the all-points table. */
+  async chooseAllPointsMetric(metric: string): Promise<void> {
+    await this.allPoints.getByTestId("compare-all-points-metric").selectOption(metric);
+    await expect(this.allPoints).toHaveAttribute("data-metric", metric);
   }
 
   /** Each mode's p99.9 and backup cost, from the mode comparison's rows. */

@@ -133,8 +133,22 @@ export class LiveRunPage {
 
   /** Moves a slider to its end with the keyboard, as a hand would; returns the value shown. */
   async sliderToMax(knob: string): Promise<string> {
-    await this.page.getByTestId(`knob-${knob}`).press("End");
+    return this.moveSlider(knob, "End");
+  }
+
+  /** The value a knob shows now. */
+  async knobValue(knob: string): Promise<string> {
     return (await this.page.getByTestId(`knob-${knob}-value`).innerText()).trim();
+  }
+
+  /**
+   * Moves a slider with the keyboard, `key` pressed `times` (ArrowLeft: one step down; PageUp:
+   * a tenth of its range up), as a hand would; returns the value shown.
+   */
+  async moveSlider(knob: string, key: string, times = 1): Promise<string> {
+    const slider = this.page.getByTestId(`knob-${knob}`);
+    for (let press = 0; press < times; press += 1) await slider.press(key);
+    return this.knobValue(knob);
   }
 
   /** The knob changes marked on the timeline so far. */
@@ -143,11 +157,19 @@ export class LiveRunPage {
   }
 
   /** The last whole second's figures beside the knobs. */
-  async lastSecond(): Promise<{ atMs: number; p99Ms: number; extraPercent: number }> {
+  async lastSecond(): Promise<{
+    atMs: number;
+    p50Ms: number;
+    p99Ms: number;
+    p999Ms: number;
+    extraPercent: number;
+  }> {
     const now = this.page.getByTestId("live-now");
     return {
       atMs: Number(await now.getAttribute("data-at-ms")),
+      p50Ms: Number((await now.getAttribute("data-p50-ms")) ?? Number.NaN),
       p99Ms: Number((await now.getAttribute("data-p99-ms")) ?? Number.NaN),
+      p999Ms: Number((await now.getAttribute("data-p999-ms")) ?? Number.NaN),
       extraPercent: Number((await now.getAttribute("data-extra-percent")) ?? Number.NaN),
     };
   }

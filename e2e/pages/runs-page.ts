@@ -6,7 +6,8 @@ import { AppShell } from "./app-shell.ts";
 export interface SmallSpec {
   clients: number;
   samples: number;
-  objectSize: string;
+  /** Several sizes make the run a sweep. */
+  objectSize: string | string[];
 }
 
 /** The results library: every stored run, searchable, and the way into detail and compare. */

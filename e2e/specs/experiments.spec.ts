@@ -180,8 +180,19 @@ test.describe("Experiments", () => {
     for (const step of ["measure", "run", "hedging", "tied", "next"]) {
       await app.getByTestId("tail-guide-next").click();
       await expect(guide).toHaveAttribute("data-step", step);
+      if (step !== "tied") continue;
+      // When tied wins: the two labs that show it, each a button away.
+      for (const lab of ["builtin-tied-cancel", "builtin-live-tail"]) {
+        await expect(guide.getByTestId(`tail-guide-run-${lab}`)).toBeVisible();
+      }
+      await keepScreenshot(app, "tail-guide-tied-projector");
     }
     await shell.setLanguage("zh-CN");
+    await app.getByTestId("tail-guide-back").click();
+    await expect(guide).toHaveAttribute("data-step", "tied");
+    await expect(guide).toContainText("服务端取消");
+    await keepScreenshot(app, "tail-guide-tied-projector-zh");
+    await app.getByTestId("tail-guide-next").click();
     await expect(guide.locator("h2")).toHaveText(/\p{Script=Han}/u);
     await keepScreenshot(app, "tail-guide-projector-zh");
     await app.getByTestId("tail-guide-next").click();

@@ -141,6 +141,69 @@ test.describe("Results library", () => {
     await keepScreenshot(app, "compare-different-clients");
   });
 
+  test("two sweeps compared point by point: every point and phase against the baseline", async ({
+    app,
+  }) => {
+    const runs = new RunsPage(app);
+    await runs.open();
+    const sweep = { clients: 2, samples: SAMPLES, objectSize: ["4KiB", "16KiB"] };
+    const first = await runs.runToCompletion("Sizes, first", "testbed", sweep);
+    const again = await runs.runToCompletion("Sizes, again", "testbed", sweep);
+    await runs.select(first);
+    await runs.select(again);
+    await runs.compareSelected();
+
+    const compare = new ComparePage(app);
+    await compare.waitLoaded(2);
+    await expect(compare.allPoints).toBeVisible();
+    const summaries = await Promise.all(
+      [first, again].map(async (runId) => (await callApi(app, "getRun", { runId })).summary),
+    );
+    const figure = (run: number, sizeBytes: number, op: string, key: "p999" | "p50") => {
+      const point = summaries[run]!.points.find((p) => p.params.objectSizeBytes === sizeBytes);
+      return point?.phases.find((phase) => phase.op === op)?.latencyMs?.[key] ?? Number.NaN;
+    };
+    // 2 sizes × write, read and cleanup: each run's p99.9 there, the second against the first.
+    const expectRows = async (key: "p999" | "p50") => {
+      const rows = await compare.allPointsRows();
+      expect(rows.map((row) => `${row.sizeBytes} ${row.op}`).sort()).toEqual(
+        ["4096 PUT", "4096 GET", "4096 DELETE", "16384 PUT", "16384 GET", "16384 DELETE"].sort(),
+      );
+      for (const row of rows) {
+        const expected = [0, 1].map((run) => figure(run, row.sizeBytes, row.op, key));
+        expect(row.values, row.key).toEqual(expected);
+        expect(row.ratios[0], row.key).toBeNaN();
+        expect(row.ratios[1], row.key).toBeCloseTo(expected[1]! / expected[0]!, 9);
+      }
+    };
+    await expectRows("p999");
+    await keepScreenshot(app, "compare-all-points");
+    // Each run's p50, p99 and p99.9 on one chart: a line each, a hue per run, a shade and a dash
+    // per percentile, the legend naming each run once.
+    const latency = app.getByTestId("compare-sweep-size-p99-GET");
+    for (const chip of ["p50", "p999"]) {
+      await latency.getByTestId(`compare-sweep-size-p99-GET-percentile-${chip}`).click();
+    }
+    await expect(latency).toHaveAttribute("data-lines", String(2 * 3));
+    await expect(latency).toHaveAttribute("data-legend", "2");
+    await latency.scrollIntoViewIfNeeded();
+    await keepScreenshot(app, "compare-sweep-percentiles");
+    await compare.chooseAllPointsMetric("p50Ms");
+    await expectRows("p50");
+
+    // A row opens its point and phase in the table above.
+    const chosen = compare.allPoints
+      .locator('[data-testid="compare-all-points-row"][data-op="PUT"]')
+      .last();
+    await chosen.click();
+    await expect(chosen).toHaveAttribute("aria-selected", "true");
+    await expect(compare.table).toHaveAttribute("data-op", "PUT");
+    await expect(compare.table).toHaveAttribute(
+      "data-point",
+      (await chosen.getAttribute("data-key"))!,
+    );
+  });
+
   test("a run can be renamed and deleted in the library", async ({ app, testbed }) => {
     const endpointId = await addLabServer(app, testbed);
     // Compare before there is anything to compare says how to get there.

@@ -6,6 +6,13 @@ import { RunDetailPage } from "../pages/run-detail-page.ts";
 
 const LIVE_LAB = "Live tail lab";
 
+/** A knob's milliseconds as the screen shows them: `250 ms`. */
+function msOf(text: string): number {
+  const match = /^([\d.]+) ms$/.exec(text);
+  if (!match) throw new Error(`not a knob's milliseconds: "${text}"`);
+  return Number(match[1]);
+}
+
 test.describe("The live tail lab", () => {
   test("knobs move while it runs, the chart answers, and the session is kept with its markers", async ({
     app,
@@ -19,34 +26,57 @@ test.describe("The live tail lab", () => {
     await expect(live.progress).toContainText("runs until you stop it");
     await expect.poll(() => live.timelineSeconds(), { timeout: 60_000 }).toBeGreaterThan(2);
 
-    // Stalls of half a second in a tenth of the requests: the last second's p99 is a stall.
-    expect(await live.sliderToMax("stallProbability")).toBe("10 %");
+    // Each knob is checked on the seconds after its marker against the last second before it.
+    // The first two move while the lab has room (16 clients at 400 requests a second hold a mean
+    // of 40 ms; the lab's is 10 ms, these make it 25): no backlog builds up to drain and fool a
+    // comparison. Their bounds are the delays they inject, which a busy machine only adds to.
+    const after = async (marker: number) => {
+      const atMs = Number(await live.markers.nth(marker).getAttribute("data-at-ms"));
+      const second = await live.lastSecond();
+      return second.atMs > atMs ? second : null;
+    };
+    const poll = (check: () => Promise<boolean>) =>
+      expect.poll(check, { timeout: 30_000 }).toBe(true);
+
+    // Longer stalls (1 % of requests): the p99.9, a stall, grows above the one before and to at
+    // least the new stall length.
+    const stallMs = msOf(await live.knobValue("stallMs"));
+    const shortStalls = await live.lastSecond();
+    const longerMs = msOf(await live.moveSlider("stallMs", "ArrowRight", 10));
+    expect(longerMs).toBe(stallMs + 10 * 50);
     await expect(live.markers).toHaveCount(1);
-    const stallsAt = Number(await live.markers.first().getAttribute("data-at-ms"));
-    await expect
-      .poll(async () => (await live.lastSecond()).atMs > stallsAt, { timeout: 30_000 })
-      .toBe(true);
-    await expect
-      .poll(async () => (await live.lastSecond()).p99Ms, { timeout: 30_000 })
-      .toBeGreaterThan(400);
+    await poll(async () => {
+      const p999Ms = (await after(0))?.p999Ms ?? 0;
+      return p999Ms >= longerMs && p999Ms > shortStalls.p999Ms;
+    });
+
+    // A slower service: the median request grows above the one before and to about the service
+    // time (a lognormal service time's median is the knob's; a few hundred requests' is within a
+    // few percent of it, and a request's latency holds its service time).
+    const fasterService = await live.lastSecond();
+    const serviceMs = msOf(await live.knobValue("serviceMs"));
+    const slowerMs = msOf(await live.moveSlider("serviceMs", "PageUp"));
+    expect(slowerMs).toBeGreaterThan(serviceMs);
+    await expect(live.markers).toHaveCount(2);
+    await poll(async () => {
+      const p50Ms = (await after(1))?.p50Ms ?? 0;
+      return p50Ms >= 0.9 * slowerMs && p50Ms > fasterService.p50Ms;
+    });
+
+    // Stalls in a tenth of the requests (past what 16 clients hold: latencies from then on only
+    // grow): the last second's p99 is a stall, at least its length.
+    expect(await live.sliderToMax("stallProbability")).toBe("10 %");
+    await expect(live.markers).toHaveCount(3);
+    await poll(async () => ((await after(2))?.p99Ms ?? 0) >= longerMs);
     await keepScreenshot(app, "live-lab-stalls");
 
     // Hedged requests: backups go out, and their cost shows per second.
     await live.setMode("hedged");
-    await expect(live.markers).toHaveCount(2);
-    const hedgedAt = Number(await live.markers.nth(1).getAttribute("data-at-ms"));
-    await expect
-      .poll(
-        async () => {
-          const second = await live.lastSecond();
-          return second.atMs > hedgedAt ? second.extraPercent : 0;
-        },
-        { timeout: 30_000 },
-      )
-      .toBeGreaterThan(0);
+    await expect(live.markers).toHaveCount(4);
+    await poll(async () => ((await after(3))?.extraPercent ?? 0) > 0);
     await live.setReplicas(3);
-    await expect(live.markers).toHaveCount(3);
-    await expect(live.markers.nth(2)).toContainText("replicas 3");
+    await expect(live.markers).toHaveCount(5);
+    await expect(live.markers.nth(4)).toContainText("replicas 3");
     await keepScreenshot(app, "live-lab-hedged");
 
     const shell = new AppShell(app);
@@ -59,7 +89,7 @@ test.describe("The live tail lab", () => {
     await shell.setProjector(false);
 
     await live.setMode("tied-server");
-    await expect(live.markers).toHaveCount(4);
+    await expect(live.markers).toHaveCount(6);
     await live.stop();
     await live.waitForStatus("stopped");
     await expect(live.knobs).toHaveCount(0);
@@ -69,8 +99,12 @@ test.describe("The live tail lab", () => {
     await detail.waitLoaded();
     await expect(detail.view).toHaveAttribute("data-status", "stopped");
     const overTime = app.getByTestId("over-time-chart");
-    await expect(overTime).toHaveAttribute("data-markers", "4");
-    await expect(app.getByTestId("run-markers").locator("li").nth(1)).toContainText("mode hedged");
+    await expect(overTime).toHaveAttribute("data-markers", "6");
+    const saved = app.getByTestId("run-markers").locator("li");
+    await expect(saved.nth(0)).toContainText("stall length");
+    await expect(saved.nth(1)).toContainText("service");
+    await expect(saved.nth(2)).toContainText("stalls");
+    await expect(saved.nth(3)).toContainText("mode hedged");
     await expect(app.getByTestId("tail-breakdown")).toBeVisible();
     await expect(app.getByTestId("timing-table")).toBeVisible();
     await keepScreenshot(app, "live-lab-saved-run");

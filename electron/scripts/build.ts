@@ -10,7 +10,10 @@
  *   bundles look for them there.
  * - preload.cjs. It runs sandboxed, where `require` knows only `electron`, so it carries its
  *   imports (@taillab/api) inside.
+ * - fonts/, the CJK font a Chinese HTML report carries, beside backend.cjs
+ *   (packages/backend/src/cjk-font-files.ts), unpacked from the asar as the workers are.
  */
+import { cp } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { build, type BuildOptions, type Plugin } from "esbuild";
@@ -90,6 +93,7 @@ await Promise.all([
     platform: "browser",
     target: "chrome130",
   }),
+  cp(join(root, "..", "assets", "fonts"), join(outdir, "fonts"), { recursive: true }),
 ]);
 
 process.stdout.write(

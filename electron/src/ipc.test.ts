@@ -79,8 +79,8 @@ describe("handleApiCalls", () => {
       ok: false,
       error: {
         fields: expect.arrayContaining([
-          { field: "name", message: "is required" },
-          { field: "credentials", message: "is required" },
+          { field: "name", message: "is required", code: "required", params: {} },
+          { field: "credentials", message: "is required", code: "required", params: {} },
         ]),
       },
     });

@@ -3,6 +3,7 @@
  * are both accepted, with one or two dashes and `=value` or a separate value, as Go's flag
  * package does, so existing s3bench scripts run unchanged.
  */
+import { englishOf, type CodedMessage } from "@taillab/api";
 
 export interface FlagDefinition<Name extends string = string> {
   name: Name;
@@ -14,8 +15,9 @@ export interface FlagDefinition<Name extends string = string> {
 export class UsageError extends Error {
   readonly field: string;
 
-  constructor(field: string, message: string) {
-    super(message);
+  /** A coded message is said in English: the CLI's language. */
+  constructor(field: string, message: string | CodedMessage) {
+    super(typeof message === "string" ? message : englishOf(message));
     this.name = "UsageError";
     this.field = field;
   }

@@ -142,10 +142,16 @@ describe("taillab testbed", () => {
 
   it("names the field of an invalid profile file", async () => {
     const file = join(scratch, "bad.json");
+    // A field left out is said to be missing; one of the wrong kind, what it should be.
     await writeFile(file, JSON.stringify({ serviceTime: { kind: "lognormal", medianMs: 5 } }));
-    const result = await runTestbed(["--profile", file]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(
+    const missing = await runTestbed(["--profile", file]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`profile: serviceTime.sigma: is required (in ${file})`);
+    const serviceTime = { kind: "lognormal", medianMs: 5, sigma: "wide" };
+    await writeFile(file, JSON.stringify({ serviceTime }));
+    const wrong = await runTestbed(["--profile", file]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(
       `profile: serviceTime.sigma: sigma: expected a number from 0 to 3 (in ${file})`,
     );
   });

@@ -105,6 +105,8 @@ describe("web host with the real backend", () => {
     expect((failure as AppError).fields).toContainEqual({
       field: "url",
       message: expect.stringMatching(/is required/),
+      code: "urlRequired",
+      params: {},
     });
   });
 
@@ -146,14 +148,16 @@ describe("web host with the real backend: environment credentials", () => {
         const failure = (await call.catch((error: unknown) => error)) as AppError;
         expect(failure).toBeInstanceOf(AppError);
         const prefix = failure.fields[0]?.field.startsWith("draft.") ? "draft." : "";
-        expect(failure.fields).toEqual([
+        expect(failure.fields).toMatchObject([
           {
             field: `${prefix}credentials.accessKeyIdVar`,
             message: expect.stringMatching(/TailLab's own variables, not a credential/),
+            code: "variableReserved",
           },
           {
             field: `${prefix}credentials.secretAccessKeyVar`,
             message: expect.stringMatching(/not a credential variable: expected AWS_SECRET/),
+            code: "variableNotCredential",
           },
         ]);
         expect(JSON.stringify(failure)).not.toMatch(/passphrase-of-the-host|token-of-the-host/);

@@ -263,8 +263,8 @@ describe("web host: the API", () => {
     expect(envelope.ok).toBe(false);
     expect(envelope.error.fields).toEqual(
       expect.arrayContaining([
-        { field: "name", message: "is required" },
-        { field: "credentials", message: "is required" },
+        { field: "name", message: "is required", code: "required", params: {} },
+        { field: "credentials", message: "is required", code: "required", params: {} },
       ]),
     );
     expect(fake.calls.addEndpoint).not.toHaveBeenCalled();
@@ -363,7 +363,9 @@ describe("web host: the browser bridge against it", () => {
     expect((await client.appInfo()).host).toBe("web");
     const failure = await client.removeRun({ runId: "" }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppError);
-    expect((failure as AppError).fields).toEqual([{ field: "runId", message: expect.any(String) }]);
+    expect((failure as AppError).fields).toEqual([
+      { field: "runId", message: expect.any(String), code: "required", params: {} },
+    ]);
 
     const events: RunEvent[] = [];
     const unsubscribe = client.onRunEvent((event) => events.push(event));

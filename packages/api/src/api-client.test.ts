@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { AppError, clientOfBridge, createBridge } from "./api-client.ts";
-import type { ApiEnvelope } from "./app-api.ts";
+import type { ApiEnvelope } from "./api-error.ts";
 
 describe("bridge and client", () => {
   it("carries each call's input to the host and its result back", async () => {

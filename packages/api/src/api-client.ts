@@ -1,11 +1,6 @@
 import { API_METHOD_NAMES, type ApiMethodName } from "./api-method-names.ts";
-import type {
-  ApiEnvelope,
-  ApiError,
-  RunEventListener,
-  TailLabApi,
-  TailLabBridge,
-} from "./app-api.ts";
+import type { ApiEnvelope, ApiError } from "./api-error.ts";
+import type { RunEventListener, TailLabApi, TailLabBridge } from "./app-api.ts";
 import type { FieldError } from "./field-error.ts";
 
 /**

@@ -1,6 +1,7 @@
 import { API_METHODS } from "./app-api.ts";
 import { isApiMethodName } from "./api-method-names.ts";
-import type { ApiEnvelope, ApiError, TailLabService } from "./app-api.ts";
+import type { ApiEnvelope, ApiError } from "./api-error.ts";
+import type { TailLabService } from "./app-api.ts";
 import type { z } from "zod";
 import { formatFieldErrors, parseFields, type FieldError } from "./field-error.ts";
 

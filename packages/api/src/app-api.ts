@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { ApiErrorSchema, type ApiEnvelope } from "./api-error.ts";
 import { RunNoticeSchema } from "./run-notice.ts";
+import { wholeCount } from "./checked-number.ts";
+import { coded, codedRefinement, codedTextShape } from "./coded-message.ts";
 import type { ApiMethodName } from "./api-method-names.ts";
 import { FieldErrorSchema } from "./field-error.ts";
 import { LiveTuningSchema, RunMarkerSchema } from "./live-tuning.ts";
@@ -23,18 +26,8 @@ import {
  * events a run streams. Hosts validate every input with these schemas before the backend sees it.
  */
 
-/** How a failed call crosses a process boundary; the UI rebuilds it as an `AppError`. */
-export const ApiErrorSchema = z.object({
-  message: z.string(),
-  /** Set when the input was wrong: one entry per field, so a form can mark each one. */
-  fields: z.array(FieldErrorSchema).optional(),
-});
-export type ApiError = z.infer<typeof ApiErrorSchema>;
-
-export type ApiEnvelope<T> = { ok: true; result: T } | { ok: false; error: ApiError };
-
 /** The id of a saved endpoint, experiment or run, in a call's input. */
-const requiredId = z.string().min(1, "is required");
+const requiredId = z.string().min(1);
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints
@@ -58,21 +51,17 @@ export type EndpointKind = z.infer<typeof EndpointKindSchema>;
  * UI; env: names of environment variables the backend reads; anonymous: unsigned requests.
  */
 export const EndpointCredentialsSchema = z.discriminatedUnion("kind", [
-  strictObject({ kind: z.literal("stored"), accessKeyId: z.string().min(1, "is required") }),
+  strictObject({ kind: z.literal("stored"), accessKeyId: z.string().min(1) }),
   strictObject({
     kind: z.literal("env"),
-    accessKeyIdVar: z.string().min(1, "is required"),
-    secretAccessKeyVar: z.string().min(1, "is required"),
+    accessKeyIdVar: z.string().min(1),
+    secretAccessKeyVar: z.string().min(1),
   }),
   strictObject({ kind: z.literal("anonymous") }),
 ]);
 export type EndpointCredentials = z.infer<typeof EndpointCredentialsSchema>;
 
-const endpointName = z
-  .string()
-  .trim()
-  .min(1, "is required")
-  .max(100, "must be at most 100 characters");
+const endpointName = z.string().trim().min(1).max(100);
 
 /**
  * What the endpoint form sends. `url` is required for every kind but `testbed` (its ports are
@@ -83,13 +72,13 @@ export const EndpointDraftSchema = strictObject({
   name: endpointName,
   kind: EndpointKindSchema,
   url: z.string().trim().optional(),
-  region: z.string().trim().min(1, "is required").default("us-east-1"),
+  region: z.string().trim().min(1).default("us-east-1"),
   addressing: z.enum(["path", "virtual-host"]).default("path"),
-  bucket: z.string().trim().min(1, "is required").default("loadgen"),
+  bucket: z.string().trim().min(1).default("loadgen"),
   credentials: EndpointCredentialsSchema,
-  secretAccessKey: z.string().min(1, "is required").optional(),
+  secretAccessKey: z.string().min(1).optional(),
   /** https only: a PEM file (on the backend's machine) of the CA a lab server's certificate has. */
-  caFile: z.string().trim().min(1, "is required").optional(),
+  caFile: z.string().trim().min(1).optional(),
   /** https only: no certificate check at all; every run says so. */
   insecure: z.boolean().default(false),
   /** kind testbed only: replicas, latency profile, seed. */
@@ -147,13 +136,16 @@ export const ConnectionCheckSchema = z.object({
   name: z.enum(["reachable", "credentials", "bucket", "requests"]),
   /** null: not tried because an earlier check failed. */
   ok: z.boolean().nullable(),
+  /** What the check found, in English; `code` and `params` say it as data. */
   detail: z.string(),
+  ...codedTextShape,
 });
 
 export const ConnectionReportSchema = z.object({
   verdict: ConnectionVerdictSchema,
-  /** One sentence for a person, naming the endpoint and what to do. */
+  /** One sentence for a person, naming the endpoint and what to do; `code` and `params` as data. */
   message: z.string(),
+  ...codedTextShape,
   checks: z.array(ConnectionCheckSchema),
   /** The Server header, when one was sent. */
   server: z.string().nullable(),
@@ -173,11 +165,7 @@ export const LoadGeneratorsSchema = z.discriminatedUnion("kind", [
   strictObject({ kind: z.literal("local") }),
   strictObject({
     kind: z.literal("kubernetes"),
-    shards: z
-      .number()
-      .int("expected a whole number of pods")
-      .min(1, "expected at least one pod")
-      .max(10_000, "expected at most 10000 pods"),
+    shards: wholeCount("pods", 10_000),
   }),
 ]);
 export type LoadGenerators = z.infer<typeof LoadGeneratorsSchema>;
@@ -188,15 +176,18 @@ export type LoadGenerators = z.infer<typeof LoadGeneratorsSchema>;
  * saved and fixed later; validate and preview name each bad field.
  */
 export const ExperimentDraftSchema = strictObject({
-  name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
-  description: z.string().max(2000, "must be at most 2000 characters").default(""),
-  endpointId: z.string().min(1, "choose an endpoint"),
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(2000).default(""),
+  endpointId: z.string().refine((id) => id !== "", codedRefinement(coded("chooseEndpoint"))),
   spec: z.record(z.string(), z.unknown()),
   /**
    * Run the spec once per mode (e.g. normal, hedged, tied), each a run of its own in the
    * library, to compare them; absent: one run in the spec's mode.
    */
-  modes: z.array(RequestModeSchema).min(1, "choose at least one mode").optional(),
+  modes: z
+    .array(RequestModeSchema)
+    .refine((modes) => modes.length > 0, codedRefinement(coded("chooseMode")))
+    .optional(),
   /** Absent: this machine. */
   loadGenerators: LoadGeneratorsSchema.optional(),
 });
@@ -239,7 +230,7 @@ export type ExperimentPreview = z.infer<typeof ExperimentPreviewSchema>;
 export const StartRunInputSchema = strictObject({
   experiment: ExperimentDraftSchema,
   /** The run's name in the library; default: the experiment's name. */
-  name: z.string().trim().max(200, "must be at most 200 characters").optional(),
+  name: z.string().trim().max(200).optional(),
 });
 export type StartRunInput = z.input<typeof StartRunInputSchema>;
 
@@ -369,7 +360,7 @@ export type RunDetail = z.infer<typeof RunDetailSchema>;
 export const ReportLanguageSchema = z.enum(["en", "zh-CN"]);
 
 export const ExportInputSchema = strictObject({
-  runIds: z.array(requiredId).min(1, "choose at least one run"),
+  runIds: z.array(requiredId).refine((ids) => ids.length > 0, codedRefinement(coded("chooseRun"))),
   format: z.enum(["csv", "json", "html"]),
   language: ReportLanguageSchema.default("en"),
   /** CSV of one run: one row per request instead of one per point and phase. */
@@ -478,25 +469,25 @@ export const API_METHODS = {
   renameRun: method(
     strictObject({
       runId: requiredId,
-      name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
+      name: z.string().trim().min(1).max(200),
     }),
     RunIndexEntrySchema,
   ),
   tagRun: method(
     strictObject({
       runId: requiredId,
-      tag: z.string().trim().min(1, "is required").max(50, "must be at most 50 characters"),
+      tag: z.string().trim().min(1).max(50),
     }),
     RunIndexEntrySchema,
   ),
   untagRun: method(
-    strictObject({ runId: requiredId, tag: z.string().min(1, "is required") }),
+    strictObject({ runId: requiredId, tag: z.string().min(1) }),
     RunIndexEntrySchema,
   ),
   annotateRun: method(
     strictObject({
       runId: requiredId,
-      notes: z.string().max(10_000, "must be at most 10000 characters"),
+      notes: z.string().max(10_000),
     }),
     RunIndexEntrySchema,
   ),

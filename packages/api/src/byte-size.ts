@@ -1,4 +1,5 @@
 /** Byte sizes as users write them: `1024`, `32KiB`, `1MiB`, `4MB` (decimal), `1.5GiB`. */
+import { coded, type CodedMessage } from "./coded-message.ts";
 
 const UNIT_BYTES: Record<string, number> = {
   "": 1,
@@ -22,34 +23,28 @@ const UNIT_BYTES: Record<string, number> = {
 
 const SIZE_PATTERN = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i;
 
-export type ByteSizeResult = { ok: true; bytes: number } | { ok: false; reason: string };
+export type ByteSizeResult = { ok: true; bytes: number } | { ok: false; reason: CodedMessage };
 
 export function parseByteSize(input: string | number): ByteSizeResult {
   const text = String(input).trim();
   if (/^-\s*\d/.test(text)) {
-    return { ok: false, reason: `"${text}" must be greater than 0 bytes` };
+    return { ok: false, reason: coded("sizeNotPositive", { text }) };
   }
   const match = SIZE_PATTERN.exec(text);
   if (!match) {
-    return {
-      ok: false,
-      reason: `"${text}" is not a size; expected a positive number of bytes with an optional unit, e.g. 1024, 32KiB, 1MiB, 4MB`,
-    };
+    return { ok: false, reason: coded("sizeNotSize", { text }) };
   }
   const [, amount = "", unit = ""] = match;
   const multiplier = UNIT_BYTES[unit.toLowerCase()];
   if (multiplier === undefined) {
-    return {
-      ok: false,
-      reason: `"${text}" has an unknown unit "${unit}"; expected one of B, KiB, MiB, GiB, TiB, KB, MB, GB, TB`,
-    };
+    return { ok: false, reason: coded("sizeUnknownUnit", { text, unit }) };
   }
   const bytes = Number(amount) * multiplier;
   if (!Number.isInteger(bytes)) {
-    return { ok: false, reason: `"${text}" is not a whole number of bytes` };
+    return { ok: false, reason: coded("sizeNotWhole", { text }) };
   }
   if (bytes <= 0) {
-    return { ok: false, reason: `"${text}" must be greater than 0 bytes` };
+    return { ok: false, reason: coded("sizeNotPositive", { text }) };
   }
   return { ok: true, bytes };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { englishOf } from "./coded-message.ts";
 import { credentialVariableErrors, credentialVariableProblem } from "./credential-variables.ts";
 
 describe("credentialVariableProblem", () => {
@@ -26,7 +27,8 @@ describe("credentialVariableProblem", () => {
     ["sessionTokenVar", "GITHUB_TOKEN", /expected AWS_SESSION_TOKEN/],
     ["sessionTokenVar", "MY-APP_SESSION_TOKEN", /not a credential variable/],
   ] as const)("%s may not be %s", (role, name, message) => {
-    expect(credentialVariableProblem(role, name)).toMatch(message);
+    const problem = credentialVariableProblem(role, name);
+    expect(problem && englishOf(problem)).toMatch(message);
   });
 });
 

@@ -1,4 +1,5 @@
-import type { FieldError } from "./field-error.ts";
+import { coded, messageOf, type CodedMessage } from "./coded-message.ts";
+import { fieldError, type FieldError } from "./field-error.ts";
 
 /**
  * Which environment variables an endpoint or a spec may name for its keys. Whoever writes a spec
@@ -25,14 +26,14 @@ const RESERVED_PREFIX = "TAILLAB_";
 export function credentialVariableProblem(
   role: CredentialVariableRole,
   name: string,
-): string | null {
+): CodedMessage | null {
   const ending = CREDENTIAL_VARIABLE_ENDINGS[role];
   if (name.startsWith(RESERVED_PREFIX)) {
-    return `"${name}" is one of TailLab's own variables, not a credential; name a variable such as AWS_${ending}`;
+    return coded("variableReserved", { name, ending });
   }
   const prefix = name.slice(0, -ending.length);
   if (!name.endsWith(`_${ending}`) || !PREFIX.test(prefix)) {
-    return `"${name}" is not a credential variable: expected AWS_${ending} or another <PREFIX>_${ending} (upper-case letters, digits and underscores)`;
+    return coded("variableNotCredential", { name, ending });
   }
   return null;
 }
@@ -41,16 +42,24 @@ export function credentialVariableProblem(
  * Every variable of an env reference that may not hold credentials, each field named by its
  * role (`accessKeyIdVar`), for a caller to place under its own path.
  */
-export function credentialVariableErrors(reference: {
-  accessKeyIdVar: string;
-  secretAccessKeyVar: string;
-  sessionTokenVar?: string | undefined;
-}): FieldError[] {
+export function credentialVariableErrors(reference: EnvReference): FieldError[] {
   const errors: FieldError[] = [];
   for (const role of Object.keys(CREDENTIAL_VARIABLE_ENDINGS) as CredentialVariableRole[]) {
     const name = reference[role];
     const problem = name === undefined ? null : credentialVariableProblem(role, name);
-    if (problem !== null) errors.push({ field: role, message: problem });
+    if (problem !== null) errors.push(fieldError(role, problem));
   }
   return errors;
+}
+
+/** Why an env reference may not be read (its first variable that may not hold keys), or null. */
+export function credentialVariableRefusal(reference: EnvReference): CodedMessage | null {
+  const [first] = credentialVariableErrors(reference);
+  return first ? messageOf(first) : null;
+}
+
+interface EnvReference {
+  accessKeyIdVar: string;
+  secretAccessKeyVar: string;
+  sessionTokenVar?: string | undefined;
 }

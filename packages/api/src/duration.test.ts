@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { englishOf } from "./coded-message.ts";
 import { parseDuration, parseRate } from "./duration.ts";
 
 describe("parseDuration", () => {
@@ -32,8 +33,8 @@ describe("parseDuration", () => {
     const result = parseDuration(text);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.reason).toContain(reason);
-    expect(result.reason).toContain("expected");
+    expect(englishOf(result.reason)).toContain(reason);
+    expect(englishOf(result.reason)).toContain("expected");
   });
 });
 
@@ -63,6 +64,6 @@ describe("parseRate", () => {
     const result = parseRate(text);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.reason).toContain(reason);
+    expect(englishOf(result.reason)).toContain(reason);
   });
 });

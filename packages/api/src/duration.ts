@@ -1,7 +1,8 @@
 /** Durations and rates as users type them on the command line or in a spec file. */
+import { coded, failedParse, type CodedMessage } from "./coded-message.ts";
 
-export type DurationParseResult = { ok: true; ms: number } | { ok: false; reason: string };
-export type RateParseResult = { ok: true; rateHz: number } | { ok: false; reason: string };
+export type DurationParseResult = { ok: true; ms: number } | { ok: false; reason: CodedMessage };
+export type RateParseResult = { ok: true; rateHz: number } | { ok: false; reason: CodedMessage };
 
 const MS_PER_UNIT: Record<string, number> = {
   us: 1e-3,
@@ -27,8 +28,8 @@ const DECIMAL = String.raw`(\d+(?:\.\d+)?|\.\d+)`;
 const DURATION_PATTERN = new RegExp(String.raw`^${DECIMAL}\s*([a-zµ]+)$`, "i");
 const RATE_PATTERN = new RegExp(String.raw`^${DECIMAL}\s*(?:/\s*([a-z]+))?$`, "i");
 
-const DURATION_EXPECTED = "expected a duration like 30s, 500ms, 2m, 1.5s or 250us";
-const RATE_EXPECTED = "expected a rate like 500/s, 500 (per second) or 30/min";
+const durationProblem = (problem: CodedMessage) => failedParse(problem, coded("durationExpected"));
+const rateProblem = (problem: CodedMessage) => failedParse(problem, coded("rateExpected"));
 
 /**
  * `30s`, `500ms`, `2m`, `1.5s`, `250us` → milliseconds. A unit is required, since a bare `30`
@@ -38,20 +39,19 @@ const RATE_EXPECTED = "expected a rate like 500/s, 500 (per second) or 30/min";
 export function parseDuration(text: string): DurationParseResult {
   const trimmed = text.trim();
   if (trimmed.startsWith("-")) {
-    return { ok: false, reason: `"${trimmed}" is negative; ${DURATION_EXPECTED}` };
+    return durationProblem(coded("durationNegative", { text: trimmed }));
   }
   const match = DURATION_PATTERN.exec(trimmed);
   if (!match) {
-    const bare = /^\d+(?:\.\d+)?$/.test(trimmed) ? " (the unit is required)" : "";
-    return { ok: false, reason: `"${trimmed}" is not a duration${bare}; ${DURATION_EXPECTED}` };
+    const bare = /^\d+(?:\.\d+)?$/.test(trimmed);
+    return durationProblem(
+      coded(bare ? "durationUnitRequired" : "durationNotDuration", { text: trimmed }),
+    );
   }
   const [, amount = "", unit = ""] = match;
   const msPerUnit = MS_PER_UNIT[unit.toLowerCase()];
   if (msPerUnit === undefined) {
-    return {
-      ok: false,
-      reason: `"${trimmed}" has an unknown unit "${unit}"; expected one of us, ms, s, m (or min), h`,
-    };
+    return { ok: false, reason: coded("durationUnknownUnit", { text: trimmed, unit }) };
   }
   return { ok: true, ms: Number(amount) * msPerUnit };
 }
@@ -63,23 +63,20 @@ export function parseDuration(text: string): DurationParseResult {
 export function parseRate(text: string): RateParseResult {
   const trimmed = text.trim();
   if (trimmed.startsWith("-")) {
-    return { ok: false, reason: `"${trimmed}" is negative; ${RATE_EXPECTED}` };
+    return rateProblem(coded("rateNegative", { text: trimmed }));
   }
   const match = RATE_PATTERN.exec(trimmed);
   if (!match) {
-    return { ok: false, reason: `"${trimmed}" is not a rate; ${RATE_EXPECTED}` };
+    return rateProblem(coded("rateNotRate", { text: trimmed }));
   }
   const [, amount = "", unit = "s"] = match;
   const perSecond = PER_SECOND_PER_UNIT[unit.toLowerCase()];
   if (perSecond === undefined) {
-    return {
-      ok: false,
-      reason: `"${trimmed}" has an unknown time unit "${unit}"; expected /s, /min or /h`,
-    };
+    return { ok: false, reason: coded("rateUnknownUnit", { text: trimmed, unit }) };
   }
   const rateHz = Number(amount) * perSecond;
   if (rateHz <= 0) {
-    return { ok: false, reason: `"${trimmed}" must be greater than 0; ${RATE_EXPECTED}` };
+    return rateProblem(coded("rateNotPositive", { text: trimmed }));
   }
   return { ok: true, rateHz };
 }

@@ -1,4 +1,5 @@
-import type { FieldError } from "./field-error.ts";
+import { coded } from "./coded-message.ts";
+import { fieldError, type FieldError } from "./field-error.ts";
 
 /** What the rules below read of an endpoint (a spec's endpoint, or the app's endpoint draft). */
 export interface EndpointSettings {
@@ -28,10 +29,7 @@ export function endpointSettingProblems(endpoint: EndpointSettings): FieldError[
   const problems: FieldError[] = [];
   const host = url.hostname;
   if (endpoint.addressing === "virtual-host" && (IPV4.test(host) || host.startsWith("["))) {
-    problems.push({
-      field: "addressing",
-      message: `virtual-host addressing needs a host name, and ${host} is an IP address (the bucket would be asked for as "<bucket>.${host}"); use path addressing, or a name for the server`,
-    });
+    problems.push(fieldError("addressing", coded("virtualHostOnIp", { host })));
   }
   const tlsFields = [
     ["caFile", endpoint.caFile !== undefined],
@@ -39,17 +37,11 @@ export function endpointSettingProblems(endpoint: EndpointSettings): FieldError[
   ] as const;
   for (const [field, given] of tlsFields) {
     if (given && url.protocol !== "https:") {
-      problems.push({
-        field,
-        message: `is for https:// endpoints; ${url.origin} does not use TLS`,
-      });
+      problems.push(fieldError(field, coded("tlsOnlyHttps", { origin: url.origin })));
     }
   }
   if (endpoint.caFile !== undefined && endpoint.insecure === true) {
-    problems.push({
-      field: "insecure",
-      message: "give a CA file to trust or insecure (no verification), not both",
-    });
+    problems.push(fieldError("insecure", coded("caFileOrInsecure")));
   }
   return problems;
 }

@@ -1,4 +1,5 @@
-import { formatFieldErrors, type FieldError } from "./field-error.ts";
+import type { CodedMessage } from "./coded-message.ts";
+import { fieldError, formatFieldErrors, type FieldError } from "./field-error.ts";
 
 /**
  * Bad input a user can fix: a spec field, credentials, an endpoint that cannot be reached, a
@@ -14,7 +15,10 @@ export class InputError extends Error {
     this.problems = problems;
   }
 
-  static of(field: string, message: string): InputError {
-    return new InputError([{ field, message }]);
+  /** One problem: a coded message a UI can translate, or English only. */
+  static of(field: string, message: CodedMessage | string): InputError {
+    return new InputError([
+      typeof message === "string" ? { field, message } : fieldError(field, message),
+    ]);
   }
 }

@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { coded, codedIssue, englishOf } from "./coded-message.ts";
+import { issueMessage } from "./field-error.ts";
 import { strictObject } from "./strict-object.ts";
+import { checkedNumber, wholeCount } from "./checked-number.ts";
 
 /**
  * Latency profiles for the embedded testbed: how long each replica takes to serve a request,
@@ -157,8 +160,8 @@ export function isBuiltinProfileName(name: string): name is BuiltinProfileName {
   return (BUILTIN_PROFILE_NAMES as readonly string[]).includes(name);
 }
 
-function unknownProfileMessage(name: string): string {
-  return `unknown latency profile "${name}"; expected one of ${BUILTIN_PROFILE_NAMES.join(", ")}`;
+function unknownProfileMessage(name: string) {
+  return coded("profileUnknown", { name, names: BUILTIN_PROFILE_NAMES.join(", ") });
 }
 
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
@@ -174,7 +177,7 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 export function resolveLatencyProfile(nameOrProfile: string | LatencyProfileInput): LatencyProfile {
   if (typeof nameOrProfile === "string") {
     if (isBuiltinProfileName(nameOrProfile)) return BUILTIN_PROFILES[nameOrProfile];
-    throw new Error(unknownProfileMessage(nameOrProfile));
+    throw new Error(englishOf(unknownProfileMessage(nameOrProfile)));
   }
   const parsed = LatencyProfileSchema.safeParse(nameOrProfile);
   if (!parsed.success) {
@@ -189,52 +192,51 @@ const profileChoice = z
   .transform((value, context): BuiltinProfileName | LatencyProfile => {
     if (typeof value === "string") {
       if (isBuiltinProfileName(value)) return value;
-      context.addIssue({ code: "custom", message: unknownProfileMessage(value) });
+      context.addIssue(codedIssue(unknownProfileMessage(value)));
       return z.NEVER;
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      context.addIssue({
-        code: "custom",
-        message: `expected a builtin profile name (${BUILTIN_PROFILE_NAMES.join(", ")}) or a profile object`,
-      });
+      context.addIssue(
+        codedIssue(coded("profileExpected", { names: BUILTIN_PROFILE_NAMES.join(", ") })),
+      );
       return z.NEVER;
     }
-    const parsed = LatencyProfileSchema.safeParse(value);
+    // The input reported, so a value of the wrong kind is told apart from a missing one.
+    const parsed = LatencyProfileSchema.safeParse(value, { reportInput: true });
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) {
-      context.addIssue({ code: "custom", message: issue.message, path: issue.path });
+      const message = issueMessage(issue);
+      context.addIssue(
+        message
+          ? codedIssue(message, issue.path)
+          : { code: "custom", message: issue.message, path: issue.path },
+      );
     }
     return z.NEVER;
   });
 
 /** How the embedded testbed is started: replicas on as many ports, one profile, one seed. */
 export const TestbedSetupSchema = strictObject({
-  replicas: z
-    .number({ message: "expected a whole number of replicas" })
-    .int({ message: "expected a whole number of replicas" })
-    .min(1, { message: "expected at least 1 replica" })
-    .max(MAX_TESTBED_REPLICAS, {
-      message: `expected at most ${MAX_TESTBED_REPLICAS} replicas`,
-    })
-    .default(1),
+  replicas: wholeCount("replicas", MAX_TESTBED_REPLICAS).default(1),
   profile: profileChoice.default("fast"),
   /** Replica r draws its delays from a random stream seeded by (seed, r). */
-  seed: z
-    .number({ message: "expected a whole number" })
-    .int({ message: "expected a whole number" })
-    .min(0, { message: "expected a whole number from 0 to 4294967295" })
-    .max(0xffffffff, { message: "expected a whole number from 0 to 4294967295" })
-    .default(1),
+  seed: checkedNumber((seed) => {
+    if (!Number.isInteger(seed)) return coded("wholeNumberExpected");
+    return (seed as number) >= 0 && (seed as number) <= 0xffffffff ? null : coded("seedRange");
+  }).default(1),
 }).superRefine((setup, context) => {
   const profile =
     typeof setup.profile === "string" ? BUILTIN_PROFILES[setup.profile] : setup.profile;
   const noisy = profile.noisyNeighbour;
   if (noisy !== undefined && noisy.replica >= setup.replicas) {
-    context.addIssue({
-      code: "custom",
-      path: ["profile", "noisyNeighbour", "replica"],
-      message: `replica ${noisy.replica} does not exist: there ${setup.replicas === 1 ? "is 1 replica" : `are ${setup.replicas} replicas`} (0 is the first)`,
-    });
+    context.addIssue(
+      codedIssue(
+        setup.replicas === 1
+          ? coded("replicaMissingOnlyOne", { replica: noisy.replica })
+          : coded("replicaMissing", { replica: noisy.replica, replicas: setup.replicas }),
+        ["profile", "noisyNeighbour", "replica"],
+      ),
+    );
   }
 });
 export type TestbedSetup = z.output<typeof TestbedSetupSchema>;

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { checkedNumber, numberFrom, wholeCount } from "./checked-number.ts";
+import { coded } from "./coded-message.ts";
 import { MAX_TESTBED_REPLICAS } from "./latency-profile.ts";
 import { HedgeDelaySchema, RequestModeSchema } from "./run-spec.ts";
 import { strictObject } from "./strict-object.ts";
@@ -15,33 +17,24 @@ export const MAX_LIVE_SERVICE_MS = 1_000;
 export const MAX_LIVE_STALL_MS = 10_000;
 
 const milliseconds = (max: number) =>
-  z
-    .number({ message: "expected a number of milliseconds" })
-    .min(0, { message: "must not be negative" })
-    .max(max, { message: `must be at most ${max} ms` });
+  checkedNumber((ms) => {
+    if (typeof ms !== "number") return coded("millisecondsExpected");
+    if (ms < 0) return coded("notNegative");
+    return ms > max ? coded("millisecondsAtMost", { max }) : null;
+  });
 
 export const LiveTuningSchema = strictObject({
   /** The replicas' typical service time: the profile's median (lognormal), mean or fixed time. */
   serviceMs: milliseconds(MAX_LIVE_SERVICE_MS),
   /** Share of requests that stall (0.01 is 1 %). */
-  stallProbability: z
-    .number({ message: "expected a number from 0 to 1" })
-    .min(0, { message: "must be from 0 to 1 (0.01 is 1 %)" })
-    .max(1, { message: "must be from 0 to 1 (0.01 is 1 %)" }),
+  stallProbability: numberFrom(0, 1, coded("fractionRange")),
   stallMs: milliseconds(MAX_LIVE_STALL_MS),
-  replicas: z
-    .number({ message: "expected a whole number of replicas" })
-    .int({ message: "expected a whole number of replicas" })
-    .min(1, { message: "expected at least 1 replica" })
-    .max(MAX_TESTBED_REPLICAS, { message: `expected at most ${MAX_TESTBED_REPLICAS} replicas` }),
+  replicas: wholeCount("replicas", MAX_TESTBED_REPLICAS),
   mode: RequestModeSchema,
   /** When a hedged request sends its backup: `30ms`, or a percentile of recent latencies `p95`. */
   hedgeDelay: HedgeDelaySchema,
   /** Backups may add at most this % of extra requests (hedged and adaptive). */
-  hedgeBudgetPercent: z
-    .number({ message: "expected a percentage from 0 to 100" })
-    .min(0, { message: "expected a percentage from 0 to 100" })
-    .max(100, { message: "expected a percentage from 0 to 100" }),
+  hedgeBudgetPercent: numberFrom(0, 100, coded("percentageRange")),
 });
 export type LiveTuning = z.output<typeof LiveTuningSchema>;
 export type LiveTuningInput = z.input<typeof LiveTuningSchema>;

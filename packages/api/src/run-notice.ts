@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ApiErrorSchema } from "./api-error.ts";
 import { RequestModeSchema } from "./run-spec.ts";
 
 /**
@@ -17,6 +18,7 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
     code: z.literal("backupsShareReplica"),
     params: z.object({ mode: RequestModeSchema }),
   }),
+  /** `profile`: a builtin profile's name, or "custom" for a profile object of the spec's. */
   z.object({
     code: z.literal("testbedStarted"),
     params: z.object({ urls: z.array(z.string()), profile: z.string(), seed: z.number() }),
@@ -72,10 +74,19 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
       error: z.string(),
     }),
   }),
-  /** The next run of a mode series failed to start; the series ends. */
+  /** The next run of a mode series failed to start (`reason`, with its fields); the series ends. */
   z.object({
     code: z.literal("modeCouldNotStart"),
-    params: z.object({ mode: RequestModeSchema, reason: z.string() }),
+    params: z.object({ mode: RequestModeSchema, reason: ApiErrorSchema }),
+  }),
+  /** A distributed run's Job could not be deleted when the run ended: its pods may linger. */
+  z.object({ code: z.literal("jobNotDeleted"), params: z.object({ error: z.string() }) }),
+  /** A distributed run's folder could not be read this time; the next look tries again. */
+  z.object({ code: z.literal("folderUnreadable"), params: z.object({ error: z.string() }) }),
+  /** A shard could not write its progress to the run's folder; its run goes on. */
+  z.object({
+    code: z.literal("progressNotWritten"),
+    params: z.object({ shard: z.number(), error: z.string() }),
   }),
 ]);
 export type RunNotice = z.infer<typeof RunNoticeSchema>;

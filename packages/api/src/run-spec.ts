@@ -1,10 +1,19 @@
 import { z } from "zod";
 import { BucketNameSchema } from "./bucket-name.ts";
+import {
+  coded,
+  codedIssue,
+  codedRefinement,
+  type CodedMessage,
+  type MessageCode,
+} from "./coded-message.ts";
 import { parseByteSize } from "./byte-size.ts";
 import { parseDuration, parseRate } from "./duration.ts";
+import { issueMessage } from "./field-error.ts";
 import { TestbedSetupSchema } from "./latency-profile.ts";
 import { strictObject } from "./strict-object.ts";
 import { parseBudgetPercent, parseHedgeDelay, type HedgeDelaySpec } from "./tail-options.ts";
+import { wholeCount } from "./checked-number.ts";
 
 export const RUN_SPEC_SCHEMA_VERSION = 1;
 
@@ -40,7 +49,7 @@ export const EndpointUrlSchema = z.string().refine(
       return false;
     }
   },
-  { message: "expected an http:// or https:// URL with no path, e.g. http://127.0.0.1:9000" },
+  codedRefinement(coded("urlShape")),
 );
 
 export const EndpointSchema = strictObject({
@@ -64,18 +73,19 @@ const keyPrefix = z
   .string()
   .min(1)
   .max(512)
-  .refine((prefix) => !prefix.startsWith("/") && !prefix.endsWith("/"), {
-    message: "must not start or end with '/'",
-  });
+  .refine(
+    (prefix) => !prefix.startsWith("/") && !prefix.endsWith("/"),
+    codedRefinement(coded("keyPrefixSlash")),
+  );
 
 const byteSize = z.union([z.number(), z.string()]).transform((input, context) => {
   const parsed = parseByteSize(input);
   if (!parsed.ok) {
-    context.addIssue({ code: "custom", message: parsed.reason });
+    context.addIssue(codedIssue(parsed.reason));
     return z.NEVER;
   }
   if (parsed.bytes > MAX_MULTIPART_OBJECT_BYTES) {
-    context.addIssue({ code: "custom", message: "must be at most 5TiB (S3's largest object)" });
+    context.addIssue(codedIssue(coded("sizeAboveObjectLimit")));
     return z.NEVER;
   }
   return parsed.bytes;
@@ -96,13 +106,13 @@ function listOf<T extends z.ZodType>(item: T) {
     const isList = Array.isArray(value);
     const values: unknown[] = isList ? value : [value];
     if (values.length === 0) {
-      context.addIssue({ code: "custom", message: "expected at least one value" });
+      context.addIssue(codedIssue(coded("atLeastOneValue")));
       return z.NEVER;
     }
     const parsed: z.output<T>[] = [];
     let badValues = 0;
     values.forEach((entry, index) => {
-      const result = item.safeParse(entry);
+      const result = item.safeParse(entry, { reportInput: true });
       if (result.success) {
         parsed.push(result.data);
         return;
@@ -110,18 +120,17 @@ function listOf<T extends z.ZodType>(item: T) {
       badValues += 1;
       if (badValues > MAX_LISTED_BAD_VALUES) return;
       for (const issue of result.error.issues) {
-        context.addIssue({
-          code: "custom",
-          message: entry === undefined ? "is required" : issue.message,
-          path: isList ? [index] : [],
-        });
+        const problem = entry === undefined ? coded("required") : issueMessage(issue);
+        const path = isList ? [index] : [];
+        context.addIssue(
+          problem ? codedIssue(problem, path) : { code: "custom", message: issue.message, path },
+        );
       }
     });
     if (badValues > MAX_LISTED_BAD_VALUES) {
-      context.addIssue({
-        code: "custom",
-        message: `${badValues - MAX_LISTED_BAD_VALUES} more values are wrong in the same way or another`,
-      });
+      context.addIssue(
+        codedIssue(coded("moreBadValues", { count: badValues - MAX_LISTED_BAD_VALUES })),
+      );
     }
     return parsed;
   });
@@ -129,12 +138,8 @@ function listOf<T extends z.ZodType>(item: T) {
 
 const MAX_LISTED_BAD_VALUES = 5;
 
-const positiveInt = (what: string, max = Number.MAX_SAFE_INTEGER, why = "") =>
-  z
-    .number({ message: `expected a whole number of ${what}` })
-    .int({ message: `expected a whole number of ${what}` })
-    .min(1, { message: `expected at least 1 ${what.replace(/s$/, "")}` })
-    .max(max, { message: `expected at most ${max} ${what}${why}` });
+const clientCount = () =>
+  wholeCount("clients", MAX_CLIENTS, coded("tooManyClients", { max: MAX_CLIENTS }));
 
 /**
  * Bounds past which a spec is a typo, not an experiment (the engine checks what this machine
@@ -153,18 +158,18 @@ export const PHASE_ORDER: readonly Phase[] = ["write", "read", "cleanup"];
 export const TransportKindSchema = z.enum(["fast", "sdk"]);
 export type TransportKind = z.infer<typeof TransportKindSchema>;
 
-type TextParser<T> = (text: string) => { ok: true; value: T } | { ok: false; reason: string };
+type TextParser<T> = (text: string) => { ok: true; value: T } | { ok: false; reason: CodedMessage };
 
 /**
  * A number already in the unit, or text a parser turns into it (`30s`, `500/s`, `5%`), so users
  * write units and a normalised spec still re-parses. `check` bounds the number either way.
  */
-function numberOrText(parse: TextParser<number>, check: (value: number) => string | null) {
+function numberOrText(parse: TextParser<number>, check: (value: number) => CodedMessage | null) {
   return z.union([z.number(), z.string()]).transform((input, context) => {
     const parsed = typeof input === "number" ? { ok: true as const, value: input } : parse(input);
     const problem = parsed.ok ? check(parsed.value) : parsed.reason;
     if (problem === null && parsed.ok) return parsed.value;
-    context.addIssue({ code: "custom", message: problem ?? "invalid value" });
+    context.addIssue(codedIssue(problem ?? coded("invalidValue")));
     return z.NEVER;
   });
 }
@@ -175,7 +180,7 @@ const parseDurationMs: TextParser<number> = (text) => {
 };
 
 const durationMs = numberOrText(parseDurationMs, (ms) =>
-  Number.isFinite(ms) && ms >= 0 ? null : "expected a duration of at least 0 ms",
+  Number.isFinite(ms) && ms >= 0 ? null : coded("durationNotNegative"),
 );
 
 const rateHz = numberOrText(
@@ -184,8 +189,8 @@ const rateHz = numberOrText(
     return parsed.ok ? { ok: true, value: parsed.rateHz } : parsed;
   },
   (hz) => {
-    if (!(Number.isFinite(hz) && hz > 0)) return "expected a rate above 0 requests per second";
-    return hz <= MAX_RATE_HZ ? null : `expected at most ${MAX_RATE_HZ} requests per second`;
+    if (!(Number.isFinite(hz) && hz > 0)) return coded("rateAboveZero");
+    return hz <= MAX_RATE_HZ ? null : coded("rateTooHigh", { max: MAX_RATE_HZ });
   },
 );
 
@@ -234,7 +239,7 @@ export const HedgeDelaySchema = z
     if (typeof input !== "string") return input;
     const parsed = parseHedgeDelay(input);
     if (parsed.ok) return parsed.value;
-    context.addIssue({ code: "custom", message: parsed.reason });
+    context.addIssue(codedIssue(parsed.reason));
     return z.NEVER;
   });
 
@@ -243,7 +248,7 @@ const budgetPercent = numberOrText(
     const parsed = parseBudgetPercent(text);
     return parsed.ok ? { ok: true, value: parsed.percent } : parsed;
   },
-  (percent) => (percent >= 0 && percent <= 100 ? null : "expected a percentage from 0 to 100"),
+  (percent) => (percent >= 0 && percent <= 100 ? null : coded("percentageRange")),
 );
 
 /** How hedged, tied and adaptive requests behave (ignored in normal mode). */
@@ -278,8 +283,8 @@ export type ReplicaChoice = z.infer<typeof ReplicaChoiceSchema>;
  */
 export const WorkloadSchema = strictObject({
   /** e.g. `get:70,put:20,delete:5,list:5`; operations put, get, head, delete, copy, list, multipart. */
-  ops: z.string().min(1, { message: "expected an operation mix such as get:70,put:30" }),
-  prepareObjects: positiveInt("objects").default(1000),
+  ops: z.string().refine((ops) => ops.length > 0, codedRefinement(coded("opsExpected"))),
+  prepareObjects: wholeCount("objects").default(1000),
   /** Which prepared object a request uses: uniform, sequential or zipf:EXPONENT. */
   keys: z.string().default("uniform"),
   /**
@@ -300,7 +305,7 @@ export const WorkloadSchema = strictObject({
   listPageSize: z.number().int().min(1).max(1000).default(100),
   /** Multipart uploads: part size (S3's minimum is 5 MiB) and parts in flight. */
   multipartPartBytes: byteSize.default(8 * 1024 * 1024),
-  multipartPartsInFlight: positiveInt("parts").default(4),
+  multipartPartsInFlight: wholeCount("parts").default(4),
   /** Seeds the operation, key and range choices. */
   seed: z.number().int().default(1),
 });
@@ -318,7 +323,7 @@ export const MAX_REQUEST_TIMEOUT_MS = 3_600_000;
 const requestTimeoutMs = numberOrText(parseDurationMs, (ms) =>
   Number.isFinite(ms) && ms >= 1 && ms <= MAX_REQUEST_TIMEOUT_MS
     ? null
-    : `expected a duration from 1ms to ${MAX_REQUEST_TIMEOUT_MS / 60_000}min`,
+    : coded("durationOutOfRange", { maxMinutes: MAX_REQUEST_TIMEOUT_MS / 60_000 }),
 );
 
 export const RunSpecSchema = strictObject({
@@ -336,17 +341,15 @@ export const RunSpecSchema = strictObject({
     .min(1)
     .default(["write", "read", "cleanup"])
     .transform((phases) => PHASE_ORDER.filter((phase) => phases.includes(phase)))
-    .refine((phases) => phases.includes("write"), {
-      message: "must include write: read and cleanup work on the objects this run writes",
-    }),
-  clients: listOf(positiveInt("clients", MAX_CLIENTS, " (each is a connection)")),
+    .refine((phases) => phases.includes("write"), codedRefinement(coded("phasesNeedWrite"))),
+  clients: listOf(clientCount()),
   /** Requests per phase; an open loop with a duration sends rate × duration instead. */
-  samples: listOf(positiveInt("samples")).optional(),
+  samples: listOf(wholeCount("samples")).optional(),
   objectSize: listOf(byteSize),
   /** fast: undici + SigV4 with no middleware (the hot path); sdk: @aws-sdk/client-s3. */
   transport: TransportKindSchema.default("fast"),
   /** Worker threads for the request loops; default one per core but one (at least one). */
-  workers: positiveInt("workers", MAX_WORKERS).optional(),
+  workers: wholeCount("workers", MAX_WORKERS).optional(),
   /** Check size and checksum of every object read back. */
   verify: z.boolean().default(false),
   /** Per attempt, on the data path and in the setup and cleanup around it: `30s`, `2min`. */
@@ -372,8 +375,8 @@ export const RunSpecSchema = strictObject({
   points: z
     .array(
       strictObject({
-        clients: positiveInt("clients", MAX_CLIENTS, " (each is a connection)"),
-        samples: positiveInt("samples"),
+        clients: clientCount(),
+        samples: wholeCount("samples"),
         objectSize: byteSize,
       }),
     )
@@ -386,32 +389,35 @@ export const RunSpecSchema = strictObject({
     ? spec.points.length
     : spec.clients.length * spec.objectSize.length * (spec.samples?.length ?? 1);
   if (pointCount > MAX_RUN_POINTS) {
-    context.addIssue({
-      code: "custom",
-      path: spec.points ? ["points"] : [],
-      message: `${spec.points ? "points" : "clients × objectSize × samples"} make ${pointCount} run points; a run holds at most ${MAX_RUN_POINTS}: split the sweep into several runs`,
-    });
+    const what = coded(spec.points ? "pointsWord" : "sweepProduct");
+    context.addIssue(
+      codedIssue(
+        coded("tooManyPoints", { what, count: pointCount, max: MAX_RUN_POINTS }),
+        spec.points ? ["points"] : [],
+      ),
+    );
     return;
   }
   // s3bench's phases write each object with one PUT; a workload can write large ones in parts.
   if (!spec.workload) {
     spec.objectSize.forEach((bytes, index) => {
       if (bytes <= MAX_OBJECT_SIZE_BYTES) return;
-      context.addIssue({
-        code: "custom",
-        path: spec.objectSize.length > 1 ? ["objectSize", index] : ["objectSize"],
-        message:
-          "must be at most 5GiB (a single PUT's limit; a workload with multipart goes further)",
-      });
+      context.addIssue(
+        codedIssue(
+          coded("sizeAbovePutLimit"),
+          spec.objectSize.length > 1 ? ["objectSize", index] : ["objectSize"],
+        ),
+      );
     });
   }
   spec.points?.forEach((point, index) => {
     if (point.samples < point.clients) {
-      context.addIssue({
-        code: "custom",
-        path: ["points", index, "samples"],
-        message: `samples (${point.samples}) must be at least clients (${point.clients})`,
-      });
+      context.addIssue(
+        codedIssue(
+          coded("samplesBelowClients", { samples: point.samples, clients: point.clients }),
+          ["points", index, "samples"],
+        ),
+      );
     }
   });
   if (spec.openLoop?.untilStopped) {
@@ -421,27 +427,24 @@ export const RunSpecSchema = strictObject({
   // An open loop with a duration sends rate × duration requests; clients are its connections.
   if (spec.openLoop?.durationMs !== undefined) {
     if (spec.samples !== undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["samples"],
-        message: "give samples or an open-loop duration, not both",
-      });
+      context.addIssue(codedIssue(coded("samplesOrDuration"), ["samples"]));
     }
     return;
   }
   if (spec.samples === undefined) {
-    context.addIssue({ code: "custom", path: ["samples"], message: "is required" });
+    context.addIssue(codedIssue(coded("required"), ["samples"]));
     return;
   }
   // Lists may be long: no spread into Math.min's arguments.
   const fewestSamples = spec.samples.reduce((a, b) => Math.min(a, b));
   const mostClients = spec.clients.reduce((a, b) => Math.max(a, b));
   if (fewestSamples < mostClients) {
-    context.addIssue({
-      code: "custom",
-      path: ["samples"],
-      message: `samples (${fewestSamples}) must be at least clients (${mostClients}): every client needs a request`,
-    });
+    context.addIssue(
+      codedIssue(
+        coded("samplesBelowClientsEach", { samples: fewestSamples, clients: mostClients }),
+        ["samples"],
+      ),
+    );
   }
 });
 
@@ -454,27 +457,21 @@ function untilStoppedProblems(spec: {
   objectSize: readonly number[];
   repeat: number;
   openLoop?: { durationMs?: number | undefined };
-}): { code: "custom"; path: (string | number)[]; message: string }[] {
-  const problems: { code: "custom"; path: (string | number)[]; message: string }[] = [];
-  const refuse = (path: (string | number)[], message: string) =>
-    problems.push({ code: "custom", path, message });
-  if (spec.workload === undefined) {
-    refuse(
-      ["openLoop", "untilStopped"],
-      "needs a workload: a write phase that never ends would never be read",
-    );
-  }
+}): ReturnType<typeof codedIssue>[] {
+  const problems: ReturnType<typeof codedIssue>[] = [];
+  const refuse = (path: (string | number)[], code: MessageCode & `untilStopped${string}`) =>
+    problems.push(codedIssue(coded(code), path));
+  if (spec.workload === undefined)
+    refuse(["openLoop", "untilStopped"], "untilStoppedNeedsWorkload");
   if (spec.openLoop?.durationMs !== undefined) {
-    refuse(["openLoop", "durationMs"], "give a duration or untilStopped, not both");
+    refuse(["openLoop", "durationMs"], "untilStoppedOrDuration");
   }
-  if (spec.samples !== undefined) refuse(["samples"], "an open loop until stopped has no samples");
-  if (spec.points !== undefined) refuse(["points"], "an open loop until stopped has no points");
+  if (spec.samples !== undefined) refuse(["samples"], "untilStoppedNoSamples");
+  if (spec.points !== undefined) refuse(["points"], "untilStoppedNoPoints");
   // The stop ends the run: a second point or repetition would never start.
-  if (spec.clients.length > 1) refuse(["clients"], "an open loop until stopped runs one point");
-  if (spec.objectSize.length > 1) {
-    refuse(["objectSize"], "an open loop until stopped runs one point");
-  }
-  if (spec.repeat > 1) refuse(["repeat"], "an open loop until stopped runs once");
+  if (spec.clients.length > 1) refuse(["clients"], "untilStoppedOnePoint");
+  if (spec.objectSize.length > 1) refuse(["objectSize"], "untilStoppedOnePoint");
+  if (spec.repeat > 1) refuse(["repeat"], "untilStoppedOnce");
   return problems;
 }
 

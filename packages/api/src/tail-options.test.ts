@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { englishOf } from "./coded-message.ts";
 import { parseBudgetPercent, parseHedgeDelay } from "./tail-options.ts";
 
 describe("parseHedgeDelay", () => {
@@ -20,8 +21,10 @@ describe("parseHedgeDelay", () => {
       const result = parseHedgeDelay(text);
       expect(result.ok).toBe(false);
       if (result.ok) return;
-      expect(result.reason).toContain(`"${text}"`);
-      expect(result.reason).toContain("expected a duration like 30ms or a percentile like p95");
+      expect(englishOf(result.reason)).toContain(`"${text}"`);
+      expect(englishOf(result.reason)).toContain(
+        "expected a duration like 30ms or a percentile like p95",
+      );
     },
   );
 });
@@ -48,7 +51,7 @@ describe("parseBudgetPercent", () => {
     const result = parseBudgetPercent(text);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.reason).toContain(reason);
-    expect(result.reason).toContain("expected a percentage like 5%");
+    expect(englishOf(result.reason)).toContain(reason);
+    expect(englishOf(result.reason)).toContain("expected a percentage like 5%");
   });
 });

@@ -1,4 +1,9 @@
-import { credentialVariableErrors, type CredentialsRef } from "@taillab/api";
+import {
+  coded,
+  credentialVariableRefusal,
+  type CodedMessage,
+  type CredentialsRef,
+} from "@taillab/api";
 import type { ResolvedCredentials } from "@taillab/engine";
 import { InputError } from "./input-error.ts";
 
@@ -24,10 +29,10 @@ export function keysFromEnv(
   env: Env,
 ):
   | { kind: "keys"; keys: ResolvedCredentials }
-  | { kind: "refused"; reason: string }
+  | { kind: "refused"; reason: CodedMessage }
   | { kind: "unset"; names: string[] } {
-  const [refused] = credentialVariableErrors(reference);
-  if (refused) return { kind: "refused", reason: refused.message };
+  const refused = credentialVariableRefusal(reference);
+  if (refused) return { kind: "refused", reason: refused };
   const accessKeyId = env[reference.accessKeyIdVar];
   const secretAccessKey = env[reference.secretAccessKeyVar];
   if (!accessKeyId || !secretAccessKey) {
@@ -56,12 +61,12 @@ export async function resolveCredentials(
         field,
         found.kind === "refused"
           ? found.reason
-          : `no credentials: set ${found.names.join(" and ")} (or pass -accessKey and -accessSecret)`,
+          : coded("noCredentials", { names: found.names.join(", ") }),
       );
     }
     case "keychain": {
       const found = sources.keychain ? await sources.keychain(reference.id) : null;
-      if (!found) throw InputError.of(field, `no keychain entry "${reference.id}"`);
+      if (!found) throw InputError.of(field, coded("noKeychainEntry", { id: reference.id }));
       return found;
     }
   }

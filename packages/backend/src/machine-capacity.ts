@@ -1,4 +1,4 @@
-import { formatByteSize, type FieldError, type RunSpec } from "@taillab/api";
+import { coded, fieldError, formatByteSize, type FieldError, type RunSpec } from "@taillab/api";
 import {
   expandSweep,
   maxSizeBytes,
@@ -75,23 +75,25 @@ function objectMemoryProblems(spec: RunSpec, machine: MachineLimits): FieldError
     const needed = engine + kept;
     if (needed <= machine.memoryBytes) continue;
     const field = fromDistribution ? "workload.sizes" : objectSizeField(spec, largest);
-    const parts = [
-      copies > 0
-        ? `the largest object, and a stamped copy for ${copies === 1 ? "the client's PUT" : `each of ${copies} clients' PUTs`}`
-        : "the largest object",
-      ...(kept > 0
-        ? [`${formatByteSize(kept)} of objects the embedded testbed keeps in memory`]
-        : []),
-    ];
-    const instead =
-      kept > 0
-        ? ": keep the objects on disk (taillab testbed --dir FOLDER, then --endpoint its URL) or use a real server"
-        : "";
+    const held =
+      copies === 0
+        ? coded("memoryHeldLargest")
+        : copies === 1
+          ? coded("memoryHeldLargestAndCopy")
+          : coded("memoryHeldLargestAndCopies", { copies });
+    const figures = {
+      size: formatByteSize(largest),
+      needed: formatByteSize(needed),
+      held,
+      memory: formatByteSize(machine.memoryBytes),
+    };
     return [
-      {
+      fieldError(
         field,
-        message: `objects of ${formatByteSize(largest)} need ${formatByteSize(needed)} of memory (${parts.join(", and ")}); this machine has ${formatByteSize(machine.memoryBytes)}${instead}`,
-      },
+        kept > 0
+          ? coded("objectsNeedMemoryWithTestbed", { ...figures, kept: formatByteSize(kept) })
+          : coded("objectsNeedMemory", figures),
+      ),
     ];
   }
   return [];
@@ -142,30 +144,49 @@ function connectionProblems(spec: RunSpec, machine: MachineLimits): FieldError[]
   const problems: FieldError[] = [];
   if (machine.openFiles !== null && files > machine.openFiles) {
     const most = Math.floor((machine.openFiles - BASE_OPEN_FILES) / filesPerClient);
-    const where = embedded
-      ? `${connections} connections and the embedded testbed's end of each, in this process`
-      : `${connections} connections`;
-    const instead = embedded
-      ? ", run the testbed apart (taillab testbed) and give its endpoint"
-      : "";
-    problems.push({
-      field,
-      message: `${clients} clients need about ${files} open files here (${where}, plus ${BASE_OPEN_FILES}), but this process may open ${machine.openFiles} (ulimit -n); use at most ${most} clients${instead}, or raise the limit (ulimit -Hn)`,
-    });
+    const figures = {
+      clients,
+      files,
+      connections,
+      base: BASE_OPEN_FILES,
+      limit: machine.openFiles,
+    };
+    problems.push(
+      fieldError(
+        field,
+        embedded
+          ? coded("clientsNeedFilesWithTestbed", { ...figures, most })
+          : coded("clientsNeedFiles", { ...figures, most }),
+      ),
+    );
   }
   if (machine.ephemeralPorts !== null && perServer > machine.ephemeralPorts) {
     const most = Math.floor((machine.ephemeralPorts * clients) / perServer);
-    problems.push({
-      field,
-      message: `${clients} clients need ${perServer} connections to each server, but this machine has ${machine.ephemeralPorts} local ports for them (net.ipv4.ip_local_port_range); use at most ${most} clients per server, or add replicas`,
-    });
+    problems.push(
+      fieldError(
+        field,
+        coded("clientsNeedPorts", {
+          clients,
+          connections: perServer,
+          ports: machine.ephemeralPorts,
+          most,
+        }),
+      ),
+    );
   }
   const memory = clients * filesPerClient * MEMORY_PER_CONNECTION_BYTES;
   if (memory > machine.freeMemoryBytes) {
-    problems.push({
-      field,
-      message: `${clients} clients need about ${formatByteSize(memory)} of memory for their connections (${formatByteSize(MEMORY_PER_CONNECTION_BYTES)} each), but ${formatByteSize(machine.freeMemoryBytes)} is free; use fewer clients`,
-    });
+    problems.push(
+      fieldError(
+        field,
+        coded("clientsNeedMemory", {
+          clients,
+          needed: formatByteSize(memory),
+          each: formatByteSize(MEMORY_PER_CONNECTION_BYTES),
+          free: formatByteSize(machine.freeMemoryBytes),
+        }),
+      ),
+    );
   }
   return problems.slice(0, 1);
 }

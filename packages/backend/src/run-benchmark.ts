@@ -335,7 +335,7 @@ async function preflight(
     // The field names the endpoint already: its message without it, so it is not said twice.
     throw error.field === "endpoint"
       ? InputError.of(`endpoint ${url}`, error.detail)
-      : InputError.of(error.field, error.message);
+      : InputError.of(error.field, error.said);
   }
 }
 

@@ -1,3 +1,4 @@
+import { coded } from "@taillab/api";
 import type { ControlPlane, OpenUpload, RemovalResult } from "@taillab/engine";
 import { EndpointError } from "@taillab/engine";
 import { describe, expect, it } from "vitest";
@@ -91,7 +92,12 @@ describe("removeLeftovers", () => {
   });
 
   it("a listing refused leaves its kind unchecked, with the code, and goes on", async () => {
-    const refused = new EndpointError("credentials", "AccessDenied", "endpoint x", "refused");
+    const refused = new EndpointError(
+      "credentials",
+      "AccessDenied",
+      "http://x",
+      coded("keyRejected", { code: "AccessDenied" }),
+    );
     const { plane, asked } = scripted({ listUploads: refused, listBuckets: ["taillab-r1-w1-2"] });
     const cleanup = await removeLeftovers(plane, plan);
     expect(asked.at(-1)).toBe("deleteBuckets taillab-r1-w1-2");
@@ -99,9 +105,15 @@ describe("removeLeftovers", () => {
   });
 
   it("a listing without an answer leaves the kinds not reached yet unchecked", async () => {
-    const silent = new EndpointError("endpoint", "ECONNREFUSED", "endpoint x", "cannot connect", {
-      unanswered: true,
-    });
+    const silent = new EndpointError(
+      "endpoint",
+      "ECONNREFUSED",
+      "http://x",
+      coded("cannotConnect", { code: "ECONNREFUSED" }),
+      {
+        unanswered: true,
+      },
+    );
     const { plane, asked } = scripted({ listUploads: silent, listBuckets: ["taillab-r1-w1-2"] });
     const cleanup = await removeLeftovers(plane, plan);
     expect(asked).toEqual(["deleteKeys 3", "listUploads"]);

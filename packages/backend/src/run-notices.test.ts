@@ -62,7 +62,10 @@ describe("run notices", () => {
       "deleting the 12 objects the run wrote and did not delete",
     ],
     [
-      { code: "modeCouldNotStart", params: { mode: "tied", reason: "endpoint refused" } },
+      {
+        code: "modeCouldNotStart",
+        params: { mode: "tied", reason: { message: "endpoint refused" } },
+      },
       "the tied run could not start: endpoint refused",
     ],
     [

@@ -31,6 +31,12 @@ export function noticeText(notice: RunNotice): string {
       return `the cleanup could not remove ${objects} objects, ${uploads} open uploads and ${buckets} buckets (${error}); removing them again from the run's page or with taillab cleanup retries`;
     }
     case "modeCouldNotStart":
-      return `the ${notice.params.mode} run could not start: ${notice.params.reason}`;
+      return `the ${notice.params.mode} run could not start: ${notice.params.reason.message}`;
+    case "jobNotDeleted":
+      return `the Job could not be deleted: ${notice.params.error}`;
+    case "folderUnreadable":
+      return `the run's folder could not be read: ${notice.params.error}`;
+    case "progressNotWritten":
+      return `shard ${notice.params.shard}: progress not written: ${notice.params.error}`;
   }
 }

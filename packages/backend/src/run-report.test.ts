@@ -1,7 +1,7 @@
 import { RunSpecSchema, type Operation, type RequestRecord } from "@taillab/api";
 import { decodeHistogram, tallyOfHistogram, tallyStatsMs } from "@taillab/core";
 import { openResultsStore, type ResultsStore } from "@taillab/store";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,5 +113,25 @@ describe("a stored run's report input", () => {
     expect(
       exported.intervalLog.split("\n").filter((line) => line.startsWith("Tag=p0/PUT,")),
     ).toHaveLength(399);
+
+    // A Chinese HTML report carries the app's CJK font, both weights; an English one none.
+    const html = (language: "en" | "zh-CN") =>
+      renderStoredReport(store, [id], { ...HTML, language });
+    const chinese = await html("zh-CN");
+    for (const weight of [400, 700]) {
+      const woff2 = await readFile(
+        new URL(`../../../assets/fonts/taillab-cjk-${weight}.woff2`, import.meta.url),
+      );
+      expect(chinese).toContain(`url(data:font/woff2;base64,${woff2.toString("base64")})`);
+    }
+    expect(await html("en")).not.toContain("@font-face");
   });
 });
+
+const HTML = {
+  format: "html",
+  language: "en",
+  requests: false,
+  bom: false,
+  baselineIndex: 0,
+} as const;

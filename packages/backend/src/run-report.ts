@@ -18,6 +18,7 @@ import {
   type RecordColumns,
   type ResultsStore,
 } from "@taillab/store";
+import { readCjkFont } from "./cjk-font-files.ts";
 import { InputError } from "./input-error.ts";
 
 export type ReportFormat = "csv" | "json" | "html";
@@ -92,13 +93,16 @@ export async function renderStoredReport(
   const inputs = await Promise.all(runIds.map((runId) => loadRunReportInput(store, runId)));
   const bom = options.bom ? UTF8_BOM : "";
   switch (options.format) {
-    case "html":
+    case "html": {
+      // Chinese needs a font the reader's machine may not have: the report brings its own.
+      const page = {
+        language: options.language,
+        cjkFont: options.language === "zh-CN" ? await readCjkFont() : undefined,
+      };
       return inputs.length === 1
-        ? renderRunReport(inputs[0] as RunReportInput, { language: options.language })
-        : renderComparisonReport(inputs, {
-            baselineIndex: options.baselineIndex,
-            language: options.language,
-          });
+        ? renderRunReport(inputs[0] as RunReportInput, page)
+        : renderComparisonReport(inputs, { ...page, baselineIndex: options.baselineIndex });
+    }
     case "json": {
       const exports = await Promise.all(
         inputs.map(async (input) =>

@@ -1,4 +1,4 @@
-import type { RunNotice, RunSpec } from "@taillab/api";
+import { coded, type RunNotice, type RunSpec } from "@taillab/api";
 import type { TargetTls, TransportTarget } from "@taillab/engine";
 import { X509Certificate } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -74,15 +74,12 @@ export async function readTargetTls(
     pem = await readFile(endpoint.caFile, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw InputError.of(field, `cannot read ${endpoint.caFile} (${code})`);
+    throw InputError.of(field, coded("caFileUnreadable", { file: endpoint.caFile, code }));
   }
   try {
     new X509Certificate(pem);
   } catch {
-    throw InputError.of(
-      field,
-      `${endpoint.caFile} holds no PEM certificate (expected -----BEGIN CERTIFICATE-----)`,
-    );
+    throw InputError.of(field, coded("caFileNotPem", { file: endpoint.caFile }));
   }
   return { ca: pem };
 }

@@ -1,3 +1,4 @@
+import { coded } from "@taillab/api";
 import type { Random } from "./random.ts";
 import { uniformFloat53, uniformInt } from "./uniform-draw.ts";
 import { itemProblem, parseFailure, type TextParseResult } from "./workload-text.ts";
@@ -19,27 +20,20 @@ export type KeyChoice =
  */
 export const MAX_ZIPF_EXPONENT = 20;
 
-const KEYS_EXPECTED = "expected uniform, sequential or zipf:EXPONENT (e.g. zipf:1.1)";
-
 /** `uniform`, `sequential`, `zipf:1.1` (any exponent above 0, 1 included). */
 export function parseKeyChoice(text: string): TextParseResult<KeyChoice> {
   const trimmed = text.trim();
   const lower = trimmed.toLowerCase();
   if (lower === "uniform" || lower === "sequential") return { ok: true, value: { kind: lower } };
   const zipf = /^zipf\s*(?::(.*))?$/i.exec(trimmed);
-  if (!zipf) return parseFailure(itemProblem(trimmed, `unknown key choice; ${KEYS_EXPECTED}`));
+  if (!zipf) return parseFailure(itemProblem(trimmed, coded("keysUnknown")));
   const exponentText = (zipf[1] ?? "").trim();
   if (exponentText === "") {
-    return parseFailure(itemProblem(trimmed, "zipf needs an exponent, e.g. zipf:1.1"));
+    return parseFailure(itemProblem(trimmed, coded("keysZipfExponent")));
   }
   const exponent = /^(\d+(?:\.\d*)?|\.\d+)$/.test(exponentText) ? Number(exponentText) : Number.NaN;
   if (!(exponent > 0) || !(exponent <= MAX_ZIPF_EXPONENT)) {
-    return parseFailure(
-      itemProblem(
-        trimmed,
-        `the zipf exponent must be a number above 0 and at most ${MAX_ZIPF_EXPONENT} (0.99 is YCSB's, 1.1 a common hot set)`,
-      ),
-    );
+    return parseFailure(itemProblem(trimmed, coded("keysZipfRange", { max: MAX_ZIPF_EXPONENT })));
   }
   return { ok: true, value: { kind: "zipf", exponent } };
 }

@@ -1,3 +1,4 @@
+import { englishOf } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import {
   createOperationChooser,
@@ -11,7 +12,7 @@ import { createRandom } from "./random.ts";
 
 function mixOf(text: string): OperationWeight[] {
   const parsed = parseOperationMix(text);
-  if (!parsed.ok) throw new Error(parsed.reason);
+  if (!parsed.ok) throw new Error(englishOf(parsed.reason));
   return parsed.value;
 }
 
@@ -76,7 +77,8 @@ describe("parseOperationMix", () => {
     ["get:70,GET:30", '"GET:30" — "get" appears twice; give each operation once'],
     ["get:70,,put:30", '"get:70,,put:30" — has an empty item; e.g. get:70,put:20,delete:5,list:5'],
   ])("rejects %j", (text, reason) => {
-    expect(parseOperationMix(text)).toEqual({ ok: false, reason });
+    const parsed = parseOperationMix(text);
+    expect(parsed.ok ? parsed : englishOf(parsed.reason)).toBe(reason);
   });
 
   it.each(["get:70,put:20,delete:5,list:5", "get:1,put:2", "head,copy,multipart"])(

@@ -1,4 +1,4 @@
-import type { Operation } from "@taillab/api";
+import { coded, type Operation } from "@taillab/api";
 import type { Random } from "./random.ts";
 import { createWeightedIndex } from "./uniform-draw.ts";
 import {
@@ -41,8 +41,6 @@ export interface OperationWeight {
   weightPct: number;
 }
 
-const MIX_EXAMPLE = "e.g. get:70,put:20,delete:5,list:5";
-
 function isWorkloadOperation(name: string): name is WorkloadOperation {
   return (WORKLOAD_OPERATIONS as readonly string[]).includes(name);
 }
@@ -56,19 +54,17 @@ function isWorkloadOperation(name: string): name is WorkloadOperation {
 export function parseOperationMix(text: string): TextParseResult<OperationWeight[]> {
   const trimmed = text.trim();
   if (trimmed === "") {
-    return parseFailure(
-      `the operation mix is empty; expected operations with weights, ${MIX_EXAMPLE}`,
-    );
+    return parseFailure(coded("mixEmpty"));
   }
   const items = splitItems(trimmed);
   if (items.includes("")) {
-    return parseFailure(itemProblem(trimmed, `has an empty item; ${MIX_EXAMPLE}`));
+    return parseFailure(itemProblem(trimmed, coded("mixEmptyItem")));
   }
   const weighted = items.filter((item) => item.includes(":"));
   if (weighted.length > 0 && weighted.length < items.length) {
     const bare = items.find((item) => !item.includes(":")) as string;
     return parseFailure(
-      `${itemProblem(bare, "has no weight while others do")}; give every operation a weight, ${MIX_EXAMPLE}`,
+      coded("mixMissingWeight", { problem: itemProblem(bare, coded("mixNoWeight")) }),
     );
   }
   const ops: WorkloadOperation[] = [];
@@ -80,12 +76,12 @@ export function parseOperationMix(text: string): TextParseResult<OperationWeight
       return parseFailure(
         itemProblem(
           item,
-          `unknown operation "${name}"; expected one of ${WORKLOAD_OPERATIONS.join(", ")}`,
+          coded("mixUnknownOperation", { name, operations: WORKLOAD_OPERATIONS.join(", ") }),
         ),
       );
     }
     if (ops.includes(name)) {
-      return parseFailure(itemProblem(item, `"${name}" appears twice; give each operation once`));
+      return parseFailure(itemProblem(item, coded("mixTwice", { name })));
     }
     const weight =
       colon === -1 ? { ok: true as const, value: 1 } : parseWeight(item.slice(colon + 1));

@@ -1,4 +1,4 @@
-import type { Loop, Operation, RunSpec, Workload } from "@taillab/api";
+import { englishOf, type Loop, type Operation, type RunSpec, type Workload } from "@taillab/api";
 import { sendsBackups } from "./never-hedged.ts";
 import { operationOf, parseOperationMix } from "./operation-mix.ts";
 import type { PhaseAccountShape } from "./phase-account.ts";
@@ -17,7 +17,7 @@ const OPERATION_OF_PHASE = { write: "PUT", read: "GET", cleanup: "DELETE" } as c
  */
 export function mixOperations(workload: Workload): Operation[] {
   const mix = parseOperationMix(workload.ops);
-  if (!mix.ok) throw new Error(`workload.ops: ${mix.reason}`);
+  if (!mix.ok) throw new Error(`workload.ops: ${englishOf(mix.reason)}`);
   return mix.value.flatMap((entry) => {
     const op = operationOf(entry.op);
     return op === "MULTIPART" ? [op, "UPLOAD_PART" as const] : [op];

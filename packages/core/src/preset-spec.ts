@@ -1,4 +1,4 @@
-import type { RunSpecInput } from "@taillab/api";
+import { englishOf, type RunSpecInput } from "@taillab/api";
 import { maxSizeBytes, parseSizeDistribution } from "./size-distribution.ts";
 import { expandPreset } from "./workload-presets.ts";
 
@@ -15,7 +15,7 @@ export function presetRunSpec(name: string, scale = 1): RunSpecInput {
     return { name: preset.description, ...first, points: preset.points };
   }
   const sizes = parseSizeDistribution(preset.objectSize);
-  if (!sizes.ok) throw new RangeError(`preset "${name}": ${sizes.reason}`);
+  if (!sizes.ok) throw new RangeError(`preset "${name}": ${englishOf(sizes.reason)}`);
   const fixed = sizes.value.kind === "fixed";
   return {
     name: preset.description,

@@ -1,3 +1,4 @@
+import { englishOf } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { createRandom } from "./random.ts";
 import {
@@ -15,7 +16,7 @@ const SEEDS = [1, 42, 31_337];
 
 function choiceOf(text: string): RangeChoice {
   const parsed = parseRangeChoice(text);
-  if (!parsed.ok) throw new Error(parsed.reason);
+  if (!parsed.ok) throw new Error(englishOf(parsed.reason));
   return parsed.value;
 }
 
@@ -52,7 +53,8 @@ describe("parseRangeChoice", () => {
     ],
     ["random:1MiB:0", '"random:1MiB:0" — alignment "0" must be greater than 0 bytes'],
   ])("rejects %j", (text, reason) => {
-    expect(parseRangeChoice(text)).toEqual({ ok: false, reason });
+    const parsed = parseRangeChoice(text);
+    expect(parsed.ok ? parsed : englishOf(parsed.reason)).toBe(reason);
   });
 
   it.each(["fixed:0:1MiB", "fixed:4KiB:100KB", "random:1MiB", "random:64KiB:4KiB", "random:1023"])(

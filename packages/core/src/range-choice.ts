@@ -1,4 +1,4 @@
-import { parseByteSize } from "@taillab/api";
+import { coded, parseByteSize } from "@taillab/api";
 import type { Random } from "./random.ts";
 import { formatExactByteSize } from "./size-distribution.ts";
 import { uniformInt } from "./uniform-draw.ts";
@@ -25,20 +25,19 @@ export interface ByteRange {
   endInclusive: number;
 }
 
-const RANGE_EXPECTED =
-  "expected fixed:OFFSET:LENGTH (e.g. fixed:0:1MiB) or random:LENGTH[:ALIGN] (e.g. random:1MiB or random:64KiB:4KiB)";
+type RangePart = "rangeOffset" | "rangeLength" | "rangeAlignment";
 
-function parseSizePart(text: string, what: string, whole: string): TextParseResult<number> {
+function parseSizePart(text: string, what: RangePart, whole: string): TextParseResult<number> {
   const parsed = parseByteSize(text);
   return parsed.ok
     ? { ok: true, value: parsed.bytes }
-    : parseFailure(itemProblem(whole, `${what} ${parsed.reason}`));
+    : parseFailure(itemProblem(whole, coded(what, { problem: parsed.reason })));
 }
 
 /** An offset may be 0, which `parseByteSize` (sizes are at least 1 byte) refuses. */
 function parseOffset(text: string, whole: string): TextParseResult<number> {
   if (/^\s*0+\s*b?\s*$/i.test(text)) return { ok: true, value: 0 };
-  return parseSizePart(text, "offset", whole);
+  return parseSizePart(text, "rangeOffset", whole);
 }
 
 /** `fixed:0:1MiB` (offset:length), `random:1MiB` (length), `random:1MiB:4KiB` (length:alignment). */
@@ -47,10 +46,10 @@ export function parseRangeChoice(text: string): TextParseResult<RangeChoice> {
   const [kindText = "", ...parts] = trimmed.split(":");
   const kind = kindText.trim().toLowerCase();
   if (kind === "fixed") {
-    if (parts.length !== 2) return parseFailure(itemProblem(trimmed, RANGE_EXPECTED));
+    if (parts.length !== 2) return parseFailure(itemProblem(trimmed, coded("rangeExpected")));
     const offset = parseOffset(parts[0] as string, trimmed);
     if (!offset.ok) return offset;
-    const length = parseSizePart(parts[1] as string, "length", trimmed);
+    const length = parseSizePart(parts[1] as string, "rangeLength", trimmed);
     if (!length.ok) return length;
     return {
       ok: true,
@@ -59,19 +58,19 @@ export function parseRangeChoice(text: string): TextParseResult<RangeChoice> {
   }
   if (kind === "random") {
     if (parts.length !== 1 && parts.length !== 2) {
-      return parseFailure(itemProblem(trimmed, RANGE_EXPECTED));
+      return parseFailure(itemProblem(trimmed, coded("rangeExpected")));
     }
-    const length = parseSizePart(parts[0] as string, "length", trimmed);
+    const length = parseSizePart(parts[0] as string, "rangeLength", trimmed);
     if (!length.ok) return length;
     const align =
-      parts.length === 2 ? parseSizePart(parts[1] as string, "alignment", trimmed) : null;
+      parts.length === 2 ? parseSizePart(parts[1] as string, "rangeAlignment", trimmed) : null;
     if (align && !align.ok) return align;
     return {
       ok: true,
       value: { kind: "random", lengthBytes: length.value, alignBytes: align ? align.value : 1 },
     };
   }
-  return parseFailure(itemProblem(trimmed, `unknown range choice; ${RANGE_EXPECTED}`));
+  return parseFailure(itemProblem(trimmed, coded("rangeUnknown")));
 }
 
 /** Text that `parseRangeChoice` reads back as the same choice. */

@@ -1,4 +1,4 @@
-import { bucketNameProblem, RUN_ID_PATTERN } from "@taillab/api";
+import { bucketNameProblem, englishOf, RUN_ID_PATTERN } from "@taillab/api";
 
 /**
  * A distributed run's folder in a bucket, `s3://BUCKET/PREFIX/RUN/` (pure): where its shards meet
@@ -19,7 +19,7 @@ export function parseRunFolderUri(text: string): RunFolderUri | { problem: strin
   }
   const bucket = match[1] as string;
   const bucketProblem = bucketNameProblem(bucket);
-  if (bucketProblem !== null) return { problem: bucketProblem };
+  if (bucketProblem !== null) return { problem: englishOf(bucketProblem) };
   const segments = (match[2] as string).split("/").filter((segment) => segment !== "");
   const runId = segments.at(-1) ?? "";
   if (!RUN_ID_PATTERN.test(runId)) {

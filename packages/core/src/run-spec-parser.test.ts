@@ -94,7 +94,9 @@ describe("parseRunSpec", () => {
     });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors).toContainEqual({ field, message: expect.stringContaining(message) });
+    expect(result.errors).toContainEqual(
+      expect.objectContaining({ field, message: expect.stringContaining(message) }),
+    );
   });
 
   it.each([
@@ -149,7 +151,9 @@ describe("parseRunSpec", () => {
     const result = parseRunSpec({ ...minimal, ...override });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors).toContainEqual({ field, message: expect.stringContaining(message) });
+    expect(result.errors).toContainEqual(
+      expect.objectContaining({ field, message: expect.stringContaining(message) }),
+    );
   });
 
   it("names the value of a list that is wrong", () => {
@@ -161,7 +165,7 @@ describe("parseRunSpec", () => {
     const result = parseRunSpec({ clients: 1, samples: 1 });
     expect(result).toEqual({
       ok: false,
-      errors: [{ field: "objectSize", message: "is required" }],
+      errors: [{ field: "objectSize", message: "is required", code: "required", params: {} }],
     });
   });
 

@@ -1,5 +1,8 @@
 import {
+  coded,
   credentialVariableErrors,
+  fieldError,
+  nestedFieldErrors,
   endpointSettingProblems,
   parseFields,
   RunSpecSchema,
@@ -29,10 +32,7 @@ export function parseRunSpec(input: unknown): RunSpecParseResult {
 function credentialErrors(spec: RunSpec): FieldError[] {
   return (spec.endpoints ?? []).flatMap(({ credentials }, index) =>
     credentials.kind === "env"
-      ? credentialVariableErrors(credentials).map(({ field, message }) => ({
-          field: `endpoints[${index}].credentials.${field}`,
-          message,
-        }))
+      ? nestedFieldErrors(`endpoints[${index}].credentials`, credentialVariableErrors(credentials))
       : [],
   );
 }
@@ -40,10 +40,7 @@ function credentialErrors(spec: RunSpec): FieldError[] {
 /** Addressing and TLS settings the endpoint's URL cannot honour (api's endpoint-rules.ts). */
 function endpointErrors(spec: RunSpec): FieldError[] {
   return (spec.endpoints ?? []).flatMap((endpoint, index) =>
-    endpointSettingProblems(endpoint).map(({ field, message }) => ({
-      field: `endpoints[${index}].${field}`,
-      message,
-    })),
+    nestedFieldErrors(`endpoints[${index}]`, endpointSettingProblems(endpoint)),
   );
 }
 
@@ -58,13 +55,10 @@ function workloadErrors(spec: RunSpec): FieldError[] {
     ["workload.sizes", workload.sizes === undefined ? null : parseSizeDistribution(workload.sizes)],
   ];
   const errors = checks.flatMap(([field, result]) =>
-    result && !result.ok ? [{ field, message: result.reason }] : [],
+    result && !result.ok ? [fieldError(field, result.reason)] : [],
   );
   if (workload.multipartPartBytes < MIN_MULTIPART_PART_BYTES) {
-    errors.push({
-      field: "workload.multipartPartBytes",
-      message: "must be at least 5MiB, S3's smallest part (the last part may be smaller)",
-    });
+    errors.push(fieldError("workload.multipartPartBytes", coded("multipartPartTooSmall")));
   }
   return errors;
 }

@@ -118,13 +118,15 @@ describe("how shards share a spec", () => {
       objectSize: 1024,
       workload: { ops: "get:100", prepareObjects: 3, totalBytes: 2 },
     });
-    expect(shardSpecProblems(spec, 4)).toEqual([
+    expect(shardSpecProblems(spec, 4)).toMatchObject([
       {
         field: "workload.prepareObjects",
+        code: "shardsTooFewPrepared",
         message: "3 prepared objects cannot be shared by 4 shards: give at least one per shard",
       },
       {
         field: "workload.totalBytes",
+        code: "shardsTooFewBytes",
         message: "2 bytes cannot be shared by 4 shards: give at least one byte per shard",
       },
     ]);
@@ -138,9 +140,10 @@ describe("how shards share a spec", () => {
       workload: { ops: "GET:100", prepareObjects: 10 },
       openLoop: { rateHz: 50, untilStopped: true },
     });
-    expect(shardSpecProblems(spec, 4)).toEqual([
+    expect(shardSpecProblems(spec, 4)).toMatchObject([
       {
         field: "openLoop.untilStopped",
+        code: "shardsNotUntilStopped",
         message:
           "a distributed run ends by itself: give the open loop samples or a duration, not until stopped",
       },

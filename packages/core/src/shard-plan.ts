@@ -1,4 +1,11 @@
-import type { FieldError, RunPointParams, RunSpec, Workload } from "@taillab/api";
+import {
+  coded,
+  fieldError,
+  type FieldError,
+  type RunPointParams,
+  type RunSpec,
+  type Workload,
+} from "@taillab/api";
 import { expandSweep } from "./sweep.ts";
 
 /**
@@ -92,46 +99,46 @@ export function parseShardRole(text: string): ShardRole | { problem: string } {
 export function shardSpecProblems(spec: RunSpec, count: number): FieldError[] {
   const problems: FieldError[] = [];
   if (!spec.endpoints) {
-    problems.push({
-      field: "endpoint",
-      message:
-        "a distributed run needs an endpoint every shard can reach; the embedded testbed is each process's own",
-    });
+    problems.push(fieldError("endpoint", coded("shardsNeedEndpoint")));
   }
   const points = expandSweep(spec);
   // A sweep may have many points: no spread into Math.min's arguments.
   const fewestClients = points.reduce((fewest, point) => Math.min(fewest, point.clients), Infinity);
   if (fewestClients < count) {
-    problems.push({
-      field: "clients",
-      message: `${fewestClients} clients cannot be shared by ${count} shards: give at least one client per shard`,
-    });
+    problems.push(
+      fieldError(
+        "clients",
+        coded("shardsTooFewClients", { clients: fewestClients, shards: count }),
+      ),
+    );
   }
   const fewestSamples = points.reduce((fewest, point) => Math.min(fewest, point.samples), Infinity);
   if (spec.openLoop?.untilStopped) {
-    problems.push({
-      field: "openLoop.untilStopped",
-      message:
-        "a distributed run ends by itself: give the open loop samples or a duration, not until stopped",
-    });
+    problems.push(fieldError("openLoop.untilStopped", coded("shardsNotUntilStopped")));
   } else if (fewestSamples < count) {
-    problems.push({
-      field: "samples",
-      message: `${fewestSamples} requests cannot be shared by ${count} shards: give at least one request per shard`,
-    });
+    problems.push(
+      fieldError(
+        "samples",
+        coded("shardsTooFewSamples", { samples: fewestSamples, shards: count }),
+      ),
+    );
   }
   const { workload } = spec;
   if (workload && workload.prepareObjects < count) {
-    problems.push({
-      field: "workload.prepareObjects",
-      message: `${workload.prepareObjects} prepared objects cannot be shared by ${count} shards: give at least one per shard`,
-    });
+    problems.push(
+      fieldError(
+        "workload.prepareObjects",
+        coded("shardsTooFewPrepared", { objects: workload.prepareObjects, shards: count }),
+      ),
+    );
   }
   if (workload?.totalBytes !== undefined && workload.totalBytes < count) {
-    problems.push({
-      field: "workload.totalBytes",
-      message: `${workload.totalBytes} bytes cannot be shared by ${count} shards: give at least one byte per shard`,
-    });
+    problems.push(
+      fieldError(
+        "workload.totalBytes",
+        coded("shardsTooFewBytes", { bytes: workload.totalBytes, shards: count }),
+      ),
+    );
   }
   return problems;
 }

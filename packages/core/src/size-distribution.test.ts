@@ -1,3 +1,4 @@
+import { englishOf } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { createRandom } from "./random.ts";
 import {
@@ -20,7 +21,7 @@ const SEEDS = [1, 42, 987_654];
 
 function distributionOf(text: string): SizeDistribution {
   const parsed = parseSizeDistribution(text);
-  if (!parsed.ok) throw new Error(parsed.reason);
+  if (!parsed.ok) throw new Error(englishOf(parsed.reason));
   return parsed.value;
 }
 
@@ -112,7 +113,8 @@ describe("parseSizeDistribution", () => {
       '"4096=2" — the size appears twice in "histogram:4KiB=1,4096=2"; give each size once',
     ],
   ])("rejects %j", (text, reason) => {
-    expect(parseSizeDistribution(text)).toEqual({ ok: false, reason });
+    const parsed = parseSizeDistribution(text);
+    expect(parsed.ok ? parsed : englishOf(parsed.reason)).toBe(reason);
   });
 
   it.each([

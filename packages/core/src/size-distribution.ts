@@ -1,4 +1,4 @@
-import { parseByteSize } from "@taillab/api";
+import { coded, parseByteSize, type CodedMessage } from "@taillab/api";
 import type { Random } from "./random.ts";
 import { standardNormalCdf } from "./normal-distribution.ts";
 import { valueRange } from "./value-range.ts";
@@ -46,14 +46,15 @@ export type SizeDistribution =
   | { kind: "lognormal"; minBytes: number; maxBytes: number }
   | { kind: "histogram"; bins: SizeHistogramBin[] };
 
-const SIZE_EXPECTED =
-  "expected a size (32KiB), a list (4KiB,64KiB,1MiB), uniform:MIN:MAX, lognormal:MIN:MAX or histogram:SIZE=WEIGHT,…";
+/** `problem; expected a size (32KiB), a list…`. */
+const withExpected = (problem: CodedMessage) =>
+  coded("expectedExample", { problem, expected: coded("sizesExpected") });
 
 function parseSize(text: string): TextParseResult<number> {
   const parsed = parseByteSize(text);
   if (!parsed.ok) return parseFailure(parsed.reason);
   if (parsed.bytes > MAX_S3_OBJECT_SIZE_BYTES) {
-    return parseFailure(`"${text.trim()}" is larger than 5TiB, S3's largest object`);
+    return parseFailure(coded("sizeAboveObjectLimitText", { text: text.trim() }));
   }
   return { ok: true, value: parsed.bytes };
 }
@@ -65,22 +66,20 @@ function parseSize(text: string): TextParseResult<number> {
  */
 export function parseSizeDistribution(text: string): TextParseResult<SizeDistribution> {
   const trimmed = text.trim();
-  if (trimmed === "") return parseFailure(`the object size is empty; ${SIZE_EXPECTED}`);
+  if (trimmed === "") return parseFailure(withExpected(coded("sizesEmpty")));
   const prefixed = /^([a-z]+)\s*:(.*)$/i.exec(trimmed);
   if (prefixed) {
     const kind = (prefixed[1] as string).toLowerCase();
     const rest = prefixed[2] as string;
     if (kind === "uniform" || kind === "lognormal") return parseBounds(trimmed, kind, rest);
     if (kind === "histogram") return parseHistogram(trimmed, rest);
-    return parseFailure(
-      itemProblem(trimmed, `unknown size distribution "${kind}"; ${SIZE_EXPECTED}`),
-    );
+    return parseFailure(itemProblem(trimmed, withExpected(coded("sizesUnknownKind", { kind }))));
   }
   const items = splitItems(trimmed);
   const sizesBytes: number[] = [];
   for (const item of items) {
     if (item === "")
-      return parseFailure(itemProblem(trimmed, `has an empty item; ${SIZE_EXPECTED}`));
+      return parseFailure(itemProblem(trimmed, withExpected(coded("sizesEmptyItem"))));
     const size = parseSize(item);
     if (!size.ok) return size;
     sizesBytes.push(size.value);
@@ -97,22 +96,17 @@ function parseBounds(
 ): TextParseResult<SizeDistribution> {
   const parts = rest.split(":");
   if (parts.length !== 2) {
-    return parseFailure(
-      itemProblem(text, `expected ${kind}:MIN:MAX with two sizes, e.g. ${kind}:64KiB:4MiB`),
-    );
+    return parseFailure(itemProblem(text, coded("sizesBounds", { kind })));
   }
   const [minText = "", maxText = ""] = parts;
   const min = parseSize(minText);
-  if (!min.ok) return parseFailure(itemProblem(text, `lower bound ${min.reason}`));
+  if (!min.ok)
+    return parseFailure(itemProblem(text, coded("sizesLowerBound", { problem: min.reason })));
   const max = parseSize(maxText);
-  if (!max.ok) return parseFailure(itemProblem(text, `upper bound ${max.reason}`));
+  if (!max.ok)
+    return parseFailure(itemProblem(text, coded("sizesUpperBound", { problem: max.reason })));
   if (min.value >= max.value) {
-    return parseFailure(
-      itemProblem(
-        text,
-        `the lower bound must be below the upper bound (for one size, write just the size)`,
-      ),
-    );
+    return parseFailure(itemProblem(text, coded("sizesBoundsOrder")));
   }
   return { ok: true, value: { kind, minBytes: min.value, maxBytes: max.value } };
 }
@@ -123,16 +117,12 @@ function parseHistogram(text: string, rest: string): TextParseResult<SizeDistrib
   for (const item of splitItems(rest)) {
     const equals = item.indexOf("=");
     if (equals === -1) {
-      return parseFailure(
-        itemProblem(item, `expected SIZE=WEIGHT, e.g. histogram:4KiB=50,64KiB=30,1MiB=20`),
-      );
+      return parseFailure(itemProblem(item, coded("sizesHistogramItem")));
     }
     const size = parseSize(item.slice(0, equals));
     if (!size.ok) return parseFailure(itemProblem(item, size.reason));
     if (sizes.includes(size.value)) {
-      return parseFailure(
-        itemProblem(item, `the size appears twice in "${text}"; give each size once`),
-      );
+      return parseFailure(itemProblem(item, coded("sizesTwice", { text })));
     }
     const weight = parseWeight(item.slice(equals + 1));
     if (!weight.ok) return parseFailure(itemProblem(item, weight.reason));

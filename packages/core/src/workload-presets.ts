@@ -1,3 +1,4 @@
+import { englishOf } from "@taillab/api";
 import { fixedTotalPoints } from "./sweep.ts";
 import {
   parseSizeDistribution,
@@ -209,7 +210,7 @@ export function expandPreset(name: string, scale = 1): WorkloadPreset {
     return { ...preset, points: preset.points.map((point) => ({ ...point })) };
   }
   const size = parseSizeDistribution(preset.objectSize);
-  if (!size.ok) throw new Error(`preset ${name}: ${size.reason}`);
+  if (!size.ok) throw new Error(`preset ${name}: ${englishOf(size.reason)}`);
   const scaled = scaleSizeDistribution(size.value, scale, PRESET_MIN_SIZE_BYTES);
   return { ...preset, objectSize: formatSizeDistribution(scaled) };
 }

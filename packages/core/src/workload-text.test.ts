@@ -1,3 +1,4 @@
+import { coded, englishOf } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { itemProblem, normalisePct, parseWeight, splitItems } from "./workload-text.ts";
 
@@ -20,7 +21,8 @@ describe("parseWeight", () => {
     ["1e3", 'weight "1e3" is not a number; expected a positive number like 70'],
     ["seventy", 'weight "seventy" is not a number; expected a positive number like 70'],
   ])("rejects %j", (text, reason) => {
-    expect(parseWeight(text)).toEqual({ ok: false, reason });
+    const parsed = parseWeight(text);
+    expect(parsed.ok ? parsed : englishOf(parsed.reason)).toBe(reason);
   });
 });
 
@@ -53,8 +55,9 @@ describe("normalisePct", () => {
 
 describe("itemProblem", () => {
   it("quotes the item before the problem", () => {
-    expect(itemProblem("fetch:10", 'unknown operation "fetch"')).toBe(
-      '"fetch:10" — unknown operation "fetch"',
+    const problem = coded("mixUnknownOperation", { name: "fetch", operations: "get" });
+    expect(englishOf(itemProblem("fetch:10", problem))).toBe(
+      '"fetch:10" — unknown operation "fetch"; expected one of get',
     );
   });
 });

@@ -3,17 +3,18 @@
  * shape, list splitting and weights, so every parser reports problems the same way —
  * `"fetch:10" — unknown operation "fetch"; expected one of …`.
  */
+import { coded, type CodedMessage } from "@taillab/api";
 
 /** A parsed value, or a reason a user can act on (it quotes the text that was wrong). */
-export type TextParseResult<T> = { ok: true; value: T } | { ok: false; reason: string };
+export type TextParseResult<T> = { ok: true; value: T } | { ok: false; reason: CodedMessage };
 
-export function parseFailure(reason: string): { ok: false; reason: string } {
+export function parseFailure(reason: CodedMessage): { ok: false; reason: CodedMessage } {
   return { ok: false, reason };
 }
 
 /** `"text" — problem`: the form every item-level error takes. */
-export function itemProblem(item: string, problem: string): string {
-  return `"${item}" — ${problem}`;
+export function itemProblem(item: string, problem: CodedMessage): CodedMessage {
+  return coded("itemProblem", { item, problem });
 }
 
 /** Splits `a, b ,c` on commas and trims; an empty item (`a,,b`, `a,`) stays, as "", to be reported. */
@@ -30,15 +31,15 @@ const WEIGHT_PATTERN = /^(\d+(?:\.\d*)?|\.\d+)%?$/;
 export function parseWeight(text: string): TextParseResult<number> {
   const trimmed = text.trim();
   if (/^-\s*[\d.]/.test(trimmed)) {
-    return parseFailure(`weight "${trimmed}" must be greater than 0`);
+    return parseFailure(coded("weightNotPositive", { text: trimmed }));
   }
   const match = WEIGHT_PATTERN.exec(trimmed);
   const weight = match ? Number(match[1]) : Number.NaN;
   if (!Number.isFinite(weight)) {
-    return parseFailure(`weight "${trimmed}" is not a number; expected a positive number like 70`);
+    return parseFailure(coded("weightNotNumber", { text: trimmed }));
   }
   if (weight <= 0) {
-    return parseFailure(`weight "${trimmed}" must be greater than 0`);
+    return parseFailure(coded("weightNotPositive", { text: trimmed }));
   }
   return { ok: true, value: weight };
 }

@@ -1,4 +1,4 @@
-import type { Operation, RequestRecord } from "@taillab/api";
+import { englishOf, type Operation, type RequestRecord } from "@taillab/api";
 import {
   createKeyChooser,
   createOperationChooser,
@@ -607,7 +607,7 @@ function mixState(order: MixOrder): MixState {
   const { workload } = order;
   const random = createRandom(workload.seed * 7919 + init.workerIndex);
   const parse = <T>(result: TextParseResult<T>): T => {
-    if (!result.ok) throw new Error(result.reason);
+    if (!result.ok) throw new Error(englishOf(result.reason));
     return result.value;
   };
   const operations = createOperationChooser(parse(parseOperationMix(workload.ops)), random);

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderComparisonReport, renderRunReport } from "./html-report.ts";
 import { REPORT_LANGUAGES } from "./report-messages.ts";
 import { syntheticRun } from "./test-support/synthetic-run.ts";
-import { CHROMIUM_ARGS, SYSTEM_CHROMIUM } from "@taillab/test-support";
+import {
+  CHROMIUM_ARGS,
+  fontsDrawing,
+  latinOnlyFontconfig,
+  SYSTEM_CHROMIUM,
+} from "@taillab/test-support";
 
 /**
  * The reports in a real Chromium with the network shut: every chart must be drawn, nothing may
@@ -50,11 +55,15 @@ interface OpenedReport {
   close(): Promise<void>;
 }
 
-async function openReport(fileName: string, text: string): Promise<OpenedReport> {
+async function openReport(
+  fileName: string,
+  text: string,
+  on: Browser = browser,
+): Promise<OpenedReport> {
   const path = join(scratch, fileName);
   await writeFile(path, text, "utf8");
   const fileUrl = pathToFileURL(path).href;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await on.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const blocked: string[] = [];
   const problems: string[] = [];
@@ -232,5 +241,51 @@ describe("comparison report in Chromium", () => {
     await expectLegendToggles(opened.page);
     expect(opened.problems).toEqual([]);
     await opened.page.screenshot({ path: join(RESULTS_DIR, "comparison-en.png"), fullPage: true });
+  });
+});
+
+describe("a Chinese report on a machine without CJK fonts", () => {
+  let latinOnly: Browser;
+  let opened: OpenedReport;
+
+  beforeAll(async () => {
+    const fonts = join(scratch, "fonts");
+    await mkdir(fonts);
+    latinOnly = await chromium.launch({
+      executablePath: SYSTEM_CHROMIUM,
+      args: CHROMIUM_ARGS,
+      env: { ...process.env, FONTCONFIG_FILE: await latinOnlyFontconfig(fonts) },
+    });
+    const woff2 = async (weight: number) =>
+      (
+        await readFile(
+          new URL(`../../../assets/fonts/taillab-cjk-${weight}.woff2`, import.meta.url),
+        )
+      ).toString("base64");
+    const cjkFont = { regular: await woff2(400), bold: await woff2(700) };
+    opened = await openReport(
+      "report-zh-CN-latin-only.html",
+      renderRunReport(run, { language: "zh-CN", cjkFont }),
+      latinOnly,
+    );
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await latinOnly?.close();
+  });
+
+  it("draws its Chinese with the font it carries, fetching nothing", async () => {
+    await opened.page.evaluate(() => document.fonts.ready);
+    expect(opened.blocked).toEqual([]);
+    expect(opened.problems).toEqual([]);
+    for (const selector of ["h2", "thead th", "nav.toc li a", "table.kv th"]) {
+      expect(await fontsDrawing(opened.page, selector), selector).toContainEqual(
+        expect.objectContaining({ isCustomFont: true, familyName: "Noto Sans SC" }),
+      );
+    }
+    await opened.page.screenshot({
+      path: join(RESULTS_DIR, "report-zh-CN-latin-only.png"),
+      fullPage: true,
+    });
   });
 });

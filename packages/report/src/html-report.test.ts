@@ -26,6 +26,53 @@ function hostileRun(): RunReportInput {
   return run;
 }
 
+describe("a report's CJK font", () => {
+  const cjkFont = { regular: "UkVHVUxBUg==", bold: "Qk9MRA==" };
+
+  it.each([
+    ["run", (language: ReportLanguage) => renderRunReport(syntheticRun({}), { language, cjkFont })],
+    [
+      "comparison",
+      (language: ReportLanguage) =>
+        renderComparisonReport([syntheticRun({}), syntheticRun({ seed: 2 })], {
+          baselineIndex: 0,
+          language,
+          cjkFont,
+        }),
+    ],
+  ])(
+    "a %s report carries the font it is given inline, allowed by hash, and nothing else",
+    (_kind, render) => {
+      const page = render("zh-CN");
+      const styles = [...page.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+        (match) => match[1] ?? "",
+      );
+      expect(styles).toHaveLength(2);
+      const faces = styles[1] ?? "";
+      expect(count(faces, /@font-face\{font-family:"TailLab CJK"/g)).toBe(2);
+      expect(faces).toContain(
+        'src:url(data:font/woff2;base64,UkVHVUxBUg==) format("woff2");font-weight:100 500',
+      );
+      expect(faces).toContain(
+        'src:url(data:font/woff2;base64,Qk9MRA==) format("woff2");font-weight:600 900',
+      );
+      expect(faces).toContain("unicode-range:U+2E80-2FDF,U+3000-303F,U+3400-4DBF,U+4E00-9FFF");
+      const policy = (/content="([^"]+)">/.exec(page)?.[1] ?? "").replaceAll("&#39;", "'");
+      expect(policy).toContain(
+        `style-src 'sha256-${hash(styles[0] ?? "")}' 'sha256-${hash(faces)}'`,
+      );
+      expect(policy).toContain("font-src data:");
+      expect(styles[0]).toContain('font-family:"TailLab CJK",system-ui');
+    },
+  );
+
+  it("a report without one has no font face and no font source", () => {
+    const page = renderRunReport(syntheticRun({}), { language: "en" });
+    expect(page).not.toContain("@font-face");
+    expect(page).not.toContain("font-src");
+  });
+});
+
 describe("renderRunReport", () => {
   it("a damaged run's report says so at the top, with each problem (escaped)", () => {
     const problems = [

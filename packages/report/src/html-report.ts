@@ -55,7 +55,7 @@ import {
   formatSize,
 } from "./report-format.ts";
 import { reportMessages, type ReportLanguage, type ReportMessages } from "./report-messages.ts";
-import { renderPage } from "./report-page.ts";
+import { renderPage, type CjkFont } from "./report-page.ts";
 import { PALETTES, runColors } from "./palette.ts";
 import {
   environmentRows,
@@ -93,11 +93,12 @@ export interface RunReportInput {
 
 export interface RunReportOptions {
   language: ReportLanguage;
+  /** The app's CJK font, for a Chinese report to carry (see CjkFont). */
+  cjkFont?: CjkFont | undefined;
 }
 
-export interface ComparisonReportOptions {
+export interface ComparisonReportOptions extends RunReportOptions {
   baselineIndex: number;
-  language: ReportLanguage;
 }
 
 /** What one phase's stored histogram gives the charts; null where it holds no latencies. */
@@ -358,6 +359,7 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
     language: options.language,
     title: `${title} — ${messages.runReportTitle}`,
     body,
+    cjkFont: options.cjkFont,
   });
 }
 
@@ -682,5 +684,5 @@ export function renderComparisonReport(
       <p class="subtitle">${messages.baseline}: ${runLabel(inputs, comparison.baselineIndex)}</p>
     </header>
     ${tableOfContents(messages, sections)}${renderSections(sections)}${footer(messages, baseline.meta.environment.taillabVersion)}`;
-  return renderPage({ language: options.language, title, body });
+  return renderPage({ language: options.language, title, body, cjkFont: options.cjkFont });
 }

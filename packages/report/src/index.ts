@@ -8,3 +8,4 @@ export * from "./report-messages.ts";
 export * from "./report-format.ts";
 export * from "./distributed-text.ts";
 export * from "./palette.ts";
+export type { CjkFont } from "./report-page.ts";

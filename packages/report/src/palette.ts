@@ -4,7 +4,8 @@ import type { RequestMode } from "@taillab/api";
  * Every colour a chart, badge or report uses, by what it means, in one place: the app's light
  * and dark themes and the HTML report (light) all take theirs from here. One meaning per colour:
  * orange is "hedged" and nothing else, red is "p99" (the labs' marker), "extra requests" has its
- * own; `series` (a run, or a group of sweep points) holds none of the meanings' colours but blue.
+ * own; `series` (a run, or a group of sweep points) holds none of the meanings' colours but blue,
+ * and stays apart from them (CIE76 ΔE ≥ 20, as close as the meanings come to one another).
  * Chosen to stay apart on a projector and for the common colour-vision deficiencies.
  */
 
@@ -34,6 +35,9 @@ export interface Palette {
   parts: Record<LatencyPart, string>;
   /** Lines that stand for a run or a group of points, in order. */
   series: readonly string[];
+  /** What charts are drawn on and written in: the ends a line's shades lean towards. */
+  paper: string;
+  ink: string;
 }
 
 /** The parts of a request's latency, in the order they happen (core's LatencyParts). */
@@ -72,7 +76,9 @@ export const PALETTES: Record<PaletteName, Palette> = {
       server: "#34506f",
       transfer: "#86b8a6",
     },
-    series: ["#2f6fde", "#1d8a4e", "#8b46c9", "#0f8b8d", "#8c564b", "#d6539b", "#4b5b66"],
+    series: ["#2f6fde", "#7a1f1f", "#0b94d1", "#5e548e", "#b5838d", "#37474f"],
+    paper: "#ffffff",
+    ink: "#1b1f24",
   },
   dark: {
     modes: {
@@ -97,13 +103,38 @@ export const PALETTES: Record<PaletteName, Palette> = {
       server: "#a9c1dd",
       transfer: "#5f9684",
     },
-    series: ["#5a92ff", "#3fcf83", "#c08cff", "#3dd6d0", "#c99a80", "#ff8fc8", "#aab7c4"],
+    series: ["#5a92ff", "#f8bbd0", "#4fc3f7", "#c5e1a5", "#7986cb", "#e0e0e0"],
+    paper: "#1a1e24",
+    ink: "#e7eaee",
   },
 };
 
 /** Line `index` of a chart whose lines are runs or groups: the series colours, round and round. */
 export function seriesColorOf(palette: Palette, index: number): string {
   return palette.series[index % palette.series.length] as string;
+}
+
+/**
+ * Shade `step` of `count` in the family of `color`: when each of several runs (or groups) draws
+ * several percentiles, the run keeps its hue and each percentile gets a shade of it, from the
+ * paper's side (the lowest) to the ink's (the tail), so every line has a colour of its own and
+ * still says whose it is. One shade is the colour itself.
+ */
+export function familyShade(palette: Palette, color: string, step: number, count: number): string {
+  if (count <= 1) return color;
+  // From 40 % towards the paper to 40 % towards the ink, the middle shade the colour itself:
+  // apart enough to tell on a projector, near enough to stay the run's hue.
+  const lean = -0.4 + (0.8 * step) / (count - 1);
+  return mixHex(color, lean < 0 ? palette.paper : palette.ink, Math.abs(lean));
+}
+
+function mixHex(from: string, to: string, amount: number): string {
+  const channels = (hex: string) => [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+  const [a, b] = [channels(from), channels(to)];
+  return `#${a
+    .map((value, index) => Math.round(value + ((b[index] as number) - value) * amount))
+    .map((value) => value.toString(16).padStart(2, "0"))
+    .join("")}`;
 }
 
 /** A line's colour by what it stands for: a run's mode, or its place among runs or groups. */

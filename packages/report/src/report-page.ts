@@ -4,15 +4,40 @@ import { sha256Base64 } from "./sha256.ts";
 
 /**
  * The page around a report: stylesheet, the legend script and a Content-Security-Policy that lets
- * exactly these two run. They are allowed by hash rather than by 'unsafe-inline', so even markup
- * that slipped past escaping could neither run script nor restyle the page; nothing is fetched.
+ * exactly these two run (and, in a Chinese report, the font faces and their inline fonts). They
+ * are allowed by hash rather than by 'unsafe-inline', so even markup that slipped past escaping
+ * could neither run script nor restyle the page; nothing is fetched.
  */
+
+/**
+ * The app's CJK font (Noto Sans SC cut down to the characters the UI and the reports use,
+ * assets/fonts/taillab-cjk-{400,700}.woff2), as base64 WOFF2, for a Chinese report to carry:
+ * a lab PC without CJK fonts would show boxes.
+ */
+export interface CjkFont {
+  regular: string;
+  bold: string;
+}
+
+/**
+ * The code points the CJK font is for (as the app's theme.css declares it). It comes first in the
+ * page's fonts, for these only: after system-ui, Chromium on Linux draws Chinese with whatever
+ * fontconfig offers for system-ui, boxes where that has no glyph, and never tries the next font.
+ */
+const CJK_RANGE =
+  "U+2E80-2FDF,U+3000-303F,U+3400-4DBF,U+4E00-9FFF,U+F900-FAFF,U+FE30-FE4F,U+FF00-FFEF";
+
+function fontFaces(font: CjkFont): string {
+  const face = (base64: string, weights: string) =>
+    `@font-face{font-family:"TailLab CJK";src:url(data:font/woff2;base64,${base64}) format("woff2");font-weight:${weights};unicode-range:${CJK_RANGE}}`;
+  return face(font.regular, "100 500") + face(font.bold, "600 900");
+}
 
 export const REPORT_STYLES = `
 :root{color-scheme:light;--ink:#15202b;--muted:#4d5965;--line:#d6dce2;--accent:#1f5fa6;--panel:#f3f6f9;--good:#16794a;--bad:#b3261e}
 *{box-sizing:border-box}
 html{font-size:18px;-webkit-text-size-adjust:100%}
-body{margin:0;background:#fff;color:var(--ink);line-height:1.55;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,"PingFang SC","Hiragino Sans GB","Microsoft YaHei","Noto Sans CJK SC","Source Han Sans SC","WenQuanYi Micro Hei",sans-serif}
+body{margin:0;background:#fff;color:var(--ink);line-height:1.55;font-family:"TailLab CJK",system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,"PingFang SC","Hiragino Sans GB","Microsoft YaHei","Noto Sans CJK SC","Source Han Sans SC","WenQuanYi Micro Hei",sans-serif}
 main{max-width:1240px;margin:0 auto;padding:2.5rem 2.25rem 3rem}
 .report-header{border-bottom:5px solid var(--accent);padding-bottom:1.25rem;margin-bottom:1.5rem}
 .eyebrow{margin:0 0 .35rem;color:var(--accent);font-weight:700;font-size:.85rem;letter-spacing:.08em;text-transform:uppercase}
@@ -105,20 +130,27 @@ document.addEventListener("click", function (event) {
 });
 `.trim();
 
-export const REPORT_CSP = [
-  "default-src 'none'",
-  `script-src 'sha256-${sha256Base64(LEGEND_SCRIPT)}'`,
-  `style-src 'sha256-${sha256Base64(REPORT_STYLES)}'`,
-  "img-src data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join("; ");
+/** The policy of a page with these style sheets: each by its hash, fonts only inline. */
+function reportCsp(styles: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    `script-src 'sha256-${sha256Base64(LEGEND_SCRIPT)}'`,
+    `style-src ${styles.map((style) => `'sha256-${sha256Base64(style)}'`).join(" ")}`,
+    "img-src data:",
+    ...(styles.length > 1 ? ["font-src data:"] : []),
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+}
 
 export function renderPage(options: {
   language: ReportLanguage;
   title: string;
   body: HtmlValue;
+  /** Carried in the page (a Chinese report's), for machines without CJK fonts. */
+  cjkFont?: CjkFont | undefined;
 }): string {
+  const styles = [REPORT_STYLES, ...(options.cjkFont ? [fontFaces(options.cjkFont)] : [])];
   // Plain concatenation: the style and script text must reach the page byte for byte, or their
   // hashes in the policy no longer match.
   return [
@@ -126,12 +158,12 @@ export function renderPage(options: {
     `<html lang="${escapeHtml(options.language)}">`,
     "<head>",
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(REPORT_CSP)}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(reportCsp(styles))}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
     '<meta name="generator" content="TailLab">',
     `<title>${escapeHtml(options.title)}</title>`,
-    `<style>${REPORT_STYLES}</style>`,
+    ...styles.map((style) => `<style>${style}</style>`),
     "</head>",
     "<body>",
     `<main>${renderHtml(options.body)}</main>`,

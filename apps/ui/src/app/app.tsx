@@ -54,17 +54,19 @@ export function App() {
           TailLab
         </div>
         <MainNav current={shortcutView(route.view)} />
-        <SettingsBar />
-        <button
-          type="button"
-          className="ghost help-button"
-          data-testid="shortcuts-button"
-          title={t("shortcuts.button")}
-          aria-label={t("shortcuts.button")}
-          onClick={openHelp}
-        >
-          ?
-        </button>
+        <div className="header-tools">
+          <SettingsBar />
+          <button
+            type="button"
+            className="ghost help-button"
+            data-testid="shortcuts-button"
+            title={t("shortcuts.button")}
+            aria-label={t("shortcuts.button")}
+            onClick={openHelp}
+          >
+            ?
+          </button>
+        </div>
       </header>
       <main className="app-main">
         {connected ? null : (

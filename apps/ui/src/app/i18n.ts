@@ -6,6 +6,7 @@ import { experimentsMessages } from "../features/experiments/messages.ts";
 import { kubernetesMessages } from "../features/kubernetes/messages.ts";
 import { liveRunMessages } from "../features/live-run/messages.ts";
 import { runsMessages } from "../features/runs/messages.ts";
+import { codedMessages } from "../shared/coded-messages.ts";
 import { commonMessages } from "../shared/messages.ts";
 import { appMessages } from "./messages.ts";
 import { useSettings, type Language } from "./settings-store.ts";
@@ -20,6 +21,7 @@ export type FeatureMessages = Record<Language, MessageTree>;
 export const MESSAGES: Record<string, FeatureMessages> = {
   app: appMessages,
   common: commonMessages,
+  coded: codedMessages,
   endpoints: endpointsMessages,
   experiments: experimentsMessages,
   live: liveRunMessages,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { PALETTES } from "@taillab/report";
+import { familyShade, PALETTES, type Palette } from "@taillab/report";
 import { paletteNameOf, paletteTokens, seriesColor, withAlpha } from "./chart-theme.ts";
 import { TEST_THEME as theme } from "./test-support/chart-theme-fixture.ts";
+import { colorDistance, hueDistance } from "./test-support/color-distance.ts";
 
 describe("chart theme helpers", () => {
   it("gives lines the series colours, round and round, none of them hedged's orange", () => {
@@ -22,6 +23,45 @@ describe("chart theme helpers", () => {
       expect(new Set(meanings).size).toBe(meanings.length);
     }
   });
+
+  it("keeps runs' colours (the series, but normal's blue) off every meaning's", () => {
+    for (const palette of Object.values(PALETTES)) {
+      const meanings = [
+        ...Object.values(palette.modes).filter((color) => color !== palette.modes.normal),
+        ...Object.values(palette.percentiles),
+        palette.cost,
+        ...Object.values(palette.models),
+      ];
+      for (const run of palette.series) {
+        for (const meaning of meanings) expect(colorDistance(run, meaning)).toBeGreaterThan(20);
+      }
+    }
+  });
+
+  it.each([
+    ["one per mode", (palette: Palette) => Object.values(palette.modes)],
+    ["several of one mode", (palette: Palette) => palette.series.slice(0, 4)],
+  ])(
+    "shades runs' colours (%s) for three percentiles: each line apart, each of its run's hue",
+    (_name, runsOf) => {
+      for (const palette of Object.values(PALETTES)) {
+        const runs = runsOf(palette);
+        const shades = runs.map((run) =>
+          [0, 1, 2].map((step) => familyShade(palette, run, step, 3)),
+        );
+        expect(shades.map((family) => family[1])).toEqual(runs);
+        const all = shades.flat();
+        for (const [index, shade] of all.entries()) {
+          for (const other of all.slice(index + 1)) {
+            expect(colorDistance(shade, other)).toBeGreaterThan(10);
+          }
+        }
+        shades.forEach((family, run) => {
+          for (const shade of family) expect(hueDistance(shade, runs[run]!)).toBeLessThan(20);
+        });
+      }
+    },
+  );
 
   it("names the meanings as CSS custom properties, by the page's theme", () => {
     document.documentElement.dataset.theme = "dark";

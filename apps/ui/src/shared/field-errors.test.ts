@@ -1,6 +1,7 @@
-import { AppError } from "@taillab/api";
+import { AppError, coded, fieldError } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { fieldErrorsOf, mapFieldErrors, placeFailure } from "./field-errors.ts";
+import type { Said } from "./said.ts";
 
 describe("fieldErrorsOf", () => {
   it("reads the fields of an AppError; other failures have none", () => {
@@ -19,9 +20,26 @@ describe("mapFieldErrors", () => {
         { field: "a[1]", message: "two" },
         { field: "z", message: "elsewhere" },
       ],
-      (error) => (error.field.startsWith("a") ? { field: "a", message: error.message } : null),
+      (error) => (error.field.startsWith("a") ? { field: "a", said: error } : null),
     );
     expect(mapped).toEqual({ fields: { a: "one; two" }, other: ["z: elsewhere"] });
+  });
+
+  it("says coded errors in the UI's language, and uncoded ones as the backend wrote them", () => {
+    const say = (said: Said) => (said.code ? `[${said.code}]` : said.message);
+    const mapped = mapFieldErrors(
+      [
+        fieldError("a", coded("required")),
+        { field: "a", message: "plain English" },
+        fieldError("z", coded("chooseMode")),
+      ],
+      (error) => (error.field === "a" ? { field: "a", said: error } : null),
+      say,
+    );
+    expect(mapped).toEqual({
+      fields: { a: "[required]; plain English" },
+      other: ["z: [chooseMode]"],
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { AppError, type FieldError } from "@taillab/api";
+import { errorText, fieldLine, sayNow, type Said } from "./said.ts";
 
 /** A form's errors: the ones it can show at a field, and the rest for a banner. */
 export interface MappedErrors<F extends string> {
@@ -8,23 +9,26 @@ export interface MappedErrors<F extends string> {
 }
 
 /**
- * Puts the backend's field errors (named by their path in the call's input) at a form's fields.
- * `place` says which form field shows an error and how, or null when none does. Several errors
+ * Puts the backend's field errors (named by their path in the call's input) at a form's fields,
+ * said in the UI's language by `say`. `place` says which form field shows an error and what it
+ * says there (the error itself, or it about one value), or null when none does. Several errors
  * at one field are joined, so none is hidden.
  */
 export function mapFieldErrors<F extends string>(
   errors: readonly FieldError[],
-  place: (error: FieldError) => { field: F; message: string } | null,
+  place: (error: FieldError) => { field: F; said: Said } | null,
+  say: (said: Said) => string = sayNow,
 ): MappedErrors<F> {
   const mapped: MappedErrors<F> = { fields: {}, other: [] };
   for (const error of errors) {
     const placed = place(error);
     if (!placed) {
-      mapped.other.push(`${error.field}: ${error.message}`);
+      mapped.other.push(fieldLine(error, say));
       continue;
     }
+    const text = say(placed.said);
     const previous = mapped.fields[placed.field];
-    mapped.fields[placed.field] = previous ? `${previous}; ${placed.message}` : placed.message;
+    mapped.fields[placed.field] = previous ? `${previous}; ${text}` : text;
   }
   return mapped;
 }
@@ -48,11 +52,7 @@ export function placeFailure<F extends string>(
 ): { banner: string | null; allAtFields: boolean } {
   const atFields = Object.keys(mapped.fields).length > 0;
   return {
-    banner: mapped.other.length > 0 ? mapped.other.join("\n") : atFields ? null : messageOf(error),
+    banner: mapped.other.length > 0 ? mapped.other.join("\n") : atFields ? null : errorText(error),
     allAtFields: atFields && mapped.other.length === 0,
   };
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -123,15 +123,20 @@ describe("testConnection", () => {
       expect((await https({ caFile: certificate.certFile })).verdict).toBe("ok");
       expect((await https({ insecure: true })).verdict).toBe("ok");
       const missing = await failureOf(https({ caFile: join(folder, "none.pem") }));
-      expect(missing.fields).toEqual([
-        { field: "draft.caFile", message: `cannot read ${join(folder, "none.pem")} (ENOENT)` },
+      expect(missing.fields).toMatchObject([
+        {
+          field: "draft.caFile",
+          message: `cannot read ${join(folder, "none.pem")} (ENOENT)`,
+          code: "caFileUnreadable",
+        },
       ]);
       const plain = await failureOf(
         app.api.testConnection({ draft: draft({ caFile: certificate.certFile }) }),
       );
-      expect(plain.fields).toEqual([
+      expect(plain.fields).toMatchObject([
         {
           field: "draft.caFile",
+          code: "tlsOnlyHttps",
           message: `is for https:// endpoints; ${signed.testbed.url} does not use TLS`,
         },
       ]);
@@ -158,8 +163,13 @@ describe("testConnection", () => {
     const refused = await failureOf(
       app.api.createBucket({ draft: draft({ bucket: "other", secretAccessKey: "wrong" }) }),
     );
-    expect(refused.fields).toEqual([
-      { field: "draft.bucket", message: expect.stringMatching(/SignatureDoesNotMatch/) },
+    expect(refused.fields).toMatchObject([
+      {
+        field: "draft.bucket",
+        message: expect.stringMatching(/SignatureDoesNotMatch/),
+        code: "atEndpoint",
+        params: { problem: { code: "keyRejected", params: { code: "SignatureDoesNotMatch" } } },
+      },
     ]);
     const testbed = await failureOf(app.api.createBucket({ endpointId: "testbed" }));
     expect(testbed.fields[0]?.message).toMatch(/creates its bucket itself/);
@@ -174,8 +184,8 @@ describe("testConnection", () => {
     );
     // Without the endpoint id, the draft has no secret to use.
     const unsaved = await failureOf(app.api.testConnection({ draft: edited }));
-    expect(unsaved.fields).toEqual([
-      { field: "draft.secretAccessKey", message: expect.any(String) },
+    expect(unsaved.fields).toMatchObject([
+      { field: "draft.secretAccessKey", message: expect.any(String), code: "secretRequired" },
     ]);
   });
 

@@ -1,4 +1,14 @@
-import type { ConnectionReport, ConnectionVerdict, Operation } from "@taillab/api";
+import {
+  codeOf,
+  coded,
+  englishOf,
+  type CodedMessage,
+  type ConnectionReport,
+  type ConnectionVerdict,
+  type MessageCode,
+  type MessageParam,
+  type Operation,
+} from "@taillab/api";
 import {
   createControlPlane,
   createTransport,
@@ -12,7 +22,7 @@ import type { EndpointKeys } from "./endpoint-credentials.ts";
 /** What a connection test needs to know about an endpoint, its secrets already resolved. */
 export interface ConnectionProbe {
   /** How messages name the endpoint: its URL, or e.g. "embedded testbed (http://…)". */
-  label: string;
+  label: MessageParam;
   target: Omit<TransportTarget, "maxConnections" | "credentials">;
   credentials: EndpointKeys;
 }
@@ -26,19 +36,15 @@ const PROBE_BYTES = 1024;
  * quotes the access key id: for environment credentials it is a variable's value, and a test's
  * answer goes to whoever asked for it.
  */
-const KEY_REJECTIONS: Readonly<Record<string, string>> = {
-  InvalidAccessKeyId:
-    "the server does not know the access key id (InvalidAccessKeyId) — check the access key id",
+const KEY_REJECTIONS: Readonly<Record<string, MessageCode>> = {
+  InvalidAccessKeyId: "unknownKeyId",
   // versitygw's name for it.
-  XAdminUserNotFound:
-    "the server does not know the access key id (XAdminUserNotFound) — check the access key id",
-  SignatureDoesNotMatch:
-    "the server rejected the secret key (SignatureDoesNotMatch) — check the secret access key",
-  InvalidToken: "the session token was refused (InvalidToken) — get fresh credentials",
-  ExpiredToken: "the session token has expired (ExpiredToken) — get fresh credentials",
-  TokenRefreshRequired:
-    "the session token must be refreshed (TokenRefreshRequired) — get fresh credentials",
-  InvalidSecurity: "the server refused the security credentials (InvalidSecurity) — check the keys",
+  XAdminUserNotFound: "unknownKeyId",
+  SignatureDoesNotMatch: "secretRejected",
+  InvalidToken: "tokenRefused",
+  ExpiredToken: "tokenExpired",
+  TokenRefreshRequired: "tokenRefresh",
+  InvalidSecurity: "securityRefused",
 };
 const REGION_CODES = new Set([
   "AuthorizationHeaderMalformed",
@@ -56,7 +62,7 @@ const REGION_CODES = new Set([
 export async function testConnection(probe: ConnectionProbe): Promise<ConnectionReport> {
   const keys = probe.credentials.kind === "keys" ? probe.credentials.keys : null;
   const target: TransportTarget = { ...probe.target, credentials: keys, maxConnections: 1 };
-  const bucket = `bucket "${target.bucket}"`;
+  const bucket = target.bucket;
   const report = createReportBuilder(probe.label);
   const startedMs = performance.now();
   const transport = createTransport("fast", target, () =>
@@ -72,7 +78,7 @@ export async function testConnection(probe: ConnectionProbe): Promise<Connection
     if (buckets.status === 0) {
       return report.fail("unreachable", "reachable", unreachableReason(buckets.error, target));
     }
-    report.pass("reachable", `the server answered (HTTP ${buckets.status})`);
+    report.pass("reachable", coded("serverAnswered", { status: buckets.status }));
     report.setServer(await serverHeaderOf(target));
 
     if (probe.credentials.kind === "unavailable") {
@@ -83,45 +89,35 @@ export async function testConnection(probe: ConnectionProbe): Promise<Connection
       (code): code is string => code !== null && Object.hasOwn(KEY_REJECTIONS, code),
     );
     if (rejected) {
-      return report.fail("credentials", "credentials", KEY_REJECTIONS[rejected] ?? "");
+      const code = KEY_REJECTIONS[rejected] as "unknownKeyId";
+      return report.fail("credentials", "credentials", coded(code, { code: rejected }));
     }
     if (!keys && listing.error === "AccessDenied") {
-      return report.fail(
-        "credentials",
-        "credentials",
-        `anonymous requests are refused on ${bucket} (AccessDenied) — give the endpoint access keys`,
-      );
+      return report.fail("credentials", "credentials", coded("anonymousRefused", { bucket }));
     }
     report.pass(
       "credentials",
       !keys
-        ? "anonymous (unsigned) requests are accepted"
+        ? coded("anonymousAccepted")
         : buckets.error === null
-          ? "the access key is accepted"
-          : `the access key is accepted (ListBuckets answered ${buckets.error}, and a run does not need it)`,
+          ? coded("keyAccepted")
+          : coded("keyAcceptedNoListBuckets", { code: buckets.error }),
     );
 
     if (listing.status === 0) {
       return report.fail("unreachable", "bucket", unreachableReason(listing.error, target));
     }
     if (listing.error === "NoSuchBucket") {
-      return report.fail(
-        "bucket",
-        "bucket",
-        `${bucket} does not exist (NoSuchBucket) — create it, or choose a bucket that exists`,
-      );
+      return report.fail("bucket", "bucket", coded("bucketDoesNotExist", { bucket }));
     }
     if (listing.error === "AccessDenied") {
-      return report.fail(
-        "bucket",
-        "bucket",
-        `the keys are accepted but may not list ${bucket} (AccessDenied) — check the bucket name and the keys' permissions`,
-      );
+      return report.fail("bucket", "bucket", coded("bucketNotListable", { bucket }));
     }
     if (listing.error !== null) {
-      return report.fail("error", "bucket", failedRequest(`listing ${bucket}`, listing, target));
+      const doing = coded("doingListBucket", { bucket });
+      return report.fail("error", "bucket", failedRequest(doing, listing, target));
     }
-    report.pass("bucket", `${bucket} answers`);
+    report.pass("bucket", coded("bucketAnswers", { bucket }));
 
     return await probeRequests(transport, target, step, timed, report);
   } finally {
@@ -137,19 +133,16 @@ async function probeRequests(
   timed: <T extends RequestOutcome>(op: Operation, outcome: T) => T,
   report: ReportBuilder,
 ): Promise<ConnectionReport> {
-  const bucket = `bucket "${target.bucket}"`;
+  const bucket = target.bucket;
   const key = `taillab/${newRunId()}/connection-test`;
   const body = randomBytes(PROBE_BYTES);
   const put = timed("PUT", await transport.putObject(key, body, step()));
   if (put.error === "AccessDenied") {
-    return report.fail(
-      "bucket",
-      "requests",
-      `the keys may list ${bucket} but not write to it (AccessDenied) — a run needs to write its test objects`,
-    );
+    return report.fail("bucket", "requests", coded("bucketNotWritable", { bucket }));
   }
   if (put.error !== null) {
-    return report.fail("error", "requests", failedRequest(`a test PUT to ${bucket}`, put, target));
+    const doing = coded("doingTestPut", { bucket });
+    return report.fail("error", "requests", failedRequest(doing, put, target));
   }
   const expect = { bytes: PROBE_BYTES, md5Hex: createHash("md5").update(body).digest("hex") };
   const get = timed("GET", await transport.getObject(key, { ...step(), expect }));
@@ -157,57 +150,52 @@ async function probeRequests(
   // Deleted whatever went wrong reading it: the test leaves nothing behind.
   const removed = timed("DELETE", await transport.deleteObject(key, step()));
   if (get.error === "ContentMismatch") {
-    return report.fail(
-      "error",
-      "requests",
-      "a test object came back with other bytes than were written (ContentMismatch) — the server or a proxy changes data",
-    );
+    return report.fail("error", "requests", coded("contentMismatch"));
   }
   const failed = [
-    { doing: "reading back a test object", outcome: get },
-    { doing: "a HEAD of a test object", outcome: head },
-    { doing: `deleting the test object ${key}`, outcome: removed },
+    { doing: coded("doingReadBack"), outcome: get },
+    { doing: coded("doingTestHead"), outcome: head },
+    { doing: coded("doingTestDelete", { key }), outcome: removed },
   ].find(({ outcome }) => outcome !== null && outcome.error !== null);
   if (failed?.outcome) {
     return report.fail("error", "requests", failedRequest(failed.doing, failed.outcome, target));
   }
   const timing = (op: Operation) => report.latencyMs(op)?.toFixed(1) ?? "?";
-  report.pass(
-    "requests",
-    `PUT, GET, HEAD and DELETE of a ${PROBE_BYTES / 1024} KiB test object worked`,
-  );
-  return report.succeed(
-    `ready — the keys are accepted and ${bucket} can be written and read (PUT ${timing("PUT")} ms, GET ${timing("GET")} ms)`,
-  );
+  report.pass("requests", coded("probeWorked", { kib: PROBE_BYTES / 1024 }));
+  return report.succeed(coded("endpointReady", { bucket, put: timing("PUT"), get: timing("GET") }));
 }
 
-function unreachableReason(code: string | null, target: TransportTarget): string {
+function unreachableReason(code: string | null, target: TransportTarget): CodedMessage {
   switch (code) {
     case "ECONNREFUSED":
-      return "nothing answers (connection refused) — is the server running on that port?";
+      return coded("nothingAnswers");
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return target.addressing === "virtual-host"
-        ? `the host name does not resolve (${code}) — check the URL; virtual-host addressing also needs ${target.bucket}.<host> to resolve, else choose path addressing`
-        : `the host name does not resolve (${code}) — check the URL`;
+        ? coded("hostUnresolvedVirtual", { code, bucket: target.bucket })
+        : coded("hostUnresolved", { code });
     case "Aborted":
-      return `no answer within ${STEP_TIMEOUT_MS / 1000} s — check the URL, and that no firewall is in the way`;
+      return coded("noAnswerWithin", { seconds: STEP_TIMEOUT_MS / 1000 });
     case "ECONNRESET":
     case "EPIPE":
     case "UND_ERR_SOCKET":
-      return `the connection was closed without an answer (${code}) — is it an S3 server, and is http:// or https:// right?`;
+      return coded("closedWithoutAnswer", { code });
   }
   if (code && /^(ERR_SSL|ERR_TLS|EPROTO|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(code)) {
-    return `TLS failed (${code}) — check http:// against https://, and the server's certificate`;
+    return coded("tlsFailed", { code });
   }
-  return `cannot connect (${code ?? "no answer"}) — check the URL`;
+  return code ? coded("cannotConnectCheckUrl", { code }) : coded("noAnswerCheckUrl");
 }
 
-function failedRequest(doing: string, outcome: RequestOutcome, target: TransportTarget): string {
-  const hint = REGION_CODES.has(outcome.error ?? "")
-    ? ` — check the region (now "${target.region}")`
-    : "";
-  return `${doing} failed (${outcome.error}, HTTP ${outcome.status})${hint}`;
+function failedRequest(
+  doing: CodedMessage,
+  outcome: RequestOutcome,
+  target: TransportTarget,
+): CodedMessage {
+  const figures = { doing, code: outcome.error ?? "", status: outcome.status };
+  return REGION_CODES.has(outcome.error ?? "")
+    ? coded("callFailedRegion", { ...figures, region: target.region })
+    : coded("callFailed", figures);
 }
 
 /**
@@ -232,39 +220,43 @@ type CheckName = ConnectionReport["checks"][number]["name"];
 type ReportBuilder = ReturnType<typeof createReportBuilder>;
 
 /** The checks in order; those after the first failure stay "not tried". */
-function createReportBuilder(label: string) {
+function createReportBuilder(label: MessageParam) {
   const names: CheckName[] = ["reachable", "credentials", "bucket", "requests"];
-  const checks = names.map((name) => ({
+  const checks: ConnectionReport["checks"] = names.map((name) => ({
     name,
-    ok: null as boolean | null,
-    detail: "not tried: an earlier check failed",
+    ok: null,
+    ...said(coded("notTried")),
   }));
   const timings: ConnectionReport["timings"] = [];
   let server: string | null = null;
   let verdict: ConnectionVerdict | null = null;
-  let message = "";
+  let sentence = coded("notTried");
   const check = (name: CheckName) =>
     checks.find((entry) => entry.name === name) as (typeof checks)[number];
-  const result = (): ConnectionReport => ({
-    verdict: verdict ?? "error",
-    message,
-    checks,
-    server,
-    timings,
-  });
+  const result = (): ConnectionReport => {
+    const whole = coded("labelled", { label, text: sentence });
+    return {
+      verdict: verdict ?? "error",
+      message: englishOf(whole),
+      ...codeOf(whole),
+      checks,
+      server,
+      timings,
+    };
+  };
   return {
-    pass(name: CheckName, detail: string) {
-      Object.assign(check(name), { ok: true, detail });
+    pass(name: CheckName, detail: CodedMessage) {
+      Object.assign(check(name), { ok: true, ...said(detail) });
     },
-    fail(outcome: ConnectionVerdict, name: CheckName, sentence: string): ConnectionReport {
-      Object.assign(check(name), { ok: false, detail: sentence });
+    fail(outcome: ConnectionVerdict, name: CheckName, why: CodedMessage): ConnectionReport {
+      Object.assign(check(name), { ok: false, ...said(why) });
       verdict = outcome;
-      message = `${label}: ${sentence}`;
+      sentence = why;
       return result();
     },
-    succeed(sentence: string): ConnectionReport {
+    succeed(why: CodedMessage): ConnectionReport {
       verdict = "ok";
-      message = `${label}: ${sentence}`;
+      sentence = why;
       return result();
     },
     time(op: Operation, outcome: RequestOutcome) {
@@ -275,4 +267,13 @@ function createReportBuilder(label: string) {
       server = value;
     },
   };
+}
+
+/** A check's detail in English and as data. */
+function said(message: CodedMessage): {
+  detail: string;
+  code: string;
+  params: CodedMessage["params"];
+} {
+  return { detail: englishOf(message), ...codeOf(message) };
 }

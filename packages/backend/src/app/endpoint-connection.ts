@@ -1,7 +1,12 @@
-import type { ConnectionReport, EndpointDraft, StoredEndpoint } from "@taillab/api";
+import {
+  coded,
+  type ConnectionReport,
+  type EndpointDraft,
+  type StoredEndpoint,
+} from "@taillab/api";
 import { createControlPlane, EndpointError, type TargetTls } from "@taillab/engine";
 import { startEmbeddedTestbed } from "../embedded-testbed.ts";
-import { InputError, nestedProblems } from "../input-error.ts";
+import { InputError, nestedFieldErrors } from "../input-error.ts";
 import { readTargetTls } from "../run-targets.ts";
 import { testConnection } from "./connection-test.ts";
 import { endpointKeys, type EndpointKeys } from "./endpoint-credentials.ts";
@@ -46,7 +51,7 @@ export async function createBucketForInput(
   const { endpoint, keys, tls } = await resolveEndpoint(input, sources);
   const field = input.draft ? "draft.bucket" : "endpointId";
   if (endpoint.kind === "testbed") {
-    throw InputError.of(field, "the embedded testbed creates its bucket itself when it starts");
+    throw InputError.of(field, coded("testbedMakesBucket"));
   }
   if (keys.kind === "unavailable") throw InputError.of(field, keys.reason);
   const controlPlane = createControlPlane({
@@ -61,7 +66,7 @@ export async function createBucketForInput(
   try {
     await controlPlane.createBucket();
   } catch (error) {
-    if (error instanceof EndpointError) throw InputError.of(field, error.message);
+    if (error instanceof EndpointError) throw InputError.of(field, error.said);
     throw error;
   } finally {
     await controlPlane.close();
@@ -105,7 +110,7 @@ function endpointOf(
   }
   const saved = endpointId === undefined ? null : endpoints.require(endpointId, "endpointId");
   const problems = endpointDraftProblems(draft, saved !== null && secrets.has(saved.id));
-  if (problems.length > 0) throw new InputError(nestedProblems("draft", problems));
+  if (problems.length > 0) throw new InputError(nestedFieldErrors("draft", problems));
   const now = new Date().toISOString();
   const endpoint = storedEndpointOf(draft, saved?.id ?? "draft", {
     createdAt: now,
@@ -145,7 +150,7 @@ async function testEndpoint(
   try {
     const url = testbed.urls[0] ?? "";
     return await testConnection({
-      label: `embedded testbed (${url})`,
+      label: coded("embeddedTestbedAt", { url }),
       target: { url, region: "us-east-1", addressing: "path", bucket: endpoint.bucket },
       credentials: { kind: "keys", keys: testbed.credentials },
     });

@@ -1,4 +1,4 @@
-import type { CredentialsRef, StoredEndpoint } from "@taillab/api";
+import { coded, type CodedMessage, type CredentialsRef, type StoredEndpoint } from "@taillab/api";
 import type { ResolvedCredentials } from "@taillab/engine";
 import { keysFromEnv, type KeychainLookup } from "../credentials.ts";
 
@@ -6,7 +6,7 @@ import { keysFromEnv, type KeychainLookup } from "../credentials.ts";
 export type EndpointKeys =
   | { kind: "keys"; keys: ResolvedCredentials }
   | { kind: "anonymous" }
-  | { kind: "unavailable"; reason: string };
+  | { kind: "unavailable"; reason: CodedMessage };
 
 /** `secret`: the saved secret of stored credentials (a draft's, when it brings one). */
 export function endpointKeys(
@@ -20,20 +20,15 @@ export function endpointKeys(
     case "stored":
       return secret
         ? { kind: "keys", keys: { accessKeyId: credentials.accessKeyId, secretAccessKey: secret } }
-        : {
-            kind: "unavailable",
-            reason: "no secret access key is saved — edit the endpoint and enter it",
-          };
+        : { kind: "unavailable", reason: coded("noSavedSecret") };
     case "env": {
       const found = keysFromEnv(credentials, env);
       if (found.kind === "keys") return found;
       if (found.kind === "refused") return { kind: "unavailable", reason: found.reason };
-      const [one, two] = found.names;
+      const [one = "", two] = found.names;
       return {
         kind: "unavailable",
-        reason: two
-          ? `environment variables ${one} and ${two} are not set — set them where TailLab starts, or save the keys with the endpoint`
-          : `environment variable ${one} is not set — set it where TailLab starts, or save the keys with the endpoint`,
+        reason: two ? coded("variablesUnset", { one, two }) : coded("variableUnset", { name: one }),
       };
     }
   }

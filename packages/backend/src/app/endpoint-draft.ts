@@ -1,8 +1,12 @@
 import {
   BucketNameSchema,
+  coded,
   credentialVariableErrors,
   endpointSettingProblems,
   EndpointUrlSchema,
+  fieldError,
+  nestedFieldErrors,
+  parseFields,
   type EndpointDraft,
   type FieldError,
   type StoredEndpoint,
@@ -24,31 +28,22 @@ export function endpointDraftProblems(draft: EndpointDraft, hasSavedSecret: bool
   const problems: FieldError[] = [];
   if (draft.kind !== "testbed") {
     if (!draft.url) {
-      problems.push({ field: "url", message: "is required, e.g. http://127.0.0.1:9000" });
+      problems.push(fieldError("url", coded("urlRequired")));
     } else {
-      const url = EndpointUrlSchema.safeParse(draft.url);
-      if (!url.success) problems.push({ field: "url", message: firstMessage(url.error) });
+      const url = parseFields(EndpointUrlSchema, draft.url, "url");
+      if (!url.ok) problems.push(...url.errors.slice(0, 1));
       else problems.push(...endpointSettingProblems({ ...draft, url: draft.url }));
     }
   }
-  const bucket = BucketNameSchema.safeParse(draft.bucket);
-  if (!bucket.success) problems.push({ field: "bucket", message: firstMessage(bucket.error) });
+  const bucket = parseFields(BucketNameSchema, draft.bucket, "bucket");
+  if (!bucket.ok) problems.push(...bucket.errors.slice(0, 1));
   if (draft.credentials.kind === "env") {
-    for (const { field, message } of credentialVariableErrors(draft.credentials)) {
-      problems.push({ field: `credentials.${field}`, message });
-    }
+    problems.push(...nestedFieldErrors("credentials", credentialVariableErrors(draft.credentials)));
   }
   if (draft.credentials.kind === "stored" && !draft.secretAccessKey && !hasSavedSecret) {
-    problems.push({
-      field: "secretAccessKey",
-      message: "is required for stored credentials (it is kept encrypted, never shown again)",
-    });
+    problems.push(fieldError("secretAccessKey", coded("secretRequired")));
   }
   return problems;
-}
-
-function firstMessage(error: { issues: readonly { message: string }[] }): string {
-  return error.issues[0]?.message ?? "is not valid";
 }
 
 /**

@@ -1,5 +1,7 @@
 import {
   APP_FILES_SCHEMA_VERSION,
+  coded,
+  fieldError,
   EMBEDDED_TESTBED_DEFAULT_NAME,
   EMBEDDED_TESTBED_ENDPOINT_ID,
   EndpointsFileSchema,
@@ -10,7 +12,7 @@ import {
 } from "@taillab/api";
 import { writeJsonAtomically } from "@taillab/store";
 import { randomBytes } from "node:crypto";
-import { InputError, nestedProblems } from "../input-error.ts";
+import { InputError, nestedFieldErrors } from "../input-error.ts";
 import {
   DEFAULT_TESTBED_SETUP,
   endpointDraftProblems,
@@ -81,7 +83,7 @@ export async function openEndpointsStore(
   const find = (id: string) => endpoints.find((endpoint) => endpoint.id === id);
   const require = (id: string, field: string) => {
     const endpoint = find(id);
-    if (!endpoint) throw InputError.of(field, `no saved endpoint with id "${id}"`);
+    if (!endpoint) throw InputError.of(field, coded("noSavedEndpoint", { id }));
     return endpoint;
   };
   const check = (draft: EndpointDraft, existing: StoredEndpoint | null, form: string | null) => {
@@ -90,17 +92,13 @@ export async function openEndpointsStore(
       (other) => other.id !== existing?.id && other.name.toLowerCase() === draft.name.toLowerCase(),
     );
     if (sameName) {
-      problems.push({ field: "name", message: `an endpoint named "${sameName.name}" exists` });
+      problems.push(fieldError("name", coded("endpointNameTaken", { name: sameName.name })));
     }
     if (existing?.id === EMBEDDED_TESTBED_ENDPOINT_ID && draft.kind !== "testbed") {
-      problems.push({
-        field: "kind",
-        message:
-          "the embedded testbed stays a testbed (the built-in experiments run on it); add a new endpoint for another server",
-      });
+      problems.push(fieldError("kind", coded("testbedStaysTestbed")));
     }
     if (problems.length > 0) {
-      throw new InputError(form === null ? problems : nestedProblems(form, problems));
+      throw new InputError(form === null ? problems : nestedFieldErrors(form, problems));
     }
   };
   /** The secret follows the credentials: kept only while they are stored ones. */
@@ -142,10 +140,7 @@ export async function openEndpointsStore(
       inTurn(async () => {
         require(id, "endpointId");
         if (id === EMBEDDED_TESTBED_ENDPOINT_ID) {
-          throw InputError.of(
-            "endpointId",
-            "the embedded testbed cannot be removed: the built-in experiments run on it",
-          );
+          throw InputError.of("endpointId", coded("testbedNotRemovable"));
         }
         await save(endpoints.filter((endpoint) => endpoint.id !== id));
         await secrets.remove(id);

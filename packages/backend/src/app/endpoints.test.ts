@@ -157,7 +157,14 @@ describe("endpoints", () => {
     expect(bad.fields[1]?.message).toMatch(/lowercase/);
 
     const noUrl = await failureOf(app.api.addEndpoint(minio({ url: undefined })));
-    expect(noUrl.fields).toEqual([{ field: "url", message: expect.stringMatching(/is required/) }]);
+    expect(noUrl.fields).toEqual([
+      {
+        field: "url",
+        message: expect.stringMatching(/is required/),
+        code: "urlRequired",
+        params: {},
+      },
+    ]);
 
     const ftp = await failureOf(app.api.addEndpoint(minio({ url: "ftp://example.com" })));
     expect(ftp.fields[0]).toMatchObject({ field: "url", message: expect.stringMatching(/http/) });
@@ -166,20 +173,26 @@ describe("endpoints", () => {
     const virtualIp = await failureOf(
       app.api.addEndpoint(minio({ url: "http://127.0.0.1:9000", addressing: "virtual-host" })),
     );
-    expect(virtualIp.fields).toEqual([
+    expect(virtualIp.fields).toMatchObject([
       {
         field: "addressing",
+        code: "virtualHostOnIp",
+        params: { host: "127.0.0.1" },
         message: expect.stringMatching(/needs a host name, and 127\.0\.0\.1 is an IP address/),
       },
     ]);
 
     // The contract's schema checks first: an empty name never reaches the backend.
     const unnamed = await failureOf(app.api.addEndpoint(minio({ name: " " })));
-    expect(unnamed.fields).toEqual([{ field: "name", message: "is required" }]);
+    expect(unnamed.fields).toEqual([
+      { field: "name", message: "is required", code: "required", params: {} },
+    ]);
 
     await app.api.addEndpoint(minio());
     const twice = await failureOf(app.api.addEndpoint(minio({ name: "lab minio" })));
-    expect(twice.fields).toEqual([{ field: "name", message: expect.stringMatching(/exists/) }]);
+    expect(twice.fields).toMatchObject([
+      { field: "name", message: expect.stringMatching(/exists/), code: "endpointNameTaken" },
+    ]);
   });
 
   it("names fields of an update by their path in the call, and an unknown id", async () => {
@@ -192,7 +205,12 @@ describe("endpoints", () => {
       app.api.updateEndpoint({ endpointId: "ep-nope", draft: minio() }),
     );
     expect(unknown.fields).toEqual([
-      { field: "endpointId", message: 'no saved endpoint with id "ep-nope"' },
+      {
+        field: "endpointId",
+        message: 'no saved endpoint with id "ep-nope"',
+        code: "noSavedEndpoint",
+        params: { id: "ep-nope" },
+      },
     ]);
   });
 

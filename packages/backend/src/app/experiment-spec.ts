@@ -1,9 +1,11 @@
-import type {
-  ExperimentDraft,
-  FieldError,
-  RunPointParams,
-  RunSpec,
-  StoredEndpoint,
+import {
+  coded,
+  fieldError,
+  type ExperimentDraft,
+  type FieldError,
+  type RunPointParams,
+  type RunSpec,
+  type StoredEndpoint,
 } from "@taillab/api";
 import { expandSweep, parseRunSpec, shardSpecProblems } from "@taillab/core";
 import { machineCapacityProblems } from "../machine-capacity.ts";
@@ -26,27 +28,22 @@ export function checkExperiment(
   const errors: FieldError[] = [];
   const endpoint = findEndpoint(draft.endpointId);
   if (!endpoint) {
-    errors.push({
-      field: "endpointId",
-      message: `no saved endpoint with id "${draft.endpointId}"`,
-    });
+    errors.push(fieldError("endpointId", coded("noSavedEndpoint", { id: draft.endpointId })));
   }
   const { endpoints, ...spec } = draft.spec;
   if (endpoints !== undefined) {
-    errors.push({
-      field: "spec.endpoints",
-      message: "comes from the experiment's endpoint; remove it from the spec",
-    });
+    errors.push(fieldError("spec.endpoints", coded("endpointsFromExperiment")));
   }
   const parsed = parseRunSpec(endpoint ? specOnEndpoint(spec, endpoint) : spec);
   const specErrors = parsed.ok ? machineCapacityProblems(parsed.spec) : parsed.errors;
-  for (const { field, message } of specErrors) {
-    errors.push({ field: field === "spec" ? field : `spec.${field}`, message });
+  for (const error of specErrors) {
+    errors.push({ ...error, field: error.field === "spec" ? error.field : `spec.${error.field}` });
   }
   const generators = draft.loadGenerators;
   if (parsed.ok && generators?.kind === "kubernetes") {
-    for (const { field, message } of shardSpecProblems(parsed.spec, generators.shards)) {
-      errors.push({ field: field === "endpoint" ? "endpointId" : `spec.${field}`, message });
+    for (const error of shardSpecProblems(parsed.spec, generators.shards)) {
+      const field = error.field === "endpoint" ? "endpointId" : `spec.${error.field}`;
+      errors.push({ ...error, field });
     }
   }
   if (!endpoint || !parsed.ok || errors.length > 0) return { ok: false, errors };

@@ -1,5 +1,6 @@
 import {
   APP_FILES_SCHEMA_VERSION,
+  coded,
   ExperimentsFileSchema,
   type Experiment,
   type ExperimentDraft,
@@ -24,9 +25,6 @@ export interface ExperimentsStore {
   remove(experimentId: string): Promise<void>;
 }
 
-const BUILT_IN_IS_FIXED =
-  "built-in experiments cannot be changed; save a copy (without experimentId) and change that";
-
 export async function openExperimentsStore(path: string): Promise<ExperimentsStore> {
   const file = await readVersionedFile(path, ExperimentsFileSchema, APP_FILES_SCHEMA_VERSION);
   let saved = file?.experiments ?? [];
@@ -39,9 +37,9 @@ export async function openExperimentsStore(path: string): Promise<ExperimentsSto
     saved = next;
   };
   const requireSaved = (id: string) => {
-    if (isBuiltInExperiment(id)) throw InputError.of("experimentId", BUILT_IN_IS_FIXED);
+    if (isBuiltInExperiment(id)) throw InputError.of("experimentId", coded("builtInIsFixed"));
     if (!saved.some((experiment) => experiment.id === id)) {
-      throw InputError.of("experimentId", `no saved experiment with id "${id}"`);
+      throw InputError.of("experimentId", coded("noSavedExperiment", { id }));
     }
   };
 

@@ -37,9 +37,10 @@ describe("experiments", () => {
     const change = await failureOf(
       app.api.saveExperiment({ experimentId: first?.id, draft: sweep() }),
     );
-    expect(change.fields).toEqual([
+    expect(change.fields).toMatchObject([
       {
         field: "experimentId",
+        code: "builtInIsFixed",
         message: expect.stringMatching(/built-in experiments cannot be changed/),
       },
     ]);
@@ -119,7 +120,7 @@ describe("previewExperiment", () => {
     const missingSamples = await app.api.previewExperiment(sweep({ samples: undefined }));
     expect(missingSamples).toEqual({
       ok: false,
-      errors: [{ field: "spec.samples", message: "is required" }],
+      errors: [{ field: "spec.samples", message: "is required", code: "required", params: {} }],
     });
   });
 

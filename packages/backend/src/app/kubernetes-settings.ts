@@ -1,5 +1,7 @@
 import {
   APP_FILES_SCHEMA_VERSION,
+  coded,
+  fieldError,
   KubernetesSettingsFileSchema,
   KubernetesSettingsSchema,
   type FieldError,
@@ -51,20 +53,16 @@ async function settingsProblems(settings: KubernetesSettings): Promise<FieldErro
     try {
       await access(settings.kubeconfig);
     } catch {
-      problems.push({ field: "kubeconfig", message: `no file at ${settings.kubeconfig}` });
+      problems.push(
+        fieldError("kubeconfig", coded("kubeconfigMissing", { file: settings.kubeconfig })),
+      );
     }
   }
   if (settings.namespace !== "" && !DNS_LABEL.test(settings.namespace)) {
-    problems.push({
-      field: "namespace",
-      message: `"${settings.namespace}" is not a namespace name: lower-case letters, digits and '-', starting and ending with a letter or digit`,
-    });
+    problems.push(fieldError("namespace", coded("namespaceInvalid", { name: settings.namespace })));
   }
   if (/\s/.test(settings.image)) {
-    problems.push({
-      field: "image",
-      message: `"${settings.image}" is not an image reference such as registry/taillab:0.1.0`,
-    });
+    problems.push(fieldError("image", coded("imageInvalid", { image: settings.image })));
   }
   return problems;
 }

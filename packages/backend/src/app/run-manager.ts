@@ -203,7 +203,7 @@ export function createRunManager(options: {
           if (previous) {
             const notice: RunNotice = {
               code: "modeCouldNotStart",
-              params: { mode: spec.mode, reason: toApiError(error).message },
+              params: { mode: spec.mode, reason: toApiError(error) },
             };
             emit({ type: "notice", runId: previous, message: noticeText(notice), notice });
           }

@@ -337,9 +337,10 @@ describe("runs", () => {
     const unset = await failureOf(
       app.api.startRun({ experiment: { ...experiment({ samples: 10 }), endpointId: envKeys.id } }),
     );
-    expect(unset.fields).toEqual([
+    expect(unset.fields).toMatchObject([
       {
         field: "experiment.endpointId",
+        code: "endpointSays",
         message: expect.stringMatching(
           /^endpoint "Env keys": environment variables NO_ACCESS_KEY_ID and NO_SECRET_ACCESS_KEY are not set/,
         ),

@@ -1,7 +1,7 @@
-import type { RunEvent, RunEventListener, TailLabService } from "@taillab/api";
+import { coded, type RunEvent, type RunEventListener, type TailLabService } from "@taillab/api";
 import { openResultsStore } from "@taillab/store";
 import { join, resolve } from "node:path";
-import { InputError, nestedProblems } from "../input-error.ts";
+import { InputError, nestedFieldErrors } from "../input-error.ts";
 import { cleanUpRun } from "../run-cleanup.ts";
 import { loadRunReportInput } from "../run-report.ts";
 import { openPrivateFolder } from "./data-folder.ts";
@@ -120,11 +120,14 @@ export async function createTailLabService(
 
     async startRun({ experiment, name }) {
       const checked = checkExperiment(experiment, endpoints.find);
-      if (!checked.ok) throw new InputError(nestedProblems("experiment", checked.errors));
+      if (!checked.ok) throw new InputError(nestedFieldErrors("experiment", checked.errors));
       const { endpoint, specs, points } = checked;
       const keys = endpointKeys(endpoint.credentials, secrets.get(endpoint.id), env);
       if (keys.kind === "unavailable") {
-        throw InputError.of("experiment.endpointId", `endpoint "${endpoint.name}": ${keys.reason}`);
+        throw InputError.of(
+          "experiment.endpointId",
+          coded("endpointSays", { name: endpoint.name, problem: keys.reason }),
+        );
       }
       const generators = experiment.loadGenerators;
       return runs.start({

@@ -300,7 +300,7 @@ export async function runOnKubernetes(
   } finally {
     watch.stop();
     await remove().catch((error: unknown) =>
-      hooks.onNotice?.(`the Job could not be deleted: ${(error as Error).message}`),
+      notify(hooks, { code: "jobNotDeleted", params: { error: (error as Error).message } }),
     );
     await runFolder.close();
   }
@@ -333,7 +333,7 @@ function watchShards(
     try {
       folder = await readRunFolder(markers, { progress: true, results: false });
     } catch (error) {
-      hooks.onNotice?.(`the run's folder could not be read: ${(error as Error).message}`);
+      notify(hooks, { code: "folderUnreadable", params: { error: (error as Error).message } });
       return;
     }
     emit();

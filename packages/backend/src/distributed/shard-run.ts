@@ -9,6 +9,7 @@ import {
   DISTRIBUTED_SCHEMA_VERSION,
   type RunCleanup,
   type RunEnvironment,
+  type RunNotice,
   type RunSummary,
   type ShardDone,
   type ShardPhase,
@@ -18,6 +19,7 @@ import {
 } from "@taillab/api";
 import { expandSweep, shardPointParams, type RunFolderUri, type ShardRole } from "@taillab/core";
 import type { SecretSources } from "../credentials.ts";
+import { noticeText } from "../run-notices.ts";
 import { captureEnvironment } from "../run-environment.ts";
 import {
   runBenchmark,
@@ -49,7 +51,9 @@ export interface ShardRunOptions {
   barrierTimeoutMs: number;
   /** Upload every request's record too (shards/I/records.ndjson.gz). */
   uploadRecords: boolean;
-  hooks?: Pick<RunHooks, "signal" | "onProgress"> & { onNotice?: (message: string) => void };
+  hooks?: Pick<RunHooks, "signal" | "onProgress"> & {
+    onNotice?: (message: string, notice?: RunNotice) => void;
+  };
 }
 
 export interface ShardOutcome {
@@ -143,7 +147,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
       options.secrets,
       {
         ...(hooks.signal ? { signal: hooks.signal } : {}),
-        onNotice: (message) => hooks.onNotice?.(message),
+        onNotice: (message, notice) => hooks.onNotice?.(message, notice),
         onRunStart: async (start) => {
           keyPrefix = start.keyPrefix;
           environment = captureEnvironment(start.server);
@@ -228,7 +232,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
 function progressWriter(
   markers: MarkerStore,
   role: ShardRole,
-  onNotice: ((message: string) => void) | undefined,
+  onNotice: ((message: string, notice: RunNotice) => void) | undefined,
   clock: () => { runStartEpochMs: number; t0Ms: number } | null,
 ) {
   const intervalMs = progressIntervalMs(role.count);
@@ -258,8 +262,11 @@ function progressWriter(
       writing = writing
         .then(() => markers.put(progressKey(role.index), JSON.stringify(body)))
         .catch((error: unknown) => {
-          if (!warned)
-            onNotice?.(`shard ${role.index}: progress not written: ${(error as Error).message}`);
+          const notice: RunNotice = {
+            code: "progressNotWritten",
+            params: { shard: role.index, error: (error as Error).message },
+          };
+          if (!warned) onNotice?.(noticeText(notice), notice);
           warned = true;
         })
         .finally(() => {

@@ -11,7 +11,7 @@ import {
   type HeadBucketCommandOutput,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { TIMEOUT_ERROR } from "@taillab/api";
+import { coded, TIMEOUT_ERROR, type CodedMessage } from "@taillab/api";
 import { HttpResponse } from "@smithy/protocol-http";
 import type { DeserializeMiddleware } from "@smithy/types";
 import { addContentMd5 } from "./content-md5-middleware.ts";
@@ -101,14 +101,13 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
     connectTimeoutMs: PREFLIGHT_TIMEOUT_MS,
   });
   const Bucket = target.bucket;
-  const endpoint = `endpoint ${target.url}`;
   const timeoutSeconds = requestTimeoutOf(target) / 1000;
 
   /** An SDK failure as an EndpointError a user can act on. */
-  function explain(error: unknown, doing: string, timeout?: AbortSignal): EndpointError {
+  function explain(error: unknown, doing: CodedMessage, timeout?: AbortSignal): EndpointError {
     const { status, code } = sdkErrorOutcome(error, undefined);
-    const fail = (field: EndpointErrorField, failure: string, detail: string) =>
-      new EndpointError(field, failure, endpoint, detail, {
+    const fail = (field: EndpointErrorField, failure: string, detail: CodedMessage) =>
+      new EndpointError(field, failure, target.url, detail, {
         cause: error,
         unanswered: status === 0,
       });
@@ -116,28 +115,39 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
       return fail(
         "endpoint",
         "Timeout",
-        `cannot connect (no answer within ${PREFLIGHT_TIMEOUT_MS / 1000} s)`,
+        coded("connectNoAnswer", { seconds: PREFLIGHT_TIMEOUT_MS / 1000 }),
       );
     }
     if (code === TIMEOUT_ERROR) {
-      return fail("endpoint", code, `${doing}: no answer within ${timeoutSeconds} s (${code})`);
-    }
-    if (status === 0) return fail("endpoint", code, `cannot connect (${code})${tlsHint(code)}`);
-    if (code === "NoSuchBucket") {
       return fail(
-        "bucket",
+        "endpoint",
         code,
-        `bucket "${Bucket}" does not exist (${code}); create it or pass --create-bucket`,
+        coded("callNoAnswer", { doing, seconds: timeoutSeconds, code }),
       );
+    }
+    if (status === 0) {
+      return fail(
+        "endpoint",
+        code,
+        coded(isTlsCode(code) ? "cannotConnectTls" : "cannotConnect", { code }),
+      );
+    }
+    if (code === "NoSuchBucket") {
+      return fail("bucket", code, coded("bucketMissing", { bucket: Bucket, code }));
     }
     if (CREDENTIAL_CODES.has(code)) {
       // Never the key id itself: with env credentials it is a variable's value, and the
       // message reaches run files and whichever page started the run.
-      const who = target.credentials === null ? "anonymous access" : "the access key";
-      return fail("credentials", code, `${who} was rejected (${code})`);
+      const who = target.credentials === null ? "anonymousRejected" : "keyRejected";
+      return fail("credentials", code, coded(who, { code }));
     }
-    const hint = REGION_CODES.has(code) ? `; check the region (now "${target.region}")` : "";
-    return fail("endpoint", code, `${doing} failed (${code}, HTTP ${status})${hint}`);
+    return fail(
+      "endpoint",
+      code,
+      REGION_CODES.has(code)
+        ? coded("callFailedRegion", { doing, code, status, region: target.region })
+        : coded("callFailed", { doing, code, status }),
+    );
   }
 
   /**
@@ -173,7 +183,7 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
           abortSignal: timeout,
         });
       } catch (error) {
-        throw explain(error, `listing bucket "${Bucket}"`, timeout);
+        throw explain(error, coded("doingListBucket", { bucket: Bucket }), timeout);
       }
     },
 
@@ -195,12 +205,12 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
           throw new EndpointError(
             "bucket",
             code,
-            endpoint,
-            `bucket "${Bucket}" already exists and belongs to another account (${code}); choose another bucket name`,
+            target.url,
+            coded("bucketTaken", { bucket: Bucket, code }),
             { cause: error },
           );
         }
-        throw explain(error, `creating bucket "${Bucket}"`);
+        throw explain(error, coded("doingCreateBucket", { bucket: Bucket }));
       }
     },
 
@@ -242,7 +252,7 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
             }),
           );
         } catch (error) {
-          throw explain(error, `listing bucket "${Bucket}"`);
+          throw explain(error, coded("doingListBucket", { bucket: Bucket }));
         }
         for (const object of page.Contents ?? [])
           if (object.Key !== undefined) keys.push(object.Key);
@@ -262,7 +272,7 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
             new ListMultipartUploadsCommand({ Bucket, Prefix: prefix, ...markers }),
           );
         } catch (error) {
-          throw explain(error, `listing the open uploads of bucket "${Bucket}"`);
+          throw explain(error, coded("doingListUploads", { bucket: Bucket }));
         }
         for (const upload of page.Uploads ?? []) {
           if (upload.Key !== undefined && upload.UploadId !== undefined) {
@@ -299,7 +309,7 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
       try {
         page = await client.send(new ListBucketsCommand({}));
       } catch (error) {
-        throw explain(error, "listing the buckets");
+        throw explain(error, coded("doingListBuckets"));
       }
       return (page.Buckets ?? []).flatMap(({ Name }) =>
         Name !== undefined && match(Name) ? [Name] : [],
@@ -352,9 +362,7 @@ async function readServerHeader(client: S3Client, Bucket: string): Promise<strin
   return server;
 }
 
-/** What to try when TLS refused the server's certificate. */
-function tlsHint(code: string): string {
-  return /^(ERR_TLS|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code)
-    ? "; for a lab server's own certificate, trust its CA (--ca-file) or skip the check (--insecure)"
-    : "";
+/** Whether TLS refused the server's certificate (then trusting its CA, or no check, helps). */
+function isTlsCode(code: string): boolean {
+  return /^(ERR_TLS|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code);
 }

@@ -1,3 +1,5 @@
+import { coded, englishOf, type CodedMessage } from "@taillab/api";
+
 /** Which part of the user's setup a preflight failure points at. */
 export type EndpointErrorField = "endpoint" | "credentials" | "bucket";
 
@@ -11,18 +13,22 @@ export class EndpointError extends Error {
   /** The S3 error Code or Node/undici code behind it (NoSuchBucket, ECONNREFUSED…). */
   readonly code: string;
   /** The message without the endpoint it is about: for a caller that names the endpoint itself. */
-  readonly detail: string;
+  readonly detail: CodedMessage;
+  /** The whole message as data: the endpoint and the detail. */
+  readonly said: CodedMessage;
   /** No answer came at all (refused, reset, timed out), rather than an answer saying no. */
   readonly unanswered: boolean;
 
   constructor(
     field: EndpointErrorField,
     code: string,
-    endpoint: string,
-    detail: string,
+    url: string,
+    detail: CodedMessage,
     options: ErrorOptions & { unanswered?: boolean } = {},
   ) {
-    super(`${endpoint}: ${detail}`, options);
+    const said = coded("atEndpoint", { url, problem: detail });
+    super(englishOf(said), options);
+    this.said = said;
     this.name = "EndpointError";
     this.field = field;
     this.code = code;

@@ -396,7 +396,7 @@ describe("control plane against a scripted server", () => {
       expect(error).toBeInstanceOf(EndpointError);
       expect(error).toMatchObject({
         field: "credentials",
-        detail: `the access key was rejected (${code})`,
+        detail: { code: "keyRejected", params: { code } },
         unanswered: false,
         message: `endpoint ${baseUrl}: the access key was rejected (${code})`,
       });

@@ -29,7 +29,12 @@ export function AllPointsTable({
   const column = offered.find((entry) => entry.metric === metric) ?? offered[0]!;
   const rows = useMemo(() => allPointsRows(comparison, metric), [comparison, metric]);
   return (
-    <section className="card section" data-testid="compare-all-points" data-rows={rows.length}>
+    <section
+      className="card section"
+      data-testid="compare-all-points"
+      data-rows={rows.length}
+      data-metric={metric}
+    >
       <div className="toolbar section-head">
         <h2>{t("allPoints.title")}</h2>
         <span className="toolbar-spacer" />
@@ -71,6 +76,8 @@ export function AllPointsTable({
                 key={row.key}
                 data-testid="compare-all-points-row"
                 data-key={row.key}
+                data-op={row.op}
+                data-size-bytes={row.params.objectSizeBytes}
                 aria-selected={row.key === chosenKey}
                 className={`clickable${row.key === chosenKey ? " chosen" : ""}`}
                 onClick={() => onChoose(row.key)}

@@ -1,7 +1,7 @@
 import type { RunDetail } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
-import { messageOf } from "../../shared/field-errors.ts";
+import { errorText } from "../../shared/said.ts";
 import { defaultBaseline } from "./compare-model.ts";
 
 interface CompareState {
@@ -40,7 +40,7 @@ export const useCompare = create<CompareState>((set, get) => ({
         try {
           return { runId, detail: await api().getRun({ runId }), error: null };
         } catch (error) {
-          return { runId, detail: null, error: messageOf(error) };
+          return { runId, detail: null, error: errorText(error) };
         }
       }),
     );

@@ -62,7 +62,11 @@ export function FigureCell({
 }) {
   if (figure.value === null) return <td className="number muted">–</td>;
   return (
-    <td className="number">
+    <td
+      className="number"
+      data-value={figure.value}
+      data-ratio={isBaseline ? undefined : (figure.ratio ?? undefined)}
+    >
       {format(figure.value)}
       {!isBaseline && figure.ratio !== null ? (
         <span className={`ratio ${figure.verdict ?? ""}`.trim()} data-verdict={figure.verdict}>

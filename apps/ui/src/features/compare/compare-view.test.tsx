@@ -82,8 +82,14 @@ describe("CompareView", () => {
     expect(Number(rows[0]!.dataset.extraPercent)).toBe(0);
     expect(Number(rows[1]!.dataset.extraPercent)).toBe(getPhase(hedged).hedge!.extraPct);
     expect(Number(rows[2]!.dataset.p999Ms)).toBe(getPhase(tied).latencyMs!.p999);
-    expect(screen.getByTestId("mode-tail-chart")).toBeTruthy();
     expect(screen.getByTestId("mode-cost-chart")).toBeTruthy();
+    // The tail chart draws the percentiles chosen, p50, p99 and p99.9 to begin with.
+    const tail = screen.getByTestId("mode-tail-chart");
+    expect(tail.dataset.percentiles).toBe("p50 p99 p999");
+    fireEvent.click(screen.getByTestId("mode-tail-percentile-p99"));
+    expect(tail.dataset.percentiles).toBe("p50 p999");
+    fireEvent.click(screen.getByTestId("mode-tail-percentile-p99"));
+    expect(tail.dataset.percentiles).toBe("p50 p99 p999");
   });
 
   it("changes the baseline and the compared phase", async () => {
@@ -148,13 +154,21 @@ describe("CompareView", () => {
     await waitFor(() =>
       expect(screen.getByTestId("compare-sweep").dataset.axes).toBe("concurrency"),
     );
-    // Per run: PUT and GET lines of one (size, samples) group; one legend entry per run.
-    const p99 = screen.getByTestId("compare-sweep-concurrency-p99");
-    expect(p99.dataset.lines).toBe("4");
+    // An operation a chart, a line per run (one legend entry each), and a line per percentile
+    // chosen, told apart by dash (and shade).
+    const p99 = screen.getByTestId("compare-sweep-concurrency-p99-GET");
+    expect(p99.dataset.lines).toBe("2");
     expect(p99.dataset.legend).toBe("2");
-    expect(screen.getByTestId("compare-sweep-concurrency-p99-dashes").textContent).toBe(
-      "PUT: solid · GET: dashed",
+    expect(screen.queryByTestId("compare-sweep-concurrency-p99-GET-dashes")).toBeNull();
+    for (const chip of ["p50", "p999"]) {
+      fireEvent.click(screen.getByTestId(`compare-sweep-concurrency-p99-GET-percentile-${chip}`));
+    }
+    expect(p99.dataset.lines).toBe("6");
+    expect(p99.dataset.legend).toBe("2");
+    expect(screen.getByTestId("compare-sweep-concurrency-p99-GET-dashes").textContent).toBe(
+      "p50: solid · p99: dashed · p99.9: dotted",
     );
+    expect(screen.getByTestId("compare-sweep-concurrency-p99-PUT")).toBeTruthy();
   });
 
   it("lists every point and phase against the baseline, in the figure chosen", async () => {

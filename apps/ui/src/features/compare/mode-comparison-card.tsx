@@ -7,11 +7,14 @@ import {
   formatTick,
   PERCENTILE_LABELS,
   type Palette,
+  type PercentileKey,
 } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
+import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
 import { axis, integerTickLabel, legendAndTooltip } from "../../shared/chart-options.ts";
 import { withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
 import { logAxisFloor } from "../../shared/chart-ticks.ts";
@@ -19,6 +22,9 @@ import { wantsLogAxis } from "../runs/log-axis.ts";
 import type { ModeEntry } from "./mode-comparison.ts";
 
 const MIB = 1024 * 1024;
+/** The percentiles a mode entry has: those the table shows. */
+const MODE_PERCENTILES = ["p50", "p99", "p999"] as const satisfies readonly PercentileKey[];
+type ModePercentile = (typeof MODE_PERCENTILES)[number];
 /** What losing attempts moved or how many were cancelled: the cost's colour, lighter. */
 const WASTED_COLOR = (palette: Palette) => withAlpha(palette.cost, 0.45);
 
@@ -114,6 +120,8 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
   // chart shows how many attempts were cancelled instead.
   const wasted = entries.some((entry) => entry.wastedBytes > 0);
   const work = entries.every((entry) => entry.served !== null);
+  const [percentiles, setPercentiles] = useState<ModePercentile[]>([...MODE_PERCENTILES]);
+  const shown = (key: ModePercentile) => entries.map((entry) => entry[`${key}Ms`]);
   return (
     <section className="card section" data-testid="mode-comparison" data-modes={entries.length}>
       <h2>{t("modes.title")}</h2>
@@ -178,16 +186,25 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
           <ChartCanvas
             testId="mode-tail-chart"
             label={t("modes.tailChart")}
-            deps={[entries, t]}
+            deps={[entries, percentiles, t]}
             // A 1 s stall beside 20 ms tails: a log axis keeps the small bars readable.
-            logScale={wantsLogAxis(entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms]))}
+            logScale={wantsLogAxis(percentiles.flatMap(shown))}
+            tools={
+              <PercentileChooser
+                offered={MODE_PERCENTILES}
+                chosen={percentiles}
+                onChange={(chosen) => setPercentiles(chosen as ModePercentile[])}
+                testId="mode-tail-percentile"
+              />
+            }
+            attributes={{ "data-percentiles": percentiles.join(" ") }}
             build={(theme, view) =>
               barsConfig(
                 theme,
                 categories,
-                (["p50", "p99", "p999"] as const).map((key) => ({
+                percentiles.map((key) => ({
                   label: PERCENTILE_LABELS[key],
-                  values: entries.map((entry) => entry[`${key}Ms`]),
+                  values: shown(key),
                   color: (palette) => palette.percentiles[key],
                 })),
                 { left: tRuns("charts.latencyMs"), logLeft: view.log },

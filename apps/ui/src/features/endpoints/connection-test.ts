@@ -1,6 +1,6 @@
 import type { ConnectionReport, ConnectionTestInput } from "@taillab/api";
 import { api } from "../../app/api.ts";
-import { messageOf } from "../../shared/field-errors.ts";
+import { errorText } from "../../shared/said.ts";
 
 /** One connection test as the UI shows it: running, its report, or why it could not run. */
 export interface ConnectionTestState {
@@ -25,7 +25,7 @@ export async function runConnectionTest(
     const report = await api()[call](input);
     return { state: { pending: false, report, error: null }, failure: null };
   } catch (error) {
-    return { state: { pending: false, report: null, error: messageOf(error) }, failure: error };
+    return { state: { pending: false, report: null, error: errorText(error) }, failure: error };
   }
 }
 
@@ -33,18 +33,23 @@ export async function runConnectionTest(
 export type KeyPart = "accessKey" | "secret";
 
 /**
- * Which keys a "credentials" verdict blames, so the form can mark them: the S3 code the
- * backend's sentence quotes says which one (an unknown key id, or a signature made with the wrong
- * secret); any other refusal (a token, anonymous access refused) blames both.
+ * Which keys a "credentials" verdict blames, so the form can mark them: the failed check's code
+ * says which one (an unknown key id, or a signature made with the wrong secret); any other
+ * refusal (a token, anonymous access refused) blames both.
  */
 export function refusedKeyParts(report: ConnectionReport | null): KeyPart[] {
   if (report?.verdict !== "credentials") return [];
-  if (report.message.includes("(InvalidAccessKeyId)")) return ["accessKey"];
-  if (report.message.includes("(SignatureDoesNotMatch)")) return ["secret"];
+  const code = failedCheck(report)?.code;
+  if (code === "unknownKeyId") return ["accessKey"];
+  if (code === "secretRejected") return ["secret"];
   return ["accessKey", "secret"];
 }
 
 /** The bucket does not exist (not merely forbidden): one the app can create, as a run would. */
 export function bucketIsMissing(report: ConnectionReport | null): boolean {
-  return report?.verdict === "bucket" && report.message.includes("(NoSuchBucket)");
+  return report?.verdict === "bucket" && failedCheck(report)?.code === "bucketDoesNotExist";
+}
+
+function failedCheck(report: ConnectionReport) {
+  return report.checks.find((check) => check.ok === false);
 }

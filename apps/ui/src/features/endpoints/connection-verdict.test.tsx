@@ -1,7 +1,9 @@
-import { fireEvent, screen, within } from "@testing-library/react";
+import { coded } from "@taillab/api";
+import { act, fireEvent, screen, within } from "@testing-library/react";
+import i18next from "i18next";
 import { describe, expect, it, vi } from "vitest";
 import { renderUi } from "../../shared/test-support/render.tsx";
-import { BUCKET_REPORT, OK_REPORT } from "../../shared/test-support/sample-data.ts";
+import { BUCKET_REPORT, failedReport, OK_REPORT } from "../../shared/test-support/sample-data.ts";
 import { ConnectionVerdict } from "./connection-verdict.tsx";
 
 describe("ConnectionVerdict", () => {
@@ -25,6 +27,40 @@ describe("ConnectionVerdict", () => {
     expect(panel.textContent).toContain("not tried");
   });
 
+  it("says the verdict and each check in Chinese on a Chinese screen", async () => {
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      renderUi(<ConnectionVerdict test={{ pending: false, report: BUCKET_REPORT, error: null }} />);
+      const panel = screen.getByTestId("connection-verdict");
+      const message = panel.querySelector(".verdict-message")?.textContent ?? "";
+      expect(message).toBe(
+        "http://127.0.0.1:9000：存储桶“loadgen”不存在（NoSuchBucket）——请创建它，或选择一个已有的存储桶",
+      );
+      const details = [...panel.querySelectorAll("li .muted")].map((item) => item.textContent);
+      expect(details).toEqual([
+        "服务器已应答（HTTP 404）",
+        "访问密钥已被接受",
+        "存储桶“loadgen”不存在（NoSuchBucket）——请创建它，或选择一个已有的存储桶",
+        "未尝试",
+      ]);
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
+  });
+
+  it("says a sentence whose code it does not know in the backend's English", () => {
+    const report = {
+      ...BUCKET_REPORT,
+      message: "http://127.0.0.1:9000: the bucket is on holiday",
+      code: "bucketOnHoliday",
+      params: {},
+    };
+    renderUi(<ConnectionVerdict test={{ pending: false, report, error: null }} />);
+    expect(screen.getByTestId("connection-verdict").textContent).toContain(
+      "the bucket is on holiday",
+    );
+  });
+
   it("offers to create a bucket that does not exist, and only then", () => {
     const create = vi.fn();
     const { rerender } = renderUi(
@@ -35,10 +71,7 @@ describe("ConnectionVerdict", () => {
     );
     fireEvent.click(screen.getByTestId("create-bucket"));
     expect(create).toHaveBeenCalledTimes(1);
-    const forbidden = {
-      ...BUCKET_REPORT,
-      message: 'the keys are accepted but may not list bucket "loadgen" (AccessDenied)',
-    };
+    const forbidden = failedReport("bucket", coded("bucketNotListable", { bucket: "loadgen" }));
     rerender(
       <ConnectionVerdict
         test={{ pending: false, report: forbidden, error: null }}

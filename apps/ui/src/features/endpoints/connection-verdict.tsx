@@ -1,6 +1,7 @@
 import type { ConnectionReport } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 import { formatLatency } from "../../shared/display-format.ts";
+import { useSay } from "../../shared/said.ts";
 import { CheckIcon, CrossIcon, DashIcon } from "../../shared/icons.tsx";
 import { bucketIsMissing, type ConnectionTestState } from "./connection-test.ts";
 
@@ -19,6 +20,7 @@ export function ConnectionVerdict({
   onCreateBucket?: () => void;
 }) {
   const { t } = useTranslation("endpoints");
+  const say = useSay();
   if (test.pending) {
     return (
       <div className="verdict pending" data-testid="connection-pending" role="status">
@@ -55,7 +57,7 @@ export function ConnectionVerdict({
       <strong className="verdict-title">
         {ok ? CHECK_MARK.pass : CHECK_MARK.fail} {t(`verdict.${report.verdict}`)}
       </strong>
-      <p className="verdict-message">{report.message}</p>
+      <p className="verdict-message">{say(report)}</p>
       {onCreateBucket && bucketIsMissing(report) ? (
         <p>
           <button
@@ -78,7 +80,9 @@ export function ConnectionVerdict({
               </span>
               <span className="check-name">{t(`verdict.checks.${check.name}`)}</span>
               <span className="muted">
-                {check.ok === null ? t("verdict.notTried") : check.detail}
+                {check.ok === null
+                  ? t("verdict.notTried")
+                  : say({ ...check, message: check.detail })}
               </span>
             </li>
           );
@@ -86,7 +90,9 @@ export function ConnectionVerdict({
       </ul>
       <dl className="verdict-facts">
         <dt>{t("verdict.server")}</dt>
-        <dd className="mono">{report.server ?? t("verdict.noServer")}</dd>
+        <dd className="mono" translate={report.server === null ? undefined : "no"}>
+          {report.server ?? t("verdict.noServer")}
+        </dd>
         {report.timings.length > 0 ? (
           <>
             <dt>{t("verdict.timings")}</dt>

@@ -27,12 +27,15 @@ export function EndpointCard({ endpoint }: { endpoint: SavedEndpoint }) {
       <p
         className={endpoint.kind === "testbed" ? "endpoint-address" : "endpoint-address mono"}
         data-testid="endpoint-address"
+        translate={endpoint.kind === "testbed" ? undefined : "no"}
       >
         {addressOf(endpoint, t)}
       </p>
       <dl className="facts">
         <dt>{t("card.bucket")}</dt>
-        <dd className="mono">{endpoint.bucket}</dd>
+        <dd className="mono" translate="no">
+          {endpoint.bucket}
+        </dd>
         <dt>{t("card.credentials")}</dt>
         <dd>{credentialsOf(endpoint, t)}</dd>
       </dl>

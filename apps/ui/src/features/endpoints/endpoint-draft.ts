@@ -108,6 +108,6 @@ export function mapEndpointErrors(
   return mapFieldErrors(errors, (error) => {
     const path = error.field.replace(/^draft\./, "");
     const field = path.startsWith("testbed.profile") ? "profile" : FIELD_OF_PATH[path];
-    return field ? { field, message: error.message } : null;
+    return field ? { field, said: error } : null;
   });
 }

@@ -1,4 +1,4 @@
-import { AppError, BUILTIN_PROFILES } from "@taillab/api";
+import { AppError, BUILTIN_PROFILES, coded } from "@taillab/api";
 import { act, fireEvent, screen } from "@testing-library/react";
 import i18next from "i18next";
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -6,6 +6,7 @@ import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
 import { useAppInfo } from "../../app/app-info-store.ts";
 import {
+  failedReport,
   OK_REPORT,
   savedEndpoint,
   testbedEndpoint,
@@ -114,12 +115,13 @@ describe("endpoints screen", () => {
 
   it("marks the secret when the server refused it, until it is typed again", async () => {
     installFakeTailLab({
-      testConnection: vi.fn(async () => ({
-        ...OK_REPORT,
-        verdict: "credentials" as const,
-        message:
-          "http://127.0.0.1:9000: the server rejected the secret key (SignatureDoesNotMatch) — check the secret access key",
-      })),
+      testConnection: vi.fn(async () =>
+        failedReport(
+          "credentials",
+          coded("secretRejected", { code: "SignatureDoesNotMatch" }),
+          "credentials",
+        ),
+      ),
     });
     renderUi(<EndpointsView />);
     fireEvent.click(screen.getByTestId("endpoint-add"));
@@ -135,11 +137,13 @@ describe("endpoints screen", () => {
 
   it("marks both keys for a refusal that does not say which", async () => {
     installFakeTailLab({
-      testConnection: vi.fn(async () => ({
-        ...OK_REPORT,
-        verdict: "credentials" as const,
-        message: "the server refused the security credentials (InvalidSecurity) — check the keys",
-      })),
+      testConnection: vi.fn(async () =>
+        failedReport(
+          "credentials",
+          coded("securityRefused", { code: "InvalidSecurity" }),
+          "credentials",
+        ),
+      ),
     });
     renderUi(<EndpointsView />);
     fireEvent.click(screen.getByTestId("endpoint-add"));

@@ -1,7 +1,7 @@
 import type { SavedEndpoint } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
-import { messageOf } from "../../shared/field-errors.ts";
+import { errorText } from "../../shared/said.ts";
 import { withoutKey } from "../../shared/without-key.ts";
 import { PENDING_TEST, runConnectionTest, type ConnectionTestState } from "./connection-test.ts";
 
@@ -31,7 +31,7 @@ export const useEndpoints = create<EndpointsState>((set, get) => ({
     try {
       set({ endpoints: await api().listEndpoints(), loaded: true });
     } catch (error) {
-      set({ error: messageOf(error) });
+      set({ error: errorText(error) });
     }
   },
 
@@ -52,7 +52,7 @@ export const useEndpoints = create<EndpointsState>((set, get) => ({
         tests: withoutKey(get().tests, endpointId),
       });
     } catch (error) {
-      set({ error: messageOf(error) });
+      set({ error: errorText(error) });
     }
   },
 

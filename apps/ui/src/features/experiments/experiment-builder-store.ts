@@ -3,7 +3,8 @@ import i18next from "i18next";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
 import { useNavigation } from "../../app/navigation-store.ts";
-import { fieldErrorsOf, messageOf, placeFailure } from "../../shared/field-errors.ts";
+import { fieldErrorsOf, placeFailure } from "../../shared/field-errors.ts";
+import { errorText } from "../../shared/said.ts";
 import { withoutKey } from "../../shared/without-key.ts";
 import { useEndpoints } from "../endpoints/endpoints-store.ts";
 import { keepDraft, loadKeptDraft } from "./builder-draft-storage.ts";
@@ -239,7 +240,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
         useExperiments.getState().drop(experimentId);
         get().discard();
       } catch (failure) {
-        set({ busy: null, error: messageOf(failure) });
+        set({ busy: null, error: errorText(failure) });
       }
     },
 
@@ -311,7 +312,7 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
           preview: {
             ...IDLE_PREVIEW,
             status: "failed",
-            message: mapped.other.join("\n") || messageOf(failure),
+            message: mapped.other.join("\n") || errorText(failure),
           },
           ...markFields(mapped.fields),
         });

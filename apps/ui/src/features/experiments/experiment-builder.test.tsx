@@ -1,4 +1,4 @@
-import type { ExperimentPreview } from "@taillab/api";
+import { coded, fieldError, type ExperimentPreview } from "@taillab/api";
 import { act, fireEvent, screen, within } from "@testing-library/react";
 import i18next from "i18next";
 import { describe, expect, it, vi } from "vitest";
@@ -143,6 +143,61 @@ describe("experiments screen", () => {
     );
   });
 
+  it.each([
+    [
+      "en",
+      [
+        "Cancelled by the client, both copies run until one answers",
+        "Cancelled by the servers, as in The Tail at Scale",
+        "“Tied requests: client vs server cancellation”",
+        "“Live tail lab”",
+      ],
+      "Run “Tied requests: client vs server cancellation”",
+    ],
+    [
+      "zh-CN",
+      [
+        "由客户端取消时，两份都会运行到其中一份应答",
+        "按《The Tail at Scale》的做法由服务端取消时",
+        "“绑定请求：客户端取消与服务端取消”",
+        "“实时尾延迟实验”",
+      ],
+      "运行“绑定请求：客户端取消与服务端取消”",
+    ],
+  ])(
+    "says when tied wins in %s: client and server cancellation, and the two labs to run",
+    async (language, sentences, button) => {
+      const labs = ["builtin-tail-modes", "builtin-tied-cancel", "builtin-live-tail"].map((id) =>
+        experiment({ id, name: id, builtIn: true }),
+      );
+      const fake = installFakeTailLab({
+        listExperiments: vi.fn(async () => labs),
+        startRun: vi.fn(async () => ({ runId: "tied" })),
+      });
+      await act(() => i18next.changeLanguage(language));
+      try {
+        renderUi(<ExperimentsView />);
+        await screen.findAllByTestId("experiment-row");
+        fireEvent.click(screen.getByTestId("tail-guide-open"));
+        const guide = screen.getByTestId("tail-guide");
+        while (guide.dataset.step !== "tied")
+          fireEvent.click(screen.getByTestId("tail-guide-next"));
+        for (const sentence of sentences) expect(guide.textContent).toContain(sentence);
+        const run = screen.getByTestId("tail-guide-run-builtin-tied-cancel");
+        expect(run.textContent).toBe(button);
+        expect(screen.getByTestId("tail-guide-run-builtin-live-tail")).toBeTruthy();
+        fireEvent.click(run);
+        await vi.waitFor(() =>
+          expect(fake.startRun).toHaveBeenCalledWith({
+            experiment: expect.objectContaining({ name: "builtin-tied-cancel" }),
+          }),
+        );
+      } finally {
+        await act(() => i18next.changeLanguage("en"));
+      }
+    },
+  );
+
   it("shows the preview's errors at their fields", async () => {
     installFakeTailLab({
       previewExperiment: vi.fn(async () => ({
@@ -181,6 +236,40 @@ describe("experiments screen", () => {
     fireEvent.change(screen.getByTestId("experiment-clients"), { target: { value: "1000" } });
     await settle();
     expect(field.dataset.invalid).toBeUndefined();
+  });
+
+  it("says the backend's field errors in Chinese on a Chinese screen, the machine's limit too", async () => {
+    const ports = coded("clientsNeedPorts", {
+      clients: 100_000,
+      connections: 100_000,
+      ports: 28_232,
+      most: 28_232,
+    });
+    installFakeTailLab({
+      previewExperiment: vi.fn(async () => ({
+        ok: false as const,
+        errors: [
+          fieldError("spec.clients", ports),
+          fieldError("spec.samples[1]", coded("countNotWhole", { units: coded("unitSamples") })),
+        ],
+      })),
+    });
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      renderUi(<ExperimentsView />);
+      fireEvent.click(screen.getByTestId("experiment-new"));
+      fireEvent.change(screen.getByTestId("experiment-samples"), { target: { value: "10, x" } });
+      await settle();
+      const alertAt = (testId: string) =>
+        within(screen.getByTestId(testId).closest(".field") as HTMLElement).getByRole("alert")
+          .textContent;
+      expect(alertAt("experiment-clients")).toBe(
+        "100000 个客户端需要到每台服务器 100000 条连接，但本机只有 28232 个本地端口可用（net.ipv4.ip_local_port_range）；请每台服务器最多使用 28232 个客户端，或增加副本",
+      );
+      expect(alertAt("experiment-samples")).toBe("“x”：请求数应为整数");
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
   });
 
   it("previews an open loop until stopped as going on until stopped", async () => {

@@ -1,18 +1,25 @@
 import {
+  codeOf,
+  coded,
+  englishOf,
   formatByteSize,
+  messageOf,
   parseBudgetPercent,
   parseDuration,
   parseHedgeDelay,
   PHASE_ORDER,
   RequestModeSchema,
   type ExperimentDraftInput,
+  type CodedMessage,
   type FieldError,
+  type MessageParam,
   type Phase,
   type ReplicaChoice,
   type RequestMode,
 } from "@taillab/api";
 import { mapFieldErrors, type MappedErrors } from "../../shared/field-errors.ts";
 import { joinList, numberOrText, splitList } from "../../shared/list-text.ts";
+import type { Said } from "../../shared/said.ts";
 import { profileToText, textToProfile } from "../../shared/testbed-setup-fields.tsx";
 
 /**
@@ -401,16 +408,23 @@ export function mapExperimentErrors(
     const path = error.field.replace(/^(experiment|draft)\./, "");
     if (!path.startsWith("spec.")) {
       const field = DRAFT_FIELDS[path.replace(/\[\d+\]$/, "")];
-      return field ? { field, message: error.message } : null;
+      return field ? { field, said: error } : null;
     }
     const specPath = path.slice("spec.".length);
     const field = SPEC_FIELDS.find(([pattern]) => pattern.test(specPath))?.[1];
     if (!field) return null;
-    return { field, message: describeItem(specPath, error.message, form) };
+    return { field, said: describeItem(specPath, error, form) };
   });
 }
 
-function describeItem(specPath: string, message: string, form: ExperimentForm): string {
+const POINT_PARTS: Record<string, MessageParam> = {
+  clients: coded("unitClients"),
+  samples: coded("unitSamples"),
+  objectSize: coded("termObjectSize"),
+};
+
+/** An error about one value of a list, or one point, saying which: as the user typed it. */
+function describeItem(specPath: string, error: Said, form: ExperimentForm): Said {
   const item = LIST_ITEM.exec(specPath);
   if (item) {
     const [, list = "", index = "0"] = item;
@@ -418,14 +432,26 @@ function describeItem(specPath: string, message: string, form: ExperimentForm): 
       list === "objectSize" ? form.sizes : form[list as "clients" | "samples"],
     );
     const value = typed[Number(index)];
-    return value === undefined || message.includes(`"${value}"`)
-      ? message
-      : `“${value}”: ${message}`;
+    return value === undefined || error.message.includes(`"${value}"`)
+      ? error
+      : about(error, (problem) => coded("quoted", { value, problem }));
   }
   const point = POINT_ITEM.exec(specPath);
   if (point) {
     const [, index = "0", part] = point;
-    return `#${Number(index) + 1}${part ? ` ${part}` : ""}: ${message}`;
+    const number = Number(index) + 1;
+    return about(error, (problem) =>
+      part
+        ? coded("pointPart", { index: number, part: POINT_PARTS[part] ?? part, problem })
+        : coded("pointItem", { index: number, problem }),
+    );
   }
-  return message;
+  return error;
+}
+
+/** `error` inside a message about where it is; English only when the error has no code. */
+function about(error: Said, wrap: (problem: MessageParam) => CodedMessage): Said {
+  const problem = messageOf(error);
+  const whole = wrap(problem ?? error.message);
+  return { message: englishOf(wrap(error.message)), ...(problem ? codeOf(whole) : {}) };
 }

@@ -1,7 +1,7 @@
 import type { Experiment } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
-import { messageOf } from "../../shared/field-errors.ts";
+import { errorText } from "../../shared/said.ts";
 
 interface ExperimentsState {
   experiments: Experiment[];
@@ -21,7 +21,7 @@ export const useExperiments = create<ExperimentsState>((set, get) => ({
     try {
       set({ experiments: await api().listExperiments(), loaded: true, error: null });
     } catch (error) {
-      set({ error: messageOf(error) });
+      set({ error: errorText(error) });
     }
   },
 

@@ -1,5 +1,7 @@
 import { useState } from "react";
+import type { CodedMessage } from "@taillab/api";
 import { useTranslation } from "react-i18next";
+import { saidOf, useSay } from "../../shared/said.ts";
 import { Field } from "../../shared/field.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { fixedTotalSweep, type FixedTotalInput } from "./fixed-total-sweep.ts";
@@ -25,7 +27,8 @@ export function FixedTotalHelper() {
   const { t } = useTranslation("experiments");
   const setField = useExperimentBuilder((state) => state.setField);
   const [input, setInput] = useState<FixedTotalInput>(LAB_SWEEP);
-  const [errors, setErrors] = useState<Partial<Record<keyof FixedTotalInput, string>>>({});
+  const say = useSay();
+  const [errors, setErrors] = useState<Partial<Record<keyof FixedTotalInput, CodedMessage>>>({});
   const change = (key: keyof FixedTotalInput, value: string) => {
     setInput({ ...input, [key]: value });
     setErrors({ ...errors, [key]: undefined });
@@ -45,7 +48,11 @@ export function FixedTotalHelper() {
       <p className="field-hint">{t("fixedTotal.hint")}</p>
       <div className="fixed-total-fields">
         {FIELDS.map(({ key, testId }) => (
-          <Field key={key} label={t(`fixedTotal.${key}`)} error={errors[key]}>
+          <Field
+            key={key}
+            label={t(`fixedTotal.${key}`)}
+            error={errors[key] ? say(saidOf(errors[key])) : undefined}
+          >
             <input
               data-testid={testId}
               value={input[key]}

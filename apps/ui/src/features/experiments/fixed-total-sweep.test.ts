@@ -1,3 +1,4 @@
+import { coded, englishOf } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { fixedTotalSweep } from "./fixed-total-sweep.ts";
 
@@ -13,12 +14,17 @@ describe("fixedTotalSweep", () => {
     const result = fixedTotalSweep({ total: "lots", sizes: "8KiB, 9XB", clients: "0" });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors.total).toMatch(/"lots" is not a size/);
-    expect(result.errors.sizes).toMatch(/"9XB" has an unknown unit "XB"/);
-    expect(result.errors.clients).toBe("expected at least 1 client");
+    const english = (key: keyof typeof result.errors) => {
+      const message = result.errors[key];
+      return message ? englishOf(message) : null;
+    };
+    expect(english("total")).toMatch(/"lots" is not a size/);
+    expect(english("sizes")).toMatch(/"9XB" has an unknown unit "XB"/);
+    expect(english("clients")).toBe("expected at least 1 client");
+    expect(result.errors.clients).toEqual(coded("countTooSmall", { unit: coded("unitClient") }));
     expect(fixedTotalSweep({ total: "1MiB", sizes: " , ", clients: "1" })).toMatchObject({
       ok: false,
-      errors: { sizes: expect.stringMatching(/at least one size/) },
+      errors: { sizes: coded("sizesNone") },
     });
   });
 });

@@ -1,4 +1,10 @@
-import { formatByteSize, parseByteSize } from "@taillab/api";
+import {
+  countProblem,
+  coded,
+  formatByteSize,
+  parseByteSize,
+  type CodedMessage,
+} from "@taillab/api";
 import { fixedTotalPoints } from "@taillab/core";
 import { splitList } from "../../shared/list-text.ts";
 
@@ -12,14 +18,14 @@ export interface FixedTotalInput {
 
 export type FixedTotalResult =
   | { ok: true; points: string }
-  | { ok: false; errors: Partial<Record<keyof FixedTotalInput, string>> };
+  | { ok: false; errors: Partial<Record<keyof FixedTotalInput, CodedMessage>> };
 
 /**
  * The builder's size sweep at a fixed total, as the explicit points' text (one
  * `clients × samples × size` a line), or what is wrong with each box.
  */
 export function fixedTotalSweep(input: FixedTotalInput): FixedTotalResult {
-  const errors: Partial<Record<keyof FixedTotalInput, string>> = {};
+  const errors: Partial<Record<keyof FixedTotalInput, CodedMessage>> = {};
   const total = parseByteSize(input.total.trim());
   if (!total.ok) errors.total = total.reason;
   const typedSizes = splitList(input.sizes);
@@ -29,9 +35,10 @@ export function fixedTotalSweep(input: FixedTotalInput): FixedTotalResult {
     if (size.ok) sizes.push(size.bytes);
     else errors.sizes ??= size.reason;
   }
-  if (typedSizes.length === 0) errors.sizes = "expected at least one size, e.g. 8KiB, 16KiB";
+  if (typedSizes.length === 0) errors.sizes = coded("sizesNone");
   const clients = Number(input.clients.trim());
-  if (!Number.isInteger(clients) || clients < 1) errors.clients = "expected at least 1 client";
+  const clientsProblem = countProblem(clients, "clients");
+  if (clientsProblem) errors.clients = clientsProblem;
   if (!total.ok || Object.keys(errors).length > 0) return { ok: false, errors };
   const points = fixedTotalPoints(total.bytes, sizes, clients);
   return {

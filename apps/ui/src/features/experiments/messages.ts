@@ -186,6 +186,7 @@ export const experimentsMessages: FeatureMessages = {
       done: "Done",
       close: "Close",
       runLab: "Run normal vs hedged vs tied",
+      runNamed: "Run “{{name}}”",
       steps: {
         why: {
           title: "Why there is a tail",
@@ -205,7 +206,7 @@ export const experimentsMessages: FeatureMessages = {
         },
         tied: {
           title: "When tied wins",
-          text: "A tied request sends both copies at once and cancels the loser: the stall never shows, but every request is sent twice. With spare capacity that is cheap; under load the extra copies queue up and make new tails. Hedging is the steadier choice.",
+          text: "A tied request sends two copies at once, and who cancels the slower one decides what it costs. Cancelled by the client, both copies run until one answers: the stall never shows, but every request costs the servers twice, and under load the extra copies queue up and make new tails. Cancelled by the servers, as in The Tail at Scale, the replica that starts serving a copy has its twin dropped from the other's queue: almost no extra work, and under load even the median falls. See both side by side in “{{tiedLab}}”, then switch between normal, hedged and both kinds of tied yourself in “{{liveLab}}”.",
         },
         next: {
           title: "Try it yourself",
@@ -419,6 +420,7 @@ export const experimentsMessages: FeatureMessages = {
       done: "完成",
       close: "关闭",
       runLab: "运行普通、对冲与绑定对比",
+      runNamed: "运行“{{name}}”",
       steps: {
         why: {
           title: "为什么会有尾延迟",
@@ -438,7 +440,7 @@ export const experimentsMessages: FeatureMessages = {
         },
         tied: {
           title: "绑定何时更好",
-          text: "绑定请求同时发出两份并取消落后的那份：停顿永远不会出现，但每个请求都发了两次。有空闲容量时这很便宜；负载高时，多出的副本会排队，造成新的尾延迟。对冲是更稳妥的选择。",
+          text: "绑定请求同时发出两份，由谁取消较慢的那份决定了它的代价。由客户端取消时，两份都会运行到其中一份应答：停顿不会出现，但每个请求都让服务器做两份工作，负载高时多出的副本还会排队，造成新的尾延迟。按《The Tail at Scale》的做法由服务端取消时，开始处理某一份的副本会让另一个副本把孪生请求从队列中撤下：几乎不增加工作量，负载下连中位数也会下降。在“{{tiedLab}}”中并排对比两者，再到“{{liveLab}}”中亲手在普通、对冲和两种绑定之间切换。",
         },
         next: {
           title: "自己动手试试",

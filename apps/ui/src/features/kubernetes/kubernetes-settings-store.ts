@@ -1,12 +1,8 @@
 import type { KubernetesSettings } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
-import {
-  fieldErrorsOf,
-  mapFieldErrors,
-  messageOf,
-  placeFailure,
-} from "../../shared/field-errors.ts";
+import { fieldErrorsOf, mapFieldErrors, placeFailure } from "../../shared/field-errors.ts";
+import { errorText } from "../../shared/said.ts";
 
 export type SettingsField = keyof KubernetesSettings;
 const FIELDS: readonly SettingsField[] = ["kubeconfig", "context", "namespace", "image"];
@@ -42,7 +38,7 @@ export const useKubernetesSettings = create<KubernetesSettingsState>((set, get) 
     try {
       set({ draft: await api().kubernetesSettings() });
     } catch (error) {
-      set({ error: messageOf(error) });
+      set({ error: errorText(error) });
     }
   },
 
@@ -63,9 +59,9 @@ export const useKubernetesSettings = create<KubernetesSettingsState>((set, get) 
       const saved = await api().saveKubernetesSettings(get().draft);
       set({ draft: saved, open: false });
     } catch (error) {
-      const mapped = mapFieldErrors(fieldErrorsOf(error), ({ field, message }) =>
-        (FIELDS as readonly string[]).includes(field)
-          ? { field: field as SettingsField, message }
+      const mapped = mapFieldErrors(fieldErrorsOf(error), (said) =>
+        (FIELDS as readonly string[]).includes(said.field)
+          ? { field: said.field as SettingsField, said }
           : null,
       );
       set({ errors: mapped.fields, error: placeFailure(mapped, error).banner });

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
 import { useNavigation } from "../../app/navigation-store.ts";
+import { failureText, useSay } from "../../shared/said.ts";
 import { useLiveRun } from "./live-run-store.ts";
 import { canCompareModes, nextModeComing, shownStatus, stoppedInPoint } from "./live-status.ts";
 
@@ -13,6 +14,7 @@ const TONE = {
 /** How the run ended, and where to go from here: its result, or the modes side by side. */
 export function FinishedBanner() {
   const { t } = useTranslation("live");
+  const say = useSay();
   const navigate = useNavigation((state) => state.navigate);
   const { runId, finished, status, compare, next } = useLiveRun(
     useShallow((state) => ({
@@ -30,7 +32,7 @@ export function FinishedBanner() {
     ? t("finished.next", { mode: t(`mode.${finished.series.mode}`) })
     : status === "failed"
       ? finished.error
-        ? t("finished.failed", { message: finished.error })
+        ? t("finished.failed", { message: failureText(finished.error, say) })
         : t("finished.failedUnknown")
       : stoppedIn
         ? t("finished.stoppedInPoint", stoppedIn)

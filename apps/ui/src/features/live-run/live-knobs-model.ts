@@ -18,6 +18,7 @@ export function hedgeDelayText(delay: HedgeDelaySpec): string {
 
 export interface SecondFigures {
   startMs: number;
+  p50Ms: number | null;
   p99Ms: number | null;
   p999Ms: number | null;
   /** Backups as a % of the second's requests; null when none answered. */
@@ -34,6 +35,7 @@ export function liveNow(state: LiveRunState): SecondFigures | null {
   if (!last) return null;
   return {
     startMs: last.startMs,
+    p50Ms: last.p50Ms,
     p99Ms: last.p99Ms,
     p999Ms: last.p999Ms,
     extraPct: extraPercentOf(last),

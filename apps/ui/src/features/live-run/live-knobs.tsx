@@ -157,7 +157,9 @@ function LiveNow() {
       className="live-now"
       data-testid="live-now"
       data-at-ms={now.startMs}
+      data-p50-ms={now.p50Ms ?? undefined}
       data-p99-ms={now.p99Ms ?? undefined}
+      data-p999-ms={now.p999Ms ?? undefined}
       data-extra-percent={now.extraPct ?? undefined}
     >
       <dt>{t("knobs.nowP99")}</dt>

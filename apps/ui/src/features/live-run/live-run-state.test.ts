@@ -151,7 +151,7 @@ describe("live run reducer", () => {
         },
       }),
     );
-    expect(state.finished?.error).toContain("NoSuchBucket");
+    expect(state.finished?.error?.message).toContain("NoSuchBucket");
   });
 
   it("joins a run it did not see start from its progress", () => {

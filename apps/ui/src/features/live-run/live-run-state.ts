@@ -1,5 +1,6 @@
 import type {
   ActiveRun,
+  ApiError,
   IntervalStats,
   LiveIntervals,
   LivePercentiles,
@@ -25,7 +26,8 @@ export type OverTimeSeries = LiveIntervals;
 
 export interface FinishedRun {
   status: Extract<RunStatus, "complete" | "stopped" | "failed">;
-  error: string | null;
+  /** Why a failed run failed, as the backend said it (fields and codes kept for the screen). */
+  error: ApiError | null;
   series: RunSeries;
   seriesRunIds: string[];
 }
@@ -146,7 +148,7 @@ export function reduceRunEvent(state: LiveRunState, event: RunEvent): LiveRunSta
         stopping: false,
         finished: {
           status: event.status,
-          error: event.error?.message ?? null,
+          error: event.error,
           series: event.series,
           seriesRunIds: event.seriesRunIds,
         },

@@ -1,7 +1,7 @@
 import type { LiveTuning, LiveTuningInput, RunEvent } from "@taillab/api";
 import { create } from "zustand";
 import { api, hasBackend } from "../../app/api.ts";
-import { messageOf } from "../../shared/field-errors.ts";
+import { errorText } from "../../shared/said.ts";
 import {
   adoptActiveRun,
   IDLE_RUN,
@@ -52,7 +52,7 @@ export const useLiveRun = create<LiveRunStore>((set, get) => ({
       const marker = await api().retuneRun({ runId, tuning: change });
       set((state) => ({ ...withMarker(state, marker), retuning: null }));
     } catch (error) {
-      set({ retuning: null, notices: withNotice(get().notices, messageOf(error)) });
+      set({ retuning: null, notices: withNotice(get().notices, errorText(error)) });
     }
   },
 
@@ -63,7 +63,7 @@ export const useLiveRun = create<LiveRunStore>((set, get) => ({
     try {
       await api().stopRun({ runId });
     } catch (error) {
-      set({ stopping: false, notices: withNotice(get().notices, messageOf(error)) });
+      set({ stopping: false, notices: withNotice(get().notices, errorText(error)) });
     }
   },
 

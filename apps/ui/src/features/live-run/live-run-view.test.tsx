@@ -1,4 +1,4 @@
-import type { RequestMode, RunEvent } from "@taillab/api";
+import { coded, fieldError, type RequestMode, type RunEvent } from "@taillab/api";
 import { act, fireEvent, screen } from "@testing-library/react";
 import i18next from "i18next";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -95,16 +95,80 @@ describe("live run screen", () => {
         notice: { code: "cleanupLeftovers", params: { objects: 12 } },
       });
       fake.emit({ type: "notice", runId: "r1", message: "replica 2 answers slowly" });
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "embedded testbed listening on http://127.0.0.1:9000 (profile custom, seed 1)",
+        notice: {
+          code: "testbedStarted",
+          params: { urls: ["http://127.0.0.1:9000"], profile: "custom", seed: 1 },
+        },
+      });
     });
     const items = () => [...screen.getByTestId("live-notices").querySelectorAll("li")];
     expect(items().map((item) => item.textContent)).toEqual([
       "Deleting the 12 objects the run wrote and did not delete",
       "replica 2 answers slowly",
+      "Embedded testbed listening on http://127.0.0.1:9000 (profile custom, seed 1)",
     ]);
     await act(() => i18next.changeLanguage("zh-CN"));
     try {
       expect(items()[0]?.textContent).toBe("正在删除本次运行写入但未删除的 12 个对象");
       expect(items()[0]?.dataset.code).toBe("cleanupLeftovers");
+      expect(items()[2]?.textContent).toBe(
+        "内置测试床正在监听 http://127.0.0.1:9000（延迟配置 自定义，随机种子 1）",
+      );
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
+  });
+
+  it("says why the next mode could not start, a distributed run's notice and a failed run's reason, in Chinese", async () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    const missing = fieldError(
+      "bucket",
+      coded("atEndpoint", {
+        url: "http://127.0.0.1:9000",
+        problem: coded("bucketMissing", { bucket: "loadgen", code: "NoSuchBucket" }),
+      }),
+    );
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      act(() => {
+        fake.emit(started("r1", 0, 2, "normal"));
+        fake.emit({
+          type: "notice",
+          runId: "r1",
+          message: "the hedged run could not start: …",
+          notice: {
+            code: "modeCouldNotStart",
+            params: { mode: "hedged", reason: { message: "bucket: …", fields: [missing] } },
+          },
+        });
+        fake.emit({
+          type: "notice",
+          runId: "r1",
+          message: "the Job could not be deleted: forbidden",
+          notice: { code: "jobNotDeleted", params: { error: "forbidden" } },
+        });
+        fake.emit({
+          type: "finished",
+          runId: "r1",
+          status: "failed",
+          error: { message: "bucket: …", fields: [missing] },
+          series: { index: 0, count: 1, mode: "normal" },
+          seriesRunIds: ["r1"],
+        });
+      });
+      const items = [...screen.getByTestId("live-notices").querySelectorAll("li")];
+      const reason =
+        "bucket: 端点 http://127.0.0.1:9000：存储桶“loadgen”不存在（NoSuchBucket）；请创建它或使用 --create-bucket";
+      expect(items.map((item) => item.textContent)).toEqual([
+        `对冲运行未能启动：${reason}`,
+        "无法删除 Job：forbidden",
+      ]);
+      expect(screen.getByTestId("live-finished").textContent).toContain(`运行失败：${reason}`);
     } finally {
       await act(() => i18next.changeLanguage("en"));
     }

@@ -96,6 +96,7 @@ export const liveRunMessages: FeatureMessages = {
       backupsShareReplica:
         "{{mode}} mode with one replica: backups go to the same server as their first attempt and share its queue; add replicas to send them elsewhere",
       testbedStarted: "Embedded testbed listening on {{urls}} (profile {{profile}}, seed {{seed}})",
+      customProfile: "custom",
       cleanupLeftovers_one: "Deleting the {{objects}} object the run wrote and did not delete",
       cleanupLeftovers_other: "Deleting the {{objects}} objects the run wrote and did not delete",
       modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
@@ -111,6 +112,9 @@ export const liveRunMessages: FeatureMessages = {
       jobSubmitted:
         "Submitted Job {{job}} ({{shards}} shards) in namespace {{namespace}}; results in {{folder}}",
       distributedStopping: "Stopping: the run's stop marker is written and its Job deleted",
+      jobNotDeleted: "The Job could not be deleted: {{error}}",
+      folderUnreadable: "The run's folder could not be read: {{error}}",
+      progressNotWritten: "Shard {{shard}}: progress not written: {{error}}",
     },
     mode: {
       normal: "normal",
@@ -226,6 +230,7 @@ export const liveRunMessages: FeatureMessages = {
       backupsShareReplica:
         "{{mode}}模式只有一个副本：备份请求与首次请求发往同一服务器，共用其队列；增加副本才能发往别处",
       testbedStarted: "内置测试床正在监听 {{urls}}（延迟配置 {{profile}}，随机种子 {{seed}}）",
+      customProfile: "自定义",
       cleanupLeftovers_one: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       cleanupLeftovers_other: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
@@ -241,6 +246,9 @@ export const liveRunMessages: FeatureMessages = {
       jobSubmitted:
         "已提交 Job {{job}}（{{shards}} 个分片），命名空间 {{namespace}}；结果写入 {{folder}}",
       distributedStopping: "正在停止：已写入运行的停止标记并删除其 Job",
+      jobNotDeleted: "无法删除 Job：{{error}}",
+      folderUnreadable: "无法读取运行的文件夹：{{error}}",
+      progressNotWritten: "分片 {{shard}}：未能写入进度：{{error}}",
     },
     mode: {
       normal: "普通",

@@ -1,12 +1,18 @@
-import type { RunNotice } from "@taillab/api";
+import { isBuiltinProfileName, type RunNotice } from "@taillab/api";
 import { formatInteger } from "@taillab/report";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { formatDuration } from "../../shared/display-format.ts";
+import { failureText, useSay, type Said } from "../../shared/said.ts";
 import { useLiveRun } from "./live-run-store.ts";
 
 /** A notice the backend sent as data, in the UI's language. */
-export function noticeText(notice: RunNotice, t: TFunction<"live">, language: string): string {
+export function noticeText(
+  notice: RunNotice,
+  t: TFunction<"live">,
+  language: string,
+  say: (said: Said) => string,
+): string {
   switch (notice.code) {
     case "unhedgedOps":
       return t("noticeText.unhedgedOps", {
@@ -18,7 +24,10 @@ export function noticeText(notice: RunNotice, t: TFunction<"live">, language: st
     case "testbedStarted":
       return t("noticeText.testbedStarted", {
         urls: notice.params.urls.join(", "),
-        profile: notice.params.profile,
+        // A profile object of the spec's own is sent as "custom": said in the UI's words.
+        profile: isBuiltinProfileName(notice.params.profile)
+          ? notice.params.profile
+          : t("noticeText.customProfile"),
         seed: notice.params.seed,
       });
     case "cleanupLeftovers":
@@ -57,14 +66,21 @@ export function noticeText(notice: RunNotice, t: TFunction<"live">, language: st
     case "modeCouldNotStart":
       return t("noticeText.modeCouldNotStart", {
         mode: t(`mode.${notice.params.mode}`),
-        reason: notice.params.reason,
+        reason: failureText(notice.params.reason, say),
       });
+    case "jobNotDeleted":
+      return t("noticeText.jobNotDeleted", notice.params);
+    case "folderUnreadable":
+      return t("noticeText.folderUnreadable", notice.params);
+    case "progressNotWritten":
+      return t("noticeText.progressNotWritten", notice.params);
   }
 }
 
 /** What the backend said during the run (a replica down, a hedge budget exhausted…). */
 export function NoticeList() {
   const { t, i18n } = useTranslation("live");
+  const say = useSay();
   const notices = useLiveRun((state) => state.notices);
   if (notices.length === 0) return null;
   return (
@@ -73,7 +89,7 @@ export function NoticeList() {
       <ul className="notice-list">
         {notices.map((entry) => (
           <li key={entry.id} data-code={entry.notice?.code}>
-            {entry.notice ? noticeText(entry.notice, t, i18n.language) : entry.message}
+            {entry.notice ? noticeText(entry.notice, t, i18n.language, say) : entry.message}
           </li>
         ))}
       </ul>

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../app/api.ts";
 import { useSettings } from "../../app/settings-store.ts";
-import { messageOf } from "../../shared/field-errors.ts";
+import { errorText } from "../../shared/said.ts";
 import { downloadFile } from "../../shared/download-file.ts";
 
 type ExportKind = "csv" | "csv-requests" | "json" | "html";
@@ -49,7 +49,7 @@ export function ExportMenu({
     try {
       downloadFile(await api().exportReport(input));
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(errorText(failure));
     } finally {
       setBusy(null);
     }

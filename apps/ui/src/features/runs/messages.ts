@@ -303,7 +303,6 @@ export const runsMessages: FeatureMessages = {
       sweepThroughput: "Throughput against {{along}}",
       sweepOps: "Operations per second against {{along}}",
       sweepLatency: "{{op}} latency against {{along}}",
-      sweepRunsLatency: "Latency against {{along}}",
       dashes: {
         solid: "solid",
         dashed: "dashed",
@@ -672,7 +671,6 @@ export const runsMessages: FeatureMessages = {
       sweepThroughput: "吞吐量随{{along}}的变化",
       sweepOps: "每秒操作数随{{along}}的变化",
       sweepLatency: "{{op}} 延迟随{{along}}的变化",
-      sweepRunsLatency: "延迟随{{along}}的变化",
       dashes: {
         solid: "实线",
         dashed: "虚线",

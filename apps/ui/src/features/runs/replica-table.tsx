@@ -47,7 +47,9 @@ export function ReplicaTable({ summary }: { summary: RunSummary }) {
                 data-served={replica.served}
                 data-ties-dropped={replica.tiesDropped}
               >
-                <td className="mono">{replica.url}</td>
+                <td className="mono" translate="no">
+                  {replica.url}
+                </td>
                 <td className="number">{formatInteger(replica.received)}</td>
                 <td className="number">{formatInteger(replica.completed)}</td>
                 <td className="number">{formatInteger(replica.aborted)}</td>

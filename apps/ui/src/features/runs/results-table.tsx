@@ -199,7 +199,10 @@ function ErrorCodes({ phase }: { phase: PhaseSummary }) {
     <ul className="error-codes" data-testid="error-codes">
       {codes.map(([code, count]) => (
         <li key={code} data-code={code} data-count={count}>
-          <span className="mono">{code}</span> {formatInteger(count)}
+          <span className="mono" translate="no">
+            {code}
+          </span>{" "}
+          {formatInteger(count)}
         </li>
       ))}
     </ul>

@@ -8,7 +8,7 @@ import type {
 } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
-import { messageOf } from "../../shared/field-errors.ts";
+import { errorText } from "../../shared/said.ts";
 
 /** The point and phase the detail screen's charts show. */
 export interface PhaseChoice {
@@ -94,7 +94,7 @@ export const useRunDetail = create<RunDetailState>((set, get) => ({
       });
     } catch (error) {
       if (get().runId !== runId) return;
-      set({ loading: false, error: messageOf(error) });
+      set({ loading: false, error: errorText(error) });
     }
   },
   choose: (choice) => set({ choice }),
@@ -118,7 +118,7 @@ export const useRunDetail = create<RunDetailState>((set, get) => ({
       await get().load(runId);
     } catch (error) {
       if (get().runId !== runId) return;
-      set({ leftovers: { removing: false, result: null, error: messageOf(error) } });
+      set({ leftovers: { removing: false, result: null, error: errorText(error) } });
     }
   },
   applyEntry(entry) {

@@ -40,18 +40,20 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
         </span>
         <span className="badge">{t(`loops.${summary.loop}`)}</span>
         <span className="muted">{formatRunDate(meta.createdAt, language)}</span>
-        <span className="muted mono" title={t("detail.runId")}>
+        <span className="muted mono" title={t("detail.runId")} translate="no">
           {meta.id}
         </span>
       </div>
       <div className="grid-2 run-facts">
         <dl className="facts">
           <dt>{summary.endpointUrls.length > 1 ? t("detail.replicas") : t("detail.endpoint")}</dt>
-          <dd className="mono">{summary.endpointUrls.join(", ") || "—"}</dd>
+          <dd className="mono" translate="no">
+            {summary.endpointUrls.join(", ") || "—"}
+          </dd>
           <dt>{t("detail.server")}</dt>
-          <dd>{server ?? t("detail.unknown")}</dd>
+          <dd translate={server ? "no" : undefined}>{server ?? t("detail.unknown")}</dd>
           <dt>{t("detail.machine")}</dt>
-          <dd>
+          <dd translate="no">
             {meta.environment.os} · {meta.environment.cpuModel} ×{meta.environment.cpuCount}
           </dd>
           <dt>{t("detail.tags")}</dt>

@@ -1,7 +1,7 @@
 import type { RunIndexEntry } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
-import { messageOf } from "../../shared/field-errors.ts";
+import { errorText } from "../../shared/said.ts";
 import { useRunDetail } from "./run-detail-store.ts";
 
 interface RunsState {
@@ -43,7 +43,7 @@ export const useRuns = create<RunsState>((set) => {
       useRunDetail.getState().applyEntry(entry);
       return true;
     } catch (error) {
-      set({ error: messageOf(error) });
+      set({ error: errorText(error) });
       return false;
     }
   };
@@ -73,7 +73,7 @@ export const useRuns = create<RunsState>((set) => {
               : null,
         }));
       } catch (error) {
-        set({ loading: false, error: messageOf(error) });
+        set({ loading: false, error: errorText(error) });
       }
     },
     setQuery: (query) => set({ query }),
@@ -99,7 +99,7 @@ export const useRuns = create<RunsState>((set) => {
         }));
         return true;
       } catch (error) {
-        set({ error: messageOf(error) });
+        set({ error: errorText(error) });
         return false;
       }
     },

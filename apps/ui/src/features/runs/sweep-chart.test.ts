@@ -4,6 +4,7 @@ import i18next from "i18next";
 import { describe, expect, it } from "vitest";
 import "../../shared/test-support/render.tsx";
 import { TEST_THEME } from "../../shared/test-support/chart-theme-fixture.ts";
+import { colorDistance } from "../../shared/test-support/color-distance.ts";
 import { lineStyles } from "./sweep-chart.tsx";
 import { sweepChartLines } from "./sweep-chart-data.ts";
 import { runDetailFixture } from "./test-support/run-fixtures.ts";
@@ -30,22 +31,42 @@ describe("sweep chart lines", () => {
     expect(styles.map((style) => style.label)).toEqual(["p50", "p99", "p99.9"]);
   });
 
-  it("gives several runs a colour each (their modes'), one legend entry each, dashes for the rest", () => {
+  it("gives several runs a hue each (their modes'), one legend entry each, a shade and a dash per percentile", () => {
     const runs = [
       { label: "normal run", summary: sweep("normal") },
       { label: "hedged run", summary: sweep("hedged") },
+      { label: "tied run", summary: sweep("tied") },
     ];
-    const metrics = ["p50Ms", "p99Ms"] as const;
+    const metrics = ["p50Ms", "p99Ms", "p999Ms"] as const;
     const lines = sweepChartLines(runs, "objectSize", metrics, "GET");
     const styles = lineStyles({ lines, runs, metrics, oneOp: true, t });
-    expect(new Set(styles.map((style) => style.group))).toEqual(new Set([0, 1]));
-    expect(new Set(styles.map((style) => style.color(TEST_THEME)))).toEqual(
-      new Set([PALETTES.light.modes.normal, PALETTES.light.modes.hedged]),
-    );
+    expect(styles).toHaveLength(9);
+    // The legend lists each run once: its lines share a group and a label.
+    expect(new Set(styles.map((style) => style.group))).toEqual(new Set([0, 1, 2]));
     expect(new Set(styles.map((style) => style.label))).toEqual(
-      new Set(["normal run", "hedged run"]),
+      new Set(["normal run", "hedged run", "tied run"]),
     );
-    expect(new Set(styles.map((style) => style.dash.join()))).toEqual(new Set(["", "8,5"]));
+    expect(new Set(styles.map((style) => style.dash.join()))).toEqual(new Set(["", "8,5", "2,4"]));
+    // Every (run, percentile) line has a colour of its own…
+    const colors = styles.map((style) => style.color(TEST_THEME));
+    for (const [index, color] of colors.entries()) {
+      for (const other of colors.slice(index + 1)) {
+        expect(colorDistance(color, other)).toBeGreaterThan(10);
+      }
+    }
+    // …of its run's hue, the middle percentile the run's colour itself.
+    const bases = runs.map((run) => PALETTES.light.modes[run.summary.mode]);
+    lines.forEach((line, index) => {
+      const nearest = bases
+        .map((base, run) => ({ run, distance: colorDistance(colors[index]!, base) }))
+        .sort((a, b) => a.distance - b.distance)[0];
+      expect(nearest?.run).toBe(line.runIndex);
+      if (line.metric === "p99Ms") expect(colors[index]).toBe(bases[line.runIndex]);
+    });
+    // One percentile drawn: each run in its very colour.
+    const p99 = sweepChartLines(runs, "objectSize", ["p99Ms"], "GET");
+    const single = lineStyles({ lines: p99, runs, metrics: ["p99Ms"], oneOp: true, t });
+    expect(single.map((style) => style.color(TEST_THEME))).toEqual(bases);
   });
 
   it("colours groups of points apart when one run has several", () => {

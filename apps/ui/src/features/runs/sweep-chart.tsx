@@ -2,6 +2,7 @@ import type { Operation } from "@taillab/api";
 import type { SweepAxis, SweepMetric } from "@taillab/core";
 import {
   colorOf,
+  familyShade,
   formatFixed,
   formatInteger,
   formatMs,
@@ -49,9 +50,10 @@ const DASHES: readonly { pattern: number[]; name: string }[] = [
 const OP_ORDER: readonly Operation[] = ["PUT", "GET", "DELETE"];
 
 /**
- * How the lines of a chart are told apart. Several runs: a colour per run (its mode's when the
- * runs are one per mode) and one legend entry each, the percentile or operation by dash. One
- * run with several groups of points: a colour per group. One group: a colour per percentile.
+ * How the lines of a chart are told apart. Several runs: a hue per run (its mode's when the runs
+ * are one per mode) and one legend entry each, each percentile (or operation) a shade of it and
+ * a dash. One run with several groups of points: a hue per group, shaded and dashed the same
+ * way. One group: a colour per percentile, the percentiles' own.
  */
 interface LineStyle {
   color: (theme: ChartTheme) => string;
@@ -96,14 +98,23 @@ function dashOf(line: SweepChartLine, context: StyleContext): number {
     : OP_ORDER.indexOf(line.op);
 }
 
+/** The dashes the chart's lines use, in order: a line's shade is its dash's place among them. */
+function dashesPresent(context: StyleContext): number[] {
+  return [...new Set(context.lines.map((line) => dashOf(line, context)))].sort((a, b) => a - b);
+}
+
 export function lineStyles(context: StyleContext): LineStyle[] {
   const { lines, runs, metrics, oneOp, t } = context;
   const metricName = (line: SweepChartLine) => t(`charts.metrics.${line.metric}`);
   const dash = (line: SweepChartLine) => DASHES[dashOf(line, context) % DASHES.length]!.pattern;
+  const present = dashesPresent(context);
+  const shaded = (theme: ChartTheme, base: string, line: SweepChartLine) =>
+    familyShade(theme.palette, base, present.indexOf(dashOf(line, context)), present.length);
   if (runs.length > 1) {
     const colors = runLineColors(runs.map((run) => run.summary.mode));
     return lines.map((line) => ({
-      color: (theme) => colorOf(theme.palette, colors[line.runIndex] ?? { series: 0 }),
+      color: (theme) =>
+        shaded(theme, colorOf(theme.palette, colors[line.runIndex] ?? { series: 0 }), line),
       dash: dash(line),
       label: line.runLabel,
       group: line.runIndex,
@@ -122,7 +133,7 @@ export function lineStyles(context: StyleContext): LineStyle[] {
       };
     }
     return {
-      color: (theme) => seriesColor(theme, line.group),
+      color: (theme) => shaded(theme, seriesColor(theme, line.group), line),
       dash: dash(line),
       label: [...parts, fixedText(line, t)].filter(Boolean).join(" · "),
       group: index,
@@ -134,7 +145,7 @@ export function lineStyles(context: StyleContext): LineStyle[] {
 function dashKey(context: StyleContext): string | null {
   if (context.runs.length <= 1) return null;
   const { t } = context;
-  const present = [...new Set(context.lines.map((line) => dashOf(line, context)))].sort();
+  const present = dashesPresent(context);
   if (present.length <= 1) return null;
   const what = (index: number) =>
     dashKeyOf(context) === "metric"
@@ -219,7 +230,7 @@ function sweepConfig(
 /**
  * One sweep chart: metrics against object size or against concurrency, one line per run,
  * operation and combination of the other parameters (the labs' "clients-samples-size" lines).
- * A latency chart lets the user choose its percentiles and a linear or log axis.
+ * A latency chart lets the user choose its percentiles; every one, a linear or log axis.
  */
 export function SweepChart({
   runs,
@@ -269,9 +280,8 @@ export function SweepChart({
         testId={testId}
         label={title}
         deps={[lines, styles.map((style) => style.label).join(), xValues, t]}
-        logScale={
-          latency ? wantsLogAxis(lines.flatMap((line) => line.points.map((p) => p.y))) : undefined
-        }
+        // Throughput and ops across object sizes span decades too: every sweep chart may be log.
+        logScale={wantsLogAxis(lines.flatMap((line) => line.points.map((p) => p.y)))}
         tools={
           latency ? (
             <PercentileChooser
@@ -279,7 +289,8 @@ export function SweepChart({
               chosen={chosen}
               onChange={setChosen}
               testId={`${testId}-percentile`}
-              colored={runs.length === 1}
+              // The chips wear the percentiles' colours where the lines do: one run, one group.
+              colored={runs.length === 1 && new Set(lines.map((line) => line.group)).size === 1}
             />
           ) : null
         }

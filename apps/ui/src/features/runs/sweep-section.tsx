@@ -13,8 +13,8 @@ const P99: readonly SweepMetric[] = ["p99Ms"];
 /**
  * The charts the labs drew by hand from a sweep, for each swept axis: one run gets throughput,
  * ops/s and each operation's latency percentiles (as its report does); several runs get
- * throughput and latency (p99 first; more a click away), a colour per run, so the charts stay
- * readable.
+ * throughput and each operation's latency (p99 first; more a click away), a hue per run, so the
+ * charts stay readable.
  */
 export function SweepSection({ runs, testId }: { runs: readonly SweepRun[]; testId: string }) {
   const { t } = useTranslation("runs");
@@ -33,19 +33,17 @@ export function SweepSection({ runs, testId }: { runs: readonly SweepRun[]; test
       op?: Operation;
       title: string;
     }[] = [{ key: "mbps", metrics: THROUGHPUT, title: t("charts.sweepThroughput", { along }) }];
-    if (single) {
-      charts.push(
-        { key: "ops", metrics: OPS, title: t("charts.sweepOps", { along }) },
-        ...ops.map((op) => ({
-          key: `latency-${op}`,
-          metrics: LATENCY,
-          op,
-          title: t("charts.sweepLatency", { along, op }),
-        })),
-      );
-    } else {
-      charts.push({ key: "p99", metrics: P99, title: t("charts.sweepRunsLatency", { along }) });
-    }
+    if (single) charts.push({ key: "ops", metrics: OPS, title: t("charts.sweepOps", { along }) });
+    // An operation's latency a chart: a run's percentiles are told apart by shade and dash,
+    // which leave nothing to tell its operations apart by.
+    charts.push(
+      ...ops.map((op) => ({
+        key: `${single ? "latency" : "p99"}-${op}`,
+        metrics: single ? LATENCY : P99,
+        op,
+        title: t("charts.sweepLatency", { along, op }),
+      })),
+    );
     return charts.map((chart) => (
       <SweepChart
         key={`${sweepAxis}-${chart.key}`}

@@ -1,4 +1,13 @@
-import type { ConnectionReport, Experiment, LiveTuning, SavedEndpoint } from "@taillab/api";
+import {
+  codeOf,
+  coded,
+  englishOf,
+  type CodedMessage,
+  type ConnectionReport,
+  type Experiment,
+  type LiveTuning,
+  type SavedEndpoint,
+} from "@taillab/api";
 
 /** Records as the backend answers them, for the UI's unit tests. */
 
@@ -49,18 +58,49 @@ export const OK_REPORT: ConnectionReport = {
   ],
 };
 
-export const BUCKET_REPORT: ConnectionReport = {
-  verdict: "bucket",
-  message: 'endpoint http://127.0.0.1:9000: bucket "loadgen" does not exist (NoSuchBucket)',
-  checks: [
-    { name: "reachable", ok: true, detail: "HTTP 404 in 2 ms" },
-    { name: "credentials", ok: true, detail: "keys accepted" },
-    { name: "bucket", ok: false, detail: "NoSuchBucket" },
-    { name: "requests", ok: null, detail: "" },
-  ],
-  server: "MinIO",
-  timings: [],
+type Check = ConnectionReport["checks"][number];
+
+/** A check as the backend reports it: its detail in English, its code and params. */
+function check(name: Check["name"], ok: boolean | null, detail: CodedMessage): Check {
+  return { name, ok, detail: englishOf(detail), ...codeOf(detail) };
+}
+
+const PASSED: Record<Check["name"], CodedMessage> = {
+  reachable: coded("serverAnswered", { status: 404 }),
+  credentials: coded("keyAccepted"),
+  bucket: coded("bucketAnswers", { bucket: "loadgen" }),
+  requests: coded("probeWorked", { kib: 1 }),
 };
+
+/** A test whose check `at` failed as `problem` says, the checks before it passed: the backend's way. */
+export function failedReport(
+  verdict: ConnectionReport["verdict"],
+  problem: CodedMessage,
+  at: Check["name"] = "bucket",
+): ConnectionReport {
+  const sentence = coded("labelled", { label: "http://127.0.0.1:9000", text: problem });
+  const names = Object.keys(PASSED) as Check["name"][];
+  const failed = names.indexOf(at);
+  return {
+    verdict,
+    message: englishOf(sentence),
+    ...codeOf(sentence),
+    checks: names.map((name, index) =>
+      index < failed
+        ? check(name, true, PASSED[name])
+        : index === failed
+          ? check(name, false, problem)
+          : check(name, null, coded("notTried")),
+    ),
+    server: "MinIO",
+    timings: [],
+  };
+}
+
+export const BUCKET_REPORT = failedReport(
+  "bucket",
+  coded("bucketDoesNotExist", { bucket: "loadgen" }),
+);
 
 export function experiment(overrides: Partial<Experiment> = {}): Experiment {
   return {
