@@ -65,12 +65,13 @@ export function startLiveSession(options: LiveSessionOptions): LiveSession {
     const changed = changedKnobs(before, after);
     const profileMoved = changed.some((knob) => PROFILE_KNOBS.has(knob));
     if (profileMoved) testbed.setProfile(profileWithTuning(baseProfile, after));
-    // New replicas serve before the engine sends to them; leaving ones get no new requests first.
+    // New replicas serve before the engine sends to them; leaving ones stop once the engine's
+    // requests to them are done.
     if (after.replicas > urls.length) urls = await testbed.setReplicas(after.replicas);
     const leaving = after.replicas < urls.length;
     if (leaving) urls = urls.slice(0, after.replicas);
     tuning = after;
-    tuner.retune(engineTuning());
+    await tuner.retune(engineTuning());
     if (leaving) await testbed.setReplicas(after.replicas);
     return mark(changed);
   };

@@ -53,6 +53,8 @@ const stopController = new AbortController();
 const stopSignal = stopController.signal;
 // A live session retunes it (mode, hedge options, replicas) while the phase runs.
 const setup = createRequestSetup({ ...init, clock });
+/** The requests being executed now: a retune waits for those started before it. */
+const requestsInFlight = new Set<Promise<LogicalResult>>();
 
 /**
  * Each key's object size: the point's one size, or drawn from the workload's distribution by a
@@ -491,10 +493,9 @@ async function runRequest(
   const planned = mix ? planMixRequest(run, mix, origin) : planPhaseRequest(run.command, index);
   const { withBackups, single } = setup.executorsOn(run.signal);
   const executor = planned.backups ? withBackups : single;
-  const result = await executor.execute(
-    planned.send,
-    requestClassOf(planned.op, planned.sizeBytes),
-  );
+  const executing = executor.execute(planned.send, requestClassOf(planned.op, planned.sizeBytes));
+  requestsInFlight.add(executing);
+  const result = await executing.finally(() => requestsInFlight.delete(executing));
   // A request cut short by a stop (or the phase's end) measured nothing; it is not counted.
   if (run.signal.aborted && result.winner === null) return;
   noteHealth(run, result);
@@ -688,7 +689,11 @@ port.on("message", (message: CoordinatorMessage) => {
     return;
   }
   if (message.type === "retune") {
+    // Requests started before the change may still send to a replica it left out (a backup
+    // after its delay): the change is done when they are.
+    const startedBefore = [...requestsInFlight];
     setup.retune(message);
+    void Promise.allSettled(startedBefore).then(() => send({ type: "retuned" }));
     return;
   }
   runPhase(message).catch((error: unknown) => {

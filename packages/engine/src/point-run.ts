@@ -30,6 +30,7 @@ import {
   type PhaseAccountShape,
   type ShardRole,
 } from "@taillab/core";
+import { once } from "node:events";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
@@ -472,9 +473,10 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   const broadcast = (message: CoordinatorMessage) => {
     for (const worker of workers) worker.postMessage(message);
   };
-  // Each worker keeps its pools' size: they were sized for backups from the start.
-  const retune = ({ mode, hedge, targets }: EngineTuning) =>
-    workers.forEach((worker, index) => {
+  // Each worker keeps its pools' size: they were sized for backups from the start. Workers that
+  // end meanwhile send no request anywhere, so their end answers for them.
+  const retune = async ({ mode, hedge, targets }: EngineTuning) => {
+    const retuned = workers.map((worker, index) => {
       const maxConnections = connectionsPerReplica(shares[index] ?? 1, poolMode);
       const message: CoordinatorMessage = {
         type: "retune",
@@ -482,8 +484,12 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         hedge,
         targets: targets.map((target) => ({ ...target, maxConnections })),
       };
+      const answered = nextMessage(worker, "retuned");
       worker.postMessage(message);
+      return Promise.race([answered, once(worker, "exit")]);
     });
+    await Promise.race([Promise.all(retuned), failure.catch(() => {})]);
+  };
   const unfollow = options.tuner?.follow(retune);
   const terminate = async () => {
     unfollow?.();

@@ -26,13 +26,17 @@ export class RunTuner {
     return this.latest;
   }
 
-  retune(tuning: EngineTuning): void {
+  /**
+   * Resolves once every follower has the change and the requests it had started before it are
+   * done: from then on no request goes to a replica the change left out, so it may be stopped.
+   */
+  async retune(tuning: EngineTuning): Promise<void> {
     this.latest = tuning;
-    for (const listener of this.listeners) listener(tuning);
+    await Promise.all([...this.listeners].map((listener) => listener(tuning)));
   }
 
   /** Calls `listener` with every later retune; returns the function that stops it. */
-  follow(listener: (tuning: EngineTuning) => void): () => void {
+  follow(listener: (tuning: EngineTuning) => Promise<void>): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -110,6 +110,8 @@ export type WorkerMessage =
   | { type: "ready" }
   | WorkerReport
   | { type: "phaseDone" }
+  /** The last retune is in use, and every request started before it is done. */
+  | { type: "retuned" }
   | { type: "failed"; message: string }
   /** This worker found the server lost: every worker ends the phase (see server-health.ts). */
   | { type: "serverLost"; loss: ServerLoss };

@@ -84,7 +84,7 @@ describe("the live tail lab", () => {
     ]);
     expect(summary.testbed).toHaveLength(1);
     const get = summary.points[0]?.phases.find((phase) => phase.op === "GET");
-    expect(get?.errors).toBe(0);
+    expect(get?.errorsByCode).toEqual({});
     expect(get?.hedge?.attempts).toBeGreaterThan(get?.requests ?? 0);
     const seconds = intervals.find((phase) => phase.op === "GET")?.intervals ?? [];
     expect(seconds.some((second) => (second.backups ?? 0) > 0)).toBe(true);
