@@ -5,7 +5,7 @@ import {
   type PhaseIntervals,
 } from "@taillab/api";
 import { decodeHistogram } from "./latency-histogram.ts";
-import { tallyOfHistogram, tallyStatsMs, type EncodedTally } from "./latency-tally.ts";
+import { intervalLatencyMs, tallyOfHistogram, type EncodedTally } from "./latency-tally.ts";
 import { INTERVAL_US, type PhaseAccountDelta } from "./phase-account.ts";
 
 /**
@@ -147,12 +147,8 @@ export function intervalsFromLog(lines: readonly IntervalLogLine[]): PhaseInterv
     } else if (line.kind === "backups") {
       interval.backups = histogram.totalCount;
     } else {
-      const stats = tallyStatsMs(tallyOfHistogram(histogram, line.tally.maxUs));
       interval.requests = histogram.totalCount;
-      interval.p50Ms = stats?.p50 ?? null;
-      interval.p99Ms = stats?.p99 ?? null;
-      interval.p999Ms = stats?.p999 ?? null;
-      interval.maxMs = stats?.max ?? null;
+      Object.assign(interval, intervalLatencyMs(tallyOfHistogram(histogram, line.tally.maxUs)));
     }
     histogram.destroy();
     phase.byStart.set(startMs, interval);

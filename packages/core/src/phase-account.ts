@@ -18,6 +18,7 @@ import {
   createTally,
   destroyTally,
   encodeTally,
+  intervalLatencyMs,
   mergeTally,
   recordDuration,
   resetTally,
@@ -345,16 +346,12 @@ export class PhaseAccount {
 
   private statsOfInterval(index: number): IntervalStats {
     const interval = this.intervals.get(index) as IntervalTallies;
-    const stats = tallyStatsMs(interval.latency);
     return {
       startMs: (index * INTERVAL_US) / 1000,
       lengthMs: INTERVAL_US / 1000,
       requests: interval.latency.count,
       errors: interval.failures.count,
-      p50Ms: stats?.p50 ?? null,
-      p99Ms: stats?.p99 ?? null,
-      p999Ms: stats?.p999 ?? null,
-      maxMs: stats?.max ?? null,
+      ...intervalLatencyMs(interval.latency),
       backups: interval.backups.count,
     };
   }
