@@ -23,6 +23,7 @@ import {
   repeatedPhaseStats,
   shardPointParams,
   shardSpecProblems,
+  type PhaseAccountDelta,
   type ShardRole,
 } from "@taillab/core";
 import {
@@ -52,6 +53,15 @@ export interface RunHooks {
   /** About 10 a second: the phase's progress, and its live percentiles and intervals. */
   onProgress?: (progress: RunProgress, live: LiveFigures) => void;
   onRecords?: (pointIndex: number, records: readonly RequestRecord[]) => void;
+  /**
+   * A measured phase's seconds as they are over (see runPoint's onIntervals): each repetition's
+   * before its point's onPhaseDone, whose account no longer holds them.
+   */
+  onIntervals?: (
+    pointIndex: number,
+    op: Operation,
+    intervals: PhaseAccountDelta["intervals"],
+  ) => void;
   /** A measured phase starts (each repetition's too): live views reset their figures here. */
   onPhaseStart?: (pointIndex: number, op: Operation) => void;
   /** Each operation of a point once it ended (repetitions merged): summary and account. */
@@ -95,6 +105,8 @@ export interface ShardPart {
   /** Passes the start barrier: answers the common start, epoch ms (see runPoint's startGate). */
   startGate: () => Promise<number>;
   onStarted: (epochMs: number) => void;
+  /** The newest seconds its progress carries (see runPoint's recentSeconds). */
+  recentSeconds: number;
 }
 
 export interface RunStart {
@@ -429,6 +441,10 @@ async function runPoints(
             { percentiles, intervals, encodeLatency, encodeRecentIntervals, ended },
           ),
         onRecords: (records) => hooks.onRecords?.(pointIndex, records),
+        ...(hooks.onIntervals
+          ? { onIntervals: (op, intervals) => hooks.onIntervals?.(pointIndex, op, intervals) }
+          : {}),
+        ...(shard ? { recentSeconds: shard.recentSeconds } : {}),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),
         onPhaseDone: (phase) => phases.push(phase),
         onServerLost: ({ sinceMs, atMs, failures, lastError }, phase) => {

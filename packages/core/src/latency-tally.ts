@@ -140,9 +140,9 @@ export function livePercentilesOf(tally: LatencyTally): LivePercentiles | null {
 
 /** An interval's latency figures; null ones before its first success. */
 export function intervalLatencyMs(
-  tally: LatencyTally,
+  tally: LatencyTally | null,
 ): Pick<IntervalStats, "p50Ms" | "p99Ms" | "p999Ms" | "maxMs"> {
-  if (tally.count === 0) return { p50Ms: null, p99Ms: null, p999Ms: null, maxMs: null };
+  if (!tally || tally.count === 0) return { p50Ms: null, p99Ms: null, p999Ms: null, maxMs: null };
   const { p50, p99, p999 } = tallyPercentilesMs(tally, ["p50", "p99", "p999"]);
   return { p50Ms: p50, p99Ms: p99, p999Ms: p999, maxMs: toMs(tally.maxUs) };
 }

@@ -15,7 +15,13 @@ import {
   type ShardResult,
   type ShardStatus,
 } from "@taillab/api";
-import { expandSweep, shardPointParams, type RunFolderUri, type ShardRole } from "@taillab/core";
+import {
+  expandSweep,
+  shardPointParams,
+  type PhaseAccountDelta,
+  type RunFolderUri,
+  type ShardRole,
+} from "@taillab/core";
 import type { SecretSources } from "../credentials.ts";
 import { captureEnvironment } from "../run-environment.ts";
 import {
@@ -85,6 +91,8 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
   const { markers } = runFolder;
   const runStartEpochMs = alignedRunStartMs(startAtMs, Date.now());
   const phases = new Map<number, ShardPhase[]>();
+  // The result carries each phase's seconds in its account, as the merge reads them.
+  const seconds = new Map<string, PhaseAccountDelta["intervals"]>();
   let barrier: BarrierPassed | null = null;
   const progress = progressWriter(markers, role, hooks.onNotice, () =>
     barrier ? { runStartEpochMs, t0Ms: barrier.t0Ms } : null,
@@ -147,12 +155,19 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
           hooks.onProgress?.(update, live);
         },
         onRecords: (pointIndex, batch) => records?.add(pointIndex, batch),
+        onIntervals: (pointIndex, op, intervals) => {
+          const key = `${pointIndex}/${op}`;
+          const kept = seconds.get(key);
+          if (kept) kept.push(...intervals);
+          else seconds.set(key, [...intervals]);
+        },
         onCleanup: async (done) => {
           cleanup = done;
         },
         onPhaseDone: (pointIndex, { shape, summary: phaseSummary, account }) => {
           const list = phases.get(pointIndex) ?? [];
-          list.push({ ...shape, summary: phaseSummary, account });
+          const intervals = seconds.get(`${pointIndex}/${shape.op}`) ?? [];
+          list.push({ ...shape, summary: phaseSummary, account: { ...account, intervals } });
           phases.set(pointIndex, list);
         },
       },
@@ -175,6 +190,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
         onStarted: (epochMs) => {
           startedAtMs = epochMs;
         },
+        recentSeconds: recentSecondsOf(role.count),
       },
     );
     const result = await finish(summary.status, summary, null);
