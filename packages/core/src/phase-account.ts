@@ -32,6 +32,7 @@ import {
   type AttemptTimeline,
   type LogicalRequest,
 } from "./logical-request.ts";
+import { SteadyBuckets } from "./steady-buckets.ts";
 import { addToTail, mergeTail, tailBreakdown, type TailBuckets } from "./tail-breakdown.ts";
 
 /**
@@ -124,7 +125,7 @@ export class PhaseAccount {
   private readonly tallies: Record<TallyName, LatencyTally>;
   private hedge = emptyHedgeCounts();
   private readonly segments = new Map<number, Segment>();
-  private readonly steady = new Map<number, [number, number]>();
+  private readonly steady = new SteadyBuckets();
   private readonly intervals = new Map<number, IntervalTallies>();
   /** Seconds before this one were taken out (takeIntervalsBefore); a late answer starts afresh. */
   private intervalsTakenBefore = Number.NEGATIVE_INFINITY;
@@ -175,9 +176,9 @@ export class PhaseAccount {
       const backup = request.attempts[index] as AttemptTimeline;
       recordDuration(intervalTally(interval, "backups"), backup.readyUs - first.readyUs);
     }
-    const steady = this.steadyAt(last.endUs);
-    steady[0] += 1;
+    const steadyBucket = Math.floor(last.endUs / STEADY_BUCKET_US);
     if (!winner) {
+      this.steady.add(steadyBucket, 1, 0);
       const code = last.error ?? "Unknown";
       this.errorsByCode[code] = (this.errorsByCode[code] ?? 0) + 1;
       this.errorCount += 1;
@@ -185,7 +186,7 @@ export class PhaseAccount {
       return;
     }
     this.bytes += winner.bytes;
-    steady[1] += winner.bytes;
+    this.steady.add(steadyBucket, 1, winner.bytes);
     const parts = latencyParts(request);
     if (!parts) return;
     recordDuration(this.tallies.latency, parts.latencyUs);
@@ -227,9 +228,11 @@ export class PhaseAccount {
       own.lastEndUs = Math.max(own.lastEndUs, segment.lastEndUs);
     }
     for (let at = 0; at < delta.steady.length; at += 3) {
-      const bucket = this.steadyAt((delta.steady[at] as number) * STEADY_BUCKET_US);
-      bucket[0] += delta.steady[at + 1] as number;
-      bucket[1] += delta.steady[at + 2] as number;
+      this.steady.add(
+        delta.steady[at] as number,
+        delta.steady[at + 1] as number,
+        delta.steady[at + 2] as number,
+      );
     }
     for (const { index, latency, failures, backups } of delta.intervals) {
       const interval = this.intervalAt(index * INTERVAL_US);
@@ -418,8 +421,6 @@ export class PhaseAccount {
         lanes,
       };
     });
-    const steady: number[] = [];
-    for (const [bucket, [count, bytes]] of this.steady) steady.push(bucket, count, bytes);
     return {
       requests: this.requestCount,
       errorsByCode: { ...this.errorsByCode },
@@ -430,7 +431,7 @@ export class PhaseAccount {
       segments: changedOnly
         ? segments.filter((segment) => this.dirtyLanes.has(segment.phaseIndex))
         : segments,
-      steady,
+      steady: this.steady.flattened(),
       intervals: this.encodedIntervals(),
       tail: [...this.tail].map(([bucket, sums]) => [bucket, [...sums]]),
     };
@@ -467,16 +468,6 @@ export class PhaseAccount {
       this.dirtyLanes.set(phaseIndex, dirty);
     }
     dirty.add(client);
-  }
-
-  private steadyAt(endUs: number): [number, number] {
-    const bucket = Math.floor(endUs / STEADY_BUCKET_US);
-    let sums = this.steady.get(bucket);
-    if (!sums) {
-      sums = [0, 0];
-      this.steady.set(bucket, sums);
-    }
-    return sums;
   }
 
   private intervalAt(endUs: number): IntervalTallies {
@@ -543,12 +534,9 @@ export class PhaseAccount {
       const fromBucket = Math.ceil(lastFirstStart / STEADY_BUCKET_US);
       const toBucket = Math.floor(firstLastEnd / STEADY_BUCKET_US);
       if (!(toBucket > fromBucket)) continue;
-      for (let bucket = fromBucket; bucket < toBucket; bucket += 1) {
-        const sums = this.steady.get(bucket);
-        if (!sums) continue;
-        requests += sums[0];
-        bytes += sums[1];
-      }
+      const sums = this.steady.sum(fromBucket, toBucket);
+      requests += sums.answers;
+      bytes += sums.bytes;
       windowUs += (toBucket - fromBucket) * STEADY_BUCKET_US;
       fromUs ??= fromBucket * STEADY_BUCKET_US;
       toUs = toBucket * STEADY_BUCKET_US;
