@@ -30,7 +30,8 @@ const BUCKET = "bench";
 const GOAL_PEAK_RSS_MB = 300;
 const CREDENTIALS = ["--access-key", "BENCHKEY", "--secret-key", "bench-secret-key-0123456789"];
 
-const CLI_MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+/** The command as `./pnpm taillab` starts it. */
+const CLI_MAIN = fileURLToPath(new URL("../bin/taillab.js", import.meta.url));
 
 /** VmHWM, the process's peak resident set so far, in MB; null once it is gone. */
 async function peakRssMb(pid: number): Promise<number | null> {

@@ -46,7 +46,7 @@ import type {
   WorkerInit,
   WorkerMessage,
 } from "./worker-protocol.ts";
-import { engineWorkerUrl } from "./worker-url.ts";
+import { engineWorkerEnv, engineWorkerUrl } from "./worker-url.ts";
 
 export interface PointRunOptions {
   /** One per replica of the service; attempts are spread over them. */
@@ -474,6 +474,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
     firstClient += clients;
     return new Worker(engineWorkerUrl("client-worker"), {
       workerData: init,
+      env: engineWorkerEnv(),
       resourceLimits: { maxYoungGenerationSizeMb: CLIENT_WORKER_YOUNG_GENERATION_MB },
     });
   });
