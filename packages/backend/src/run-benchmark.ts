@@ -302,6 +302,14 @@ function modeNotices(spec: RunSpec): RunNotice[] {
 }
 
 /**
+ * `count` keys from key number `firstKey` on, made as they are asked for: a long run's written
+ * keys are millions of strings, and its cleanup deletes them a thousand at a time.
+ */
+function* keysOf(keyPrefix: string, firstKey: number, count: number): Generator<string> {
+  for (let index = 0; index < count; index += 1) yield `${keyPrefix}${firstKey + index}`;
+}
+
+/**
  * What names a run's keys and buckets: its id, and a shard's `<runId>-<shard>`, so a shard's
  * cleanup removes its own keys and workload buckets, never another shard's.
  */
@@ -460,18 +468,12 @@ async function runPoints(
       );
       const leftover = result.writtenKeyCount > result.deletedKeyCount || deleteFailed;
       if (wantsCleanup || makesBuckets) {
-        const keys =
-          wantsCleanup && leftover
-            ? Array.from(
-                { length: result.writtenKeyCount },
-                (_, index) => `${keyPrefix}${firstKey + index}`,
-              )
-            : [];
-        if (keys.length > 0) {
-          notify(hooks, { code: "cleanupLeftovers", params: { objects: keys.length } });
+        const written = wantsCleanup && leftover ? result.writtenKeyCount : 0;
+        if (written > 0) {
+          notify(hooks, { code: "cleanupLeftovers", params: { objects: written } });
         }
         const done = await removeLeftovers(controlPlane, {
-          objects: keys,
+          objects: keysOf(keyPrefix, firstKey, written),
           keyPrefix,
           uploads: wantsCleanup && operations.has("MULTIPART"),
           bucketsOfRun: makesBuckets ? keySpaceOf(runId, shard) : null,

@@ -11,9 +11,10 @@ function scripted(answers: {
 }) {
   const asked: string[] = [];
   const plane = {
-    deleteKeys: async (keys: readonly string[]) => {
-      asked.push(`deleteKeys ${keys.length}`);
-      return answers.deleteKeys ?? { removed: keys.length, failures: [], unanswered: false };
+    deleteKeys: async (keys: Iterable<string>) => {
+      const count = [...keys].length;
+      asked.push(`deleteKeys ${count}`);
+      return answers.deleteKeys ?? { removed: count, failures: [], unanswered: false };
     },
     listKeys: async () => [],
     listUploads: async () => {

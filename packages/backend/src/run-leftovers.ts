@@ -10,8 +10,11 @@ type Kind = RunCleanup["unchecked"][number];
 
 /** What to remove of a run's leftovers. */
 export interface LeftoverPlan {
-  /** Keys known to have been written, or "listed": every key under keyPrefix. */
-  objects: readonly string[] | "listed";
+  /**
+   * Keys known to have been written (taken one batch at a time: a long run's can be made as
+   * they are asked for), or "listed": every key under keyPrefix.
+   */
+  objects: Iterable<string> | "listed";
   /** `<prefix>/<runId>/`: keys and open multipart uploads under it are the run's. */
   keyPrefix: string;
   /** Abort the open multipart uploads under keyPrefix. */
@@ -63,7 +66,7 @@ export async function removeLeftovers(
     plan.objects === "listed"
       ? await listed("objects", () => controlPlane.listKeys(plan.keyPrefix))
       : plan.objects;
-  if (keys.length > 0) count(await controlPlane.deleteKeys(keys), "objects");
+  count(await controlPlane.deleteKeys(keys), "objects");
   if (plan.uploads) {
     const uploads = await listed("uploads", () => controlPlane.listUploads(plan.keyPrefix));
     if (uploads.length > 0) count(await controlPlane.abortUploads(uploads), "uploads");
