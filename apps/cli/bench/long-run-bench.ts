@@ -86,6 +86,14 @@ async function countRecords(libraryDir: string, runId: string) {
 const requestsOf = (summary: RunSummary) =>
   summary.points.flatMap((point) => point.phases).reduce((sum, phase) => sum + phase.requests, 0);
 
+/** The GET phase's own rate, and over the window where all its clients were busy. */
+function getRateOf(summary: RunSummary): string {
+  const get = summary.points[0]?.phases.find((phase) => phase.op === "GET");
+  if (!get) return "no GET phase";
+  const steady = get.steady ? `, ${get.steady.opsPerSec.toFixed(0)} with every client busy` : "";
+  return `the GET phase ${get.opsPerSec.toFixed(0)} requests/s${steady}`;
+}
+
 const libraryDir = await mkdtemp(join(tmpdir(), "taillab-long-run-"));
 const testbed = await startTestbedProcess();
 try {
@@ -103,7 +111,7 @@ try {
   process.stdout.write(
     `\nOne run of ${REQUESTS} GETs of ${SIZE} over ${PREPARED} prepared objects, ${CLIENTS} clients, ` +
       `closed loop, against \`taillab testbed\` in its own process: ${seconds.toFixed(0)} s ` +
-      `(${(REQUESTS / seconds).toFixed(0)} requests/s with start-up and the summary)\n\n`,
+      `(${(REQUESTS / seconds).toFixed(0)} requests/s with start-up and the summary; ${getRateOf(run.summary)})\n\n`,
   );
   process.stdout.write(
     formatTable([

@@ -15,9 +15,9 @@ export interface RecordingOptions {
 
 /**
  * runBenchmark, with everything it measures written through the results store as it goes:
- * records streamed, histograms per phase, and the summary (with the run's status) as soon as the
- * measuring ends; the cleanup that follows is kept in run.json, first as pending (its kinds
- * unchecked), then as done. A run that fails is marked failed; a write the store cannot make (a
+ * records streamed, percentiles over time second by second, histograms per phase, and the summary
+ * (with the run's status) as soon as the measuring ends; the cleanup that follows is kept in
+ * run.json, first as pending (its kinds unchecked), then as done. A run that fails is marked failed; a write the store cannot make (a
  * full disk) stops the run and keeps what was written.
  */
 export async function runAndRecord(
@@ -68,14 +68,16 @@ export async function runAndRecord(
         writer?.appendRecords(pointIndex, records);
         hooks.onRecords?.(pointIndex, records);
       },
+      onIntervals: (pointIndex, op, intervals) => {
+        writer?.addIntervals(intervalLogLines(pointIndex, op, intervals));
+        hooks.onIntervals?.(pointIndex, op, intervals);
+      },
       onPhaseDone: (pointIndex, phase) => {
         const { op } = phase.shape;
         if (writer) {
+          // Its seconds were written as they went (onIntervals).
           histogramWrites.push(
-            writer.addPhase(
-              { pointIndex, op, ...encodedHistogramsOf(phase.account) },
-              intervalLogLines(pointIndex, op, phase.account.intervals),
-            ),
+            writer.addPhase({ pointIndex, op, ...encodedHistogramsOf(phase.account) }, []),
           );
         }
         hooks.onPhaseDone?.(pointIndex, phase);

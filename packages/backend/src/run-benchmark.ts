@@ -24,6 +24,7 @@ import {
   shardPointParams,
   shardSpecProblems,
   shardWorkload,
+  type PhaseAccountDelta,
   type ShardRole,
 } from "@taillab/core";
 import {
@@ -43,7 +44,12 @@ import { startEmbeddedTestbed, type EmbeddedTestbed } from "./embedded-testbed.t
 import { InputError } from "./input-error.ts";
 import { startLiveSession, type LiveSession } from "./live-session.ts";
 import { machineCapacityProblems } from "./machine-capacity.ts";
-import { pendingCleanup, removeLeftovers, type LeftoverPlan } from "./run-leftovers.ts";
+import {
+  pendingCleanup,
+  removeLeftovers,
+  type LeftoverPlan,
+  type WrittenKeys,
+} from "./run-leftovers.ts";
 import { noticeText } from "./run-notices.ts";
 import { resolveTargets, targetNotices, testbedTarget, type RunTarget } from "./run-targets.ts";
 
@@ -53,6 +59,15 @@ export interface RunHooks {
   /** About 10 a second: the phase's progress, and its live percentiles and intervals. */
   onProgress?: (progress: RunProgress, live: LiveFigures) => void;
   onRecords?: (pointIndex: number, records: readonly RequestRecord[]) => void;
+  /**
+   * A measured phase's seconds as they are over (see runPoint's onIntervals): each repetition's
+   * before its point's onPhaseDone, whose account no longer holds them.
+   */
+  onIntervals?: (
+    pointIndex: number,
+    op: Operation,
+    intervals: PhaseAccountDelta["intervals"],
+  ) => void;
   /** A measured phase starts (each repetition's too): live views reset their figures here. */
   onPhaseStart?: (pointIndex: number, op: Operation) => void;
   /** Each operation of a point once it ended (repetitions merged): summary and account. */
@@ -108,6 +123,8 @@ export interface ShardPart {
    */
   startGate: (phaseIndex: number) => Promise<number>;
   onStarted: (epochMs: number) => void;
+  /** The newest seconds its progress carries (see runPoint's recentSeconds). */
+  recentSeconds: number;
 }
 
 export interface RunStart {
@@ -214,10 +231,10 @@ export async function runBenchmark(
       };
       await hooks.onMeasured?.(summary, leftovers && pendingCleanup(leftovers));
       if (leftovers) {
-        if (leftovers.objects.length > 0) {
+        if (leftovers.objects.count > 0) {
           notify(hooks, {
             code: "cleanupLeftovers",
-            params: { objects: leftovers.objects.length },
+            params: { objects: leftovers.objects.count },
           });
         }
         const cleanup = await removeLeftovers(controlPlane, leftovers);
@@ -304,6 +321,24 @@ function modeNotices(spec: RunSpec): RunNotice[] {
   return notices;
 }
 
+/** Key numbers `firstKey` to `firstKey + count - 1`: the keys of a point's repetition. */
+interface KeyRange {
+  firstKey: number;
+  count: number;
+}
+
+/** The keys of `ranges`, made as a cleanup takes them. */
+function writtenKeysOf(keyPrefix: string, ranges: readonly KeyRange[]): WrittenKeys {
+  return {
+    count: ranges.reduce((sum, range) => sum + range.count, 0),
+    *keys() {
+      for (const { firstKey, count } of ranges) {
+        for (let index = 0; index < count; index += 1) yield `${keyPrefix}${firstKey + index}`;
+      }
+    },
+  };
+}
+
 /**
  * What names a run's keys and buckets: its id, and a shard's `<runId>-<shard>`, so a shard's
  * cleanup removes its own keys and workload buckets, never another shard's.
@@ -388,7 +423,7 @@ async function runPoints(
   const operations = workloadOperations(spec);
   // A workload's buckets are never the run's to keep, whatever the phases say.
   const makesBuckets = operations.has("CREATE_BUCKET") || operations.has("DELETE_BUCKET");
-  const leftoverKeys: string[] = [];
+  const leftoverRanges: KeyRange[] = [];
   let firstKey = 0;
   let firstPhaseIndex = 0;
   for (const [pointIndex, wholePoint] of points.entries()) {
@@ -450,6 +485,10 @@ async function runPoints(
             { percentiles, intervals, encodeLatency, encodeRecentIntervals, ended },
           ),
         onRecords: (records) => hooks.onRecords?.(pointIndex, records),
+        ...(hooks.onIntervals
+          ? { onIntervals: (op, intervals) => hooks.onIntervals?.(pointIndex, op, intervals) }
+          : {}),
+        ...(shard ? { recentSeconds: shard.recentSeconds } : {}),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),
         onPhaseDone: (phase) => phases.push(phase),
         onServerLost: ({ sinceMs, atMs, failures, lastError }, phase) => {
@@ -464,11 +503,8 @@ async function runPoints(
         ({ summary }) => summary.op === "DELETE" && summary.errors > 0,
       );
       const leftover = result.writtenKeyCount > result.deletedKeyCount || deleteFailed;
-      if (wantsCleanup && leftover) {
-        for (let index = 0; index < result.writtenKeyCount; index += 1) {
-          leftoverKeys.push(`${keyPrefix}${firstKey + index}`);
-        }
-      }
+      if (wantsCleanup && leftover)
+        leftoverRanges.push({ firstKey, count: result.writtenKeyCount });
       firstKey += result.keySpan;
       firstPhaseIndex += result.phaseCount;
     }
@@ -479,7 +515,7 @@ async function runPoints(
   const leftovers =
     wantsCleanup || makesBuckets
       ? {
-          objects: leftoverKeys,
+          objects: writtenKeysOf(keyPrefix, leftoverRanges),
           keyPrefix,
           uploads: wantsCleanup && operations.has("MULTIPART"),
           bucketsOfRun: makesBuckets ? keySpaceOf(runId, shard) : null,
@@ -489,4 +525,4 @@ async function runPoints(
 }
 
 /** What a run's cleanup will remove: the keys it knows it left, and what it lists. */
-type LeftoverKeys = LeftoverPlan & { objects: string[] };
+type LeftoverKeys = LeftoverPlan & { objects: WrittenKeys };

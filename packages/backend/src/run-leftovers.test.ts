@@ -12,9 +12,10 @@ function scripted(answers: {
 }) {
   const asked: string[] = [];
   const plane = {
-    deleteKeys: async (keys: readonly string[]) => {
-      asked.push(`deleteKeys ${keys.length}`);
-      return answers.deleteKeys ?? { removed: keys.length, failures: [], unanswered: false };
+    deleteKeys: async (keys: Iterable<string>) => {
+      const count = [...keys].length;
+      asked.push(`deleteKeys ${count}`);
+      return answers.deleteKeys ?? { removed: count, failures: [], unanswered: false };
     },
     listKeys: async () => [],
     listUploads: async () => {
@@ -39,8 +40,9 @@ function scripted(answers: {
   return { plane, asked };
 }
 
+const writtenKeys = ["taillab/r1/0", "taillab/r1/1", "taillab/r1/2"];
 const plan = {
-  objects: ["taillab/r1/0", "taillab/r1/1", "taillab/r1/2"],
+  objects: { count: writtenKeys.length, keys: () => writtenKeys },
   keyPrefix: "taillab/r1/",
   uploads: true,
   bucketsOfRun: "r1",

@@ -8,10 +8,19 @@ import {
 
 type Kind = RunCleanup["unchecked"][number];
 
+/**
+ * Keys a run wrote: how many, and the keys themselves, made as a cleanup takes them a batch at a
+ * time (a long run's are millions of strings).
+ */
+export interface WrittenKeys {
+  count: number;
+  keys(): Iterable<string>;
+}
+
 /** What to remove of a run's leftovers. */
 export interface LeftoverPlan {
   /** Keys known to have been written, or "listed": every key under keyPrefix. */
-  objects: readonly string[] | "listed";
+  objects: WrittenKeys | "listed";
   /** `<prefix>/<runId>/`: keys and open multipart uploads under it are the run's. */
   keyPrefix: string;
   /** Abort the open multipart uploads under keyPrefix. */
@@ -62,8 +71,8 @@ export async function removeLeftovers(
   const keys =
     plan.objects === "listed"
       ? await listed("objects", () => controlPlane.listKeys(plan.keyPrefix))
-      : plan.objects;
-  if (keys.length > 0) count(await controlPlane.deleteKeys(keys), "objects");
+      : plan.objects.keys();
+  count(await controlPlane.deleteKeys(keys), "objects");
   if (plan.uploads) {
     const uploads = await listed("uploads", () => controlPlane.listUploads(plan.keyPrefix));
     if (uploads.length > 0) count(await controlPlane.abortUploads(uploads), "uploads");
@@ -84,7 +93,7 @@ export async function removeLeftovers(
  */
 export function pendingCleanup(plan: LeftoverPlan): RunCleanup {
   const unchecked: Kind[] = [];
-  if (plan.objects === "listed" || plan.objects.length > 0) unchecked.push("objects");
+  if (plan.objects === "listed" || plan.objects.count > 0) unchecked.push("objects");
   if (plan.uploads) unchecked.push("uploads");
   if (plan.bucketsOfRun !== null) unchecked.push("buckets");
   return { ...emptyCleanup(), unchecked };

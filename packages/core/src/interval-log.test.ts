@@ -6,17 +6,18 @@ import {
   intervalsFromLog,
   parseIntervalLog,
 } from "./interval-log.ts";
+import type { LogicalRequest } from "./logical-request.ts";
 import { PhaseAccount } from "./phase-account.ts";
 import { createRandom } from "./random.ts";
 
-function accountWithTraffic(seed: number): PhaseAccount {
+/** 5 000 GETs over 3.5 s, 1 % failing. */
+function trafficOf(seed: number): LogicalRequest[] {
   const random = createRandom(seed);
-  const account = new PhaseAccount({ op: "GET", loop: "open", hedgeBudgetPct: null });
-  for (let index = 0; index < 5000; index += 1) {
+  return Array.from({ length: 5000 }, (_, index) => {
     const startUs = index * 700;
     const endUs = startUs + Math.round(random.lognormal(5000, 1));
     const failed = random.next() < 0.01;
-    account.add({
+    return {
       op: "GET",
       intendedStartUs: startUs,
       phaseIndex: 0,
@@ -35,8 +36,13 @@ function accountWithTraffic(seed: number): PhaseAccount {
         },
       ],
       winner: failed ? null : 0,
-    });
-  }
+    };
+  });
+}
+
+function accountWithTraffic(seed: number): PhaseAccount {
+  const account = new PhaseAccount({ op: "GET", loop: "open", hedgeBudgetPct: null });
+  for (const request of trafficOf(seed)) account.add(request);
   return account;
 }
 
@@ -54,6 +60,36 @@ describe("interval log", () => {
     ]);
     expect(text.split("\n")[3]).toMatch(/^Tag=p2\/GET,0\.000,1\.000,\d+\.\d{3},HIST/);
     account.destroy();
+  });
+
+  it("reads a second written in parts as one: seconds taken out early, then their late answers", () => {
+    const whole = accountWithTraffic(6);
+    const streamed = new PhaseAccount({ op: "GET", loop: "open", hedgeBudgetPct: null });
+    const lines: string[] = [];
+    const take = (beforeIndex: number) =>
+      lines.push(
+        ...intervalLogLines(0, "GET", streamed.takeIntervalsBefore(beforeIndex)).map(
+          formatIntervalLogLine,
+        ),
+      );
+    const traffic = trafficOf(6);
+    for (const request of traffic.slice(0, 2500)) streamed.add(request);
+    streamed.takeChangedIntervals();
+    // Seconds 0 and 1 are over; the answers to come still land in second 1 (started by 1.75 s).
+    take(2);
+    expect(streamed.intervalStats().map((second) => second.startMs)).toEqual([]);
+    for (const request of traffic.slice(2500)) streamed.add(request);
+    // A live view is not shown the late part of a second it was already shown whole.
+    expect(streamed.takeChangedIntervals().map((second) => second.startMs)).toEqual([2000, 3000]);
+    expect(streamed.recentIntervals(3600)?.fromIndex).toBe(2);
+    take(Number.POSITIVE_INFINITY);
+    expect(lines.filter((line) => line.startsWith("Tag=p0/GET,1.000,"))).toHaveLength(2);
+    const parsed = parseIntervalLog(intervalLogHeader(0) + lines.join(""));
+    expect(intervalsFromLog(parsed.lines)).toEqual([
+      { pointIndex: 0, op: "GET", intervals: whole.intervalStats() },
+    ]);
+    whole.destroy();
+    streamed.destroy();
   });
 
   it("skips a torn last line and says so", () => {

@@ -4,8 +4,12 @@ import {
   type Operation,
   type PhaseIntervals,
 } from "@taillab/api";
-import { decodeHistogram } from "./latency-histogram.ts";
-import { tallyOfHistogram, tallyStatsMs, type EncodedTally } from "./latency-tally.ts";
+import {
+  createLatencyHistogram,
+  decodeHistogram,
+  mergeEncodedHistogram,
+} from "./latency-histogram.ts";
+import { intervalLatencyMs, tallyOfHistogram, type EncodedTally } from "./latency-tally.ts";
 import { INTERVAL_US, type PhaseAccountDelta } from "./phase-account.ts";
 
 /**
@@ -20,7 +24,10 @@ import { INTERVAL_US, type PhaseAccountDelta } from "./phase-account.ts";
  * One line per operation of a point per second of the run clock (seconds since StartTime, the
  * run's start): the interval's successful requests' latencies (µs, max in ms); the failed
  * requests' times to failure under the tag `p<point>/<OP>/failed`; the backups their requests
- * sent, each as its wait after the first attempt, under `p<point>/<OP>/backups`.
+ * sent, each as its wait after the first attempt, under `p<point>/<OP>/backups`. A run appends
+ * each second's lines once it is over, so a long run holds only its newest seconds; answers that
+ * land in a second after its lines were written get lines of their own, and a reader adds up the
+ * lines of a second (as HdrHistogram's tools add the intervals they are asked to join).
  */
 
 /** latency: successful requests; failed: times to failure; backups: the backups' waits. */
@@ -76,6 +83,27 @@ export function formatIntervalLogLine(line: IntervalLogLine): string {
 
 const LINE = /^Tag=p(\d+)\/([A-Z_]+)(?:\/(failed|backups))?,([\d.]+),([\d.]+),([\d.]+),(\S+)$/;
 
+const TAG = /^Tag=p(\d+)\/([A-Z_]+)[/,]/;
+
+/**
+ * The log's text without the lines of the phases `drop` names (by point and operation): a phase
+ * that never ended wrote only the seconds it was done with, and its lines are rebuilt whole from
+ * its records instead.
+ */
+export function intervalLogWithout(
+  text: string,
+  drop: (pointIndex: number, op: Operation) => boolean,
+): string {
+  return text
+    .split("\n")
+    .filter((line) => {
+      const tag = TAG.exec(line);
+      const op = OperationSchema.safeParse(tag?.[2]);
+      return !(tag && op.success && drop(Number(tag[1]), op.data));
+    })
+    .join("\n");
+}
+
 export interface ParsedIntervalLog {
   runStartEpochMs: number | null;
   lines: IntervalLogLine[];
@@ -116,11 +144,15 @@ export function parseIntervalLog(text: string): ParsedIntervalLog {
   return { runStartEpochMs, lines, skippedLines };
 }
 
-/** Percentiles over time per point and operation, from a parsed log. */
+/**
+ * Percentiles over time per point and operation, from a parsed log. A second with more than one
+ * line of a kind (answers that came after its line was written, or two repetitions meeting in
+ * it) is their sum: histograms added, never percentiles averaged.
+ */
 export function intervalsFromLog(lines: readonly IntervalLogLine[]): PhaseIntervals[] {
   const byPhase = new Map<
     string,
-    { pointIndex: number; op: Operation; byStart: Map<number, IntervalStats> }
+    { pointIndex: number; op: Operation; byStart: Map<number, IntervalLogLine[]> }
   >();
   for (const line of lines) {
     const key = `${line.pointIndex}/${line.op}`;
@@ -130,32 +162,9 @@ export function intervalsFromLog(lines: readonly IntervalLogLine[]): PhaseInterv
       byPhase.set(key, phase);
     }
     const startMs = Math.round(line.startS * 1000);
-    const interval = phase.byStart.get(startMs) ?? {
-      startMs,
-      lengthMs: Math.round(line.lengthS * 1000),
-      requests: 0,
-      errors: 0,
-      p50Ms: null,
-      p99Ms: null,
-      p999Ms: null,
-      maxMs: null,
-      backups: 0,
-    };
-    const histogram = decodeHistogram(line.tally.histogram);
-    if (line.kind === "failed") {
-      interval.errors = histogram.totalCount;
-    } else if (line.kind === "backups") {
-      interval.backups = histogram.totalCount;
-    } else {
-      const stats = tallyStatsMs(tallyOfHistogram(histogram, line.tally.maxUs));
-      interval.requests = histogram.totalCount;
-      interval.p50Ms = stats?.p50 ?? null;
-      interval.p99Ms = stats?.p99 ?? null;
-      interval.p999Ms = stats?.p999 ?? null;
-      interval.maxMs = stats?.max ?? null;
-    }
-    histogram.destroy();
-    phase.byStart.set(startMs, interval);
+    const second = phase.byStart.get(startMs);
+    if (second) second.push(line);
+    else phase.byStart.set(startMs, [line]);
   }
   return [...byPhase.values()]
     .sort(
@@ -166,6 +175,42 @@ export function intervalsFromLog(lines: readonly IntervalLogLine[]): PhaseInterv
     .map(({ pointIndex, op, byStart }) => ({
       pointIndex,
       op,
-      intervals: [...byStart.values()].sort((a, b) => a.startMs - b.startMs),
+      intervals: [...byStart]
+        .sort(([a], [b]) => a - b)
+        .map(([startMs, second]) => intervalOfLines(startMs, second)),
     }));
+}
+
+/** One second's figures from its lines (one histogram decoded at a time). */
+function intervalOfLines(startMs: number, lines: readonly IntervalLogLine[]): IntervalStats {
+  const interval: IntervalStats = {
+    startMs,
+    lengthMs: Math.round((lines[0]?.lengthS ?? 0) * 1000),
+    requests: 0,
+    errors: 0,
+    p50Ms: null,
+    p99Ms: null,
+    p999Ms: null,
+    maxMs: null,
+    backups: 0,
+  };
+  const latency = createLatencyHistogram();
+  let maxUs = 0;
+  let backups = 0;
+  for (const line of lines) {
+    if (line.kind === "latency") {
+      mergeEncodedHistogram(latency, line.tally.histogram);
+      maxUs = Math.max(maxUs, line.tally.maxUs);
+      continue;
+    }
+    const histogram = decodeHistogram(line.tally.histogram);
+    if (line.kind === "failed") interval.errors += histogram.totalCount;
+    else backups += histogram.totalCount;
+    histogram.destroy();
+  }
+  interval.requests = latency.totalCount;
+  interval.backups = backups;
+  Object.assign(interval, intervalLatencyMs(tallyOfHistogram(latency, maxUs)));
+  latency.destroy();
+  return interval;
 }

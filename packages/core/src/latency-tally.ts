@@ -1,6 +1,7 @@
 import {
   PERCENTILE_LEVELS,
   type EncodedTally,
+  type IntervalStats,
   type LatencyStats,
   type LivePercentiles,
 } from "@taillab/api";
@@ -93,18 +94,30 @@ function toMs(valueUs: number): number {
   return Math.round(valueUs) / US_PER_MS;
 }
 
+type PercentileName = keyof typeof PERCENTILE_LEVELS;
+
+/**
+ * The tally's value at each named level of PERCENTILE_LEVELS, ms. A percentile query only walks
+ * the counts; HDR's mean and standard deviation make an object per recorded value, which a live
+ * view asking ten times a second turned into most of the coordinator's garbage.
+ */
+export function tallyPercentilesMs<Name extends PercentileName>(
+  tally: LatencyTally,
+  names: readonly Name[],
+): Record<Name, number> {
+  const values = {} as Record<Name, number>;
+  for (const name of names) values[name] = toMs(tallyPercentileUs(tally, PERCENTILE_LEVELS[name]));
+  return values;
+}
+
+const ALL_PERCENTILES = Object.keys(PERCENTILE_LEVELS) as PercentileName[];
+
 /** The summary's statistics in ms, or null when nothing was recorded. */
 export function tallyStatsMs(tally: LatencyTally): LatencyStats | null {
   if (tally.count === 0) return null;
-  const percentiles = Object.fromEntries(
-    Object.entries(PERCENTILE_LEVELS).map(([name, level]) => [
-      name,
-      toMs(tallyPercentileUs(tally, level)),
-    ]),
-  ) as Record<keyof typeof PERCENTILE_LEVELS, number>;
   return {
     min: toMs(tally.minUs),
-    ...percentiles,
+    ...tallyPercentilesMs(tally, ALL_PERCENTILES),
     max: toMs(tally.maxUs),
     mean: toMs(tally.sumUs / tally.count),
     stdev: toMs(tally.histogram.stdDeviation),
@@ -113,17 +126,25 @@ export function tallyStatsMs(tally: LatencyTally): LatencyStats | null {
 
 /** What a live view shows of a tally so far, or null before its first duration. */
 export function livePercentilesOf(tally: LatencyTally): LivePercentiles | null {
-  const stats = tallyStatsMs(tally);
-  return (
-    stats && {
-      p50Ms: stats.p50,
-      p90Ms: stats.p90,
-      p99Ms: stats.p99,
-      p999Ms: stats.p999,
-      maxMs: stats.max,
-      count: tally.count,
-    }
-  );
+  if (tally.count === 0) return null;
+  const { p50, p90, p99, p999 } = tallyPercentilesMs(tally, ["p50", "p90", "p99", "p999"]);
+  return {
+    p50Ms: p50,
+    p90Ms: p90,
+    p99Ms: p99,
+    p999Ms: p999,
+    maxMs: toMs(tally.maxUs),
+    count: tally.count,
+  };
+}
+
+/** An interval's latency figures; null ones before its first success. */
+export function intervalLatencyMs(
+  tally: LatencyTally | null,
+): Pick<IntervalStats, "p50Ms" | "p99Ms" | "p999Ms" | "maxMs"> {
+  if (!tally || tally.count === 0) return { p50Ms: null, p99Ms: null, p999Ms: null, maxMs: null };
+  const { p50, p99, p999 } = tallyPercentilesMs(tally, ["p50", "p99", "p999"]);
+  return { p50Ms: p50, p99Ms: p99, p999Ms: p999, maxMs: toMs(tally.maxUs) };
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   createTally,
   destroyTally,
   encodeTally,
+  intervalLatencyMs,
   mergeTally,
   recordDuration,
   resetTally,
@@ -29,6 +30,7 @@ import {
   type AttemptTimeline,
   type LogicalRequest,
 } from "./logical-request.ts";
+import { SteadyBuckets } from "./steady-buckets.ts";
 import { addToTail, mergeTail, tailBreakdown, type TailBuckets } from "./tail-breakdown.ts";
 
 /**
@@ -78,18 +80,32 @@ interface Segment {
   lanes: Map<number, [number, number]>;
 }
 
+/**
+ * One second's tallies, each made with its first duration: most seconds have no failure and no
+ * backup, and an empty histogram still takes 8 KB.
+ */
 interface IntervalTallies {
-  latency: LatencyTally;
+  latency: LatencyTally | null;
   /** Intended start → the failure, of requests that failed. */
-  failures: LatencyTally;
+  failures: LatencyTally | null;
   /** Each backup's wait after its request's first attempt (its count is the cost over time). */
-  backups: LatencyTally;
+  backups: LatencyTally | null;
+}
+
+type IntervalKind = keyof IntervalTallies;
+
+function intervalTally(interval: IntervalTallies, kind: IntervalKind): LatencyTally {
+  return (interval[kind] ??= createTally());
 }
 
 function destroyIntervalTallies(interval: IntervalTallies): void {
-  destroyTally(interval.latency);
-  destroyTally(interval.failures);
-  destroyTally(interval.backups);
+  for (const tally of [interval.latency, interval.failures, interval.backups]) {
+    if (tally) destroyTally(tally);
+  }
+}
+
+function encodedOrNull(tally: LatencyTally | null): EncodedTally | null {
+  return tally && tally.count > 0 ? encodeTally(tally) : null;
 }
 
 function emptyHedgeCounts(): HedgeCounts {
@@ -114,8 +130,10 @@ export class PhaseAccount {
   private readonly tallies: Record<TallyName, LatencyTally>;
   private hedge = emptyHedgeCounts();
   private readonly segments = new Map<number, Segment>();
-  private readonly steady = new Map<number, [number, number]>();
+  private readonly steady = new SteadyBuckets();
   private readonly intervals = new Map<number, IntervalTallies>();
+  /** Seconds before this one were taken out (takeIntervalsBefore); a late answer starts afresh. */
+  private intervalsTakenBefore = Number.NEGATIVE_INFINITY;
   private readonly tail: TailBuckets = new Map();
   /** What changed since the last delta or interval report. */
   private readonly dirtyLanes = new Map<number, Set<number>>();
@@ -161,19 +179,19 @@ export class PhaseAccount {
     const interval = this.intervalAt(last.endUs);
     for (let index = 1; index < request.attempts.length; index += 1) {
       const backup = request.attempts[index] as AttemptTimeline;
-      recordDuration(interval.backups, backup.readyUs - first.readyUs);
+      recordDuration(intervalTally(interval, "backups"), backup.readyUs - first.readyUs);
     }
-    const steady = this.steadyAt(last.endUs);
-    steady[0] += 1;
+    const steadyBucket = Math.floor(last.endUs / STEADY_BUCKET_US);
     if (!winner) {
+      this.steady.add(steadyBucket, 1, 0);
       const code = last.error ?? "Unknown";
       this.errorsByCode[code] = (this.errorsByCode[code] ?? 0) + 1;
       this.errorCount += 1;
-      recordDuration(interval.failures, last.endUs - request.intendedStartUs);
+      recordDuration(intervalTally(interval, "failures"), last.endUs - request.intendedStartUs);
       return;
     }
     this.bytes += winner.bytes;
-    steady[1] += winner.bytes;
+    this.steady.add(steadyBucket, 1, winner.bytes);
     const parts = latencyParts(request);
     if (!parts) return;
     recordDuration(this.tallies.latency, parts.latencyUs);
@@ -181,7 +199,7 @@ export class PhaseAccount {
     recordDuration(this.tallies.service, winner.endUs - winner.sentUs);
     recordDuration(this.tallies.ttfb, parts.serverUs);
     recordDuration(this.tallies.transfer, parts.transferUs);
-    recordDuration(interval.latency, parts.latencyUs);
+    recordDuration(intervalTally(interval, "latency"), parts.latencyUs);
     addToTail(this.tail, parts);
   }
 
@@ -215,16 +233,18 @@ export class PhaseAccount {
       own.lastEndUs = Math.max(own.lastEndUs, segment.lastEndUs);
     }
     for (let at = 0; at < delta.steady.length; at += 3) {
-      const bucket = this.steadyAt((delta.steady[at] as number) * STEADY_BUCKET_US);
-      bucket[0] += delta.steady[at + 1] as number;
-      bucket[1] += delta.steady[at + 2] as number;
+      this.steady.add(
+        delta.steady[at] as number,
+        delta.steady[at + 1] as number,
+        delta.steady[at + 2] as number,
+      );
     }
     for (const { index, latency, failures, backups } of delta.intervals) {
       const interval = this.intervalAt(index * INTERVAL_US);
-      if (latency) mergeTally(interval.latency, latency);
-      if (failures) mergeTally(interval.failures, failures);
+      if (latency) mergeTally(intervalTally(interval, "latency"), latency);
+      if (failures) mergeTally(intervalTally(interval, "failures"), failures);
       // Deltas of an older engine (or snapshots from before backups were kept) have none.
-      if (backups) mergeTally(interval.backups, backups);
+      if (backups) mergeTally(intervalTally(interval, "backups"), backups);
     }
     mergeTail(this.tail, delta.tail);
   }
@@ -302,9 +322,7 @@ export class PhaseAccount {
 
   /** Every interval, in time order. */
   intervalStats(): IntervalStats[] {
-    return [...this.intervals.keys()]
-      .sort((a, b) => a - b)
-      .map((index) => this.statsOfInterval(index));
+    return this.intervalIndexes(() => true).map((index) => this.statsOfInterval(index));
   }
 
   /**
@@ -319,26 +337,39 @@ export class PhaseAccount {
 
   /** Each interval's tallies from `fromIndex` on, encoded, in time order (the interval log). */
   encodedIntervals(fromIndex = Number.NEGATIVE_INFINITY): PhaseAccountDelta["intervals"] {
-    return [...this.intervals.keys()]
-      .filter((index) => index >= fromIndex)
-      .sort((a, b) => a - b)
-      .map((index) => {
-        const interval = this.intervals.get(index) as IntervalTallies;
-        return {
-          index,
-          latency: interval.latency.count > 0 ? encodeTally(interval.latency) : null,
-          failures: interval.failures.count > 0 ? encodeTally(interval.failures) : null,
-          backups: interval.backups.count > 0 ? encodeTally(interval.backups) : null,
-        };
-      });
+    return this.intervalIndexes((index) => index >= fromIndex).map((index) =>
+      this.encodedInterval(index),
+    );
   }
 
-  /** The newest `seconds` intervals (up to the one filling now), encoded; null before any. */
+  /**
+   * Takes the intervals before `index` out of the account, encoded, in time order: a long phase
+   * hands its finished seconds to the interval log as it goes instead of holding them all. An
+   * answer that lands in such a second later (the parts of a long multipart upload) opens it
+   * afresh, to be taken again; the log's reader adds up a second's lines.
+   */
+  takeIntervalsBefore(index: number): PhaseAccountDelta["intervals"] {
+    const taken = this.intervalIndexes((each) => each < index).map((each) => {
+      const encoded = this.encodedInterval(each);
+      destroyIntervalTallies(this.intervals.get(each) as IntervalTallies);
+      this.intervals.delete(each);
+      this.dirtyIntervals.delete(each);
+      return encoded;
+    });
+    this.intervalsTakenBefore = Math.max(this.intervalsTakenBefore, index);
+    return taken;
+  }
+
+  /**
+   * The newest `seconds` intervals (up to the one filling now), encoded; null before any. Seconds
+   * already taken out (takeIntervalsBefore) are left out: `fromIndex` is never before them.
+   */
   recentIntervals(seconds: number): RecentIntervals | null {
     if (this.intervals.size === 0) return null;
     let newest = Number.NEGATIVE_INFINITY;
     for (const index of this.intervals.keys()) newest = Math.max(newest, index);
-    const fromIndex = newest - seconds + 1;
+    const fromIndex = Math.max(newest - seconds + 1, this.intervalsTakenBefore);
+    if (fromIndex > newest) return null;
     return { fromIndex, intervals: this.encodedIntervals(fromIndex) };
   }
 
@@ -348,19 +379,29 @@ export class PhaseAccount {
     this.intervals.clear();
   }
 
+  private intervalIndexes(keep: (index: number) => boolean): number[] {
+    return [...this.intervals.keys()].filter(keep).sort((a, b) => a - b);
+  }
+
+  private encodedInterval(index: number): PhaseAccountDelta["intervals"][number] {
+    const interval = this.intervals.get(index) as IntervalTallies;
+    return {
+      index,
+      latency: encodedOrNull(interval.latency),
+      failures: encodedOrNull(interval.failures),
+      backups: encodedOrNull(interval.backups),
+    };
+  }
+
   private statsOfInterval(index: number): IntervalStats {
     const interval = this.intervals.get(index) as IntervalTallies;
-    const stats = tallyStatsMs(interval.latency);
     return {
       startMs: (index * INTERVAL_US) / 1000,
       lengthMs: INTERVAL_US / 1000,
-      requests: interval.latency.count,
-      errors: interval.failures.count,
-      p50Ms: stats?.p50 ?? null,
-      p99Ms: stats?.p99 ?? null,
-      p999Ms: stats?.p999 ?? null,
-      maxMs: stats?.max ?? null,
-      backups: interval.backups.count,
+      requests: interval.latency?.count ?? 0,
+      errors: interval.failures?.count ?? 0,
+      ...intervalLatencyMs(interval.latency),
+      backups: interval.backups?.count ?? 0,
     };
   }
 
@@ -385,8 +426,6 @@ export class PhaseAccount {
         lanes,
       };
     });
-    const steady: number[] = [];
-    for (const [bucket, [count, bytes]] of this.steady) steady.push(bucket, count, bytes);
     return {
       requests: this.requestCount,
       errorsByCode: { ...this.errorsByCode },
@@ -397,7 +436,7 @@ export class PhaseAccount {
       segments: changedOnly
         ? segments.filter((segment) => this.dirtyLanes.has(segment.phaseIndex))
         : segments,
-      steady,
+      steady: this.steady.flattened(),
       intervals: this.encodedIntervals(),
       tail: [...this.tail].map(([bucket, sums]) => [bucket, [...sums]]),
     };
@@ -436,24 +475,15 @@ export class PhaseAccount {
     dirty.add(client);
   }
 
-  private steadyAt(endUs: number): [number, number] {
-    const bucket = Math.floor(endUs / STEADY_BUCKET_US);
-    let sums = this.steady.get(bucket);
-    if (!sums) {
-      sums = [0, 0];
-      this.steady.set(bucket, sums);
-    }
-    return sums;
-  }
-
   private intervalAt(endUs: number): IntervalTallies {
     const index = Math.floor(endUs / INTERVAL_US);
     let interval = this.intervals.get(index);
     if (!interval) {
-      interval = { latency: createTally(), failures: createTally(), backups: createTally() };
+      interval = { latency: null, failures: null, backups: null };
       this.intervals.set(index, interval);
     }
-    this.dirtyIntervals.add(index);
+    // A live view keeps the seconds it was shown; a taken one reopened holds only the late part.
+    if (index >= this.intervalsTakenBefore) this.dirtyIntervals.add(index);
     return interval;
   }
 
@@ -509,12 +539,9 @@ export class PhaseAccount {
       const fromBucket = Math.ceil(lastFirstStart / STEADY_BUCKET_US);
       const toBucket = Math.floor(firstLastEnd / STEADY_BUCKET_US);
       if (!(toBucket > fromBucket)) continue;
-      for (let bucket = fromBucket; bucket < toBucket; bucket += 1) {
-        const sums = this.steady.get(bucket);
-        if (!sums) continue;
-        requests += sums[0];
-        bytes += sums[1];
-      }
+      const sums = this.steady.sum(fromBucket, toBucket);
+      requests += sums.answers;
+      bytes += sums.bytes;
       windowUs += (toBucket - fromBucket) * STEADY_BUCKET_US;
       fromUs ??= fromBucket * STEADY_BUCKET_US;
       toUs = toBucket * STEADY_BUCKET_US;

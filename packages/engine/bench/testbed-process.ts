@@ -28,7 +28,7 @@ export interface TestbedProcess {
   stop(): Promise<void>;
 }
 
-const CLI_MAIN = fileURLToPath(new URL("../../../apps/cli/src/main.ts", import.meta.url));
+const CLI_MAIN = fileURLToPath(new URL("../../../apps/cli/bin/taillab.js", import.meta.url));
 
 export async function startTestbedProcess(options: TestbedProcessOptions): Promise<TestbedProcess> {
   const profileFile = await profileFileFor(options.profile);

@@ -23,10 +23,12 @@ import type { LogicalResult, SendAttempt } from "./logical-request.ts";
 import { createObjectContent } from "./object-content.ts";
 import { ScheduleClaims } from "./open-loop-schedule.ts";
 import { createRunClock } from "./run-clock.ts";
-import { createRequestSetup } from "./request-setup.ts";
+import { createRequestSetup, type RequestSetup } from "./request-setup.ts";
 import { ServerHealth, verdictOf } from "./server-health.ts";
 import { workloadBucketName } from "./workload-buckets.ts";
-import { uploadInParts, type RequestOutcome } from "./transport/index.ts";
+import { uploadInParts } from "./transport/multipart-upload.ts";
+import type { RequestOutcome } from "./transport/object-transport.ts";
+import { loadTransportFactory } from "./transport/transport-factory.ts";
 import type {
   CoordinatorMessage,
   MixOrder,
@@ -51,8 +53,12 @@ const content = createObjectContent(init.content, init.verify, objectSizes());
 // A stop is final for the worker's life: it aborts what is in flight and starts nothing new.
 const stopController = new AbortController();
 const stopSignal = stopController.signal;
-// A live session retunes it (mode, hedge options, replicas) while the phase runs.
-const setup = createRequestSetup({ ...init, clock });
+/**
+ * Made before the worker says it is ready, once its transport's module is loaded (the SDK only
+ * for the `sdk` kind); a live session retunes it (mode, hedge options, replicas) while the phase
+ * runs.
+ */
+let setup: RequestSetup;
 /** The requests being executed now: a retune waits for those started before it. */
 const requestsInFlight = new Set<Promise<LogicalResult>>();
 
@@ -683,7 +689,7 @@ async function runPhase(command: PhaseCommand): Promise<void> {
   send({ type: "phaseDone" });
 }
 
-port.on("message", (message: CoordinatorMessage) => {
+function onMessage(message: CoordinatorMessage): void {
   if (message.type === "stop") {
     stopController.abort();
     return;
@@ -696,9 +702,16 @@ port.on("message", (message: CoordinatorMessage) => {
     void Promise.allSettled(startedBefore).then(() => send({ type: "retuned" }));
     return;
   }
-  runPhase(message).catch((error: unknown) => {
-    send({ type: "failed", message: error instanceof Error ? error.message : String(error) });
-  });
-});
+  runPhase(message).catch(reportFailure);
+}
 
-send({ type: "ready" });
+function reportFailure(error: unknown): void {
+  send({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+}
+
+// A CommonJS bundle of this worker (the desktop app's) cannot await at its top level.
+loadTransportFactory(init.transportKind).then((createTransport) => {
+  setup = createRequestSetup({ ...init, createTransport, clock });
+  port.on("message", onMessage);
+  send({ type: "ready" });
+}, reportFailure);

@@ -215,6 +215,39 @@ describe("connection pools", () => {
   );
 });
 
+describe("the seconds of a phase", () => {
+  it("are handed over as they get old, so a long phase holds only its newest ones", async () => {
+    const handedOver: { index: number; count: number; duringPhase: boolean }[] = [];
+    const held: number[] = [];
+    let ended = false;
+    // Three seconds of schedule whatever the machine's speed.
+    const { result } = await run({
+      params: { clients: 6, samples: 1500, objectSizeBytes: 64 },
+      phases: ["write"],
+      openLoop: { rateHz: 500, arrivals: "fixed", seed: 1 },
+      recentSeconds: 1,
+      onIntervals: (op, intervals) => {
+        expect(op).toBe("PUT");
+        for (const { index, latency } of intervals) {
+          handedOver.push({ index, count: latency?.count ?? 0, duringPhase: !ended });
+        }
+      },
+      onProgress: (progress) => {
+        held.push(progress.encodeRecentIntervals(3600)?.intervals.length ?? 0);
+        ended ||= progress.ended;
+      },
+    });
+    // The newest second and the one just over, at most, however many the phase has.
+    expect(Math.max(...held)).toBeLessThanOrEqual(2);
+    expect(handedOver.some((second) => second.duringPhase)).toBe(true);
+    // Every request in one of them; a second that got a late answer came again with it alone.
+    const [put] = result.phases;
+    expect(handedOver.reduce((sum, second) => sum + second.count, 0)).toBe(1500);
+    expect(put?.summary.requests).toBe(1500);
+    expect(put?.account.intervals).toEqual([]);
+  });
+});
+
 describe("a shard of a distributed run", () => {
   it("starts at its gate and sends only its own requests of the one schedule", async () => {
     const runStartEpochMs = epochNowMs();

@@ -25,6 +25,7 @@ import {
   sendsBackups,
   livePercentilesOf,
   encodeTally,
+  INTERVAL_US,
   type EncodedTally,
   type PhaseAccountDelta,
   type PhaseAccountShape,
@@ -47,7 +48,7 @@ import type {
   WorkerInit,
   WorkerMessage,
 } from "./worker-protocol.ts";
-import { engineWorkerUrl } from "./worker-url.ts";
+import { engineWorkerEnv, engineWorkerUrl } from "./worker-url.ts";
 
 export interface PointRunOptions {
   /** One per replica of the service; attempts are spread over them. */
@@ -89,6 +90,18 @@ export interface PointRunOptions {
   signal?: AbortSignal;
   onProgress?: (progress: PhaseProgress) => void;
   onRecords?: (records: RequestRecord[]) => void;
+  /**
+   * A measured phase's seconds (interval tallies), each operation's in time order, handed over
+   * once they are `recentSeconds` old and the rest as the phase ends: a long phase holds only
+   * its newest seconds. A second that gets answers after it was handed over comes again with
+   * them alone. Without it, seconds are dropped when they are handed over.
+   */
+  onIntervals?: (op: Operation, intervals: PhaseAccountDelta["intervals"]) => void;
+  /**
+   * How many of the newest seconds stay in memory for `encodeRecentIntervals` (a distributed
+   * run's progress); default DEFAULT_RECENT_SECONDS.
+   */
+  recentSeconds?: number;
   /** A measured phase starts: hosts that show phases as they go reset their figures here. */
   onPhaseStart?: (op: Operation) => void;
   /** Each operation of a measured phase, as it ends. */
@@ -109,7 +122,10 @@ export interface PointRunOptions {
 export interface PhaseResult {
   shape: PhaseAccountShape;
   summary: PhaseSummary;
-  /** The whole account: histograms, intervals, everything to merge it with others exactly. */
+  /**
+   * The whole account but its seconds (those went to `onIntervals`): histograms and everything
+   * to merge it with others exactly.
+   */
   account: PhaseAccountDelta;
 }
 
@@ -128,11 +144,17 @@ export interface PhaseProgress {
   intervals: IntervalStats[];
   /** `op`'s latency histogram so far, encoded (only during the call: the phase goes on). */
   encodeLatency(): EncodedTally | null;
-  /** `op`'s newest `seconds` intervals, encoded (only during the call); null before any. */
+  /**
+   * `op`'s newest `seconds` intervals, encoded (only during the call); null before any. At most
+   * `recentSeconds` of them: older ones were handed to `onIntervals`.
+   */
   encodeRecentIntervals(seconds: number): RecentIntervals | null;
   /** The phase has ended: these are its last figures, with every request it measured. */
   ended: boolean;
 }
+
+/** Seconds a phase keeps in memory by default: a minute of percentiles over time. */
+export const DEFAULT_RECENT_SECONDS = 60;
 
 export interface PointRunResult {
   phases: PhaseResult[];
@@ -452,6 +474,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
     firstClient += clients;
     return new Worker(engineWorkerUrl("client-worker"), {
       workerData: init,
+      env: engineWorkerEnv(),
       resourceLimits: { maxYoungGenerationSizeMb: CLIENT_WORKER_YOUNG_GENERATION_MB },
     });
   });
@@ -499,7 +522,8 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
 
   return {
     async runPhase(order, openLoop, options, startGate) {
-      const { hedge, onProgress, onRecords, onServerLost, signal } = options;
+      const { hedge, onProgress, onRecords, onIntervals, onServerLost, signal } = options;
+      const recentSeconds = options.recentSeconds ?? DEFAULT_RECENT_SECONDS;
       const accounts = new Map<Operation, PhaseAccount>();
       const loop = openLoop ? "open" : "closed";
       const accountOf = (op: Operation) => {
@@ -531,7 +555,16 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       const report = (ended: boolean) => {
         if (order.measured && meter) onProgress?.(meter.progress(accounts, order.op, ended));
       };
-      const ticker = setInterval(() => report(false), PROGRESS_INTERVAL_MS);
+      const handOverIntervals = (beforeIndex: number) => {
+        for (const [op, account] of accounts) {
+          const intervals = account.takeIntervalsBefore(beforeIndex);
+          if (intervals.length > 0 && order.measured) onIntervals?.(op, intervals);
+        }
+      };
+      const ticker = setInterval(() => {
+        report(false);
+        handOverIntervals(Math.floor(clock() / INTERVAL_US) - recentSeconds + 1);
+      }, PROGRESS_INTERVAL_MS);
       let pacer: SchedulePacer | null = null;
       let stopTimer: NodeJS.Timeout | undefined;
       let onStop = () => {};
@@ -582,6 +615,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         if (terminated) await stopped;
         else await Promise.race([done, failure, stopped]);
         report(true);
+        handOverIntervals(Number.POSITIVE_INFINITY);
         const phases = [...accounts.values()].map((account) => ({
           shape: account.shape,
           summary: account.summary(),

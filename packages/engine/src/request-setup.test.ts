@@ -2,6 +2,7 @@ import { HedgeOptionsSchema } from "@taillab/api";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SendAttempt } from "./logical-request.ts";
 import { createRequestSetup, type RequestSetup } from "./request-setup.ts";
+import { createFastTransport } from "./transport/fast-transport.ts";
 import type { RequestOutcome, TransportTarget } from "./transport/index.ts";
 
 const hedge = HedgeOptionsSchema.parse({});
@@ -56,7 +57,7 @@ describe("createRequestSetup", () => {
   function start() {
     setup = createRequestSetup({
       targets: [target(1), target(2)],
-      transportKind: "fast",
+      createTransport: createFastTransport,
       mode: "normal",
       hedge,
       replicaChoice: "round-robin",

@@ -1,12 +1,12 @@
-import type { HedgeOptions, ReplicaChoice, RequestMode, TransportKind } from "@taillab/api";
+import type { HedgeOptions, ReplicaChoice, RequestMode } from "@taillab/api";
 import { createReplicaChooser, type ReplicaChooser } from "@taillab/core";
 import { createRequestExecutor, type RequestExecutor } from "./logical-request.ts";
-import {
-  createTransport,
-  type MicrosClock,
-  type ObjectTransport,
-  type TransportTarget,
-} from "./transport/index.ts";
+import type {
+  MicrosClock,
+  ObjectTransport,
+  TransportTarget,
+} from "./transport/object-transport.ts";
+import type { TransportFactory } from "./transport/transport-factory.ts";
 
 /** withBackups: the mode's; single: one attempt (DELETE, cleanup, unmeasured requests). */
 export interface RequestExecutors {
@@ -35,7 +35,8 @@ export interface RequestSetup {
 
 export interface RequestSetupOptions {
   targets: TransportTarget[];
-  transportKind: TransportKind;
+  /** The run's transport kind's (loadTransportFactory). */
+  createTransport: TransportFactory;
   mode: RequestMode;
   hedge: HedgeOptions;
   replicaChoice: ReplicaChoice;
@@ -49,7 +50,7 @@ interface Tuning {
 }
 
 export function createRequestSetup(options: RequestSetupOptions): RequestSetup {
-  const { transportKind, replicaChoice, clock } = options;
+  const { createTransport, replicaChoice, clock } = options;
   const transports: ObjectTransport[] = [];
   const urls: string[] = [];
   const tuningOf = (mode: RequestMode, hedge: HedgeOptions, replicas: number): Tuning => ({
@@ -62,7 +63,7 @@ export function createRequestSetup(options: RequestSetupOptions): RequestSetup {
       if (urls[index] === target.url) return;
       // Another server took this index: the old one's requests in flight finish, then it closes.
       void transports[index]?.close();
-      transports[index] = createTransport(transportKind, target, clock);
+      transports[index] = createTransport(target, clock);
       urls[index] = target.url;
     });
   };

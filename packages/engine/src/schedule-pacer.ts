@@ -7,7 +7,7 @@ import {
   SCHEDULE,
   type ScheduleBuffers,
 } from "./open-loop-schedule.ts";
-import { engineWorkerUrl } from "./worker-url.ts";
+import { engineWorkerEnv, engineWorkerUrl } from "./worker-url.ts";
 
 /**
  * What the pacer releases: `count` requests of the schedule from `startUs`, none at or after
@@ -37,6 +37,7 @@ export async function startSchedulePacer(runStartEpochMs: number): Promise<Sched
   const counters = new Int32Array(buffers.counters);
   const worker = new Worker(engineWorkerUrl("schedule-pacer-worker"), {
     workerData: { buffers, runStartEpochMs },
+    env: engineWorkerEnv(),
   });
   const message = (expected: string) =>
     new Promise<void>((resolve, reject) => {

@@ -1,3 +1,4 @@
+import { getCompileCacheDir } from "node:module";
 import { extname } from "node:path";
 
 /**
@@ -6,4 +7,15 @@ import { extname } from "node:path";
  */
 export function engineWorkerUrl(name: "client-worker" | "schedule-pacer-worker"): URL {
   return new URL(`./${name}${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
+}
+
+/**
+ * A worker thread's environment: the process's, with the process's compile cache when it has
+ * one (module.enableCompileCache, as the CLI does). A worker does not inherit it; without it,
+ * each worker strips the types of every source file it loads again, with a type stripper of its
+ * own that holds 18 MB for the worker's life.
+ */
+export function engineWorkerEnv(): NodeJS.ProcessEnv {
+  const cacheDir = getCompileCacheDir();
+  return cacheDir === undefined ? process.env : { ...process.env, NODE_COMPILE_CACHE: cacheDir };
 }

@@ -1,5 +1,11 @@
 import type { PhaseHistograms, PhaseSummary, RequestRecord } from "@taillab/api";
-import { decodeHistogram, tallyOfHistogram, tallyStatsMs } from "@taillab/core";
+import {
+  decodeHistogram,
+  intervalsFromLog,
+  parseIntervalLog,
+  tallyOfHistogram,
+  tallyStatsMs,
+} from "@taillab/core";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -178,11 +184,21 @@ describe("results store", () => {
       phaseIndex: 1,
     });
     writer.appendRecords(0, get);
+    // The seconds of GET it had written: only what the first half of its requests made of them.
+    writer.addIntervals(phaseOf(input.spec, 0, "GET", get.slice(0, 400)).intervalLines);
     await writer.flush();
     await killWriter(store, input.id);
     const stored = await store.get(input.id);
     expect(stored).toMatchObject({ status: "interrupted", summary: null });
     expect(stored.histograms.map((phase) => phase.op)).toEqual(["PUT"]);
+    // GET's percentiles over time are rebuilt from all its records, in place of what it wrote.
+    const overTime = intervalsFromLog(parseIntervalLog(await store.intervalLog(input.id)).lines);
+    expect(overTime).toEqual(
+      intervalsFromLog([
+        ...putPhase.intervalLines,
+        ...phaseOf(input.spec, 0, "GET", get).intervalLines,
+      ]),
+    );
 
     const { summary, histograms } = await store.rebuildFromRecords(input.id);
     expect(summary).toEqual(await store.summarizeFromRecords(input.id));

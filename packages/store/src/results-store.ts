@@ -34,7 +34,7 @@ import {
   type FolderDocuments,
   type MigrationTable,
 } from "./folder-migrations.ts";
-import { formatIntervalLogLine, intervalLogHeader } from "@taillab/core";
+import { formatIntervalLogLine, intervalLogHeader, intervalLogWithout } from "@taillab/core";
 import { byPointThenOp, recordAt, type RecordColumns } from "./record-columns.ts";
 import {
   countLogRecords,
@@ -581,7 +581,10 @@ class FolderResultsStore implements ResultsStore {
     };
   }
 
-  /** The stored log, and for a run without a summary the lines of its unfinished phases. */
+  /**
+   * The stored log; for a run without a summary, the lines of its unfinished phases rebuilt from
+   * their records in place of the seconds those phases had written.
+   */
   private async intervalLogOf(run: InspectedRun): Promise<string> {
     const stored = await readFile(join(run.folder, RUN_FILES.intervals), "utf8").catch(
       (error: unknown) => {
@@ -591,8 +594,13 @@ class FolderResultsStore implements ResultsStore {
     );
     if (run.summary) return stored;
     const { intervalLines } = await this.rebuild(run);
-    const separator = stored.endsWith("\n") ? "" : "\n";
-    return stored + separator + intervalLines.map(formatIntervalLogLine).join("");
+    const ended = new Set(run.histograms.map(phaseKey));
+    const kept = intervalLogWithout(
+      stored,
+      (pointIndex, op) => !ended.has(phaseKey({ pointIndex, op })),
+    );
+    const separator = kept.endsWith("\n") ? "" : "\n";
+    return kept + separator + intervalLines.map(formatIntervalLogLine).join("");
   }
 
   /**

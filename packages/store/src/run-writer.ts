@@ -42,6 +42,11 @@ export interface RunWriter {
    * first, then histograms.json is replaced and the interval lines appended to intervals.hlog.
    */
   addPhase(histograms: PhaseHistograms, intervalLines: readonly IntervalLogLine[]): Promise<void>;
+  /**
+   * Seconds of a phase that goes on, as they are over: appended to intervals.hlog in turn with
+   * the writer's other writes. A failed write ends the run as failed (see `error`).
+   */
+  addIntervals(intervalLines: readonly IntervalLogLine[]): void;
   /** The run completed (or was stopped and kept): records fsynced, summary.json written last. */
   finish(summary: RunSummary): Promise<void>;
   /** The run failed: records so far are kept, run.json says failed with this reason. */
@@ -130,11 +135,17 @@ export class FolderRunWriter implements RunWriter {
       const next = [...others, checked].sort(byPointThenOp);
       await this.writeOrFail(RUN_FILES.histograms, next);
       this.histograms = next;
-      await this.appendOrFail(
-        RUN_FILES.intervals,
-        intervalLines.map(formatIntervalLogLine).join(""),
-      );
+      await this.appendIntervals(intervalLines);
     });
+  }
+
+  addIntervals(intervalLines: readonly IntervalLogLine[]): void {
+    if (this.failure || intervalLines.length === 0) return;
+    this.checkOpen("add intervals");
+    // A failure is reported through onError and `error`, and fails the run's next step.
+    void this.inTurn(async () => {
+      if (!this.failure) await this.appendIntervals(intervalLines);
+    }).catch(() => {});
   }
 
   finish(summary: RunSummary): Promise<void> {
@@ -223,6 +234,13 @@ export class FolderRunWriter implements RunWriter {
     } catch (error) {
       throw await this.failAndReport(runWriteError(path, error));
     }
+  }
+
+  private appendIntervals(intervalLines: readonly IntervalLogLine[]): Promise<void> {
+    return this.appendOrFail(
+      RUN_FILES.intervals,
+      intervalLines.map(formatIntervalLogLine).join(""),
+    );
   }
 
   private async appendOrFail(file: string, text: string): Promise<void> {

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The command's entry point, for tests that start it their own way. */
-export const CLI_MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+/** The command as `./pnpm taillab` starts it, for tests and benches that start it their own way. */
+export const CLI_MAIN = fileURLToPath(new URL("../../bin/taillab.js", import.meta.url));
 
 /** Tests keep their runs in a library of their own, never in the user's. */
 export const TEST_RESULTS_DIR = mkdtempSync(join(tmpdir(), "taillab-cli-results-"));

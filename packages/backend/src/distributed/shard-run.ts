@@ -17,7 +17,13 @@ import {
   type ShardResult,
   type ShardStatus,
 } from "@taillab/api";
-import { expandSweep, shardPointParams, type RunFolderUri, type ShardRole } from "@taillab/core";
+import {
+  expandSweep,
+  shardPointParams,
+  type PhaseAccountDelta,
+  type RunFolderUri,
+  type ShardRole,
+} from "@taillab/core";
 import type { SecretSources } from "../credentials.ts";
 import { noticeText } from "../run-notices.ts";
 import { captureEnvironment } from "../run-environment.ts";
@@ -96,6 +102,8 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
   const { markers } = runFolder;
   const runStartEpochMs = alignedRunStartMs(startAtMs, Date.now());
   const phases = new Map<number, ShardPhase[]>();
+  // The result carries each phase's seconds in its account, as the merge reads them.
+  const seconds = new Map<string, PhaseAccountDelta["intervals"]>();
   let barrier: BarrierPassed | null = null;
   /** The shards the next phase gate waits for. */
   let atLastGate: number[] = [];
@@ -160,12 +168,19 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
           hooks.onProgress?.(update, live);
         },
         onRecords: (pointIndex, batch) => records?.add(pointIndex, batch),
+        onIntervals: (pointIndex, op, intervals) => {
+          const key = `${pointIndex}/${op}`;
+          const kept = seconds.get(key);
+          if (kept) kept.push(...intervals);
+          else seconds.set(key, [...intervals]);
+        },
         onCleanup: async (done) => {
           cleanup = done;
         },
         onPhaseDone: (pointIndex, { shape, summary: phaseSummary, account }) => {
           const list = phases.get(pointIndex) ?? [];
-          list.push({ ...shape, summary: phaseSummary, account });
+          const intervals = seconds.get(`${pointIndex}/${shape.op}`) ?? [];
+          list.push({ ...shape, summary: phaseSummary, account: { ...account, intervals } });
           phases.set(pointIndex, list);
         },
       },
@@ -207,6 +222,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
         onStarted: (epochMs) => {
           startedAtMs ??= epochMs;
         },
+        recentSeconds: recentSecondsOf(role.count),
       },
     );
     const result = await finish(summary.status, summary, null);

@@ -38,10 +38,11 @@ export interface ControlPlane {
   /** Creates the bucket; succeeds when it already exists and is ours. */
   createBucket(): Promise<void>;
   /**
-   * DeleteObjects in batches of 1000. Failures are reported per key, never thrown: a cleanup
-   * does what it can and says what is left. A failed batch reports each of its keys.
+   * DeleteObjects in batches of 1000, taken from `keys` as they go (a long run's keys can be
+   * made one at a time rather than held). Failures are reported per key, never thrown: a
+   * cleanup does what it can and says what is left. A failed batch reports each of its keys.
    */
-  deleteKeys(keys: readonly string[]): Promise<RemovalResult>;
+  deleteKeys(keys: Iterable<string>): Promise<RemovalResult>;
   /** Every key under `prefix` (paginated ListObjectsV2), in the server's (lexicographic) order. */
   listKeys(prefix: string): Promise<string[]>;
   /** Open multipart uploads of keys under `prefix` (paginated ListMultipartUploads). */
@@ -156,20 +157,25 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
    * counts what went and reports the names a call answered it could not remove.
    */
   async function removeEach<T>(
-    items: readonly T[],
+    items: Iterable<T>,
     namesOf: (item: T) => readonly string[],
     remove: (item: T, result: RemovalResult) => Promise<void>,
   ): Promise<RemovalResult> {
     const result: RemovalResult = { removed: 0, failures: [], unanswered: false };
-    for (const [index, item] of items.entries()) {
+    const each = items[Symbol.iterator]();
+    for (let next = each.next(); !next.done; next = each.next()) {
       try {
-        await remove(item, result);
+        await remove(next.value, result);
       } catch (error) {
         const { status, code } = sdkErrorOutcome(error, undefined);
         result.unanswered = status === 0;
-        const left = result.unanswered ? items.slice(index) : [item];
-        for (const name of left.flatMap(namesOf)) result.failures.push({ name, code });
-        if (result.unanswered) break;
+        const failed = (item: T) => {
+          for (const name of namesOf(item)) result.failures.push({ name, code });
+        };
+        failed(next.value);
+        if (!result.unanswered) continue;
+        for (let rest = each.next(); !rest.done; rest = each.next()) failed(rest.value);
+        break;
       }
     }
     return result;
@@ -215,12 +221,8 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
     },
 
     deleteKeys(keys) {
-      const batches: string[][] = [];
-      for (let first = 0; first < keys.length; first += DELETE_BATCH_KEYS) {
-        batches.push(keys.slice(first, first + DELETE_BATCH_KEYS));
-      }
       return removeEach(
-        batches,
+        batchesOf(keys, DELETE_BATCH_KEYS),
         (batch) => batch,
         async (batch, result) => {
           const command = new DeleteObjectsCommand({
@@ -365,4 +367,17 @@ async function readServerHeader(client: S3Client, Bucket: string): Promise<strin
 /** Whether TLS refused the server's certificate (then trusting its CA, or no check, helps). */
 function isTlsCode(code: string): boolean {
   return /^(ERR_TLS|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/.test(code);
+}
+
+/** `items` in arrays of `size` (the last one shorter), made as they are asked for. */
+function* batchesOf<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let batch: T[] = [];
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
