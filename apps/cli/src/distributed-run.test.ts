@@ -319,3 +319,57 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     expect(prepared).toBe(30);
   });
 });
+
+describe("a shard's cleanup", () => {
+  it("comes after its result is in the run's folder: a merge need not wait for it", async () => {
+    let cleanupStarted = () => {};
+    const cleanupStarting = new Promise<void>((resolve) => (cleanupStarted = resolve));
+    let releaseCleanup = () => {};
+    const cleanupReleased = new Promise<void>((resolve) => (releaseCleanup = resolve));
+    const credentials = { accessKeyId: "SHARDKEY", secretAccessKey: "shard-secret" };
+    // The cleanup phase's DELETEs fail, so the shard removes what it wrote afterwards: held here.
+    const testbed = await startTestbed({
+      credentials,
+      buckets: ["loadgen"],
+      interceptor: async ({ operation }) => {
+        if (operation === "DeleteObject") {
+          return { fault: { status: 500, code: "InternalError", message: "held back" } };
+        }
+        if (operation === "DeleteObjects") {
+          cleanupStarted();
+          await cleanupReleased;
+        }
+        return undefined;
+      },
+    });
+    const { env, bucket } = await createServerBucket({ url: testbed.url, ...credentials });
+    try {
+      const folder = newFolder();
+      const child = spawn(
+        process.execPath,
+        [
+          CLI_MAIN,
+          "run",
+          "--endpoint",
+          testbed.url,
+          ...["--clients", "2", "--samples", "20", "--size", "1KiB"],
+          ...["--shard", "0/1", "--start-at", new Date().toISOString(), "--results", folder.uri],
+        ],
+        { env: { ...process.env, ...env } },
+      );
+      const ended = outputOf(child);
+      await cleanupStarting;
+      const written = await bucket.listKeys(`taillab/${folder.runId}/`);
+      expect(written).toContain(`taillab/${folder.runId}/shards/0/result.json`);
+      expect(written).toContain(`taillab/${folder.runId}/done/0`);
+      releaseCleanup();
+      const { code, stderr } = await ended;
+      expect(stderr).toContain("deleting the 20 objects the run wrote and did not delete");
+      expect(code, stderr).toBe(1);
+    } finally {
+      releaseCleanup();
+      await bucket.close();
+      await testbed.close();
+    }
+  });
+});

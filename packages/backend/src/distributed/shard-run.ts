@@ -90,7 +90,8 @@ export function recentSecondsOf(shards: number): number {
 }
 
 /**
- * Runs the shard and leaves its result in the run's folder. A shard that fails after it started
+ * Runs the shard and leaves its result in the run's folder as soon as its measuring ends, before
+ * the cleanup of what it wrote: a merge need not wait for that. A shard that fails after it started
  * still leaves what it measured (status failed, the error) before the error is thrown on; one
  * that does not pass the barrier leaves only the barrier's abort marker (StartBarrierError).
  */
@@ -115,11 +116,12 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
   let records: ShardRecordsWriter | null = null;
   let keyPrefix = "";
   let cleanup: RunCleanup | null = null;
+  let result: ShardResult | null = null;
   const finish = async (status: ShardStatus, summary: RunSummary | null, error: string | null) => {
     await progress.settled();
     const uploaded = records ? await records.finish() : null;
     if (uploaded) await markers.put(recordsKey(role.index), uploaded.bytes);
-    const result: ShardResult = {
+    const written: ShardResult = {
       schemaVersion: DISTRIBUTED_SCHEMA_VERSION,
       kind: "taillab-shard-result",
       runId: folder.runId,
@@ -143,10 +145,10 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
       }),
       recordCount: uploaded?.count ?? null,
     };
-    await markers.put(resultKey(role.index), JSON.stringify(result));
+    await markers.put(resultKey(role.index), JSON.stringify(written));
     const done: ShardDone = { index: role.index, status, at: new Date().toISOString() };
     await markers.put(doneKey(role.index), JSON.stringify(done));
-    return result;
+    result = written;
   };
 
   try {
@@ -174,6 +176,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
           if (kept) kept.push(...intervals);
           else seconds.set(key, [...intervals]);
         },
+        onMeasured: (summary) => finish(summary.status, summary, null),
         onCleanup: async (done) => {
           cleanup = done;
         },
@@ -225,11 +228,12 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
         recentSeconds: recentSecondsOf(role.count),
       },
     );
-    const result = await finish(summary.status, summary, null);
+    if (result === null) throw new Error("the shard's measuring never ended");
     return { result, summary, keyPrefix, cleanup };
   } catch (error) {
-    // Bad input and a barrier that did not pass leave nothing but the barrier's own markers.
-    if (barrier !== null && !(error instanceof StartBarrierError)) {
+    // Bad input and a barrier that did not pass leave nothing but the barrier's own markers; a
+    // result once written stays (what failed came after the measuring).
+    if (barrier !== null && result === null && !(error instanceof StartBarrierError)) {
       await finish("failed", null, (error as Error).message).catch(() => {});
     }
     throw error;
