@@ -74,6 +74,11 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
       error: z.string(),
     }),
   }),
+  /**
+   * What follows a run's measuring (its cleanup, and keeping the cleanup's outcome) failed
+   * (`reason`); the run's figures are kept.
+   */
+  z.object({ code: z.literal("cleanupFailed"), params: z.object({ reason: ApiErrorSchema }) }),
   /** The next run of a mode series failed to start (`reason`, with its fields); the series ends. */
   z.object({
     code: z.literal("modeCouldNotStart"),

@@ -11,6 +11,8 @@ export function noticeText(notice: RunNotice): string {
       return `embedded testbed listening on ${notice.params.urls.join(", ")} (profile ${notice.params.profile}, seed ${notice.params.seed})`;
     case "cleanupLeftovers":
       return `deleting the ${notice.params.objects} objects the run wrote and did not delete`;
+    case "cleanupFailed":
+      return `the cleanup after the run failed: ${notice.params.reason.message}; its figures are kept, and taillab cleanup (or the run's page) removes what it left`;
     case "jobSubmitted":
       return `submitted Job ${notice.params.job} (${notice.params.shards} shards) in namespace ${notice.params.namespace}; results in ${notice.params.folder}`;
     case "distributedStopping":

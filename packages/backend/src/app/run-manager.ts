@@ -193,6 +193,13 @@ export function createRunManager(options: {
         progress.cancel();
         if (reported) {
           // The run was reported and stored as measured; what failed after is its cleanup.
+          if (runId !== null) {
+            const notice: RunNotice = {
+              code: "cleanupFailed",
+              params: { reason: toApiError(error) },
+            };
+            emit({ type: "notice", runId, message: noticeText(notice), notice });
+          }
           break;
         }
         if (runId === null) {

@@ -1,5 +1,8 @@
 import type { ExperimentDraftInput, RunEvent, SavedEndpoint } from "@taillab/api";
 import { freePort } from "@taillab/test-support";
+import { startTestbed } from "@taillab/testbed";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { startSignedTestbed } from "../test-support/signed-testbed.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -390,6 +393,53 @@ describe("what a run leaves on a real server", () => {
       expect((await app.api.getRun({ runId })).meta.cleanup).toEqual(cleanup);
     } finally {
       await signed.close();
+    }
+  });
+
+  it("a cleanup that fails after the run was reported finished is said on the run", async () => {
+    let releaseCleanup = () => {};
+    const cleanupReleased = new Promise<void>((resolve) => (releaseCleanup = resolve));
+    const credentials = { accessKeyId: "TESTKEY", secretAccessKey: "test-secret" };
+    // The cleanup phase's DELETEs fail, so the run deletes what it wrote after it is reported.
+    const testbed = await startTestbed({
+      credentials,
+      buckets: ["loadgen"],
+      interceptor: async ({ operation }) => {
+        if (operation === "DeleteObject") {
+          return { fault: { status: 500, code: "InternalError", message: "held back" } };
+        }
+        if (operation === "DeleteObjects") await cleanupReleased;
+        return undefined;
+      },
+    });
+    try {
+      const lab = await app.api.addEndpoint({
+        name: "Lab server whose DELETEs fail",
+        kind: "custom",
+        url: testbed.url,
+        credentials: { kind: "stored", accessKeyId: credentials.accessKeyId },
+        secretAccessKey: credentials.secretAccessKey,
+      });
+      const finished = app.nextEvent(isFinished);
+      const { runId } = await app.api.startRun({
+        experiment: experiment({ samples: 10 }, { endpointId: lab.id }),
+      });
+      expect(await finished).toMatchObject({ runId, status: "complete" });
+      // The cleanup's outcome cannot be kept: the run's folder is gone from under it.
+      await rm(join(app.resultsDir, runId), { recursive: true });
+      releaseCleanup();
+      // A start waits for the cleanup before it: then every notice of the first run is out.
+      const next = await runToEnd(experiment({ samples: 2 }));
+      expect(next.runId).not.toBe(runId);
+      const notices = app.events.filter(
+        (event) => event.type === "notice" && event.runId === runId,
+      );
+      expect(notices.map((event) => event.type === "notice" && event.message)).toContainEqual(
+        expect.stringMatching(/^the cleanup after the run failed: runId: no run with id/),
+      );
+    } finally {
+      releaseCleanup();
+      await testbed.close();
     }
   });
 

@@ -100,6 +100,8 @@ export const liveRunMessages: FeatureMessages = {
       cleanupLeftovers_one: "Deleting the {{objects}} object the run wrote and did not delete",
       cleanupLeftovers_other: "Deleting the {{objects}} objects the run wrote and did not delete",
       modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
+      cleanupFailed:
+        'The cleanup after the run failed: {{reason}}. Its figures are kept; "Remove them" on the run\'s page removes what it left',
       serverLost:
         "The server stopped answering at {{time}} ({{into}} into the run): {{failures}} requests in a row got no answer over {{silent}}, the last {{error}}; the {{phase}} phase ended early",
       mixPhase: "mixed workload",
@@ -234,6 +236,8 @@ export const liveRunMessages: FeatureMessages = {
       cleanupLeftovers_one: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       cleanupLeftovers_other: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
+      cleanupFailed:
+        "运行之后的清理失败：{{reason}}。测得的数据已保留；在运行页面点“删除它们”可删除它留下的内容",
       serverLost:
         "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：连续 {{failures}} 个请求在 {{silent}} 内没有应答，最后一个为 {{error}}；{{phase}} 阶段提前结束",
       mixPhase: "混合负载",

@@ -63,6 +63,8 @@ export function noticeText(
       return t("noticeText.jobSubmitted", notice.params);
     case "distributedStopping":
       return t("noticeText.distributedStopping");
+    case "cleanupFailed":
+      return t("noticeText.cleanupFailed", { reason: failureText(notice.params.reason, say) });
     case "modeCouldNotStart":
       return t("noticeText.modeCouldNotStart", {
         mode: t(`mode.${notice.params.mode}`),
