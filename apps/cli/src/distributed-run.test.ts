@@ -2,7 +2,7 @@ import { RunSummarySchema, type RunSummary } from "@taillab/api";
 import { openResultsStore } from "@taillab/backend";
 import { createArrivalSchedule } from "@taillab/core";
 import type { ControlPlane } from "@taillab/engine";
-import { startMinio } from "@taillab/test-support";
+import { heldCleanup, startMinio } from "@taillab/test-support";
 import { startTestbed } from "@taillab/testbed";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -322,25 +322,12 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
 
 describe("a shard's cleanup", () => {
   it("comes after its result is in the run's folder: a merge need not wait for it", async () => {
-    let cleanupStarted = () => {};
-    const cleanupStarting = new Promise<void>((resolve) => (cleanupStarted = resolve));
-    let releaseCleanup = () => {};
-    const cleanupReleased = new Promise<void>((resolve) => (releaseCleanup = resolve));
+    const held = heldCleanup();
     const credentials = { accessKeyId: "SHARDKEY", secretAccessKey: "shard-secret" };
-    // The cleanup phase's DELETEs fail, so the shard removes what it wrote afterwards: held here.
     const testbed = await startTestbed({
       credentials,
       buckets: ["loadgen"],
-      interceptor: async ({ operation }) => {
-        if (operation === "DeleteObject") {
-          return { fault: { status: 500, code: "InternalError", message: "held back" } };
-        }
-        if (operation === "DeleteObjects") {
-          cleanupStarted();
-          await cleanupReleased;
-        }
-        return undefined;
-      },
+      interceptor: held.interceptor,
     });
     const { env, bucket } = await createServerBucket({ url: testbed.url, ...credentials });
     try {
@@ -358,16 +345,16 @@ describe("a shard's cleanup", () => {
         { env: { ...process.env, ...env } },
       );
       const ended = outputOf(child);
-      await cleanupStarting;
+      await held.cleanupStarting;
       const written = await bucket.listKeys(`taillab/${folder.runId}/`);
       expect(written).toContain(`taillab/${folder.runId}/shards/0/result.json`);
       expect(written).toContain(`taillab/${folder.runId}/done/0`);
-      releaseCleanup();
+      held.release();
       const { code, stderr } = await ended;
       expect(stderr).toContain("deleting the 20 objects the run wrote and did not delete");
       expect(code, stderr).toBe(1);
     } finally {
-      releaseCleanup();
+      held.release();
       await bucket.close();
       await testbed.close();
     }

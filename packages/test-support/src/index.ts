@@ -20,3 +20,4 @@ export {
 export { startDrippingProxy, type DrippingProxy } from "./dripping-proxy.ts";
 export { selfSignedCertificate, type SelfSignedCertificate } from "./self-signed-certificate.ts";
 export { fuzzSeed } from "./fuzz-seed.ts";
+export { heldCleanup, type HeldCleanup } from "./held-cleanup.ts";

@@ -1,5 +1,5 @@
 import type { ExperimentDraftInput, RunEvent, SavedEndpoint } from "@taillab/api";
-import { freePort } from "@taillab/test-support";
+import { freePort, heldCleanup } from "@taillab/test-support";
 import { startTestbed } from "@taillab/testbed";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -397,20 +397,12 @@ describe("what a run leaves on a real server", () => {
   });
 
   it("a cleanup that fails after the run was reported finished is said on the run", async () => {
-    let releaseCleanup = () => {};
-    const cleanupReleased = new Promise<void>((resolve) => (releaseCleanup = resolve));
+    const held = heldCleanup();
     const credentials = { accessKeyId: "TESTKEY", secretAccessKey: "test-secret" };
-    // The cleanup phase's DELETEs fail, so the run deletes what it wrote after it is reported.
     const testbed = await startTestbed({
       credentials,
       buckets: ["loadgen"],
-      interceptor: async ({ operation }) => {
-        if (operation === "DeleteObject") {
-          return { fault: { status: 500, code: "InternalError", message: "held back" } };
-        }
-        if (operation === "DeleteObjects") await cleanupReleased;
-        return undefined;
-      },
+      interceptor: held.interceptor,
     });
     try {
       const lab = await app.api.addEndpoint({
@@ -427,7 +419,7 @@ describe("what a run leaves on a real server", () => {
       expect(await finished).toMatchObject({ runId, status: "complete" });
       // The cleanup's outcome cannot be kept: the run's folder is gone from under it.
       await rm(join(app.resultsDir, runId), { recursive: true });
-      releaseCleanup();
+      held.release();
       // A start waits for the cleanup before it: then every notice of the first run is out.
       const next = await runToEnd(experiment({ samples: 2 }));
       expect(next.runId).not.toBe(runId);
@@ -438,7 +430,7 @@ describe("what a run leaves on a real server", () => {
         expect.stringMatching(/^the cleanup after the run failed: runId: no run with id/),
       );
     } finally {
-      releaseCleanup();
+      held.release();
       await testbed.close();
     }
   });
