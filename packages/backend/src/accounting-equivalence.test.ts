@@ -159,22 +159,37 @@ async function intervalsOf(runId: string): Promise<{ engine: string[]; rebuilt: 
   const { intervalLines } = summarizer.finish(run.summary?.status ?? null);
   const stored = parseIntervalLog(await store.intervalLog(runId)).lines;
   return {
-    engine: stored.map(comparableLine).sort(),
-    rebuilt: intervalLines.map(comparableLine).sort(),
+    engine: comparableLines(stored),
+    rebuilt: comparableLines(intervalLines),
   };
 }
 
 /**
- * A log line with its histogram encoded afresh: a histogram merged from the workers' and one
- * filled request by request hold the same counts in arrays grown differently, so their bytes
+ * The log's lines, one per second and kind: a second written twice (an answer that came after
+ * its line was written, or two repetitions meeting in it) is read as their sum, as
+ * intervalsFromLog reads it. Each histogram is encoded afresh: one merged from the workers' and
+ * one filled request by request hold the same counts in arrays grown differently, so their bytes
  * differ where their contents do not.
  */
-function comparableLine(line: IntervalLogLine): string {
-  const decoded = decodeHistogram(line.tally.histogram);
-  const fresh = createLatencyHistogram();
-  fresh.add(decoded);
-  const histogram = encodeHistogram(fresh);
-  decoded.destroy();
-  fresh.destroy();
-  return formatIntervalLogLine({ ...line, tally: { ...line.tally, histogram } });
+function comparableLines(lines: readonly IntervalLogLine[]): string[] {
+  const seconds = new Map<string, IntervalLogLine[]>();
+  for (const line of lines) {
+    const key = `${line.pointIndex}/${line.op}/${line.kind}/${line.startS}`;
+    seconds.set(key, [...(seconds.get(key) ?? []), line]);
+  }
+  return [...seconds.values()]
+    .map((second) => {
+      const fresh = createLatencyHistogram();
+      for (const line of second) {
+        const decoded = decodeHistogram(line.tally.histogram);
+        fresh.add(decoded);
+        decoded.destroy();
+      }
+      const histogram = encodeHistogram(fresh);
+      fresh.destroy();
+      const [first] = second as [IntervalLogLine];
+      const maxUs = Math.max(...second.map((line) => line.tally.maxUs));
+      return formatIntervalLogLine({ ...first, tally: { ...first.tally, histogram, maxUs } });
+    })
+    .sort();
 }
