@@ -142,12 +142,13 @@ export class LiveRunPage {
   }
 
   /**
-   * Moves a slider with the keyboard, `key` pressed `times` (ArrowLeft: one step down; PageUp:
-   * a tenth of its range up), as a hand would; returns the value shown.
+   * Moves a slider with one key press (ArrowLeft: one step down; PageUp: a tenth of its range
+   * up; End: to its maximum); returns the value shown. One press is one change: a hand that
+   * pauses mid-move changes the knob at each pause, and so would a series of presses on a busy
+   * machine.
    */
-  async moveSlider(knob: string, key: string, times = 1): Promise<string> {
-    const slider = this.page.getByTestId(`knob-${knob}`);
-    for (let press = 0; press < times; press += 1) await slider.press(key);
+  async moveSlider(knob: string, key: string): Promise<string> {
+    await this.page.getByTestId(`knob-${knob}`).press(key);
     return this.knobValue(knob);
   }
 

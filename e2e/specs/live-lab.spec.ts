@@ -42,8 +42,8 @@ test.describe("The live tail lab", () => {
     // least the new stall length.
     const stallMs = msOf(await live.knobValue("stallMs"));
     const shortStalls = await live.lastSecond();
-    const longerMs = msOf(await live.moveSlider("stallMs", "ArrowRight", 10));
-    expect(longerMs).toBe(stallMs + 10 * 50);
+    const longerMs = msOf(await live.moveSlider("stallMs", "PageUp"));
+    expect(longerMs).toBeGreaterThan(stallMs);
     await expect(live.markers).toHaveCount(1);
     await poll(async () => {
       const p999Ms = (await after(0))?.p999Ms ?? 0;

@@ -71,9 +71,14 @@ export function startLiveSession(options: LiveSessionOptions): LiveSession {
     const leaving = after.replicas < urls.length;
     if (leaving) urls = urls.slice(0, after.replicas);
     tuning = after;
-    await tuner.retune(engineTuning());
-    if (leaving) await testbed.setReplicas(after.replicas);
-    return mark(changed);
+    const applied = tuner.retune(engineTuning());
+    // The engine's next requests follow the change: the marker is placed now.
+    const marker = mark(changed);
+    if (leaving) {
+      await applied;
+      await testbed.setReplicas(after.replicas);
+    }
+    return marker;
   };
 
   return {
