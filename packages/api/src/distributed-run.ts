@@ -100,6 +100,15 @@ export const ShardProgressSchema = z.object({
   progress: RunProgressSchema,
   /** The running phase's latency so far (µs), to merge the shards' live percentiles exactly. */
   latency: EncodedTallySchema.nullable(),
+  /** The phase has ended: these are its last figures. Absent from an older shard's progress. */
+  ended: z.boolean().optional(),
+  /**
+   * The phase before this one as it ended, for a live view that did not see every shard end it
+   * (the shards move on together, between two of its looks). Absent before the second phase.
+   */
+  previous: z
+    .object({ progress: RunProgressSchema, latency: EncodedTallySchema.nullable() })
+    .optional(),
   /**
    * The running phase's per-second histograms, its newest seconds only (so the object stays
    * small), on the shard's run clock: with that clock's origin and the common start (T0, the

@@ -7,7 +7,7 @@ import {
 } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { createTally, encodeTally, recordDuration, tallyStatsMs } from "./latency-tally.ts";
-import { mergeShardIntervals, mergeShardProgress } from "./shard-progress.ts";
+import { mergeEndedPhase, mergeShardIntervals, mergeShardProgress } from "./shard-progress.ts";
 
 function progress(index: number, op: Operation, latenciesUs: number[]): ShardProgress {
   const tally = createTally();
@@ -159,5 +159,42 @@ describe("a distributed run's live percentiles over time", () => {
   it("shows no seconds from a clock that does not read whole seconds at T0", () => {
     const skewed = withSeconds(progress(1, "GET", []), 5500, 5, b);
     expect(mergeShardIntervals([shards[0] as ShardProgress, skewed])).toEqual([]);
+  });
+});
+
+describe("a phase as every shard ended it", () => {
+  const gets = [valuesUs(1000, 40, 10), valuesUs(2000, 30, 10), valuesUs(3000, 20, 10)];
+  const endedGet = (index: number) => ({
+    ...progress(index, "GET", gets[index] ?? []),
+    ended: true,
+  });
+  /** Shard `index` in its DELETE phase, its GET before it. */
+  const onToDelete = (index: number, ended = endedGet(index)): ShardProgress => ({
+    ...progress(index, "DELETE", [500]),
+    previous: { progress: ended.progress, latency: ended.latency },
+  });
+
+  it("takes a shard's figures from its progress, or from the phase before the one it shows", () => {
+    const merged = mergeEndedPhase([endedGet(0), onToDelete(1), onToDelete(2)], "r1", {
+      pointIndex: 0,
+      op: "GET",
+    });
+    expect(merged?.shards).toEqual([0, 1, 2]);
+    expect(merged?.progress).toMatchObject({ op: "GET", done: 90 });
+    const all = createTally();
+    for (const value of gets.flat()) recordDuration(all, value);
+    expect(merged?.percentiles).toMatchObject({ count: 90, p99Ms: tallyStatsMs(all)?.p99 });
+    // The most shards are in DELETE: the live figures are its own.
+    expect(mergeShardProgress([endedGet(0), onToDelete(1), onToDelete(2)], "r1")?.progress.op).toBe(
+      "DELETE",
+    );
+  });
+
+  it("has none while a shard has not ended the phase, or has moved two phases on", () => {
+    const phase = { pointIndex: 0, op: "GET" as const };
+    const running = progress(0, "GET", gets[0] ?? []);
+    expect(mergeEndedPhase([running, onToDelete(1), onToDelete(2)], "r1", phase)).toBeNull();
+    const twoOn = onToDelete(0, { ...progress(0, "PUT", [100]), ended: true });
+    expect(mergeEndedPhase([twoOn, onToDelete(1), onToDelete(2)], "r1", phase)).toBeNull();
   });
 });

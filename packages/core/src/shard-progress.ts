@@ -16,6 +16,9 @@ export interface MergedShardProgress {
   shards: number[];
 }
 
+/** The figures of one shard's phase that merge: its counts, latency and newest seconds. */
+type ShardPhase = Pick<ShardProgress, "index" | "progress" | "latency" | "recentIntervals">;
+
 export function mergeShardProgress(
   progresses: readonly ShardProgress[],
   runId: string,
@@ -29,6 +32,33 @@ export function mergeShardProgress(
     (largest, candidate) => (candidate.length > largest.length ? candidate : largest),
     [],
   );
+  return mergeShardPhases(group, runId);
+}
+
+/**
+ * One phase as every shard ended it, merged: from a shard's progress when it shows that phase
+ * ended, or from the phase before the one it shows. Null while a shard has not ended it, or has
+ * moved two phases on. The last figures of a phase a live view saw part of, when the shards had
+ * all moved on before it looked again.
+ */
+export function mergeEndedPhase(
+  progresses: readonly ShardProgress[],
+  runId: string,
+  phase: Pick<RunProgress, "pointIndex" | "op">,
+): MergedShardProgress | null {
+  const samePhase = (progress: RunProgress) =>
+    progress.pointIndex === phase.pointIndex && progress.op === phase.op;
+  const ended: ShardPhase[] = [];
+  for (const shard of progresses) {
+    if (samePhase(shard.progress) && shard.ended === true) ended.push(shard);
+    else if (shard.previous && samePhase(shard.previous.progress)) {
+      ended.push({ index: shard.index, ...shard.previous });
+    } else return null;
+  }
+  return mergeShardPhases(ended, runId);
+}
+
+function mergeShardPhases(group: readonly ShardPhase[], runId: string): MergedShardProgress | null {
   const [first] = group;
   if (!first) return null;
   const sum = (figure: (progress: RunProgress) => number) =>
@@ -72,7 +102,7 @@ export function mergeShardProgress(
  * seconds (an older shard: its requests would be missing) or its clock is not a whole number of
  * seconds from T0 (its seconds would straddle the merged ones).
  */
-export function mergeShardIntervals(group: readonly ShardProgress[]): IntervalStats[] {
+export function mergeShardIntervals(group: readonly ShardPhase[]): IntervalStats[] {
   const [first] = group;
   const parts = group.flatMap((shard) => (shard.recentIntervals ? [shard.recentIntervals] : []));
   if (!first || parts.length < group.length) return [];

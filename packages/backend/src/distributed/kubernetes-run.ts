@@ -16,6 +16,7 @@ import {
 } from "@taillab/api";
 import {
   formatRunFolderUri,
+  mergeEndedPhase,
   mergeShardProgress,
   shardSpecProblems,
   type MergedShardProgress,
@@ -320,6 +321,8 @@ function watchShards(
   let job: JobProgress | null = null;
   let folder: RunFolderSnapshot | null = null;
   let lastStatus = "";
+  /** The phase shown last, and whether it was every shard's, ended. */
+  let shown: { progress: RunProgress; final: boolean } | null = null;
   // The shards' progress objects change about this often (progressIntervalMs); reading all of
   // them is one GET each, so many shards are read less often.
   const pollMs = Math.max(progressIntervalMs(shards), shards * 20);
@@ -339,7 +342,20 @@ function watchShards(
     emit();
     // A finished shard's progress is its last figures: the merge takes them as they are.
     const merged = mergeShardProgress(folder.progress, plan.runId);
-    if (merged) hooks.onProgress?.(merged.progress, merged);
+    if (!merged) return;
+    // The shards moved on since the last look: the phase shown then is shown once more as every
+    // shard ended it, so a live view keeps its last figures, not those of the look before.
+    if (shown && !shown.final && !samePhase(shown.progress, merged.progress)) {
+      const ended = mergeEndedPhase(folder.progress, plan.runId, shown.progress);
+      if (ended?.shards.length === shards) hooks.onProgress?.(ended.progress, ended);
+    }
+    const final =
+      merged.shards.length === shards &&
+      folder.progress.every(
+        (shard) => shard.ended === true && samePhase(shard.progress, merged.progress),
+      );
+    shown = { progress: merged.progress, final };
+    hooks.onProgress?.(merged.progress, merged);
   };
   let stopped = false;
   let looking = look();
@@ -410,4 +426,8 @@ function shardsStatus(
     job: job?.finished ?? "running",
     message: job?.message ?? null,
   };
+}
+
+function samePhase(a: RunProgress, b: RunProgress): boolean {
+  return a.pointIndex === b.pointIndex && a.op === b.op;
 }

@@ -261,6 +261,9 @@ function progressWriter(
   let writing: Promise<void> = Promise.resolve();
   let queued = 0;
   let warned = false;
+  /** The last phase that ended, and the one before it: what `previous` carries. */
+  let ended: NonNullable<ShardProgress["previous"]> | null = null;
+  let endedBefore: NonNullable<ShardProgress["previous"]> | null = null;
   return {
     update(update: ShardProgress["progress"], live: LiveFigures) {
       const nowMs = Date.now();
@@ -268,6 +271,9 @@ function progressWriter(
       lastMs = nowMs;
       const start = clock();
       const recent = start ? live.encodeRecentIntervals(seconds) : null;
+      const latency = live.encodeLatency();
+      if (live.ended) [endedBefore, ended] = [ended, { progress: update, latency }];
+      const previous = live.ended ? endedBefore : ended;
       const body: ShardProgress = {
         schemaVersion: DISTRIBUTED_SCHEMA_VERSION,
         kind: "taillab-shard-progress",
@@ -275,7 +281,9 @@ function progressWriter(
         shards: role.count,
         updatedAtMs: nowMs,
         progress: update,
-        latency: live.encodeLatency(),
+        latency,
+        ended: live.ended,
+        ...(previous ? { previous } : {}),
         ...(start && recent ? { recentIntervals: { ...recent, ...start } } : {}),
       };
       queued += 1;
