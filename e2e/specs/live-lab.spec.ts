@@ -42,7 +42,7 @@ test.describe("The live tail lab", () => {
     // least the new stall length.
     const stallMs = msOf(await live.knobValue("stallMs"));
     const shortStalls = await live.lastSecond();
-    const longerMs = msOf(await live.moveSlider("stallMs", "PageUp"));
+    const longerMs = msOf(await live.sliderToMax("stallMs"));
     expect(longerMs).toBeGreaterThan(stallMs);
     await expect(live.markers).toHaveCount(1);
     await poll(async () => {
