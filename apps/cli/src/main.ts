@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import "./young-generation.ts";
 import { main } from "./cli-main.ts";
 
 // `taillab runs list | head` closes the pipe early: that is the reader's choice, not a failure.
