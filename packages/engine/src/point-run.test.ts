@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPoint, type PointRunOptions } from "./point-run.ts";
 import { epochNowMs } from "./run-clock.ts";
+import { RunTuner } from "./run-tuner.ts";
 
 /**
  * The coordinator and its workers as one unit, against a scripted HTTP server: the open loop's
@@ -324,5 +325,40 @@ describe("a stop", () => {
       route = answerAtOnce;
       for (const response of waiting) response.destroy();
     }
+  });
+});
+
+describe("a live session's retunes", () => {
+  it("each ends once every worker has the change, leaving no listener on the workers", async () => {
+    const target = options({}).targets[0]!;
+    const tuner = new RunTuner({
+      mode: "normal",
+      hedge: HedgeOptionsSchema.parse({}),
+      targets: [target],
+    });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    let retunes = 0;
+    try {
+      await run({
+        tuner,
+        params: { clients: 3, samples: 3000, objectSizeBytes: 64 },
+        phases: ["write"],
+        onProgress: () => {},
+        onPhaseStart: () => {
+          // More retunes than Node's default of 10 listeners, one after the other, mid-phase.
+          void (async () => {
+            for (; retunes < 15; retunes += 1) {
+              await tuner.retune({ ...tuner.current, mode: retunes % 2 === 0 ? "tied" : "normal" });
+            }
+          })();
+        },
+      });
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(retunes).toBeGreaterThan(10);
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
   });
 });

@@ -31,7 +31,6 @@ import {
   type PhaseAccountShape,
   type ShardRole,
 } from "@taillab/core";
-import { once } from "node:events";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
@@ -507,9 +506,9 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         hedge,
         targets: targets.map((target) => ({ ...target, maxConnections })),
       };
-      const answered = nextMessage(worker, "retuned");
+      const answered = answerOrExit(worker, "retuned");
       worker.postMessage(message);
-      return Promise.race([answered, once(worker, "exit")]);
+      return answered;
     });
     await Promise.race([Promise.all(retuned), failure.catch(() => {})]);
   };
@@ -661,6 +660,22 @@ function requestsHandedOut(nextIndex: SharedArrayBuffer, schedule: ScheduleBuffe
   return schedule
     ? Atomics.load(new Int32Array(schedule.counters), SCHEDULE.claimed)
     : Atomics.load(new Int32Array(nextIndex), 0);
+}
+
+/** The worker's next message of `type`, or its exit; no listener is left behind either way. */
+function answerOrExit(worker: Worker, type: WorkerMessage["type"]): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (message: WorkerMessage) => {
+      if (message.type === type) done();
+    };
+    const done = () => {
+      worker.off("message", onMessage);
+      worker.off("exit", done);
+      resolve();
+    };
+    worker.on("message", onMessage);
+    worker.on("exit", done);
+  });
 }
 
 function nextMessage(worker: Worker, type: WorkerMessage["type"]): Promise<void> {
