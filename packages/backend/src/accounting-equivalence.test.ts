@@ -2,7 +2,6 @@ import type { RunSummary } from "@taillab/api";
 import {
   createLatencyHistogram,
   decodeHistogram,
-  encodeHistogram,
   formatIntervalLogLine,
   parseIntervalLog,
   type IntervalLogLine,
@@ -167,9 +166,9 @@ async function intervalsOf(runId: string): Promise<{ engine: string[]; rebuilt: 
 /**
  * The log's lines, one per second and kind: a second written twice (an answer that came after
  * its line was written, or two repetitions meeting in it) is read as their sum, as
- * intervalsFromLog reads it. Each histogram is encoded afresh: one merged from the workers' and
- * one filled request by request hold the same counts in arrays grown differently, so their bytes
- * differ where their contents do not.
+ * intervalsFromLog reads it. Each histogram is written as its distribution of values: one
+ * merged from the workers' (or from two lines) and one filled request by request hold the same
+ * counts in arrays grown differently, so their encodings differ where their contents do not.
  */
 function comparableLines(lines: readonly IntervalLogLine[]): string[] {
   const seconds = new Map<string, IntervalLogLine[]>();
@@ -185,7 +184,7 @@ function comparableLines(lines: readonly IntervalLogLine[]): string[] {
         fresh.add(decoded);
         decoded.destroy();
       }
-      const histogram = encodeHistogram(fresh);
+      const histogram = fresh.outputPercentileDistribution();
       fresh.destroy();
       const [first] = second as [IntervalLogLine];
       const maxUs = Math.max(...second.map((line) => line.tally.maxUs));
