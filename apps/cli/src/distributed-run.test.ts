@@ -55,11 +55,48 @@ function summaryOf(result: CliResult): RunSummary {
   return RunSummarySchema.parse(JSON.parse(result.stdout));
 }
 
+type ShardArgs = [
+  index: number,
+  shards: number,
+  folder: { uri: string },
+  startAt: string,
+  workload: string[],
+];
+
+/** A shard process against `server`; `startAt` is shared by the run's shards. */
+function spawnShard(
+  server: Pick<Server, "url" | "env">,
+  ...[index, shards, folder, startAt, workload]: ShardArgs
+) {
+  const child = spawn(
+    process.execPath,
+    [
+      CLI_MAIN,
+      "run",
+      "--endpoint",
+      server.url,
+      ...workload,
+      "--shard",
+      `${index}/${shards}`,
+      "--start-at",
+      startAt,
+      "--results",
+      folder.uri,
+      "--json",
+    ],
+    { env: { ...process.env, ...server.env } },
+  );
+  return { child, result: outputOf(child) };
+}
+
 describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
   let server: Server;
 
   /** How long a shard process took here to reach the barrier, spawn to ready marker. */
   let startupMs = 0;
+
+  /** A shard process of this server; `startAt` is shared by the run's shards. */
+  const shard = (...args: ShardArgs) => spawnShard(server, ...args);
 
   beforeAll(async () => {
     server = await (servers[serverName] as () => Promise<Server>)();
@@ -81,35 +118,6 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     await server?.bucket.close();
     await server?.stop();
   });
-
-  /** A shard process; `startAt` is shared by the run's shards. */
-  function shard(
-    index: number,
-    shards: number,
-    folder: { uri: string },
-    startAt: string,
-    workload: string[],
-  ) {
-    const child = spawn(
-      process.execPath,
-      [
-        CLI_MAIN,
-        "run",
-        "--endpoint",
-        server.url,
-        ...workload,
-        "--shard",
-        `${index}/${shards}`,
-        "--start-at",
-        startAt,
-        "--results",
-        folder.uri,
-        "--json",
-      ],
-      { env: { ...process.env, ...server.env } },
-    );
-    return { child, result: outputOf(child) };
-  }
 
   const merge = (folder: { uri: string }, ...extra: string[]) =>
     runCli(["merge", folder.uri, "--endpoint", server.url, "--json", ...extra], server.env);
@@ -332,19 +340,14 @@ describe("a shard's cleanup", () => {
     const { env, bucket } = await createServerBucket({ url: testbed.url, ...credentials });
     try {
       const folder = newFolder();
-      const child = spawn(
-        process.execPath,
-        [
-          CLI_MAIN,
-          "run",
-          "--endpoint",
-          testbed.url,
-          ...["--clients", "2", "--samples", "20", "--size", "1KiB"],
-          ...["--shard", "0/1", "--start-at", new Date().toISOString(), "--results", folder.uri],
-        ],
-        { env: { ...process.env, ...env } },
+      const { result: ended } = spawnShard(
+        { url: testbed.url, env },
+        0,
+        1,
+        folder,
+        new Date().toISOString(),
+        [...["--clients", "2", "--samples", "20", "--size", "1KiB"]],
       );
-      const ended = outputOf(child);
       await held.cleanupStarting;
       const written = await bucket.listKeys(`taillab/${folder.runId}/`);
       expect(written).toContain(`taillab/${folder.runId}/shards/0/result.json`);
