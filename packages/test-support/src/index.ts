@@ -21,3 +21,11 @@ export { startDrippingProxy, type DrippingProxy } from "./dripping-proxy.ts";
 export { selfSignedCertificate, type SelfSignedCertificate } from "./self-signed-certificate.ts";
 export { fuzzSeed } from "./fuzz-seed.ts";
 export { heldCleanup, type HeldCleanup } from "./held-cleanup.ts";
+export {
+  startKnownLatencyServer,
+  startWireProxy,
+  type KnownLatencyModel,
+  type TruthProcess,
+  type WireEntry,
+  type WireProxy,
+} from "./truth-harness.ts";
