@@ -16,6 +16,7 @@ const BENCHES: Record<string, { script: string; nodeFlags?: string[] }> = {
     // --require rather than --import: worker threads run --require preloads only.
     nodeFlags: ["--require", join(root, "packages/engine/bench/service-time-tap.ts")],
   },
+  wire: { script: "packages/backend/bench/wire-truth-bench.ts" },
   "open-loop": { script: "packages/engine/bench/open-loop-accuracy-bench.ts" },
   "long-run": { script: "apps/cli/bench/long-run-bench.ts" },
   scale: { script: "apps/cli/bench/scale-bench.ts" },
