@@ -174,6 +174,23 @@ describe("request executor", () => {
     expect(result.hedgeDelayMs).toBe(0);
   });
 
+  it("tied at delay 0: the twin leaves in the same tick as the first copy, for every request", async () => {
+    for (const mode of ["tied", "tied-server"] as const) {
+      const run = executor(mode);
+      for (let index = 0; index < 20; index += 1) {
+        const log: string[] = [];
+        // Replicas that answer at once: a twin sent a timer later would find the request done.
+        const pending = run.execute(
+          replicaSend(() => 0, log),
+          "c",
+        );
+        expect(log.filter((line) => line.startsWith("start"))).toHaveLength(2);
+        const result = await pending;
+        expect(result.attempts).toHaveLength(2);
+      }
+    }
+  });
+
   it("tied-server: both copies carry one tie id, new for every request; tied copies carry none", async () => {
     const tieIds: (string | undefined)[][] = [];
     const recordTies: SendAttempt = (replica, options) => {

@@ -220,7 +220,12 @@ async function runAttempts(
 
   const first = launch(chooser.pick());
   let hedgeDelayMs: number | null = null;
-  if (plan.delayMs !== null) {
+  if (plan.kind === "tied" && plan.delayMs <= 0) {
+    // Both copies in the same tick: a timer of 0 fires a millisecond or more later, by which
+    // time a fast replica has answered the first copy and the twin is never sent.
+    hedgeDelayMs = 0;
+    launch(chooser.pick(first.replica));
+  } else if (plan.delayMs !== null) {
     hedgeDelayMs = plan.delayMs;
     const answeredInTime = await settlesWithin(first.done, plan.delayMs, stopSignal);
     const wantsBackup = !answeredInTime && !stopSignal.aborted;
