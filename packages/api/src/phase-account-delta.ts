@@ -34,6 +34,11 @@ export const HedgeCountsSchema = z.object({
   wastedBytes: z.number().int().min(0),
   wonByBackup: z.number().int().min(0),
   sameReplica: z.number().int().min(0),
+  /**
+   * Backups launched but refused or cancelled before they were written on a connection: not in
+   * `backups` (nor in attempts, the delay or sameReplica). Absent from an older engine's deltas.
+   */
+  notSent: z.number().int().min(0).default(0),
 });
 export type HedgeCounts = z.infer<typeof HedgeCountsSchema>;
 

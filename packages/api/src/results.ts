@@ -128,8 +128,17 @@ export const HedgeSummarySchema = z.object({
   budgetPct: z.number(),
   /** Attempts sent, first attempts included. */
   attempts: z.number().int().min(0),
-  /** Backups sent, as a % of logical requests. */
+  /**
+   * Backups written on a connection, as a % of logical requests: the extra requests servers
+   * received. Runs recorded before `notSent` was counted also counted backups that never left.
+   */
   extraPct: z.number().min(0),
+  /**
+   * Backups launched but refused or cancelled before they were written on a connection (the
+   * first attempt answered meanwhile): not extra requests, and not paid from the budget.
+   * Absent in runs recorded before it was counted.
+   */
+  notSent: z.number().int().min(0).optional(),
   /** Attempts cancelled because another attempt of the same request answered first. */
   cancelled: z.number().int().min(0),
   /** Payload bytes sent or received by the attempts that lost. */

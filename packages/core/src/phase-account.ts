@@ -27,6 +27,7 @@ import {
 import {
   latencyParts,
   wasCancelled,
+  wentOnWire,
   type AttemptTimeline,
   type LogicalRequest,
 } from "./logical-request.ts";
@@ -117,6 +118,7 @@ function emptyHedgeCounts(): HedgeCounts {
     wastedBytes: 0,
     wonByBackup: 0,
     sameReplica: 0,
+    notSent: 0,
   };
 }
 
@@ -175,11 +177,11 @@ export class PhaseAccount {
       this.missedStarts += 1;
     }
     this.extendSegment(request.phaseIndex, request.client, request.intendedStartUs, last.endUs);
-    this.countHedging(request);
+    const [lead = first, ...backups] = request.attempts.filter(wentOnWire);
+    this.countHedging(request, lead, backups);
     const interval = this.intervalAt(last.endUs);
-    for (let index = 1; index < request.attempts.length; index += 1) {
-      const backup = request.attempts[index] as AttemptTimeline;
-      recordDuration(intervalTally(interval, "backups"), backup.readyUs - first.readyUs);
+    for (const backup of backups) {
+      recordDuration(intervalTally(interval, "backups"), backup.readyUs - lead.readyUs);
     }
     const steadyBucket = Math.floor(last.endUs / STEADY_BUCKET_US);
     if (!winner) {
@@ -487,20 +489,28 @@ export class PhaseAccount {
     return interval;
   }
 
-  private countHedging(request: LogicalRequest): void {
+  /**
+   * `lead` and `backups`: the attempts that went on the wire (lead the first of them, or the first
+   * attempt when none did). Only those are requests a server received: a backup refused or
+   * cancelled before it was written is counted apart, as not sent.
+   */
+  private countHedging(
+    request: LogicalRequest,
+    lead: AttemptTimeline,
+    backups: readonly AttemptTimeline[],
+  ): void {
     const { attempts, winner } = request;
-    const first = attempts[0];
-    if (!first) return;
     const counts = this.hedge;
-    counts.attempts += attempts.length;
     if (winner !== null && winner > 0) counts.wonByBackup += 1;
+    counts.attempts += wentOnWire(lead) ? 1 + backups.length : 0;
+    counts.notSent += attempts.length - 1 - backups.length;
+    for (const backup of backups) {
+      counts.backups += 1;
+      counts.backupDelayUs += backup.readyUs - lead.readyUs;
+      if (backup.replica === lead.replica) counts.sameReplica += 1;
+    }
     attempts.forEach((attempt, index) => {
-      if (wasCancelled(attempt)) counts.cancelled += 1;
-      if (index > 0) {
-        counts.backups += 1;
-        counts.backupDelayUs += attempt.readyUs - first.readyUs;
-        if (attempt.replica === first.replica) counts.sameReplica += 1;
-      }
+      if (wasCancelled(attempt) && wentOnWire(attempt)) counts.cancelled += 1;
       if (winner !== null && index !== winner) counts.wastedBytes += attempt.bytes;
     });
   }
@@ -516,6 +526,7 @@ export class PhaseAccount {
       wastedBytes: counts.wastedBytes,
       wonByBackup: counts.wonByBackup,
       sameReplica: counts.sameReplica,
+      notSent: counts.notSent,
     };
   }
 

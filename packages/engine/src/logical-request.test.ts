@@ -150,6 +150,40 @@ describe("request executor", () => {
     }
   });
 
+  it("hedged: a backup cancelled before it was written gives its token back", async () => {
+    // 1 %: one token, and the next earned only after 100 requests.
+    const run = executor("hedged", { delay: "10ms", budgetPercent: "1%" });
+    // A backup that waits for a connection until it is cancelled: never sent (sent = end).
+    const unsentBackup: SendAttempt = (replica, options) => {
+      if (replica === 0) return replicaSend(() => 30)(replica, options);
+      return new Promise((resolve) => {
+        const readyUs = nowUs();
+        options.signal?.addEventListener("abort", () => {
+          const endUs = nowUs();
+          resolve({
+            readyUs,
+            sentUs: endUs,
+            headersUs: endUs,
+            firstByteUs: endUs,
+            endUs,
+            status: 0,
+            error: "Aborted",
+            bytes: 0,
+          });
+        });
+      });
+    };
+    const first = await run.execute(unsentBackup, "c");
+    expect(first.winner).toBe(0);
+    expect(first.attempts[1]?.outcome.sentUs).toBe(first.attempts[1]?.outcome.endUs);
+    // The token came back: the next slow request gets its backup at once, which wins.
+    const second = await run.execute(
+      replicaSend((replica) => (replica === 0 ? 1000 : 1)),
+      "c",
+    );
+    expect(second.winner).toBe(1);
+  });
+
   it("hedged with a percentile delay waits for enough samples before hedging", async () => {
     const run = executor("hedged", { delay: "p95", minSamples: 5 });
     const results = [];

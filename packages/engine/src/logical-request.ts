@@ -12,6 +12,7 @@ import {
   createHedgeBudget,
   fixedHedgeDelay,
   percentileHedgeDelay,
+  wentOnWire,
   type BackupQueue,
   type HedgeDelayPolicy,
   type ReplicaChooser,
@@ -89,6 +90,12 @@ export function createRequestExecutor(settings: ExecutorSettings): RequestExecut
       backups.serve();
       const delayMs = policy.delayMs(requestClass);
       const result = await runAttempts(send, settings, { kind: "hedged", delayMs, backups });
+      // The budget pays for backups that went on the wire only.
+      const unsent = result.attempts.slice(1).filter((each) => !wentOnWire(each.outcome));
+      if (unsent.length > 0) {
+        unsent.forEach(() => budget.refund());
+        backups.serve();
+      }
       observeFirstAttempt(policy, requestClass, result);
       return result;
     },
