@@ -175,7 +175,11 @@ export type SteadyThroughput = z.infer<typeof SteadyThroughputSchema>;
  * 0 when the first attempt won), serverMs (→ its first body byte) and transferMs (→ done).
  */
 export const TailShareSchema = z.object({
-  /** The requests at or above this latency (the percentile, down to its breakdown bucket). */
+  /**
+   * The lowest latency of the breakdown bucket (~4 % wide) where the share's last request by rank
+   * falls. Runs recorded before the share was chosen by rank held every request of that bucket,
+   * more than the share when many shared it.
+   */
   fromMs: z.number(),
   requests: z.number().int().min(0),
   meanMs: z.number(),

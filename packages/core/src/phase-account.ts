@@ -20,7 +20,6 @@ import {
   mergeTally,
   recordDuration,
   resetTally,
-  tallyPercentileUs,
   tallyStatsMs,
   type LatencyTally,
 } from "./latency-tally.ts";
@@ -310,14 +309,7 @@ export class PhaseAccount {
       ttfbMs: tallyStatsMs(this.tallies.ttfb),
       transferMs: tallyStatsMs(this.tallies.transfer),
       missedStarts: this.missedStarts,
-      tail:
-        latency.count > 0
-          ? tailBreakdown(
-              this.tail,
-              tallyPercentileUs(latency, 99),
-              tallyPercentileUs(latency, 99.9),
-            )
-          : null,
+      tail: latency.count > 0 ? tailBreakdown(this.tail) : null,
       ...(hedgeBudgetPct === null ? {} : { hedge: this.hedgeSummary(hedgeBudgetPct) }),
     };
   }
