@@ -12,11 +12,11 @@ import { createRunClock } from "./run-clock.ts";
 
 const port = parentPort;
 if (!port) throw new Error("schedule-pacer-worker must run in a worker thread");
-const { buffers, runStartEpochMs } = workerData as {
+const { buffers, runStartMonotonicMs } = workerData as {
   buffers: ScheduleBuffers;
-  runStartEpochMs: number;
+  runStartMonotonicMs: number;
 };
-const clock = createRunClock(runStartEpochMs);
+const clock = createRunClock(runStartMonotonicMs);
 const counters = new Int32Array(buffers.counters);
 const releases = new ScheduleReleases(buffers);
 const stopped = () => Atomics.load(counters, SCHEDULE.stop) === 1;
