@@ -58,6 +58,8 @@ export const PhaseAccountDeltaSchema = z.object({
   errorsByCode: z.record(z.string(), z.number().int().min(0)),
   bytes: z.number().int().min(0),
   missedStarts: z.number().int().min(0),
+  /** PhaseSummary.negativeIntervals; absent from an older engine's deltas. */
+  negativeIntervals: z.number().int().min(0).default(0),
   tallies: z.partialRecord(z.enum(TALLY_NAMES), EncodedTallySchema),
   hedge: HedgeCountsSchema,
   /** lanes: client, first intended start, last end, … flattened. */

@@ -231,6 +231,11 @@ export const PhaseSummarySchema = z.object({
   transferMs: LatencyStatsSchema.nullable(),
   /** Open loop: requests that left later than core's MISSED_START_TOLERANCE_MS after schedule. */
   missedStarts: z.number().int().min(0),
+  /**
+   * Parts of requests' timelines that came out negative (a later step stamped before an earlier
+   * one: clocks that disagree), each recorded as 1 µs; absent when none did. A notice says it.
+   */
+  negativeIntervals: z.number().int().min(0).optional(),
   tail: TailBreakdownSchema.nullable(),
   hedge: HedgeSummarySchema.optional(),
 });

@@ -187,6 +187,24 @@ describe("PhaseAccount: what each figure means", () => {
     });
   });
 
+  it("counts parts that came out negative (clocks that disagree) rather than hide them", () => {
+    // Sent 40 µs before its intended start: the pacer's clock and the worker's disagree.
+    const early = request(1000, [attempt(960)], 0);
+    const fine = request(5000, [attempt(5000)], 0);
+    const summary = summaryOf(GET, [early, fine]);
+    expect(summary.negativeIntervals).toBe(1);
+    expect(summary.requests).toBe(2);
+    expect(summaryOf(GET, [fine]).negativeIntervals).toBeUndefined();
+    // Merged from a worker's delta, the count travels with it.
+    const worker = new PhaseAccount(GET);
+    worker.add(early);
+    const coordinator = new PhaseAccount(GET);
+    coordinator.merge(PhaseAccountDeltaSchema.parse(worker.takeDelta()));
+    expect(coordinator.summary().negativeIntervals).toBe(1);
+    worker.destroy();
+    coordinator.destroy();
+  });
+
   it("has no hedge summary where backups are off", () => {
     expect(summaryOf(GET, [request(0, [attempt(0)], 0)]).hedge).toBeUndefined();
   });

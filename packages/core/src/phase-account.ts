@@ -128,6 +128,7 @@ export class PhaseAccount {
   private errorsByCode: Record<string, number> = {};
   private bytes = 0;
   private missedStarts = 0;
+  private negativeIntervals = 0;
   private readonly tallies: Record<TallyName, LatencyTally>;
   private hedge = emptyHedgeCounts();
   private readonly segments = new Map<number, Segment>();
@@ -195,11 +196,11 @@ export class PhaseAccount {
     this.steady.add(steadyBucket, 1, winner.bytes);
     const parts = latencyParts(request);
     if (!parts) return;
-    recordDuration(this.tallies.latency, parts.latencyUs);
-    recordDuration(this.tallies.clientQueue, parts.clientQueueUs);
-    recordDuration(this.tallies.service, winner.endUs - winner.sentUs);
-    recordDuration(this.tallies.ttfb, parts.serverUs);
-    recordDuration(this.tallies.transfer, parts.transferUs);
+    this.recordPart(this.tallies.latency, parts.latencyUs);
+    this.recordPart(this.tallies.clientQueue, parts.clientQueueUs);
+    this.recordPart(this.tallies.service, winner.endUs - winner.sentUs);
+    this.recordPart(this.tallies.ttfb, parts.serverUs);
+    this.recordPart(this.tallies.transfer, parts.transferUs);
     recordDuration(intervalTally(interval, "latency"), parts.latencyUs);
     addToTail(this.tail, parts);
   }
@@ -209,6 +210,7 @@ export class PhaseAccount {
     this.requestCount += delta.requests;
     this.bytes += delta.bytes;
     this.missedStarts += delta.missedStarts;
+    this.negativeIntervals += delta.negativeIntervals;
     for (const [code, count] of Object.entries(delta.errorsByCode)) {
       this.errorsByCode[code] = (this.errorsByCode[code] ?? 0) + count;
       this.errorCount += count;
@@ -262,6 +264,7 @@ export class PhaseAccount {
     this.errorsByCode = {};
     this.bytes = 0;
     this.missedStarts = 0;
+    this.negativeIntervals = 0;
     for (const tally of Object.values(this.tallies)) resetTally(tally);
     this.hedge = emptyHedgeCounts();
     this.steady.clear();
@@ -309,6 +312,7 @@ export class PhaseAccount {
       ttfbMs: tallyStatsMs(this.tallies.ttfb),
       transferMs: tallyStatsMs(this.tallies.transfer),
       missedStarts: this.missedStarts,
+      ...(this.negativeIntervals > 0 ? { negativeIntervals: this.negativeIntervals } : {}),
       tail: latency.count > 0 ? tailBreakdown(this.tail) : null,
       ...(hedgeBudgetPct === null ? {} : { hedge: this.hedgeSummary(hedgeBudgetPct) }),
     };
@@ -373,6 +377,15 @@ export class PhaseAccount {
     this.intervals.clear();
   }
 
+  /**
+   * A part of a request's timeline: a negative one means two clocks disagree. The histogram
+   * cannot hold it (it counts as 1 µs, as a tick of 0 does), so it is counted and said.
+   */
+  private recordPart(tally: LatencyTally, durationUs: number): void {
+    if (durationUs < 0) this.negativeIntervals += 1;
+    recordDuration(tally, durationUs);
+  }
+
   private intervalIndexes(keep: (index: number) => boolean): number[] {
     return [...this.intervals.keys()].filter(keep).sort((a, b) => a - b);
   }
@@ -425,6 +438,7 @@ export class PhaseAccount {
       errorsByCode: { ...this.errorsByCode },
       bytes: this.bytes,
       missedStarts: this.missedStarts,
+      negativeIntervals: this.negativeIntervals,
       tallies,
       hedge: { ...this.hedge },
       segments: changedOnly
@@ -588,6 +602,7 @@ export function intervalsOnlyDelta(intervals: PhaseAccountDelta["intervals"]): P
     errorsByCode: {},
     bytes: 0,
     missedStarts: 0,
+    negativeIntervals: 0,
     tallies: {},
     hedge: emptyHedgeCounts(),
     segments: [],
