@@ -34,6 +34,11 @@ export const HedgeCountsSchema = z.object({
   wastedBytes: z.number().int().min(0),
   wonByBackup: z.number().int().min(0),
   sameReplica: z.number().int().min(0),
+  /**
+   * Backups launched but refused or cancelled before they were written on a connection: not in
+   * `backups` (nor in attempts, the delay or sameReplica). Absent from an older engine's deltas.
+   */
+  notSent: z.number().int().min(0).default(0),
 });
 export type HedgeCounts = z.infer<typeof HedgeCountsSchema>;
 
@@ -53,6 +58,8 @@ export const PhaseAccountDeltaSchema = z.object({
   errorsByCode: z.record(z.string(), z.number().int().min(0)),
   bytes: z.number().int().min(0),
   missedStarts: z.number().int().min(0),
+  /** PhaseSummary.negativeIntervals; absent from an older engine's deltas. */
+  negativeIntervals: z.number().int().min(0).default(0),
   tallies: z.partialRecord(z.enum(TALLY_NAMES), EncodedTallySchema),
   hedge: HedgeCountsSchema,
   /** lanes: client, first intended start, last end, … flattened. */

@@ -128,8 +128,17 @@ export const HedgeSummarySchema = z.object({
   budgetPct: z.number(),
   /** Attempts sent, first attempts included. */
   attempts: z.number().int().min(0),
-  /** Backups sent, as a % of logical requests. */
+  /**
+   * Backups written on a connection, as a % of logical requests: the extra requests servers
+   * received. Runs recorded before `notSent` was counted also counted backups that never left.
+   */
   extraPct: z.number().min(0),
+  /**
+   * Backups launched but refused or cancelled before they were written on a connection (the
+   * first attempt answered meanwhile): not extra requests, and not paid from the budget.
+   * Absent in runs recorded before it was counted.
+   */
+  notSent: z.number().int().min(0).optional(),
   /** Attempts cancelled because another attempt of the same request answered first. */
   cancelled: z.number().int().min(0),
   /** Payload bytes sent or received by the attempts that lost. */
@@ -166,7 +175,11 @@ export type SteadyThroughput = z.infer<typeof SteadyThroughputSchema>;
  * 0 when the first attempt won), serverMs (→ its first body byte) and transferMs (→ done).
  */
 export const TailShareSchema = z.object({
-  /** The requests at or above this latency (the percentile, down to its breakdown bucket). */
+  /**
+   * The lowest latency of the breakdown bucket (~4 % wide) where the share's last request by rank
+   * falls. Runs recorded before the share was chosen by rank held every request of that bucket,
+   * more than the share when many shared it.
+   */
   fromMs: z.number(),
   requests: z.number().int().min(0),
   meanMs: z.number(),
@@ -218,6 +231,11 @@ export const PhaseSummarySchema = z.object({
   transferMs: LatencyStatsSchema.nullable(),
   /** Open loop: requests that left later than core's MISSED_START_TOLERANCE_MS after schedule. */
   missedStarts: z.number().int().min(0),
+  /**
+   * Parts of requests' timelines that came out negative (a later step stamped before an earlier
+   * one: clocks that disagree), each recorded as 1 µs; absent when none did. A notice says it.
+   */
+  negativeIntervals: z.number().int().min(0).optional(),
   tail: TailBreakdownSchema.nullable(),
   hedge: HedgeSummarySchema.optional(),
 });

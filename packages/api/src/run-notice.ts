@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiErrorSchema } from "./api-error.ts";
+import { OperationSchema } from "./results.ts";
 import { RequestModeSchema } from "./run-spec.ts";
 
 /**
@@ -88,6 +89,14 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
   z.object({ code: z.literal("jobNotDeleted"), params: z.object({ error: z.string() }) }),
   /** A distributed run's folder could not be read this time; the next look tries again. */
   z.object({ code: z.literal("folderUnreadable"), params: z.object({ error: z.string() }) }),
+  /**
+   * Parts of an operation's request timelines came out negative (clocks that disagree): each was
+   * counted as 1 µs, so its figures are a little off (PhaseSummary.negativeIntervals).
+   */
+  z.object({
+    code: z.literal("negativeIntervals"),
+    params: z.object({ op: OperationSchema, intervals: z.number() }),
+  }),
   /** A shard could not write its progress to the run's folder; its run goes on. */
   z.object({
     code: z.literal("progressNotWritten"),

@@ -277,7 +277,13 @@ function pointSummary(
     repetitions.length === 1
       ? (repetitions[0] ?? [])
       : ops.map((op) => mergeRepetitions(repetitions, op));
-  for (const phase of merged) hooks.onPhaseDone?.(pointIndex, phase);
+  for (const phase of merged) {
+    hooks.onPhaseDone?.(pointIndex, phase);
+    const intervals = phase.summary.negativeIntervals ?? 0;
+    if (intervals > 0) {
+      notify(hooks, { code: "negativeIntervals", params: { op: phase.shape.op, intervals } });
+    }
+  }
   const phases = merged.map(({ summary }) => summary);
   if (repetitions.length <= 1) return { params, finished, phases };
   return {

@@ -38,6 +38,8 @@ export function noticeText(notice: RunNotice): string {
       return `the Job could not be deleted: ${notice.params.error}`;
     case "folderUnreadable":
       return `the run's folder could not be read: ${notice.params.error}`;
+    case "negativeIntervals":
+      return `${notice.params.op}: ${notice.params.intervals} parts of request timelines came out negative (a later step stamped before an earlier one: clocks that disagree); each was counted as 1 µs, so these figures are slightly off`;
     case "progressNotWritten":
       return `shard ${notice.params.shard}: progress not written: ${notice.params.error}`;
   }

@@ -31,6 +31,17 @@ describe("createHedgeBudget", () => {
     expect(hedges).toBeGreaterThanOrEqual(Math.min(REQUESTS, earned));
   });
 
+  it("takes back a refunded token, up to its burst", () => {
+    const budget = createHedgeBudget({ percent: 1, burst: 1 });
+    expect(budget.tryWithdraw()).toBe(true);
+    expect(budget.tryWithdraw()).toBe(false);
+    budget.refund();
+    expect(budget.tryWithdraw()).toBe(true);
+    budget.refund();
+    budget.refund();
+    expect(budget.balance).toBe(1);
+  });
+
   it("never hedges at 0 %, whatever the burst", () => {
     expect(hedgesWhenAllWant(createHedgeBudget({ percent: 0 }), REQUESTS)).toBe(0);
     expect(hedgesWhenAllWant(createHedgeBudget({ percent: 0, burst: 10 }), REQUESTS)).toBe(0);

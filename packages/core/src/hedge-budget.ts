@@ -7,6 +7,11 @@ export interface HedgeBudget {
   onRequest(): void;
   /** Takes 1 token for a backup attempt; false (hedge refused) when less than 1 is left. */
   tryWithdraw(): boolean;
+  /**
+   * Gives back the token of a backup that never went on the wire (the first attempt answered
+   * while it waited for a connection, or it was refused): the budget pays for sends only.
+   */
+  refund(): void;
   /** Tokens in the bucket now. */
   readonly balance: number;
 }
@@ -57,6 +62,9 @@ export function createHedgeBudget(options: HedgeBudgetOptions): HedgeBudget {
       if (balanceMicros < MICROS_PER_TOKEN) return false;
       balanceMicros -= MICROS_PER_TOKEN;
       return true;
+    },
+    refund() {
+      balanceMicros = Math.min(capacityMicros, balanceMicros + MICROS_PER_TOKEN);
     },
     get balance() {
       return balanceMicros / MICROS_PER_TOKEN;

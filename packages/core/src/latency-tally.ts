@@ -41,7 +41,10 @@ export function createTally(): LatencyTally {
   };
 }
 
-/** Records a duration; below 1 µs (a clock tick of 0) counts as 1 µs, as in the histogram. */
+/**
+ * Records a duration; below 1 µs (a clock tick of 0) counts as 1 µs, as in the histogram. A
+ * negative one is an error of the clocks: PhaseAccount counts it before it gets here.
+ */
 export function recordDuration(tally: LatencyTally, durationUs: number): void {
   const valueUs = Math.max(1, Math.round(durationUs));
   recordLatencyUs(tally.histogram, valueUs);

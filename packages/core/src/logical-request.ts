@@ -61,6 +61,16 @@ export function latencyParts(request: LogicalRequest): LatencyParts | null {
   };
 }
 
+/**
+ * Whether the attempt was written on a connection: undici stamps `sent` as it writes the
+ * request, and an attempt refused or cancelled before that ends with sent = end (nothing crossed
+ * the wire, no server saw it). An answer, or a failure after the write, comes at least a
+ * microsecond later.
+ */
+export function wentOnWire(attempt: Pick<AttemptTimeline, "sentUs" | "endUs">): boolean {
+  return attempt.sentUs < attempt.endUs;
+}
+
 export function wasCancelled(attempt: AttemptTimeline): boolean {
   return attempt.error === CANCELLED_ERROR;
 }

@@ -137,10 +137,72 @@ describe("PhaseAccount: what each figure means", () => {
       wastedBytes: 4096,
       wonByBackup: 1,
       sameReplica: 1,
+      notSent: 0,
     });
     // The backup's request: 30 ms waiting for the backup, then 1 ms at the server.
     expect(summary.latencyMs?.max).toBe(31);
     expect(summary.tail?.p99).toMatchObject({ hedgeWaitMs: 30, serverMs: 1 });
+  });
+
+  it("counts a backup cancelled or refused before it was written apart: no extra request", () => {
+    // The first attempt answered while its backup waited for a connection: sent = end.
+    const cancelledUnsent = request(
+      0,
+      [attempt(0, { serverUs: 12_000 }), attempt(10_000, { serverUs: 0, error: "Cancelled" }, 1)],
+      0,
+    );
+    const refused = request(
+      100_000,
+      [
+        attempt(100_000, { serverUs: 30_000 }),
+        attempt(110_000, { serverUs: 0, error: "ECONNREFUSED" }, 1),
+      ],
+      0,
+    );
+    const sent = request(
+      200_000,
+      [attempt(200_000, { serverUs: 50_000, error: "Cancelled" }), attempt(210_000, {}, 1)],
+      1,
+    );
+    // A tied request whose first copy never left: its twin is the one request the servers saw.
+    const twinOnly = request(
+      300_000,
+      [attempt(300_000, { serverUs: 0, error: "Cancelled" }), attempt(300_000, {}, 1)],
+      1,
+    );
+    const summary = summaryOf({ ...GET, hedgeBudgetPct: 10 }, [
+      cancelledUnsent,
+      refused,
+      sent,
+      twinOnly,
+    ]);
+    expect(summary.hedge).toMatchObject({
+      attempts: 5,
+      extraPct: 25,
+      notSent: 3,
+      cancelled: 1,
+      delayMs: 10,
+      sameReplica: 0,
+      wonByBackup: 2,
+    });
+  });
+
+  it("counts parts that came out negative (clocks that disagree) rather than hide them", () => {
+    // Sent 40 µs before its intended start: the pacer's clock and the worker's disagree.
+    const early = request(1000, [attempt(960)], 0);
+    const fine = request(5000, [attempt(5000)], 0);
+    const summary = summaryOf(GET, [early, fine]);
+    expect(summary.negativeIntervals).toBe(1);
+    expect(summary.requests).toBe(2);
+    expect(summaryOf(GET, [fine]).negativeIntervals).toBeUndefined();
+    // Merged from a worker's delta, the count travels with it.
+    const worker = new PhaseAccount(GET);
+    worker.add(early);
+    const coordinator = new PhaseAccount(GET);
+    coordinator.merge(PhaseAccountDeltaSchema.parse(worker.takeDelta()));
+    expect(coordinator.summary().negativeIntervals).toBe(1);
+    worker.destroy();
+    coordinator.destroy();
   });
 
   it("has no hedge summary where backups are off", () => {

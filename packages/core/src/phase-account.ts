@@ -20,13 +20,13 @@ import {
   mergeTally,
   recordDuration,
   resetTally,
-  tallyPercentileUs,
   tallyStatsMs,
   type LatencyTally,
 } from "./latency-tally.ts";
 import {
   latencyParts,
   wasCancelled,
+  wentOnWire,
   type AttemptTimeline,
   type LogicalRequest,
 } from "./logical-request.ts";
@@ -117,6 +117,7 @@ function emptyHedgeCounts(): HedgeCounts {
     wastedBytes: 0,
     wonByBackup: 0,
     sameReplica: 0,
+    notSent: 0,
   };
 }
 
@@ -127,6 +128,7 @@ export class PhaseAccount {
   private errorsByCode: Record<string, number> = {};
   private bytes = 0;
   private missedStarts = 0;
+  private negativeIntervals = 0;
   private readonly tallies: Record<TallyName, LatencyTally>;
   private hedge = emptyHedgeCounts();
   private readonly segments = new Map<number, Segment>();
@@ -175,11 +177,11 @@ export class PhaseAccount {
       this.missedStarts += 1;
     }
     this.extendSegment(request.phaseIndex, request.client, request.intendedStartUs, last.endUs);
-    this.countHedging(request);
+    const [lead = first, ...backups] = request.attempts.filter(wentOnWire);
+    this.countHedging(request, lead, backups);
     const interval = this.intervalAt(last.endUs);
-    for (let index = 1; index < request.attempts.length; index += 1) {
-      const backup = request.attempts[index] as AttemptTimeline;
-      recordDuration(intervalTally(interval, "backups"), backup.readyUs - first.readyUs);
+    for (const backup of backups) {
+      recordDuration(intervalTally(interval, "backups"), backup.readyUs - lead.readyUs);
     }
     const steadyBucket = Math.floor(last.endUs / STEADY_BUCKET_US);
     if (!winner) {
@@ -194,11 +196,11 @@ export class PhaseAccount {
     this.steady.add(steadyBucket, 1, winner.bytes);
     const parts = latencyParts(request);
     if (!parts) return;
-    recordDuration(this.tallies.latency, parts.latencyUs);
-    recordDuration(this.tallies.clientQueue, parts.clientQueueUs);
-    recordDuration(this.tallies.service, winner.endUs - winner.sentUs);
-    recordDuration(this.tallies.ttfb, parts.serverUs);
-    recordDuration(this.tallies.transfer, parts.transferUs);
+    this.recordPart(this.tallies.latency, parts.latencyUs);
+    this.recordPart(this.tallies.clientQueue, parts.clientQueueUs);
+    this.recordPart(this.tallies.service, winner.endUs - winner.sentUs);
+    this.recordPart(this.tallies.ttfb, parts.serverUs);
+    this.recordPart(this.tallies.transfer, parts.transferUs);
     recordDuration(intervalTally(interval, "latency"), parts.latencyUs);
     addToTail(this.tail, parts);
   }
@@ -208,6 +210,7 @@ export class PhaseAccount {
     this.requestCount += delta.requests;
     this.bytes += delta.bytes;
     this.missedStarts += delta.missedStarts;
+    this.negativeIntervals += delta.negativeIntervals;
     for (const [code, count] of Object.entries(delta.errorsByCode)) {
       this.errorsByCode[code] = (this.errorsByCode[code] ?? 0) + count;
       this.errorCount += count;
@@ -261,6 +264,7 @@ export class PhaseAccount {
     this.errorsByCode = {};
     this.bytes = 0;
     this.missedStarts = 0;
+    this.negativeIntervals = 0;
     for (const tally of Object.values(this.tallies)) resetTally(tally);
     this.hedge = emptyHedgeCounts();
     this.steady.clear();
@@ -308,14 +312,8 @@ export class PhaseAccount {
       ttfbMs: tallyStatsMs(this.tallies.ttfb),
       transferMs: tallyStatsMs(this.tallies.transfer),
       missedStarts: this.missedStarts,
-      tail:
-        latency.count > 0
-          ? tailBreakdown(
-              this.tail,
-              tallyPercentileUs(latency, 99),
-              tallyPercentileUs(latency, 99.9),
-            )
-          : null,
+      ...(this.negativeIntervals > 0 ? { negativeIntervals: this.negativeIntervals } : {}),
+      tail: latency.count > 0 ? tailBreakdown(this.tail) : null,
       ...(hedgeBudgetPct === null ? {} : { hedge: this.hedgeSummary(hedgeBudgetPct) }),
     };
   }
@@ -379,6 +377,15 @@ export class PhaseAccount {
     this.intervals.clear();
   }
 
+  /**
+   * A part of a request's timeline: a negative one means two clocks disagree. The histogram
+   * cannot hold it (it counts as 1 µs, as a tick of 0 does), so it is counted and said.
+   */
+  private recordPart(tally: LatencyTally, durationUs: number): void {
+    if (durationUs < 0) this.negativeIntervals += 1;
+    recordDuration(tally, durationUs);
+  }
+
   private intervalIndexes(keep: (index: number) => boolean): number[] {
     return [...this.intervals.keys()].filter(keep).sort((a, b) => a - b);
   }
@@ -431,6 +438,7 @@ export class PhaseAccount {
       errorsByCode: { ...this.errorsByCode },
       bytes: this.bytes,
       missedStarts: this.missedStarts,
+      negativeIntervals: this.negativeIntervals,
       tallies,
       hedge: { ...this.hedge },
       segments: changedOnly
@@ -487,20 +495,28 @@ export class PhaseAccount {
     return interval;
   }
 
-  private countHedging(request: LogicalRequest): void {
+  /**
+   * `lead` and `backups`: the attempts that went on the wire (lead the first of them, or the first
+   * attempt when none did). Only those are requests a server received: a backup refused or
+   * cancelled before it was written is counted apart, as not sent.
+   */
+  private countHedging(
+    request: LogicalRequest,
+    lead: AttemptTimeline,
+    backups: readonly AttemptTimeline[],
+  ): void {
     const { attempts, winner } = request;
-    const first = attempts[0];
-    if (!first) return;
     const counts = this.hedge;
-    counts.attempts += attempts.length;
     if (winner !== null && winner > 0) counts.wonByBackup += 1;
+    counts.attempts += wentOnWire(lead) ? 1 + backups.length : 0;
+    counts.notSent += attempts.length - 1 - backups.length;
+    for (const backup of backups) {
+      counts.backups += 1;
+      counts.backupDelayUs += backup.readyUs - lead.readyUs;
+      if (backup.replica === lead.replica) counts.sameReplica += 1;
+    }
     attempts.forEach((attempt, index) => {
-      if (wasCancelled(attempt)) counts.cancelled += 1;
-      if (index > 0) {
-        counts.backups += 1;
-        counts.backupDelayUs += attempt.readyUs - first.readyUs;
-        if (attempt.replica === first.replica) counts.sameReplica += 1;
-      }
+      if (wasCancelled(attempt) && wentOnWire(attempt)) counts.cancelled += 1;
       if (winner !== null && index !== winner) counts.wastedBytes += attempt.bytes;
     });
   }
@@ -516,6 +532,7 @@ export class PhaseAccount {
       wastedBytes: counts.wastedBytes,
       wonByBackup: counts.wonByBackup,
       sameReplica: counts.sameReplica,
+      notSent: counts.notSent,
     };
   }
 
@@ -585,6 +602,7 @@ export function intervalsOnlyDelta(intervals: PhaseAccountDelta["intervals"]): P
     errorsByCode: {},
     bytes: 0,
     missedStarts: 0,
+    negativeIntervals: 0,
     tallies: {},
     hedge: emptyHedgeCounts(),
     segments: [],

@@ -48,7 +48,7 @@ const init = workerData as WorkerInit;
 const port = parentPort;
 if (!port) throw new Error("client-worker must run in a worker thread");
 
-const clock = createRunClock(init.runStartEpochMs);
+const clock = createRunClock(init.runStartMonotonicMs);
 const content = createObjectContent(init.content, init.verify, objectSizes());
 // A stop is final for the worker's life: it aborts what is in flight and starts nothing new.
 const stopController = new AbortController();

@@ -150,6 +150,40 @@ describe("request executor", () => {
     }
   });
 
+  it("hedged: a backup cancelled before it was written gives its token back", async () => {
+    // 1 %: one token, and the next earned only after 100 requests.
+    const run = executor("hedged", { delay: "10ms", budgetPercent: "1%" });
+    // A backup that waits for a connection until it is cancelled: never sent (sent = end).
+    const unsentBackup: SendAttempt = (replica, options) => {
+      if (replica === 0) return replicaSend(() => 30)(replica, options);
+      return new Promise((resolve) => {
+        const readyUs = nowUs();
+        options.signal?.addEventListener("abort", () => {
+          const endUs = nowUs();
+          resolve({
+            readyUs,
+            sentUs: endUs,
+            headersUs: endUs,
+            firstByteUs: endUs,
+            endUs,
+            status: 0,
+            error: "Aborted",
+            bytes: 0,
+          });
+        });
+      });
+    };
+    const first = await run.execute(unsentBackup, "c");
+    expect(first.winner).toBe(0);
+    expect(first.attempts[1]?.outcome.sentUs).toBe(first.attempts[1]?.outcome.endUs);
+    // The token came back: the next slow request gets its backup at once, which wins.
+    const second = await run.execute(
+      replicaSend((replica) => (replica === 0 ? 1000 : 1)),
+      "c",
+    );
+    expect(second.winner).toBe(1);
+  });
+
   it("hedged with a percentile delay waits for enough samples before hedging", async () => {
     const run = executor("hedged", { delay: "p95", minSamples: 5 });
     const results = [];
@@ -172,6 +206,23 @@ describe("request executor", () => {
     expect(result.winner).toBe(1);
     expect(result.attempts[0]?.cancelled).toBe(true);
     expect(result.hedgeDelayMs).toBe(0);
+  });
+
+  it("tied at delay 0: the twin leaves in the same tick as the first copy, for every request", async () => {
+    for (const mode of ["tied", "tied-server"] as const) {
+      const run = executor(mode);
+      for (let index = 0; index < 20; index += 1) {
+        const log: string[] = [];
+        // Replicas that answer at once: a twin sent a timer later would find the request done.
+        const pending = run.execute(
+          replicaSend(() => 0, log),
+          "c",
+        );
+        expect(log.filter((line) => line.startsWith("start"))).toHaveLength(2);
+        const result = await pending;
+        expect(result.attempts).toHaveLength(2);
+      }
+    }
   });
 
   it("tied-server: both copies carry one tie id, new for every request; tied copies carry none", async () => {

@@ -12,6 +12,7 @@ import {
   createHedgeBudget,
   fixedHedgeDelay,
   percentileHedgeDelay,
+  wentOnWire,
   type BackupQueue,
   type HedgeDelayPolicy,
   type ReplicaChooser,
@@ -89,6 +90,12 @@ export function createRequestExecutor(settings: ExecutorSettings): RequestExecut
       backups.serve();
       const delayMs = policy.delayMs(requestClass);
       const result = await runAttempts(send, settings, { kind: "hedged", delayMs, backups });
+      // The budget pays for backups that went on the wire only.
+      const unsent = result.attempts.slice(1).filter((each) => !wentOnWire(each.outcome));
+      if (unsent.length > 0) {
+        unsent.forEach(() => budget.refund());
+        backups.serve();
+      }
       observeFirstAttempt(policy, requestClass, result);
       return result;
     },
@@ -220,7 +227,12 @@ async function runAttempts(
 
   const first = launch(chooser.pick());
   let hedgeDelayMs: number | null = null;
-  if (plan.delayMs !== null) {
+  if (plan.kind === "tied" && plan.delayMs <= 0) {
+    // Both copies in the same tick: a timer of 0 fires a millisecond or more later, by which
+    // time a fast replica has answered the first copy and the twin is never sent.
+    hedgeDelayMs = 0;
+    launch(chooser.pick(first.replica));
+  } else if (plan.delayMs !== null) {
     hedgeDelayMs = plan.delayMs;
     const answeredInTime = await settlesWithin(first.done, plan.delayMs, stopSignal);
     const wantsBackup = !answeredInTime && !stopSignal.aborted;

@@ -38,7 +38,7 @@ import { SCHEDULE, type ScheduleBuffers } from "./open-loop-schedule.ts";
 import { arrivalsOf, startSchedulePacer, type SchedulePacer } from "./schedule-pacer.ts";
 import { createHealthBuffer, type ServerLoss } from "./server-health.ts";
 import type { TransportTarget } from "./transport/index.ts";
-import { createRunClock, spinUntil } from "./run-clock.ts";
+import { createRunClock, monotonicMsAtEpoch, spinUntil } from "./run-clock.ts";
 import type { EngineTuning, RunTuner } from "./run-tuner.ts";
 import type {
   CoordinatorMessage,
@@ -446,6 +446,8 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
   // A live session may turn backups on at any time: its pools are sized for them from the start.
   const poolMode = options.tuner ? "hedged" : options.mode;
   let firstClient = options.shard?.firstClient ?? 0;
+  // Every thread's clock counts from this one instant (run-clock.ts).
+  const runStartMonotonicMs = monotonicMsAtEpoch(options.runStartEpochMs);
   const workers = shares.map((clients, workerIndex) => {
     const connections = connectionsPerReplica(clients, poolMode);
     const init: WorkerInit = {
@@ -454,7 +456,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       clients,
       firstClient,
       workerIndex,
-      runStartEpochMs: options.runStartEpochMs,
+      runStartMonotonicMs,
       keyPrefix: options.keyPrefix,
       content,
       objectSizeBytes: options.params.objectSizeBytes,
@@ -477,7 +479,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       resourceLimits: { maxYoungGenerationSizeMb: CLIENT_WORKER_YOUNG_GENERATION_MB },
     });
   });
-  const clock = createRunClock(options.runStartEpochMs);
+  const clock = createRunClock(runStartMonotonicMs);
   // A failure anywhere (a worker that crashed, or reported failure) fails the current step.
   let fail: (error: Error) => void = () => {};
   const failure = new Promise<never>((_, reject) => {
@@ -579,7 +581,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       try {
         for (const worker of workers) worker.on("message", onMessage);
         const done = Promise.all(workers.map((worker) => nextMessage(worker, "phaseDone")));
-        if (openLoop) pacer = await startSchedulePacer(options.runStartEpochMs);
+        if (openLoop) pacer = await startSchedulePacer(runStartMonotonicMs);
         const gatedAtUs = startGate ? await waitAtGate(startGate, order.phaseIndex, options) : null;
         meter = new PhaseProgressMeter(order.count);
         // An open loop's schedule starts a moment ahead, so all workers have the command.

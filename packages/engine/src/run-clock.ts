@@ -1,12 +1,51 @@
 import { performance } from "node:perf_hooks";
 
+/** This thread's performance.now() on the process's monotonic clock, and the error bound. */
+export interface MonotonicMapping {
+  /** Monotonic ms = performance.now() + offsetMs. */
+  offsetMs: number;
+  /** Half the tightest bracket of performance.now() reads around a monotonic read, ms. */
+  errorMs: number;
+}
+
 /**
- * Microseconds since the run started. Every worker thread has its own performance.now() origin,
- * so times are taken as epoch (timeOrigin + now) and shifted by the run's start, which makes
- * records from different threads comparable.
+ * Maps this thread's performance.now() onto process.hrtime, the one monotonic clock every thread
+ * of the process reads: the monotonic read bracketed by two reads of performance.now(), the
+ * tightest bracket of a few dozen kept. Mapping each thread through its own
+ * performance.timeOrigin instead (a wall-clock reading taken as the thread started) put threads
+ * up to 47 µs apart, and an open loop's latency mixes the pacer thread's time with a worker's.
  */
-export function createRunClock(runStartEpochMs: number): () => number {
-  const offsetMs = performance.timeOrigin - runStartEpochMs;
+export function measureMonotonicMapping(rounds = 64): MonotonicMapping {
+  let best: MonotonicMapping = { offsetMs: 0, errorMs: Number.POSITIVE_INFINITY };
+  for (let round = 0; round < rounds; round += 1) {
+    const before = performance.now();
+    const monotonicMs = Number(process.hrtime.bigint()) / 1e6;
+    const after = performance.now();
+    const errorMs = (after - before) / 2;
+    if (errorMs < best.errorMs) best = { offsetMs: monotonicMs - (before + after) / 2, errorMs };
+  }
+  return best;
+}
+
+let threadMapping: MonotonicMapping | null = null;
+
+/** This thread's mapping, measured on first use. */
+export function monotonicMapping(): MonotonicMapping {
+  return (threadMapping ??= measureMonotonicMapping());
+}
+
+/** Where an epoch instant falls on the monotonic clock, as this thread maps the two. */
+export function monotonicMsAtEpoch(epochMs: number): number {
+  return performance.now() + monotonicMapping().offsetMs - (epochNowMs() - epochMs);
+}
+
+/**
+ * Microseconds since the run started, which is `runStartMonotonicMs` on the process's monotonic
+ * clock (monotonicMsAtEpoch of the run's start, taken once by the coordinator): every thread
+ * counts from the same instant on the same clock, within its mapping's error.
+ */
+export function createRunClock(runStartMonotonicMs: number): () => number {
+  const offsetMs = monotonicMapping().offsetMs - runStartMonotonicMs;
   return () => Math.round((offsetMs + performance.now()) * 1000);
 }
 

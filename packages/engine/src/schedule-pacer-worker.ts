@@ -1,11 +1,6 @@
 import { createArrivalSchedule, ownsScheduledRequest } from "@taillab/core";
 import { parentPort, workerData } from "node:worker_threads";
-import {
-  announceToAll,
-  SCHEDULE,
-  SCHEDULE_RING_SLOTS,
-  type ScheduleBuffers,
-} from "./open-loop-schedule.ts";
+import { SCHEDULE, ScheduleReleases, type ScheduleBuffers } from "./open-loop-schedule.ts";
 import type { PacerOrder } from "./schedule-pacer.ts";
 import { createRunClock } from "./run-clock.ts";
 
@@ -17,13 +12,13 @@ import { createRunClock } from "./run-clock.ts";
 
 const port = parentPort;
 if (!port) throw new Error("schedule-pacer-worker must run in a worker thread");
-const { buffers, runStartEpochMs } = workerData as {
+const { buffers, runStartMonotonicMs } = workerData as {
   buffers: ScheduleBuffers;
-  runStartEpochMs: number;
+  runStartMonotonicMs: number;
 };
-const clock = createRunClock(runStartEpochMs);
+const clock = createRunClock(runStartMonotonicMs);
 const counters = new Int32Array(buffers.counters);
-const intendedStarts = new Float64Array(buffers.intendedStarts);
+const releases = new ScheduleReleases(buffers);
 const stopped = () => Atomics.load(counters, SCHEDULE.stop) === 1;
 
 function pace({ schedule, startUs, count, deadlineUs, shard }: PacerOrder): void {
@@ -35,10 +30,10 @@ function pace({ schedule, startUs, count, deadlineUs, shard }: PacerOrder): void
     if (deadlineUs !== null && intendedUs >= deadlineUs) break;
     if (shard !== null && !ownsScheduledRequest(g, shard)) continue;
     // The ring holds the next SCHEDULE_RING_SLOTS starts: wait for the workers to catch up.
-    while (index - Atomics.load(counters, SCHEDULE.claimed) >= SCHEDULE_RING_SLOTS && !stopped()) {
+    while (!releases.hasSlotFor(index) && !stopped()) {
       Atomics.wait(counters, SCHEDULE.stop, 0, 1);
     }
-    intendedStarts[index % SCHEDULE_RING_SLOTS] = intendedUs;
+    releases.write(index, intendedUs);
     for (
       let waitUs = intendedUs - clock();
       waitUs > 0 && !stopped();
@@ -48,12 +43,9 @@ function pace({ schedule, startUs, count, deadlineUs, shard }: PacerOrder): void
     }
     if (stopped()) break;
     index += 1;
-    Atomics.store(counters, SCHEDULE.released, index);
-    Atomics.add(counters, SCHEDULE.generation, 1);
-    Atomics.notify(counters, SCHEDULE.generation, 1);
+    releases.release(index);
   }
-  Atomics.store(counters, SCHEDULE.ended, 1);
-  announceToAll(counters);
+  releases.end();
   port?.postMessage("done");
 }
 

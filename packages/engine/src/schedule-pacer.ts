@@ -32,11 +32,11 @@ export interface SchedulePacer {
 }
 
 /** A pacer thread for one open-loop phase, ready to start (its thread is up). */
-export async function startSchedulePacer(runStartEpochMs: number): Promise<SchedulePacer> {
+export async function startSchedulePacer(runStartMonotonicMs: number): Promise<SchedulePacer> {
   const buffers = createScheduleBuffers();
   const counters = new Int32Array(buffers.counters);
   const worker = new Worker(engineWorkerUrl("schedule-pacer-worker"), {
-    workerData: { buffers, runStartEpochMs },
+    workerData: { buffers, runStartMonotonicMs },
     env: engineWorkerEnv(),
   });
   const message = (expected: string) =>

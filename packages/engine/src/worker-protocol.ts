@@ -27,7 +27,8 @@ export interface WorkerInit {
   firstClient: number;
   /** Position among the workers (names the buckets a workload creates). */
   workerIndex: number;
-  runStartEpochMs: number;
+  /** The run's start on the process's monotonic clock (run-clock.ts). */
+  runStartMonotonicMs: number;
   /** Keys are `${keyPrefix}${keyNumber}`. */
   keyPrefix: string;
   content: SharedArrayBuffer;

@@ -109,8 +109,10 @@ function hedgeLines(phase: PhaseSummary): string[] {
   const delay = hedge.delayMs === null ? "none sent" : `sent after ${ms(hedge.delayMs)} on average`;
   const shared =
     hedge.sameReplica > 0 ? `, ${hedge.sameReplica} to the first attempt's own replica` : "";
+  // Runs recorded before it was counted have no figure: nothing is said rather than a 0.
+  const notSent = hedge.notSent === undefined ? "" : `, ${hedge.notSent} not sent`;
   return [
-    `Backup requests:   ${hedge.extraPct.toFixed(2)} % extra (${hedge.attempts} attempts, ${delay}, budget ${hedge.budgetPct} %)`,
+    `Backup requests:   ${hedge.extraPct.toFixed(2)} % extra (${hedge.attempts} attempts, ${delay}, budget ${hedge.budgetPct} %${notSent})`,
     `                   won by a backup ${hedge.wonByBackup}, cancelled ${hedge.cancelled}, wasted ${(hedge.wastedBytes / 1024 / 1024).toFixed(3)} MB${shared}`,
   ];
 }

@@ -185,6 +185,7 @@ describe("summaryCsv", () => {
     expect(Number(column(row, "Total Transferred (MB)"))).toBeCloseTo((300 * 65536) / 1048576, 6);
     expect(Number(column(row, "Hedge Extra (%)"))).toBe(phase.hedge!.extraPct);
     expect(Number(column(row, "Hedge Wasted (bytes)"))).toBe(phase.hedge!.wastedBytes);
+    expect(Number(column(row, "Hedge Not Sent"))).toBe(phase.hedge!.notSent);
   });
 
   it("writes where the slowest 1 % and 0.1 % spent their time, as the run detail shows it", () => {

@@ -115,6 +115,7 @@ const COLUMNS: readonly Column[] = [
   { name: "Missed Starts", value: (row) => row.phase.missedStarts },
   // Empty where the phase sent no backups (normal mode), rather than a misleading 0 of a budget.
   { name: "Hedge Extra (%)", value: (row) => row.phase.hedge?.extraPct },
+  { name: "Hedge Not Sent", value: (row) => row.phase.hedge?.notSent },
   { name: "Hedge Wasted (bytes)", value: (row) => row.phase.hedge?.wastedBytes },
   { name: "Hedge Cancelled", value: (row) => row.phase.hedge?.cancelled },
   { name: "Won by Backup", value: (row) => row.phase.hedge?.wonByBackup },

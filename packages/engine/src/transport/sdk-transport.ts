@@ -81,7 +81,7 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
       options,
       NO_FIELDS,
       nothing,
-      emptyBodyIsError,
+      { emptyBodyIsError },
     );
   }
 
@@ -91,7 +91,8 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
     { signal, onResponse, headers }: RequestOptions,
     none: T,
     read: (output: Output, body: Buffer) => Reading<T>,
-    emptyBodyIsError = false,
+    /** uploadBytes: the body's size, counted once sent even if no answer came (as the fast path). */
+    { emptyBodyIsError = false, uploadBytes = 0 } = {},
   ): Promise<RequestOutcome & T> {
     const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, true, headers);
     if (signal?.aborted) return { ...aborted(probe), ...none };
@@ -109,7 +110,9 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
       const { fields, error = null, bytes = 0 } = read(output, body);
       return { ...timeline, status, error, bytes, ...fields };
     } catch (error) {
-      return { ...failed(probe, error, signal, onResponse), ...none };
+      const outcome = failed(probe, error, signal, onResponse);
+      const bytes = outcome.status === 0 && probe.timing.bodySent ? uploadBytes : 0;
+      return { ...outcome, bytes, ...none };
     }
   }
 
@@ -174,6 +177,7 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
         options,
         NO_FIELDS,
         () => ({ fields: NO_FIELDS, bytes: body.byteLength }),
+        { uploadBytes: body.byteLength },
       );
     },
 
@@ -257,6 +261,7 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
         options,
         { etag: null },
         (output) => ({ ...etagOf(output.ETag), bytes: body.byteLength }),
+        { uploadBytes: body.byteLength },
       );
     },
 
@@ -278,7 +283,7 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
         options,
         { etag: null },
         (output) => etagOf(output.ETag),
-        true,
+        { emptyBodyIsError: true },
       );
     },
 

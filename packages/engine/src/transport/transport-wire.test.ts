@@ -23,6 +23,8 @@ interface SeenRequest {
   method: string;
   url: string;
   headers: IncomingMessage["headers"];
+  /** Request body bytes the server read. */
+  bodyBytes: number;
 }
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
@@ -73,8 +75,14 @@ async function withGrowingTimeout<T>(
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    seen.push({ method: request.method ?? "", url: request.url ?? "", headers: request.headers });
-    request.resume();
+    const entry = {
+      method: request.method ?? "",
+      url: request.url ?? "",
+      headers: request.headers,
+      bodyBytes: 0,
+    };
+    seen.push(entry);
+    request.on("data", (chunk: Buffer) => (entry.bodyBytes += chunk.length));
     request.on("end", () => route(request, response));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -233,6 +241,18 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
     const outcome = await transport(kind).getObject("k", { signal: controller.signal });
     expect(withoutTimes(outcome)).toEqual({ status: 200, error: "Aborted", bytes: 1000 });
     expect(outcome.endUs).toBeGreaterThanOrEqual(abortedUs);
+  });
+
+  it("a PUT cancelled after its body went out → Aborted with the bytes the server read", async () => {
+    const controller = new AbortController();
+    // The server read the whole body and holds the answer: the caller cancels then.
+    route = () => controller.abort();
+    const size = 256 * 1024;
+    const outcome = await transport(kind).putObject("k", new Uint8Array(size), {
+      signal: controller.signal,
+    });
+    expect(withoutTimes(outcome)).toEqual({ status: 0, error: "Aborted", bytes: size });
+    expect(seen.map((request) => request.bodyBytes)).toEqual([size]);
   });
 
   it("a server that never answers → status 0, ClientTimeout, once the request timeout passed", async () => {

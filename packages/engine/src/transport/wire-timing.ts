@@ -13,6 +13,7 @@ import type { MicrosClock, RequestTimeline } from "./object-transport.ts";
 export class WireTiming {
   readonly readyUs: number;
   private sentUs = -1;
+  private bodySentUs = -1;
   private headersUs = -1;
   private firstByteUs = -1;
   private readonly clock: MicrosClock;
@@ -26,8 +27,17 @@ export class WireTiming {
     return this.sentUs >= 0;
   }
 
+  /** The whole request, body included, was written (undici's onRequestSent). */
+  get bodySent(): boolean {
+    return this.bodySentUs >= 0;
+  }
+
   requestStarted(): void {
     this.sentUs = this.clock();
+  }
+
+  requestSent(): void {
+    this.bodySentUs = this.clock();
   }
 
   responseStarted(): void {
@@ -68,6 +78,10 @@ export function timingInterceptor(): Dispatcher.DispatcherComposeInterceptor {
       onRequestStart: (controller, context) => {
         timing.requestStarted();
         handler.onRequestStart?.(controller, context);
+      },
+      onRequestSent: () => {
+        timing.requestSent();
+        handler.onRequestSent?.();
       },
       onRequestUpgrade: (controller, statusCode, headers, socket) =>
         handler.onRequestUpgrade?.(controller, statusCode, headers, socket),

@@ -117,6 +117,8 @@ export const liveRunMessages: FeatureMessages = {
       jobNotDeleted: "The Job could not be deleted: {{error}}",
       folderUnreadable: "The run's folder could not be read: {{error}}",
       progressNotWritten: "Shard {{shard}}: progress not written: {{error}}",
+      negativeIntervals:
+        "{{op}}: {{intervals}} parts of request timelines came out negative (a later step stamped before an earlier one: clocks that disagree); each was counted as 1 µs, so these figures are slightly off",
     },
     mode: {
       normal: "normal",
@@ -253,6 +255,8 @@ export const liveRunMessages: FeatureMessages = {
       jobNotDeleted: "无法删除 Job：{{error}}",
       folderUnreadable: "无法读取运行的文件夹：{{error}}",
       progressNotWritten: "分片 {{shard}}：未能写入进度：{{error}}",
+      negativeIntervals:
+        "{{op}}：有 {{intervals}} 段请求时间线为负值（后一步骤的时间先于前一步骤：时钟不一致）；每段按 1 µs 计，因此这些数字略有偏差",
     },
     mode: {
       normal: "普通",

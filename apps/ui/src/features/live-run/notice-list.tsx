@@ -74,6 +74,11 @@ export function noticeText(
       return t("noticeText.jobNotDeleted", notice.params);
     case "folderUnreadable":
       return t("noticeText.folderUnreadable", notice.params);
+    case "negativeIntervals":
+      return t("noticeText.negativeIntervals", {
+        op: notice.params.op,
+        intervals: formatInteger(notice.params.intervals),
+      });
     case "progressNotWritten":
       return t("noticeText.progressNotWritten", notice.params);
   }

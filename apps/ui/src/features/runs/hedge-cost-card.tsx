@@ -15,6 +15,7 @@ export function HedgeCostCard({ phase, mode }: { phase: PhaseSummary; mode: Requ
       data-testid="hedge-cost"
       data-op={phase.op}
       data-extra-percent={hedge?.extraPct}
+      data-not-sent={hedge?.notSent}
       data-attempts={hedge?.attempts}
       data-cancelled={hedge?.cancelled}
       data-won-by-backup={hedge?.wonByBackup}
@@ -29,6 +30,9 @@ export function HedgeCostCard({ phase, mode }: { phase: PhaseSummary; mode: Requ
           <div className="stats">
             <Stat label={t("hedge.extra")} value={`${formatPercent(hedge.extraPct)} %`} strong />
             <Stat label={t("hedge.attempts")} value={formatInteger(hedge.attempts)} />
+            {hedge.notSent === undefined ? null : (
+              <Stat label={t("hedge.notSent")} value={formatInteger(hedge.notSent)} />
+            )}
             <Stat label={t("hedge.won")} value={formatInteger(hedge.wonByBackup)} />
             <Stat label={t("hedge.cancelled")} value={formatInteger(hedge.cancelled)} />
             <Stat label={t("hedge.wasted")} value={`${formatMiB(hedge.wastedBytes)} MB`} />
