@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { codeCountsSchema } from "./code-counts.ts";
 import { RunMarkerSchema } from "./live-tuning.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
@@ -196,7 +197,7 @@ export const PhaseSummarySchema = z.object({
   /** Logical requests that got an answer or failed; requests cut short by a stop are not counted. */
   requests: z.number().int().min(0),
   errors: z.number().int().min(0),
-  errorsByCode: z.record(z.string(), z.number().int().min(1)),
+  errorsByCode: codeCountsSchema(1),
   /** Payload bytes of successful requests. */
   bytes: z.number().int().min(0),
   /** From the first request's intended start to the last answer (s3bench's duration). */
