@@ -31,6 +31,11 @@ export const ABORTED_ERROR = "Aborted";
  * "RequestTimeout", which is the server giving up on a client that sent too slowly).
  */
 export const TIMEOUT_ERROR = "ClientTimeout";
+/**
+ * An answer longer than any S3 answer TailLab parses should be (the engine's ANSWER_LIMIT_BYTES):
+ * the client stopped reading it and dropped the connection.
+ */
+export const RESPONSE_TOO_LARGE_ERROR = "ResponseTooLarge";
 
 /**
  * One attempt of a request as the client saw it, with its timeline. Times are microseconds

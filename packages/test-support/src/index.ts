@@ -21,3 +21,10 @@ export { startDrippingProxy, type DrippingProxy } from "./dripping-proxy.ts";
 export { selfSignedCertificate, type SelfSignedCertificate } from "./self-signed-certificate.ts";
 export { fuzzSeed } from "./fuzz-seed.ts";
 export { heldCleanup, type HeldCleanup } from "./held-cleanup.ts";
+export {
+  startHostileAnswerServer,
+  type HostileAnswer,
+  type HostileAnswerOptions,
+  type HostileAnswerServer,
+  type HostileOperation,
+} from "./hostile-answer-server.ts";
