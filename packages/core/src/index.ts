@@ -42,3 +42,4 @@ export * from "./mode-comparison.ts";
 export * from "./live-tuning.ts";
 export * from "./run-leftovers.ts";
 export * from "./error-codes.ts";
+export * from "./shard-result-check.ts";

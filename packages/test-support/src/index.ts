@@ -28,3 +28,8 @@ export {
   type HostileAnswerServer,
   type HostileOperation,
 } from "./hostile-answer-server.ts";
+export {
+  CRAFTED_SHARD_FOLDERS,
+  type CraftedShardFolder,
+  type ShardFolderObjects,
+} from "./crafted-shard-folders.ts";

@@ -1,7 +1,12 @@
 import { TIMEOUT_ERROR } from "@taillab/api";
-import { HttpResponse } from "@smithy/protocol-http";
-import type { HttpHandler, HttpRequest } from "@smithy/protocol-http";
-import type { HeaderBag, HttpHandlerOptions, QueryParameterBag } from "@smithy/types";
+import { HttpRequest, HttpResponse } from "@smithy/protocol-http";
+import type { HttpHandler } from "@smithy/protocol-http";
+import type {
+  HeaderBag,
+  HttpHandlerOptions,
+  MiddlewareStack,
+  QueryParameterBag,
+} from "@smithy/types";
 import type { ConnectionOptions } from "node:tls";
 import { Pool, type Dispatcher } from "undici";
 import { ANSWER_LIMIT_BYTES, limitedBody } from "./response-body.ts";
@@ -20,6 +25,20 @@ export const requestTimings = new WeakMap<HttpRequest, WireTiming>();
  * and every error answer, fails with ResponseTooLargeError past ANSWER_LIMIT_BYTES.
  */
 export const answerLimits = new WeakMap<HttpRequest, number>();
+
+/** Lets the 2xx answer of the command whose stack this is run to `limitBytes`. */
+export function allowAnswerUpTo<Input extends object, Output extends object>(
+  stack: MiddlewareStack<Input, Output>,
+  limitBytes: number,
+): void {
+  stack.add(
+    (next) => async (args) => {
+      if (HttpRequest.isInstance(args.request)) answerLimits.set(args.request, limitBytes);
+      return next(args);
+    },
+    { step: "build", priority: "low" },
+  );
+}
 
 export interface UndiciHttpHandlerConfig {
   /** Keep-alive connections per origin: the most requests in flight to one origin. */
