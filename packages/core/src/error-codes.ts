@@ -55,19 +55,10 @@ export class ErrorCodeCounts {
     for (const [code, count] of Object.entries(counts)) this.add(code, count);
   }
 
-  get size(): number {
-    return this.counts.size;
-  }
-
   /** The counts as plain data (see CodeCounts). */
   toObject(): CodeCounts {
     const object = emptyCodeCounts();
     for (const [code, count] of this.counts) object[code] = count;
     return object;
-  }
-
-  /** Most frequent first. */
-  sorted(): [string, number][] {
-    return [...this.counts].sort(([, a], [, b]) => b - a);
   }
 }
