@@ -40,6 +40,14 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+const KEYS = { AWS_ACCESS_KEY_ID: "any", AWS_SECRET_ACCESS_KEY: "any" };
+
+/** The highest peak the command's threads printed (rssProbe), MB. */
+function peakRssMbOf(stderr: string): number {
+  const peaks = [...stderr.matchAll(/peak-rss-kib (\d+)/g)].map((match) => Number(match[1]));
+  return Math.max(...peaks) / 1024;
+}
+
 interface HostileRun {
   code: number | null;
   stdout: string;
@@ -59,17 +67,12 @@ async function runThrough(endpoint: string, transport: string, name: string): Pr
       ...["--ops", "list:1,put:1,delete:1", "--prepare", "10", "--samples", "30"],
       ...["--clients", "2", "--size", "1KiB", "--name", name, "--json"],
     ],
-    {
-      AWS_ACCESS_KEY_ID: "any",
-      AWS_SECRET_ACCESS_KEY: "any",
-      NODE_OPTIONS: `--require=${rssProbe}`,
-    },
+    { ...KEYS, NODE_OPTIONS: `--require=${rssProbe}` },
   );
-  const peaks = [...run.stderr.matchAll(/peak-rss-kib (\d+)/g)].map((match) => Number(match[1]));
   const json = run.stdout.slice(run.stdout.indexOf("{"));
   return {
     ...run,
-    peakRssMb: Math.max(...peaks) / 1024,
+    peakRssMb: peakRssMbOf(run.stderr),
     summary: run.stdout.includes("{") ? (JSON.parse(json) as RunSummary) : null,
   };
 }
@@ -122,6 +125,18 @@ describe.each(["fast", "sdk"])(
           // Two clients and the cleanup each hold at most one answer limit (twice, as chunks and
           // then joined), with room for the collector's lag.
           expect(run.peakRssMb).toBeLessThan(normal.peakRssMb + 16 * ANSWER_LIMIT_MB);
+
+          // taillab cleanup lists what the run left: that listing is cut off the same way.
+          const listingsBefore = hostile.answered().LIST;
+          const cleanup = await runCli(["cleanup", (run.summary as RunSummary).runId], {
+            ...KEYS,
+            NODE_OPTIONS: `--require=${rssProbe}`,
+          });
+          expect(cleanup.stderr).not.toMatch(/\n\s+at /);
+          expect(cleanup.code, cleanup.stderr).toBe(4);
+          expect(cleanup.stderr).toContain("ResponseTooLarge");
+          expect(hostile.answered().LIST).toBeGreaterThan(listingsBefore);
+          expect(peakRssMbOf(cleanup.stderr)).toBeLessThan(normal.peakRssMb + 16 * ANSWER_LIMIT_MB);
         } finally {
           await hostile.close();
         }
