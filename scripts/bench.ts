@@ -19,6 +19,7 @@ const BENCHES: Record<string, { script: string; nodeFlags?: string[] }> = {
   wire: { script: "packages/backend/bench/wire-truth-bench.ts" },
   "open-loop": { script: "packages/engine/bench/open-loop-accuracy-bench.ts" },
   "long-run": { script: "apps/cli/bench/long-run-bench.ts" },
+  "hostile-list": { script: "apps/cli/bench/hostile-list-bench.ts" },
   scale: { script: "apps/cli/bench/scale-bench.ts" },
   store: { script: "packages/store/bench/store-bench.ts" },
   tied: { script: "packages/engine/bench/tied-bench.ts" },

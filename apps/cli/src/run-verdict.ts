@@ -1,4 +1,5 @@
 import { cleanupLeftNothing, type RunCleanup, type RunSummary } from "@taillab/api";
+import { ErrorCodeCounts } from "@taillab/core";
 import { EXIT } from "./exit-codes.ts";
 
 /** Where a run's objects are: its bucket and `<prefix>/<runId>/`. */
@@ -46,13 +47,9 @@ function describeRequestErrors(summary: RunSummary): string | null {
   const failed = phases.reduce((sum, phase) => sum + phase.errors, 0);
   if (failed === 0) return null;
   const requests = phases.reduce((sum, phase) => sum + phase.requests, 0);
-  const byCode: Record<string, number> = {};
-  for (const phase of phases) {
-    for (const [code, count] of Object.entries(phase.errorsByCode)) {
-      byCode[code] = (byCode[code] ?? 0) + count;
-    }
-  }
-  return `${failed} of ${requests} requests failed (${formatCodeCounts(byCode)})`;
+  const byCode = new ErrorCodeCounts();
+  for (const phase of phases) byCode.addAll(phase.errorsByCode);
+  return `${failed} of ${requests} requests failed (${formatCodeCounts(byCode.toObject())})`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { codeCountsSchema } from "./code-counts.ts";
 
 /**
  * A phase's accounting as plain data (core's PhaseAccount: `takeDelta()`, `snapshot()`,
@@ -55,7 +56,7 @@ export type TailBucketSums = z.infer<typeof TailBucketSumsSchema>;
 
 export const PhaseAccountDeltaSchema = z.object({
   requests: z.number().int().min(0),
-  errorsByCode: z.record(z.string(), z.number().int().min(0)),
+  errorsByCode: codeCountsSchema(0),
   bytes: z.number().int().min(0),
   missedStarts: z.number().int().min(0),
   /** PhaseSummary.negativeIntervals; absent from an older engine's deltas. */

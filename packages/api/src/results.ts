@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { codeCountsSchema } from "./code-counts.ts";
 import { RunMarkerSchema } from "./live-tuning.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
@@ -30,6 +31,11 @@ export const ABORTED_ERROR = "Aborted";
  * "RequestTimeout", which is the server giving up on a client that sent too slowly).
  */
 export const TIMEOUT_ERROR = "ClientTimeout";
+/**
+ * An answer longer than any S3 answer TailLab parses should be (the engine's ANSWER_LIMIT_BYTES):
+ * the client stopped reading it and dropped the connection.
+ */
+export const RESPONSE_TOO_LARGE_ERROR = "ResponseTooLarge";
 
 /**
  * One attempt of a request as the client saw it, with its timeline. Times are microseconds
@@ -209,7 +215,7 @@ export const PhaseSummarySchema = z.object({
   /** Logical requests that got an answer or failed; requests cut short by a stop are not counted. */
   requests: z.number().int().min(0),
   errors: z.number().int().min(0),
-  errorsByCode: z.record(z.string(), z.number().int().min(1)),
+  errorsByCode: codeCountsSchema(1),
   /** Payload bytes of successful requests. */
   bytes: z.number().int().min(0),
   /** From the first request's intended start to the last answer (s3bench's duration). */

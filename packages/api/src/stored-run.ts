@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { codeCountsSchema } from "./code-counts.ts";
 import { LoopSchema, OperationSchema, RunSummarySchema } from "./results.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
@@ -52,7 +53,7 @@ export const RunCleanupSchema = z.object({
   /** What could not even be listed, so whether any of it is left is not known. */
   unchecked: z.array(z.enum(["objects", "uploads", "buckets"])),
   /** Why: each removal that failed, by its S3 or transport error code. */
-  errorsByCode: z.record(z.string(), z.number().int().min(1)),
+  errorsByCode: codeCountsSchema(1),
 });
 export type RunCleanup = z.infer<typeof RunCleanupSchema>;
 

@@ -1,4 +1,5 @@
 import type { RunCleanup } from "@taillab/api";
+import { emptyCodeCounts, ErrorCodeCounts } from "@taillab/core";
 import {
   EndpointError,
   isWorkloadBucketOf,
@@ -107,10 +108,13 @@ function emptyCleanup(): RunCleanup {
     uploadsLeft: 0,
     bucketsLeft: [],
     unchecked: [],
-    errorsByCode: {},
+    errorsByCode: emptyCodeCounts(),
   };
 }
 
 function addError(cleanup: RunCleanup, code: string, times = 1): void {
-  cleanup.errorsByCode[code] = (cleanup.errorsByCode[code] ?? 0) + times;
+  const counts = new ErrorCodeCounts();
+  counts.addAll(cleanup.errorsByCode);
+  counts.add(code, times);
+  cleanup.errorsByCode = counts.toObject();
 }

@@ -30,6 +30,7 @@ import {
   type AttemptTimeline,
   type LogicalRequest,
 } from "./logical-request.ts";
+import { emptyCodeCounts, ErrorCodeCounts } from "./error-codes.ts";
 import { SteadyBuckets } from "./steady-buckets.ts";
 import { addToTail, mergeTail, tailBreakdown, type TailBuckets } from "./tail-breakdown.ts";
 
@@ -125,7 +126,7 @@ export class PhaseAccount {
   readonly shape: PhaseAccountShape;
   private requestCount = 0;
   private errorCount = 0;
-  private errorsByCode: Record<string, number> = {};
+  private errorsByCode = new ErrorCodeCounts();
   private bytes = 0;
   private missedStarts = 0;
   private negativeIntervals = 0;
@@ -186,8 +187,7 @@ export class PhaseAccount {
     const steadyBucket = Math.floor(last.endUs / STEADY_BUCKET_US);
     if (!winner) {
       this.steady.add(steadyBucket, 1, 0);
-      const code = last.error ?? "Unknown";
-      this.errorsByCode[code] = (this.errorsByCode[code] ?? 0) + 1;
+      this.errorsByCode.add(last.error ?? "Unknown");
       this.errorCount += 1;
       recordDuration(intervalTally(interval, "failures"), last.endUs - request.intendedStartUs);
       return;
@@ -211,10 +211,8 @@ export class PhaseAccount {
     this.bytes += delta.bytes;
     this.missedStarts += delta.missedStarts;
     this.negativeIntervals += delta.negativeIntervals;
-    for (const [code, count] of Object.entries(delta.errorsByCode)) {
-      this.errorsByCode[code] = (this.errorsByCode[code] ?? 0) + count;
-      this.errorCount += count;
-    }
+    this.errorsByCode.addAll(delta.errorsByCode);
+    for (const count of Object.values(delta.errorsByCode)) this.errorCount += count;
     for (const name of TALLY_NAMES) {
       const tally = delta.tallies[name];
       if (tally) mergeTally(this.tallies[name], tally);
@@ -261,7 +259,7 @@ export class PhaseAccount {
     const delta = this.toDelta(true);
     this.requestCount = 0;
     this.errorCount = 0;
-    this.errorsByCode = {};
+    this.errorsByCode = new ErrorCodeCounts();
     this.bytes = 0;
     this.missedStarts = 0;
     this.negativeIntervals = 0;
@@ -300,7 +298,7 @@ export class PhaseAccount {
       loop,
       requests: this.requestCount,
       errors: this.errorCount,
-      errorsByCode: { ...this.errorsByCode },
+      errorsByCode: this.errorsByCode.toObject(),
       bytes: this.bytes,
       durationMs: round3(durationUs / 1000),
       throughputMBps: seconds > 0 ? round3(this.bytes / BYTES_PER_MIB / seconds) : 0,
@@ -435,7 +433,7 @@ export class PhaseAccount {
     });
     return {
       requests: this.requestCount,
-      errorsByCode: { ...this.errorsByCode },
+      errorsByCode: this.errorsByCode.toObject(),
       bytes: this.bytes,
       missedStarts: this.missedStarts,
       negativeIntervals: this.negativeIntervals,
@@ -599,7 +597,7 @@ function round3(value: number): number {
 export function intervalsOnlyDelta(intervals: PhaseAccountDelta["intervals"]): PhaseAccountDelta {
   return {
     requests: 0,
-    errorsByCode: {},
+    errorsByCode: emptyCodeCounts(),
     bytes: 0,
     missedStarts: 0,
     negativeIntervals: 0,

@@ -16,6 +16,7 @@ import {
   type ShardFolderState,
 } from "./shard-merge.ts";
 import { evenShares, firstClientOfShard } from "./shard-plan.ts";
+import { shardResultProblems } from "./shard-result-check.ts";
 
 const T0_MS = 1_764_000_000_000;
 const SHARDS = 3;
@@ -233,5 +234,75 @@ describe("merging the shards of a distributed run", () => {
     expect(() => mergeShards(folderOf([shardResult(0), shardResult(1, { runId: "r2" })]))).toThrow(
       /belongs to run r2/,
     );
+  });
+});
+
+describe("shardResultProblems", () => {
+  const nowMs = T0_MS + 3_600_000;
+  type Change = (result: ShardResult) => void;
+  const phase = (result: ShardResult) => {
+    const first = result.points[0]?.phases[0];
+    if (!first) throw new Error("no phase");
+    return first;
+  };
+  const latency = (result: ShardResult) => {
+    const tally = phase(result).account.tallies.latency;
+    if (!tally) throw new Error("no latency tally");
+    return tally;
+  };
+
+  it("finds nothing wrong with sound shards", () => {
+    for (let index = 0; index < SHARDS; index += 1) {
+      expect(shardResultProblems(shardResult(index), nowMs)).toEqual([]);
+    }
+  });
+
+  it.each<[string, Change, RegExp]>([
+    ["an index out of range", (result) => (result.index = SHARDS), /index 3 is out of range/],
+    [
+      "a run clock in the future",
+      (result) => (result.runStartEpochMs = nowMs + 1),
+      /run clock starts in the future/,
+    ],
+    [
+      "a histogram that does not decode",
+      (result) => (latency(result).histogram = "bm90IGEgaGlzdG9ncmFt"),
+      /point 1 PUT: latency histogram: not a readable HDR histogram/,
+    ],
+    [
+      "a duration longer than its phase",
+      (result) => {
+        latency(result).maxUs = 4_503_599_627_370_500;
+        latency(result).sumUs += 4_503_599_627_370_500;
+      },
+      /latency histogram: a duration of 4503599627370500 µs is longer than its phase/,
+    ],
+    [
+      "a count its histogram does not hold",
+      (result) => (latency(result).count += 1),
+      /latency histogram: it holds \d+ values, its count says/,
+    ],
+    [
+      "a summary that disagrees with its account",
+      (result) => (phase(result).summary.requests += 1),
+      /its summary counts/,
+    ],
+    [
+      "more errors than requests",
+      (result) => (phase(result).account.errorsByCode.SlowDown = 1_000_000),
+      /errors in \d+ requests/,
+    ],
+    [
+      "a segment after now",
+      (result) => {
+        const segment = phase(result).account.segments[0];
+        if (segment) segment.lastEndUs = 10 * 3_600_000_000;
+      },
+      /segment .* is outside its run/,
+    ],
+  ])("finds %s", (_name, change, problem) => {
+    const result = shardResult(0);
+    change(result);
+    expect(shardResultProblems(result, nowMs).join("\n")).toMatch(problem);
   });
 });

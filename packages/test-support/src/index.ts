@@ -29,3 +29,15 @@ export {
   type WireEntry,
   type WireProxy,
 } from "./truth-harness.ts";
+export {
+  startHostileAnswerServer,
+  type HostileAnswer,
+  type HostileAnswerOptions,
+  type HostileAnswerServer,
+  type HostileOperation,
+} from "./hostile-answer-server.ts";
+export {
+  CRAFTED_SHARD_FOLDERS,
+  type CraftedShardFolder,
+  type ShardFolderObjects,
+} from "./crafted-shard-folders.ts";

@@ -11,14 +11,18 @@ import {
   PutObjectCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
+import { allowAnswerUpTo, ANSWER_LIMIT_BYTES } from "@taillab/engine";
 import type { ServerDateSample } from "./server-clock.ts";
 
 export interface MarkerStore {
   /** "exists" when the key was already there (412 PreconditionFailed); nothing is overwritten. */
   create(name: string, body: string): Promise<{ created: boolean; date: ServerDateSample | null }>;
   put(name: string, body: string | Uint8Array): Promise<void>;
-  /** The object's bytes, or null when there is none. */
-  get(name: string): Promise<Uint8Array | null>;
+  /**
+   * The object's bytes, or null when there is none; an object longer than `limitBytes` (default
+   * the engine's ANSWER_LIMIT_BYTES) is not read further and fails as ResponseTooLarge.
+   */
+  get(name: string, limitBytes?: number): Promise<Uint8Array | null>;
   /** Names (keys less the store's prefix) under `under`, every page. */
   list(under: string): Promise<string[]>;
   /** One look at the server's clock (a HEAD of the bucket): null without a Date header. */
@@ -92,12 +96,11 @@ export function createMarkerStore({
       }
     },
 
-    async get(name) {
+    async get(name, limitBytes = ANSWER_LIMIT_BYTES) {
       try {
-        const answer = await client.send(
-          new GetObjectCommand({ Bucket: bucket, Key: `${prefix}${name}` }),
-          { abortSignal: signal },
-        );
+        const command = new GetObjectCommand({ Bucket: bucket, Key: `${prefix}${name}` });
+        allowAnswerUpTo(command.middlewareStack, limitBytes);
+        const answer = await client.send(command, { abortSignal: signal });
         return (await answer.Body?.transformToByteArray()) ?? new Uint8Array();
       } catch (error) {
         if ((error as Error).name === "NoSuchKey") return null;

@@ -15,13 +15,14 @@ import {
   intervalLogLines,
   mergeShards,
   shardMergeProblems,
+  shardResultProblems,
   type MergedShards,
 } from "@taillab/core";
 import type { ResultsStore, RunWriter } from "@taillab/store";
 import { InputError } from "../input-error.ts";
 import type { MarkerStore } from "./bucket-markers.ts";
 import { readRunFolder } from "./run-folder-reader.ts";
-import { recordsKey } from "./run-folder-layout.ts";
+import { recordsKey, resultKey, SHARD_RECORDS_LIMIT_BYTES } from "./run-folder-layout.ts";
 import { readShardRecords } from "./shard-records.ts";
 
 export interface MergeOptions {
@@ -47,9 +48,20 @@ export const DISTRIBUTED_TAG = "distributed";
 export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcome> {
   const startedMs = performance.now();
   const { markers, runId, store } = options;
-  const folder = await readRunFolder(markers, { progress: true, results: true });
   const where = markers.where("");
+  const folder = await readRunFolder(markers, { progress: true, results: true }).catch(
+    (error: unknown) => {
+      throw InputError.of("results", (error as Error).message);
+    },
+  );
   if (folder.unreadable.length > 0) throw InputError.of("results", folder.unreadable.join("; "));
+  const nowMs = Date.now();
+  for (const result of folder.results) {
+    const [problem] = shardResultProblems(result, nowMs);
+    if (problem !== undefined) {
+      throw InputError.of("results", `${markers.where(resultKey(result.index))}: ${problem}`);
+    }
+  }
   const [first] = folder.results;
   if (!first) {
     throw InputError.of(
@@ -64,6 +76,9 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
       "results",
       `${where}: its shards belong to run ${first.runId}, not ${runId}`,
     );
+  }
+  for (const result of folder.results) {
+    if (result.recordCount !== null) await checkRecords(markers, result);
   }
   const exists = await store.get(runId).then(
     () => true,
@@ -149,6 +164,52 @@ function mergedSummary(runId: string, first: ShardResult, merged: MergedShards):
   };
 }
 
+/**
+ * A shard's uploaded records, read through before anything is written: a damaged file, a line
+ * too long, a record that is not one, or fewer or more records than its result says is refused
+ * as bad input naming the file.
+ */
+async function checkRecords(markers: MarkerStore, result: ShardResult): Promise<void> {
+  let count = 0;
+  try {
+    for await (const item of shardRecords(markers, result)) {
+      if ("header" in item) {
+        const { index, runStartEpochMs } = item.header;
+        if (index !== result.index || runStartEpochMs !== result.runStartEpochMs) {
+          throw new Error(
+            `${markers.where(recordsKey(result.index))}: its header is shard ${index}'s, from ${runStartEpochMs}, not shard ${result.index}'s from ${result.runStartEpochMs}`,
+          );
+        }
+      } else {
+        count += item.records.length;
+      }
+    }
+  } catch (error) {
+    throw InputError.of("results", (error as Error).message);
+  }
+  if (count !== result.recordCount) {
+    throw InputError.of(
+      "results",
+      `${markers.where(recordsKey(result.index))} holds ${count} records, shard ${result.index}'s result says ${result.recordCount}`,
+    );
+  }
+}
+
+/** A shard's records file, read to SHARD_RECORDS_LIMIT_BYTES. */
+async function* shardRecords(
+  markers: MarkerStore,
+  result: ShardResult,
+): ReturnType<typeof readShardRecords> {
+  const key = recordsKey(result.index);
+  const bytes = await markers.get(key, SHARD_RECORDS_LIMIT_BYTES);
+  if (bytes === null) {
+    throw new Error(
+      `${markers.where(key)} is missing: shard ${result.index}'s result says it uploaded ${result.recordCount} records`,
+    );
+  }
+  yield* readShardRecords(bytes, markers.where(key));
+}
+
 /** A shard's uploaded records, moved onto the merged run clock. */
 async function copyRecords(
   markers: MarkerStore,
@@ -156,15 +217,8 @@ async function copyRecords(
   merged: MergedShards,
   writer: RunWriter,
 ): Promise<void> {
-  const key = recordsKey(result.index);
-  const bytes = await markers.get(key);
-  if (bytes === null) {
-    throw new Error(
-      `${markers.where(key)} is missing: shard ${result.index}'s result says it uploaded ${result.recordCount} records`,
-    );
-  }
   const offsetUs = (result.runStartEpochMs - merged.runStartEpochMs) * 1000;
-  for await (const item of readShardRecords(bytes, markers.where(key))) {
+  for await (const item of shardRecords(markers, result)) {
     if ("header" in item) continue;
     writer.appendRecords(
       item.pointIndex,

@@ -12,6 +12,15 @@ export const resultKey = (index: number): string => `${SHARDS_PREFIX}${index}/re
 export const recordsKey = (index: number): string => `${SHARDS_PREFIX}${index}/records.ndjson.gz`;
 export const doneKey = (index: number): string => `${DONE_PREFIX}${index}`;
 
+/**
+ * The longest result a merge reads: a shard's accounts hold a histogram per operation and second,
+ * some tens of MB for a day-long phase. Markers and progress objects are read to the engine's
+ * ANSWER_LIMIT_BYTES.
+ */
+export const SHARD_RESULT_LIMIT_BYTES = 256 * 1024 * 1024;
+/** The longest records file a merge reads: gzipped, about 40 bytes a record (25 M records). */
+export const SHARD_RECORDS_LIMIT_BYTES = 1024 * 1024 * 1024;
+
 const PROGRESS_NAME = /^progress\/(\d+)\.json$/;
 const RESULT_NAME = /^shards\/(\d+)\/result\.json$/;
 const DONE_NAME = /^done\/(\d+)$/;

@@ -21,6 +21,7 @@ import {
   progressKey,
   resultKey,
   shardOfName,
+  SHARD_RESULT_LIMIT_BYTES,
   SHARDS_PREFIX,
 } from "./run-folder-layout.ts";
 
@@ -63,9 +64,14 @@ export async function readRunFolder(
   const indexes = (names: string[], kind: "progress" | "result" | "done") =>
     names.map((name) => shardOfName(kind, name)).filter((index) => index !== null);
   const unreadable: string[] = [];
-  const readAll = async <T>(keys: string[], parse: Parse<T>, what: string): Promise<T[]> => {
+  const readAll = async <T>(
+    keys: string[],
+    parse: Parse<T>,
+    what: string,
+    limitBytes?: number,
+  ): Promise<T[]> => {
     const found = await Promise.all(
-      keys.map((key) => readJson(markers, key, parse, what, unreadable)),
+      keys.map((key) => readJson(markers, key, { parse, what, limitBytes }, unreadable)),
     );
     return found.filter((value) => value !== null);
   };
@@ -87,6 +93,7 @@ export async function readRunFolder(
       indexes(shardNames, "result").map(resultKey),
       (value) => parseFields(ShardResultSchema, value),
       "a TailLab shard's result",
+      SHARD_RESULT_LIMIT_BYTES,
     ),
     unreadable,
   };
@@ -97,11 +104,10 @@ type Parse<T> = (value: unknown) => { ok: true; value: T } | { ok: false; errors
 async function readJson<T>(
   markers: MarkerStore,
   key: string,
-  parse: Parse<T>,
-  what: string,
+  { parse, what, limitBytes }: { parse: Parse<T>; what: string; limitBytes?: number | undefined },
   unreadable: string[],
 ): Promise<T | null> {
-  const bytes = await markers.get(key);
+  const bytes = await markers.get(key, limitBytes);
   if (bytes === null) return null;
   let value: unknown;
   try {

@@ -7,7 +7,6 @@ import {
   type ShardRecordsHeader,
 } from "@taillab/api";
 import { Readable } from "node:stream";
-import { createInterface } from "node:readline";
 import { createGunzip, createGzip } from "node:zlib";
 
 /**
@@ -56,8 +55,15 @@ export function createShardRecordsWriter(
 }
 
 /**
+ * The longest records line read: a record is a few hundred bytes (a key of at most 1024, an
+ * error code of at most 128 characters). A longer line is damage, or a file made to fill memory.
+ */
+export const RECORD_LINE_MAX_BYTES = 64 * 1024;
+
+/**
  * Reads an uploaded records file back: its header, then batches of records by point, each
- * checked against the contract. `where` names the file in errors.
+ * checked against the contract, lines at most RECORD_LINE_MAX_BYTES. Throws an Error naming the
+ * file (`where`) and the line on anything else: damaged gzip, a line too long, not a record.
  */
 export async function* readShardRecords(
   bytes: Uint8Array,
@@ -66,13 +72,9 @@ export async function* readShardRecords(
 ): AsyncGenerator<
   { header: ShardRecordsHeader } | { pointIndex: number; records: RequestRecord[] }
 > {
-  const lines = createInterface({
-    input: Readable.from([bytes]).pipe(createGunzip()),
-    crlfDelay: Infinity,
-  });
   let lineNumber = 0;
   let batch: { pointIndex: number; records: RequestRecord[] } | null = null;
-  for await (const line of lines) {
+  for await (const line of boundedLines(Readable.from([bytes]).pipe(createGunzip()), where)) {
     lineNumber += 1;
     if (line === "") continue;
     const value = parseLine(line, where, lineNumber);
@@ -91,6 +93,43 @@ export async function* readShardRecords(
     batch.records.push(record);
   }
   if (batch) yield batch;
+}
+
+/** The lines of `input`, each at most RECORD_LINE_MAX_BYTES; a damaged stream names `where`. */
+async function* boundedLines(input: Readable, where: string): AsyncGenerator<string> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let lineNumber = 0;
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      let from = 0;
+      for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, from)) {
+        pending.push(chunk.subarray(from, end));
+        pendingBytes += end - from;
+        lineNumber += 1;
+        if (pendingBytes > RECORD_LINE_MAX_BYTES) break;
+        yield Buffer.concat(pending).toString("utf8");
+        pending = [];
+        pendingBytes = 0;
+        from = end + 1;
+      }
+      if (pendingBytes <= RECORD_LINE_MAX_BYTES) {
+        pending.push(chunk.subarray(from));
+        pendingBytes += chunk.length - from;
+      }
+      if (pendingBytes > RECORD_LINE_MAX_BYTES) {
+        throw new Error(
+          `${where}: line ${lineNumber + 1} is longer than ${RECORD_LINE_MAX_BYTES} bytes`,
+        );
+      }
+    }
+  } catch (error) {
+    if ((error as Error).message.startsWith(where)) throw error;
+    throw new Error(`${where}: not readable gzip (${(error as Error).message})`, { cause: error });
+  } finally {
+    input.destroy();
+  }
+  if (pendingBytes > 0) yield Buffer.concat(pending).toString("utf8");
 }
 
 function parseLine(line: string, where: string, lineNumber: number): unknown {

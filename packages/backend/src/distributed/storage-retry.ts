@@ -88,7 +88,7 @@ export function retryingMarkers(markers: MarkerStore, options: RetryOptions): Ma
       return { ...outcome, created: ours };
     },
     put: (name, body) => retry(() => markers.put(name, body)),
-    get: (name) => retry(() => markers.get(name)),
+    get: (name, limitBytes) => retry(() => markers.get(name, limitBytes)),
     list: (under) => retry(() => markers.list(under)),
     serverDate: () => retry(() => markers.serverDate()),
     where: (name) => markers.where(name),

@@ -1,10 +1,11 @@
-import { ABORTED_ERROR, TIMEOUT_ERROR } from "@taillab/api";
+import { ABORTED_ERROR, RESPONSE_TOO_LARGE_ERROR, TIMEOUT_ERROR } from "@taillab/api";
 import aws4 from "aws4";
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import { Pool, type Dispatcher } from "undici";
 import { onAbortOf } from "./abort-callbacks.ts";
 import { createGetBodyCheck } from "./get-body-check.ts";
+import { ANSWER_LIMIT_BYTES } from "./response-body.ts";
 import type {
   GetOptions,
   MicrosClock,
@@ -121,7 +122,8 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
   /**
    * One request on the wire, through undici's dispatch API with a handler of our own: no response
    * stream is made, the body arrives as chunks (`onBody` for a 2xx GET, else collected whole, an
-   * error document up to ERROR_BODY_LIMIT_BYTES), and every step is stamped. Failures come back
+   * error document up to ERROR_BODY_LIMIT_BYTES; any answer but a streamed one is cut off past
+   * ANSWER_LIMIT_BYTES as RESPONSE_TOO_LARGE_ERROR), and every step is stamped. Failures come back
    * as a code, never thrown. A stop or cancel settles at once, even for a request still waiting
    * for a connection (undici then drops it when its turn comes); so does the request timeout,
    * counted from here, which bounds the whole attempt: a hung server, or one that drips its
@@ -138,6 +140,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       let headers: IncomingHttpHeaders = {};
       const chunks: Buffer[] = [];
       let kept = 0;
+      let received = 0;
       let bodySent = false;
       let controller: Dispatcher.DispatchController | null = null;
       let settled = false;
@@ -206,6 +209,15 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
               timing.bodyData();
               if (onBody && status < 300) {
                 onBody(chunk);
+                return;
+              }
+              received += chunk.length;
+              if (received > ANSWER_LIMIT_BYTES) {
+                chunks.length = 0;
+                cutOff(
+                  RESPONSE_TOO_LARGE_ERROR,
+                  `an answer longer than ${ANSWER_LIMIT_BYTES} bytes`,
+                );
               } else if (status < 300 || kept < ERROR_BODY_LIMIT_BYTES) {
                 chunks.push(chunk);
                 kept += chunk.length;

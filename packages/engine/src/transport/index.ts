@@ -31,3 +31,5 @@ export { createTargetS3Client, type TargetS3Client } from "./s3-client.ts";
 export { EndpointError, type EndpointErrorField } from "./endpoint-error.ts";
 export { UndiciHttpHandler, type UndiciHttpHandlerConfig } from "./undici-http-handler.ts";
 export { encodeS3Key } from "./s3-uri-encoding.ts";
+export { allowAnswerUpTo } from "./undici-http-handler.ts";
+export { ANSWER_LIMIT_BYTES } from "./response-body.ts";

@@ -1,14 +1,16 @@
 import { TIMEOUT_ERROR } from "@taillab/api";
+import { boundedErrorCode } from "@taillab/core";
 
 /**
  * One vocabulary of error codes for both data paths, so a run's `errorsByCode` means the same
- * thing whichever transport produced it.
+ * thing whichever transport produced it. A code taken from a server's answer is bounded (core's
+ * boundedErrorCode) here, where it enters: records, summaries and the terminal then agree.
  */
 
-/** The <Code> of an S3 XML error body, or null when there is none. */
+/** The <Code> of an S3 XML error body, bounded, or null when there is none. */
 export function errorCodeFromXml(body: string): string | null {
   const match = /<Code>\s*([^<\s][^<]*?)\s*<\/Code>/.exec(body);
-  return match?.[1] ?? null;
+  return match?.[1] === undefined ? null : boundedErrorCode(match[1]);
 }
 
 const STATUS_CODES: Readonly<Record<number, string>> = {
@@ -69,7 +71,7 @@ function findCode(error: unknown, depth: number): string | null {
 export function partialFailureCode(keyErrors: readonly { code: string }[]): string | null {
   if (keyErrors.length === 0) return null;
   const codes = [...new Set(keyErrors.map((failure) => failure.code))].sort();
-  return `PartialFailure:${codes.join(",")}`;
+  return boundedErrorCode(`PartialFailure:${codes.join(",")}`);
 }
 
 /** A CopyObject or CompleteMultipartUpload that answered 2xx with no body was cut short. */

@@ -1,3 +1,4 @@
+import { boundedErrorCode } from "@taillab/core";
 import { errorCodeFromException, errorCodeFromStatus } from "./s3-error-code.ts";
 
 /** Names the SDK gives an error response it could not read a Code from. */
@@ -31,7 +32,7 @@ function responseStatusOf(error: unknown): number | null {
 
 function serviceErrorCode(error: unknown, status: number): string {
   const { Code, name } = (error ?? {}) as { Code?: unknown; name?: unknown };
-  if (typeof Code === "string" && Code.length > 0) return Code;
-  if (typeof name === "string" && !GENERIC_NAMES.has(name)) return name;
+  if (typeof Code === "string" && Code.length > 0) return boundedErrorCode(Code);
+  if (typeof name === "string" && !GENERIC_NAMES.has(name)) return boundedErrorCode(name);
   return errorCodeFromStatus(status);
 }

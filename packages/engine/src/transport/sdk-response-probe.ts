@@ -3,7 +3,7 @@ import type { MiddlewareStack } from "@smithy/types";
 import { Readable } from "node:stream";
 import type { MicrosClock } from "./object-transport.ts";
 import { readWholeBody } from "./response-body.ts";
-import { requestTimings } from "./undici-http-handler.ts";
+import { answerLimits, requestTimings } from "./undici-http-handler.ts";
 import { WireTiming } from "./wire-timing.ts";
 
 /** The HTTP answer under one SDK call, as it came off the wire. */
@@ -41,6 +41,8 @@ export function attachResponseProbe<Input extends object, Output extends object>
     (next) => async (args) => {
       if (HttpRequest.isInstance(args.request)) {
         requestTimings.set(args.request, probe.timing);
+        // A body the caller reads itself (GetObject's) is streamed to it, whatever its length.
+        if (!readBody) answerLimits.set(args.request, Number.POSITIVE_INFINITY);
         // After signing, so unsigned: fine for headers outside x-amz-*, such as a tie id.
         if (headers) Object.assign(args.request.headers, headers);
       }

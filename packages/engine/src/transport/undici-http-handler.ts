@@ -1,9 +1,15 @@
 import { TIMEOUT_ERROR } from "@taillab/api";
-import { HttpResponse } from "@smithy/protocol-http";
-import type { HttpHandler, HttpRequest } from "@smithy/protocol-http";
-import type { HeaderBag, HttpHandlerOptions, QueryParameterBag } from "@smithy/types";
+import { HttpRequest, HttpResponse } from "@smithy/protocol-http";
+import type { HttpHandler } from "@smithy/protocol-http";
+import type {
+  HeaderBag,
+  HttpHandlerOptions,
+  MiddlewareStack,
+  QueryParameterBag,
+} from "@smithy/types";
 import type { ConnectionOptions } from "node:tls";
 import { Pool, type Dispatcher } from "undici";
+import { ANSWER_LIMIT_BYTES, limitedBody } from "./response-body.ts";
 import { encodeRfc3986 } from "./s3-uri-encoding.ts";
 import { timingInterceptor, type WireTiming } from "./wire-timing.ts";
 
@@ -12,6 +18,27 @@ import { timingInterceptor, type WireTiming } from "./wire-timing.ts";
  * probe (the innermost middleware, which passes this very request object to the handler).
  */
 export const requestTimings = new WeakMap<HttpRequest, WireTiming>();
+
+/**
+ * Requests whose 2xx answer may be longer than ANSWER_LIMIT_BYTES, with their own limit
+ * (Infinity: a GetObject body streamed and counted by its reader, never kept). Every other answer,
+ * and every error answer, fails with ResponseTooLargeError past ANSWER_LIMIT_BYTES.
+ */
+export const answerLimits = new WeakMap<HttpRequest, number>();
+
+/** Lets the 2xx answer of the command whose stack this is run to `limitBytes`. */
+export function allowAnswerUpTo<Input extends object, Output extends object>(
+  stack: MiddlewareStack<Input, Output>,
+  limitBytes: number,
+): void {
+  stack.add(
+    (next) => async (args) => {
+      if (HttpRequest.isInstance(args.request)) answerLimits.set(args.request, limitBytes);
+      return next(args);
+    },
+    { step: "build", priority: "low" },
+  );
+}
 
 export interface UndiciHttpHandlerConfig {
   /** Keep-alive connections per origin: the most requests in flight to one origin. */
@@ -98,13 +125,21 @@ export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
         body: request.body ?? null,
         signal: deadline.signal ?? null,
       });
+      const limitBytes =
+        response.statusCode < 300
+          ? (answerLimits.get(request) ?? ANSWER_LIMIT_BYTES)
+          : ANSWER_LIMIT_BYTES;
+      const body =
+        limitBytes === Number.POSITIVE_INFINITY
+          ? response.body
+          : limitedBody(response.body, limitBytes);
       // The body is read after this returns: the deadline holds until it is done.
-      response.body.once("close", deadline.clear);
+      body.once("close", deadline.clear);
       return {
         response: new HttpResponse({
           statusCode: response.statusCode,
           headers: flattenHeaders(response.headers),
-          body: response.body,
+          body,
         }),
       };
     } catch (error) {
