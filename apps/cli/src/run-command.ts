@@ -19,7 +19,7 @@ import { openLibrary } from "./results-library.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
 import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
-import { runVerdict } from "./run-verdict.ts";
+import { plural, runVerdict } from "./run-verdict.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
 export const RUN_HELP = `Usage: taillab run [flags]
@@ -211,8 +211,15 @@ function printSummaryEnd(summary: RunSummary, inLibrary = true): void {
   if (summary.pointCount > 1) printOut(`${formatSweepTable(summary)}\n`);
   if (summary.status === "stopped") {
     const finished = summary.points.filter((point) => point.finished).length;
+    const cutOff = summary.points
+      .flatMap((point) => point.phases)
+      .reduce((sum, phase) => sum + (phase.cutOff ?? 0), 0);
+    const recorded =
+      cutOff > 0
+        ? ` Cut off in flight (recorded, not in the figures): ${plural(cutOff, "request")}.`
+        : "";
     printOut(
-      `Stopped: ${finished} of ${summary.pointCount} points finished; the figures cover what was measured.\n`,
+      `Stopped: ${finished} of ${summary.pointCount} points finished; the figures cover what was measured.${recorded}\n`,
     );
   }
   if (inLibrary) printOut(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
