@@ -16,6 +16,7 @@ import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
+import { readSecretKeyFlag } from "./secret-key-flag.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
 import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
@@ -39,6 +40,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     printOut(RUN_HELP);
     return EXIT.ok;
   }
+  await readSecretKeyFlag(flags, "run");
   const shard = shardFlagsOf(flags);
   const spec = specFromFlags(flags, await readSpecFlag(flags));
   // Bad input is refused before anything is created, the --out folder included.
