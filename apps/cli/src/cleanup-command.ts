@@ -47,7 +47,7 @@ export async function cleanupCommand(argv: readonly string[]): Promise<number> {
     printOut(CLEANUP_HELP);
     return EXIT.ok;
   }
-  await readSecretKeyFlag(flags, "cleanup");
+  const secretWarning = await readSecretKeyFlag(flags, "cleanup");
   const [runId, ...extra] = positionals;
   if (runId === undefined) throw new UsageError("run", "expected a run id: taillab cleanup RUN");
   if (extra.length > 0) throw new UsageError("arguments", `unexpected "${extra[0]}"`);
@@ -55,6 +55,7 @@ export async function cleanupCommand(argv: readonly string[]): Promise<number> {
     throw new UsageError("access-key", "give both -accessKey and -accessSecret, or neither");
   }
   const store = await openLibrary(flags.results);
+  printError(secretWarning);
   const cleanup = await cleanUpRun(store, runId, {
     env: { ...process.env, ...cliSecrets(flags) },
   });

@@ -44,10 +44,11 @@ export async function compareModesCommand(argv: readonly string[]): Promise<numb
     printOut(COMPARE_MODES_HELP);
     return EXIT.ok;
   }
-  await readSecretKeyFlag(flags, "compare-modes");
+  const secretWarning = await readSecretKeyFlag(flags, "compare-modes");
   const modes = parseModes(typeof flags.modes === "string" ? flags.modes : "normal,hedged,tied");
   const fileSpec = await readSpecFlag(flags);
   const store = await openLibrary(flags.results);
+  printError(secretWarning);
   const runs: RunSummary[] = [];
   const verdicts: RunVerdict[] = [];
   for (const mode of modes) {

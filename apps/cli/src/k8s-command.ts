@@ -107,7 +107,7 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
   if (specPath === undefined)
     throw new UsageError("spec", `expected a spec file: taillab k8s ${action} SPEC --shards N`);
   if (stray !== undefined) throw new UsageError("arguments", `unexpected "${stray}"`);
-  await readSecretKeyFlag(flags, "k8s");
+  const secretWarning = await readSecretKeyFlag(flags, "k8s");
   const spec = await readSpecFlag({ spec: specPath });
   const cluster = {
     ...(typeof flags.kubeconfig === "string" ? { kubeconfig: flags.kubeconfig } : {}),
@@ -130,6 +130,7 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
   const namespace = stringFlag(flags, "namespace");
   // The Kubernetes client loads only for this command: every other starts faster without it.
   const kubernetes = await import("@taillab/backend/kubernetes");
+  printError(secretWarning);
   try {
     return await (action === "manifest"
       ? printManifests(kubernetes, request(namespace ?? namespaceOrDefault(kubernetes, cluster)))

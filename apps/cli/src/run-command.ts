@@ -40,11 +40,12 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     printOut(RUN_HELP);
     return EXIT.ok;
   }
-  await readSecretKeyFlag(flags, "run");
+  const secretWarning = await readSecretKeyFlag(flags, "run");
   const shard = shardFlagsOf(flags);
   const spec = specFromFlags(flags, await readSpecFlag(flags));
   // Bad input is refused before anything is created, the --out folder included.
   const sweep = expandSweep(validateRunSpec(spec)).length > 1;
+  printError(secretWarning);
   if (shard) return runShardCommand(spec, flags, shard);
   const store = await openLibrary(flags.results);
   const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
