@@ -101,7 +101,8 @@ describe("web host command", () => {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       body: JSON.stringify({
-        name: "Lab MinIO",
+        // A name with an escape sequence and a bidi override: said escaped, never obeyed.
+        name: "Lab \u001b[31mMinIO\u202E",
         kind: "minio",
         url: "http://127.0.0.1:9000",
         credentials: { kind: "stored", accessKeyId: "minio" },
@@ -121,8 +122,10 @@ describe("web host command", () => {
     await expect
       .poll(() => second.stderr())
       .toContain(
-        `taillab web: warning: ${join(dataDir, "secrets.json")}: the saved secrets of endpoint "Lab MinIO" cannot be decrypted with the key file ${keyFile}`,
+        `taillab web: warning: ${join(dataDir, "secrets.json")}: the saved secrets of endpoint "Lab \\u001B[31mMinIO\\u202E" cannot be decrypted with the key file ${keyFile}`,
       );
+    expect(second.stderr()).not.toContain("\u001b");
+    expect(second.stderr()).not.toContain("\u202e");
     second.process.kill("SIGTERM");
     expect(await second.exited).toBe(0);
   });

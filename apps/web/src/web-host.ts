@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import type { TailLabService } from "@taillab/api";
+import { visibleText } from "@taillab/core";
 import { answerApiCall } from "./api-route.ts";
 import { bundleBridgeScript } from "./bridge-bundle.ts";
 import { createConnectionLimit } from "./connection-limit.ts";
@@ -86,7 +87,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     handleRequest(request, response).catch((error: unknown) => {
       // The path alone: a query may hold the launch token, which never goes to a log.
       const path = (request.url ?? "").split("?", 1)[0];
-      process.stderr.write(`taillab web host: ${request.method} ${path}: ${String(error)}\n`);
+      // A failure's message may quote a server or a name, escape sequences and all.
+      const said = visibleText(`${request.method} ${path}: ${String(error)}`);
+      process.stderr.write(`taillab web host: ${said}\n`);
       if (!response.headersSent) sendText(response, 500, "internal error: see the host's output");
       else response.destroy();
     });

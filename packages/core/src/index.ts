@@ -41,3 +41,4 @@ export * from "./tail-sample-size.ts";
 export * from "./mode-comparison.ts";
 export * from "./live-tuning.ts";
 export * from "./run-leftovers.ts";
+export * from "./visible-text.ts";
