@@ -125,10 +125,14 @@ describe("the run detail's figures", () => {
     detail.summary.status = "stopped";
     detail.summary.points = detail.summary.points.slice(0, 2);
     detail.summary.points[1]!.finished = false;
+    detail.summary.points[1]!.phases[0]!.cutOff = 16;
     show(detail);
     const banner = await screen.findByTestId("stopped-banner");
     expect(banner.textContent).toContain(
       "Stopped in point 2 of 6: 2 of 6 points ran (1 to the end)",
+    );
+    expect(banner.textContent).toContain(
+      "Requests cut off in flight by the stop: 16 (recorded, not in the figures: they may have reached the server).",
     );
     expect(screen.getByTestId("run-status").dataset.status).toBe("stopped");
     expect(screen.getByTestId("run-status").textContent).toBe("⚠ stopped");
