@@ -5,6 +5,7 @@ import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
 import { cliSecrets } from "./run-flags.ts";
 import { describeLeftovers, plural } from "./run-verdict.ts";
+import { readSecretKeyFlag, SECRET_FILE_FLAG } from "./secret-key-flag.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
 const CLEANUP_FLAGS = [
@@ -18,8 +19,9 @@ const CLEANUP_FLAGS = [
     name: "secret-key",
     aliases: ["accessSecret"],
     takesValue: true,
-    description: "…and its secret key",
+    description: "…and its secret key; - reads it from standard input",
   },
+  SECRET_FILE_FLAG,
   RESULTS_FLAG,
   { name: "json", aliases: [], takesValue: false, description: "print what was done as JSON" },
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
@@ -45,6 +47,7 @@ export async function cleanupCommand(argv: readonly string[]): Promise<number> {
     printOut(CLEANUP_HELP);
     return EXIT.ok;
   }
+  const secretWarning = await readSecretKeyFlag(flags, "cleanup");
   const [runId, ...extra] = positionals;
   if (runId === undefined) throw new UsageError("run", "expected a run id: taillab cleanup RUN");
   if (extra.length > 0) throw new UsageError("arguments", `unexpected "${extra[0]}"`);
@@ -52,6 +55,7 @@ export async function cleanupCommand(argv: readonly string[]): Promise<number> {
     throw new UsageError("access-key", "give both -accessKey and -accessSecret, or neither");
   }
   const store = await openLibrary(flags.results);
+  printError(secretWarning);
   const cleanup = await cleanUpRun(store, runId, {
     env: { ...process.env, ...cliSecrets(flags) },
   });

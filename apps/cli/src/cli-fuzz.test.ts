@@ -12,6 +12,7 @@ import { readSpecFlag } from "./run-command.ts";
 import { RUN_FLAGS, specFromFlags } from "./run-flags.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { withoutControlCharacters } from "./terminal-output.ts";
+import { readSecretKeyFlag } from "./secret-key-flag.ts";
 
 /**
  * `taillab run`'s input, generated: command lines and spec files, strings of any code point
@@ -95,6 +96,7 @@ interface Problem {
 async function problemsOf(argv: string[]): Promise<Problem[] | null> {
   try {
     const flags = parseFlags(argv, RUN_FLAGS);
+    await readSecretKeyFlag(flags, "run");
     shardFlagsOf(flags);
     validateRunSpec(specFromFlags(flags, await readSpecFlag(flags)));
     return null;

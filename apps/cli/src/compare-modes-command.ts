@@ -4,6 +4,7 @@ import { formatFlagHelp, parseFlags, UsageError, type FlagDefinition } from "./c
 import { EXIT } from "./exit-codes.ts";
 import { readSpecFlag, runWithInterrupts } from "./run-command.ts";
 import { runVerdict, type RunVerdict } from "./run-verdict.ts";
+import { readSecretKeyFlag } from "./secret-key-flag.ts";
 import { openLibrary } from "./results-library.ts";
 import { RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
@@ -43,9 +44,11 @@ export async function compareModesCommand(argv: readonly string[]): Promise<numb
     printOut(COMPARE_MODES_HELP);
     return EXIT.ok;
   }
+  const secretWarning = await readSecretKeyFlag(flags, "compare-modes");
   const modes = parseModes(typeof flags.modes === "string" ? flags.modes : "normal,hedged,tied");
   const fileSpec = await readSpecFlag(flags);
   const store = await openLibrary(flags.results);
+  printError(secretWarning);
   const runs: RunSummary[] = [];
   const verdicts: RunVerdict[] = [];
   for (const mode of modes) {

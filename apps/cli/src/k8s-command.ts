@@ -15,6 +15,7 @@ import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
 import { readSpecFlag } from "./run-command.ts";
 import { cliSecrets, RUN_FLAGS, type RunFlags } from "./run-flags.ts";
+import { readSecretKeyFlag } from "./secret-key-flag.ts";
 import { durationFlagMs, SHARD_FLAGS, startAtOf } from "./shard-flags.ts";
 import { printError, printOut } from "./terminal-output.ts";
 
@@ -68,7 +69,7 @@ const K8S_FLAGS = [
     description:
       "the shards' earliest start (ISO 8601; default now): a manifest applied later needs one, as shards not ready by it plus the barrier timeout are missing",
   },
-  ...pick(RUN_FLAGS, ["access-key", "secret-key", "results", "name", "json"]),
+  ...pick(RUN_FLAGS, ["access-key", "secret-key", "secret-file", "results", "name", "json"]),
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
 ] as const satisfies readonly FlagDefinition[];
 
@@ -106,6 +107,7 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
   if (specPath === undefined)
     throw new UsageError("spec", `expected a spec file: taillab k8s ${action} SPEC --shards N`);
   if (stray !== undefined) throw new UsageError("arguments", `unexpected "${stray}"`);
+  const secretWarning = await readSecretKeyFlag(flags, "k8s");
   const spec = await readSpecFlag({ spec: specPath });
   const cluster = {
     ...(typeof flags.kubeconfig === "string" ? { kubeconfig: flags.kubeconfig } : {}),
@@ -128,6 +130,7 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
   const namespace = stringFlag(flags, "namespace");
   // The Kubernetes client loads only for this command: every other starts faster without it.
   const kubernetes = await import("@taillab/backend/kubernetes");
+  printError(secretWarning);
   try {
     return await (action === "manifest"
       ? printManifests(kubernetes, request(namespace ?? namespaceOrDefault(kubernetes, cluster)))

@@ -16,10 +16,11 @@ import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
+import { readSecretKeyFlag } from "./secret-key-flag.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
 import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
-import { runVerdict } from "./run-verdict.ts";
+import { plural, runVerdict } from "./run-verdict.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
 export const RUN_HELP = `Usage: taillab run [flags]
@@ -39,10 +40,12 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     printOut(RUN_HELP);
     return EXIT.ok;
   }
+  const secretWarning = await readSecretKeyFlag(flags, "run");
   const shard = shardFlagsOf(flags);
   const spec = specFromFlags(flags, await readSpecFlag(flags));
   // Bad input is refused before anything is created, the --out folder included.
   const sweep = expandSweep(validateRunSpec(spec)).length > 1;
+  printError(secretWarning);
   if (shard) return runShardCommand(spec, flags, shard);
   const store = await openLibrary(flags.results);
   const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
@@ -211,8 +214,15 @@ function printSummaryEnd(summary: RunSummary, inLibrary = true): void {
   if (summary.pointCount > 1) printOut(`${formatSweepTable(summary)}\n`);
   if (summary.status === "stopped") {
     const finished = summary.points.filter((point) => point.finished).length;
+    const cutOff = summary.points
+      .flatMap((point) => point.phases)
+      .reduce((sum, phase) => sum + (phase.cutOff ?? 0), 0);
+    const recorded =
+      cutOff > 0
+        ? ` Cut off in flight (recorded, not in the figures): ${plural(cutOff, "request")}.`
+        : "";
     printOut(
-      `Stopped: ${finished} of ${summary.pointCount} points finished; the figures cover what was measured.\n`,
+      `Stopped: ${finished} of ${summary.pointCount} points finished; the figures cover what was measured.${recorded}\n`,
     );
   }
   if (inLibrary) printOut(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);

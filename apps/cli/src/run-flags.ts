@@ -9,6 +9,7 @@ import {
 } from "./cli-args.ts";
 import { RESULTS_FLAG } from "./results-library.ts";
 import { SHARD_FLAGS } from "./shard-flags.ts";
+import { SECRET_FILE_FLAG } from "./secret-key-flag.ts";
 
 export const RUN_FLAGS = [
   {
@@ -48,8 +49,9 @@ export const RUN_FLAGS = [
     name: "secret-key",
     aliases: ["accessSecret"],
     takesValue: true,
-    description: "secret key (else AWS_SECRET_ACCESS_KEY)",
+    description: "secret key (else AWS_SECRET_ACCESS_KEY); - reads it from standard input",
   },
+  SECRET_FILE_FLAG,
   {
     name: "clients",
     aliases: ["numClients"],

@@ -10,7 +10,7 @@ export interface RunPlace {
 
 export interface RunVerdict {
   code: number;
-  /** The last line: why the exit code is not 0 (none for 0, nor for a stop that left nothing). */
+  /** The last line: why the exit code is not 0 (none for 0). */
   line: string | null;
 }
 
@@ -29,7 +29,10 @@ export function runVerdict(summary: RunSummary, cleanup: RunCleanup | null): Run
       : null;
   const failed = describeRequestErrors(summary);
   if (summary.status === "stopped") {
-    return { code: EXIT.interrupted, line: left && `exit ${EXIT.interrupted} (stopped): ${left}` };
+    return {
+      code: EXIT.interrupted,
+      line: `exit ${EXIT.interrupted} (stopped): ${left ?? describeStop(summary, cleanup)}`,
+    };
   }
   if (left) {
     return {
@@ -39,6 +42,23 @@ export function runVerdict(summary: RunSummary, cleanup: RunCleanup | null): Run
   }
   if (failed) return { code: EXIT.requestErrors, line: `exit ${EXIT.requestErrors}: ${failed}` };
   return { code: EXIT.ok, line: null };
+}
+
+/**
+ * How far a stopped run got and what its cleanup removed, when it left nothing: `1 of 2 points
+ * finished; the cleanup removed 8414 objects`.
+ */
+function describeStop(summary: RunSummary, cleanup: RunCleanup | null): string {
+  const finished = summary.points.filter((point) => point.finished).length;
+  const got = `${finished} of ${summary.pointCount} points finished`;
+  if (!cleanup) return got;
+  const { objects, uploads, buckets } = cleanup.removed;
+  const removed = [
+    plural(objects, "object"),
+    ...(uploads > 0 ? [plural(uploads, "open multipart upload")] : []),
+    ...(buckets > 0 ? [plural(buckets, "bucket")] : []),
+  ];
+  return `${got}; the cleanup removed ${removed.join(", ")}`;
 }
 
 /** `812 of 20000 requests failed (ECONNREFUSED 790, ClientTimeout 22)`, or null when none did. */

@@ -1,7 +1,7 @@
 import { RunIndexEntrySchema, RunSummarySchema, type RunIndexEntry } from "@taillab/api";
 import { createRandom } from "@taillab/core";
 import { spawn } from "node:child_process";
-import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -102,6 +102,27 @@ describe("taillab runs", () => {
     const unknownAction = await runCli(inLibrary("runs", "explode"));
     expect(unknownAction.code).toBe(2);
     expect(unknownAction.stderr).toContain('unknown action "explode"');
+  });
+
+  it("refuses a run folder that is a symbolic link out of the library, as list skips it", async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), "taillab-elsewhere-"));
+    const run = await runCli([
+      ...["run", "--clients", "1", "--samples", "4", "--size", "1KiB", "--json"],
+      ...["--results", elsewhere],
+    ]);
+    expect(run.code).toBe(0);
+    const { runId } = RunSummarySchema.parse(JSON.parse(run.stdout));
+    await symlink(join(elsewhere, runId), join(library, runId));
+
+    expect((await listRuns()).map((entry) => entry.id)).not.toContain(runId);
+    const shown = await runCli(inLibrary("runs", "show", runId));
+    expect(shown.code).toBe(2);
+    expect(shown.stdout).toBe("");
+    expect(shown.stderr.trim().split("\n")).toEqual([
+      `taillab runs: runId: ${join(library, runId)} is a symbolic link, not a run folder: TailLab opens only folders inside its library`,
+    ]);
+    await rm(join(library, runId));
+    await rm(elsewhere, { recursive: true, force: true });
   });
 });
 

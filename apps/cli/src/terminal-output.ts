@@ -7,21 +7,15 @@
  * writes itself remain.
  */
 
-/**
- * Unicode's control characters (C0, DEL, and C1, where 8-bit CSI and OSC live) but the newline,
- * and the bidi embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
- */
-const CONTROL_CHARACTERS = /(?!\n)\p{Cc}|[\u202A-\u202E\u2066-\u2069]/gu;
+import { withoutControlCharacters } from "@taillab/core";
+
+export { withoutControlCharacters };
 
 /**
  * What JSON.stringify leaves raw of those: it escapes C0 only. In JSON text they can only stand
  * inside strings, where a \u escape means the same character.
  */
 const RAW_IN_JSON = /[\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
-
-export function withoutControlCharacters(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, "");
-}
 
 /** JSON text with every control and bidi character escaped: the same value, safe to print. */
 export function escapedJson(json: string): string {

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MAX_UNPROVEN_CONNECTIONS } from "./connection-limit.ts";
 
 /** The `taillab web` command as a user runs it: a real process, stopped by a signal. */
 
@@ -34,9 +35,16 @@ afterEach(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-function start(env: Record<string, string> = {}) {
+function start(env: Record<string, string> = {}, { maxOpenFiles = 0 } = {}) {
   const args = ["--data-dir", join(folder, "data"), "--results", join(folder, "results")];
-  child = spawn(process.execPath, [MAIN, ...args, "--ui-dir", join(folder, "ui")], {
+  const command = [process.execPath, MAIN, ...args, "--ui-dir", join(folder, "ui")];
+  // `ulimit -n` in the shell that execs the host: its file descriptors run out as a busy
+  // machine's would, at a count a test can reach.
+  const [file, ...fileArgs] =
+    maxOpenFiles > 0
+      ? ["sh", "-c", `ulimit -n ${maxOpenFiles} && exec "$@"`, "sh", ...command]
+      : command;
+  child = spawn(file!, fileArgs, {
     env: { ...process.env, TAILLAB_SECRETS_PASSPHRASE: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -93,7 +101,8 @@ describe("web host command", () => {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       body: JSON.stringify({
-        name: "Lab MinIO",
+        // A name with an escape sequence and a bidi override: said escaped, never obeyed.
+        name: "Lab \u001b[31mMinIO\u202E",
         kind: "minio",
         url: "http://127.0.0.1:9000",
         credentials: { kind: "stored", accessKeyId: "minio" },
@@ -113,8 +122,10 @@ describe("web host command", () => {
     await expect
       .poll(() => second.stderr())
       .toContain(
-        `taillab web: warning: ${join(dataDir, "secrets.json")}: the saved secrets of endpoint "Lab MinIO" cannot be decrypted with the key file ${keyFile}`,
+        `taillab web: warning: ${join(dataDir, "secrets.json")}: the saved secrets of endpoint "Lab \\u001B[31mMinIO\\u202E" cannot be decrypted with the key file ${keyFile}`,
       );
+    expect(second.stderr()).not.toContain("\u001b");
+    expect(second.stderr()).not.toContain("\u202e");
     second.process.kill("SIGTERM");
     expect(await second.exited).toBe(0);
   });
@@ -144,6 +155,46 @@ describe("web host command", () => {
     socket.destroy();
     await expect.poll(() => host.stderr()).toMatch(/POST \/api\/addEndpoint: /);
     expect(host.stderr()).not.toContain(token);
+    host.process.kill("SIGTERM");
+    expect(await host.exited).toBe(0);
+  });
+
+  it("a flood of half-open connections without the token cannot lock the UI out", async () => {
+    // More connections than the host has file descriptors: each sends half its headers and waits.
+    const host = start({}, { maxOpenFiles: 256 });
+    const url = new URL(await host.url);
+    const flood = Array.from({ length: 600 }, () =>
+      connect({ host: url.hostname, port: Number(url.port) }),
+    );
+    let droppedByHost = 0;
+    let mostDropped: () => void = () => {};
+    const mostOfTheFloodDropped = new Promise<void>((resolve) => (mostDropped = resolve));
+    await Promise.all(
+      flood.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            socket.on("error", () => {});
+            socket.once("connect", () => {
+              socket.write(`GET / HTTP/1.1\r\nHost: ${url.host}\r\n`);
+              resolve();
+            });
+            socket.once("close", () => {
+              droppedByHost += 1;
+              if (droppedByHost >= flood.length - MAX_UNPROVEN_CONNECTIONS) mostDropped();
+              resolve();
+            });
+          }),
+      ),
+    );
+    // The UI's own requests, after the flood: the page, a call, then the page again by cookie.
+    expect((await appInfo(url.href)).ok).toBe(true);
+    const opened = await fetch(url, { redirect: "manual" });
+    expect(opened.status).toBe(303);
+    const cookie = opened.headers.get("set-cookie")!.split(";")[0]!;
+    expect((await fetch(new URL("/", url), { headers: { cookie } })).status).toBe(200);
+    // The host dropped the oldest of the flood to make room: all but the newest few are gone.
+    await mostOfTheFloodDropped;
+    for (const socket of flood) socket.destroy();
     host.process.kill("SIGTERM");
     expect(await host.exited).toBe(0);
   });

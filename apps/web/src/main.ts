@@ -7,6 +7,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createTailLabService, keyFileCipher, passphraseCipher } from "@taillab/backend";
+import { visibleText } from "@taillab/core";
 import { startWebHost } from "./web-host.ts";
 import { parseWebOptions, WEB_HELP } from "./web-options.ts";
 
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     options = parseWebOptions(argv);
   } catch (error) {
-    process.stderr.write(`taillab web: ${(error as Error).message}\n\n${WEB_HELP}`);
+    process.stderr.write(`taillab web: ${visibleText((error as Error).message)}\n\n${WEB_HELP}`);
     process.exitCode = EXIT_BAD_INPUT;
     return;
   }
@@ -38,8 +39,9 @@ async function main(argv: string[]): Promise<void> {
       : await keyFileCipher(join(options.dataDir, "secrets.key")),
     env: process.env,
   });
+  // Warnings name endpoints, whose names may hold escape sequences a terminal would obey.
   for (const warning of service.warnings)
-    process.stderr.write(`taillab web: warning: ${warning}\n`);
+    process.stderr.write(`taillab web: warning: ${visibleText(warning)}\n`);
   const host = await startWebHost({ service, uiDir: options.uiDir, port: options.port });
   let stopping = false;
   const stop = () => {
@@ -56,7 +58,7 @@ async function main(argv: string[]): Promise<void> {
       .then(
         () => process.exit(0),
         (error: unknown) => {
-          process.stderr.write(`taillab web: while stopping: ${String(error)}\n`);
+          process.stderr.write(`taillab web: while stopping: ${visibleText(String(error))}\n`);
           process.exit(1);
         },
       );
@@ -76,6 +78,7 @@ async function appVersion(): Promise<string> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`taillab web: ${error instanceof Error ? error.message : String(error)}\n`);
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`taillab web: ${visibleText(message)}\n`);
   process.exit(1);
 });

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { presentedTokens, tokensEqual } from "./launch-token.ts";
+import { presentedTokens, tokenCookieName, tokensEqual } from "./launch-token.ts";
 
 export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403; message: string };
 
@@ -29,7 +29,8 @@ export function checkToken(
   port: number,
   token: string,
 ): GuardVerdict {
-  if (presentedTokens(headers, port).some((given) => tokensEqual(given, token))) {
+  const presented = presentedTokens(headers, tokenCookieName(port, token));
+  if (presented.some((given) => tokensEqual(given, token))) {
     return { ok: true };
   }
   return refuse(

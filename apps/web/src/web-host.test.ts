@@ -108,7 +108,7 @@ describe("web host: the launch token", () => {
     expect(opened.status).toBe(303);
     expect(opened.headers.location).toBe("/");
     const [cookie] = opened.headers["set-cookie"] ?? [];
-    expect(cookie).toMatch(new RegExp(`^taillab-token-${host.port}=${host.token};`));
+    expect(cookie).toMatch(new RegExp(`^taillab-token-${host.port}-[\\w-]{16}=${host.token};`));
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
 
@@ -151,10 +151,9 @@ describe("web host: the launch token", () => {
     }
   });
 
-  it("a cross-port cookie named like the token does not lock the UI out", async () => {
-    // What a page on another 127.0.0.1 port can plant (cookies ignore ports): the browser sends
-    // the longer-path cookie first, then the real one.
-    const name = `taillab-token-${host.port}`;
+  it("a cookie of the token's name for a longer path does not lock the UI out", async () => {
+    // The browser sends the longer-path cookie first, then the real one.
+    const name = (await sessionCookie()).split("=")[0]!;
     const cookie = `${name}=junk; other=1; ${name}=${host.token}`;
     const page = await rawRequest(host.port, { path: "/", headers: { cookie } });
     expect(page.status).toBe(200);
@@ -170,6 +169,67 @@ describe("web host: the launch token", () => {
       headers: { cookie: `${name}=junk; ${name}=more-junk` },
     });
     expect(junkOnly.status).toBe(401);
+  });
+});
+
+/** The cookie the token trade sets, as `name=value`. */
+async function sessionCookie(): Promise<string> {
+  const opened = await rawRequest(host.port, { path: `/?token=${host.token}` });
+  return opened.headers["set-cookie"]![0]!.split(";")[0]!;
+}
+
+/**
+ * A browser's cookies for 127.0.0.1, as RFC 6265 keeps them: by name and path, whatever port set
+ * them (a cookie of the same name and path replaces the one before), sent longest path first.
+ */
+function cookieJar() {
+  const cookies = new Map<string, { path: string; pair: string }>();
+  return {
+    set(setCookie: string): void {
+      const [pair, ...attributes] = setCookie.split(";").map((part) => part.trim());
+      const path = attributes.find((attribute) => /^path=/i.test(attribute))?.slice(5) ?? "/";
+      cookies.set(`${pair!.split("=")[0]}\n${path}`, { path, pair: pair! });
+    },
+    header(requestPath: string): string {
+      return [...cookies.values()]
+        .filter(({ path }) => requestPath.startsWith(path))
+        .sort((a, b) => b.path.length - a.path.length)
+        .map(({ pair }) => pair)
+        .join("; ");
+    },
+  };
+}
+
+describe("web host: cookies planted by a page on another 127.0.0.1 port", () => {
+  it("one named taillab-token-PORT for Path=/ cannot replace the session's", async () => {
+    const jar = cookieJar();
+    const opened = await rawRequest(host.port, { path: `/?token=${host.token}` });
+    jar.set(opened.headers["set-cookie"]![0]!);
+    jar.set(`taillab-token-${host.port}=junk; Path=/`);
+    jar.set(`taillab-token-${host.port}=junk; Path=/api`);
+    const page = await rawRequest(host.port, { path: "/", headers: { cookie: jar.header("/") } });
+    expect(page.status).toBe(200);
+    const api = await rawRequest(host.port, {
+      method: "POST",
+      path: "/api/appInfo",
+      headers: { cookie: jar.header("/api/appInfo"), "content-type": "application/json" },
+    });
+    expect(api.status).toBe(200);
+    expect(await handshakeStatus({ cookie: jar.header("/api/events") })).toBe(101);
+  });
+
+  it("forty 4 KB cookies do not make the UI's requests too large (431)", async () => {
+    const junk = Array.from({ length: 40 }, (_, index) => `junk${index}=${"x".repeat(4090)}`);
+    const cookie = [...junk, await sessionCookie()].join("; ");
+    const page = await rawRequest(host.port, { path: "/", headers: { cookie } });
+    expect(page.status).toBe(200);
+    const api = await rawRequest(host.port, {
+      method: "POST",
+      path: "/api/appInfo",
+      headers: { cookie, "content-type": "application/json" },
+    });
+    expect(api.status).toBe(200);
+    expect(await handshakeStatus({ cookie })).toBe(101);
   });
 });
 

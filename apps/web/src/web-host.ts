@@ -1,11 +1,13 @@
 import { existsSync } from "node:fs";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import type { TailLabService } from "@taillab/api";
+import { visibleText } from "@taillab/core";
 import { answerApiCall } from "./api-route.ts";
 import { bundleBridgeScript } from "./bridge-bundle.ts";
+import { createConnectionLimit } from "./connection-limit.ts";
 import { BRIDGE_SCRIPT_PATH, injectBridgeScript } from "./index-html.ts";
 import { newLaunchToken, tokenCookie, tokensEqual } from "./launch-token.ts";
 import { checkOrigin, checkRequest, checkToken } from "./request-guard.ts";
@@ -17,6 +19,25 @@ import { readUiFile } from "./static-files.ts";
 /** Loopback only: the host hands out the backend (stored secrets, runs) to whoever connects. */
 const LOOPBACK = "127.0.0.1";
 const API_PREFIX = "/api/";
+
+/**
+ * Connections at once, event sockets included: the UI needs six per browser (its per-host limit)
+ * and an event socket per tab (at most MAX_EVENT_SOCKETS). Far above that and far below the
+ * process's file descriptors, which the runs' own connections to servers share.
+ */
+const MAX_CONNECTIONS = 256;
+/**
+ * The Cookie header may be large: every cookie of 127.0.0.1, whatever port set it, comes with
+ * each request, and another page can set forty 4 KB ones to make Node's 16 KB limit refuse the UI
+ * (431). Browsers keep at most 180 cookies of 4 KB per host: about 720 KB.
+ */
+const MAX_HEADER_BYTES = 1024 * 1024;
+/** A connection that has not sent its headers by then is dropped (a half-open flood). */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** The whole request, body included (API bodies are under 1 MiB, sent from this machine). */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** An idle kept-alive connection is closed after this long. */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 export interface WebHostOptions {
   service: TailLabService;
@@ -48,16 +69,27 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const bridgeScript = await bundleBridgeScript();
   const token = newLaunchToken();
   const sockets = createRunEventSockets(service);
+  const connections = createConnectionLimit();
   let port = 0;
 
-  const server = createServer((request, response) => {
+  const serverOptions = {
+    maxHeaderSize: MAX_HEADER_BYTES,
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // How often those timeouts are checked (Node's default, 30 s, would let them run long).
+    connectionsCheckingInterval: 1_000,
+  };
+  const server = createServer(serverOptions, (request, response) => {
     for (const [name, value] of Object.entries(securityHeaders(port))) {
       response.setHeader(name, value);
     }
     handleRequest(request, response).catch((error: unknown) => {
       // The path alone: a query may hold the launch token, which never goes to a log.
       const path = (request.url ?? "").split("?", 1)[0];
-      process.stderr.write(`taillab web host: ${request.method} ${path}: ${String(error)}\n`);
+      // A failure's message may quote a server or a name, escape sequences and all.
+      const said = visibleText(`${request.method} ${path}: ${String(error)}`);
+      process.stderr.write(`taillab web host: ${said}\n`);
       if (!response.headersSent) sendText(response, 500, "internal error: see the host's output");
       else response.destroy();
     });
@@ -73,6 +105,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const auth = checkToken(request.headers, port, token);
     if (!auth.ok) return sendText(response, auth.status, auth.message);
+    connections.prove(request.socket);
 
     if (url.pathname === RUN_EVENTS_PATH) {
       return sendText(response, 426, `${RUN_EVENTS_PATH} is a WebSocket`);
@@ -101,6 +134,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         "wrong launch token: open the link TailLab printed when it started",
       );
     }
+    connections.prove(response.socket as Socket);
     url.searchParams.delete("token");
     response.writeHead(303, {
       "set-cookie": tokenCookie(port, token),
@@ -133,6 +167,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         ? checkRequest(request.headers, port, token)
         : ({ ok: false, status: 404, message: `no WebSocket at ${pathname}` } as const);
     if (!verdict.ok) return refuseUpgrade(socket, verdict.status, verdict.message);
+    connections.prove(socket as Socket);
     if (!sockets.hasRoom()) {
       return refuseUpgrade(
         socket,
@@ -142,6 +177,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     sockets.accept(request, socket, head);
   });
+
+  server.maxConnections = MAX_CONNECTIONS;
+  server.on("connection", (socket: Socket) => connections.admit(socket));
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

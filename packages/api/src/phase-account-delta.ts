@@ -56,6 +56,8 @@ export type TailBucketSums = z.infer<typeof TailBucketSumsSchema>;
 
 export const PhaseAccountDeltaSchema = z.object({
   requests: z.number().int().min(0),
+  /** Requests cut off in flight by a stop (PhaseSummary.cutOff); absent when none was. */
+  cutOff: z.number().int().min(0).optional(),
   errorsByCode: codeCountsSchema(0),
   bytes: z.number().int().min(0),
   missedStarts: z.number().int().min(0),

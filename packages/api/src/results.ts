@@ -24,7 +24,10 @@ export type Operation = z.infer<typeof OperationSchema>;
 
 /** An attempt cancelled because another attempt of the same request answered first. */
 export const CANCELLED_ERROR = "Cancelled";
-/** An attempt cut short by a stop of the run: it measured nothing and is not counted. */
+/**
+ * An attempt cut short by a stop of the run (or the phase's early end): it measured nothing, but
+ * may have reached the server, so it is recorded and its request counted apart (cutOff).
+ */
 export const ABORTED_ERROR = "Aborted";
 /**
  * An attempt the client gave up on after the run's request timeout (not S3's own
@@ -214,6 +217,12 @@ export const PhaseSummarySchema = z.object({
   loop: LoopSchema,
   /** Logical requests that got an answer or failed; requests cut short by a stop are not counted. */
   requests: z.number().int().min(0),
+  /**
+   * Logical requests a stop (or the phase's early end) cut off in flight: never in requests,
+   * errors or latency, but counted and recorded, as they may have reached the server (a PUT may
+   * have left its object). Absent when none was, and in runs recorded before it was counted.
+   */
+  cutOff: z.number().int().min(1).optional(),
   errors: z.number().int().min(0),
   errorsByCode: codeCountsSchema(1),
   /** Payload bytes of successful requests. */

@@ -43,3 +43,4 @@ export * from "./live-tuning.ts";
 export * from "./run-leftovers.ts";
 export * from "./error-codes.ts";
 export * from "./shard-result-check.ts";
+export * from "./visible-text.ts";

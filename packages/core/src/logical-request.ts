@@ -1,4 +1,4 @@
-import { CANCELLED_ERROR, type Operation } from "@taillab/api";
+import { ABORTED_ERROR, CANCELLED_ERROR, type Operation } from "@taillab/api";
 
 /** One attempt's timeline (µs, run clock) and outcome: RequestRecord's fields the figures use. */
 export interface AttemptTimeline {
@@ -73,4 +73,9 @@ export function wentOnWire(attempt: Pick<AttemptTimeline, "sentUs" | "endUs">): 
 
 export function wasCancelled(attempt: AttemptTimeline): boolean {
   return attempt.error === CANCELLED_ERROR;
+}
+
+/** A request that a stop cut off before any attempt answered: it neither succeeded nor failed. */
+export function wasCutOff(request: LogicalRequest): boolean {
+  return request.winner === null && request.attempts.some(({ error }) => error === ABORTED_ERROR);
 }

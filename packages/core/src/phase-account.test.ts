@@ -1,4 +1,4 @@
-import { PhaseAccountDeltaSchema } from "@taillab/api";
+import { ABORTED_ERROR, PhaseAccountDeltaSchema } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import type { AttemptTimeline, LogicalRequest } from "./logical-request.ts";
 import { PhaseAccount, type PhaseAccountShape } from "./phase-account.ts";
@@ -54,6 +54,27 @@ function summaryOf(shape: PhaseAccountShape, requests: readonly LogicalRequest[]
 }
 
 describe("PhaseAccount: what each figure means", () => {
+  it("counts a request a stop cut off apart: not a request, an error or a latency", () => {
+    const answered = request(0, [attempt(0)], 0);
+    const cutOff = request(0, [attempt(0, { serverUs: 60_000_000, error: ABORTED_ERROR })], null);
+    const failed = request(0, [attempt(0, { error: "SlowDown" })], null);
+    const summary = summaryOf(GET, [answered, cutOff, failed]);
+    expect(summary).toMatchObject({ requests: 2, cutOff: 1, errors: 1 });
+    expect(summary.latencyMs?.max).toBe(1);
+    expect(summaryOf(GET, [answered]).cutOff).toBeUndefined();
+
+    // Handed over by a worker and merged by the coordinator, as a shard's snapshot too.
+    const worker = new PhaseAccount(GET);
+    worker.add(cutOff);
+    expect(worker.hasNews).toBe(true);
+    const coordinator = new PhaseAccount(GET);
+    coordinator.merge(PhaseAccountDeltaSchema.parse(worker.takeDelta()));
+    coordinator.merge(PhaseAccountDeltaSchema.parse(coordinator.snapshot()));
+    expect(coordinator.summary()).toMatchObject({ requests: 0, cutOff: 2, errors: 0 });
+    worker.destroy();
+    coordinator.destroy();
+  });
+
   it("times a request from its intended start, in parts that add up", () => {
     // Scheduled at 0, picked up 500 µs late, sent 300 µs later, headers 2 ms later, body 1 ms.
     const only = request(0, [attempt(500, { queueUs: 300, serverUs: 2000, bodyUs: 1000 })], 0);

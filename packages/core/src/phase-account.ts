@@ -27,6 +27,7 @@ import {
   latencyParts,
   wasCancelled,
   wentOnWire,
+  wasCutOff,
   type AttemptTimeline,
   type LogicalRequest,
 } from "./logical-request.ts";
@@ -125,6 +126,7 @@ function emptyHedgeCounts(): HedgeCounts {
 export class PhaseAccount {
   readonly shape: PhaseAccountShape;
   private requestCount = 0;
+  private cutOffCount = 0;
   private errorCount = 0;
   private errorsByCode = new ErrorCodeCounts();
   private bytes = 0;
@@ -169,6 +171,10 @@ export class PhaseAccount {
     if (!request.measured) return;
     const first = request.attempts[0];
     if (!first) return;
+    if (wasCutOff(request)) {
+      this.cutOffCount += 1;
+      return;
+    }
     const winner = request.winner === null ? undefined : request.attempts[request.winner];
     const last = winner ?? request.attempts.at(-1) ?? first;
     this.requestCount += 1;
@@ -208,6 +214,7 @@ export class PhaseAccount {
   /** Adds a delta or snapshot of another account of the same operation. */
   merge(delta: PhaseAccountDelta): void {
     this.requestCount += delta.requests;
+    this.cutOffCount += delta.cutOff ?? 0;
     this.bytes += delta.bytes;
     this.missedStarts += delta.missedStarts;
     this.negativeIntervals += delta.negativeIntervals;
@@ -258,6 +265,7 @@ export class PhaseAccount {
   takeDelta(): PhaseAccountDelta {
     const delta = this.toDelta(true);
     this.requestCount = 0;
+    this.cutOffCount = 0;
     this.errorCount = 0;
     this.errorsByCode = new ErrorCodeCounts();
     this.bytes = 0;
@@ -281,7 +289,7 @@ export class PhaseAccount {
 
   /** Whether anything was counted since the last delta. */
   get hasNews(): boolean {
-    return this.requestCount > 0 || this.dirtyLanes.size > 0;
+    return this.requestCount > 0 || this.cutOffCount > 0 || this.dirtyLanes.size > 0;
   }
 
   summary(): PhaseSummary {
@@ -297,6 +305,7 @@ export class PhaseAccount {
       op,
       loop,
       requests: this.requestCount,
+      ...(this.cutOffCount > 0 ? { cutOff: this.cutOffCount } : {}),
       errors: this.errorCount,
       errorsByCode: this.errorsByCode.toObject(),
       bytes: this.bytes,
@@ -433,6 +442,7 @@ export class PhaseAccount {
     });
     return {
       requests: this.requestCount,
+      ...(this.cutOffCount > 0 ? { cutOff: this.cutOffCount } : {}),
       errorsByCode: this.errorsByCode.toObject(),
       bytes: this.bytes,
       missedStarts: this.missedStarts,

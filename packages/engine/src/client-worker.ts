@@ -107,8 +107,8 @@ function send(message: WorkerMessage): void {
 interface PhaseRun {
   command: PhaseCommand;
   /**
-   * Aborted by a stop of the run, or when the server is lost: what is in flight is cut off (and
-   * not counted), and nothing new starts.
+   * Aborted by a stop of the run, or when the server is lost: what is in flight is cut off
+   * (recorded, and counted apart from the figures), and nothing new starts.
    */
   signal: AbortSignal;
   /** Ends the phase early (the server is lost). */
@@ -502,9 +502,9 @@ async function runRequest(
   const executing = executor.execute(planned.send, requestClassOf(planned.op, planned.sizeBytes));
   requestsInFlight.add(executing);
   const result = await executing.finally(() => requestsInFlight.delete(executing));
-  // A request cut short by a stop (or the phase's end) measured nothing; it is not counted.
-  if (run.signal.aborted && result.winner === null) return;
-  noteHealth(run, result);
+  // A request cut short by a stop (or the phase's end) measured nothing and says nothing of the
+  // server's health, but it may have reached the server: it is recorded, and counted apart.
+  if (!(run.signal.aborted && result.winner === null)) noteHealth(run, result);
   if (mix) {
     const winner = result.winner === null ? null : result.attempts[result.winner];
     if (winner) Atomics.add(mix.movedBytes, 0, BigInt(winner.outcome.bytes));

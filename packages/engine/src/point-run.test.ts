@@ -1,4 +1,4 @@
-import { HedgeOptionsSchema, type RequestRecord } from "@taillab/api";
+import { ABORTED_ERROR, HedgeOptionsSchema, type RequestRecord } from "@taillab/api";
 import { ksDistance, weightedLatenciesFromSamples } from "@taillab/core";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -308,7 +308,7 @@ describe("a shard's gate before every measured phase", () => {
 });
 
 describe("a stop", () => {
-  it("ends a phase whose server never answers, counting nothing it cut short", async () => {
+  it("ends a phase whose server never answers: what it cut short reached the server, so it is recorded and counted apart, never as a request", async () => {
     const waiting: ServerResponse[] = [];
     route = (_request, response) => waiting.push(response);
     const stop = new AbortController();
@@ -320,7 +320,10 @@ describe("a stop", () => {
       const { result, records } = await running;
       expect(result.stopped).toBe(true);
       expect(result.phases.map(({ summary }) => summary.requests)).toEqual([0]);
-      expect(records).toEqual([]);
+      expect(result.phases.map(({ summary }) => summary.errors)).toEqual([0]);
+      expect(result.phases.map(({ summary }) => summary.cutOff)).toEqual([waiting.length]);
+      expect(records).toHaveLength(waiting.length);
+      expect(new Set(records.map((record) => record.error))).toEqual(new Set([ABORTED_ERROR]));
     } finally {
       route = answerAtOnce;
       for (const response of waiting) response.destroy();

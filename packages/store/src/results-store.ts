@@ -18,6 +18,7 @@ import {
 import { randomBytes } from "node:crypto";
 import {
   copyFile,
+  lstat,
   mkdir,
   open,
   readdir,
@@ -534,10 +535,19 @@ class FolderResultsStore implements ResultsStore {
     return InputError.of("runId", `no run with id "${id}" in ${this.dir}`);
   }
 
-  /** The folder of run `id`, or an InputError when the library has no such run. */
+  /**
+   * The folder of run `id`, or an InputError when the library has no such run. A symbolic link
+   * named like a run is refused, as list() skips it: it may lead anywhere out of the library.
+   */
   private async existingFolder(id: string): Promise<string> {
     const folder = this.folderPath(id);
-    const stats = RUN_ID_PATTERN.test(id) ? await stat(folder).catch(() => null) : null;
+    const stats = RUN_ID_PATTERN.test(id) ? await lstat(folder).catch(() => null) : null;
+    if (stats?.isSymbolicLink()) {
+      throw InputError.of(
+        "runId",
+        `${folder} is a symbolic link, not a run folder: TailLab opens only folders inside its library`,
+      );
+    }
     if (!stats?.isDirectory()) throw this.unknownRun(id);
     return folder;
   }

@@ -97,7 +97,11 @@ export async function startDrippingProxy(
   };
 }
 
-const REQUEST_LINE = /^(?:GET|PUT|POST|DELETE|HEAD) \S+ HTTP\/1\.[01]$/;
+/**
+ * Not anchored at the line's start: on a kept-alive connection the request after an upload
+ * follows the last byte of its body, with no CRLF between them.
+ */
+const REQUEST_LINE = /(?:GET|PUT|POST|DELETE|HEAD) \S+ HTTP\/1\.[01]$/;
 /** A request line is short; what is kept of a line still open (a body without CRLF) is capped. */
 const OPEN_LINE_BYTES = 16 * 1024;
 
@@ -107,6 +111,9 @@ function requestLineFinder(found: (line: string) => void): (chunk: Buffer) => vo
   return (chunk) => {
     const lines = (open + chunk.toString("latin1")).split("\r\n");
     open = (lines.pop() ?? "").slice(-OPEN_LINE_BYTES);
-    for (const line of lines) if (REQUEST_LINE.test(line)) found(line);
+    for (const line of lines) {
+      const request = REQUEST_LINE.exec(line);
+      if (request) found(request[0]);
+    }
   };
 }

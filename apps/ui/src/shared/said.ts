@@ -1,3 +1,4 @@
+import { visibleText } from "@taillab/core";
 import {
   AppError,
   codeOf,
@@ -20,16 +21,17 @@ export type Said = { message: string } & CodedText;
  * UI does not know.
  */
 export function sayWith(t: TFunction, said: Said): string {
-  if (said.code === undefined) return said.message;
-  return translate(t, { code: said.code, params: said.params ?? {} }) ?? said.message;
+  if (said.code === undefined) return visibleText(said.message);
+  return translate(t, { code: said.code, params: said.params ?? {} }) ?? visibleText(said.message);
 }
 
 function translate(t: TFunction, message: CodedMessage): string | null {
   if (!Object.hasOwn(ENGLISH_MESSAGES, message.code)) return null;
   const params: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(message.params)) {
+    // A server's code or a name may hide characters that reorder or overwrite the text.
     if (typeof value !== "object") {
-      params[name] = value;
+      params[name] = typeof value === "string" ? visibleText(value) : value;
       continue;
     }
     const nested = translate(t, value);

@@ -1,3 +1,4 @@
+import { visibleText } from "@taillab/core";
 import {
   EMBEDDED_TESTBED_DEFAULT_NAME,
   EMBEDDED_TESTBED_ENDPOINT_ID,
@@ -22,5 +23,5 @@ export function endpointDisplayName(
 export function useEndpointName(): (endpoint: Pick<SavedEndpoint, "id" | "name">) => string {
   const { t } = useTranslation("endpoints");
   const testbedName = t("kind.testbed");
-  return (endpoint) => endpointDisplayName(endpoint, testbedName);
+  return (endpoint) => visibleText(endpointDisplayName(endpoint, testbedName));
 }

@@ -1,3 +1,4 @@
+import { visibleText } from "@taillab/core";
 import { RequestModeSchema, type Experiment } from "@taillab/api";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
@@ -57,5 +58,5 @@ export function runNameText(name: string, t: Translate): string {
 export function useRunNameText(): (name: string) => string {
   const { t } = useTranslation("experiments");
   // Stable until the language changes, so memos that name runs can depend on it.
-  return useCallback((name: string) => runNameText(name, t), [t]);
+  return useCallback((name: string) => visibleText(runNameText(name, t)), [t]);
 }

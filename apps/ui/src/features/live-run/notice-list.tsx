@@ -1,3 +1,4 @@
+import { visibleText } from "@taillab/core";
 import { isBuiltinProfileName, type RunNotice } from "@taillab/api";
 import { formatInteger } from "@taillab/report";
 import type { TFunction } from "i18next";
@@ -44,7 +45,7 @@ export function noticeText(
         into: formatDuration(sinceMs),
         silent: formatDuration(silentMs),
         failures: formatInteger(failures),
-        error: lastError,
+        error: visibleText(lastError),
         phase: phase === "mix" ? t("noticeText.mixPhase") : phase,
       });
     }
@@ -57,7 +58,7 @@ export function noticeText(
         objects: formatInteger(notice.params.objects),
         uploads: formatInteger(notice.params.uploads),
         buckets: formatInteger(notice.params.buckets),
-        error: notice.params.error,
+        error: visibleText(notice.params.error),
       });
     case "jobSubmitted":
       return t("noticeText.jobSubmitted", notice.params);

@@ -1,5 +1,5 @@
 import { cleanupLeftNothing, type RunCleanup, type RunDetail } from "@taillab/api";
-import { leftoverStateOf } from "@taillab/core";
+import { leftoverStateOf, visibleText } from "@taillab/core";
 import { formatInteger } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { useRunDetail } from "./run-detail-store.ts";
@@ -58,7 +58,7 @@ export function LeftoversBanner({ detail }: { detail: RunDetail }) {
 function leftCounts(cleanup: RunCleanup) {
   const [error = "?"] = Object.entries(cleanup.errorsByCode)
     .sort(([, a], [, b]) => b - a)
-    .map(([code]) => code);
+    .map(([code]) => visibleText(code));
   return {
     objects: formatInteger(cleanup.objectsLeft),
     uploads: formatInteger(cleanup.uploadsLeft),

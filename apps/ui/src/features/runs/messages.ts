@@ -147,6 +147,8 @@ export const runsMessages: FeatureMessages = {
       failedUnknown: "No reason was recorded.",
       running: "This run is still going: the figures will change when it finishes.",
       stopped: "This run was stopped early: the figures cover what was measured before the stop.",
+      cutOff:
+        "Requests cut off in flight by the stop: {{requests}} (recorded, not in the figures: they may have reached the server).",
       stoppedInPoint:
         "Stopped in point {{ran}} of {{count}}: {{ran}} of {{count}} points ran ({{finished}} to the end); the figures cover what was measured before the stop.",
       damagedTitle: "Damaged folder.",
@@ -520,6 +522,7 @@ export const runsMessages: FeatureMessages = {
       failedUnknown: "未记录原因。",
       running: "此运行仍在进行：结束后数据会变化。",
       stopped: "此运行被提前停止：数据仅涵盖停止前测得的部分。",
+      cutOff: "停止时中断的在途请求：{{requests}} 个（已记录，不计入数据：它们可能已到达服务器）。",
       stoppedInPoint:
         "在测试点 {{ran}} / {{count}} 停止：运行了 {{ran}} / {{count}} 个测试点（其中 {{finished}} 个完整运行）；数据仅涵盖停止前测得的部分。",
       damagedTitle: "文件夹已损坏。",

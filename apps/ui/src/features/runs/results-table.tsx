@@ -1,5 +1,5 @@
 import type { PhaseSummary, RunSummary } from "@taillab/api";
-import { p999IsMax } from "@taillab/core";
+import { p999IsMax, visibleText } from "@taillab/core";
 import { formatFixed, formatInteger, formatMiB, formatMs, formatPercent } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { pointText } from "./points-text.ts";
@@ -200,7 +200,7 @@ function ErrorCodes({ phase }: { phase: PhaseSummary }) {
       {codes.map(([code, count]) => (
         <li key={code} data-code={code} data-count={count}>
           <span className="mono" translate="no">
-            {code}
+            {visibleText(code)}
           </span>{" "}
           {formatInteger(count)}
         </li>

@@ -1,4 +1,5 @@
-import type { RunDetail } from "@taillab/api";
+import type { RunDetail, RunSummary } from "@taillab/api";
+import { formatInteger } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { LeftoversBanner } from "./leftovers-banner.tsx";
 
@@ -53,8 +54,18 @@ export function RunBanners({ detail }: { detail: RunDetail }) {
                 finished: summary.points.filter((point) => point.finished).length,
               })
             : t("banners.stopped")}
+          {cutOffRequests(summary) > 0
+            ? ` ${t("banners.cutOff", { requests: formatInteger(cutOffRequests(summary)) })}`
+            : null}
         </div>
       ) : null}
     </>
   );
+}
+
+/** Requests the stop cut off in flight, over the run's phases (PhaseSummary.cutOff). */
+function cutOffRequests(summary: RunSummary): number {
+  return summary.points
+    .flatMap((point) => point.phases)
+    .reduce((sum, phase) => sum + (phase.cutOff ?? 0), 0);
 }

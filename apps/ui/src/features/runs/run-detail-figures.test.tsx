@@ -76,6 +76,21 @@ describe("the run detail's figures", () => {
     ]);
   });
 
+  it("shows a server's code with a bidi override or an escape as it is, escaped", async () => {
+    const detail = runDetailFixture();
+    const put = detail.summary.points[0]!.phases[0]!;
+    put.errors = 2;
+    // Left raw, the override shows the app's own "HTTP 500" after it as "005 PTTH".
+    put.errorsByCode = { "Slow\u202E": 1, "x\u001b[2J": 1 };
+    show(detail);
+    const [putRow] = await screen.findAllByTestId("result-row");
+    const codes = within(putRow!).getByTestId("error-codes");
+    expect([...codes.querySelectorAll("li")].map((item) => item.textContent)).toEqual([
+      "Slow\\u202E 1",
+      "x\\u001B[2J 1",
+    ]);
+  });
+
   it("says so where no request of a phase succeeded", async () => {
     const detail = runDetailFixture();
     const put = detail.summary.points[0]!.phases[0]!;
@@ -110,10 +125,14 @@ describe("the run detail's figures", () => {
     detail.summary.status = "stopped";
     detail.summary.points = detail.summary.points.slice(0, 2);
     detail.summary.points[1]!.finished = false;
+    detail.summary.points[1]!.phases[0]!.cutOff = 16;
     show(detail);
     const banner = await screen.findByTestId("stopped-banner");
     expect(banner.textContent).toContain(
       "Stopped in point 2 of 6: 2 of 6 points ran (1 to the end)",
+    );
+    expect(banner.textContent).toContain(
+      "Requests cut off in flight by the stop: 16 (recorded, not in the figures: they may have reached the server).",
     );
     expect(screen.getByTestId("run-status").dataset.status).toBe("stopped");
     expect(screen.getByTestId("run-status").textContent).toBe("⚠ stopped");
