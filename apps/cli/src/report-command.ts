@@ -11,6 +11,7 @@ import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { escapedJson, printError, printJson, printOut } from "./terminal-output.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
+import { checkPathFlag } from "./path-flags.ts";
 
 const REPORT_FLAGS = [
   { name: "format", aliases: [], takesValue: true, description: "html (default), csv or json" },
@@ -84,6 +85,7 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
   if (flags.requests && format !== "csv") {
     throw new UsageError("requests", "--requests goes with --format csv");
   }
+  if (typeof flags.out === "string") await checkPathFlag("out", flags.out, "file");
   const store = await openLibrary(flags.results);
   await warnOfDamage(store, runIds);
   const report = await renderStoredReport(store, runIds, {

@@ -16,9 +16,10 @@ import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
+import { checkPathFlag } from "./path-flags.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
-import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
+import { cliSecrets, RUN_FLAGS, runNameFlag, specFromFlags, type RunFlags } from "./run-flags.ts";
 import { runVerdict } from "./run-verdict.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
@@ -41,9 +42,11 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   }
   const shard = shardFlagsOf(flags);
   const spec = specFromFlags(flags, await readSpecFlag(flags));
+  runNameFlag(flags);
   // Bad input is refused before anything is created, the --out folder included.
   const sweep = expandSweep(validateRunSpec(spec)).length > 1;
   if (shard) return runShardCommand(spec, flags, shard);
+  if (typeof flags.out === "string") await checkPathFlag("out", flags.out, "folder");
   const store = await openLibrary(flags.results);
   const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
   // Each point is printed as it ends and the summary once the measuring has: a stop is shown
@@ -160,7 +163,7 @@ export async function runWithInterrupts(
               printError(`${message}\n`);
             },
           },
-          { store, ...(typeof flags.name === "string" ? { name: flags.name } : {}) },
+          { store, ...runNameFlag(flags) },
         ),
       () => {
         const later = runId ? `; taillab cleanup ${runId} removes what is left` : "";

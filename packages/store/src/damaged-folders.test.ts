@@ -193,7 +193,9 @@ describe("a damaged run folder", () => {
     await rm(join(folder, "records.log"));
     await mkdir(join(folder, "records.log"));
     expect((await entryOf(store, id)).damage?.problems).toEqual([
-      expect.stringMatching(/^EISDIR: .*; the run's 200 records are lost$/),
+      expect.stringMatching(
+        /^records\.log cannot be read \(EISDIR: .*\); the run's 200 records are lost$/,
+      ),
     ]);
     expect((await store.loadRecords(id)).count).toBe(0);
     const rows: unknown[] = [];

@@ -3,6 +3,7 @@ import {
   RUN_FOLDER_SCHEMA_VERSION,
   RunExportSchema,
   RunMetaSchema,
+  runNameProblem,
   type PhaseHistograms,
   type RequestRecord,
   type RunEnvironment,
@@ -42,6 +43,7 @@ import {
   readRecordBatches,
 } from "./record-log-reader.ts";
 import { createRecordLog } from "./record-log-writer.ts";
+import { makeFolder } from "./make-folder.ts";
 import { readIntervalLogFile } from "./interval-log-file.ts";
 import { damageOf, describeProblem, readLogExtent } from "./run-damage.ts";
 import { libraryEntryNames, strayDescription, strayEntryOf } from "./library-entries.ts";
@@ -183,7 +185,7 @@ export async function openResultsStore(
 ): Promise<ResultsStore> {
   const root = resolve(dir);
   try {
-    await mkdir(root, { recursive: true });
+    await makeFolder(root);
   } catch (error) {
     const notAFolder = isCode(error, "EEXIST") || isCode(error, "ENOTDIR");
     const reason = notAFolder ? "it is a file, not a folder" : (error as Error).message;
@@ -363,12 +365,9 @@ class FolderResultsStore implements ResultsStore {
   // ── the library: names, tags, notes, trash ────────────────────────────────────────────────
 
   rename(runId: string, name: string): Promise<RunIndexEntry> {
-    const trimmed = name.trim();
-    if (trimmed.length === 0) return Promise.reject(InputError.of("name", "cannot be empty"));
-    if (trimmed.length > 200) {
-      return Promise.reject(InputError.of("name", "can be at most 200 characters"));
-    }
-    return this.edit(runId, (meta) => ({ ...meta, name: trimmed }));
+    const problem = runNameProblem(name);
+    if (problem !== null) return Promise.reject(InputError.of("name", problem));
+    return this.edit(runId, (meta) => ({ ...meta, name: name.trim() }));
   }
 
   tag(runId: string, tag: string): Promise<RunIndexEntry> {

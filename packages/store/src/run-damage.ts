@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { LOG_HEADER_BYTES } from "./record-log-format.ts";
 import { countLogRecords, type LogExtent } from "./record-log-reader.ts";
 import { RUN_FILES, type FolderProblem } from "./run-folder.ts";
-import { isCode } from "./write-atomically.ts";
 
 /**
  * What is wrong with a run folder, said for a person one line per file: the documents that
@@ -70,9 +69,13 @@ export async function readLogExtent(
       problem: `${RUN_FILES.records}: the ${extent.skippedBytes} bytes after record ${extent.records} could not be read (cut short or damaged); ${lost}`,
     };
   } catch (error) {
-    const problem = isCode(error, "ENOENT")
-      ? `${RUN_FILES.records} is missing; ${all} are lost`
-      : `${(error as Error).message}; ${all} are lost`;
+    const { code, message } = error as NodeJS.ErrnoException;
+    const problem =
+      code === "ENOENT"
+        ? `${RUN_FILES.records} is missing; ${all} are lost`
+        : code === undefined
+          ? `${message}; ${all} are lost`
+          : `${RUN_FILES.records} cannot be read (${message}); ${all} are lost`;
     return { records: 0, skippedBytes: 0, lostRecords: lostOf(0), problem };
   }
 }

@@ -2,6 +2,7 @@ import { InputError } from "@taillab/api";
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { ResultsStoreError } from "./results-error.ts";
 import { syncDirectory, isCode } from "./write-atomically.ts";
 
 /**
@@ -19,7 +20,11 @@ export async function moveToTrash(dir: string, id: string): Promise<void> {
     () => true,
     () => false,
   );
-  await rename(join(dir, id), join(trash, taken ? `${id}.${randomHex()}` : id));
+  await moveOrSay(
+    join(dir, id),
+    join(trash, taken ? `${id}.${randomHex()}` : id),
+    `could not move run ${id} to the trash`,
+  );
   await syncDirectory(dir);
 }
 
@@ -39,7 +44,7 @@ export async function restoreFromTrash(dir: string, id: string): Promise<void> {
       `the library already has a run with id "${id}"; remove it first (taillab runs rm ${id})`,
     );
   }
-  await rename(join(trash, removed), join(dir, id));
+  await moveOrSay(join(trash, removed), join(dir, id), `could not restore run ${id}`);
   await syncDirectory(dir);
   await syncDirectory(trash);
 }
@@ -66,6 +71,15 @@ async function removedUnder(trash: string, id: string): Promise<string | null> {
     if (!newest || changedMs > newest.changedMs) newest = { name, changedMs };
   }
   return newest?.name ?? null;
+}
+
+/** A rename whose failure (permissions, a read-only disk) is said in one line. */
+async function moveOrSay(from: string, to: string, what: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    throw new ResultsStoreError(`${what}: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 export function randomHex(): string {
