@@ -18,7 +18,12 @@ export type PathKind = "folder" | "file";
  * A folder the command creates or writes into: an existing folder, or a new one in an existing
  * folder. A file the command writes: not a folder, in an existing folder.
  */
-export async function checkPathFlag(field: string, path: string, kind: PathKind): Promise<void> {
+export async function checkPathFlag(
+  field: string,
+  path: string,
+  kind: PathKind,
+  what = `the --${field} ${kind}`,
+): Promise<void> {
   const refuse = (why: string): never => {
     throw new UsageError(field, `${path}: ${why}`);
   };
@@ -31,7 +36,9 @@ export async function checkPathFlag(field: string, path: string, kind: PathKind)
   const system = SYSTEM_FOLDERS.find((root) => real === root || real.startsWith(root + sep));
   if (system) refuse(`is under ${system}, a view of the kernel, not a place to write ${kind}s`);
   if (existing) {
-    if (kind === "folder" && !existing.isDirectory()) refuse("is a file; expected a folder");
+    if (kind === "folder" && !existing.isDirectory()) {
+      throw new UsageError(field, `cannot use ${path} as ${what}: it is a file, not a folder`);
+    }
     if (kind === "file" && existing.isDirectory()) refuse("is a folder; expected a file path");
     return;
   }
