@@ -21,6 +21,7 @@ const BENCHES: Record<string, { script: string; nodeFlags?: string[] }> = {
   "long-run": { script: "apps/cli/bench/long-run-bench.ts" },
   "hostile-list": { script: "apps/cli/bench/hostile-list-bench.ts" },
   scale: { script: "apps/cli/bench/scale-bench.ts" },
+  "csv-export": { script: "apps/cli/bench/csv-export-bench.ts" },
   store: { script: "packages/store/bench/store-bench.ts" },
   tied: { script: "packages/engine/bench/tied-bench.ts" },
   ui: { script: "e2e/bench/ui-bench.ts" },

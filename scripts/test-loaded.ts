@@ -2,17 +2,19 @@
  * `pnpm test:loaded [--hogs N] [--no-e2e]`: what `pnpm test` does — format, lint and type checks,
  * vitest and the Playwright tests — with N CPU-bound processes beside it (default 2), the machine
  * as busy as a shared CI host; `--no-e2e` leaves the Playwright tests out. Prints the same
- * `N passed, N failed` lines as `pnpm test`. A test that passes only on an idle machine fails here.
+ * `N passed, N failed` lines as `pnpm test`. Without e2e it needs no browser: Chromium is
+ * neither checked nor installed, and vitest's browser files are left out too. A test that passes
+ * only on an idle machine fails here.
  */
 import { parseArgs } from "node:util";
 import { startCpuHogs } from "./cpu-hogs.ts";
 import {
   CODE_CHECKS,
+  loadedPlan,
   printCounts,
   runChecks,
   runPlaywright,
   runVitest,
-  TOOL_CHECKS,
   type Counts,
 } from "./test-steps.ts";
 
@@ -40,7 +42,8 @@ if (!Number.isInteger(hogCount) || hogCount < 0 || hogCount > 256) {
 
 // The servers and the browser are built and installed before the load starts: a first build
 // takes minutes, and it is not what is being tested. Everything else runs under the load.
-const toolChecks = runChecks(TOOL_CHECKS);
+const plan = loadedPlan({ e2e: values.e2e });
+const toolChecks = runChecks(plan.toolChecks);
 const hogs = startCpuHogs(hogCount);
 process.stdout.write(`\n${hogCount} CPU-bound processes running beside the tests\n`);
 let lines: [string, Counts][];
@@ -54,7 +57,7 @@ try {
         failed: toolChecks.failed + codeChecks.failed,
       },
     ],
-    ["vitest", runVitest()],
+    ["vitest", runVitest(plan.vitestArgs)],
   ];
   if (values.e2e) lines.push(["playwright", runPlaywright()]);
 } finally {

@@ -45,6 +45,26 @@ export const TOOL_CHECKS: readonly Check[] = [
   { name: "chromium", run: () => run("bash", ["scripts/ensure-chromium.sh"]) },
 ];
 
+/** vitest's files that drive Debian's Chromium (the HTML report's rendering). */
+export const BROWSER_TEST_FILES = "**/*.browser.test.ts";
+
+/**
+ * What `pnpm test:loaded` runs: without the browser tests (`--no-e2e`), neither Chromium's check
+ * (which installs it with apt, and fails when another process holds apt's lock) nor the vitest
+ * files that need it.
+ */
+export function loadedPlan({ e2e }: { e2e: boolean }): {
+  toolChecks: readonly Check[];
+  vitestArgs: string[];
+} {
+  return e2e
+    ? { toolChecks: TOOL_CHECKS, vitestArgs: [] }
+    : {
+        toolChecks: TOOL_CHECKS.filter((check) => check.name !== "chromium"),
+        vitestArgs: [`--exclude=${BROWSER_TEST_FILES}`],
+      };
+}
+
 export interface Counts {
   passed: number;
   failed: number;
@@ -82,7 +102,7 @@ interface VitestJson {
   numFailedTests: number;
 }
 
-export function runVitest(): Counts {
+export function runVitest(extraArgs: readonly string[] = []): Counts {
   const reportDir = mkdtempSync(join(tmpdir(), "taillab-vitest-"));
   const reportFile = join(reportDir, "report.json");
   const ok = run("pnpm", [
@@ -92,6 +112,7 @@ export function runVitest(): Counts {
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${reportFile}`,
+    ...extraArgs,
   ]);
   const report = readJson<VitestJson>(reportFile);
   rmSync(reportDir, { recursive: true, force: true });

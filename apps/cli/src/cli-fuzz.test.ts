@@ -2,7 +2,7 @@ import { InputError } from "@taillab/api";
 import { validateRunSpec } from "@taillab/backend";
 import { fuzzSeed } from "@taillab/test-support";
 import fc from "fast-check";
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -114,7 +114,12 @@ async function problemsOf(argv: string[]): Promise<Problem[] | null> {
 }
 
 /** `taillab run ARGV` in this process, its output captured. */
-async function runMain(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function runMain(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return mainOf(["run", ...argv]);
+}
+
+/** `taillab ARGV` in this process, its output captured. */
+async function mainOf(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const output = { stdout: "", stderr: "" };
   const capture = (stream: "stdout" | "stderr") =>
     vi.spyOn(process[stream], "write").mockImplementation((chunk: string | Uint8Array) => {
@@ -123,7 +128,7 @@ async function runMain(argv: string[]): Promise<{ code: number; stdout: string; 
     });
   const spies = [capture("stdout"), capture("stderr")];
   try {
-    const code = await main(["run", ...argv]);
+    const code = await main(argv);
     return { code, ...output };
   } finally {
     for (const spy of spies) spy.mockRestore();
@@ -211,5 +216,91 @@ describe(`taillab run's input, generated: a spec or a one-line field error, neve
       }),
       { numRuns: 500, seed: SEED },
     );
+  });
+});
+
+/** Every name under `folder`, for checking that a refused command made nothing. */
+async function allNames(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true });
+  return entries.map(String).sort();
+}
+
+/**
+ * Paths a command writes to, generated: an existing file, a folder where a file is written, a
+ * place under /proc or /sys, a folder whose parent is missing. Each is refused before anything
+ * is made: exit 2, one line naming the flag, no stack trace, nothing created, no hang (Node's
+ * recursive mkdir never settled under /proc).
+ */
+describe(`paths the commands write to, generated: refused in one line naming the flag (fuzz seed ${SEED})`, () => {
+  let scratch = "";
+  beforeAll(async () => {
+    scratch = join(dir, "paths");
+    await mkdir(scratch);
+    await writeFile(join(scratch, "a-file"), "kept as it is");
+  });
+  const segment = fc.stringMatching(/^[a-z0-9._-]{1,12}$/).filter((word) => !/^\.+$/.test(word));
+  const systemPath = fc
+    .tuple(fc.constantFrom("/proc", "/proc/self", "/sys", "/sys/kernel"), segment)
+    .map(([root, name]) => `${root}/taillab-${name}`);
+  const missingParent = fc
+    .tuple(segment, segment)
+    .map(([missing, name]) => join(scratch, `missing-${missing}`, name));
+  const existingFile = fc.constant("a-file").map((name) => join(scratch, name));
+  const folderPath = fc.constant(".").map(() => scratch);
+  const badFolder = fc.oneof(systemPath, missingParent, existingFile);
+  const badFile = fc.oneof(systemPath, missingParent, folderPath);
+  const RUN = ["run", "--clients", "1", "--samples", "1", "--size", "1KiB"];
+  const commandWithPath = fc.oneof(
+    badFolder.map((path) => ({ flag: "out", argv: [...RUN, "--out", path] })),
+    badFolder.map((path) => ({ flag: "results", argv: [...RUN, "--results", path] })),
+    badFolder.map((path) => ({ flag: "dir", argv: ["testbed", "--dir", path, "--port", "0"] })),
+    badFile.map((path) => ({ flag: "out", argv: ["report", "run-x", "--out", path] })),
+    badFolder.map((path) => ({ flag: "results", argv: ["runs", "list", "--results", path] })),
+  );
+
+  it("--out, --results and --dir", async () => {
+    await fc.assert(
+      fc.asyncProperty(commandWithPath, async ({ flag, argv }) => {
+        const before = await allNames(dir);
+        const { code, stdout, stderr } = await mainOf(argv);
+        const context = `taillab ${JSON.stringify(argv)} → ${JSON.stringify(stderr)}`;
+        expect({ code, stdout }, context).toEqual({ code: 2, stdout: "" });
+        expect(stderr, context).toMatch(new RegExp(`^taillab \\S+: ${flag}: [^\\n]+\\n$`));
+        expect(await allNames(dir), context).toEqual(before);
+      }),
+      { numRuns: 200, seed: SEED },
+    );
+  });
+
+  it.each([
+    [
+      "a name longer than the library's 200 characters",
+      [...RUN, "--name", "n".repeat(300)],
+      "taillab run: name: can be at most 200 characters (got 300)\n",
+    ],
+    [
+      "a distributed run's start-at whose barrier deadline is past",
+      ["k8s", "manifest", "SPEC", "--shards", "2", "--start-at", "2020-01-01T00:00:00Z"],
+      /^taillab k8s: start-at: 2020-01-01T00:00:00Z plus the barrier timeout \(300 s\) is already past: [^\n]+\n$/,
+    ],
+    [
+      "no pods, refused before any kubeconfig is read",
+      ["k8s", "run", "SPEC", "--shards", "0", "--kubeconfig", "/nonexistent/kubeconfig"],
+      'taillab k8s: shards: expected a whole number of pods from 1, got "0"\n',
+    ],
+  ])("%s: exit 2, one line, nothing created", async (_, argv, said) => {
+    const spec = join(scratch, "spec.json");
+    await writeFile(
+      spec,
+      JSON.stringify({ clients: 1, samples: 1, objectSize: "1KiB", bucket: "loadgen" }),
+    );
+    const before = await allNames(dir);
+    const { code, stdout, stderr } = await mainOf(
+      argv.map((word) => (word === "SPEC" ? spec : word)),
+    );
+    expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
+    if (typeof said === "string") expect(stderr).toBe(said);
+    else expect(stderr).toMatch(said);
+    expect(await allNames(dir)).toEqual(before);
   });
 });

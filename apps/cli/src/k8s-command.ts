@@ -14,7 +14,7 @@ import { MERGED_EXIT_CODES_HELP, mergedExitCode, printMergedRun } from "./merge-
 import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
 import { readSpecFlag } from "./run-command.ts";
-import { cliSecrets, RUN_FLAGS, type RunFlags } from "./run-flags.ts";
+import { cliSecrets, RUN_FLAGS, runNameFlag, type RunFlags } from "./run-flags.ts";
 import { readSecretKeyFlag } from "./secret-key-flag.ts";
 import { durationFlagMs, SHARD_FLAGS, startAtOf } from "./shard-flags.ts";
 import { printError, printOut } from "./terminal-output.ts";
@@ -114,19 +114,25 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
     ...(typeof flags.context === "string" ? { context: flags.context } : {}),
   };
   const secrets = { env: { ...process.env, ...cliSecrets(flags as RunFlags) } };
-  const request = (namespace: string): KubernetesRunRequest => ({
+  // Every flag is checked before the kubeconfig is read or the cluster asked anything.
+  const barrierTimeoutMs = durationFlagMs(flags, "barrier-timeout", DEFAULT_BARRIER_TIMEOUT_MS);
+  const startAt = flags["start-at"];
+  const settings: Omit<KubernetesRunRequest, "namespace"> = {
     spec,
     shards: shardsOf(flags),
-    namespace,
     image: stringFlag(flags, "image") ?? process.env.TAILLAB_IMAGE ?? DEFAULT_TAILLAB_IMAGE,
     ...(typeof flags.secret === "string" ? { secretName: flags.secret } : {}),
-    ...(flags["start-at"] !== undefined ? { startAtMs: startAtOf(flags["start-at"]) } : {}),
-    barrierTimeoutMs: durationFlagMs(flags, "barrier-timeout", DEFAULT_BARRIER_TIMEOUT_MS),
+    ...(startAt !== undefined
+      ? { startAtMs: startAtBeforeDeadline(startAt, barrierTimeoutMs) }
+      : {}),
+    barrierTimeoutMs,
     activeDeadlineSeconds: Math.ceil(
       durationFlagMs(flags, "active-deadline", DEFAULT_ACTIVE_DEADLINE_SECONDS * 1000) / 1000,
     ),
     uploadRecords: flags["upload-records"] === true,
-  });
+  };
+  runNameFlag(flags);
+  const request = (namespace: string): KubernetesRunRequest => ({ ...settings, namespace });
   const namespace = stringFlag(flags, "namespace");
   // The Kubernetes client loads only for this command: every other starts faster without it.
   const kubernetes = await import("@taillab/backend/kubernetes");
@@ -205,7 +211,7 @@ async function runOnCluster(
           cluster,
           secrets,
           store,
-          ...(typeof flags.name === "string" ? { name: flags.name } : {}),
+          ...runNameFlag(flags),
           hooks: {
             signal,
             onNotice: say,
@@ -251,6 +257,21 @@ export function formatShardsStatus(status: ShardsStatus): string {
 function stringFlag(flags: K8sFlags, name: string): string | undefined {
   const value = flags[name];
   return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * `--start-at` of pods yet to be made. It may be past (a manifest applied after a review), but
+ * not by more than the barrier timeout: shards made after that deadline find the run aborted.
+ */
+function startAtBeforeDeadline(text: string | true, barrierTimeoutMs: number): number {
+  const startAtMs = startAtOf(text);
+  if (startAtMs + barrierTimeoutMs <= Date.now()) {
+    throw new UsageError(
+      "start-at",
+      `${String(text)} plus the barrier timeout (${barrierTimeoutMs / 1000} s) is already past: shards started now would find the run aborted; expected a later --start-at (ISO 8601) or a longer --barrier-timeout`,
+    );
+  }
+  return startAtMs;
 }
 
 function shardsOf(flags: K8sFlags): number {

@@ -6,7 +6,7 @@ import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { openLibrary } from "./results-library.ts";
 import { printSummary } from "./run-command.ts";
-import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
+import { cliSecrets, RUN_FLAGS, runNameFlag, specFromFlags, type RunFlags } from "./run-flags.ts";
 import { printOut } from "./terminal-output.ts";
 
 /** Exit codes of a command that ends with a merged distributed run. */
@@ -67,6 +67,7 @@ export async function mergeCommand(argv: readonly string[]): Promise<number> {
     );
   const endpoint = parseFields(EndpointSchema, endpoints[0], "endpoint");
   if (!endpoint.ok) throw new InputError(endpoint.errors);
+  const name = runNameFlag(flags);
   const store = await openLibrary(flags.results);
   const client = await openRunFolder(
     { endpoints: [endpoint.value] },
@@ -78,7 +79,7 @@ export async function mergeCommand(argv: readonly string[]): Promise<number> {
       markers: client.markers,
       runId: folder.runId,
       store,
-      ...(typeof flags.name === "string" ? { name: flags.name } : {}),
+      ...name,
     });
     printMergedRun(summary, flags.json === true);
     return mergedExitCode(summary);

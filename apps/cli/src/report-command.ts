@@ -2,15 +2,21 @@ import { compareRuns } from "@taillab/core";
 import {
   loadSummaries,
   renderStoredReport,
+  storedRequestsCsv,
   type ReportFormat,
   type ResultsStore,
 } from "@taillab/backend";
 import { formatRunComparison } from "@taillab/report";
-import { writeFile } from "node:fs/promises";
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { escapedJson, printError, printJson, printOut } from "./terminal-output.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
+import { checkPathFlag } from "./path-flags.ts";
 
 const REPORT_FLAGS = [
   { name: "format", aliases: [], takesValue: true, description: "html (default), csv or json" },
@@ -84,26 +90,40 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
   if (flags.requests && format !== "csv") {
     throw new UsageError("requests", "--requests goes with --format csv");
   }
+  if (typeof flags.out === "string") await checkPathFlag("out", flags.out, "file");
   const store = await openLibrary(flags.results);
   await warnOfDamage(store, runIds);
-  const report = await renderStoredReport(store, runIds, {
+  const options = {
     format: format as ReportFormat,
     language,
     requests: flags.requests === true,
     bom: flags.bom === true,
     baselineIndex: baselineIndex(flags.baseline, runIds.length),
-  });
+  };
+  // A per-request CSV is streamed as its records are read: a long run's would not fit in memory.
+  const report: AsyncIterable<string> | Iterable<string> =
+    format === "csv" && options.requests
+      ? storedRequestsCsv(store, runIds, options)
+      : [await renderStoredReport(store, runIds, options)];
   if (typeof flags.out === "string") {
-    await writeFile(flags.out, report);
-    printError(`wrote ${flags.out}\n`);
-  } else if (format === "json") {
-    // Escaped, not stripped: the same JSON value, whatever reads it.
-    process.stdout.write(escapedJson(report));
-  } else if (process.stdout.isTTY) {
-    printOut(report);
-  } else {
-    // Redirected, the report is a file (CSV lines end in CRLF): its bytes go out as they are.
-    process.stdout.write(report);
+    const out = flags.out;
+    await pipeline(Readable.from(report), createWriteStream(out)).catch(async (error: unknown) => {
+      await rm(out, { force: true });
+      throw error;
+    });
+    printError(`wrote ${out}\n`);
+    return EXIT.ok;
+  }
+  for await (const chunk of report) {
+    if (format === "json") {
+      // Escaped, not stripped: the same JSON value, whatever reads it.
+      await writeStdout(escapedJson(chunk));
+    } else if (process.stdout.isTTY) {
+      printOut(chunk);
+    } else {
+      // Redirected, the report is a file (CSV lines end in CRLF): its bytes go out as they are.
+      await writeStdout(chunk);
+    }
   }
   return EXIT.ok;
 }
@@ -141,6 +161,11 @@ async function warnOfDamage(store: ResultsStore, runIds: readonly string[]): Pro
       printError(`warning: run ${runId} is damaged: ${problem}\n`);
     }
   }
+}
+
+/** Writes to stdout, waiting while the reader is behind: a streamed export stays one chunk. */
+async function writeStdout(text: string): Promise<void> {
+  if (!process.stdout.write(text)) await once(process.stdout, "drain");
 }
 
 function oneOf<T extends string>(

@@ -1,5 +1,6 @@
 import { openResultsStore, type ResultsStore } from "@taillab/backend";
 import { UsageError, type FlagDefinition } from "./cli-args.ts";
+import { checkPathFlag } from "./path-flags.ts";
 
 export const RESULTS_FLAG = {
   name: "results",
@@ -10,6 +11,8 @@ export const RESULTS_FLAG = {
 
 /** The results library a command's --results names; a folder it cannot use is bad input. */
 export async function openLibrary(results: string | true | undefined): Promise<ResultsStore> {
+  if (typeof results === "string")
+    await checkPathFlag("results", results, "folder", "the results folder");
   try {
     return await openResultsStore(...(typeof results === "string" ? [results] : []));
   } catch (error) {

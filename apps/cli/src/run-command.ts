@@ -16,10 +16,11 @@ import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
+import { checkPathFlag } from "./path-flags.ts";
 import { readSecretKeyFlag } from "./secret-key-flag.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
-import { cliSecrets, RUN_FLAGS, specFromFlags, type RunFlags } from "./run-flags.ts";
+import { cliSecrets, RUN_FLAGS, runNameFlag, specFromFlags, type RunFlags } from "./run-flags.ts";
 import { plural, runVerdict } from "./run-verdict.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
@@ -43,8 +44,10 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   const secretWarning = await readSecretKeyFlag(flags, "run");
   const shard = shardFlagsOf(flags);
   const spec = specFromFlags(flags, await readSpecFlag(flags));
+  runNameFlag(flags);
   // Bad input is refused before anything is created, the --out folder included.
   const sweep = expandSweep(validateRunSpec(spec)).length > 1;
+  if (!shard && typeof flags.out === "string") await checkPathFlag("out", flags.out, "folder");
   printError(secretWarning);
   if (shard) return runShardCommand(spec, flags, shard);
   const store = await openLibrary(flags.results);
@@ -163,7 +166,7 @@ export async function runWithInterrupts(
               printError(`${message}\n`);
             },
           },
-          { store, ...(typeof flags.name === "string" ? { name: flags.name } : {}) },
+          { store, ...runNameFlag(flags) },
         ),
       () => {
         const later = runId ? `; taillab cleanup ${runId} removes what is left` : "";

@@ -1,4 +1,4 @@
-import type { RunSpecInput } from "@taillab/api";
+import { runNameProblem, type RunSpecInput } from "@taillab/api";
 import { maxSizeBytes, parseSizeDistribution } from "@taillab/core";
 import {
   numberList,
@@ -302,6 +302,14 @@ const SIZE_DISTRIBUTION = /^(uniform|lognormal|histogram):/i;
  * Variables that carry secrets given on the command line: the spec only refers to them. Their
  * names are credential names (api's credential-variables.ts), as every spec's must be.
  */
+/** `--name`, by the library's one rule for run names (api's runNameProblem), trimmed. */
+export function runNameFlag(flags: Partial<Record<"name", string | true>>): { name?: string } {
+  if (typeof flags.name !== "string") return {};
+  const problem = runNameProblem(flags.name);
+  if (problem !== null) throw new UsageError("name", problem);
+  return { name: flags.name.trim() };
+}
+
 export const CLI_ACCESS_KEY_VAR = "CLI_ACCESS_KEY_ID";
 export const CLI_SECRET_KEY_VAR = "CLI_SECRET_ACCESS_KEY";
 

@@ -126,6 +126,39 @@ describe("taillab runs", () => {
   });
 });
 
+describe("taillab runs rm and restore", () => {
+  it("rm GOOD BAD removes nothing and names BAD (exit 2); rm moves to the trash, restore brings back", async () => {
+    const run = await runCli(
+      inLibrary("run", "--clients", "1", "--samples", "5", "--size", "1KiB", "--json"),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const { runId } = RunSummarySchema.parse(JSON.parse(run.stdout));
+    const listed = (await listRuns()).find((entry) => entry.id === runId);
+
+    const refused = await runCli(inLibrary("runs", "rm", runId, "no-such-run", "also-missing"));
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.stderr).toBe(
+      `taillab runs: runId: no run with id "no-such-run" in ${library}; runId: no run with id "also-missing" in ${library}\n`,
+    );
+    expect((await listRuns()).find((entry) => entry.id === runId)).toEqual(listed);
+
+    const removed = await runCli(inLibrary("runs", "rm", runId));
+    expect(removed).toMatchObject({ code: 0, stdout: `moved to trash: ${runId}\n` });
+    expect((await listRuns()).map((entry) => entry.id)).not.toContain(runId);
+
+    const restored = await runCli(inLibrary("runs", "restore", runId));
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toBe(`restored from the trash: ${runId}: ${listed?.name}\n`);
+    expect((await listRuns()).find((entry) => entry.id === runId)).toEqual(listed);
+
+    const again = await runCli(inLibrary("runs", "restore", runId));
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(
+      /^taillab runs: runId: no run with id "\S+" in the trash \(.+\)\n$/,
+    );
+  });
+});
+
 const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 
 /** Run folders in `library` (hidden ones, such as the trash, are not runs). */

@@ -1,10 +1,10 @@
 import type { RunIndexEntry } from "@taillab/api";
-import type { ResultsStore, StoredRun } from "@taillab/backend";
+import { InputError, type ResultsStore, type StoredRun } from "@taillab/backend";
 import { leftoverStateOf } from "@taillab/core";
 import { formatDistributedSummary, formatPointS3bench, formatTable } from "@taillab/report";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
-import { printJson, printOut } from "./terminal-output.ts";
+import { printError, printJson, printOut } from "./terminal-output.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
 import { describeLeftovers } from "./run-verdict.ts";
 
@@ -22,7 +22,9 @@ as interrupted with every record that reached the disk.
   list                  the runs, newest first (id, name, status, records, headline figures)
   show ID               one run: its spec, environment, s3bench-style summary, and what it
                         may have left on its server (taillab cleanup ID removes it)
-  rm ID...              move runs to the library's trash
+  rm ID...              move runs to the library's trash (all or none: an id that cannot
+                        be removed refuses the whole command)
+  restore ID            bring the run last removed under ID back from the trash
   import PATH           a run folder, or a JSON file from taillab report --format json
   rename ID NAME        give a run a name
   tag ID TAG...         add tags (untag ID TAG... removes them)
@@ -39,10 +41,13 @@ const ACTIONS: Record<
 > = {
   list: listRuns,
   show: showRun,
-  rm: async (store, ids, output) => {
-    need(ids, 1, "rm ID...");
-    for (const id of ids) await store.remove(id);
-    print(output, { removed: ids }, `moved to trash: ${ids.join(", ")}\n`);
+  rm: removeRuns,
+  restore: async (store, [id, stray], output) => {
+    if (id === undefined || stray !== undefined) {
+      throw new UsageError("restore", "expected one run id: taillab runs restore ID");
+    }
+    const entry = await store.restore(id);
+    print(output, entry, `restored from the trash: ${entry.id}: ${entry.name}\n`);
     return EXIT.ok;
   },
   import: async (store, [path], output) => {
@@ -88,6 +93,33 @@ export async function runsCommand(argv: readonly string[]): Promise<number> {
   }
   const store = await openLibrary(flags.results);
   return handler(store, args, { json: flags.json === true });
+}
+
+/**
+ * Every id is checked before any run moves, so a refusal (exit 2) means nothing was removed. A
+ * removal that fails after the check still says which runs went to the trash before it.
+ */
+async function removeRuns(store: ResultsStore, ids: string[], output: Output): Promise<number> {
+  need(ids, 1, "rm ID...");
+  const checks = await Promise.allSettled(ids.map((id) => store.checkRemovable(id)));
+  const refused = checks.flatMap((check) => (check.status === "rejected" ? [check.reason] : []));
+  if (refused.length > 0) {
+    const badInput = refused.every((reason) => reason instanceof InputError);
+    throw badInput ? new InputError(refused.flatMap((reason) => reason.problems)) : refused[0];
+  }
+  const removed: string[] = [];
+  try {
+    for (const id of ids) {
+      await store.remove(id);
+      removed.push(id);
+    }
+  } finally {
+    if (removed.length > 0 && removed.length < ids.length) {
+      printError(`taillab runs: moved to trash before the failure: ${removed.join(", ")}\n`);
+    }
+  }
+  print(output, { removed: ids }, `moved to trash: ${ids.join(", ")}\n`);
+  return EXIT.ok;
 }
 
 async function listRuns(store: ResultsStore, _args: string[], output: Output): Promise<number> {

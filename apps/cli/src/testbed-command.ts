@@ -11,6 +11,7 @@ import {
 import { startTestbedServer } from "@taillab/backend";
 import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
+import { checkPathFlag } from "./path-flags.ts";
 import { printOut } from "./terminal-output.ts";
 
 const TESTBED_FLAGS = [
@@ -165,6 +166,7 @@ export async function testbedCommand(argv: readonly string[]): Promise<number> {
     if (problem !== null) throw new UsageError("bucket", problem);
   }
   const directory = text("dir");
+  if (directory !== undefined) await checkPathFlag("dir", directory, "folder");
   const testbed = await startTestbedServer({
     host: text("host") ?? "127.0.0.1",
     port,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ApiErrorSchema, type ApiEnvelope } from "./api-error.ts";
 import { RunNoticeSchema } from "./run-notice.ts";
 import { wholeCount } from "./checked-number.ts";
+import { RUN_NAME_MAX_LENGTH } from "./run-name.ts";
 import { coded, codedRefinement, codedTextShape } from "./coded-message.ts";
 import type { ApiMethodName } from "./api-method-names.ts";
 import { FieldErrorSchema } from "./field-error.ts";
@@ -176,7 +177,7 @@ export type LoadGenerators = z.infer<typeof LoadGeneratorsSchema>;
  * saved and fixed later; validate and preview name each bad field.
  */
 export const ExperimentDraftSchema = strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(RUN_NAME_MAX_LENGTH),
   description: z.string().max(2000).default(""),
   endpointId: z.string().refine((id) => id !== "", codedRefinement(coded("chooseEndpoint"))),
   spec: z.record(z.string(), z.unknown()),
@@ -230,7 +231,7 @@ export type ExperimentPreview = z.infer<typeof ExperimentPreviewSchema>;
 export const StartRunInputSchema = strictObject({
   experiment: ExperimentDraftSchema,
   /** The run's name in the library; default: the experiment's name. */
-  name: z.string().trim().max(200).optional(),
+  name: z.string().trim().max(RUN_NAME_MAX_LENGTH).optional(),
 });
 export type StartRunInput = z.input<typeof StartRunInputSchema>;
 
@@ -469,7 +470,7 @@ export const API_METHODS = {
   renameRun: method(
     strictObject({
       runId: requiredId,
-      name: z.string().trim().min(1).max(200),
+      name: z.string().trim().min(1).max(RUN_NAME_MAX_LENGTH),
     }),
     RunIndexEntrySchema,
   ),

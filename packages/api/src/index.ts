@@ -26,3 +26,4 @@ export * from "./tied-requests.ts";
 export * from "./phase-account-delta.ts";
 export * from "./distributed-run.ts";
 export * from "./code-counts.ts";
+export * from "./run-name.ts";

@@ -14,6 +14,7 @@ import { TestbedSetupSchema } from "./latency-profile.ts";
 import { strictObject } from "./strict-object.ts";
 import { parseBudgetPercent, parseHedgeDelay, type HedgeDelaySpec } from "./tail-options.ts";
 import { wholeCount } from "./checked-number.ts";
+import { RUN_NAME_MAX_LENGTH } from "./run-name.ts";
 
 export const RUN_SPEC_SCHEMA_VERSION = 1;
 
@@ -328,7 +329,7 @@ const requestTimeoutMs = numberOrText(parseDurationMs, (ms) =>
 
 export const RunSpecSchema = strictObject({
   schemaVersion: z.literal(RUN_SPEC_SCHEMA_VERSION).default(RUN_SPEC_SCHEMA_VERSION),
-  name: z.string().max(200).optional(),
+  name: z.string().max(RUN_NAME_MAX_LENGTH).optional(),
   /**
    * Absent: the embedded testbed is started and used. Several endpoints are replicas of one
    * service (same bucket and objects): request modes spread attempts over them.

@@ -1,8 +1,7 @@
 import type { RequestRecord, RunSummary } from "@taillab/api";
 import { REQUESTS_CSV_HEADER, requestsCsvRows } from "@taillab/report";
 import { createWriteStream } from "node:fs";
-import { writeFileAtomically } from "@taillab/store";
-import { mkdir } from "node:fs/promises";
+import { makeFolder, writeFileAtomically } from "@taillab/store";
 import { join } from "node:path";
 import { finished } from "node:stream/promises";
 
@@ -16,7 +15,7 @@ export interface RunFolderWriter {
 }
 
 export async function createRunFolderWriter(directory: string): Promise<RunFolderWriter> {
-  await mkdir(directory, { recursive: true });
+  await makeFolder(directory);
   const requests = createWriteStream(join(directory, "requests.csv"));
   requests.write(REQUESTS_CSV_HEADER);
   return {

@@ -1,13 +1,11 @@
 import type { Operation, RunSummary } from "@taillab/api";
 import { decimateSeries, intervalsFromLog, latencyParts, parseIntervalLog } from "@taillab/core";
 import {
-  REQUESTS_CSV_HEADER,
   renderComparisonReport,
   renderRunReport,
-  requestsCsvRows,
+  requestsCsvChunks,
   runExportJson,
   summaryCsv,
-  UTF8_BOM,
   type LatencySeries,
   type ReportLanguage,
   type RunReportInput,
@@ -90,8 +88,12 @@ export async function renderStoredReport(
   runIds: readonly string[],
   options: ReportOptions,
 ): Promise<string> {
+  if (options.format === "csv" && options.requests) {
+    let csv = "";
+    for await (const chunk of storedRequestsCsv(store, runIds, options)) csv += chunk;
+    return csv;
+  }
   const inputs = await Promise.all(runIds.map((runId) => loadRunReportInput(store, runId)));
-  const bom = options.bom ? UTF8_BOM : "";
   switch (options.format) {
     case "html": {
       // Chinese needs a font the reader's machine may not have: the report brings its own.
@@ -112,7 +114,6 @@ export async function renderStoredReport(
       return exports.length === 1 ? (exports[0] as string) : `[${exports.join(",\n")}]\n`;
     }
     case "csv":
-      if (options.requests) return bom + (await requestsCsv(store, runIds));
       return summaryCsv(
         inputs.map((input) => input.summary),
         {
@@ -123,18 +124,24 @@ export async function renderStoredReport(
   }
 }
 
-async function requestsCsv(store: ResultsStore, runIds: readonly string[]): Promise<string> {
-  if (runIds.length !== 1) {
+/**
+ * One run's per-request CSV, chunk by chunk as the records are read from its log: a writer that
+ * takes the chunks as they come holds one chunk, whatever the run's length.
+ */
+export async function* storedRequestsCsv(
+  store: ResultsStore,
+  runIds: readonly string[],
+  { bom }: Pick<ReportOptions, "bom">,
+): AsyncGenerator<string> {
+  const [runId] = runIds;
+  if (runIds.length !== 1 || runId === undefined) {
     throw InputError.of(
       "requests",
       `a per-request CSV is of one run; ${runIds.length} runs were chosen (export a summary CSV to compare them)`,
     );
   }
-  let csv = REQUESTS_CSV_HEADER;
-  for await (const { pointIndex, record } of store.records(runIds[0] as string)) {
-    csv += requestsCsvRows(pointIndex, [record]);
-  }
-  return csv;
+  await store.requireRun(runId);
+  yield* requestsCsvChunks(store.records(runId), { bom });
 }
 
 export async function loadSummaries(store: ResultsStore, runIds: readonly string[]) {

@@ -1,5 +1,6 @@
 import { InputError, RunIndexEntrySchema } from "@taillab/api";
-import { mkdtemp, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { intervalsFromLog, parseIntervalLog } from "@taillab/core";
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -171,6 +172,109 @@ describe("a damaged run folder", () => {
     expect((await entryOf(store, id)).damage?.problems).toEqual([
       "records.log: it is not a TailLab records log; the run's 200 records are lost",
     ]);
+  });
+
+  it("records.log cut to 0 bytes: its 200 records said lost, not a run of no records", async () => {
+    const { store, id, folder } = await storeWithRun();
+    await truncate(join(folder, "records.log"), 0);
+    const entry = await entryOf(store, id);
+    expect(entry).toMatchObject({ status: "complete", recordCount: 0 });
+    expect(entry.damage).toEqual({
+      problems: [
+        "records.log is empty (cut to less than its header); the run's 200 records are lost",
+      ],
+      skippedLogBytes: 0,
+      lostRecords: 200,
+    });
+  });
+
+  it("records.log that is a folder: listed with why, its records read as none", async () => {
+    const { store, id, folder } = await storeWithRun();
+    await rm(join(folder, "records.log"));
+    await mkdir(join(folder, "records.log"));
+    expect((await entryOf(store, id)).damage?.problems).toEqual([
+      expect.stringMatching(
+        /^records\.log cannot be read \(EISDIR: .*\); the run's 200 records are lost$/,
+      ),
+    ]);
+    expect((await store.loadRecords(id)).count).toBe(0);
+    const rows: unknown[] = [];
+    for await (const row of store.records(id)) rows.push(row);
+    expect(rows).toEqual([]);
+  });
+
+  it.each([
+    ["missing", (path: string) => rm(path), /^intervals\.hlog is missing; /],
+    [
+      "cut 7 bytes short (a power cut)",
+      async (path: string) => truncate(path, (await stat(path)).size - 7),
+      /^intervals\.hlog: 1 of its \d+ lines could not be read \(cut short or damaged\); /,
+    ],
+    [
+      "garbage",
+      (path: string) => writeFile(path, "\u0000\u00ff garbage\nmore"),
+      /^intervals\.hlog is not an HdrHistogram interval log; /,
+    ],
+  ])(
+    "intervals.hlog %s: said damaged, percentiles over time rebuilt from the records",
+    async (_, damage, reason) => {
+      const { store, id, folder } = await storeWithRun();
+      const overTime = async () =>
+        intervalsFromLog(parseIntervalLog(await store.intervalLog(id)).lines);
+      const before = await overTime();
+      expect(before.map((phase) => phase.op)).toEqual(["PUT", "GET"]);
+      await damage(join(folder, "intervals.hlog"));
+      const entry = await entryOf(store, id);
+      expect(entry.status).toBe("complete");
+      expect(entry.damage?.problems).toEqual([expect.stringMatching(reason)]);
+      expect(entry.damage?.problems[0]).toMatch(
+        /; percentiles over time are rebuilt from the records$/,
+      );
+      expect((await store.get(id)).damage).toEqual(entry.damage);
+      expect(await overTime()).toEqual(before);
+      expect((await store.exportRun(id)).intervalLog).toBe(await store.intervalLog(id));
+    },
+  );
+
+  it.each([
+    [
+      "a file",
+      (path: string) => writeFile(path, "not a run"),
+      /^(\S+) is a file, not a run folder/,
+    ],
+    [
+      "a link that leads nowhere",
+      (path: string) => symlink("/nonexistent/taillab-run", path),
+      /^(\S+) is a link to \/nonexistent\/taillab-run, which does not exist; the run it held is lost$/,
+    ],
+    [
+      "a link to a file",
+      async (path: string) => {
+        await writeFile(`${path}-target`, "x");
+        await symlink(`${path}-target`, path);
+      },
+      /^(\S+) is a link to \S+-target, which is not a run folder/,
+    ],
+  ])(
+    "a name like a run id that is %s: listed as damaged, show refuses in one line, rm moves it",
+    async (_, make, reason) => {
+      const { store } = await storeWithRun();
+      const stray = "run-stray";
+      await make(join(store.dir, stray));
+      const entry = RunIndexEntrySchema.parse(await entryOf(store, stray));
+      expect(entry).toMatchObject({ name: stray, status: "interrupted", recordCount: 0 });
+      expect(entry.damage?.problems).toEqual([expect.stringMatching(reason)]);
+      await expect(store.get(stray)).rejects.toThrow(ResultsStoreError);
+      await expect(store.get(stray)).rejects.toThrow(/^run run-stray: run-stray is [^\n]+$/);
+      await store.remove(stray);
+      expect((await store.list()).map((each) => each.id)).not.toContain(stray);
+    },
+  );
+
+  it("the library's own files are no strays: index.json and temporary files are not listed", async () => {
+    const { store, id } = await storeWithRun();
+    await writeFile(join(store.dir, `index.json.${process.pid}-0badc0de.tmp`), "");
+    expect((await store.list()).map((each) => each.id)).toEqual([id]);
   });
 
   it("a sound run: no damage", async () => {

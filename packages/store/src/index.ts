@@ -31,3 +31,4 @@ export {
   writeJsonAtomically,
   type WriteBytes,
 } from "./write-atomically.ts";
+export { makeFolder } from "./make-folder.ts";

@@ -3,6 +3,7 @@ import {
   RUN_FOLDER_SCHEMA_VERSION,
   RunExportSchema,
   RunMetaSchema,
+  runNameProblem,
   type PhaseHistograms,
   type RequestRecord,
   type RunEnvironment,
@@ -15,7 +16,6 @@ import {
   type RunStatus,
   type RunSummary,
 } from "@taillab/api";
-import { randomBytes } from "node:crypto";
 import {
   copyFile,
   lstat,
@@ -42,9 +42,13 @@ import {
   decodeRecordLog,
   loadRecordLog,
   readRecordBatches,
-  type LogExtent,
 } from "./record-log-reader.ts";
 import { createRecordLog } from "./record-log-writer.ts";
+import { makeFolder } from "./make-folder.ts";
+import { readIntervalLogFile } from "./interval-log-file.ts";
+import { damageOf, describeProblem, readLogExtent } from "./run-damage.ts";
+import { libraryEntryNames, strayDescription, strayEntryOf } from "./library-entries.ts";
+import { emptyTrashFolder, moveToTrash, randomHex, restoreFromTrash, TRASH } from "./run-trash.ts";
 import { RecordsSummarizer, type RebuiltResults } from "./records-summary.ts";
 import { defaultResultsDir } from "./results-dir.ts";
 import { ResultsStoreError } from "./results-error.ts";
@@ -56,7 +60,6 @@ import {
   readRunFolder,
   RUN_FILES,
   RUN_ID_PATTERN,
-  type FolderProblem,
   type RunFolderContents,
 } from "./run-folder.ts";
 import {
@@ -150,6 +153,13 @@ export interface ResultsStore {
    * Moves the run to `<dir>/.trash/`, damaged or not; refuses a run that is still being written.
    */
   remove(runId: string): Promise<void>;
+  /**
+   * Refuses, as remove would (InputError naming runId), a run that cannot be removed: no such
+   * run, or one still being written. Lets a host check several runs before removing any.
+   */
+  checkRemovable(runId: string): Promise<void>;
+  /** Moves the run last removed under this id back from the trash. */
+  restore(runId: string): Promise<RunIndexEntry>;
   /** Deletes everything in the trash; returns how many entries went. */
   emptyTrash(): Promise<number>;
   /** Copies a run folder in (under a new id if its id is taken). */
@@ -166,7 +176,6 @@ export interface ResultsStoreOptions {
   migrations?: MigrationTable;
 }
 
-const TRASH = ".trash";
 const STAGING_PREFIX = ".staging-";
 const UPGRADED_PREFIX = ".upgraded-";
 
@@ -177,7 +186,7 @@ export async function openResultsStore(
 ): Promise<ResultsStore> {
   const root = resolve(dir);
   try {
-    await mkdir(root, { recursive: true });
+    await makeFolder(root);
   } catch (error) {
     const notAFolder = isCode(error, "EEXIST") || isCode(error, "ENOTDIR");
     const reason = notAFolder ? "it is a file, not a folder" : (error as Error).message;
@@ -297,14 +306,14 @@ class FolderResultsStore implements ResultsStore {
 
   async get(runId: string): Promise<StoredRun> {
     const run = await this.inspect(runId);
-    const log = await this.readLogExtent(run.folder, run.status, run.meta.recordsWritten);
+    const { records, damage } = await this.damageOf(run);
     return {
       meta: { ...run.meta, status: run.status },
       status: run.status,
       summary: run.summary,
       histograms: run.histograms,
-      recordCount: log.records,
-      damage: damageOf(run.problems.map(describeProblem), log),
+      recordCount: records,
+      damage,
     };
   }
 
@@ -312,10 +321,10 @@ class FolderResultsStore implements ResultsStore {
     const run = await this.inspect(runId);
     const path = join(run.folder, RUN_FILES.records);
     const where = `run ${runId}: ${RUN_FILES.records}`;
-    return loadRecordLog(path, run.meta.keyPrefix, where).catch((error: unknown) => {
-      if (!isCode(error, "ENOENT")) throw error;
-      return decodeRecordLog(Buffer.alloc(0), run.meta.keyPrefix, where);
-    });
+    // A log that is missing or cannot be read as one holds no records; get()'s damage says why.
+    return loadRecordLog(path, run.meta.keyPrefix, where).catch(() =>
+      decodeRecordLog(Buffer.alloc(0), run.meta.keyPrefix, where),
+    );
   }
 
   async *records(runId: string): AsyncGenerator<{ pointIndex: number; record: RequestRecord }> {
@@ -357,12 +366,9 @@ class FolderResultsStore implements ResultsStore {
   // ── the library: names, tags, notes, trash ────────────────────────────────────────────────
 
   rename(runId: string, name: string): Promise<RunIndexEntry> {
-    const trimmed = name.trim();
-    if (trimmed.length === 0) return Promise.reject(InputError.of("name", "cannot be empty"));
-    if (trimmed.length > 200) {
-      return Promise.reject(InputError.of("name", "can be at most 200 characters"));
-    }
-    return this.edit(runId, (meta) => ({ ...meta, name: trimmed }));
+    const problem = runNameProblem(name);
+    if (problem !== null) return Promise.reject(InputError.of("name", problem));
+    return this.edit(runId, (meta) => ({ ...meta, name: name.trim() }));
   }
 
   tag(runId: string, tag: string): Promise<RunIndexEntry> {
@@ -391,36 +397,33 @@ class FolderResultsStore implements ResultsStore {
 
   async remove(runId: string): Promise<void> {
     await inTurn(this.key(`run:${runId}`), async () => {
-      // Only the lock matters here, so a folder too damaged to open can still be removed.
-      const folder = await this.existingFolder(runId);
-      const lock = await readLock(join(folder, RUN_FILES.lock));
-      if (await isLockHeld(lock)) {
-        throw InputError.of(
-          "runId",
-          `run ${runId} is still being written (by process ${lock?.pid ?? "?"}); stop it before deleting it`,
-        );
-      }
-      const trash = join(this.dir, TRASH);
-      await mkdir(trash, { recursive: true });
-      const target = (await exists(join(trash, runId)))
-        ? join(trash, `${runId}.${randomHex()}`)
-        : join(trash, runId);
-      await rename(folder, target);
-      await syncDirectory(this.dir);
+      await this.checkRemovable(runId);
+      await moveToTrash(this.dir, runId);
     });
     await this.syncIndex(new Set([runId]));
   }
 
+  async checkRemovable(runId: string): Promise<void> {
+    // A stray of the run's name goes to the trash as it is.
+    if ((await strayDescription(this.dir, runId)) !== null) return;
+    // Only the lock matters here, so a folder too damaged to open can still be removed.
+    const folder = await this.existingFolder(runId);
+    const lock = await readLock(join(folder, RUN_FILES.lock));
+    if (await isLockHeld(lock)) {
+      throw InputError.of(
+        "runId",
+        `run ${runId} is still being written (by process ${lock?.pid ?? "?"}); stop it before deleting it`,
+      );
+    }
+  }
+
+  async restore(runId: string): Promise<RunIndexEntry> {
+    await inTurn(this.key(`run:${runId}`), () => restoreFromTrash(this.dir, runId));
+    return this.entryAfterChange(runId);
+  }
+
   emptyTrash(): Promise<number> {
-    return inTurn(this.key("trash"), async () => {
-      const trash = join(this.dir, TRASH);
-      const names = await readdir(trash).catch((error: unknown) => {
-        if (isCode(error, "ENOENT")) return [];
-        throw error;
-      });
-      for (const name of names) await rm(join(trash, name), { recursive: true, force: true });
-      return names.length;
-    });
+    return inTurn(this.key("trash"), () => emptyTrashFolder(this.dir));
   }
 
   // ── import ────────────────────────────────────────────────────────────────────────────────
@@ -536,20 +539,23 @@ class FolderResultsStore implements ResultsStore {
   }
 
   /**
-   * The folder of run `id`, or an InputError when the library has no such run. A symbolic link
-   * named like a run is refused, as list() skips it: it may lead anywhere out of the library.
+   * The folder of run `id`; an InputError when the library has no such run, a ResultsStoreError
+   * saying what it is when the name is a stray (a file, a link that leads nowhere). A symbolic
+   * link to a folder is refused, as list() skips it: it may lead anywhere out of the library.
    */
   private async existingFolder(id: string): Promise<string> {
     const folder = this.folderPath(id);
     const stats = RUN_ID_PATTERN.test(id) ? await lstat(folder).catch(() => null) : null;
+    if (stats?.isDirectory()) return folder;
+    const stray = await strayDescription(this.dir, id);
+    if (stray !== null) throw new ResultsStoreError(`run ${id}: ${stray}`);
     if (stats?.isSymbolicLink()) {
       throw InputError.of(
         "runId",
         `${folder} is a symbolic link, not a run folder: TailLab opens only folders inside its library`,
       );
     }
-    if (!stats?.isDirectory()) throw this.unknownRun(id);
-    return folder;
+    throw this.unknownRun(id);
   }
 
   private async inspect(id: string): Promise<InspectedRun> {
@@ -566,17 +572,31 @@ class FolderResultsStore implements ResultsStore {
     return { ...contents, folder, status: effectiveStatus(meta.status, summary !== null, live) };
   }
 
-  private recordBatches(run: InspectedRun): AsyncGenerator<RecordColumns> {
+  /**
+   * The log's batches. A log that is missing or cannot be opened as one holds none (get()'s
+   * damage says why); one that fails while being read is a ResultsStoreError: what was read
+   * stays with the caller.
+   */
+  private async *recordBatches(run: InspectedRun): AsyncGenerator<RecordColumns> {
     const path = join(run.folder, RUN_FILES.records);
-    return readRecordBatches(path, run.meta.keyPrefix, `run ${run.meta.id}: ${RUN_FILES.records}`);
+    const where = `run ${run.meta.id}: ${RUN_FILES.records}`;
+    let batches = 0;
+    try {
+      for await (const batch of readRecordBatches(path, run.meta.keyPrefix, where)) {
+        batches += 1;
+        yield batch;
+      }
+    } catch (error) {
+      if (batches === 0) return;
+      throw new ResultsStoreError(
+        `${where} could not be read past its ${batches} first frames: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
   }
 
   private async rebuild(run: InspectedRun): Promise<RebuiltResults> {
-    const summarizer = new RecordsSummarizer(run.meta);
-    if (await exists(join(run.folder, RUN_FILES.records))) {
-      for await (const batch of this.recordBatches(run)) summarizer.add(batch);
-    }
-    const rebuilt = summarizer.finish(run.summary?.status ?? null);
+    const rebuilt = await this.rebuildWhole(run);
     // The stored histograms are the engine's own and are kept. They agree with the rebuilt ones
     // (a phase's records are fsynced before its histograms are written): only the phase the run
     // died in has none.
@@ -591,17 +611,29 @@ class FolderResultsStore implements ResultsStore {
     };
   }
 
+  /** Every phase's summary, histograms and seconds, from the records alone. */
+  private async rebuildWhole(run: InspectedRun): Promise<RebuiltResults> {
+    const summarizer = new RecordsSummarizer(run.meta);
+    for await (const batch of this.recordBatches(run)) summarizer.add(batch);
+    return summarizer.finish(run.summary?.status ?? null);
+  }
+
   /**
    * The stored log; for a run without a summary, the lines of its unfinished phases rebuilt from
-   * their records in place of the seconds those phases had written.
+   * their records in place of the seconds those phases had written. A log that cannot be used
+   * whole (missing, torn, damaged: get()'s damage says which) is rebuilt whole from the records.
    */
   private async intervalLogOf(run: InspectedRun): Promise<string> {
-    const stored = await readFile(join(run.folder, RUN_FILES.intervals), "utf8").catch(
-      (error: unknown) => {
-        if (isCode(error, "ENOENT")) return intervalLogHeader(Date.parse(run.meta.createdAt));
-        throw error;
-      },
-    );
+    const file = await readIntervalLogFile(run.folder, {
+      live: run.status === "running",
+      fromVersion: run.fromVersion,
+    });
+    if (!file.sound) {
+      const { intervalLines } = await this.rebuildWhole(run);
+      const header = intervalLogHeader(file.runStartEpochMs ?? Date.parse(run.meta.createdAt));
+      return header + intervalLines.map(formatIntervalLogLine).join("");
+    }
+    const stored = file.text;
     if (run.summary) return stored;
     const { intervalLines } = await this.rebuild(run);
     const ended = new Set(run.histograms.map(phaseKey));
@@ -613,52 +645,24 @@ class FolderResultsStore implements ResultsStore {
     return kept + separator + intervalLines.map(formatIntervalLogLine).join("");
   }
 
-  /**
-   * The records a run's log holds and what could not be read of it. A log whose writer is gone
-   * may have been cut short or damaged since, so its frames are checked; a live writer's is only
-   * walked (its last frame may be half-written at this moment). What is lost is said in
-   * records when the run counted those it wrote (`recordsWritten`), else in bytes.
-   */
-  private async readLogExtent(
-    folder: string,
-    status: RunStatus,
-    recordsWritten: number | null,
-  ): Promise<LogExtentReport> {
-    const path = join(folder, RUN_FILES.records);
-    const lostOf = (records: number) =>
-      recordsWritten === null ? null : Math.max(0, recordsWritten - records);
-    try {
-      const extent = await countLogRecords(path, RUN_FILES.records, {
-        verify: status !== "running",
-      });
-      if (status === "running" || extent.skippedBytes === 0) {
-        return { ...extent, lostRecords: null, problem: null };
-      }
-      const lostRecords = lostOf(extent.records);
-      const lost =
-        lostRecords === null
-          ? "the records in them are lost"
-          : `${lostRecords} of the run's ${recordsWritten} records are lost`;
-      return {
-        ...extent,
-        lostRecords,
-        problem: `${RUN_FILES.records}: the ${extent.skippedBytes} bytes after record ${extent.records} could not be read (cut short or damaged); ${lost}`,
-      };
-    } catch (error) {
-      const all =
-        recordsWritten === null ? "the run's records" : `the run's ${recordsWritten} records`;
-      const problem = isCode(error, "ENOENT")
-        ? `${RUN_FILES.records} is missing; ${all} are lost`
-        : `${(error as Error).message}; ${all} are lost`;
-      return { records: 0, skippedBytes: 0, lostRecords: lostOf(0), problem };
-    }
-  }
-
-  private async runFolderNames(): Promise<string[]> {
-    const entries = await readdir(this.dir, { withFileTypes: true });
-    return entries
-      .filter((entry) => entry.isDirectory() && RUN_ID_PATTERN.test(entry.name))
-      .map((entry) => entry.name);
+  /** What is wrong with a run's folder, and the records its log holds up to the damage. */
+  private async damageOf(
+    run: InspectedRun,
+  ): Promise<{ records: number; damage: RunDamage | null }> {
+    const log = await readLogExtent(run.folder, {
+      status: run.status,
+      recordsWritten: run.meta.recordsWritten,
+      hasSummary: run.summary !== null,
+    });
+    const intervals = await readIntervalLogFile(run.folder, {
+      live: run.status === "running",
+      fromVersion: run.fromVersion,
+    });
+    const problems = [
+      ...run.problems.map(describeProblem),
+      intervals.sound ? null : intervals.problem,
+    ];
+    return { records: log.records, damage: damageOf(problems, log) };
   }
 
   /**
@@ -673,7 +677,14 @@ class FolderResultsStore implements ResultsStore {
       const cached = new Map(index?.entries.map((entry) => [entry.id, entry]));
       let changed = index === null;
       const entries: RunIndexEntry[] = [];
-      for (const id of await this.runFolderNames()) {
+      const { folders, strays } = await libraryEntryNames(this.dir);
+      for (const stray of strays) {
+        const entry = await strayEntryOf(this.dir, stray);
+        if (!sameEntry(cached.get(stray.id), entry)) changed = true;
+        cached.delete(stray.id);
+        entries.push(entry);
+      }
+      for (const id of folders) {
         const old = cached.get(id);
         cached.delete(id);
         const reuse =
@@ -698,7 +709,14 @@ class FolderResultsStore implements ResultsStore {
   private async unchangedSince(id: string, indexMtimeMs: number): Promise<boolean> {
     const folder = this.folderPath(id);
     // The folder itself changes when a file in it is added, replaced or removed.
-    const files = ["", RUN_FILES.meta, RUN_FILES.summary, RUN_FILES.histograms, RUN_FILES.records];
+    const files = [
+      "",
+      RUN_FILES.meta,
+      RUN_FILES.summary,
+      RUN_FILES.histograms,
+      RUN_FILES.records,
+      RUN_FILES.intervals,
+    ];
     for (const file of files) {
       const stats = await stat(join(folder, file)).catch(() => null);
       if (stats && stats.mtimeMs >= indexMtimeMs) return false;
@@ -721,9 +739,8 @@ class FolderResultsStore implements ResultsStore {
     if (run.status === "interrupted" && old?.status !== "interrupted") {
       await removeAbandonedTemporaries(run.folder);
     }
-    const log = await this.readLogExtent(run.folder, run.status, run.meta.recordsWritten);
-    const damage = damageOf(run.problems.map(describeProblem), log);
-    return indexEntryOf(run.meta, run.status, run.summary, log.records, damage);
+    const { records, damage } = await this.damageOf(run);
+    return indexEntryOf(run.meta, run.status, run.summary, records, damage);
   }
 
   /** A folder whose run.json cannot be used: listed by its id, with why and what it holds. */
@@ -735,7 +752,11 @@ class FolderResultsStore implements ResultsStore {
       : (await exists(join(folder, RUN_FILES.summary)))
         ? "complete"
         : "interrupted";
-    const log = await this.readLogExtent(folder, status, null);
+    const log = await readLogExtent(folder, {
+      status,
+      recordsWritten: null,
+      hasSummary: status === "complete",
+    });
     const reason = error.message.replace(`run ${id}: `, "");
     const createdAt = (await stat(folder)).mtime.toISOString();
     return unreadableEntryOf(id, createdAt, status, log.records, damageOf([reason], log));
@@ -795,9 +816,8 @@ class FolderResultsStore implements ResultsStore {
   private async swapUpgraded(id: string): Promise<void> {
     const current = this.folderPath(id);
     if (await exists(current)) {
-      const trash = join(this.dir, TRASH);
-      await mkdir(trash, { recursive: true });
-      await rename(current, join(trash, `${id}.before-upgrade-${randomHex()}`));
+      await mkdir(join(this.dir, TRASH), { recursive: true });
+      await rename(current, join(this.dir, TRASH, `${id}.before-upgrade-${randomHex()}`));
     }
     await rename(join(this.dir, `${UPGRADED_PREFIX}${id}`), current);
     await syncDirectory(this.dir);
@@ -871,29 +891,6 @@ class FolderResultsStore implements ResultsStore {
     while (await exists(this.folderPath(candidate))) candidate = `${id}-${randomHex()}`;
     return candidate;
   }
-}
-
-interface LogExtentReport extends LogExtent {
-  /** Records the run wrote that cannot be read, when it counted them; else null. */
-  lostRecords: number | null;
-  /** What is wrong with the log, for a person, or null. */
-  problem: string | null;
-}
-
-function describeProblem({ file, reason }: FolderProblem): string {
-  const standIn = file === RUN_FILES.summary ? "the summary is" : "the histograms are";
-  return `${file} ${reason}; ${standIn} rebuilt from the records`;
-}
-
-function damageOf(problems: string[], log: LogExtentReport): RunDamage | null {
-  const all = log.problem === null ? problems : [...problems, log.problem];
-  return all.length === 0
-    ? null
-    : { problems: all, skippedLogBytes: log.skippedBytes, lostRecords: log.lostRecords };
-}
-
-function randomHex(): string {
-  return randomBytes(3).toString("hex");
 }
 
 function phaseKey(phase: Pick<PhaseHistograms, "pointIndex" | "op">): string {
