@@ -21,3 +21,8 @@ export { startDrippingProxy, type DrippingProxy } from "./dripping-proxy.ts";
 export { selfSignedCertificate, type SelfSignedCertificate } from "./self-signed-certificate.ts";
 export { fuzzSeed } from "./fuzz-seed.ts";
 export { heldCleanup, type HeldCleanup } from "./held-cleanup.ts";
+export {
+  startHostileListingServer,
+  type HostileListingServer,
+  type ListingFault,
+} from "./hostile-listing-server.ts";
