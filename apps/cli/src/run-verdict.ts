@@ -76,7 +76,9 @@ export function describeLeftovers(cleanup: RunCleanup, place: RunPlace): string 
       ? [`maybe ${cleanup.unchecked.join(" and ")} it could not list`]
       : []),
   ];
-  return `${parts.join(", ")} (${formatCodeCounts(cleanup.errorsByCode)})`;
+  const codes = formatCodeCounts(cleanup.errorsByCode);
+  // A cleanup that did not get to its end (kept as pending) has no codes: say that instead.
+  return `${parts.join(", ")} (${codes || "its cleanup did not finish"})`;
 }
 
 /** The most frequent codes first: `ECONNREFUSED 790, ClientTimeout 22, …`. */
