@@ -201,3 +201,34 @@ describe("taillab cleanup of a run whose bucket is gone", () => {
     }
   });
 });
+
+describe("what a run counts as left", () => {
+  it("only keys whose PUT may have reached the server: those it refused are not", async () => {
+    let puts = 0;
+    const server = await startTestbed({
+      buckets: ["loadgen"],
+      // Every other PUT refused; no removal ever succeeds, so whatever was written stays.
+      interceptor: ({ operation }) => {
+        const refused = { status: 503, code: "SlowDown", message: "refused" };
+        if (operation === "PutObject") return (puts += 1) % 2 === 0 ? { fault: refused } : {};
+        if (operation === "DeleteObject" || operation === "DeleteObjects")
+          return { fault: refused };
+        return {};
+      },
+    });
+    try {
+      const result = await taillab(["run", "--endpoint", server.url, ...RUN, "--samples", "20"]);
+      expect(result.code).toBe(4);
+      const { runId } = RunSummarySchema.parse(JSON.parse(result.stdout));
+      const written = createControlPlane(target(server.url));
+      const keys = await written.listKeys(`taillab/${runId}/`);
+      await written.close();
+      expect(keys).toHaveLength(10);
+      expect(result.stderr.trimEnd().split("\n").at(-1)).toMatch(
+        new RegExp(`^taillab run: exit 4: the cleanup left 10 objects under taillab/${runId}/ `),
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
