@@ -26,3 +26,4 @@ export {
   type HostileListingServer,
   type ListingFault,
 } from "./hostile-listing-server.ts";
+export { startS3rver, type S3rverServer } from "./s3rver-server.ts";

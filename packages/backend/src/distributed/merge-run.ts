@@ -50,6 +50,13 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
   const folder = await readRunFolder(markers, { progress: true, results: true });
   const where = markers.where("");
   if (folder.unreadable.length > 0) throw InputError.of("results", folder.unreadable.join("; "));
+  if (folder.readyTwice.length > 0) {
+    const shards = folder.readyTwice.join(", ");
+    throw InputError.of(
+      "results",
+      `${where}: shard ${shards} became ready twice (two ready-at markers): two processes ran as one shard, and one's result overwrote the other's; this run cannot be merged`,
+    );
+  }
   const [first] = folder.results;
   if (!first) {
     throw InputError.of(
