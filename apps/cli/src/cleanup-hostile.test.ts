@@ -232,3 +232,29 @@ describe("what a run counts as left", () => {
     }
   });
 });
+
+describe("a run whose bucket went away during it", () => {
+  it("exit 1 for the requests that failed, and nothing said left: a missing bucket holds nothing of the run", async () => {
+    let gone = false;
+    const server = await startTestbed({
+      buckets: ["loadgen"],
+      // Once the PUTs are in, the bucket is gone for every request.
+      interceptor: ({ operation }) => {
+        if (operation === "GetObject") gone = true;
+        const missing = { status: 404, code: "NoSuchBucket", message: "gone" };
+        return gone ? { fault: missing } : {};
+      },
+    });
+    try {
+      const result = await taillab(["run", "--endpoint", server.url, ...RUN, "--samples", "10"]);
+      const { runId } = RunSummarySchema.parse(JSON.parse(result.stdout));
+      expect(result.code).toBe(1);
+      expect(result.stderr.trimEnd().split("\n").at(-1)).toMatch(
+        /^taillab run: exit 1: 20 of 30 requests failed \(NoSuchBucket 20\); bucket loadgen no longer exists, so nothing of the run is left in it$/,
+      );
+      expect((await taillab(["runs", "show", runId])).stdout).not.toContain("left on the server");
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -26,7 +26,11 @@ export function runVerdict(summary: RunSummary, cleanup: RunCleanup | null): Run
     cleanup && !cleanupLeftNothing(cleanup)
       ? `the cleanup left ${describeLeftovers(cleanup, place)}; taillab cleanup ${summary.runId} removes them`
       : null;
-  const failed = describeRequestErrors(summary);
+  const requestErrors = describeRequestErrors(summary);
+  const gone = cleanup?.bucketGone
+    ? `bucket ${summary.spec.bucket} no longer exists, so nothing of the run is left in it`
+    : null;
+  const failed = requestErrors && gone ? `${requestErrors}; ${gone}` : requestErrors;
   if (summary.status === "stopped") {
     return { code: EXIT.interrupted, line: left && `exit ${EXIT.interrupted} (stopped): ${left}` };
   }

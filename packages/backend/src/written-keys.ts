@@ -21,12 +21,12 @@ export function mayHaveWritten(record: Pick<RequestRecord, "op" | "status">): bo
   return WRITES.has(record.op) && (record.status === 0 || record.status < 300);
 }
 
-/** A DELETE the server answered with success or "not there": its key is gone. */
+/**
+ * A DELETE the server answered with success: its key is gone. (A 404 is not taken for that: it
+ * is as likely NoSuchBucket, which the cleanup says as such.)
+ */
 function deleted(record: Pick<RequestRecord, "op" | "status">): boolean {
-  return (
-    record.op === "DELETE" &&
-    ((record.status >= 200 && record.status < 300) || record.status === 404)
-  );
+  return record.op === "DELETE" && record.status >= 200 && record.status < 300;
 }
 
 /** `<keyPrefix><key number>`: the only keys a run makes (see the engine's client worker). */
