@@ -110,6 +110,9 @@ describe("taillab cleanup on MinIO", () => {
     const cleanup = await runCli(["cleanup", runId, "--json"], env);
     expect(cleanup.code).toBe(0);
     expect(JSON.parse(cleanup.stdout)).toMatchObject({ removed: { objects: 20 }, objectsLeft: 0 });
+    // Again: the records' keys are gone already, and are not said removed a second time.
+    const again = await runCli(["cleanup", runId, "--json"], env);
+    expect(JSON.parse(again.stdout)).toMatchObject({ removed: { objects: 0 }, objectsLeft: 0 });
     expect((await objects.headObject(lookalike)).error).toBeNull();
     expect((await bucket.deleteKeys([lookalike])).removed).toBe(1);
     await objects.close();

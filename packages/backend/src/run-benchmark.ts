@@ -427,7 +427,7 @@ async function runPoints(
   const makesBuckets = operations.has("CREATE_BUCKET") || operations.has("DELETE_BUCKET");
   const leftoverRanges: KeyRange[] = [];
   // Which keys' writes the server refused: those are not left, nor counted as left.
-  const writtenKeys = new WrittenKeyTracker(keyPrefix);
+  const writtenKeys = new WrittenKeyTracker(keyPrefix, { followDeletes: !spec.workload });
   let firstKey = 0;
   let firstPhaseIndex = 0;
   for (const [pointIndex, wholePoint] of points.entries()) {

@@ -1,4 +1,4 @@
-import type { RunCleanup } from "@taillab/api";
+import { cleanupLeftNothing, type RunCleanup } from "@taillab/api";
 import { createControlPlane } from "@taillab/engine";
 import type { ResultsStore } from "@taillab/store";
 import type { SecretSources } from "./credentials.ts";
@@ -43,7 +43,10 @@ export async function cleanUpRun(
   try {
     const cleanup = await removeLeftovers(controlPlane, {
       objects: "listed",
-      recordedKeys: () => recordedKeysOf(store, runId, keyPrefix),
+      // After a cleanup that left nothing, the records name keys that are gone already.
+      ...(run.meta.cleanup && cleanupLeftNothing(run.meta.cleanup)
+        ? {}
+        : { recordedKeys: () => recordedKeysOf(store, runId, keyPrefix) }),
       keyPrefix,
       uploads: true,
       bucketsOfRun: ranAs,

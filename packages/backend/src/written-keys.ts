@@ -59,16 +59,23 @@ type KeyState = (typeof KeyState)[keyof typeof KeyState];
 export class WrittenKeyTracker {
   private states = new Uint8Array(1024);
   private readonly keyPrefix: string;
+  private readonly followDeletes: boolean;
 
-  constructor(keyPrefix: string) {
+  /**
+   * `followDeletes`: a successful DELETE takes its key off (a cleanup phase, which comes after
+   * the writes). Not in a mix: its PUTs and DELETEs of one key race on several workers, whose
+   * records may arrive in another order than the requests ran.
+   */
+  constructor(keyPrefix: string, { followDeletes }: { followDeletes: boolean }) {
     this.keyPrefix = keyPrefix;
+    this.followDeletes = followDeletes;
   }
 
   add(record: Pick<RequestRecord, "op" | "status" | "key">): void {
     const number = runKeyNumber(this.keyPrefix, record.key);
     if (number === null) return;
     if (mayHaveWritten(record)) this.set(number, KeyState.MayExist);
-    else if (deleted(record)) this.set(number, KeyState.Deleted);
+    else if (this.followDeletes && deleted(record)) this.set(number, KeyState.Deleted);
     else if (WRITES.has(record.op) && this.stateOf(number) === KeyState.Unknown) {
       this.set(number, KeyState.Refused);
     }
@@ -118,9 +125,10 @@ export class WrittenKeyTracker {
 
 /**
  * The keys a run's records say may be on the server, for a cleanup that cannot trust the
- * server's listing: each key's last write that may have reached it, unless a DELETE of it
- * succeeded afterwards. Held as a set, so a records file of any key numbers costs only what it
- * names.
+ * server's listing: each key with a write that may have reached it. DELETEs are not followed
+ * (a mix's race on one key may be recorded out of order): deleting a key that is gone already
+ * does no harm, leaving one that is there would. Held as a set, so a records file of any key
+ * numbers costs only what it names.
  */
 export async function recordedWrites(
   records: AsyncIterable<Pick<RequestRecord, "op" | "status" | "key">>,
@@ -128,9 +136,9 @@ export async function recordedWrites(
 ): Promise<WrittenKeys> {
   const keys = new Set<string>();
   for await (const record of records) {
-    if (runKeyNumber(keyPrefix, record.key) === null) continue;
-    if (mayHaveWritten(record)) keys.add(record.key);
-    else if (deleted(record)) keys.delete(record.key);
+    if (runKeyNumber(keyPrefix, record.key) !== null && mayHaveWritten(record)) {
+      keys.add(record.key);
+    }
   }
   return { count: keys.size, keys: () => keys };
 }
