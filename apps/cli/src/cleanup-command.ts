@@ -33,8 +33,11 @@ Removes what a run left on its server: a run killed or stopped before its cleanu
 cleanup failed (the run said so), or one that kept its objects. It deletes every object under
 the run's key prefix (<prefix>/<run id>/), aborts its open multipart uploads and deletes its
 workload buckets (taillab-<run id>-w…), with the run's endpoint and credentials (the same
-variables, or the same -accessKey/-accessSecret). Nothing else in the bucket is touched. What
-it did is kept with the run (taillab runs show RUN).
+variables, or the same -accessKey/-accessSecret). Nothing else in the bucket is touched: every
+key a listing returns is checked against the prefix, and only keys the run could have made
+(<prefix>/<run id>/<number>) are deleted; when the server lists none, the keys the run's
+records name are deleted instead. A bucket that no longer exists holds nothing of the run: that
+is said, and the run counts as clean. What it did is kept with the run (taillab runs show RUN).
 
 ${formatFlagHelp(CLEANUP_FLAGS)}
 
@@ -59,8 +62,13 @@ export async function cleanupCommand(argv: readonly string[]): Promise<number> {
   const cleanup = await cleanUpRun(store, runId, {
     env: { ...process.env, ...cliSecrets(flags) },
   });
+  const { meta } = await store.get(runId);
   if (flags.json) {
     printJson(cleanup);
+  } else if (cleanup.bucketGone) {
+    printOut(
+      `run ${runId}: bucket ${meta.spec.bucket} no longer exists, so nothing of the run is left in it\n`,
+    );
   } else {
     const { objects, uploads, buckets } = cleanup.removed;
     printOut(
@@ -68,7 +76,6 @@ export async function cleanupCommand(argv: readonly string[]): Promise<number> {
     );
   }
   if (cleanupLeftNothing(cleanup)) return EXIT.ok;
-  const { meta } = await store.get(runId);
   const left = describeLeftovers(cleanup, { bucket: meta.spec.bucket, keyPrefix: meta.keyPrefix });
   printError(`taillab cleanup: exit ${EXIT.leftovers}: left ${left}; run it again to retry\n`);
   return EXIT.leftovers;

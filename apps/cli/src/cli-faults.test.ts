@@ -3,6 +3,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createControlPlane } from "@taillab/engine";
+import { startTestbed } from "@taillab/testbed";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_MAIN, outputOf, runCli, type CliResult } from "./test-support/run-cli.ts";
 
@@ -441,12 +443,19 @@ describe("taillab with damaged run folders: every run listed, what is wrong said
 const canMountTmpfs =
   spawnSync("unshare", ["-rm", "sh", "-c", `mount -t tmpfs tmpfs "${tmpdir()}"`]).status === 0;
 
-async function runOnSmallDisk(size: string, fill: boolean, args: string[]): Promise<CliResult> {
+async function runOnSmallDisk(
+  size: string,
+  fill: boolean,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
   const fillUp = fill ? 'head -c 2m /dev/zero > "$disk/fill" 2>/dev/null;' : "";
   const script = `disk="$1" node="$2" main="$3"; shift 3; mount -t tmpfs -o size=${size} tmpfs "$disk" && ${fillUp} exec "$node" "$main" run --results "$disk" "$@"`;
   const disk = await mkdtemp(join(scratch, "disk-"));
   const shellArgs = [script, "sh", disk, process.execPath, CLI_MAIN, ...args];
-  return outputOf(spawn("unshare", ["-rm", "sh", "-c", ...shellArgs]));
+  return outputOf(
+    spawn("unshare", ["-rm", "sh", "-c", ...shellArgs], { env: { ...process.env, ...env } }),
+  );
 }
 
 describe.skipIf(!canMountTmpfs)("taillab run on a full results disk: exit 3, one line", () => {
@@ -476,5 +485,36 @@ describe.skipIf(!canMountTmpfs)("taillab run on a full results disk: exit 3, one
     );
     expect(result.stdout).toContain("Results Summary for Write Operation(s)");
     expect(result.stdout).toMatch(/Run id: \S+ \(taillab runs show \S+\)/);
+  });
+
+  it("full mid-run against a real server: the run's cleanup still removes every object it wrote", async () => {
+    const credentials = { accessKeyId: "DISKFULL", secretAccessKey: "disk-full-secret" };
+    const server = await startTestbed({ credentials, buckets: ["loadgen"] });
+    const bucket = createControlPlane({
+      url: server.url,
+      region: "us-east-1",
+      addressing: "path",
+      credentials,
+      bucket: "loadgen",
+      maxConnections: 1,
+    });
+    try {
+      const result = await runOnSmallDisk(
+        "256k",
+        false,
+        ["--endpoint", server.url, "--clients", "2", "--samples", "20000", "--size", "1KiB"],
+        {
+          AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+        },
+      );
+      expectOneLine(result, 3, /^taillab run: results disk is full: /);
+      expect(result.stderr).toMatch(/^deleting the \d+ objects the run wrote and did not delete$/m);
+      expect(server.stats().byOperation["PutObject"]).toBeGreaterThan(0);
+      expect(await bucket.listKeys("")).toEqual([]);
+    } finally {
+      await bucket.close();
+      await server.close();
+    }
   });
 });

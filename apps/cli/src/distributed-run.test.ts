@@ -1,7 +1,7 @@
 import { RunSummarySchema, type RunSummary } from "@taillab/api";
 import { openResultsStore } from "@taillab/backend";
 import { createArrivalSchedule } from "@taillab/core";
-import type { ControlPlane } from "@taillab/engine";
+import { createTransport, type ControlPlane } from "@taillab/engine";
 import { heldCleanup, startMinio } from "@taillab/test-support";
 import { startTestbed } from "@taillab/testbed";
 import { spawn } from "node:child_process";
@@ -360,6 +360,57 @@ describe("a shard's cleanup", () => {
       held.release();
       await bucket.close();
       await testbed.close();
+    }
+  });
+});
+
+describe("taillab merge of a folder where two processes ran as one shard", () => {
+  it("refuses it in one line naming the shard, exit 2, and adds nothing to the library", async () => {
+    const server = await servers.testbed!();
+    try {
+      const folder = newFolder();
+      const startAt = new Date().toISOString();
+      const workload = ["--clients", "2", "--samples", "20", "--size", "1KiB"];
+      const results = await Promise.all(
+        [0, 1].map((index) => spawnShard(server, index, 2, folder, startAt, workload).result),
+      );
+      for (const { code, stderr } of results) expect(code, stderr).toBe(0);
+      // What a second shard 0 leaves on a server that let it claim index 0 too (If-None-Match
+      // ignored): a ready-at marker of its own; its result overwrote the first one's.
+      const readyAt = `taillab/${folder.runId}/ready-at/`;
+      const [marker] = await server.bucket.listKeys(`${readyAt}0@`);
+      const transport = createTransport(
+        "fast",
+        {
+          url: server.url,
+          region: "us-east-1",
+          addressing: "path",
+          credentials: {
+            accessKeyId: server.env.AWS_ACCESS_KEY_ID ?? "",
+            secretAccessKey: server.env.AWS_SECRET_ACCESS_KEY ?? "",
+          },
+          bucket: "loadgen",
+          maxConnections: 1,
+        },
+        () => 0,
+      );
+      const second = `${readyAt}0@${Number(marker?.slice(`${readyAt}0@`.length)) + 1}`;
+      expect((await transport.putObject(second, Buffer.alloc(0))).error).toBeNull();
+      await transport.close();
+
+      const merged = await runCli(
+        ["merge", folder.uri, "--endpoint", server.url, "--json"],
+        server.env,
+      );
+      expect(merged.code).toBe(2);
+      expect(merged.stderr).toBe(
+        `taillab merge: results: s3://loadgen/taillab/${folder.runId}/: shard 0 became ready twice (two ready-at markers): two processes ran as one shard, and one's result overwrote the other's; this run cannot be merged\n`,
+      );
+      const store = await openResultsStore(TEST_RESULTS_DIR);
+      expect((await store.list()).map((run) => run.id)).not.toContain(folder.runId);
+    } finally {
+      await server.bucket.close();
+      await server.stop();
     }
   });
 });

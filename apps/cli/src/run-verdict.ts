@@ -27,7 +27,11 @@ export function runVerdict(summary: RunSummary, cleanup: RunCleanup | null): Run
     cleanup && !cleanupLeftNothing(cleanup)
       ? `the cleanup left ${describeLeftovers(cleanup, place)}; taillab cleanup ${summary.runId} removes them`
       : null;
-  const failed = describeRequestErrors(summary);
+  const requestErrors = describeRequestErrors(summary);
+  const gone = cleanup?.bucketGone
+    ? `bucket ${summary.spec.bucket} no longer exists, so nothing of the run is left in it`
+    : null;
+  const failed = requestErrors && gone ? `${requestErrors}; ${gone}` : requestErrors;
   if (summary.status === "stopped") {
     return {
       code: EXIT.interrupted,
@@ -93,7 +97,9 @@ export function describeLeftovers(cleanup: RunCleanup, place: RunPlace): string 
       ? [`maybe ${cleanup.unchecked.join(" and ")} it could not list`]
       : []),
   ];
-  return `${parts.join(", ")} (${formatCodeCounts(cleanup.errorsByCode)})`;
+  const codes = formatCodeCounts(cleanup.errorsByCode);
+  // A cleanup that did not get to its end (kept as pending) has no codes: say that instead.
+  return `${parts.join(", ")} (${codes || "its cleanup did not finish"})`;
 }
 
 /** The most frequent codes first: `ECONNREFUSED 790, ClientTimeout 22, …`. */

@@ -445,7 +445,7 @@ describe("taillab cleanup", () => {
       );
 
       // What a run killed mid-mix would also have left, and look-alikes that are not its own.
-      const open = await server.transport.createMultipartUpload(`taillab/${runId}/upload`);
+      const open = await server.transport.createMultipartUpload(`taillab/${runId}/20`);
       const foreignUpload = await server.transport.createMultipartUpload("taillab/other-run/up");
       const runBucket = `taillab-${runId.toLowerCase()}-w0-1`;
       const lookAlikes = [

@@ -159,6 +159,10 @@ export const ENGLISH_MESSAGES = {
   doingCreateBucket: 'creating bucket "{{bucket}}"',
   doingListUploads: 'listing the open uploads of bucket "{{bucket}}"',
   doingListBuckets: "listing the buckets",
+  listingRepeats:
+    "{{doing}}: the server's listing went back to a page it had already given, after {{pages}} pages; stopped there ({{code}})",
+  listingTooLong:
+    "{{doing}}: the listing had not ended after {{pages}} pages or {{seconds}} s; stopped there ({{code}})",
   doingTestPut: 'a test PUT to bucket "{{bucket}}"',
   doingReadBack: "reading back a test object",
   doingTestHead: "a HEAD of a test object",

@@ -54,6 +54,11 @@ export const RunCleanupSchema = z.object({
   unchecked: z.array(z.enum(["objects", "uploads", "buckets"])),
   /** Why: each removal that failed, by its S3 or transport error code. */
   errorsByCode: codeCountsSchema(1),
+  /**
+   * The run's bucket no longer exists (NoSuchBucket): nothing of the run is left in it. Absent
+   * in cleanups kept before it was said.
+   */
+  bucketGone: z.boolean().optional(),
 });
 export type RunCleanup = z.infer<typeof RunCleanupSchema>;
 

@@ -61,8 +61,12 @@ export async function runAndRecord(
         await hooks.onMeasured?.(summary, pendingCleanup);
       },
       onCleanup: async (cleanup) => {
-        if (writer) await store.recordCleanup(writer.id, cleanup);
-        await hooks.onCleanup?.(cleanup);
+        try {
+          if (writer) await store.recordCleanup(writer.id, cleanup);
+        } finally {
+          // The host hears what was removed even when the disk could not keep it.
+          await hooks.onCleanup?.(cleanup);
+        }
       },
       onRecords: (pointIndex, records) => {
         writer?.appendRecords(pointIndex, records);

@@ -50,6 +50,7 @@ import {
   type LeftoverPlan,
   type WrittenKeys,
 } from "./run-leftovers.ts";
+import { WrittenKeyTracker } from "./written-keys.ts";
 import { noticeText } from "./run-notices.ts";
 import { resolveTargets, targetNotices, testbedTarget, type RunTarget } from "./run-targets.ts";
 
@@ -88,6 +89,7 @@ export interface RunHooks {
    * summary the run returns, before the cleanup of what it left on the server, which follows.
    * `pendingCleanup` says what that cleanup has yet to look at (its kinds `unchecked`), so a
    * process killed during it leaves a run that says so; null when the run cleans up nothing.
+   * Should it throw (the results disk is full), the cleanup still runs, then the run throws that.
    */
   onMeasured?: (summary: RunSummary, pendingCleanup: RunCleanup | null) => Promise<void>;
   /**
@@ -229,7 +231,14 @@ export async function runBenchmark(
         ...(testbed ? { testbed: testbed.stats() } : {}),
         ...(live ? { markers: [...live.markers] } : {}),
       };
-      await hooks.onMeasured?.(summary, leftovers && pendingCleanup(leftovers));
+      let hostFailure: { error: unknown } | null = null;
+      try {
+        await hooks.onMeasured?.(summary, leftovers && pendingCleanup(leftovers));
+      } catch (error) {
+        hostFailure = { error };
+      }
+      // The cleanup runs whatever befell the host (a full results disk): the server must not
+      // keep the run's objects because a file could not be written here.
       if (leftovers) {
         if (leftovers.objects.count > 0) {
           notify(hooks, {
@@ -238,8 +247,13 @@ export async function runBenchmark(
           });
         }
         const cleanup = await removeLeftovers(controlPlane, leftovers);
-        await hooks.onCleanup?.(cleanup);
+        try {
+          await hooks.onCleanup?.(cleanup);
+        } catch (error) {
+          hostFailure ??= { error };
+        }
       }
+      if (hostFailure) throw hostFailure.error;
       return summary;
     } finally {
       await Promise.all(controlPlanes.map((replica) => replica.close()));
@@ -333,18 +347,6 @@ interface KeyRange {
   count: number;
 }
 
-/** The keys of `ranges`, made as a cleanup takes them. */
-function writtenKeysOf(keyPrefix: string, ranges: readonly KeyRange[]): WrittenKeys {
-  return {
-    count: ranges.reduce((sum, range) => sum + range.count, 0),
-    *keys() {
-      for (const { firstKey, count } of ranges) {
-        for (let index = 0; index < count; index += 1) yield `${keyPrefix}${firstKey + index}`;
-      }
-    },
-  };
-}
-
 /**
  * What names a run's keys and buckets: its id, and a shard's `<runId>-<shard>`, so a shard's
  * cleanup removes its own keys and workload buckets, never another shard's.
@@ -430,6 +432,8 @@ async function runPoints(
   // A workload's buckets are never the run's to keep, whatever the phases say.
   const makesBuckets = operations.has("CREATE_BUCKET") || operations.has("DELETE_BUCKET");
   const leftoverRanges: KeyRange[] = [];
+  // Which keys' writes the server refused: those are not left, nor counted as left.
+  const writtenKeys = new WrittenKeyTracker(keyPrefix, { followDeletes: !spec.workload });
   let firstKey = 0;
   let firstPhaseIndex = 0;
   for (const [pointIndex, wholePoint] of points.entries()) {
@@ -490,7 +494,10 @@ async function runPoints(
             },
             { percentiles, intervals, encodeLatency, encodeRecentIntervals, ended },
           ),
-        onRecords: (records) => hooks.onRecords?.(pointIndex, records),
+        onRecords: (records) => {
+          for (const record of records) writtenKeys.add(record);
+          hooks.onRecords?.(pointIndex, records);
+        },
         ...(hooks.onIntervals
           ? { onIntervals: (op, intervals) => hooks.onIntervals?.(pointIndex, op, intervals) }
           : {}),
@@ -521,7 +528,7 @@ async function runPoints(
   const leftovers =
     wantsCleanup || makesBuckets
       ? {
-          objects: writtenKeysOf(keyPrefix, leftoverRanges),
+          objects: writtenKeys.leftIn(leftoverRanges),
           keyPrefix,
           uploads: wantsCleanup && operations.has("MULTIPART"),
           bucketsOfRun: makesBuckets ? keySpaceOf(runId, shard) : null,

@@ -1,15 +1,17 @@
-import type { RunCleanup } from "@taillab/api";
+import { cleanupLeftNothing, type RunCleanup } from "@taillab/api";
 import { createControlPlane } from "@taillab/engine";
 import type { ResultsStore } from "@taillab/store";
 import type { SecretSources } from "./credentials.ts";
 import { InputError } from "./input-error.ts";
 import { removeLeftovers } from "./run-leftovers.ts";
+import { recordedWrites, type WrittenKeys } from "./written-keys.ts";
 import { resolveTargets } from "./run-targets.ts";
 
 /**
  * Removes what a run left on its server — a run killed or stopped before its cleanup, one whose
- * cleanup failed, or one that kept its objects: every key under its prefix, its open multipart
- * uploads and its workload buckets, never anything else — and keeps the outcome in run.json.
+ * cleanup failed, or one that kept its objects: every key of it under its prefix (or, when the
+ * server lists none, the keys its records name), its open multipart uploads and its workload
+ * buckets, never anything else — and keeps the outcome in run.json.
  * The endpoint and credentials are the run's own (by reference, resolved from `secrets`).
  */
 export async function cleanUpRun(
@@ -41,6 +43,10 @@ export async function cleanUpRun(
   try {
     const cleanup = await removeLeftovers(controlPlane, {
       objects: "listed",
+      // After a cleanup that left nothing, the records name keys that are gone already.
+      ...(run.meta.cleanup && cleanupLeftNothing(run.meta.cleanup)
+        ? {}
+        : { recordedKeys: () => recordedKeysOf(store, runId, keyPrefix) }),
       keyPrefix,
       uploads: true,
       bucketsOfRun: ranAs,
@@ -50,6 +56,25 @@ export async function cleanUpRun(
   } finally {
     await controlPlane.close();
   }
+}
+
+/**
+ * The keys the run's records say it wrote; of a records log it cannot read (through), the keys
+ * of what it could: a fallback when the server's listing shows nothing.
+ */
+async function recordedKeysOf(
+  store: ResultsStore,
+  runId: string,
+  keyPrefix: string,
+): Promise<WrittenKeys> {
+  async function* untilDamage() {
+    try {
+      for await (const { record } of store.records(runId)) yield record;
+    } catch {
+      // A damaged records log: the records before the damage still name keys.
+    }
+  }
+  return recordedWrites(untilDamage(), keyPrefix);
 }
 
 /**

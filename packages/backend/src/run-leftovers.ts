@@ -7,21 +7,25 @@ import {
   type RemovalResult,
 } from "@taillab/engine";
 
+import { runKeyNumber, type WrittenKeys } from "./written-keys.ts";
+
+export type { WrittenKeys } from "./written-keys.ts";
+
 type Kind = RunCleanup["unchecked"][number];
 
-/**
- * Keys a run wrote: how many, and the keys themselves, made as a cleanup takes them a batch at a
- * time (a long run's are millions of strings).
- */
-export interface WrittenKeys {
-  count: number;
-  keys(): Iterable<string>;
-}
+/** The bucket itself is gone: nothing of the run can be left in it. */
+const BUCKET_GONE_CODE = "NoSuchBucket";
 
 /** What to remove of a run's leftovers. */
 export interface LeftoverPlan {
-  /** Keys known to have been written, or "listed": every key under keyPrefix. */
+  /** Keys known to have been written, or "listed": every key of the run under keyPrefix. */
   objects: WrittenKeys | "listed";
+  /**
+   * With "listed": the keys the run's records say it wrote, removed when the listing finds none
+   * of the run's keys or fails (a server may hide them: MinIO lists nothing under `a/b/` when an
+   * object is named `a/b`).
+   */
+  recordedKeys?: () => Promise<WrittenKeys>;
   /** `<prefix>/<runId>/`: keys and open multipart uploads under it are the run's. */
   keyPrefix: string;
   /** Abort the open multipart uploads under keyPrefix. */
@@ -31,10 +35,12 @@ export interface LeftoverPlan {
 }
 
 /**
- * Removes what a run left on the server (never anything else: keys and uploads under the run's
- * prefix, buckets named for the run) and says what it could not, with the codes that kept it.
- * Never throws for the server's sake: a listing that fails leaves its kind unchecked, and so
- * does a server that stopped answering for the kinds not reached yet.
+ * Removes what a run left on the server (never anything else: keys and uploads the run could
+ * have made, `<keyPrefix><key number>`, whatever a listing answers, and buckets named for the
+ * run) and says what it could not, with the codes that kept it. Never throws for the server's
+ * sake: a listing that fails leaves its kind unchecked, and so does a server that stopped
+ * answering for the kinds not reached yet. A bucket that no longer exists holds nothing of the
+ * run: that is said (bucketGone) and nothing is counted left in it.
  */
 export async function removeLeftovers(
   controlPlane: ControlPlane,
@@ -47,6 +53,10 @@ export async function removeLeftovers(
   const count = (result: RemovalResult, kind: Kind) => {
     cleanup.removed[kind] += result.removed;
     for (const { name, code } of result.failures) {
+      if (code === BUCKET_GONE_CODE && kind !== "buckets") {
+        cleanup.bucketGone = true;
+        continue;
+      }
       if (kind === "objects") cleanup.objectsLeft += 1;
       if (kind === "uploads") cleanup.uploadsLeft += 1;
       if (kind === "buckets") cleanup.bucketsLeft.push(name);
@@ -63,20 +73,31 @@ export async function removeLeftovers(
       return await list();
     } catch (error) {
       if (!(error instanceof EndpointError)) throw error;
+      if (error.code === BUCKET_GONE_CODE && kind !== "buckets") {
+        cleanup.bucketGone = true;
+        return [];
+      }
       cleanup.unchecked.push(kind);
       addError(cleanup, error.code);
       if (error.unanswered) silence = error.code;
       return [];
     }
   };
-  const keys =
-    plan.objects === "listed"
-      ? await listed("objects", () => controlPlane.listKeys(plan.keyPrefix))
-      : plan.objects.keys();
+  const isRunKey = (key: string) => runKeyNumber(plan.keyPrefix, key) !== null;
+  let keys: Iterable<string>;
+  if (plan.objects === "listed") {
+    const listedKeys = await listed("objects", () => controlPlane.listKeys(plan.keyPrefix));
+    const runKeys = listedKeys.filter(isRunKey);
+    const trustListing = runKeys.length > 0 || silence !== null || cleanup.bucketGone === true;
+    keys = trustListing || !plan.recordedKeys ? runKeys : await recordedRunKeys(plan, isRunKey);
+  } else {
+    keys = plan.objects.keys();
+  }
   count(await controlPlane.deleteKeys(keys), "objects");
-  if (plan.uploads) {
+  if (plan.uploads && cleanup.bucketGone !== true) {
     const uploads = await listed("uploads", () => controlPlane.listUploads(plan.keyPrefix));
-    if (uploads.length > 0) count(await controlPlane.abortUploads(uploads), "uploads");
+    const runUploads = uploads.filter((upload) => isRunKey(upload.key));
+    if (runUploads.length > 0) count(await controlPlane.abortUploads(runUploads), "uploads");
   }
   const runId = plan.bucketsOfRun;
   if (runId !== null) {
@@ -86,6 +107,15 @@ export async function removeLeftovers(
     if (buckets.length > 0) count(await controlPlane.deleteBuckets(buckets), "buckets");
   }
   return cleanup;
+}
+
+/** The keys the run's records name, of those the run could have made. */
+async function recordedRunKeys(
+  plan: LeftoverPlan,
+  isRunKey: (key: string) => boolean,
+): Promise<string[]> {
+  const recorded = (await plan.recordedKeys?.())?.keys() ?? [];
+  return [...recorded].filter(isRunKey);
 }
 
 /**

@@ -41,3 +41,9 @@ export {
   type CraftedShardFolder,
   type ShardFolderObjects,
 } from "./crafted-shard-folders.ts";
+export {
+  startHostileListingServer,
+  type HostileListingServer,
+  type ListingFault,
+} from "./hostile-listing-server.ts";
+export { startS3rver, type S3rverServer } from "./s3rver-server.ts";

@@ -13,8 +13,11 @@ export interface ServerProcess {
 export interface ServerLaunch {
   /** For messages: "MinIO", "versitygw". */
   name: string;
-  /** A script that builds the server once and prints its binary's path (or folder, see program). */
-  ensureScript: string;
+  /**
+   * A script that builds the server once and prints its binary's path (or folder, see program),
+   * or the binary itself when it is there already (e.g. Node, for an npm package's server).
+   */
+  ensureScript: string | { binary: string };
   /** The binary's name in the folder the script prints, for a script that builds several. */
   program?: string;
   /** Scratch folders to create (data, HOME…) and remove on stop; passed to `args` and `env`. */
@@ -75,11 +78,13 @@ export async function startServerProcess(
 }
 
 async function ensureBinary(launch: ServerLaunch): Promise<string> {
-  const printed = await runEnsureScript(launch);
+  const { ensureScript } = launch;
+  if (typeof ensureScript !== "string") return ensureScript.binary;
+  const printed = await runEnsureScript(launch.name, ensureScript);
   return launch.program === undefined ? printed : join(printed, launch.program);
 }
 
-function runEnsureScript({ name, ensureScript }: ServerLaunch): Promise<string> {
+function runEnsureScript(name: string, ensureScript: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile("bash", [ensureScript], { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
       if (error) {

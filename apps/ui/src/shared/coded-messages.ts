@@ -142,6 +142,10 @@ const CHINESE: Record<MessageCode, string> = {
   doingCreateBucket: "创建存储桶“{{bucket}}”",
   doingListUploads: "列出存储桶“{{bucket}}”中未完成的上传",
   doingListBuckets: "列出存储桶",
+  listingRepeats:
+    "{{doing}}：服务器的列表在 {{pages}} 页后回到了已给出的页；已在此停止（{{code}}）",
+  listingTooLong:
+    "{{doing}}：列表在 {{pages}} 页或 {{seconds}} 秒后仍未结束；已在此停止（{{code}}）",
   doingTestPut: "向存储桶“{{bucket}}”测试 PUT",
   doingReadBack: "读回测试对象",
   doingTestHead: "对测试对象执行 HEAD",

@@ -1,5 +1,6 @@
 import type { ExperimentDraftInput, RunEvent, SavedEndpoint } from "@taillab/api";
-import { freePort, heldCleanup } from "@taillab/test-support";
+import { createControlPlane, createTransport } from "@taillab/engine";
+import { freePort, heldCleanup, startHostileListingServer } from "@taillab/test-support";
 import { startTestbed } from "@taillab/testbed";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -39,6 +40,16 @@ const experiment = (
   endpointId: fast.id,
   spec: { clients: 2, objectSize: "1KiB", ...spec },
   ...extra,
+});
+
+/** Bucket "loadgen" of an unsigned testbed, as a control plane or transport reaches it. */
+const bucketTarget = (url: string) => ({
+  url,
+  region: "us-east-1",
+  addressing: "path" as const,
+  credentials: null,
+  bucket: "loadgen",
+  maxConnections: 1,
 });
 
 /** Starts an experiment and waits until its series has finished; its events, received times. */
@@ -393,6 +404,42 @@ describe("what a run leaves on a real server", () => {
       expect((await app.api.getRun({ runId })).meta.cleanup).toEqual(cleanup);
     } finally {
       await signed.close();
+    }
+  });
+
+  it("cleanupRun against a server that ignores the listing's prefix deletes the run's keys and no other", async () => {
+    const testbed = await startTestbed({ buckets: ["loadgen"] });
+    const hostile = await startHostileListingServer(testbed.url, ["ignore-prefix"]);
+    const bucket = createControlPlane(bucketTarget(testbed.url));
+    try {
+      const lab = await app.api.addEndpoint({
+        name: "Lab server that ignores prefixes",
+        kind: "custom",
+        url: hostile.url,
+        credentials: { kind: "anonymous" },
+      });
+      const { runId } = await runToEnd(
+        experiment({ samples: 20, phases: ["write"] }, { endpointId: lab.id }),
+      );
+      const foreign = [
+        "precious/data1",
+        "otherteam/backup.tar",
+        `taillab/${runId}`,
+        `taillab/${runId}x/0`,
+      ];
+      const transport = createTransport("fast", bucketTarget(testbed.url), () => 0);
+      for (const key of foreign) {
+        expect((await transport.putObject(key, Buffer.from("not the run's"))).error).toBeNull();
+      }
+      await transport.close();
+
+      const cleanup = await app.api.cleanupRun({ runId });
+      expect(cleanup).toMatchObject({ removed: { objects: 20 }, objectsLeft: 0, unchecked: [] });
+      expect((await bucket.listKeys("")).sort()).toEqual([...foreign].sort());
+    } finally {
+      await bucket.close();
+      await hostile.close();
+      await testbed.close();
     }
   });
 

@@ -116,6 +116,7 @@ describe("a run's plan on Kubernetes", () => {
 describe("after a stop, the shards still to be waited for", () => {
   const snapshot = (parts: Partial<RunFolderSnapshot>): RunFolderSnapshot => ({
     readyAtMs: new Map(),
+    readyTwice: [],
     aborted: new Set(),
     stopped: true,
     done: new Set(),

@@ -55,6 +55,13 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
     },
   );
   if (folder.unreadable.length > 0) throw InputError.of("results", folder.unreadable.join("; "));
+  if (folder.readyTwice.length > 0) {
+    const shards = folder.readyTwice.join(", ");
+    throw InputError.of(
+      "results",
+      `${where}: shard ${shards} became ready twice (two ready-at markers): two processes ran as one shard, and one's result overwrote the other's; this run cannot be merged`,
+    );
+  }
   const nowMs = Date.now();
   for (const result of folder.results) {
     const [problem] = shardResultProblems(result, nowMs);

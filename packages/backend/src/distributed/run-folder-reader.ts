@@ -29,6 +29,11 @@ import {
 export interface RunFolderSnapshot {
   /** Ready time (epoch ms) by shard, from the barrier's ready-at markers. */
   readyAtMs: Map<number, number>;
+  /**
+   * Shards with more than one ready-at marker: two processes ran as that shard (a server that
+   * let both claim its index), so its result is one of theirs, overwritten by the other.
+   */
+  readyTwice: number[];
   /** Shards that gave up at the barrier. */
   aborted: Set<number>;
   /** The run was stopped by whoever started it (abort/stop). */
@@ -57,9 +62,11 @@ export async function readRunFolder(
     read.results ? markers.list(SHARDS_PREFIX) : Promise.resolve([]),
   ]);
   const readyAtMs = new Map<number, number>();
+  const readyTwice = new Set<number>();
   for (const name of readyNames) {
     const marker = parseReadyAt(name.slice(READY_AT_PREFIX.length));
-    if (marker && !readyAtMs.has(marker.index)) readyAtMs.set(marker.index, marker.readyAtMs);
+    if (marker && readyAtMs.has(marker.index)) readyTwice.add(marker.index);
+    else if (marker) readyAtMs.set(marker.index, marker.readyAtMs);
   }
   const indexes = (names: string[], kind: "progress" | "result" | "done") =>
     names.map((name) => shardOfName(kind, name)).filter((index) => index !== null);
@@ -77,6 +84,7 @@ export async function readRunFolder(
   };
   return {
     readyAtMs,
+    readyTwice: [...readyTwice].sort((a, b) => a - b),
     aborted: new Set(
       abortNames
         .map((name) => parseAbort(name.slice(ABORT_PREFIX.length)))

@@ -204,6 +204,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
               shards: role.count,
               startAtMs,
               deadlineMs: startAtMs + options.barrierTimeoutMs,
+              ...(spec.endpoints?.[0] ? { endpoint: spec.endpoints[0].url } : {}),
               ...said,
             });
             atLastGate = barrier.ready.map((marker) => marker.index);

@@ -1,6 +1,6 @@
 import { CreateBucketCommand, type S3Client } from "@aws-sdk/client-s3";
 import { LatencyProfileSchema } from "@taillab/api";
-import { startMinio } from "@taillab/test-support";
+import { startMinio, startS3rver } from "@taillab/test-support";
 import {
   createLatencyProfileInterceptor,
   startTestbed,
@@ -388,4 +388,33 @@ describe("the start barrier on a testbed that fails requests or whose clock is o
       expect(Math.abs(skewMs - clock!.offsetMs)).toBeLessThanOrEqual(clock!.boundMs);
     },
   );
+});
+
+describe("the start barrier on a server that ignores If-None-Match (s3rver)", () => {
+  it("every shard refuses to start, in one line naming the server, and none claims its index", async () => {
+    const s3rver = await startS3rver([BUCKET]);
+    const client = barrierS3Client(s3rver);
+    try {
+      const { markers } = newRun(client);
+      const deadlineMs = Date.now() + FAR_MS;
+      const failures = await Promise.all(
+        [0, 0, 1].map((index) =>
+          failureOf(inProcess(markers, { index, shards: 2, deadlineMs, endpoint: s3rver.url })),
+        ),
+      );
+      for (const failure of failures) {
+        expect(failure.reason).toBe("unconditional");
+        expect(failure.message).not.toContain("\n");
+        expect(failure.message).toMatch(
+          new RegExp(
+            `^shard [01]: the server at ${s3rver.url} does not honour If-None-Match \\(a create-only PUT of s3://${BUCKET}/runs/\\S+/if-none-match/\\S+ overwrote it\\), so shards cannot claim their indexes safely; .*; not starting$`,
+          ),
+        );
+      }
+      expect(await markers.list("ready/")).toEqual([]);
+    } finally {
+      client.destroy();
+      await s3rver.stop();
+    }
+  });
 });

@@ -37,6 +37,8 @@ export interface StartBarrierOptions {
   graceMs?: number;
   /** Mean time between listings; default: see defaultPollMs. */
   pollMs?: number;
+  /** The endpoint the markers are on, for messages. */
+  endpoint?: string;
   /** Warnings a user should see (a clock off by more than a second). */
   onNotice?: (message: string) => void;
   /** Stop waiting: writes this shard's abort marker, so the others do not start either. */
@@ -55,9 +57,15 @@ export interface BarrierPassed {
   clock: ClockOffset | null;
 }
 
-/** "storage": the bucket kept failing (after retries) or refused the barrier's requests. */
+/**
+ * "storage": the bucket kept failing (after retries) or refused the barrier's requests;
+ * "unconditional": its server does not honour create-only writes (If-None-Match: *).
+ */
 export type BarrierFailure =
-  "duplicate-index" | "deadline" | "aborted" | "late" | "stopped" | "storage";
+  "duplicate-index" | "deadline" | "aborted" | "late" | "stopped" | "storage" | "unconditional";
+
+/** Where each shard checks, once, that the server refuses to overwrite with If-None-Match. */
+const PROBE_PREFIX = "if-none-match/";
 
 /** The barrier did not pass: no shard of this run may start. */
 export class StartBarrierError extends Error {
@@ -150,6 +158,24 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
     clockCheck?.stop();
   }
 
+  /**
+   * Claims are create-only writes: on a server that overwrites instead, two shards could both
+   * claim one index and run as the same shard. One probe key, written twice, tells.
+   */
+  async function refuseUnconditionalServer(): Promise<void> {
+    const probe = `${PROBE_PREFIX}${index}-${randomUUID()}`;
+    await markers.create(probe, "first");
+    // The second write's bytes differ, so a retry of it that finds the key does not take the
+    // first write for its own landed attempt.
+    if ((await markers.create(probe, "second")).created) {
+      const server = options.endpoint ? `the server at ${options.endpoint}` : "the server";
+      throw await giveUp(
+        "unconditional",
+        `shard ${index}: ${server} does not honour If-None-Match (a create-only PUT of ${options.markers.where(probe)} overwrote it), so shards cannot claim their indexes safely; a distributed run needs a server that refuses it (412), such as AWS S3 or MinIO; not starting`,
+      );
+    }
+  }
+
   async function pass(): Promise<BarrierPassed> {
     // A late joiner learns at once that the others have given up.
     await failIfAborted();
@@ -160,6 +186,7 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
         `shard ${index}: ready at ${isoNow()}, after the barrier's deadline ${deadline}; not starting`,
       );
     }
+    await refuseUnconditionalServer();
     // The claim id tells this shard's own marker from another's when a retried write finds it.
     const claim = await markers.create(
       readyKey(index),

@@ -18,6 +18,13 @@ import { addContentMd5 } from "./content-md5-middleware.ts";
 import { EndpointError, type EndpointErrorField } from "./endpoint-error.ts";
 import type { TransportTarget } from "./object-transport.ts";
 import { createTargetS3Client } from "./s3-client.ts";
+import {
+  ENDLESS_LISTING_CODE,
+  LISTING_LIMITS,
+  ListingBounds,
+  type EndlessListing,
+  type ListingLimits,
+} from "./listing-bounds.ts";
 import { sdkErrorOutcome } from "./sdk-error.ts";
 import { requestTimeoutOf } from "./transport-target.ts";
 
@@ -43,9 +50,17 @@ export interface ControlPlane {
    * cleanup does what it can and says what is left. A failed batch reports each of its keys.
    */
   deleteKeys(keys: Iterable<string>): Promise<RemovalResult>;
-  /** Every key under `prefix` (paginated ListObjectsV2), in the server's (lexicographic) order. */
+  /**
+   * Every key under `prefix` (paginated ListObjectsV2), in the server's (lexicographic) order.
+   * Only keys that start with `prefix` are returned, whatever the server answers. A listing that
+   * goes round in circles or does not end within LISTING_LIMITS throws an EndpointError with
+   * code EndlessListing.
+   */
   listKeys(prefix: string): Promise<string[]>;
-  /** Open multipart uploads of keys under `prefix` (paginated ListMultipartUploads). */
+  /**
+   * Open multipart uploads of keys under `prefix`: the bucket's uploads (paginated
+   * ListMultipartUploads, bounded as listKeys), those whose key starts with `prefix` kept.
+   */
   listUploads(prefix: string): Promise<OpenUpload[]>;
   /** AbortMultipartUpload of each; failures reported by key, never thrown. */
   abortUploads(uploads: readonly OpenUpload[]): Promise<RemovalResult>;
@@ -97,7 +112,13 @@ const REGION_CODES = new Set([
   "InvalidRegion",
 ]);
 
-export function createControlPlane(target: TransportTarget): ControlPlane {
+/**
+ * `listingLimits` bounds each listing (LISTING_LIMITS by default; a test may lower them).
+ */
+export function createControlPlane(
+  target: TransportTarget,
+  listingLimits: ListingLimits = LISTING_LIMITS,
+): ControlPlane {
   const { client, handler } = createTargetS3Client(target, {
     connectTimeoutMs: PREFLIGHT_TIMEOUT_MS,
   });
@@ -149,6 +170,20 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
         ? coded("callFailedRegion", { doing, code, status, region: target.region })
         : coded("callFailed", { doing, code, status }),
     );
+  }
+
+  /** A listing given up: the kind it lists is left unchecked, with this said. */
+  function endlessListing(doing: CodedMessage, why: EndlessListing, pages: number): EndpointError {
+    const detail =
+      why === "repeats"
+        ? coded("listingRepeats", { doing, pages, code: ENDLESS_LISTING_CODE })
+        : coded("listingTooLong", {
+            doing,
+            pages,
+            seconds: listingLimits.maxMs / 1000,
+            code: ENDLESS_LISTING_CODE,
+          });
+    return new EndpointError("endpoint", ENDLESS_LISTING_CODE, target.url, detail);
   }
 
   /**
@@ -241,9 +276,11 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
     },
 
     async listKeys(prefix) {
+      const doing = coded("doingListBucket", { bucket: Bucket });
+      const bounds = new ListingBounds(listingLimits);
       const keys: string[] = [];
       let ContinuationToken: string | undefined;
-      do {
+      for (;;) {
         let page;
         try {
           page = await client.send(
@@ -254,38 +291,43 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
             }),
           );
         } catch (error) {
-          throw explain(error, coded("doingListBucket", { bucket: Bucket }));
+          throw explain(error, doing);
         }
-        for (const object of page.Contents ?? [])
-          if (object.Key !== undefined) keys.push(object.Key);
+        const listed = (page.Contents ?? []).flatMap(({ Key }) => (Key === undefined ? [] : [Key]));
+        // A server may ignore the prefix: what is not under it is never handed on.
+        for (const key of listed) if (key.startsWith(prefix)) keys.push(key);
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (ContinuationToken);
-      return keys;
+        if (!ContinuationToken) return keys;
+        const endless = bounds.next(ContinuationToken, listed);
+        if (endless) throw endlessListing(doing, endless, bounds.pageCount);
+      }
     },
 
     async listUploads(prefix) {
-      // ListMultipartUploads pages by key and upload id markers together.
+      // Listed without the prefix and picked here: MinIO answers nothing for a prefix that is
+      // not a whole key, and a server may ignore the prefix anyway.
+      const doing = coded("doingListUploads", { bucket: Bucket });
+      const bounds = new ListingBounds(listingLimits);
       const uploads: OpenUpload[] = [];
+      // ListMultipartUploads pages by key and upload id markers together.
       let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
       for (;;) {
         let page;
         try {
-          page = await client.send(
-            new ListMultipartUploadsCommand({ Bucket, Prefix: prefix, ...markers }),
-          );
+          page = await client.send(new ListMultipartUploadsCommand({ Bucket, ...markers }));
         } catch (error) {
-          throw explain(error, coded("doingListUploads", { bucket: Bucket }));
+          throw explain(error, doing);
         }
-        for (const upload of page.Uploads ?? []) {
-          if (upload.Key !== undefined && upload.UploadId !== undefined) {
-            uploads.push({ key: upload.Key, uploadId: upload.UploadId });
-          }
+        for (const { Key: key, UploadId: uploadId } of page.Uploads ?? []) {
+          if (key?.startsWith(prefix) && uploadId !== undefined) uploads.push({ key, uploadId });
         }
         if (!page.IsTruncated) return uploads;
         markers = {
           ...(page.NextKeyMarker ? { KeyMarker: page.NextKeyMarker } : {}),
           ...(page.NextUploadIdMarker ? { UploadIdMarker: page.NextUploadIdMarker } : {}),
         };
+        const endless = bounds.next(`${markers.KeyMarker ?? ""}\n${markers.UploadIdMarker ?? ""}`);
+        if (endless) throw endlessListing(doing, endless, bounds.pageCount);
       }
     },
 

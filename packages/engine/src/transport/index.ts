@@ -29,6 +29,7 @@ export {
 } from "./control-plane.ts";
 export { createTargetS3Client, type TargetS3Client } from "./s3-client.ts";
 export { EndpointError, type EndpointErrorField } from "./endpoint-error.ts";
+export { ENDLESS_LISTING_CODE, LISTING_LIMITS, type ListingLimits } from "./listing-bounds.ts";
 export { UndiciHttpHandler, type UndiciHttpHandlerConfig } from "./undici-http-handler.ts";
 export { encodeS3Key } from "./s3-uri-encoding.ts";
 export { allowAnswerUpTo } from "./undici-http-handler.ts";
