@@ -33,16 +33,19 @@ export interface LeftoverPlan {
  * Removes what a run left on the server (never anything else: keys and uploads under the run's
  * prefix, buckets named for the run) and says what it could not, with the codes that kept it.
  * Never throws for the server's sake: a listing that fails leaves its kind unchecked, and so
- * does a server that stopped answering for the kinds not reached yet.
+ * does a server that stopped answering for the kinds not reached yet. `silentServer`: the code
+ * of a probe that just got no answer (the run's server is gone); then nothing is sent, and
+ * everything is reported left at once.
  */
 export async function removeLeftovers(
   controlPlane: ControlPlane,
   plan: LeftoverPlan,
+  silentServer: string | null = null,
 ): Promise<RunCleanup> {
   const cleanup = emptyCleanup();
   // Set once a call got no answer at all: each further one would wait as long, so the kinds
   // not reached yet are left unchecked, and a cleanup ends within about one request timeout.
-  let silence: string | null = null;
+  let silence: string | null = silentServer;
   const count = (result: RemovalResult, kind: Kind) => {
     cleanup.removed[kind] += result.removed;
     for (const { name, code } of result.failures) {
@@ -68,11 +71,16 @@ export async function removeLeftovers(
       return [];
     }
   };
-  const keys =
-    plan.objects === "listed"
-      ? await listed("objects", () => controlPlane.listKeys(plan.keyPrefix))
-      : plan.objects.keys();
-  count(await controlPlane.deleteKeys(keys), "objects");
+  if (silence !== null && plan.objects !== "listed") {
+    cleanup.objectsLeft = plan.objects.count;
+    if (plan.objects.count > 0) addError(cleanup, silence, plan.objects.count);
+  } else {
+    const keys =
+      plan.objects === "listed"
+        ? await listed("objects", () => controlPlane.listKeys(plan.keyPrefix))
+        : plan.objects.keys();
+    count(await controlPlane.deleteKeys(keys), "objects");
+  }
   if (plan.uploads) {
     const uploads = await listed("uploads", () => controlPlane.listUploads(plan.keyPrefix));
     if (uploads.length > 0) count(await controlPlane.abortUploads(uploads), "uploads");

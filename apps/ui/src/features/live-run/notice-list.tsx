@@ -48,6 +48,31 @@ export function noticeText(
         phase: phase === "mix" ? t("noticeText.mixPhase") : phase,
       });
     }
+    case "serverProbe": {
+      const { runStartEpochMs, deadlineMs } = notice.params;
+      return t("noticeText.serverProbe", {
+        time: new Intl.DateTimeFormat(language, { timeStyle: "medium" }).format(
+          new Date(runStartEpochMs + deadlineMs),
+        ),
+      });
+    }
+    case "serverBack":
+      return t("noticeText.serverBack");
+    case "serverGone": {
+      const { probeError, phases, points } = notice.params;
+      const notRun = [
+        ...(phases.length > 0
+          ? [t("noticeText.notRunPhases", { count: phases.length, phases: phases.join(", ") })]
+          : []),
+        ...(points > 0 ? [t("noticeText.notRunPoints", { count: points })] : []),
+      ];
+      return notRun.length > 0
+        ? t("noticeText.serverGoneNotRun", {
+            error: probeError,
+            notRun: notRun.join(t("noticeText.notRunAnd")),
+          })
+        : t("noticeText.serverGone", { error: probeError });
+    }
     case "bucketCreated":
       return t("noticeText.bucketCreated", notice.params);
     case "tlsUnchecked":

@@ -1,0 +1,93 @@
+import type { NotRunPhase, RunNotice, RunSpec, ServerGone, ServerLoss } from "@taillab/api";
+import { ABORTED_ERROR } from "@taillab/api";
+import type { ControlPlane, EngineServerLoss } from "@taillab/engine";
+
+/**
+ * What a run does once its server stopped answering: each phase that ended early for it is kept
+ * (and said), and before anything more is sent — the point's next phase, the next repetition or
+ * point, the cleanup — the server is asked once, with a short deadline, whether it answers. No
+ * answer ends the run there: a dead server costs one request timeout and one probe, not one
+ * timeout per phase, point and cleanup batch.
+ */
+export interface SilenceWatch {
+  /** A phase ended early: kept, said, and the next serverAnswers() probes. */
+  lost(pointIndex: number, phase: string, loss: EngineServerLoss): void;
+  /**
+   * Whether to go on: true while no silence is waiting for its probe; else one probe, and its
+   * verdict is kept (a stop during it goes on: the stop ends the run anyway).
+   */
+  serverAnswers(): Promise<boolean>;
+  /** Once the run has ended for a gone server: the phases it did not run, kept and said. */
+  endRun(notRun: readonly NotRunPhase[]): void;
+  readonly losses: readonly ServerLoss[];
+  /** Set once the probe got no answer. */
+  readonly gone: ServerGone | null;
+}
+
+export function createSilenceWatch(
+  controlPlane: Pick<ControlPlane, "probe" | "probeTimeoutMs">,
+  runStartEpochMs: number,
+  { say, signal }: { say: (notice: RunNotice) => void; signal?: AbortSignal },
+): SilenceWatch {
+  const losses: ServerLoss[] = [];
+  let probePending = false;
+  let gone: ServerGone | null = null;
+  const runMs = () => Date.now() - runStartEpochMs;
+  return {
+    get losses() {
+      return losses;
+    },
+    get gone() {
+      return gone;
+    },
+    lost(pointIndex, phase, { sinceMs, atMs, failures, lastError }) {
+      const silentMs = atMs - sinceMs;
+      const at = new Date(runStartEpochMs + sinceMs).toISOString();
+      losses.push({ pointIndex, phase, at, sinceMs, silentMs, failures, lastError });
+      probePending = true;
+      const params = { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase };
+      say({ code: "serverLost", params });
+    },
+    async serverAnswers() {
+      if (gone) return false;
+      if (!probePending) return true;
+      probePending = false;
+      const deadlineMs = runMs() + controlPlane.probeTimeoutMs;
+      say({ code: "serverProbe", params: { runStartEpochMs, deadlineMs } });
+      const probeError = await controlPlane.probe(signal);
+      if (probeError === null || probeError === ABORTED_ERROR) {
+        // A stop during the probe ends the run anyway; it is not the server's verdict.
+        if (probeError === null) say({ code: "serverBack", params: {} });
+        return true;
+      }
+      const last = losses.at(-1);
+      const sinceMs = last?.sinceMs ?? 0;
+      const at = last?.at ?? new Date(runStartEpochMs).toISOString();
+      gone = { at, sinceMs, probeError, notRun: [] };
+      return false;
+    },
+    endRun(notRun) {
+      if (!gone) return;
+      gone.notRun = [...notRun];
+      const [first] = notRun;
+      const phases = notRun.filter((phase) => phase.pointIndex === first?.pointIndex);
+      const points = new Set(notRun.map((phase) => phase.pointIndex));
+      if (first) points.delete(first.pointIndex);
+      say({
+        code: "serverGone",
+        params: {
+          probeError: gone.probeError,
+          phases: phases.map((phase) => phase.phase),
+          points: points.size,
+        },
+      });
+    },
+  };
+}
+
+/** The phases a point runs, by operation ("mix" for a mixed workload). */
+export function phasesOfPoint(spec: Pick<RunSpec, "phases" | "workload">): string[] {
+  return spec.workload ? ["mix"] : spec.phases.map((phase) => OPERATION_OF_PHASE[phase]);
+}
+
+const OPERATION_OF_PHASE = { write: "PUT", read: "GET", cleanup: "DELETE" } as const;
