@@ -114,6 +114,7 @@ describe("a server that stops answering mid-run", () => {
     expect(result.stderr).toContain(
       "the server did not answer again (ClientTimeout): the run ends here; not run: the GET, DELETE phases\n",
     );
+    expect(result.stderr).not.toContain("deleting the");
     expect(lastLine(result)).toMatch(
       new RegExp(
         `^taillab run: exit 4: the cleanup left \\d+ objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout \\d+\\); taillab cleanup ${runId} removes them; `,
@@ -195,6 +196,39 @@ describe("a server that stops answering mid-run", () => {
     expect(summary.serverGone).toBeUndefined();
     expect(summary.points[0]?.phases.map((phase) => phase.op)).toEqual(["PUT", "GET", "DELETE"]);
     expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["PUT"]);
+    expect(await runKeys()).toBe(0);
+  });
+
+  it("a silence in the last phase: the cleanup probes first and, with no answer, ends at once with what is left and the command that removes it", async () => {
+    const run = startCli(
+      runArgs("--clients", "8", "--samples", "3000", "--phases", "write,cleanup"),
+      server.env,
+    );
+    await until(() => proxy.requestLines().some((line) => line.startsWith("DELETE ")));
+    proxy.hang();
+    const hungAt = proxy.requestLines().length;
+    const result = await run.result;
+    const summary = summaryOf(result);
+    const { runId } = summary;
+
+    expect(result.code).toBe(4);
+    expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["DELETE"]);
+    expect(summary.serverGone).toMatchObject({ probeError: "ClientTimeout", notRun: [] });
+    expectEndedWithinOneTimeout(summary);
+    // The probe (one listing) and nothing of the cleanup's: no DeleteObjects waits out a timeout.
+    const sent = sentSince(hungAt);
+    expect(sent.filter((line) => line.startsWith("POST "))).toEqual([]);
+    expect(sent.filter((line) => /^GET \/loadgen\/?\?/.test(line))).toHaveLength(1);
+    expect(result.stderr).toContain(
+      "the server did not answer again (ClientTimeout): the run ends here\n",
+    );
+    expect(lastLine(result)).toMatch(
+      new RegExp(
+        `^taillab run: exit 4: the cleanup left 3000 objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout 3000\\); taillab cleanup ${runId} removes them; `,
+      ),
+    );
+    proxy.pass();
+    expect((await runCli(["cleanup", runId], server.env)).code).toBe(0);
     expect(await runKeys()).toBe(0);
   });
 

@@ -248,7 +248,8 @@ export async function runBenchmark(
       };
       await hooks.onMeasured?.(summary, leftovers && pendingCleanup(leftovers));
       if (leftovers) {
-        if (leftovers.objects.count > 0) {
+        // A gone server's cleanup sends nothing: the run's last line says what it left.
+        if (leftovers.objects.count > 0 && !gone) {
           notify(hooks, {
             code: "cleanupLeftovers",
             params: { objects: leftovers.objects.count },

@@ -121,6 +121,7 @@ export const liveRunMessages: FeatureMessages = {
       serverProbe:
         "Asking the server once whether it answers again: without an answer the run ends at {{time}}",
       serverBack: "The server answered again: the run goes on",
+      probeCountdown: "({{seconds}} s left)",
       serverGone: "The server did not answer again ({{error}}): the run ends here",
       serverGoneNotRun:
         "The server did not answer again ({{error}}): the run ends here; not run: {{notRun}}",
@@ -270,6 +271,7 @@ export const liveRunMessages: FeatureMessages = {
       progressNotWritten: "分片 {{shard}}：未能写入进度：{{error}}",
       serverProbe: "再询问服务器一次是否应答：若无应答，运行将于 {{time}} 结束",
       serverBack: "服务器重新应答：运行继续",
+      probeCountdown: "（剩余 {{seconds}} 秒）",
       serverGone: "服务器仍未应答（{{error}}）：运行到此结束",
       serverGoneNotRun: "服务器仍未应答（{{error}}）：运行到此结束；未运行：{{notRun}}",
       notRunPhases_one: "{{phases}} 阶段",

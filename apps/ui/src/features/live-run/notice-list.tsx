@@ -1,10 +1,11 @@
 import { isBuiltinProfileName, type RunNotice } from "@taillab/api";
 import { formatInteger } from "@taillab/report";
 import type { TFunction } from "i18next";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDuration } from "../../shared/display-format.ts";
 import { failureText, useSay, type Said } from "../../shared/said.ts";
-import { useLiveRun } from "./live-run-store.ts";
+import { isRunActive, useLiveRun } from "./live-run-store.ts";
 
 /** A notice the backend sent as data, in the UI's language. */
 export function noticeText(
@@ -109,7 +110,9 @@ export function NoticeList() {
   const { t, i18n } = useTranslation("live");
   const say = useSay();
   const notices = useLiveRun((state) => state.notices);
+  const active = useLiveRun(isRunActive);
   if (notices.length === 0) return null;
+  const last = notices.at(-1);
   return (
     <section className="card" data-testid="live-notices">
       <h2>{t("notices")}</h2>
@@ -117,9 +120,31 @@ export function NoticeList() {
         {notices.map((entry) => (
           <li key={entry.id} data-code={entry.notice?.code}>
             {entry.notice ? noticeText(entry.notice, t, i18n.language, say) : entry.message}
+            {active && entry === last && entry.notice?.code === "serverProbe" ? (
+              <ProbeCountdown
+                endsAtMs={entry.notice.params.runStartEpochMs + entry.notice.params.deadlineMs}
+              />
+            ) : null}
           </li>
         ))}
       </ul>
     </section>
+  );
+}
+
+/** The seconds until a run whose server is silent ends, unless the probe gets an answer. */
+function ProbeCountdown({ endsAtMs }: { endsAtMs: number }) {
+  const { t } = useTranslation("live");
+  const [nowMs, setNowMs] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNowMs(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, []);
+  const seconds = Math.max(0, Math.ceil((endsAtMs - nowMs) / 1000));
+  return (
+    <strong className="probe-countdown" data-testid="probe-countdown" data-seconds={seconds}>
+      {" "}
+      {t("noticeText.probeCountdown", { seconds })}
+    </strong>
   );
 }
