@@ -120,7 +120,7 @@ function hedgeLines(phase: PhaseSummary): string[] {
   ];
 }
 
-export function formatPointParams(point: PointSummary): string {
+export function formatPointParams(point: Pick<PointSummary, "params">): string {
   const { clients, samples, objectSizeBytes } = point.params;
   return `clients ${clients}, samples ${samples}, object size ${formatByteSize(objectSizeBytes)}`;
 }

@@ -1,6 +1,6 @@
-import { formatByteSize, type RunSummary } from "@taillab/api";
+import type { RunSummary } from "@taillab/api";
 import { expandSweep } from "@taillab/core";
-import { operationWord } from "./s3bench-text.ts";
+import { formatPointParams, operationWord } from "./s3bench-text.ts";
 
 /** `12:00:03 UTC (3.9 s into the run)`: when a run's server stopped answering. */
 export function serverLostMoment(at: string, sinceMs: number): string {
@@ -42,9 +42,7 @@ export function formatNotRunS3bench(summary: RunSummary): string {
     const point = params[pointIndex];
     const previous = gone.notRun[index - 1];
     const newPoint = pointIndex >= ran && previous?.pointIndex !== pointIndex && point;
-    const heading = newPoint
-      ? `=== clients ${point.clients}, samples ${point.samples}, object size ${formatByteSize(point.objectSizeBytes)} ===\n`
-      : "";
+    const heading = newPoint ? `=== ${formatPointParams({ params: point })} ===\n` : "";
     const word = phase === "mix" ? "Mixed workload" : operationWord(phase);
     return `${heading}Results Summary for ${word} Operation(s)\n${reason}\n`;
   });
