@@ -206,6 +206,7 @@ export async function runBenchmark(
           : null;
       await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server, live });
       const silence = createSilenceWatch(controlPlane, runStartEpochMs, {
+        keyPrefix,
         say: (notice) => notify(hooks, notice),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
       });

@@ -27,7 +27,11 @@ export interface SilenceWatch {
 export function createSilenceWatch(
   controlPlane: Pick<ControlPlane, "probe" | "probeTimeoutMs">,
   runStartEpochMs: number,
-  { say, signal }: { say: (notice: RunNotice) => void; signal?: AbortSignal },
+  {
+    keyPrefix,
+    say,
+    signal,
+  }: { keyPrefix: string; say: (notice: RunNotice) => void; signal?: AbortSignal },
 ): SilenceWatch {
   const losses: ServerLoss[] = [];
   let probePending = false;
@@ -54,7 +58,7 @@ export function createSilenceWatch(
       probePending = false;
       const deadlineMs = runMs() + controlPlane.probeTimeoutMs;
       say({ code: "serverProbe", params: { runStartEpochMs, deadlineMs } });
-      const probeError = await controlPlane.probe(signal);
+      const probeError = await controlPlane.probe(keyPrefix, signal);
       if (probeError === null || probeError === ABORTED_ERROR) {
         // A stop during the probe ends the run anyway; it is not the server's verdict.
         if (probeError === null) say({ code: "serverBack", params: {} });

@@ -20,8 +20,12 @@ export interface DrippingProxy {
    */
   requestLines(): string[];
   drip(): void;
-  /** Holds every byte the server sends from now on, on every connection. */
-  hang(): void;
+  /**
+   * Holds every byte the server sends from now on, on every connection; with `match`, only on
+   * the connections whose client sends bytes it accepts (a chunk as latin1 text: a run's data
+   * requests by their keys, not its markers), from then on.
+   */
+  hang(match?: (sent: string) => boolean): void;
   /** Back to passing everything through at once, what was held first. */
   pass(): void;
   close(): Promise<void>;
@@ -33,6 +37,7 @@ export async function startDrippingProxy(
 ): Promise<DrippingProxy> {
   let dripping = false;
   let hanging = false;
+  let hangMatch: ((sent: string) => boolean) | null = null;
   let clientBytes = 0;
   const flushes = new Set<() => void>();
   const requestLines: string[] = [];
@@ -43,13 +48,15 @@ export async function startDrippingProxy(
     const upstream = connect(target.port, target.host);
     sockets.add(client).add(upstream);
     const queued: Buffer[] = [];
+    let connectionHung = false;
+    const held = () => hanging && (hangMatch === null || connectionHung);
     const findRequestLines = requestLineFinder((line) => requestLines.push(line));
     let draining: NodeJS.Timeout | null = null;
     const dripOne = () => {
       if (draining) timers.delete(draining);
       draining = null;
       const chunk = queued[0];
-      if (!chunk || client.destroyed || hanging) return;
+      if (!chunk || client.destroyed || held()) return;
       if (!dripping) {
         client.write(Buffer.concat(queued.splice(0)));
         return;
@@ -62,7 +69,7 @@ export async function startDrippingProxy(
     };
     flushes.add(dripOne);
     upstream.on("data", (chunk: Buffer) => {
-      if (!dripping && !hanging && queued.length === 0) {
+      if (!dripping && !held() && queued.length === 0) {
         client.write(chunk);
         return;
       }
@@ -72,6 +79,7 @@ export async function startDrippingProxy(
     client.on("data", (chunk: Buffer) => {
       clientBytes += chunk.length;
       findRequestLines(chunk);
+      if (hanging && hangMatch?.(chunk.toString("latin1"))) connectionHung = true;
       upstream.write(chunk);
     });
     const closeBoth = () => {
@@ -95,8 +103,9 @@ export async function startDrippingProxy(
     drip: () => {
       dripping = true;
     },
-    hang: () => {
+    hang: (match) => {
       hanging = true;
+      hangMatch = match ?? null;
     },
     pass: () => {
       dripping = false;

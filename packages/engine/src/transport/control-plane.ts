@@ -57,11 +57,11 @@ export interface ControlPlane {
   serverHeader(): Promise<string | null>;
   /**
    * Whether the server answers now, asked once after it stopped answering: ListObjectsV2
-   * (MaxKeys 1) with a deadline of `probeTimeoutMs`. Any HTTP answer, an error status included,
+   * (MaxKeys 1, under `prefix`: the run's own keys) with a deadline of `probeTimeoutMs`. Any HTTP answer, an error status included,
    * is an answer: null. Otherwise the failure's code (ClientTimeout at the deadline, Aborted
    * when `signal` stopped it first).
    */
-  probe(signal?: AbortSignal): Promise<string | null>;
+  probe(prefix: string, signal?: AbortSignal): Promise<string | null>;
   /** The probe's deadline: PROBE_TIMEOUT_MS, or the request timeout when that is shorter. */
   readonly probeTimeoutMs: number;
   close(): Promise<void>;
@@ -348,11 +348,12 @@ export function createControlPlane(target: TransportTarget): ControlPlane {
     serverHeader: () => readServerHeader(client, Bucket),
 
     probeTimeoutMs,
-    async probe(signal) {
+    async probe(prefix, signal) {
       const deadline = AbortSignal.timeout(probeTimeoutMs);
       const abortSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
       try {
-        await client.send(new ListObjectsV2Command({ Bucket, MaxKeys: 1 }), { abortSignal });
+        const listing = new ListObjectsV2Command({ Bucket, Prefix: prefix, MaxKeys: 1 });
+        await client.send(listing, { abortSignal });
         return null;
       } catch (error) {
         if (signal?.aborted) return ABORTED_ERROR;
