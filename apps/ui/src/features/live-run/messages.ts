@@ -269,7 +269,7 @@ export const liveRunMessages: FeatureMessages = {
       jobNotDeleted: "无法删除 Job：{{error}}",
       folderUnreadable: "无法读取运行的文件夹：{{error}}",
       progressNotWritten: "分片 {{shard}}：未能写入进度：{{error}}",
-      serverProbe: "再询问服务器一次是否应答：若无应答，运行将于 {{time}} 结束",
+      serverProbe: "再询问服务器一次是否应答：没有应答则运行于 {{time}} 结束",
       serverBack: "服务器重新应答：运行继续",
       probeCountdown: "（剩余 {{seconds}} 秒）",
       serverGone: "服务器仍未应答（{{error}}）：运行到此结束",
