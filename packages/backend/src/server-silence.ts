@@ -1,20 +1,22 @@
 import type { NotRunPhase, RunNotice, RunSpec, ServerGone, ServerLoss } from "@taillab/api";
 import { ABORTED_ERROR } from "@taillab/api";
+import { summaryOperations } from "@taillab/core";
 import type { ControlPlane, EngineServerLoss } from "@taillab/engine";
 
 /**
  * What a run does once its server stopped answering: each phase that ended early for it is kept
- * (and said), and before anything more is sent — the point's next phase, the next repetition or
- * point, the cleanup — the server is asked once, with a short deadline, whether it answers. No
- * answer ends the run there: a dead server costs one request timeout and one probe, not one
- * timeout per phase, point and cleanup batch.
+ * (and said), and the server is asked once, with a short deadline, whether it answers; before
+ * anything more is sent — the point's next phase, the next repetition or point, the cleanup —
+ * the run waits for that answer. No answer ends the run there: a dead server costs one request
+ * timeout and one probe, not one timeout per phase, point and cleanup batch. The probe leaves as
+ * the silence is found, while the phase winds down, so that wind-down costs nothing more.
  */
 export interface SilenceWatch {
-  /** A phase ended early: kept, said, and the next serverAnswers() probes. */
+  /** A phase ended early: kept and said, and the probe is sent (the next serverAnswers() waits for it). */
   lost(pointIndex: number, phase: string, loss: EngineServerLoss): void;
   /**
-   * Whether to go on: true while no silence is waiting for its probe; else one probe, and its
-   * verdict is kept (a stop during it goes on: the stop ends the run anyway).
+   * Whether to go on: true while no silence is waiting for its probe; else the probe's answer,
+   * whose verdict is kept (a stop during it goes on: the stop ends the run anyway).
    */
   serverAnswers(): Promise<boolean>;
   /** Once the run has ended for a gone server: the phases it did not run, kept and said. */
@@ -34,7 +36,7 @@ export function createSilenceWatch(
   }: { keyPrefix: string; say: (notice: RunNotice) => void; signal?: AbortSignal },
 ): SilenceWatch {
   const losses: ServerLoss[] = [];
-  let probePending = false;
+  let probing: Promise<string | null> | null = null;
   let gone: ServerGone | null = null;
   const runMs = () => Date.now() - runStartEpochMs;
   return {
@@ -48,17 +50,18 @@ export function createSilenceWatch(
       const silentMs = atMs - sinceMs;
       const at = new Date(runStartEpochMs + sinceMs).toISOString();
       losses.push({ pointIndex, phase, at, sinceMs, silentMs, failures, lastError });
-      probePending = true;
       const params = { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase };
       say({ code: "serverLost", params });
+      if (probing || gone) return;
+      const deadlineMs = runMs() + controlPlane.probeTimeoutMs;
+      say({ code: "serverProbe", params: { runStartEpochMs, deadlineMs } });
+      probing = controlPlane.probe(keyPrefix, signal);
     },
     async serverAnswers() {
       if (gone) return false;
-      if (!probePending) return true;
-      probePending = false;
-      const deadlineMs = runMs() + controlPlane.probeTimeoutMs;
-      say({ code: "serverProbe", params: { runStartEpochMs, deadlineMs } });
-      const probeError = await controlPlane.probe(keyPrefix, signal);
+      if (!probing) return true;
+      const probeError = await probing;
+      probing = null;
       if (probeError === null || probeError === ABORTED_ERROR) {
         // A stop during the probe ends the run anyway; it is not the server's verdict.
         if (probeError === null) say({ code: "serverBack", params: {} });
@@ -90,8 +93,6 @@ export function createSilenceWatch(
 }
 
 /** The phases a point runs, by operation ("mix" for a mixed workload). */
-export function phasesOfPoint(spec: Pick<RunSpec, "phases" | "workload">): string[] {
-  return spec.workload ? ["mix"] : spec.phases.map((phase) => OPERATION_OF_PHASE[phase]);
+export function phasesOfPoint(spec: RunSpec): string[] {
+  return spec.workload ? ["mix"] : summaryOperations(spec);
 }
-
-const OPERATION_OF_PHASE = { write: "PUT", read: "GET", cleanup: "DELETE" } as const;
