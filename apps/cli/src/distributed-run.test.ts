@@ -2,7 +2,7 @@ import { RunSummarySchema, type RunSummary } from "@taillab/api";
 import { openResultsStore } from "@taillab/backend";
 import { createArrivalSchedule } from "@taillab/core";
 import { createTransport, type ControlPlane } from "@taillab/engine";
-import { heldCleanup, startMinio } from "@taillab/test-support";
+import { heldCleanup, startDrippingProxy, startMinio } from "@taillab/test-support";
 import { startTestbed } from "@taillab/testbed";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -411,6 +411,63 @@ describe("taillab merge of a folder where two processes ran as one shard", () =>
     } finally {
       await server.bucket.close();
       await server.stop();
+    }
+  });
+});
+
+describe("a shard whose server stops answering", () => {
+  it("ends at once and says so in its result; the other shard is not held at the phase gate for the barrier timeout, and the merge names it", async () => {
+    const credentials = { accessKeyId: "SHARDKEY", secretAccessKey: "shard-secret" };
+    const testbed = await startTestbed({ credentials, buckets: ["loadgen"], profile: "steady" });
+    const { env, bucket } = await createServerBucket({ url: testbed.url, ...credentials });
+    const { port } = new URL(testbed.url);
+    // Both shards reach the server through a proxy (the same endpoint: a merge wants one spec)
+    // that will swallow the answers of shard 1's data requests (those under its keys,
+    // `taillab/<run>-1/`), never its markers' nor shard 0's: shard 1 sees its server die and
+    // can still say so in the run's folder.
+    const proxy = await startDrippingProxy({ host: "127.0.0.1", port: Number(port) });
+    try {
+      const folder = newFolder();
+      const startAt = new Date().toISOString();
+      // The barrier timeout is far beyond the test's own: a shard held for it fails the test.
+      const workload = [
+        ...["--clients", "2", "--size", "1KiB", "--request-timeout", "3s"],
+        ...["--rate", "200/s", "--duration", "5s", "--barrier-timeout", "30m"],
+      ];
+      const healthy = spawnShard({ url: proxy.url, env }, 0, 2, folder, startAt, workload);
+      const dying = spawnShard({ url: proxy.url, env }, 1, 2, folder, startAt, workload);
+      const dataOf = `taillab/${folder.runId}-1/`;
+      while ((await bucket.listKeys(dataOf)).length < 20) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      proxy.hang((sent) => sent.includes(dataOf) || sent.includes(encodeURIComponent(dataOf)));
+      const [kept, lost] = await Promise.all([healthy.result, dying.result]);
+
+      expect(lost.stdout, lost.stderr).not.toBe("");
+      const lostSummary = summaryOf(lost);
+      expect(lostSummary.status, lost.stderr).toBe("serverLost");
+      expect(lostSummary.serverGone?.notRun.map((phase) => phase.phase)).toEqual(["GET", "DELETE"]);
+      expect(kept.code, kept.stderr).toBe(0);
+      expect(summaryOf(kept).points[0]?.phases.map((phase) => phase.op)).toEqual([
+        "PUT",
+        "GET",
+        "DELETE",
+      ]);
+
+      const merged = await runCli(["merge", folder.uri, "--endpoint", testbed.url, "--json"], env);
+      expect(merged.stdout, merged.stderr).not.toBe("");
+      const summary = summaryOf(merged);
+      expect(summary.status).toBe("serverLost");
+      expect(summary.distributed?.shards[1]).toMatchObject({ status: "serverLost" });
+      expect(summary.distributed?.shards[1]?.problem).toMatch(
+        /^its server stopped answering at \S+ and did not answer again \(ClientTimeout\): it ended there; not run: GET \(point 1\), DELETE \(point 1\)$/,
+      );
+      proxy.pass();
+      expect((await runCli(["cleanup", lostSummary.runId], env)).code).toBe(0);
+    } finally {
+      await proxy.close();
+      await bucket.close();
+      await testbed.close();
     }
   });
 });

@@ -9,7 +9,13 @@ import {
   type RunHooks,
 } from "@taillab/backend";
 import { expandSweep, presetRunSpec } from "@taillab/core";
-import { formatPointParams, formatPointS3bench, formatSweepTable } from "@taillab/report";
+import {
+  formatNotRunS3bench,
+  formatPointParams,
+  formatPointS3bench,
+  formatServerLost,
+  formatSweepTable,
+} from "@taillab/report";
 import { readFile } from "node:fs/promises";
 import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
@@ -214,7 +220,10 @@ function printPoint(point: PointSummary, sweep: boolean): void {
 
 /** What follows the points: a sweep's table, how far a stopped run got, the run's id. */
 function printSummaryEnd(summary: RunSummary, inLibrary = true): void {
+  const notRun = formatNotRunS3bench(summary);
+  if (notRun) printOut(`${notRun}\n`);
   if (summary.pointCount > 1) printOut(`${formatSweepTable(summary)}\n`);
+  printOut(formatServerLost(summary));
   if (summary.status === "stopped") {
     const finished = summary.points.filter((point) => point.finished).length;
     const cutOff = summary.points

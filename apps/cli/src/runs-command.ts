@@ -1,7 +1,13 @@
 import type { RunIndexEntry } from "@taillab/api";
 import { InputError, type ResultsStore, type StoredRun } from "@taillab/backend";
 import { leftoverStateOf } from "@taillab/core";
-import { formatDistributedSummary, formatPointS3bench, formatTable } from "@taillab/report";
+import {
+  formatDistributedSummary,
+  formatNotRunS3bench,
+  formatPointS3bench,
+  formatServerLost,
+  formatTable,
+} from "@taillab/report";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
@@ -203,6 +209,10 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
   if (run.summary === null)
     printOut("(summary rebuilt from the records that reached the disk)\n\n");
   printOut(summary.points.map(formatPointS3bench).join("\n"));
+  const notRun = formatNotRunS3bench(summary);
+  if (notRun) printOut(`\n${notRun}`);
+  const serverLost = formatServerLost(summary);
+  if (serverLost) printOut(`\n${serverLost}`);
   if (summary.distributed) printOut(`\n${formatDistributedSummary(summary.distributed)}`);
   return EXIT.ok;
 }

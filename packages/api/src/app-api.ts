@@ -286,7 +286,7 @@ export const RunEventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("finished"),
     runId: z.string(),
-    status: z.enum(["complete", "stopped", "failed"]),
+    status: z.enum(["complete", "stopped", "serverLost", "failed"]),
     /** Why a failed run failed, for a person. */
     error: ApiErrorSchema.nullable(),
     series: RunSeriesSchema,

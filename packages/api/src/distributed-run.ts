@@ -11,6 +11,8 @@ import {
   PhaseSummarySchema,
   RequestRecordSchema,
   RunProgressSchema,
+  ServerGoneSchema,
+  ServerLossSchema,
   ShardStatusSchema,
 } from "./results.ts";
 import { RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
@@ -25,7 +27,8 @@ import { RunEnvironmentSchema } from "./stored-run.ts";
  *   phase/P/I@MS                      the gate before each later measured phase P (phase-gate.ts)
  *   progress/I.json                   ShardProgress, about every second while it runs (less
  *                                     often above 100 shards), and at each phase's end
- *   shards/I/result.json              ShardResult, when it ends (complete, stopped or failed)
+ *   shards/I/result.json              ShardResult, when it ends (complete, stopped, serverLost
+ *                                     — its server stopped answering — or failed)
  *   shards/I/records.ndjson.gz        optional: its records (ShardRecordsHeader, then lines)
  *   done/I                            ShardDone, written last
  *
@@ -83,6 +86,10 @@ export const ShardResultSchema = z.object({
   ),
   /** Records uploaded beside it (`shards/I/records.ndjson.gz`), or null. */
   recordCount: z.number().int().min(0).nullable(),
+  /** Phases its server's silence ended early (status serverLost); absent when none. */
+  serverLosses: z.array(ServerLossSchema).optional(),
+  /** Its server did not answer again: it ended there, before the others' phases. */
+  serverGone: ServerGoneSchema.optional(),
 });
 export type ShardResult = z.infer<typeof ShardResultSchema>;
 

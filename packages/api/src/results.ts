@@ -316,8 +316,8 @@ export const ClockCheckSchema = z.object({
 });
 export type ClockCheck = z.infer<typeof ClockCheckSchema>;
 
-/** How a shard of a distributed run ended. */
-export const ShardStatusSchema = z.enum(["complete", "stopped", "failed"]);
+/** How a shard of a distributed run ended (serverLost: its server stopped answering). */
+export const ShardStatusSchema = z.enum(["complete", "stopped", "serverLost", "failed"]);
 export type ShardStatus = z.infer<typeof ShardStatusSchema>;
 
 /**
@@ -358,6 +358,43 @@ export const DistributedSummarySchema = z.object({
 });
 export type DistributedSummary = z.infer<typeof DistributedSummarySchema>;
 
+/** A phase that ended early because the server stopped answering (run clock, ms). */
+export const ServerLossSchema = z.object({
+  pointIndex: z.number().int().min(0),
+  /** The phase's operation, or "mix" for a mixed workload. */
+  phase: z.string(),
+  /** When the first request of the silence was sent. */
+  at: z.iso.datetime(),
+  /** The same moment, ms into the run. */
+  sinceMs: z.number().min(0),
+  silentMs: z.number().min(0),
+  failures: z.number().int().min(0),
+  lastError: z.string(),
+});
+export type ServerLoss = z.infer<typeof ServerLossSchema>;
+
+/** A phase the run did not start because its server had stopped answering. */
+export const NotRunPhaseSchema = z.object({
+  pointIndex: z.number().int().min(0),
+  /** The phase's operation, or "mix" for a mixed workload. */
+  phase: z.string(),
+});
+export type NotRunPhase = z.infer<typeof NotRunPhaseSchema>;
+
+/**
+ * The server stopped answering and did not answer the probe after it: the run ended there.
+ * `at` is when it stopped answering (the first request of the silence was sent).
+ */
+export const ServerGoneSchema = z.object({
+  at: z.iso.datetime(),
+  /** The same moment, ms into the run. */
+  sinceMs: z.number().min(0),
+  /** Why the probe got no answer (ClientTimeout at its deadline, ECONNREFUSED…). */
+  probeError: z.string(),
+  notRun: z.array(NotRunPhaseSchema),
+});
+export type ServerGone = z.infer<typeof ServerGoneSchema>;
+
 export const RunSummarySchema = z.object({
   schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
   runId: z.string(),
@@ -371,8 +408,12 @@ export const RunSummarySchema = z.object({
   server: z.string().nullable(),
   mode: RequestModeSchema,
   loop: LoopSchema,
-  /** complete: every point ran; stopped: a stop ended it early, keeping what was measured. */
-  status: z.enum(["complete", "stopped"]),
+  /**
+   * complete: every point ran; stopped: a stop ended it early, keeping what was measured;
+   * serverLost: the server stopped answering, which ended a phase early (serverLosses) and, when
+   * it did not answer again, the run (serverGone).
+   */
+  status: z.enum(["complete", "stopped", "serverLost"]),
   /** Points the spec has; `points` holds those that started. */
   pointCount: z.number().int().min(1),
   points: z.array(PointSummarySchema),
@@ -385,6 +426,10 @@ export const RunSummarySchema = z.object({
   markers: z.array(RunMarkerSchema).optional(),
   /** Present when the run was merged from the shards of a distributed run. */
   distributed: DistributedSummarySchema.optional(),
+  /** Phases the server's silence ended early, in run order; absent when none. */
+  serverLosses: z.array(ServerLossSchema).optional(),
+  /** Present when the server did not answer again and the run ended there. */
+  serverGone: ServerGoneSchema.optional(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 

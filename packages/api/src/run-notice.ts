@@ -54,6 +54,28 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
       phase: z.string(),
     }),
   }),
+  /**
+   * After a phase the server's silence ended, before anything more is sent: one cheap request
+   * asks whether it answers, until `deadlineMs` (run clock); without an answer the run ends then.
+   */
+  z.object({
+    code: z.literal("serverProbe"),
+    params: z.object({ runStartEpochMs: z.number(), deadlineMs: z.number() }),
+  }),
+  /** The probe got an answer: the run goes on. */
+  z.object({ code: z.literal("serverBack"), params: z.object({}) }),
+  /**
+   * The probe got no answer (`probeError`): the run ends there. Not run: the point's `phases`
+   * (operations, or "mix") and the sweep's `points` after it.
+   */
+  z.object({
+    code: z.literal("serverGone"),
+    params: z.object({
+      probeError: z.string(),
+      phases: z.array(z.string()),
+      points: z.number().int().min(0),
+    }),
+  }),
   /** --create-bucket made the bucket: it stays after the run. */
   z.object({
     code: z.literal("bucketCreated"),

@@ -13,9 +13,17 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 /**
  * running: being written (or its process died: the store reports that as interrupted);
  * complete: every point ran; stopped: a stop ended it early and what was measured is kept;
- * interrupted: its process died before it ended; failed: an error ended it.
+ * serverLost: the server stopped answering mid-run (summary.json says where and what was not
+ * run); interrupted: its process died before it ended; failed: an error ended it.
  */
-export const RunStatusSchema = z.enum(["running", "complete", "stopped", "interrupted", "failed"]);
+export const RunStatusSchema = z.enum([
+  "running",
+  "complete",
+  "stopped",
+  "serverLost",
+  "interrupted",
+  "failed",
+]);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 export const RunEnvironmentSchema = z.object({

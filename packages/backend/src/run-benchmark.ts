@@ -1,6 +1,7 @@
 import {
   RESULTS_SCHEMA_VERSION,
   type Operation,
+  type NotRunPhase,
   type PointSummary,
   type RunCleanup,
   type RunNotice,
@@ -52,6 +53,7 @@ import {
 } from "./run-leftovers.ts";
 import { WrittenKeyTracker } from "./written-keys.ts";
 import { noticeText } from "./run-notices.ts";
+import { createSilenceWatch, phasesOfPoint, type SilenceWatch } from "./server-silence.ts";
 import { resolveTargets, targetNotices, testbedTarget, type RunTarget } from "./run-targets.ts";
 
 export interface RunHooks {
@@ -205,7 +207,12 @@ export async function runBenchmark(
             })
           : null;
       await hooks.onRunStart?.({ runId, spec, runStartEpochMs, keyPrefix, server, live });
-      const { points, leftovers } = await runPoints(spec, {
+      const silence = createSilenceWatch(controlPlane, runStartEpochMs, {
+        keyPrefix,
+        say: (notice) => notify(hooks, notice),
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
+      });
+      const { points, leftovers, notRun } = await runPoints(spec, {
         runId,
         runStartEpochMs,
         keyPrefix,
@@ -213,8 +220,17 @@ export async function runBenchmark(
         hooks,
         shard,
         tuner: live?.tuner ?? null,
+        silence,
       });
-      const stopped = hooks.signal?.aborted === true || points.some((point) => !point.finished);
+      // A silence in the run's last phase is probed before the cleanup: it says whether the
+      // cleanup can reach the server at all, and the summary says whether it was gone.
+      if (leftovers) await silence.serverAnswers();
+      silence.endRun(notRun);
+      const { losses, gone } = silence;
+      // A point a gone server cut short is not a stop: the summary says where it went.
+      const stopped =
+        hooks.signal?.aborted === true ||
+        (gone === null && points.some((point) => !point.finished));
       const summary: RunSummary = {
         schemaVersion: RESULTS_SCHEMA_VERSION,
         runId,
@@ -225,11 +241,13 @@ export async function runBenchmark(
         server,
         mode: spec.mode,
         loop: spec.openLoop ? "open" : "closed",
-        status: stopped ? "stopped" : "complete",
+        status: stopped ? "stopped" : losses.length > 0 ? "serverLost" : "complete",
         pointCount: expandSweep(spec).length,
         points,
         ...(testbed ? { testbed: testbed.stats() } : {}),
         ...(live ? { markers: [...live.markers] } : {}),
+        ...(losses.length > 0 ? { serverLosses: [...losses] } : {}),
+        ...(gone ? { serverGone: gone } : {}),
       };
       let hostFailure: { error: unknown } | null = null;
       try {
@@ -240,13 +258,14 @@ export async function runBenchmark(
       // The cleanup runs whatever befell the host (a full results disk): the server must not
       // keep the run's objects because a file could not be written here.
       if (leftovers) {
-        if (leftovers.objects.count > 0) {
+        // A gone server's cleanup sends nothing: the run's last line says what it left.
+        if (leftovers.objects.count > 0 && !gone) {
           notify(hooks, {
             code: "cleanupLeftovers",
             params: { objects: leftovers.objects.count },
           });
         }
-        const cleanup = await removeLeftovers(controlPlane, leftovers);
+        const cleanup = await removeLeftovers(controlPlane, leftovers, gone?.probeError ?? null);
         try {
           await hooks.onCleanup?.(cleanup);
         } catch (error) {
@@ -414,6 +433,7 @@ interface PointsRun {
   shard: ShardPart | null;
   /** A live session's knobs, which runPoint follows; null for other runs. */
   tuner: RunTuner | null;
+  silence: SilenceWatch;
 }
 
 /**
@@ -423,8 +443,8 @@ interface PointsRun {
  */
 async function runPoints(
   spec: RunSpec,
-  { runId, runStartEpochMs, keyPrefix, targets, hooks, shard, tuner }: PointsRun,
-): Promise<{ points: PointSummary[]; leftovers: LeftoverKeys | null }> {
+  { runId, runStartEpochMs, keyPrefix, targets, hooks, shard, tuner, silence }: PointsRun,
+): Promise<{ points: PointSummary[]; leftovers: LeftoverKeys | null; notRun: NotRunPhase[] }> {
   const points = expandSweep(spec);
   const summaries: PointSummary[] = [];
   const wantsCleanup = spec.phases.includes("cleanup");
@@ -434,14 +454,31 @@ async function runPoints(
   const leftoverRanges: KeyRange[] = [];
   // Which keys' writes the server refused: those are not left, nor counted as left.
   const writtenKeys = new WrittenKeyTracker(keyPrefix, { followDeletes: !spec.workload });
+  // A gone server's: the phases of the point it went in that did not run, and every later point's.
+  const notRun: NotRunPhase[] = [];
+  const phasesFrom = (pointIndex: number) =>
+    points
+      .slice(pointIndex)
+      .flatMap((_point, offset) =>
+        phasesOfPoint(spec).map((phase) => ({ pointIndex: pointIndex + offset, phase })),
+      );
   let firstKey = 0;
   let firstPhaseIndex = 0;
   for (const [pointIndex, wholePoint] of points.entries()) {
     if (hooks.signal?.aborted) break;
+    if (!(await silence.serverAnswers())) {
+      notRun.push(...phasesFrom(pointIndex));
+      break;
+    }
     const params = shard ? shardPointParams(wholePoint, shard.role) : wholePoint;
     const repetitions: PhaseResult[][] = [];
     let finished = true;
+    let serverGone = false;
     for (let repetition = 0; repetition < spec.repeat && !hooks.signal?.aborted; repetition += 1) {
+      if (repetition > 0 && !(await silence.serverAnswers())) {
+        serverGone = true;
+        break;
+      }
       const phases: PhaseResult[] = [];
       const result = await runPoint({
         targets,
@@ -504,14 +541,15 @@ async function runPoints(
         ...(shard ? { recentSeconds: shard.recentSeconds } : {}),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),
         onPhaseDone: (phase) => phases.push(phase),
-        onServerLost: ({ sinceMs, atMs, failures, lastError }, phase) => {
-          const silentMs = atMs - sinceMs;
-          const params = { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase };
-          notify(hooks, { code: "serverLost", params });
-        },
+        onServerLost: (loss, phase) => silence.lost(pointIndex, phase, loss),
+        serverAnswers: () => silence.serverAnswers(),
       });
       repetitions.push(phases);
-      finished &&= !result.stopped;
+      if (result.serverGone) {
+        notRun.push(...result.notRun.map((phase) => ({ pointIndex, phase })));
+        serverGone = true;
+      }
+      finished &&= !result.stopped && !result.serverGone;
       const deleteFailed = result.phases.some(
         ({ summary }) => summary.op === "DELETE" && summary.errors > 0,
       );
@@ -520,10 +558,15 @@ async function runPoints(
         leftoverRanges.push({ firstKey, count: result.writtenKeyCount });
       firstKey += result.keySpan;
       firstPhaseIndex += result.phaseCount;
+      if (serverGone) break;
     }
     const point = pointSummary(params, repetitions, finished, pointIndex, hooks);
     summaries.push(point);
     hooks.onPointDone?.(pointIndex, point);
+    if (serverGone) {
+      notRun.push(...phasesFrom(pointIndex + 1));
+      break;
+    }
   }
   const leftovers =
     wantsCleanup || makesBuckets
@@ -534,7 +577,7 @@ async function runPoints(
           bucketsOfRun: makesBuckets ? keySpaceOf(runId, shard) : null,
         }
       : null;
-  return { points: summaries, leftovers };
+  return { points: summaries, leftovers, notRun };
 }
 
 /** What a run's cleanup will remove: the keys it knows it left, and what it lists. */

@@ -40,16 +40,19 @@ export interface LeftoverPlan {
  * run) and says what it could not, with the codes that kept it. Never throws for the server's
  * sake: a listing that fails leaves its kind unchecked, and so does a server that stopped
  * answering for the kinds not reached yet. A bucket that no longer exists holds nothing of the
- * run: that is said (bucketGone) and nothing is counted left in it.
+ * run: that is said (bucketGone) and nothing is counted left in it. `silentServer`: the code of
+ * a probe that just got no answer (the run's server is gone); then nothing is sent, and
+ * everything is reported left at once.
  */
 export async function removeLeftovers(
   controlPlane: ControlPlane,
   plan: LeftoverPlan,
+  silentServer: string | null = null,
 ): Promise<RunCleanup> {
   const cleanup = emptyCleanup();
   // Set once a call got no answer at all: each further one would wait as long, so the kinds
   // not reached yet are left unchecked, and a cleanup ends within about one request timeout.
-  let silence: string | null = null;
+  let silence: string | null = silentServer;
   const count = (result: RemovalResult, kind: Kind) => {
     cleanup.removed[kind] += result.removed;
     for (const { name, code } of result.failures) {
@@ -84,16 +87,21 @@ export async function removeLeftovers(
     }
   };
   const isRunKey = (key: string) => runKeyNumber(plan.keyPrefix, key) !== null;
-  let keys: Iterable<string>;
-  if (plan.objects === "listed") {
-    const listedKeys = await listed("objects", () => controlPlane.listKeys(plan.keyPrefix));
-    const runKeys = listedKeys.filter(isRunKey);
-    const trustListing = runKeys.length > 0 || silence !== null || cleanup.bucketGone === true;
-    keys = trustListing || !plan.recordedKeys ? runKeys : await recordedRunKeys(plan, isRunKey);
+  if (silence !== null && plan.objects !== "listed") {
+    cleanup.objectsLeft = plan.objects.count;
+    if (plan.objects.count > 0) addError(cleanup, silence, plan.objects.count);
   } else {
-    keys = plan.objects.keys();
+    let keys: Iterable<string>;
+    if (plan.objects === "listed") {
+      const listedKeys = await listed("objects", () => controlPlane.listKeys(plan.keyPrefix));
+      const runKeys = listedKeys.filter(isRunKey);
+      const trustListing = runKeys.length > 0 || silence !== null || cleanup.bucketGone === true;
+      keys = trustListing || !plan.recordedKeys ? runKeys : await recordedRunKeys(plan, isRunKey);
+    } else {
+      keys = plan.objects.keys();
+    }
+    count(await controlPlane.deleteKeys(keys), "objects");
   }
-  count(await controlPlane.deleteKeys(keys), "objects");
   if (plan.uploads && cleanup.bucketGone !== true) {
     const uploads = await listed("uploads", () => controlPlane.listUploads(plan.keyPrefix));
     const runUploads = uploads.filter((upload) => isRunKey(upload.key));

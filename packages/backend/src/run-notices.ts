@@ -24,6 +24,23 @@ export function noticeText(notice: RunNotice): string {
       const ended = phase === "mix" ? "the mixed workload" : `the ${phase} phase`;
       return `the server stopped answering at ${clockTime} UTC (${seconds(sinceMs)} into the run): ${failures} requests in a row got no answer over ${seconds(silentMs)}, the last ${lastError}; ${ended} ended early`;
     }
+    case "serverProbe": {
+      const { runStartEpochMs, deadlineMs } = notice.params;
+      const clockTime = new Date(runStartEpochMs + deadlineMs).toISOString().slice(11, 19);
+      return `asking the server once whether it answers again: without an answer the run ends at ${clockTime} UTC`;
+    }
+    case "serverBack":
+      return "the server answered again: the run goes on";
+    case "serverGone": {
+      const { probeError, phases, points } = notice.params;
+      const notRun = [
+        ...(phases.length > 0
+          ? [`the ${phases.join(", ")} ${phases.length === 1 ? "phase" : "phases"}`]
+          : []),
+        ...(points > 0 ? [`${points} more ${points === 1 ? "point" : "points"}`] : []),
+      ];
+      return `the server did not answer again (${probeError}): the run ends here${notRun.length > 0 ? `; not run: ${notRun.join(" and ")}` : ""}`;
+    }
     case "bucketCreated":
       return `bucket "${notice.params.bucket}" did not exist at ${notice.params.url}, so it was created; it is kept after the run (only what the run puts in it is removed)`;
     case "tlsUnchecked":

@@ -42,8 +42,8 @@ export interface MergedShards {
   /** The merged run clock's origin, epoch ms: the common T0. */
   runStartEpochMs: number;
   points: { params: RunPointParams; finished: boolean; phases: MergedPhase[] }[];
-  /** complete: every shard ran every point to its end. */
-  status: "complete" | "stopped";
+  /** complete: every shard ran every point to its end; serverLost: a shard's server went silent. */
+  status: "complete" | "stopped" | "serverLost";
   distributed: DistributedSummary;
 }
 
@@ -138,7 +138,11 @@ export function mergeShards(state: ShardFolderState): MergedShards {
   return {
     runStartEpochMs,
     points,
-    status: complete ? "complete" : "stopped",
+    status: complete
+      ? "complete"
+      : results.some((result) => result.status === "serverLost")
+        ? "serverLost"
+        : "stopped",
     distributed: distributedSummary(state, results, t0Ms),
   };
 }
@@ -193,11 +197,7 @@ function distributedSummary(
     return {
       index,
       status: result.status,
-      problem:
-        result.error ??
-        (result.status === "stopped"
-          ? "stopped before its end (Ctrl-C, SIGTERM as when its pod is deleted, or the run's stop): its figures cover what it measured"
-          : null),
+      problem: result.error ?? shardProblem(result),
       startOffsetMs:
         result.startedAtMs === null || t0Ms === null ? null : round3(result.startedAtMs - t0Ms),
       clock: result.clock,
@@ -216,6 +216,21 @@ function distributedSummary(
     merged: results.map((result) => result.index),
     shards,
   };
+}
+
+/** What is wrong with a shard that ended without an error, or null. */
+function shardProblem(result: ShardResult): string | null {
+  if (result.status === "stopped") {
+    return "stopped before its end (Ctrl-C, SIGTERM as when its pod is deleted, or the run's stop): its figures cover what it measured";
+  }
+  const [loss] = result.serverLosses ?? [];
+  if (result.status !== "serverLost" || !loss) return null;
+  const since = new Date(result.runStartEpochMs + loss.sinceMs).toISOString();
+  const gone = result.serverGone;
+  const notRun = gone?.notRun.map((phase) => `${phase.phase} (point ${phase.pointIndex + 1})`);
+  return gone
+    ? `its server stopped answering at ${since} and did not answer again (${gone.probeError}): it ended there${notRun?.length ? `; not run: ${notRun.join(", ")}` : ""}`
+    : `its server stopped answering at ${since}: its ${loss.phase} phase ended early`;
 }
 
 /** Why a shard left no result, from what it did leave in the run's folder. */

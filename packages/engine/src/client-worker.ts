@@ -29,6 +29,7 @@ import { workloadBucketName } from "./workload-buckets.ts";
 import { uploadInParts } from "./transport/multipart-upload.ts";
 import type { RequestOutcome } from "./transport/object-transport.ts";
 import { loadTransportFactory } from "./transport/transport-factory.ts";
+import { requestTimeoutOf } from "./transport/transport-target.ts";
 import type {
   CoordinatorMessage,
   MixOrder,
@@ -652,7 +653,12 @@ function report(run: PhaseRun, final: boolean): void {
 async function runPhase(command: PhaseCommand): Promise<void> {
   const ended = new AbortController();
   const signal = AbortSignal.any([stopSignal, ended.signal]);
-  const health = new ServerHealth(command.health, () => clock() / 1000);
+  const [target] = init.targets;
+  const health = new ServerHealth(
+    command.health,
+    () => clock() / 1000,
+    target ? requestTimeoutOf(target) : undefined,
+  );
   const run: PhaseRun = {
     command,
     signal,

@@ -115,6 +115,12 @@ export interface PointRunOptions {
    * operation ("mix" for a mixed workload).
    */
   onServerLost?: (loss: ServerLoss, phase: Operation | "mix") => void;
+  /**
+   * After a phase the server's silence ended early, before the next phase of the point: whether
+   * the server answers now (one probe). No answer ends the point there, its later phases not
+   * run. Without it the point goes on.
+   */
+  serverAnswers?: () => Promise<boolean>;
 }
 
 /** One operation of one phase as it ended. */
@@ -166,6 +172,10 @@ export interface PointRunResult {
   /** Phase numbers this point used, from firstPhaseIndex on. */
   phaseCount: number;
   stopped: boolean;
+  /** The server stopped answering and did not answer the probe: the point ended early. */
+  serverGone: boolean;
+  /** The phases it did not start for that reason, as operations. */
+  notRun: Operation[];
 }
 
 const OPERATION_OF_PHASE: Record<Phase, Operation> = {
@@ -215,9 +225,15 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
   let writtenKeyCount = 0;
   let deletedKeyCount = 0;
   let phaseIndex = options.firstPhaseIndex;
+  let serverGone = false;
+  const notRun: Operation[] = [];
   for (const phase of options.phases) {
     if (options.signal?.aborted) break;
     const op = OPERATION_OF_PHASE[phase];
+    if (serverGone) {
+      notRun.push(op);
+      continue;
+    }
     const openLoop = phase === "cleanup" ? null : options.openLoop;
     const order: PhaseOrder = {
       op,
@@ -229,17 +245,29 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
       allowBackups: phase !== "cleanup" && options.mode !== "normal",
       mix: null,
     };
-    const { dispensed } = await runReportedPhase(pool, order, openLoop, options, phases);
+    const { dispensed, serverLost } = await runReportedPhase(
+      pool,
+      order,
+      openLoop,
+      options,
+      phases,
+    );
     if (phase === "write") writtenKeyCount = dispensed;
     if (phase === "cleanup") deletedKeyCount = dispensed;
+    const isLast = phase === options.phases.at(-1);
+    if (serverLost && !isLast && options.serverAnswers)
+      serverGone = !(await options.serverAnswers());
   }
   return {
     phases,
     writtenKeyCount,
     deletedKeyCount,
     keySpan: params.samples,
-    phaseCount: phaseIndex - options.firstPhaseIndex,
+    // Every phase keeps its number, run or not (records number phases over the whole run).
+    phaseCount: phasesPerRepetition(options),
     stopped: options.signal?.aborted ?? false,
+    serverGone,
+    notRun,
   };
 }
 
@@ -302,6 +330,8 @@ async function runWorkload(
     keySpan: workload.prepareObjects + (Number.isFinite(count) ? count : created),
     phaseCount: phasesPerRepetition(options),
     stopped: options.signal?.aborted ?? false,
+    serverGone: false,
+    notRun: [],
   };
 }
 
@@ -312,7 +342,7 @@ async function runReportedPhase(
   openLoop: OpenLoop | null,
   options: PointRunOptions,
   phases: PhaseResult[],
-): Promise<{ dispensed: number }> {
+): Promise<{ dispensed: number; serverLost: boolean }> {
   options.onPhaseStart?.(order.op);
   const result = await pool.runPhase(order, openLoop, options, options.startGate);
   for (const phase of result.phases) {
@@ -336,6 +366,8 @@ interface PhaseRunResult {
   dispensed: number;
   /** Requests of the phase that failed (a workload's preparation must have none). */
   failures: number;
+  /** The server stopped answering: that ended the phase early. */
+  serverLost: boolean;
 }
 
 /**
@@ -546,9 +578,12 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       const nextIndex = new SharedArrayBuffer(4);
       // From the phase's start: a gated phase waits for its start first.
       let meter: PhaseProgressMeter | null = null;
+      let serverLost = false;
       const onMessage = (message: WorkerMessage) => {
-        if (message.type === "serverLost")
+        if (message.type === "serverLost") {
+          serverLost = true;
           onServerLost?.(message.loss, order.mix ? "mix" : order.op);
+        }
         if (message.type !== "report") return;
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);
         if (message.records.length > 0) onRecords?.(message.records);
@@ -626,6 +661,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
           phases: order.measured ? phases : [],
           dispensed: Math.min(order.count, requestsHandedOut(nextIndex, pacer?.buffers ?? null)),
           failures: phases.reduce((sum, phase) => sum + phase.summary.errors, 0),
+          serverLost,
         };
       } finally {
         clearInterval(ticker);

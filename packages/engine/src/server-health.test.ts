@@ -117,3 +117,18 @@ describe("ServerHealth", () => {
     expect(two?.note("unanswered", 0, "ECONNREFUSED").pauseMs).toBe(20);
   });
 });
+
+describe("ServerHealth with a request timeout under 5 s", () => {
+  it("is lost once two requests in a row got no answer for one timeout: a hung server is found as the requests in flight time out", () => {
+    let now = 0;
+    const health = new ServerHealth(createHealthBuffer(), () => now, 3_000);
+    now = 3_000;
+    expect(health.note("unanswered", 0, "ClientTimeout").loss).toBeNull();
+    now = 3_001;
+    expect(health.note("unanswered", 2, "ClientTimeout").loss).toMatchObject({
+      sinceMs: 0,
+      atMs: 3_001,
+      failures: 2,
+    });
+  });
+});

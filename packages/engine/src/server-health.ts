@@ -6,9 +6,11 @@ import type { LogicalResult } from "./logical-request.ts";
  * A request that got no HTTP answer at all (refused, reset, timed out) makes the clients back
  * off before their next one, from 10 ms doubling to 1 s, so a dead server costs a handful of
  * failures rather than thousands of ECONNREFUSED a second. Once nothing but such failures came
- * for SERVER_LOST_AFTER_MS (at least SERVER_LOST_FAILURES of them), the server is lost: the
- * phase ends early and the coordinator says since when. Any answer, an error status included,
- * shows the server is there and ends the streak.
+ * for SERVER_LOST_AFTER_MS, or for one request timeout when that is shorter (at least
+ * SERVER_LOST_FAILURES of them), the server is lost: the phase ends early and the coordinator
+ * says since when. A hung server is found when the requests in flight as it hung time out, not
+ * a second timeout later. Any answer, an error status included, shows the server is there and
+ * ends the streak.
  */
 
 /** Int32 slots of the shared buffer. */
@@ -65,10 +67,13 @@ export interface HealthNote {
 export class ServerHealth {
   private readonly slots: Int32Array;
   private readonly nowMs: () => number;
+  private readonly lostAfterMs: number;
 
-  constructor(buffer: SharedArrayBuffer, nowMs: () => number) {
+  /** `requestTimeoutMs`: the run's; a silence that long is enough when under 5 s. */
+  constructor(buffer: SharedArrayBuffer, nowMs: () => number, requestTimeoutMs = Infinity) {
     this.slots = new Int32Array(buffer);
     this.nowMs = nowMs;
+    this.lostAfterMs = Math.min(SERVER_LOST_AFTER_MS, requestTimeoutMs);
   }
 
   get lost(): boolean {
@@ -92,7 +97,7 @@ export class ServerHealth {
     const atMs = this.nowMs();
     const pauseMs = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(failures - 1, 20));
     const gone =
-      sinceMs >= 0 && failures >= SERVER_LOST_FAILURES && atMs - sinceMs >= SERVER_LOST_AFTER_MS;
+      sinceMs >= 0 && failures >= SERVER_LOST_FAILURES && atMs - sinceMs >= this.lostAfterMs;
     if (!gone || Atomics.compareExchange(this.slots, SLOT.lost, 0, 1) !== 0) {
       return { pauseMs, loss: null };
     }

@@ -348,8 +348,10 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
       }
     </header>
     ${summary.status === "stopped" ? markup`<p class="callout">${messages.stoppedEarly}</p>` : ""}${
-      meta.error ? markup`<p class="callout error pre-wrap">${meta.error}</p>` : ""
-    }${
+      summary.serverLosses?.length
+        ? markup`<p class="callout" data-server-lost>${serverLostText(summary, messages)}</p>`
+        : ""
+    }${meta.error ? markup`<p class="callout error pre-wrap">${meta.error}</p>` : ""}${
       input.damage
         ? markup`<p class="callout error">${messages.damaged}</p>
           <ul>${input.damage.problems.map((problem) => markup`<li>${problem}</li>`)}</ul>`
@@ -685,4 +687,17 @@ export function renderComparisonReport(
     </header>
     ${tableOfContents(messages, sections)}${renderSections(sections)}${footer(messages, baseline.meta.environment.taillabVersion)}`;
   return renderPage({ language: options.language, title, body, cjkFont: options.cjkFont });
+}
+
+/** A run's server stopped answering: when, what ended early, what never ran. */
+function serverLostText(summary: RunSummary, messages: ReportMessages): string {
+  const named = (phase: string, pointIndex: number) =>
+    summary.pointCount > 1 ? `${phase} (${pointIndex + 1})` : phase;
+  const losses = summary.serverLosses ?? [];
+  const at = losses[0]?.at.slice(11, 19) ?? "";
+  const phases = losses.map((loss) => named(loss.phase, loss.pointIndex)).join(", ");
+  const notRun = (summary.serverGone?.notRun ?? [])
+    .map((phase) => named(phase.phase, phase.pointIndex))
+    .join(", ");
+  return messages.serverLost(`${at} UTC`, phases, notRun);
 }

@@ -30,6 +30,11 @@ const OPERATION_WORD: Record<Operation, string> = {
   UPLOAD_PART: "Upload part",
 };
 
+/** s3bench's word for an operation's name (`GET` → `Read`); an unknown name as it is. */
+export function operationWord(op: string): string {
+  return op in OPERATION_WORD ? OPERATION_WORD[op as Operation] : op;
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(6)} s`;
 
 /**
@@ -117,7 +122,7 @@ function hedgeLines(phase: PhaseSummary): string[] {
   ];
 }
 
-export function formatPointParams(point: PointSummary): string {
+export function formatPointParams(point: Pick<PointSummary, "params">): string {
   const { clients, samples, objectSizeBytes } = point.params;
   return `clients ${clients}, samples ${samples}, object size ${formatByteSize(objectSizeBytes)}`;
 }

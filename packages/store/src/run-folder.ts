@@ -183,7 +183,8 @@ export function describeIssues({ issues }: { issues: Issue[] }): string {
 /**
  * What a run is, from what its folder says and whether its writer lives:
  * - failed and interrupted are final;
- * - complete needs its summary (summary.json is written last: without it the run did not end);
+ * - complete (stopped, serverLost) needs its summary (summary.json is written last: without it
+ *   the run did not end);
  * - otherwise the run is running while its writer lives, and interrupted once it does not.
  */
 export function effectiveStatus(
@@ -192,6 +193,7 @@ export function effectiveStatus(
   writerAlive: boolean,
 ): RunStatus {
   if (recorded === "failed" || recorded === "interrupted") return recorded;
-  if ((recorded === "complete" || recorded === "stopped") && hasSummary) return recorded;
+  const ended = recorded === "complete" || recorded === "stopped" || recorded === "serverLost";
+  if (ended && hasSummary) return recorded;
   return writerAlive ? "running" : "interrupted";
 }

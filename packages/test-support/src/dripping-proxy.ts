@@ -4,7 +4,10 @@ import { connect, createServer, type Socket } from "node:net";
  * A TCP proxy in front of a real server that can start dripping its answers: once `drip()` is
  * called, every byte the server sends reaches the client one at a time, `intervalMs` apart (on
  * connections open then and later), as a server stuck in a slow disk or a congested link would
- * answer. Before, it passes everything through, so a run's checks and first requests go well.
+ * answer. Or hang: once `hang()` is called, nothing the server sends reaches the clients (it is
+ * held), as a server that stopped answering mid-run; `pass()` hands over what was held, as a
+ * server that comes back. Before, it passes everything through, so a run's checks and first
+ * requests go well.
  */
 export interface DrippingProxy {
   /** http://127.0.0.1:PORT */
@@ -17,7 +20,13 @@ export interface DrippingProxy {
    */
   requestLines(): string[];
   drip(): void;
-  /** Back to passing everything through at once. */
+  /**
+   * Holds every byte the server sends from now on, on every connection; with `match`, only on
+   * the connections whose client sends bytes it accepts (a chunk as latin1 text: a run's data
+   * requests by their keys, not its markers), from then on.
+   */
+  hang(match?: (sent: string) => boolean): void;
+  /** Back to passing everything through at once, what was held first. */
   pass(): void;
   close(): Promise<void>;
 }
@@ -27,7 +36,10 @@ export async function startDrippingProxy(
   intervalMs = 100,
 ): Promise<DrippingProxy> {
   let dripping = false;
+  let hanging = false;
+  let hangMatch: ((sent: string) => boolean) | null = null;
   let clientBytes = 0;
+  const flushes = new Set<() => void>();
   const requestLines: string[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -36,13 +48,15 @@ export async function startDrippingProxy(
     const upstream = connect(target.port, target.host);
     sockets.add(client).add(upstream);
     const queued: Buffer[] = [];
+    let connectionHung = false;
+    const held = () => hanging && (hangMatch === null || connectionHung);
     const findRequestLines = requestLineFinder((line) => requestLines.push(line));
     let draining: NodeJS.Timeout | null = null;
     const dripOne = () => {
       if (draining) timers.delete(draining);
       draining = null;
       const chunk = queued[0];
-      if (!chunk || client.destroyed) return;
+      if (!chunk || client.destroyed || held()) return;
       if (!dripping) {
         client.write(Buffer.concat(queued.splice(0)));
         return;
@@ -53,8 +67,9 @@ export async function startDrippingProxy(
       draining = setTimeout(dripOne, intervalMs);
       timers.add(draining);
     };
+    flushes.add(dripOne);
     upstream.on("data", (chunk: Buffer) => {
-      if (!dripping && queued.length === 0) {
+      if (!dripping && !held() && queued.length === 0) {
         client.write(chunk);
         return;
       }
@@ -64,6 +79,7 @@ export async function startDrippingProxy(
     client.on("data", (chunk: Buffer) => {
       clientBytes += chunk.length;
       findRequestLines(chunk);
+      if (hanging && hangMatch?.(chunk.toString("latin1"))) connectionHung = true;
       upstream.write(chunk);
     });
     const closeBoth = () => {
@@ -71,6 +87,7 @@ export async function startDrippingProxy(
       upstream.destroy();
       sockets.delete(client);
       sockets.delete(upstream);
+      flushes.delete(dripOne);
     };
     client.on("close", closeBoth).on("error", closeBoth);
     upstream.on("close", closeBoth).on("error", closeBoth);
@@ -86,8 +103,14 @@ export async function startDrippingProxy(
     drip: () => {
       dripping = true;
     },
+    hang: (match) => {
+      hanging = true;
+      hangMatch = match ?? null;
+    },
     pass: () => {
       dripping = false;
+      hanging = false;
+      for (const flush of flushes) flush();
     },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);

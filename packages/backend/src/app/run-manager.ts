@@ -291,7 +291,7 @@ export function createRunManager(options: {
 
 function finished(
   runId: string,
-  status: "complete" | "stopped" | "failed",
+  status: "complete" | "stopped" | "serverLost" | "failed",
   error: ApiError | null,
   series: RunSeries,
   runIds: readonly string[],

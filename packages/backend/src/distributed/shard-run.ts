@@ -144,6 +144,8 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
         return [{ params: shardPointParams(params, role), finished, phases: measured }];
       }),
       recordCount: uploaded?.count ?? null,
+      ...(summary?.serverLosses ? { serverLosses: summary.serverLosses } : {}),
+      ...(summary?.serverGone ? { serverGone: summary.serverGone } : {}),
     };
     await markers.put(resultKey(role.index), JSON.stringify(written));
     const done: ShardDone = { index: role.index, status, at: new Date().toISOString() };

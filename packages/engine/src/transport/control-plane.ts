@@ -11,7 +11,7 @@ import {
   type HeadBucketCommandOutput,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { coded, TIMEOUT_ERROR, type CodedMessage } from "@taillab/api";
+import { ABORTED_ERROR, coded, TIMEOUT_ERROR, type CodedMessage } from "@taillab/api";
 import { HttpResponse } from "@smithy/protocol-http";
 import type { DeserializeMiddleware } from "@smithy/types";
 import { addContentMd5 } from "./content-md5-middleware.ts";
@@ -70,6 +70,15 @@ export interface ControlPlane {
   deleteBuckets(names: readonly string[]): Promise<RemovalResult>;
   /** The endpoint's Server response header, or null when it sends none or cannot be reached. */
   serverHeader(): Promise<string | null>;
+  /**
+   * Whether the server answers now, asked once after it stopped answering: ListObjectsV2
+   * (MaxKeys 1, under `prefix`: the run's own keys) with a deadline of `probeTimeoutMs`. Any HTTP answer, an error status included,
+   * is an answer: null. Otherwise the failure's code (ClientTimeout at the deadline, Aborted
+   * when `signal` stopped it first).
+   */
+  probe(prefix: string, signal?: AbortSignal): Promise<string | null>;
+  /** The probe's deadline: PROBE_TIMEOUT_MS, or the request timeout when that is shorter. */
+  readonly probeTimeoutMs: number;
   close(): Promise<void>;
 }
 
@@ -88,6 +97,8 @@ export interface OpenUpload {
 }
 
 const PREFLIGHT_TIMEOUT_MS = 5_000;
+/** A few seconds: a server that answers at all answers a one-key listing well within them. */
+export const PROBE_TIMEOUT_MS = 5_000;
 const DELETE_BATCH_KEYS = 1_000;
 
 /** Error codes meaning "these credentials may not do this". */
@@ -124,6 +135,7 @@ export function createControlPlane(
   });
   const Bucket = target.bucket;
   const timeoutSeconds = requestTimeoutOf(target) / 1000;
+  const probeTimeoutMs = Math.min(PROBE_TIMEOUT_MS, requestTimeoutOf(target));
 
   /** An SDK failure as an EndpointError a user can act on. */
   function explain(error: unknown, doing: CodedMessage, timeout?: AbortSignal): EndpointError {
@@ -376,6 +388,22 @@ export function createControlPlane(
       ),
 
     serverHeader: () => readServerHeader(client, Bucket),
+
+    probeTimeoutMs,
+    async probe(prefix, signal) {
+      const deadline = AbortSignal.timeout(probeTimeoutMs);
+      const abortSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
+      try {
+        const listing = new ListObjectsV2Command({ Bucket, Prefix: prefix, MaxKeys: 1 });
+        await client.send(listing, { abortSignal });
+        return null;
+      } catch (error) {
+        if (signal?.aborted) return ABORTED_ERROR;
+        if (deadline.aborted) return TIMEOUT_ERROR;
+        const { status, code } = sdkErrorOutcome(error, undefined);
+        return status > 0 ? null : code;
+      }
+    },
 
     async close() {
       await handler.close();

@@ -8,6 +8,7 @@ import { canCompareModes, nextModeComing, shownStatus, stoppedInPoint } from "./
 const TONE = {
   complete: "success",
   stopped: "warning",
+  serverLost: "warning",
   failed: "error",
 } as const;
 

@@ -11,6 +11,7 @@ const BADGE_TONE: Record<ShownStatus, string> = {
   starting: "accent",
   complete: "success",
   stopped: "warning",
+  serverLost: "warning",
   failed: "danger",
 };
 

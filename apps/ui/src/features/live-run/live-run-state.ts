@@ -25,7 +25,7 @@ import type {
 export type OverTimeSeries = LiveIntervals;
 
 export interface FinishedRun {
-  status: Extract<RunStatus, "complete" | "stopped" | "failed">;
+  status: Extract<RunStatus, "complete" | "stopped" | "serverLost" | "failed">;
   /** Why a failed run failed, as the backend said it (fields and codes kept for the screen). */
   error: ApiError | null;
   series: RunSeries;

@@ -208,6 +208,40 @@ describe("live run screen", () => {
     }
   });
 
+  it("counts down to the end of a run whose server is silent while its probe waits, and says what was not run", () => {
+    const fake = connect();
+    renderUi(<LiveRunView />);
+    const runStartEpochMs = Date.now() - 10_000;
+    act(() => {
+      fake.emit(started("r1"));
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "asking the server once whether it answers again …",
+        notice: { code: "serverProbe", params: { runStartEpochMs, deadlineMs: 10_000 + 4_500 } },
+      });
+    });
+    const countdown = screen.getByTestId("probe-countdown");
+    expect(countdown.dataset["seconds"]).toBe("5");
+    expect(countdown.textContent).toBe(" (5 s left)");
+    act(() => {
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "the server did not answer again …",
+        notice: {
+          code: "serverGone",
+          params: { probeError: "ClientTimeout", phases: ["GET", "DELETE"], points: 2 },
+        },
+      });
+    });
+    expect(screen.queryByTestId("probe-countdown")).toBeNull();
+    const items = screen.getByTestId("live-notices").querySelectorAll("li");
+    expect(items[items.length - 1]?.textContent).toBe(
+      "The server did not answer again (ClientTimeout): the run ends here; not run: the GET, DELETE phases and 2 more points",
+    );
+  });
+
   it("says every request failed, not 'waiting', after an all-error run", () => {
     const fake = connect();
     renderUi(<LiveRunView />);

@@ -1,6 +1,7 @@
 import type { LiveRunState } from "./live-run-state.ts";
 
-export type ShownStatus = "idle" | "starting" | "running" | "complete" | "stopped" | "failed";
+export type ShownStatus =
+  "idle" | "starting" | "running" | "complete" | "stopped" | "serverLost" | "failed";
 
 /** One word for the run's state, as the status badge and the e2e tests read it. */
 export function shownStatus(state: LiveRunState): ShownStatus {

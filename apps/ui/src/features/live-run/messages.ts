@@ -14,6 +14,7 @@ export const liveRunMessages: FeatureMessages = {
       running: "Running",
       complete: "Complete",
       stopped: "Stopped",
+      serverLost: "Server stopped answering",
       failed: "Failed",
       interrupted: "Interrupted",
     },
@@ -119,6 +120,18 @@ export const liveRunMessages: FeatureMessages = {
       progressNotWritten: "Shard {{shard}}: progress not written: {{error}}",
       negativeIntervals:
         "{{op}}: {{intervals}} parts of request timelines came out negative (a later step stamped before an earlier one: clocks that disagree); each was counted as 1 µs, so these figures are slightly off",
+      serverProbe:
+        "Asking the server once whether it answers again: without an answer the run ends at {{time}}",
+      serverBack: "The server answered again: the run goes on",
+      probeCountdown: "({{seconds}} s left)",
+      serverGone: "The server did not answer again ({{error}}): the run ends here",
+      serverGoneNotRun:
+        "The server did not answer again ({{error}}): the run ends here; not run: {{notRun}}",
+      notRunPhases_one: "the {{phases}} phase",
+      notRunPhases_other: "the {{phases}} phases",
+      notRunPoints_one: "{{count}} more point",
+      notRunPoints_other: "{{count}} more points",
+      notRunAnd: " and ",
     },
     mode: {
       normal: "normal",
@@ -130,6 +143,8 @@ export const liveRunMessages: FeatureMessages = {
     finished: {
       complete: "Run complete.",
       stopped: "Stopped. The requests measured so far are saved.",
+      serverLost:
+        "The server stopped answering. What was measured is saved; the run's page says which phases did not run.",
       stoppedInPoint:
         "Stopped in point {{index}} of {{count}}: {{ran}} of {{count}} points ran. What they measured is saved.",
       failed: "The run failed: {{message}}",
@@ -154,6 +169,7 @@ export const liveRunMessages: FeatureMessages = {
       running: "运行中",
       complete: "已完成",
       stopped: "已停止",
+      serverLost: "服务器不再应答",
       failed: "失败",
       interrupted: "已中断",
     },
@@ -257,6 +273,16 @@ export const liveRunMessages: FeatureMessages = {
       progressNotWritten: "分片 {{shard}}：未能写入进度：{{error}}",
       negativeIntervals:
         "{{op}}：有 {{intervals}} 段请求时间线为负值（后一步骤的时间先于前一步骤：时钟不一致）；每段按 1 µs 计，因此这些数字略有偏差",
+      serverProbe: "再询问服务器一次是否应答：没有应答则运行于 {{time}} 结束",
+      serverBack: "服务器重新应答：运行继续",
+      probeCountdown: "（剩余 {{seconds}} 秒）",
+      serverGone: "服务器仍未应答（{{error}}）：运行到此结束",
+      serverGoneNotRun: "服务器仍未应答（{{error}}）：运行到此结束；未运行：{{notRun}}",
+      notRunPhases_one: "{{phases}} 阶段",
+      notRunPhases_other: "{{phases}} 阶段",
+      notRunPoints_one: "其后 {{count}} 个测试点",
+      notRunPoints_other: "其后 {{count}} 个测试点",
+      notRunAnd: "和",
     },
     mode: {
       normal: "普通",
@@ -268,6 +294,7 @@ export const liveRunMessages: FeatureMessages = {
     finished: {
       complete: "运行完成。",
       stopped: "已停止。已测得的请求均已保存。",
+      serverLost: "服务器不再应答。已测得的数据均已保存；运行页面列出了未运行的阶段。",
       stoppedInPoint:
         "在测试点 {{index}} / {{count}} 停止：共运行了 {{ran}} / {{count}} 个测试点，测得的数据均已保存。",
       failed: "运行失败：{{message}}",

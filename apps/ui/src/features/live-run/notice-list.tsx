@@ -2,10 +2,11 @@ import { visibleText } from "@taillab/core";
 import { isBuiltinProfileName, type RunNotice } from "@taillab/api";
 import { formatInteger } from "@taillab/report";
 import type { TFunction } from "i18next";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDuration } from "../../shared/display-format.ts";
 import { failureText, useSay, type Said } from "../../shared/said.ts";
-import { useLiveRun } from "./live-run-store.ts";
+import { isRunActive, useLiveRun } from "./live-run-store.ts";
 
 /** A notice the backend sent as data, in the UI's language. */
 export function noticeText(
@@ -49,6 +50,31 @@ export function noticeText(
         phase: phase === "mix" ? t("noticeText.mixPhase") : phase,
       });
     }
+    case "serverProbe": {
+      const { runStartEpochMs, deadlineMs } = notice.params;
+      return t("noticeText.serverProbe", {
+        time: new Intl.DateTimeFormat(language, { timeStyle: "medium" }).format(
+          new Date(runStartEpochMs + deadlineMs),
+        ),
+      });
+    }
+    case "serverBack":
+      return t("noticeText.serverBack");
+    case "serverGone": {
+      const { probeError, phases, points } = notice.params;
+      const notRun = [
+        ...(phases.length > 0
+          ? [t("noticeText.notRunPhases", { count: phases.length, phases: phases.join(", ") })]
+          : []),
+        ...(points > 0 ? [t("noticeText.notRunPoints", { count: points })] : []),
+      ];
+      return notRun.length > 0
+        ? t("noticeText.serverGoneNotRun", {
+            error: probeError,
+            notRun: notRun.join(t("noticeText.notRunAnd")),
+          })
+        : t("noticeText.serverGone", { error: probeError });
+    }
     case "bucketCreated":
       return t("noticeText.bucketCreated", notice.params);
     case "tlsUnchecked":
@@ -90,7 +116,9 @@ export function NoticeList() {
   const { t, i18n } = useTranslation("live");
   const say = useSay();
   const notices = useLiveRun((state) => state.notices);
+  const active = useLiveRun(isRunActive);
   if (notices.length === 0) return null;
+  const last = notices.at(-1);
   return (
     <section className="card" data-testid="live-notices">
       <h2>{t("notices")}</h2>
@@ -98,9 +126,31 @@ export function NoticeList() {
         {notices.map((entry) => (
           <li key={entry.id} data-code={entry.notice?.code}>
             {entry.notice ? noticeText(entry.notice, t, i18n.language, say) : entry.message}
+            {active && entry === last && entry.notice?.code === "serverProbe" ? (
+              <ProbeCountdown
+                endsAtMs={entry.notice.params.runStartEpochMs + entry.notice.params.deadlineMs}
+              />
+            ) : null}
           </li>
         ))}
       </ul>
     </section>
+  );
+}
+
+/** The seconds until a run whose server is silent ends, unless the probe gets an answer. */
+function ProbeCountdown({ endsAtMs }: { endsAtMs: number }) {
+  const { t } = useTranslation("live");
+  const [nowMs, setNowMs] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNowMs(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, []);
+  const seconds = Math.max(0, Math.ceil((endsAtMs - nowMs) / 1000));
+  return (
+    <strong className="probe-countdown" data-testid="probe-countdown" data-seconds={seconds}>
+      {" "}
+      {t("noticeText.probeCountdown", { seconds })}
+    </strong>
   );
 }

@@ -46,6 +46,7 @@ export const runsMessages: FeatureMessages = {
       running: "running",
       complete: "complete",
       stopped: "stopped",
+      serverLost: "server stopped answering",
       interrupted: "interrupted",
       failed: "failed",
       damaged: "damaged",
@@ -151,6 +152,13 @@ export const runsMessages: FeatureMessages = {
         "Requests cut off in flight by the stop: {{requests}} (recorded, not in the figures: they may have reached the server).",
       stoppedInPoint:
         "Stopped in point {{ran}} of {{count}}: {{ran}} of {{count}} points ran ({{finished}} to the end); the figures cover what was measured before the stop.",
+      serverLostTitle: "The server stopped answering.",
+      serverLost:
+        "At {{time}} ({{into}} into the run) the server stopped answering: the {{phases}} ended early.",
+      serverGone:
+        "It did not answer again ({{error}}), so the run ended there. Not run: {{notRun}}.",
+      serverGoneAtEnd: "It did not answer again ({{error}}) before the run's cleanup.",
+      point: "point {{n}}",
       damagedTitle: "Damaged folder.",
       damaged: "The figures cover what could be read:",
     },
@@ -421,6 +429,7 @@ export const runsMessages: FeatureMessages = {
       running: "运行中",
       complete: "已完成",
       stopped: "已停止",
+      serverLost: "服务器不再应答",
       interrupted: "已中断",
       failed: "失败",
       damaged: "已损坏",
@@ -525,6 +534,11 @@ export const runsMessages: FeatureMessages = {
       cutOff: "停止时中断的在途请求：{{requests}} 个（已记录，不计入数据：它们可能已到达服务器）。",
       stoppedInPoint:
         "在测试点 {{ran}} / {{count}} 停止：运行了 {{ran}} / {{count}} 个测试点（其中 {{finished}} 个完整运行）；数据仅涵盖停止前测得的部分。",
+      serverLostTitle: "服务器不再应答。",
+      serverLost: "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：{{phases}} 提前结束。",
+      serverGone: "之后仍未应答（{{error}}），运行到此结束。未运行：{{notRun}}。",
+      serverGoneAtEnd: "在运行的清理之前仍未应答（{{error}}）。",
+      point: "测试点 {{n}}",
       damagedTitle: "文件夹已损坏。",
       damaged: "数据仅涵盖可读取的部分：",
     },

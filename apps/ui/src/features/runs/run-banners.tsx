@@ -2,6 +2,7 @@ import type { RunDetail, RunSummary } from "@taillab/api";
 import { formatInteger } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { LeftoversBanner } from "./leftovers-banner.tsx";
+import { ServerLostBanner } from "./server-lost-banner.tsx";
 
 /**
  * Why a run's figures may not be the whole story (interrupted, failed, stopped early, damaged),
@@ -37,6 +38,7 @@ export function RunBanners({ detail }: { detail: RunDetail }) {
           {t("banners.running")}
         </div>
       ) : null}
+      <ServerLostBanner summary={summary} />
       <LeftoversBanner detail={detail} />
       {/* An interrupted run stopped early by definition: its own banner says more. */}
       {summary.status === "stopped" && meta.status !== "interrupted" ? (

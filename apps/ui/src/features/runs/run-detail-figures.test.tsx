@@ -138,6 +138,39 @@ describe("the run detail's figures", () => {
     expect(screen.getByTestId("run-status").textContent).toBe("⚠ stopped");
   });
 
+  it("says when the server stopped answering and which phases were not run, never as measured phases", async () => {
+    const detail = runDetailFixture({ status: "serverLost", ops: ["PUT"] });
+    const at = "2025-03-01T10:15:32.400Z";
+    detail.summary.status = "serverLost";
+    detail.summary.serverLosses = [
+      {
+        pointIndex: 0,
+        phase: "PUT",
+        at,
+        sinceMs: 32_400,
+        silentMs: 3_000,
+        failures: 8,
+        lastError: "ClientTimeout",
+      },
+    ];
+    detail.summary.serverGone = {
+      at,
+      sinceMs: 32_400,
+      probeError: "ClientTimeout",
+      notRun: [
+        { pointIndex: 0, phase: "GET" },
+        { pointIndex: 0, phase: "DELETE" },
+      ],
+    };
+    show(detail);
+    const banner = await screen.findByTestId("server-lost-banner");
+    expect(banner.dataset.notRun).toBe("2");
+    expect(banner.textContent).toMatch(
+      /^The server stopped answering\. At .+ \(32 s into the run\) the server stopped answering: the PUT ended early\. It did not answer again \(ClientTimeout\), so the run ended there\. Not run: GET, DELETE\.$/,
+    );
+    expect(screen.getByTestId("run-status").textContent).toBe("⚠ server stopped answering");
+  });
+
   it("marks a live session's knob changes on its seconds, and lists them", async () => {
     const detail = runDetailFixture();
     detail.summary.markers = [

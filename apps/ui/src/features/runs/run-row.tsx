@@ -32,7 +32,11 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
   const edit = useRunEditing(run.id);
   const nameText = useRunNameText();
   const label = run.name ? nameText(run.name) : run.id;
-  const flagged = run.status === "interrupted" || run.status === "failed" || run.damage !== null;
+  const flagged =
+    run.status === "interrupted" ||
+    run.status === "failed" ||
+    run.status === "serverLost" ||
+    run.damage !== null;
 
   return (
     <>

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 const TONE: Record<RunStatus, string> = {
   complete: "success",
   stopped: "warning",
+  serverLost: "warning",
   running: "",
   interrupted: "warning",
   failed: "danger",
@@ -13,7 +14,11 @@ const TONE: Record<RunStatus, string> = {
 export function StatusBadge({ status }: { status: RunStatus }) {
   const { t } = useTranslation("runs");
   const sign =
-    status === "interrupted" || status === "stopped" ? "⚠ " : status === "failed" ? "✕ " : "";
+    status === "interrupted" || status === "stopped" || status === "serverLost"
+      ? "⚠ "
+      : status === "failed"
+        ? "✕ "
+        : "";
   return (
     <span className={`badge ${TONE[status]}`.trim()} data-testid="run-status" data-status={status}>
       {sign}

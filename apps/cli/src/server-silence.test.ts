@@ -1,0 +1,259 @@
+import { RunSummarySchema, type RunSummary } from "@taillab/api";
+import type { ControlPlane } from "@taillab/engine";
+import { startDrippingProxy, type DrippingProxy } from "@taillab/test-support";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli, startCli, type CliResult } from "./test-support/run-cli.ts";
+import { createServerBucket } from "./test-support/server-bucket.ts";
+import { startTestbedProcess, type TestbedProcess } from "./test-support/testbed-process.ts";
+
+/**
+ * A server that stops answering mid-run: `taillab testbed` behind a proxy that, once told,
+ * holds every byte the server sends (a hung server), and hands them over when told to pass
+ * again (a server that comes back). The run gives up on a request after 3 s: it must end after
+ * the phase the silence ended, once one probe (3 s at most) got no answer either, its later
+ * phases and points listed "not run". Durations are read off the run's own clock (when the
+ * server stopped answering, when the measuring ended) and bounded by the timeout and the probe
+ * deadline, never by a figure of seconds a loaded machine could miss.
+ */
+
+const TIMEOUT_MS = 3_000;
+/** The probe's deadline: 5 s, or the request timeout when shorter. */
+const PROBE_MS = Math.min(5_000, TIMEOUT_MS);
+
+let server: TestbedProcess;
+let bucket: ControlPlane;
+let proxy: DrippingProxy;
+
+beforeEach(async () => {
+  server = await startTestbedProcess();
+  bucket = (
+    await createServerBucket({
+      url: server.url,
+      accessKeyId: server.env.AWS_ACCESS_KEY_ID,
+      secretAccessKey: server.env.AWS_SECRET_ACCESS_KEY,
+    })
+  ).bucket;
+  proxy = await startDrippingProxy({ host: "127.0.0.1", port: server.port });
+});
+afterEach(async () => {
+  await proxy.close();
+  await bucket.close();
+  await server.kill();
+});
+
+const runArgs = (...extra: string[]) => [
+  "run",
+  "--endpoint",
+  proxy.url,
+  "--size",
+  "1KiB",
+  "--request-timeout",
+  `${TIMEOUT_MS / 1000}s`,
+  "--json",
+  ...extra,
+];
+
+function summaryOf(result: CliResult): RunSummary {
+  return RunSummarySchema.parse(JSON.parse(result.stdout));
+}
+
+function lastLine(result: CliResult): string {
+  return result.stderr.trimEnd().split("\n").at(-1) ?? "";
+}
+
+/** Polls until `check` holds; only the test's timeout bounds it. */
+async function until(check: () => Promise<boolean> | boolean): Promise<void> {
+  while (!(await check())) await sleep(100);
+}
+
+const runKeys = async () => (await bucket.listKeys("taillab/")).length;
+
+/** Hangs the server once the run has written `count` objects; returns the run's outcome. */
+async function hangAfter(args: readonly string[], count: number): Promise<CliResult> {
+  const run = startCli(args, server.env);
+  await until(async () => (await runKeys()) >= count);
+  proxy.hang();
+  return run.result;
+}
+
+/**
+ * From the moment the server stopped answering (the first request it left unanswered was sent)
+ * to the end of the measuring, on the run's clock: within two timeouts and the probe's deadline,
+ * where a run that waited out a timeout per phase takes three timeouts and more.
+ */
+function expectEndedWithinOneTimeout(summary: RunSummary, said: string): void {
+  const [loss] = summary.serverLosses ?? [];
+  expect(loss).toBeDefined();
+  const endedAfterMs = Date.parse(summary.finishedAt) - Date.parse(loss?.at ?? "");
+  expect(endedAfterMs, said).toBeGreaterThanOrEqual(TIMEOUT_MS);
+  expect(endedAfterMs, `ended ${summary.finishedAt}; ${said}`).toBeLessThan(
+    2 * TIMEOUT_MS + PROBE_MS,
+  );
+}
+
+/** The requests the run sent after `from` (request lines the proxy saw). */
+const sentSince = (from: number) => proxy.requestLines().slice(from);
+
+describe("a server that stops answering mid-run", () => {
+  it("ends the run after the first phase: GET and DELETE not run, the cleanup sends nothing and says what is left, exit 4; runs show and list say so", async () => {
+    const result = await hangAfter(runArgs("--clients", "8", "--samples", "1000000"), 50);
+    const summary = summaryOf(result);
+    const { runId } = summary;
+
+    expect(result.code).toBe(4);
+    expect(summary.status).toBe("serverLost");
+    expect(summary.points[0]?.phases.map((phase) => phase.op)).toEqual(["PUT"]);
+    expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["PUT"]);
+    expect(summary.serverGone).toMatchObject({
+      probeError: "ClientTimeout",
+      notRun: [
+        { pointIndex: 0, phase: "GET" },
+        { pointIndex: 0, phase: "DELETE" },
+      ],
+    });
+    expectEndedWithinOneTimeout(summary, result.stderr);
+    expect(result.stderr).toContain(
+      "the server did not answer again (ClientTimeout): the run ends here; not run: the GET, DELETE phases\n",
+    );
+    expect(result.stderr).not.toContain("deleting the");
+    expect(lastLine(result)).toMatch(
+      new RegExp(
+        `^taillab run: exit 4: the cleanup left \\d+ objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout \\d+\\); taillab cleanup ${runId} removes them; `,
+      ),
+    );
+
+    const shown = await runCli(["runs", "show", runId]);
+    expect(shown.stdout).toContain(`status: serverLost,`);
+    for (const word of ["Read", "Delete"]) {
+      expect(shown.stdout).toMatch(
+        new RegExp(
+          `Results Summary for ${word} Operation\\(s\\)\\nNot run: the server stopped answering at \\d\\d:\\d\\d:\\d\\d UTC`,
+        ),
+      );
+    }
+    expect(shown.stdout).not.toContain("Read times");
+    const listed = JSON.parse((await runCli(["runs", "list", "--json"])).stdout) as {
+      id: string;
+      status: string;
+    }[];
+    expect(listed.find((run) => run.id === runId)?.status).toBe("serverLost");
+
+    proxy.pass();
+    const cleanup = await runCli(["cleanup", runId], server.env);
+    expect(cleanup.code).toBe(0);
+    expect(await runKeys()).toBe(0);
+  });
+
+  it("a 3-point sweep stops its remaining points the same way and lists them not run", async () => {
+    const result = await hangAfter(
+      runArgs("--clients", "8,4,2", "--samples", "1000000", "--skip-cleanup"),
+      50,
+    );
+    const summary = summaryOf(result);
+
+    expect(summary.status).toBe("serverLost");
+    expect(summary.points).toHaveLength(1);
+    expect(summary.serverGone?.notRun).toEqual([
+      { pointIndex: 0, phase: "GET" },
+      { pointIndex: 1, phase: "PUT" },
+      { pointIndex: 1, phase: "GET" },
+      { pointIndex: 2, phase: "PUT" },
+      { pointIndex: 2, phase: "GET" },
+    ]);
+    expectEndedWithinOneTimeout(summary, result.stderr);
+    expect(result.stderr).toContain("not run: the GET phase and 2 more points\n");
+    proxy.pass();
+    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
+  });
+
+  it("an open loop ends the same way", async () => {
+    const result = await hangAfter(
+      runArgs("--clients", "8", "--rate", "200/s", "--duration", "600s"),
+      50,
+    );
+    const summary = summaryOf(result);
+
+    expect(result.code).toBe(4);
+    expect(summary.loop).toBe("open");
+    expect(summary.serverGone?.notRun.map((phase) => phase.phase)).toEqual(["GET", "DELETE"]);
+    expectEndedWithinOneTimeout(summary, result.stderr);
+    proxy.pass();
+    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
+  });
+
+  it("a server that comes back before the next phase answers the probe: the run goes on, removes what it wrote, and is still saved as one whose server stopped answering", async () => {
+    const run = startCli(runArgs("--clients", "8", "--samples", "3000"), server.env);
+    let stderr = "";
+    run.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    await until(async () => (await runKeys()) >= 50);
+    proxy.hang();
+    await until(() => stderr.includes("asking the server once whether it answers again"));
+    proxy.pass();
+    const result = await run.result;
+    const summary = summaryOf(result);
+
+    expect(result.stderr).toContain("the server answered again: the run goes on\n");
+    expect(summary.status).toBe("serverLost");
+    expect(summary.serverGone).toBeUndefined();
+    expect(summary.points[0]?.phases.map((phase) => phase.op)).toEqual(["PUT", "GET", "DELETE"]);
+    expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["PUT"]);
+    expect(await runKeys()).toBe(0);
+  });
+
+  it("a silence in the last phase: the cleanup probes first and, with no answer, ends at once with what is left and the command that removes it", async () => {
+    const run = startCli(
+      runArgs("--clients", "8", "--samples", "3000", "--phases", "write,cleanup"),
+      server.env,
+    );
+    await until(() => proxy.requestLines().some((line) => line.startsWith("DELETE ")));
+    proxy.hang();
+    const hungAt = proxy.requestLines().length;
+    const result = await run.result;
+    const summary = summaryOf(result);
+    const { runId } = summary;
+
+    expect(result.code).toBe(4);
+    expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["DELETE"]);
+    expect(summary.serverGone).toMatchObject({ probeError: "ClientTimeout", notRun: [] });
+    expectEndedWithinOneTimeout(summary, result.stderr);
+    // The probe (one listing) and nothing of the cleanup's: no DeleteObjects waits out a timeout.
+    const sent = sentSince(hungAt);
+    expect(sent.filter((line) => line.startsWith("POST "))).toEqual([]);
+    expect(sent.filter((line) => /^GET \/loadgen\/?\?/.test(line))).toHaveLength(1);
+    expect(result.stderr).toContain(
+      "the server did not answer again (ClientTimeout): the run ends here\n",
+    );
+    expect(lastLine(result)).toMatch(
+      new RegExp(
+        `^taillab run: exit 4: the cleanup left 3000 objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout 3000\\); taillab cleanup ${runId} removes them; `,
+      ),
+    );
+    proxy.pass();
+    expect((await runCli(["cleanup", runId], server.env)).code).toBe(0);
+    expect(await runKeys()).toBe(0);
+  });
+
+  it("Ctrl-C while the probe waits stops the run at once, before the probe's deadline", async () => {
+    const run = startCli(runArgs("--clients", "8", "--samples", "1000000"), server.env);
+    let stderr = "";
+    run.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    await until(async () => (await runKeys()) >= 50);
+    proxy.hang();
+    await until(() => stderr.includes("asking the server once whether it answers again"));
+    const sentBefore = proxy.requestLines().length;
+    run.child.kill("SIGINT");
+    const result = await run.result;
+    const summary = summaryOf(result);
+
+    expect(result.code).toBe(130);
+    expect(summary.status).toBe("stopped");
+    // Stopped during the probe: no phase after it was sent (no GET).
+    expect(
+      sentSince(sentBefore).filter((line) => line.startsWith("GET /loadgen/taillab/")),
+    ).toEqual([]);
+    expect(summary.points[0]?.phases.map((phase) => phase.op)).toEqual(["PUT"]);
+    proxy.pass();
+    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
+  });
+});
