@@ -25,3 +25,4 @@ export * from "./live-tuning.ts";
 export * from "./tied-requests.ts";
 export * from "./phase-account-delta.ts";
 export * from "./distributed-run.ts";
+export * from "./client-health.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ClientHealthSchema } from "./client-health.ts";
 import { RunMarkerSchema } from "./live-tuning.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
@@ -220,6 +221,13 @@ export const PhaseSummarySchema = z.object({
   missedStarts: z.number().int().min(0),
   tail: TailBreakdownSchema.nullable(),
   hedge: HedgeSummarySchema.optional(),
+  /**
+   * Closed loop: the longest stretch (ms, in steady buckets) with no request completing while
+   * every client was busy; absent for an open loop and in runs recorded before it was kept.
+   */
+  completionGapMs: z.number().min(0).optional(),
+  /** Whether TailLab's own client kept up (engine runs; absent when rebuilt from records). */
+  client: ClientHealthSchema.optional(),
 });
 export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
 

@@ -41,3 +41,5 @@ export * from "./tail-sample-size.ts";
 export * from "./mode-comparison.ts";
 export * from "./live-tuning.ts";
 export * from "./run-leftovers.ts";
+export * from "./client-health.ts";
+export * from "./coordinated-omission.ts";

@@ -317,7 +317,23 @@ export class PhaseAccount {
             )
           : null,
       ...(hedgeBudgetPct === null ? {} : { hedge: this.hedgeSummary(hedgeBudgetPct) }),
+      ...(loop === "closed" ? { completionGapMs: this.longestCompletionGapMs(segments) } : {}),
     };
+  }
+
+  /**
+   * The longest stretch, in whole steady buckets, with no request completing while every client
+   * of a segment was busy: what a closed loop's clients waited through without measuring it.
+   */
+  private longestCompletionGapMs(segments: readonly Segment[]): number {
+    let longest = 0;
+    for (const segment of segments) {
+      const { fromBucket, toBucket } = busyWindow(segment);
+      if (toBucket > fromBucket) {
+        longest = Math.max(longest, this.steady.longestSilence(fromBucket, toBucket));
+      }
+    }
+    return longest * STEADY_BUCKET_MS;
   }
 
   /** Every interval, in time order. */
@@ -530,14 +546,7 @@ export class PhaseAccount {
     let fromUs: number | null = null;
     let toUs = 0;
     for (const segment of [...segments].sort((a, b) => a.firstIntendedUs - b.firstIntendedUs)) {
-      let lastFirstStart = Number.NEGATIVE_INFINITY;
-      let firstLastEnd = Number.POSITIVE_INFINITY;
-      for (const [first, last] of segment.lanes.values()) {
-        lastFirstStart = Math.max(lastFirstStart, first);
-        firstLastEnd = Math.min(firstLastEnd, last);
-      }
-      const fromBucket = Math.ceil(lastFirstStart / STEADY_BUCKET_US);
-      const toBucket = Math.floor(firstLastEnd / STEADY_BUCKET_US);
+      const { fromBucket, toBucket } = busyWindow(segment);
       if (!(toBucket > fromBucket)) continue;
       const sums = this.steady.sum(fromBucket, toBucket);
       requests += sums.answers;
@@ -558,6 +567,23 @@ export class PhaseAccount {
       opsPerSec: round3(requests / seconds),
     };
   }
+}
+
+/**
+ * A segment's window from the last client's first start to the first client's last answer,
+ * trimmed to whole steady buckets: where every client was busy.
+ */
+function busyWindow(segment: Segment): { fromBucket: number; toBucket: number } {
+  let lastFirstStart = Number.NEGATIVE_INFINITY;
+  let firstLastEnd = Number.POSITIVE_INFINITY;
+  for (const [first, last] of segment.lanes.values()) {
+    lastFirstStart = Math.max(lastFirstStart, first);
+    firstLastEnd = Math.min(firstLastEnd, last);
+  }
+  return {
+    fromBucket: Math.ceil(lastFirstStart / STEADY_BUCKET_US),
+    toBucket: Math.floor(firstLastEnd / STEADY_BUCKET_US),
+  };
 }
 
 /** The five figures' histograms of an account's snapshot, encoded (empty ones too). */

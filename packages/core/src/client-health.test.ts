@@ -1,0 +1,146 @@
+import type { ClientFigures } from "@taillab/api";
+import { describe, expect, it } from "vitest";
+import {
+  clientAdvice,
+  clientVerdict,
+  ClientHealthAccount,
+  stallOverlapUs,
+  type ClientSample,
+} from "./client-health.ts";
+
+const QUIET: ClientFigures = {
+  cpuCores: 0.2,
+  availableCores: 4,
+  busiestWorkerCpu: 0.15,
+  eventLoopDelayP99Ms: 1.2,
+  stallShare: 0.01,
+  starts: 1000,
+  missedStarts: 0,
+  behindMs: 0,
+  shed: 0,
+};
+
+describe("clientVerdict", () => {
+  it.each<[string, Partial<ClientFigures>, string[]]>([
+    ["a quiet client", {}, []],
+    ["CPU at 90 % of the cores it may use", { cpuCores: 3.6 }, ["cpu"]],
+    ["CPU just under", { cpuCores: 3.59 }, []],
+    ["one worker at 90 % of a core", { busiestWorkerCpu: 0.9 }, ["clients-per-worker"]],
+    ["a tenth of latency stalled", { stallShare: 0.1 }, ["event-loop-delay"]],
+    ["1 % of starts missed", { missedStarts: 10 }, ["schedule-behind"]],
+    ["just under 1 % missed", { missedStarts: 9 }, []],
+    ["no starts, nothing missed", { starts: 0, missedStarts: 0 }, []],
+    [
+      "a saturated worker that stalls",
+      { busiestWorkerCpu: 0.97, stallShare: 0.4, cpuCores: 3.7 },
+      ["cpu", "clients-per-worker", "event-loop-delay"],
+    ],
+  ])("%s", (_name, change, reasons) => {
+    const verdict = clientVerdict({ ...QUIET, ...change });
+    expect(verdict.reasons).toEqual(reasons);
+    expect(verdict.keptUp).toBe(reasons.length === 0);
+  });
+});
+
+describe("clientAdvice", () => {
+  it.each([
+    [["cpu"], ["server-elsewhere", "fewer-clients"]],
+    [["clients-per-worker"], ["more-workers", "fewer-clients"]],
+    [["schedule-behind"], ["fewer-clients", "more-workers"]],
+    [
+      ["cpu", "clients-per-worker"],
+      ["server-elsewhere", "fewer-clients", "more-workers"],
+    ],
+    [[], []],
+  ] as const)("%j → %j", (reasons, advice) => {
+    expect(clientAdvice({ keptUp: reasons.length === 0, reasons: [...reasons] })).toEqual(advice);
+  });
+});
+
+describe("stallOverlapUs", () => {
+  // Stalls [100, 200), [300, 350), [1000, 3000).
+  const starts = [100, 300, 1000];
+  const ends = [200, 350, 3000];
+  it.each([
+    ["before every stall", 0, 100, 0],
+    ["inside one", 120, 180, 60],
+    ["across two and the gap between", 150, 320, 50 + 20],
+    ["covering all", 0, 5000, 100 + 50 + 2000],
+    ["after every stall", 3000, 4000, 0],
+    ["touching a stall's end", 200, 300, 0],
+    ["inside the long one", 1500, 1600, 100],
+  ])("%s", (_name, fromUs, toUs, expected) => {
+    expect(stallOverlapUs(starts, ends, starts.length, fromUs, toUs)).toBe(expected);
+  });
+
+  it("counts only the stalls kept (count)", () => {
+    expect(stallOverlapUs(starts, ends, 1, 0, 5000)).toBe(100);
+  });
+});
+
+function sample(change: Partial<ClientSample>): ClientSample {
+  return {
+    index: 0,
+    worker: 0,
+    cpuUs: 0,
+    eventLoopDelayP99Us: 0,
+    requestStallUs: 0,
+    requestLatencyUs: 0,
+    starts: 0,
+    missedStarts: 0,
+    behindUs: 0,
+    shed: 0,
+    ...change,
+  };
+}
+
+describe("ClientHealthAccount", () => {
+  const setting = {
+    availableCores: 2,
+    workers: 2,
+    clients: 8,
+    loop: "open",
+    sheds: false,
+  } as const;
+
+  it("adds a second's parts and workers: CPU summed, the worst delay and lag kept", () => {
+    const account = new ClientHealthAccount(setting);
+    account.add(sample({ worker: 0, cpuUs: 300_000, eventLoopDelayP99Us: 2_000, starts: 50 }));
+    account.add(sample({ worker: 0, cpuUs: 400_000, eventLoopDelayP99Us: 1_000, starts: 50 }));
+    account.add(sample({ worker: 1, cpuUs: 200_000, behindUs: 5_000_000, missedStarts: 3 }));
+    const [second] = account.takeChangedSeconds();
+    expect(second).toMatchObject({
+      startMs: 0,
+      cpuCores: 0.9,
+      busiestWorkerCpu: 0.7,
+      eventLoopDelayP99Ms: 2,
+      starts: 100,
+      missedStarts: 3,
+      behindMs: 5000,
+    });
+    expect(second?.verdict.reasons).toEqual(["schedule-behind"]);
+    expect(account.takeChangedSeconds()).toEqual([]);
+  });
+
+  it("judges the phase's tail by the stall of its slowest requests", () => {
+    const account = new ClientHealthAccount({ ...setting, loop: "closed" });
+    account.add(sample({ requestStallUs: 30_000, requestLatencyUs: 10_000_000, starts: 1000 }));
+    // 990 fast requests without a stall, 10 slow ones that stalled 60 of their 100 ms.
+    account.addStallTail("GET", [
+      [160, [990, 0]],
+      [265, [10, 600_000]],
+    ]);
+    const health = account.health("GET", { p99: 100_000, p999: 100_000 });
+    expect(health.tailStallMs).toEqual({ p99: 60, p999: 60 });
+    expect(health.figures.stallShare).toBe(0.6);
+    expect(health.verdict).toEqual({ keptUp: false, reasons: ["event-loop-delay"] });
+    expect(health.arrivals).toBeNull();
+    expect(health.clientsPerWorker).toBe(4);
+  });
+
+  it("says whether an open loop kept every arrival", () => {
+    expect(new ClientHealthAccount(setting).health("GET", null).arrivals).toBe("kept");
+    const shedding = new ClientHealthAccount({ ...setting, sheds: true });
+    expect(shedding.health("GET", null).arrivals).toBe("shed");
+  });
+});
