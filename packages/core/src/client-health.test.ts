@@ -4,7 +4,7 @@ import {
   clientAdvice,
   clientVerdict,
   ClientHealthAccount,
-  stallOverlapUs,
+  requestStallUs,
   type ClientSample,
 } from "./client-health.ts";
 
@@ -57,24 +57,25 @@ describe("clientAdvice", () => {
   });
 });
 
-describe("stallOverlapUs", () => {
-  // Stalls [100, 200), [300, 350), [1000, 3000).
-  const starts = [100, 300, 1000];
-  const ends = [200, 350, 3000];
+describe("requestStallUs", () => {
+  // Stalls [10, 20), [30, 35) and [100, 300) ms.
+  const starts = [10_000, 30_000, 100_000];
+  const ends = [20_000, 35_000, 300_000];
   it.each([
-    ["before every stall", 0, 100, 0],
-    ["inside one", 120, 180, 60],
-    ["across two and the gap between", 150, 320, 50 + 20],
-    ["covering all", 0, 5000, 100 + 50 + 2000],
-    ["after every stall", 3000, 4000, 0],
-    ["touching a stall's end", 200, 300, 0],
-    ["inside the long one", 1500, 1600, 100],
-  ])("%s", (_name, fromUs, toUs, expected) => {
-    expect(stallOverlapUs(starts, ends, starts.length, fromUs, toUs)).toBe(expected);
+    ["answered before any stall", 0, 9_000, 0],
+    ["answered as a stall ended: the stall, from the send on", 12_000, 20_000, 8_000],
+    ["answered just after, within the probe's tolerance", 0, 21_000, 10_000],
+    ["answered long after the last stall: none", 0, 25_000, 0],
+    ["earlier stalls in the wait do not count", 0, 35_000, 5_000],
+    ["answered inside the long stall", 150_000, 250_000, 100_000],
+    ["sent after the stall began", 290_000, 300_000, 10_000],
+  ])("%s", (_name, sentUs, firstByteUs, expected) => {
+    expect(requestStallUs(starts, ends, starts.length, sentUs, firstByteUs)).toBe(expected);
   });
 
   it("counts only the stalls kept (count)", () => {
-    expect(stallOverlapUs(starts, ends, 1, 0, 5000)).toBe(100);
+    expect(requestStallUs(starts, ends, 1, 0, 35_000)).toBe(0);
+    expect(requestStallUs(starts, ends, 0, 0, 20_000)).toBe(0);
   });
 });
 

@@ -16,11 +16,11 @@ import { tailBucketOf } from "./tail-breakdown.ts";
  * Client stall: each worker runs a probe timer every STALL_PROBE_INTERVAL_MS; when it runs more
  * than STALL_PROBE_TOLERANCE_MS after it was due, the worker's event loop could not run from the
  * moment it was due until it ran (another callback held it, or the thread was not scheduled) —
- * that interval is a stall. A request's client stall is the time its worker stalled while the
- * request was waiting on the server (its winning attempt, sent → first byte): an answer that
- * arrived meanwhile could not be taken, so that time is the client's, not the server's. It is an
- * upper bound of the client's share (the server may still have been working), resolved to about
- * one probe interval.
+ * that interval is a stall. A request's client stall is the part of its wait on the server (its
+ * winning attempt, sent → first byte) inside the stall that ended as its answer was taken
+ * (requestStallUs): an answer that arrived meanwhile could not be taken, so that time is the
+ * client's, not the server's. It is an upper bound of the client's share (the answer may have
+ * come late in the stall), resolved to about one probe interval.
  */
 export const STALL_PROBE_INTERVAL_MS = 5;
 /** Timer jitter of an idle loop is about 1 ms; a probe later than this found the loop held. */
@@ -77,29 +77,32 @@ export function clientAdvice(verdict: ClientVerdict): ClientAdvice[] {
 }
 
 /**
- * The stall time within [fromUs, toUs): `starts` and `ends` are a worker's stalls in time order
- * (they do not overlap).
+ * The client stall of a request that waited on the server from `sentUs` until its answer was
+ * taken at `firstByteUs`: the part of that wait inside the worker's stall that was still going
+ * on (within the probe's tolerance) when the answer was taken. An answer that arrived in an
+ * earlier stall was taken as that one ended, so only the last one delayed it. `starts` and `ends`
+ * are the worker's first `count` stalls, in time order, not overlapping.
  */
-export function stallOverlapUs(
+export function requestStallUs(
   starts: ArrayLike<number>,
   ends: ArrayLike<number>,
   count: number,
-  fromUs: number,
-  toUs: number,
+  sentUs: number,
+  firstByteUs: number,
 ): number {
-  // The first stall that ends after fromUs.
+  // The last stall that started before the answer was taken.
   let low = 0;
   let high = count;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((ends[middle] as number) <= fromUs) low = middle + 1;
+    if ((starts[middle] as number) < firstByteUs) low = middle + 1;
     else high = middle;
   }
-  let overlap = 0;
-  for (let index = low; index < count && (starts[index] as number) < toUs; index += 1) {
-    overlap += Math.min(toUs, ends[index] as number) - Math.max(fromUs, starts[index] as number);
-  }
-  return overlap;
+  const last = low - 1;
+  if (last < 0) return 0;
+  const endUs = ends[last] as number;
+  if (endUs < firstByteUs - STALL_PROBE_TOLERANCE_MS * 1000) return 0;
+  return Math.max(0, Math.min(firstByteUs, endUs) - Math.max(sentUs, starts[last] as number));
 }
 
 /**
@@ -288,7 +291,7 @@ export class ClientHealthAccount {
       cpuCores: round3(total(sums.cpuUs) / INTERVAL_US),
       availableCores: this.setting.availableCores,
       busiestWorkerCpu: round3(Math.max(0, ...sums.cpuUs.values()) / INTERVAL_US),
-      eventLoopDelayP99Ms: sums.eventLoopDelayP99Us / 1000,
+      eventLoopDelayP99Ms: round3(sums.eventLoopDelayP99Us / 1000),
       stallShare: round3(shareOf(sums.requestStallUs, sums.requestLatencyUs)),
       starts: sums.starts,
       missedStarts: sums.missedStarts,
