@@ -10,6 +10,7 @@ import {
 } from "@taillab/backend";
 import { expandSweep, presetRunSpec } from "@taillab/core";
 import { formatPointParams, formatPointS3bench, formatSweepTable } from "@taillab/report";
+import { ClientWarnings } from "./client-warnings.ts";
 import { readFile } from "node:fs/promises";
 import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
@@ -131,6 +132,7 @@ export async function runWithInterrupts(
   let runId: string | null = null;
   let cleanup: RunCleanup | null = null;
   const progress = createProgressDisplay(process.stderr);
+  const warnings = new ClientWarnings();
   try {
     const summary = await stoppableByInterrupt(
       (signal) =>
@@ -153,7 +155,14 @@ export async function runWithInterrupts(
               progress.clear();
               await shown.onMeasured?.(summary, pending);
             },
-            onProgress: (update) => progress.update(update),
+            onProgress: (update, { clientSeconds }) => {
+              const warning = warnings.next(clientSeconds);
+              if (warning) {
+                progress.clear();
+                printError(`${warning}\n`);
+              }
+              progress.update(update);
+            },
             onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
             onNotice: (message) => {
               progress.clear();

@@ -1,9 +1,11 @@
-import type { ClientFigures } from "@taillab/api";
+import type { ClientFigures, PhaseSummary } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import {
   clientAdvice,
   clientVerdict,
   ClientHealthAccount,
+  mergeClientHealth,
+  serverAndStall,
   requestStallUs,
   type ClientSample,
 } from "./client-health.ts";
@@ -143,5 +145,57 @@ describe("ClientHealthAccount", () => {
     expect(new ClientHealthAccount(setting).health("GET", null).arrivals).toBe("kept");
     const shedding = new ClientHealthAccount({ ...setting, sheds: true });
     expect(shedding.health("GET", null).arrivals).toBe("shed");
+  });
+});
+
+describe("mergeClientHealth", () => {
+  const setting = {
+    availableCores: 2,
+    workers: 1,
+    clients: 4,
+    loop: "closed",
+    sheds: false,
+  } as const;
+  function healthOf(cpuUs: number, requestStallUs: number) {
+    const account = new ClientHealthAccount(setting);
+    account.add(sample({ cpuUs, requestStallUs, requestLatencyUs: 1_000_000, starts: 10 }));
+    return account.health("GET", null);
+  }
+
+  it("keeps one as it is, and none as none", () => {
+    const one = healthOf(100_000, 0);
+    expect(mergeClientHealth([one])).toBe(one);
+    expect(mergeClientHealth([undefined, undefined])).toBeUndefined();
+  });
+
+  it("judges repetitions together: a stalled one makes the phase client-bound", () => {
+    const merged = mergeClientHealth([healthOf(100_000, 0), healthOf(300_000, 500_000), undefined]);
+    expect(merged?.figures).toMatchObject({ cpuCores: 0.2, stallShare: 0.5, starts: 20 });
+    expect(merged?.verdict).toEqual({ keptUp: false, reasons: ["event-loop-delay"] });
+    expect(merged?.seconds).toHaveLength(2);
+  });
+});
+
+describe("serverAndStall", () => {
+  const share = {
+    fromMs: 100,
+    requests: 10,
+    meanMs: 120,
+    clientQueueMs: 5,
+    hedgeWaitMs: 0,
+    serverMs: 110,
+    transferMs: 5,
+  };
+  const phase = { tail: { p99: share, p999: share } } as PhaseSummary;
+  it.each([
+    ["without health: all server", undefined, { serverMs: 110, clientStallMs: null }],
+    ["a stall taken out of server", 30, { serverMs: 80, clientStallMs: 30 }],
+    ["never more than server", 500, { serverMs: 0, clientStallMs: 110 }],
+  ])("%s", (_name, stall, expected) => {
+    const client =
+      stall === undefined
+        ? undefined
+        : ({ tailStallMs: { p99: stall, p999: stall } } as PhaseSummary["client"]);
+    expect(serverAndStall({ ...phase, ...(client ? { client } : {}) }, "p99")).toEqual(expected);
   });
 });

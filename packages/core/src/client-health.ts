@@ -5,6 +5,7 @@ import {
   type ClientHealth,
   type ClientSecond,
   type ClientVerdict,
+  type PhaseSummary,
 } from "@taillab/api";
 import { INTERVAL_US } from "./phase-account.ts";
 import { tailBucketOf } from "./tail-breakdown.ts";
@@ -300,6 +301,66 @@ export class ClientHealthAccount {
     };
     return { startMs: (index * INTERVAL_US) / 1000, ...figures, verdict: clientVerdict(figures) };
   }
+}
+
+/**
+ * Several runs of a phase (a point's repetitions) as one: CPU weighted by their seconds, the worst
+ * of each other figure, counts added, the verdict drawn afresh; undefined when none has health.
+ */
+export function mergeClientHealth(
+  healths: readonly (ClientHealth | undefined)[],
+): ClientHealth | undefined {
+  const known = healths.filter((health): health is ClientHealth => health !== undefined);
+  const [first] = known;
+  if (!first || known.length === 1) return first;
+  const figures = known.map((health) => health.figures);
+  const weights = known.map((health) => Math.max(1, health.seconds.length));
+  const weightSum = weights.reduce((total, weight) => total + weight, 0);
+  const max = (of: (each: ClientFigures) => number) => Math.max(...figures.map(of));
+  const add = (of: (each: ClientFigures) => number) => sum(figures, of);
+  const merged: ClientFigures = {
+    cpuCores: round3(
+      figures.reduce((total, each, index) => total + each.cpuCores * (weights[index] ?? 1), 0) /
+        weightSum,
+    ),
+    availableCores: first.figures.availableCores,
+    busiestWorkerCpu: max((each) => each.busiestWorkerCpu),
+    eventLoopDelayP99Ms: max((each) => each.eventLoopDelayP99Ms),
+    stallShare: max((each) => each.stallShare),
+    starts: add((each) => each.starts),
+    missedStarts: add((each) => each.missedStarts),
+    behindMs: max((each) => each.behindMs),
+    shed: add((each) => each.shed),
+  };
+  const tails = known.flatMap((health) => (health.tailStallMs ? [health.tailStallMs] : []));
+  return {
+    ...first,
+    verdict: clientVerdict(merged),
+    figures: merged,
+    tailStallMs:
+      tails.length > 0
+        ? {
+            p99: Math.max(...tails.map((tail) => tail.p99)),
+            p999: Math.max(...tails.map((tail) => tail.p999)),
+          }
+        : null,
+    seconds: known.flatMap((health) => health.seconds),
+  };
+}
+
+/**
+ * "Where the tail went" with the client stall taken out of "server": the slowest 1 % or 0.1 %'s
+ * server time left, and their client stall (null when the phase has no client health).
+ */
+export function serverAndStall(
+  phase: PhaseSummary,
+  share: "p99" | "p999",
+): { serverMs: number; clientStallMs: number | null } {
+  const serverMs = phase.tail?.[share].serverMs ?? 0;
+  const stall = phase.client?.tailStallMs?.[share];
+  if (stall === undefined) return { serverMs, clientStallMs: null };
+  const clientStallMs = Math.min(stall, serverMs);
+  return { serverMs: Math.round((serverMs - clientStallMs) * 1000) / 1000, clientStallMs };
 }
 
 /** The first second of `seconds` whose client was the bottleneck, or null. */
