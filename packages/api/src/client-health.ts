@@ -74,3 +74,20 @@ export const ClientHealthSchema = z.object({
   seconds: z.array(ClientSecondSchema),
 });
 export type ClientHealth = z.infer<typeof ClientHealthSchema>;
+
+/**
+ * What a closed-loop phase leaves out (core's coordinatedOmissionNote): "strong" when its
+ * completions show it, and the open-loop equivalent just under its throughput.
+ */
+export const CoordinatedOmissionNoteSchema = z.object({
+  strength: z.enum(["note", "strong"]),
+  /** Longest stretch with no completion while every client was busy, ms. */
+  gapMs: z.number().min(0),
+  /** The slowest request over the p99. */
+  maxOverP99: z.number().min(0),
+  /** Requests per second of the open-loop equivalent. */
+  openLoopRateHz: z.number().min(1),
+  /** The `taillab run` flags that run it, e.g. `--rate 900/s`. */
+  flags: z.string(),
+});
+export type CoordinatedOmission = z.infer<typeof CoordinatedOmissionNoteSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ClientHealthSchema } from "./client-health.ts";
+import { ClientHealthSchema, CoordinatedOmissionNoteSchema } from "./client-health.ts";
 import { RunMarkerSchema } from "./live-tuning.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
@@ -226,6 +226,8 @@ export const PhaseSummarySchema = z.object({
    * every client was busy; absent for an open loop and in runs recorded before it was kept.
    */
   completionGapMs: z.number().min(0).optional(),
+  /** Closed loop: what it leaves out; absent for an open loop and in older runs. */
+  coordinatedOmission: CoordinatedOmissionNoteSchema.optional(),
   /** Whether TailLab's own client kept up (engine runs; absent when rebuilt from records). */
   client: ClientHealthSchema.optional(),
 });

@@ -1,4 +1,4 @@
-import type { PhaseSummary } from "@taillab/api";
+import type { CoordinatedOmission, PhaseSummary } from "@taillab/api";
 
 /**
  * What a closed loop leaves out (coordinated omission): each client waits for its answer before
@@ -20,18 +20,12 @@ export const COORDINATED_OMISSION_LIMITS = {
   rateShare: 0.9,
 } as const;
 
-export interface CoordinatedOmissionNote {
-  strength: "note" | "strong";
-  /** Longest stretch with no completion while every client was busy, ms (0 when unknown). */
-  gapMs: number;
-  /** max / p99 of the latency. */
-  maxOverP99: number;
-  /** A rate just under the measured throughput, requests per second (at least 1). */
-  openLoopRateHz: number;
-}
+export type CoordinatedOmissionNote = CoordinatedOmission;
 
 /** The note of a closed-loop phase, or null for an open loop (it measures from the schedule). */
-export function coordinatedOmissionNote(phase: PhaseSummary): CoordinatedOmissionNote | null {
+export function coordinatedOmissionNote(
+  phase: Omit<PhaseSummary, "coordinatedOmission">,
+): CoordinatedOmissionNote | null {
   if (phase.loop !== "closed") return null;
   const latency = phase.latencyMs;
   const gapMs = phase.completionGapMs ?? 0;
@@ -40,12 +34,13 @@ export function coordinatedOmissionNote(phase: PhaseSummary): CoordinatedOmissio
   const gapShows =
     latency !== null && gapMs >= limits.minimumGapMs && gapMs >= limits.gapOverP99 * latency.p99;
   const strong = gapShows || maxOverP99 >= limits.maxOverP99;
-  const measuredOpsPerSec = phase.steady?.opsPerSec ?? phase.opsPerSec;
+  const rateHz = openLoopRateHz(phase.steady?.opsPerSec ?? phase.opsPerSec);
   return {
     strength: strong ? "strong" : "note",
     gapMs,
     maxOverP99: Math.round(maxOverP99 * 10) / 10,
-    openLoopRateHz: openLoopRateHz(measuredOpsPerSec),
+    openLoopRateHz: rateHz,
+    flags: `--rate ${rateHz}/s`,
   };
 }
 
@@ -59,5 +54,5 @@ export function openLoopRateHz(opsPerSec: number): number {
 
 /** The CLI flags that rerun a phase as the open-loop equivalent. */
 export function openLoopFlags(note: CoordinatedOmissionNote): string {
-  return `--rate ${note.openLoopRateHz}/s`;
+  return note.flags;
 }

@@ -376,8 +376,17 @@ describe("PhaseAccount: completion gaps of a closed loop", () => {
     expect(summary.completionGapMs).toBeLessThanOrEqual(gapMs);
   });
 
+  it("makes the closed loop's coordinated-omission note part of its summary (the JSON's too)", () => {
+    const frozen = summaryOf(GET, twoClientsWithSilence(500_000, 1_000_000));
+    expect(frozen.coordinatedOmission).toMatchObject({ strength: "strong", gapMs: 500 });
+    expect(frozen.coordinatedOmission?.flags).toMatch(/^--rate \d+\/s$/);
+    const steady = summaryOf(GET, twoClientsWithSilence(0, 0));
+    expect(steady.coordinatedOmission?.strength).toBe("note");
+  });
+
   it("is kept for a closed loop only", () => {
     const open = summaryOf({ ...GET, loop: "open" }, twoClientsWithSilence(0, 0));
     expect(open.completionGapMs).toBeUndefined();
+    expect(open.coordinatedOmission).toBeUndefined();
   });
 });

@@ -30,6 +30,7 @@ import {
   type AttemptTimeline,
   type LogicalRequest,
 } from "./logical-request.ts";
+import { coordinatedOmissionNote } from "./coordinated-omission.ts";
 import { SteadyBuckets } from "./steady-buckets.ts";
 import { addToTail, mergeTail, tailBreakdown, type TailBuckets } from "./tail-breakdown.ts";
 
@@ -291,7 +292,7 @@ export class PhaseAccount {
     );
     const seconds = durationUs / 1e6;
     const latency = this.tallies.latency;
-    return {
+    const summary: PhaseSummary = {
       op,
       loop,
       requests: this.requestCount,
@@ -319,6 +320,8 @@ export class PhaseAccount {
       ...(hedgeBudgetPct === null ? {} : { hedge: this.hedgeSummary(hedgeBudgetPct) }),
       ...(loop === "closed" ? { completionGapMs: this.longestCompletionGapMs(segments) } : {}),
     };
+    const omission = coordinatedOmissionNote(summary);
+    return omission ? { ...summary, coordinatedOmission: omission } : summary;
   }
 
   /**
