@@ -26,7 +26,8 @@ export const clientHealthMessages: FeatureMessages = {
     shed: "{{count}} arrivals shed: the lab drops arrivals more than a second behind, so it keeps answering its knobs.",
     arrivalsKept:
       "Every arrival was kept: the {{missed}} that started late count from their schedule (the open loop's point).",
-    clientStall: "client stall",
+    tailStall:
+      "Of the slowest 1 %'s server time ({{serverMs}} ms with it), {{stallMs}} ms was the client's own stall: its worker could not run while the answer waited.",
     omission: {
       note: "Closed loop: each client waits for its answer, so slow moments send fewer requests and weigh less (coordinated omission).",
       strongGap:
@@ -58,7 +59,8 @@ export const clientHealthMessages: FeatureMessages = {
     shed: "已丢弃 {{count}} 个到达请求：实验室会丢弃落后超过一秒的到达请求，以便继续响应旋钮。",
     arrivalsKept:
       "保留了每一个到达请求：迟到启动的 {{missed}} 个从其调度时间开始计时（这正是开环的意义）。",
-    clientStall: "客户端停顿",
+    tailStall:
+      "最慢的 1 % 请求的服务器时间（含停顿为 {{serverMs}} 毫秒）中，有 {{stallMs}} 毫秒是客户端自身的停顿：应答等待时它的工作线程无法运行。",
     omission: {
       note: "闭环：每个客户端都要等到响应才发下一个请求，所以慢的时刻发出的请求更少、权重更低（协调遗漏）。",
       strongGap:

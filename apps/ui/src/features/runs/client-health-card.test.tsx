@@ -69,7 +69,26 @@ const FROZEN: PhaseSummary = {
   ttfbMs: null,
   transferMs: null,
   missedStarts: 0,
-  tail: null,
+  tail: {
+    p99: {
+      fromMs: 40,
+      requests: 40,
+      meanMs: 300,
+      clientQueueMs: 1,
+      hedgeWaitMs: 0,
+      serverMs: 290,
+      transferMs: 9,
+    },
+    p999: {
+      fromMs: 900,
+      requests: 4,
+      meanMs: 1000,
+      clientQueueMs: 1,
+      hedgeWaitMs: 0,
+      serverMs: 990,
+      transferMs: 9,
+    },
+  },
   completionGapMs: 980,
   client: {
     version: 1,
@@ -87,7 +106,7 @@ const FROZEN: PhaseSummary = {
     },
     workers: 1,
     clientsPerWorker: 8,
-    tailStallMs: { p99: 1, p999: 2 },
+    tailStallMs: { p99: 12.5, p999: 2 },
     arrivals: null,
     seconds: [],
   },
@@ -100,6 +119,9 @@ describe("ClientHealthCard", () => {
       "TailLab's own client was the bottleneck in this phase",
     );
     expect(screen.getByTestId("client-verdict").textContent).toContain("Try: more workers");
+    expect(screen.getByTestId("client-tail-stall").textContent).toContain(
+      "(290.0 ms with it), 12.5 ms was the client's own stall",
+    );
     const note = screen.getByTestId("omission-note");
     expect(note.dataset.strength).toBe("strong");
     expect(note.textContent).toContain("nothing completed for 980 ms while every client waited");

@@ -1,5 +1,5 @@
 import type { PhaseSummary, RunMeta } from "@taillab/api";
-import { coordinatedOmissionNote, openLoopFlags } from "@taillab/core";
+import { coordinatedOmissionNote, openLoopFlags, serverAndStall } from "@taillab/core";
 import { useTranslation } from "react-i18next";
 import { verdictText } from "../../shared/client-health-text.ts";
 import { PlayIcon } from "../../shared/icons.tsx";
@@ -21,6 +21,7 @@ export function ClientHealthCard({ phase, meta }: { phase: PhaseSummary; meta: R
   const note = coordinatedOmissionNote(phase);
   if (!client && !note) return null;
   const verdict = client ? verdictText(t, client.verdict, client.figures) : null;
+  const stall = phase.tail ? serverAndStall(phase, "p99") : null;
   const strongText =
     note?.strength !== "strong"
       ? null
@@ -42,6 +43,14 @@ export function ClientHealthCard({ phase, meta }: { phase: PhaseSummary; meta: R
               <strong>{t("bottleneckPhase")}</strong> {verdict?.reasons}. {verdict?.advice}
             </>
           )}
+        </p>
+      ) : null}
+      {stall && stall.clientStallMs !== null && stall.clientStallMs > 0 ? (
+        <p className="muted" data-testid="client-tail-stall">
+          {t("tailStall", {
+            serverMs: (phase.tail?.p99.serverMs ?? 0).toFixed(1),
+            stallMs: stall.clientStallMs.toFixed(1),
+          })}
         </p>
       ) : null}
       {client?.arrivals === "kept" ? (
