@@ -74,7 +74,7 @@ describe("the client's health in the text of a phase", () => {
       }),
     });
     expect(text).toContain("THE BOTTLENECK, not the server: a worker thread was busy");
-    expect(text).toContain("try more workers (--workers), or fewer clients or a lower rate");
+    expect(text).toContain("try: more workers (--workers); fewer clients or a lower rate");
     expect(text).toContain("Arrivals:          42 shed");
   });
 

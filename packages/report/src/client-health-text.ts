@@ -24,7 +24,7 @@ const ADVICE_TEXT: Record<ClientAdvice, string> = {
 
 function reasonsText(verdict: ClientVerdict): string {
   const advice = clientAdvice(verdict).map((each) => ADVICE_TEXT[each]);
-  return `${verdict.reasons.map((reason) => REASON_TEXT[reason]).join("; ")}; try ${advice.join(", or ")}`;
+  return `${verdict.reasons.map((reason) => REASON_TEXT[reason]).join("; ")}; try: ${advice.join("; ")}`;
 }
 
 /** The warning line a run prints while it runs, for a second whose client was the bottleneck. */
