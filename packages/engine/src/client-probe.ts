@@ -22,6 +22,16 @@ const DELAY_RESOLUTION_MS = 10;
 /** Stalls kept for requests still in flight: a request out longer sees only the newest. */
 const STALLS_KEPT = 1 << 14;
 
+/**
+ * This thread's CPU time (Node 23.9 on); a Node without it (an older Electron) counts none, so
+ * the CPU reasons stay silent there rather than count the whole process once per worker.
+ */
+function threadCpu(): { user: number; system: number } {
+  return typeof process.threadCpuUsage === "function"
+    ? process.threadCpuUsage()
+    : { user: 0, system: 0 };
+}
+
 export interface ClientProbeReport {
   samples: ClientSample[];
   /** Per operation: tail bucket, count, stall µs (core's StallTail). */
@@ -38,7 +48,7 @@ export class ClientProbe {
   private stallCount = 0;
   private probeTimer: NodeJS.Timeout | undefined;
   private probeDueUs = 0;
-  private cpuAt = process.threadCpuUsage();
+  private cpuAt = threadCpu();
   private readonly seconds = new Map<number, ClientSample>();
   private readonly stallTails = new Map<string, StallTail>();
 
@@ -89,9 +99,9 @@ export class ClientProbe {
   take(): ClientProbeReport {
     const now = this.clock();
     const second = this.secondAt(now);
-    const cpu = process.threadCpuUsage(this.cpuAt);
-    this.cpuAt = process.threadCpuUsage();
-    second.cpuUs += cpu.user + cpu.system;
+    const cpuAt = threadCpu();
+    second.cpuUs += cpuAt.user - this.cpuAt.user + (cpuAt.system - this.cpuAt.system);
+    this.cpuAt = cpuAt;
     if (this.delay.count > 0) {
       const p99Us = this.delay.percentile(99) / 1000 - DELAY_RESOLUTION_MS * 1000;
       second.eventLoopDelayP99Us = Math.max(second.eventLoopDelayP99Us, Math.max(0, p99Us));
