@@ -16,6 +16,7 @@ import {
   formatServerLost,
   formatSweepTable,
 } from "@taillab/report";
+import { ClientWarnings } from "./client-warnings.ts";
 import { readFile } from "node:fs/promises";
 import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
@@ -143,6 +144,7 @@ export async function runWithInterrupts(
   let runId: string | null = null;
   let cleanup: RunCleanup | null = null;
   const progress = createProgressDisplay(process.stderr);
+  const warnings = new ClientWarnings();
   try {
     const summary = await stoppableByInterrupt(
       (signal) =>
@@ -165,7 +167,14 @@ export async function runWithInterrupts(
               progress.clear();
               await shown.onMeasured?.(summary, pending);
             },
-            onProgress: (update) => progress.update(update),
+            onProgress: (update, { clientSeconds }) => {
+              const warning = warnings.next(clientSeconds);
+              if (warning) {
+                progress.clear();
+                printError(`${warning}\n`);
+              }
+              progress.update(update);
+            },
             onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
             onNotice: (message) => {
               progress.clear();

@@ -20,6 +20,7 @@ import {
   RunIndexEntrySchema,
   RunMetaSchema,
 } from "./stored-run.ts";
+import { ClientSecondSchema } from "./client-health.ts";
 
 /**
  * The contract between the UI and the backend: every call the desktop app (IPC) and the browser
@@ -272,6 +273,11 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     progress: RunProgressSchema,
     percentiles: LivePercentilesSchema.nullable(),
     intervals: LiveIntervalsSchema.nullable(),
+    /**
+     * The client's seconds that changed since the last event (whether TailLab kept up); absent
+     * from hosts that do not measure it (a distributed run's shards keep their own).
+     */
+    client: z.array(ClientSecondSchema).optional(),
   }),
   /** A distributed run's shards, whenever the Job or the run's folder shows a change. */
   z.object({ type: z.literal("shards"), runId: z.string(), status: ShardsStatusSchema }),

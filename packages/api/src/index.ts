@@ -27,3 +27,4 @@ export * from "./phase-account-delta.ts";
 export * from "./distributed-run.ts";
 export * from "./code-counts.ts";
 export * from "./run-name.ts";
+export * from "./client-health.ts";

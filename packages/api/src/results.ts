@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { codeCountsSchema } from "./code-counts.ts";
+import { ClientHealthSchema, CoordinatedOmissionNoteSchema } from "./client-health.ts";
 import { RunMarkerSchema } from "./live-tuning.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
@@ -253,6 +254,15 @@ export const PhaseSummarySchema = z.object({
   negativeIntervals: z.number().int().min(0).optional(),
   tail: TailBreakdownSchema.nullable(),
   hedge: HedgeSummarySchema.optional(),
+  /**
+   * Closed loop: the longest stretch (ms, in steady buckets) with no request completing while
+   * every client was busy; absent for an open loop and in runs recorded before it was kept.
+   */
+  completionGapMs: z.number().min(0).optional(),
+  /** Closed loop: what it leaves out; absent for an open loop and in older runs. */
+  coordinatedOmission: CoordinatedOmissionNoteSchema.optional(),
+  /** Whether TailLab's own client kept up (engine runs; absent when rebuilt from records). */
+  client: ClientHealthSchema.optional(),
 });
 export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
 

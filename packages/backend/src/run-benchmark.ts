@@ -13,6 +13,7 @@ import {
   type RunSummary,
 } from "@taillab/api";
 import {
+  mergeClientHealth,
   expandSweep,
   firstClientOfShard,
   isLiveSession,
@@ -108,8 +109,20 @@ export interface RunHooks {
  */
 export type LiveFigures = Pick<
   PhaseProgress,
-  "percentiles" | "intervals" | "encodeLatency" | "encodeRecentIntervals" | "ended"
+  | "percentiles"
+  | "intervals"
+  | "encodeLatency"
+  | "encodeRecentIntervals"
+  | "ended"
+  | "clientSeconds"
 >;
+
+/**
+ * How far behind its schedule the live lab's open loop may fall before arrivals are shed: a
+ * second is long beside the lab's latencies (tens of ms to a stall of a second or two), and short
+ * enough that a lecture sees a knob's effect within seconds.
+ */
+export const LIVE_LAB_BACKLOG_MS = 1000;
 
 /**
  * A shard of a distributed run (distributed/shard-run.ts): its share of every point, keys of its
@@ -335,7 +348,9 @@ function mergeRepetitions(repetitions: readonly PhaseResult[][], op: Operation):
   const account = new PhaseAccount(first.shape);
   try {
     for (const result of results) account.merge(result.account);
-    return { shape: first.shape, summary: account.summary(), account: account.snapshot() };
+    const client = mergeClientHealth(results.map((result) => result.summary.client));
+    const summary = { ...account.summary(), ...(client ? { client } : {}) };
+    return { shape: first.shape, summary, account: account.snapshot() };
   } finally {
     account.destroy();
   }
@@ -510,13 +525,15 @@ async function runPoints(
             }
           : {}),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
-        ...(tuner ? { tuner } : {}),
+        // The live lab answers its knobs: a backlog past the bound is shed, not kept for minutes.
+        ...(tuner ? { tuner, shedBacklogAfterMs: LIVE_LAB_BACKLOG_MS } : {}),
         onProgress: ({
           percentiles,
           intervals,
           encodeLatency,
           encodeRecentIntervals,
           ended,
+          clientSeconds,
           ...progress
         }) =>
           hooks.onProgress?.(
@@ -529,7 +546,7 @@ async function runPoints(
               p50Ms: percentiles?.p50Ms ?? null,
               p99Ms: percentiles?.p99Ms ?? null,
             },
-            { percentiles, intervals, encodeLatency, encodeRecentIntervals, ended },
+            { percentiles, intervals, encodeLatency, encodeRecentIntervals, ended, clientSeconds },
           ),
         onRecords: (records) => {
           for (const record of records) writtenKeys.add(record);

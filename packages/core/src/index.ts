@@ -44,3 +44,5 @@ export * from "./run-leftovers.ts";
 export * from "./error-codes.ts";
 export * from "./shard-result-check.ts";
 export * from "./visible-text.ts";
+export * from "./client-health.ts";
+export * from "./coordinated-omission.ts";

@@ -434,3 +434,42 @@ describe("PhaseAccount: one accounting however the requests are grouped", () => 
     },
   );
 });
+
+describe("PhaseAccount: completion gaps of a closed loop", () => {
+  /** Two clients answering every 5 ms from 0 to 2 s, but for nothing in [from, to) µs. */
+  function twoClientsWithSilence(fromUs: number, toUs: number): LogicalRequest[] {
+    const requests: LogicalRequest[] = [];
+    for (const client of [0, 1]) {
+      for (let endUs = 5_000; endUs <= 2_000_000; endUs += 5_000) {
+        if (endUs >= fromUs && endUs < toUs) continue;
+        requests.push(request(endUs - 1_000, [attempt(endUs - 1_000)], 0, { client }));
+      }
+    }
+    return requests;
+  }
+
+  it.each([
+    ["none without a silence", 0, 0, 0],
+    ["a frozen half second", 500_000, 1_000_000, 500],
+    ["a frozen 30 ms", 1_000_000, 1_030_000, 30],
+  ])("%s", (_name, fromUs, toUs, gapMs) => {
+    const summary = summaryOf(GET, twoClientsWithSilence(fromUs, toUs));
+    // The buckets of whole 10 ms: a silence may straddle one more, partly answered.
+    expect(summary.completionGapMs).toBeGreaterThanOrEqual(Math.max(0, gapMs - 10));
+    expect(summary.completionGapMs).toBeLessThanOrEqual(gapMs);
+  });
+
+  it("makes the closed loop's coordinated-omission note part of its summary (the JSON's too)", () => {
+    const frozen = summaryOf(GET, twoClientsWithSilence(500_000, 1_000_000));
+    expect(frozen.coordinatedOmission).toMatchObject({ strength: "strong", gapMs: 500 });
+    expect(frozen.coordinatedOmission?.flags).toMatch(/^--rate \d+\/s$/);
+    const steady = summaryOf(GET, twoClientsWithSilence(0, 0));
+    expect(steady.coordinatedOmission?.strength).toBe("note");
+  });
+
+  it("is kept for a closed loop only", () => {
+    const open = summaryOf({ ...GET, loop: "open" }, twoClientsWithSilence(0, 0));
+    expect(open.completionGapMs).toBeUndefined();
+    expect(open.coordinatedOmission).toBeUndefined();
+  });
+});

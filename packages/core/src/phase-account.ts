@@ -32,6 +32,7 @@ import {
   type LogicalRequest,
 } from "./logical-request.ts";
 import { emptyCodeCounts, ErrorCodeCounts } from "./error-codes.ts";
+import { coordinatedOmissionNote } from "./coordinated-omission.ts";
 import { SteadyBuckets } from "./steady-buckets.ts";
 import { addToTail, mergeTail, tailBreakdown, type TailBuckets } from "./tail-breakdown.ts";
 
@@ -301,7 +302,7 @@ export class PhaseAccount {
     );
     const seconds = durationUs / 1e6;
     const latency = this.tallies.latency;
-    return {
+    const summary: PhaseSummary = {
       op,
       loop,
       requests: this.requestCount,
@@ -322,7 +323,25 @@ export class PhaseAccount {
       ...(this.negativeIntervals > 0 ? { negativeIntervals: this.negativeIntervals } : {}),
       tail: latency.count > 0 ? tailBreakdown(this.tail) : null,
       ...(hedgeBudgetPct === null ? {} : { hedge: this.hedgeSummary(hedgeBudgetPct) }),
+      ...(loop === "closed" ? { completionGapMs: this.longestCompletionGapMs(segments) } : {}),
     };
+    const omission = coordinatedOmissionNote(summary);
+    return omission ? { ...summary, coordinatedOmission: omission } : summary;
+  }
+
+  /**
+   * The longest stretch, in whole steady buckets, with no request completing while every client
+   * of a segment was busy: what a closed loop's clients waited through without measuring it.
+   */
+  private longestCompletionGapMs(segments: readonly Segment[]): number {
+    let longest = 0;
+    for (const segment of segments) {
+      const { fromBucket, toBucket } = busyWindow(segment);
+      if (toBucket > fromBucket) {
+        longest = Math.max(longest, this.steady.longestSilence(fromBucket, toBucket));
+      }
+    }
+    return longest * STEADY_BUCKET_MS;
   }
 
   /** Every interval, in time order. */
@@ -555,14 +574,7 @@ export class PhaseAccount {
     let fromUs: number | null = null;
     let toUs = 0;
     for (const segment of [...segments].sort((a, b) => a.firstIntendedUs - b.firstIntendedUs)) {
-      let lastFirstStart = Number.NEGATIVE_INFINITY;
-      let firstLastEnd = Number.POSITIVE_INFINITY;
-      for (const [first, last] of segment.lanes.values()) {
-        lastFirstStart = Math.max(lastFirstStart, first);
-        firstLastEnd = Math.min(firstLastEnd, last);
-      }
-      const fromBucket = Math.ceil(lastFirstStart / STEADY_BUCKET_US);
-      const toBucket = Math.floor(firstLastEnd / STEADY_BUCKET_US);
+      const { fromBucket, toBucket } = busyWindow(segment);
       if (!(toBucket > fromBucket)) continue;
       const sums = this.steady.sum(fromBucket, toBucket);
       requests += sums.answers;
@@ -583,6 +595,23 @@ export class PhaseAccount {
       opsPerSec: round3(requests / seconds),
     };
   }
+}
+
+/**
+ * A segment's window from the last client's first start to the first client's last answer,
+ * trimmed to whole steady buckets: where every client was busy.
+ */
+function busyWindow(segment: Segment): { fromBucket: number; toBucket: number } {
+  let lastFirstStart = Number.NEGATIVE_INFINITY;
+  let firstLastEnd = Number.POSITIVE_INFINITY;
+  for (const [first, last] of segment.lanes.values()) {
+    lastFirstStart = Math.max(lastFirstStart, first);
+    firstLastEnd = Math.min(firstLastEnd, last);
+  }
+  return {
+    fromBucket: Math.ceil(lastFirstStart / STEADY_BUCKET_US),
+    toBucket: Math.floor(firstLastEnd / STEADY_BUCKET_US),
+  };
 }
 
 /** The five figures' histograms of an account's snapshot, encoded (empty ones too). */

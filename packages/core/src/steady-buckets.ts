@@ -40,6 +40,23 @@ export class SteadyBuckets {
     return { answers, bytes };
   }
 
+  /**
+   * The longest run of buckets without an answer from `fromBucket` up to, not including,
+   * `toBucket`: how long nothing completed (a closed loop's clients all waiting on a frozen server).
+   */
+  longestSilence(fromBucket: number, toBucket: number): number {
+    let longest = 0;
+    let run = 0;
+    for (let bucket = fromBucket; bucket < toBucket; bucket += 1) {
+      const chunkIndex = Math.floor(bucket / CHUNK_BUCKETS);
+      const chunk = this.chunks.get(chunkIndex);
+      const answers = chunk ? (chunk[2 * (bucket - chunkIndex * CHUNK_BUCKETS)] as number) : 0;
+      run = answers > 0 ? 0 : run + 1;
+      longest = Math.max(longest, run);
+    }
+    return longest;
+  }
+
   /** bucket, answers, bytes, … of each bucket with an answer, lowest first (a delta's `steady`). */
   flattened(): number[] {
     const values: number[] = [];

@@ -10,6 +10,7 @@ import {
   parseOperationMix,
   parseRangeChoice,
   parseSizeDistribution,
+  latencyParts,
   PhaseAccount,
   requestClass,
   sendsBackups,
@@ -20,6 +21,7 @@ import {
 } from "@taillab/core";
 import { parentPort, workerData } from "node:worker_threads";
 import type { LogicalResult, SendAttempt } from "./logical-request.ts";
+import { ClientProbe } from "./client-probe.ts";
 import { createObjectContent } from "./object-content.ts";
 import { ScheduleClaims } from "./open-loop-schedule.ts";
 import { createRunClock } from "./run-clock.ts";
@@ -127,6 +129,8 @@ interface PhaseRun {
   finished: FinishedRequest[];
   foldScheduled: boolean;
   mix: MixState | null;
+  /** This worker's own health while the phase runs. */
+  probe: ClientProbe;
 }
 
 /** A logical request as it ended, before it is folded into the accounts and records. */
@@ -219,6 +223,7 @@ function foldRequest(
     winner: result.winner,
   };
   accountFor(run, op).add(request);
+  noteClientStall(run, request);
   if (!init.collectRecords) return;
   result.attempts.forEach(({ attempt, replica, outcome }, index) => {
     run.records.push({
@@ -241,6 +246,15 @@ function foldRequest(
       measured: origin.measured,
     });
   });
+}
+
+/** A measured answer's latency, and the part of its server time this worker could not run. */
+function noteClientStall(run: PhaseRun, request: LogicalRequest): void {
+  const parts = request.measured ? latencyParts(request) : null;
+  const winner = request.winner === null ? undefined : request.attempts[request.winner];
+  if (!parts || !winner) return;
+  const stallUs = run.probe.stallWithin(winner.sentUs, winner.firstByteUs);
+  run.probe.noteAnswer(request.op, winner.endUs, parts.latencyUs, stallUs);
 }
 
 function transportFor(replica: number) {
@@ -497,6 +511,7 @@ async function runRequest(
     client,
     measured: run.command.measured && (mix === null || intendedStartUs >= mix.order.warmupEndUs),
   };
+  if (origin.measured) run.probe.noteStart(intendedStartUs, clock(), run.command.schedule !== null);
   const planned = mix ? planMixRequest(run, mix, origin) : planPhaseRequest(run.command, index);
   const { withBackups, single } = setup.executorsOn(run.signal);
   const executor = planned.backups ? withBackups : single;
@@ -511,6 +526,13 @@ async function runRequest(
     if (winner) Atomics.add(mix.movedBytes, 0, BigInt(winner.outcome.bytes));
   }
   recordRequest(run, planned.op, planned.key, origin, result);
+  if (init.holdLoopAfterAnswerMs > 0) holdEventLoop(init.holdLoopAfterAnswerMs);
+}
+
+/** Tests only: keeps this worker's event loop busy, as a client with too much to do would. */
+function holdEventLoop(ms: number): void {
+  const untilUs = clock() + ms * 1000;
+  while (clock() < untilUs);
 }
 
 /**
@@ -605,6 +627,12 @@ async function runOpenLoop(run: PhaseRun, claims: ScheduleClaims): Promise<void>
       await claims.nextRelease();
       continue;
     }
+    // A live lab answers its knobs: arrivals too far behind are dropped, and counted.
+    const shedAfterMs = init.shedBacklogAfterMs;
+    if (shedAfterMs !== null && clock() - claim.intendedStartUs > shedAfterMs * 1000) {
+      run.probe.noteShed(clock());
+      continue;
+    }
     inFlight += 1;
     void runRequest(run, claim.index, claim.intendedStartUs, init.firstClient).finally(finished);
   }
@@ -645,8 +673,7 @@ function report(run: PhaseRun, final: boolean): void {
   const deltas = [...run.accounts]
     .filter(([, account]) => final || account.hasNews)
     .map(([op, account]) => ({ op, delta: account.takeDelta() }));
-  if (deltas.length === 0 && run.records.length === 0) return;
-  send({ type: "report", deltas, records: run.records });
+  send({ type: "report", deltas, records: run.records, health: run.probe.take() });
   run.records = [];
 }
 
@@ -671,6 +698,7 @@ async function runPhase(command: PhaseCommand): Promise<void> {
     finished: [],
     foldScheduled: false,
     mix: command.mix ? mixState(command.mix) : null,
+    probe: new ClientProbe(clock, init.workerIndex),
   };
   const reporter = setInterval(() => {
     // Another worker found the server lost: this one's requests in flight are cut off too.
@@ -689,6 +717,7 @@ async function runPhase(command: PhaseCommand): Promise<void> {
     }
   } finally {
     clearInterval(reporter);
+    run.probe.stop();
   }
   report(run, true);
   for (const account of run.accounts.values()) account.destroy();

@@ -1,4 +1,5 @@
 import type {
+  ClientSecond,
   HedgeOptions,
   IntervalStats,
   LivePercentiles,
@@ -25,6 +26,8 @@ import {
   sendsBackups,
   livePercentilesOf,
   encodeTally,
+  tallyPercentileUs,
+  ClientHealthAccount,
   INTERVAL_US,
   type EncodedTally,
   type PhaseAccountDelta,
@@ -121,6 +124,13 @@ export interface PointRunOptions {
    * run. Without it the point goes on.
    */
   serverAnswers?: () => Promise<boolean>;
+  /**
+   * An open loop that must keep answering (the live lab): arrivals more than this behind their
+   * schedule are shed and counted rather than sent. Without it every arrival is sent, however late.
+   */
+  shedBacklogAfterMs?: number;
+  /** Tests only: each worker busy-waits this long after each answer, holding its event loop. */
+  holdLoopAfterAnswerMs?: number;
 }
 
 /** One operation of one phase as it ended. */
@@ -156,6 +166,8 @@ export interface PhaseProgress {
   encodeRecentIntervals(seconds: number): RecentIntervals | null;
   /** The phase has ended: these are its last figures, with every request it measured. */
   ended: boolean;
+  /** The client's seconds that changed since the last progress (core's client health). */
+  clientSeconds: ClientSecond[];
 }
 
 /** Seconds a phase keeps in memory by default: a minute of percentiles over time. */
@@ -398,6 +410,7 @@ class PhaseProgressMeter {
     accounts: ReadonlyMap<Operation, PhaseAccount>,
     fallbackOp: Operation,
     ended: boolean,
+    clientSeconds: ClientSecond[],
   ): PhaseProgress {
     const nowMs = Date.now();
     let done = 0;
@@ -425,6 +438,7 @@ class PhaseProgressMeter {
         busiest && busiest.latency.count > 0 ? encodeTally(busiest.latency) : null,
       encodeRecentIntervals: (seconds) => busiest?.recentIntervals(seconds) ?? null,
       ended,
+      clientSeconds,
     };
   }
 }
@@ -503,6 +517,8 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       // released beyond them waits in the schedule, late and measured from its intended start,
       // rather than in undici's queue, where thousands cost memory and CPU and measure the same.
       maxOutstanding: clients,
+      shedBacklogAfterMs: options.shedBacklogAfterMs ?? null,
+      holdLoopAfterAnswerMs: options.holdLoopAfterAnswerMs ?? 0,
     };
     firstClient += clients;
     return new Worker(engineWorkerUrl("client-worker"), {
@@ -573,6 +589,13 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         }
         return account;
       };
+      const health = new ClientHealthAccount({
+        availableCores: availableParallelism(),
+        workers: workers.length,
+        clients: shares.reduce((sum, clients) => sum + clients, 0),
+        loop,
+        sheds: openLoop !== null && options.shedBacklogAfterMs !== undefined,
+      });
       // Summaries in the order the mix names its operations, whatever answered first.
       for (const op of order.mix ? mixOperations(order.mix.workload) : [order.op]) accountOf(op);
       const nextIndex = new SharedArrayBuffer(4);
@@ -587,9 +610,13 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         if (message.type !== "report") return;
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);
         if (message.records.length > 0) onRecords?.(message.records);
+        for (const sample of message.health.samples) health.add(sample);
+        for (const { op, buckets } of message.health.stallTails) health.addStallTail(op, buckets);
       };
       const report = (ended: boolean) => {
-        if (order.measured && meter) onProgress?.(meter.progress(accounts, order.op, ended));
+        if (order.measured && meter) {
+          onProgress?.(meter.progress(accounts, order.op, ended, health.takeChangedSeconds()));
+        }
       };
       const handOverIntervals = (beforeIndex: number) => {
         for (const [op, account] of accounts) {
@@ -654,7 +681,10 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         handOverIntervals(Number.POSITIVE_INFINITY);
         const phases = [...accounts.values()].map((account) => ({
           shape: account.shape,
-          summary: account.summary(),
+          summary: {
+            ...account.summary(),
+            client: health.health(account.shape.op, tailOf(account)),
+          },
           account: account.snapshot(),
         }));
         return {
@@ -691,6 +721,15 @@ async function waitAtGate(
   const startedAtMs = await spinUntil(startAtEpochMs);
   onStarted?.(startedAtMs);
   return Math.round((startAtEpochMs - runStartEpochMs) * 1000);
+}
+
+/** A phase's p99 and p99.9 (µs), which pick the slowest requests; null before an answer. */
+function tailOf(account: PhaseAccount): { p99: number; p999: number } | null {
+  if (account.latency.count === 0) return null;
+  return {
+    p99: tallyPercentileUs(account.latency, 99),
+    p999: tallyPercentileUs(account.latency, 99.9),
+  };
 }
 
 /** Request numbers the workers took: from the closed loop's counter, or the open loop's claims. */

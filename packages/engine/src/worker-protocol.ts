@@ -8,6 +8,7 @@ import type {
   Workload,
 } from "@taillab/api";
 import type { PhaseAccountDelta } from "@taillab/core";
+import type { ClientProbeReport } from "./client-probe.ts";
 import type { ScheduleBuffers } from "./open-loop-schedule.ts";
 import type { ServerLoss } from "./server-health.ts";
 import type { TransportTarget } from "./transport/index.ts";
@@ -46,6 +47,13 @@ export interface WorkerInit {
    * Beyond it, released requests wait in the schedule (late, and counted so).
    */
   maxOutstanding: number;
+  /**
+   * Open loop of a live lab: an arrival claimed more than this after its intended start is shed
+   * (dropped and counted), so the backlog stays bounded; null keeps every arrival.
+   */
+  shedBacklogAfterMs: number | null;
+  /** Tests only: the worker busy-waits this long after each answer (0: never). */
+  holdLoopAfterAnswerMs: number;
 }
 
 export interface PhaseCommand {
@@ -105,6 +113,8 @@ export interface WorkerReport {
   type: "report";
   deltas: { op: Operation; delta: PhaseAccountDelta }[];
   records: RequestRecord[];
+  /** The worker's own health since its last report. */
+  health: ClientProbeReport;
 }
 
 export type WorkerMessage =

@@ -150,6 +150,41 @@ describe("renderRunReport", () => {
     expect(page).not.toContain("Latency by request index");
   });
 
+  it("says whether TailLab's client kept up, and what the closed loop left out, in both languages", () => {
+    const run = syntheticRun({});
+    const [phase] = run.summary.points[0]?.phases ?? [];
+    if (!phase) throw new Error("the synthetic run has no phase");
+    phase.client = {
+      version: 1,
+      verdict: { keptUp: false, reasons: ["cpu"] },
+      figures: {
+        cpuCores: 1.9,
+        availableCores: 2,
+        busiestWorkerCpu: 0.95,
+        eventLoopDelayP99Ms: 3,
+        stallShare: 0.05,
+        starts: 100,
+        missedStarts: 0,
+        behindMs: 0,
+        shed: 0,
+      },
+      workers: 2,
+      clientsPerWorker: 2,
+      tailStallMs: { p99: 12.5, p999: 40 },
+      arrivals: null,
+      seconds: [],
+    };
+    const english = renderRunReport(run, { language: "en" });
+    expect(english).toContain('data-client="bottleneck"');
+    expect(english).toContain("own client was the bottleneck in this phase");
+    expect(english).toContain("running the server on another machine");
+    expect(english).toMatch(/data-omission="(note|strong)"/);
+    expect(english).toMatch(/taillab run --rate \d+\/s/);
+    const chinese = renderRunReport(run, { language: "zh-CN" });
+    expect(chinese).toContain("瓶颈是 TailLab 自己的客户端");
+    expect(chinese).toContain("协调遗漏");
+  });
+
   it("has the same messages in every language, none empty", () => {
     const keys = (language: ReportLanguage) => Object.keys(REPORT_MESSAGES[language]).sort();
     expect(keys("zh-CN")).toEqual(keys("en"));

@@ -60,6 +60,7 @@ import { PALETTES, runColors } from "./palette.ts";
 import {
   environmentRows,
   hasHedgeCost,
+  clientHealthNotes,
   hedgeTable,
   tailTable,
   keyValueTable,
@@ -203,6 +204,7 @@ function phaseCharts(
     parts.push(percentilesOverTimeChart(nextId("time"), messages, overTime.intervals));
   }
   if (phase.tail) parts.push(tailTable(messages, phase.tail));
+  parts.push(clientHealthNotes(messages, phase));
   if (!analysis.stored) {
     parts.push(markup`<p class="note">${opLabel}: ${messages.noHistogram}</p>`);
   } else if (!analysis.analysis) {

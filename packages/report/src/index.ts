@@ -10,3 +10,4 @@ export * from "./report-format.ts";
 export * from "./distributed-text.ts";
 export * from "./palette.ts";
 export type { CjkFont } from "./report-page.ts";
+export * from "./client-health-text.ts";

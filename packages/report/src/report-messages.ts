@@ -1,5 +1,5 @@
-import type { Operation, RequestMode, RunStatus } from "@taillab/api";
-import { MISSED_START_TOLERANCE_MS, type PointParam } from "@taillab/core";
+import type { ClientBottleneck, Operation, RequestMode, RunStatus } from "@taillab/api";
+import { MISSED_START_TOLERANCE_MS, type ClientAdvice, type PointParam } from "@taillab/core";
 import { formatInteger } from "./report-format.ts";
 
 export type ReportLanguage = "en" | "zh-CN";
@@ -113,6 +113,21 @@ export interface ReportMessages {
   tailSlowest: (share: string) => string;
   tailHeaders: readonly [string, string, string, string, string, string, string, string];
   tailNote: string;
+  /** Whether TailLab's own client kept up in a phase, and what a closed loop leaves out. */
+  client: {
+    keptUp: string;
+    bottleneck: (reasons: string, advice: string) => string;
+    reasons: Record<ClientBottleneck, string>;
+    advice: Record<ClientAdvice, string>;
+    or: string;
+    tailStall: (p99Ms: string, p999Ms: string) => string;
+    arrivalsKept: (missed: string) => string;
+    arrivalsShed: (shed: string) => string;
+    omissionNote: string;
+    omissionGap: (gapMs: string, p99Ms: string) => string;
+    omissionMax: (ratio: string) => string;
+    rerun: (flags: string) => string;
+  };
   /** Under a table whose p99.9 of some phase is marked * (fewer than 1 000 answered requests). */
   p999Note: string;
   maxColumn: string;
@@ -374,6 +389,37 @@ const en: ReportMessages = {
   ],
   tailNote:
     "The slowest requests' time, part by part: waiting in the client (schedule, signing, a free connection), waiting for a backup to be sent, waiting for the server's first byte, and receiving the body. The parts add up to the mean.",
+  client: {
+    keptUp: "TailLab's client kept up.",
+    bottleneck: (reasons, advice) =>
+      `TailLab's own client was the bottleneck in this phase, not the server: ${reasons}. Try ${advice}.`,
+    reasons: {
+      cpu: "its CPU use was near the cores it may use",
+      "clients-per-worker":
+        "a worker thread was busy nearly all the time (too many clients per worker)",
+      "event-loop-delay": "its workers could not run for a tenth or more of the latency measured",
+      "schedule-behind": "the open loop fell behind its schedule",
+    },
+    advice: {
+      "fewer-clients": "fewer clients or a lower rate",
+      "more-workers": "more workers",
+      "server-elsewhere": "running the server on another machine",
+    },
+    or: ", or ",
+    tailStall: (p99Ms, p999Ms) =>
+      `Of the slowest requests' server time, the client's own stall (its worker could not run while the answer waited): ${p99Ms} ms for the slowest 1 %, ${p999Ms} ms for the slowest 0.1 %.`,
+    arrivalsKept: (missed) =>
+      `Every arrival was kept: the ${missed} that started late count from their schedule (the open loop's point).`,
+    arrivalsShed: (shed) =>
+      `${shed} arrivals were shed: the live lab drops arrivals more than a second behind, so it keeps answering its knobs.`,
+    omissionNote:
+      "Closed loop: each client waits for its answer, so slow moments send fewer requests and weigh less (coordinated omission).",
+    omissionGap: (gapMs, p99Ms) =>
+      `Coordinated omission: nothing completed for ${gapMs} ms while every client waited (p99 ${p99Ms} ms); the percentiles leave out what requests arriving then would have seen.`,
+    omissionMax: (ratio) =>
+      `Coordinated omission: the slowest request took ${ratio}× the p99; the percentiles leave out what requests arriving during it would have seen.`,
+    rerun: (flags) => `The open-loop equivalent, just under this throughput: taillab run ${flags}`,
+  },
 
   latency: "Latency",
   latencyMs: "Latency (ms)",
@@ -645,6 +691,36 @@ const zhCN: ReportMessages = {
   ],
   tailNote:
     "最慢请求的时间按阶段拆分:在客户端等待(调度、签名、空闲连接)、等待备份请求发出、等待服务器的首字节、接收响应体。各部分之和等于平均值。",
+  client: {
+    keptUp: "TailLab 的客户端跟上了。",
+    bottleneck: (reasons, advice) =>
+      `在这个阶段,瓶颈是 TailLab 自己的客户端,而不是服务器:${reasons}。建议:${advice}。`,
+    reasons: {
+      cpu: "它的 CPU 使用接近可用的核心数",
+      "clients-per-worker": "某个工作线程几乎一直忙碌(每个工作线程的客户端太多)",
+      "event-loop-delay": "在测得的延迟中,有十分之一以上的时间它的工作线程无法运行",
+      "schedule-behind": "开环落后于它的调度",
+    },
+    advice: {
+      "fewer-clients": "减少客户端或降低速率",
+      "more-workers": "增加工作线程",
+      "server-elsewhere": "把服务器放到另一台机器上运行",
+    },
+    or: ",或",
+    tailStall: (p99Ms, p999Ms) =>
+      `最慢请求的服务器时间中,客户端自身停顿(应答到达时工作线程无法运行)的部分:最慢的 1 % 为 ${p99Ms} ms,最慢的 0.1 % 为 ${p999Ms} ms。`,
+    arrivalsKept: (missed) =>
+      `保留了每一个到达请求:迟到启动的 ${missed} 个从其调度时间开始计时(这正是开环的意义)。`,
+    arrivalsShed: (shed) =>
+      `丢弃了 ${shed} 个到达请求:实验室会丢弃落后超过一秒的到达请求,以便继续响应旋钮。`,
+    omissionNote:
+      "闭环:每个客户端都要等到响应才发下一个请求,所以慢的时刻发出的请求更少、权重更低(协调遗漏)。",
+    omissionGap: (gapMs, p99Ms) =>
+      `协调遗漏:在所有客户端都在等待时,${gapMs} ms 内没有任何请求完成(p99 ${p99Ms} ms);这些百分位数没有包含那时到达的请求会经历的延迟。`,
+    omissionMax: (ratio) =>
+      `协调遗漏:最慢的请求用了 p99 的 ${ratio} 倍;这些百分位数没有包含在此期间到达的请求会经历的延迟。`,
+    rerun: (flags) => `等效的开环,速率略低于此吞吐量:taillab run ${flags}`,
+  },
 
   latency: "延迟",
   latencyMs: "延迟 (ms)",

@@ -12,7 +12,7 @@ import {
   type RunSummary,
   type TailBreakdown,
 } from "@taillab/api";
-import { p999IsMax } from "@taillab/core";
+import { clientAdvice, coordinatedOmissionNote, p999IsMax } from "@taillab/core";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
 import {
   formatDateTime,
@@ -472,4 +472,48 @@ export function testbedTable(messages: ReportMessages, summary: RunSummary): Saf
       </tbody>
     </table>
   </div>`;
+}
+
+/** Whether TailLab's own client kept up in a phase, its arrivals, and a closed loop's omissions. */
+export function clientHealthNotes(messages: ReportMessages, phase: PhaseSummary): SafeHtml {
+  const words = messages.client;
+  const client = phase.client;
+  const lines: SafeHtml[] = [];
+  if (client) {
+    const { verdict, figures } = client;
+    const reasons = verdict.reasons.map((reason) => words.reasons[reason]).join("; ");
+    const advice = clientAdvice(verdict)
+      .map((each) => words.advice[each])
+      .join(words.or);
+    lines.push(
+      verdict.keptUp
+        ? markup`<p class="note" data-client="kept-up">${words.keptUp}</p>`
+        : markup`<p class="note warning" data-client="bottleneck"><strong>${words.bottleneck(reasons, advice)}</strong></p>`,
+    );
+    if (client.tailStallMs) {
+      const { p99, p999 } = client.tailStallMs;
+      lines.push(markup`<p class="note">${words.tailStall(formatMs(p99), formatMs(p999))}</p>`);
+    }
+    if (client.arrivals === "kept") {
+      lines.push(
+        markup`<p class="note">${words.arrivalsKept(formatInteger(figures.missedStarts))}</p>`,
+      );
+    } else if (client.arrivals === "shed") {
+      lines.push(markup`<p class="note">${words.arrivalsShed(formatInteger(figures.shed))}</p>`);
+    }
+  }
+  const note = coordinatedOmissionNote(phase);
+  if (note) {
+    const p99 = phase.latencyMs?.p99 ?? 0;
+    const text =
+      note.strength === "note"
+        ? words.omissionNote
+        : note.gapMs > 0 && note.gapMs >= 10 * p99
+          ? words.omissionGap(formatInteger(note.gapMs), formatMs(p99))
+          : words.omissionMax(String(note.maxOverP99));
+    lines.push(
+      markup`<p class="note${note.strength === "strong" ? " warning" : ""}" data-omission="${note.strength}">${text} ${words.rerun(note.flags)}</p>`,
+    );
+  }
+  return markup`${lines}`;
 }

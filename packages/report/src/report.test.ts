@@ -112,6 +112,9 @@ describe("s3bench text", () => {
         "Write times Min:         0.001500 s",
         "Client queue p50 / p99: n/a   service: 3.000 ms / 9.250 ms",
         "TTFB p50 / p99:         3.000 ms / 9.250 ms   transfer: n/a",
+        // Every closed-loop phase says what it leaves out, and how to measure it instead.
+        "Closed loop:       each client waits for its answer, so slow moments send fewer requests and weigh less (coordinated omission).",
+        "                   For what a request arriving at any moment sees, run the open loop just under this throughput: --rate 870/s",
         "",
       ].join("\n"),
     );

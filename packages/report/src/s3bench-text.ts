@@ -1,5 +1,7 @@
+import { clientHealthLines, coordinatedOmissionLines } from "./client-health-text.ts";
 import {
   MISSED_START_TOLERANCE_MS,
+  serverAndStall,
   valueRange,
   type ParamDifference,
   type PointParam,
@@ -67,6 +69,8 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
       : [`${word} times: none (no request succeeded)`]),
     ...timelineLines(phase),
     ...hedgeLines(phase),
+    ...clientHealthLines(phase),
+    ...coordinatedOmissionLines(phase),
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -96,13 +100,16 @@ function timelineLines(phase: PhaseSummary): string[] {
       `Steady throughput: ${steady.throughputMBps.toFixed(2)} MB/s, ${steady.opsPerSec.toFixed(1)} ops/s (${(steady.durationMs / 1000).toFixed(3)} s with every client busy)`,
     );
   }
-  for (const [share, slowest] of [
-    ["1 %", phase.tail?.p99],
-    ["0.1 %", phase.tail?.p999],
+  for (const [share, key] of [
+    ["1 %", "p99"],
+    ["0.1 %", "p999"],
   ] as const) {
+    const slowest = phase.tail?.[key];
     if (!slowest || slowest.requests === 0) continue;
+    const { serverMs, clientStallMs } = serverAndStall(phase, key);
+    const stall = clientStallMs === null ? "" : `, client stall ${ms(clientStallMs)}`;
     lines.push(
-      `Slowest ${share} (>= ${ms(slowest.fromMs)}, ${slowest.requests} requests, mean ${ms(slowest.meanMs)}): client queue ${ms(slowest.clientQueueMs)}, backup wait ${ms(slowest.hedgeWaitMs)}, server ${ms(slowest.serverMs)}, transfer ${ms(slowest.transferMs)}`,
+      `Slowest ${share} (>= ${ms(slowest.fromMs)}, ${slowest.requests} requests, mean ${ms(slowest.meanMs)}): client queue ${ms(slowest.clientQueueMs)}, backup wait ${ms(slowest.hedgeWaitMs)}${stall}, server ${ms(serverMs)}, transfer ${ms(slowest.transferMs)}`,
     );
   }
   return lines;

@@ -6,6 +6,7 @@ import { experimentsMessages } from "../features/experiments/messages.ts";
 import { kubernetesMessages } from "../features/kubernetes/messages.ts";
 import { liveRunMessages } from "../features/live-run/messages.ts";
 import { runsMessages } from "../features/runs/messages.ts";
+import { clientHealthMessages } from "../shared/client-health-messages.ts";
 import { codedMessages } from "../shared/coded-messages.ts";
 import { commonMessages } from "../shared/messages.ts";
 import { appMessages } from "./messages.ts";
@@ -28,6 +29,7 @@ export const MESSAGES: Record<string, FeatureMessages> = {
   runs: runsMessages,
   compare: compareMessages,
   kubernetes: kubernetesMessages,
+  client: clientHealthMessages,
 };
 
 export const LANGUAGES: Language[] = ["en", "zh-CN"];

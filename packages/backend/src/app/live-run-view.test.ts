@@ -1,4 +1,4 @@
-import type { IntervalStats, RunProgress } from "@taillab/api";
+import type { ClientSecond, IntervalStats, RunProgress } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { LiveRunView } from "./live-run-view.ts";
 
@@ -64,5 +64,28 @@ describe("LiveRunView", () => {
       op: "HEAD",
       intervals: [second(3, 9)],
     });
+  });
+
+  it("sends each changed second of the client's health once, the newest figures of each", () => {
+    const client = (startS: number, keptUp: boolean): ClientSecond => ({
+      startMs: startS * 1000,
+      cpuCores: 0.5,
+      availableCores: 2,
+      busiestWorkerCpu: 0.5,
+      eventLoopDelayP99Ms: 1,
+      stallShare: keptUp ? 0 : 0.5,
+      starts: 10,
+      missedStarts: 0,
+      behindMs: 0,
+      shed: 0,
+      verdict: { keptUp, reasons: keptUp ? [] : ["event-loop-delay"] },
+    });
+    const view = new LiveRunView();
+    view.startPhase(0, "GET");
+    const figures = { percentiles: PERCENTILES, intervals: [] };
+    view.update(PROGRESS, { ...figures, clientSeconds: [client(0, true)] });
+    view.update(PROGRESS, { ...figures, clientSeconds: [client(0, false), client(1, true)] });
+    expect(view.progressEvent(PROGRESS).client).toEqual([client(0, false), client(1, true)]);
+    expect(view.progressEvent(PROGRESS).client).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import type {
+  ClientSecond,
   IntervalStats,
   LivePercentiles,
   Operation,
@@ -21,6 +22,7 @@ export class LiveRunView {
   private op: Operation | null = null;
   private percentiles: LivePercentiles | null = null;
   private readonly changed = new Map<number, IntervalStats>();
+  private readonly clientChanged = new Map<number, ClientSecond>();
 
   /** A measured phase starts: its figures start afresh. */
   startPhase(pointIndex: number, op: Operation): void {
@@ -28,9 +30,14 @@ export class LiveRunView {
     this.op = op;
     this.percentiles = null;
     this.changed.clear();
+    this.clientChanged.clear();
   }
 
-  update(progress: RunProgress, live: Pick<LiveFigures, "percentiles" | "intervals">): void {
+  update(
+    progress: RunProgress,
+    live: Pick<LiveFigures, "percentiles" | "intervals"> &
+      Partial<Pick<LiveFigures, "clientSeconds">>,
+  ): void {
     if (progress.op !== this.op) {
       // A mix shows its busiest operation, which can change: its intervals start afresh.
       this.op = progress.op;
@@ -38,12 +45,15 @@ export class LiveRunView {
     }
     this.percentiles = live.percentiles;
     for (const interval of live.intervals) this.changed.set(interval.startMs, interval);
+    for (const second of live.clientSeconds ?? []) this.clientChanged.set(second.startMs, second);
   }
 
   /** The event for `progress`, with the intervals that changed since the last event. */
   progressEvent(progress: RunProgress): ProgressEvent {
     const intervals = [...this.changed.values()].sort((a, b) => a.startMs - b.startMs);
     this.changed.clear();
+    const client = [...this.clientChanged.values()].sort((a, b) => a.startMs - b.startMs);
+    this.clientChanged.clear();
     return {
       type: "progress",
       progress,
@@ -52,6 +62,7 @@ export class LiveRunView {
         intervals.length > 0 && this.op !== null
           ? { pointIndex: this.pointIndex, op: this.op, intervals }
           : null,
+      ...(client.length > 0 ? { client } : {}),
     };
   }
 }

@@ -86,6 +86,10 @@ describe("the live tail lab", () => {
     const get = summary.points[0]?.phases.find((phase) => phase.op === "GET");
     expect(get?.errorsByCode).toEqual({});
     expect(get?.hedge?.attempts).toBeGreaterThan(get?.requests ?? 0);
+    // The lab bounds its backlog: arrivals too far behind are shed and counted, not kept.
+    expect(get?.client?.arrivals).toBe("shed");
+    expect(get?.client?.figures.shed).toBeGreaterThanOrEqual(0);
+    expect(get?.client?.seconds.length).toBeGreaterThan(0);
     const seconds = intervals.find((phase) => phase.op === "GET")?.intervals ?? [];
     expect(seconds.some((second) => (second.backups ?? 0) > 0)).toBe(true);
     expect(seconds.filter((second) => second.startMs + 1000 <= marker.atMs)).not.toHaveLength(0);

@@ -1,4 +1,5 @@
 import type {
+  ClientSecond,
   ActiveRun,
   ApiError,
   IntervalStats,
@@ -62,6 +63,8 @@ export interface LiveRunState {
   doneBefore: number;
   elapsedBefore: number;
   overTime: OverTimeSeries | null;
+  /** The client's newest seconds (whether TailLab kept up), by start; the phase's last minute. */
+  client: ClientSecond[];
   /**
    * The latest phase that measured reads or writes (not the cleanup's DELETEs): what the screen
    * keeps showing once the run is over.
@@ -96,6 +99,7 @@ export const IDLE_RUN: LiveRunState = {
   requestCount: 0,
   series: null,
   progress: null,
+  client: [],
   percentiles: null,
   doneBefore: 0,
   elapsedBefore: 0,
@@ -195,11 +199,13 @@ function applyProgress(
   const percentiles = event.percentiles ?? (newPhase ? null : base.percentiles);
   const current = newPhase ? null : base.overTime;
   const overTime = event.intervals ? mergeIntervals(current, event.intervals) : current;
+  const client = mergeClientSeconds(newPhase ? [] : base.client, event.client ?? []);
   return {
     ...base,
     status: "running",
     progress,
     percentiles,
+    client,
     doneBefore: base.doneBefore + (newPhase ? previous.done : 0),
     elapsedBefore: base.elapsedBefore + (newPhase ? previous.elapsedMs : 0),
     overTime,
@@ -379,4 +385,18 @@ export function seriesProgress(state: LiveRunState): OverallProgress {
     elapsedMs: elapsedMs ?? run.elapsedMs,
     etaMs: running ? msPerRequest * (total - done) : null,
   };
+}
+
+/** Seconds of the client's health kept for the live view: a minute, as the timeline keeps. */
+const CLIENT_SECONDS_KEPT = 60;
+
+/** Adds an event's client seconds: one seen before (still filling) takes its newest figures. */
+function mergeClientSeconds(
+  current: readonly ClientSecond[],
+  incoming: readonly ClientSecond[],
+): ClientSecond[] {
+  if (incoming.length === 0) return current as ClientSecond[];
+  const byStart = new Map(current.map((second) => [second.startMs, second]));
+  for (const second of incoming) byStart.set(second.startMs, second);
+  return [...byStart.values()].sort((a, b) => a.startMs - b.startMs).slice(-CLIENT_SECONDS_KEPT);
 }

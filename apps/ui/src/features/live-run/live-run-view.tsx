@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { PageHeader } from "../../shared/page-header.tsx";
 import { ShardsPanel } from "../kubernetes/shards-panel.tsx";
+import { ClientBanner } from "./client-banner.tsx";
 import { FinishedBanner } from "./finished-banner.tsx";
 import { LiveHeader } from "./live-header.tsx";
 import { LiveKnobs } from "./live-knobs.tsx";
@@ -22,6 +23,7 @@ export function LiveRunView() {
     <section className="view live-view" data-testid="live-run-view">
       <LiveHeader />
       <FinishedBanner />
+      <ClientBanner />
       <LiveProgress />
       <LiveKnobs />
       <ShardsPanel />

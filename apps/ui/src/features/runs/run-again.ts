@@ -8,3 +8,16 @@ import { withoutKey } from "../../shared/without-key.ts";
 export function runAgainDraft(meta: RunMeta, endpointId: string): ExperimentDraftInput {
   return { name: meta.name, endpointId, spec: withoutKey({ ...meta.spec }, "endpoints") };
 }
+
+/**
+ * A closed-loop run's open-loop equivalent: the same spec and endpoint, its requests leaving on a
+ * schedule at `rateHz` (just under the throughput it measured), so no slow moment is left out.
+ */
+export function openLoopDraft(
+  meta: RunMeta,
+  endpointId: string,
+  rateHz: number,
+): ExperimentDraftInput {
+  const draft = runAgainDraft(meta, endpointId);
+  return { ...draft, spec: { ...draft.spec, openLoop: { rateHz } } };
+}

@@ -4,6 +4,7 @@ import { useNavigation } from "../../app/navigation-store.ts";
 import { ShardBreakdownCard } from "../kubernetes/shard-breakdown-card.tsx";
 import { CopyTextButton } from "./copy-text-button.tsx";
 import { ExportMenu } from "./export-menu.tsx";
+import { ClientHealthCard } from "./client-health-card.tsx";
 import { HedgeCostCard } from "./hedge-cost-card.tsx";
 import { PhaseCharts } from "./phase-charts.tsx";
 import { PhasePicker } from "./phase-picker.tsx";
@@ -110,6 +111,7 @@ export function RunDetailView({ runId }: { runId: string }) {
           {summary.mode !== "normal" && chosenPhase ? (
             <HedgeCostCard phase={chosenPhase} mode={summary.mode} />
           ) : null}
+          {chosenPhase ? <ClientHealthCard phase={chosenPhase} meta={meta} /> : null}
           <PhaseCharts detail={detail} choice={choice} />
         </>
       ) : (

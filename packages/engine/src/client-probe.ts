@@ -1,0 +1,176 @@
+import {
+  addToStallTail,
+  INTERVAL_US,
+  MISSED_START_TOLERANCE_MS,
+  STALL_PROBE_INTERVAL_MS,
+  STALL_PROBE_TOLERANCE_MS,
+  requestStallUs,
+  type ClientSample,
+  type StallTail,
+} from "@taillab/core";
+import { monitorEventLoopDelay, type ELDHistogram } from "node:perf_hooks";
+
+/**
+ * A worker's own health while a phase runs (core's client-health.ts defines the figures): a probe
+ * timer that finds the stalls of the worker's event loop, the event-loop delay histogram, the
+ * thread's CPU time, and the starts, lags and sheds of its requests, gathered per second of the
+ * run clock and handed over with each report.
+ */
+
+/** monitorEventLoopDelay's sampling step; its figures include it, so it is taken off. */
+const DELAY_RESOLUTION_MS = 10;
+/** Stalls kept for requests still in flight: a request out longer sees only the newest. */
+const STALLS_KEPT = 1 << 14;
+
+/**
+ * This thread's CPU time (Node 23.9 on); a Node without it (an older Electron) counts none, so
+ * the CPU reasons stay silent there rather than count the whole process once per worker.
+ */
+function threadCpu(): { user: number; system: number } {
+  return typeof process.threadCpuUsage === "function"
+    ? process.threadCpuUsage()
+    : { user: 0, system: 0 };
+}
+
+export interface ClientProbeReport {
+  samples: ClientSample[];
+  /** Per operation: tail bucket, count, stall µs (core's StallTail). */
+  stallTails: { op: string; buckets: [number, [number, number]][] }[];
+}
+
+export class ClientProbe {
+  private readonly clock: () => number;
+  private readonly worker: number;
+  private readonly delay: ELDHistogram;
+  private readonly stallStarts = new Float64Array(STALLS_KEPT);
+  private readonly stallEnds = new Float64Array(STALLS_KEPT);
+  /** Stalls in the arrays; when full, the older half is dropped. */
+  private stallCount = 0;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probeDueUs = 0;
+  private cpuAt = threadCpu();
+  private readonly seconds = new Map<number, ClientSample>();
+  private readonly stallTails = new Map<string, StallTail>();
+
+  constructor(clock: () => number, worker: number) {
+    this.clock = clock;
+    this.worker = worker;
+    this.delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
+    this.delay.enable();
+    this.scheduleProbe();
+  }
+
+  /** A measured request leaves (or is claimed from the schedule) at `nowUs`. */
+  noteStart(intendedStartUs: number, nowUs: number, openLoop: boolean): void {
+    const second = this.secondAt(nowUs);
+    second.starts += 1;
+    if (!openLoop) return;
+    const lateUs = nowUs - intendedStartUs;
+    if (lateUs > MISSED_START_TOLERANCE_MS * 1000) second.missedStarts += 1;
+    second.behindUs = Math.max(second.behindUs, lateUs);
+  }
+
+  /** An arrival dropped because the backlog was past its bound. */
+  noteShed(nowUs: number): void {
+    this.secondAt(nowUs).shed += 1;
+  }
+
+  /** The client stall of a request that waited on the server from `sentUs` to `firstByteUs` (core's requestStallUs). */
+  stallWithin(sentUs: number, firstByteUs: number): number {
+    // A stall the probe has not run since is still going on: answers taken in it count it.
+    this.catchUp();
+    return requestStallUs(this.stallStarts, this.stallEnds, this.stallCount, sentUs, firstByteUs);
+  }
+
+  /** A measured request answered at `endUs`. */
+  noteAnswer(op: string, endUs: number, latencyUs: number, stallUs: number): void {
+    const second = this.secondAt(endUs);
+    second.requestStallUs += stallUs;
+    second.requestLatencyUs += latencyUs;
+    let tail = this.stallTails.get(op);
+    if (!tail) {
+      tail = new Map();
+      this.stallTails.set(op, tail);
+    }
+    addToStallTail(tail, latencyUs, stallUs);
+  }
+
+  /** What was measured since the last call; CPU and delay since then go to the current second. */
+  take(): ClientProbeReport {
+    const now = this.clock();
+    const second = this.secondAt(now);
+    const cpuAt = threadCpu();
+    second.cpuUs += cpuAt.user - this.cpuAt.user + (cpuAt.system - this.cpuAt.system);
+    this.cpuAt = cpuAt;
+    if (this.delay.count > 0) {
+      const p99Us = this.delay.percentile(99) / 1000 - DELAY_RESOLUTION_MS * 1000;
+      second.eventLoopDelayP99Us = Math.max(second.eventLoopDelayP99Us, Math.max(0, p99Us));
+    }
+    this.delay.reset();
+    const samples = [...this.seconds.values()];
+    this.seconds.clear();
+    const stallTails = [...this.stallTails].map(([op, tail]) => ({ op, buckets: [...tail] }));
+    this.stallTails.clear();
+    return { samples, stallTails };
+  }
+
+  stop(): void {
+    clearTimeout(this.probeTimer);
+    this.delay.disable();
+  }
+
+  private scheduleProbe(): void {
+    this.probeDueUs = this.clock() + STALL_PROBE_INTERVAL_MS * 1000;
+    this.probeTimer = setTimeout(() => this.probe(), STALL_PROBE_INTERVAL_MS);
+    this.probeTimer.unref();
+  }
+
+  private probe(): void {
+    this.catchUp();
+    this.scheduleProbe();
+  }
+
+  /**
+   * The loop could not run the probe from when it was due until now: past tolerance, that is a
+   * stall, and the probe is due again from now (so stalls never overlap).
+   */
+  private catchUp(): void {
+    const nowUs = this.clock();
+    if (nowUs - this.probeDueUs <= STALL_PROBE_TOLERANCE_MS * 1000) return;
+    this.addStall(this.probeDueUs, nowUs);
+    this.probeDueUs = nowUs;
+  }
+
+  private addStall(startUs: number, endUs: number): void {
+    if (this.stallCount === STALLS_KEPT) {
+      const half = STALLS_KEPT / 2;
+      this.stallStarts.copyWithin(0, half);
+      this.stallEnds.copyWithin(0, half);
+      this.stallCount = half;
+    }
+    this.stallStarts[this.stallCount] = startUs;
+    this.stallEnds[this.stallCount] = endUs;
+    this.stallCount += 1;
+  }
+
+  private secondAt(atUs: number): ClientSample {
+    const index = Math.floor(atUs / INTERVAL_US);
+    let sample = this.seconds.get(index);
+    if (!sample) {
+      sample = {
+        index,
+        worker: this.worker,
+        cpuUs: 0,
+        eventLoopDelayP99Us: 0,
+        requestStallUs: 0,
+        requestLatencyUs: 0,
+        starts: 0,
+        missedStarts: 0,
+        behindUs: 0,
+        shed: 0,
+      };
+      this.seconds.set(index, sample);
+    }
+    return sample;
+  }
+}
