@@ -143,6 +143,14 @@ export const HedgeSummarySchema = z.object({
   cancelled: z.number().int().min(0),
   /** Payload bytes sent or received by the attempts that lost. */
   wastedBytes: z.number().int().min(0),
+  /**
+   * Cancelling an attempt on the wire closes its connection: the connections opened to replace
+   * them, and their mean connect time (TCP + TLS), which the request that waited for each paid.
+   * Absent when there were none, in runs recorded before they were counted, and in summaries
+   * rebuilt from records (which keep no connections).
+   */
+  reconnects: z.number().int().min(1).optional(),
+  reconnectMeanMs: z.number().min(0).optional(),
   /** Logical requests answered by a backup rather than the first attempt. */
   wonByBackup: z.number().int().min(0),
   /** Backups that went to the replica their first attempt was on (a service of one replica). */

@@ -118,6 +118,8 @@ function emptyHedgeCounts(): HedgeCounts {
     wonByBackup: 0,
     sameReplica: 0,
     notSent: 0,
+    reconnects: 0,
+    reconnectUs: 0,
   };
 }
 
@@ -518,6 +520,10 @@ export class PhaseAccount {
     attempts.forEach((attempt, index) => {
       if (wasCancelled(attempt) && wentOnWire(attempt)) counts.cancelled += 1;
       if (winner !== null && index !== winner) counts.wastedBytes += attempt.bytes;
+      if (attempt.reconnectUs !== undefined) {
+        counts.reconnects += 1;
+        counts.reconnectUs += attempt.reconnectUs;
+      }
     });
   }
 
@@ -533,6 +539,12 @@ export class PhaseAccount {
       wonByBackup: counts.wonByBackup,
       sameReplica: counts.sameReplica,
       notSent: counts.notSent,
+      ...(counts.reconnects > 0
+        ? {
+            reconnects: counts.reconnects,
+            reconnectMeanMs: round3(counts.reconnectUs / counts.reconnects / 1000),
+          }
+        : {}),
     };
   }
 

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import { Pool, type Dispatcher } from "undici";
 import { onAbortOf } from "./abort-callbacks.ts";
+import { CancelReconnects } from "./cancel-reconnects.ts";
 import { createGetBodyCheck } from "./get-body-check.ts";
 import type {
   GetOptions,
@@ -81,7 +82,7 @@ interface WireResponse {
 export function createFastTransport(target: TransportTarget, clock: MicrosClock): ObjectTransport {
   const address = resolveTargetAddress(target);
   const timeoutMs = requestTimeoutOf(target);
-  const connect = tlsConnectOptions(target);
+  const reconnects = new CancelReconnects(clock);
   const pool = new Pool(address.origin, {
     connections: target.maxConnections,
     pipelining: 1,
@@ -90,7 +91,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     // with 0 instead cost hedged requests a third of their tail cut in tail-modes.test.ts.)
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    ...(connect ? { connect } : {}),
+    connect: reconnects.connector(tlsConnectOptions(target) ?? {}),
   });
   const sign = createSigner(target);
   const objectPath = (key: string) => address.pathPrefix + encodeS3Key(key);
@@ -141,6 +142,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       let bodySent = false;
       let controller: Dispatcher.DispatchController | null = null;
       let settled = false;
+      let reconnectUs: number | undefined;
       let stopWaitingForAbort = () => {};
       const deadline = setTimeout(
         () => cutOff(TIMEOUT_ERROR, `no end within the request timeout (${timeoutMs} ms)`),
@@ -152,7 +154,9 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         clearTimeout(deadline);
         stopWaitingForAbort();
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        resolve({ timeline: timing.finish(), status, headers, body, error, bodySent });
+        const timeline = timing.finish();
+        if (reconnectUs !== undefined) timeline.reconnectUs = reconnectUs;
+        resolve({ timeline, status, headers, body, error, bodySent });
       };
       // Settled first: undici reports its own abort to the handler at once.
       const cutOff = (error: string, why: string) => {
@@ -164,9 +168,10 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         return;
       }
       if (signal) {
-        stopWaitingForAbort = onAbortOf(signal, () =>
-          cutOff(ABORTED_ERROR, "aborted by the caller"),
-        );
+        stopWaitingForAbort = onAbortOf(signal, () => {
+          if (controller !== null) reconnects.closedByCancel();
+          cutOff(ABORTED_ERROR, "aborted by the caller");
+        });
       }
       try {
         pool.dispatch(
@@ -188,8 +193,12 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
           {
             onRequestStart: (started) => {
               controller = started;
-              if (settled) started.abort(new Error("aborted by the caller"));
-              else timing.requestStarted();
+              if (settled) {
+                started.abort(new Error("aborted by the caller"));
+                return;
+              }
+              timing.requestStarted();
+              reconnects.requestStarting((connectUs) => (reconnectUs = connectUs));
             },
             onRequestSent: () => {
               bodySent = true;
