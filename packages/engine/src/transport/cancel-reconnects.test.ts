@@ -1,63 +1,15 @@
 import { HedgeOptionsSchema } from "@taillab/api";
 import { createReplicaChooser } from "@taillab/core";
 import { startTestbed, type Testbed } from "@taillab/testbed";
-import { createServer, connect, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRequestExecutor } from "../logical-request.ts";
 import { createTransport, type ObjectTransport } from "./object-transport.ts";
+import { countingProxy } from "./test-support/counting-proxy.ts";
 
 /**
  * Reconnects caused by cancellation against what a TCP proxy in front of the testbed saw: the
- * connections it accepted from TailLab. The proxy shares no code with TailLab.
+ * connections it accepted from TailLab.
  */
-interface CountingProxy {
-  url: string;
-  /** Connections accepted from the client. */
-  accepted: number;
-  /** While true, the server's answers are held back (a slow answer, for as long as needed). */
-  holding: boolean;
-  /** Called with each chunk of request bytes the client sent. */
-  onClientData: () => void;
-  close(): Promise<void>;
-}
-
-async function countingProxy(target: URL): Promise<CountingProxy> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    proxy.accepted += 1;
-    const upstream = connect(Number(target.port), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("error", () => {});
-      socket.on("close", () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.on("data", (chunk: Buffer) => {
-      upstream.write(chunk);
-      proxy.onClientData();
-    });
-    upstream.on("data", (chunk: Buffer) => {
-      if (!proxy.holding) client.write(chunk);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  const proxy: CountingProxy = {
-    url: `http://127.0.0.1:${port}`,
-    accepted: 0,
-    holding: false,
-    onClientData: () => {},
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-  return proxy;
-}
-
 const credentials = { accessKeyId: "AKIDRECONNECT", secretAccessKey: "reconnect-secret" };
 const startedAt = performance.now();
 const clock = () => Math.round((performance.now() - startedAt) * 1000);

@@ -59,15 +59,23 @@ export class CancelReconnects {
   }
 
   /**
-   * Call from onRequestStart: `paid` gets the connect time when the request is the first on a
-   * connection that replaced one closed by a cancel.
+   * Call from onRequestStart: `onConnection` gets the socket the request is written on, and the
+   * connect time when the request is the first on a connection that replaced one closed by a
+   * cancel.
    */
-  requestStarting(paid: (reconnectUs: number) => void): void {
+  requestStarting(onConnection: (socket: Socket, reconnectUs: number | undefined) => void): void {
     waitingForSocket = (socket) => {
       const reconnectUs = this.connectUsOf.get(socket);
-      if (reconnectUs === undefined) return;
       this.connectUsOf.delete(socket);
-      paid(reconnectUs);
+      onConnection(socket, reconnectUs);
     };
   }
+}
+
+/**
+ * Bytes a socket has moved both ways, as far as the kernel has them: what is still queued in
+ * Node to be written (`writableLength`) has not left.
+ */
+export function socketBytes(socket: Socket): number {
+  return socket.bytesRead + socket.bytesWritten - socket.writableLength;
 }

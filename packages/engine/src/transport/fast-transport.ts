@@ -2,9 +2,10 @@ import { ABORTED_ERROR, TIMEOUT_ERROR } from "@taillab/api";
 import aws4 from "aws4";
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
+import type { Socket } from "node:net";
 import { Pool, type Dispatcher } from "undici";
 import { onAbortOf } from "./abort-callbacks.ts";
-import { CancelReconnects } from "./cancel-reconnects.ts";
+import { CancelReconnects, socketBytes } from "./cancel-reconnects.ts";
 import { createGetBodyCheck } from "./get-body-check.ts";
 import type {
   GetOptions,
@@ -65,6 +66,11 @@ interface WireResponse {
   error: string | null;
   /** The request, body included, went out. */
   bodySent: boolean;
+  /**
+   * Cancelled on the wire: the bytes its connection moved both ways while it was on it (headers
+   * included; undici then closes the connection). Null otherwise.
+   */
+  cancelledWireBytes: number | null;
 }
 
 /**
@@ -143,6 +149,9 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       let controller: Dispatcher.DispatchController | null = null;
       let settled = false;
       let reconnectUs: number | undefined;
+      let socket: Socket | null = null;
+      let socketBytesAtStart = 0;
+      let cancelledWireBytes: number | null = null;
       let stopWaitingForAbort = () => {};
       const deadline = setTimeout(
         () => cutOff(TIMEOUT_ERROR, `no end within the request timeout (${timeoutMs} ms)`),
@@ -156,7 +165,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
         const timeline = timing.finish();
         if (reconnectUs !== undefined) timeline.reconnectUs = reconnectUs;
-        resolve({ timeline, status, headers, body, error, bodySent });
+        resolve({ timeline, status, headers, body, error, bodySent, cancelledWireBytes });
       };
       // Settled first: undici reports its own abort to the handler at once.
       const cutOff = (error: string, why: string) => {
@@ -170,6 +179,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       if (signal) {
         stopWaitingForAbort = onAbortOf(signal, () => {
           if (controller !== null) reconnects.closedByCancel();
+          if (socket !== null) cancelledWireBytes = socketBytes(socket) - socketBytesAtStart;
           cutOff(ABORTED_ERROR, "aborted by the caller");
         });
       }
@@ -198,7 +208,11 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
                 return;
               }
               timing.requestStarted();
-              reconnects.requestStarting((connectUs) => (reconnectUs = connectUs));
+              reconnects.requestStarting((connection, connectUs) => {
+                socket = connection;
+                socketBytesAtStart = socketBytes(connection);
+                reconnectUs = connectUs;
+              });
             },
             onRequestSent: () => {
               bodySent = true;
@@ -245,7 +259,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     const wire = await sendOnWire(request, options, null);
     const { timeline, status } = wire;
     if (wire.error !== null) {
-      const bytes = status === 0 && wire.bodySent ? uploadBytes : 0;
+      const bytes = wire.cancelledWireBytes ?? (status === 0 && wire.bodySent ? uploadBytes : 0);
       return { ...timeline, status, error: wire.error, bytes, ...none };
     }
     if (status >= 300) {
@@ -275,7 +289,8 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     );
     const { timeline, status } = wire;
     if (wire.error !== null) {
-      return { ...timeline, status, error: wire.error, bytes: status >= 300 ? 0 : body.bytes };
+      const bytes = wire.cancelledWireBytes ?? (status >= 300 ? 0 : body.bytes);
+      return { ...timeline, status, error: wire.error, bytes };
     }
     if (status >= 300) {
       const error = errorCodeFromXml(wire.body.toString("utf8")) ?? errorCodeFromStatus(status);
