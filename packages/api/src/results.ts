@@ -55,8 +55,7 @@ export const RequestRecordSchema = z.object({
   key: z.string(),
   /**
    * Payload bytes the attempt moved: an upload's body once it was sent, a download's body bytes
-   * received (an error document is not payload). An attempt cancelled on the wire by the fast
-   * transport: the bytes its connection moved both ways while it was on it, headers included
+   * received (an error document is not payload). An attempt cancelled on the wire: the bytes its connection moved both ways while it was on it, headers included
    * (its connection is closed, and what had crossed the wire is the cost).
    */
   bytes: z.number().int().min(0),
@@ -144,8 +143,8 @@ export const HedgeSummarySchema = z.object({
   /** Attempts cancelled because another attempt of the same request answered first. */
   cancelled: z.number().int().min(0),
   /**
-   * Bytes sent or received by the attempts that lost (their records' `bytes`): with the fast
-   * transport, all that crossed the wire both ways for one cancelled on the wire.
+   * Bytes sent or received by the attempts that lost (their records' `bytes`): all that crossed
+   * the wire both ways for one cancelled on the wire.
    */
   wastedBytes: z.number().int().min(0),
   /**

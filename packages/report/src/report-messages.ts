@@ -420,7 +420,7 @@ const en: ReportMessages = {
 
   hedgeTitle: "Cost of backup requests",
   hedgeIntro:
-    "What hedged or tied requests cost: backups sent beyond the logical requests (backups refused or cancelled before they were written on a connection are not sent, counted apart), attempts cancelled because another answered first, the new connections that replaced those a cancel closed (their connect time is paid by the next request), and bytes moved by attempts that lost (for one cancelled on the wire, all its connection moved both ways, with the fast transport).",
+    "What hedged or tied requests cost: backups sent beyond the logical requests (backups refused or cancelled before they were written on a connection are not sent, counted apart), attempts cancelled because another answered first, the new connections that replaced those a cancel closed (their connect time is paid by the next request), and bytes moved by attempts that lost (for one cancelled on the wire, all its connection moved both ways).",
   hedgeDelay: "Mean wait before a backup (ms)",
   hedgeBudget: "Budget (%)",
   attempts: "Attempts",
@@ -688,7 +688,7 @@ const zhCN: ReportMessages = {
 
   hedgeTitle: "备份请求的开销",
   hedgeIntro:
-    "对冲或绑定请求的代价:超出逻辑请求数的备份请求(在写入连接之前被拒绝或取消的备份未发出,单独计数)、因其他副本先返回而被取消的请求、为替换被取消关闭的连接而新建的连接(其连接时间由下一个请求承担),以及落败请求传输的字节数(快速传输下,对已在连接上被取消的请求,计其连接双向传输的全部字节)。",
+    "对冲或绑定请求的代价:超出逻辑请求数的备份请求(在写入连接之前被拒绝或取消的备份未发出,单独计数)、因其他副本先返回而被取消的请求、为替换被取消关闭的连接而新建的连接(其连接时间由下一个请求承担),以及落败请求传输的字节数(对已在连接上被取消的请求,计其连接双向传输的全部字节)。",
   hedgeDelay: "备份请求前的平均等待 (ms)",
   hedgeBudget: "预算 (%)",
   attempts: "实际发出请求数",

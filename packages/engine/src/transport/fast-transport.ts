@@ -2,10 +2,9 @@ import { ABORTED_ERROR, TIMEOUT_ERROR } from "@taillab/api";
 import aws4 from "aws4";
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
-import type { Socket } from "node:net";
 import { Pool, type Dispatcher } from "undici";
 import { onAbortOf } from "./abort-callbacks.ts";
-import { CancelReconnects, socketBytes } from "./cancel-reconnects.ts";
+import { CancelReconnects } from "./cancel-reconnects.ts";
 import { createGetBodyCheck } from "./get-body-check.ts";
 import type {
   GetOptions,
@@ -148,10 +147,6 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       let bodySent = false;
       let controller: Dispatcher.DispatchController | null = null;
       let settled = false;
-      let reconnectUs: number | undefined;
-      let socket: Socket | null = null;
-      let socketBytesAtStart = 0;
-      let cancelledWireBytes: number | null = null;
       let stopWaitingForAbort = () => {};
       const deadline = setTimeout(
         () => cutOff(TIMEOUT_ERROR, `no end within the request timeout (${timeoutMs} ms)`),
@@ -163,9 +158,16 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         clearTimeout(deadline);
         stopWaitingForAbort();
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        const timeline = timing.finish();
-        if (reconnectUs !== undefined) timeline.reconnectUs = reconnectUs;
-        resolve({ timeline, status, headers, body, error, bodySent, cancelledWireBytes });
+        const { cancelledWireBytes } = timing;
+        resolve({
+          timeline: timing.finish(),
+          status,
+          headers,
+          body,
+          error,
+          bodySent,
+          cancelledWireBytes,
+        });
       };
       // Settled first: undici reports its own abort to the handler at once.
       const cutOff = (error: string, why: string) => {
@@ -178,8 +180,10 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       }
       if (signal) {
         stopWaitingForAbort = onAbortOf(signal, () => {
-          if (controller !== null) reconnects.closedByCancel();
-          if (socket !== null) cancelledWireBytes = socketBytes(socket) - socketBytesAtStart;
+          if (controller !== null) {
+            timing.cancelledOnWire();
+            reconnects.closedByCancel();
+          }
           cutOff(ABORTED_ERROR, "aborted by the caller");
         });
       }
@@ -208,11 +212,9 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
                 return;
               }
               timing.requestStarted();
-              reconnects.requestStarting((connection, connectUs) => {
-                socket = connection;
-                socketBytesAtStart = socketBytes(connection);
-                reconnectUs = connectUs;
-              });
+              reconnects.requestStarting((socket, reconnectUs) =>
+                timing.connected(socket, reconnectUs),
+              );
             },
             onRequestSent: () => {
               bodySent = true;

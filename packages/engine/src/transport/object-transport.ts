@@ -81,7 +81,7 @@ export interface RequestTimeline {
   endUs: number;
   /**
    * The connect time (TCP + TLS) of a new connection this request was the first on, opened to
-   * replace one a cancelled request closed (fast transport; see cancel-reconnects.ts).
+   * replace one a cancelled request closed (see cancel-reconnects.ts).
    */
   reconnectUs?: number;
 }

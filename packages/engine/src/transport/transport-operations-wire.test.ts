@@ -478,7 +478,7 @@ describe.each<TransportKind>(["fast", "sdk"])("%s transport: new operations", (k
       keyCount: 0,
       nextContinuationToken: null,
     });
-    expectCancelledBytes(kind, outcome.bytes, 0);
+    expectCancelledBytes(outcome.bytes, 0);
     expect(outcome.endUs).toBeGreaterThanOrEqual(abortedUs);
     seen.length = 0;
     const none = await t.deleteObjects(["a"], { signal: AbortSignal.abort() });

@@ -225,7 +225,7 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
     }, 50);
     const outcome = await transport(kind).getObject("k", { signal: controller.signal });
     expect(withoutTimes(outcome)).toEqual({ status: 0, error: "Aborted", bytes: outcome.bytes });
-    expectCancelledBytes(kind, outcome.bytes, 0);
+    expectCancelledBytes(outcome.bytes, 0);
     expect(outcome.endUs).toBeGreaterThanOrEqual(abortedUs);
   });
 
@@ -242,7 +242,7 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
     }, 100);
     const outcome = await transport(kind).getObject("k", { signal: controller.signal });
     expect(withoutTimes(outcome)).toEqual({ status: 200, error: "Aborted", bytes: outcome.bytes });
-    expectCancelledBytes(kind, outcome.bytes, 1000);
+    expectCancelledBytes(outcome.bytes, 1000);
     expect(outcome.endUs).toBeGreaterThanOrEqual(abortedUs);
   });
 
@@ -255,7 +255,7 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
       signal: controller.signal,
     });
     expect(withoutTimes(outcome)).toEqual({ status: 0, error: "Aborted", bytes: outcome.bytes });
-    expectCancelledBytes(kind, outcome.bytes, size);
+    expectCancelledBytes(outcome.bytes, size);
     expect(seen.map((request) => request.bodyBytes)).toEqual([size]);
   });
 
