@@ -40,6 +40,12 @@ export const HedgeCountsSchema = z.object({
    * `backups` (nor in attempts, the delay or sameReplica). Absent from an older engine's deltas.
    */
   notSent: z.number().int().min(0).default(0),
+  /**
+   * New connections opened to replace one closed by cancelling an attempt, and Σ their connect
+   * time (TCP + TLS), paid by the request that waited for them. Absent from an older engine's.
+   */
+  reconnects: z.number().int().min(0).default(0),
+  reconnectUs: z.number().min(0).default(0),
 });
 export type HedgeCounts = z.infer<typeof HedgeCountsSchema>;
 

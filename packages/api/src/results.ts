@@ -65,7 +65,8 @@ export const RequestRecordSchema = z.object({
   key: z.string(),
   /**
    * Payload bytes the attempt moved: an upload's body once it was sent, a download's body bytes
-   * received (an error document is not payload).
+   * received (an error document is not payload). An attempt cancelled on the wire: the bytes its connection moved both ways while it was on it, headers included
+   * (its connection is closed, and what had crossed the wire is the cost).
    */
   bytes: z.number().int().min(0),
   intendedStartUs: z.number().int(),
@@ -151,8 +152,19 @@ export const HedgeSummarySchema = z.object({
   notSent: z.number().int().min(0).optional(),
   /** Attempts cancelled because another attempt of the same request answered first. */
   cancelled: z.number().int().min(0),
-  /** Payload bytes sent or received by the attempts that lost. */
+  /**
+   * Bytes sent or received by the attempts that lost (their records' `bytes`): all that crossed
+   * the wire both ways for one cancelled on the wire.
+   */
   wastedBytes: z.number().int().min(0),
+  /**
+   * Cancelling an attempt on the wire closes its connection: the connections opened to replace
+   * them, and their mean connect time (TCP + TLS), which the request that waited for each paid.
+   * Absent when there were none, in runs recorded before they were counted, and in summaries
+   * rebuilt from records (which keep no connections).
+   */
+  reconnects: z.number().int().min(1).optional(),
+  reconnectMeanMs: z.number().min(0).optional(),
   /** Logical requests answered by a backup rather than the first attempt. */
   wonByBackup: z.number().int().min(0),
   /** Backups that went to the replica their first attempt was on (a service of one replica). */

@@ -11,6 +11,11 @@ export interface AttemptTimeline {
   endUs: number;
   bytes: number;
   error: string | null;
+  /**
+   * The connect time (TCP + TLS) of a new connection this attempt was the first on, opened to
+   * replace one closed by a cancelled attempt. Seen by the engine only; records do not keep it.
+   */
+  reconnectUs?: number;
 }
 
 /**

@@ -208,6 +208,25 @@ describe("PhaseAccount: what each figure means", () => {
     });
   });
 
+  it("counts the reconnects that cancelled attempts caused, and their mean connect time", () => {
+    const hedged = { ...GET, hedgeBudgetPct: 10 };
+    const loser = request(0, [attempt(0, { error: "Cancelled" }), attempt(0, {}, 1)], 1);
+    // The requests after it: each first on a connection that replaced a closed one.
+    const paid = (startUs: number, reconnectUs: number) =>
+      request(startUs, [{ ...attempt(startUs, { queueUs: reconnectUs }), reconnectUs }], 0);
+    const worker = new PhaseAccount(hedged);
+    [loser, paid(10_000, 2000), paid(20_000, 4000)].forEach((each) => worker.add(each));
+    expect(worker.summary().hedge).toMatchObject({ reconnects: 2, reconnectMeanMs: 3 });
+    // They travel with a worker's delta.
+    const coordinator = new PhaseAccount(hedged);
+    coordinator.merge(PhaseAccountDeltaSchema.parse(worker.takeDelta()));
+    expect(coordinator.summary().hedge).toMatchObject({ reconnects: 2, reconnectMeanMs: 3 });
+    worker.destroy();
+    coordinator.destroy();
+    // None: no figure, as in runs rebuilt from records.
+    expect(summaryOf(hedged, [loser]).hedge).not.toHaveProperty("reconnects");
+  });
+
   it("counts parts that came out negative (clocks that disagree) rather than hide them", () => {
     // Sent 40 µs before its intended start: the pacer's clock and the worker's disagree.
     const early = request(1000, [attempt(960)], 0);

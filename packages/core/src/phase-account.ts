@@ -121,6 +121,8 @@ function emptyHedgeCounts(): HedgeCounts {
     wonByBackup: 0,
     sameReplica: 0,
     notSent: 0,
+    reconnects: 0,
+    reconnectUs: 0,
   };
 }
 
@@ -545,6 +547,10 @@ export class PhaseAccount {
     attempts.forEach((attempt, index) => {
       if (wasCancelled(attempt) && wentOnWire(attempt)) counts.cancelled += 1;
       if (winner !== null && index !== winner) counts.wastedBytes += attempt.bytes;
+      if (attempt.reconnectUs !== undefined) {
+        counts.reconnects += 1;
+        counts.reconnectUs += attempt.reconnectUs;
+      }
     });
   }
 
@@ -560,6 +566,12 @@ export class PhaseAccount {
       wonByBackup: counts.wonByBackup,
       sameReplica: counts.sameReplica,
       notSent: counts.notSent,
+      ...(counts.reconnects > 0
+        ? {
+            reconnects: counts.reconnects,
+            reconnectMeanMs: round3(counts.reconnectUs / counts.reconnects / 1000),
+          }
+        : {}),
     };
   }
 

@@ -192,6 +192,7 @@ export interface ReportMessages {
   extraRequests: string;
   cancelled: string;
   notSent: string;
+  reconnects: string;
   wastedBytes: string;
   wonByBackup: string;
   noneSent: string;
@@ -473,13 +474,14 @@ const en: ReportMessages = {
 
   hedgeTitle: "Cost of backup requests",
   hedgeIntro:
-    "What hedged or tied requests cost: backups sent beyond the logical requests (backups refused or cancelled before they were written on a connection are not sent, counted apart), attempts cancelled because another answered first, and payload bytes moved by attempts that lost.",
+    "What hedged or tied requests cost: backups sent beyond the logical requests (backups refused or cancelled before they were written on a connection are not sent, counted apart), attempts cancelled because another answered first, the new connections that replaced those a cancel closed (their connect time is paid by the next request), and bytes moved by attempts that lost (for one cancelled on the wire, all its connection moved both ways).",
   hedgeDelay: "Mean wait before a backup (ms)",
   hedgeBudget: "Budget (%)",
   attempts: "Attempts",
   extraRequests: "Extra requests (%)",
   cancelled: "Cancelled attempts",
   notSent: "Backups not sent",
+  reconnects: "Reconnects after a cancel (mean connect ms)",
   wastedBytes: "Wasted bytes",
   wonByBackup: "Won by a backup",
   noneSent: "none sent",
@@ -773,13 +775,14 @@ const zhCN: ReportMessages = {
 
   hedgeTitle: "备份请求的开销",
   hedgeIntro:
-    "对冲或绑定请求的代价:超出逻辑请求数的备份请求(在写入连接之前被拒绝或取消的备份未发出,单独计数)、因其他副本先返回而被取消的请求,以及落败请求传输的有效载荷字节数。",
+    "对冲或绑定请求的代价:超出逻辑请求数的备份请求(在写入连接之前被拒绝或取消的备份未发出,单独计数)、因其他副本先返回而被取消的请求、为替换被取消关闭的连接而新建的连接(其连接时间由下一个请求承担),以及落败请求传输的字节数(对已在连接上被取消的请求,计其连接双向传输的全部字节)。",
   hedgeDelay: "备份请求前的平均等待 (ms)",
   hedgeBudget: "预算 (%)",
   attempts: "实际发出请求数",
   extraRequests: "额外请求 (%)",
   cancelled: "被取消的请求",
   notSent: "未发出的备份请求",
+  reconnects: "取消后的重新连接(平均连接 ms)",
   wastedBytes: "浪费的字节数",
   wonByBackup: "由备份请求胜出",
   noneSent: "未发出",

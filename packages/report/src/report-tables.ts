@@ -403,6 +403,7 @@ export function hedgeTable(messages: ReportMessages, summary: RunSummary): SafeH
     messages.extraRequests,
     messages.notSent,
     messages.cancelled,
+    messages.reconnects,
     messages.wastedBytes,
     messages.wonByBackup,
   ];
@@ -421,6 +422,9 @@ export function hedgeTable(messages: ReportMessages, summary: RunSummary): SafeH
             formatPercent(hedge.extraPct),
             hedge.notSent === undefined ? "—" : formatInteger(hedge.notSent),
             formatInteger(hedge.cancelled),
+            hedge.reconnects === undefined
+              ? "—"
+              : `${formatInteger(hedge.reconnects)} (${formatMs(hedge.reconnectMeanMs ?? 0)})`,
             `${formatInteger(hedge.wastedBytes)} (${formatMiB(hedge.wastedBytes)} MB)`,
             formatInteger(hedge.wonByBackup),
           ].map(numberCell)}

@@ -123,9 +123,13 @@ function hedgeLines(phase: PhaseSummary): string[] {
     hedge.sameReplica > 0 ? `, ${hedge.sameReplica} to the first attempt's own replica` : "";
   // Runs recorded before it was counted have no figure: nothing is said rather than a 0.
   const notSent = hedge.notSent === undefined ? "" : `, ${hedge.notSent} not sent`;
+  const reconnects =
+    hedge.reconnects === undefined
+      ? ""
+      : `, ${hedge.reconnects} reconnects after a cancel (${ms(hedge.reconnectMeanMs ?? 0)} connect on average)`;
   return [
     `Backup requests:   ${hedge.extraPct.toFixed(2)} % extra (${hedge.attempts} attempts, ${delay}, budget ${hedge.budgetPct} %${notSent})`,
-    `                   won by a backup ${hedge.wonByBackup}, cancelled ${hedge.cancelled}, wasted ${(hedge.wastedBytes / 1024 / 1024).toFixed(3)} MB${shared}`,
+    `                   won by a backup ${hedge.wonByBackup}, cancelled ${hedge.cancelled}, wasted ${(hedge.wastedBytes / 1024 / 1024).toFixed(3)} MB${shared}${reconnects}`,
   ];
 }
 

@@ -171,6 +171,8 @@ describe("summaryCsv", () => {
     [0, "Loop", "closed"],
     [1, "Errors by Code", "SlowDown=2"],
     [8, "Hedge Extra (%)", ""],
+    // No reconnect in the phase: an empty cell rather than a 0.
+    [0, "Reconnects After Cancel", ""],
   ])("row %d %s is %j", (row, name, expected) => {
     expect(column(rows[row]!, name)).toBe(expected);
   });

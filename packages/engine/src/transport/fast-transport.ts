@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import { Pool, type Dispatcher } from "undici";
 import { onAbortOf } from "./abort-callbacks.ts";
+import { CancelReconnects } from "./cancel-reconnects.ts";
 import { createGetBodyCheck } from "./get-body-check.ts";
 import { ANSWER_LIMIT_BYTES } from "./response-body.ts";
 import type {
@@ -65,6 +66,11 @@ interface WireResponse {
   error: string | null;
   /** The request, body included, went out. */
   bodySent: boolean;
+  /**
+   * Cancelled on the wire: the bytes its connection moved both ways while it was on it (headers
+   * included; undici then closes the connection). Null otherwise.
+   */
+  cancelledWireBytes: number | null;
 }
 
 /**
@@ -82,7 +88,7 @@ interface WireResponse {
 export function createFastTransport(target: TransportTarget, clock: MicrosClock): ObjectTransport {
   const address = resolveTargetAddress(target);
   const timeoutMs = requestTimeoutOf(target);
-  const connect = tlsConnectOptions(target);
+  const reconnects = new CancelReconnects(clock);
   const pool = new Pool(address.origin, {
     connections: target.maxConnections,
     pipelining: 1,
@@ -91,7 +97,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     // with 0 instead cost hedged requests a third of their tail cut in tail-modes.test.ts.)
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
-    ...(connect ? { connect } : {}),
+    connect: reconnects.connector(tlsConnectOptions(target) ?? {}),
   });
   const sign = createSigner(target);
   const objectPath = (key: string) => address.pathPrefix + encodeS3Key(key);
@@ -155,7 +161,16 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         clearTimeout(deadline);
         stopWaitingForAbort();
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        resolve({ timeline: timing.finish(), status, headers, body, error, bodySent });
+        const { cancelledWireBytes } = timing;
+        resolve({
+          timeline: timing.finish(),
+          status,
+          headers,
+          body,
+          error,
+          bodySent,
+          cancelledWireBytes,
+        });
       };
       // Settled first: undici reports its own abort to the handler at once.
       const cutOff = (error: string, why: string) => {
@@ -167,9 +182,13 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         return;
       }
       if (signal) {
-        stopWaitingForAbort = onAbortOf(signal, () =>
-          cutOff(ABORTED_ERROR, "aborted by the caller"),
-        );
+        stopWaitingForAbort = onAbortOf(signal, () => {
+          if (controller !== null) {
+            timing.cancelledOnWire();
+            reconnects.closedByCancel();
+          }
+          cutOff(ABORTED_ERROR, "aborted by the caller");
+        });
       }
       try {
         pool.dispatch(
@@ -191,8 +210,14 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
           {
             onRequestStart: (started) => {
               controller = started;
-              if (settled) started.abort(new Error("aborted by the caller"));
-              else timing.requestStarted();
+              if (settled) {
+                started.abort(new Error("aborted by the caller"));
+                return;
+              }
+              timing.requestStarted();
+              reconnects.requestStarting((socket, reconnectUs) =>
+                timing.connected(socket, reconnectUs),
+              );
             },
             onRequestSent: () => {
               bodySent = true;
@@ -248,7 +273,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     const wire = await sendOnWire(request, options, null);
     const { timeline, status } = wire;
     if (wire.error !== null) {
-      const bytes = status === 0 && wire.bodySent ? uploadBytes : 0;
+      const bytes = wire.cancelledWireBytes ?? (status === 0 && wire.bodySent ? uploadBytes : 0);
       return { ...timeline, status, error: wire.error, bytes, ...none };
     }
     if (status >= 300) {
@@ -278,7 +303,8 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     );
     const { timeline, status } = wire;
     if (wire.error !== null) {
-      return { ...timeline, status, error: wire.error, bytes: status >= 300 ? 0 : body.bytes };
+      const bytes = wire.cancelledWireBytes ?? (status >= 300 ? 0 : body.bytes);
+      return { ...timeline, status, error: wire.error, bytes };
     }
     if (status >= 300) {
       const error = errorCodeFromXml(wire.body.toString("utf8")) ?? errorCodeFromStatus(status);

@@ -79,6 +79,11 @@ export interface RequestTimeline {
   headersUs: number;
   firstByteUs: number;
   endUs: number;
+  /**
+   * The connect time (TCP + TLS) of a new connection this request was the first on, opened to
+   * replace one a cancelled request closed (see cancel-reconnects.ts).
+   */
+  reconnectUs?: number;
 }
 
 export interface RequestOutcome extends RequestTimeline {

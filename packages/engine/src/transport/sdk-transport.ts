@@ -111,7 +111,8 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
       return { ...timeline, status, error, bytes, ...fields };
     } catch (error) {
       const outcome = failed(probe, error, signal, onResponse);
-      const bytes = outcome.status === 0 && probe.timing.bodySent ? uploadBytes : 0;
+      const { cancelledWireBytes, bodySent } = probe.timing;
+      const bytes = cancelledWireBytes ?? (outcome.status === 0 && bodySent ? uploadBytes : 0);
       return { ...outcome, bytes, ...none };
     }
   }
@@ -158,7 +159,8 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
       return { ...probe.timing.finish(), status, error, bytes: body.bytes };
     } catch (error) {
       const outcome = failed(probe, error, signal, onResponse);
-      return { ...outcome, bytes: outcome.status >= 300 ? 0 : body.bytes };
+      const bytes = probe.timing.cancelledWireBytes ?? (outcome.status >= 300 ? 0 : body.bytes);
+      return { ...outcome, bytes };
     }
   }
 

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { TransportKind } from "@taillab/api";
+import { expectCancelledBytes } from "./test-support/cancelled-bytes.ts";
 import { expectOrderedTimeline } from "./test-support/ordered-timeline.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { uploadInParts } from "./multipart-upload.ts";
@@ -473,10 +474,11 @@ describe.each<TransportKind>(["fast", "sdk"])("%s transport: new operations", (k
     expect(timeless(outcome)).toEqual({
       status: 0,
       error: "Aborted",
-      bytes: 0,
+      bytes: outcome.bytes,
       keyCount: 0,
       nextContinuationToken: null,
     });
+    expectCancelledBytes(outcome.bytes, 0);
     expect(outcome.endUs).toBeGreaterThanOrEqual(abortedUs);
     seen.length = 0;
     const none = await t.deleteObjects(["a"], { signal: AbortSignal.abort() });

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { freePort } from "@taillab/test-support";
 import type { TransportKind } from "@taillab/api";
+import { expectCancelledBytes } from "./test-support/cancelled-bytes.ts";
 import { expectOrderedTimeline } from "./test-support/ordered-timeline.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createControlPlane } from "./control-plane.ts";
@@ -223,7 +224,8 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
       controller.abort();
     }, 50);
     const outcome = await transport(kind).getObject("k", { signal: controller.signal });
-    expect(withoutTimes(outcome)).toEqual({ status: 0, error: "Aborted", bytes: 0 });
+    expect(withoutTimes(outcome)).toEqual({ status: 0, error: "Aborted", bytes: outcome.bytes });
+    expectCancelledBytes(outcome.bytes, 0);
     expect(outcome.endUs).toBeGreaterThanOrEqual(abortedUs);
   });
 
@@ -239,7 +241,8 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
       controller.abort();
     }, 100);
     const outcome = await transport(kind).getObject("k", { signal: controller.signal });
-    expect(withoutTimes(outcome)).toEqual({ status: 200, error: "Aborted", bytes: 1000 });
+    expect(withoutTimes(outcome)).toEqual({ status: 200, error: "Aborted", bytes: outcome.bytes });
+    expectCancelledBytes(outcome.bytes, 1000);
     expect(outcome.endUs).toBeGreaterThanOrEqual(abortedUs);
   });
 
@@ -251,7 +254,8 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
     const outcome = await transport(kind).putObject("k", new Uint8Array(size), {
       signal: controller.signal,
     });
-    expect(withoutTimes(outcome)).toEqual({ status: 0, error: "Aborted", bytes: size });
+    expect(withoutTimes(outcome)).toEqual({ status: 0, error: "Aborted", bytes: outcome.bytes });
+    expectCancelledBytes(outcome.bytes, size);
     expect(seen.map((request) => request.bodyBytes)).toEqual([size]);
   });
 

@@ -10,6 +10,7 @@ import type {
 import type { ConnectionOptions } from "node:tls";
 import { Pool, type Dispatcher } from "undici";
 import { ANSWER_LIMIT_BYTES, limitedBody } from "./response-body.ts";
+import { CancelReconnects } from "./cancel-reconnects.ts";
 import { encodeRfc3986 } from "./s3-uri-encoding.ts";
 import { timingInterceptor, type WireTiming } from "./wire-timing.ts";
 
@@ -204,18 +205,22 @@ export class UndiciHttpHandler implements HttpHandler<UndiciHttpHandlerConfig> {
     let entry = this.#pools.get(origin);
     if (entry === undefined) {
       const { connectTimeoutMs, requestTimeoutMs, tls } = this.#config;
+      // Connect times are differences: any microsecond clock will do.
+      const reconnects = new CancelReconnects(() => Math.round(performance.now() * 1000));
       const pool = new Pool(origin, {
         connections: this.#config.maxConnections,
         pipelining: 1,
-        ...(connectTimeoutMs === undefined ? {} : { connectTimeout: connectTimeoutMs }),
         // The request timeout bounds the whole request; undici's idle timers (300 s by default)
         // must not cut a longer one short under another name.
         ...(requestTimeoutMs === undefined
           ? {}
           : { headersTimeout: requestTimeoutMs, bodyTimeout: requestTimeoutMs }),
-        ...(tls === undefined ? {} : { connect: tls }),
+        connect: reconnects.connector({
+          ...tls,
+          ...(connectTimeoutMs === undefined ? {} : { timeout: connectTimeoutMs }),
+        }),
       });
-      entry = { pool, timed: pool.compose(timingInterceptor()) };
+      entry = { pool, timed: pool.compose(timingInterceptor(reconnects)) };
       this.#pools.set(origin, entry);
     }
     return entry;

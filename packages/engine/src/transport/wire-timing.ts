@@ -1,4 +1,6 @@
+import type { Socket } from "node:net";
 import type { Dispatcher } from "undici";
+import { socketBytes, type CancelReconnects } from "./cancel-reconnects.ts";
 import type { MicrosClock, RequestTimeline } from "./object-transport.ts";
 
 /**
@@ -17,6 +19,11 @@ export class WireTiming {
   private headersUs = -1;
   private firstByteUs = -1;
   private readonly clock: MicrosClock;
+  private socket: Socket | null = null;
+  private socketBytesAtStart = 0;
+  private reconnectUs: number | undefined;
+  /** Cancelled on the wire: the bytes its connection moved both ways while it was on it. */
+  cancelledWireBytes: number | null = null;
 
   constructor(clock: MicrosClock) {
     this.clock = clock;
@@ -34,6 +41,18 @@ export class WireTiming {
 
   requestStarted(): void {
     this.sentUs = this.clock();
+  }
+
+  /** The connection undici wrote the request on, and the reconnect it paid for if any. */
+  connected(socket: Socket, reconnectUs: number | undefined): void {
+    this.socket = socket;
+    this.socketBytesAtStart = socketBytes(socket);
+    this.reconnectUs = reconnectUs;
+  }
+
+  /** Cancelled on the wire: undici closes the connection; what it moved so far is the cost. */
+  cancelledOnWire(): void {
+    if (this.socket) this.cancelledWireBytes = socketBytes(this.socket) - this.socketBytesAtStart;
   }
 
   requestSent(): void {
@@ -55,7 +74,15 @@ export class WireTiming {
       this.firstByteUs >= 0 ? this.firstByteUs : this.headersUs >= 0 ? this.headersUs : endUs;
     const headersUs = this.headersUs >= 0 ? this.headersUs : firstByteUs;
     const sentUs = this.sentUs >= 0 ? this.sentUs : headersUs;
-    return { readyUs: this.readyUs, sentUs, headersUs, firstByteUs, endUs };
+    const timeline: RequestTimeline = {
+      readyUs: this.readyUs,
+      sentUs,
+      headersUs,
+      firstByteUs,
+      endUs,
+    };
+    if (this.reconnectUs !== undefined) timeline.reconnectUs = this.reconnectUs;
+    return timeline;
   }
 }
 
@@ -69,7 +96,9 @@ export interface TimedDispatchOptions extends Dispatcher.DispatchOptions {
  * carry (requests without one pass through untouched), for dispatchers whose handler is not ours:
  * `pool.compose(timingInterceptor())` under the SDK's HTTP handler.
  */
-export function timingInterceptor(): Dispatcher.DispatcherComposeInterceptor {
+export function timingInterceptor(
+  reconnects: CancelReconnects,
+): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (options, handler) => {
     const timing = (options as TimedDispatchOptions).timing;
     if (!timing) return dispatch(options, handler);
@@ -77,6 +106,7 @@ export function timingInterceptor(): Dispatcher.DispatcherComposeInterceptor {
     return dispatch(options, {
       onRequestStart: (controller, context) => {
         timing.requestStarted();
+        reconnects.requestStarting((socket, reconnectUs) => timing.connected(socket, reconnectUs));
         handler.onRequestStart?.(controller, context);
       },
       onRequestSent: () => {
@@ -94,7 +124,14 @@ export function timingInterceptor(): Dispatcher.DispatcherComposeInterceptor {
         handler.onResponseData?.(controller, chunk);
       },
       onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
-      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+      onResponseError: (controller, error) => {
+        // The caller's signal (not the request timeout, nor a failure) cut a request on the wire.
+        if (timing.sent && error.name === "AbortError") {
+          timing.cancelledOnWire();
+          reconnects.closedByCancel();
+        }
+        handler.onResponseError?.(controller, error);
+      },
     });
   };
 }

@@ -16,6 +16,7 @@ export function HedgeCostCard({ phase, mode }: { phase: PhaseSummary; mode: Requ
       data-op={phase.op}
       data-extra-percent={hedge?.extraPct}
       data-not-sent={hedge?.notSent}
+      data-reconnects={hedge?.reconnects}
       data-attempts={hedge?.attempts}
       data-cancelled={hedge?.cancelled}
       data-won-by-backup={hedge?.wonByBackup}
@@ -35,6 +36,12 @@ export function HedgeCostCard({ phase, mode }: { phase: PhaseSummary; mode: Requ
             )}
             <Stat label={t("hedge.won")} value={formatInteger(hedge.wonByBackup)} />
             <Stat label={t("hedge.cancelled")} value={formatInteger(hedge.cancelled)} />
+            {hedge.reconnects === undefined ? null : (
+              <Stat
+                label={t("hedge.reconnects")}
+                value={`${formatInteger(hedge.reconnects)} · ${formatMs(hedge.reconnectMeanMs ?? 0)} ms`}
+              />
+            )}
             <Stat label={t("hedge.wasted")} value={`${formatMiB(hedge.wastedBytes)} MB`} />
             <Stat
               label={t("hedge.delay")}
