@@ -2,7 +2,7 @@ import { RunSummarySchema, type PhaseSummary, type RunSummary } from "@taillab/a
 import { openResultsStore } from "@taillab/backend";
 import { createTransport, type ControlPlane, type ObjectTransport } from "@taillab/engine";
 import { startDrippingProxy } from "@taillab/test-support";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -396,14 +396,22 @@ describe("Ctrl-C during a mix with bucket operations", () => {
 describe("a run killed mid-run (kill -9)", () => {
   it("runs show says what it may have left and how to remove it; taillab cleanup removes just that", async () => {
     const server = await startServer();
-    const library = join(newFolder(), "library");
+    // --results may name a new folder, but in a folder that exists.
+    const parent = newFolder();
+    await mkdir(parent);
+    const library = join(parent, "library");
     try {
       await putForeignObjects(server);
       const run = startCli(
         [...runArgs(server.process.url), "--results", library],
         server.process.env,
       );
-      await objectsWritten(server, 50);
+      // A run that ends before it wrote them (refused, crashed) fails here, not by a timeout.
+      const endedFirst = await Promise.race([
+        objectsWritten(server, 50).then(() => null),
+        run.result,
+      ]);
+      expect(endedFirst?.stderr ?? null).toBeNull();
       run.child.kill("SIGKILL");
       await run.result;
 

@@ -136,12 +136,18 @@ describe("the engine's summary and the one rebuilt from the records", () => {
 
 /**
  * What both must agree on: every point's phases, repetitions and their statistics (times of the
- * whole run differ by design, and the client's health is measured by the workers as they run,
- * not kept in the records).
+ * whole run differ by design; the client's health and the reconnects that cancels caused are
+ * measured by the workers as they run, not kept in the records).
  */
 function figuresOf(summary: RunSummary) {
   const withoutHealth = (phases: readonly PhaseSummary[]) =>
-    phases.map(({ client: _measuredOnly, ...figures }) => figures);
+    phases.map(({ client: _measuredOnly, hedge, ...figures }) => {
+      if (!hedge) return figures;
+      const cost = { ...hedge };
+      delete cost.reconnects;
+      delete cost.reconnectMeanMs;
+      return { ...figures, hedge: cost };
+    });
   return summary.points.map(({ params, phases, repetitions, repetitionStats }) => ({
     params,
     phases: withoutHealth(phases),
