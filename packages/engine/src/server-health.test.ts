@@ -43,7 +43,7 @@ describe("what a request says about the server", () => {
     [[{ status: 200, error: null }], "answered"],
     [[{ status: 503, error: "SlowDown" }], "answered"],
     [[{ status: 0, error: "ECONNREFUSED" }], "unanswered"],
-    [[{ status: 0, error: "ClientTimeout" }], "unanswered"],
+    [[{ status: 0, error: "ClientTimeout" }], "silent"],
     [[{ status: 200, error: "ClientTimeout" }], "unanswered"],
     [[{ status: 0, error: "Aborted" }], "cut"],
     [
@@ -102,12 +102,22 @@ describe("ServerHealth", () => {
     expect(health.note("unanswered", 4_000, "ClientTimeout").loss).toBeNull();
   });
 
-  it("one request that timed out after a long wait is not enough: two in a row are", () => {
+  it("one request whose answer started and then dripped past the timeout is not enough: two in a row are", () => {
     const { health, setNow } = healthAt();
     setNow(60_000);
     expect(health.note("unanswered", 0, "ClientTimeout").loss).toBeNull();
     setNow(60_001);
     expect(health.note("unanswered", 1, "ClientTimeout").loss).not.toBeNull();
+  });
+
+  it("one request that got not even headers in a whole timeout is enough: a lone client finds a hung server within one timeout", () => {
+    const { health, setNow } = healthAt();
+    setNow(60_000);
+    expect(health.note("silent", 0, "ClientTimeout").loss).toMatchObject({
+      sinceMs: 0,
+      atMs: 60_000,
+      failures: 1,
+    });
   });
 
   it("is shared: a streak seen by one worker counts what the others saw", () => {

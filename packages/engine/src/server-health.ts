@@ -7,8 +7,9 @@ import type { LogicalResult } from "./logical-request.ts";
  * off before their next one, from 10 ms doubling to 1 s, so a dead server costs a handful of
  * failures rather than thousands of ECONNREFUSED a second. Once nothing but such failures came
  * for SERVER_LOST_AFTER_MS, or for one request timeout when that is shorter (at least
- * SERVER_LOST_FAILURES of them), the server is lost: the phase ends early and the coordinator
- * says since when. A hung server is found when the requests in flight as it hung time out, not
+ * SERVER_LOST_FAILURES of them, or one that got not even headers in a whole request timeout:
+ * one client alone then finds a hung server within one timeout, not two), the server is lost:
+ * the phase ends early and the coordinator says since when. A hung server is found when the requests in flight as it hung time out, not
  * a second timeout later. Any answer, an error status included, shows the server is there and
  * ends the streak.
  */
@@ -27,12 +28,13 @@ export function createHealthBuffer(): SharedArrayBuffer {
 }
 
 /** What a request's attempts say about the server. */
-export type RequestVerdict = "answered" | "unanswered" | "cut";
+export type RequestVerdict = "answered" | "unanswered" | "silent" | "cut";
 
 /**
  * answered: some attempt got an HTTP answer in time (any status); cut: every attempt was stopped
- * or cancelled by the client (it says nothing about the server); unanswered: the others, a
- * server that sent its headers and then dripped the rest past the request timeout among them.
+ * or cancelled by the client (it says nothing about the server); silent: no attempt got even its
+ * headers, and one waited a whole request timeout for them; unanswered: the others, a server that
+ * sent its headers and then dripped the rest past the request timeout among them.
  */
 export function verdictOf(result: LogicalResult): RequestVerdict {
   const outcomes = result.attempts.map((attempt) => attempt.outcome);
@@ -42,7 +44,11 @@ export function verdictOf(result: LogicalResult): RequestVerdict {
   const cut = outcomes.every(
     (outcome) => outcome.error === ABORTED_ERROR || outcome.error === CANCELLED_ERROR,
   );
-  return cut ? "cut" : "unanswered";
+  if (cut) return "cut";
+  const silent =
+    outcomes.every((outcome) => outcome.status === 0) &&
+    outcomes.some((outcome) => outcome.error === TIMEOUT_ERROR);
+  return silent ? "silent" : "unanswered";
 }
 
 /** Since when the server did not answer, as the worker that noticed saw it. */
@@ -96,8 +102,8 @@ export class ServerHealth {
     const sinceMs = Atomics.load(this.slots, SLOT.firstFailureMs) - 1;
     const atMs = this.nowMs();
     const pauseMs = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(failures - 1, 20));
-    const gone =
-      sinceMs >= 0 && failures >= SERVER_LOST_FAILURES && atMs - sinceMs >= this.lostAfterMs;
+    const enoughFailures = failures >= SERVER_LOST_FAILURES || verdict === "silent";
+    const gone = sinceMs >= 0 && enoughFailures && atMs - sinceMs >= this.lostAfterMs;
     if (!gone || Atomics.compareExchange(this.slots, SLOT.lost, 0, 1) !== 0) {
       return { pauseMs, loss: null };
     }
