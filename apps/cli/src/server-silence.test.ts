@@ -226,7 +226,7 @@ describe("a server that stops answering mid-run", () => {
     );
     expect(lastLine(result)).toMatch(
       new RegExp(
-        `^taillab run: exit 4: the cleanup left 3000 objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout 3000\\); taillab cleanup ${runId} removes them; `,
+        `^taillab run: exit 4: the cleanup left (\\d+) objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout \\1\\); taillab cleanup ${runId} removes them; `,
       ),
     );
     proxy.pass();
