@@ -400,6 +400,11 @@ export const NotRunPhaseSchema = z.object({
   pointIndex: z.number().int().min(0),
   /** The phase's operation, or "mix" for a mixed workload. */
   phase: z.string(),
+  /**
+   * `repeat` > 1: the repetition (from 0) of the point the server went in that did not run this
+   * phase; absent for a point none of whose repetitions ran.
+   */
+  repetition: z.number().int().min(0).optional(),
 });
 export type NotRunPhase = z.infer<typeof NotRunPhaseSchema>;
 

@@ -32,10 +32,13 @@ export function noticeText(notice: RunNotice): string {
     case "serverBack":
       return "the server answered again: the run goes on";
     case "serverGone": {
-      const { probeError, phases, points } = notice.params;
+      const { probeError, phases, repetitions = 0, points } = notice.params;
       const notRun = [
         ...(phases.length > 0
           ? [`the ${phases.join(", ")} ${phases.length === 1 ? "phase" : "phases"}`]
+          : []),
+        ...(repetitions > 0
+          ? [`${repetitions} more ${repetitions === 1 ? "repetition" : "repetitions"}`]
           : []),
         ...(points > 0 ? [`${points} more ${points === 1 ? "point" : "points"}`] : []),
       ];

@@ -186,8 +186,8 @@ export interface PointRunResult {
   stopped: boolean;
   /** The server stopped answering and did not answer the probe: the point ended early. */
   serverGone: boolean;
-  /** The phases it did not start for that reason, as operations. */
-  notRun: Operation[];
+  /** The phases it did not start for that reason, as operations ("mix" for a workload's mix). */
+  notRun: (Operation | "mix")[];
 }
 
 const OPERATION_OF_PHASE: Record<Phase, Operation> = {
@@ -238,7 +238,7 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
   let deletedKeyCount = 0;
   let phaseIndex = options.firstPhaseIndex;
   let serverGone = false;
-  const notRun: Operation[] = [];
+  const notRun: PointRunResult["notRun"] = [];
   for (const phase of options.phases) {
     if (options.signal?.aborted) break;
     const op = OPERATION_OF_PHASE[phase];
@@ -306,6 +306,19 @@ async function runWorkload(
   const prepared = await pool.runPhase(prepare, null, options, undefined);
   const newKeys = new SharedArrayBuffer(4);
   const phases: PhaseResult[] = [];
+  // A server gone while the objects were prepared ends the point as it ends a phase: no mix.
+  if (prepared.serverLost && options.serverAnswers && !(await options.serverAnswers())) {
+    return {
+      phases,
+      writtenKeyCount: prepared.dispensed,
+      deletedKeyCount: 0,
+      keySpan: workload.prepareObjects,
+      phaseCount: phasesPerRepetition(options),
+      stopped: options.signal?.aborted ?? false,
+      serverGone: true,
+      notRun: ["mix"],
+    };
+  }
   const preparedFailures = prepared.failures;
   if (preparedFailures > 0) {
     throw new Error(

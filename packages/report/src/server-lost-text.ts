@@ -38,13 +38,15 @@ export function formatNotRunS3bench(summary: RunSummary): string {
   const reason = `Not run: the server stopped answering at ${serverLostMoment(gone.at, gone.sinceMs)}`;
   const params = expandSweep(summary.spec);
   const ran = summary.points.length;
-  const blocks = gone.notRun.map(({ pointIndex, phase }, index) => {
+  const blocks = gone.notRun.map(({ pointIndex, phase, repetition }, index) => {
     const point = params[pointIndex];
     const previous = gone.notRun[index - 1];
     const newPoint = pointIndex >= ran && previous?.pointIndex !== pointIndex && point;
     const heading = newPoint ? `=== ${formatPointParams({ params: point })} ===\n` : "";
     const word = phase === "mix" ? "Mixed workload" : operationWord(phase);
-    return `${heading}Results Summary for ${word} Operation(s)\n${reason}\n`;
+    const ofRepetition =
+      repetition === undefined ? "" : `, repetition ${repetition + 1} of ${summary.spec.repeat}`;
+    return `${heading}Results Summary for ${word} Operation(s)${ofRepetition}\n${reason}\n`;
   });
   return blocks.join("\n");
 }

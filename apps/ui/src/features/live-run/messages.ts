@@ -131,6 +131,8 @@ export const liveRunMessages: FeatureMessages = {
       notRunPhases_other: "the {{phases}} phases",
       notRunPoints_one: "{{count}} more point",
       notRunPoints_other: "{{count}} more points",
+      notRunRepetitions_one: "{{count}} more repetition",
+      notRunRepetitions_other: "{{count}} more repetitions",
       notRunAnd: " and ",
     },
     mode: {
@@ -282,6 +284,8 @@ export const liveRunMessages: FeatureMessages = {
       notRunPhases_other: "{{phases}} 阶段",
       notRunPoints_one: "其后 {{count}} 个测试点",
       notRunPoints_other: "其后 {{count}} 个测试点",
+      notRunRepetitions_one: "其后 {{count}} 次重复",
+      notRunRepetitions_other: "其后 {{count}} 次重复",
       notRunAnd: "和",
     },
     mode: {
