@@ -325,6 +325,8 @@ describe("a server that stops answering: repetitions, a workload's preparation, 
     expect(result.code).toBe(4);
     expect(summary.status).toBe("serverLost");
     expect(summary.points[0]?.phases).toEqual([]);
+    expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["prepare"]);
+    expect(result.stderr).toContain("; the preparation of the workload's objects ended early\n");
     expect(summary.serverGone).toMatchObject({
       probeError: "ClientTimeout",
       notRun: [{ pointIndex: 0, phase: "mix" }],

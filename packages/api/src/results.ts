@@ -383,7 +383,10 @@ export type DistributedSummary = z.infer<typeof DistributedSummarySchema>;
 /** A phase that ended early because the server stopped answering (run clock, ms). */
 export const ServerLossSchema = z.object({
   pointIndex: z.number().int().min(0),
-  /** The phase's operation, or "mix" for a mixed workload. */
+  /**
+   * The phase's operation, or "mix" for a mixed workload ("prepare" for the writing of its
+   * objects before the mix).
+   */
   phase: z.string(),
   /** When the first request of the silence was sent. */
   at: z.iso.datetime(),

@@ -1,4 +1,5 @@
 import type { RunNotice } from "@taillab/api";
+import { phaseText } from "@taillab/report";
 
 /** A notice in English, as the CLI prints it and the event's `message` carries it. */
 export function noticeText(notice: RunNotice): string {
@@ -21,7 +22,7 @@ export function noticeText(notice: RunNotice): string {
       const { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase } = notice.params;
       const clockTime = new Date(runStartEpochMs + sinceMs).toISOString().slice(11, 19);
       const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-      const ended = phase === "mix" ? "the mixed workload" : `the ${phase} phase`;
+      const ended = phaseText(phase);
       return `the server stopped answering at ${clockTime} UTC (${seconds(sinceMs)} into the run): ${failures} requests in a row got no answer over ${seconds(silentMs)}, the last ${lastError}; ${ended} ended early`;
     }
     case "serverProbe": {

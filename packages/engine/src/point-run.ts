@@ -115,9 +115,9 @@ export interface PointRunOptions {
   tuner?: RunTuner;
   /**
    * A phase ended early because the server stopped answering: since when, and the phase's
-   * operation ("mix" for a mixed workload).
+   * operation ("mix" for a mixed workload, "prepare" for the writing of its objects).
    */
-  onServerLost?: (loss: ServerLoss, phase: Operation | "mix") => void;
+  onServerLost?: (loss: ServerLoss, phase: Operation | "mix" | "prepare") => void;
   /**
    * After a phase the server's silence ended early, before the next phase of the point: whether
    * the server answers now (one probe). No answer ends the point there, its later phases not
@@ -358,6 +358,12 @@ async function runWorkload(
     serverGone: false,
     notRun: [],
   };
+}
+
+/** How the host names a phase: its operation, "mix" or a workload's "prepare". */
+function phaseName(order: PhaseOrder): Operation | "mix" | "prepare" {
+  if (order.mix) return "mix";
+  return order.measured ? order.op : "prepare";
 }
 
 /** Runs a measured phase and hands each of its operations' results to the host as they come. */
@@ -618,7 +624,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       const onMessage = (message: WorkerMessage) => {
         if (message.type === "serverLost") {
           serverLost = true;
-          onServerLost?.(message.loss, order.mix ? "mix" : order.op);
+          onServerLost?.(message.loss, phaseName(order));
         }
         if (message.type !== "report") return;
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);

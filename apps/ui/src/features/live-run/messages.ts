@@ -106,6 +106,7 @@ export const liveRunMessages: FeatureMessages = {
       serverLost:
         "The server stopped answering at {{time}} ({{into}} into the run): {{failures}} requests in a row got no answer over {{silent}}, the last {{error}}; the {{phase}} phase ended early",
       mixPhase: "mixed workload",
+      preparePhase: "object preparation",
       bucketCreated:
         "Bucket “{{bucket}}” did not exist at {{url}}, so it was created; it is kept after the run (only what the run puts in it is removed)",
       tlsUnchecked:
@@ -261,6 +262,7 @@ export const liveRunMessages: FeatureMessages = {
       serverLost:
         "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：连续 {{failures}} 个请求在 {{silent}} 内没有应答，最后一个为 {{error}}；{{phase}} 阶段提前结束",
       mixPhase: "混合负载",
+      preparePhase: "对象准备",
       bucketCreated:
         "{{url}} 上不存在存储桶“{{bucket}}”，已创建；运行结束后保留（只删除本次运行放入的内容）",
       tlsUnchecked:

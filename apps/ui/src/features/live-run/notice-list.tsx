@@ -47,7 +47,12 @@ export function noticeText(
         silent: formatDuration(silentMs),
         failures: formatInteger(failures),
         error: visibleText(lastError),
-        phase: phase === "mix" ? t("noticeText.mixPhase") : phase,
+        phase:
+          phase === "mix"
+            ? t("noticeText.mixPhase")
+            : phase === "prepare"
+              ? t("noticeText.preparePhase")
+              : phase,
       });
     }
     case "serverProbe": {
