@@ -237,7 +237,7 @@ describe("a server that stops answering mid-run", () => {
     );
     expect(lastLine(result)).toMatch(
       new RegExp(
-        `^taillab run: exit 4: the cleanup left 3000 objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout 3000\\); taillab cleanup ${runId} removes them; `,
+        `^taillab run: exit 4: the cleanup left (\\d+) objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout \\1\\); taillab cleanup ${runId} removes them; `,
       ),
     );
     proxy.pass();
@@ -264,6 +264,111 @@ describe("a server that stops answering mid-run", () => {
       sentSince(sentBefore).filter((line) => line.startsWith("GET /loadgen/taillab/")),
     ).toEqual([]);
     expect(summary.points[0]?.phases.map((phase) => phase.op)).toEqual(["PUT"]);
+    proxy.pass();
+    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
+  });
+});
+
+describe("a server that stops answering: repetitions, a workload's preparation, nothing left to run", () => {
+  const keyOfPut = (line: string) =>
+    Number(/^PUT \/loadgen\/taillab\/[^/]+\/(\d+)/.exec(line)?.[1] ?? -1);
+
+  it("--repeat: the repetitions the silence cut are listed not run, the point keeps the ones that ran", async () => {
+    const samples = 2000;
+    const run = startCli(
+      runArgs("--clients", "8", "--samples", `${samples}`, "--repeat", "3"),
+      server.env,
+    );
+    // The second repetition writes keys from `samples` on.
+    await until(() => proxy.requestLines().some((line) => keyOfPut(line) >= samples + 50));
+    proxy.hang();
+    const result = await run.result;
+    const summary = summaryOf(result);
+    const [point] = summary.points;
+
+    expect(result.code).toBe(4);
+    expect(summary.status).toBe("serverLost");
+    expect(summary.serverGone?.notRun).toEqual([
+      { pointIndex: 0, phase: "GET", repetition: 1 },
+      { pointIndex: 0, phase: "DELETE", repetition: 1 },
+      { pointIndex: 0, phase: "PUT", repetition: 2 },
+      { pointIndex: 0, phase: "GET", repetition: 2 },
+      { pointIndex: 0, phase: "DELETE", repetition: 2 },
+    ]);
+    expect(point?.finished).toBe(true);
+    expect(point?.repetitions?.map((each) => each.phases.map((phase) => phase.op))).toEqual([
+      ["PUT", "GET", "DELETE"],
+      ["PUT"],
+    ]);
+    // The merged read figures are the first repetition's: the only one that read.
+    expect(point?.phases.find((phase) => phase.op === "GET")?.requests).toBe(samples);
+    expectEndedWithinOneTimeout(summary, result.stderr);
+    expect(result.stderr).toContain("not run: the GET, DELETE phases and 1 more repetition\n");
+    const shown = await runCli(["runs", "show", summary.runId]);
+    expect(shown.stdout).toMatch(
+      /Results Summary for Write Operation\(s\), repetition 3 of 3\nNot run: the server stopped answering at /,
+    );
+    proxy.pass();
+    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
+  });
+
+  it("a workload whose objects are being prepared: the mix is not run, exit 4 with what is left, no timeout per cleanup batch", async () => {
+    const run = startCli(
+      runArgs(
+        "--clients",
+        "8",
+        "--ops",
+        "get:80,put:20",
+        "--prepare",
+        "1000000",
+        "--samples",
+        "1000",
+      ),
+      server.env,
+    );
+    await until(async () => (await runKeys()) >= 50);
+    proxy.hang();
+    const hungAt = proxy.requestLines().length;
+    const result = await run.result;
+    const summary = summaryOf(result);
+
+    expect(result.code).toBe(4);
+    expect(summary.status).toBe("serverLost");
+    expect(summary.points[0]?.phases).toEqual([]);
+    expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["prepare"]);
+    expect(result.stderr).toContain("; the preparation of the workload's objects ended early\n");
+    expect(summary.serverGone).toMatchObject({
+      probeError: "ClientTimeout",
+      notRun: [{ pointIndex: 0, phase: "mix" }],
+    });
+    expectEndedWithinOneTimeout(summary, result.stderr);
+    expect(sentSince(hungAt).filter((line) => line.startsWith("POST "))).toEqual([]);
+    expect(result.stderr).toContain("the run ends here; not run: the mix phase\n");
+    expect(lastLine(result)).toMatch(
+      new RegExp(
+        `^taillab run: exit 4: the cleanup left \\d+ objects under taillab/${summary.runId}/`,
+      ),
+    );
+    proxy.pass();
+    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
+    expect(await runKeys()).toBe(0);
+  });
+
+  it("--skip-cleanup and a silence in the last phase: no probe and no notice of one, the run ends as the phase does", async () => {
+    // Only connections that send a GET of the run's objects hang: the writes all pass.
+    proxy.hang((sent) => sent.startsWith("GET /loadgen/taillab/"));
+    const run = startCli(
+      runArgs("--clients", "8", "--samples", "3000", "--phases", "write,read", "--skip-cleanup"),
+      server.env,
+    );
+    const result = await run.result;
+    const summary = summaryOf(result);
+
+    expect(summary.status).toBe("serverLost");
+    expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["GET"]);
+    expect(summary.serverGone).toBeUndefined();
+    expect(result.stderr).not.toContain("asking the server once");
+    expectEndedWithinOneTimeout(summary, result.stderr);
     proxy.pass();
     expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
   });

@@ -383,7 +383,10 @@ export type DistributedSummary = z.infer<typeof DistributedSummarySchema>;
 /** A phase that ended early because the server stopped answering (run clock, ms). */
 export const ServerLossSchema = z.object({
   pointIndex: z.number().int().min(0),
-  /** The phase's operation, or "mix" for a mixed workload. */
+  /**
+   * The phase's operation, or "mix" for a mixed workload ("prepare" for the writing of its
+   * objects before the mix).
+   */
   phase: z.string(),
   /** When the first request of the silence was sent. */
   at: z.iso.datetime(),
@@ -400,6 +403,11 @@ export const NotRunPhaseSchema = z.object({
   pointIndex: z.number().int().min(0),
   /** The phase's operation, or "mix" for a mixed workload. */
   phase: z.string(),
+  /**
+   * `repeat` > 1: the repetition (from 0) of the point the server went in that did not run this
+   * phase; absent for a point none of whose repetitions ran.
+   */
+  repetition: z.number().int().min(0).optional(),
 });
 export type NotRunPhase = z.infer<typeof NotRunPhaseSchema>;
 

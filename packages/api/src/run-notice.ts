@@ -66,13 +66,15 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
   z.object({ code: z.literal("serverBack"), params: z.object({}) }),
   /**
    * The probe got no answer (`probeError`): the run ends there. Not run: the point's `phases`
-   * (operations, or "mix") and the sweep's `points` after it.
+   * (operations, or "mix"), its later `repetitions` (absent when none) and the sweep's `points`
+   * after it.
    */
   z.object({
     code: z.literal("serverGone"),
     params: z.object({
       probeError: z.string(),
       phases: z.array(z.string()),
+      repetitions: z.number().int().min(1).optional(),
       points: z.number().int().min(0),
     }),
   }),

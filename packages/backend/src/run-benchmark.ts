@@ -471,12 +471,27 @@ async function runPoints(
   const writtenKeys = new WrittenKeyTracker(keyPrefix, { followDeletes: !spec.workload });
   // A gone server's: the phases of the point it went in that did not run, and every later point's.
   const notRun: NotRunPhase[] = [];
+  const pointPhases = phasesOfPoint(spec);
   const phasesFrom = (pointIndex: number) =>
     points
       .slice(pointIndex)
       .flatMap((_point, offset) =>
-        phasesOfPoint(spec).map((phase) => ({ pointIndex: pointIndex + offset, phase })),
+        pointPhases.map((phase) => ({ pointIndex: pointIndex + offset, phase })),
       );
+  // With repeat > 1, the point's repetitions from `repetition` on, the phases of each named.
+  const repetitionsFrom = (pointIndex: number, repetition: number) =>
+    spec.repeat > 1
+      ? Array.from({ length: spec.repeat - repetition }, (_unused, offset) =>
+          pointPhases.map((phase) => ({ pointIndex, phase, repetition: repetition + offset })),
+        ).flat()
+      : [];
+  // A silence in the run's last phase with nothing after it (no cleanup) needs no probe.
+  const endsRun = (pointIndex: number, repetition: number, phase: string) =>
+    !wantsCleanup &&
+    !makesBuckets &&
+    pointIndex === points.length - 1 &&
+    repetition === spec.repeat - 1 &&
+    phase === pointPhases.at(-1);
   let firstKey = 0;
   let firstPhaseIndex = 0;
   for (const [pointIndex, wholePoint] of points.entries()) {
@@ -491,6 +506,7 @@ async function runPoints(
     let serverGone = false;
     for (let repetition = 0; repetition < spec.repeat && !hooks.signal?.aborted; repetition += 1) {
       if (repetition > 0 && !(await silence.serverAnswers())) {
+        notRun.push(...repetitionsFrom(pointIndex, repetition));
         serverGone = true;
         break;
       }
@@ -558,15 +574,19 @@ async function runPoints(
         ...(shard ? { recentSeconds: shard.recentSeconds } : {}),
         onPhaseStart: (op) => hooks.onPhaseStart?.(pointIndex, op),
         onPhaseDone: (phase) => phases.push(phase),
-        onServerLost: (loss, phase) => silence.lost(pointIndex, phase, loss),
+        onServerLost: (loss, phase) =>
+          silence.lost(pointIndex, phase, loss, endsRun(pointIndex, repetition, phase)),
         serverAnswers: () => silence.serverAnswers(),
       });
       repetitions.push(phases);
       if (result.serverGone) {
-        notRun.push(...result.notRun.map((phase) => ({ pointIndex, phase })));
+        const ofRepetition = spec.repeat > 1 ? { repetition } : {};
+        notRun.push(...result.notRun.map((phase) => ({ pointIndex, phase, ...ofRepetition })));
+        notRun.push(...repetitionsFrom(pointIndex, repetition + 1));
         serverGone = true;
       }
-      finished &&= !result.stopped && !result.serverGone;
+      // A point a gone server cut is not stopped: its figures cover what ran, notRun the rest.
+      finished &&= !result.stopped;
       const deleteFailed = result.phases.some(
         ({ summary }) => summary.op === "DELETE" && summary.errors > 0,
       );

@@ -1,4 +1,5 @@
 import type { RunNotice } from "@taillab/api";
+import { phaseText } from "@taillab/report";
 
 /** A notice in English, as the CLI prints it and the event's `message` carries it. */
 export function noticeText(notice: RunNotice): string {
@@ -21,7 +22,7 @@ export function noticeText(notice: RunNotice): string {
       const { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase } = notice.params;
       const clockTime = new Date(runStartEpochMs + sinceMs).toISOString().slice(11, 19);
       const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-      const ended = phase === "mix" ? "the mixed workload" : `the ${phase} phase`;
+      const ended = phaseText(phase);
       return `the server stopped answering at ${clockTime} UTC (${seconds(sinceMs)} into the run): ${failures} requests in a row got no answer over ${seconds(silentMs)}, the last ${lastError}; ${ended} ended early`;
     }
     case "serverProbe": {
@@ -32,10 +33,13 @@ export function noticeText(notice: RunNotice): string {
     case "serverBack":
       return "the server answered again: the run goes on";
     case "serverGone": {
-      const { probeError, phases, points } = notice.params;
+      const { probeError, phases, repetitions = 0, points } = notice.params;
       const notRun = [
         ...(phases.length > 0
           ? [`the ${phases.join(", ")} ${phases.length === 1 ? "phase" : "phases"}`]
+          : []),
+        ...(repetitions > 0
+          ? [`${repetitions} more ${repetitions === 1 ? "repetition" : "repetitions"}`]
           : []),
         ...(points > 0 ? [`${points} more ${points === 1 ? "point" : "points"}`] : []),
       ];

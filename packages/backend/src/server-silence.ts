@@ -12,8 +12,11 @@ import type { ControlPlane, EngineServerLoss } from "@taillab/engine";
  * the silence is found, while the phase winds down, so that wind-down costs nothing more.
  */
 export interface SilenceWatch {
-  /** A phase ended early: kept and said, and the probe is sent (the next serverAnswers() waits for it). */
-  lost(pointIndex: number, phase: string, loss: EngineServerLoss): void;
+  /**
+   * A phase ended early: kept and said, and the probe is sent (the next serverAnswers() waits
+   * for it) unless `nothingFollows`: the run ends after this phase anyway, so it asks nothing.
+   */
+  lost(pointIndex: number, phase: string, loss: EngineServerLoss, nothingFollows?: boolean): void;
   /**
    * Whether to go on: true while no silence is waiting for its probe; else the probe's answer,
    * whose verdict is kept (a stop during it goes on: the stop ends the run anyway).
@@ -46,13 +49,13 @@ export function createSilenceWatch(
     get gone() {
       return gone;
     },
-    lost(pointIndex, phase, { sinceMs, atMs, failures, lastError }) {
+    lost(pointIndex, phase, { sinceMs, atMs, failures, lastError }, nothingFollows = false) {
       const silentMs = atMs - sinceMs;
       const at = new Date(runStartEpochMs + sinceMs).toISOString();
       losses.push({ pointIndex, phase, at, sinceMs, silentMs, failures, lastError });
       const params = { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase };
       say({ code: "serverLost", params });
-      if (probing || gone) return;
+      if (probing || gone || nothingFollows) return;
       const deadlineMs = runMs() + controlPlane.probeTimeoutMs;
       say({ code: "serverProbe", params: { runStartEpochMs, deadlineMs } });
       probing = controlPlane.probe(keyPrefix, signal);
@@ -77,7 +80,10 @@ export function createSilenceWatch(
       if (!gone) return;
       gone.notRun = [...notRun];
       const [first] = notRun;
-      const phases = notRun.filter((phase) => phase.pointIndex === first?.pointIndex);
+      const ofPoint = notRun.filter((phase) => phase.pointIndex === first?.pointIndex);
+      // The phases of the repetition the server went in; later repetitions are counted.
+      const phases = ofPoint.filter((phase) => phase.repetition === first?.repetition);
+      const repetitions = new Set(ofPoint.map((phase) => phase.repetition)).size - 1;
       const points = new Set(notRun.map((phase) => phase.pointIndex));
       if (first) points.delete(first.pointIndex);
       say({
@@ -85,6 +91,7 @@ export function createSilenceWatch(
         params: {
           probeError: gone.probeError,
           phases: phases.map((phase) => phase.phase),
+          ...(repetitions > 0 ? { repetitions } : {}),
           points: points.size,
         },
       });

@@ -115,9 +115,9 @@ export interface PointRunOptions {
   tuner?: RunTuner;
   /**
    * A phase ended early because the server stopped answering: since when, and the phase's
-   * operation ("mix" for a mixed workload).
+   * operation ("mix" for a mixed workload, "prepare" for the writing of its objects).
    */
-  onServerLost?: (loss: ServerLoss, phase: Operation | "mix") => void;
+  onServerLost?: (loss: ServerLoss, phase: Operation | "mix" | "prepare") => void;
   /**
    * After a phase the server's silence ended early, before the next phase of the point: whether
    * the server answers now (one probe). No answer ends the point there, its later phases not
@@ -186,8 +186,8 @@ export interface PointRunResult {
   stopped: boolean;
   /** The server stopped answering and did not answer the probe: the point ended early. */
   serverGone: boolean;
-  /** The phases it did not start for that reason, as operations. */
-  notRun: Operation[];
+  /** The phases it did not start for that reason, as operations ("mix" for a workload's mix). */
+  notRun: (Operation | "mix")[];
 }
 
 const OPERATION_OF_PHASE: Record<Phase, Operation> = {
@@ -238,7 +238,7 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
   let deletedKeyCount = 0;
   let phaseIndex = options.firstPhaseIndex;
   let serverGone = false;
-  const notRun: Operation[] = [];
+  const notRun: PointRunResult["notRun"] = [];
   for (const phase of options.phases) {
     if (options.signal?.aborted) break;
     const op = OPERATION_OF_PHASE[phase];
@@ -306,6 +306,19 @@ async function runWorkload(
   const prepared = await pool.runPhase(prepare, null, options, undefined);
   const newKeys = new SharedArrayBuffer(4);
   const phases: PhaseResult[] = [];
+  // A server gone while the objects were prepared ends the point as it ends a phase: no mix.
+  if (prepared.serverLost && options.serverAnswers && !(await options.serverAnswers())) {
+    return {
+      phases,
+      writtenKeyCount: prepared.dispensed,
+      deletedKeyCount: 0,
+      keySpan: workload.prepareObjects,
+      phaseCount: phasesPerRepetition(options),
+      stopped: options.signal?.aborted ?? false,
+      serverGone: true,
+      notRun: ["mix"],
+    };
+  }
   const preparedFailures = prepared.failures;
   if (preparedFailures > 0) {
     throw new Error(
@@ -345,6 +358,12 @@ async function runWorkload(
     serverGone: false,
     notRun: [],
   };
+}
+
+/** How the host names a phase: its operation, "mix" or a workload's "prepare". */
+function phaseName(order: PhaseOrder): Operation | "mix" | "prepare" {
+  if (order.mix) return "mix";
+  return order.measured ? order.op : "prepare";
 }
 
 /** Runs a measured phase and hands each of its operations' results to the host as they come. */
@@ -605,7 +624,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       const onMessage = (message: WorkerMessage) => {
         if (message.type === "serverLost") {
           serverLost = true;
-          onServerLost?.(message.loss, order.mix ? "mix" : order.op);
+          onServerLost?.(message.loss, phaseName(order));
         }
         if (message.type !== "report") return;
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);

@@ -699,7 +699,10 @@ function serverLostText(summary: RunSummary, messages: ReportMessages): string {
   const at = losses[0]?.at.slice(11, 19) ?? "";
   const phases = losses.map((loss) => named(loss.phase, loss.pointIndex)).join(", ");
   const notRun = (summary.serverGone?.notRun ?? [])
-    .map((phase) => named(phase.phase, phase.pointIndex))
+    .map((phase) => {
+      const name = named(phase.phase, phase.pointIndex);
+      return phase.repetition === undefined ? name : `${name} #${phase.repetition + 1}`;
+    })
     .join(", ");
   return messages.serverLost(`${at} UTC`, phases, notRun);
 }

@@ -7,6 +7,13 @@ export function serverLostMoment(at: string, sinceMs: number): string {
   return `${at.slice(11, 19)} UTC (${(sinceMs / 1000).toFixed(1)} s into the run)`;
 }
 
+/** A phase the silence ended early, in a sentence: `the PUT phase`, `the mixed workload`. */
+export function phaseText(phase: string): string {
+  if (phase === "mix") return "the mixed workload";
+  if (phase === "prepare") return "the preparation of the workload's objects";
+  return `the ${phase} phase`;
+}
+
 /**
  * What the server's silence did to a run, for the end of its text: the phases it ended early,
  * and whether the run ended there. Empty for a run whose server always answered.
@@ -16,7 +23,7 @@ export function formatServerLost(summary: RunSummary): string {
   const gone = summary.serverGone;
   const lines = losses.map((loss) => {
     const where = summary.pointCount > 1 ? ` of point ${loss.pointIndex + 1}` : "";
-    const phase = loss.phase === "mix" ? "the mixed workload" : `the ${loss.phase} phase`;
+    const phase = phaseText(loss.phase);
     return `Server stopped answering at ${serverLostMoment(loss.at, loss.sinceMs)}: ${loss.failures} requests in a row got no answer over ${(loss.silentMs / 1000).toFixed(1)} s (the last ${loss.lastError}); ${phase}${where} ended early`;
   });
   if (gone) {
@@ -38,13 +45,15 @@ export function formatNotRunS3bench(summary: RunSummary): string {
   const reason = `Not run: the server stopped answering at ${serverLostMoment(gone.at, gone.sinceMs)}`;
   const params = expandSweep(summary.spec);
   const ran = summary.points.length;
-  const blocks = gone.notRun.map(({ pointIndex, phase }, index) => {
+  const blocks = gone.notRun.map(({ pointIndex, phase, repetition }, index) => {
     const point = params[pointIndex];
     const previous = gone.notRun[index - 1];
     const newPoint = pointIndex >= ran && previous?.pointIndex !== pointIndex && point;
     const heading = newPoint ? `=== ${formatPointParams({ params: point })} ===\n` : "";
     const word = phase === "mix" ? "Mixed workload" : operationWord(phase);
-    return `${heading}Results Summary for ${word} Operation(s)\n${reason}\n`;
+    const ofRepetition =
+      repetition === undefined ? "" : `, repetition ${repetition + 1} of ${summary.spec.repeat}`;
+    return `${heading}Results Summary for ${word} Operation(s)${ofRepetition}\n${reason}\n`;
   });
   return blocks.join("\n");
 }

@@ -106,6 +106,7 @@ export const liveRunMessages: FeatureMessages = {
       serverLost:
         "The server stopped answering at {{time}} ({{into}} into the run): {{failures}} requests in a row got no answer over {{silent}}, the last {{error}}; the {{phase}} phase ended early",
       mixPhase: "mixed workload",
+      preparePhase: "object preparation",
       bucketCreated:
         "Bucket “{{bucket}}” did not exist at {{url}}, so it was created; it is kept after the run (only what the run puts in it is removed)",
       tlsUnchecked:
@@ -131,6 +132,8 @@ export const liveRunMessages: FeatureMessages = {
       notRunPhases_other: "the {{phases}} phases",
       notRunPoints_one: "{{count}} more point",
       notRunPoints_other: "{{count}} more points",
+      notRunRepetitions_one: "{{count}} more repetition",
+      notRunRepetitions_other: "{{count}} more repetitions",
       notRunAnd: " and ",
     },
     mode: {
@@ -259,6 +262,7 @@ export const liveRunMessages: FeatureMessages = {
       serverLost:
         "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：连续 {{failures}} 个请求在 {{silent}} 内没有应答，最后一个为 {{error}}；{{phase}} 阶段提前结束",
       mixPhase: "混合负载",
+      preparePhase: "对象准备",
       bucketCreated:
         "{{url}} 上不存在存储桶“{{bucket}}”，已创建；运行结束后保留（只删除本次运行放入的内容）",
       tlsUnchecked:
@@ -282,6 +286,8 @@ export const liveRunMessages: FeatureMessages = {
       notRunPhases_other: "{{phases}} 阶段",
       notRunPoints_one: "其后 {{count}} 个测试点",
       notRunPoints_other: "其后 {{count}} 个测试点",
+      notRunRepetitions_one: "其后 {{count}} 次重复",
+      notRunRepetitions_other: "其后 {{count}} 次重复",
       notRunAnd: "和",
     },
     mode: {

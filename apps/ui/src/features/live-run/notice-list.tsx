@@ -47,7 +47,12 @@ export function noticeText(
         silent: formatDuration(silentMs),
         failures: formatInteger(failures),
         error: visibleText(lastError),
-        phase: phase === "mix" ? t("noticeText.mixPhase") : phase,
+        phase:
+          phase === "mix"
+            ? t("noticeText.mixPhase")
+            : phase === "prepare"
+              ? t("noticeText.preparePhase")
+              : phase,
       });
     }
     case "serverProbe": {
@@ -61,11 +66,12 @@ export function noticeText(
     case "serverBack":
       return t("noticeText.serverBack");
     case "serverGone": {
-      const { probeError, phases, points } = notice.params;
+      const { probeError, phases, repetitions = 0, points } = notice.params;
       const notRun = [
         ...(phases.length > 0
           ? [t("noticeText.notRunPhases", { count: phases.length, phases: phases.join(", ") })]
           : []),
+        ...(repetitions > 0 ? [t("noticeText.notRunRepetitions", { count: repetitions })] : []),
         ...(points > 0 ? [t("noticeText.notRunPoints", { count: points })] : []),
       ];
       return notRun.length > 0

@@ -18,7 +18,11 @@ export function ServerLostBanner({ summary }: { summary: RunSummary }) {
   const pointOf = (pointIndex: number) =>
     summary.pointCount > 1 ? ` (${t("banners.point", { n: pointIndex + 1 })})` : "";
   const phases = losses.map((loss) => `${loss.phase}${pointOf(loss.pointIndex)}`).join(", ");
-  const notRun = gone?.notRun.map((phase) => `${phase.phase}${pointOf(phase.pointIndex)}`);
+  const repetitionOf = (repetition: number | undefined) =>
+    repetition === undefined ? "" : ` (${t("banners.repetition", { n: repetition + 1 })})`;
+  const notRun = gone?.notRun.map(
+    (phase) => `${phase.phase}${pointOf(phase.pointIndex)}${repetitionOf(phase.repetition)}`,
+  );
   return (
     <div
       className="banner warning"
