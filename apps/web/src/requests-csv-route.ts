@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { REQUESTS_CSV_DOWNLOAD_PATH } from "@taillab/api";
 import type { TailLabBackend } from "@taillab/backend";
 import { sendText } from "./responses.ts";
 
 /** `GET /download/requests.csv?runId=<id>[&bom=1]`: a run's per-request CSV as a download. */
-export const REQUESTS_CSV_PATH = "/download/requests.csv";
+export const REQUESTS_CSV_PATH = REQUESTS_CSV_DOWNLOAD_PATH;
 
 export type RequestsCsvSource = Pick<TailLabBackend, "requestsCsvFile">;
 
