@@ -101,6 +101,20 @@ describe("ExportMenu", () => {
     expect(api.exportReport).not.toHaveBeenCalled();
   });
 
+  it("csv-requests in the desktop app: saved by its main process, no whole file asked for", async () => {
+    const saveRequestsCsv = vi.fn(async () => ({ ok: true as const, result: { saved: true } }));
+    window.taillabFiles = { saveRequestsCsv };
+    try {
+      const api = installFakeTailLab();
+      renderUi(<ExportMenu runIds={["r1"]} perRequestCsv />);
+      fireEvent.click(screen.getByTestId("export-csv-requests"));
+      await waitFor(() => expect(saveRequestsCsv).toHaveBeenCalledWith({ runId: "r1" }));
+      expect(api.exportReport).not.toHaveBeenCalled();
+    } finally {
+      delete window.taillabFiles;
+    }
+  });
+
   it("exports a comparison in the UI's language with its baseline", async () => {
     catchDownloads();
     useSettings.setState({ language: "zh-CN" });

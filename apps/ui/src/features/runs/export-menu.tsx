@@ -1,4 +1,4 @@
-import { REQUESTS_CSV_DOWNLOAD_PATH, type ExportInput } from "@taillab/api";
+import { AppError, REQUESTS_CSV_DOWNLOAD_PATH, type ExportInput } from "@taillab/api";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../app/api.ts";
@@ -55,6 +55,13 @@ export function ExportMenu({
     setError(null);
     try {
       const [runId] = runIds;
+      const files = window.taillabFiles;
+      if (kind === "csv-requests" && runId !== undefined && files) {
+        // The desktop app: its main process writes the chunks where the user chooses.
+        const answer = await files.saveRequestsCsv({ runId });
+        if (!answer.ok) throw new AppError(answer.error);
+        return;
+      }
       if (kind === "csv-requests" && runId !== undefined && (await hostStreamsDownloads())) {
         // A run of millions of requests: the host streams it, never one answer in memory.
         downloadFromHost(`${REQUESTS_CSV_DOWNLOAD_PATH}?${new URLSearchParams({ runId })}`);
