@@ -25,7 +25,7 @@ export function handleApiCalls(ipcMain: IpcMain, service: TailLabService): () =>
   };
 }
 
-function assertAppMainFrame(event: IpcMainInvokeEvent, channel: string): void {
+export function assertAppMainFrame(event: IpcMainInvokeEvent, channel: string): void {
   const frame = event.senderFrame;
   if (frame === null || frame.parent !== null || !isAppUrl(frame.url)) {
     throw new Error(

@@ -2,7 +2,7 @@ import { EventEmitter } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { API_METHOD_NAMES, ipcChannel } from "@taillab/api";
+import { API_METHOD_NAMES, ipcChannel, SAVE_REQUESTS_CSV_CHANNEL } from "@taillab/api";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 /**
@@ -129,7 +129,9 @@ describe("main process", () => {
     expect(window.options.webPreferences.preload).toBe("/repo/electron/dist/preload.cjs");
     expect(window.loadURL).toHaveBeenCalledWith("app://taillab/index.html");
     const channels = fake.electron.ipcMain.handle.mock.calls.map(([channel]) => channel);
-    expect(channels.sort()).toEqual(API_METHOD_NAMES.map(ipcChannel).sort());
+    expect(channels.sort()).toEqual(
+      [...API_METHOD_NAMES.map(ipcChannel), SAVE_REQUESTS_CSV_CHANNEL].sort(),
+    );
     const { defaultSession } = fake.electron.session;
     expect(defaultSession.setPermissionRequestHandler).toHaveBeenCalled();
     expect(defaultSession.setPermissionCheckHandler).toHaveBeenCalled();

@@ -22,6 +22,7 @@ import { appMenuTemplate } from "./app-menu.ts";
 import { APP_START_URL } from "./app-origin.ts";
 import { registerAppScheme, serveAppScheme } from "./app-protocol.ts";
 import { forwardRunEvents, handleApiCalls } from "./ipc.ts";
+import { handleRequestsCsvSave } from "./requests-csv-save.ts";
 import { createMainWindow } from "./main-window.ts";
 import { safeStorageCipher } from "./safe-storage-cipher.ts";
 import { denyAllPermissions, lockToApp } from "./window-security.ts";
@@ -108,6 +109,9 @@ async function start(): Promise<void> {
   const service = await openBackend(paths);
   for (const warning of service.warnings) process.stderr.write(`TailLab: warning: ${warning}\n`);
   handleApiCalls(ipcMain, service);
+  handleRequestsCsvSave(ipcMain, service, dialog, (event) =>
+    BrowserWindow.fromWebContents(event.sender),
+  );
   const pendingWrites = new Set<Promise<void>>();
   let window = await openWindow(service, paths, pendingWrites);
 

@@ -4,6 +4,7 @@ import {
   clientOfBridge,
   ipcChannel,
   RUN_EVENT_CHANNEL,
+  SAVE_REQUESTS_CSV_CHANNEL,
   type RunEvent,
   type TailLabBridge,
 } from "@taillab/api";
@@ -15,7 +16,11 @@ const electron = vi.hoisted(() => ({
 }));
 vi.mock("electron", () => electron);
 
-const ALLOWED_CHANNELS = new Set<string>([...API_METHOD_NAMES.map(ipcChannel), RUN_EVENT_CHANNEL]);
+const ALLOWED_CHANNELS = new Set<string>([
+  ...API_METHOD_NAMES.map(ipcChannel),
+  RUN_EVENT_CHANNEL,
+  SAVE_REQUESTS_CSV_CHANNEL,
+]);
 
 let exposed: unknown[][];
 let api: Record<string, (input?: unknown) => Promise<unknown>> & {
@@ -30,11 +35,25 @@ beforeAll(async () => {
 });
 
 describe("preload", () => {
-  it("exposes one `taillab` object: a function per API call, and onRunEvent", () => {
-    expect(exposed).toHaveLength(1);
+  it("exposes a `taillab` object: a function per API call, and onRunEvent", () => {
+    expect(exposed).toHaveLength(2);
     expect(exposed[0]![0]).toBe("taillab");
     expect(Object.keys(api).sort()).toEqual([...API_METHOD_NAMES, "onRunEvent"].sort());
     for (const value of Object.values(api)) expect(typeof value).toBe("function");
+  });
+
+  it("exposes `taillabFiles`, whose per-request CSV save goes on its own channel only", async () => {
+    expect(exposed[1]![0]).toBe("taillabFiles");
+    const files = exposed[1]![1] as Record<string, (input: unknown) => Promise<unknown>>;
+    expect(Object.keys(files)).toEqual(["saveRequestsCsv"]);
+    electron.ipcRenderer.invoke.mockResolvedValueOnce({ ok: true, result: { saved: true } });
+    await expect(files.saveRequestsCsv!({ runId: "r1" })).resolves.toEqual({
+      ok: true,
+      result: { saved: true },
+    });
+    expect(electron.ipcRenderer.invoke).toHaveBeenLastCalledWith(SAVE_REQUESTS_CSV_CHANNEL, {
+      runId: "r1",
+    });
   });
 
   it("calls each API function on its own channel and nothing else", async () => {

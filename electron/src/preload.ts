@@ -3,8 +3,11 @@ import {
   ipcChannel,
   isApiMethodName,
   RUN_EVENT_CHANNEL,
+  SAVE_REQUESTS_CSV_CHANNEL,
   type ApiEnvelope,
+  type RequestsCsvSaved,
   type RunEvent,
+  type TailLabFilesBridge,
 } from "@taillab/api";
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from "electron";
 
@@ -30,3 +33,10 @@ const bridge = createBridge(
 );
 
 contextBridge.exposeInMainWorld("taillab", bridge);
+
+/** Files the main process writes where the user chooses (a save dialog), on their one channel. */
+const files: TailLabFilesBridge = {
+  saveRequestsCsv: (input) =>
+    ipcRenderer.invoke(SAVE_REQUESTS_CSV_CHANNEL, input) as Promise<ApiEnvelope<RequestsCsvSaved>>,
+};
+contextBridge.exposeInMainWorld("taillabFiles", files);

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,7 +7,9 @@ import WebSocket from "ws";
 import { AppError, createApiClient, type RunEvent, type TailLabApi } from "@taillab/api";
 import {
   createTailLabService,
+  openResultsStore,
   passphraseCipher,
+  storedRequestsCsv,
   startTestbedServer,
   type TailLabBackend,
 } from "@taillab/backend";
@@ -201,5 +204,46 @@ describe("web host with the real backend: environment credentials", () => {
       await accepting.close();
       await refusing.close();
     }
+  });
+});
+
+describe("web host with the real backend: the per-request CSV", () => {
+  it("downloads a run of several chunks byte for byte as the CLI writes it, chunk by chunk", async () => {
+    const { runId } = await api.startRun({
+      experiment: {
+        name: "web csv",
+        endpointId: "testbed",
+        spec: { clients: 4, samples: 1500, objectSize: "1KiB" },
+      },
+    });
+    await expect.poll(() => api.activeRun(), { timeout: 120_000 }).toBeNull();
+
+    // What `taillab report --format csv --requests` writes, the same chunks put together.
+    const store = await openResultsStore(join(folder, "results"));
+    let expected = "";
+    for await (const chunk of storedRequestsCsv(store, [runId], { bom: false })) expected += chunk;
+    // More rows than two of the CSV's chunks (1 024 rows each).
+    expect(expected.split("\n").length).toBeGreaterThan(2 * 1024);
+
+    const pieces: Buffer[] = [];
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const request = httpRequest({
+        host: "127.0.0.1",
+        port: host.port,
+        path: `/download/requests.csv?runId=${runId}`,
+        headers: { authorization: `Bearer ${host.token}` },
+      });
+      request.on("response", resolve).on("error", reject).end();
+    });
+    answer.on("data", (piece: Buffer) => pieces.push(piece));
+    await new Promise((resolve) => answer.on("end", resolve));
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers["content-disposition"]).toBe(
+      `attachment; filename="taillab-web-csv-${runId}-requests.csv"`,
+    );
+    // Sent as the log was read, never as one body of known length.
+    expect(answer.headers["content-length"]).toBeUndefined();
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(Buffer.concat(pieces).toString("utf8")).toBe(expected);
   });
 });

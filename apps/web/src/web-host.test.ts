@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { AppError, createApiClient, type RunEvent } from "@taillab/api";
 import { createFetchInvoke } from "./browser/fetch-invoke.ts";
@@ -480,5 +481,78 @@ describe("web host: files", () => {
     await expect(startWebHost({ service: fake.service, uiDir: folder })).rejects.toThrow(
       `no index.html in ${folder}`,
     );
+  });
+});
+
+describe("web host: the per-request CSV download", () => {
+  const CHUNK = "x".repeat(64 * 1024);
+  const CHUNKS = 1000;
+  const path = "/download/requests.csv?runId=run-1";
+
+  /** A CSV of 64 MiB whose chunks are counted as the host takes them. */
+  function serveCountedCsv() {
+    const taken = { count: 0, ended: false };
+    async function* chunks() {
+      try {
+        for (; taken.count < CHUNKS; taken.count += 1) yield CHUNK;
+      } finally {
+        taken.ended = true;
+      }
+    }
+    fake.service.requestsCsvFile = vi.fn(async () => ({
+      fileName: "taillab-run-1-requests.csv",
+      mimeType: "text/csv;charset=utf-8",
+      chunks: chunks(),
+    }));
+    return taken;
+  }
+
+  it("writes the chunks as they are read, and stops reading when the download is cancelled", async () => {
+    const taken = serveCountedCsv();
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const request = httpRequest({ host: "127.0.0.1", port: host.port, path, headers: bearer() });
+      request.on("response", resolve).on("error", reject).end();
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers["content-disposition"]).toBe(
+      'attachment; filename="taillab-run-1-requests.csv"',
+    );
+    expect(answer.headers["content-type"]).toBe("text/csv;charset=utf-8");
+    expect(fake.service.requestsCsvFile).toHaveBeenCalledWith("run-1", { bom: false });
+    await new Promise((resolve) => answer.once("data", resolve));
+    answer.destroy();
+    // Written as the client read: the cancel reached the source long before its end.
+    await expect.poll(() => taken.ended).toBe(true);
+    expect(taken.count).toBeLessThan(CHUNKS);
+  });
+
+  it("refuses a request without the token, from another origin or started by another site", async () => {
+    serveCountedCsv();
+    const refusals = [
+      { headers: {}, status: 401 },
+      { headers: { ...bearer(), origin: "http://evil.example" }, status: 403 },
+      { headers: { ...bearer(), "sec-fetch-site": "cross-site" }, status: 403 },
+      { headers: { ...bearer(), host: "evil.example" }, status: 403 },
+    ];
+    for (const { headers, status } of refusals) {
+      const answer = await rawRequest(host.port, { path, headers });
+      expect(answer.status, JSON.stringify(headers)).toBe(status);
+    }
+    const posted = await rawRequest(host.port, { method: "POST", path, headers: bearer() });
+    expect(posted.status).toBe(405);
+    expect(fake.service.requestsCsvFile).not.toHaveBeenCalled();
+  });
+
+  it("says which run it cannot export, before any byte of a file", async () => {
+    fake.service.requestsCsvFile = vi.fn(async () => {
+      throw new Error("no run r-404 in the library");
+    });
+    const answer = await rawRequest(host.port, {
+      path: "/download/requests.csv?runId=r-404",
+      headers: bearer(),
+    });
+    expect(answer.status).toBe(404);
+    expect(answer.headers["content-disposition"]).toBeUndefined();
+    expect(answer.body).toBe("runId: no run r-404 in the library");
   });
 });

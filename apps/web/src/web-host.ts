@@ -15,6 +15,11 @@ import { createRunEventSockets, MAX_EVENT_SOCKETS, RUN_EVENTS_PATH } from "./run
 import { securityHeaders } from "./security-headers.ts";
 import { sendBody, sendJson, sendText } from "./responses.ts";
 import { readUiFile } from "./static-files.ts";
+import {
+  REQUESTS_CSV_PATH,
+  serveRequestsCsv,
+  type RequestsCsvSource,
+} from "./requests-csv-route.ts";
 
 /** Loopback only: the host hands out the backend (stored secrets, runs) to whoever connects. */
 const LOOPBACK = "127.0.0.1";
@@ -40,7 +45,8 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 export interface WebHostOptions {
-  service: TailLabService;
+  /** The API's calls, and the per-request CSV, which is downloaded rather than called. */
+  service: TailLabService & RequestsCsvSource;
   /** A build of apps/ui (its index.html and assets). */
   uiDir: string;
   /** 0 or absent: a free port. */
@@ -109,6 +115,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
     if (url.pathname === RUN_EVENTS_PATH) {
       return sendText(response, 426, `${RUN_EVENTS_PATH} is a WebSocket`);
+    }
+    if (url.pathname === REQUESTS_CSV_PATH) {
+      return serveRequestsCsv(service, url, request, response);
     }
     if (url.pathname.startsWith(API_PREFIX)) {
       const answer = await answerApiCall(service, url.pathname.slice(API_PREFIX.length), request);

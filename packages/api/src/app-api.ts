@@ -379,6 +379,12 @@ export const ExportInputSchema = strictObject({
 });
 export type ExportInput = z.input<typeof ExportInputSchema>;
 
+/**
+ * The browser host's download of one run's per-request CSV (`?runId=<id>`, `&bom=1` for Excel):
+ * too large for one answer, it is streamed to the browser rather than called.
+ */
+export const REQUESTS_CSV_DOWNLOAD_PATH = "/download/requests.csv";
+
 export const ExportedFileSchema = z.object({
   fileName: z.string(),
   mimeType: z.string(),

@@ -28,3 +28,4 @@ export * from "./distributed-run.ts";
 export * from "./code-counts.ts";
 export * from "./run-name.ts";
 export * from "./client-health.ts";
+export * from "./requests-csv-save.ts";

@@ -19,6 +19,7 @@ export {
   type TailLabBackend,
   type TailLabServiceOptions,
 } from "./app/tail-lab-service.ts";
+export type { RequestsCsvFile } from "./app/report-export.ts";
 export { keyFileCipher, passphraseCipher, type SecretCipher } from "./app/secret-cipher.ts";
 export { createMarkerStore, type MarkerStore } from "./distributed/bucket-markers.ts";
 export {

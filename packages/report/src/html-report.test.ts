@@ -185,6 +185,19 @@ describe("renderRunReport", () => {
     expect(chinese).toContain("协调遗漏");
   });
 
+  it("counts the requests a stop cut off in flight, in both languages, only where there were some", () => {
+    const run = syntheticRun({});
+    const [put, get] = run.summary.points[0]?.phases ?? [];
+    if (!put || !get) throw new Error("the synthetic run has no two phases");
+    expect(renderRunReport(run, { language: "en" })).not.toContain("Cut off by the stop");
+    put.cutOff = 1234;
+    const english = renderRunReport(run, { language: "en" });
+    expect(english).toMatch(
+      /<th scope="row">Cut off by the stop \(recorded, not in the figures\)<\/th><td class="num">1,234<\/td><td class="num">0<\/td>/,
+    );
+    expect(renderRunReport(run, { language: "zh-CN" })).toContain("停止时中断的在途请求");
+  });
+
   it("has the same messages in every language, none empty", () => {
     const keys = (language: ReportLanguage) => Object.keys(REPORT_MESSAGES[language]).sort();
     expect(keys("zh-CN")).toEqual(keys("en"));

@@ -92,6 +92,8 @@ export interface ReportMessages {
   duration: string;
   errors: string;
   errorsByCode: string;
+  /** Requests a stop cut off in flight (PhaseSummary.cutOff): recorded, not in the figures. */
+  cutOff: string;
   latencyRow: (percentile: string) => string;
   latencyMin: string;
   latencyMax: string;
@@ -354,6 +356,7 @@ const en: ReportMessages = {
   duration: "Total duration (s)",
   errors: "Number of errors",
   errorsByCode: "Errors by code",
+  cutOff: "Cut off by the stop (recorded, not in the figures)",
   latencyRow: (percentile) => `Latency ${percentile} (ms)`,
   latencyMin: "Latency min (ms)",
   latencyMax: "Latency max (ms)",
@@ -658,6 +661,7 @@ const zhCN: ReportMessages = {
   duration: "总耗时 (s)",
   errors: "错误数",
   errorsByCode: "按错误码统计",
+  cutOff: "停止时中断的在途请求（已记录，不计入数据）",
   latencyRow: (percentile) => `延迟 ${percentile} (ms)`,
   latencyMin: "最小延迟 (ms)",
   latencyMax: "最大延迟 (ms)",

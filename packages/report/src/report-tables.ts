@@ -246,6 +246,7 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
       ),
     );
   const openLoop = phases.some((phase) => phase.loop === "open");
+  const stopped = phases.some((phase) => phase.cutOff !== undefined);
   const rows = [
     row(messages.requests, (phase) => formatInteger(phase.requests)),
     row(messages.transferred, (phase) => formatMiB(phase.bytes)),
@@ -253,6 +254,7 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
     row(messages.opsPerSec, (phase) => formatFixed(phase.opsPerSec, 1)),
     row(messages.duration, (phase) => formatFixed(phase.durationMs / 1000, 3)),
     row(messages.errors, errorsText),
+    ...(stopped ? [row(messages.cutOff, (phase) => formatInteger(phase.cutOff ?? 0))] : []),
     row(messages.steadyThroughput, (phase) =>
       phase.steady ? formatFixed(phase.steady.throughputMBps, 2) : "—",
     ),

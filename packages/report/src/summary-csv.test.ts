@@ -177,6 +177,14 @@ describe("summaryCsv", () => {
     expect(column(rows[row]!, name)).toBe(expected);
   });
 
+  it("writes the requests a stop cut off in flight, empty where it cut off none", () => {
+    const stopped = syntheticRun({});
+    stopped.summary.points[0]!.phases[0]!.cutOff = 57;
+    const [, put, get] = parseCsv(summaryCsv([stopped.summary]));
+    expect(column(put!, "Cut Off by Stop")).toBe("57");
+    expect(column(get!, "Cut Off by Stop")).toBe("");
+  });
+
   it("writes the summary's figures: latencies in ms, durations in s, MB as MiB", () => {
     const phase = sweep.summary.points[1]!.phases[0]!;
     const row = rows[2]!;

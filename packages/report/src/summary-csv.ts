@@ -91,6 +91,8 @@ const COLUMNS: readonly Column[] = [
         .map(([code, count]) => `${code}=${count}`)
         .join(" "),
   },
+  // Requests a stop cut off in flight: recorded, counted in no other column; empty when none.
+  { name: "Cut Off by Stop", value: (row) => row.phase.cutOff },
   // Latency columns are empty where no request succeeded.
   { name: "Max (ms)", value: (row) => row.phase.latencyMs?.max },
   { name: "99.99th %ile (ms)", value: (row) => row.phase.latencyMs?.p9999 },

@@ -1,4 +1,9 @@
-import { clientOfBridge, type TailLabApi, type TailLabBridge } from "@taillab/api";
+import {
+  clientOfBridge,
+  type TailLabApi,
+  type TailLabBridge,
+  type TailLabFilesBridge,
+} from "@taillab/api";
 
 declare global {
   interface Window {
@@ -7,6 +12,8 @@ declare global {
      * answers an `{ ok, result | error }` envelope; `api()` turns it into the typed client.
      */
     taillab?: TailLabBridge;
+    /** Electron's preload only: files the main process writes where the user chooses. */
+    taillabFiles?: TailLabFilesBridge;
   }
 }
 

@@ -24,13 +24,25 @@ export function fileNameOf(title: string, extension: string): string {
  */
 export function downloadFile(file: DownloadableFile): void {
   const url = URL.createObjectURL(new Blob([file.content], { type: file.mimeType }));
+  clickDownloadLink(url, file.fileName);
+  // The download has taken the Blob by the time the click returns; a delay keeps old engines safe.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Saves what the page's own host serves at `path` (the browser host's streamed downloads): the
+ * browser writes it to disk as it arrives, named by the host's Content-Disposition.
+ */
+export function downloadFromHost(path: string): void {
+  clickDownloadLink(path, "");
+}
+
+function clickDownloadLink(href: string, fileName: string): void {
   const link = document.createElement("a");
-  link.href = url;
-  link.download = file.fileName;
+  link.href = href;
+  link.download = fileName;
   link.style.display = "none";
   document.body.append(link);
   link.click();
   link.remove();
-  // The download has taken the Blob by the time the click returns; a delay keeps old engines safe.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -5,6 +5,7 @@ import {
   type TailLabService,
 } from "@taillab/api";
 import { vi } from "vitest";
+import type { RequestsCsvSource } from "../requests-csv-route.ts";
 
 /**
  * A TailLabService whose calls are spies: `appInfo` answers, every other call fails unless a
@@ -28,11 +29,14 @@ export function fakeService() {
   }));
   const service = {
     ...calls,
+    requestsCsvFile: vi.fn(async () => {
+      throw new Error("the fake service has no requestsCsvFile");
+    }),
     onRunEvent(listener: RunEventListener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-  } as unknown as TailLabService;
+  } as unknown as TailLabService & RequestsCsvSource;
   return {
     service,
     calls,

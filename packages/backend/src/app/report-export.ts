@@ -1,6 +1,6 @@
 import type { ExportedFile, TailLabService } from "@taillab/api";
 import type { ResultsStore } from "@taillab/store";
-import { renderStoredReport } from "../run-report.ts";
+import { renderStoredReport, storedRequestsCsv } from "../run-report.ts";
 
 type ExportRequest = Parameters<TailLabService["exportReport"]>[0];
 
@@ -28,6 +28,32 @@ export async function exportReport(
       ? `taillab-${runSlug((await store.get(only)).meta.name, only)}${kind}.${format}`
       : `taillab-comparison-${runIds.length}-runs.${format}`;
   return { fileName, mimeType: MIME_TYPES[format], content };
+}
+
+/** A per-request CSV to save chunk by chunk: the whole file is never held (runs of millions). */
+export interface RequestsCsvFile {
+  fileName: string;
+  mimeType: string;
+  /** Read lazily: a writer that waits for each chunk to drain holds one chunk at a time. */
+  chunks: AsyncIterable<string>;
+}
+
+/**
+ * One run's per-request CSV as `exportReport` names it, for a host that writes it to the user
+ * as it is read (the browser host's download, the desktop app's save). An unknown or damaged
+ * run fails here, before anything is written.
+ */
+export async function requestsCsvFile(
+  store: ResultsStore,
+  runId: string,
+  { bom }: { bom: boolean },
+): Promise<RequestsCsvFile> {
+  const { meta } = await store.get(runId);
+  return {
+    fileName: `taillab-${runSlug(meta.name, runId)}-requests.csv`,
+    mimeType: MIME_TYPES.csv,
+    chunks: storedRequestsCsv(store, [runId], { bom }),
+  };
 }
 
 /** The name and the id, once: a run not renamed is called "run <id>" already. */

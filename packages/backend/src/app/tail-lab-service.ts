@@ -13,7 +13,7 @@ import { previewExperiment } from "./experiment-preview.ts";
 import { openExperimentsStore } from "./experiments-store.ts";
 import { openKubernetesSettings } from "./kubernetes-settings.ts";
 import { listLatencyProfiles } from "./latency-profiles.ts";
-import { exportReport } from "./report-export.ts";
+import { exportReport, requestsCsvFile, type RequestsCsvFile } from "./report-export.ts";
 import { createRunManager } from "./run-manager.ts";
 import { runOrigin } from "./run-origin.ts";
 import type { SecretCipher } from "./secret-cipher.ts";
@@ -39,6 +39,11 @@ export type TailLabBackend = TailLabService & {
    * (naming the key), a data folder that could not be made private.
    */
   readonly warnings: readonly string[];
+  /**
+   * A run's per-request CSV in chunks, for hosts that write it as it is read: too large for one
+   * API answer (exportReport builds it whole), so it is no call of the contract.
+   */
+  requestsCsvFile(runId: string, options: { bom: boolean }): Promise<RequestsCsvFile>;
   /** Stops a run in progress (keeping what it measured) and the long-lived testbed. */
   close(): Promise<void>;
 };
@@ -160,6 +165,7 @@ export async function createTailLabService(
     removeRun: ({ runId }) => store.remove(runId),
     cleanupRun: ({ runId }) => cleanUpRun(store, runId, runSecrets),
     exportReport: (request) => exportReport(store, request),
+    requestsCsvFile: (runId, options) => requestsCsvFile(store, runId, options),
 
     testbedStatus: async () => testbed.status(),
     startTestbed: (setup) => testbed.start(setup),

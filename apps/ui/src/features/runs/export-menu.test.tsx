@@ -1,6 +1,7 @@
 import type { ExportInput } from "@taillab/api";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { useAppInfo } from "../../app/app-info-store.ts";
 import { useSettings } from "../../app/settings-store.ts";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
@@ -48,6 +49,7 @@ describe("ExportMenu", () => {
   afterEach(() => {
     vi.restoreAllMocks();
     useSettings.setState({ language: "en" });
+    useAppInfo.setState({ info: null, asking: false });
   });
 
   it.each([
@@ -58,6 +60,13 @@ describe("ExportMenu", () => {
   ] as const)("%s: asks the backend and downloads its file", async (kind, expected) => {
     const downloads = catchDownloads();
     const api = installFakeTailLab({
+      // The desktop app: the browser host streams the per-request CSV instead (below).
+      appInfo: vi.fn(async () => ({
+        version: "0.0.0",
+        host: "electron" as const,
+        resultsDir: "",
+        dataDir: "",
+      })),
       exportReport: vi.fn(async (input: ExportInput) => {
         const key = input.format === "csv" && input.requests ? "csv-requests" : input.format;
         return FILES[key];
@@ -75,6 +84,35 @@ describe("ExportMenu", () => {
     expect(downloads[0]!.fileName).toBe(FILES[kind].fileName);
     expect(downloads[0]!.type).toBe(FILES[kind].mimeType);
     expect(await downloads[0]!.text).toBe(FILES[kind].content);
+  });
+
+  it("csv-requests in the browser host: the host's streamed download, no whole file asked for", async () => {
+    const clicked: { href: string; download: string }[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push({ href: this.getAttribute("href") ?? "", download: this.download });
+    });
+    const api = installFakeTailLab();
+    renderUi(<ExportMenu runIds={["r 1"]} perRequestCsv />);
+    fireEvent.click(screen.getByTestId("export-csv-requests"));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(clicked[0]).toEqual({ href: "/download/requests.csv?runId=r+1", download: "" });
+    expect(api.exportReport).not.toHaveBeenCalled();
+  });
+
+  it("csv-requests in the desktop app: saved by its main process, no whole file asked for", async () => {
+    const saveRequestsCsv = vi.fn(async () => ({ ok: true as const, result: { saved: true } }));
+    window.taillabFiles = { saveRequestsCsv };
+    try {
+      const api = installFakeTailLab();
+      renderUi(<ExportMenu runIds={["r1"]} perRequestCsv />);
+      fireEvent.click(screen.getByTestId("export-csv-requests"));
+      await waitFor(() => expect(saveRequestsCsv).toHaveBeenCalledWith({ runId: "r1" }));
+      expect(api.exportReport).not.toHaveBeenCalled();
+    } finally {
+      delete window.taillabFiles;
+    }
   });
 
   it("exports a comparison in the UI's language with its baseline", async () => {

@@ -1,12 +1,19 @@
-import type { ExportInput } from "@taillab/api";
+import { AppError, REQUESTS_CSV_DOWNLOAD_PATH, type ExportInput } from "@taillab/api";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../app/api.ts";
+import { useAppInfo } from "../../app/app-info-store.ts";
 import { useSettings } from "../../app/settings-store.ts";
 import { errorText } from "../../shared/said.ts";
-import { downloadFile } from "../../shared/download-file.ts";
+import { downloadFile, downloadFromHost } from "../../shared/download-file.ts";
 
 type ExportKind = "csv" | "csv-requests" | "json" | "html";
+
+/** The browser host serves the per-request CSV as a download of its own. */
+async function hostStreamsDownloads(): Promise<boolean> {
+  await useAppInfo.getState().load();
+  return useAppInfo.getState().info?.host === "web";
+}
 
 /**
  * Export buttons for one run or several: the backend renders the file (the same CSV, JSON and
@@ -47,6 +54,19 @@ export function ExportMenu({
     setBusy(kind);
     setError(null);
     try {
+      const [runId] = runIds;
+      const files = window.taillabFiles;
+      if (kind === "csv-requests" && runId !== undefined && files) {
+        // The desktop app: its main process writes the chunks where the user chooses.
+        const answer = await files.saveRequestsCsv({ runId });
+        if (!answer.ok) throw new AppError(answer.error);
+        return;
+      }
+      if (kind === "csv-requests" && runId !== undefined && (await hostStreamsDownloads())) {
+        // A run of millions of requests: the host streams it, never one answer in memory.
+        downloadFromHost(`${REQUESTS_CSV_DOWNLOAD_PATH}?${new URLSearchParams({ runId })}`);
+        return;
+      }
       downloadFile(await api().exportReport(input));
     } catch (failure) {
       setError(errorText(failure));

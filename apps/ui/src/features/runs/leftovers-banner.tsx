@@ -18,16 +18,25 @@ export function LeftoversBanner({ detail }: { detail: RunDetail }) {
     bucket: meta.spec.bucket,
     url: meta.spec.endpoints?.[0]?.url ?? "",
   };
-  const done =
-    result && cleanupLeftNothing(result) ? (
-      <div className="banner" role="status" data-testid="leftovers-removed">
-        {t("leftovers.removed", removedCounts(result))}
-      </div>
-    ) : null;
+  // The latest cleanup, the button's or the stored one: where the bucket is gone, nothing of
+  // the run can be left in it, whatever it removed.
+  const bucketGone = (result ?? meta.cleanup)?.bucketGone === true;
+  const gone = bucketGone ? t("leftovers.bucketGone", place) : null;
+  const done = gone ? (
+    <div className="banner" role="status" data-testid="leftovers-bucket-gone">
+      {gone}
+    </div>
+  ) : result && cleanupLeftNothing(result) ? (
+    <div className="banner" role="status" data-testid="leftovers-removed">
+      {t("leftovers.removed", removedCounts(result))}
+    </div>
+  ) : null;
   if (state.kind === "none") return done;
   const text =
     state.kind === "left"
-      ? t("leftovers.left", { ...leftCounts(state.cleanup), ...place })
+      ? [gone, t("leftovers.left", { ...leftCounts(state.cleanup), ...place })]
+          .filter(Boolean)
+          .join(" ")
       : t(state.why === "kept" ? "leftovers.kept" : "leftovers.endedEarly", place);
   return (
     <div

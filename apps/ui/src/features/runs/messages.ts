@@ -172,6 +172,7 @@ export const runsMessages: FeatureMessages = {
       removing: "Removing…",
       removed:
         "Removed what this run left: objects ({{objects}}), open uploads ({{uploads}}), buckets ({{buckets}}); nothing of it is left on the server.",
+      bucketGone: "Bucket {{bucket}} no longer exists, so nothing of this run is left in it.",
     },
     results: {
       title: "Results",
@@ -554,6 +555,7 @@ export const runsMessages: FeatureMessages = {
       removing: "正在删除…",
       removed:
         "已删除本次运行的 {{objects}} 个对象、{{uploads}} 个未完成上传和 {{buckets}} 个存储桶；服务器上已不留任何内容。",
+      bucketGone: "存储桶 {{bucket}} 已不存在，因此其中不会留下本次运行的任何内容。",
     },
     results: {
       title: "结果",

@@ -157,6 +157,51 @@ describe("RunDetailView", () => {
     );
   });
 
+  it("says the button's cleanup found the run's bucket gone, instead of what it removed", async () => {
+    const endpoints = [{ url: "http://10.0.0.5:9000" }];
+    const interrupted = runDetailFixture({ status: "interrupted", spec: { endpoints } });
+    const cleanup = {
+      at: "2025-03-01T11:00:00.000Z",
+      removed: { objects: 0, uploads: 0, buckets: 0 },
+      objectsLeft: 0,
+      uploadsLeft: 0,
+      bucketsLeft: [],
+      unchecked: [],
+      errorsByCode: {},
+      bucketGone: true,
+    };
+    const cleaned = { ...interrupted, meta: { ...interrupted.meta, cleanup } };
+    installFakeTailLab({
+      getRun: vi.fn().mockResolvedValueOnce(interrupted).mockResolvedValue(cleaned),
+      cleanupRun: vi.fn(async () => cleanup),
+    });
+    renderUi(<RunDetailView runId={interrupted.meta.id} />);
+    await screen.findByTestId("leftovers-banner");
+    fireEvent.click(screen.getByTestId("remove-leftovers"));
+    const gone = "Bucket loadgen no longer exists, so nothing of this run is left in it.";
+    expect((await screen.findByTestId("leftovers-bucket-gone")).textContent).toBe(gone);
+    expect(screen.queryByTestId("leftovers-removed")).toBeNull();
+    expect(screen.queryByTestId("leftovers-banner")).toBeNull();
+  });
+
+  it("says so of a stored cleanup that found the run's bucket gone", async () => {
+    const detail = runDetailFixture({ spec: { endpoints: [{ url: "http://10.0.0.5:9000" }] } });
+    const cleanup = {
+      at: "2025-03-01T11:00:00.000Z",
+      removed: { objects: 0, uploads: 0, buckets: 0 },
+      objectsLeft: 0,
+      uploadsLeft: 0,
+      bucketsLeft: [],
+      unchecked: [],
+      errorsByCode: {},
+      bucketGone: true,
+    };
+    show({ ...detail, meta: { ...detail.meta, cleanup } });
+    expect((await screen.findByTestId("leftovers-bucket-gone")).textContent).toBe(
+      "Bucket loadgen no longer exists, so nothing of this run is left in it.",
+    );
+  });
+
   it("offers no cleanup for a run of the embedded testbed, which keeps nothing", async () => {
     show(runDetailFixture({ status: "interrupted" }));
     await screen.findByTestId("interrupted-banner");
