@@ -109,6 +109,8 @@ export interface ReportMessages {
   overTimeTitle: string;
   overTimeAxis: string;
   overTimeNote: string;
+  /** The legend entry of the seconds whose client was the bottleneck. */
+  overTimeClientBound: string;
   tailTitle: string;
   tailSlowest: (share: string) => string;
   tailHeaders: readonly [string, string, string, string, string, string, string, string];
@@ -376,6 +378,7 @@ const en: ReportMessages = {
   overTimeAxis: "Seconds since the run started",
   overTimeNote:
     "Each second's successful requests, by when they were answered (HdrHistogram interval histograms).",
+  overTimeClientBound: "client was the bottleneck",
   tailTitle: "Where the tail went",
   tailSlowest: (share) => `slowest ${share}`,
   tailHeaders: [
@@ -679,6 +682,7 @@ const zhCN: ReportMessages = {
   overTimeTitle: "百分位数随时间的变化",
   overTimeAxis: "运行开始后的秒数",
   overTimeNote: "每秒内成功完成的请求,按应答时刻统计(HdrHistogram 区间直方图)。",
+  overTimeClientBound: "客户端是瓶颈",
   tailTitle: "尾部延迟的去向",
   tailSlowest: (share) => `最慢的 ${share}`,
   tailHeaders: [
