@@ -183,6 +183,39 @@ describe("renderRunReport", () => {
     const chinese = renderRunReport(run, { language: "zh-CN" });
     expect(chinese).toContain("瓶颈是 TailLab 自己的客户端");
     expect(chinese).toContain("协调遗漏");
+    expect(english).not.toContain("data-client-shards");
+  });
+
+  it("names the shards of a distributed run whose client was the bottleneck, in both languages", () => {
+    const run = syntheticRun({});
+    const [phase] = run.summary.points[0]?.phases ?? [];
+    if (!phase) throw new Error("the synthetic run has no phase");
+    const figures = {
+      cpuCores: 1.9,
+      availableCores: 2,
+      busiestWorkerCpu: 0.5,
+      eventLoopDelayP99Ms: 1,
+      stallShare: 0,
+      starts: 100,
+      missedStarts: 0,
+      behindMs: 0,
+      shed: 0,
+    };
+    phase.client = {
+      version: 1,
+      verdict: { keptUp: false, reasons: ["cpu"] },
+      figures,
+      workers: 1,
+      clientsPerWorker: 2,
+      tailStallMs: null,
+      arrivals: null,
+      seconds: [],
+      boundShards: [1, 3],
+    };
+    expect(renderRunReport(run, { language: "en" })).toContain(
+      'data-client-shards="1,3">The shards whose client was the bottleneck: 1, 3.</p>',
+    );
+    expect(renderRunReport(run, { language: "zh-CN" })).toContain("客户端是瓶颈的分片:1, 3。");
   });
 
   it("shades the seconds whose client was the bottleneck in percentiles over time, in both languages", () => {

@@ -119,6 +119,8 @@ export interface ReportMessages {
   client: {
     keptUp: string;
     bottleneck: (reasons: string, advice: string) => string;
+    /** A distributed run: the shards whose client was the bottleneck. */
+    boundShards: (shards: string) => string;
     reasons: Record<ClientBottleneck, string>;
     advice: Record<ClientAdvice, string>;
     or: string;
@@ -397,6 +399,7 @@ const en: ReportMessages = {
     keptUp: "TailLab's client kept up.",
     bottleneck: (reasons, advice) =>
       `TailLab's own client was the bottleneck in this phase, not the server: ${reasons}. Try ${advice}.`,
+    boundShards: (shards) => `The shards whose client was the bottleneck: ${shards}.`,
     reasons: {
       cpu: "its CPU use was near the cores it may use",
       "clients-per-worker":
@@ -701,6 +704,7 @@ const zhCN: ReportMessages = {
     keptUp: "TailLab 的客户端跟上了。",
     bottleneck: (reasons, advice) =>
       `在这个阶段,瓶颈是 TailLab 自己的客户端,而不是服务器:${reasons}。建议:${advice}。`,
+    boundShards: (shards) => `客户端是瓶颈的分片:${shards}。`,
     reasons: {
       cpu: "它的 CPU 使用接近可用的核心数",
       "clients-per-worker": "某个工作线程几乎一直忙碌(每个工作线程的客户端太多)",

@@ -6,6 +6,7 @@ export const clientHealthMessages: FeatureMessages = {
     bottleneck:
       "TailLab's own client is the bottleneck, not the server: these figures describe the client.",
     bottleneckPhase: "TailLab's own client was the bottleneck in this phase, not the server.",
+    boundShards: "The shards whose client was the bottleneck: {{shards}}.",
     keptUp: "TailLab's client kept up.",
     boundLegend: "client was the bottleneck",
     boundSeconds:
@@ -44,6 +45,7 @@ export const clientHealthMessages: FeatureMessages = {
   "zh-CN": {
     bottleneck: "瓶颈是 TailLab 自己的客户端，而不是服务器：这些数字反映的是客户端。",
     bottleneckPhase: "在这个阶段，瓶颈是 TailLab 自己的客户端，而不是服务器。",
+    boundShards: "客户端是瓶颈的分片：{{shards}}。",
     keptUp: "TailLab 的客户端跟上了。",
     boundLegend: "客户端是瓶颈",
     boundSeconds: "瓶颈是 TailLab 自己的客户端（图表顶部的横条）：{{spans}}。",
