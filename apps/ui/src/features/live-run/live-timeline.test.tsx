@@ -78,6 +78,13 @@ describe("LiveTimeline", () => {
     },
   );
 
+  it("keeps the marks of a second as long as the timeline keeps the second", () => {
+    useLiveRun.getState().apply(progress([second(0, true), second(1, false)]));
+    for (let at = 2; at < 120; at += 1) useLiveRun.getState().apply(progress([second(at, true)]));
+    const { container } = renderUi(<LiveTimeline />);
+    expect(container.querySelector<HTMLElement>(".timeline-box")?.dataset.clientBound).toBe("1");
+  });
+
   it("marks nothing while the client keeps up", () => {
     useLiveRun.getState().apply(progress([second(0, true), second(1, true)]));
     renderUi(<LiveTimeline />);
