@@ -156,7 +156,13 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     console.log(
       `${serverName}: start spread of 4 shard processes ${distributed?.startSpreadMs} ms, clock skew ${distributed?.clockSkewMs} ms (± ${distributed?.clockSkewBoundMs} ms)`,
     );
-    for (const phase of summary.points[0]?.phases ?? []) expect(phase.requests).toBe(800);
+    for (const phase of summary.points[0]?.phases ?? []) {
+      expect(phase.requests).toBe(800);
+      // The shards' client health, merged: whether any shard's client was the bottleneck, which.
+      expect(phase.client?.boundShards).toBeDefined();
+      expect(phase.client?.verdict.keptUp).toBe(phase.client?.boundShards?.length === 0);
+      expect(phase.client?.figures.starts).toBe(800);
+    }
     const shown = await runCli(["runs", "show", folder.runId]);
     expect(shown.stdout).toMatch(/Distributed: 4 shards, 4 merged; T0 /);
     expect(shown.stdout).toMatch(/shard 3: complete, started \+[\d.]+ ms from T0/);

@@ -72,6 +72,8 @@ export const ClientHealthSchema = z.object({
   /** Open loop: every arrival was sent, however late ("kept"), or a bound shed some ("shed"). */
   arrivals: z.enum(["kept", "shed"]).nullable(),
   seconds: z.array(ClientSecondSchema),
+  /** A distributed run's merge: the shards whose client was the bottleneck (absent otherwise). */
+  boundShards: z.array(z.number().int().min(0)).optional(),
 });
 export type ClientHealth = z.infer<typeof ClientHealthSchema>;
 

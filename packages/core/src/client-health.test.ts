@@ -2,6 +2,7 @@ import type { ClientFigures, PhaseSummary } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import {
   clientAdvice,
+  clientBoundSpans,
   clientVerdict,
   ClientHealthAccount,
   mergeClientHealth,
@@ -197,5 +198,31 @@ describe("serverAndStall", () => {
         ? undefined
         : ({ tailStallMs: { p99: stall, p999: stall } } as PhaseSummary["client"]);
     expect(serverAndStall({ ...phase, ...(client ? { client } : {}) }, "p99")).toEqual(expected);
+  });
+});
+
+describe("clientBoundSpans", () => {
+  const second = (startMs: number, keptUp: boolean) => ({
+    startMs,
+    ...QUIET,
+    verdict: { keptUp, reasons: keptUp ? [] : (["cpu"] as const).slice() },
+  });
+  it.each([
+    ["none when the client kept up", [second(0, true), second(1000, true)], []],
+    [
+      "seconds in a row joined, a kept-up second between apart",
+      [0, 1000, 2000, 3000, 4000].map((at) => second(at, at === 2000)),
+      [
+        { fromMs: 0, toMs: 2000 },
+        { fromMs: 3000, toMs: 5000 },
+      ],
+    ],
+    [
+      "out of order, and one second from two shards counted once",
+      [second(5000, false), second(3000, false), second(4000, false), second(4000, true)],
+      [{ fromMs: 3000, toMs: 6000 }],
+    ],
+  ])("%s", (_name, seconds, expected) => {
+    expect(clientBoundSpans(seconds)).toEqual(expected);
   });
 });

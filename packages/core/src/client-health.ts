@@ -376,6 +376,31 @@ export function firstClientBoundSecond(seconds: readonly ClientSecond[]): Client
   return seconds.find((second) => !second.verdict.keptUp) ?? null;
 }
 
+/** A stretch of the run clock, ms: seconds in a row whose client was the bottleneck. */
+export interface ClientBoundSpan {
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * The stretches of `seconds` whose client was the bottleneck, seconds in a row joined (in time
+ * order; several workers' or shards' entries for one second count once): what percentiles over
+ * time mark, so a tail drawn there is read as the client's.
+ */
+export function clientBoundSpans(seconds: readonly ClientSecond[]): ClientBoundSpan[] {
+  const starts = [
+    ...new Set(seconds.filter((second) => !second.verdict.keptUp).map((s) => s.startMs)),
+  ].sort((a, b) => a - b);
+  const lengthMs = INTERVAL_US / 1000;
+  const spans: ClientBoundSpan[] = [];
+  for (const startMs of starts) {
+    const last = spans.at(-1);
+    if (last && startMs <= last.toMs) last.toMs = Math.max(last.toMs, startMs + lengthMs);
+    else spans.push({ fromMs: startMs, toMs: startMs + lengthMs });
+  }
+  return spans;
+}
+
 function shareOf(part: number, whole: number): number {
   return whole > 0 ? part / whole : 0;
 }

@@ -1,11 +1,15 @@
 import {
+  CLIENT_HEALTH_VERSION,
   DISTRIBUTED_SCHEMA_VERSION,
   RunSpecSchema,
+  type ClientFigures,
+  type ClientHealth,
   type Operation,
   type RunEnvironment,
   type ShardResult,
 } from "@taillab/api";
 import { describe, expect, it } from "vitest";
+import { clientVerdict } from "./client-health.ts";
 import type { LogicalRequest } from "./logical-request.ts";
 import { PhaseAccount, type PhaseAccountShape } from "./phase-account.ts";
 import { createRandom } from "./random.ts";
@@ -135,6 +139,32 @@ function shardResult(index: number, overrides: Partial<ShardResult> = {}): Shard
   };
 }
 
+/** A shard's client health: one second, kept up or CPU-bound. */
+function clientHealth(keptUp: boolean): ClientHealth {
+  const figures: ClientFigures = {
+    cpuCores: keptUp ? 0.5 : 1.95,
+    availableCores: 2,
+    busiestWorkerCpu: 0.5,
+    eventLoopDelayP99Ms: 1,
+    stallShare: 0,
+    starts: 100,
+    missedStarts: 0,
+    behindMs: 0,
+    shed: 0,
+  };
+  const verdict = clientVerdict(figures);
+  return {
+    version: CLIENT_HEALTH_VERSION,
+    verdict,
+    figures,
+    workers: 1,
+    clientsPerWorker: 2,
+    tailStallMs: null,
+    arrivals: null,
+    seconds: [{ startMs: 0, ...figures, verdict }],
+  };
+}
+
 function folderOf(results: ShardResult[], extra: Partial<ShardFolderState> = {}): ShardFolderState {
   return {
     shards: SHARDS,
@@ -206,6 +236,42 @@ describe("merging the shards of a distributed run", () => {
     expect(merged.points[0]?.phases[0]?.summary.requests).toBe(
       shardResult(0).points[0]!.phases[0]!.summary.requests +
         shardResult(2).points[0]!.phases[0]!.summary.requests,
+    );
+  });
+
+  it.each<[string, boolean[], { keptUp: boolean; boundShards: number[] }]>([
+    ["every shard kept up", [true, true, true], { keptUp: true, boundShards: [] }],
+    [
+      "one shard's client was the bottleneck",
+      [true, false, true],
+      { keptUp: false, boundShards: [1] },
+    ],
+    ["two were", [false, true, false], { keptUp: false, boundShards: [0, 2] }],
+  ])("carries the shards' client health: %s", (_, keptUp, expected) => {
+    const withClient = (index: number) => {
+      const result = shardResult(index);
+      const phases = result.points[0]!.phases.map((phase) => ({
+        ...phase,
+        summary: { ...phase.summary, client: clientHealth(keptUp[index] as boolean) },
+      }));
+      return { ...result, points: [{ ...result.points[0]!, phases }] };
+    };
+    const merged = mergeShards(folderOf([0, 1, 2].map(withClient)));
+    for (const phase of merged.points[0]!.phases) {
+      const client = phase.summary.client;
+      expect(client?.verdict.keptUp).toBe(expected.keptUp);
+      expect(client?.verdict.reasons).toEqual(expected.keptUp ? [] : ["cpu"]);
+      expect(client?.boundShards).toEqual(expected.boundShards);
+      expect(client?.figures.starts).toBe(3 * 100);
+      // Each shard's second 0 on the merged clock: its run clock started (I + 1) s before T0.
+      expect(client?.seconds.map((second) => second.startMs)).toEqual([-1000, -2000, -3000]);
+    }
+  });
+
+  it("leaves the merged phase without client health when no shard measured it", () => {
+    const merged = mergeShards(folderOf([0, 1, 2].map((index) => shardResult(index))));
+    expect(merged.points[0]?.phases.every((phase) => phase.summary.client === undefined)).toBe(
+      true,
     );
   });
 

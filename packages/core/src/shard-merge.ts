@@ -1,4 +1,5 @@
 import type {
+  ClientHealth,
   DistributedSummary,
   Operation,
   PhaseAccountDelta,
@@ -7,6 +8,7 @@ import type {
   ShardBreakdown,
   ShardResult,
 } from "@taillab/api";
+import { mergeClientHealth } from "./client-health.ts";
 import { PhaseAccount, shiftedAccount, type PhaseAccountShape } from "./phase-account.ts";
 import { expandSweep } from "./sweep.ts";
 
@@ -122,6 +124,7 @@ export function mergeShards(state: ShardFolderState): MergedShards {
                 .filter((phase) => phase.op === op)
                 .map((phase) => ({
                   phase,
+                  shard: result.index,
                   offsetUs: (result.runStartEpochMs - runStartEpochMs) * 1000,
                 })),
             ),
@@ -152,19 +155,57 @@ function operationsOf(phaseLists: readonly { op: Operation }[][]): Operation[] {
   return [...new Set(phaseLists.flatMap((phases) => phases.map((phase) => phase.op)))];
 }
 
-function mergePhase(
-  parts: readonly { phase: ShardResult["points"][number]["phases"][number]; offsetUs: number }[],
-): MergedPhase {
+interface ShardPhase {
+  phase: ShardResult["points"][number]["phases"][number];
+  shard: number;
+  offsetUs: number;
+}
+
+function mergePhase(parts: readonly ShardPhase[]): MergedPhase {
   const [first] = parts;
   if (!first) throw new Error("a merged phase needs a shard's phase");
   const { op, loop, hedgeBudgetPct } = first.phase;
   const account = new PhaseAccount({ op, loop, hedgeBudgetPct });
   try {
     for (const { phase, offsetUs } of parts) account.merge(shiftedAccount(phase.account, offsetUs));
-    return { shape: account.shape, summary: account.summary(), account: account.snapshot() };
+    const client = mergedClientHealth(parts);
+    return {
+      shape: account.shape,
+      summary: { ...account.summary(), ...(client ? { client } : {}) },
+      account: account.snapshot(),
+    };
   } finally {
     account.destroy();
   }
+}
+
+/**
+ * The shards' client health as one (core's mergeClientHealth), their seconds on the merged run
+ * clock, naming the shards whose client was the bottleneck: one shard's client falling behind
+ * makes the merged tail partly its own, however well the others kept up.
+ */
+function mergedClientHealth(parts: readonly ShardPhase[]): ClientHealth | undefined {
+  const healths = parts.map(({ phase, offsetUs }) => {
+    const client = phase.summary.client;
+    if (!client) return undefined;
+    const seconds = client.seconds.map((second) => ({
+      ...second,
+      startMs: second.startMs + offsetUs / 1000,
+    }));
+    return { ...client, seconds };
+  });
+  const merged = mergeClientHealth(healths);
+  if (!merged) return undefined;
+  const verdicts = parts.flatMap(({ phase, shard }) =>
+    phase.summary.client ? [{ shard, verdict: phase.summary.client.verdict }] : [],
+  );
+  // Each shard is judged on its own machine: its verdict stands though the figures merge.
+  const boundShards = verdicts.filter(({ verdict }) => !verdict.keptUp).map(({ shard }) => shard);
+  const verdict = {
+    keptUp: boundShards.length === 0,
+    reasons: [...new Set(verdicts.flatMap(({ verdict }) => verdict.reasons))],
+  };
+  return { ...merged, verdict, boundShards };
 }
 
 function distributedSummary(

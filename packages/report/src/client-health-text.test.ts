@@ -78,6 +78,16 @@ describe("the client's health in the text of a phase", () => {
     expect(text).toContain("Arrivals:          42 shed");
   });
 
+  it("names the shards of a distributed run whose client was the bottleneck", () => {
+    const bound = (boundShards: number[]) =>
+      formatPhaseS3bench({
+        ...PHASE,
+        client: health({ verdict: { keptUp: false, reasons: ["cpu"] }, boundShards }),
+      });
+    expect(bound([2])).toContain("THE BOTTLENECK on shard 2, not the server: TailLab's CPU use");
+    expect(bound([0, 2])).toContain("THE BOTTLENECK on shards 0, 2, not the server");
+  });
+
   it("says nothing of a run recorded before the client's health was kept", () => {
     const text = formatPhaseS3bench(PHASE);
     expect(text).not.toContain("Client:");

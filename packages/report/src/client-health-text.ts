@@ -38,6 +38,12 @@ export function formatClientSecondWarning(second: ClientSecond): string {
   return `warning: at ${at} s TailLab's client was the bottleneck, not the server${behind}${shed}: ${reasonsText(second.verdict)}`;
 }
 
+/** A distributed run's shards whose client was the bottleneck, as " on shard 1, 2". */
+function shardsText(shards: readonly number[] | undefined): string {
+  if (!shards?.length) return "";
+  return ` on shard${shards.length > 1 ? "s" : ""} ${shards.join(", ")}`;
+}
+
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 
 /** The client's verdict for a phase, and an open loop's arrivals; none before it was measured. */
@@ -49,7 +55,7 @@ export function clientHealthLines(phase: PhaseSummary): string[] {
   const lines = [
     verdict.keptUp
       ? `Client:            kept up (${measured})`
-      : `Client:            THE BOTTLENECK, not the server: ${reasonsText(verdict)} (${measured})`,
+      : `Client:            THE BOTTLENECK${shardsText(client.boundShards)}, not the server: ${reasonsText(verdict)} (${measured})`,
   ];
   if (client.arrivals === "kept") {
     lines.push(

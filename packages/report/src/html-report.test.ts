@@ -183,6 +183,81 @@ describe("renderRunReport", () => {
     const chinese = renderRunReport(run, { language: "zh-CN" });
     expect(chinese).toContain("瓶颈是 TailLab 自己的客户端");
     expect(chinese).toContain("协调遗漏");
+    expect(english).not.toContain("data-client-shards");
+  });
+
+  it("names the shards of a distributed run whose client was the bottleneck, in both languages", () => {
+    const run = syntheticRun({});
+    const [phase] = run.summary.points[0]?.phases ?? [];
+    if (!phase) throw new Error("the synthetic run has no phase");
+    const figures = {
+      cpuCores: 1.9,
+      availableCores: 2,
+      busiestWorkerCpu: 0.5,
+      eventLoopDelayP99Ms: 1,
+      stallShare: 0,
+      starts: 100,
+      missedStarts: 0,
+      behindMs: 0,
+      shed: 0,
+    };
+    phase.client = {
+      version: 1,
+      verdict: { keptUp: false, reasons: ["cpu"] },
+      figures,
+      workers: 1,
+      clientsPerWorker: 2,
+      tailStallMs: null,
+      arrivals: null,
+      seconds: [],
+      boundShards: [1, 3],
+    };
+    expect(renderRunReport(run, { language: "en" })).toContain(
+      'data-client-shards="1,3">The shards whose client was the bottleneck: 1, 3.</p>',
+    );
+    expect(renderRunReport(run, { language: "zh-CN" })).toContain("客户端是瓶颈的分片:1, 3。");
+  });
+
+  it("shades the seconds whose client was the bottleneck in percentiles over time, in both languages", () => {
+    const run = syntheticRun({});
+    const [phase] = run.summary.points[0]?.phases ?? [];
+    if (!phase) throw new Error("the synthetic run has no phase");
+    const figures = {
+      cpuCores: 0.5,
+      availableCores: 2,
+      busiestWorkerCpu: 0.5,
+      eventLoopDelayP99Ms: 1,
+      stallShare: 0,
+      starts: 100,
+      missedStarts: 0,
+      behindMs: 0,
+      shed: 0,
+    };
+    const second = (startMs: number, keptUp: boolean) => ({
+      startMs,
+      ...figures,
+      verdict: { keptUp, reasons: keptUp ? [] : (["cpu"] as ["cpu"]) },
+    });
+    phase.client = {
+      version: 1,
+      verdict: { keptUp: false, reasons: ["cpu"] },
+      figures,
+      workers: 1,
+      clientsPerWorker: 2,
+      tailStallMs: null,
+      arrivals: null,
+      seconds: [second(0, true), second(1000, false), second(2000, false), second(3000, true)],
+    };
+    const english = renderRunReport(run, { language: "en" });
+    // One shaded stretch (seconds 1–3), behind the lines, with its legend entry.
+    expect(english.match(/<path class="bars"[^>]*fill-opacity="0.3"/g)).toHaveLength(1);
+    expect(english).toContain("<span>client was the bottleneck</span>");
+    const chinese = renderRunReport(run, { language: "zh-CN" });
+    expect(chinese).toContain("<span>客户端是瓶颈</span>");
+    phase.client = { ...phase.client, seconds: [second(0, true)] };
+    const keptUp = renderRunReport(run, { language: "en" });
+    expect(keptUp).not.toContain("<span>client was the bottleneck</span>");
+    expect(keptUp).not.toMatch(/<path class="bars"[^>]*fill-opacity="0.3"/);
   });
 
   it("counts the requests a stop cut off in flight, in both languages, only where there were some", () => {

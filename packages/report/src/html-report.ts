@@ -201,7 +201,14 @@ function phaseCharts(
     (entry) => entry.pointIndex === pointIndex && entry.op === phase.op,
   );
   if (overTime && overTime.intervals.length > 0) {
-    parts.push(percentilesOverTimeChart(nextId("time"), messages, overTime.intervals));
+    parts.push(
+      percentilesOverTimeChart(
+        nextId("time"),
+        messages,
+        overTime.intervals,
+        phase.client?.seconds ?? [],
+      ),
+    );
   }
   if (phase.tail) parts.push(tailTable(messages, phase.tail));
   parts.push(clientHealthNotes(messages, phase));

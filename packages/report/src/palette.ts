@@ -33,6 +33,8 @@ export interface Palette {
    * for the client's own waits, blue-grey for the server, a pale green for the transfer.
    */
   parts: Record<LatencyPart, string>;
+  /** TailLab's own client as the bottleneck: its stall in the tail, the seconds it held up. */
+  clientBound: string;
   /** Lines that stand for a run or a group of points, in order. */
   series: readonly string[];
   /** What charts are drawn on and written in: the ends a line's shades lean towards. */
@@ -76,6 +78,7 @@ export const PALETTES: Record<PaletteName, Palette> = {
       server: "#34506f",
       transfer: "#86b8a6",
     },
+    clientBound: "#d99a1e",
     series: ["#2f6fde", "#7a1f1f", "#0b94d1", "#5e548e", "#b5838d", "#37474f"],
     paper: "#ffffff",
     ink: "#1b1f24",
@@ -103,6 +106,7 @@ export const PALETTES: Record<PaletteName, Palette> = {
       server: "#a9c1dd",
       transfer: "#5f9684",
     },
+    clientBound: "#f0c05a",
     series: ["#5a92ff", "#f8bbd0", "#4fc3f7", "#c5e1a5", "#7986cb", "#e0e0e0"],
     paper: "#1a1e24",
     ink: "#e7eaee",

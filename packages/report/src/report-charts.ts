@@ -1,5 +1,12 @@
-import type { IntervalStats, LatencyStats, Operation, RunSummary } from "@taillab/api";
+import type {
+  ClientSecond,
+  IntervalStats,
+  LatencyStats,
+  Operation,
+  RunSummary,
+} from "@taillab/api";
 import {
+  clientBoundSpans,
   valueRange,
   lognormalCdf,
   ninesOf,
@@ -92,11 +99,15 @@ export function latencyIndexChart(
   });
 }
 
-/** p50, p99 and p99.9 of each second of a phase (its interval histograms). */
+/**
+ * p50, p99 and p99.9 of each second of a phase (its interval histograms), behind them the
+ * seconds whose client was the bottleneck (core's clientBoundSpans of `clientSeconds`) shaded.
+ */
 export function percentilesOverTimeChart(
   id: string,
   messages: ReportMessages,
   intervals: readonly IntervalStats[],
+  clientSeconds: readonly ClientSecond[] = [],
 ): SafeHtml {
   const lines = [
     ["p50Ms", "p50", seriesColor(0)],
@@ -107,6 +118,24 @@ export function percentilesOverTimeChart(
   const values = answered.flatMap((interval) => [interval.p50Ms ?? 0, interval.p999Ms ?? 0]);
   const range = valueRange(values);
   const useLog = range !== null && range.min > 0 && range.max / range.min > LOG_AXIS_RATIO;
+  const spans = range === null ? [] : clientBoundSpans(clientSeconds);
+  const clientBound: ChartSeries[] =
+    spans.length > 0 && range !== null
+      ? [
+          {
+            kind: "bars",
+            key: "client-bound",
+            label: messages.overTimeClientBound,
+            color: PALETTE.clientBound,
+            opacity: 0.3,
+            bars: spans.map((span) => ({
+              x0: span.fromMs / 1000,
+              x1: span.toMs / 1000,
+              y: range.max,
+            })),
+          },
+        ]
+      : [];
   return renderChart({
     legendHint: messages.legendHint,
     id,
@@ -115,17 +144,20 @@ export function percentilesOverTimeChart(
     y: useLog
       ? { label: messages.latencyMs, scale: "log" }
       : { label: messages.latencyMs, scale: "linear", includeZero: true },
-    series: lines.map(([field, label, color]): ChartSeries => ({
-      kind: "line",
-      key: field,
-      label,
-      color,
-      markers: answered.length < 30,
-      points: answered.map((interval): Point => [
-        (interval.startMs + interval.lengthMs / 2) / 1000,
-        interval[field] ?? 0,
-      ]),
-    })),
+    series: [
+      ...clientBound,
+      ...lines.map(([field, label, color]): ChartSeries => ({
+        kind: "line",
+        key: field,
+        label,
+        color,
+        markers: answered.length < 30,
+        points: answered.map((interval): Point => [
+          (interval.startMs + interval.lengthMs / 2) / 1000,
+          interval[field] ?? 0,
+        ]),
+      })),
+    ],
     caption: messages.overTimeNote,
   });
 }

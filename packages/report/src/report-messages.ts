@@ -111,6 +111,8 @@ export interface ReportMessages {
   overTimeTitle: string;
   overTimeAxis: string;
   overTimeNote: string;
+  /** The legend entry of the seconds whose client was the bottleneck. */
+  overTimeClientBound: string;
   tailTitle: string;
   tailSlowest: (share: string) => string;
   tailHeaders: readonly [string, string, string, string, string, string, string, string];
@@ -119,6 +121,8 @@ export interface ReportMessages {
   client: {
     keptUp: string;
     bottleneck: (reasons: string, advice: string) => string;
+    /** A distributed run: the shards whose client was the bottleneck. */
+    boundShards: (shards: string) => string;
     reasons: Record<ClientBottleneck, string>;
     advice: Record<ClientAdvice, string>;
     or: string;
@@ -379,6 +383,7 @@ const en: ReportMessages = {
   overTimeAxis: "Seconds since the run started",
   overTimeNote:
     "Each second's successful requests, by when they were answered (HdrHistogram interval histograms).",
+  overTimeClientBound: "client was the bottleneck",
   tailTitle: "Where the tail went",
   tailSlowest: (share) => `slowest ${share}`,
   tailHeaders: [
@@ -397,6 +402,7 @@ const en: ReportMessages = {
     keptUp: "TailLab's client kept up.",
     bottleneck: (reasons, advice) =>
       `TailLab's own client was the bottleneck in this phase, not the server: ${reasons}. Try ${advice}.`,
+    boundShards: (shards) => `The shards whose client was the bottleneck: ${shards}.`,
     reasons: {
       cpu: "its CPU use was near the cores it may use",
       "clients-per-worker":
@@ -683,6 +689,7 @@ const zhCN: ReportMessages = {
   overTimeTitle: "百分位数随时间的变化",
   overTimeAxis: "运行开始后的秒数",
   overTimeNote: "每秒内成功完成的请求,按应答时刻统计(HdrHistogram 区间直方图)。",
+  overTimeClientBound: "客户端是瓶颈",
   tailTitle: "尾部延迟的去向",
   tailSlowest: (share) => `最慢的 ${share}`,
   tailHeaders: [
@@ -701,6 +708,7 @@ const zhCN: ReportMessages = {
     keptUp: "TailLab 的客户端跟上了。",
     bottleneck: (reasons, advice) =>
       `在这个阶段,瓶颈是 TailLab 自己的客户端,而不是服务器:${reasons}。建议:${advice}。`,
+    boundShards: (shards) => `客户端是瓶颈的分片:${shards}。`,
     reasons: {
       cpu: "它的 CPU 使用接近可用的核心数",
       "clients-per-worker": "某个工作线程几乎一直忙碌(每个工作线程的客户端太多)",

@@ -496,6 +496,11 @@ export function clientHealthNotes(messages: ReportMessages, phase: PhaseSummary)
         ? markup`<p class="note" data-client="kept-up">${words.keptUp}</p>`
         : markup`<p class="note warning" data-client="bottleneck"><strong>${words.bottleneck(reasons, advice)}</strong></p>`,
     );
+    if (client.boundShards?.length) {
+      lines.push(
+        markup`<p class="note warning" data-client-shards="${client.boundShards.join(",")}">${words.boundShards(client.boundShards.join(", "))}</p>`,
+      );
+    }
     if (client.tailStallMs) {
       const { p99, p999 } = client.tailStallMs;
       lines.push(markup`<p class="note">${words.tailStall(formatMs(p99), formatMs(p999))}</p>`);

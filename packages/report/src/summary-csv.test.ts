@@ -218,6 +218,42 @@ describe("summaryCsv", () => {
     }
   });
 
+  it("takes the client's own stall out of the slowest requests' server time", () => {
+    const run = syntheticRun({ spec: { samples: [500] } });
+    const phase = run.summary.points[0]!.phases[0]!;
+    const tail = phase.tail!;
+    phase.client = {
+      version: 1,
+      verdict: { keptUp: false, reasons: ["event-loop-delay"] },
+      figures: {
+        cpuCores: 1,
+        availableCores: 2,
+        busiestWorkerCpu: 1,
+        eventLoopDelayP99Ms: 50,
+        stallShare: 0.3,
+        starts: 500,
+        missedStarts: 0,
+        behindMs: 0,
+        shed: 0,
+      },
+      workers: 1,
+      clientsPerWorker: 8,
+      tailStallMs: { p99: tail.p99.serverMs / 4, p999: tail.p999.serverMs * 2 },
+      arrivals: null,
+      seconds: [],
+    };
+    const [, withStall] = parseCsv(summaryCsv([run.summary]));
+    const figure = (share: string, part: string) =>
+      Number(column(withStall!, `Slowest ${share} ${part} (ms)`));
+    expect(figure("1%", "Client Stall")).toBe(tail.p99.serverMs / 4);
+    expect(figure("1%", "Server") + figure("1%", "Client Stall")).toBeCloseTo(tail.p99.serverMs, 2);
+    // A stall is never more than the server time it is taken out of.
+    expect(figure("0.1%", "Client Stall")).toBe(tail.p999.serverMs);
+    expect(figure("0.1%", "Server")).toBe(0);
+    // A run recorded before the client's stall was measured leaves the column empty.
+    expect(column(rows[0]!, "Slowest 1% Client Stall (ms)")).toBe("");
+  });
+
   it("starts with a UTF-8 byte-order mark only when asked", () => {
     expect(csv.startsWith("Run ID,")).toBe(true);
     const withBom = summaryCsv([single.summary], { withBom: true });

@@ -5,6 +5,7 @@ import type {
   RunSummary,
   TailBreakdown,
 } from "@taillab/api";
+import { serverAndStall } from "@taillab/core";
 import { csvRow, UTF8_BOM, type CsvValue } from "./csv.ts";
 
 /**
@@ -52,7 +53,8 @@ function figureColumns(
 
 /**
  * Where the slowest 1 % or 0.1 % of a phase's successful requests spent their time, as the run
- * detail and the HTML report show it (empty when no request succeeded).
+ * detail and the HTML report show it (empty when no request succeeded): the client's own stall
+ * taken out of the server's time (empty in a run recorded before it was measured).
  */
 function tailColumns(share: string, level: keyof TailBreakdown): Column[] {
   const part = (row: SummaryRow) => row.phase.tail?.[level];
@@ -62,7 +64,14 @@ function tailColumns(share: string, level: keyof TailBreakdown): Column[] {
     { name: `Slowest ${share} Mean (ms)`, value: (row) => part(row)?.meanMs },
     { name: `Slowest ${share} Client Queue (ms)`, value: (row) => part(row)?.clientQueueMs },
     { name: `Slowest ${share} Backup Wait (ms)`, value: (row) => part(row)?.hedgeWaitMs },
-    { name: `Slowest ${share} Server (ms)`, value: (row) => part(row)?.serverMs },
+    {
+      name: `Slowest ${share} Server (ms)`,
+      value: (row) => (part(row) ? serverAndStall(row.phase, level).serverMs : undefined),
+    },
+    {
+      name: `Slowest ${share} Client Stall (ms)`,
+      value: (row) => (part(row) ? serverAndStall(row.phase, level).clientStallMs : undefined),
+    },
     { name: `Slowest ${share} Transfer (ms)`, value: (row) => part(row)?.transferMs },
   ];
 }

@@ -58,6 +58,8 @@ export interface BarSeries {
   label: string;
   color: string;
   bars: readonly { x0: number; x1: number; y: number }[];
+  /** Fill opacity: lower for bars that shade stretches behind lines. */
+  opacity?: number;
 }
 
 export type ChartSeries = LineSeries | BandSeries | BarSeries;
@@ -289,7 +291,7 @@ function renderSeries(
       });
     if (bars.length === 0) return markup``;
     return markup`<g data-series="${dataId}"
-      ><path class="bars" d="${bars.join("")}" fill="${entry.color}" fill-opacity="0.85"
+      ><path class="bars" d="${bars.join("")}" fill="${entry.color}" fill-opacity="${entry.opacity ?? 0.85}"
     /></g>`;
   }
   const path = linePath(entry.points, x, y);

@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { extraPercentOf, overTimeChartConfig } from "./chart-over-time.ts";
 import { TEST_THEME as theme } from "./test-support/chart-theme-fixture.ts";
 
-const labels = { x: "s", y: "ms", cost: "extra %", markers: "knob changes" };
+const labels = {
+  x: "s",
+  y: "ms",
+  cost: "extra %",
+  markers: "knob changes",
+  clientBound: "client was the bottleneck",
+};
 
 const second = (startMs: number, fields: Partial<IntervalStats> = {}): IntervalStats => ({
   startMs,
@@ -82,6 +88,38 @@ describe("overTimeChartConfig", () => {
       filter?.({ datasetIndex } as never, config.data as never),
     );
     expect(shown.map((dataset) => dataset.label)).toEqual(["p50", "p99", "p99.9", "knob changes"]);
+  });
+
+  it("bars the client-bound stretches along the top, one legend entry for all", () => {
+    const config = overTimeChartConfig(theme, intervals, {
+      logScale: false,
+      labels,
+      markers: [{ atMs: 700, label: "mode hedged" }],
+      clientBound: [
+        { fromMs: 0, toMs: 1000 },
+        { fromMs: 2000, toMs: 4000 },
+      ],
+    });
+    const bars = config.data.datasets.slice(4);
+    expect(bars.map((bar) => bar.label)).toEqual([
+      "client was the bottleneck",
+      "client was the bottleneck",
+    ]);
+    expect(bars[1]?.data).toEqual([
+      { x: 2, y: 400 },
+      { x: 4, y: 400 },
+    ]);
+    const filter = config.options?.plugins?.legend?.labels?.filter;
+    const shown = config.data.datasets.filter((_dataset, datasetIndex) =>
+      filter?.({ datasetIndex } as never, config.data as never),
+    );
+    expect(shown.map((dataset) => dataset.label)).toEqual([
+      "p50",
+      "p99",
+      "p99.9",
+      "knob changes",
+      "client was the bottleneck",
+    ]);
   });
 
   it("labels no ticks before the first second", () => {

@@ -1,4 +1,5 @@
 import type { IntervalStats } from "@taillab/api";
+import type { ClientBoundSpan } from "@taillab/core";
 import { formatMs, formatPercent, formatTick, type PercentileKey } from "@taillab/report";
 import type { ChartConfiguration, ChartDataset } from "chart.js";
 import { axis, legendAndTooltip } from "./chart-options.ts";
@@ -11,6 +12,8 @@ export interface OverTimeLabels {
   cost: string;
   /** The legend entry of the knob changes. */
   markers: string;
+  /** The legend entry of the seconds whose client was the bottleneck. */
+  clientBound: string;
 }
 
 /** A moment on the timeline: a live session's knob change, with what changed. */
@@ -43,7 +46,9 @@ export function extraPercentOf(interval: IntervalStats): number | null {
  * p50, p99 and p99.9 of each second (the engine's interval histograms), the one builder for the
  * live screen and a stored run: x is seconds since the run started, at the middle of each
  * second; a second with no successful answer leaves a gap. With `cost`, the extra requests of
- * each second on a right axis; `markers` (a live session's knob changes) are vertical lines.
+ * each second on a right axis; `markers` (a live session's knob changes) are vertical lines;
+ * `clientBound` (core's clientBoundSpans) are thick bars along the top of the latency axis over
+ * the seconds whose client was the bottleneck, so a tail there reads as the client's.
  */
 export function overTimeChartConfig(
   theme: ChartTheme,
@@ -54,6 +59,7 @@ export function overTimeChartConfig(
     percentiles?: readonly OverTimePercentile[];
     cost?: boolean;
     markers?: readonly TimelineMarker[];
+    clientBound?: readonly ClientBoundSpan[];
   },
 ): ChartConfiguration<"line"> {
   const { logScale, labels, percentiles = OVER_TIME_PERCENTILES, cost = false } = options;
@@ -105,8 +111,22 @@ export function overTimeChartConfig(
     pointRadius: 0,
     yAxisID: "y",
   }));
+  // Lines like the markers' (not a fill), so they show in SVG too.
+  const clientBoundBars: ChartDataset<"line">[] = (options.clientBound ?? []).map((span) => ({
+    label: labels.clientBound,
+    data: [
+      { x: span.fromMs / 1000, y: high },
+      { x: span.toMs / 1000, y: high },
+    ],
+    borderColor: withAlpha(theme.palette.clientBound, 0.8),
+    backgroundColor: theme.palette.clientBound,
+    borderWidth: theme.lineWidth * 3,
+    pointRadius: 0,
+    yAxisID: "y",
+  }));
   const firstMarker = latencyLines.length + costLine.length;
-  const datasets = [...latencyLines, ...costLine, ...markerLines];
+  const firstClientBound = firstMarker + markerLines.length;
+  const datasets = [...latencyLines, ...costLine, ...markerLines, ...clientBoundBars];
   const empty = intervals.length === 0;
   return {
     type: "line",
@@ -151,10 +171,13 @@ export function overTimeChartConfig(
           : {}),
       },
       plugins: legendAndTooltip(theme, {
-        // One legend entry for every marker; a click on it hides or shows them all.
-        inLegend: (index) => index <= firstMarker,
-        toggleTogether: (index) => Math.min(index, firstMarker),
+        // One legend entry for every marker, one for every client-bound stretch; a click on
+        // either hides or shows its group.
+        inLegend: (index) => index <= firstMarker || index === firstClientBound,
+        toggleTogether: (index) =>
+          index >= firstClientBound ? firstClientBound : Math.min(index, firstMarker),
         tooltipLabel: (label, value, index) => {
+          if (index >= firstClientBound) return label;
           if (index >= firstMarker) return markers[index - firstMarker]?.label ?? label;
           if (index >= latencyLines.length) return `${label}: ${formatPercent(value)} %`;
           return `${label}: ${formatMs(value)} ms`;

@@ -6,7 +6,11 @@ export const clientHealthMessages: FeatureMessages = {
     bottleneck:
       "TailLab's own client is the bottleneck, not the server: these figures describe the client.",
     bottleneckPhase: "TailLab's own client was the bottleneck in this phase, not the server.",
+    boundShards: "The shards whose client was the bottleneck: {{shards}}.",
     keptUp: "TailLab's client kept up.",
+    boundLegend: "client was the bottleneck",
+    boundSeconds:
+      "TailLab's own client was the bottleneck (the bar along the top of the chart): {{spans}}.",
     reason: {
       cpu: "TailLab's CPU use is near the {{cores}} cores it may use",
       "clients-per-worker":
@@ -41,7 +45,10 @@ export const clientHealthMessages: FeatureMessages = {
   "zh-CN": {
     bottleneck: "瓶颈是 TailLab 自己的客户端，而不是服务器：这些数字反映的是客户端。",
     bottleneckPhase: "在这个阶段，瓶颈是 TailLab 自己的客户端，而不是服务器。",
+    boundShards: "客户端是瓶颈的分片：{{shards}}。",
     keptUp: "TailLab 的客户端跟上了。",
+    boundLegend: "客户端是瓶颈",
+    boundSeconds: "瓶颈是 TailLab 自己的客户端（图表顶部的横条）：{{spans}}。",
     reason: {
       cpu: "TailLab 的 CPU 使用接近它可用的 {{cores}} 个核心",
       "clients-per-worker": "某个工作线程几乎一直忙碌（每个工作线程的客户端太多）",

@@ -63,7 +63,7 @@ export interface LiveRunState {
   doneBefore: number;
   elapsedBefore: number;
   overTime: OverTimeSeries | null;
-  /** The client's newest seconds (whether TailLab kept up), by start; the phase's last minute. */
+  /** The client's newest seconds (whether TailLab kept up), by start; the timeline's seconds. */
   client: ClientSecond[];
   /**
    * The latest phase that measured reads or writes (not the cleanup's DELETEs): what the screen
@@ -387,8 +387,11 @@ export function seriesProgress(state: LiveRunState): OverallProgress {
   };
 }
 
-/** Seconds of the client's health kept for the live view: a minute, as the timeline keeps. */
-const CLIENT_SECONDS_KEPT = 60;
+/**
+ * Seconds of the client's health kept for the live view: as many as the timeline keeps, so its
+ * client-bound marks cover every second it draws.
+ */
+const CLIENT_SECONDS_KEPT = MAX_OVER_TIME_INTERVALS;
 
 /** Adds an event's client seconds: one seen before (still filling) takes its newest figures. */
 function mergeClientSeconds(

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
+import { ClientBoundNote, useClientBound } from "../../shared/client-bound-note.tsx";
 import {
   OVER_TIME_PERCENTILES,
   overTimeChartConfig,
@@ -28,12 +29,14 @@ export function LiveTimeline() {
   const cost = useLiveRun(
     (state) => state.tuning !== null || (state.series !== null && state.series.mode !== "normal"),
   );
+  const clientBound = useClientBound(useLiveRun((state) => state.client));
   const [percentiles, setPercentiles] = useState<OverTimePercentile[]>([...OVER_TIME_PERCENTILES]);
   const labels = {
     x: t("timeline.x"),
     y: t("timeline.y"),
     cost: t("timeline.cost"),
     markers: t("timeline.markers"),
+    clientBound: clientBound.legend,
   };
   const intervals = overTime?.intervals ?? [];
   const shownMarkers = useTimelineMarkers(markers);
@@ -62,6 +65,7 @@ export function LiveTimeline() {
         className="timeline-box"
         data-intervals={intervals.length}
         data-markers={markers.length}
+        data-client-bound={clientBound.spans.length}
         data-last-backups={intervals.at(-1)?.backups}
         data-last-p99-ms={intervals.at(-1)?.p99Ms ?? undefined}
         data-last-start-ms={intervals.at(-1)?.startMs}
@@ -69,7 +73,15 @@ export function LiveTimeline() {
         <ChartCanvas<"line">
           testId="live-timeline"
           label={t("timeline.title")}
-          deps={[overTime, logScale, i18n.language, markers, percentiles.join(), cost]}
+          deps={[
+            overTime,
+            logScale,
+            i18n.language,
+            markers,
+            percentiles.join(),
+            cost,
+            clientBound.spans,
+          ]}
           tools={
             <PercentileChooser
               offered={OVER_TIME_PERCENTILES}
@@ -85,6 +97,7 @@ export function LiveTimeline() {
               percentiles,
               cost,
               markers: shownMarkers,
+              clientBound: clientBound.spans,
             })
           }
           attributes={{ "data-log-scale": logScale }}
@@ -102,6 +115,7 @@ export function LiveTimeline() {
         ) : null}
       </div>
       <MarkerList markers={shownMarkers} testId="live-markers" />
+      <ClientBoundNote spans={clientBound.spans} testId="live-client-bound" />
     </section>
   );
 }

@@ -132,6 +132,27 @@ describe("ClientHealthCard", () => {
     expect(drafts[0]?.spec).toMatchObject({ openLoop: { rateHz: 360 }, clients: [8] });
   });
 
+  it.each([
+    ["en", "The shards whose client was the bottleneck: 0, 2."],
+    ["zh-CN", "客户端是瓶颈的分片：0, 2。"],
+  ])(
+    "names a distributed run's shards whose client was the bottleneck (%s)",
+    async (language, text) => {
+      await act(() => i18next.changeLanguage(language));
+      const merged: PhaseSummary = {
+        ...FROZEN,
+        client: { ...FROZEN.client!, boundShards: [0, 2] },
+      };
+      renderUi(<ClientHealthCard phase={merged} meta={META} />);
+      expect(screen.getByTestId("client-bound-shards").textContent).toBe(text);
+    },
+  );
+
+  it("names no shard outside a distributed run", () => {
+    renderUi(<ClientHealthCard phase={FROZEN} meta={META} />);
+    expect(screen.queryByTestId("client-bound-shards")).toBeNull();
+  });
+
   it("gives every closed loop a plain note, and says an open loop kept every arrival", () => {
     const steady = { ...FROZEN, latencyMs: latency(30, 40), completionGapMs: 20 };
     const { unmount } = renderUi(<ClientHealthCard phase={steady} meta={META} />);

@@ -45,6 +45,11 @@ export function ClientHealthCard({ phase, meta }: { phase: PhaseSummary; meta: R
           )}
         </p>
       ) : null}
+      {client?.boundShards?.length ? (
+        <p className="banner warning" data-testid="client-bound-shards">
+          {t("boundShards", { shards: client.boundShards.join(", ") })}
+        </p>
+      ) : null}
       {stall && stall.clientStallMs !== null && stall.clientStallMs > 0 ? (
         <p className="muted" data-testid="client-tail-stall">
           {t("tailStall", {

@@ -1,8 +1,9 @@
-import type { IntervalStats, RunMarker } from "@taillab/api";
+import type { ClientSecond, IntervalStats, RunMarker } from "@taillab/api";
 import { formatInteger } from "@taillab/report";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
+import { ClientBoundNote, useClientBound } from "../../shared/client-bound-note.tsx";
 import {
   OVER_TIME_PERCENTILES,
   overTimeChartConfig,
@@ -13,26 +14,31 @@ import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
 
 /**
  * A stored phase's p50, p99 and p99.9 per second (its interval histograms, as the live screen
- * drew them), with what backups cost per second when it sent any, and a live session's knob
- * changes marked where they happened.
+ * drew them), with what backups cost per second when it sent any, a live session's knob
+ * changes marked where they happened, and the seconds whose client was the bottleneck.
  */
 export function OverTimeChart({
   intervals,
   markers,
   cost,
+  clientSeconds,
 }: {
   intervals: readonly IntervalStats[];
   markers: readonly RunMarker[];
   cost: boolean;
+  /** The phase's client health per second; empty in a run recorded before it was measured. */
+  clientSeconds: readonly ClientSecond[];
 }) {
   const { t, i18n } = useTranslation("runs");
   const [percentiles, setPercentiles] = useState<OverTimePercentile[]>([...OVER_TIME_PERCENTILES]);
   const shownMarkers = useTimelineMarkers(markers);
+  const clientBound = useClientBound(clientSeconds);
   const labels = {
     x: t("overTime.x"),
     y: t("charts.latencyMs"),
     cost: t("overTime.cost"),
     markers: t("overTime.markers"),
+    clientBound: clientBound.legend,
   };
   return (
     <figure className="card chart-card">
@@ -47,7 +53,7 @@ export function OverTimeChart({
       <ChartCanvas<"line">
         testId="over-time-chart"
         label={t("overTime.title")}
-        deps={[intervals, markers, percentiles.join(), cost, i18n.language]}
+        deps={[intervals, markers, percentiles.join(), cost, i18n.language, clientBound.spans]}
         logScale={intervals.some((interval) => (interval.p999Ms ?? 0) > 20 * (interval.p50Ms ?? 1))}
         tools={
           <PercentileChooser
@@ -64,11 +70,17 @@ export function OverTimeChart({
             percentiles,
             cost,
             markers: shownMarkers,
+            clientBound: clientBound.spans,
           })
         }
-        attributes={{ "data-seconds": intervals.length, "data-markers": shownMarkers.length }}
+        attributes={{
+          "data-seconds": intervals.length,
+          "data-markers": shownMarkers.length,
+          "data-client-bound": clientBound.spans.length,
+        }}
       />
       <MarkerList markers={shownMarkers} testId="run-markers" />
+      <ClientBoundNote spans={clientBound.spans} testId="run-client-bound" />
     </figure>
   );
 }

@@ -59,6 +59,7 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
           intervals={overTime.intervals}
           markers={summary.markers ?? []}
           cost={phase.hedge !== undefined}
+          clientSeconds={phase.client?.seconds ?? []}
         />
       ) : null}
       <TailBreakdownCard phase={phase} />

@@ -1,8 +1,14 @@
-import type { PhaseSummary, TailShare } from "@taillab/api";
+import type { PhaseSummary } from "@taillab/api";
+import { serverAndStall } from "@taillab/core";
 import { formatInteger, formatMs, formatPercent, LATENCY_PARTS } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
-import { tailBreakdownChartConfig, tailShareParts, type TailRow } from "./tail-breakdown-chart.ts";
+import {
+  tailBreakdownChartConfig,
+  tailRowParts,
+  type TailPart,
+  type TailRow,
+} from "./tail-breakdown-chart.ts";
 
 /**
  * Where the slowest 1 % and 0.1 % of a phase's requests spent their time: waiting in the client
@@ -15,12 +21,21 @@ export function TailBreakdownCard({ phase }: { phase: PhaseSummary }) {
   const { tail } = phase;
   if (!tail) return null;
   const rows: TailRow[] = [
-    { label: t("tail.slowest", { share: "1 %" }), share: tail.p99 },
-    { label: t("tail.slowest", { share: "0.1 %" }), share: tail.p999 },
+    {
+      label: t("tail.slowest", { share: "1 %" }),
+      share: tail.p99,
+      ...serverAndStall(phase, "p99"),
+    },
+    {
+      label: t("tail.slowest", { share: "0.1 %" }),
+      share: tail.p999,
+      ...serverAndStall(phase, "p999"),
+    },
   ];
+  const parts = tailRowParts(rows[0] as TailRow).map(({ part }) => part);
   const partLabels = Object.fromEntries(
-    LATENCY_PARTS.map((part) => [part, t(`tail.parts.${part}`)]),
-  ) as Record<(typeof LATENCY_PARTS)[number], string>;
+    [...LATENCY_PARTS, "clientStall" as const].map((part) => [part, t(`tail.parts.${part}`)]),
+  ) as Record<TailPart, string>;
   return (
     <figure
       className="card chart-card tail-breakdown"
@@ -49,7 +64,7 @@ export function TailBreakdownCard({ phase }: { phase: PhaseSummary }) {
               <th className="number">{t("tail.requests")}</th>
               <th className="number">{t("tail.fromMs")}</th>
               <th className="number">{t("tail.meanMs")}</th>
-              {LATENCY_PARTS.map((part) => (
+              {parts.map((part) => (
                 <th key={part} className="number">
                   {partLabels[part]}
                 </th>
@@ -69,14 +84,14 @@ export function TailBreakdownCard({ phase }: { phase: PhaseSummary }) {
 }
 
 function ShareRow({ row }: { row: TailRow }) {
-  const share: TailShare = row.share;
+  const { share } = row;
   return (
     <tr data-testid="tail-row">
       <th scope="row">{row.label}</th>
       <td className="number">{formatInteger(share.requests)}</td>
       <td className="number">{formatMs(share.fromMs)}</td>
       <td className="number">{formatMs(share.meanMs)}</td>
-      {tailShareParts(share).map(({ part, ms }) => (
+      {tailRowParts(row).map(({ part, ms }) => (
         <td key={part} className="number" data-part={part}>
           {formatMs(ms)}
           <span className="muted small">

@@ -4,11 +4,19 @@ import type { ChartConfiguration } from "chart.js";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
 import type { ChartTheme } from "../../shared/chart-theme.ts";
 
-/** One bar: the slowest share of a phase's requests. */
+/**
+ * One bar: the slowest share of a phase's requests, its server time with the client's own stall
+ * taken out (core's serverAndStall; clientStallMs null in a run recorded before it was measured).
+ */
 export interface TailRow {
   label: string;
   share: TailShare;
+  serverMs: number;
+  clientStallMs: number | null;
 }
+
+/** A slice of a tail bar: a part of the timeline, or the client's stall out of the server's. */
+export type TailPart = LatencyPart | "clientStall";
 
 const FIELDS: Record<LatencyPart, keyof TailShare> = {
   clientQueue: "clientQueueMs",
@@ -17,9 +25,18 @@ const FIELDS: Record<LatencyPart, keyof TailShare> = {
   transfer: "transferMs",
 };
 
-/** A share's mean time in each part, in the order they happen; they add up to its mean. */
-export function tailShareParts(share: TailShare): { part: LatencyPart; ms: number }[] {
-  return LATENCY_PARTS.map((part) => ({ part, ms: share[FIELDS[part]] as number }));
+/**
+ * A row's mean time in each part, in the order they happen, the client's stall beside the server
+ * when measured; they add up to its mean.
+ */
+export function tailRowParts(row: TailRow): { part: TailPart; ms: number }[] {
+  return LATENCY_PARTS.flatMap((part): { part: TailPart; ms: number }[] => {
+    if (part !== "server") return [{ part, ms: row.share[FIELDS[part]] as number }];
+    const server = { part, ms: row.serverMs };
+    return row.clientStallMs === null
+      ? [server]
+      : [server, { part: "clientStall", ms: row.clientStallMs }];
+  });
 }
 
 /**
@@ -29,17 +46,20 @@ export function tailShareParts(share: TailShare): { part: LatencyPart; ms: numbe
 export function tailBreakdownChartConfig(
   theme: ChartTheme,
   rows: readonly TailRow[],
-  labels: { parts: Record<LatencyPart, string>; x: string },
+  labels: { parts: Record<TailPart, string>; x: string },
 ): ChartConfiguration<"bar"> {
+  const parts = rows.map(tailRowParts);
+  const colorOf = (part: TailPart) =>
+    part === "clientStall" ? theme.palette.clientBound : theme.palette.parts[part];
   return {
     type: "bar",
     data: {
       labels: rows.map((row) => row.label),
-      datasets: LATENCY_PARTS.map((part) => ({
+      datasets: (parts[0] ?? []).map(({ part }, index) => ({
         label: labels.parts[part],
-        data: rows.map((row) => row.share[FIELDS[part]] as number),
-        backgroundColor: theme.palette.parts[part],
-        borderColor: theme.palette.parts[part],
+        data: parts.map((row) => row[index]?.ms ?? 0),
+        backgroundColor: colorOf(part),
+        borderColor: colorOf(part),
         borderWidth: 0,
       })),
     },

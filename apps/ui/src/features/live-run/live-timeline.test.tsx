@@ -1,0 +1,93 @@
+import type { ClientSecond, RunEvent } from "@taillab/api";
+import { act, screen } from "@testing-library/react";
+import i18next from "i18next";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { renderUi } from "../../shared/test-support/render.tsx";
+import { useLiveRun } from "./live-run-store.ts";
+import { LiveTimeline } from "./live-timeline.tsx";
+
+const initialLive = useLiveRun.getState();
+
+beforeEach(() => {
+  useLiveRun.setState(initialLive, true);
+});
+afterEach(async () => {
+  await act(() => i18next.changeLanguage("en"));
+});
+
+function second(startS: number, keptUp: boolean): ClientSecond {
+  return {
+    startMs: startS * 1000,
+    cpuCores: keptUp ? 0.3 : 1.9,
+    availableCores: 2,
+    busiestWorkerCpu: 0.3,
+    eventLoopDelayP99Ms: 1,
+    stallShare: 0,
+    starts: 400,
+    missedStarts: 0,
+    behindMs: 0,
+    shed: 0,
+    verdict: { keptUp, reasons: keptUp ? [] : ["cpu"] },
+  };
+}
+
+function progress(client: ClientSecond[]): RunEvent {
+  return {
+    type: "progress",
+    progress: {
+      runId: "r1",
+      pointIndex: 0,
+      pointCount: 1,
+      params: { clients: 8, samples: 0, objectSizeBytes: 1024 },
+      op: "GET",
+      done: 100,
+      total: 0,
+      errors: 0,
+      opsPerSec: 400,
+      p50Ms: 1,
+      p99Ms: 3,
+      elapsedMs: 5000,
+    },
+    percentiles: null,
+    intervals: null,
+    client,
+  };
+}
+
+describe("LiveTimeline", () => {
+  it.each([
+    [
+      "en",
+      "TailLab's own client was the bottleneck (the bar along the top of the chart): 1–3 s, 4–5 s.",
+    ],
+    ["zh-CN", "瓶颈是 TailLab 自己的客户端（图表顶部的横条）：1–3 s, 4–5 s。"],
+  ])(
+    "marks the seconds whose client was the bottleneck as they come (%s)",
+    async (language, note) => {
+      await act(() => i18next.changeLanguage(language));
+      useLiveRun.getState().apply(progress([second(0, true), second(1, false)]));
+      const { container } = renderUi(<LiveTimeline />);
+      act(() =>
+        useLiveRun
+          .getState()
+          .apply(progress([second(2, false), second(3, true), second(4, false)])),
+      );
+      const box = container.querySelector<HTMLElement>(".timeline-box");
+      expect(box?.dataset.clientBound).toBe("2");
+      expect(screen.getByTestId("live-client-bound").textContent).toBe(note);
+    },
+  );
+
+  it("keeps the marks of a second as long as the timeline keeps the second", () => {
+    useLiveRun.getState().apply(progress([second(0, true), second(1, false)]));
+    for (let at = 2; at < 120; at += 1) useLiveRun.getState().apply(progress([second(at, true)]));
+    const { container } = renderUi(<LiveTimeline />);
+    expect(container.querySelector<HTMLElement>(".timeline-box")?.dataset.clientBound).toBe("1");
+  });
+
+  it("marks nothing while the client keeps up", () => {
+    useLiveRun.getState().apply(progress([second(0, true), second(1, true)]));
+    renderUi(<LiveTimeline />);
+    expect(screen.queryByTestId("live-client-bound")).toBeNull();
+  });
+});
