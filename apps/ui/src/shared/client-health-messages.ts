@@ -38,7 +38,7 @@ export const clientHealthMessages: FeatureMessages = {
         "Coordinated omission: nothing completed for {{gapMs}} ms while every client waited (p99 {{p99Ms}} ms); the percentiles leave out what requests arriving then would have seen.",
       strongMax:
         "Coordinated omission: the slowest request took {{ratio}}× the p99; the percentiles leave out what requests arriving during it would have seen.",
-      rerun: "The open-loop equivalent, just under this throughput: {{flags}}",
+      rerun: "The open-loop equivalent, just under this throughput:",
       button: "Run as open loop at {{rate}}/s",
     },
   },
@@ -74,7 +74,7 @@ export const clientHealthMessages: FeatureMessages = {
         "协调遗漏：在所有客户端都在等待时，{{gapMs}} 毫秒内没有任何请求完成（p99 {{p99Ms}} 毫秒）；这些百分位数没有包含那时到达的请求会经历的延迟。",
       strongMax:
         "协调遗漏：最慢的请求用了 p99 的 {{ratio}} 倍；这些百分位数没有包含在此期间到达的请求会经历的延迟。",
-      rerun: "等效的开环，速率略低于此吞吐量：{{flags}}",
+      rerun: "等效的开环，速率略低于此吞吐量：",
       button: "以 {{rate}}/s 的开环运行",
     },
   },

@@ -72,7 +72,8 @@ export function ClientHealthCard({ phase, meta }: { phase: PhaseSummary; meta: R
         >
           <p>{strongText ?? t("omission.note")}</p>
           <p className="muted">
-            {t("omission.rerun", { flags: openLoopFlags(note) })}{" "}
+            {t("omission.rerun")} {/* flags are typed as they are, in either language */}
+            <code translate="no">{openLoopFlags(note)}</code>{" "}
             <button
               type="button"
               data-testid="run-open-loop"
