@@ -160,17 +160,24 @@ function tailStallMs(tail: StallTail, fraction: number): number {
   return taken > 0 ? Math.round(stallUs / taken) / 1000 : 0;
 }
 
-interface SecondSums {
+/** A sample's counts, all zero: where a worker's or the coordinator's second starts from. */
+export function emptySampleCounts(): Omit<ClientSample, "index" | "worker" | "cpuUs"> {
+  return {
+    eventLoopDelayP99Us: 0,
+    requestStallUs: 0,
+    requestLatencyUs: 0,
+    starts: 0,
+    missedStarts: 0,
+    behindUs: 0,
+    shed: 0,
+  };
+}
+
+/** One second over every worker: a sample's counts, and each worker's CPU apart. */
+type SecondSums = Omit<ClientSample, "index" | "worker" | "cpuUs"> & {
   /** worker → its CPU µs in the second. */
   cpuUs: Map<number, number>;
-  eventLoopDelayP99Us: number;
-  requestStallUs: number;
-  requestLatencyUs: number;
-  starts: number;
-  missedStarts: number;
-  behindUs: number;
-  shed: number;
-}
+};
 
 export interface ClientHealthSetting {
   availableCores: number;
@@ -196,16 +203,7 @@ export class ClientHealthAccount {
   add(sample: ClientSample): void {
     let sums = this.seconds.get(sample.index);
     if (!sums) {
-      sums = {
-        cpuUs: new Map(),
-        eventLoopDelayP99Us: 0,
-        requestStallUs: 0,
-        requestLatencyUs: 0,
-        starts: 0,
-        missedStarts: 0,
-        behindUs: 0,
-        shed: 0,
-      };
+      sums = { ...emptySampleCounts(), cpuUs: new Map() };
       this.seconds.set(sample.index, sums);
     }
     sums.cpuUs.set(sample.worker, (sums.cpuUs.get(sample.worker) ?? 0) + sample.cpuUs);

@@ -4,6 +4,7 @@ import {
   MISSED_START_TOLERANCE_MS,
   STALL_PROBE_INTERVAL_MS,
   STALL_PROBE_TOLERANCE_MS,
+  emptySampleCounts,
   requestStallUs,
   type ClientSample,
   type StallTail,
@@ -157,18 +158,7 @@ export class ClientProbe {
     const index = Math.floor(atUs / INTERVAL_US);
     let sample = this.seconds.get(index);
     if (!sample) {
-      sample = {
-        index,
-        worker: this.worker,
-        cpuUs: 0,
-        eventLoopDelayP99Us: 0,
-        requestStallUs: 0,
-        requestLatencyUs: 0,
-        starts: 0,
-        missedStarts: 0,
-        behindUs: 0,
-        shed: 0,
-      };
+      sample = { index, worker: this.worker, cpuUs: 0, ...emptySampleCounts() };
       this.seconds.set(index, sample);
     }
     return sample;
