@@ -1,5 +1,4 @@
 import { InputError } from "@taillab/api";
-import { validateRunSpec } from "@taillab/backend";
 import { fuzzSeed } from "@taillab/test-support";
 import fc from "fast-check";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
@@ -8,11 +7,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseFlags, UsageError } from "./cli-args.ts";
 import { main } from "./cli-main.ts";
-import { readSpecFlag } from "./run-command.ts";
-import { RUN_FLAGS, specFromFlags } from "./run-flags.ts";
-import { shardFlagsOf } from "./shard-flags.ts";
+import { checkedRunInput } from "./run-command.ts";
+import { RUN_FLAGS } from "./run-flags.ts";
 import { withoutControlCharacters } from "./terminal-output.ts";
-import { readSecretKeyFlag } from "./secret-key-flag.ts";
 
 /**
  * `taillab run`'s input, generated: command lines and spec files, strings of any code point
@@ -95,10 +92,7 @@ interface Problem {
  */
 async function problemsOf(argv: string[]): Promise<Problem[] | null> {
   try {
-    const flags = parseFlags(argv, RUN_FLAGS);
-    await readSecretKeyFlag(flags, "run");
-    shardFlagsOf(flags);
-    validateRunSpec(specFromFlags(flags, await readSpecFlag(flags)));
+    await checkedRunInput(parseFlags(argv, RUN_FLAGS));
     return null;
   } catch (error) {
     const problems =

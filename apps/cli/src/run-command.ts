@@ -42,18 +42,24 @@ ${formatFlagHelp(RUN_FLAGS)}
 ${EXIT_CODES_HELP}
 `;
 
+/** What a command line asks `taillab run` for, every field checked; throws the problems. */
+export async function checkedRunInput(flags: RunFlags) {
+  const secretWarning = await readSecretKeyFlag(flags, "run");
+  const shard = shardFlagsOf(flags);
+  const spec = specFromFlags(flags, await readSpecFlag(flags));
+  runNameFlag(flags);
+  const sweep = expandSweep(validateRunSpec(spec)).length > 1;
+  return { secretWarning, shard, spec, sweep };
+}
+
 export async function runCommand(argv: readonly string[]): Promise<number> {
   const flags: RunFlags = parseFlags(argv, RUN_FLAGS);
   if (flags.help) {
     printOut(RUN_HELP);
     return EXIT.ok;
   }
-  const secretWarning = await readSecretKeyFlag(flags, "run");
-  const shard = shardFlagsOf(flags);
-  const spec = specFromFlags(flags, await readSpecFlag(flags));
-  runNameFlag(flags);
   // Bad input is refused before anything is created, the --out folder included.
-  const sweep = expandSweep(validateRunSpec(spec)).length > 1;
+  const { secretWarning, shard, spec, sweep } = await checkedRunInput(flags);
   if (!shard && typeof flags.out === "string") await checkPathFlag("out", flags.out, "folder");
   printError(secretWarning);
   if (shard) return runShardCommand(spec, flags, shard);
