@@ -8,6 +8,7 @@ import {
   type WireProxy,
 } from "@taillab/test-support";
 import { afterEach, describe, expect, it } from "vitest";
+import { CLIENT_LIMITS, exactPercentile } from "@taillab/core";
 import { runBenchmark } from "./run-benchmark.ts";
 
 /**
@@ -156,10 +157,23 @@ describe("open loop against a server that freezes", () => {
     // say so in its verdict. Either the figures are the server's, or the verdict says they are not.
     if (get.missedStarts / get.requests > 0.01) expect(get.client?.verdict.keptUp).toBe(false);
     if (get.client?.verdict.keptUp === false) return;
-    expect(get.latencyMs.p90).toBeGreaterThan(expected(0.9) * 0.97);
-    expect(get.latencyMs.p90).toBeLessThan(expected(0.9) * 1.03);
-    expect(get.latencyMs.p99).toBeGreaterThan(expected(0.99) * 0.97);
-    expect(get.latencyMs.p99).toBeLessThan(expected(0.99) * 1.03);
+    const wireMs = [...wireByKey(await proxy.entries(), "GET").values()]
+      .flat()
+      .map((entry) => ((entry.endUs ?? Number.NaN) - entry.startUs) / 1000)
+      .sort((a, b) => a - b);
+    for (const quantile of [0.9, 0.99]) {
+      const onWire = exactPercentile(wireMs, quantile * 100);
+      // The arrivals reached the server when the schedule said, frozen fifth included: a client
+      // that waited for answers (coordinated omission) would leave the wire's p90 near baseMs.
+      // (Below the exact figure only by the few starts a kept-up client may miss.)
+      expect(onWire, `wire p${quantile * 100}`).toBeGreaterThan(expected(quantile) * 0.9);
+      // TailLab's figure holds the wire's, and adds at most the client's share a kept-up
+      // verdict allows. The wire's own excess over the model (a busy server's late timers, the
+      // burst after a freeze) is the server's, and TailLab must report it.
+      const figure = get.latencyMs[quantile === 0.9 ? "p90" : "p99"];
+      expect(figure, `p${quantile * 100}`).toBeGreaterThanOrEqual(onWire * 0.999);
+      expect(figure, `p${quantile * 100}`).toBeLessThan(onWire * (1 + CLIENT_LIMITS.stallShare));
+    }
   });
 });
 
