@@ -286,7 +286,7 @@ describe("a damaged run folder", () => {
   it("damage found after the index was written is found at the next list", async () => {
     const { store, id, folder } = await storeWithRun();
     expect((await entryOf(store, id)).damage).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // No wait for the clock to move on: a file changed at the index's own time counts as changed.
     await halve(join(folder, "records.log"));
     expect((await entryOf(store, id)).damage?.skippedLogBytes).toBeGreaterThan(0);
   });
