@@ -25,16 +25,30 @@ export interface Check {
   run: () => boolean;
 }
 
+/**
+ * One compiler config per layer, so code that crosses its layer fails the type check: the pure
+ * packages have neither Node nor DOM types, the renderer and the web host's page script DOM only,
+ * the Node packages Node only; e2e and browser tests drive a page from Node and have both.
+ */
+const TYPE_CHECK_CONFIGS = [
+  "tsconfig.json",
+  "tsconfig.pure.json",
+  "tsconfig.browser.json",
+  "tsconfig.e2e.json",
+  "apps/ui/tsconfig.json",
+  "apps/ui/tsconfig.test.json",
+];
+
+export const TYPE_CHECK_CHECKS: readonly Check[] = TYPE_CHECK_CONFIGS.map((config) => ({
+  name: `typecheck ${config}`,
+  run: () => run("pnpm", ["exec", "tsc", "-p", config]),
+}));
+
 /** Format, lint and type checks: about the code, not needed to run it. */
 export const CODE_CHECKS: readonly Check[] = [
   { name: "format", run: () => run("pnpm", ["exec", "prettier", "--check", "."]) },
   { name: "lint", run: () => run("pnpm", ["exec", "eslint", "."]) },
-  { name: "typecheck", run: () => run("pnpm", ["exec", "tsc", "-p", "tsconfig.json"]) },
-  // The renderer is bundled by Vite: its own compiler settings (bundler resolution, DOM types).
-  {
-    name: "typecheck ui",
-    run: () => run("pnpm", ["exec", "tsc", "-p", "apps/ui/tsconfig.json"]),
-  },
+  ...TYPE_CHECK_CHECKS,
 ];
 
 /** The real servers and browser the tests run against, built or installed once. */
