@@ -33,6 +33,15 @@ async function secretFile(name: string, mode: number): Promise<string> {
   return path;
 }
 
+/**
+ * The warnings about the secret key: a run on a busy machine may also warn that the client was
+ * the bottleneck, which is no concern of these tests.
+ */
+const secretWarnings = (stderr: string) =>
+  stderr
+    .split("\n")
+    .filter((line) => line.startsWith("taillab run: warning:") && /secret|can be read/.test(line));
+
 describe("the secret key, kept off the command line", () => {
   it("on the command line: it works, and says once that ps shows it", async () => {
     const result = await runCli(runArgs("-accessSecret", server.env.AWS_SECRET_ACCESS_KEY));
@@ -44,7 +53,7 @@ describe("the secret key, kept off the command line", () => {
     const path = await secretFile("secret", 0o600);
     const result = await runCli(runArgs("--secret-file", path));
     expect(result.code).toBe(0);
-    expect(result.stderr).not.toContain("warning");
+    expect(secretWarnings(result.stderr)).toEqual([]);
   });
 
   it("from a file others can read: it works, and says so", async () => {
@@ -61,7 +70,7 @@ describe("the secret key, kept off the command line", () => {
     run.child.stdin.end(`${server.env.AWS_SECRET_ACCESS_KEY}\n`);
     const result = await run.result;
     expect(result.code).toBe(0);
-    expect(result.stderr).not.toContain("warning");
+    expect(secretWarnings(result.stderr)).toEqual([]);
   });
 
   it("a missing file, an empty standard input, or a file beside a key: one line, exit 2", async () => {
