@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./test-support/run-cli.ts";
+import { runCli, stderrBesideClientWarnings } from "./test-support/run-cli.ts";
 
 /**
  * A lab server over https with a certificate of its own: the embedded testbed serving TLS with a
@@ -67,7 +67,7 @@ describe("taillab run against an https server with a self-signed certificate", (
     "runs through the %s path trusting the CA file given",
     async (transport) => {
       const result = await run("--ca-file", certFile, "--transport", transport);
-      expect(result.stderr).toBe("");
+      expect(stderrBesideClientWarnings(result.stderr)).toBe("");
       expect(result.code).toBe(0);
       const summary = RunSummarySchema.parse(JSON.parse(result.stdout));
       expect(summary.spec.endpoints?.[0]).toMatchObject({ caFile: certFile, insecure: false });

@@ -16,6 +16,17 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * stderr without the warnings that TailLab's client was the bottleneck: a busy machine may print
+ * them beside any run, and a test of something else must not depend on how busy it is.
+ */
+export function stderrBesideClientWarnings(stderr: string): string {
+  return stderr
+    .split("\n")
+    .filter((line) => !line.includes("TailLab's client was the bottleneck"))
+    .join("\n");
+}
+
 /** Runs the real `taillab` command in its own process, as a user's shell would. */
 export function runCli(
   args: readonly string[],
