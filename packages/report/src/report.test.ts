@@ -40,6 +40,8 @@ describe("csv", () => {
       headersUs: 190,
       firstByteUs: 200,
       endUs: 250,
+      connectUs: 0,
+      bodySentUs: 40,
       status: 200,
       error: null,
       attempt: 1,

@@ -143,7 +143,7 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
         }),
   };
   const meta: RunMeta = {
-    schemaVersion: 2,
+    schemaVersion: 3,
     id: summary.runId,
     name: options.name ?? spec.name ?? "",
     tags: options.tags ?? ["lab-3", "tail"],
