@@ -77,16 +77,16 @@ export const RequestRecordSchema = z.object({
   endUs: z.number().int(),
   /**
    * The connect time (TCP + TLS) of the new connection this attempt was the first on, which it
-   * waited for between ready and sent; 0 on a connection already open, and in records written
+   * waited for between ready and sent; 0 on a connection already open. Null in records written
    * before it was recorded.
    */
-  connectUs: z.number().int().min(0),
+  connectUs: z.number().int().min(0).nullable(),
   /**
    * When the whole request, body included, was on the wire (sent ≤ bodySent ≤ headers): a PUT's
-   * upload is sent → bodySent. sentUs when it never was, and in records written before it was
+   * upload is sent → bodySent; sentUs when it never was. Null in records written before it was
    * recorded.
    */
-  bodySentUs: z.number().int(),
+  bodySentUs: z.number().int().nullable(),
   status: z.number().int().min(0),
   /**
    * S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), "ClientTimeout" (no

@@ -237,8 +237,8 @@ export function attemptAt(columns: RecordColumns, index: number): AttemptTimelin
 export function recordAt(columns: RecordColumns, index: number): RequestRecord {
   return {
     ...attemptAt(columns, index),
-    connectUs: columns.connectUs[index] ?? 0,
-    bodySentUs: columns.bodySentUs[index] ?? 0,
+    connectUs: columns.slicesRecorded ? (columns.connectUs[index] ?? 0) : null,
+    bodySentUs: columns.slicesRecorded ? (columns.bodySentUs[index] ?? 0) : null,
     op: OPERATIONS[columns.op[index] ?? 0] ?? "PUT",
     key: keyAt(columns, index),
     intendedStartUs: columns.intendedStartUs[index] ?? 0,

@@ -138,7 +138,12 @@ export function sampleRecords(options: {
 function logicalRequests(records: readonly RequestRecord[]): LogicalRequest[] {
   const requests: LogicalRequest[] = [];
   for (const record of records) {
-    const attempt = { ...record, error: record.error };
+    const { connectUs, bodySentUs, ...timeline } = record;
+    const attempt = {
+      ...timeline,
+      connectUs: connectUs ?? 0,
+      bodySentUs: bodySentUs ?? timeline.sentUs,
+    };
     const last = requests.at(-1);
     if (record.attempt > 1 && last) {
       if (record.winner) last.winner = last.attempts.length;
