@@ -59,7 +59,13 @@ test.describe("A run's charts", () => {
     const timing = app.getByTestId("timing-row");
     await expect(timing).toHaveCount(3);
     expect(Number(await timing.nth(1).getAttribute("data-ttfb-p99-ms"))).toBeGreaterThan(0);
+    // A PUT's upload is apart from its wait for the server, a connect apart from the queue.
+    expect(Number(await timing.nth(0).getAttribute("data-upload-p99-ms"))).toBeGreaterThan(0);
+    expect(await timing.nth(0).getAttribute("data-connect-p99-ms")).not.toBeNull();
     await expect(app.getByTestId("tail-breakdown").getByTestId("tail-row")).toHaveCount(2);
+    const slowest = app.getByTestId("tail-breakdown").getByTestId("tail-row").first();
+    await expect(slowest.locator('[data-part="connect"]')).toHaveText(/^[\d.,]+ \(/);
+    await expect(slowest.locator('[data-part="upload"]')).toHaveText(/^[\d.,]+ \(/);
     await expect(app.getByTestId("tail-breakdown-chart").locator("canvas")).toBeVisible();
     const overTime = app.getByTestId("over-time-chart");
     await expect(overTime.locator("canvas")).toBeVisible();

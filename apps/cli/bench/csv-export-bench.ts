@@ -32,6 +32,8 @@ function recordOf(index: number, keyPrefix: string): RequestRecord {
     headersUs: start + 300 + (index % 97),
     firstByteUs: start + 310 + (index % 97),
     endUs: start + 400 + (index % 89),
+    connectUs: 0,
+    bodySentUs: start + 2,
     status: 200,
     error: null,
     attempt: 1,

@@ -8,8 +8,16 @@ import { codeCountsSchema } from "./code-counts.ts";
  * run clock of the process that measured them.
  */
 
-/** The five latency figures of a phase, each with its own histogram. */
-export const TALLY_NAMES = ["latency", "clientQueue", "service", "ttfb", "transfer"] as const;
+/** The latency figures of a phase, each with its own histogram. */
+export const TALLY_NAMES = [
+  "latency",
+  "clientQueue",
+  "connect",
+  "service",
+  "upload",
+  "ttfb",
+  "transfer",
+] as const;
 export type TallyName = (typeof TALLY_NAMES)[number];
 
 /**
@@ -49,8 +57,13 @@ export const HedgeCountsSchema = z.object({
 });
 export type HedgeCounts = z.infer<typeof HedgeCountsSchema>;
 
-/** count, latencyUs, clientQueueUs, hedgeWaitUs, serverUs, transferUs: sums per tail bucket. */
+/**
+ * count, latencyUs, clientQueueUs, connectUs, hedgeWaitUs, uploadUs, serverUs, transferUs: sums
+ * per tail bucket.
+ */
 export const TailBucketSumsSchema = z.tuple([
+  z.number(),
+  z.number(),
   z.number(),
   z.number(),
   z.number(),

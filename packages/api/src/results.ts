@@ -75,6 +75,18 @@ export const RequestRecordSchema = z.object({
   headersUs: z.number().int(),
   firstByteUs: z.number().int(),
   endUs: z.number().int(),
+  /**
+   * The connect time (TCP + TLS) of the new connection this attempt was the first on, which it
+   * waited for between ready and sent; 0 on a connection already open. Null in records written
+   * before it was recorded.
+   */
+  connectUs: z.number().int().min(0).nullable(),
+  /**
+   * When the whole request, body included, was on the wire (sent ≤ bodySent ≤ headers): a PUT's
+   * upload is sent → bodySent; sentUs when it never was. Null in records written before it was
+   * recorded.
+   */
+  bodySentUs: z.number().int().nullable(),
   status: z.number().int().min(0),
   /**
    * S3 error code (NoSuchKey, SlowDown…), a transport code (ECONNRESET…), "ClientTimeout" (no
@@ -193,8 +205,10 @@ export type SteadyThroughput = z.infer<typeof SteadyThroughputSchema>;
 
 /**
  * Where the time of the slowest requests went. The parts add up to the mean latency:
- * clientQueueMs (intended start → the first attempt sent), hedgeWaitMs (→ the winning backup sent;
- * 0 when the first attempt won), serverMs (→ its first body byte) and transferMs (→ done).
+ * clientQueueMs (intended start → the first attempt sent, without its connect), connectMs (the
+ * first attempt's wait for a new connection: TCP + TLS), hedgeWaitMs (→ the winning backup sent;
+ * 0 when the first attempt won), uploadMs (the winner's request body on the wire), serverMs (→ its
+ * first body byte, without the upload) and transferMs (→ done: the download).
  */
 export const TailShareSchema = z.object({
   /**
@@ -206,7 +220,13 @@ export const TailShareSchema = z.object({
   requests: z.number().int().min(0),
   meanMs: z.number(),
   clientQueueMs: z.number(),
+  /**
+   * Absent in runs recorded before connects and uploads were (their client queue holds the
+   * connect, and their server the upload).
+   */
+  connectMs: z.number().optional(),
   hedgeWaitMs: z.number(),
+  uploadMs: z.number().optional(),
   serverMs: z.number(),
   transferMs: z.number(),
 });
@@ -249,13 +269,26 @@ export const PhaseSummarySchema = z.object({
   steady: SteadyThroughputSchema.nullable(),
   /** Intended start → done, successful requests only, so fast failures do not flatter the tail. */
   latencyMs: LatencyStatsSchema.nullable(),
-  /** Intended start → the first attempt sent: scheduling, signing, waiting for a connection. */
+  /**
+   * Intended start → the first attempt sent, without its connect: scheduling, signing, waiting
+   * for a free connection.
+   */
   clientQueueMs: LatencyStatsSchema.nullable(),
+  /**
+   * The first attempt's wait for a new connection (TCP + TLS); 0 on one already open. Absent in
+   * runs recorded before it was (their client queue holds it).
+   */
+  connectMs: LatencyStatsSchema.nullable().optional(),
   /** The answering attempt: sent → done (what a closed loop calls latency, without the queue). */
   serviceMs: LatencyStatsSchema.nullable(),
-  /** The answering attempt: sent → first body byte. */
+  /**
+   * The answering attempt's request body on the wire (sent → body sent): a PUT's upload. Absent
+   * in runs recorded before it was (their TTFB holds it).
+   */
+  uploadMs: LatencyStatsSchema.nullable().optional(),
+  /** The answering attempt: sent → first body byte, without the upload (the wait for the server). */
   ttfbMs: LatencyStatsSchema.nullable(),
-  /** The answering attempt: first body byte → done. */
+  /** The answering attempt: first body byte → done (the download). */
   transferMs: LatencyStatsSchema.nullable(),
   /** Open loop: requests that left later than core's MISSED_START_TOLERANCE_MS after schedule. */
   missedStarts: z.number().int().min(0),

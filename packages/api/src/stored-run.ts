@@ -5,7 +5,7 @@ import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-sp
 
 /** What a run folder holds on disk: its metadata, histograms and the index of all runs. */
 
-export const RUN_FOLDER_SCHEMA_VERSION = 2;
+export const RUN_FOLDER_SCHEMA_VERSION = 3;
 
 /** Run ids are folder names: no separators, no leading dot (dot-names are the store's own). */
 export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
@@ -112,15 +112,17 @@ export type RunMeta = z.infer<typeof RunMetaSchema>;
 
 /**
  * Merged HDR histograms (µs, encoded with core's encodeHistogram) of one operation of one point,
- * one per figure of the phase summary: latency, client queue, service, TTFB and transfer. The
- * others than latency are null in runs recorded before they were measured.
+ * one per figure of the phase summary: latency, client queue, connect, service, upload, TTFB and
+ * transfer. The others than latency are null in runs recorded before they were measured.
  */
 export const PhaseHistogramsSchema = z.object({
   pointIndex: z.number().int().min(0),
   op: OperationSchema,
   latency: z.string(),
   clientQueue: z.string().nullable(),
+  connect: z.string().nullable(),
   service: z.string().nullable(),
+  upload: z.string().nullable(),
   ttfb: z.string().nullable(),
   transfer: z.string().nullable(),
 });

@@ -113,6 +113,10 @@ describe("the engine's summary and the one rebuilt from the records", () => {
     const phases = engine.points.flatMap((point) => point.phases);
     expect(phases.every((phase) => phase.requests > 0)).toBe(true);
     expect(phases.every((phase) => phase.latencyMs !== null)).toBe(true);
+    // Connects and uploads are figures of their own, in both: each client's first request
+    // waited for a new connection.
+    expect(phases.every((phase) => phase.connectMs && phase.uploadMs)).toBe(true);
+    expect(Math.max(...phases.map((phase) => phase.connectMs?.max ?? 0))).toBeGreaterThan(0);
     const { records } = await store.get(engine.runId).then((run) => ({ records: run.recordCount }));
     expect(records).toBeGreaterThan(0);
   });

@@ -33,6 +33,8 @@ function requests(op: Operation, keyPrefix: string, count: number): RequestRecor
       headersUs: startUs + 200 + index,
       firstByteUs: startUs + 200 + index,
       endUs: startUs + 1000 + 37 * index,
+      connectUs: 0,
+      bodySentUs: startUs + 10,
       status: failed ? 503 : 200,
       error: failed ? "SlowDown" : null,
       attempt: 1,

@@ -12,6 +12,13 @@ export interface AttemptTimeline {
   bytes: number;
   error: string | null;
   /**
+   * The connect time (TCP + TLS) of the new connection this attempt was the first on: it waited
+   * for it between ready and sent. Absent on a connection already open.
+   */
+  connectUs?: number;
+  /** When its request body was on the wire (sent ≤ bodySent ≤ headers); absent: at sent. */
+  bodySentUs?: number;
+  /**
    * The connect time (TCP + TLS) of a new connection this attempt was the first on, opened to
    * replace one closed by a cancelled attempt. Seen by the engine only; records do not keep it.
    */
@@ -38,29 +45,51 @@ export interface LogicalRequest {
 
 /**
  * Where one successful request's latency went; the parts add up to endUs − intendedStartUs.
- * clientQueue: intended start → first attempt sent; hedgeWait: → the winning backup sent (0 when
- * the first attempt won); server: → the winner's first body byte; transfer: → done.
+ * clientQueue: intended start → first attempt sent, without its connect; connect: the first
+ * attempt's wait for a new connection (TCP + TLS); hedgeWait: → the winning backup sent (0 when
+ * the first attempt won); upload: the winner's request body on the wire (sent → body sent);
+ * server: → the winner's first body byte, without its upload; transfer: → done (the download).
  */
 export interface LatencyParts {
   latencyUs: number;
   clientQueueUs: number;
+  connectUs: number;
   hedgeWaitUs: number;
+  uploadUs: number;
   serverUs: number;
   transferUs: number;
+}
+
+/**
+ * The connect an attempt waited for, within its ready → sent: a connection opened for an earlier
+ * request may have been connecting before this one was ready.
+ */
+function connectWithinUs(attempt: AttemptTimeline): number {
+  return Math.max(0, Math.min(attempt.connectUs ?? 0, attempt.sentUs - attempt.readyUs));
+}
+
+/** The attempt's upload, within its sent → first byte (a server may answer early). */
+function uploadWithinUs(attempt: AttemptTimeline): number {
+  const bodySentUs = attempt.bodySentUs ?? attempt.sentUs;
+  return Math.max(0, Math.min(bodySentUs, attempt.firstByteUs) - attempt.sentUs);
 }
 
 export function latencyParts(request: LogicalRequest): LatencyParts | null {
   const first = request.attempts[0];
   const winner = request.winner === null ? undefined : request.attempts[request.winner];
   if (!first || !winner) return null;
-  const clientQueueUs = first.sentUs - request.intendedStartUs;
+  const connectUs = connectWithinUs(first);
+  const clientQueueUs = first.sentUs - request.intendedStartUs - connectUs;
   const hedgeWaitUs = winner.sentUs - first.sentUs;
-  const serverUs = winner.firstByteUs - winner.sentUs;
+  const uploadUs = uploadWithinUs(winner);
+  const serverUs = winner.firstByteUs - winner.sentUs - uploadUs;
   const transferUs = winner.endUs - winner.firstByteUs;
   return {
-    latencyUs: clientQueueUs + hedgeWaitUs + serverUs + transferUs,
+    latencyUs: clientQueueUs + connectUs + hedgeWaitUs + uploadUs + serverUs + transferUs,
     clientQueueUs,
+    connectUs,
     hedgeWaitUs,
+    uploadUs,
     serverUs,
     transferUs,
   };

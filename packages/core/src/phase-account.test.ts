@@ -96,6 +96,34 @@ describe("PhaseAccount: what each figure means", () => {
     expect(summary.missedStarts).toBe(0);
   });
 
+  it("takes a new connection out of the client queue and a PUT's upload out of TTFB", () => {
+    // Sent 800 µs after its start, 500 of them connecting; its body on the wire for 1.5 ms.
+    const put = request(0, [attempt(0, { queueUs: 800, serverUs: 2000, bodyUs: 100 })], 0, {
+      op: "PUT",
+    });
+    Object.assign(put.attempts[0]!, { connectUs: 500, bodySentUs: 800 + 1500 });
+    const summary = summaryOf({ ...GET, op: "PUT" }, [put]);
+    expect(summary.latencyMs?.max).toBe(2.9);
+    expect(summary.clientQueueMs?.max).toBe(0.3);
+    expect(summary.connectMs?.max).toBe(0.5);
+    expect(summary.uploadMs?.max).toBe(1.5);
+    expect(summary.ttfbMs?.max).toBe(0.5);
+    // Service is still the whole answering attempt, sent → done.
+    expect(summary.serviceMs?.max).toBe(2.1);
+    expect(summary.tail?.p99).toMatchObject({
+      meanMs: 2.9,
+      clientQueueMs: 0.3,
+      connectMs: 0.5,
+      uploadMs: 1.5,
+      serverMs: 0.5,
+      transferMs: 0.1,
+    });
+    // On a connection already open, with no body: both 0 (recorded as the 1 µs floor).
+    const get = summaryOf(GET, [request(0, [attempt(0, { queueUs: 800 })], 0)]);
+    expect(get.clientQueueMs?.max).toBe(0.8);
+    expect(get.tail?.p99).toMatchObject({ connectMs: 0, uploadMs: 0 });
+  });
+
   it("counts a request picked up more than 2 ms after its schedule as a missed start", () => {
     const summary = summaryOf({ ...GET, loop: "open" }, [
       request(0, [attempt(2001)], 0),

@@ -38,7 +38,7 @@ import { addToTail, mergeTail, tailBreakdown, type TailBuckets } from "./tail-br
 
 /**
  * THE accounting of TailLab: how logical requests become a phase summary. Every figure of a
- * phase (counts, errors by code, bytes, durations and throughput, the five latency figures, missed
+ * phase (counts, errors by code, bytes, durations and throughput, the latency figures, missed
  * starts, hedge cost, the tail breakdown, percentiles over time) is defined here once, and every
  * place that makes figures uses it:
  * - each engine worker folds its requests into an account and hands deltas to the coordinator;
@@ -207,7 +207,9 @@ export class PhaseAccount {
     if (!parts) return;
     this.recordPart(this.tallies.latency, parts.latencyUs);
     this.recordPart(this.tallies.clientQueue, parts.clientQueueUs);
+    this.recordPart(this.tallies.connect, parts.connectUs);
     this.recordPart(this.tallies.service, winner.endUs - winner.sentUs);
+    this.recordPart(this.tallies.upload, parts.uploadUs);
     this.recordPart(this.tallies.ttfb, parts.serverUs);
     this.recordPart(this.tallies.transfer, parts.transferUs);
     recordDuration(intervalTally(interval, "latency"), parts.latencyUs);
@@ -318,7 +320,9 @@ export class PhaseAccount {
       steady: this.steadyThroughput(segments),
       latencyMs: tallyStatsMs(latency),
       clientQueueMs: tallyStatsMs(this.tallies.clientQueue),
+      connectMs: tallyStatsMs(this.tallies.connect),
       serviceMs: tallyStatsMs(this.tallies.service),
+      uploadMs: tallyStatsMs(this.tallies.upload),
       ttfbMs: tallyStatsMs(this.tallies.ttfb),
       transferMs: tallyStatsMs(this.tallies.transfer),
       missedStarts: this.missedStarts,
@@ -626,7 +630,7 @@ function busyWindow(segment: Segment): { fromBucket: number; toBucket: number } 
   };
 }
 
-/** The five figures' histograms of an account's snapshot, encoded (empty ones too). */
+/** The figures' histograms of an account's snapshot, encoded (empty ones too). */
 export function encodedHistogramsOf(snapshot: PhaseAccountDelta): Record<TallyName, string> {
   return Object.fromEntries(
     TALLY_NAMES.map((name) => [

@@ -16,7 +16,7 @@ const left: RunCleanup = { ...clean, objectsLeft: 6_000, errorsByCode: { ECONNRE
 
 function meta(spec: Record<string, unknown>, cleanup: RunCleanup | null): RunMeta {
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     id: "r",
     name: "r",
     tags: [],

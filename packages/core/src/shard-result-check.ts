@@ -92,8 +92,16 @@ function phaseProblems({ summary, account }: ShardPhase, clockEndUs: number): st
 }
 
 function latencyStatsOf(summary: ShardPhase["summary"]): Record<string, LatencyStats | null> {
-  const { latencyMs, clientQueueMs, serviceMs, ttfbMs, transferMs } = summary;
-  return { latencyMs, clientQueueMs, serviceMs, ttfbMs, transferMs };
+  const { latencyMs, clientQueueMs, connectMs, serviceMs, uploadMs, ttfbMs, transferMs } = summary;
+  return {
+    latencyMs,
+    clientQueueMs,
+    connectMs: connectMs ?? null,
+    serviceMs,
+    uploadMs: uploadMs ?? null,
+    ttfbMs,
+    transferMs,
+  };
 }
 
 /** What is wrong with one encoded tally of durations at most `boundUs`, or null. */

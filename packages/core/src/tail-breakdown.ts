@@ -10,7 +10,10 @@ import type { LatencyParts } from "./logical-request.ts";
  */
 const BUCKETS_PER_DOUBLING = 16;
 
-/** count, latencyUs, clientQueueUs, hedgeWaitUs, serverUs, transferUs: sums per bucket. */
+/**
+ * count, latencyUs, clientQueueUs, connectUs, hedgeWaitUs, uploadUs, serverUs, transferUs: sums
+ * per bucket.
+ */
 export type { TailBucketSums };
 
 /** Bucket index → sums; sparse (a phase touches a few dozen buckets). */
@@ -29,15 +32,17 @@ export function addToTail(buckets: TailBuckets, parts: LatencyParts): void {
   const bucket = tailBucketOf(parts.latencyUs);
   let sums = buckets.get(bucket);
   if (!sums) {
-    sums = [0, 0, 0, 0, 0, 0];
+    sums = [0, 0, 0, 0, 0, 0, 0, 0];
     buckets.set(bucket, sums);
   }
   sums[0] += 1;
   sums[1] += parts.latencyUs;
   sums[2] += parts.clientQueueUs;
-  sums[3] += parts.hedgeWaitUs;
-  sums[4] += parts.serverUs;
-  sums[5] += parts.transferUs;
+  sums[3] += parts.connectUs;
+  sums[4] += parts.hedgeWaitUs;
+  sums[5] += parts.uploadUs;
+  sums[6] += parts.serverUs;
+  sums[7] += parts.transferUs;
 }
 
 export function mergeTail(target: TailBuckets, entries: Iterable<[number, TailBucketSums]>): void {
@@ -60,7 +65,7 @@ export function mergeTail(target: TailBuckets, entries: Iterable<[number, TailBu
  * the requests as "the slowest 1 %" when many piled up in one bucket.
  */
 function slowest(buckets: TailBuckets, count: number): TailShare {
-  const total: TailBucketSums = [0, 0, 0, 0, 0, 0];
+  const total: TailBucketSums = [0, 0, 0, 0, 0, 0, 0, 0];
   let taken = 0;
   let from = 0;
   for (const bucket of [...buckets.keys()].sort((a, b) => b - a)) {
@@ -73,14 +78,17 @@ function slowest(buckets: TailBuckets, count: number): TailShare {
     taken += needed;
     from = bucket;
   }
-  const [, latencyUs, clientQueueUs, hedgeWaitUs, serverUs, transferUs] = total;
+  const [, latencyUs, clientQueueUs, connectUs, hedgeWaitUs, uploadUs, serverUs, transferUs] =
+    total;
   const meanMs = (sumUs: number) => (taken > 0 ? Math.round(sumUs / taken) / 1000 : 0);
   return {
     fromMs: taken > 0 ? Math.round(tailBucketFloorUs(from)) / 1000 : 0,
     requests: taken,
     meanMs: meanMs(latencyUs),
     clientQueueMs: meanMs(clientQueueUs),
+    connectMs: meanMs(connectUs),
     hedgeWaitMs: meanMs(hedgeWaitUs),
+    uploadMs: meanMs(uploadUs),
     serverMs: meanMs(serverUs),
     transferMs: meanMs(transferUs),
   };

@@ -236,6 +236,8 @@ function foldRequest(
       headersUs: outcome.headersUs,
       firstByteUs: outcome.firstByteUs,
       endUs: outcome.endUs,
+      connectUs: outcome.connectUs ?? 0,
+      bodySentUs: outcome.bodySentUs ?? outcome.sentUs,
       status: outcome.status,
       error: outcome.error,
       attempt,
@@ -253,7 +255,8 @@ function noteClientStall(run: PhaseRun, request: LogicalRequest): void {
   const parts = request.measured ? latencyParts(request) : null;
   const winner = request.winner === null ? undefined : request.attempts[request.winner];
   if (!parts || !winner) return;
-  const stallUs = run.probe.stallWithin(winner.sentUs, winner.firstByteUs);
+  // The server's part ends at the first byte; it starts once the upload is on the wire.
+  const stallUs = run.probe.stallWithin(winner.firstByteUs - parts.serverUs, winner.firstByteUs);
   run.probe.noteAnswer(request.op, winner.endUs, parts.latencyUs, stallUs);
 }
 

@@ -273,6 +273,27 @@ describe("renderRunReport", () => {
     expect(renderRunReport(run, { language: "zh-CN" })).toContain("停止时中断的在途请求");
   });
 
+  it.each([
+    ["en", "Connect (ms)", "Upload (ms)", "Upload p50 (ms)", "not recorded"],
+    ["zh-CN", "建立连接 (ms)", "上传 (ms)", "上传 p50 (ms)", "未记录"],
+  ] as const)(
+    "names the connect and the upload, and says where a run did not record them (%s)",
+    (language, connect, upload, uploadRow, notRecorded) => {
+      const run = syntheticRun({});
+      const page = renderRunReport(run, { language });
+      expect(page).toContain(`<th scope="col" class="num">${connect}</th>`);
+      expect(page).toContain(`<th scope="col" class="num">${upload}</th>`);
+      expect(page).toContain(`<th scope="row">${uploadRow}</th>`);
+      expect(page).not.toContain(notRecorded);
+      for (const phase of run.summary.points[0]?.phases ?? []) {
+        delete phase.connectMs;
+        delete phase.uploadMs;
+        if (phase.tail) delete phase.tail.p99.connectMs;
+      }
+      expect(renderRunReport(run, { language })).toContain(`<td class="num">${notRecorded}</td>`);
+    },
+  );
+
   it("has the same messages in every language, none empty", () => {
     const keys = (language: ReportLanguage) => Object.keys(REPORT_MESSAGES[language]).sort();
     expect(keys("zh-CN")).toEqual(keys("en"));

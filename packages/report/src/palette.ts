@@ -43,10 +43,13 @@ export interface Palette {
 }
 
 /** The parts of a request's latency, in the order they happen (core's LatencyParts). */
-export type LatencyPart = "clientQueue" | "hedgeWait" | "server" | "transfer";
+export type LatencyPart =
+  "clientQueue" | "connect" | "hedgeWait" | "upload" | "server" | "transfer";
 export const LATENCY_PARTS: readonly LatencyPart[] = [
   "clientQueue",
+  "connect",
   "hedgeWait",
+  "upload",
   "server",
   "transfer",
 ];
@@ -74,7 +77,9 @@ export const PALETTES: Record<PaletteName, Palette> = {
     models: { exponential: "#d6539b", lognormal: "#8c564b" },
     parts: {
       clientQueue: "#a3abb8",
+      connect: "#c9a27e",
       hedgeWait: "#6b7584",
+      upload: "#b86b8a",
       server: "#34506f",
       transfer: "#86b8a6",
     },
@@ -102,7 +107,9 @@ export const PALETTES: Record<PaletteName, Palette> = {
     models: { exponential: "#ff8fc8", lognormal: "#c99a80" },
     parts: {
       clientQueue: "#5d6675",
+      connect: "#a07a58",
       hedgeWait: "#8c96a6",
+      upload: "#c98aa6",
       server: "#a9c1dd",
       transfer: "#5f9684",
     },

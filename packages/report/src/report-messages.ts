@@ -103,6 +103,12 @@ export interface ReportMessages {
   missedStarts: string;
   openLoopNote: string;
   clientQueueRow: (percentile: string) => string;
+  /** The first attempt's wait for a new connection (TCP + TLS). */
+  connectRow: (percentile: string) => string;
+  /** The answering attempt's request body on the wire. */
+  uploadRow: (percentile: string) => string;
+  /** A figure a run recorded before it existed does not have (connects and uploads). */
+  notRecorded: string;
   transferRow: (percentile: string) => string;
   steadyThroughput: string;
   steadyOps: string;
@@ -115,7 +121,18 @@ export interface ReportMessages {
   overTimeClientBound: string;
   tailTitle: string;
   tailSlowest: (share: string) => string;
-  tailHeaders: readonly [string, string, string, string, string, string, string, string];
+  tailHeaders: readonly [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   tailNote: string;
   /** Whether TailLab's own client kept up in a phase, and what a closed loop leaves out. */
   client: {
@@ -374,6 +391,9 @@ const en: ReportMessages = {
   openLoopNote:
     "Open loop: latencies count from each request's scheduled start (no coordinated omission); service times count from the actual send.",
   clientQueueRow: (percentile) => `Client queue ${percentile} (ms)`,
+  connectRow: (percentile) => `Connect, TCP + TLS ${percentile} (ms)`,
+  uploadRow: (percentile) => `Upload ${percentile} (ms)`,
+  notRecorded: "not recorded",
   transferRow: (percentile) => `Transfer ${percentile} (ms)`,
   steadyThroughput: "Steady throughput, every client busy (MB/s)",
   steadyOps: "Steady operations per second",
@@ -392,12 +412,14 @@ const en: ReportMessages = {
     "From (ms)",
     "Mean (ms)",
     "Client queue (ms)",
+    "Connect (ms)",
     "Backup wait (ms)",
+    "Upload (ms)",
     "Server (ms)",
     "Transfer (ms)",
   ],
   tailNote:
-    "The slowest requests' time, part by part: waiting in the client (schedule, signing, a free connection), waiting for a backup to be sent, waiting for the server's first byte, and receiving the body. The parts add up to the mean.",
+    "The slowest requests' time, part by part: waiting in the client (schedule, signing, a free connection), opening a new connection (TCP + TLS), waiting for a backup to be sent, sending the request body (upload), waiting for the server's first byte, and receiving the body (download). The parts add up to the mean.",
   client: {
     keptUp: "TailLab's client kept up.",
     bottleneck: (reasons, advice) =>
@@ -681,6 +703,9 @@ const zhCN: ReportMessages = {
   openLoopNote:
     "开环负载:延迟从每个请求的计划发送时刻算起(避免协调遗漏);服务时间从实际发送时刻算起。",
   clientQueueRow: (percentile) => `客户端排队 ${percentile} (ms)`,
+  connectRow: (percentile) => `建立连接 ${percentile} (ms)`,
+  uploadRow: (percentile) => `上传 ${percentile} (ms)`,
+  notRecorded: "未记录",
   transferRow: (percentile) => `传输 ${percentile} (ms)`,
   steadyThroughput: "稳定吞吐量,所有客户端均忙碌 (MB/s)",
   steadyOps: "稳定每秒操作数",
@@ -698,12 +723,14 @@ const zhCN: ReportMessages = {
     "起点 (ms)",
     "平均 (ms)",
     "客户端排队 (ms)",
+    "建立连接 (ms)",
     "等待备份 (ms)",
+    "上传 (ms)",
     "服务器 (ms)",
     "传输 (ms)",
   ],
   tailNote:
-    "最慢请求的时间按阶段拆分:在客户端等待(调度、签名、空闲连接)、等待备份请求发出、等待服务器的首字节、接收响应体。各部分之和等于平均值。",
+    "最慢请求的时间按阶段拆分:在客户端等待(调度、签名、空闲连接)、建立新连接(传输层连接与加密握手)、等待备份请求发出、发送请求体(上传)、等待服务器的首字节、接收响应体(下载)。各部分之和等于平均值。",
   client: {
     keptUp: "TailLab 的客户端跟上了。",
     bottleneck: (reasons, advice) =>

@@ -215,6 +215,15 @@ function msOrDash(stats: LatencyStats | null, pick: keyof LatencyStats): string 
   return stats ? formatMs(stats[pick]) : "—";
 }
 
+/** Connects and uploads: a run recorded before they were says so, rather than 0. */
+function recordedMs<T>(
+  messages: ReportMessages,
+  figure: T | undefined,
+  format: (recorded: T) => string,
+): string {
+  return figure === undefined ? messages.notRecorded : format(figure);
+}
+
 /** A phase's p99.9, marked * where it is only its slowest request (see p999Note). */
 function p999Text(phase: PhaseSummary): string {
   return `${msOrDash(phase.latencyMs, "p999")}${p999IsMax(phase) ? "*" : ""}`;
@@ -226,7 +235,7 @@ function p999Note(messages: ReportMessages, phases: readonly PhaseSummary[]): Sa
 
 /**
  * s3bench's summary, one column per phase, with p99.9 and p99.99 added; then the parts of a
- * request's time (client queue, service, TTFB, transfer) and the steady throughput.
+ * request's time (client queue, connect, service, upload, TTFB, transfer) and the steady throughput.
  */
 export function pointResultsTable(messages: ReportMessages, point: PointSummary): SafeHtml {
   const phases = point.phases;
@@ -236,12 +245,12 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
     )}</tr>`;
   const figureRows = (
     label: (percentile: string) => string,
-    figure: (phase: PhaseSummary) => LatencyStats | null,
+    figure: (phase: PhaseSummary) => LatencyStats | null | undefined,
   ) =>
     (["p50", "p99", "p999"] as const).map((pick, index) =>
       row(
         label(pick === "p999" ? "p99.9" : pick),
-        (phase) => msOrDash(figure(phase), pick),
+        (phase) => recordedMs(messages, figure(phase), (stats) => msOrDash(stats, pick)),
         index === 0,
       ),
     );
@@ -271,7 +280,9 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
     row(messages.latencyMin, (phase) => msOrDash(phase.latencyMs, "min")),
     row(messages.latencyMean, (phase) => msOrDash(phase.latencyMs, "mean")),
     ...figureRows(messages.clientQueueRow, (phase) => phase.clientQueueMs),
+    ...figureRows(messages.connectRow, (phase) => phase.connectMs),
     ...figureRows(messages.serviceRow, (phase) => phase.serviceMs),
+    ...figureRows(messages.uploadRow, (phase) => phase.uploadMs),
     ...figureRows(messages.ttfbRow, (phase) => phase.ttfbMs),
     ...figureRows(messages.transferRow, (phase) => phase.transferMs),
     ...(openLoop
@@ -311,7 +322,9 @@ export function tailTable(messages: ReportMessages, tail: TailBreakdown): SafeHt
         formatMs(part.fromMs),
         formatMs(part.meanMs),
         formatMs(part.clientQueueMs),
+        recordedMs(messages, part.connectMs, formatMs),
         formatMs(part.hedgeWaitMs),
+        recordedMs(messages, part.uploadMs, formatMs),
         formatMs(part.serverMs),
         formatMs(part.transferMs),
       ].map(numberCell)}</tr>`,

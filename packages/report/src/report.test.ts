@@ -40,6 +40,8 @@ describe("csv", () => {
       headersUs: 190,
       firstByteUs: 200,
       endUs: 250,
+      connectUs: 0,
+      bodySentUs: 40,
       status: 200,
       error: null,
       attempt: 1,
@@ -50,10 +52,14 @@ describe("csv", () => {
       measured: true,
     };
     expect(REQUESTS_CSV_HEADER).toBe(
-      "point,op,key,bytes,intendedStartUs,readyUs,sentUs,headersUs,firstByteUs,endUs,status,error,attempt,replica,winner,phaseIndex,client,measured\r\n",
+      "point,op,key,bytes,intendedStartUs,readyUs,sentUs,headersUs,firstByteUs,endUs,connectUs,bodySentUs,status,error,attempt,replica,winner,phaseIndex,client,measured\r\n",
     );
     expect(requestsCsvRows(2, [record])).toBe(
-      "2,GET,taillab/run/7,4096,10,12,40,190,200,250,200,,1,0,true,1,3,true\r\n",
+      "2,GET,taillab/run/7,4096,10,12,40,190,200,250,0,40,200,,1,0,true,1,3,true\r\n",
+    );
+    // A record of a run from before connects and uploads were recorded: empty, not 0.
+    expect(requestsCsvRows(2, [{ ...record, connectUs: null, bodySentUs: null }])).toBe(
+      "2,GET,taillab/run/7,4096,10,12,40,190,200,250,,,200,,1,0,true,1,3,true\r\n",
     );
   });
 });
@@ -110,7 +116,9 @@ describe("s3bench text", () => {
         "Write times 50th %ile:   0.003000 s",
         "Write times 25th %ile:   0.002000 s",
         "Write times Min:         0.001500 s",
-        "Client queue p50 / p99: n/a   service: 3.000 ms / 9.250 ms",
+        // A phase recorded before connects and uploads were says so, rather than 0.
+        "Client queue p50 / p99: n/a   connect: not recorded",
+        "Upload p50 / p99:       not recorded   service: 3.000 ms / 9.250 ms",
         "TTFB p50 / p99:         3.000 ms / 9.250 ms   transfer: n/a",
         // Every closed-loop phase says what it leaves out, and how to measure it instead.
         "Closed loop:       each client waits for its answer, so slow moments send fewer requests and weigh less (coordinated omission).",
@@ -126,15 +134,19 @@ describe("s3bench text", () => {
       requests: 3,
       meanMs: 10,
       clientQueueMs: 1,
+      connectMs: 0.5,
       hedgeWaitMs: 0,
-      serverMs: 8,
-      transferMs: 1,
+      uploadMs: 2,
+      serverMs: 6,
+      transferMs: 0.5,
     };
     const text = formatPhaseS3bench({
       ...phase,
+      connectMs: stats,
+      uploadMs: stats,
       loop: "open",
       missedStarts: 4,
-      tail: { p99: share, p999: { ...share, fromMs: 11, requests: 1, meanMs: 11, serverMs: 9 } },
+      tail: { p99: share, p999: { ...share, fromMs: 11, requests: 1, meanMs: 11, serverMs: 7 } },
       steady: {
         fromMs: 10,
         toMs: 250,
@@ -145,15 +157,17 @@ describe("s3bench text", () => {
         opsPerSec: 1000,
       },
     });
+    expect(text).toContain("Client queue p50 / p99: n/a   connect: 3.000 ms / 9.250 ms");
+    expect(text).toContain("Upload p50 / p99:       3.000 ms / 9.250 ms   service:");
     expect(text).toContain("Missed starts:     4 (picked up over 2 ms after their scheduled time)");
     expect(text).toContain(
       "Steady throughput: 31.25 MB/s, 1000.0 ops/s (0.240 s with every client busy)",
     );
     expect(text).toContain(
-      "Slowest 1 % (>= 9.000 ms, 3 requests, mean 10.000 ms): client queue 1.000 ms, backup wait 0.000 ms, server 8.000 ms, transfer 1.000 ms",
+      "Slowest 1 % (>= 9.000 ms, 3 requests, mean 10.000 ms): client queue 1.000 ms, connect 0.500 ms, backup wait 0.000 ms, upload 2.000 ms, server 6.000 ms, transfer 0.500 ms",
     );
     expect(text).toContain(
-      "Slowest 0.1 % (>= 11.000 ms, 1 requests, mean 11.000 ms): client queue 1.000 ms, backup wait 0.000 ms, server 9.000 ms, transfer 1.000 ms",
+      "Slowest 0.1 % (>= 11.000 ms, 1 requests, mean 11.000 ms): client queue 1.000 ms, connect 0.500 ms, backup wait 0.000 ms, upload 2.000 ms, server 7.000 ms, transfer 0.500 ms",
     );
     expect(formatPhaseS3bench({ ...phase, latencyMs: null })).toContain(
       "Write times: none (no request succeeded)",

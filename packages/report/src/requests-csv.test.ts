@@ -14,6 +14,8 @@ function recordOf(index: number): RequestRecord {
     headersUs: index * 10 + 5,
     firstByteUs: index * 10 + 6,
     endUs: index * 10 + 9,
+    connectUs: 0,
+    bodySentUs: index * 10 + 2,
     status: index % 17 === 0 ? 503 : 200,
     error: index % 17 === 0 ? 'SlowDown, "retry"' : null,
     attempt: 1,

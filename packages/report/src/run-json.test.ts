@@ -1,3 +1,4 @@
+import { RUN_FOLDER_SCHEMA_VERSION } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { parseRunExport, runExport, runExportJson } from "./run-json.ts";
 import { syntheticRun } from "./test-support/synthetic-run.ts";
@@ -8,7 +9,7 @@ describe("run JSON export", () => {
   it("writes a schema-versioned export that reads back unchanged", () => {
     const json = runExportJson(run);
     const data = JSON.parse(json);
-    expect(data.schemaVersion).toBe(2);
+    expect(data.schemaVersion).toBe(RUN_FOLDER_SCHEMA_VERSION);
     expect(data.kind).toBe("taillab-run");
     expect(Object.keys(data)).toEqual([
       "schemaVersion",
@@ -33,7 +34,10 @@ describe("run JSON export", () => {
     ["{", /not JSON/],
     ['{"kind":"other"}', /not a TailLab run export \(kind is "other"/],
     ['{"kind":"taillab-run","schemaVersion":9}', /schema version 9 is not supported/],
-    ['{"kind":"taillab-run","schemaVersion":2,"meta":{}}', /invalid run export: meta\.\w+/],
+    [
+      `{"kind":"taillab-run","schemaVersion":${RUN_FOLDER_SCHEMA_VERSION},"meta":{}}`,
+      /invalid run export: meta\.\w+/,
+    ],
   ])("explains why %s is not a run export", (json, reason) => {
     const parsed = parseRunExport(json);
     expect(parsed.ok).toBe(false);

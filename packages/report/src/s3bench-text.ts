@@ -78,6 +78,11 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 const pair = (stats: LatencyStats | null) =>
   stats ? `${ms(stats.p50)} / ${ms(stats.p99)}` : "n/a";
+/** Connects and uploads, absent in runs recorded before they were: said, rather than read as 0. */
+const recordedPair = (stats: LatencyStats | null | undefined) =>
+  stats === undefined ? "not recorded" : pair(stats);
+const recordedMs = (value: number | undefined) =>
+  value === undefined ? "not recorded" : ms(value);
 
 /**
  * The parts of a request's time (p50 / p99), the throughput while every client was busy, and
@@ -91,7 +96,8 @@ function timelineLines(phase: PhaseSummary): string[] {
           `Missed starts:     ${phase.missedStarts} (picked up over ${MISSED_START_TOLERANCE_MS} ms after their scheduled time)`,
         ]
       : []),
-    `Client queue p50 / p99: ${pair(phase.clientQueueMs)}   service: ${pair(phase.serviceMs)}`,
+    `Client queue p50 / p99: ${pair(phase.clientQueueMs)}   connect: ${recordedPair(phase.connectMs)}`,
+    `Upload p50 / p99:       ${recordedPair(phase.uploadMs)}   service: ${pair(phase.serviceMs)}`,
     `TTFB p50 / p99:         ${pair(phase.ttfbMs)}   transfer: ${pair(phase.transferMs)}`,
   ];
   if (phase.steady) {
@@ -109,7 +115,7 @@ function timelineLines(phase: PhaseSummary): string[] {
     const { serverMs, clientStallMs } = serverAndStall(phase, key);
     const stall = clientStallMs === null ? "" : `, client stall ${ms(clientStallMs)}`;
     lines.push(
-      `Slowest ${share} (>= ${ms(slowest.fromMs)}, ${slowest.requests} requests, mean ${ms(slowest.meanMs)}): client queue ${ms(slowest.clientQueueMs)}, backup wait ${ms(slowest.hedgeWaitMs)}${stall}, server ${ms(serverMs)}, transfer ${ms(slowest.transferMs)}`,
+      `Slowest ${share} (>= ${ms(slowest.fromMs)}, ${slowest.requests} requests, mean ${ms(slowest.meanMs)}): client queue ${ms(slowest.clientQueueMs)}, connect ${recordedMs(slowest.connectMs)}, backup wait ${ms(slowest.hedgeWaitMs)}, upload ${recordedMs(slowest.uploadMs)}${stall}, server ${ms(serverMs)}, transfer ${ms(slowest.transferMs)}`,
     );
   }
   return lines;

@@ -1,3 +1,4 @@
+import type { PhaseSummary } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { UTF8_BOM } from "./csv.ts";
 import { SUMMARY_CSV_COLUMNS, summaryCsv } from "./summary-csv.ts";
@@ -185,6 +186,24 @@ describe("summaryCsv", () => {
     expect(column(get!, "Cut Off by Stop")).toBe("");
   });
 
+  it("writes connects and uploads apart, empty in a run recorded before they were", () => {
+    const run = syntheticRun({});
+    const [put, get] = run.summary.points[0]!.phases as [PhaseSummary, PhaseSummary];
+    expect(put.uploadMs?.p99).toBeGreaterThan(0);
+    expect(put.tail?.p99.uploadMs).toBeGreaterThan(0);
+    // A phase recorded before connects and uploads were has neither.
+    const older: PhaseSummary = { ...get };
+    delete older.connectMs;
+    delete older.uploadMs;
+    run.summary.points[0]!.phases[1] = older;
+    const [, putRow, olderRow] = parseCsv(summaryCsv([run.summary]));
+    expect(Number(column(putRow!, "Upload 99th %ile (ms)"))).toBe(put.uploadMs?.p99);
+    expect(Number(column(putRow!, "Connect 99th %ile (ms)"))).toBe(put.connectMs?.p99);
+    expect(Number(column(putRow!, "Slowest 1% Upload (ms)"))).toBe(put.tail?.p99.uploadMs);
+    expect(column(olderRow!, "Upload 99th %ile (ms)")).toBe("");
+    expect(column(olderRow!, "Connect 50th %ile (ms)")).toBe("");
+  });
+
   it("writes the summary's figures: latencies in ms, durations in s, MB as MiB", () => {
     const phase = sweep.summary.points[1]!.phases[0]!;
     const row = rows[2]!;
@@ -211,7 +230,9 @@ describe("summaryCsv", () => {
         fromMs: Number(column(row, `Slowest ${share} From (ms)`)),
         meanMs: Number(column(row, `Slowest ${share} Mean (ms)`)),
         clientQueueMs: Number(column(row, `Slowest ${share} Client Queue (ms)`)),
+        connectMs: Number(column(row, `Slowest ${share} Connect (ms)`)),
         hedgeWaitMs: Number(column(row, `Slowest ${share} Backup Wait (ms)`)),
+        uploadMs: Number(column(row, `Slowest ${share} Upload (ms)`)),
         serverMs: Number(column(row, `Slowest ${share} Server (ms)`)),
         transferMs: Number(column(row, `Slowest ${share} Transfer (ms)`)),
       }).toEqual(part);

@@ -37,7 +37,7 @@ const secondsOf = (ms: number | undefined) => (ms === undefined ? undefined : ro
 /** p50, p99 and p99.9 of one of a phase's time figures (empty when it has none). */
 function figureColumns(
   label: string,
-  figure: (phase: PhaseSummary) => LatencyStats | null,
+  figure: (phase: PhaseSummary) => LatencyStats | null | undefined,
 ): Column[] {
   return (
     [
@@ -54,7 +54,8 @@ function figureColumns(
 /**
  * Where the slowest 1 % or 0.1 % of a phase's successful requests spent their time, as the run
  * detail and the HTML report show it (empty when no request succeeded): the client's own stall
- * taken out of the server's time (empty in a run recorded before it was measured).
+ * taken out of the server's time (empty in a run recorded before it was measured), connects and
+ * uploads apart from the client queue and the server (empty in a run recorded before they were).
  */
 function tailColumns(share: string, level: keyof TailBreakdown): Column[] {
   const part = (row: SummaryRow) => row.phase.tail?.[level];
@@ -63,7 +64,9 @@ function tailColumns(share: string, level: keyof TailBreakdown): Column[] {
     { name: `Slowest ${share} From (ms)`, value: (row) => part(row)?.fromMs },
     { name: `Slowest ${share} Mean (ms)`, value: (row) => part(row)?.meanMs },
     { name: `Slowest ${share} Client Queue (ms)`, value: (row) => part(row)?.clientQueueMs },
+    { name: `Slowest ${share} Connect (ms)`, value: (row) => part(row)?.connectMs },
     { name: `Slowest ${share} Backup Wait (ms)`, value: (row) => part(row)?.hedgeWaitMs },
+    { name: `Slowest ${share} Upload (ms)`, value: (row) => part(row)?.uploadMs },
     {
       name: `Slowest ${share} Server (ms)`,
       value: (row) => (part(row) ? serverAndStall(row.phase, level).serverMs : undefined),
@@ -118,7 +121,10 @@ const COLUMNS: readonly Column[] = [
   { name: "Steady Operations per Second", value: (row) => row.phase.steady?.opsPerSec },
   { name: "Steady Window (s)", value: (row) => secondsOf(row.phase.steady?.durationMs) },
   ...figureColumns("Client Queue", (phase) => phase.clientQueueMs),
+  // Empty in runs recorded before connects and uploads were (not 0).
+  ...figureColumns("Connect", (phase) => phase.connectMs),
   ...figureColumns("Service", (phase) => phase.serviceMs),
+  ...figureColumns("Upload", (phase) => phase.uploadMs),
   ...figureColumns("TTFB", (phase) => phase.ttfbMs),
   ...figureColumns("Transfer", (phase) => phase.transferMs),
   ...tailColumns("1%", "p99"),

@@ -103,8 +103,27 @@ function upgradePhase(phase: Document, runLoop: unknown, spec: Document | undefi
   };
 }
 
+/**
+ * Version 2 → 3: records and phases gained connects (TCP + TLS) and uploads (a request body on
+ * the wire) as parts of their own. A version-2 run did not measure them: its phases and tail
+ * shares keep no connect or upload figures (shown as not recorded, as its client queue holds the
+ * connect and its TTFB the upload), and its histograms of them are null.
+ */
+function upgradeToVersion3(documents: FolderDocuments): FolderDocuments {
+  return {
+    ...documents,
+    histograms: Array.isArray(documents.histograms)
+      ? (documents.histograms as Document[]).map((phase) => ({
+          ...phase,
+          connect: null,
+          upload: null,
+        }))
+      : documents.histograms,
+  };
+}
+
 /** Upgrades, one version at a time: every older folder is read through them. */
-export const FOLDER_MIGRATIONS: MigrationTable = { 1: upgradeToVersion2 };
+export const FOLDER_MIGRATIONS: MigrationTable = { 1: upgradeToVersion2, 2: upgradeToVersion3 };
 
 export function folderVersionOf(meta: unknown, where: string): number {
   const version = (meta as { schemaVersion?: unknown } | null)?.schemaVersion;

@@ -32,6 +32,8 @@ export interface RecordArrays {
   headersUs: Float64Array;
   firstByteUs: Float64Array;
   endUs: Float64Array;
+  bodySentUs: Float64Array;
+  connectUs: Uint32Array;
   client: Uint32Array;
   phaseIndex: Uint16Array;
   status: Uint16Array;
@@ -52,6 +54,11 @@ export interface RecordArrays {
  */
 export interface RecordColumns extends RecordArrays {
   count: number;
+  /**
+   * False for records of a log written before connects and uploads were recorded (format
+   * version < 3): their connectUs read as 0 and bodySentUs as sentUs, which is not a measurement.
+   */
+  slicesRecorded: boolean;
   keyPrefix: string;
   /** errorCodes[errorId[i]]; errorCodes[0] is null (no error). */
   errorCodes: (string | null)[];
@@ -64,10 +71,37 @@ export interface ColumnSlot {
 }
 
 /**
- * Column order in a records frame of the current format (version 2): widest first, so every
+ * Column order in a records frame of the current format (version 3): widest first, so every
  * column can be a typed-array view.
  */
 export const COLUMN_LAYOUT: readonly ColumnSlot[] = [
+  { name: "bytes", bytesPerElement: 8 },
+  { name: "intendedStartUs", bytesPerElement: 8 },
+  { name: "readyUs", bytesPerElement: 8 },
+  { name: "sentUs", bytesPerElement: 8 },
+  { name: "bodySentUs", bytesPerElement: 8 },
+  { name: "headersUs", bytesPerElement: 8 },
+  { name: "firstByteUs", bytesPerElement: 8 },
+  { name: "endUs", bytesPerElement: 8 },
+  { name: "keyNumber", bytesPerElement: 4 },
+  { name: "connectUs", bytesPerElement: 4 },
+  { name: "client", bytesPerElement: 4 },
+  { name: "pointIndex", bytesPerElement: 2 },
+  { name: "phaseIndex", bytesPerElement: 2 },
+  { name: "status", bytesPerElement: 2 },
+  { name: "errorId", bytesPerElement: 2 },
+  { name: "op", bytesPerElement: 1 },
+  { name: "attempt", bytesPerElement: 1 },
+  { name: "replica", bytesPerElement: 1 },
+  { name: "winner", bytesPerElement: 1 },
+  { name: "measured", bytesPerElement: 1 },
+];
+
+/**
+ * Version 2's frames: version 3's columns without connectUs and bodySentUs, which
+ * `fillUnrecordedSlices` fills.
+ */
+export const COLUMN_LAYOUT_V2: readonly ColumnSlot[] = [
   { name: "bytes", bytesPerElement: 8 },
   { name: "intendedStartUs", bytesPerElement: 8 },
   { name: "readyUs", bytesPerElement: 8 },
@@ -123,8 +157,25 @@ export function fillVersion1Columns(arrays: RecordArrays, from: number, count: n
   }
 }
 
+/**
+ * Rows `from` … `from + count - 1` of records from before connects and uploads were recorded
+ * (versions 1 and 2): no connect, and the body sent when the request was.
+ */
+export function fillUnrecordedSlices(arrays: RecordArrays, from: number, count: number): void {
+  for (let row = from; row < from + count; row += 1) {
+    arrays.connectUs[row] = 0;
+    arrays.bodySentUs[row] = arrays.sentUs[row] ?? 0;
+  }
+}
+
+/** Whether a log of this format version records connects and uploads. */
+export function recordsSlices(version: number): boolean {
+  return version >= 3;
+}
+
 export function layoutOfVersion(version: number): readonly ColumnSlot[] {
-  return version === 1 ? COLUMN_LAYOUT_V1 : COLUMN_LAYOUT;
+  if (version === 1) return COLUMN_LAYOUT_V1;
+  return version === 2 ? COLUMN_LAYOUT_V2 : COLUMN_LAYOUT;
 }
 
 /** Bytes one record takes in a records frame of a format version. */
@@ -144,6 +195,8 @@ export function allocateRecordArrays(count: number): RecordArrays {
     headersUs: new Float64Array(count),
     firstByteUs: new Float64Array(count),
     endUs: new Float64Array(count),
+    bodySentUs: new Float64Array(count),
+    connectUs: new Uint32Array(count),
     client: new Uint32Array(count),
     phaseIndex: new Uint16Array(count),
     status: new Uint16Array(count),
@@ -174,6 +227,8 @@ export function attemptAt(columns: RecordColumns, index: number): AttemptTimelin
     headersUs: columns.headersUs[index] ?? 0,
     firstByteUs: columns.firstByteUs[index] ?? 0,
     endUs: columns.endUs[index] ?? 0,
+    connectUs: columns.connectUs[index] ?? 0,
+    bodySentUs: columns.bodySentUs[index] ?? 0,
     bytes: columns.bytes[index] ?? 0,
     error: errorAt(columns, index),
   };
@@ -182,6 +237,8 @@ export function attemptAt(columns: RecordColumns, index: number): AttemptTimelin
 export function recordAt(columns: RecordColumns, index: number): RequestRecord {
   return {
     ...attemptAt(columns, index),
+    connectUs: columns.slicesRecorded ? (columns.connectUs[index] ?? 0) : null,
+    bodySentUs: columns.slicesRecorded ? (columns.bodySentUs[index] ?? 0) : null,
     op: OPERATIONS[columns.op[index] ?? 0] ?? "PUT",
     key: keyAt(columns, index),
     intendedStartUs: columns.intendedStartUs[index] ?? 0,

@@ -64,6 +64,9 @@ export class RecordFrameEncoder {
       columns.headersUs[row] = record.headersUs;
       columns.firstByteUs[row] = record.firstByteUs;
       columns.endUs[row] = record.endUs;
+      // A record of a run from before they were recorded (an imported one): as its log read them.
+      columns.bodySentUs[row] = record.bodySentUs ?? record.sentUs;
+      columns.connectUs[row] = record.connectUs ?? 0;
       columns.client[row] = record.client;
       columns.phaseIndex[row] = record.phaseIndex;
       columns.status[row] = record.status;
@@ -176,6 +179,7 @@ function checkRecord(record: RequestRecord): void {
   checkRange("replica", record.replica, 0, 0xff);
   checkRange("phaseIndex", record.phaseIndex, 0, 0xffff);
   checkRange("client", record.client, 0, 0xffff_ffff);
+  checkRange("connectUs", record.connectUs ?? 0, 0, 0xffff_ffff);
 }
 
 function checkRange(field: string, value: number, min: number, max: number): void {

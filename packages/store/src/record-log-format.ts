@@ -16,13 +16,14 @@ import { recordBytesOf, type ColumnSlot } from "./record-columns.ts";
  * first id is the next one it expects.
  *
  * Records frame payload: count u32, reserved u32, then the format version's columns (see
- * record-columns.ts: COLUMN_LAYOUT for version 2, COLUMN_LAYOUT_V1 for version 1) one after
+ * record-columns.ts: COLUMN_LAYOUT for version 3, COLUMN_LAYOUT_V2 and COLUMN_LAYOUT_V1 for the
+ * versions before) one after
  * another (all of column 1, all of column 2, …), widest first, so each column is 8-byte-aligned
  * within the payload and loads with one copy.
  */
 
 export const LOG_MAGIC = "TLRECLOG";
-export const LOG_FORMAT_VERSION = 2;
+export const LOG_FORMAT_VERSION = 3;
 export const LOG_HEADER_BYTES = 16;
 export const FRAME_HEADER_BYTES = 9;
 export const FRAME_DICTIONARY = 1;

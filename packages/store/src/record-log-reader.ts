@@ -1,8 +1,10 @@
 import { open, readFile, type FileHandle } from "node:fs/promises";
 import {
   allocateRecordArrays,
+  fillUnrecordedSlices,
   fillVersion1Columns,
   layoutOfVersion,
+  recordsSlices,
   type ColumnSlot,
   type RecordArrays,
   type RecordColumns,
@@ -78,6 +80,7 @@ function copyColumns(
     at += length;
   }
   if (version === 1) fillVersion1Columns(target, row, count);
+  if (!recordsSlices(version)) fillUnrecordedSlices(target, row, count);
 }
 
 /** The log's format version, or null for a log whose creation was cut short (empty). */
@@ -118,7 +121,13 @@ export function decodeRecordLog(bytes: Buffer, keyPrefix: string, where: string)
     copyColumns(payload, count, version ?? 0, arrays, row);
     row += count;
   }
-  return { count: total, keyPrefix, ...dictionaries, ...arrays };
+  return {
+    count: total,
+    keyPrefix,
+    slicesRecorded: version === null || recordsSlices(version),
+    ...dictionaries,
+    ...arrays,
+  };
 }
 
 export async function loadRecordLog(
@@ -157,7 +166,7 @@ export async function* readRecordBatches(
     if (count === 0) continue;
     const arrays = allocateRecordArrays(count);
     copyColumns(payload, count, version, arrays, 0);
-    yield { count, keyPrefix, ...dictionaries, ...arrays };
+    yield { count, keyPrefix, slicesRecorded: recordsSlices(version), ...dictionaries, ...arrays };
   }
 }
 

@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordAt, type RecordColumns } from "./record-columns.ts";
 import { numberAfterPrefix, RecordFrameEncoder } from "./record-frame-encoder.ts";
-import { encodeLogHeader, FRAME_HEADER_BYTES, LOG_HEADER_BYTES } from "./record-log-format.ts";
+import {
+  encodeLogHeader,
+  FRAME_HEADER_BYTES,
+  LOG_FORMAT_VERSION,
+  LOG_HEADER_BYTES,
+} from "./record-log-format.ts";
 import {
   countLogRecords,
   decodeRecordLog,
@@ -101,8 +106,10 @@ describe("records log", () => {
       "x.log: it is not a TailLab records log",
     );
     const future = Buffer.from(header);
-    future.writeUInt32LE(3, 8);
-    expect(() => decodeRecordLog(future, PREFIX, "x.log")).toThrow(/version 3, newer than/);
+    future.writeUInt32LE(LOG_FORMAT_VERSION + 1, 8);
+    expect(() => decodeRecordLog(future, PREFIX, "x.log")).toThrow(
+      `version ${LOG_FORMAT_VERSION + 1}, newer than`,
+    );
   });
 
   it("streams, counts and loads the same records from a file, torn tail or not", async () => {

@@ -10,7 +10,7 @@ const PREFIX = "taillab/r/";
 
 function metaWith(specInput: Record<string, unknown>): RunMeta {
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     id: "r",
     name: "r",
     tags: [],
@@ -37,6 +37,8 @@ function attempt(overrides: Partial<RequestRecord>): RequestRecord {
     headersUs: 400,
     firstByteUs: 500,
     endUs: 1000,
+    connectUs: 0,
+    bodySentUs: 0,
     status: 200,
     error: null,
     attempt: 1,

@@ -2,9 +2,11 @@ import {
   RESULTS_SCHEMA_VERSION,
   type Operation,
   type PhaseHistograms,
+  type PhaseSummary,
   type PointSummary,
   type RunMeta,
   type RunSummary,
+  type TailShare,
 } from "@taillab/api";
 import {
   encodedHistogramsOf,
@@ -31,7 +33,9 @@ import type { RecordColumns } from "./record-columns.ts";
  * figure for figure. What the records cannot say:
  * - finishedAt is createdAt plus the last record's end (records count from the run's start,
  *   taken a moment after createdAt);
- * - a phase stopped before its first answer has no records, so it is not listed.
+ * - a phase stopped before its first answer has no records, so it is not listed;
+ * - a log written before connects and uploads were recorded has none: the rebuilt phases have no
+ *   connect or upload figures (not recorded, rather than 0).
  */
 
 /** What RecordsSummarizer rebuilds. */
@@ -56,12 +60,14 @@ export class RecordsSummarizer {
     this.settle(pointIndex, request),
   );
   private lastEndUs = 0;
+  private slicesRecorded = true;
 
   constructor(meta: RunMeta) {
     this.meta = meta;
   }
 
   add(batch: RecordColumns): void {
+    this.slicesRecorded &&= batch.slicesRecorded;
     this.requests.add(batch);
   }
 
@@ -86,16 +92,22 @@ export class RecordsSummarizer {
       const accounts = this.listedAccounts(this.points.get(pointIndex));
       const repetitions = [...(this.repetitions.get(pointIndex) ?? new Map<number, Accounts>())]
         .sort(([a], [b]) => a - b)
-        .map(([, each]) => this.listedAccounts(each).map((account) => account.summary()));
+        .map(([, each]) => this.listedAccounts(each).map((account) => this.phaseOf(account)));
       points.push({
         params: pointParams,
         finished: status === "complete" || pointIndex < lastPoint,
-        phases: accounts.map((account) => account.summary()),
+        phases: accounts.map((account) => this.phaseOf(account)),
         ...(repetitions.length > 1 ? repetitionFigures(repetitions) : {}),
       });
       for (const account of accounts) {
         const { op } = account.shape;
-        histograms.push({ pointIndex, op, ...encodedHistogramsOf(account.snapshot()) });
+        const encoded = encodedHistogramsOf(account.snapshot());
+        histograms.push({
+          pointIndex,
+          op,
+          ...encoded,
+          ...(this.slicesRecorded ? {} : { connect: null, upload: null }),
+        });
         intervalLines.push(...intervalLogLines(pointIndex, op, account.encodedIntervals()));
       }
     }
@@ -109,6 +121,11 @@ export class RecordsSummarizer {
     this.points.clear();
     this.repetitions.clear();
     return { summary: this.runSummary(points, status), histograms, intervalLines };
+  }
+
+  private phaseOf(account: PhaseAccount): PhaseSummary {
+    const phase = account.summary();
+    return this.slicesRecorded ? phase : withoutSlices(phase);
   }
 
   /**
@@ -165,6 +182,16 @@ export class RecordsSummarizer {
   private accountIn(accounts: Accounts, op: Operation): PhaseAccount {
     return entryOf(accounts, op, () => new PhaseAccount(phaseShapeOf(this.meta.spec, op)));
   }
+}
+
+/** A phase without connect and upload figures, as a run that did not record them has. */
+function withoutSlices({ connectMs: _c, uploadMs: _u, ...phase }: PhaseSummary): PhaseSummary {
+  const { tail } = phase;
+  return { ...phase, tail: tail && { p99: shareWithout(tail.p99), p999: shareWithout(tail.p999) } };
+}
+
+function shareWithout({ connectMs: _c, uploadMs: _u, ...share }: TailShare): TailShare {
+  return share;
 }
 
 function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {

@@ -1,4 +1,9 @@
-import type { PhaseHistograms, PhaseSummary, RequestRecord } from "@taillab/api";
+import {
+  RUN_FOLDER_SCHEMA_VERSION,
+  type PhaseHistograms,
+  type PhaseSummary,
+  type RequestRecord,
+} from "@taillab/api";
 import {
   decodeHistogram,
   intervalsFromLog,
@@ -344,7 +349,10 @@ describe("results store", () => {
     const store = await freshStore();
     const { written } = await completeRun(store, "run-x", 300);
     const exported = await store.exportRun("run-x");
-    expect(exported).toMatchObject({ kind: "taillab-run", schemaVersion: 2 });
+    expect(exported).toMatchObject({
+      kind: "taillab-run",
+      schemaVersion: RUN_FOLDER_SCHEMA_VERSION,
+    });
     const exportPath = join(root, `export-${counter}.json`);
     await writeFile(exportPath, JSON.stringify(exported));
 
@@ -385,8 +393,9 @@ describe("results store", () => {
       join(future, "run.json"),
       JSON.stringify({ ...meta, id: "run-future", schemaVersion: 7 }),
     );
-    const newer =
-      /written by a newer TailLab \(results schema version 7; this version reads up to 2\): update TailLab to open it/;
+    const newer = new RegExp(
+      `written by a newer TailLab \\(results schema version 7; this version reads up to ${RUN_FOLDER_SCHEMA_VERSION}\\): update TailLab to open it`,
+    );
     await expect(store.get("run-future")).rejects.toThrow(newer);
     await expect(store.importFolder(future)).rejects.toThrow(newer);
     const listed = await store.list();
@@ -417,7 +426,7 @@ describe("results store", () => {
     });
     expect((await migrating.get("run-v0")).meta).toMatchObject({
       name: "run run-v1",
-      schemaVersion: 2,
+      schemaVersion: RUN_FOLDER_SCHEMA_VERSION,
     });
     expect((await migrating.list()).map((entry) => entry.id).sort()).toEqual([
       "run-future",
@@ -427,7 +436,7 @@ describe("results store", () => {
     // A change rewrites the folder at the current version; the old one is kept in the trash.
     await migrating.rename("run-v0", "upgraded");
     const rewritten = JSON.parse(await readFile(join(old, "run.json"), "utf8")) as unknown;
-    expect(rewritten).toMatchObject({ schemaVersion: 2, name: "upgraded" });
+    expect(rewritten).toMatchObject({ schemaVersion: RUN_FOLDER_SCHEMA_VERSION, name: "upgraded" });
     expect((await store.get("run-v0")).recordCount).toBe(200);
     expect((await readdir(join(store.dir, ".trash")))[0]).toMatch(/^run-v0\.before-upgrade-/);
   });

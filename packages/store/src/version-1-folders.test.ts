@@ -2,16 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { COLUMN_LAYOUT_V1, allocateRecordArrays, type RecordArrays } from "./record-columns.ts";
-import {
-  FRAME_HEADER_BYTES,
-  FRAME_RECORDS,
-  LOG_HEADER_BYTES,
-  LOG_MAGIC,
-  RECORDS_HEADER_BYTES,
-  sealFrame,
-} from "./record-log-format.ts";
 import { openResultsStore } from "./results-store.ts";
+import { olderLog } from "./test-support/older-log.ts";
 import { SAMPLE_ENVIRONMENT, sampleSpec } from "./test-support/sample-run.ts";
 
 /**
@@ -23,29 +15,6 @@ const roots: string[] = [];
 afterAll(async () => {
   await Promise.all(roots.map((root) => rm(root, { recursive: true, force: true })));
 });
-
-/** A version-1 records log: one frame of `rows`, laid out as version 1 laid it out. */
-function version1Log(rows: Partial<Record<keyof RecordArrays, number>>[]): Buffer {
-  const header = Buffer.alloc(LOG_HEADER_BYTES);
-  header.write(LOG_MAGIC, 0, "latin1");
-  header.writeUInt32LE(1, 8);
-  const arrays = allocateRecordArrays(rows.length);
-  rows.forEach((row, index) => {
-    for (const [name, value] of Object.entries(row)) {
-      (arrays[name as keyof RecordArrays] as Float64Array)[index] = value;
-    }
-  });
-  const columnBytes = COLUMN_LAYOUT_V1.map(({ name, bytesPerElement }) => {
-    const column = arrays[name];
-    return Buffer.from(column.buffer, column.byteOffset, rows.length * bytesPerElement);
-  });
-  const payloadBytes = columnBytes.reduce((sum, bytes) => sum + bytes.length, RECORDS_HEADER_BYTES);
-  const frame = Buffer.alloc(FRAME_HEADER_BYTES + payloadBytes);
-  frame.writeUInt32LE(rows.length, FRAME_HEADER_BYTES);
-  let at = FRAME_HEADER_BYTES + RECORDS_HEADER_BYTES;
-  for (const bytes of columnBytes) at += bytes.copy(frame, at);
-  return Buffer.concat([header, sealFrame(frame, FRAME_RECORDS)]);
-}
 
 const STATS = {
   min: 1,
@@ -124,7 +93,7 @@ describe("version-1 run folders", () => {
     );
     await writeFile(
       join(folder, "records.log"),
-      version1Log([
+      olderLog(1, [
         { op: 0, keyNumber: 3, bytes: 4096, intendedStartUs: 10, readyUs: 20, firstByteUs: 900 },
       ]),
     );
@@ -155,6 +124,9 @@ describe("version-1 run folders", () => {
         sentUs: 20,
         headersUs: 900,
         firstByteUs: 900,
+        // Not recorded, rather than 0.
+        connectUs: null,
+        bodySentUs: null,
         measured: true,
       }),
     ]);

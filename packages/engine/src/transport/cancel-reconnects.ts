@@ -17,16 +17,25 @@ function onSendHeaders(message: unknown): void {
   take?.((message as { socket: Socket }).socket);
 }
 
+/** A connection the pool opened, as the first request written on it sees it. */
+export interface NewConnection {
+  /** Its connect time: TCP, and TLS over https. */
+  connectUs: number;
+  /** Opened to replace a connection closed by a cancelled request. */
+  replacesCancelled: boolean;
+}
+
 /**
- * Reconnects caused by cancellation, for one pool. undici closes the connection of a request
- * cancelled while on the wire (it cannot know what is still coming), so the next request on that
- * slot first waits for a new connection: TCP, and TLS over https. Every connection the pool opens
- * while some closed by a cancel are not yet replaced is such a replacement; its connect time is
- * paid by the first request written on it.
+ * The pool's new connections, timed, and among them the reconnects caused by cancellation.
+ * The first request written on a new connection waited for it to connect, so it pays its connect
+ * time. undici closes the connection of a request cancelled while on the wire (it cannot know
+ * what is still coming), so the next request on that slot first waits for a new connection: every
+ * connection the pool opens while some closed by a cancel are not yet replaced is such a
+ * replacement.
  */
 export class CancelReconnects {
   private unreplaced = 0;
-  private readonly connectUsOf = new WeakMap<Socket, number>();
+  private readonly newConnectionOf = new WeakMap<Socket, NewConnection>();
   private readonly clock: MicrosClock;
 
   constructor(clock: MicrosClock) {
@@ -37,16 +46,20 @@ export class CancelReconnects {
     }
   }
 
-  /** The pool's connector (undici's own, with these options), timing the replacements. */
+  /** The pool's connector (undici's own, with these options), timing each connection. */
   connector(options: buildConnector.BuildOptions): buildConnector.connector {
     const connect = buildConnector(options);
     return (target, callback) => {
       const startUs = this.clock();
       connect(target, (...result) => {
         const [error, socket] = result;
-        if (error === null && this.unreplaced > 0) {
-          this.unreplaced -= 1;
-          this.connectUsOf.set(socket, this.clock() - startUs);
+        if (error === null) {
+          const replacesCancelled = this.unreplaced > 0;
+          if (replacesCancelled) this.unreplaced -= 1;
+          this.newConnectionOf.set(socket, {
+            connectUs: this.clock() - startUs,
+            replacesCancelled,
+          });
         }
         callback(...result);
       });
@@ -60,14 +73,15 @@ export class CancelReconnects {
 
   /**
    * Call from onRequestStart: `onConnection` gets the socket the request is written on, and the
-   * connect time when the request is the first on a connection that replaced one closed by a
-   * cancel.
+   * new connection it waited for when it is the first request on it.
    */
-  requestStarting(onConnection: (socket: Socket, reconnectUs: number | undefined) => void): void {
+  requestStarting(
+    onConnection: (socket: Socket, newConnection: NewConnection | undefined) => void,
+  ): void {
     waitingForSocket = (socket) => {
-      const reconnectUs = this.connectUsOf.get(socket);
-      this.connectUsOf.delete(socket);
-      onConnection(socket, reconnectUs);
+      const newConnection = this.newConnectionOf.get(socket);
+      this.newConnectionOf.delete(socket);
+      onConnection(socket, newConnection);
     };
   }
 }

@@ -147,7 +147,6 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
       const chunks: Buffer[] = [];
       let kept = 0;
       let received = 0;
-      let bodySent = false;
       let controller: Dispatcher.DispatchController | null = null;
       let settled = false;
       let stopWaitingForAbort = () => {};
@@ -161,7 +160,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
         clearTimeout(deadline);
         stopWaitingForAbort();
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        const { cancelledWireBytes } = timing;
+        const { cancelledWireBytes, bodySent } = timing;
         resolve({
           timeline: timing.finish(),
           status,
@@ -215,13 +214,11 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
                 return;
               }
               timing.requestStarted();
-              reconnects.requestStarting((socket, reconnectUs) =>
-                timing.connected(socket, reconnectUs),
+              reconnects.requestStarting((socket, newConnection) =>
+                timing.connected(socket, newConnection),
               );
             },
-            onRequestSent: () => {
-              bodySent = true;
-            },
+            onRequestSent: () => timing.requestSent(),
             onResponseStart: (_controller, statusCode, responseHeaders) => {
               if (settled) return;
               timing.responseStarted();

@@ -80,8 +80,18 @@ export interface RequestTimeline {
   firstByteUs: number;
   endUs: number;
   /**
-   * The connect time (TCP + TLS) of a new connection this request was the first on, opened to
-   * replace one a cancelled request closed (see cancel-reconnects.ts).
+   * When the whole request, body included, was written (sent ≤ bodySent ≤ headers): an upload's
+   * time on the wire ends here. Absent when it never was.
+   */
+  bodySentUs?: number;
+  /**
+   * The connect time (TCP + TLS) of the new connection this request was the first on: it waited
+   * for it between ready and sent. Absent for a request on a connection already open.
+   */
+  connectUs?: number;
+  /**
+   * connectUs again when that connection replaced one a cancelled request closed (see
+   * cancel-reconnects.ts).
    */
   reconnectUs?: number;
 }

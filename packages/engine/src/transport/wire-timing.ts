@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import type { Dispatcher } from "undici";
-import { socketBytes, type CancelReconnects } from "./cancel-reconnects.ts";
+import { socketBytes, type CancelReconnects, type NewConnection } from "./cancel-reconnects.ts";
 import type { MicrosClock, RequestTimeline } from "./object-transport.ts";
 
 /**
@@ -8,6 +8,8 @@ import type { MicrosClock, RequestTimeline } from "./object-transport.ts";
  * - sent: onRequestStart, which undici calls when it writes the request on a connection, in the
  *   same step as it publishes `undici:client:sendHeaders` on its diagnostics channel (after
  *   the request waited for a free connection, and after connecting);
+ * - connect: the connect time of the new connection it was the first request on, if it was;
+ * - body sent: the whole request, body included, on the wire (see requestSent);
  * - headers: onResponseStart; first byte: the first onResponseData.
  * Both transports use it: the fast path from its own handler, the SDK path through
  * `timingInterceptor` around the handler undici's request API makes.
@@ -15,13 +17,14 @@ import type { MicrosClock, RequestTimeline } from "./object-transport.ts";
 export class WireTiming {
   readonly readyUs: number;
   private sentUs = -1;
+  private requestWritten = false;
   private bodySentUs = -1;
   private headersUs = -1;
   private firstByteUs = -1;
   private readonly clock: MicrosClock;
   private socket: Socket | null = null;
   private socketBytesAtStart = 0;
-  private reconnectUs: number | undefined;
+  private newConnection: NewConnection | undefined;
   /** Cancelled on the wire: the bytes its connection moved both ways while it was on it. */
   cancelledWireBytes: number | null = null;
 
@@ -34,20 +37,20 @@ export class WireTiming {
     return this.sentUs >= 0;
   }
 
-  /** The whole request, body included, was written (undici's onRequestSent). */
+  /** The whole request, body included, was handed to the connection (undici's onRequestSent). */
   get bodySent(): boolean {
-    return this.bodySentUs >= 0;
+    return this.requestWritten;
   }
 
   requestStarted(): void {
     this.sentUs = this.clock();
   }
 
-  /** The connection undici wrote the request on, and the reconnect it paid for if any. */
-  connected(socket: Socket, reconnectUs: number | undefined): void {
+  /** The connection undici wrote the request on, and whether the request waited for it to open. */
+  connected(socket: Socket, newConnection: NewConnection | undefined): void {
     this.socket = socket;
     this.socketBytesAtStart = socketBytes(socket);
-    this.reconnectUs = reconnectUs;
+    this.newConnection = newConnection;
   }
 
   /** Cancelled on the wire: undici closes the connection; what it moved so far is the cost. */
@@ -55,8 +58,16 @@ export class WireTiming {
     if (this.socket) this.cancelledWireBytes = socketBytes(this.socket) - this.socketBytesAtStart;
   }
 
+  /**
+   * undici calls onRequestSent once it has handed the whole body to the socket, in the same step
+   * for a body in memory: the body is on the wire once the socket's own queue has drained into
+   * the kernel (as socketBytes counts it).
+   */
   requestSent(): void {
-    this.bodySentUs = this.clock();
+    this.requestWritten = true;
+    const socket = this.socket;
+    if (socket?.writableNeedDrain) socket.once("drain", () => (this.bodySentUs = this.clock()));
+    else this.bodySentUs = this.clock();
   }
 
   responseStarted(): void {
@@ -81,7 +92,13 @@ export class WireTiming {
       firstByteUs,
       endUs,
     };
-    if (this.reconnectUs !== undefined) timeline.reconnectUs = this.reconnectUs;
+    // A server may answer before the body is all written (an early refusal).
+    if (this.bodySentUs >= 0)
+      timeline.bodySentUs = Math.max(sentUs, Math.min(this.bodySentUs, headersUs));
+    if (this.newConnection) {
+      timeline.connectUs = this.newConnection.connectUs;
+      if (this.newConnection.replacesCancelled) timeline.reconnectUs = this.newConnection.connectUs;
+    }
     return timeline;
   }
 }
@@ -106,7 +123,9 @@ export function timingInterceptor(
     return dispatch(options, {
       onRequestStart: (controller, context) => {
         timing.requestStarted();
-        reconnects.requestStarting((socket, reconnectUs) => timing.connected(socket, reconnectUs));
+        reconnects.requestStarting((socket, newConnection) =>
+          timing.connected(socket, newConnection),
+        );
         handler.onRequestStart?.(controller, context);
       },
       onRequestSent: () => {

@@ -89,11 +89,16 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
           ? STALL_US + random.next() * 50_000
           : random.lognormal(medianUs, 0.35);
         const hedged = account.shape.hedgeBudgetPct !== null && random.chance(0.052);
-        const first = syntheticAttempt(intendedStartUs, valueUs, bytes, 0);
+        // Each client's first request opens its connection; a PUT sends its body.
+        const shape = { connects: index < params.clients, uploads: op === "PUT" };
+        const first = syntheticAttempt(intendedStartUs, valueUs, bytes, 0, shape);
         const attempts = hedged
           ? [
               { ...first, error: CANCELLED_ERROR, bytes: 0 },
-              syntheticAttempt(intendedStartUs + valueUs * 0.4, valueUs * 0.5, bytes, 1),
+              syntheticAttempt(intendedStartUs + valueUs * 0.4, valueUs * 0.5, bytes, 1, {
+                connects: false,
+                uploads: shape.uploads,
+              }),
             ]
           : [index < failing ? { ...first, error: "SlowDown", bytes: 0 } : first];
         account.add({
@@ -143,7 +148,7 @@ export function syntheticRun(options: SyntheticRunOptions = {}): RunReportInput 
         }),
   };
   const meta: RunMeta = {
-    schemaVersion: 2,
+    schemaVersion: 3,
     id: summary.runId,
     name: options.name ?? spec.name ?? "",
     tags: options.tags ?? ["lab-3", "tail"],
@@ -174,6 +179,7 @@ function syntheticAttempt(
   durationUs: number,
   bytes: number,
   replica: number,
+  { connects, uploads }: { connects: boolean; uploads: boolean },
 ): AttemptTimeline {
   const sentUs = Math.round(readyUs + Math.min(200, durationUs * 0.05));
   const endUs = Math.round(readyUs + durationUs);
@@ -182,6 +188,8 @@ function syntheticAttempt(
     replica,
     readyUs: Math.round(readyUs),
     sentUs,
+    connectUs: connects ? Math.round((sentUs - readyUs) / 2) : 0,
+    bodySentUs: uploads ? Math.round(sentUs + (firstByteUs - sentUs) * 0.3) : sentUs,
     headersUs: firstByteUs,
     firstByteUs,
     endUs,

@@ -88,6 +88,9 @@ export function sampleRecords(options: {
       intendedStartUs,
       readyUs: intendedStartUs,
       sentUs: intendedStartUs + 20,
+      // Every tenth request waits for a new connection; a PUT's body takes a while to send.
+      connectUs: keyNumber % 10 === 0 ? 15 : 0,
+      bodySentUs: intendedStartUs + 20 + (options.op === "PUT" ? Math.round(latencyUs / 8) : 0),
       headersUs: intendedStartUs + Math.round(latencyUs / 2),
       firstByteUs: intendedStartUs + Math.round(latencyUs / 2),
       endUs: intendedStartUs + latencyUs,
@@ -116,6 +119,8 @@ export function sampleRecords(options: {
         ...base,
         readyUs: backupStartUs,
         sentUs: backupStartUs + 20,
+        connectUs: 0,
+        bodySentUs: backupStartUs + 20 + (options.op === "PUT" ? 50 : 0),
         headersUs: backupStartUs + 200,
         firstByteUs: backupStartUs + 200,
         endUs: backupStartUs + 400,
@@ -133,7 +138,12 @@ export function sampleRecords(options: {
 function logicalRequests(records: readonly RequestRecord[]): LogicalRequest[] {
   const requests: LogicalRequest[] = [];
   for (const record of records) {
-    const attempt = { ...record, error: record.error };
+    const { connectUs, bodySentUs, ...timeline } = record;
+    const attempt = {
+      ...timeline,
+      connectUs: connectUs ?? 0,
+      bodySentUs: bodySentUs ?? timeline.sentUs,
+    };
     const last = requests.at(-1);
     if (record.attempt > 1 && last) {
       if (record.winner) last.winner = last.attempts.length;

@@ -39,6 +39,20 @@ describe("the run detail's figures", () => {
     expect(within(rows[0]!).getByText(formatMs(phases[0]!.ttfbMs!.p50))).toBeTruthy();
   });
 
+  it("shows the connect and the upload apart, and says a run recorded before them has none", async () => {
+    const detail = runDetailFixture();
+    const [put, get] = detail.summary.points[0]!.phases;
+    delete get!.connectMs;
+    delete get!.uploadMs;
+    show(detail);
+    const [putRow, getRow] = await screen.findAllByTestId("timing-row");
+    expect(Number(putRow!.dataset.connectP99Ms)).toBe(put!.connectMs!.p99);
+    expect(Number(putRow!.dataset.uploadP99Ms)).toBe(put!.uploadMs!.p99);
+    expect(within(putRow!).getByText(formatMs(put!.uploadMs!.p50))).toBeTruthy();
+    expect(getRow!.querySelector('[data-part="uploadMs"]')?.textContent).toBe("not recorded");
+    expect(getRow!.querySelector('[data-part="connectMs"]')?.textContent).toBe("not recorded");
+  });
+
   it("shows where the tail went, as bars and as a table, and the percentiles over time", async () => {
     const detail = runDetailFixture();
     show(detail);

@@ -1,4 +1,4 @@
-import type { ClientHealth, PhaseSummary } from "@taillab/api";
+import type { ClientHealth, PhaseSummary, TailShare } from "@taillab/api";
 import { formatMs } from "@taillab/report";
 import { act, screen } from "@testing-library/react";
 import i18next from "i18next";
@@ -56,6 +56,38 @@ describe("TailBreakdownCard", () => {
     const [slowest1] = screen.getAllByTestId("tail-row");
     expect(cellText(slowest1!, "clientStall")).toBe(formatMs(TAIL.p99.serverMs / 4));
     expect(cellText(slowest1!, "server")).toBe(formatMs((TAIL.p99.serverMs * 3) / 4));
+  });
+
+  it.each([
+    ["en", ["Connect", "Upload"]],
+    ["zh-CN", ["建立连接", "上传"]],
+  ])("shows the connect and the upload as slices of their own (%s)", async (language, names) => {
+    await act(() => i18next.changeLanguage(language));
+    renderUi(<TailBreakdownCard phase={PHASE} />);
+    const headings = [...screen.getByTestId("tail-table").querySelectorAll("th")].map(
+      (cell) => cell.textContent,
+    );
+    expect(headings).toEqual(expect.arrayContaining(names));
+    const [slowest1] = screen.getAllByTestId("tail-row");
+    expect(cellText(slowest1!, "connect")).toBe(formatMs(TAIL.p99.connectMs!));
+    expect(cellText(slowest1!, "upload")).toBe(formatMs(TAIL.p99.uploadMs!));
+  });
+
+  it.each([
+    ["en", "not recorded"],
+    ["zh-CN", "未记录"],
+  ])("says a run recorded before connects and uploads has none (%s)", async (language, text) => {
+    await act(() => i18next.changeLanguage(language));
+    const older = ({ connectMs: _c, uploadMs: _u, ...share }: TailShare): TailShare => share;
+    renderUi(
+      <TailBreakdownCard
+        phase={{ ...PHASE, tail: { p99: older(TAIL.p99), p999: older(TAIL.p999) } }}
+      />,
+    );
+    const [slowest1] = screen.getAllByTestId("tail-row");
+    expect(cellText(slowest1!, "connect")).toBe(text);
+    expect(cellText(slowest1!, "upload")).toBe(text);
+    expect(cellText(slowest1!, "server")).toBe(formatMs(TAIL.p99.serverMs));
   });
 
   it("has no client-stall slice in a run recorded before it was measured", () => {

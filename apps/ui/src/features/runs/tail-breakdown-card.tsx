@@ -12,8 +12,8 @@ import {
 
 /**
  * Where the slowest 1 % and 0.1 % of a phase's requests spent their time: waiting in the client
- * before going out, waiting for a backup, in the server up to the first byte, and in the
- * transfer. The parts add up to the mean latency of those requests, so the bar says at a glance
+ * before going out, opening a connection, waiting for a backup, sending the body, in the server
+ * up to the first byte, and in the transfer. The parts add up to the mean latency of those requests, so the bar says at a glance
  * whether the tail is the server's, the network's or the tool's own.
  */
 export function TailBreakdownCard({ phase }: { phase: PhaseSummary }) {
@@ -84,6 +84,7 @@ export function TailBreakdownCard({ phase }: { phase: PhaseSummary }) {
 }
 
 function ShareRow({ row }: { row: TailRow }) {
+  const { t } = useTranslation("runs");
   const { share } = row;
   return (
     <tr data-testid="tail-row">
@@ -91,15 +92,21 @@ function ShareRow({ row }: { row: TailRow }) {
       <td className="number">{formatInteger(share.requests)}</td>
       <td className="number">{formatMs(share.fromMs)}</td>
       <td className="number">{formatMs(share.meanMs)}</td>
-      {tailRowParts(row).map(({ part, ms }) => (
-        <td key={part} className="number" data-part={part}>
-          {formatMs(ms)}
-          <span className="muted small">
-            {" "}
-            ({share.meanMs > 0 ? formatPercent((ms * 100) / share.meanMs, 0) : "0"} %)
-          </span>
-        </td>
-      ))}
+      {tailRowParts(row).map(({ part, ms }) =>
+        ms === null ? (
+          <td key={part} className="number muted" data-part={part}>
+            {t("tail.notRecorded")}
+          </td>
+        ) : (
+          <td key={part} className="number" data-part={part}>
+            {formatMs(ms)}
+            <span className="muted small">
+              {" "}
+              ({share.meanMs > 0 ? formatPercent((ms * 100) / share.meanMs, 0) : "0"} %)
+            </span>
+          </td>
+        ),
+      )}
     </tr>
   );
 }

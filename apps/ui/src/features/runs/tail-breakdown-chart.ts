@@ -20,18 +20,24 @@ export type TailPart = LatencyPart | "clientStall";
 
 const FIELDS: Record<LatencyPart, keyof TailShare> = {
   clientQueue: "clientQueueMs",
+  connect: "connectMs",
   hedgeWait: "hedgeWaitMs",
+  upload: "uploadMs",
   server: "serverMs",
   transfer: "transferMs",
 };
 
 /**
  * A row's mean time in each part, in the order they happen, the client's stall beside the server
- * when measured; they add up to its mean.
+ * when measured; they add up to its mean. ms is null for a part the run did not record (connects
+ * and uploads, in runs recorded before they were).
  */
-export function tailRowParts(row: TailRow): { part: TailPart; ms: number }[] {
-  return LATENCY_PARTS.flatMap((part): { part: TailPart; ms: number }[] => {
-    if (part !== "server") return [{ part, ms: row.share[FIELDS[part]] as number }];
+export function tailRowParts(row: TailRow): { part: TailPart; ms: number | null }[] {
+  return LATENCY_PARTS.flatMap((part): { part: TailPart; ms: number | null }[] => {
+    if (part !== "server") {
+      const ms = row.share[FIELDS[part]];
+      return [{ part, ms: typeof ms === "number" ? ms : null }];
+    }
     const server = { part, ms: row.serverMs };
     return row.clientStallMs === null
       ? [server]

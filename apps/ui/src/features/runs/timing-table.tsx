@@ -4,13 +4,21 @@ import { useTranslation } from "react-i18next";
 import { pointText } from "./points-text.ts";
 import { msOrDash } from "./results-table.tsx";
 
-const PARTS = ["clientQueueMs", "serviceMs", "ttfbMs", "transferMs"] as const;
+const PARTS = [
+  "clientQueueMs",
+  "connectMs",
+  "serviceMs",
+  "uploadMs",
+  "ttfbMs",
+  "transferMs",
+] as const;
 type Part = (typeof PARTS)[number];
 
 /**
  * The figures behind each latency, per point and phase: how long requests waited in the client
- * before going out (client queue), the answering attempt from sent to done (service), to its
- * first byte (TTFB) and its body's transfer, at p50 and p99; and the throughput while every
+ * before going out (client queue) and for a new connection (connect), the answering attempt from
+ * sent to done (service), its body on the wire (upload), then to its first byte (TTFB) and its
+ * body's transfer, at p50 and p99; and the throughput while every
  * client was busy (steady), without the ramp-up and the drain.
  */
 export function TimingTable({ summary }: { summary: RunSummary }) {
@@ -60,7 +68,9 @@ export function TimingTable({ summary }: { summary: RunSummary }) {
                   data-op={phase.op}
                   data-point-index={pointIndex}
                   data-client-queue-p99-ms={phase.clientQueueMs?.p99}
+                  data-connect-p99-ms={phase.connectMs?.p99}
                   data-service-p99-ms={phase.serviceMs?.p99}
+                  data-upload-p99-ms={phase.uploadMs?.p99}
                   data-ttfb-p99-ms={phase.ttfbMs?.p99}
                   data-transfer-p99-ms={phase.transferMs?.p99}
                   data-steady-mbps={phase.steady?.throughputMBps}
@@ -70,7 +80,7 @@ export function TimingTable({ summary }: { summary: RunSummary }) {
                     <td className="nowrap">{phaseIndex === 0 ? pointText(point.params, t) : ""}</td>
                   ) : null}
                   <td>{t(`ops.${phase.op}`)}</td>
-                  {PARTS.flatMap((part) => cells(part, phase[part]))}
+                  {PARTS.flatMap((part) => cells(part, phase[part], t("timing.notRecorded")))}
                   <td className="number">
                     {phase.steady ? formatFixed(phase.steady.throughputMBps, 2) : "—"}
                   </td>
@@ -88,7 +98,15 @@ export function TimingTable({ summary }: { summary: RunSummary }) {
   );
 }
 
-function cells(part: Part, stats: LatencyStats | null) {
+/** stats undefined: a run recorded before the figure was (connects and uploads). */
+function cells(part: Part, stats: LatencyStats | null | undefined, notRecorded: string) {
+  if (stats === undefined) {
+    return [
+      <td key={part} colSpan={2} className="number muted" data-part={part}>
+        {notRecorded}
+      </td>,
+    ];
+  }
   return [
     <td key={`${part}-p50`} className="number">
       {msOrDash(stats?.p50)}
