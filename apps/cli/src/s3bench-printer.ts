@@ -61,17 +61,16 @@ export class S3benchPrinter {
   }
 
   onRecords(records: readonly RequestRecord[]): void {
-    const answers = records
-      .filter((record) => record.winner && record.measured)
+    const answers = records.filter((record) => record.winner && record.measured);
+    for (const record of answers) if (record.op === "DELETE") this.#noteDelete(record);
+    const test = this.#test;
+    if (!this.#verbose || !test) return;
+    const samples = this.#paramsOf(this.#openedPoint).samples;
+    // s3bench prints its answers as they come: a batch's in the order they ended.
+    const answered = answers
+      .filter((record) => record.op === test.op)
       .sort((a, b) => a.endUs - b.endUs);
-    for (const record of answers) {
-      const keyNumber = Number(/(\d+)$/.exec(record.key)?.[1] ?? Number.NaN);
-      if (Number.isFinite(keyNumber)) this.#firstKey = Math.min(this.#firstKey, keyNumber);
-      if (record.op === "DELETE" && record.error !== null) {
-        this.#deleteFailures.set(keyNumber, record.error);
-      }
-      const test = this.#test;
-      if (!this.#verbose || !test || record.op !== test.op) continue;
+    for (const record of answered) {
       test.answered += 1;
       if (record.error === null) test.bytes += record.bytes;
       this.#write(
@@ -79,7 +78,7 @@ export class S3benchPrinter {
           op: record.op,
           latencyMs: (record.endUs - record.intendedStartUs) / 1000,
           done: test.answered,
-          samples: this.#paramsOf(this.#openedPoint).samples,
+          samples,
           bytesSoFar: test.bytes,
           // A microsecond at least: s3bench's time since the test began is never zero.
           elapsedMs: Math.max(record.endUs - test.startUs, 1) / 1000,
@@ -87,6 +86,14 @@ export class S3benchPrinter {
         }),
       );
     }
+  }
+
+  /** The cleanup deletes keys firstKey … firstKey + samples − 1: s3bench's 0 … samples − 1. */
+  #noteDelete(record: RequestRecord): void {
+    const keyNumber = Number(/(\d+)$/.exec(record.key)?.[1]);
+    if (!Number.isInteger(keyNumber)) return;
+    this.#firstKey = Math.min(this.#firstKey, keyNumber);
+    if (record.error !== null) this.#deleteFailures.set(keyNumber, record.error);
   }
 
   onPointDone(pointIndex: number, point: PointSummary): void {
