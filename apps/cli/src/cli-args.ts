@@ -30,19 +30,30 @@ export function parseFlags<Name extends string>(
   argv: readonly string[],
   definitions: readonly FlagDefinition<Name>[],
 ): ParsedFlags<Name> {
-  const { flags, positionals } = parseArguments(argv, definitions);
+  return parseFlagsAsWritten(argv, definitions).flags;
+}
+
+/** Flags only, and each as it was written (see parseArguments). */
+export function parseFlagsAsWritten<Name extends string>(
+  argv: readonly string[],
+  definitions: readonly FlagDefinition<Name>[],
+): { flags: ParsedFlags<Name>; written: string[] } {
+  const { flags, positionals, written } = parseArguments(argv, definitions);
   const [stray] = positionals;
   if (stray !== undefined) {
     throw new UsageError("arguments", `unexpected "${stray}": this command takes flags only`);
   }
-  return flags;
+  return { flags, written };
 }
 
-/** Flags anywhere, and the other words in order (run ids, file paths). */
+/**
+ * Flags anywhere, and the other words in order (run ids, file paths); `written`: each flag as
+ * it was written, dashes and case kept (`-numClients`), as what follows may depend on it.
+ */
 export function parseArguments<Name extends string>(
   argv: readonly string[],
   definitions: readonly FlagDefinition<Name>[],
-): { flags: ParsedFlags<Name>; positionals: string[] } {
+): { flags: ParsedFlags<Name>; positionals: string[]; written: string[] } {
   const byAlias = new Map<string, FlagDefinition<Name>>();
   for (const definition of definitions) {
     for (const alias of [definition.name, ...definition.aliases]) {
@@ -51,21 +62,24 @@ export function parseArguments<Name extends string>(
   }
   const flags: ParsedFlags<Name> = {};
   const positionals: string[] = [];
+  const written: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index] as string;
-    const match = /^--?([A-Za-z][\w-]*)(?:=(.*))?$/s.exec(argument);
+    const match = /^(--?)([A-Za-z][\w-]*)(?:=(.*))?$/s.exec(argument);
     if (!match) {
       positionals.push(argument);
       continue;
     }
-    const [, written = "", inlineValue] = match;
-    const definition = byAlias.get(written.toLowerCase());
+    const [, dashes = "", name = "", inlineValue] = match;
+    const definition = byAlias.get(name.toLowerCase());
     if (!definition) throw new UsageError(argument, `unknown flag "${argument}"`);
+    written.push(`${dashes}${name}`);
     if (!definition.takesValue) {
-      if (inlineValue !== undefined && !/^(true|false)$/i.test(inlineValue)) {
+      // The values Go's flag package takes for a bool (strconv.ParseBool).
+      if (inlineValue !== undefined && !/^(true|false|t|f|1|0)$/i.test(inlineValue)) {
         throw new UsageError(argument, `"${argument}" takes no value`);
       }
-      if (inlineValue?.toLowerCase() !== "false") flags[definition.name] = true;
+      if (!/^(false|f|0)$/i.test(inlineValue ?? "")) flags[definition.name] = true;
       continue;
     }
     const value = inlineValue ?? argv[index + 1];
@@ -73,7 +87,7 @@ export function parseArguments<Name extends string>(
     if (inlineValue === undefined) index += 1;
     flags[definition.name] = value;
   }
-  return { flags, positionals };
+  return { flags, positionals, written };
 }
 
 /**

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { parseFlags, UsageError } from "./cli-args.ts";
+import { parseFlagsAsWritten, UsageError } from "./cli-args.ts";
 import { main } from "./cli-main.ts";
 import { checkedRunInput } from "./run-command.ts";
 import { RUN_FLAGS } from "./run-flags.ts";
@@ -92,7 +92,8 @@ interface Problem {
  */
 async function problemsOf(argv: string[]): Promise<Problem[] | null> {
   try {
-    await checkedRunInput(parseFlags(argv, RUN_FLAGS));
+    const { flags, written } = parseFlagsAsWritten(argv, RUN_FLAGS);
+    await checkedRunInput(flags, written);
     return null;
   } catch (error) {
     const problems =

@@ -9,7 +9,9 @@ import { openLibrary } from "./results-library.ts";
 import { RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
-type CompareFlagName = Exclude<RunFlagName, "mode" | "out"> | "modes";
+/** run's flags that compare-modes has no use for: it runs each mode, prints its own table. */
+const RUN_ONLY_FLAGS = ["mode", "out", "verbose", "details"] as const;
+type CompareFlagName = Exclude<RunFlagName, (typeof RUN_ONLY_FLAGS)[number]> | "modes";
 
 const COMPARE_FLAGS: readonly FlagDefinition<CompareFlagName>[] = [
   {
@@ -20,7 +22,7 @@ const COMPARE_FLAGS: readonly FlagDefinition<CompareFlagName>[] = [
   },
   ...RUN_FLAGS.filter(
     (flag): flag is (typeof RUN_FLAGS)[number] & { name: CompareFlagName } =>
-      flag.name !== "mode" && flag.name !== "out",
+      !(RUN_ONLY_FLAGS as readonly string[]).includes(flag.name),
   ),
 ];
 

@@ -73,7 +73,7 @@ describe("taillab run on the embedded testbed", () => {
     for (const key of keys) expect(key).toMatch(new RegExp(`^taillab/${summary.runId}/\\d+$`));
   });
 
-  it("accepts s3bench's flags and prints s3bench's summary with a 99.9th line", async () => {
+  it("runs s3bench's flags on the embedded testbed without -endpoint: s3bench's text, its URL as endpoint", async () => {
     const result = await runCli([
       "run",
       "-numClients",
@@ -89,17 +89,21 @@ describe("taillab run on the embedded testbed", () => {
     ]);
     expect(result.code).toBe(0);
     for (const text of [
+      "Test parameters\nendpoint(s):      [http://127.0.0.1:",
+      "bucket:           bench\nobjectNamePrefix: lab1\n",
       "Results Summary for Write Operation(s)",
       "Results Summary for Read Operation(s)",
       "Total Transferred: 0.016 MB",
       "Number of Errors:  0",
-      "Write times 99.9th %ile:",
-      "Read times 99th %ile:",
-      "Read times Min:",
-      "Run id: ",
+      "Read times 99th %ile: ",
+      "Cleaning up 16 objects...\n",
     ]) {
       expect(result.stdout).toContain(text);
     }
+    // TailLab's own lines are not s3bench's: after it with --details, else on stderr.
+    expect(result.stdout).not.toContain("99.9th");
+    expect(result.stdout).not.toContain("Run id: ");
+    expect(result.stderr).toContain("Run id: ");
   });
 
   it("runs a sweep as cartesian points in a stable order and ends with a table", async () => {
@@ -177,6 +181,9 @@ describe("taillab run rejects bad input with exit code 2, naming the field", () 
     [["--hedge-budget", "5"], "hedge.budgetPercent", "the % sign is required"],
     [["--rate", "fast"], "openLoop.rateHz", "expected a rate like 500/s"],
     [["--testbed-profile", "slow"], "testbed.profile", "expected one of fast, steady, stalls"],
+    [["--details"], "details", "use it with s3bench's flags"],
+    [["-numClients", "1", "--ops", "get:100"], "ops", "not a mixed workload"],
+    [["-verbose=yes"], "-verbose=yes", "takes no value"],
     [
       ["--endpoint", "http://127.0.0.1:1", "--replicas", "http://127.0.0.1:2"],
       "replicas",

@@ -18,7 +18,7 @@ import {
 } from "@taillab/report";
 import { ClientWarnings } from "./client-warnings.ts";
 import { readFile } from "node:fs/promises";
-import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
+import { formatFlagHelp, parseFlagsAsWritten, UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
@@ -27,7 +27,15 @@ import { checkPathFlag } from "./path-flags.ts";
 import { readSecretKeyFlag } from "./secret-key-flag.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
-import { cliSecrets, RUN_FLAGS, runNameFlag, specFromFlags, type RunFlags } from "./run-flags.ts";
+import {
+  cliSecrets,
+  RUN_FLAGS,
+  runNameFlag,
+  specFromFlags,
+  writtenAsS3bench,
+  type RunFlags,
+} from "./run-flags.ts";
+import { S3benchPrinter } from "./s3bench-printer.ts";
 import { plural, runVerdict } from "./run-verdict.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
@@ -36,30 +44,40 @@ export const RUN_HELP = `Usage: taillab run [flags]
 Runs a closed-loop benchmark: a write phase, a read phase of the same keys and a cleanup, with
 s3bench's semantics. Without -endpoint it runs against the embedded testbed.
 
+Written with s3bench's flags (-numClients, -accessKey, -verbose…, or -endpoint with one dash),
+it prints exactly what s3bench prints, with TailLab's figures; --details adds TailLab's own after
+it, and the run id and TailLab's notes go to stderr. The defaults are TailLab's.
+
 Flags (s3bench's names work too):
 ${formatFlagHelp(RUN_FLAGS)}
 
 ${EXIT_CODES_HELP}
 `;
 
-/** What a command line asks `taillab run` for, every field checked; throws the problems. */
-export async function checkedRunInput(flags: RunFlags) {
+/**
+ * What a command line asks `taillab run` for, every field checked; throws the problems.
+ * `written`: the flags as the user spelled them (s3bench's names choose s3bench's text).
+ */
+export async function checkedRunInput(flags: RunFlags, written: readonly string[]) {
   const secretWarning = await readSecretKeyFlag(flags, "run");
   const shard = shardFlagsOf(flags);
   const spec = specFromFlags(flags, await readSpecFlag(flags));
   runNameFlag(flags);
-  const sweep = expandSweep(validateRunSpec(spec)).length > 1;
-  return { secretWarning, shard, spec, sweep };
+  const validSpec = validateRunSpec(spec);
+  const sweep = expandSweep(validSpec).length > 1;
+  const asS3bench = flags.json !== true && writtenAsS3bench(written);
+  checkS3benchFlags(flags, asS3bench, Boolean(validSpec.workload));
+  return { secretWarning, shard, spec, sweep, asS3bench };
 }
 
 export async function runCommand(argv: readonly string[]): Promise<number> {
-  const flags: RunFlags = parseFlags(argv, RUN_FLAGS);
+  const { flags, written } = parseFlagsAsWritten(argv, RUN_FLAGS);
   if (flags.help) {
     printOut(RUN_HELP);
     return EXIT.ok;
   }
   // Bad input is refused before anything is created, the --out folder included.
-  const { secretWarning, shard, spec, sweep } = await checkedRunInput(flags);
+  const { secretWarning, shard, spec, sweep, asS3bench } = await checkedRunInput(flags, written);
   if (!shard && typeof flags.out === "string") await checkPathFlag("out", flags.out, "folder");
   printError(secretWarning);
   if (shard) return runShardCommand(spec, flags, shard);
@@ -67,16 +85,60 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
   // Each point is printed as it ends and the summary once the measuring has: a stop is shown
   // at once, before the cleanup of what the run left.
-  const asJson = flags.json === true;
-  const { summary, cleanup } = await runWithInterrupts(spec, flags, store, output, {
-    ...(asJson ? {} : { onPointDone: (_index, point) => printPoint(point, sweep) }),
-    onMeasured: async (measured) =>
-      asJson ? printSummary(measured, true) : printSummaryEnd(measured),
-  });
+  const shown: ShownHooks =
+    flags.json === true
+      ? { onMeasured: async (measured) => printSummary(measured, true) }
+      : asS3bench
+        ? s3benchHooks(flags, sweep)
+        : {
+            onPointDone: (_index, point) => printPoint(point, sweep),
+            onMeasured: async (measured) => printSummaryEnd(measured),
+          };
+  const { summary, cleanup } = await runWithInterrupts(spec, flags, store, output, shown);
   await output?.finish(summary);
   const verdict = runVerdict(summary, cleanup);
   if (verdict.line) printError(`taillab run: ${verdict.line}\n`);
   return verdict.code;
+}
+
+/** What s3bench's text can show: its write, read and cleanup, not a mixed workload. */
+function checkS3benchFlags(flags: RunFlags, asS3bench: boolean, mixedWorkload: boolean): void {
+  if (flags.details && !asS3bench) {
+    throw new UsageError(
+      "details",
+      "adds TailLab's figures after s3bench's text: use it with s3bench's flags (-numClients, -endpoint …)",
+    );
+  }
+  if (asS3bench && mixedWorkload) {
+    throw new UsageError(
+      "ops",
+      "s3bench's text shows its write and read tests, not a mixed workload: write the flags TailLab's way (--endpoint, --clients …)",
+    );
+  }
+}
+
+/**
+ * s3bench's text on stdout, exactly (s3bench-printer.ts); TailLab's figures after each point
+ * with --details, and what TailLab says after the points (the run id) on stderr without it.
+ */
+function s3benchHooks(flags: RunFlags, sweep: boolean): ShownHooks {
+  const printer = new S3benchPrinter({ verbose: flags.verbose === true, write: printOut });
+  const details = flags.details === true;
+  return {
+    onNotice: (_message, notice) => printer.onNotice(notice),
+    onRunStart: async (start) => printer.onRunStart(start),
+    onPhaseStart: (pointIndex, op) => printer.onPhaseStart(pointIndex, op),
+    onRecords: (_pointIndex, records) => printer.onRecords(records),
+    onPointDone: (pointIndex, point) => {
+      printer.onPointDone(pointIndex, point);
+      if (details) {
+        printOut("\n--- TailLab's figures (not s3bench's output) ---\n");
+        printPoint(point, sweep);
+      }
+    },
+    onMeasured: async (measured) =>
+      printSummaryEnd(measured, true, details ? printOut : printError),
+  };
 }
 
 /** What flags start from: a preset, then a spec file (or the spec's text) over it. */
@@ -129,6 +191,12 @@ function parseSpecText(text: string, field: string, what: string): Record<string
   }
 }
 
+/** The hooks through which a command shows a run as it goes. */
+type ShownHooks = Pick<
+  RunHooks,
+  "onPointDone" | "onMeasured" | "onRunStart" | "onPhaseStart" | "onRecords" | "onNotice"
+>;
+
 /** What a run ended with: its summary, and what its cleanup did (null when none ran). */
 export interface FinishedRun {
   summary: RunSummary;
@@ -145,7 +213,7 @@ export async function runWithInterrupts(
   flags: RunFlags,
   store: ResultsStore,
   output: RunFolderWriter | null = null,
-  shown: Pick<RunHooks, "onPointDone" | "onMeasured"> = {},
+  shown: ShownHooks = {},
 ): Promise<FinishedRun> {
   let runId: string | null = null;
   let cleanup: RunCleanup | null = null;
@@ -161,6 +229,7 @@ export async function runWithInterrupts(
             signal,
             onRunStart: async (start) => {
               runId = start.runId;
+              await shown.onRunStart?.(start);
             },
             onCleanup: async (done) => {
               cleanup = done;
@@ -181,10 +250,21 @@ export async function runWithInterrupts(
               }
               progress.update(update);
             },
-            onRecords: (pointIndex, records) => output?.addRecords(pointIndex, records),
-            onNotice: (message) => {
+            onPhaseStart: (pointIndex, op) => {
+              progress.clear();
+              shown.onPhaseStart?.(pointIndex, op);
+            },
+            onRecords: (pointIndex, records) => {
+              output?.addRecords(pointIndex, records);
+              if (shown.onRecords) {
+                progress.clear();
+                shown.onRecords(pointIndex, records);
+              }
+            },
+            onNotice: (message, notice) => {
               progress.clear();
               printError(`${message}\n`);
+              shown.onNotice?.(message, notice);
             },
           },
           { store, ...runNameFlag(flags) },
@@ -234,11 +314,11 @@ function printPoint(point: PointSummary, sweep: boolean): void {
 }
 
 /** What follows the points: a sweep's table, how far a stopped run got, the run's id. */
-function printSummaryEnd(summary: RunSummary, inLibrary = true): void {
+function printSummaryEnd(summary: RunSummary, inLibrary = true, print = printOut): void {
   const notRun = formatNotRunS3bench(summary);
-  if (notRun) printOut(`${notRun}\n`);
-  if (summary.pointCount > 1) printOut(`${formatSweepTable(summary)}\n`);
-  printOut(formatServerLost(summary));
+  if (notRun) print(`${notRun}\n`);
+  if (summary.pointCount > 1) print(`${formatSweepTable(summary)}\n`);
+  print(formatServerLost(summary));
   if (summary.status === "stopped") {
     const finished = summary.points.filter((point) => point.finished).length;
     const cutOff = summary.points
@@ -248,9 +328,9 @@ function printSummaryEnd(summary: RunSummary, inLibrary = true): void {
       cutOff > 0
         ? ` Cut off in flight (recorded, not in the figures): ${plural(cutOff, "request")}.`
         : "";
-    printOut(
+    print(
       `Stopped: ${finished} of ${summary.pointCount} points finished; the figures cover what was measured.${recorded}\n`,
     );
   }
-  if (inLibrary) printOut(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
+  if (inLibrary) print(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
 }

@@ -29,7 +29,8 @@ export const RUN_FLAGS = [
     name: "endpoint",
     aliases: [],
     takesValue: true,
-    description: "S3 endpoint URL; default: the embedded testbed",
+    description:
+      "S3 endpoint URL; several, comma-separated, serve one bucket (s3bench's -endpoint a,b: spread over them as --replicas); default: the embedded testbed",
   },
   { name: "bucket", aliases: [], takesValue: true, description: "bucket (default loadgen)" },
   { name: "region", aliases: [], takesValue: true, description: "region (default us-east-1)" },
@@ -274,6 +275,19 @@ export const RUN_FLAGS = [
     takesValue: true,
     description: "embedded testbed: seed of its latency profile (default 1)",
   },
+  {
+    name: "verbose",
+    aliases: [],
+    takesValue: false,
+    description: "s3bench's -verbose: a line per answered request as it answers",
+  },
+  {
+    name: "details",
+    aliases: [],
+    takesValue: false,
+    description:
+      "with s3bench's flags: TailLab's figures after s3bench's text (p99.9, where the time went, client health, cleanup, run id)",
+  },
   { name: "json", aliases: [], takesValue: false, description: "print the summary as JSON" },
   {
     name: "out",
@@ -294,6 +308,36 @@ export const RUN_FLAGS = [
 
 export type RunFlagName = (typeof RUN_FLAGS)[number]["name"];
 export type RunFlags = ParsedFlags<RunFlagName>;
+
+/** s3bench's flags (s3bench.go lines 31–41), named as it names them: Go's are case-sensitive. */
+const S3BENCH_FLAG_NAMES = new Set([
+  "endpoint",
+  "region",
+  "accessKey",
+  "accessSecret",
+  "bucket",
+  "objectNamePrefix",
+  "objectSize",
+  "numClients",
+  "numSamples",
+  "skipCleanup",
+  "verbose",
+]);
+/** Of those, the names TailLab's long forms share: only a single dash makes them s3bench's. */
+const SHARED_FLAG_NAMES = new Set(["endpoint", "region", "bucket"]);
+
+/**
+ * Whether a command line is written as s3bench's, which then prints s3bench's text: one of
+ * s3bench's own names (`-numClients`, `--accessKey`, `-verbose`), or a shared one with s3bench's
+ * single dash (`-endpoint`; `--endpoint` is TailLab's).
+ */
+export function writtenAsS3bench(written: readonly string[]): boolean {
+  return written.some((flag) => {
+    const name = flag.replace(/^--?/, "");
+    const singleDash = !flag.startsWith("--");
+    return S3BENCH_FLAG_NAMES.has(name) && (singleDash || !SHARED_FLAG_NAMES.has(name));
+  });
+}
 
 /** `uniform:…`, `lognormal:…`, `histogram:…`: object sizes drawn per key, for --ops workloads. */
 const SIZE_DISTRIBUTION = /^(uniform|lognormal|histogram):/i;
@@ -350,8 +394,10 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   if (replicaUrls !== undefined && endpointUrl !== undefined) {
     throw new UsageError("replicas", "give either --endpoint or --replicas, not both");
   }
-  if (replicaUrls !== undefined) {
-    spec.endpoints = [textList(replicaUrls)].flat().map((url) => ({ ...endpointFlags, url }));
+  // s3bench's -endpoint takes a comma-separated list, endpoints of one bucket: replicas.
+  const urls = [textList(replicaUrls ?? endpointUrl ?? "")].flat();
+  if (urls.length > 1 || replicaUrls !== undefined) {
+    spec.endpoints = urls.map((url) => ({ ...endpointFlags, url }));
   } else if (Object.keys(endpointFlags).length > 0) {
     const fromFile = Array.isArray(spec.endpoints) ? (spec.endpoints[0] as object) : {};
     spec.endpoints = [{ ...fromFile, ...endpointFlags }];
