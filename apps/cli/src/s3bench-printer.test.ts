@@ -15,6 +15,8 @@ function record(op: "PUT" | "DELETE", key: number, endUs: number, error: string 
     intendedStartUs: start,
     readyUs: start,
     sentUs: start,
+    connectUs: null,
+    bodySentUs: null,
     headersUs: endUs,
     firstByteUs: endUs,
     endUs,
