@@ -174,6 +174,11 @@ export interface ResultsStoreOptions {
   writeBytes?: WriteBytes;
   /** Upgrades of older folders; tests inject one for a made-up older version. */
   migrations?: MigrationTable;
+  /**
+   * false: a missing folder is read as an empty library and is not made, so that a command that
+   * only reads (a report, a listing) leaves nothing behind where no library was. Default true.
+   */
+  create?: boolean;
 }
 
 const STAGING_PREFIX = ".staging-";
@@ -185,6 +190,10 @@ export async function openResultsStore(
   options: ResultsStoreOptions = {},
 ): Promise<ResultsStore> {
   const root = resolve(dir);
+  if (options.create === false && !(await stat(root).catch(() => null))) {
+    // Nothing to recover in a library that is not there.
+    return new FolderResultsStore(root, options);
+  }
   try {
     await makeFolder(root);
   } catch (error) {
