@@ -20,6 +20,7 @@ import {
   copyFile,
   lstat,
   mkdir,
+  mkdtemp,
   open,
   readdir,
   readFile,
@@ -167,6 +168,12 @@ export interface ResultsStore {
   /** Imports a RunExport JSON file (meta, summary, histograms; no records). */
   importExport(path: string): Promise<RunIndexEntry>;
   exportRun(runId: string): Promise<RunExport>;
+  /**
+   * A new empty folder in the library for a host's temporary files (a merge's downloads): on the
+   * library's disk, not a /tmp that may be memory, and removed by the next open of the library
+   * if its process died before removing it.
+   */
+  scratchFolder(): Promise<string>;
 }
 
 export interface ResultsStoreOptions {
@@ -880,6 +887,11 @@ class FolderResultsStore implements ResultsStore {
       throw error;
     }
     await syncDirectory(this.dir);
+  }
+
+  async scratchFolder(): Promise<string> {
+    await makeFolder(this.dir);
+    return mkdtemp(join(this.dir, `${STAGING_PREFIX}${process.pid}-`));
   }
 
   private async stageFolder(build: (staging: string) => Promise<void>): Promise<string> {

@@ -3,7 +3,7 @@ import { openResultsStore } from "@taillab/store";
 import { ANSWER_LIMIT_BYTES, createTargetS3Client, type TargetS3Client } from "@taillab/engine";
 import { startTestbed, type Testbed } from "@taillab/testbed";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,6 +104,8 @@ describe("the merge of shards' records", () => {
     await mergeRunFolder({ markers: countingMarkers, runId, store });
 
     expect((await store.get(runId)).recordCount).toBe(SHARDS * RECORDS);
+    // The downloads went into a scratch folder of the library, gone with the merge.
+    expect((await readdir(library)).filter((name) => name.startsWith("."))).toEqual([]);
     expect(seen.largestHeldBytes).toBeLessThan(HELD_BOUND_BYTES);
     expect(Object.fromEntries(seen.downloads)).toEqual({
       "shards/0/records.ndjson.gz": 1,

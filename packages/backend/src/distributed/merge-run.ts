@@ -2,7 +2,7 @@
  * `taillab merge s3://…/RUN/` (and the end of a distributed run): the shards' results read from
  * the run's folder, merged exactly (core's mergeShards), and written into the results library as
  * a run like any other, with the shards' records when they uploaded them. Each shard's records are
- * downloaded once, into a file of a temporary folder, and read from there as a stream twice
+ * downloaded once, into a scratch folder of the library, and read from there as a stream twice
  * (checked, then copied): what the merge holds is a batch of records, whatever their number.
  */
 import {
@@ -22,8 +22,7 @@ import {
 } from "@taillab/core";
 import type { ResultsStore, RunWriter } from "@taillab/store";
 import { createReadStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../input-error.ts";
 import type { MarkerStore } from "./bucket-markers.ts";
@@ -100,7 +99,7 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
       `run ${runId} is already in the results library (${store.dir}); remove it first (taillab runs rm ${runId}) to merge it again`,
     );
   }
-  const staging = await mkdtemp(join(tmpdir(), "taillab-merge-"));
+  const staging = await store.scratchFolder();
   try {
     const recordFiles = new Map<number, string>();
     for (const result of folder.results) {
