@@ -111,8 +111,9 @@ const WEB_MAIN = join(import.meta.dirname, "..", "..", "web", "src", "main.ts");
 /**
  * The web host's second turn: its JS heap held to 64 MB (a host that kept the CSV, 100 MB for
  * 1 M requests, could not finish) and glibc's malloc in one arena. Neither makes the peak flat:
- * the host's peak grows with the run (on the 2-core dev machine at load 20, 300 000 requests:
- * +67 MB, held +56; 1 M: +168 MB, held +125) though what it keeps alive does not. The same
+ * the host's peak grows with the run up to a plateau (on the 2-core dev machine at load 20,
+ * above its floor: 300 000 requests +67 MB, held +56; 1 M +168, held +125; 3 M, 305 MB of CSV,
+ * +169, held +123; the whole-file export it replaced reached 1.87 GB for 3 M). The same
  * download served in one process and measured inside it: its JS heap after a GC was 26 MB after
  * 300 000 requests and 1 M alike, external memory 38 and 23 MB; the heap in use during the
  * download peaked at 57 and 98 MB (garbage V8 lets pile up before collecting, more the longer the

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseFlags, UsageError } from "./cli-args.ts";
 import { main } from "./cli-main.ts";
 import { readSpecFlag } from "./run-command.ts";
-import { RUN_FLAGS, specFromFlags } from "./run-flags.ts";
+import { RUN_FLAGS, runNameFlag, specFromFlags } from "./run-flags.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { withoutControlCharacters } from "./terminal-output.ts";
 import { readSecretKeyFlag } from "./secret-key-flag.ts";
@@ -98,7 +98,10 @@ async function problemsOf(argv: string[]): Promise<Problem[] | null> {
     const flags = parseFlags(argv, RUN_FLAGS);
     await readSecretKeyFlag(flags, "run");
     shardFlagsOf(flags);
-    validateRunSpec(specFromFlags(flags, await readSpecFlag(flags)));
+    const spec = specFromFlags(flags, await readSpecFlag(flags));
+    // The command checks --name after the flags made a spec and before the spec is validated.
+    runNameFlag(flags);
+    validateRunSpec(spec);
     return null;
   } catch (error) {
     const problems =
