@@ -8,8 +8,9 @@
  * and read from there in batches, so the merge holds a batch, not a file, whatever the count; it
  * used to read each file whole into memory, twice (up to 1 GiB each). Measured on the 2-core dev
  * machine at load 20, 2 shards: 200 000 records each (7.7 MB gzipped in all) peaked 116 MB above
- * the floor, 800 000 each (30.8 MB) 105 MB above it: V8 letting garbage pile up while it has
- * room; with NODE_OPTIONS=--max-old-space-size=64 the 800 000 merged at 28 MB above the floor.
+ * the floor, 800 000 each (30.8 MB) 105 MB above it, and the default 4 shards of 1 M (77 MB)
+ * 115 MB above it: V8 letting garbage pile up while it has room, not growing with the records;
+ * with NODE_OPTIONS=--max-old-space-size=64, 2 × 800 000 merged at 28 MB above the floor.
  */
 import { RunSpecSchema } from "@taillab/api";
 import { startTestbed } from "@taillab/testbed";
