@@ -9,6 +9,7 @@ const root = join(import.meta.dirname, "..");
 
 const BENCHES: Record<string, { script: string; nodeFlags?: string[] }> = {
   distributed: { script: "packages/backend/bench/distributed-bench.ts" },
+  "merge-memory": { script: "packages/backend/bench/merge-memory-bench.ts" },
   engine: { script: "packages/engine/bench/engine-bench.ts" },
   tail: { script: "packages/engine/bench/tail-cut-bench.ts" },
   "added-latency": {

@@ -57,7 +57,7 @@ export async function cleanupCommand(argv: readonly string[]): Promise<number> {
   if ((flags["access-key"] === undefined) !== (flags["secret-key"] === undefined)) {
     throw new UsageError("access-key", "give both -accessKey and -accessSecret, or neither");
   }
-  const store = await openLibrary(flags.results);
+  const store = await openLibrary(flags.results, "read");
   printError(secretWarning);
   const cleanup = await cleanUpRun(store, runId, {
     env: { ...process.env, ...cliSecrets(flags) },

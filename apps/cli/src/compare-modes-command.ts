@@ -49,7 +49,7 @@ export async function compareModesCommand(argv: readonly string[]): Promise<numb
   const secretWarning = await readSecretKeyFlag(flags, "compare-modes");
   const modes = parseModes(typeof flags.modes === "string" ? flags.modes : "normal,hedged,tied");
   const fileSpec = await readSpecFlag(flags);
-  const store = await openLibrary(flags.results);
+  const store = await openLibrary(flags.results, "write");
   printError(secretWarning);
   const runs: RunSummary[] = [];
   const verdicts: RunVerdict[] = [];

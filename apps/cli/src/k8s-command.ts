@@ -198,7 +198,7 @@ async function runOnCluster(
   },
 ): Promise<number> {
   const plan = await planKubernetesRun(request, secrets);
-  const store = await openLibrary(flags.results);
+  const store = await openLibrary(flags.results, "write");
   const progress = createProgressDisplay(process.stderr);
   const say = (message: string) => {
     progress.clear();

@@ -68,7 +68,7 @@ export async function mergeCommand(argv: readonly string[]): Promise<number> {
   const endpoint = parseFields(EndpointSchema, endpoints[0], "endpoint");
   if (!endpoint.ok) throw new InputError(endpoint.errors);
   const name = runNameFlag(flags);
-  const store = await openLibrary(flags.results);
+  const store = await openLibrary(flags.results, "write");
   const client = await openRunFolder(
     { endpoints: [endpoint.value] },
     { env: { ...process.env, ...cliSecrets(runFlags) } },

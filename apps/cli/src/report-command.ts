@@ -91,7 +91,7 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
     throw new UsageError("requests", "--requests goes with --format csv");
   }
   if (typeof flags.out === "string") await checkPathFlag("out", flags.out, "file");
-  const store = await openLibrary(flags.results);
+  const store = await openLibrary(flags.results, "read");
   await warnOfDamage(store, runIds);
   const options = {
     format: format as ReportFormat,
@@ -134,7 +134,7 @@ export async function compareCommand(argv: readonly string[]): Promise<number> {
     printOut(COMPARE_HELP);
     return flags.help ? EXIT.ok : EXIT.badInput;
   }
-  const store = await openLibrary(flags.results);
+  const store = await openLibrary(flags.results, "read");
   await warnOfDamage(store, runIds);
   const runs = await loadSummaries(store, runIds);
   const comparison = compareRuns(

@@ -179,6 +179,7 @@ describe("taillab run rejects bad input with exit code 2, naming the field", () 
     [["--mode", "speculative"], "mode", "hedged"],
     [["--mode", "hedged", "--hedge-delay", "soon"], "hedge.delay", "expected a duration like 30ms"],
     [["--hedge-budget", "5"], "hedge.budgetPercent", "the % sign is required"],
+    [["--region", "eu-west-1"], "region", "without --endpoint the embedded testbed is started"],
     [["--rate", "fast"], "openLoop.rateHz", "expected a rate like 500/s"],
     [["--testbed-profile", "slow"], "testbed.profile", "expected one of fast, steady, stalls"],
     [["--details"], "details", "use it with s3bench's flags"],

@@ -81,7 +81,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   if (!shard && typeof flags.out === "string") await checkPathFlag("out", flags.out, "folder");
   printError(secretWarning);
   if (shard) return runShardCommand(spec, flags, shard);
-  const store = await openLibrary(flags.results);
+  const store = await openLibrary(flags.results, "write");
   const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
   // Each point is printed as it ends and the summary once the measuring has: a stop is shown
   // at once, before the cleanup of what the run left.

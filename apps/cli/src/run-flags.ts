@@ -1,4 +1,4 @@
-import { runNameProblem, type RunSpecInput } from "@taillab/api";
+import { HedgeOptionsSchema, runNameProblem, type RunSpecInput } from "@taillab/api";
 import { maxSizeBytes, parseSizeDistribution } from "@taillab/core";
 import {
   numberList,
@@ -10,6 +10,9 @@ import {
 import { RESULTS_FLAG } from "./results-library.ts";
 import { SHARD_FLAGS } from "./shard-flags.ts";
 import { SECRET_FILE_FLAG } from "./secret-key-flag.ts";
+
+/** The defaults the help states, read from the contract that applies them. */
+const HEDGE_DEFAULTS = HedgeOptionsSchema.parse({});
 
 export const RUN_FLAGS = [
   {
@@ -157,7 +160,7 @@ export const RUN_FLAGS = [
     name: "hedge-budget",
     aliases: [],
     takesValue: true,
-    description: "most extra requests from backups (default 5%)",
+    description: `most extra requests from backups (default ${HEDGE_DEFAULTS.budgetPercent}%)`,
   },
   {
     name: "tied-delay",
@@ -362,6 +365,27 @@ const value = (flags: RunFlags, name: RunFlagName): string | undefined => {
   return typeof found === "string" ? found : undefined;
 };
 
+/** Flags that describe the endpoint --endpoint (or --replicas, or the spec file) names. */
+const ENDPOINT_DETAIL_FLAGS = [
+  "region",
+  "addressing",
+  "ca-file",
+  "insecure",
+  "access-key",
+] as const;
+
+/**
+ * Without an endpoint the embedded testbed is started, on its own port, with its own keys and
+ * over plain http: a flag that describes an endpoint has none to describe.
+ */
+function refuseWithoutEndpoint(flags: RunFlags): never {
+  const flag = ENDPOINT_DETAIL_FLAGS.find((name) => flags[name] !== undefined) ?? "endpoint";
+  throw new UsageError(
+    flag,
+    `--${flag} describes the endpoint --endpoint URL names; without --endpoint the embedded testbed is started, which takes none`,
+  );
+}
+
 /** Overlays flags on a spec file's contents; validation happens once, on the result. */
 export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>): RunSpecInput {
   const spec: Record<string, unknown> = { ...fileSpec };
@@ -400,6 +424,7 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
     spec.endpoints = urls.map((url) => ({ ...endpointFlags, url }));
   } else if (Object.keys(endpointFlags).length > 0) {
     const fromFile = Array.isArray(spec.endpoints) ? (spec.endpoints[0] as object) : {};
+    if (!("url" in fromFile) && endpointUrl === undefined) refuseWithoutEndpoint(flags);
     spec.endpoints = [{ ...fromFile, ...endpointFlags }];
   }
   const assign = (name: RunFlagName, field: string, convert: (text: string) => unknown) => {

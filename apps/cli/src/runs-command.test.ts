@@ -104,6 +104,29 @@ describe("taillab runs", () => {
     expect(unknownAction.stderr).toContain('unknown action "explode"');
   });
 
+  it("reads a library that is not there as empty, and does not make it", async () => {
+    const absent = join(library, "never-made");
+    const viaEnv = { TAILLAB_RESULTS_DIR: join(library, "never-made-either") };
+    for (const [args, env] of [
+      [["runs", "show", "no-such-run", "--results", absent], {}],
+      [["report", "no-such-run", "--results", absent], {}],
+      [["report", "no-such-run", "--format", "csv", "--requests"], viaEnv],
+      [["compare", "no-such-run", "other-run", "--results", absent], {}],
+      [["runs", "rm", "no-such-run"], viaEnv],
+      [["cleanup", "no-such-run"], viaEnv],
+    ] as const) {
+      const refused = await runCli(args, env);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+      expect(refused.stderr).toContain('no run with id "no-such-run"');
+    }
+    const listed = await runCli(["runs", "list", "--results", absent]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe(`no runs in ${absent}\n`);
+    await expect(stat(absent)).rejects.toThrow(/ENOENT/);
+    await expect(stat(viaEnv.TAILLAB_RESULTS_DIR)).rejects.toThrow(/ENOENT/);
+  });
+
   it("refuses a run folder that is a symbolic link out of the library, as list skips it", async () => {
     const elsewhere = await mkdtemp(join(tmpdir(), "taillab-elsewhere-"));
     const run = await runCli([

@@ -97,7 +97,8 @@ export async function runsCommand(argv: readonly string[]): Promise<number> {
       `unknown action "${action}"; expected ${Object.keys(ACTIONS).join(", ")}`,
     );
   }
-  const store = await openLibrary(flags.results);
+  // Only an import adds a run; every other action reads or changes runs already there.
+  const store = await openLibrary(flags.results, action === "import" ? "write" : "read");
   return handler(store, args, { json: flags.json === true });
 }
 

@@ -10,13 +10,7 @@
  *   the Job's submission to T0.
  * BENCH_SKIP_KUBERNETES=1 leaves the control plane out.
  */
-import {
-  DISTRIBUTED_SCHEMA_VERSION,
-  RunSpecSchema,
-  type ShardPhase,
-  type ShardResult,
-} from "@taillab/api";
-import { PhaseAccount, type LogicalRequest } from "@taillab/core";
+import { RunSpecSchema, type ShardPhase } from "@taillab/api";
 import {
   startControlPlane,
   startTaillabNodeAgent,
@@ -30,12 +24,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openResultsStore } from "../src/index.ts";
-import { captureEnvironment } from "../src/run-environment.ts";
 import { planKubernetesRun, runOnKubernetes } from "../src/kubernetes.ts";
-import { readyAtKey } from "../src/distributed/barrier-markers.ts";
 import { mergeRunFolder } from "../src/distributed/merge-run.ts";
 import { openRunFolder } from "../src/distributed/run-folder-client.ts";
-import { doneKey, resultKey } from "../src/distributed/run-folder-layout.ts";
+import { foldedPhase, putGeneratedShard } from "../src/distributed/test-support/generated-shard.ts";
 
 const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
 const CLI = join(REPOSITORY, "apps", "cli", "src", "main.ts");
@@ -114,36 +106,17 @@ async function mergeFromBucket(shards: number, requests: number): Promise<void> 
   let bytes = 0;
   try {
     for (let index = 0; index < shards; index += 1) {
-      const result: ShardResult = {
-        schemaVersion: DISTRIBUTED_SCHEMA_VERSION,
-        kind: "taillab-shard-result",
+      const put = await putGeneratedShard(client.markers, {
         runId,
         index,
         shards,
         spec: shardSpec,
-        environment: captureEnvironment(null),
-        endpointUrls: [testbed.url],
+        endpointUrl: testbed.url,
         runStartEpochMs: T0,
-        startAtMs: T0,
-        t0Ms: T0,
-        startedAtMs: T0,
-        clock: null,
-        status: "complete",
-        error: null,
-        points: [
-          {
-            params: { clients: 10, samples: requests, objectSizeBytes: 1024 },
-            finished: true,
-            phases: [phases[index % phases.length] as ShardPhase],
-          },
-        ],
-        recordCount: null,
-      };
-      const text = JSON.stringify(result);
-      bytes += text.length;
-      await client.markers.put(resultKey(index), text);
-      await client.markers.put(readyAtKey({ index, readyAtMs: T0 - 1_000 }), "");
-      await client.markers.put(doneKey(index), JSON.stringify({ index, status: "complete" }));
+        phase: phases[index % phases.length] as ShardPhase,
+        records: null,
+      });
+      bytes += put.resultBytes;
     }
     console.log(
       `  ${shards} results uploaded (${(bytes / 1e6).toFixed(1)} MB of JSON) in ${((performance.now() - generatedStarted) / 1000).toFixed(1)} s`,
@@ -157,41 +130,6 @@ async function mergeFromBucket(shards: number, requests: number): Promise<void> 
   } finally {
     await client.close();
   }
-}
-
-/** One shard's GET phase: `requests` requests over a minute from 10 clients, folded. */
-function foldedPhase(requests: number, seed: number): ShardPhase {
-  const account = new PhaseAccount({ op: "GET", loop: "closed", hedgeBudgetPct: null });
-  let state = seed;
-  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-  for (let n = 0; n < requests; n += 1) {
-    const startUs = Math.floor((n / requests) * 60e6);
-    const serviceUs = 500 + Math.floor(20_000 * random() ** 4);
-    const request: LogicalRequest = {
-      op: "GET",
-      intendedStartUs: startUs,
-      phaseIndex: 0,
-      client: n % 10,
-      measured: true,
-      winner: 0,
-      attempts: [
-        {
-          replica: 0,
-          readyUs: startUs,
-          sentUs: startUs + 10,
-          headersUs: startUs + serviceUs,
-          firstByteUs: startUs + serviceUs,
-          endUs: startUs + serviceUs + 20,
-          bytes: 4096,
-          error: null,
-        },
-      ],
-    };
-    account.add(request);
-  }
-  const phase = { ...account.shape, summary: account.summary(), account: account.snapshot() };
-  account.destroy();
-  return phase;
 }
 
 async function barrierOverhead(): Promise<void> {

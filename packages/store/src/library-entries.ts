@@ -2,7 +2,7 @@ import { RUN_ID_PATTERN, type RunIndexEntry } from "@taillab/api";
 import { lstat, readdir, readlink, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { INDEX_FILE, unreadableEntryOf } from "./run-index.ts";
-import { temporaryFileOwner } from "./write-atomically.ts";
+import { isCode, temporaryFileOwner } from "./write-atomically.ts";
 
 /**
  * What the names in a results folder are: run folders, and strays — a file, a link that leads
@@ -15,7 +15,12 @@ export async function libraryEntryNames(
 ): Promise<{ folders: string[]; strays: { id: string; description: string }[] }> {
   const folders: string[] = [];
   const strays: { id: string; description: string }[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+  // A library that was never made (a store opened without creating it) holds no runs.
+  const names = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+    if (isCode(error, "ENOENT")) return [];
+    throw error;
+  });
+  for (const entry of names) {
     const { name } = entry;
     if (!RUN_ID_PATTERN.test(name)) continue;
     if (entry.isDirectory()) folders.push(name);

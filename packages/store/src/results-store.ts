@@ -20,6 +20,7 @@ import {
   copyFile,
   lstat,
   mkdir,
+  mkdtemp,
   open,
   readdir,
   readFile,
@@ -167,6 +168,12 @@ export interface ResultsStore {
   /** Imports a RunExport JSON file (meta, summary, histograms; no records). */
   importExport(path: string): Promise<RunIndexEntry>;
   exportRun(runId: string): Promise<RunExport>;
+  /**
+   * A new empty folder in the library for a host's temporary files (a merge's downloads): on the
+   * library's disk, not a /tmp that may be memory, and removed by the next open of the library
+   * if its process died before removing it.
+   */
+  scratchFolder(): Promise<string>;
 }
 
 export interface ResultsStoreOptions {
@@ -174,6 +181,11 @@ export interface ResultsStoreOptions {
   writeBytes?: WriteBytes;
   /** Upgrades of older folders; tests inject one for a made-up older version. */
   migrations?: MigrationTable;
+  /**
+   * false: a missing folder is read as an empty library and is not made, so that a command that
+   * only reads (a report, a listing) leaves nothing behind where no library was. Default true.
+   */
+  create?: boolean;
 }
 
 const STAGING_PREFIX = ".staging-";
@@ -185,6 +197,10 @@ export async function openResultsStore(
   options: ResultsStoreOptions = {},
 ): Promise<ResultsStore> {
   const root = resolve(dir);
+  if (options.create === false && !(await stat(root).catch(() => null))) {
+    // Nothing to recover in a library that is not there.
+    return new FolderResultsStore(root, options);
+  }
   try {
     await makeFolder(root);
   } catch (error) {
@@ -871,6 +887,11 @@ class FolderResultsStore implements ResultsStore {
       throw error;
     }
     await syncDirectory(this.dir);
+  }
+
+  async scratchFolder(): Promise<string> {
+    await makeFolder(this.dir);
+    return mkdtemp(join(this.dir, `${STAGING_PREFIX}${process.pid}-`));
   }
 
   private async stageFolder(build: (staging: string) => Promise<void>): Promise<string> {

@@ -12,6 +12,9 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { allowAnswerUpTo, ANSWER_LIMIT_BYTES } from "@taillab/engine";
+import { createWriteStream } from "node:fs";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { ServerDateSample } from "./server-clock.ts";
 
 export interface MarkerStore {
@@ -23,6 +26,11 @@ export interface MarkerStore {
    * the engine's ANSWER_LIMIT_BYTES) is not read further and fails as ResponseTooLarge.
    */
   get(name: string, limitBytes?: number): Promise<Uint8Array | null>;
+  /**
+   * The object streamed into the file at `path` as it arrives, never held whole: false when there
+   * is none; an object longer than `limitBytes` fails as ResponseTooLarge.
+   */
+  download(name: string, path: string, limitBytes: number): Promise<boolean>;
   /** Names (keys less the store's prefix) under `under`, every page. */
   list(under: string): Promise<string[]>;
   /** One look at the server's clock (a HEAD of the bucket): null without a Date header. */
@@ -104,6 +112,22 @@ export function createMarkerStore({
         return (await answer.Body?.transformToByteArray()) ?? new Uint8Array();
       } catch (error) {
         if ((error as Error).name === "NoSuchKey") return null;
+        throw failure(`reading ${where(name)}`, error);
+      }
+    },
+
+    async download(name, path, limitBytes) {
+      try {
+        const command = new GetObjectCommand({ Bucket: bucket, Key: `${prefix}${name}` });
+        allowAnswerUpTo(command.middlewareStack, limitBytes);
+        const answer = await client.send(command, { abortSignal: signal });
+        await pipeline(
+          (answer.Body as Readable | undefined) ?? Readable.from([]),
+          createWriteStream(path),
+        );
+        return true;
+      } catch (error) {
+        if ((error as Error).name === "NoSuchKey") return false;
         throw failure(`reading ${where(name)}`, error);
       }
     },

@@ -1,7 +1,9 @@
 /**
  * `taillab merge s3://…/RUN/` (and the end of a distributed run): the shards' results read from
  * the run's folder, merged exactly (core's mergeShards), and written into the results library as
- * a run like any other, with the shards' records when they uploaded them.
+ * a run like any other, with the shards' records when they uploaded them. Each shard's records are
+ * downloaded once, into a scratch folder of the library, and read from there as a stream twice
+ * (checked, then copied): what the merge holds is a batch of records, whatever their number.
  */
 import {
   RESULTS_SCHEMA_VERSION,
@@ -19,9 +21,12 @@ import {
   type MergedShards,
 } from "@taillab/core";
 import type { ResultsStore, RunWriter } from "@taillab/store";
+import { createReadStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { InputError } from "../input-error.ts";
 import type { MarkerStore } from "./bucket-markers.ts";
-import { readRunFolder } from "./run-folder-reader.ts";
+import { readRunFolder, type RunFolderSnapshot } from "./run-folder-reader.ts";
 import { recordsKey, resultKey, SHARD_RECORDS_LIMIT_BYTES } from "./run-folder-layout.ts";
 import { readShardRecords } from "./shard-records.ts";
 
@@ -84,9 +89,6 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
       `${where}: its shards belong to run ${first.runId}, not ${runId}`,
     );
   }
-  for (const result of folder.results) {
-    if (result.recordCount !== null) await checkRecords(markers, result);
-  }
   const exists = await store.get(runId).then(
     () => true,
     () => false,
@@ -97,6 +99,39 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
       `run ${runId} is already in the results library (${store.dir}); remove it first (taillab runs rm ${runId}) to merge it again`,
     );
   }
+  const staging = await store.scratchFolder();
+  try {
+    const recordFiles = new Map<number, string>();
+    for (const result of folder.results) {
+      if (result.recordCount === null) continue;
+      const file = join(staging, `${result.index}.ndjson.gz`);
+      await downloadRecords(markers, result, file);
+      await checkRecords(markers, result, file);
+      recordFiles.set(result.index, file);
+    }
+    return await writeMerged({ ...options, folder, first, recordFiles, startedMs });
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** The merged run, written into the library with the shards' checked records files. */
+async function writeMerged({
+  markers,
+  runId,
+  store,
+  folder,
+  first,
+  recordFiles,
+  startedMs,
+  ...options
+}: MergeOptions & {
+  folder: RunFolderSnapshot;
+  first: ShardResult;
+  /** Each shard's downloaded and checked records file, by index. */
+  recordFiles: ReadonlyMap<number, string>;
+  startedMs: number;
+}): Promise<MergeOutcome> {
   const merged = mergeShards({
     shards: options.shards ?? first.shards,
     results: folder.results,
@@ -119,7 +154,8 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
   });
   try {
     for (const result of folder.results) {
-      if (result.recordCount !== null) await copyRecords(markers, result, merged, writer);
+      const file = recordFiles.get(result.index);
+      if (file !== undefined) await copyRecords(markers, result, file, merged, writer);
     }
     for (const [pointIndex, point] of merged.points.entries()) {
       for (const { shape, account } of point.phases) {
@@ -172,19 +208,47 @@ function mergedSummary(runId: string, first: ShardResult, merged: MergedShards):
 }
 
 /**
- * A shard's uploaded records, read through before anything is written: a damaged file, a line
- * too long, a record that is not one, or fewer or more records than its result says is refused
- * as bad input naming the file.
+ * A shard's uploaded records file, streamed into `file` up to SHARD_RECORDS_LIMIT_BYTES; a
+ * missing one is refused as bad input naming it.
  */
-async function checkRecords(markers: MarkerStore, result: ShardResult): Promise<void> {
+async function downloadRecords(
+  markers: MarkerStore,
+  result: ShardResult,
+  file: string,
+): Promise<void> {
+  const key = recordsKey(result.index);
+  const found = await markers
+    .download(key, file, SHARD_RECORDS_LIMIT_BYTES)
+    .catch((error: unknown) => {
+      throw InputError.of("results", (error as Error).message);
+    });
+  if (!found) {
+    throw InputError.of(
+      "results",
+      `${markers.where(key)} is missing: shard ${result.index}'s result says it uploaded ${result.recordCount} records`,
+    );
+  }
+}
+
+/**
+ * A shard's downloaded records, read through before anything is written: a damaged file, a line
+ * too long, a record that is not one, or fewer or more records than its result says is refused
+ * as bad input naming the object.
+ */
+async function checkRecords(
+  markers: MarkerStore,
+  result: ShardResult,
+  file: string,
+): Promise<void> {
+  const where = markers.where(recordsKey(result.index));
   let count = 0;
   try {
-    for await (const item of shardRecords(markers, result)) {
+    for await (const item of readShardRecords(createReadStream(file), where)) {
       if ("header" in item) {
         const { index, runStartEpochMs } = item.header;
         if (index !== result.index || runStartEpochMs !== result.runStartEpochMs) {
           throw new Error(
-            `${markers.where(recordsKey(result.index))}: its header is shard ${index}'s, from ${runStartEpochMs}, not shard ${result.index}'s from ${result.runStartEpochMs}`,
+            `${where}: its header is shard ${index}'s, from ${runStartEpochMs}, not shard ${result.index}'s from ${result.runStartEpochMs}`,
           );
         }
       } else {
@@ -197,40 +261,36 @@ async function checkRecords(markers: MarkerStore, result: ShardResult): Promise<
   if (count !== result.recordCount) {
     throw InputError.of(
       "results",
-      `${markers.where(recordsKey(result.index))} holds ${count} records, shard ${result.index}'s result says ${result.recordCount}`,
+      `${where} holds ${count} records, shard ${result.index}'s result says ${result.recordCount}`,
     );
   }
 }
 
-/** A shard's records file, read to SHARD_RECORDS_LIMIT_BYTES. */
-async function* shardRecords(
-  markers: MarkerStore,
-  result: ShardResult,
-): ReturnType<typeof readShardRecords> {
-  const key = recordsKey(result.index);
-  const bytes = await markers.get(key, SHARD_RECORDS_LIMIT_BYTES);
-  if (bytes === null) {
-    throw new Error(
-      `${markers.where(key)} is missing: shard ${result.index}'s result says it uploaded ${result.recordCount} records`,
-    );
-  }
-  yield* readShardRecords(bytes, markers.where(key));
-}
+/**
+ * The records files' batches between syncs of the merged run's log: the log's writes are queued
+ * as they are appended, and a sync waits for them, so what is queued stays a few MB.
+ */
+const BATCHES_PER_SYNC = 64;
 
-/** A shard's uploaded records, moved onto the merged run clock. */
+/** A shard's checked records, moved onto the merged run clock. */
 async function copyRecords(
   markers: MarkerStore,
   result: ShardResult,
+  file: string,
   merged: MergedShards,
   writer: RunWriter,
 ): Promise<void> {
   const offsetUs = (result.runStartEpochMs - merged.runStartEpochMs) * 1000;
-  for await (const item of shardRecords(markers, result)) {
+  let batches = 0;
+  const where = markers.where(recordsKey(result.index));
+  for await (const item of readShardRecords(createReadStream(file), where)) {
     if ("header" in item) continue;
     writer.appendRecords(
       item.pointIndex,
       item.records.map((record) => shiftedRecord(record, offsetUs)),
     );
+    batches += 1;
+    if (batches % BATCHES_PER_SYNC === 0) await writer.flush();
   }
   await writer.flush();
 }

@@ -6,7 +6,7 @@ import {
   type ShardRecordLine,
   type ShardRecordsHeader,
 } from "@taillab/api";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 
 /**
@@ -61,12 +61,13 @@ export function createShardRecordsWriter(
 export const RECORD_LINE_MAX_BYTES = 64 * 1024;
 
 /**
- * Reads an uploaded records file back: its header, then batches of records by point, each
- * checked against the contract, lines at most RECORD_LINE_MAX_BYTES. Throws an Error naming the
- * file (`where`) and the line on anything else: damaged gzip, a line too long, not a record.
+ * Reads an uploaded records file back from its gzipped bytes, as they come: its header, then
+ * batches of records by point, each checked against the contract, lines at most
+ * RECORD_LINE_MAX_BYTES. Throws an Error naming the file (`where`) and the line on anything else:
+ * damaged gzip, a line too long, not a record.
  */
 export async function* readShardRecords(
-  bytes: Uint8Array,
+  gzipped: Readable,
   where: string,
   batchSize = 4096,
 ): AsyncGenerator<
@@ -74,23 +75,30 @@ export async function* readShardRecords(
 > {
   let lineNumber = 0;
   let batch: { pointIndex: number; records: RequestRecord[] } | null = null;
-  for await (const line of boundedLines(Readable.from([bytes]).pipe(createGunzip()), where)) {
-    lineNumber += 1;
-    if (line === "") continue;
-    const value = parseLine(line, where, lineNumber);
-    if (lineNumber === 1) {
-      const header = ShardRecordsHeaderSchema.safeParse(value);
-      if (!header.success) throw new Error(`${where}: not a TailLab shard's records (line 1)`);
-      yield { header: header.data };
-      continue;
+  const gunzip = createGunzip();
+  // pipe() leaves the source's failure (a file that cannot be read) with the source.
+  gzipped.once("error", (error) => gunzip.destroy(error));
+  try {
+    for await (const line of boundedLines(gzipped.pipe(gunzip), where)) {
+      lineNumber += 1;
+      if (line === "") continue;
+      const value = parseLine(line, where, lineNumber);
+      if (lineNumber === 1) {
+        const header = ShardRecordsHeaderSchema.safeParse(value);
+        if (!header.success) throw new Error(`${where}: not a TailLab shard's records (line 1)`);
+        yield { header: header.data };
+        continue;
+      }
+      const [pointIndex, record] = parseRecordLine(value, where, lineNumber);
+      if (batch && (batch.pointIndex !== pointIndex || batch.records.length >= batchSize)) {
+        yield batch;
+        batch = null;
+      }
+      batch ??= { pointIndex, records: [] };
+      batch.records.push(record);
     }
-    const [pointIndex, record] = parseRecordLine(value, where, lineNumber);
-    if (batch && (batch.pointIndex !== pointIndex || batch.records.length >= batchSize)) {
-      yield batch;
-      batch = null;
-    }
-    batch ??= { pointIndex, records: [] };
-    batch.records.push(record);
+  } finally {
+    gzipped.destroy();
   }
   if (batch) yield batch;
 }

@@ -78,6 +78,7 @@ describe("retrying the barrier's requests", () => {
       },
       put: async () => {},
       get: async (name) => (objects.has(name) ? Buffer.from(objects.get(name)!) : null),
+      download: async () => false,
       list: async () => [],
       serverDate: async () => null,
       where: (name) => name,

@@ -89,6 +89,7 @@ export function retryingMarkers(markers: MarkerStore, options: RetryOptions): Ma
     },
     put: (name, body) => retry(() => markers.put(name, body)),
     get: (name, limitBytes) => retry(() => markers.get(name, limitBytes)),
+    download: (name, path, limitBytes) => retry(() => markers.download(name, path, limitBytes)),
     list: (under) => retry(() => markers.list(under)),
     serverDate: () => retry(() => markers.serverDate()),
     where: (name) => markers.where(name),

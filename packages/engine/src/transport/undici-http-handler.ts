@@ -37,7 +37,9 @@ export function allowAnswerUpTo<Input extends object, Output extends object>(
       if (HttpRequest.isInstance(args.request)) answerLimits.set(args.request, limitBytes);
       return next(args);
     },
-    { step: "build", priority: "low" },
+    // The innermost step, as the response probe's: signing hands on a copy of the request, so a
+    // limit set on it before then never reaches this handler.
+    { step: "deserialize", priority: "low" },
   );
 }
 
