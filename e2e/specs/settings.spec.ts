@@ -151,6 +151,14 @@ test.describe("Settings", () => {
     await experiments.previewFigures();
     leftovers.builder = await latinWords(app);
     await keepScreenshot(app, "zh-experiment-builder");
+    // Each built-in latency profile's summary, shown under the testbed's profile list.
+    const profileSelect = app.getByTestId("experiment-testbed-profile");
+    const profileWords: string[] = [];
+    for (const profile of ["fast", "steady", "stalls", "queue", "noisy-neighbour"]) {
+      await profileSelect.selectOption(profile);
+      profileWords.push(...(await latinWords(app)));
+    }
+    leftovers.profiles = [...new Set(profileWords)];
     // The builder's field errors come from the backend's checks: said in Chinese at the boxes.
     await experiments.fill({ clients: "0", samples: "10, x" });
     await experiments.expectPreviewInvalid();
@@ -184,6 +192,7 @@ test.describe("Settings", () => {
       endpointErrors: [],
       experiments: [],
       builder: [],
+      profiles: [],
       builderErrors: [],
       library: [],
       runDetail: [],
