@@ -8,6 +8,9 @@ export interface SmallSpec {
   samples: number;
   /** Several sizes make the run a sweep. */
   objectSize: string | string[];
+  /** "hedged" or "tied" need a testbed of 2 replicas or more. */
+  mode?: "normal" | "hedged" | "tied";
+  testbed?: { replicas: number };
 }
 
 /** The results library: every stored run, searchable, and the way into detail and compare. */

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { callApi } from "../support/page-api.ts";
 import { expect, keepScreenshot, test } from "../support/fixtures.ts";
+import { AppShell } from "../pages/app-shell.ts";
 import { LiveRunPage } from "../pages/live-run-page.ts";
 import { RunDetailPage } from "../pages/run-detail-page.ts";
 import { RunsPage } from "../pages/runs-page.ts";
@@ -27,11 +28,18 @@ test.describe("A run's charts", () => {
     await detail.waitLoaded(runId);
     await detail.expectChartDrawn("cdf-chart");
 
+    // Named after the run as well as the chart: the same chart of two runs makes two files.
     const png = await detail.downloadChart("cdf-chart", "png");
-    expect(png.fileName).toBe("taillab-cdf-and-queueing-model-fit.png");
-    expect((await readFile(png.path)).subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    expect(png.fileName).toBe(`taillab-tail-of-4-clients-${runId}-cdf-and-queueing-model-fit.png`);
+    const pngBytes = await readFile(png.path);
+    expect(pngBytes.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    // 1 200 × 675 drawn at twice the pixels, whatever the window's size.
+    expect([pngBytes.readUInt32BE(16), pngBytes.readUInt32BE(20)]).toEqual([2400, 1350]);
     const svg = await detail.downloadChart("timeline-chart", "svg");
-    expect(svg.fileName).toMatch(/\.svg$/);
+    expect(svg.fileName).toBe(`taillab-tail-of-4-clients-${runId}-latency-by-request-index.svg`);
+    // Titled, on white.
+    expect(svg.text).toMatch(/font-weight="600">Latency by request index<\/text>/);
+    expect(svg.text).toMatch(/<rect width="100%" height="100%" fill="#fff(fff)?"\/>/);
     expect(svg.text).toContain('<svg xmlns="http://www.w3.org/2000/svg"');
     expect(svg.text).toMatch(/<polyline points="[\d., ]+"/);
     expect(svg.text).toContain(">Request index</text>");
@@ -44,6 +52,22 @@ test.describe("A run's charts", () => {
     }, svg.text);
     expect(size.width).toBeGreaterThan(300);
     expect(size.height).toBeGreaterThan(150);
+
+    // Saved from dark mode, a chart still comes out light: it goes on paper or a slide.
+    await new AppShell(app).useDarkTheme();
+    const darkPng = await detail.downloadChart("cdf-chart", "png");
+    const corner = await app.evaluate(
+      async (bytes) => {
+        const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)]));
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const context = canvas.getContext("2d") as OffscreenCanvasRenderingContext2D;
+        context.drawImage(bitmap, 0, 0);
+        return [...context.getImageData(2, 2, 1, 1).data];
+      },
+      [...(await readFile(darkPng.path))],
+    );
+    expect(corner).toEqual([255, 255, 255, 255]);
+    await new AppShell(app).themeButton.click();
 
     const cdf = detail.chart("cdf-chart");
     await app.getByTestId("cdf-chart-view-ccdf").click();

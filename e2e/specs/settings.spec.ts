@@ -88,6 +88,34 @@ async function latinWords(page: Page): Promise<string[]> {
   ];
 }
 
+/** Every table that needs a sideways scroll to be read, as "its headings: table px in place px". */
+async function sidewaysScrolled(page: Page): Promise<string[]> {
+  return page.locator("main table").evaluateAll((tables) =>
+    tables
+      .filter((table) => table.checkVisibility())
+      .flatMap((table) => {
+        const place = table.parentElement as HTMLElement;
+        if (table.scrollWidth <= place.clientWidth + 1) return [];
+        const headings = [...table.querySelectorAll("th")].map((cell) => cell.textContent);
+        return [`${headings.join(" | ")}: ${table.scrollWidth} px in ${place.clientWidth} px`];
+      }),
+  );
+}
+
+/** How many rows the header's brand, navigation and tools take. */
+async function headerRows(page: Page): Promise<number> {
+  return page.locator(".app-header").evaluate((header) => {
+    // Items of one row share their middle (the header centres them).
+    const middles = [...header.children]
+      .filter((child) => child.checkVisibility() && !child.matches(".skip-link"))
+      .map((child) => {
+        const box = child.getBoundingClientRect();
+        return Math.round((box.top + box.bottom) / 20);
+      });
+    return new Set(middles).size;
+  });
+}
+
 test.describe("Settings", () => {
   test("switching to Chinese changes the navigation, survives a reload, and switches back @headed", async ({
     app,
@@ -151,6 +179,14 @@ test.describe("Settings", () => {
     await experiments.previewFigures();
     leftovers.builder = await latinWords(app);
     await keepScreenshot(app, "zh-experiment-builder");
+    // Each built-in latency profile's summary, shown under the testbed's profile list.
+    const profileSelect = app.getByTestId("experiment-testbed-profile");
+    const profileWords: string[] = [];
+    for (const profile of ["fast", "steady", "stalls", "queue", "noisy-neighbour"]) {
+      await profileSelect.selectOption(profile);
+      profileWords.push(...(await latinWords(app)));
+    }
+    leftovers.profiles = [...new Set(profileWords)];
     // The builder's field errors come from the backend's checks: said in Chinese at the boxes.
     await experiments.fill({ clients: "0", samples: "10, x" });
     await experiments.expectPreviewInvalid();
@@ -184,6 +220,7 @@ test.describe("Settings", () => {
       endpointErrors: [],
       experiments: [],
       builder: [],
+      profiles: [],
       builderErrors: [],
       library: [],
       runDetail: [],
@@ -195,9 +232,17 @@ test.describe("Settings", () => {
   test("dark mode and projector mode restyle the result screens and are remembered", async ({
     app,
   }) => {
-    const runId = await finishedRun(app, "Dark and projector");
-    const shell = new AppShell(app);
+    // Hedged: its results table has the most columns (backups and their cost).
     const runs = new RunsPage(app);
+    await runs.open();
+    const runId = await runs.runToCompletion("Dark and projector", "testbed", {
+      clients: 4,
+      samples: 200,
+      objectSize: "16KiB",
+      mode: "hedged",
+      testbed: { replicas: 2 },
+    });
+    const shell = new AppShell(app);
     await runs.openRun(runId);
     const detail = new RunDetailPage(app);
     await detail.waitLoaded(runId);
@@ -231,6 +276,10 @@ test.describe("Settings", () => {
     );
     expect(chartLabels).toBeGreaterThanOrEqual(20);
     await keepScreenshot(app, "projector-run-detail");
+    expect(await sidewaysScrolled(app), "tables wider than their place, in projector mode").toEqual(
+      [],
+    );
+    expect(await headerRows(app), "the header on one row in projector mode").toBe(1);
     await shell.setLanguage("zh-CN");
     // No Chinese table heading wraps into one character per line. Its text is measured, not its
     // cell: a heading spanning two header rows is taller than its text.
@@ -246,6 +295,8 @@ test.describe("Settings", () => {
         .map((cell) => cell.textContent),
     );
     expect(headings, "headings broken into a column of characters").toEqual([]);
+    expect(await sidewaysScrolled(app), "tables wider than their place, in Chinese").toEqual([]);
+    expect(await headerRows(app), "the header on one row in Chinese").toBe(1);
     await keepScreenshot(app, "projector-run-detail-zh");
     await shell.setLanguage("en");
     await new LiveRunPage(app).open();

@@ -51,6 +51,9 @@ export const ENGLISH_MESSAGES = {
   termObjectSize: "objectSize",
   itemProblem: '"{{item}}" — {{problem}}',
   expectedExample: "{{problem}}; {{expected}}",
+  unknownFieldNear: 'unknown field "{{field}}" - did you mean "{{nearest}}"?',
+  unknownFieldKnown: 'unknown field "{{field}}" (known fields: {{known}})',
+  problemAndMore: "{{problem}}; {{more}}",
 
   // Sizes, durations, rates, percentages as typed.
   sizeNotPositive: '"{{text}}" must be greater than 0 bytes',

@@ -53,6 +53,9 @@ export function issueToFieldError(issue: z.core.$ZodIssue, wholeInput = "input")
 /** What an issue says as a coded message, or null for a message a schema wrote out in English. */
 export function issueMessage(issue: z.core.$ZodIssue): CodedMessage | null {
   if (issue.code === "custom" && isCodedMessage(issue.params)) return issue.params;
+  // strictObject's unknown fields carry their message as params too.
+  const params: unknown = (issue as { params?: unknown }).params;
+  if (issue.code === "unrecognized_keys" && isCodedMessage(params)) return params;
   if (issue.code === "invalid_type" && issue.input === undefined) return coded("required");
   return isZodDefault(issue.message) ? zodIssueMessage(issue) : null;
 }

@@ -6,6 +6,7 @@ import {
   resolveLatencyProfile,
   TestbedSetupSchema,
 } from "./latency-profile.ts";
+import { parseFields } from "./field-error.ts";
 
 const messagesOf = (input: unknown) => {
   const result = LatencyProfileSchema.safeParse(input);
@@ -187,5 +188,25 @@ describe("TestbedSetupSchema", () => {
     ],
   ])("refuses %j with %j", (input, message) => {
     expect(issuesOf(input)).toContain(message);
+  });
+});
+
+describe("an unknown field's message", () => {
+  it("travels as a code a UI can translate, its English unchanged", () => {
+    const parsed = parseFields(LatencyProfileSchema, {
+      serviceTime: { kind: "none" },
+      stall: { probability: 0.1 },
+      qeue: { slots: 2 },
+    });
+    if (parsed.ok) throw new Error("a profile with unknown fields was accepted");
+    const [error] = parsed.errors;
+    expect(error?.message).toBe(
+      'unknown field "stall" - did you mean "stalls"?; unknown field "qeue" - did you mean "queue"?',
+    );
+    expect(error?.code).toBe("problemAndMore");
+    expect(error?.params).toEqual({
+      problem: { code: "unknownFieldNear", params: { field: "stall", nearest: "stalls" } },
+      more: { code: "unknownFieldNear", params: { field: "qeue", nearest: "queue" } },
+    });
   });
 });

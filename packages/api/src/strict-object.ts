@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { coded, englishOf, type CodedMessage } from "./coded-message.ts";
 
 /**
  * An object schema that refuses fields it does not know, naming each and the known field nearest
@@ -8,20 +9,29 @@ import { z } from "zod";
 export function strictObject<Shape extends z.ZodRawShape>(shape: Shape) {
   const known = Object.keys(shape);
   return z.strictObject(shape, {
-    error: (issue) =>
-      issue.code === "unrecognized_keys" ? unknownFieldsMessage(issue.keys, known) : undefined,
+    error: (issue) => {
+      if (issue.code !== "unrecognized_keys") return undefined;
+      const message = unknownFieldsMessage(issue.keys, known);
+      // zod copies an issue after asking for its message: params set here travel with it, so
+      // issueMessage (field-error.ts) hands a UI the code to say it in its own language.
+      Object.assign(issue, { params: message });
+      return englishOf(message);
+    },
   });
 }
 
 /** `unknown field "clinets" - did you mean "clients"?`, one clause per unknown field. */
-export function unknownFieldsMessage(keys: readonly string[], known: readonly string[]): string {
+export function unknownFieldsMessage(
+  keys: readonly string[],
+  known: readonly string[],
+): CodedMessage {
   const clauses = keys.map((key) => {
     const nearest = nearestName(key, known);
     return nearest === null
-      ? `unknown field "${key}" (known fields: ${known.join(", ")})`
-      : `unknown field "${key}" - did you mean "${nearest}"?`;
+      ? coded("unknownFieldKnown", { field: key, known: known.join(", ") })
+      : coded("unknownFieldNear", { field: key, nearest });
   });
-  return clauses.join("; ");
+  return clauses.reduceRight((more, problem) => coded("problemAndMore", { problem, more }));
 }
 
 /** The known name within a few typos of `name` (case aside), or null when none is that close. */

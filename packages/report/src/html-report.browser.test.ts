@@ -198,6 +198,20 @@ describe.each(REPORT_LANGUAGES)("run report in Chromium (%s)", (language) => {
     expect(opened.problems).toEqual([]);
   });
 
+  it("fits its tables in a 1 440 px window, none scrolled sideways", async () => {
+    await opened.page.setViewportSize({ width: 1440, height: 900 });
+    const overflowing = await opened.page.$$eval(".table-wrap", (wraps) =>
+      wraps
+        .filter((wrap) => wrap.scrollWidth > wrap.clientWidth)
+        .map((wrap) => {
+          const caption = wrap.previousElementSibling?.textContent ?? "";
+          return `${caption.slice(0, 40)}: ${wrap.scrollWidth} px in ${wrap.clientWidth} px`;
+        }),
+    );
+    await opened.page.setViewportSize({ width: 1280, height: 900 });
+    expect(overflowing).toEqual([]);
+  });
+
   it("takes a full-page screenshot", async () => {
     const path = join(RESULTS_DIR, `report-${language}.png`);
     await opened.page.screenshot({ path, fullPage: true });

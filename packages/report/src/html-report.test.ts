@@ -323,6 +323,15 @@ describe("renderRunReport", () => {
     expect(page).not.toContain('id="hedge"');
   });
 
+  it("draws concurrency from 1 to 50 on a log axis, from 1 to 8 on a linear one", () => {
+    const xScale = (clients: number[]) =>
+      renderRunReport(syntheticRun({ spec: { clients, objectSize: ["4KiB"], samples: [100] } }), {
+        language: "en",
+      }).match(/data-x-scale="(\w+)" data-y-scale="\w+" data-chart="[^"]*-conc-mbps"/)?.[1];
+    expect(xScale([1, 2, 5, 10, 50])).toBe("log");
+    expect(xScale([1, 4, 8])).toBe("linear");
+  });
+
   it("folds a sweep's points under their headings, the first one open", () => {
     const page = renderRunReport(
       syntheticRun({ spec: { clients: [1, 4, 8], objectSize: ["4KiB"], samples: [200] } }),
@@ -348,6 +357,10 @@ describe("renderRunReport", () => {
     };
     expect(seriesOf("size-mbps")).toBe(2);
     expect(seriesOf("size-lat-PUT")).toBe(3);
+    // Operations per second from 8 KiB to 2 MiB objects span decades (152 to 1.9): a log axis,
+    // as the app draws it; MB/s here stays within a factor of 4: a linear one.
+    expect(page).toMatch(/data-x-scale="log" data-y-scale="log" data-chart="[^"]*-size-ops"/);
+    expect(page).toMatch(/data-x-scale="log" data-y-scale="linear" data-chart="[^"]*-size-mbps"/);
     expect(page).toContain("PUT · 1 client, 4 MiB per point");
     expect(page).not.toMatch(/data-chart="[^"]*-conc-/);
   });

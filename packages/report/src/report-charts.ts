@@ -440,7 +440,8 @@ export function sweepCharts(
           }
         : {
             label: messages.concurrencyAxis,
-            scale: "linear" as const,
+            // 1, 2 and 5 clients crowd into one label on a linear axis that reaches 50.
+            scale: spansDecades(values) ? ("log" as const) : ("linear" as const),
             ticks: values.map((value) => ({ value, label: String(value) })),
             pad: 0.04,
           };
@@ -467,7 +468,7 @@ export function sweepCharts(
         id: `${prefix}-mbps`,
         title: messages.sweepThroughputTitle(title),
         x,
-        y: { label: messages.throughputMBps, scale: "linear", includeZero: true },
+        y: sweepYAxis(messages.throughputMBps, rateSeries(byAxis.throughputMBps)),
         series: rateSeries(byAxis.throughputMBps),
       }),
       renderChart({
@@ -475,7 +476,7 @@ export function sweepCharts(
         id: `${prefix}-ops`,
         title: messages.sweepOpsTitle(title),
         x,
-        y: { label: messages.opsPerSecAxis, scale: "linear", includeZero: true },
+        y: sweepYAxis(messages.opsPerSecAxis, rateSeries(byAxis.opsPerSec)),
         series: rateSeries(byAxis.opsPerSec),
       }),
     );
@@ -503,26 +504,38 @@ export function sweepCharts(
             points: line.points.map((point): Point => [point.x, point.y]),
           })),
       );
-      const latencies = series.flatMap((entry) =>
-        entry.kind === "line" ? entry.points.map((point) => point[1]) : [],
-      );
-      const positive = valueRange(latencies.filter((value) => value > 0));
-      const useLog = positive !== null && positive.max / positive.min > LOG_AXIS_RATIO;
       charts.push(
         renderChart({
           legendHint: messages.legendHint,
           id: `${prefix}-lat-${op}`,
           title: messages.sweepLatencyTitle(opLabel(op), title),
           x,
-          y: useLog
-            ? { label: messages.latencyMs, scale: "log" }
-            : { label: messages.latencyMs, scale: "linear", includeZero: true },
+          y: sweepYAxis(messages.latencyMs, series),
           series,
         }),
       );
     }
   }
   return charts;
+}
+
+/** Whether positive values span more than LOG_AXIS_RATIO: such an axis is drawn log. */
+function spansDecades(values: readonly number[]): boolean {
+  const positive = valueRange(values.filter((value) => value > 0));
+  return positive !== null && positive.max / positive.min > LOG_AXIS_RATIO;
+}
+
+/**
+ * A sweep chart's value axis: log when its lines span decades (throughput from 1 KiB to 1 MiB
+ * objects as much as latency), as the app draws the same chart.
+ */
+function sweepYAxis(label: string, series: readonly ChartSeries[]) {
+  const values = series.flatMap((entry) =>
+    entry.kind === "line" ? entry.points.map((point) => point[1]) : [],
+  );
+  return spansDecades(values)
+    ? { label, scale: "log" as const }
+    : { label, scale: "linear" as const, includeZero: true };
 }
 
 /** One run of a mode comparison (core's ModeEntry), under the label its bars carry. */

@@ -38,7 +38,7 @@ export const REPORT_STYLES = `
 *{box-sizing:border-box}
 html{font-size:18px;-webkit-text-size-adjust:100%}
 body{margin:0;background:#fff;color:var(--ink);line-height:1.55;font-family:"TailLab CJK",system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,"PingFang SC","Hiragino Sans GB","Microsoft YaHei","Noto Sans CJK SC","Source Han Sans SC","WenQuanYi Micro Hei",sans-serif}
-main{max-width:1240px;margin:0 auto;padding:2.5rem 2.25rem 3rem}
+main{max-width:1320px;margin:0 auto;padding:2.5rem 2.25rem 3rem}
 .report-header{border-bottom:5px solid var(--accent);padding-bottom:1.25rem;margin-bottom:1.5rem}
 .eyebrow{margin:0 0 .35rem;color:var(--accent);font-weight:700;font-size:.85rem;letter-spacing:.08em;text-transform:uppercase}
 h1{margin:0 0 .5rem;font-size:2.35rem;line-height:1.2;overflow-wrap:anywhere}
@@ -61,7 +61,7 @@ nav.toc a:hover{text-decoration:underline}
 .table-wrap{overflow-x:auto;margin:.6rem 0 1.6rem}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.97rem;max-width:100%}
 th,td{padding:.45rem .8rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-thead th{background:var(--panel);border-bottom:2px solid #a9b4bf;font-weight:650;vertical-align:bottom;word-break:keep-all}
+thead th{background:var(--panel);border-bottom:2px solid #a9b4bf;font-weight:650;vertical-align:bottom}
 td.nowrap{white-space:nowrap}
 tbody tr:nth-child(even){background:#fafbfc}
 th.num,td.num{text-align:right}
@@ -69,6 +69,7 @@ td.num{white-space:nowrap}
 table.kv th{min-width:13rem;color:var(--muted);font-weight:600;background:none}
 table.kv td{overflow-wrap:anywhere}
 table.results tbody th{font-weight:600;white-space:nowrap}
+table.results th,table.results td{padding:.4rem .6rem}
 tr.group-start th,tr.group-start td{border-top:2px solid #a9b4bf}
 td.delta-better,span.delta-better{color:var(--good)}
 td.delta-worse,span.delta-worse{color:var(--bad)}

@@ -566,7 +566,8 @@ export function renderChart(spec: ChartSpec): SafeHtml {
       ${spec.y.label}
     </text>
   </svg>`;
-  return markup`<figure class="chart-figure" data-chart="${spec.id}">
+  const scales = markup`data-x-scale="${spec.x.scale}" data-y-scale="${spec.y.scale}"`;
+  return markup`<figure class="chart-figure" ${scales} data-chart="${spec.id}">
     <figcaption class="chart-title">${spec.title}</figcaption>
     ${svg}${
       (spec.legend ?? legendEntries.length > 1)

@@ -41,3 +41,73 @@ export async function fontsDrawing(
   await session.detach();
   return fonts;
 }
+
+/** The characters the app's CJK font face covers (its `unicode-range` in the UI's theme). */
+const CJK_FACE_RANGE =
+  /[\u2E80-\u2FDF\u3000-\u303F\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]/gu;
+const TEXT_NODE = 3;
+
+/** A text whose Chinese was not all drawn by the expected font, and who drew what. */
+export interface CjkFontMiss {
+  text: string;
+  fonts: { familyName: string; isCustomFont: boolean; glyphCount: number }[];
+}
+
+interface DomNode {
+  nodeId: number;
+  nodeType: number;
+  nodeValue: string;
+  children?: DomNode[];
+  shadowRoots?: DomNode[];
+  contentDocument?: DomNode;
+}
+
+/**
+ * Every text on the page that Chromium laid out with CJK characters, checked against the fonts
+ * Chromium really drew it with (`CSS.getPlatformFontsForNode`): the web font `familyName` must
+ * have drawn one glyph per CJK character. A system font drawing some of them, or an empty box,
+ * is a miss. `checked` says how many texts were looked at.
+ */
+export async function cjkTextNotDrawnBy(
+  page: Page,
+  familyName: string,
+): Promise<{ checked: number; misses: CjkFontMiss[] }> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    await session.send("DOM.enable");
+    await session.send("CSS.enable");
+    const { root } = (await session.send("DOM.getDocument", { depth: -1, pierce: true })) as {
+      root: DomNode;
+    };
+    const misses: CjkFontMiss[] = [];
+    let checked = 0;
+    const visit = async (node: DomNode): Promise<void> => {
+      const cjkCount =
+        node.nodeType === TEXT_NODE ? (node.nodeValue.match(CJK_FACE_RANGE)?.length ?? 0) : 0;
+      if (cjkCount > 0) {
+        const { fonts } = await session.send("CSS.getPlatformFontsForNode", {
+          nodeId: node.nodeId,
+        });
+        // A text that is not laid out (display: none, a closed list's option) draws nothing.
+        if (fonts.length > 0) {
+          checked += 1;
+          const drawnByFace = fonts
+            .filter((font) => font.isCustomFont && font.familyName === familyName)
+            .reduce((sum, font) => sum + font.glyphCount, 0);
+          if (drawnByFace !== cjkCount) misses.push({ text: node.nodeValue.trim(), fonts });
+        }
+      }
+      for (const child of [
+        ...(node.shadowRoots ?? []),
+        ...(node.children ?? []),
+        ...(node.contentDocument ? [node.contentDocument] : []),
+      ]) {
+        await visit(child);
+      }
+    };
+    await visit(root);
+    return { checked, misses };
+  } finally {
+    await session.detach();
+  }
+}

@@ -2,7 +2,12 @@ export { freePort, freePorts } from "./free-port.ts";
 export { startMinio, type MinioServer } from "./minio-server.ts";
 export { startVersitygw, type VersitygwServer } from "./versitygw-server.ts";
 export { CHROMIUM_ARGS, SYSTEM_CHROMIUM } from "./system-chromium.ts";
-export { fontsDrawing, latinOnlyFontconfig } from "./chromium-fonts.ts";
+export {
+  cjkTextNotDrawnBy,
+  fontsDrawing,
+  latinOnlyFontconfig,
+  type CjkFontMiss,
+} from "./chromium-fonts.ts";
 export {
   KUBERNETES_CONTEXT,
   startControlPlane,

@@ -19,6 +19,8 @@ import { routeOfView, SHORTCUT_VIEWS, shortcutView, type ShortcutView } from "./
 import { ShortcutsHelp } from "./shortcuts-help.tsx";
 import { useShortcuts } from "./use-shortcuts.ts";
 
+const MAIN_ID = "main";
+
 export function App() {
   const { t } = useTranslation();
   const route = useNavigation((state) => state.route);
@@ -49,6 +51,14 @@ export function App() {
   return (
     <div className="app" data-testid="app">
       <header className="app-header">
+        <button
+          type="button"
+          className="skip-link"
+          data-testid="skip-link"
+          onClick={() => document.getElementById(MAIN_ID)?.focus()}
+        >
+          {t("skipToContent")}
+        </button>
         <div className="brand">
           <span className="brand-mark" aria-hidden="true" />
           TailLab
@@ -68,7 +78,8 @@ export function App() {
           </button>
         </div>
       </header>
-      <main className="app-main">
+      {/* Focusable from the skip link only (tabIndex -1): the next Tab reaches the screen's first control. */}
+      <main className="app-main" id={MAIN_ID} tabIndex={-1}>
         {connected ? null : (
           <div className="banner error backend-banner" role="alert" data-testid="backend-missing">
             <strong>{t("backendMissing")}</strong>

@@ -18,6 +18,7 @@ export const appMessages: FeatureMessages = {
       dark: "Dark",
       projector: "Projector mode",
     },
+    skipToContent: "Skip to the screen",
     backendMissing: "TailLab's backend is not connected. Start the app with `pnpm start`.",
     backendMissingDetail:
       "This window shows the interface only: endpoints, experiments and runs need the desktop app or the local browser host.",
@@ -49,6 +50,7 @@ export const appMessages: FeatureMessages = {
       dark: "深色",
       projector: "投影模式",
     },
+    skipToContent: "跳到页面内容",
     backendMissing: "未连接 TailLab 后端。请用 `pnpm start` 启动应用。",
     backendMissingDetail: "此窗口只显示界面：端点、实验和运行需要桌面应用或本地浏览器宿主。",
     shortcuts: {

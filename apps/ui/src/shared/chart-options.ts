@@ -83,6 +83,9 @@ export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> 
       color: theme.text,
       font: tickFont,
       ...(spec.boundTicks === false ? { includeBounds: false } : {}),
+      // Every category is a bar that needs its name: Chart.js would drop the middle one of three
+      // ("hedged" between normal and tied) when projector-size labels crowd; rotate them instead.
+      ...(spec.type === "category" ? { autoSkip: false } : {}),
       ...(tickLabel ? { callback: (value: string | number) => tickLabel(Number(value)) } : {}),
     },
     ...(spec.type === "logarithmic" && !tickValues

@@ -11,15 +11,24 @@ import {
   BarController,
   BarElement,
   ScatterController,
+  Title,
   Tooltip,
   type ChartConfiguration,
   type ChartType,
 } from "chart.js";
 import zoomPlugin from "chartjs-plugin-zoom";
-import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import {
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import { useTranslation } from "react-i18next";
 import { readDrawnChart } from "./chart-drawing.ts";
 import { drawnChartSvg } from "./chart-svg.ts";
+import { ChartFileSubject } from "./chart-file-name.ts";
 import { readChartTheme, type ChartTheme } from "./chart-theme.ts";
 import { downloadFile, fileNameOf } from "./download-file.ts";
 
@@ -35,6 +44,7 @@ Chart.register(
   ScatterController,
   Filler,
   Legend,
+  Title,
   Tooltip,
   zoomPlugin,
 );
@@ -121,6 +131,7 @@ export function ChartCanvas<T extends ChartType>({
   attributes?: ChartAttributes;
 }) {
   const { t } = useTranslation("common");
+  const subject = useContext(ChartFileSubject);
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart<T> | null>(null);
   const tokens = useDocumentTokens();
@@ -155,19 +166,19 @@ export function ChartCanvas<T extends ChartType>({
 
   const toolId = (name: string) => (testId ? `${testId}-${name}` : undefined);
   const download = async (format: "png" | "svg") => {
-    const current = chart.current;
-    if (!current) return;
-    const theme = readChartTheme();
-    const fileName = fileNameOf(label, format);
-    if (format === "svg") {
-      downloadFile({
-        fileName,
-        mimeType: "image/svg+xml",
-        content: drawnChartSvg(readDrawnChart(current as unknown as Chart, theme), label),
-      });
-      return;
+    const fileName = fileNameOf(`${subject} ${label}`, format);
+    const copy = drawForExport(withDefaults(build(exportTheme(), view)), label);
+    try {
+      if (format === "svg") {
+        const drawn = readDrawnChart(copy.chart as unknown as Chart, copy.theme);
+        const svg = drawnChartSvg({ ...drawn, labels: [copy.title, ...drawn.labels] }, label);
+        downloadFile({ fileName, mimeType: "image/svg+xml", content: svg });
+        return;
+      }
+      downloadFile({ fileName, mimeType: "image/png", content: await pngOf(copy.canvas) });
+    } finally {
+      copy.chart.destroy();
     }
-    downloadFile({ fileName, mimeType: "image/png", content: await pngOf(current.canvas, theme) });
   };
 
   return (
@@ -216,14 +227,69 @@ export function ChartCanvas<T extends ChartType>({
   );
 }
 
-/** The canvas on the theme's background (Chart.js leaves it transparent), as a PNG. */
-function pngOf(source: HTMLCanvasElement, theme: ChartTheme): Promise<Blob> {
+/** A downloaded chart's size in CSS pixels, drawn at twice that: sharp on a slide or in print. */
+const EXPORT_SIZE = { width: 1200, height: 675, pixelRatio: 2 };
+
+/**
+ * The chart tokens of the light theme at normal size, whatever the screen shows: a copy goes
+ * on white paper or a slide, not into a dark window. Read from an element of its own that
+ * theme.css styles as the light theme.
+ */
+function exportTheme(): ChartTheme {
+  const probe = document.createElement("div");
+  probe.dataset.theme = "light";
+  probe.hidden = true;
+  document.body.append(probe);
+  try {
+    return readChartTheme(probe);
+  } finally {
+    probe.remove();
+  }
+}
+
+/** The chart drawn again off screen, titled, at the export size, in the light theme. */
+function drawForExport<T extends ChartType>(config: ChartConfiguration<T>, title: string) {
+  const theme = exportTheme();
+  const canvas = document.createElement("canvas");
+  canvas.width = EXPORT_SIZE.width;
+  canvas.height = EXPORT_SIZE.height;
+  const options = config.options ?? {};
+  const titleFont = {
+    family: theme.fontFamily,
+    size: theme.fontSize * 1.2,
+    weight: "bold" as const,
+  };
+  const chart = new Chart(canvas, {
+    ...config,
+    options: {
+      ...options,
+      responsive: false,
+      devicePixelRatio: EXPORT_SIZE.pixelRatio,
+      plugins: {
+        ...options.plugins,
+        title: { display: true, text: title, color: theme.text, font: titleFont },
+      },
+    },
+  } as ChartConfiguration<T>);
+  // The SVG copy draws its labels itself: the title's, where Chart.js put it.
+  const block = chart.titleBlock;
+  const titleLabel = {
+    at: [EXPORT_SIZE.width / 2, block ? (block.top + block.bottom) / 2 : titleFont.size] as const,
+    text: title,
+    anchor: "middle" as const,
+    bold: true,
+  };
+  return { chart, canvas, theme, title: titleLabel };
+}
+
+/** The canvas on white (Chart.js leaves it transparent), as a PNG. */
+function pngOf(source: HTMLCanvasElement): Promise<Blob> {
   const copy = document.createElement("canvas");
   copy.width = source.width;
   copy.height = source.height;
   const context = copy.getContext("2d");
   if (context) {
-    context.fillStyle = theme.background;
+    context.fillStyle = exportTheme().background;
     context.fillRect(0, 0, copy.width, copy.height);
     context.drawImage(source, 0, 0);
   }

@@ -1,4 +1,10 @@
-import { coded, ENGLISH_MESSAGES, englishOf } from "@taillab/api";
+import {
+  coded,
+  ENGLISH_MESSAGES,
+  englishOf,
+  LatencyProfileSchema,
+  parseFields,
+} from "@taillab/api";
 import i18next from "i18next";
 import { describe, expect, it } from "vitest";
 import { initI18n } from "../app/i18n.ts";
@@ -18,6 +24,14 @@ describe("the coded messages", () => {
       expect(paramsOf(chinese)).toEqual(paramsOf(english));
     },
   );
+
+  it("says a spec file's unknown fields in Chinese, the names as written", () => {
+    const parsed = parseFields(LatencyProfileSchema, { serviceTime: { kind: "none" }, stal: {} });
+    if (parsed.ok) throw new Error("a profile with an unknown field was accepted");
+    const [error] = parsed.errors;
+    if (!error) throw new Error("no error");
+    expect(sayWith(i18next.getFixedT("zh-CN"), error)).toBe("未知字段“stal”——是否想写“stalls”？");
+  });
 
   it("says a nested message in the UI's language, params filled in", () => {
     const message = coded("quoted", {

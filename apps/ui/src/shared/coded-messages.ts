@@ -52,6 +52,9 @@ const CHINESE: Record<MessageCode, string> = {
   termObjectSize: "对象大小",
   itemProblem: "“{{item}}”——{{problem}}",
   expectedExample: "{{problem}}；{{expected}}",
+  unknownFieldNear: "未知字段“{{field}}”——是否想写“{{nearest}}”？",
+  unknownFieldKnown: "未知字段“{{field}}”（已知字段：{{known}}）",
+  problemAndMore: "{{problem}}；{{more}}",
 
   sizeNotPositive: "“{{text}}”必须大于 0 字节",
   sizeNotSize: "“{{text}}”不是大小；应为正的字节数，可带单位，例如 1024、32KiB、1MiB、4MB",

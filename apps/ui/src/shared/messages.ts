@@ -20,6 +20,15 @@ export const commonMessages: FeatureMessages = {
       seedHint: "The same seed replays the same delays.",
       customProfile: "custom profile",
       inherit: "as the endpoint ({{value}})",
+      profileSummaries: {
+        fast: "No added delay.",
+        steady: "Lognormal service time, median {{medianMs}} ms (p99 ≈ {{p99Ms}} ms).",
+        stalls:
+          "Steady, and {{stallPercent}} % of requests stall for {{stallSeconds}} s (a GC pause or a slow disk).",
+        queue: "Steady, with {{slots}} service slots per replica: latency grows with load (M/M/c).",
+        "noisy-neighbour":
+          "Steady, but replica {{replica}} is {{factor}}× slower for {{forSeconds}} s of every {{everySeconds}} s.",
+      },
     },
     knobs: {
       start: "start",
@@ -59,6 +68,15 @@ export const commonMessages: FeatureMessages = {
       seedHint: "相同的种子会重放相同的延迟。",
       customProfile: "自定义配置",
       inherit: "沿用端点设置（{{value}}）",
+      profileSummaries: {
+        fast: "不增加延迟。",
+        steady: "对数正态分布的服务时间，中位数 {{medianMs}} ms（p99 约 {{p99Ms}} ms）。",
+        stalls:
+          "与 steady 相同，另有 {{stallPercent}} % 的请求卡顿 {{stallSeconds}} 秒（如垃圾回收暂停或慢磁盘）。",
+        queue: "与 steady 相同，每个副本有 {{slots}} 个服务槽：延迟随负载增长（M/M/c 排队）。",
+        "noisy-neighbour":
+          "与 steady 相同，但副本 {{replica}} 每 {{everySeconds}} 秒中有 {{forSeconds}} 秒慢 {{factor}} 倍。",
+      },
     },
     knobs: {
       start: "开始",

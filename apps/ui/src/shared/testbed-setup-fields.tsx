@@ -1,4 +1,10 @@
-import { BUILTIN_PROFILE_NAMES, BUILTIN_PROFILES, type TestbedSetupInput } from "@taillab/api";
+import {
+  BUILTIN_PROFILE_NAMES,
+  BUILTIN_PROFILES,
+  isBuiltinProfileName,
+  type BuiltinProfileName,
+  type TestbedSetupInput,
+} from "@taillab/api";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "./field.tsx";
@@ -18,6 +24,40 @@ const FALLBACK_PROFILES: LatencyProfileInfo[] = BUILTIN_PROFILE_NAMES.map((name)
   name,
   summary: BUILTIN_PROFILES[name].description ?? "",
 }));
+
+/** The z-score of the 99th percentile: a lognormal's p99 is its median × e^(2.326 σ). */
+const Z_P99 = 2.326;
+
+/** The figures a built-in profile's summary quotes, read from the profile itself. */
+export function profileSummaryFigures(name: BuiltinProfileName): Record<string, number> {
+  const profile = BUILTIN_PROFILES[name];
+  const service = profile.serviceTime;
+  const lognormal =
+    service.kind === "lognormal"
+      ? {
+          medianMs: service.medianMs,
+          p99Ms: Math.round(service.medianMs * Math.exp(Z_P99 * service.sigma)),
+        }
+      : {};
+  return {
+    ...lognormal,
+    ...(profile.stalls
+      ? {
+          stallPercent: profile.stalls.probability * 100,
+          stallSeconds: profile.stalls.durationMs / 1000,
+        }
+      : {}),
+    ...(profile.queue ? { slots: profile.queue.slots } : {}),
+    ...(profile.noisyNeighbour
+      ? {
+          replica: profile.noisyNeighbour.replica,
+          factor: profile.noisyNeighbour.factor,
+          forSeconds: profile.noisyNeighbour.forMs / 1000,
+          everySeconds: profile.noisyNeighbour.everyMs / 1000,
+        }
+      : {}),
+  };
+}
 
 /**
  * The embedded testbed's set-up: replicas, latency profile, seed. Used by a testbed endpoint
@@ -60,7 +100,15 @@ export function TestbedSetupFields({
           onChange={(event) => onChange("replicas", event.target.value)}
         />
       </Field>
-      <Field label={t("testbed.profile")} error={errors.profile} hint={chosen?.summary}>
+      <Field
+        label={t("testbed.profile")}
+        error={errors.profile}
+        hint={
+          chosen && isBuiltinProfileName(chosen.name)
+            ? t(`testbed.profileSummaries.${chosen.name}`, profileSummaryFigures(chosen.name))
+            : undefined
+        }
+      >
         <select
           data-testid={`${testIdPrefix}-profile`}
           value={values.profile}

@@ -1,6 +1,7 @@
 import type { ComparisonMetric, RunComparison } from "@taillab/core";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { opTag } from "../runs/op-tag.ts";
 import { pointText } from "../runs/points-text.ts";
 import { allPointsRows, type ComparedRun } from "./compare-model.ts";
 import { columns, FigureCell } from "./compare-table.tsx";
@@ -83,7 +84,7 @@ export function AllPointsTable({
                 onClick={() => onChoose(row.key)}
               >
                 <td className="nowrap">{pointText(row.params, tRuns)}</td>
-                <td>{row.op}</td>
+                <td>{opTag(row.op, tRuns)}</td>
                 {row.figures.map((figure, index) => (
                   <FigureCell
                     key={runs[index]?.runId ?? index}

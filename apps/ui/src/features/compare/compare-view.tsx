@@ -1,3 +1,4 @@
+import { ChartFileSubject } from "../../shared/chart-file-name.ts";
 import type { RunDetail } from "@taillab/api";
 import { compareRuns } from "@taillab/core";
 import { runLineColors } from "@taillab/report";
@@ -139,122 +140,124 @@ export function CompareView({ runIds }: { runIds: string[] }) {
   const pending = runIds.some((runId) => !details[runId] && !errors[runId]);
 
   return (
-    <section className="view" data-testid="compare-view" data-run-ids={runIds.join(",")}>
-      <header className="view-header">
-        <div>
-          <h1>{t("title")}</h1>
-          <p className="muted view-subtitle">{t("subtitle")}</p>
-        </div>
-        {runs.length >= 2 ? (
-          <div className="toolbar">
-            <CopyTextButton
-              testId="compare-copy-table"
-              label={t("copy")}
-              text={() => compareText(runs, baselineIndex)}
-            />
-            <ExportMenu
-              runIds={runs.map((run) => run.runId)}
-              baselineIndex={baselineIndex}
-              testIdPrefix="compare-"
-            />
+    <ChartFileSubject value={`compare ${runIds.join(" ")}`}>
+      <section className="view" data-testid="compare-view" data-run-ids={runIds.join(",")}>
+        <header className="view-header">
+          <div>
+            <h1>{t("title")}</h1>
+            <p className="muted view-subtitle">{t("subtitle")}</p>
+          </div>
+          {runs.length >= 2 ? (
+            <div className="toolbar">
+              <CopyTextButton
+                testId="compare-copy-table"
+                label={t("copy")}
+                text={() => compareText(runs, baselineIndex)}
+              />
+              <ExportMenu
+                runIds={runs.map((run) => run.runId)}
+                baselineIndex={baselineIndex}
+                testIdPrefix="compare-"
+              />
+            </div>
+          ) : null}
+        </header>
+
+        <details
+          className="card picker-card"
+          open={pickerOpen}
+          onToggle={(event) => setPickerOpen(event.currentTarget.open)}
+        >
+          <summary>
+            <h2>{t("picker.title", { n: runIds.length })}</h2>
+          </summary>
+          <RunPicker runIds={runIds} onChange={pick} />
+        </details>
+
+        {missing.length > 0 ? (
+          <div className="banner error" role="alert" data-testid="compare-errors">
+            {missing.map((runId) => (
+              <div key={runId}>
+                {runId}: {errors[runId]}
+              </div>
+            ))}
           </div>
         ) : null}
-      </header>
 
-      <details
-        className="card picker-card"
-        open={pickerOpen}
-        onToggle={(event) => setPickerOpen(event.currentTarget.open)}
-      >
-        <summary>
-          <h2>{t("picker.title", { n: runIds.length })}</h2>
-        </summary>
-        <RunPicker runIds={runIds} onChange={pick} />
-      </details>
-
-      {missing.length > 0 ? (
-        <div className="banner error" role="alert" data-testid="compare-errors">
-          {missing.map((runId) => (
-            <div key={runId}>
-              {runId}: {errors[runId]}
-            </div>
-          ))}
-        </div>
-      ) : null}
-
-      {runIds.length < 2 ? (
-        <div className="card empty-state" data-testid="compare-empty">
-          <h2>{t("empty.title")}</h2>
-          <p>{t("empty.howTo")}</p>
-          <p>{t("empty.fromLibrary")}</p>
-          <button type="button" onClick={() => navigate({ view: "runs" })}>
-            {t("empty.openLibrary")}
-          </button>
-        </div>
-      ) : !comparison || !row ? (
-        <div className="card empty-state" data-testid="compare-waiting">
-          {loading || pending ? t("loading") : t("nothingInCommon")}
-        </div>
-      ) : (
-        <>
-          <section className="card section">
-            <div className="toolbar section-head">
-              <h2>{t("table.title")}</h2>
-              <span className="toolbar-spacer" />
-              <label className="inline-field">
-                <span>{t("baseline")}</span>
-                <select
-                  data-testid="compare-baseline"
-                  value={runs[baselineIndex]?.runId}
-                  onChange={(event) => setBaseline(event.target.value)}
-                >
-                  {runs.map((run) => (
-                    <option key={run.runId} value={run.runId}>
-                      {run.label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="inline-field">
-                <span>{t("phase")}</span>
-                <select
-                  data-testid="compare-phase"
-                  value={key ?? ""}
-                  onChange={(event) => setRowKey(event.target.value)}
-                >
-                  {comparison.rows.map((entry) => (
-                    <option key={rowKey(entry)} value={rowKey(entry)}>
-                      {rowText(entry)}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            </div>
-            <p className="muted">{t("table.intro")}</p>
-            {pairedInOrder ? (
-              <p className="banner" data-testid="compare-paired-note">
-                {pairedNote}
-              </p>
+        {runIds.length < 2 ? (
+          <div className="card empty-state" data-testid="compare-empty">
+            <h2>{t("empty.title")}</h2>
+            <p>{t("empty.howTo")}</p>
+            <p>{t("empty.fromLibrary")}</p>
+            <button type="button" onClick={() => navigate({ view: "runs" })}>
+              {t("empty.openLibrary")}
+            </button>
+          </div>
+        ) : !comparison || !row ? (
+          <div className="card empty-state" data-testid="compare-waiting">
+            {loading || pending ? t("loading") : t("nothingInCommon")}
+          </div>
+        ) : (
+          <>
+            <section className="card section">
+              <div className="toolbar section-head">
+                <h2>{t("table.title")}</h2>
+                <span className="toolbar-spacer" />
+                <label className="inline-field">
+                  <span>{t("baseline")}</span>
+                  <select
+                    data-testid="compare-baseline"
+                    value={runs[baselineIndex]?.runId}
+                    onChange={(event) => setBaseline(event.target.value)}
+                  >
+                    {runs.map((run) => (
+                      <option key={run.runId} value={run.runId}>
+                        {run.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="inline-field">
+                  <span>{t("phase")}</span>
+                  <select
+                    data-testid="compare-phase"
+                    value={key ?? ""}
+                    onChange={(event) => setRowKey(event.target.value)}
+                  >
+                    {comparison.rows.map((entry) => (
+                      <option key={rowKey(entry)} value={rowKey(entry)}>
+                        {rowText(entry)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              </div>
+              <p className="muted">{t("table.intro")}</p>
+              {pairedInOrder ? (
+                <p className="banner" data-testid="compare-paired-note">
+                  {pairedNote}
+                </p>
+              ) : null}
+              <CompareTable rows={tableRows} op={row.op} pointText={rowKey(row)} />
+            </section>
+            {comparison.rows.length > 1 ? (
+              <AllPointsTable
+                comparison={comparison}
+                runs={runs}
+                chosenKey={key}
+                onChoose={setRowKey}
+              />
             ) : null}
-            <CompareTable rows={tableRows} op={row.op} pointText={rowKey(row)} />
-          </section>
-          {comparison.rows.length > 1 ? (
-            <AllPointsTable
-              comparison={comparison}
-              runs={runs}
-              chosenKey={key}
-              onChoose={setRowKey}
+            {modes.length > 0 ? <ModeComparisonCard entries={modes} /> : null}
+            <PercentileLadderChart
+              inputs={ladderInputs}
+              title={t("ladderTitle", { phase: rowText(row) })}
+              testId="compare-ladder-chart"
             />
-          ) : null}
-          {modes.length > 0 ? <ModeComparisonCard entries={modes} /> : null}
-          <PercentileLadderChart
-            inputs={ladderInputs}
-            title={t("ladderTitle", { phase: rowText(row) })}
-            testId="compare-ladder-chart"
-          />
-          {sweepRuns.length > 0 ? <SweepSection runs={sweepRuns} testId="compare-sweep" /> : null}
-        </>
-      )}
-    </section>
+            {sweepRuns.length > 0 ? <SweepSection runs={sweepRuns} testId="compare-sweep" /> : null}
+          </>
+        )}
+      </section>
+    </ChartFileSubject>
   );
 }

@@ -34,6 +34,7 @@ export const kubernetesMessages: FeatureMessages = {
     },
     shards: {
       title: "Shards",
+      jobSays: "Kubernetes says:",
       summary:
         "{{ready}} of {{count}} pods ready · {{barrier}} at the start barrier · {{running}} running · {{done}} done · {{failed}} failed",
       job: {
@@ -106,6 +107,7 @@ export const kubernetesMessages: FeatureMessages = {
     },
     shards: {
       title: "分片",
+      jobSays: "Kubernetes 报告：",
       summary:
         "{{count}} 个 Pod 中 {{ready}} 个就绪 · {{barrier}} 个已到启动屏障 · {{running}} 个运行中 · {{done}} 个完成 · {{failed}} 个失败",
       job: {

@@ -26,7 +26,12 @@ export function ShardsPanel() {
           failed: status.failed.length,
         })}
       </p>
-      {status.message ? <p className="muted">{status.message}</p> : null}
+      {status.message ? (
+        <p className="muted" data-testid="live-shards-message">
+          {t("shards.jobSays")} {/* The Job's own words, quoted as Kubernetes wrote them. */}
+          <span translate="no">{status.message}</span>
+        </p>
+      ) : null}
       <ul className="shard-grid" aria-label={t("shards.title")}>
         {states.map((state, index) => (
           <li

@@ -1,5 +1,7 @@
 import type { Headline } from "@taillab/api";
 import { formatFixed } from "@taillab/report";
+import { useTranslation } from "react-i18next";
+import { opTag } from "./op-tag.ts";
 import { msOrDash } from "./results-table.tsx";
 
 /** The phases a library row shows: the cleanup (DELETE) only when nothing else ran. */
@@ -18,6 +20,7 @@ export function HeadlineCell({
   headline: readonly Headline[];
   figure: HeadlineFigure;
 }) {
+  const { t } = useTranslation("runs");
   if (headline.length === 0) return <td className="number muted">—</td>;
   return (
     <td className="number headline">
@@ -28,7 +31,7 @@ export function HeadlineCell({
           data-op={phase.op}
           data-value={phase[figure]}
         >
-          <span className="op-tag">{phase.op}</span>
+          <span className="op-tag">{opTag(phase.op, t)}</span>
           {figure === "opsPerSec" ? formatFixed(phase.opsPerSec, 1) : msOrDash(phase[figure])}
         </span>
       ))}

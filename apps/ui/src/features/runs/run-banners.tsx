@@ -30,7 +30,15 @@ export function RunBanners({ detail }: { detail: RunDetail }) {
       ) : null}
       {meta.status === "failed" ? (
         <div className="banner error" role="status" data-testid="failed-banner">
-          <strong>{t("banners.failedTitle")}</strong> {meta.error ?? t("banners.failedUnknown")}
+          <strong>{t("banners.failedTitle")}</strong>{" "}
+          {/* The failure as the engine or the server worded it, quoted rather than translated. */}
+          {meta.error === null ? (
+            t("banners.failedUnknown")
+          ) : (
+            <span translate="no" data-testid="failed-reason">
+              {meta.error}
+            </span>
+          )}
         </div>
       ) : null}
       {meta.status === "running" ? (

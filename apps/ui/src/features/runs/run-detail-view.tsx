@@ -1,3 +1,4 @@
+import { ChartFileSubject } from "../../shared/chart-file-name.ts";
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
@@ -67,58 +68,60 @@ export function RunDetailView({ runId }: { runId: string }) {
     ? summary.points[choice.pointIndex]?.phases.find((phase) => phase.op === choice.op)
     : undefined;
   return (
-    <section
-      className="view"
-      data-testid="run-detail"
-      data-run-id={meta.id}
-      data-status={meta.status}
-      data-mode={summary.mode}
-      data-loop={summary.loop}
-      data-points={summary.points.length}
-    >
-      {back}
-      <RunHeader
-        detail={detail}
-        actions={
-          <div className="toolbar">
-            <RunOriginActions meta={meta} />
-            <CopyTextButton
-              testId="copy-table"
-              label={t("copy.table")}
-              text={() => runText(summary, choice?.pointIndex ?? 0)}
+    <ChartFileSubject value={`${meta.name} ${meta.id}`}>
+      <section
+        className="view"
+        data-testid="run-detail"
+        data-run-id={meta.id}
+        data-status={meta.status}
+        data-mode={summary.mode}
+        data-loop={summary.loop}
+        data-points={summary.points.length}
+      >
+        {back}
+        <RunHeader
+          detail={detail}
+          actions={
+            <div className="toolbar">
+              <RunOriginActions meta={meta} />
+              <CopyTextButton
+                testId="copy-table"
+                label={t("copy.table")}
+                text={() => runText(summary, choice?.pointIndex ?? 0)}
+              />
+              <ExportMenu runIds={[meta.id]} perRequestCsv />
+            </div>
+          }
+        />
+        <RunBanners detail={detail} />
+        <section className="card section" data-testid="results">
+          <h2>{t("results.title")}</h2>
+          <p className="muted">{t("results.intro")}</p>
+          <ResultsTable summary={summary} choice={choice} onChoose={choose} />
+        </section>
+        <TimingTable summary={summary} />
+        <ShardBreakdownCard summary={summary} />
+        <RepetitionsTable summary={summary} />
+        {choice ? (
+          <>
+            <PhasePicker
+              summary={summary}
+              choice={choice}
+              onChoose={choose}
+              onChoosePoint={choosePoint}
             />
-            <ExportMenu runIds={[meta.id]} perRequestCsv />
-          </div>
-        }
-      />
-      <RunBanners detail={detail} />
-      <section className="card section" data-testid="results">
-        <h2>{t("results.title")}</h2>
-        <p className="muted">{t("results.intro")}</p>
-        <ResultsTable summary={summary} choice={choice} onChoose={choose} />
+            {summary.mode !== "normal" && chosenPhase ? (
+              <HedgeCostCard phase={chosenPhase} mode={summary.mode} />
+            ) : null}
+            {chosenPhase ? <ClientHealthCard phase={chosenPhase} meta={meta} /> : null}
+            <PhaseCharts detail={detail} choice={choice} />
+          </>
+        ) : (
+          <div className="card empty-state">{t("detail.noPhases")}</div>
+        )}
+        {summary.points.length > 1 ? <SweepSection runs={sweepRuns} testId="sweep-charts" /> : null}
+        <ReplicaTable summary={summary} />
       </section>
-      <TimingTable summary={summary} />
-      <ShardBreakdownCard summary={summary} />
-      <RepetitionsTable summary={summary} />
-      {choice ? (
-        <>
-          <PhasePicker
-            summary={summary}
-            choice={choice}
-            onChoose={choose}
-            onChoosePoint={choosePoint}
-          />
-          {summary.mode !== "normal" && chosenPhase ? (
-            <HedgeCostCard phase={chosenPhase} mode={summary.mode} />
-          ) : null}
-          {chosenPhase ? <ClientHealthCard phase={chosenPhase} meta={meta} /> : null}
-          <PhaseCharts detail={detail} choice={choice} />
-        </>
-      ) : (
-        <div className="card empty-state">{t("detail.noPhases")}</div>
-      )}
-      {summary.points.length > 1 ? <SweepSection runs={sweepRuns} testId="sweep-charts" /> : null}
-      <ReplicaTable summary={summary} />
-    </section>
+    </ChartFileSubject>
   );
 }

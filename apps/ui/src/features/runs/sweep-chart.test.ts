@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import "../../shared/test-support/render.tsx";
 import { TEST_THEME } from "../../shared/test-support/chart-theme-fixture.ts";
 import { colorDistance } from "../../shared/test-support/color-distance.ts";
-import { lineStyles } from "./sweep-chart.tsx";
+import { lineStyles, sweepConfig } from "./sweep-chart.tsx";
 import { sweepChartLines } from "./sweep-chart-data.ts";
 import { runDetailFixture } from "./test-support/run-fixtures.ts";
 
@@ -80,5 +80,27 @@ describe("sweep chart lines", () => {
       "GET · 4 clients · 64 requests",
     ]);
     expect(styles[0]!.color(TEST_THEME)).not.toBe(styles[1]!.color(TEST_THEME));
+  });
+});
+
+describe("a concurrency sweep chart", () => {
+  const runs = [{ label: "clients", summary: sweep("normal", [1, 2, 5, 10, 50]) }];
+  const metrics = ["p99Ms"] as const;
+  const lines = sweepChartLines(runs, "concurrency", metrics, "GET");
+  const styles = lineStyles({ lines, runs, metrics, oneOp: true, t });
+  const xAxisType = (log: boolean) => {
+    const options = {
+      axis: "concurrency" as const,
+      latency: true,
+      log,
+      xValues: [1, 2, 5, 10, 50],
+    };
+    return sweepConfig(TEST_THEME, lines, styles, { ...options, title: "" }, t).options?.scales?.x
+      ?.type;
+  };
+
+  it("puts concurrency on a log axis when Log scale is ticked, a linear one when not", () => {
+    expect(xAxisType(true)).toBe("logarithmic");
+    expect(xAxisType(false)).toBe("linear");
   });
 });

@@ -161,7 +161,11 @@ function dashKey(context: StyleContext): string | null {
     .join(" · ");
 }
 
-function sweepConfig(
+/**
+ * The chart's configuration. "Log scale" puts both axes on a log scale: concurrency from 1 to 50
+ * on a linear axis crowds 1, 2 and 5 into one label; object sizes are always on one.
+ */
+export function sweepConfig(
   theme: ChartTheme,
   lines: readonly SweepChartLine[],
   styles: readonly LineStyle[],
@@ -202,7 +206,7 @@ function sweepConfig(
                 tickLabel: formatSize,
               })
             : axis(theme, {
-                type: "linear",
+                type: options.log ? "logarithmic" : "linear",
                 title: t("charts.concurrency"),
                 tickValues: options.xValues,
                 tickLabel: (value) => String(value),
