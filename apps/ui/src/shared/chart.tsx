@@ -14,6 +14,7 @@ import {
   Title,
   Tooltip,
   type ChartConfiguration,
+  type ChartOptions,
   type ChartType,
 } from "chart.js";
 import zoomPlugin from "chartjs-plugin-zoom";
@@ -253,7 +254,7 @@ function drawForExport<T extends ChartType>(config: ChartConfiguration<T>, title
   const canvas = document.createElement("canvas");
   canvas.width = EXPORT_SIZE.width;
   canvas.height = EXPORT_SIZE.height;
-  const options = config.options ?? {};
+  const options = (config.options ?? {}) as ChartOptions;
   const titleFont = {
     family: theme.fontFamily,
     size: theme.fontSize * 1.2,
@@ -271,8 +272,9 @@ function drawForExport<T extends ChartType>(config: ChartConfiguration<T>, title
       },
     },
   } as ChartConfiguration<T>);
-  // The SVG copy draws its labels itself: the title's, where Chart.js put it.
-  const block = chart.titleBlock;
+  // The SVG copy draws its labels itself: the title's, where Chart.js put it (the title plugin
+  // keeps its box on the chart as titleBlock, which Chart.js's types leave out).
+  const block = (chart as { titleBlock?: { top: number; bottom: number } }).titleBlock;
   const titleLabel = {
     at: [EXPORT_SIZE.width / 2, block ? (block.top + block.bottom) / 2 : titleFont.size] as const,
     text: title,

@@ -32,7 +32,7 @@ const Z_P99 = 2.326;
 export function profileSummaryFigures(name: BuiltinProfileName): Record<string, number> {
   const profile = BUILTIN_PROFILES[name];
   const service = profile.serviceTime;
-  const lognormal =
+  const lognormal: Record<string, number> =
     service.kind === "lognormal"
       ? {
           medianMs: service.medianMs,

@@ -127,6 +127,8 @@ async function generatedRecords(
         intendedStartUs: start,
         readyUs: start,
         sentUs: start + 10,
+        connectUs: null,
+        bodySentUs: start + 10,
         headersUs: start + 500,
         firstByteUs: start + 500,
         endUs: start + 520,
