@@ -38,6 +38,7 @@ export * from "./run-folder-uri.ts";
 export * from "./shard-merge.ts";
 export * from "./shard-progress.ts";
 export * from "./tail-sample-size.ts";
+export * from "./percentile-interval.ts";
 export * from "./mode-comparison.ts";
 export * from "./live-tuning.ts";
 export * from "./run-leftovers.ts";

@@ -1,4 +1,5 @@
 import { clientHealthLines, coordinatedOmissionLines } from "./client-health-text.ts";
+import { percentileIntervalLines } from "./percentile-interval-text.ts";
 import {
   MISSED_START_TOLERANCE_MS,
   serverAndStall,
@@ -67,6 +68,7 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
           `${word} times Min:         ${seconds(latency.min)}`,
         ]
       : [`${word} times: none (no request succeeded)`]),
+    ...percentileIntervalLines(phase.op, latency),
     ...timelineLines(phase),
     ...hedgeLines(phase),
     ...clientHealthLines(phase),
