@@ -10,6 +10,8 @@ export interface FlagDefinition<Name extends string = string> {
   aliases: readonly string[];
   takesValue: boolean;
   description: string;
+  /** May be given several times: every value is kept, in order, in `repeated`. */
+  repeatable?: true;
 }
 
 export class UsageError extends Error {
@@ -30,19 +32,34 @@ export function parseFlags<Name extends string>(
   argv: readonly string[],
   definitions: readonly FlagDefinition<Name>[],
 ): ParsedFlags<Name> {
-  const { flags, positionals } = parseArguments(argv, definitions);
+  return parseFlagsAndRepeats(argv, definitions).flags;
+}
+
+/** Flags only, with every value of the repeatable ones. */
+export function parseFlagsAndRepeats<Name extends string>(
+  argv: readonly string[],
+  definitions: readonly FlagDefinition<Name>[],
+): { flags: ParsedFlags<Name>; repeated: Partial<Record<Name, string[]>> } {
+  const { flags, positionals, repeated } = parseArguments(argv, definitions);
   const [stray] = positionals;
   if (stray !== undefined) {
     throw new UsageError("arguments", `unexpected "${stray}": this command takes flags only`);
   }
-  return flags;
+  return { flags, repeated };
 }
 
-/** Flags anywhere, and the other words in order (run ids, file paths). */
+/**
+ * Flags anywhere, and the other words in order (run ids, file paths). A flag given twice keeps
+ * its last value in `flags`; a repeatable one keeps all of them in `repeated`.
+ */
 export function parseArguments<Name extends string>(
   argv: readonly string[],
   definitions: readonly FlagDefinition<Name>[],
-): { flags: ParsedFlags<Name>; positionals: string[] } {
+): {
+  flags: ParsedFlags<Name>;
+  positionals: string[];
+  repeated: Partial<Record<Name, string[]>>;
+} {
   const byAlias = new Map<string, FlagDefinition<Name>>();
   for (const definition of definitions) {
     for (const alias of [definition.name, ...definition.aliases]) {
@@ -51,6 +68,7 @@ export function parseArguments<Name extends string>(
   }
   const flags: ParsedFlags<Name> = {};
   const positionals: string[] = [];
+  const repeated: Partial<Record<Name, string[]>> = {};
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index] as string;
     const match = /^--?([A-Za-z][\w-]*)(?:=(.*))?$/s.exec(argument);
@@ -72,8 +90,9 @@ export function parseArguments<Name extends string>(
     if (value === undefined) throw new UsageError(argument, `"${argument}" needs a value`);
     if (inlineValue === undefined) index += 1;
     flags[definition.name] = value;
+    if (definition.repeatable) repeated[definition.name] = [...(repeated[definition.name] ?? []), value];
   }
-  return { flags, positionals };
+  return { flags, positionals, repeated };
 }
 
 /**
