@@ -90,7 +90,8 @@ export function parseArguments<Name extends string>(
     if (value === undefined) throw new UsageError(argument, `"${argument}" needs a value`);
     if (inlineValue === undefined) index += 1;
     flags[definition.name] = value;
-    if (definition.repeatable) repeated[definition.name] = [...(repeated[definition.name] ?? []), value];
+    if (definition.repeatable)
+      repeated[definition.name] = [...(repeated[definition.name] ?? []), value];
   }
   return { flags, positionals, repeated };
 }

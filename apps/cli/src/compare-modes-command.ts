@@ -9,7 +9,7 @@ import { openLibrary } from "./results-library.ts";
 import { RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
-type CompareFlagName = Exclude<RunFlagName, "mode" | "out"> | "modes";
+type CompareFlagName = Exclude<RunFlagName, "mode" | "out" | "threshold" | "junit"> | "modes";
 
 const COMPARE_FLAGS: readonly FlagDefinition<CompareFlagName>[] = [
   {
@@ -20,7 +20,10 @@ const COMPARE_FLAGS: readonly FlagDefinition<CompareFlagName>[] = [
   },
   ...RUN_FLAGS.filter(
     (flag): flag is (typeof RUN_FLAGS)[number] & { name: CompareFlagName } =>
-      flag.name !== "mode" && flag.name !== "out",
+      flag.name !== "mode" &&
+      flag.name !== "out" &&
+      flag.name !== "threshold" &&
+      flag.name !== "junit",
   ),
 ];
 

@@ -18,7 +18,7 @@ import {
 } from "@taillab/report";
 import { ClientWarnings } from "./client-warnings.ts";
 import { readFile } from "node:fs/promises";
-import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
+import { formatFlagHelp, parseFlagsAndRepeats, UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
@@ -29,6 +29,7 @@ import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
 import { cliSecrets, RUN_FLAGS, runNameFlag, specFromFlags, type RunFlags } from "./run-flags.ts";
 import { plural, runVerdict } from "./run-verdict.ts";
+import { formatThresholdLines, judgeThresholds, writeThresholdsJunit } from "./run-thresholds.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
 export const RUN_HELP = `Usage: taillab run [flags]
@@ -43,18 +44,23 @@ ${EXIT_CODES_HELP}
 `;
 
 export async function runCommand(argv: readonly string[]): Promise<number> {
-  const flags: RunFlags = parseFlags(argv, RUN_FLAGS);
+  const { flags, repeated } = parseFlagsAndRepeats(argv, RUN_FLAGS);
   if (flags.help) {
     printOut(RUN_HELP);
     return EXIT.ok;
   }
   const secretWarning = await readSecretKeyFlag(flags, "run");
   const shard = shardFlagsOf(flags);
-  const spec = specFromFlags(flags, await readSpecFlag(flags));
+  const spec = withThresholdFlags(
+    specFromFlags(flags, await readSpecFlag(flags)),
+    repeated.threshold,
+  );
   runNameFlag(flags);
   // Bad input is refused before anything is created, the --out folder included.
   const sweep = expandSweep(validateRunSpec(spec)).length > 1;
   if (!shard && typeof flags.out === "string") await checkPathFlag("out", flags.out, "folder");
+  const junitPath = typeof flags.junit === "string" ? flags.junit : null;
+  if (junitPath !== null) await checkPathFlag("junit", junitPath, "file");
   printError(secretWarning);
   if (shard) return runShardCommand(spec, flags, shard);
   const store = await openLibrary(flags.results);
@@ -68,9 +74,25 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       asJson ? printSummary(measured, true) : printSummaryEnd(measured),
   });
   await output?.finish(summary);
-  const verdict = runVerdict(summary, cleanup);
+  const thresholds = judgeThresholds(summary);
+  if (thresholds.length > 0) {
+    // With --json, stdout holds the summary alone.
+    (asJson ? printError : printOut)(formatThresholdLines(thresholds));
+  }
+  if (junitPath !== null) await writeThresholdsJunit(junitPath, summary, thresholds);
+  const verdict = runVerdict(summary, cleanup, thresholds);
   if (verdict.line) printError(`taillab run: ${verdict.line}\n`);
   return verdict.code;
+}
+
+/** The spec's own thresholds, then each --threshold, in the order given. */
+function withThresholdFlags<Spec extends { thresholds?: unknown }>(
+  spec: Spec,
+  flagged: readonly string[] | undefined,
+): Spec {
+  if (!flagged) return spec;
+  const fromSpec = Array.isArray(spec.thresholds) ? spec.thresholds : [];
+  return { ...spec, thresholds: [...fromSpec, ...flagged] };
 }
 
 /** What flags start from: a preset, then a spec file (or the spec's text) over it. */

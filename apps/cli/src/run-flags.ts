@@ -276,6 +276,20 @@ export const RUN_FLAGS = [
   },
   { name: "json", aliases: [], takesValue: false, description: "print the summary as JSON" },
   {
+    name: "threshold",
+    aliases: [],
+    takesValue: true,
+    repeatable: true,
+    description:
+      "a condition the run must meet, repeatable: 'GET p99.9<50ms', 'PUT ops/s>800', 'errors<0.1%', 'client-bound=false'; '…@ci': the whole 95 % interval",
+  },
+  {
+    name: "junit",
+    aliases: [],
+    takesValue: true,
+    description: "write the thresholds as JUnit XML to FILE (one test case each)",
+  },
+  {
     name: "out",
     aliases: [],
     takesValue: true,
