@@ -27,10 +27,17 @@ export function renderThresholdsJunit(
   ].join("\n");
 }
 
+/** XML 1.0 allows tab, newline and carriage return, and no other control character. */
+function allowedInXml(character: string): boolean {
+  const code = character.charCodeAt(0);
+  return code >= 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
 /** Text and attribute values: the five XML escapes, and no control character XML 1.0 refuses. */
 function xmlText(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "")
+  return [...text]
+    .filter(allowedInXml)
+    .join("")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
