@@ -2,6 +2,7 @@ import { clientHealthLines, coordinatedOmissionLines } from "./client-health-tex
 import { percentileIntervalLines } from "./percentile-interval-text.ts";
 import {
   MISSED_START_TOLERANCE_MS,
+  PERCENTILE_DIFFERENCE_METHOD,
   serverAndStall,
   valueRange,
   type ParamDifference,
@@ -313,11 +314,23 @@ export function formatRunComparison(
         if (cell.value === null) return "–";
         const value = Number.isInteger(cell.value) ? String(cell.value) : cell.value.toFixed(3);
         if (index === comparison.baselineIndex || cell.deltaPct === null) return value;
-        return `${value} (${cell.deltaPct >= 0 ? "+" : ""}${cell.deltaPct.toFixed(1)} %)`;
+        const verdict =
+          cell.significant === null ? "" : cell.significant ? ", significant" : ", n.s.";
+        return `${value} (${cell.deltaPct >= 0 ? "+" : ""}${cell.deltaPct.toFixed(1)} %${verdict})`;
       }),
     ]),
   );
-  const notes = formatPairingNotes(comparison, runNames);
+  const judged = comparison.rows.some((row) =>
+    row.cells.p99Ms.some((cell) => cell.significant !== null),
+  );
+  const notes = [
+    ...(judged
+      ? [
+          `A percentile's change is significant when ${PERCENTILE_DIFFERENCE_METHOD}; n.s.: not significant.`,
+        ]
+      : []),
+    ...formatPairingNotes(comparison, runNames),
+  ];
   const table = formatTable([header, ...rows]);
   return notes.length > 0 ? `${table}${notes.join("\n")}\n` : table;
 }
