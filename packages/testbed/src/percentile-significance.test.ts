@@ -1,11 +1,15 @@
-import { BUILTIN_PROFILES, type LatencyProfile, type PercentileName } from "@taillab/api";
+import {
+  BUILTIN_PROFILES,
+  type LatencyProfile,
+  type LatencyStats,
+  type PercentileName,
+} from "@taillab/api";
 import {
   createRandom,
   createTally,
   percentileDifferenceSignificant,
   recordDuration,
   tallyStatsMs,
-  type LatencyStats,
 } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { planRequest } from "./latency-sampler.ts";
