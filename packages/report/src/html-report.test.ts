@@ -405,6 +405,13 @@ describe("renderComparisonReport", () => {
     // 1 client only in the baseline, 16 only in the other run: both get a missing cell.
     expect(page).toContain("—");
     expect(page).toMatch(/class="delta delta-(better|worse)"/);
+    // Each percentile's change is judged from the intervals, and the method is said.
+    expect(page).toMatch(/<span class="significance" data-significant="(true|false)">/);
+    expect(page).toContain(
+      language === "en"
+        ? "95 % order-statistic intervals do not overlap"
+        : "95 % 顺序统计量置信区间互不重叠",
+    );
     const all = ids(page);
     expect(new Set(all).size).toBe(all.length);
     // A ladder and a CDF per point and operation (DELETE left out): 3 points × 2 operations;

@@ -224,6 +224,10 @@ export interface ReportMessages {
   metric: string;
   delta: string;
   missing: string;
+  /** Beside a percentile's change: whether it is beyond chance, and how that was judged. */
+  significant: string;
+  notSignificant: string;
+  significanceNote: string;
   metricNames: Record<string, string>;
   specComparison: string;
   cdfComparisonTitle: string;
@@ -522,6 +526,10 @@ const en: ReportMessages = {
   metric: "Metric",
   delta: "Δ",
   missing: "—",
+  significant: "significant",
+  notSignificant: "n.s.",
+  significanceNote:
+    "A percentile's change is significant when the two runs' 95 % order-statistic intervals do not overlap; n.s.: not significant (within chance).",
   metricNames: {
     p50Ms: "Latency p50 (ms)",
     p90Ms: "Latency p90 (ms)",
@@ -830,6 +838,10 @@ const zhCN: ReportMessages = {
   metric: "指标",
   delta: "差值",
   missing: "—",
+  significant: "显著",
+  notSignificant: "不显著",
+  significanceNote:
+    "百分位的变化在两次运行的 95 % 顺序统计量置信区间互不重叠时为显著；不显著表示变化在随机波动范围内。",
   metricNames: {
     p50Ms: "延迟 p50 (ms)",
     p90Ms: "延迟 p90 (ms)",
