@@ -21,3 +21,17 @@ export function percentileDifferenceSignificant(
   const above = (interval: PercentileInterval) => interval.hi ?? Number.POSITIVE_INFINITY;
   return above(other) < below(baseline) || below(other) > above(baseline);
 }
+
+/**
+ * The change from baseline to other (%) that both intervals allow: from the other's low end
+ * against the baseline's high end to the other's high end against the baseline's low end. An end
+ * is null where an interval is open (or starts at 0) and so bounds nothing.
+ */
+export function percentileChangeRangePct(
+  baseline: PercentileInterval,
+  other: PercentileInterval,
+): { lo: number | null; hi: number | null } {
+  const change = (to: number | null, from: number | null) =>
+    to === null || from === null || from === 0 ? null : (to / from - 1) * 100;
+  return { lo: change(other.lo, baseline.hi), hi: change(other.hi, baseline.lo) };
+}
