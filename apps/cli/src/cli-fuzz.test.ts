@@ -6,10 +6,10 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { parseFlags, UsageError } from "./cli-args.ts";
+import { parseFlagsAndRepeats, UsageError } from "./cli-args.ts";
 import { main } from "./cli-main.ts";
 import { readSpecFlag } from "./run-command.ts";
-import { RUN_FLAGS, specFromFlags } from "./run-flags.ts";
+import { RUN_FLAGS, runNameFlag, specFromFlags, withThresholdFlags } from "./run-flags.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { withoutControlCharacters } from "./terminal-output.ts";
 import { readSecretKeyFlag } from "./secret-key-flag.ts";
@@ -37,7 +37,8 @@ afterAll(async () => {
 });
 
 const FLAG_NAMES = RUN_FLAGS.filter(
-  (flag) => !["help", "spec", "out", "results"].includes(flag.name),
+  // Path flags (--out, --junit, --results) have tests of their own below.
+  (flag) => !["help", "spec", "out", "junit", "results"].includes(flag.name),
 );
 
 const WORDS = [
@@ -95,10 +96,16 @@ interface Problem {
  */
 async function problemsOf(argv: string[]): Promise<Problem[] | null> {
   try {
-    const flags = parseFlags(argv, RUN_FLAGS);
+    // As taillab run reads them: flags, the spec they make with their thresholds, the name.
+    const { flags, repeated } = parseFlagsAndRepeats(argv, RUN_FLAGS);
     await readSecretKeyFlag(flags, "run");
     shardFlagsOf(flags);
-    validateRunSpec(specFromFlags(flags, await readSpecFlag(flags)));
+    const spec = withThresholdFlags(
+      specFromFlags(flags, await readSpecFlag(flags)),
+      repeated.threshold,
+    );
+    runNameFlag(flags);
+    validateRunSpec(spec);
     return null;
   } catch (error) {
     const problems =

@@ -27,7 +27,14 @@ import { checkPathFlag } from "./path-flags.ts";
 import { readSecretKeyFlag } from "./secret-key-flag.ts";
 import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
-import { cliSecrets, RUN_FLAGS, runNameFlag, specFromFlags, type RunFlags } from "./run-flags.ts";
+import {
+  cliSecrets,
+  RUN_FLAGS,
+  runNameFlag,
+  specFromFlags,
+  withThresholdFlags,
+  type RunFlags,
+} from "./run-flags.ts";
 import { plural, runVerdict } from "./run-verdict.ts";
 import { formatThresholdLines, judgeThresholds, writeThresholdsJunit } from "./run-thresholds.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
@@ -83,16 +90,6 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   const verdict = runVerdict(summary, cleanup, thresholds);
   if (verdict.line) printError(`taillab run: ${verdict.line}\n`);
   return verdict.code;
-}
-
-/** The spec's own thresholds, then each --threshold, in the order given. */
-function withThresholdFlags<Spec extends { thresholds?: unknown }>(
-  spec: Spec,
-  flagged: readonly string[] | undefined,
-): Spec {
-  if (!flagged) return spec;
-  const fromSpec = Array.isArray(spec.thresholds) ? spec.thresholds : [];
-  return { ...spec, thresholds: [...fromSpec, ...flagged] };
 }
 
 /** What flags start from: a preset, then a spec file (or the spec's text) over it. */

@@ -324,6 +324,16 @@ export function runNameFlag(flags: Partial<Record<"name", string | true>>): { na
   return { name: flags.name.trim() };
 }
 
+/** The spec's own thresholds, then each --threshold, in the order given. */
+export function withThresholdFlags<Spec extends { thresholds?: unknown }>(
+  spec: Spec,
+  flagged: readonly string[] | undefined,
+): Spec {
+  if (!flagged) return spec;
+  const fromSpec = Array.isArray(spec.thresholds) ? spec.thresholds : [];
+  return { ...spec, thresholds: [...fromSpec, ...flagged] };
+}
+
 export const CLI_ACCESS_KEY_VAR = "CLI_ACCESS_KEY_ID";
 export const CLI_SECRET_KEY_VAR = "CLI_SECRET_ACCESS_KEY";
 
