@@ -10,6 +10,8 @@ export interface FlagDefinition<Name extends string = string> {
   aliases: readonly string[];
   takesValue: boolean;
   description: string;
+  /** May be given several times: every value is kept, in order, in `repeated`. */
+  repeatable?: true;
 }
 
 export class UsageError extends Error {
@@ -33,27 +35,36 @@ export function parseFlags<Name extends string>(
   return parseFlagsAsWritten(argv, definitions).flags;
 }
 
-/** Flags only, and each as it was written (see parseArguments). */
+/**
+ * Flags only, each as it was written (see parseArguments), and every value of the repeatable
+ * ones.
+ */
 export function parseFlagsAsWritten<Name extends string>(
   argv: readonly string[],
   definitions: readonly FlagDefinition<Name>[],
-): { flags: ParsedFlags<Name>; written: string[] } {
-  const { flags, positionals, written } = parseArguments(argv, definitions);
+): { flags: ParsedFlags<Name>; written: string[]; repeated: Partial<Record<Name, string[]>> } {
+  const { flags, positionals, written, repeated } = parseArguments(argv, definitions);
   const [stray] = positionals;
   if (stray !== undefined) {
     throw new UsageError("arguments", `unexpected "${stray}": this command takes flags only`);
   }
-  return { flags, written };
+  return { flags, written, repeated };
 }
 
 /**
  * Flags anywhere, and the other words in order (run ids, file paths); `written`: each flag as
- * it was written, dashes and case kept (`-numClients`), as what follows may depend on it.
+ * it was written, dashes and case kept (`-numClients`), as what follows may depend on it. A flag
+ * given twice keeps its last value in `flags`; a repeatable one keeps all of them in `repeated`.
  */
 export function parseArguments<Name extends string>(
   argv: readonly string[],
   definitions: readonly FlagDefinition<Name>[],
-): { flags: ParsedFlags<Name>; positionals: string[]; written: string[] } {
+): {
+  flags: ParsedFlags<Name>;
+  positionals: string[];
+  written: string[];
+  repeated: Partial<Record<Name, string[]>>;
+} {
   const byAlias = new Map<string, FlagDefinition<Name>>();
   for (const definition of definitions) {
     for (const alias of [definition.name, ...definition.aliases]) {
@@ -63,6 +74,7 @@ export function parseArguments<Name extends string>(
   const flags: ParsedFlags<Name> = {};
   const positionals: string[] = [];
   const written: string[] = [];
+  const repeated: Partial<Record<Name, string[]>> = {};
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index] as string;
     const match = /^(--?)([A-Za-z][\w-]*)(?:=(.*))?$/s.exec(argument);
@@ -86,8 +98,10 @@ export function parseArguments<Name extends string>(
     if (value === undefined) throw new UsageError(argument, `"${argument}" needs a value`);
     if (inlineValue === undefined) index += 1;
     flags[definition.name] = value;
+    if (definition.repeatable)
+      repeated[definition.name] = [...(repeated[definition.name] ?? []), value];
   }
-  return { flags, positionals, written };
+  return { flags, positionals, written, repeated };
 }
 
 /**

@@ -34,7 +34,8 @@ afterAll(async () => {
 });
 
 const FLAG_NAMES = RUN_FLAGS.filter(
-  (flag) => !["help", "spec", "out", "results"].includes(flag.name),
+  // Path flags (--out, --junit, --results) have tests of their own below.
+  (flag) => !["help", "spec", "out", "junit", "results"].includes(flag.name),
 );
 
 const WORDS = [
@@ -92,8 +93,8 @@ interface Problem {
  */
 async function problemsOf(argv: string[]): Promise<Problem[] | null> {
   try {
-    const { flags, written } = parseFlagsAsWritten(argv, RUN_FLAGS);
-    await checkedRunInput(flags, written);
+    const { flags, written, repeated } = parseFlagsAsWritten(argv, RUN_FLAGS);
+    await checkedRunInput(flags, written, repeated);
     return null;
   } catch (error) {
     const problems =

@@ -45,7 +45,11 @@ describe("taillab compare", () => {
     // The baseline's point on every row, each with both runs' figures (none missing).
     const p50 = lines.filter((line) => /^2-16-1KiB\s+GET\s+p50 ms/.test(line));
     expect(p50).toHaveLength(1);
-    expect(p50[0]).toMatch(/p50 ms\s+\d[\d.]*\s+\d[\d.]* \([+-]\d+\.\d %\)$/);
+    // Each percentile's change is judged from the two runs' intervals.
+    expect(p50[0]).toMatch(/p50 ms\s+\d[\d.]*\s+\d[\d.]* \([+-]\d+\.\d %, (significant|n\.s\.)\)$/);
+    expect(result.stdout).toContain(
+      "A percentile's change is significant when the two figures' 95 % order-statistic intervals do not overlap",
+    );
     expect(result.stdout).not.toContain("–");
     expect(lines.at(-1)).toBe(
       `run at 8 [${eight}] paired in order with the baseline: differs in clients (8 vs 2)`,

@@ -10,7 +10,7 @@ import { RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
 /** run's flags that compare-modes has no use for: it runs each mode, prints its own table. */
-const RUN_ONLY_FLAGS = ["mode", "out", "verbose", "details"] as const;
+const RUN_ONLY_FLAGS = ["mode", "out", "verbose", "details", "threshold", "junit"] as const;
 type CompareFlagName = Exclude<RunFlagName, (typeof RUN_ONLY_FLAGS)[number]> | "modes";
 
 const COMPARE_FLAGS: readonly FlagDefinition<CompareFlagName>[] = [

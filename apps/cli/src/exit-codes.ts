@@ -9,6 +9,8 @@ export const EXIT = {
   leftovers: 4,
   /** The Kubernetes cluster refused a call or could not be reached (taillab k8s). */
   cluster: 5,
+  /** A threshold of the run failed (--threshold, or the spec's thresholds): k6's code for it. */
+  thresholds: 99,
   /** 128 + SIGINT, as shells report a program stopped by Ctrl-C. */
   interrupted: 130,
 } as const;
@@ -19,5 +21,7 @@ or created; the message names the field); 3 the results library could not be wri
 run did not start (barrier deadline, duplicate index, run aborted); 4 the cleanup left objects,
 open uploads or buckets on the server (the last line says what and why; taillab cleanup RUN
 removes them); 5 the Kubernetes cluster refused a call or could not be reached (one line: the
-server, the call, its reason); 130 stopped by Ctrl-C or SIGTERM (what was measured is kept and
+server, the call, its reason); 99 a threshold failed (--threshold or the spec's "thresholds":
+each is listed as held or failed; an "errors" threshold then judges request errors instead of
+exit 1); 130 stopped by Ctrl-C or SIGTERM (what was measured is kept and
 shown; the run's status is "stopped"). A run that exits non-zero says why in its last line.`;

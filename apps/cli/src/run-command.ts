@@ -32,11 +32,13 @@ import {
   RUN_FLAGS,
   runNameFlag,
   specFromFlags,
+  withThresholdFlags,
   writtenAsS3bench,
   type RunFlags,
 } from "./run-flags.ts";
 import { S3benchPrinter } from "./s3bench-printer.ts";
 import { plural, runVerdict } from "./run-verdict.ts";
+import { formatThresholdLines, judgeThresholds, writeThresholdsJunit } from "./run-thresholds.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
 export const RUN_HELP = `Usage: taillab run [flags]
@@ -56,12 +58,20 @@ ${EXIT_CODES_HELP}
 
 /**
  * What a command line asks `taillab run` for, every field checked; throws the problems.
- * `written`: the flags as the user spelled them (s3bench's names choose s3bench's text).
+ * `written`: the flags as the user spelled them (s3bench's names choose s3bench's text);
+ * `repeated`: every value of the repeatable flags (--threshold).
  */
-export async function checkedRunInput(flags: RunFlags, written: readonly string[]) {
+export async function checkedRunInput(
+  flags: RunFlags,
+  written: readonly string[],
+  repeated: { threshold?: string[] },
+) {
   const secretWarning = await readSecretKeyFlag(flags, "run");
   const shard = shardFlagsOf(flags);
-  const spec = specFromFlags(flags, await readSpecFlag(flags));
+  const spec = withThresholdFlags(
+    specFromFlags(flags, await readSpecFlag(flags)),
+    repeated.threshold,
+  );
   runNameFlag(flags);
   const validSpec = validateRunSpec(spec);
   const sweep = expandSweep(validSpec).length > 1;
@@ -71,14 +81,20 @@ export async function checkedRunInput(flags: RunFlags, written: readonly string[
 }
 
 export async function runCommand(argv: readonly string[]): Promise<number> {
-  const { flags, written } = parseFlagsAsWritten(argv, RUN_FLAGS);
+  const { flags, written, repeated } = parseFlagsAsWritten(argv, RUN_FLAGS);
   if (flags.help) {
     printOut(RUN_HELP);
     return EXIT.ok;
   }
   // Bad input is refused before anything is created, the --out folder included.
-  const { secretWarning, shard, spec, sweep, asS3bench } = await checkedRunInput(flags, written);
+  const { secretWarning, shard, spec, sweep, asS3bench } = await checkedRunInput(
+    flags,
+    written,
+    repeated,
+  );
   if (!shard && typeof flags.out === "string") await checkPathFlag("out", flags.out, "folder");
+  const junitPath = typeof flags.junit === "string" ? flags.junit : null;
+  if (junitPath !== null) await checkPathFlag("junit", junitPath, "file");
   printError(secretWarning);
   if (shard) return runShardCommand(spec, flags, shard);
   const store = await openLibrary(flags.results, "write");
@@ -96,7 +112,13 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
           };
   const { summary, cleanup } = await runWithInterrupts(spec, flags, store, output, shown);
   await output?.finish(summary);
-  const verdict = runVerdict(summary, cleanup);
+  const thresholds = judgeThresholds(summary);
+  if (thresholds.length > 0) {
+    // With --json, stdout holds the summary alone; with s3bench's flags, s3bench's text alone.
+    (flags.json === true || asS3bench ? printError : printOut)(formatThresholdLines(thresholds));
+  }
+  if (junitPath !== null) await writeThresholdsJunit(junitPath, summary, thresholds);
+  const verdict = runVerdict(summary, cleanup, thresholds);
   if (verdict.line) printError(`taillab run: ${verdict.line}\n`);
   return verdict.code;
 }

@@ -293,6 +293,20 @@ export const RUN_FLAGS = [
   },
   { name: "json", aliases: [], takesValue: false, description: "print the summary as JSON" },
   {
+    name: "threshold",
+    aliases: [],
+    takesValue: true,
+    repeatable: true,
+    description:
+      "a condition the run must meet, repeatable: 'GET p99.9<50ms', 'PUT ops/s>800', 'errors<0.1%', 'client-bound=false'; '…@ci': the whole 95 % interval",
+  },
+  {
+    name: "junit",
+    aliases: [],
+    takesValue: true,
+    description: "write the thresholds as JUnit XML to FILE (one test case each)",
+  },
+  {
     name: "out",
     aliases: [],
     takesValue: true,
@@ -355,6 +369,16 @@ export function runNameFlag(flags: Partial<Record<"name", string | true>>): { na
   const problem = runNameProblem(flags.name);
   if (problem !== null) throw new UsageError("name", problem);
   return { name: flags.name.trim() };
+}
+
+/** The spec's own thresholds, then each --threshold, in the order given. */
+export function withThresholdFlags<Spec extends { thresholds?: unknown }>(
+  spec: Spec,
+  flagged: readonly string[] | undefined,
+): Spec {
+  if (!flagged) return spec;
+  const fromSpec = Array.isArray(spec.thresholds) ? spec.thresholds : [];
+  return { ...spec, thresholds: [...fromSpec, ...flagged] };
 }
 
 export const CLI_ACCESS_KEY_VAR = "CLI_ACCESS_KEY_ID";

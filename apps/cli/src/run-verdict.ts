@@ -1,5 +1,5 @@
 import { cleanupLeftNothing, type RunCleanup, type RunSummary } from "@taillab/api";
-import { ErrorCodeCounts } from "@taillab/core";
+import { ErrorCodeCounts, type ThresholdOutcome } from "@taillab/core";
 import { EXIT } from "./exit-codes.ts";
 
 /** Where a run's objects are: its bucket and `<prefix>/<runId>/`. */
@@ -16,9 +16,14 @@ export interface RunVerdict {
 
 /**
  * The exit code of a run and the line that says why: a stop wins (130), then what the cleanup
- * left on the server (4), then request errors (1).
+ * left on the server (4), then failed thresholds (99), then request errors (1), unless an
+ * "errors" threshold judged them.
  */
-export function runVerdict(summary: RunSummary, cleanup: RunCleanup | null): RunVerdict {
+export function runVerdict(
+  summary: RunSummary,
+  cleanup: RunCleanup | null,
+  thresholds: readonly ThresholdOutcome[] = [],
+): RunVerdict {
   const place = {
     bucket: summary.spec.bucket,
     keyPrefix: `${summary.spec.keyPrefix}/${summary.runId}/`,
@@ -44,7 +49,20 @@ export function runVerdict(summary: RunSummary, cleanup: RunCleanup | null): Run
       line: `exit ${EXIT.leftovers}: ${left}${failed ? `; ${failed}` : ""}`,
     };
   }
-  if (failed) return { code: EXIT.requestErrors, line: `exit ${EXIT.requestErrors}: ${failed}` };
+  const failedThresholds = thresholds.filter((outcome) => !outcome.held);
+  if (failedThresholds.length > 0) {
+    const which = failedThresholds.map((outcome) => outcome.threshold.text).join(", ");
+    return {
+      code: EXIT.thresholds,
+      line: `exit ${EXIT.thresholds}: ${plural(failedThresholds.length, "threshold")} of ${thresholds.length} failed: ${which}`,
+    };
+  }
+  const errorsJudged = thresholds.some(({ threshold }) =>
+    ["errorCount", "errorPercent"].includes(threshold.figure.kind),
+  );
+  if (failed && !errorsJudged) {
+    return { code: EXIT.requestErrors, line: `exit ${EXIT.requestErrors}: ${failed}` };
+  }
   return { code: EXIT.ok, line: null };
 }
 

@@ -212,6 +212,22 @@ export const ENGLISH_MESSAGES = {
   cannotConnectCheckUrl: "cannot connect ({{code}}) — check the URL",
   noAnswerCheckUrl: "cannot connect (no answer) — check the URL",
 
+  // Thresholds (core's threshold.ts).
+  thresholdUnreadable:
+    'threshold "{{text}}": expected [OPERATION] FIGURE COMPARISON VALUE, e.g. GET p99.9<50ms, PUT ops/s>800, errors<0.1%, client-bound=false',
+  thresholdOperation:
+    'threshold "{{text}}": unknown operation "{{operation}}"; expected one of {{operations}}',
+  thresholdFigure:
+    'threshold "{{text}}": unknown figure "{{figure}}"; expected p25, p50, p75, p90, p99, p99.9, p99.99, max, mean, ops/s, MB/s, errors or client-bound',
+  thresholdTime:
+    'threshold "{{text}}": expected a time such as 50ms, 1.5s or 800us, got "{{value}}"',
+  thresholdNumber: 'threshold "{{text}}": expected a number, got "{{value}}"',
+  thresholdErrors:
+    'threshold "{{text}}": expected a count or a percentage of requests such as 0.1%, got "{{value}}"',
+  thresholdBoolean: 'threshold "{{text}}": expected client-bound=true or client-bound=false',
+  thresholdWholeInterval:
+    'threshold "{{text}}": @ci (the whole 95 % interval) applies to a percentile only, e.g. GET p99.9<50ms@ci',
+
   // Workload texts.
   weightNotPositive: 'weight "{{text}}" must be greater than 0',
   weightNotNumber: 'weight "{{text}}" is not a number; expected a positive number like 70',

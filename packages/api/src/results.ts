@@ -116,6 +116,43 @@ export const REQUEST_RECORD_FIELDS = Object.keys(
   RequestRecordSchema.shape,
 ) as (keyof RequestRecord)[];
 
+export const PERCENTILE_LEVELS = {
+  p25: 25,
+  p50: 50,
+  p75: 75,
+  p90: 90,
+  p99: 99,
+  p999: 99.9,
+  p9999: 99.99,
+} as const;
+export type PercentileName = keyof typeof PERCENTILE_LEVELS;
+export const PercentileNameSchema = z.enum(
+  Object.keys(PERCENTILE_LEVELS) as [PercentileName, ...PercentileName[]],
+);
+
+/**
+ * A percentile's confidence interval, ms: the values of the order statistics that bound it
+ * (core's percentileRankInterval). null where the requests do not bound it: too few below it for
+ * a lower bound, or too few above it for an upper one (the true figure may be past the slowest).
+ */
+export const PercentileIntervalSchema = z.object({
+  lo: z.number().nullable(),
+  hi: z.number().nullable(),
+});
+export type PercentileInterval = z.infer<typeof PercentileIntervalSchema>;
+
+/** How far each percentile of a set of durations can be trusted. */
+export const PercentileIntervalsSchema = z.object({
+  /** 0.95: the probability each interval holds the true percentile, whatever the distribution. */
+  confidence: z.number().gt(0).lt(1),
+  /** The durations the percentiles are of. */
+  count: z.number().int().min(1),
+  /** The histogram's own precision (±%), beside the statistical interval. */
+  precisionPct: z.number().min(0),
+  byLevel: z.record(PercentileNameSchema, PercentileIntervalSchema),
+});
+export type PercentileIntervals = z.infer<typeof PercentileIntervalsSchema>;
+
 /** Milliseconds, from an HDR histogram of microseconds (3 significant digits). */
 export const LatencyStatsSchema = z.object({
   min: z.number(),
@@ -129,17 +166,10 @@ export const LatencyStatsSchema = z.object({
   max: z.number(),
   mean: z.number(),
   stdev: z.number(),
+  /** Absent in runs recorded before intervals were kept. */
+  intervals: PercentileIntervalsSchema.optional(),
 });
 export type LatencyStats = z.infer<typeof LatencyStatsSchema>;
-export const PERCENTILE_LEVELS = {
-  p25: 25,
-  p50: 50,
-  p75: 75,
-  p90: 90,
-  p99: 99,
-  p999: 99.9,
-  p9999: 99.99,
-} as const;
 
 /** What backup requests cost, per phase (hedged, tied and adaptive modes). */
 export const HedgeSummarySchema = z.object({

@@ -383,6 +383,11 @@ export const RunSpecSchema = strictObject({
     )
     .min(1)
     .optional(),
+  /**
+   * Expressions the run must meet, in k6's habit (`GET p99.9<50ms`, `errors<0.1%`): core's
+   * parseThreshold reads them; `taillab run` exits EXIT.thresholds when one fails.
+   */
+  thresholds: z.array(z.string().max(200)).max(100).optional(),
   /** The embedded testbed, used when there are no endpoints: replicas, latency profile, seed. */
   testbed: TestbedSetupSchema.default({ replicas: 1, profile: "fast", seed: 1 }),
 }).superRefine((spec, context) => {

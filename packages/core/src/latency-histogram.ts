@@ -5,6 +5,8 @@ export type LatencyHistogram = hdr.Histogram;
 /** Microseconds from 1 µs, 3 significant digits (a relative error of at most 0.1 %). */
 const LOWEST_US = 1;
 const SIGNIFICANT_DIGITS = 3;
+/** How far a value read back can be from the one recorded, as a % of it. */
+export const HISTOGRAM_PRECISION_PCT = 100 / 10 ** SIGNIFICANT_DIGITS;
 /**
  * The smallest range HDR allows: a histogram grows (autoResize) to the largest value it records.
  * Sized for an hour up front, each took 94 KB, and a run keeps three per operation and second:

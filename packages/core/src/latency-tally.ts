@@ -4,14 +4,18 @@ import {
   type IntervalStats,
   type LatencyStats,
   type LivePercentiles,
+  type PercentileIntervals,
+  type PercentileName,
 } from "@taillab/api";
 import {
+  HISTOGRAM_PRECISION_PCT,
   createLatencyHistogram,
   decodeHistogram,
   encodeHistogram,
   recordLatencyUs,
   type LatencyHistogram,
 } from "./latency-histogram.ts";
+import { PERCENTILE_CONFIDENCE, percentileRankInterval } from "./percentile-interval.ts";
 
 /**
  * Durations of one kind (µs): an HDR histogram for the percentiles, beside the exact count, sum,
@@ -97,8 +101,6 @@ function toMs(valueUs: number): number {
   return Math.round(valueUs) / US_PER_MS;
 }
 
-type PercentileName = keyof typeof PERCENTILE_LEVELS;
-
 /**
  * The tally's value at each named level of PERCENTILE_LEVELS, ms. A percentile query only walks
  * the counts; HDR's mean and standard deviation make an object per recorded value, which a live
@@ -124,6 +126,34 @@ export function tallyStatsMs(tally: LatencyTally): LatencyStats | null {
     max: toMs(tally.maxUs),
     mean: toMs(tally.sumUs / tally.count),
     stdev: toMs(tally.histogram.stdDeviation),
+    intervals: tallyIntervalsMs(tally),
+  };
+}
+
+/**
+ * The value (µs) of the rank-th fastest duration, within the histogram's precision. HDR rounds
+ * a percentile's count up, so asking half a rank below lands on the rank itself despite the
+ * floating point.
+ */
+function tallyValueAtRankUs(tally: LatencyTally, rank: number): number {
+  return tallyPercentileUs(tally, (100 * (rank - 0.5)) / tally.count);
+}
+
+/** Each percentile's confidence interval, ms (core's percentileRankInterval). */
+function tallyIntervalsMs(tally: LatencyTally): PercentileIntervals {
+  const byLevel = {} as PercentileIntervals["byLevel"];
+  for (const name of ALL_PERCENTILES) {
+    const ranks = percentileRankInterval(tally.count, PERCENTILE_LEVELS[name]);
+    byLevel[name] = {
+      lo: ranks.low === null ? null : toMs(tallyValueAtRankUs(tally, ranks.low)),
+      hi: ranks.high === null ? null : toMs(tallyValueAtRankUs(tally, ranks.high)),
+    };
+  }
+  return {
+    confidence: PERCENTILE_CONFIDENCE,
+    count: tally.count,
+    precisionPct: HISTOGRAM_PRECISION_PCT,
+    byLevel,
   };
 }
 

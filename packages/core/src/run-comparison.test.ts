@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { compareRuns } from "./run-comparison.ts";
-import { phaseFixture, pointFixture, runFixture } from "./test-support/run-summary-fixture.ts";
+import {
+  phaseFixture,
+  pointFixture,
+  runFixture,
+  statsFrom,
+} from "./test-support/run-summary-fixture.ts";
 
 const small = { clients: 1, samples: 256, objectSizeBytes: 4096 };
 const large = { clients: 1, samples: 256, objectSizeBytes: 65536 };
@@ -78,12 +83,12 @@ describe("compareRuns", () => {
 
   it("leaves missing cells null", () => {
     expect(comparison.rows[2]!.cells.p99Ms).toEqual([
-      { value: 60, delta: 0, deltaPct: 0 },
-      { value: null, delta: null, deltaPct: null },
+      { value: 60, delta: 0, deltaPct: 0, significant: null },
+      { value: null, delta: null, deltaPct: null, significant: null },
     ]);
     expect(comparison.rows[3]!.cells.p99Ms).toEqual([
-      { value: null, delta: null, deltaPct: null },
-      { value: 90, delta: null, deltaPct: null },
+      { value: null, delta: null, deltaPct: null, significant: null },
+      { value: 90, delta: null, deltaPct: null, significant: null },
     ]);
   });
 
@@ -94,7 +99,7 @@ describe("compareRuns", () => {
     const put = reversed.rows.find(
       (row) => row.op === "PUT" && row.params.clients === 1 && row.params.objectSizeBytes === 4096,
     )!;
-    expect(put.cells.p50Ms[0]).toEqual({ value: 10, delta: 2, deltaPct: 25 });
+    expect(put.cells.p50Ms[0]).toEqual({ value: 10, delta: 2, deltaPct: 25, significant: null });
   });
 
   it("rejects an empty list and a baseline out of range", () => {
@@ -183,8 +188,54 @@ describe("compareRuns pairing", () => {
       { param: "clients", values: [8], baselineValues: [2] },
     ]);
     expect(comparison.rows[0]!.cells.p50Ms).toEqual([
-      { value: 80, delta: 60, deltaPct: 300 },
-      { value: 20, delta: 0, deltaPct: 0 },
+      { value: 80, delta: 60, deltaPct: 300, significant: null },
+      { value: 20, delta: 0, deltaPct: 0, significant: null },
     ]);
+  });
+});
+
+describe("compareRuns significance", () => {
+  /** A GET phase whose p99 is `p99` with its interval [lo, hi]; the other levels alike. */
+  function withP99(runId: string, p99: number, lo: number | null, hi: number | null) {
+    const stats = { ...statsFrom(p99 / 3), p99 };
+    const interval = { lo, hi };
+    const byLevel = { p25: interval, p50: interval, p75: interval, p90: interval } as const;
+    return runFixture(runId, [
+      pointFixture(small, [
+        phaseFixture("GET", p99 / 3, {
+          latencyMs: {
+            ...stats,
+            intervals: {
+              confidence: 0.95,
+              count: 256,
+              precisionPct: 0.1,
+              byLevel: { ...byLevel, p99: interval, p999: interval, p9999: interval },
+            },
+          },
+        }),
+      ]),
+    ]);
+  }
+
+  it.each([
+    ["intervals apart: significant", withP99("b", 30, 25, 35), true],
+    ["intervals overlapping: not significant", withP99("b", 22, 19, 26), false],
+    [
+      "an interval open above reaching the baseline's: not significant",
+      withP99("b", 40, 24, null),
+      false,
+    ],
+    [
+      "a run without intervals: not judged",
+      runFixture("b", [pointFixture(small, [phaseFixture("GET", 3)])]),
+      null,
+    ],
+  ])("%s", (_case, other, significant) => {
+    const comparison = compareRuns([withP99("a", 20, 18, 24), other]);
+    const [baseline, cell] = comparison.rows[0]!.cells.p99Ms;
+    expect(baseline?.significant).toBeNull();
+    expect(cell?.significant).toBe(significant);
+    // Figures other than percentiles are never judged.
+    expect(comparison.rows[0]!.cells.opsPerSec[1]?.significant).toBeNull();
   });
 });

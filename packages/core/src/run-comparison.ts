@@ -1,4 +1,12 @@
-import type { Operation, PhaseSummary, RunPointParams, RunSummary } from "@taillab/api";
+import type {
+  Operation,
+  PercentileInterval,
+  PercentileName,
+  PhaseSummary,
+  RunPointParams,
+  RunSummary,
+} from "@taillab/api";
+import { percentileDifferenceSignificant } from "./percentile-difference.ts";
 import { pairWithBaseline, type RunPairing } from "./point-pairing.ts";
 
 export type ComparisonMetric =
@@ -82,6 +90,29 @@ export interface ComparisonCell {
   delta: number | null;
   /** delta as a % of the baseline value; null when the baseline value is 0. */
   deltaPct: number | null;
+  /**
+   * A latency percentile's difference from the baseline is beyond chance (core's
+   * PERCENTILE_DIFFERENCE_METHOD); null for other figures, the baseline itself, and runs
+   * recorded without intervals.
+   */
+  significant: boolean | null;
+}
+
+/** The latency percentile behind a metric, for the ones whose difference can be judged. */
+const METRIC_PERCENTILE: Partial<Record<ComparisonMetric, PercentileName>> = {
+  p50Ms: "p50",
+  p90Ms: "p90",
+  p99Ms: "p99",
+  p999Ms: "p999",
+  p9999Ms: "p9999",
+};
+
+function metricInterval(
+  phase: PhaseSummary | undefined,
+  metric: ComparisonMetric,
+): PercentileInterval | undefined {
+  const percentile = METRIC_PERCENTILE[metric];
+  return percentile ? phase?.latencyMs?.intervals?.byLevel[percentile] : undefined;
 }
 
 export interface ComparisonRow {
@@ -161,9 +192,16 @@ export function compareRuns(summaries: readonly RunSummary[], baselineIndex = 0)
         const baseValue = baseline ? comparisonMetricValue(baseline.phase, metric) : null;
         return [
           metric,
-          located.map((entry) =>
-            cell(entry ? comparisonMetricValue(entry.phase, metric) : null, baseValue),
-          ),
+          located.map((entry, index) => ({
+            ...cell(entry ? comparisonMetricValue(entry.phase, metric) : null, baseValue),
+            significant:
+              index === baselineIndex
+                ? null
+                : percentileDifferenceSignificant(
+                    metricInterval(baseline?.phase, metric),
+                    metricInterval(entry?.phase, metric),
+                  ),
+          })),
         ];
       }),
     ) as Record<ComparisonMetric, ComparisonCell[]>;
@@ -177,7 +215,7 @@ export function compareRuns(summaries: readonly RunSummary[], baselineIndex = 0)
   return { baselineIndex, runIds: summaries.map((summary) => summary.runId), pairings, rows };
 }
 
-function cell(value: number | null, baseline: number | null): ComparisonCell {
+function cell(value: number | null, baseline: number | null): Omit<ComparisonCell, "significant"> {
   if (value === null || baseline === null) return { value, delta: null, deltaPct: null };
   const delta = value - baseline;
   return { value, delta, deltaPct: baseline !== 0 ? (delta / baseline) * 100 : null };

@@ -13,6 +13,7 @@ import { parseKeyChoice } from "./key-chooser.ts";
 import { parseOperationMix } from "./operation-mix.ts";
 import { parseRangeChoice } from "./range-choice.ts";
 import { parseSizeDistribution } from "./size-distribution.ts";
+import { parseThreshold } from "./threshold.ts";
 import type { TextParseResult } from "./workload-text.ts";
 
 export type RunSpecParseResult = { ok: true; spec: RunSpec } | { ok: false; errors: FieldError[] };
@@ -24,8 +25,17 @@ export function parseRunSpec(input: unknown): RunSpecParseResult {
     ...credentialErrors(parsed.value),
     ...endpointErrors(parsed.value),
     ...workloadErrors(parsed.value),
+    ...thresholdErrors(parsed.value),
   ];
   return errors.length > 0 ? { ok: false, errors } : { ok: true, spec: parsed.value };
+}
+
+/** Each threshold, read by the parser that will judge the run by it. */
+function thresholdErrors(spec: RunSpec): FieldError[] {
+  return (spec.thresholds ?? []).flatMap((text, index) => {
+    const parsed = parseThreshold(text);
+    return parsed.ok ? [] : [fieldError(`thresholds[${index}]`, parsed.reason)];
+  });
 }
 
 /** Env references may name credential variables only (see credential-variables.ts in api). */

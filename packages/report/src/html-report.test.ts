@@ -368,7 +368,9 @@ describe("renderRunReport", () => {
   it("marks a p99.9 drawn from fewer than 1 000 requests as the max it is", () => {
     const short = renderRunReport(syntheticRun({ spec: { samples: [500] } }), { language: "en" });
     expect(short).toContain("p99.9 needs ≥ 1,000 requests");
-    expect(short).toMatch(/<td class="num">[\d,.]+\*<\/td>/);
+    // Its interval is open above: the true p99.9 may be past the slowest of 500.
+    expect(short).toMatch(/<td class="num">[\d,.]+\* \[[\d,.]+, ∞\]<\/td>/);
+    expect(short).toContain("p99.9 from 500 requests rests on 0");
     const long = renderRunReport(syntheticRun({ spec: { samples: [2000] } }), { language: "en" });
     expect(long).not.toContain("p99.9 needs");
   });
@@ -437,6 +439,13 @@ describe("renderComparisonReport", () => {
     // 1 client only in the baseline, 16 only in the other run: both get a missing cell.
     expect(page).toContain("—");
     expect(page).toMatch(/class="delta delta-(better|worse)"/);
+    // Each percentile's change is judged from the intervals, and the method is said.
+    expect(page).toMatch(/<span class="significance" data-significant="(true|false)">/);
+    expect(page).toContain(
+      language === "en"
+        ? "95 % order-statistic intervals do not overlap"
+        : "95 % 顺序统计量置信区间互不重叠",
+    );
     const all = ids(page);
     expect(new Set(all).size).toBe(all.length);
     // A ladder and a CDF per point and operation (DELETE left out): 3 points × 2 operations;

@@ -415,9 +415,21 @@ function comparisonCell(
   const delta =
     cell.delta === 0 ? "±0" : `${formatSigned(formatMetric(metric, cell.delta), cell.delta)}${pct}`;
   const tone = deltaClass(cell, better);
+  const judged =
+    cell.significant === null
+      ? ""
+      : markup`<span class="significance" data-significant="${String(cell.significant)}">${cell.significant ? messages.significant : messages.notSignificant}</span>`;
   return markup`<td class="num">
-    ${value}<span class="delta${tone ? ` ${tone}` : ""}">${delta}</span>
+    ${value}<span class="delta${tone ? ` ${tone}` : ""}">${delta}</span>${judged}
   </td>`;
+}
+
+/** How a percentile's change was judged, when any was. */
+function significanceNote(messages: ReportMessages, comparison: RunComparison): SafeHtml | "" {
+  const judged = comparison.rows.some((row) =>
+    row.cells.p99Ms.some((cell) => cell.significant !== null),
+  );
+  return judged ? markup`<p class="note">${messages.significanceNote}</p>` : "";
 }
 
 /** A run's name (or id), numbered when two runs being compared share it. */
@@ -633,7 +645,7 @@ export function renderComparisonReport(
       id: "side-by-side",
       title: messages.comparisonTable,
       body: markup`<p class="note">${messages.comparisonIntro}</p>
-        ${pairingNotes(messages, inputs, comparison)}${comparisonTables(messages, inputs, comparison)}`,
+        ${pairingNotes(messages, inputs, comparison)}${significanceNote(messages, comparison)}${comparisonTables(messages, inputs, comparison)}`,
     },
   ];
   if (ladders.length > 0)

@@ -13,3 +13,5 @@ export * from "./distributed-text.ts";
 export * from "./palette.ts";
 export type { CjkFont } from "./report-page.ts";
 export * from "./client-health-text.ts";
+export * from "./percentile-interval-text.ts";
+export * from "./junit-xml.ts";

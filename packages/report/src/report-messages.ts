@@ -153,6 +153,10 @@ export interface ReportMessages {
   };
   /** Under a table whose p99.9 of some phase is marked * (fewer than 1 000 answered requests). */
   p999Note: string;
+  /** What the [lo, hi] beside each percentile is. */
+  intervalNote: (confidencePct: number, precisionPct: number) => string;
+  /** `GET p99.9 from 4,000 requests rests on 4`. */
+  restsOn: (op: string, percentile: string, count: number, beyond: number) => string;
   maxColumn: string;
 
   latency: string;
@@ -237,6 +241,10 @@ export interface ReportMessages {
   metric: string;
   delta: string;
   missing: string;
+  /** Beside a percentile's change: whether it is beyond chance, and how that was judged. */
+  significant: string;
+  notSignificant: string;
+  significanceNote: string;
   metricNames: Record<string, string>;
   specComparison: string;
   cdfComparisonTitle: string;
@@ -388,6 +396,10 @@ const en: ReportMessages = {
   missedStarts: `Missed starts (> ${MISSED_START_TOLERANCE_MS} ms late)`,
   p999Note:
     "* p99.9 needs ≥ 1,000 requests. A phase marked * answered fewer, so its p99.9 is its slowest request (the max), not a tail estimate.",
+  intervalNote: (confidencePct, precisionPct) =>
+    `[lo, hi] beside a percentile: its ${confidencePct} % confidence interval from order statistics (distribution-free; 0 or ∞ where the requests do not bound it); the histogram adds ±${precisionPct} %.`,
+  restsOn: (op, percentile, count, beyond) =>
+    `${op} ${percentile} from ${formatInteger(count)} requests rests on ${formatInteger(beyond)}`,
   openLoopNote:
     "Open loop: latencies count from each request's scheduled start (no coordinated omission); service times count from the actual send.",
   clientQueueRow: (percentile) => `Client queue ${percentile} (ms)`,
@@ -536,6 +548,10 @@ const en: ReportMessages = {
   metric: "Metric",
   delta: "Δ",
   missing: "—",
+  significant: "significant",
+  notSignificant: "n.s.",
+  significanceNote:
+    "A percentile's change is significant when the two runs' 95 % order-statistic intervals do not overlap; n.s.: not significant (within chance).",
   metricNames: {
     p50Ms: "Latency p50 (ms)",
     p90Ms: "Latency p90 (ms)",
@@ -700,6 +716,10 @@ const zhCN: ReportMessages = {
   missedStarts: `未按时发出的请求(晚于 ${MISSED_START_TOLERANCE_MS} ms)`,
   p999Note:
     "* p99.9 需要至少 1,000 个请求。标 * 的阶段成功请求不足 1,000 个，其 p99.9 就是最慢的请求（最大值），而不是尾延迟的估计。",
+  intervalNote: (confidencePct, precisionPct) =>
+    `百分位旁的 [下限, 上限]:由顺序统计量得出的 ${confidencePct} % 置信区间(不依赖分布;请求数不足以界定时写作 0 或 ∞);直方图本身另有 ±${precisionPct} % 的精度。`,
+  restsOn: (op, percentile, count, beyond) =>
+    `${op} 的 ${percentile} 来自 ${formatInteger(count)} 个请求,仅由其中最慢的 ${formatInteger(beyond)} 个决定`,
   openLoopNote:
     "开环负载:延迟从每个请求的计划发送时刻算起(避免协调遗漏);服务时间从实际发送时刻算起。",
   clientQueueRow: (percentile) => `客户端排队 ${percentile} (ms)`,
@@ -845,6 +865,10 @@ const zhCN: ReportMessages = {
   metric: "指标",
   delta: "差值",
   missing: "—",
+  significant: "显著",
+  notSignificant: "不显著",
+  significanceNote:
+    "百分位的变化在两次运行的 95 % 顺序统计量置信区间互不重叠时为显著；不显著表示变化在随机波动范围内。",
   metricNames: {
     p50Ms: "延迟 p50 (ms)",
     p90Ms: "延迟 p90 (ms)",

@@ -74,6 +74,7 @@ tr.group-start th,tr.group-start td{border-top:2px solid #a9b4bf}
 td.delta-better,span.delta-better{color:var(--good)}
 td.delta-worse,span.delta-worse{color:var(--bad)}
 .delta{display:block;font-size:.85rem}
+.significance{display:block;font-size:.8rem;color:var(--muted)}
 tr.differs th{color:var(--accent)}
 details.fold>summary{cursor:pointer;list-style-position:outside;margin-left:1.2rem}
 details.fold>summary h2{display:inline-block;width:calc(100% - 1rem);margin-top:2rem}

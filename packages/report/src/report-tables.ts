@@ -1,3 +1,4 @@
+import { fewBeyondLevels, formatIntervalMs, percentileLabel } from "./percentile-interval-text.ts";
 import {
   PERCENTILE_LEVELS,
   isTiedMode,
@@ -211,7 +212,10 @@ const LATENCY_PERCENTILES = (
 ).sort(([, a], [, b]) => b - a);
 
 /** A figure of a time (ms), or "—" where the phase has none (no success, an older run). */
-function msOrDash(stats: LatencyStats | null, pick: keyof LatencyStats): string {
+function msOrDash(
+  stats: LatencyStats | null,
+  pick: Exclude<keyof LatencyStats, "intervals">,
+): string {
   return stats ? formatMs(stats[pick]) : "—";
 }
 
@@ -273,9 +277,11 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
     row(messages.latencyMax, (phase) => msOrDash(phase.latencyMs, "max"), true),
     // p99.99 down to p25, the order of s3bench's table.
     ...LATENCY_PERCENTILES.map(([key, level]) =>
-      row(messages.latencyRow(`p${level}`), (phase) =>
-        key === "p999" ? p999Text(phase) : msOrDash(phase.latencyMs, key),
-      ),
+      row(messages.latencyRow(`p${level}`), (phase) => {
+        const figure = key === "p999" ? p999Text(phase) : msOrDash(phase.latencyMs, key);
+        const interval = phase.latencyMs?.intervals?.byLevel[key];
+        return interval ? `${figure} ${formatIntervalMs(interval)}` : figure;
+      }),
     ),
     row(messages.latencyMin, (phase) => msOrDash(phase.latencyMs, "min")),
     row(messages.latencyMean, (phase) => msOrDash(phase.latencyMs, "mean")),
@@ -305,7 +311,19 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
       </table>
     </div>
     ${openLoop ? markup`<p class="note">${messages.openLoopNote}</p>` : ""}
-    ${point.finished ? "" : markup`<p class="note">${messages.pointStopped}</p>`}${p999Note(messages, phases)}`;
+    ${point.finished ? "" : markup`<p class="note">${messages.pointStopped}</p>`}${p999Note(messages, phases)}${intervalNote(messages, phases)}`;
+}
+
+/** What the bracketed intervals are, and each phase's percentiles that rest on few requests. */
+function intervalNote(messages: ReportMessages, phases: readonly PhaseSummary[]): SafeHtml | "" {
+  const intervals = phases.find((phase) => phase.latencyMs?.intervals)?.latencyMs?.intervals;
+  if (!intervals) return "";
+  const few = phases.flatMap((phase) =>
+    fewBeyondLevels(phase.latencyMs).map(({ name, count, beyond }) =>
+      messages.restsOn(messages.opNames[phase.op], percentileLabel(name), count, beyond),
+    ),
+  );
+  return markup`<p class="note">${messages.intervalNote(intervals.confidence * 100, intervals.precisionPct)}${few.length > 0 ? ` ${few.join("; ")}.` : ""}</p>`;
 }
 
 /** Where the slowest 1 % and 0.1 % of a phase's requests spent their time. */

@@ -214,6 +214,23 @@ describe("mode comparison text", () => {
     );
   });
 
+  it("says how each mode's tail changed against the first, within the intervals, and at what cost", () => {
+    const spec = { clients: [1], samples: [4000] };
+    // 1 % of requests stall 1 s without backups; hedged, none does.
+    const normal = syntheticRun({ ops: ["GET"], spec, stallsPerPhase: 40, seed: 3 }).summary;
+    const hedged = syntheticRun({ ops: ["GET"], spec, stallsPerPhase: 0, seed: 4, mode: "hedged" });
+    const text = formatModeComparison([normal, hedged.summary]);
+    expect(text).toContain(
+      "Against normal (significant: the two figures' 95 % order-statistic intervals do not overlap):",
+    );
+    const extra = hedged.summary.points[0]!.phases[0]!.hedge!.extraPct.toFixed(2);
+    expect(text).toMatch(
+      new RegExp(
+        `\\n  hedged GET: p99\\.9 −\\d+\\.\\d % \\[[−+]\\d+\\.\\d, [−+]\\d+\\.\\d\\] significant, p99 [−+]\\d+\\.\\d % \\[[^\\]]+\\] (significant|n\\.s\\.); for \\+${extra.replace(".", "\\.")} % requests\\n`,
+      ),
+    );
+  });
+
   it("says nothing of the work of runs recorded before the testbed counted it", () => {
     const { summary } = syntheticRun({ ops: ["GET"], requestsPerPhase: 100 });
     const old = { ...summary, testbed: [{ url: "u", received: 1, completed: 1, aborted: 0 }] };

@@ -1,6 +1,10 @@
 import { clientHealthLines, coordinatedOmissionLines } from "./client-health-text.ts";
+import { percentileIntervalLines, percentileLabel } from "./percentile-interval-text.ts";
 import {
+  compareRuns,
   MISSED_START_TOLERANCE_MS,
+  PERCENTILE_DIFFERENCE_METHOD,
+  percentileChangeRangePct,
   serverAndStall,
   valueRange,
   type ParamDifference,
@@ -67,6 +71,7 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
           `${word} times Min:         ${seconds(latency.min)}`,
         ]
       : [`${word} times: none (no request succeeded)`]),
+    ...percentileIntervalLines(phase.op, latency),
     ...timelineLines(phase),
     ...hedgeLines(phase),
     ...clientHealthLines(phase),
@@ -259,7 +264,53 @@ export function formatModeComparison(summaries: readonly RunSummary[]): string {
         ]),
     ),
   );
-  return formatTable([header, ...rows]) + serverWorkText(summaries);
+  return formatTable([header, ...rows]) + modeVerdictText(summaries) + serverWorkText(summaries);
+}
+
+const signedPct = (value: number) => `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(1)}`;
+
+/**
+ * One line per mode run against the first and per operation: how its p99 and p99.9 changed, the
+ * range of change both intervals allow, whether that is beyond chance, and for what extra
+ * requests: `hedged GET: p99.9 −68.0 % [−74.1, −61.2] significant, p99 −3.1 % [−9.0, +2.9] n.s.;
+ * for +2.90 % requests`.
+ */
+function modeVerdictText(summaries: readonly RunSummary[]): string {
+  if (summaries.length < 2) return "";
+  const comparison = compareRuns(summaries, 0);
+  const lines = comparison.rows
+    .filter((row) => row.op !== "DELETE")
+    .flatMap((row) =>
+      summaries.slice(1).flatMap((summary, offset) => {
+        const runIndex = offset + 1;
+        const pointIndex = row.pointIndexes[runIndex];
+        const baseIndex = row.pointIndexes[0];
+        if (pointIndex === null || pointIndex === undefined || baseIndex === null) return [];
+        const phaseOf = (run: RunSummary, index: number | null | undefined) =>
+          run.points[index ?? -1]?.phases.find((phase) => phase.op === row.op);
+        const base = phaseOf(summaries[0] as RunSummary, baseIndex);
+        const other = phaseOf(summary, pointIndex);
+        const parts = (["p999", "p99"] as const).flatMap((name) => {
+          const cell = row.cells[name === "p999" ? "p999Ms" : "p99Ms"][runIndex];
+          const baseInterval = base?.latencyMs?.intervals?.byLevel[name];
+          const otherInterval = other?.latencyMs?.intervals?.byLevel[name];
+          if (!cell || cell.deltaPct === null || !baseInterval || !otherInterval) return [];
+          const range = percentileChangeRangePct(baseInterval, otherInterval);
+          const end = (value: number | null, open: string) =>
+            value === null ? open : signedPct(value);
+          return [
+            `${percentileLabel(name)} ${signedPct(cell.deltaPct)} % [${end(range.lo, "−100")}, ${end(range.hi, "∞")}] ${cell.significant ? "significant" : "n.s."}`,
+          ];
+        });
+        if (parts.length === 0) return [];
+        const extra = other?.hedge?.extraPct ?? 0;
+        return [
+          `${summary.mode} ${row.op}: ${parts.join(", ")}; for +${extra.toFixed(2)} % requests`,
+        ];
+      }),
+    );
+  if (lines.length === 0) return "";
+  return `\nAgainst ${summaries[0]?.mode} (significant: ${PERCENTILE_DIFFERENCE_METHOD}):\n${lines.map((line) => `  ${line}`).join("\n")}\n`;
 }
 
 /**
@@ -317,11 +368,23 @@ export function formatRunComparison(
         if (cell.value === null) return "–";
         const value = Number.isInteger(cell.value) ? String(cell.value) : cell.value.toFixed(3);
         if (index === comparison.baselineIndex || cell.deltaPct === null) return value;
-        return `${value} (${cell.deltaPct >= 0 ? "+" : ""}${cell.deltaPct.toFixed(1)} %)`;
+        const verdict =
+          cell.significant === null ? "" : cell.significant ? ", significant" : ", n.s.";
+        return `${value} (${cell.deltaPct >= 0 ? "+" : ""}${cell.deltaPct.toFixed(1)} %${verdict})`;
       }),
     ]),
   );
-  const notes = formatPairingNotes(comparison, runNames);
+  const judged = comparison.rows.some((row) =>
+    row.cells.p99Ms.some((cell) => cell.significant !== null),
+  );
+  const notes = [
+    ...(judged
+      ? [
+          `A percentile's change is significant when ${PERCENTILE_DIFFERENCE_METHOD}; n.s.: not significant.`,
+        ]
+      : []),
+    ...formatPairingNotes(comparison, runNames),
+  ];
   const table = formatTable([header, ...rows]);
   return notes.length > 0 ? `${table}${notes.join("\n")}\n` : table;
 }

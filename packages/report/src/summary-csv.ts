@@ -1,9 +1,11 @@
-import type {
-  LatencyStats,
-  PhaseSummary,
-  PointSummary,
-  RunSummary,
-  TailBreakdown,
+import {
+  PERCENTILE_LEVELS,
+  type PercentileName,
+  type LatencyStats,
+  type PhaseSummary,
+  type PointSummary,
+  type RunSummary,
+  type TailBreakdown,
 } from "@taillab/api";
 import { serverAndStall } from "@taillab/core";
 import { csvRow, UTF8_BOM, type CsvValue } from "./csv.ts";
@@ -49,6 +51,32 @@ function figureColumns(
     name: `${label} ${ordinal} %ile (ms)`,
     value: (row) => figure(row.phase)?.[level],
   }));
+}
+
+/**
+ * Each latency percentile's 95 % interval (empty in runs recorded before intervals were kept):
+ * an end the requests do not bound is 0 below and "inf" above, as spreadsheets and pandas read it.
+ */
+function intervalColumns(): Column[] {
+  const intervals = (row: SummaryRow) => row.phase.latencyMs?.intervals;
+  return [
+    { name: "Histogram Precision (%)", value: (row) => intervals(row)?.precisionPct },
+    ...(Object.keys(PERCENTILE_LEVELS) as PercentileName[]).reverse().flatMap((name): Column[] => {
+      // Every level TailLab reports ends in "th": 25th … 99.99th, as s3bench names them.
+      const label = `${PERCENTILE_LEVELS[name]}th %ile`;
+      const interval = (row: SummaryRow) => intervals(row)?.byLevel[name];
+      return [
+        {
+          name: `${label} 95% Low (ms)`,
+          value: (row) => interval(row) && (interval(row)?.lo ?? 0),
+        },
+        {
+          name: `${label} 95% High (ms)`,
+          value: (row) => interval(row) && (interval(row)?.hi ?? "inf"),
+        },
+      ];
+    }),
+  ];
 }
 
 /**
@@ -117,6 +145,7 @@ const COLUMNS: readonly Column[] = [
   { name: "Min (ms)", value: (row) => row.phase.latencyMs?.min },
   { name: "Mean (ms)", value: (row) => row.phase.latencyMs?.mean },
   { name: "Stdev (ms)", value: (row) => row.phase.latencyMs?.stdev },
+  ...intervalColumns(),
   { name: "Steady Throughput (MB/s)", value: (row) => row.phase.steady?.throughputMBps },
   { name: "Steady Operations per Second", value: (row) => row.phase.steady?.opsPerSec },
   { name: "Steady Window (s)", value: (row) => secondsOf(row.phase.steady?.durationMs) },

@@ -52,3 +52,4 @@ export {
   type ListingFault,
 } from "./hostile-listing-server.ts";
 export { startS3rver, type S3rverServer } from "./s3rver-server.ts";
+export { readJunitXml, type JunitCase } from "./junit-shape.ts";

@@ -188,6 +188,18 @@ const CHINESE: Record<MessageCode, string> = {
   cannotConnectCheckUrl: "无法连接（{{code}}）——请检查地址",
   noAnswerCheckUrl: "无法连接（没有应答）——请检查地址",
 
+  thresholdUnreadable:
+    "阈值“{{text}}”：应为 [操作] 指标 比较符 数值，例如 GET p99.9<50ms、PUT ops/s>800、errors<0.1%、client-bound=false",
+  thresholdOperation: "阈值“{{text}}”：未知操作“{{operation}}”；应为以下之一：{{operations}}",
+  thresholdFigure:
+    "阈值“{{text}}”：未知指标“{{figure}}”；应为 p25、p50、p75、p90、p99、p99.9、p99.99、max、mean、ops/s、MB/s、errors 或 client-bound",
+  thresholdTime: "阈值“{{text}}”：应为时间，例如 50ms、1.5s 或 800us，实际是“{{value}}”",
+  thresholdNumber: "阈值“{{text}}”：应为数字，实际是“{{value}}”",
+  thresholdErrors: "阈值“{{text}}”：应为请求数或请求的百分比，例如 0.1%，实际是“{{value}}”",
+  thresholdBoolean: "阈值“{{text}}”：应为 client-bound=true 或 client-bound=false",
+  thresholdWholeInterval:
+    "阈值“{{text}}”：@ci（整个 95 % 置信区间）只适用于百分位，例如 GET p99.9<50ms@ci",
+
   weightNotPositive: "权重“{{text}}”必须大于 0",
   weightNotNumber: "权重“{{text}}”不是数字；应为正数，例如 70",
   mixEmpty: "操作组合为空；应为带权重的操作，例如 get:70,put:20,delete:5,list:5",

@@ -83,11 +83,13 @@ describe("compare model", () => {
       value: get(normal).latencyMs!.p999,
       ratio: 1,
       verdict: null,
+      significant: null,
     });
     const p50 = rows[1]!.figures.p50Ms;
     expect(p50.value).toBe(get(hedged).latencyMs!.p50);
     expect(p50.ratio).toBeCloseTo(get(hedged).latencyMs!.p50 / get(normal).latencyMs!.p50, 9);
     expect(p50.verdict).toBe("better");
+    expect(typeof p50.significant).toBe("boolean");
     expect(rows[2]!.figures.p50Ms.verdict).toBe("worse");
     // Throughput: higher is better.
     expect(rows[1]!.figures.opsPerSec.verdict).toBe(
@@ -103,7 +105,12 @@ describe("compare model", () => {
     const comparison = compareRuns(runs.map((run) => run.detail.summary));
     const rows = compareTableRows(comparison, runs, rowKey(comparison.rows[0]!));
     expect(rows.map((row) => row.present)).toEqual([true, false]);
-    expect(rows[1]!.figures.p999Ms).toEqual({ value: null, ratio: null, verdict: null });
+    expect(rows[1]!.figures.p999Ms).toEqual({
+      value: null,
+      ratio: null,
+      verdict: null,
+      significant: null,
+    });
   });
 });
 

@@ -83,6 +83,8 @@ export interface ComparedFigure {
   /** value ÷ the baseline's value; null where either is missing or the baseline's is 0. */
   ratio: number | null;
   verdict: Verdict | null;
+  /** A percentile's change is beyond chance (core's compareRuns); null where it is not judged. */
+  significant: boolean | null;
 }
 
 export interface CompareTableRow {
@@ -107,14 +109,16 @@ function comparedFigure(
   metric: ComparisonMetric,
   isBaseline: boolean,
 ): ComparedFigure {
-  if (!cell || cell.value === null) return { value: null, ratio: null, verdict: null };
+  if (!cell || cell.value === null) {
+    return { value: null, ratio: null, verdict: null, significant: null };
+  }
   const ratio = cell.deltaPct === null ? null : 1 + cell.deltaPct / 100;
   let verdict: Verdict | null = null;
   if (cell.delta !== null && !isBaseline) {
     const improved = BETTER.get(metric) === "lower" ? cell.delta < 0 : cell.delta > 0;
     verdict = cell.delta === 0 ? "same" : improved ? "better" : "worse";
   }
-  return { value: cell.value, ratio, verdict };
+  return { value: cell.value, ratio, verdict, significant: cell.significant };
 }
 
 /** One line of the all-points table: a point and phase, one figure per run. */

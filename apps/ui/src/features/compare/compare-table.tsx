@@ -60,6 +60,7 @@ export function FigureCell({
   format: (value: number) => string;
   isBaseline: boolean;
 }) {
+  const { t } = useTranslation("compare");
   if (figure.value === null) return <td className="number muted">–</td>;
   return (
     <td
@@ -71,6 +72,11 @@ export function FigureCell({
       {!isBaseline && figure.ratio !== null ? (
         <span className={`ratio ${figure.verdict ?? ""}`.trim()} data-verdict={figure.verdict}>
           ×{formatFixed(figure.ratio, 2)}
+        </span>
+      ) : null}
+      {!isBaseline && figure.significant !== null ? (
+        <span className="significance muted" data-significant={figure.significant}>
+          {figure.significant ? t("table.significant") : t("table.notSignificant")}
         </span>
       ) : null}
     </td>

@@ -67,6 +67,10 @@ describe("CompareView", () => {
     expect(p50Ratio.dataset.verdict).toBe("better");
     expect(p50Ratio.textContent).toMatch(/^×0\.\d\d$/);
     expect(rows[1]!.querySelector(".ratio")).toBeNull();
+    // Each percentile's change is judged from the runs' intervals; the baseline's is not.
+    const judged = rows[0]!.querySelector<HTMLElement>("[data-significant]")!;
+    expect(judged.textContent).toBe(judged.dataset.significant === "true" ? "significant" : "n.s.");
+    expect(rows[1]!.querySelector("[data-significant]")).toBeNull();
     expect(screen.getByTestId("compare-ladder-chart").dataset.lines).toBe("3");
     // The same point in every run: nothing paired, no parameter to point out.
     expect(screen.queryByTestId("compare-paired-note")).toBeNull();

@@ -42,7 +42,9 @@ export const compareMessages: FeatureMessages = {
     table: {
       title: "Against the baseline",
       intro:
-        "Each figure with its ratio to the baseline's: green is better (lower latency, higher throughput), red is worse.",
+        "Each figure with its ratio to the baseline's: green is better (lower latency, higher throughput), red is worse. A percentile's change is significant when the two runs' 95 % order-statistic intervals do not overlap; n.s.: not significant (within chance).",
+      significant: "significant",
+      notSignificant: "n.s.",
       run: "Run",
       mode: "Mode",
       errors: "errors",
@@ -110,7 +112,10 @@ export const compareMessages: FeatureMessages = {
     },
     table: {
       title: "与基准对比",
-      intro: "每个数值后附与基准的比值：绿色表示更好（延迟更低、吞吐更高），红色表示更差。",
+      intro:
+        "每个数值后附与基准的比值：绿色表示更好（延迟更低、吞吐更高），红色表示更差。百分位的变化在两次运行的 95 % 顺序统计量置信区间互不重叠时为显著；不显著表示变化在随机波动范围内。",
+      significant: "显著",
+      notSignificant: "不显著",
       run: "运行",
       mode: "模式",
       errors: "错误",

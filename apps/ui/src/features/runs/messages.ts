@@ -186,6 +186,9 @@ export const runsMessages: FeatureMessages = {
       p999IsMax: "p99.9 needs ≥ 1,000 requests: with fewer it is only the slowest one",
       p999Note:
         "* p99.9 needs ≥ 1,000 requests. A phase marked * answered fewer, so its p99.9 is its slowest request (the max), not a tail estimate.",
+      intervalNote:
+        "Under each percentile, [low, high]: its {{confidence}} % confidence interval from order statistics (distribution-free; 0 or ∞ where the requests do not bound it). The histogram adds ±{{precision}} %.",
+      restsOn: "{{op}}{{point}}: {{percentile}} from {{count}} requests rests on {{beyond}}",
       serviceP99: "service p99 (ms)",
       missedStarts: "Missed starts",
       backups: "Backups (%)",
@@ -578,6 +581,10 @@ export const runsMessages: FeatureMessages = {
       p999IsMax: "p99.9 需要至少 1,000 个请求：不足时它只是最慢的那一个",
       p999Note:
         "* p99.9 需要至少 1,000 个请求。标 * 的阶段成功请求不足 1,000 个，其 p99.9 就是最慢的请求（最大值），而不是尾延迟的估计。",
+      intervalNote:
+        "每个百分位下方的 [下限, 上限]：由顺序统计量得出的 {{confidence}} % 置信区间（不依赖分布；请求数不足以界定时写作 0 或 ∞）。直方图本身另有 ±{{precision}} % 的精度。",
+      restsOn:
+        "{{op}}{{point}}：{{percentile}} 来自 {{count}} 个请求，仅由其中最慢的 {{beyond}} 个决定",
       serviceP99: "服务时间 p99 (ms)",
       missedStarts: "错过的发送时刻",
       backups: "备份请求 (%)",

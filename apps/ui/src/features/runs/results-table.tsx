@@ -1,6 +1,15 @@
-import type { PhaseSummary, RunSummary } from "@taillab/api";
+import type { PercentileName, PhaseSummary, RunSummary } from "@taillab/api";
 import { p999IsMax, visibleText } from "@taillab/core";
-import { formatFixed, formatInteger, formatMiB, formatMs, formatPercent } from "@taillab/report";
+import {
+  fewBeyondLevels,
+  formatFixed,
+  formatInteger,
+  formatIntervalMs,
+  formatMiB,
+  formatMs,
+  formatPercent,
+  percentileLabel,
+} from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { pointText } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
@@ -8,6 +17,20 @@ import type { PhaseChoice } from "./run-detail-store.ts";
 /** A latency figure, or a dash where no request of the phase succeeded. */
 export function msOrDash(valueMs: number | undefined | null): string {
   return valueMs === undefined || valueMs === null ? "—" : formatMs(valueMs);
+}
+
+/** The percentiles the table shows: the ones whose resting on few requests it names. */
+const SHOWN_PERCENTILES: readonly PercentileName[] = ["p50", "p90", "p99", "p999"];
+
+/** A percentile's confidence interval under its figure; nothing in runs recorded before it. */
+function IntervalLine({ phase, name }: { phase: PhaseSummary; name: PercentileName }) {
+  const interval = phase.latencyMs?.intervals?.byLevel[name];
+  if (!interval) return null;
+  return (
+    <span className="interval" data-testid="interval" data-level={name}>
+      {formatIntervalMs(interval)}
+    </span>
+  );
 }
 
 /** data-* figures of a phase, for tests and tools that must not parse formatted text. */
@@ -46,6 +69,14 @@ export function ResultsTable({
   const hedged = phases.some((phase) => phase.hedge);
   const openLoop = phases.some((phase) => phase.loop === "open");
   const shortTail = phases.some(p999IsMax);
+  const intervals = phases.find((phase) => phase.latencyMs?.intervals)?.latencyMs?.intervals;
+  const restingOnFew = summary.points.flatMap((point, pointIndex) =>
+    point.phases.flatMap((phase) =>
+      fewBeyondLevels(phase.latencyMs)
+        .filter((few) => SHOWN_PERCENTILES.includes(few.name))
+        .map((few) => ({ pointIndex, op: phase.op, ...few })),
+    ),
+  );
   // A phase with no successful request has no latency: the table's dashes say why here.
   const unanswered = summary.points.flatMap((point, pointIndex) =>
     point.phases
@@ -119,17 +150,29 @@ export function ResultsTable({
                     <td className="number">{formatInteger(phase.requests)}</td>
                     <td className="number">{formatFixed(phase.opsPerSec, 1)}</td>
                     <td className="number">{formatFixed(phase.throughputMBps, 2)}</td>
-                    <td className="number">{msOrDash(phase.latencyMs?.p50)}</td>
-                    <td className="number">{msOrDash(phase.latencyMs?.p90)}</td>
-                    <td className="number">{msOrDash(phase.latencyMs?.p99)}</td>
+                    <td className="number">
+                      {msOrDash(phase.latencyMs?.p50)}
+                      <IntervalLine phase={phase} name="p50" />
+                    </td>
+                    <td className="number">
+                      {msOrDash(phase.latencyMs?.p90)}
+                      <IntervalLine phase={phase} name="p90" />
+                    </td>
+                    <td className="number">
+                      {msOrDash(phase.latencyMs?.p99)}
+                      <IntervalLine phase={phase} name="p99" />
+                    </td>
                     <td
                       className="number strong"
                       data-testid="result-p999"
                       data-is-max={p999IsMax(phase) || undefined}
                       title={p999IsMax(phase) ? t("results.p999IsMax") : undefined}
                     >
-                      {msOrDash(phase.latencyMs?.p999)}
-                      {p999IsMax(phase) ? "*" : null}
+                      <span data-testid="result-p999-figure">
+                        {msOrDash(phase.latencyMs?.p999)}
+                        {p999IsMax(phase) ? "*" : null}
+                      </span>
+                      <IntervalLine phase={phase} name="p999" />
                     </td>
                     <td className="number">{msOrDash(phase.latencyMs?.max)}</td>
                     <td className="number" data-testid="result-errors">
@@ -174,6 +217,31 @@ export function ResultsTable({
         <p className="muted small" data-testid="p999-note">
           {t("results.p999Note")}
         </p>
+      ) : null}
+      {intervals ? (
+        <div className="muted small" data-testid="interval-note">
+          <p>
+            {t("results.intervalNote", {
+              confidence: intervals.confidence * 100,
+              precision: intervals.precisionPct,
+            })}
+          </p>
+          {restingOnFew.length > 0 ? (
+            <ul data-testid="rests-on-few">
+              {restingOnFew.map(({ pointIndex, op, name, count, beyond }) => (
+                <li key={`${pointIndex}-${op}-${name}`} data-op={op} data-level={name}>
+                  {t("results.restsOn", {
+                    op: t(`ops.${op}`),
+                    point: sweep ? ` (${pointText(summary.points[pointIndex]!.params, t)})` : "",
+                    percentile: percentileLabel(name),
+                    count: formatInteger(count),
+                    beyond: formatInteger(beyond),
+                  })}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
       ) : null}
       {unanswered.length > 0 ? (
         <ul className="banner warning no-latency" data-testid="no-latency-note">

@@ -1,6 +1,7 @@
 import type { RunDetail } from "@taillab/api";
 import { formatMs, formatPointS3bench } from "@taillab/report";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import i18next from "i18next";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
@@ -49,12 +50,14 @@ describe("RunDetailView", () => {
       expect(Number(row.dataset.p999Ms)).toBe(phase.latencyMs!.p999);
       expect(Number(row.dataset.opsPerSec)).toBe(phase.opsPerSec);
       expect(Number(row.dataset.errors)).toBe(phase.errors);
-      expect(row.querySelector("td.strong")?.textContent).toBe(
+      expect(row.querySelector("[data-testid=result-p999-figure]")?.textContent).toBe(
         `${formatMs(phase.latencyMs!.p999)}*`,
       );
     });
     // Two one-second stalls in 256 requests: p99.9 is a stall.
-    expect(rows[0]!.querySelector("td.strong")?.textContent).toMatch(/^1,0\d\d\.\d\*$/);
+    expect(rows[0]!.querySelector("[data-testid=result-p999-figure]")?.textContent).toMatch(
+      /^1,0\d\d\.\d\*$/,
+    );
     const view = screen.getByTestId("run-detail");
     expect(view.dataset).toMatchObject({
       runId: detail.meta.id,
@@ -267,8 +270,40 @@ describe("RunDetailView", () => {
     await resultRows();
     const cells = screen.getAllByTestId("result-p999");
     expect(cells.every((cell) => cell.dataset.isMax === "true")).toBe(true);
-    expect(cells[0]!.textContent).toMatch(/\*$/);
+    expect(within(cells[0]!).getByTestId("result-p999-figure").textContent).toMatch(/\*$/);
     expect(screen.getByTestId("p999-note").textContent).toContain("p99.9 needs ≥ 1,000 requests");
+  });
+
+  it("puts each percentile's 95 % interval under it and names the figures that rest on few", async () => {
+    const detail = runDetailFixture();
+    show(detail);
+    const [put] = await resultRows();
+    const intervals = detail.summary.points[0]!.phases[0]!.latencyMs!.intervals!;
+    const shown = within(put!).getAllByTestId("interval");
+    expect(shown.map((cell) => cell.dataset.level)).toEqual(["p50", "p90", "p99", "p999"]);
+    const p50 = intervals.byLevel.p50;
+    expect(shown[0]!.textContent).toBe(`[${formatMs(p50.lo!)}, ${formatMs(p50.hi!)}]`);
+    // 256 requests: nothing bounds p99.9 above.
+    expect(shown[3]!.textContent).toMatch(/^\[[\d,.]+, ∞\]$/);
+    const note = screen.getByTestId("interval-note");
+    expect(note.textContent).toContain("95 % confidence interval from order statistics");
+    expect(note.textContent).toContain("±0.1 %");
+    expect(note.textContent).toContain("p99.9 from 256 requests rests on 0");
+  });
+
+  it("says what the intervals are in Chinese, without an English word", async () => {
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      show(runDetailFixture());
+      await resultRows();
+      const note = screen.getByTestId("interval-note").textContent ?? "";
+      expect(note).toContain("95 % 置信区间");
+      expect(note).toContain("p99.9 来自 256 个请求，仅由其中最慢的 0 个决定");
+      // Percentiles and S3's operation names are written as they are in both languages.
+      expect(note.replace(/p\d+(\.\d+)?|PUT|GET|DELETE/g, "")).not.toMatch(/[A-Za-z]{2,}/);
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
   });
 
   it("leaves p99.9 unmarked from 1 000 requests on", async () => {
