@@ -41,6 +41,7 @@ export const liveRunMessages: FeatureMessages = {
     percentiles: {
       title: "Latency of this phase",
       titleKept: "Latency of the last measured phase",
+      titleRecent: "Latency now: the last {{seconds}} s",
       p50: "p50",
       p90: "p90",
       p99: "p99",
@@ -199,6 +200,7 @@ export const liveRunMessages: FeatureMessages = {
     percentiles: {
       title: "本阶段延迟",
       titleKept: "最后一个测量阶段的延迟",
+      titleRecent: "当前延迟：最近 {{seconds}} 秒",
       p50: "p50",
       p90: "p90",
       p99: "p99",
