@@ -14,6 +14,8 @@ const TILES: { key: keyof Omit<LivePercentiles, "count">; label: string }[] = [
   { key: "p999Ms", label: "p999" },
   { key: "maxMs", label: "max" },
 ];
+/** A live session's tiles: the chart's own percentiles, big enough beside its knobs. */
+const RECENT_TILES = TILES.filter((tile) => ["p50Ms", "p99Ms", "p999Ms"].includes(tile.key));
 
 /**
  * The phase's percentiles as big figures: what a lecture hall reads from the back row. A live
@@ -72,7 +74,7 @@ export function PercentileTiles() {
       </header>
       {percentiles ? (
         <div className="stat-tiles">
-          {TILES.map((tile) => (
+          {(recent ? RECENT_TILES : TILES).map((tile) => (
             <div
               key={tile.key}
               className={`stat tile tile-${tile.label}`}
