@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "../../shared/page-header.tsx";
 import { useEndpoints } from "../endpoints/endpoints-store.ts";
@@ -6,6 +6,7 @@ import { ExperimentBuilder } from "./experiment-builder.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { ExperimentList } from "./experiment-list.tsx";
 import { useExperiments } from "./experiments-store.ts";
+import { useGuide } from "./guide-store.ts";
 import { TailLabGuide } from "./tail-lab-guide.tsx";
 
 export function ExperimentsView() {
@@ -13,7 +14,7 @@ export function ExperimentsView() {
   const builderOpen = useExperimentBuilder((state) => state.open);
   const newExperiment = useExperimentBuilder((state) => state.newExperiment);
   const error = useExperiments((state) => state.error);
-  const [guiding, setGuiding] = useState(false);
+  const guiding = useGuide((state) => state.open);
 
   useEffect(() => {
     void useExperiments.getState().load();
@@ -31,10 +32,10 @@ export function ExperimentsView() {
         error={error ? t("loadFailed", { message: error }) : null}
       />
       {guiding ? (
-        <TailLabGuide onClose={() => setGuiding(false)} />
+        <TailLabGuide />
       ) : (
         <p>
-          <button type="button" data-testid="tail-guide-open" onClick={() => setGuiding(true)}>
+          <button type="button" data-testid="tail-guide-open" onClick={useGuide.getState().show}>
             {t("guide.open")}
           </button>
         </p>
