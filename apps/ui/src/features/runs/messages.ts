@@ -33,7 +33,8 @@ export const runsMessages: FeatureMessages = {
         mode: "Mode",
         points: "Points",
       },
-      pointsRan: "stopped: {{ran}} of {{count}} points ran",
+      pointsRan: "stopped in point {{ran}} of {{count}}: {{finished}} finished",
+      stoppedBeforeFirst: "stopped before its first request",
     },
     points: {
       one: "{{clients}} · {{samples}} × {{size}}",
@@ -151,7 +152,8 @@ export const runsMessages: FeatureMessages = {
       cutOff:
         "Requests cut off in flight by the stop: {{requests}} (recorded, not in the figures: they may have reached the server).",
       stoppedInPoint:
-        "Stopped in point {{ran}} of {{count}}: {{ran}} of {{count}} points ran ({{finished}} to the end); the figures cover what was measured before the stop.",
+        "Stopped in point {{ran}} of {{count}}: {{finished}} of {{count}} points ran to the end; the figures cover what was measured before the stop.",
+      stoppedBeforeFirst: "Stopped before its first request: nothing was measured.",
       serverLostTitle: "The server stopped answering.",
       serverLost:
         "At {{time}} ({{into}} into the run) the server stopped answering: the {{phases}} ended early.",
@@ -420,7 +422,8 @@ export const runsMessages: FeatureMessages = {
         mode: "模式",
         points: "测试点",
       },
-      pointsRan: "已停止：运行了 {{ran}} / {{count}} 个测试点",
+      pointsRan: "在第 {{ran}} / {{count}} 个测试点停止：完成 {{finished}} 个",
+      stoppedBeforeFirst: "在第一个请求之前停止",
     },
     points: {
       one: "{{clients}} · {{samples}} × {{size}}",
@@ -537,7 +540,8 @@ export const runsMessages: FeatureMessages = {
       stopped: "此运行被提前停止：数据仅涵盖停止前测得的部分。",
       cutOff: "停止时中断的在途请求：{{requests}} 个（已记录，不计入数据：它们可能已到达服务器）。",
       stoppedInPoint:
-        "在测试点 {{ran}} / {{count}} 停止：运行了 {{ran}} / {{count}} 个测试点（其中 {{finished}} 个完整运行）；数据仅涵盖停止前测得的部分。",
+        "在第 {{ran}} / {{count}} 个测试点停止：{{count}} 个测试点中有 {{finished}} 个完整运行；数据仅涵盖停止前测得的部分。",
+      stoppedBeforeFirst: "在第一个请求之前停止：没有测得任何数据。",
       serverLostTitle: "服务器不再应答。",
       serverLost: "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：{{phases}} 提前结束。",
       serverGone: "之后仍未应答（{{error}}），运行到此结束。未运行：{{notRun}}。",
