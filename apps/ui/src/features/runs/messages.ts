@@ -301,10 +301,13 @@ export const runsMessages: FeatureMessages = {
       },
       betterFit:
         "Better fit: {{model}} (KS distance {{ks}}), predicted p99 {{predicted}} ms; measured p99 {{measured}} ms.",
+      noFit:
+        "Neither model fits these latencies (the better, {{model}}, is off by KS distance {{ks}}): no p99 is predicted. Measured p99 {{measured}} ms.",
+      predictedP99: "predicted p99 {{ms}} ms",
+      notPredicted: "no p99 predicted (the model does not fit)",
       fitExponential:
-        "Shifted exponential F(t) = 1 − e^(−α(t − t₀)): t₀ = {{t0}} ms, α = {{alpha}} per ms, KS {{ks}}, predicted p99 {{predicted}} ms.",
-      fitLognormal:
-        "Lognormal: median {{median}} ms, σ = {{sigma}}, KS {{ks}}, predicted p99 {{predicted}} ms.",
+        "Shifted exponential F(t) = 1 − e^(−α(t − t₀)): t₀ = {{t0}} ms, α = {{alpha}} per ms, KS {{ks}}, {{predicted}}.",
+      fitLognormal: "Lognormal: median {{median}} ms, σ = {{sigma}}, KS {{ks}}, {{predicted}}.",
       noSeries: "No per-request series was stored for this phase.",
       noHistogram: "No histogram was stored for this phase.",
       noLatencies: "No successful requests in this phase: nothing to chart.",
@@ -684,10 +687,13 @@ export const runsMessages: FeatureMessages = {
       },
       betterFit:
         "拟合更好：{{model}}（KS 距离 {{ks}}），预测 p99 {{predicted}} ms；实测 p99 {{measured}} ms。",
+      noFit:
+        "两个模型都不符合这些延迟（较好的{{model}}的 KS 距离为 {{ks}}）：不予预测 p99。实测 p99 {{measured}} ms。",
+      predictedP99: "预测 p99 {{ms}} ms",
+      notPredicted: "不予预测 p99（模型与数据不符）",
       fitExponential:
-        "平移指数分布 F(t) = 1 − e^(−α(t − t₀))：t₀ = {{t0}} ms，α = {{alpha}} /ms，KS {{ks}}，预测 p99 {{predicted}} ms。",
-      fitLognormal:
-        "对数正态分布：中位数 {{median}} ms，σ = {{sigma}}，KS {{ks}}，预测 p99 {{predicted}} ms。",
+        "平移指数分布 F(t) = 1 − e^(−α(t − t₀))：t₀ = {{t0}} ms，α = {{alpha}} /ms，KS {{ks}}，{{predicted}}。",
+      fitLognormal: "对数正态分布：中位数 {{median}} ms，σ = {{sigma}}，KS {{ks}}，{{predicted}}。",
       noSeries: "此阶段没有保存逐请求序列。",
       noHistogram: "此阶段没有保存直方图。",
       noLatencies: "此阶段没有成功的请求：没有可绘制的内容。",
