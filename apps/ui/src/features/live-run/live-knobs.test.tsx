@@ -148,6 +148,25 @@ describe("the live tail lab's knobs", () => {
     });
   });
 
+  it("commits a slider at once when its key or the pointer is let go", async () => {
+    const fake = liveSession({
+      retuneRun: vi.fn(async () => marker(5000, { stallProbability: 0.1 }, ["stallProbability"])),
+    });
+    const slider = screen.getByTestId("knob-stallProbability");
+    fireEvent.change(slider, { target: { value: "10" } });
+    fireEvent.keyUp(slider, { key: "End" });
+    expect(fake.retuneRun).toHaveBeenCalledWith({
+      runId: "live",
+      tuning: { stallProbability: 0.1 },
+    });
+    // The rest's timer was cleared: still one change.
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    expect(fake.retuneRun).toHaveBeenCalledTimes(1);
+    fireEvent.change(slider, { target: { value: "4" } });
+    fireEvent.pointerUp(slider);
+    expect(fake.retuneRun).toHaveBeenCalledTimes(2);
+  });
+
   it("follows knob changes made in another window", () => {
     const fake = liveSession();
     act(() =>
