@@ -47,3 +47,4 @@ export * from "./visible-text.ts";
 export * from "./client-health.ts";
 export * from "./coordinated-omission.ts";
 export * from "./points-ran.ts";
+export * from "./knob-history.ts";

@@ -358,6 +358,16 @@ export const runsMessages: FeatureMessages = {
       plainMean: "plain mean",
       dropped: "Dropped (ops/s)",
     },
+    knobHistory: {
+      title: "Knob settings during the session",
+      intro:
+        "The knobs at the start and after each change, with the requests answered under each setting (a second counts where it began).",
+      when: "When (s)",
+      start: "start",
+      span: "{{from}} – {{to}}",
+      fromEnd: "{{from}} – end",
+      requests: "Requests",
+    },
     replicas: {
       title: "Testbed replicas",
       intro:
@@ -742,6 +752,16 @@ export const runsMessages: FeatureMessages = {
       runs: "次数",
       plainMean: "普通平均",
       dropped: "去掉的值 (ops/s)",
+    },
+    knobHistory: {
+      title: "会话期间的旋钮设置",
+      intro:
+        "开始时以及每次调节后的旋钮设置，以及每种设置下应答的请求数（每一秒计入其开始时的设置）。",
+      when: "时间（秒）",
+      start: "开始",
+      span: "{{from}} – {{to}}",
+      fromEnd: "{{from}} – 结束",
+      requests: "请求数",
     },
     replicas: {
       title: "测试床副本",
