@@ -254,6 +254,29 @@ describe("experiments screen", () => {
     },
   );
 
+  it("keeps a draft and its fixed-total boxes when the builder is left, and asks before New discards it", async () => {
+    installFakeTailLab();
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.change(screen.getByTestId("experiment-name"), { target: { value: "Sizes" } });
+    fireEvent.change(screen.getByTestId("fixed-total-sizes"), { target: { value: "8KiB, 2MiB" } });
+    fireEvent.click(screen.getByTestId("experiment-back"));
+    // New experiment with an unsaved draft: it asks, and the draft stays until told.
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    const banner = screen.getByTestId("experiment-draft");
+    expect(banner.dataset.askingNew).toBe("true");
+    expect(banner.textContent).toContain(
+      "“Sizes” is not saved: a new experiment would discard it.",
+    );
+    fireEvent.click(screen.getByTestId("experiment-draft-continue"));
+    expect((screen.getByTestId("experiment-name") as HTMLInputElement).value).toBe("Sizes");
+    expect((screen.getByTestId("fixed-total-sizes") as HTMLInputElement).value).toBe("8KiB, 2MiB");
+    fireEvent.click(screen.getByTestId("experiment-back"));
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.click(screen.getByTestId("experiment-draft-discard"));
+    expect((screen.getByTestId("experiment-name") as HTMLInputElement).value).toBe("");
+  });
+
   it("shows the preview's errors at their fields", async () => {
     installFakeTailLab({
       previewExperiment: vi.fn(async () => ({

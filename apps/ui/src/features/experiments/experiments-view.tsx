@@ -12,7 +12,7 @@ import { TailLabGuide } from "./tail-lab-guide.tsx";
 export function ExperimentsView() {
   const { t } = useTranslation("experiments");
   const builderOpen = useExperimentBuilder((state) => state.open);
-  const newExperiment = useExperimentBuilder((state) => state.newExperiment);
+  const requestNew = useExperimentBuilder((state) => state.requestNew);
   const error = useExperiments((state) => state.error);
   const guiding = useGuide((state) => state.open);
 
@@ -28,7 +28,7 @@ export function ExperimentsView() {
       <PageHeader
         title={t("title")}
         subtitle={t("subtitle")}
-        action={{ label: t("new"), testId: "experiment-new", onClick: newExperiment }}
+        action={{ label: t("new"), testId: "experiment-new", onClick: requestNew }}
         error={error ? t("loadFailed", { message: error }) : null}
       />
       {guiding ? (

@@ -29,8 +29,10 @@ export const experimentsMessages: FeatureMessages = {
       pointsSummary: "{{count}} explicit points",
       openLoop: "open loop {{rate}}",
       draft: "Unsaved draft: “{{name}}”",
+      draftBeforeNew: "“{{name}}” is not saved: a new experiment would discard it.",
       continue: "Continue editing",
       discard: "Discard",
+      discardAndNew: "Discard it and start a new one",
     },
     builtIns: {
       "builtin-size-sweep": {
@@ -289,8 +291,10 @@ export const experimentsMessages: FeatureMessages = {
       pointsSummary: "{{count}} 个显式测试点",
       openLoop: "开环 {{rate}}",
       draft: "未保存的草稿：“{{name}}”",
+      draftBeforeNew: "“{{name}}”尚未保存：新建实验会丢弃它。",
       continue: "继续编辑",
       discard: "丢弃",
+      discardAndNew: "丢弃它并新建实验",
     },
     builtIns: {
       "builtin-size-sweep": {
