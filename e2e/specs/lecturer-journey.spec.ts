@@ -50,7 +50,9 @@ test.describe("A lecturer's journey", () => {
     await tour.goTo("conclusion");
     await expect(tour.conclusion).toBeVisible();
     await expect(tour.conclusion.getByTestId("mode-verdict")).toHaveCount(2);
-    await expect(tour.conclusion).toContainText(/Your normal run: p99 [\d,.]+ ms, p99\.9 [\d,.]+ ms/);
+    await expect(tour.conclusion).toContainText(
+      /Your normal run: p99 [\d,.]+ ms, p99\.9 [\d,.]+ ms/,
+    );
     await expect(tour.conclusion).toContainText("Conclusion:");
     await keepScreenshot(app, "journey-conclusion");
 

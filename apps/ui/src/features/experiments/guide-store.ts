@@ -48,7 +48,7 @@ function loadKept(): KeptGuide {
   }
 }
 
-export const useGuide = create<GuideState>((set, get) => ({
+export const useGuide = create<GuideState>((set) => ({
   ...loadKept(),
   error: null,
   show: () => set({ open: true, error: null }),
