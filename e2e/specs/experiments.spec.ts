@@ -177,7 +177,7 @@ test.describe("Experiments", () => {
     const guide = app.getByTestId("tail-guide");
     await expect(guide).toHaveAttribute("data-step", "why");
     await keepScreenshot(app, "tail-guide-projector");
-    for (const step of ["measure", "run", "hedging", "tied", "next"]) {
+    for (const step of ["measure", "run", "compare", "hedging", "tied", "conclusion", "next"]) {
       await app.getByTestId("tail-guide-next").click();
       await expect(guide).toHaveAttribute("data-step", step);
       if (step !== "tied") continue;
@@ -189,9 +189,11 @@ test.describe("Experiments", () => {
     }
     await shell.setLanguage("zh-CN");
     await app.getByTestId("tail-guide-back").click();
+    await app.getByTestId("tail-guide-back").click();
     await expect(guide).toHaveAttribute("data-step", "tied");
     await expect(guide).toContainText("服务端取消");
     await keepScreenshot(app, "tail-guide-tied-projector-zh");
+    await app.getByTestId("tail-guide-next").click();
     await app.getByTestId("tail-guide-next").click();
     await expect(guide.locator("h2")).toHaveText(/\p{Script=Han}/u);
     await keepScreenshot(app, "tail-guide-projector-zh");

@@ -14,6 +14,42 @@ function msOf(text: string): number {
 }
 
 test.describe("The live tail lab", () => {
+  test("fits its knobs, its percentiles now and its chart on one 1366×768 projector screen", async ({
+    app,
+  }) => {
+    await app.setViewportSize({ width: 1366, height: 768 });
+    const shell = new AppShell(app);
+    const experiments = new ExperimentsPage(app);
+    await experiments.open();
+    await shell.setProjector(true);
+    await experiments.runFromList(LIVE_LAB);
+    const live = new LiveRunPage(app);
+    await live.waitForStatus("running");
+    await expect.poll(() => live.timelineSeconds(), { timeout: 60_000 }).toBeGreaterThan(1);
+    // An open-ended run: the nav says how long it has run, not "0 %".
+    await expect(app.getByTestId("nav-live-running")).toHaveAttribute("data-endless", "true");
+    await expect(app.getByTestId("nav-live-running")).toHaveText(/^\d+ s$/);
+    await expect(app.getByTestId("live-percentiles")).toHaveAttribute("data-window", "recent");
+
+    const lab = app.getByTestId("live-lab");
+    await lab.evaluate((element) => element.scrollIntoView({ block: "end" }));
+    const headerBottom = await app
+      .locator(".app-header")
+      .evaluate((element) => element.getBoundingClientRect().bottom);
+    for (const part of [
+      live.knobs,
+      app.getByTestId("live-percentiles"),
+      app.getByTestId("live-timeline").locator("canvas"),
+    ]) {
+      const box = await part.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box?.y ?? 0).toBeGreaterThanOrEqual(headerBottom - 1);
+      expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(768);
+    }
+    await live.stop();
+    await live.waitForStatus("stopped");
+  });
+
   test("knobs move while it runs, the chart answers, and the session is kept with its markers", async ({
     app,
   }) => {

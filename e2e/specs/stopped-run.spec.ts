@@ -31,8 +31,10 @@ test.describe("A sweep stopped part way", () => {
     await expect(live.progress).toContainText("Point 2 of 3", { timeout: 120_000 });
     await live.stop();
     await live.waitForStatus("stopped");
-    await expect(live.finishedBanner).toHaveAttribute("data-points-ran", "2");
-    await expect(live.finishedBanner).toContainText("Stopped in point 2 of 3: 2 of 3 points ran");
+    await expect(live.finishedBanner).toHaveAttribute("data-points-finished", "1");
+    await expect(live.finishedBanner).toContainText(
+      "Stopped in point 2 of 3: 1 of 3 points finished",
+    );
     await keepScreenshot(app, "live-run-stopped-sweep");
 
     await live.openResult();
@@ -42,13 +44,15 @@ test.describe("A sweep stopped part way", () => {
     await expect(app.getByTestId("run-status")).toHaveText("⚠ stopped");
     const banner = app.getByTestId("stopped-banner");
     await expect(banner).toHaveAttribute("data-points-ran", "2");
-    await expect(banner).toContainText("2 of 3 points ran (1 to the end)");
+    await expect(banner).toContainText("Stopped in point 2 of 3: 1 of 3 points ran to the end");
 
     const runs = new RunsPage(app);
     await runs.open();
     const row = runs.row(runId);
     await expect(row).toHaveAttribute("data-status", "stopped");
-    await expect(row.getByTestId("run-points-ran")).toHaveText("stopped: 2 of 3 points ran");
+    await expect(row.getByTestId("run-points-ran")).toHaveText(
+      "stopped in point 2 of 3: 1 finished",
+    );
     await keepScreenshot(app, "library-stopped-sweep");
   });
 });

@@ -272,6 +272,11 @@ export const RunEventSchema = z.discriminatedUnion("type", [
     type: z.literal("progress"),
     progress: RunProgressSchema,
     percentiles: LivePercentilesSchema.nullable(),
+    /**
+     * The same over the phase's newest seconds (core's RECENT_WINDOW_SECONDS): what the server
+     * does now. Absent from hosts that do not send it.
+     */
+    recentPercentiles: LivePercentilesSchema.nullable().optional(),
     intervals: LiveIntervalsSchema.nullable(),
     /**
      * The client's seconds that changed since the last event (whether TailLab kept up); absent

@@ -539,6 +539,12 @@ export const RunProgressSchema = z.object({
   opsPerSec: z.number().min(0),
   p50Ms: z.number().nullable(),
   p99Ms: z.number().nullable(),
+  /** Time in the phase. */
   elapsedMs: z.number().min(0),
+  /**
+   * Time since the run started, on the clock its intervals' startMs and markers use (the phases
+   * before this one and the time between them included); absent from hosts that do not send it.
+   */
+  runElapsedMs: z.number().min(0).optional(),
 });
 export type RunProgress = z.infer<typeof RunProgressSchema>;

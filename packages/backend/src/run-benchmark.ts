@@ -110,6 +110,7 @@ export interface RunHooks {
 export type LiveFigures = Pick<
   PhaseProgress,
   | "percentiles"
+  | "recentPercentiles"
   | "intervals"
   | "encodeLatency"
   | "encodeRecentIntervals"
@@ -545,6 +546,7 @@ async function runPoints(
         ...(tuner ? { tuner, shedBacklogAfterMs: LIVE_LAB_BACKLOG_MS } : {}),
         onProgress: ({
           percentiles,
+          recentPercentiles,
           intervals,
           encodeLatency,
           encodeRecentIntervals,
@@ -559,10 +561,19 @@ async function runPoints(
               pointCount: points.length,
               params,
               ...progress,
+              runElapsedMs: Math.max(0, epochNowMs() - runStartEpochMs),
               p50Ms: percentiles?.p50Ms ?? null,
               p99Ms: percentiles?.p99Ms ?? null,
             },
-            { percentiles, intervals, encodeLatency, encodeRecentIntervals, ended, clientSeconds },
+            {
+              percentiles,
+              recentPercentiles,
+              intervals,
+              encodeLatency,
+              encodeRecentIntervals,
+              ended,
+              clientSeconds,
+            },
           ),
         onRecords: (records) => {
           for (const record of records) writtenKeys.add(record);

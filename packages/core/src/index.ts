@@ -49,3 +49,5 @@ export * from "./shard-result-check.ts";
 export * from "./visible-text.ts";
 export * from "./client-health.ts";
 export * from "./coordinated-omission.ts";
+export * from "./points-ran.ts";
+export * from "./knob-history.ts";

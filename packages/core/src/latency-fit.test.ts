@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createLatencyHistogram, recordLatencyUs } from "./latency-histogram.ts";
 import {
+  fitHolds,
   fitLatencyModels,
   fitLognormal,
   fitShiftedExponential,
@@ -150,5 +151,33 @@ describe("latency fit details", () => {
     [0.1, 1],
   ])("weighted nearest-rank p%d is %d", (level, expected) => {
     expect(weightedPercentile(weightedLatenciesFromSamples([4, 3, 2, 1]), level)).toBe(expected);
+  });
+});
+
+describe("whether a fit's p99 may be shown", () => {
+  it.each([
+    [
+      "a model that follows the data",
+      { ksDistance: 0.05, predictedP99Ms: 30, measuredP99Ms: 25 },
+      true,
+    ],
+    // A stalled session: a few 10 s stalls pulled the exponential's mean up to minutes.
+    [
+      "a prediction of 939 597 ms for a measured 1 200",
+      { ksDistance: 0.15, predictedP99Ms: 939_597, measuredP99Ms: 1200 },
+      false,
+    ],
+    [
+      "a model far from the data",
+      { ksDistance: 0.35, predictedP99Ms: 30, measuredP99Ms: 25 },
+      false,
+    ],
+    [
+      "a prediction a tenth of the measured",
+      { ksDistance: 0.1, predictedP99Ms: 2, measuredP99Ms: 25 },
+      false,
+    ],
+  ])("%s", (_, fit, holds) => {
+    expect(fitHolds(fit)).toBe(holds);
   });
 });

@@ -195,6 +195,34 @@ export function fitLognormal(latencies: WeightedLatencies): LognormalFit {
   };
 }
 
+/**
+ * Past this KS distance a model does not follow the data (its CDF is off by almost a third
+ * somewhere); the labs' exponential on a lognormal service time is about 0.24, and still useful.
+ */
+export const MAX_FIT_KS_DISTANCE = 0.3;
+/** A predicted p99 this many times above or below the measured one is not a prediction. */
+export const MAX_FIT_P99_FACTOR = 10;
+
+/**
+ * Whether a fit's predicted p99 may be shown: the model follows the data, and the prediction is
+ * within MAX_FIT_P99_FACTOR of what was measured. A stalled run's few huge latencies can pull an
+ * exponential's mean so far that it "predicts" a p99 of minutes; such a fit is refused.
+ */
+export function fitHolds(
+  fit: Pick<
+    ShiftedExponentialFit | LognormalFit,
+    "ksDistance" | "predictedP99Ms" | "measuredP99Ms"
+  >,
+): boolean {
+  const ratio = fit.predictedP99Ms / fit.measuredP99Ms;
+  return (
+    fit.ksDistance <= MAX_FIT_KS_DISTANCE &&
+    Number.isFinite(ratio) &&
+    ratio <= MAX_FIT_P99_FACTOR &&
+    ratio >= 1 / MAX_FIT_P99_FACTOR
+  );
+}
+
 export interface LatencyModelFits {
   exponential: ShiftedExponentialFit;
   lognormal: LognormalFit;

@@ -71,13 +71,19 @@ export function encodeTally(tally: LatencyTally): EncodedTally {
 /** Adds an encoded tally into `target`: histograms merged, never percentiles averaged. */
 export function mergeTally(target: LatencyTally, encoded: EncodedTally): void {
   if (encoded.count === 0) return;
-  const other = decodeHistogram(encoded.histogram);
-  target.histogram.add(other);
-  other.destroy();
-  target.count += encoded.count;
-  target.sumUs += encoded.sumUs;
-  target.minUs = Math.min(target.minUs, encoded.minUs);
-  target.maxUs = Math.max(target.maxUs, encoded.maxUs);
+  const histogram = decodeHistogram(encoded.histogram);
+  addTally(target, { ...encoded, histogram });
+  histogram.destroy();
+}
+
+/** Adds a tally in memory into `target` (the same merge, without encoding it first). */
+export function addTally(target: LatencyTally, other: LatencyTally): void {
+  if (other.count === 0) return;
+  target.histogram.add(other.histogram);
+  target.count += other.count;
+  target.sumUs += other.sumUs;
+  target.minUs = Math.min(target.minUs, other.minUs);
+  target.maxUs = Math.max(target.maxUs, other.maxUs);
 }
 
 export function resetTally(tally: LatencyTally): void {

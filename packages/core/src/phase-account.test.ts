@@ -362,6 +362,25 @@ describe("PhaseAccount: what each figure means", () => {
     account.destroy();
   });
 
+  it("gives the percentiles of its newest seconds alone: what the server does now", () => {
+    const account = new PhaseAccount(GET);
+    expect(account.recentPercentiles(5)).toBeNull();
+    // Five slow seconds (400 ms), then five quick ones (2 ms), ten answers a second.
+    for (let second = 0; second < 10; second += 1) {
+      const serverUs = second < 5 ? 400_000 : 2_000;
+      for (let each = 0; each < 10; each += 1) {
+        const startUs = second * 1_000_000 + each * 50_000;
+        account.add(request(startUs, [attempt(startUs, { serverUs })], 0));
+      }
+    }
+    const recent = account.recentPercentiles(5);
+    expect(recent?.count).toBe(50);
+    expect(recent?.p99Ms).toBeLessThan(3);
+    expect(account.summary().latencyMs?.p99).toBeGreaterThan(399);
+    expect(account.recentPercentiles(6)?.p99Ms).toBeGreaterThan(399);
+    account.destroy();
+  });
+
   it("counts the backups of each second's answered requests: the cost over time", () => {
     const account = new PhaseAccount(GET);
     const hedged = (startUs: number, winner: number | null) =>

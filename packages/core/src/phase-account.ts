@@ -4,6 +4,7 @@ import {
   type HedgeCounts,
   type HedgeSummary,
   type IntervalStats,
+  type LivePercentiles,
   type Loop,
   type Operation,
   type PhaseAccountDelta,
@@ -13,10 +14,12 @@ import {
   type TallyName,
 } from "@taillab/api";
 import {
+  addTally,
   createTally,
   destroyTally,
   encodeTally,
   intervalLatencyMs,
+  livePercentilesOf,
   mergeTally,
   recordDuration,
   resetTally,
@@ -87,6 +90,12 @@ interface Segment {
  * One second's tallies, each made with its first duration: most seconds have no failure and no
  * backup, and an empty histogram still takes 8 KB.
  */
+/**
+ * Seconds the live screen's "now" percentiles cover: a few, so a knob shows within them and the
+ * live lab's 400 answers a second still give p99.9 from some 2 000.
+ */
+export const RECENT_WINDOW_SECONDS = 5;
+
 interface IntervalTallies {
   latency: LatencyTally | null;
   /** Intended start → the failure, of requests that failed. */
@@ -401,6 +410,23 @@ export class PhaseAccount {
     const fromIndex = Math.max(newest - seconds + 1, this.intervalsTakenBefore);
     if (fromIndex > newest) return null;
     return { fromIndex, intervals: this.encodedIntervals(fromIndex) };
+  }
+
+  /**
+   * Percentiles of the answers in the newest `seconds` intervals, the one filling included: what
+   * the server does now, where the phase's own figures still carry every second since its start.
+   * Null before an answer in them.
+   */
+  recentPercentiles(seconds: number): LivePercentiles | null {
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const index of this.intervals.keys()) newest = Math.max(newest, index);
+    const merged = createTally();
+    for (const [index, interval] of this.intervals) {
+      if (index > newest - seconds && interval.latency) addTally(merged, interval.latency);
+    }
+    const percentiles = livePercentilesOf(merged);
+    destroyTally(merged);
+    return percentiles;
   }
 
   destroy(): void {

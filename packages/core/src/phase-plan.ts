@@ -52,6 +52,18 @@ export function summaryOperations(spec: PhasePlanSpec): Operation[] {
     : spec.phases.map((phase) => OPERATION_OF_PHASE[phase]);
 }
 
+/**
+ * The spec's phases that measured a request, by the operations a run's summary has: a live lab's
+ * mix of reads ran "read", not s3bench's "write → read → cleanup", and a run stopped in its reads
+ * never cleaned up.
+ */
+export function phasesThatRan(
+  phases: RunSpec["phases"],
+  ranOps: ReadonlySet<Operation>,
+): RunSpec["phases"] {
+  return phases.filter((phase) => ranOps.has(OPERATION_OF_PHASE[phase]));
+}
+
 /** s3bench's cleanup phase is a closed loop whatever the spec; everything else follows it. */
 export function loopOf(spec: PhasePlanSpec, op: Operation): Loop {
   const open = Boolean(spec.openLoop) && (Boolean(spec.workload) || op !== "DELETE");

@@ -25,6 +25,7 @@ import {
   phasesPerRepetition,
   sendsBackups,
   livePercentilesOf,
+  RECENT_WINDOW_SECONDS,
   encodeTally,
   tallyPercentileUs,
   ClientHealthAccount,
@@ -155,6 +156,8 @@ export interface PhaseProgress {
   elapsedMs: number;
   /** Of `op` so far; null before its first success. */
   percentiles: LivePercentiles | null;
+  /** Of `op` in its newest RECENT_WINDOW_SECONDS seconds; null before a success in them. */
+  recentPercentiles: LivePercentiles | null;
   /** `op`'s intervals that changed since the last progress. */
   intervals: IntervalStats[];
   /** `op`'s latency histogram so far, encoded (only during the call: the phase goes on). */
@@ -452,6 +455,7 @@ class PhaseProgressMeter {
       opsPerSec: windowMs > 0 ? ((done - oldest.done) * 1000) / windowMs : 0,
       elapsedMs: nowMs - this.startedAtMs,
       percentiles: busiest ? livePercentilesOf(busiest.latency) : null,
+      recentPercentiles: busiest?.recentPercentiles(RECENT_WINDOW_SECONDS) ?? null,
       intervals: busiest?.takeChangedIntervals() ?? [],
       encodeLatency: () =>
         busiest && busiest.latency.count > 0 ? encodeTally(busiest.latency) : null,

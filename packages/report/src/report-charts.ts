@@ -7,6 +7,7 @@ import type {
 } from "@taillab/api";
 import {
   clientBoundSpans,
+  fitHolds,
   valueRange,
   lognormalCdf,
   ninesOf,
@@ -222,14 +223,19 @@ export function cdfChart(
       label: `${messages.measuredP99} ${formatMs(measuredP99Ms)} ms`,
       color: P99_MARKER,
     },
-    {
-      axis: "x",
-      value: exponential.predictedP99Ms,
-      label: `${messages.modelP99} ${formatMs(exponential.predictedP99Ms)} ms`,
-      color: MODEL_EXP,
-      dash: true,
-      seriesKey: "exponential",
-    },
+    // A refused prediction (a model that does not fit) gets no marker to stretch the axis.
+    ...(fitHolds(exponential)
+      ? [
+          {
+            axis: "x" as const,
+            value: exponential.predictedP99Ms,
+            label: `${messages.modelP99} ${formatMs(exponential.predictedP99Ms)} ms`,
+            color: MODEL_EXP,
+            dash: true,
+            seriesKey: "exponential",
+          },
+        ]
+      : []),
     { axis: "y", value: 0.99, label: "0.99", color: "#6b7680", dash: true },
   ];
   return renderChart({

@@ -7,7 +7,7 @@ import {
   type RunStatus,
   type RunSummary,
 } from "@taillab/api";
-import { expandSweep } from "@taillab/core";
+import { expandSweep, pointsRan } from "@taillab/core";
 import { readFile, stat } from "node:fs/promises";
 
 /**
@@ -43,7 +43,7 @@ export function indexEntryOf(
     loop: meta.spec.openLoop ? "open" : "closed",
     points: expandSweep(meta.spec),
     pointsFinished: summary ? summary.points.filter((point) => point.finished).length : null,
-    pointsRun: summary ? summary.points.length : null,
+    pointsRun: summary ? pointsRan(summary.points) : null,
     recordCount,
     headline,
     damage,

@@ -99,4 +99,29 @@ describe("app shell", () => {
     );
     expect(screen.getByTestId("nav-live-running").textContent).toBe("25%");
   });
+
+  it("shows how long a run with no end has run, on the run's clock, not 0 %", () => {
+    installFakeTailLab();
+    renderUi(<App />);
+    const progress = {
+      runId: "r1",
+      pointIndex: 0,
+      pointCount: 1,
+      params: { clients: 16, samples: 0, objectSizeBytes: 4096 },
+      op: "GET" as const,
+      done: 5000,
+      total: 0,
+      errors: 0,
+      opsPerSec: 400,
+      p50Ms: 5,
+      p99Ms: 30,
+      elapsedMs: 65_000,
+      runElapsedMs: 72_000,
+    };
+    act(() => useLiveRun.setState({ status: "running", runId: "r1", requestCount: 0, progress }));
+    const shown = screen.getByTestId("nav-live-running");
+    expect(shown.dataset.endless).toBe("true");
+    expect(shown.textContent).toBe("1 min 12 s");
+    expect(document.title).toBe("1 min 12 s · TailLab");
+  });
 });

@@ -11,6 +11,7 @@ import { RunDetailView } from "../features/runs/run-detail-view.tsx";
 import { RunsView } from "../features/runs/runs-view.tsx";
 import { PALETTES } from "@taillab/report";
 import { paletteTokens } from "../shared/chart-theme.ts";
+import { formatDuration } from "../shared/display-format.ts";
 import { hasBackend } from "./api.ts";
 import { followAddressBar, useNavigation, type Route } from "./navigation-store.ts";
 import { SettingsBar } from "./settings-bar.tsx";
@@ -116,23 +117,31 @@ function MainNav({ current }: { current: ShortcutView }) {
   );
 }
 
-/** A pulsing dot and the percentage done while a run goes on, seen from any screen. */
+/**
+ * A pulsing dot and the percentage done while a run goes on, seen from any screen; for a run
+ * with no end (the live lab until stopped), the time it has run instead.
+ */
 function LiveIndicator() {
   const { t } = useTranslation();
   const active = useLiveRun(isRunActive);
   const percent = useLiveRun((state) => Math.floor(seriesProgress(state).fraction * 100));
+  const endless = useLiveRun((state) => seriesProgress(state).total === 0);
+  // Whole seconds, so the nav re-renders once a second, not at every event.
+  const elapsed = useLiveRun((state) => formatDuration(seriesProgress(state).elapsedMs));
+  const shown = endless ? elapsed : `${percent}%`;
   useEffect(() => {
-    document.title = active ? `${percent}% · TailLab` : "TailLab";
-  }, [active, percent]);
+    document.title = active ? `${shown} · TailLab` : "TailLab";
+  }, [active, shown]);
   if (!active) return null;
   return (
     <span
       className="live-indicator"
       data-testid="nav-live-running"
-      title={t("nav.running", { percent })}
+      data-endless={endless}
+      title={endless ? t("nav.runningFor", { duration: elapsed }) : t("nav.running", { percent })}
     >
       <span className="live-dot" aria-hidden="true" />
-      <span className="live-percent">{percent}%</span>
+      <span className="live-percent">{shown}</span>
     </span>
   );
 }

@@ -10,6 +10,7 @@ export const appMessages: FeatureMessages = {
       runs: "Results",
       compare: "Compare",
       running: "running, {{percent}} % done",
+      runningFor: "running for {{duration}}, until stopped",
     },
     settings: {
       language: "Language",
@@ -42,6 +43,7 @@ export const appMessages: FeatureMessages = {
       runs: "结果",
       compare: "对比",
       running: "运行中，已完成 {{percent}}%",
+      runningFor: "已运行 {{duration}}，直到手动停止",
     },
     settings: {
       language: "语言",

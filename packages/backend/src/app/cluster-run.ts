@@ -84,6 +84,8 @@ export async function runOnCluster(
         // The shards' histograms stay in the bucket: there is none here to encode.
         hooks.onProgress?.(progress, {
           percentiles,
+          // The shards' seconds are merged in the bucket; the newest few are not kept here.
+          recentPercentiles: null,
           intervals,
           encodeLatency: () => null,
           encodeRecentIntervals: () => null,

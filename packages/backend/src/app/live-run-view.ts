@@ -12,8 +12,8 @@ export type ProgressEvent = Extract<RunEvent, { type: "progress" }>;
 
 /**
  * What a run's live screen gets beside its counts, taken from the engine's own accounting (the
- * same histograms that make the summary): the phase's percentiles so far, and its percentiles per
- * second. Progress comes ten times a second and is sent four times a second, so the intervals
+ * same histograms that make the summary): the phase's percentiles so far and over its newest seconds, and its
+ * percentiles per second. Progress comes ten times a second and is sent four times a second, so the intervals
  * that changed in between are gathered here (by start, the newest figures of each kept) and sent
  * with the next event.
  */
@@ -21,6 +21,7 @@ export class LiveRunView {
   private pointIndex = 0;
   private op: Operation | null = null;
   private percentiles: LivePercentiles | null = null;
+  private recentPercentiles: LivePercentiles | null = null;
   private readonly changed = new Map<number, IntervalStats>();
   private readonly clientChanged = new Map<number, ClientSecond>();
 
@@ -29,6 +30,7 @@ export class LiveRunView {
     this.pointIndex = pointIndex;
     this.op = op;
     this.percentiles = null;
+    this.recentPercentiles = null;
     this.changed.clear();
     this.clientChanged.clear();
   }
@@ -36,7 +38,7 @@ export class LiveRunView {
   update(
     progress: RunProgress,
     live: Pick<LiveFigures, "percentiles" | "intervals"> &
-      Partial<Pick<LiveFigures, "clientSeconds">>,
+      Partial<Pick<LiveFigures, "clientSeconds" | "recentPercentiles">>,
   ): void {
     if (progress.op !== this.op) {
       // A mix shows its busiest operation, which can change: its intervals start afresh.
@@ -44,6 +46,7 @@ export class LiveRunView {
       this.changed.clear();
     }
     this.percentiles = live.percentiles;
+    this.recentPercentiles = live.recentPercentiles ?? null;
     for (const interval of live.intervals) this.changed.set(interval.startMs, interval);
     for (const second of live.clientSeconds ?? []) this.clientChanged.set(second.startMs, second);
   }
@@ -58,6 +61,7 @@ export class LiveRunView {
       type: "progress",
       progress,
       percentiles: this.percentiles,
+      recentPercentiles: this.recentPercentiles,
       intervals:
         intervals.length > 0 && this.op !== null
           ? { pointIndex: this.pointIndex, op: this.op, intervals }

@@ -28,7 +28,7 @@ export function AllPointsTable({
   const hedged = runs.some((run) => run.detail.summary.mode !== "normal");
   const offered = columns(hedged, t);
   const column = offered.find((entry) => entry.metric === metric) ?? offered[0]!;
-  const rows = useMemo(() => allPointsRows(comparison, metric), [comparison, metric]);
+  const rows = useMemo(() => allPointsRows(comparison, runs, metric), [comparison, runs, metric]);
   return (
     <section
       className="card section"

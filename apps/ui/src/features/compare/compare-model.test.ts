@@ -3,6 +3,7 @@ import { compareRuns } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { runDetailFixture } from "../runs/test-support/run-fixtures.ts";
 import {
+  allPointsRows,
   compareTableRows,
   defaultBaseline,
   defaultRowKey,
@@ -95,6 +96,38 @@ describe("compare model", () => {
     expect(rows[1]!.figures.opsPerSec.verdict).toBe(
       get(hedged).opsPerSec > get(normal).opsPerSec ? "better" : "worse",
     );
+  });
+
+  it("gives DELETEs of runs that differ by mode ratios but no verdict: they are never hedged", () => {
+    const withCleanup = (detail: RunDetail, mode: "normal" | "hedged", medianUs: number) =>
+      runDetailFixture({ runId: detail.meta.id, mode, medianUs, ops: ["GET", "DELETE"] });
+    const runs = compared([
+      withCleanup(normal, "normal", 6000),
+      withCleanup(hedged, "hedged", 3000),
+    ]);
+    const comparison = compareRuns(
+      runs.map((run) => run.detail.summary),
+      0,
+    );
+    const deletes = comparison.rows.find((row) => row.op === "DELETE")!;
+    const rows = compareTableRows(comparison, runs, rowKey(deletes));
+    expect(rows[1]!.figures.p50Ms.ratio).toBeCloseTo(0.5, 1);
+    expect(rows[1]!.figures.p50Ms.verdict).toBeNull();
+    const all = allPointsRows(comparison, runs, "p50Ms");
+    expect(all.map((row) => [row.op, row.figures[1]!.verdict])).toEqual([
+      ["GET", "better"],
+      ["DELETE", null],
+    ]);
+    // Between two normal runs (another server, say) a DELETE's change is a change.
+    const twoNormal = compared([
+      withCleanup(normal, "normal", 6000),
+      withCleanup(tied, "normal", 3000),
+    ]);
+    const plain = compareRuns(
+      twoNormal.map((run) => run.detail.summary),
+      0,
+    );
+    expect(allPointsRows(plain, twoNormal, "p50Ms").at(-1)!.figures[1]!.verdict).toBe("better");
   });
 
   it("marks a run that lacks the compared point", () => {

@@ -2,6 +2,7 @@ import type { PhaseSummary, RequestMode, RunDetail, RunPointParams } from "@tail
 import {
   COMPARISON_METRICS,
   differingParams,
+  differsByMode,
   POINT_PARAMS,
   type ComparisonCell,
   type ComparisonMetric,
@@ -103,18 +104,28 @@ export interface CompareTableRow {
 
 const BETTER = new Map(COMPARISON_METRICS.map(({ metric, better }) => [metric, better]));
 
+/**
+ * Whether a row's ratios are wins and losses. Runs that differ by mode differ in their backups,
+ * and the cleanup's DELETEs never send one: between such runs their ratios are noise, shown
+ * without a verdict.
+ */
+export function judgesRow(op: ComparisonRow["op"], runs: readonly ComparedRun[]): boolean {
+  return !(op === "DELETE" && differsByMode(runs.map((run) => run.detail.summary)));
+}
+
 /** A run's figure against the baseline's: its ratio, and whether that is better or worse. */
 function comparedFigure(
   cell: ComparisonCell | undefined,
   metric: ComparisonMetric,
   isBaseline: boolean,
+  judged: boolean,
 ): ComparedFigure {
   if (!cell || cell.value === null) {
     return { value: null, ratio: null, verdict: null, significant: null };
   }
   const ratio = cell.deltaPct === null ? null : 1 + cell.deltaPct / 100;
   let verdict: Verdict | null = null;
-  if (cell.delta !== null && !isBaseline) {
+  if (cell.delta !== null && !isBaseline && judged) {
     const improved = BETTER.get(metric) === "lower" ? cell.delta < 0 : cell.delta > 0;
     verdict = cell.delta === 0 ? "same" : improved ? "better" : "worse";
   }
@@ -133,13 +144,17 @@ export interface AllPointsRow {
  * Every point × phase of the comparison, each run's `metric` beside the baseline's: the whole
  * sweep against the baseline at a glance.
  */
-export function allPointsRows(comparison: RunComparison, metric: ComparisonMetric): AllPointsRow[] {
+export function allPointsRows(
+  comparison: RunComparison,
+  runs: readonly ComparedRun[],
+  metric: ComparisonMetric,
+): AllPointsRow[] {
   return comparison.rows.map((row) => ({
     key: rowKey(row),
     params: row.params,
     op: row.op,
     figures: row.cells[metric].map((cell, index) =>
-      comparedFigure(cell, metric, index === comparison.baselineIndex),
+      comparedFigure(cell, metric, index === comparison.baselineIndex, judgesRow(row.op, runs)),
     ),
   }));
 }
@@ -165,7 +180,12 @@ export function compareTableRows(
     const figures = Object.fromEntries(
       COMPARISON_METRICS.map(({ metric }) => [
         metric,
-        comparedFigure(row?.cells[metric][index], metric, index === comparison.baselineIndex),
+        comparedFigure(
+          row?.cells[metric][index],
+          metric,
+          index === comparison.baselineIndex,
+          row ? judgesRow(row.op, runs) : true,
+        ),
       ]),
     ) as Record<ComparisonMetric, ComparedFigure>;
     return {

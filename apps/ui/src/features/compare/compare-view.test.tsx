@@ -87,6 +87,13 @@ describe("CompareView", () => {
     expect(Number(rows[1]!.dataset.extraPercent)).toBe(getPhase(hedged).hedge!.extraPct);
     expect(Number(rows[2]!.dataset.p999Ms)).toBe(getPhase(tied).latencyMs!.p999);
     expect(screen.getByTestId("mode-cost-chart")).toBeTruthy();
+    // One line per mode against normal: its p99.9's change and its cost.
+    const verdicts = within(card).getAllByTestId("mode-verdict");
+    expect(verdicts.map((verdict) => verdict.dataset.mode)).toEqual(["hedged", "tied"]);
+    const change = (getPhase(hedged).latencyMs!.p999 / getPhase(normal).latencyMs!.p999 - 1) * 100;
+    expect(verdicts[0]!.textContent).toContain(
+      `hedged: p99.9 ${formatFixed(change, 0)} % for +${formatFixed(getPhase(hedged).hedge!.extraPct, 1)} % requests`,
+    );
     // The tail chart draws the percentiles chosen, p50, p99 and p99.9 to begin with.
     const tail = screen.getByTestId("mode-tail-chart");
     expect(tail.dataset.percentiles).toBe("p50 p99 p999");

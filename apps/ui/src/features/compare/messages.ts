@@ -73,6 +73,18 @@ export const compareMessages: FeatureMessages = {
       costChart: "Cost of backups per mode",
       nothingWasted:
         "The attempts that lost moved no payload (they were cancelled before any of their answer's body arrived), so the chart shows how many were cancelled.",
+      verdictsTitle: "In one line each, against normal",
+      verdict: "{{mode}}: p99.9 {{change}} % for +{{extra}} % requests",
+      noGain: {
+        tooFewRequests:
+          "Why no gain: a p99.9 of fewer than {{requests}} requests is only their slowest one. Run more samples.",
+        budgetSpent:
+          "Why no gain: its backups spent the {{budget}} % budget, so later stalls went without one. Raise the budget.",
+        delayAboveTail:
+          "Why no gain: its backups waited {{delay}} ms, past normal's p99.9 ({{p999}} ms), so they left after the stalls. Choose a shorter delay, such as p95.",
+        noise:
+          "Why no gain: nothing in its figures explains it; the difference is within what two runs differ by. Run it again, or with more samples.",
+      },
     },
   },
   "zh-CN": {
@@ -144,6 +156,18 @@ export const compareMessages: FeatureMessages = {
       costChart: "各模式备份请求的代价",
       nothingWasted:
         "落败的尝试没有传输任何负载（在响应正文到达之前就被取消），因此图中显示被取消的尝试数。",
+      verdictsTitle: "与普通模式相比，一句话总结",
+      verdict: "{{mode}}：p99.9 {{change}}%，多花 {{extra}}% 的请求",
+      noGain: {
+        tooFewRequests:
+          "为何没有改善：不足 {{requests}} 个请求的 p99.9 只是其中最慢的一个。请增加请求数。",
+        budgetSpent:
+          "为何没有改善：备份请求用完了 {{budget}}% 的预算，之后的停顿没有备份。请提高预算。",
+        delayAboveTail:
+          "为何没有改善：备份请求等待了 {{delay}} 毫秒，超过普通模式的 p99.9（{{p999}} 毫秒），在停顿之后才发出。请选择更短的延迟，例如 p95。",
+        noise:
+          "为何没有改善：数据中找不到原因，差异在两次运行的正常波动之内。请再运行一次，或增加请求数。",
+      },
     },
   },
 };

@@ -20,6 +20,7 @@ import { withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
 import { logAxisFloor } from "../../shared/chart-ticks.ts";
 import { wantsLogAxis } from "../runs/log-axis.ts";
 import type { ModeEntry } from "./mode-comparison.ts";
+import { ModeVerdictList } from "./mode-verdict-list.tsx";
 
 const MIB = 1024 * 1024;
 /** The percentiles a mode entry has: those the table shows. */
@@ -126,6 +127,7 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
     <section className="card section" data-testid="mode-comparison" data-modes={entries.length}>
       <h2>{t("modes.title")}</h2>
       <p className="muted">{t("modes.intro")}</p>
+      <ModeVerdictList entries={entries} />
       <div className="table-scroll">
         <table className="data">
           <thead>

@@ -18,6 +18,7 @@ import {
   type ExperimentForm,
 } from "./experiment-form.ts";
 import { useExperiments } from "./experiments-store.ts";
+import { LAB_SWEEP, type FixedTotalInput } from "./fixed-total-sweep.ts";
 
 interface PreviewState {
   /** invalid: the backend named fields to fix; failed: the call itself failed. */
@@ -59,6 +60,19 @@ interface BuilderState {
   preview: PreviewState;
 
   newExperiment(): void;
+  /**
+   * "New experiment" from the list: with an unsaved draft, asks first (askingNew) rather than
+   * discard it; else a new one at once.
+   */
+  requestNew(): void;
+  /** The list asks whether to discard the unsaved draft for a new experiment. */
+  askingNew: boolean;
+  /**
+   * The fixed-total size helper's boxes: kept here, not in the helper, so leaving the builder
+   * and coming back finds them as typed (and Fill in the points fills what they say).
+   */
+  fixedTotal: FixedTotalInput;
+  setFixedTotal(input: FixedTotalInput): void;
   edit(experiment: Experiment): void;
   /** Opens a copy (e.g. of a built-in) as a new, unsaved experiment named `name`. */
   copy(experiment: Experiment, name: string): void;
@@ -94,7 +108,10 @@ let previewTimer: ReturnType<typeof setTimeout> | undefined;
 let previewSequence = 0;
 
 export const useExperimentBuilder = create<BuilderState>((set, get) => {
+  // A new draft starts with the helper's boxes at the labs' sweep.
   const fresh = {
+    askingNew: false,
+    fixedTotal: LAB_SWEEP,
     dirty: false,
     fieldErrors: {},
     error: null,
@@ -164,6 +181,15 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
 
     newExperiment() {
       open(newExperimentForm(defaultEndpointId()), {});
+    },
+
+    askingNew: false,
+
+    setFixedTotal: (fixedTotal) => set({ fixedTotal }),
+
+    requestNew() {
+      if (get().dirty) set({ askingNew: true });
+      else get().newExperiment();
     },
 
     edit(experiment) {

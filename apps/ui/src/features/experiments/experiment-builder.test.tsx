@@ -5,7 +5,11 @@ import { describe, expect, it, vi } from "vitest";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
 import { experiment } from "../../shared/test-support/sample-data.ts";
-import { PREVIEW_DEBOUNCE_MS } from "./experiment-builder-store.ts";
+import { formatMs } from "@taillab/report";
+import { useNavigation } from "../../app/navigation-store.ts";
+import { useLiveRun } from "../live-run/live-run-store.ts";
+import { runDetailFixture } from "../runs/test-support/run-fixtures.ts";
+import { PREVIEW_DEBOUNCE_MS, useExperimentBuilder } from "./experiment-builder-store.ts";
 import { ExperimentsView } from "./experiments-view.tsx";
 import { freshBuilderEachTest } from "./test-support/fresh-builder.ts";
 
@@ -120,27 +124,79 @@ describe("experiments screen", () => {
     expect(screen.getByTestId("fixed-total").textContent).toMatch(/"lots" is not a size/);
   });
 
-  it("walks through the tail-latency lab step by step, and runs it from the walkthrough", async () => {
+  it("walks through the tail-latency lab, runs it, and concludes from the class's own runs", async () => {
     const lab = experiment({ id: "builtin-tail-modes", name: "Tail lab", builtIn: true });
+    const runs = {
+      n: runDetailFixture({ runId: "n", name: "Tail lab (normal)", medianUs: 6000 }),
+      h: runDetailFixture({
+        runId: "h",
+        name: "Tail lab (hedged)",
+        mode: "hedged",
+        medianUs: 3000,
+      }),
+      t: runDetailFixture({ runId: "t", name: "Tail lab (tied)", mode: "tied", medianUs: 2000 }),
+    };
     const fake = installFakeTailLab({
       listExperiments: vi.fn(async () => [lab]),
-      startRun: vi.fn(async () => ({ runId: "guided" })),
+      startRun: vi.fn(async () => ({ runId: "n" })),
+      getRun: vi.fn(async ({ runId }: { runId: string }) => runs[runId as keyof typeof runs]),
     });
     renderUi(<ExperimentsView />);
     await screen.findAllByTestId("experiment-row");
     fireEvent.click(screen.getByTestId("tail-guide-open"));
-    const guide = screen.getByTestId("tail-guide");
-    expect(guide.dataset.step).toBe("why");
-    expect(guide.textContent).toContain("step 1 of 6");
+    const guide = () => screen.getByTestId("tail-guide");
+    expect(guide().dataset.step).toBe("why");
+    expect(guide().textContent).toContain("step 1 of 8");
+    // The lab's stalls are 1 % of requests: at the edge of p99, all of p99.9.
+    expect(guide().textContent).toContain("all of the p99.9");
     fireEvent.click(screen.getByTestId("tail-guide-next"));
     fireEvent.click(screen.getByTestId("tail-guide-next"));
-    expect(guide.dataset.step).toBe("run");
+    expect(guide().dataset.step).toBe("run");
     fireEvent.click(screen.getByTestId("tail-guide-run"));
-    await vi.waitFor(() =>
-      expect(fake.startRun).toHaveBeenCalledWith({
-        experiment: expect.objectContaining({ name: "Tail lab" }),
+    await vi.waitFor(() => expect(useNavigation.getState().route).toEqual({ view: "live" }));
+    expect(fake.startRun).toHaveBeenCalledWith({
+      experiment: expect.objectContaining({ name: "Tail lab", endpointId: lab.endpointId }),
+    });
+    // The builder stays closed (no lab settings to come back to); the guide stays at its step.
+    expect(useExperimentBuilder.getState().open).toBe(false);
+    expect(guide().dataset.step).toBe("run");
+    fireEvent.click(screen.getByTestId("tail-guide-next"));
+    expect(guide().dataset.step).toBe("compare");
+    expect(screen.queryByTestId("tail-guide-compare")).toBeNull();
+
+    // The series ends on the live screen: the guide compares and concludes on its runs.
+    act(() =>
+      useLiveRun.setState({
+        runId: "t",
+        status: "finished",
+        finished: {
+          status: "complete",
+          error: null,
+          series: { index: 2, count: 3, mode: "tied" },
+          seriesRunIds: ["n", "h", "t"],
+        },
       }),
     );
+    fireEvent.click(screen.getByTestId("tail-guide-compare"));
+    expect(useNavigation.getState().route).toEqual({ view: "compare", runIds: ["n", "h", "t"] });
+    while (guide().dataset.step !== "conclusion") {
+      fireEvent.click(screen.getByTestId("tail-guide-next"));
+    }
+    const conclusion = await screen.findByTestId("tail-guide-conclusion");
+    const normalP999 = runs.n.summary.points[0]!.phases.find((phase) => phase.op === "GET")!
+      .latencyMs!.p999;
+    expect(conclusion.textContent).toContain(`p99.9 ${formatMs(normalP999)} ms`);
+    const verdicts = within(conclusion).getAllByTestId("mode-verdict");
+    expect(verdicts.map((verdict) => verdict.dataset.mode)).toEqual(["hedged", "tied"]);
+    expect(conclusion.dataset.hedgingCut).toBe(
+      String(Number(verdicts[0]!.dataset.p999ChangePct) < 0),
+    );
+    // A reload keeps the step and the lab's runs.
+    expect(JSON.parse(sessionStorage.getItem("taillab.guide") ?? "{}")).toMatchObject({
+      open: true,
+      step: 6,
+      labRunIds: ["n", "h", "t"],
+    });
   });
 
   it.each([
@@ -197,6 +253,29 @@ describe("experiments screen", () => {
       }
     },
   );
+
+  it("keeps a draft and its fixed-total boxes when the builder is left, and asks before New discards it", async () => {
+    installFakeTailLab();
+    renderUi(<ExperimentsView />);
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.change(screen.getByTestId("experiment-name"), { target: { value: "Sizes" } });
+    fireEvent.change(screen.getByTestId("fixed-total-sizes"), { target: { value: "8KiB, 2MiB" } });
+    fireEvent.click(screen.getByTestId("experiment-back"));
+    // New experiment with an unsaved draft: it asks, and the draft stays until told.
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    const banner = screen.getByTestId("experiment-draft");
+    expect(banner.dataset.askingNew).toBe("true");
+    expect(banner.textContent).toContain(
+      "“Sizes” is not saved: a new experiment would discard it.",
+    );
+    fireEvent.click(screen.getByTestId("experiment-draft-continue"));
+    expect((screen.getByTestId("experiment-name") as HTMLInputElement).value).toBe("Sizes");
+    expect((screen.getByTestId("fixed-total-sizes") as HTMLInputElement).value).toBe("8KiB, 2MiB");
+    fireEvent.click(screen.getByTestId("experiment-back"));
+    fireEvent.click(screen.getByTestId("experiment-new"));
+    fireEvent.click(screen.getByTestId("experiment-draft-discard"));
+    expect((screen.getByTestId("experiment-name") as HTMLInputElement).value).toBe("");
+  });
 
   it("shows the preview's errors at their fields", async () => {
     installFakeTailLab({

@@ -163,11 +163,22 @@ function DraftBanner() {
   const { t } = useTranslation("experiments");
   const dirty = useExperimentBuilder((state) => state.dirty);
   const name = useExperimentBuilder((state) => state.form.name);
-  const { resumeDraft, discard } = useExperimentBuilder.getState();
+  const askingNew = useExperimentBuilder((state) => state.askingNew);
+  const { resumeDraft, discard, newExperiment } = useExperimentBuilder.getState();
   if (!dirty) return null;
+  const shownName = name || t("builder.untitled");
   return (
-    <div className="banner warning draft-banner" data-testid="experiment-draft">
-      <span>{t("list.draft", { name: name || t("builder.untitled") })}</span>
+    <div
+      className="banner warning draft-banner"
+      data-testid="experiment-draft"
+      data-asking-new={askingNew}
+      role={askingNew ? "alert" : undefined}
+    >
+      <span>
+        {askingNew
+          ? t("list.draftBeforeNew", { name: shownName })
+          : t("list.draft", { name: shownName })}
+      </span>
       <span className="toolbar">
         <button
           type="button"
@@ -181,9 +192,12 @@ function DraftBanner() {
           type="button"
           className="ghost"
           data-testid="experiment-draft-discard"
-          onClick={discard}
+          onClick={() => {
+            discard();
+            if (askingNew) newExperiment();
+          }}
         >
-          {t("list.discard")}
+          {askingNew ? t("list.discardAndNew") : t("list.discard")}
         </button>
       </span>
     </div>

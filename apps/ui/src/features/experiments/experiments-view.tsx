@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "../../shared/page-header.tsx";
 import { useEndpoints } from "../endpoints/endpoints-store.ts";
@@ -6,14 +6,15 @@ import { ExperimentBuilder } from "./experiment-builder.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { ExperimentList } from "./experiment-list.tsx";
 import { useExperiments } from "./experiments-store.ts";
+import { useGuide } from "./guide-store.ts";
 import { TailLabGuide } from "./tail-lab-guide.tsx";
 
 export function ExperimentsView() {
   const { t } = useTranslation("experiments");
   const builderOpen = useExperimentBuilder((state) => state.open);
-  const newExperiment = useExperimentBuilder((state) => state.newExperiment);
+  const requestNew = useExperimentBuilder((state) => state.requestNew);
   const error = useExperiments((state) => state.error);
-  const [guiding, setGuiding] = useState(false);
+  const guiding = useGuide((state) => state.open);
 
   useEffect(() => {
     void useExperiments.getState().load();
@@ -27,14 +28,14 @@ export function ExperimentsView() {
       <PageHeader
         title={t("title")}
         subtitle={t("subtitle")}
-        action={{ label: t("new"), testId: "experiment-new", onClick: newExperiment }}
+        action={{ label: t("new"), testId: "experiment-new", onClick: requestNew }}
         error={error ? t("loadFailed", { message: error }) : null}
       />
       {guiding ? (
-        <TailLabGuide onClose={() => setGuiding(false)} />
+        <TailLabGuide />
       ) : (
         <p>
-          <button type="button" data-testid="tail-guide-open" onClick={() => setGuiding(true)}>
+          <button type="button" data-testid="tail-guide-open" onClick={useGuide.getState().show}>
             {t("guide.open")}
           </button>
         </p>

@@ -6,13 +6,6 @@ import { Field } from "../../shared/field.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { fixedTotalSweep, type FixedTotalInput } from "./fixed-total-sweep.ts";
 
-/** The labs' size sweep by default: 4 MiB per point, 8 KiB … 2 MiB, one client. */
-const LAB_SWEEP: FixedTotalInput = {
-  total: "4MiB",
-  sizes: "8KiB, 16KiB, 32KiB, 64KiB, 128KiB, 256KiB, 512KiB, 1MiB, 2MiB",
-  clients: "1",
-};
-
 const FIELDS: readonly { key: keyof FixedTotalInput; testId: string }[] = [
   { key: "total", testId: "fixed-total-bytes" },
   { key: "sizes", testId: "fixed-total-sizes" },
@@ -26,7 +19,8 @@ const FIELDS: readonly { key: keyof FixedTotalInput; testId: string }[] = [
 export function FixedTotalHelper() {
   const { t } = useTranslation("experiments");
   const setField = useExperimentBuilder((state) => state.setField);
-  const [input, setInput] = useState<FixedTotalInput>(LAB_SWEEP);
+  const input = useExperimentBuilder((state) => state.fixedTotal);
+  const setInput = useExperimentBuilder((state) => state.setFixedTotal);
   const say = useSay();
   const [errors, setErrors] = useState<Partial<Record<keyof FixedTotalInput, CodedMessage>>>({});
   const change = (key: keyof FixedTotalInput, value: string) => {

@@ -16,6 +16,13 @@ export interface FixedTotalInput {
   clients: string;
 }
 
+/** The labs' size sweep, the helper's boxes to begin with: 4 MiB per point, 8 KiB … 2 MiB, one client. */
+export const LAB_SWEEP: FixedTotalInput = {
+  total: "4MiB",
+  sizes: "8KiB, 16KiB, 32KiB, 64KiB, 128KiB, 256KiB, 512KiB, 1MiB, 2MiB",
+  clients: "1",
+};
+
 export type FixedTotalResult =
   | { ok: true; points: string }
   | { ok: false; errors: Partial<Record<keyof FixedTotalInput, CodedMessage>> };

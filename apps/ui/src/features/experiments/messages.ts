@@ -29,8 +29,10 @@ export const experimentsMessages: FeatureMessages = {
       pointsSummary: "{{count}} explicit points",
       openLoop: "open loop {{rate}}",
       draft: "Unsaved draft: “{{name}}”",
+      draftBeforeNew: "“{{name}}” is not saved: a new experiment would discard it.",
       continue: "Continue editing",
       discard: "Discard",
+      discardAndNew: "Discard it and start a new one",
     },
     builtIns: {
       "builtin-size-sweep": {
@@ -187,10 +189,19 @@ export const experimentsMessages: FeatureMessages = {
       close: "Close",
       runLab: "Run normal vs hedged vs tied",
       runNamed: "Run “{{name}}”",
+      compareModes: "Compare the modes",
+      conclusion: {
+        normal:
+          "Your normal run: p99 {{p99}} ms, p99.9 {{p999}} ms. The stalls hide in the p99.9, not in the average. Against it:",
+        hedgingCut:
+          "Conclusion: one backup, sent only when a request is late, cut the stalls out of the tail for a few percent more requests. Tied requests cut it too, but sent every request twice.",
+        noCut:
+          "Conclusion: this time hedging did not cut the tail; the line above says the likeliest reason. Fix that and run the lab again: the tail is cut by a backup sent at the right moment, not by more requests.",
+      },
       steps: {
         why: {
           title: "Why there is a tail",
-          text: "Most requests are quick, but a few wait: a disk seeks, a garbage collector pauses, a queue fills up. One request in a hundred that takes a second is invisible in the average and decides the p99. A page that needs 100 objects meets it on most loads.",
+          text: "Most requests are quick, but a few wait: a disk seeks, a garbage collector pauses, a queue fills up. In this lab one request in a hundred stalls for a second: invisible in the average, right at the edge of the p99, and all of the p99.9, where the slowest one in a thousand is always a stall. A page that needs 100 objects meets one on most loads.",
         },
         measure: {
           title: "Measure it right",
@@ -200,6 +211,12 @@ export const experimentsMessages: FeatureMessages = {
           title: "Run the lab",
           text: "Two testbed replicas, where 1 % of requests stall for a second. The lab runs the same 3,000 reads three times: normal (one attempt), hedged (a backup after the p95 latency) and tied (two copies at once), then compares them.",
         },
+        compare: {
+          title: "Compare the modes",
+          text: "Your three runs side by side: each mode's p50, p99 and p99.9, and what its backups cost (extra requests, attempts cancelled). Look at the p99.9 column first: that is where the stalls were.",
+          notRun:
+            "The modes are compared once the lab has run: run it (about 30 s), watch it on the Live run screen, and come back here.",
+        },
         hedging: {
           title: "What hedging costs",
           text: "A hedged request sends a backup to another replica only when the first is late, so it costs a few percent more requests (about 5 % at a p95 delay) and cuts the stalls out of p99.9. The budget caps what it may spend when latencies shift.",
@@ -207,6 +224,11 @@ export const experimentsMessages: FeatureMessages = {
         tied: {
           title: "When tied wins",
           text: "A tied request sends two copies at once, and who cancels the slower one decides what it costs. Cancelled by the client, both copies run until one answers: the stall never shows, but every request costs the servers twice, and under load the extra copies queue up and make new tails. Cancelled by the servers, as in The Tail at Scale, the replica that starts serving a copy has its twin dropped from the other's queue: almost no extra work, and under load even the median falls. See both side by side in “{{tiedLab}}”, then switch between normal, hedged and both kinds of tied yourself in “{{liveLab}}”.",
+        },
+        conclusion: {
+          title: "What your runs showed",
+          notRun:
+            "The conclusion is drawn from your own runs: run the lab first, and the numbers will be here.",
         },
         next: {
           title: "Try it yourself",
@@ -269,8 +291,10 @@ export const experimentsMessages: FeatureMessages = {
       pointsSummary: "{{count}} 个显式测试点",
       openLoop: "开环 {{rate}}",
       draft: "未保存的草稿：“{{name}}”",
+      draftBeforeNew: "“{{name}}”尚未保存：新建实验会丢弃它。",
       continue: "继续编辑",
       discard: "丢弃",
+      discardAndNew: "丢弃它并新建实验",
     },
     builtIns: {
       "builtin-size-sweep": {
@@ -421,10 +445,19 @@ export const experimentsMessages: FeatureMessages = {
       close: "关闭",
       runLab: "运行普通、对冲与绑定对比",
       runNamed: "运行“{{name}}”",
+      compareModes: "对比各模式",
+      conclusion: {
+        normal:
+          "你们的普通模式运行：p99 为 {{p99}} 毫秒，p99.9 为 {{p999}} 毫秒。停顿藏在 p99.9 里，而不在平均值里。与之相比：",
+        hedgingCut:
+          "结论：只在请求迟到时才发出一份备份，就以多几个百分点的请求把停顿从尾部去掉了。绑定请求也能做到，但每个请求都发了两份。",
+        noCut:
+          "结论：这一次对冲没有降低尾延迟，上面一行给出了最可能的原因。改正后再运行一次：降低尾延迟靠的是在恰当时机发出的备份，而不是更多的请求。",
+      },
       steps: {
         why: {
           title: "为什么会有尾延迟",
-          text: "大多数请求都很快，但少数请求要等待：磁盘寻道、垃圾回收暂停、队列排满。每一百个请求中有一个耗时一秒，在平均值里看不出来，却决定了 p99。一个需要 100 个对象的页面，大多数时候都会碰上它。",
+          text: "大多数请求都很快，但少数请求要等待：磁盘寻道、垃圾回收暂停、队列排满。在本实验中，每一百个请求有一个停顿一秒：在平均值里看不出来，恰好落在 p99 的边缘，却占满了 p99.9——每一千个请求中最慢的那个总是停顿。一个需要 100 个对象的页面，大多数时候都会碰上一次。",
         },
         measure: {
           title: "正确地测量",
@@ -434,6 +467,12 @@ export const experimentsMessages: FeatureMessages = {
           title: "运行实验",
           text: "两个测试床副本，其中 1% 的请求会停顿一秒。实验把同样的 3,000 次读取运行三遍：普通（一次尝试）、对冲（超过 p95 延迟后发出备份）和绑定（同时发出两份），然后进行对比。",
         },
+        compare: {
+          title: "对比各模式",
+          text: "三次运行并排列出：各模式的 p50、p99 和 p99.9，以及备份请求的代价（额外请求、被取消的尝试）。先看 p99.9 一列：停顿就在那里。",
+          notRun:
+            "实验运行之后才能对比各模式：先运行实验（约 30 秒），在“实时运行”页面观看，然后回到这里。",
+        },
         hedging: {
           title: "对冲的代价",
           text: "对冲请求只在第一份迟到时才向另一个副本发送备份，所以只多花几个百分点的请求（p95 延迟时约 5%），却能把停顿从 p99.9 中去掉。预算限制了延迟变化时它最多能花多少。",
@@ -441,6 +480,10 @@ export const experimentsMessages: FeatureMessages = {
         tied: {
           title: "绑定何时更好",
           text: "绑定请求同时发出两份，由谁取消较慢的那份决定了它的代价。由客户端取消时，两份都会运行到其中一份应答：停顿不会出现，但每个请求都让服务器做两份工作，负载高时多出的副本还会排队，造成新的尾延迟。按《The Tail at Scale》的做法由服务端取消时，开始处理某一份的副本会让另一个副本把孪生请求从队列中撤下：几乎不增加工作量，负载下连中位数也会下降。在“{{tiedLab}}”中并排对比两者，再到“{{liveLab}}”中亲手在普通、对冲和两种绑定之间切换。",
+        },
+        conclusion: {
+          title: "你们的运行说明了什么",
+          notRun: "结论来自你们自己的运行：先运行实验，数据就会出现在这里。",
         },
         next: {
           title: "自己动手试试",

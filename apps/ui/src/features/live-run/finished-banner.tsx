@@ -36,14 +36,17 @@ export function FinishedBanner() {
         ? t("finished.failed", { message: failureText(finished.error, say) })
         : t("finished.failedUnknown")
       : stoppedIn
-        ? t("finished.stoppedInPoint", stoppedIn)
+        ? t(
+            stoppedIn.measured ? "finished.stoppedInPoint" : "finished.stoppedBeforeFirst",
+            stoppedIn,
+          )
         : t(`finished.${status}`);
 
   return (
     <div
       className={`banner ${tone} finished-banner`}
       data-testid="live-finished"
-      data-points-ran={stoppedIn?.ran}
+      data-points-finished={stoppedIn?.finished}
       data-point-count={stoppedIn?.count}
       role="status"
     >

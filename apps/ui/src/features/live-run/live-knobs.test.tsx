@@ -58,8 +58,12 @@ function progress(done: number): RunEvent {
       p50Ms: 5,
       p99Ms: 30,
       elapsedMs: 3000,
+      // The phase began after the objects were prepared: the run's clock is ahead of it.
+      runElapsedMs: 9000,
     },
-    percentiles: { p50Ms: 5, p90Ms: 8, p99Ms: 30, p999Ms: 500, maxMs: 510, count: done },
+    // The whole session, a stall of seconds in it; its newest seconds are quick again.
+    percentiles: { p50Ms: 5, p90Ms: 8, p99Ms: 4714, p999Ms: 5000, maxMs: 5010, count: done },
+    recentPercentiles: { p50Ms: 5, p90Ms: 8, p99Ms: 32, p999Ms: 480, maxMs: 510, count: 2000 },
     intervals: {
       pointIndex: 0,
       op: "GET",
@@ -100,6 +104,19 @@ describe("the live tail lab's knobs", () => {
     expect(now.dataset.extraPercent).toBe("10");
   });
 
+  it("shows the newest seconds' percentiles, said so, and the run's clock as elapsed", () => {
+    const fake = liveSession();
+    act(() => fake.emit(progress(1200)));
+    const tiles = screen.getByTestId("live-percentiles");
+    expect(tiles.dataset.window).toBe("recent");
+    expect(tiles.textContent).toContain("Latency now: the last 5 s");
+    expect(screen.getByTestId("live-p99").textContent).toContain("32");
+    expect(screen.getByTestId("live-p99").textContent).not.toContain("4,714");
+    expect(screen.getByTestId("live-percentiles-count").dataset.requests).toBe("2000");
+    // The timeline's seconds count from the run's start: so does the elapsed time.
+    expect(screen.getByTestId("live-run-progress").textContent).toContain("9 s elapsed");
+  });
+
   it("moves the mode at once and marks the change on the timeline", async () => {
     const answer = marker(4200, { mode: "tied-server" }, ["mode"]);
     const fake = liveSession({ retuneRun: vi.fn(async () => answer) });
@@ -129,6 +146,25 @@ describe("the live tail lab's knobs", () => {
       runId: "live",
       tuning: { stallProbability: 0.05 },
     });
+  });
+
+  it("commits a slider at once when its key or the pointer is let go", async () => {
+    const fake = liveSession({
+      retuneRun: vi.fn(async () => marker(5000, { stallProbability: 0.1 }, ["stallProbability"])),
+    });
+    const slider = screen.getByTestId("knob-stallProbability");
+    fireEvent.change(slider, { target: { value: "10" } });
+    fireEvent.keyUp(slider, { key: "End" });
+    expect(fake.retuneRun).toHaveBeenCalledWith({
+      runId: "live",
+      tuning: { stallProbability: 0.1 },
+    });
+    // The rest's timer was cleared: still one change.
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    expect(fake.retuneRun).toHaveBeenCalledTimes(1);
+    fireEvent.change(slider, { target: { value: "4" } });
+    fireEvent.pointerUp(slider);
+    expect(fake.retuneRun).toHaveBeenCalledTimes(2);
   });
 
   it("follows knob changes made in another window", () => {

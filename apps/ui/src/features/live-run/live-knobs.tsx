@@ -173,8 +173,9 @@ function LiveNow() {
 }
 
 /**
- * A range input that follows the hand at once and commits once it rests, and follows the
- * knob's value when it changes elsewhere (another window, the backend's answer).
+ * A range input that follows the hand at once and commits once it rests (or is let go: a key
+ * or the pointer released commits at once, so the chart does not wait out the rest), and
+ * follows the knob's value when it changes elsewhere (another window, the backend's answer).
  */
 function Slider({
   knob,
@@ -199,6 +200,11 @@ function Slider({
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const shown = moving ?? value;
+  const commit = (next: number) => {
+    clearTimeout(timer.current);
+    setMoving(null);
+    if (next !== value) onCommit(next);
+  };
   return (
     <label className="knob" data-disabled={disabled || undefined}>
       <span className="knob-label">
@@ -215,11 +221,10 @@ function Slider({
           const next = Number(event.target.value);
           setMoving(next);
           clearTimeout(timer.current);
-          timer.current = setTimeout(() => {
-            setMoving(null);
-            if (next !== value) onCommit(next);
-          }, SLIDER_SETTLE_MS);
+          timer.current = setTimeout(() => commit(next), SLIDER_SETTLE_MS);
         }}
+        onKeyUp={() => (moving === null ? undefined : commit(moving))}
+        onPointerUp={() => (moving === null ? undefined : commit(moving))}
       />
     </label>
   );

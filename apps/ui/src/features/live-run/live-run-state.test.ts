@@ -362,7 +362,13 @@ describe("a run that ends only when stopped, and a stopped sweep", () => {
       progress({ pointIndex: 1, done: 40 }),
       finishedEvent({ status: "stopped" }),
     ].reduce(reduceRunEvent, IDLE_RUN);
-    expect(stoppedInPoint(stopped)).toEqual({ index: 2, ran: 2, count: 2 });
+    expect(stoppedInPoint(stopped)).toEqual({ index: 2, finished: 1, count: 2, measured: true });
+    const beforeFirst = [
+      started,
+      progress({ pointIndex: 0, done: 0 }),
+      finishedEvent({ status: "stopped" }),
+    ].reduce(reduceRunEvent, IDLE_RUN);
+    expect(stoppedInPoint(beforeFirst)).toMatchObject({ index: 1, finished: 0, measured: false });
     const complete = [started, progress({ pointIndex: 1, done: 100 }), finishedEvent()].reduce(
       reduceRunEvent,
       IDLE_RUN,

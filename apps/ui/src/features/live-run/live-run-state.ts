@@ -45,6 +45,8 @@ export interface Notice {
 export interface PhaseFigures {
   progress: RunProgress;
   percentiles: LivePercentiles | null;
+  /** Over the phase's newest seconds (null when the host does not send them). */
+  recentPercentiles: LivePercentiles | null;
   overTime: OverTimeSeries | null;
 }
 
@@ -59,6 +61,7 @@ export interface LiveRunState {
   series: RunSeries | null;
   progress: RunProgress | null;
   percentiles: LivePercentiles | null;
+  recentPercentiles: LivePercentiles | null;
   /** Requests and time of the phases finished before the current one (progress is per phase). */
   doneBefore: number;
   elapsedBefore: number;
@@ -101,6 +104,7 @@ export const IDLE_RUN: LiveRunState = {
   progress: null,
   client: [],
   percentiles: null,
+  recentPercentiles: null,
   doneBefore: 0,
   elapsedBefore: 0,
   overTime: null,
@@ -197,6 +201,7 @@ function applyProgress(
       previous.op !== progress.op ||
       progress.done < previous.done);
   const percentiles = event.percentiles ?? (newPhase ? null : base.percentiles);
+  const recentPercentiles = event.recentPercentiles ?? null;
   const current = newPhase ? null : base.overTime;
   const overTime = event.intervals ? mergeIntervals(current, event.intervals) : current;
   const client = mergeClientSeconds(newPhase ? [] : base.client, event.client ?? []);
@@ -205,11 +210,15 @@ function applyProgress(
     status: "running",
     progress,
     percentiles,
+    recentPercentiles,
     client,
     doneBefore: base.doneBefore + (newPhase ? previous.done : 0),
     elapsedBefore: base.elapsedBefore + (newPhase ? previous.elapsedMs : 0),
     overTime,
-    measured: progress.op === CLEANUP_OP ? base.measured : { progress, percentiles, overTime },
+    measured:
+      progress.op === CLEANUP_OP
+        ? base.measured
+        : { progress, percentiles, recentPercentiles, overTime },
   };
 }
 
@@ -242,11 +251,11 @@ function seriesBefore(
  * reads or writes when the run ended with its cleanup. `kept` says it is not the last phase.
  */
 export function shownPhase(state: LiveRunState): (PhaseFigures & { kept: boolean }) | null {
-  const { progress, percentiles, overTime, measured } = state;
+  const { progress, percentiles, recentPercentiles, overTime, measured } = state;
   if (!progress) return null;
   const ended = state.status === "finished";
   if (ended && progress.op === CLEANUP_OP && measured) return { ...measured, kept: true };
-  return { progress, percentiles, overTime, kept: false };
+  return { progress, percentiles, recentPercentiles, overTime, kept: false };
 }
 
 /**
@@ -351,7 +360,8 @@ export function overallProgress(state: LiveRunState): OverallProgress {
   const counted =
     state.requestCount > 0 ? state.doneBefore + (phase?.done ?? 0) : (phase?.done ?? 0);
   const done = total === 0 ? counted : complete ? total : Math.min(total, counted);
-  const elapsedMs = state.elapsedBefore + (phase?.elapsedMs ?? 0);
+  // The run's clock when the host sends it: the one the timeline's seconds and markers are on.
+  const elapsedMs = phase?.runElapsedMs ?? state.elapsedBefore + (phase?.elapsedMs ?? 0);
   const running = state.status === "running" && done > 0 && done < total;
   return {
     done,

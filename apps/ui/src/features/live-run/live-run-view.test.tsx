@@ -395,8 +395,8 @@ describe("live run screen", () => {
       });
     });
     const banner = screen.getByTestId("live-finished");
-    expect(banner.dataset).toMatchObject({ pointsRan: "2", pointCount: "3" });
-    expect(banner.textContent).toContain("Stopped in point 2 of 3: 2 of 3 points ran.");
+    expect(banner.dataset).toMatchObject({ pointsFinished: "1", pointCount: "3" });
+    expect(banner.textContent).toContain("Stopped in point 2 of 3: 1 of 3 points finished.");
   });
 
   it("names the mode once and shows the whole series' progress beside the run's", () => {

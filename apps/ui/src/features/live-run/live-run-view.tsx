@@ -7,7 +7,7 @@ import { FinishedBanner } from "./finished-banner.tsx";
 import { LiveHeader } from "./live-header.tsx";
 import { LiveKnobs } from "./live-knobs.tsx";
 import { LiveProgress } from "./live-progress.tsx";
-import { useLiveRun } from "./live-run-store.ts";
+import { isRunActive, useLiveRun } from "./live-run-store.ts";
 import { LiveTimeline } from "./live-timeline.tsx";
 import { NoticeList } from "./notice-list.tsx";
 import { PercentileTiles } from "./percentile-tiles.tsx";
@@ -18,6 +18,8 @@ import { PercentileTiles } from "./percentile-tiles.tsx";
  */
 export function LiveRunView() {
   const idle = useLiveRun((state) => state.status === "idle");
+  // The live tail lab while its knobs move: knobs beside what they move, one projected screen.
+  const lab = useLiveRun((state) => state.tuning !== null && isRunActive(state));
   if (idle) return <NoRun />;
   return (
     <section className="view live-view" data-testid="live-run-view">
@@ -25,10 +27,21 @@ export function LiveRunView() {
       <FinishedBanner />
       <ClientBanner />
       <LiveProgress />
-      <LiveKnobs />
-      <ShardsPanel />
-      <PercentileTiles />
-      <LiveTimeline />
+      {lab ? (
+        <div className="live-lab" data-testid="live-lab">
+          <LiveKnobs />
+          <div className="live-lab-watch">
+            <PercentileTiles />
+            <LiveTimeline />
+          </div>
+        </div>
+      ) : (
+        <>
+          <ShardsPanel />
+          <PercentileTiles />
+          <LiveTimeline />
+        </>
+      )}
       <NoticeList />
     </section>
   );

@@ -37,15 +37,16 @@ export function experimentTitle(state: LiveRunState): string {
 }
 
 /**
- * Where a stopped sweep stopped: in point `index` of `count` (from 1), so `ran` points ran (the
- * last part way). Null for a run that was not stopped or has one point.
+ * Where a stopped sweep stopped: in point `index` of `count` (from 1), the points before it
+ * `finished`. Null for a run that was not stopped or has one point.
  */
 export function stoppedInPoint(
   state: LiveRunState,
-): { index: number; ran: number; count: number } | null {
+): { index: number; finished: number; count: number; measured: boolean } | null {
   if (state.finished?.status !== "stopped" || !state.progress) return null;
   const count = Math.max(state.progress.pointCount, state.points.length);
   if (count <= 1) return null;
   const index = state.progress.pointIndex + 1;
-  return { index, ran: index, count };
+  const measured = index > 1 || state.progress.done > 0;
+  return { index, finished: index - 1, count, measured };
 }

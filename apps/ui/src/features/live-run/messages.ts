@@ -41,6 +41,7 @@ export const liveRunMessages: FeatureMessages = {
     percentiles: {
       title: "Latency of this phase",
       titleKept: "Latency of the last measured phase",
+      titleRecent: "Latency now: the last {{seconds}} s",
       p50: "p50",
       p90: "p90",
       p99: "p99",
@@ -149,7 +150,8 @@ export const liveRunMessages: FeatureMessages = {
       serverLost:
         "The server stopped answering. What was measured is saved; the run's page says which phases did not run.",
       stoppedInPoint:
-        "Stopped in point {{index}} of {{count}}: {{ran}} of {{count}} points ran. What they measured is saved.",
+        "Stopped in point {{index}} of {{count}}: {{finished}} of {{count}} points finished. What was measured is saved.",
+      stoppedBeforeFirst: "Stopped before its first request: nothing was measured.",
       failed: "The run failed: {{message}}",
       failedUnknown: "The run failed.",
       interrupted: "The run was interrupted before it finished.",
@@ -199,6 +201,7 @@ export const liveRunMessages: FeatureMessages = {
     percentiles: {
       title: "本阶段延迟",
       titleKept: "最后一个测量阶段的延迟",
+      titleRecent: "当前延迟：最近 {{seconds}} 秒",
       p50: "p50",
       p90: "p90",
       p99: "p99",
@@ -302,7 +305,8 @@ export const liveRunMessages: FeatureMessages = {
       stopped: "已停止。已测得的请求均已保存。",
       serverLost: "服务器不再应答。已测得的数据均已保存；运行页面列出了未运行的阶段。",
       stoppedInPoint:
-        "在测试点 {{index}} / {{count}} 停止：共运行了 {{ran}} / {{count}} 个测试点，测得的数据均已保存。",
+        "在第 {{index}} / {{count}} 个测试点停止：完成了 {{finished}} / {{count}} 个测试点，测得的数据均已保存。",
+      stoppedBeforeFirst: "在第一个请求之前停止：没有测得任何数据。",
       failed: "运行失败：{{message}}",
       failedUnknown: "运行失败。",
       interrupted: "运行在完成前被中断。",

@@ -1,7 +1,7 @@
 import type { LivePercentiles } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
-import { P999_MIN_REQUESTS } from "@taillab/core";
+import { P999_MIN_REQUESTS, RECENT_WINDOW_SECONDS } from "@taillab/core";
 import { formatInteger } from "@taillab/report";
 import { formatLatency } from "../../shared/display-format.ts";
 import { missingLatencies, shownPhase } from "./live-run-state.ts";
@@ -14,18 +14,26 @@ const TILES: { key: keyof Omit<LivePercentiles, "count">; label: string }[] = [
   { key: "p999Ms", label: "p999" },
   { key: "maxMs", label: "max" },
 ];
+/** A live session's tiles: the chart's own percentiles, big enough beside its knobs. */
+const RECENT_TILES = TILES.filter((tile) => ["p50Ms", "p99Ms", "p999Ms"].includes(tile.key));
 
-/** The phase's percentiles as big figures: what a lecture hall reads from the back row. */
+/**
+ * The phase's percentiles as big figures: what a lecture hall reads from the back row. A live
+ * session's show its newest seconds: over a session whose knobs moved, the whole phase's would
+ * mix every setting it had (a p99 of seconds beside a chart at 30 ms).
+ */
 export function PercentileTiles() {
   const { t } = useTranslation("live");
-  const { percentiles, op, kept, pointIndex } = useLiveRun(
+  const { percentiles, op, kept, pointIndex, recent } = useLiveRun(
     useShallow((state) => {
       const shown = shownPhase(state);
+      const recent = state.tuning !== null;
       return {
-        percentiles: shown?.percentiles ?? null,
+        percentiles: (recent ? shown?.recentPercentiles : shown?.percentiles) ?? null,
         op: shown?.progress.op ?? null,
         kept: shown?.kept ?? false,
         pointIndex: shown?.progress.pointIndex ?? 0,
+        recent,
       };
     }),
   );
@@ -37,12 +45,15 @@ export function PercentileTiles() {
       data-testid="live-percentiles"
       data-op={op ?? undefined}
       data-kept={kept}
+      data-window={recent ? "recent" : "phase"}
       aria-labelledby="live-percentiles-title"
     >
       <header className="card-header">
         <div>
           <h2 id="live-percentiles-title">
-            {t(kept ? "percentiles.titleKept" : "percentiles.title")}
+            {recent
+              ? t("percentiles.titleRecent", { seconds: RECENT_WINDOW_SECONDS })
+              : t(kept ? "percentiles.titleKept" : "percentiles.title")}
             {op ? <span className="badge op-badge">{op}</span> : null}
           </h2>
           {kept ? (
@@ -63,7 +74,7 @@ export function PercentileTiles() {
       </header>
       {percentiles ? (
         <div className="stat-tiles">
-          {TILES.map((tile) => (
+          {(recent ? RECENT_TILES : TILES).map((tile) => (
             <div
               key={tile.key}
               className={`stat tile tile-${tile.label}`}

@@ -1,4 +1,4 @@
-import { lognormalCdf, shiftedExponentialCdf } from "@taillab/core";
+import { fitHolds, lognormalCdf, shiftedExponentialCdf } from "@taillab/core";
 import { LOG_AXIS_RATIO, wantsLogAxis } from "./log-axis.ts";
 import type { PhaseAnalysis } from "./phase-analysis.ts";
 
@@ -22,6 +22,8 @@ export interface BetterFit {
   model: FitModel;
   ksDistance: number;
   predictedP99Ms: number;
+  /** Whether its predicted p99 may be shown (core's fitHolds). */
+  holds: boolean;
 }
 
 export interface CdfData {
@@ -83,8 +85,10 @@ export function cdfChartData(
     model,
     ksDistance: fits[model].ksDistance,
     predictedP99Ms: fits[model].predictedP99Ms,
+    holds: fitHolds(fits[model]),
   };
-  const lastMs = Math.max(view.maxMs, measuredP99Ms, better.predictedP99Ms);
+  // A refused prediction (minutes, say) must not stretch the axis away from the data.
+  const lastMs = Math.max(view.maxMs, measuredP99Ms, better.holds ? better.predictedP99Ms : 0);
   const toMs = logScale
     ? lastMs * (lastMs / fromMs) ** RIGHT_PAD
     : lastMs + (lastMs - fromMs) * RIGHT_PAD;

@@ -1,4 +1,5 @@
 import type { LatencyStats } from "@taillab/api";
+import { fitHolds } from "@taillab/core";
 import {
   formatMs,
   formatSignificant,
@@ -139,12 +140,16 @@ export function CdfChart({ analysis, stats }: { analysis: PhaseAnalysis; stats: 
   const markers = shown.map((key) => ({ key, valueMs: stats[key] }));
   const { exponential, lognormal } = analysis.fits;
   const title = t("charts.cdfTitle");
+  const predictedText = (fit: typeof exponential | typeof lognormal) =>
+    fitHolds(fit)
+      ? t("charts.predictedP99", { ms: formatMs(fit.predictedP99Ms) })
+      : t("charts.notPredicted");
   return (
     <figure className="card chart-card">
       <figcaption>
         <h3>{title}</h3>
-        <p className="fit-verdict" data-testid="fit-verdict">
-          {t("charts.betterFit", {
+        <p className="fit-verdict" data-testid="fit-verdict" data-fit-holds={auto.better.holds}>
+          {t(auto.better.holds ? "charts.betterFit" : "charts.noFit", {
             model: t(`charts.models.${auto.better.model}`),
             ks: auto.better.ksDistance.toFixed(3),
             predicted: formatMs(auto.better.predictedP99Ms),
@@ -186,7 +191,7 @@ export function CdfChart({ analysis, stats }: { analysis: PhaseAnalysis; stats: 
           "data-view": view,
           "data-fit-model": auto.better.model,
           "data-ks-distance": auto.better.ksDistance,
-          "data-predicted-p99-ms": auto.better.predictedP99Ms,
+          "data-predicted-p99-ms": auto.better.holds ? auto.better.predictedP99Ms : undefined,
           "data-measured-p99-ms": measuredP99Ms,
           "data-log-scale": auto.logScale,
         }}
@@ -197,7 +202,7 @@ export function CdfChart({ analysis, stats }: { analysis: PhaseAnalysis; stats: 
             t0: formatMs(exponential.t0Ms),
             alpha: formatSignificant(exponential.alphaPerMs),
             ks: exponential.ksDistance.toFixed(3),
-            predicted: formatMs(exponential.predictedP99Ms),
+            predicted: predictedText(exponential),
           })}
         </li>
         <li data-testid="fit-lognormal">
@@ -205,7 +210,7 @@ export function CdfChart({ analysis, stats }: { analysis: PhaseAnalysis; stats: 
             median: formatMs(Math.exp(lognormal.mu)),
             sigma: formatSignificant(lognormal.sigma),
             ks: lognormal.ksDistance.toFixed(3),
-            predicted: formatMs(lognormal.predictedP99Ms),
+            predicted: predictedText(lognormal),
           })}
         </li>
       </ul>

@@ -33,7 +33,8 @@ export const runsMessages: FeatureMessages = {
         mode: "Mode",
         points: "Points",
       },
-      pointsRan: "stopped: {{ran}} of {{count}} points ran",
+      pointsRan: "stopped in point {{ran}} of {{count}}: {{finished}} finished",
+      stoppedBeforeFirst: "stopped before its first request",
     },
     points: {
       one: "{{clients}} · {{samples}} × {{size}}",
@@ -151,7 +152,8 @@ export const runsMessages: FeatureMessages = {
       cutOff:
         "Requests cut off in flight by the stop: {{requests}} (recorded, not in the figures: they may have reached the server).",
       stoppedInPoint:
-        "Stopped in point {{ran}} of {{count}}: {{ran}} of {{count}} points ran ({{finished}} to the end); the figures cover what was measured before the stop.",
+        "Stopped in point {{ran}} of {{count}}: {{finished}} of {{count}} points ran to the end; the figures cover what was measured before the stop.",
+      stoppedBeforeFirst: "Stopped before its first request: nothing was measured.",
       serverLostTitle: "The server stopped answering.",
       serverLost:
         "At {{time}} ({{into}} into the run) the server stopped answering: the {{phases}} ended early.",
@@ -310,10 +312,13 @@ export const runsMessages: FeatureMessages = {
       },
       betterFit:
         "Better fit: {{model}} (KS distance {{ks}}), predicted p99 {{predicted}} ms; measured p99 {{measured}} ms.",
+      noFit:
+        "Neither model fits these latencies (the better, {{model}}, is off by KS distance {{ks}}): no p99 is predicted. Measured p99 {{measured}} ms.",
+      predictedP99: "predicted p99 {{ms}} ms",
+      notPredicted: "no p99 predicted (the model does not fit)",
       fitExponential:
-        "Shifted exponential F(t) = 1 − e^(−α(t − t₀)): t₀ = {{t0}} ms, α = {{alpha}} per ms, KS {{ks}}, predicted p99 {{predicted}} ms.",
-      fitLognormal:
-        "Lognormal: median {{median}} ms, σ = {{sigma}}, KS {{ks}}, predicted p99 {{predicted}} ms.",
+        "Shifted exponential F(t) = 1 − e^(−α(t − t₀)): t₀ = {{t0}} ms, α = {{alpha}} per ms, KS {{ks}}, {{predicted}}.",
+      fitLognormal: "Lognormal: median {{median}} ms, σ = {{sigma}}, KS {{ks}}, {{predicted}}.",
       noSeries: "No per-request series was stored for this phase.",
       noHistogram: "No histogram was stored for this phase.",
       noLatencies: "No successful requests in this phase: nothing to chart.",
@@ -363,6 +368,16 @@ export const runsMessages: FeatureMessages = {
       runs: "Runs",
       plainMean: "plain mean",
       dropped: "Dropped (ops/s)",
+    },
+    knobHistory: {
+      title: "Knob settings during the session",
+      intro:
+        "The knobs at the start and after each change, with the requests answered under each setting (a second counts where it began).",
+      when: "When (s)",
+      start: "start",
+      span: "{{from}} – {{to}}",
+      fromEnd: "{{from}} – end",
+      requests: "Requests",
     },
     replicas: {
       title: "Testbed replicas",
@@ -431,7 +446,8 @@ export const runsMessages: FeatureMessages = {
         mode: "模式",
         points: "测试点",
       },
-      pointsRan: "已停止：运行了 {{ran}} / {{count}} 个测试点",
+      pointsRan: "在第 {{ran}} / {{count}} 个测试点停止：完成 {{finished}} 个",
+      stoppedBeforeFirst: "在第一个请求之前停止",
     },
     points: {
       one: "{{clients}} · {{samples}} × {{size}}",
@@ -548,7 +564,8 @@ export const runsMessages: FeatureMessages = {
       stopped: "此运行被提前停止：数据仅涵盖停止前测得的部分。",
       cutOff: "停止时中断的在途请求：{{requests}} 个（已记录，不计入数据：它们可能已到达服务器）。",
       stoppedInPoint:
-        "在测试点 {{ran}} / {{count}} 停止：运行了 {{ran}} / {{count}} 个测试点（其中 {{finished}} 个完整运行）；数据仅涵盖停止前测得的部分。",
+        "在第 {{ran}} / {{count}} 个测试点停止：{{count}} 个测试点中有 {{finished}} 个完整运行；数据仅涵盖停止前测得的部分。",
+      stoppedBeforeFirst: "在第一个请求之前停止：没有测得任何数据。",
       serverLostTitle: "服务器不再应答。",
       serverLost: "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：{{phases}} 提前结束。",
       serverGone: "之后仍未应答（{{error}}），运行到此结束。未运行：{{notRun}}。",
@@ -703,10 +720,13 @@ export const runsMessages: FeatureMessages = {
       },
       betterFit:
         "拟合更好：{{model}}（KS 距离 {{ks}}），预测 p99 {{predicted}} ms；实测 p99 {{measured}} ms。",
+      noFit:
+        "两个模型都不符合这些延迟（较好的{{model}}的 KS 距离为 {{ks}}）：不予预测 p99。实测 p99 {{measured}} ms。",
+      predictedP99: "预测 p99 {{ms}} ms",
+      notPredicted: "不予预测 p99（模型与数据不符）",
       fitExponential:
-        "平移指数分布 F(t) = 1 − e^(−α(t − t₀))：t₀ = {{t0}} ms，α = {{alpha}} /ms，KS {{ks}}，预测 p99 {{predicted}} ms。",
-      fitLognormal:
-        "对数正态分布：中位数 {{median}} ms，σ = {{sigma}}，KS {{ks}}，预测 p99 {{predicted}} ms。",
+        "平移指数分布 F(t) = 1 − e^(−α(t − t₀))：t₀ = {{t0}} ms，α = {{alpha}} /ms，KS {{ks}}，{{predicted}}。",
+      fitLognormal: "对数正态分布：中位数 {{median}} ms，σ = {{sigma}}，KS {{ks}}，{{predicted}}。",
       noSeries: "此阶段没有保存逐请求序列。",
       noHistogram: "此阶段没有保存直方图。",
       noLatencies: "此阶段没有成功的请求：没有可绘制的内容。",
@@ -755,6 +775,16 @@ export const runsMessages: FeatureMessages = {
       runs: "次数",
       plainMean: "普通平均",
       dropped: "去掉的值 (ops/s)",
+    },
+    knobHistory: {
+      title: "会话期间的旋钮设置",
+      intro:
+        "开始时以及每次调节后的旋钮设置，以及每种设置下应答的请求数（每一秒计入其开始时的设置）。",
+      when: "时间（秒）",
+      start: "开始",
+      span: "{{from}} – {{to}}",
+      fromEnd: "{{from}} – 结束",
+      requests: "请求数",
     },
     replicas: {
       title: "测试床副本",

@@ -3,6 +3,7 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { CdfChart } from "./cdf-chart.tsx";
 import { HistogramChart } from "./histogram-chart.tsx";
+import { KnobHistoryCard } from "./knob-history-card.tsx";
 import { LatencyTimelineChart } from "./latency-timeline-chart.tsx";
 import { OverTimeChart } from "./over-time-chart.tsx";
 import { PercentileLadderChart } from "./percentile-ladder-chart.tsx";
@@ -61,6 +62,9 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
           cost={phase.hedge !== undefined}
           clientSeconds={phase.client?.seconds ?? []}
         />
+      ) : null}
+      {summary.markers && summary.markers.length > 0 && overTime ? (
+        <KnobHistoryCard markers={summary.markers} intervals={overTime.intervals} />
       ) : null}
       <TailBreakdownCard phase={phase} />
       {series && series.buckets.length > 0 && phase.latencyMs ? (

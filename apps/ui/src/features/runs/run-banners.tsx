@@ -1,3 +1,4 @@
+import { pointsRan } from "@taillab/core";
 import type { RunDetail, RunSummary } from "@taillab/api";
 import { formatInteger } from "@taillab/report";
 import { useTranslation } from "react-i18next";
@@ -54,16 +55,18 @@ export function RunBanners({ detail }: { detail: RunDetail }) {
           className="banner warning"
           role="status"
           data-testid="stopped-banner"
-          data-points-ran={summary.points.length}
+          data-points-ran={pointsRan(summary.points)}
           data-point-count={summary.pointCount}
         >
-          {summary.pointCount > 1
-            ? t("banners.stoppedInPoint", {
-                ran: summary.points.length,
-                count: summary.pointCount,
-                finished: summary.points.filter((point) => point.finished).length,
-              })
-            : t("banners.stopped")}
+          {pointsRan(summary.points) === 0
+            ? t("banners.stoppedBeforeFirst")
+            : summary.pointCount > 1
+              ? t("banners.stoppedInPoint", {
+                  ran: pointsRan(summary.points),
+                  count: summary.pointCount,
+                  finished: summary.points.filter((point) => point.finished).length,
+                })
+              : t("banners.stopped")}
           {cutOffRequests(summary) > 0
             ? ` ${t("banners.cutOff", { requests: formatInteger(cutOffRequests(summary)) })}`
             : null}

@@ -129,7 +129,7 @@ describe("the run detail's figures", () => {
     expect(screen.queryByTestId("tail-breakdown")).toBeNull();
   });
 
-  it("says a sweep stopped in its second point ran 2 of its 6 points", async () => {
+  it("says a sweep stopped in its second point finished 1 of its 6 points", async () => {
     const detail = runDetailFixture({
       status: "stopped",
       spec: {
@@ -142,9 +142,7 @@ describe("the run detail's figures", () => {
     detail.summary.points[1]!.phases[0]!.cutOff = 16;
     show(detail);
     const banner = await screen.findByTestId("stopped-banner");
-    expect(banner.textContent).toContain(
-      "Stopped in point 2 of 6: 2 of 6 points ran (1 to the end)",
-    );
+    expect(banner.textContent).toContain("Stopped in point 2 of 6: 1 of 6 points ran to the end");
     expect(banner.textContent).toContain(
       "Requests cut off in flight by the stop: 16 (recorded, not in the figures: they may have reached the server).",
     );
@@ -203,6 +201,25 @@ describe("the run detail's figures", () => {
       "3.2 s stalls 5 %",
     ]);
     expect(screen.getByTestId("over-time-chart").dataset.markers).toBe("2");
+    expect(screen.getAllByTestId("run-mode").map((badge) => badge.dataset.mode)).toEqual([
+      "normal",
+      "hedged",
+    ]);
+    // Every setting it had, the start's included, with the requests answered under each.
+    const spans = screen.getAllByTestId("knob-span");
+    expect(spans.map((span) => [span.dataset.mode, span.textContent?.startsWith("start")])).toEqual(
+      [
+        ["normal", true],
+        ["hedged", false],
+        ["hedged", false],
+      ],
+    );
+    const shown = detail.intervals.find(
+      (entry) =>
+        entry.pointIndex === 0 && entry.op === screen.getByTestId("phase-charts").dataset.op,
+    )!;
+    const total = spans.reduce((sum, span) => sum + Number(span.dataset.requests), 0);
+    expect(total).toBe(shown.intervals.reduce((sum, interval) => sum + interval.requests, 0));
   });
 
   it("shows what each testbed replica served and the tied twins it dropped", async () => {

@@ -35,9 +35,14 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
       </div>
       <div className="run-badges">
         <StatusBadge status={meta.status} />
-        <span className="badge" data-mode={summary.mode}>
-          {t(`modes.${summary.mode}`)}
-        </span>
+        {/* A live session names every mode its knobs ran, not only the spec's. */}
+        {[...new Set([summary.mode, ...(summary.markers ?? []).map((m) => m.tuning.mode)])].map(
+          (mode) => (
+            <span key={mode} className="badge" data-mode={mode} data-testid="run-mode">
+              {t(`modes.${mode}`)}
+            </span>
+          ),
+        )}
         <span className="badge">{t(`loops.${summary.loop}`)}</span>
         <span className="muted">{formatRunDate(meta.createdAt, language)}</span>
         <span className="muted mono" title={t("detail.runId")} translate="no">
@@ -85,7 +90,18 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
             )}
           </dd>
         </dl>
-        <SpecSummary spec={summary.spec} />
+        <SpecSummary
+          spec={summary.spec}
+          ranOps={
+            new Set(
+              summary.points.flatMap((point) =>
+                point.phases
+                  .filter((phase) => phase.requests + phase.errors > 0)
+                  .map((phase) => phase.op),
+              ),
+            )
+          }
+        />
       </div>
     </header>
   );

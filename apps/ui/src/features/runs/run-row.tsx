@@ -14,9 +14,11 @@ import { useRuns } from "./runs-store.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { TagList } from "./tag-list.tsx";
 
-/** A stopped or interrupted sweep that ran only some of its points. */
+/** A stopped or interrupted sweep that finished only some of its points. */
 function ranPart(run: RunIndexEntry): boolean {
-  return run.pointsRun !== null && run.points.length > 1 && run.pointsRun < run.points.length;
+  return (
+    run.pointsFinished !== null && run.points.length > 1 && run.pointsFinished < run.points.length
+  );
 }
 
 /** Columns of a row, for the notes editor that spans them all. */
@@ -125,9 +127,16 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
               className="cell-note warning-text"
               data-testid="run-points-ran"
               data-ran={run.pointsRun ?? undefined}
+              data-finished={run.pointsFinished ?? undefined}
               data-count={run.points.length}
             >
-              {t("library.pointsRan", { ran: run.pointsRun, count: run.points.length })}
+              {run.pointsRun === 0
+                ? t("library.stoppedBeforeFirst")
+                : t("library.pointsRan", {
+                    ran: run.pointsRun,
+                    finished: run.pointsFinished,
+                    count: run.points.length,
+                  })}
             </span>
           ) : null}
         </td>

@@ -89,9 +89,24 @@ describe("RunsView", () => {
     installFakeTailLab({ listRuns: vi.fn(async () => [complete, stopped]) });
     renderUi(<RunsView />);
     const ran = await waitFor(() => within(rowOf("run-s")).getByTestId("run-points-ran"));
-    expect(ran.textContent).toBe("stopped: 2 of 6 points ran");
+    expect(ran.textContent).toBe("stopped in point 2 of 6: 1 finished");
     expect(within(rowOf("run-s")).getByTestId("run-status").textContent).toBe("⚠ stopped");
     expect(within(rowOf("run-a")).queryByTestId("run-points-ran")).toBeNull();
+  });
+
+  it("says a sweep stopped before its first request ran no point", async () => {
+    const points = [1, 2].map((clients) => ({ clients, samples: 64, objectSizeBytes: 4096 }));
+    const stopped = indexEntry({
+      id: "run-s",
+      status: "stopped",
+      points,
+      pointsFinished: 0,
+      pointsRun: 0,
+    });
+    installFakeTailLab({ listRuns: vi.fn(async () => [stopped]) });
+    renderUi(<RunsView />);
+    const ran = await waitFor(() => within(rowOf("run-s")).getByTestId("run-points-ran"));
+    expect(ran.textContent).toBe("stopped before its first request");
   });
 
   it("shows the headline figures of the first point, per phase, as numbers too", async () => {

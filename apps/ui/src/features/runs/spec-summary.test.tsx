@@ -6,11 +6,13 @@ import { renderUi } from "../../shared/test-support/render.tsx";
 import { SpecSummary } from "./spec-summary.tsx";
 
 const ENDPOINT = { url: "http://127.0.0.1:9000" };
+const ALL_OPS = new Set(["PUT", "GET", "DELETE"] as const);
 
 function targetOf(spec: Partial<RunSpecInput>): string {
   renderUi(
     <SpecSummary
       spec={RunSpecSchema.parse({ clients: [4], samples: [64], objectSize: ["4KiB"], ...spec })}
+      ranOps={ALL_OPS}
     />,
   );
   const terms = [...screen.getByTestId("spec-summary").querySelectorAll("dt")];
@@ -38,6 +40,23 @@ describe("SpecSummary", () => {
     expect(targetOf(spec as Partial<RunSpecInput>)).toBe(text);
   });
 
+  it("lists only the phases that ran: a live lab's reads are not write → read → cleanup", () => {
+    renderUi(
+      <SpecSummary
+        spec={RunSpecSchema.parse({
+          clients: [16],
+          samples: [512],
+          objectSize: ["4KiB"],
+          workload: { ops: "get:100" },
+        })}
+        ranOps={new Set(["GET"] as const)}
+      />,
+    );
+    const terms = [...screen.getByTestId("spec-summary").querySelectorAll("dt")];
+    const phases = terms.find((term) => term.textContent === "Phases");
+    expect(phases?.nextElementSibling?.textContent).toBe("read");
+  });
+
   it("names the target in Chinese", async () => {
     await i18next.changeLanguage("zh-CN");
     expect(targetOf({ testbed: { replicas: 2, profile: "steady", seed: 1 } })).toBe(
@@ -57,6 +76,7 @@ describe("SpecSummary", () => {
             { clients: 1, samples: 2, objectSize: "2MiB" },
           ],
         })}
+        ranOps={ALL_OPS}
       />,
     );
     expect(screen.getByTestId("spec-summary").textContent).toContain(

@@ -1,17 +1,23 @@
-import { isTiedMode, type RunSpec } from "@taillab/api";
+import { isTiedMode, type Operation, type RunSpec } from "@taillab/api";
+import { phasesThatRan } from "@taillab/core";
 import { formatFixed, formatInteger, formatMs, formatSize } from "@taillab/report";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { pointsText } from "./points-text.ts";
 
-/** What was run, in a few lines: the workload, the load model, the target and the hedging. */
-export function SpecSummary({ spec }: { spec: RunSpec }) {
+/**
+ * What was run, in a few lines: the phases that ran, the workload, the load model, the target
+ * and the hedging.
+ */
+export function SpecSummary({ spec, ranOps }: { spec: RunSpec; ranOps: ReadonlySet<Operation> }) {
   const { t } = useTranslation("runs");
   const list = (values: readonly (string | number)[]) => values.join(", ");
   const items: [label: string, value: string][] = [];
   items.push([
     t("spec.phases"),
-    spec.phases.map((phase) => t(`spec.phaseNames.${phase}`)).join(" → "),
+    phasesThatRan(spec.phases, ranOps)
+      .map((phase) => t(`spec.phaseNames.${phase}`))
+      .join(" → ") || "—",
   ]);
   if (spec.points) {
     items.push([

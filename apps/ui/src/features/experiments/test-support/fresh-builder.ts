@@ -4,6 +4,7 @@ import { useEndpoints } from "../../endpoints/endpoints-store.ts";
 import { useLiveRun } from "../../live-run/live-run-store.ts";
 import { useExperimentBuilder } from "../experiment-builder-store.ts";
 import { useExperiments } from "../experiments-store.ts";
+import { useGuide } from "../guide-store.ts";
 
 /**
  * Each test of the builder starts from fresh stores, with a MinIO and a testbed endpoint saved
@@ -13,7 +14,10 @@ export function freshBuilderEachTest(timers?: Parameters<typeof vi.useFakeTimers
   const initialBuilder = useExperimentBuilder.getState();
   const initialExperiments = useExperiments.getState();
   const initialLive = useLiveRun.getState();
+  const initialGuide = useGuide.getState();
   beforeEach(() => {
+    sessionStorage.clear();
+    useGuide.setState(initialGuide, true);
     vi.useFakeTimers(timers);
     useExperimentBuilder.setState(initialBuilder, true);
     useExperiments.setState(initialExperiments, true);

@@ -7,6 +7,7 @@ import type {
   RunSpecInput,
   RunStatus,
 } from "@taillab/api";
+import { pointsRan } from "@taillab/core";
 import { syntheticRun } from "@taillab/report/test-support";
 
 export interface RunDetailFixtureOptions {
@@ -90,7 +91,7 @@ export function indexEntryOf(detail: RunDetail): RunIndexEntry {
     loop: summary.loop,
     points: summary.points.map((point) => point.params),
     pointsFinished: summary.points.filter((point) => point.finished).length,
-    pointsRun: summary.points.length,
+    pointsRun: pointsRan(summary.points),
     recordCount: summary.points.reduce(
       (sum, point) => sum + point.phases.reduce((total, phase) => total + phase.requests, 0),
       0,
