@@ -87,7 +87,7 @@ export function createSigner({ region, credentials, now = Date.now }: SignerOpti
 
 /** kSigning = HMAC chain over the day, region, service and "aws4_request". */
 function signingKeyOf(secretAccessKey: string, day: string, region: string): KeyObject {
-  let key: Buffer | string = `AWS4${secretAccessKey}`;
+  let key = Buffer.from(`AWS4${secretAccessKey}`, "utf8");
   for (const part of [day, region, SERVICE, "aws4_request"]) {
     key = createHmac("sha256", key).update(part).digest();
   }
