@@ -499,6 +499,28 @@ describe("PhaseAccount: one accounting however the requests are grouped", () => 
       expect(direct.steady).not.toBeNull();
     },
   );
+
+  it("keeps the four figures besides the latency for a later delta when asked, and loses none", () => {
+    const requests = randomRequests(4);
+    const shape: PhaseAccountShape = { op: "GET", loop: "closed", hedgeBudgetPct: 10 };
+    const worker = new PhaseAccount(shape);
+    const coordinator = new PhaseAccount(shape);
+    requests.slice(0, 1000).forEach((each) => worker.add(each));
+    const light = worker.takeDelta({ withParts: false });
+    expect(Object.keys(light.tallies)).toEqual(["latency"]);
+    coordinator.merge(light);
+    // Live, the coordinator has the latency of every request so far.
+    const sofar = new PhaseAccount(shape);
+    requests.slice(0, 1000).forEach((each) => sofar.add(each));
+    expect(coordinator.latency.count).toBe(sofar.latency.count);
+    requests.slice(1000).forEach((each) => worker.add(each));
+    const full = worker.takeDelta();
+    // The parts of the requests before the light delta come with this one.
+    expect(full.tallies.ttfb?.count).toBe(sofar.latency.count + (full.tallies.latency?.count ?? 0));
+    coordinator.merge(full);
+    expect(coordinator.summary()).toEqual(summaryOf(shape, requests));
+    for (const account of [worker, coordinator, sofar]) account.destroy();
+  });
 });
 
 describe("PhaseAccount: completion gaps of a closed loop", () => {

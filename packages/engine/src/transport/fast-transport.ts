@@ -1,7 +1,6 @@
 import { ABORTED_ERROR, RESPONSE_TOO_LARGE_ERROR, TIMEOUT_ERROR } from "@taillab/api";
-import aws4 from "aws4";
 import { createHash } from "node:crypto";
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { Pool, type Dispatcher } from "undici";
 import { onAbortOf } from "./abort-callbacks.ts";
 import { CancelReconnects } from "./cancel-reconnects.ts";
@@ -14,7 +13,6 @@ import type {
   RequestOptions,
   RequestOutcome,
   RequestTimeline,
-  ResolvedCredentials,
   TransportTarget,
 } from "./object-transport.ts";
 import {
@@ -49,6 +47,7 @@ import {
   resolveTargetAddress,
   tlsConnectOptions,
 } from "./transport-target.ts";
+import { createSigner } from "./sigv4-signer.ts";
 import { WireTiming } from "./wire-timing.ts";
 
 /** Error bodies are small XML documents; anything past this is read and dropped. */
@@ -74,10 +73,11 @@ interface WireResponse {
 }
 
 /**
- * The hot path: undici Pool + aws4 SigV4, nothing else between the caller and the socket.
+ * The hot path: undici Pool + SigV4 (sigv4-signer.ts), nothing else between the caller and the
+ * socket.
  *
- * The payload is signed as UNSIGNED-PAYLOAD (sent as X-Amz-Content-Sha256, which aws4 then uses
- * as the canonical body hash), so a PUT body is never SHA-256 hashed on the client: that hash
+ * The payload is signed as UNSIGNED-PAYLOAD (sent as X-Amz-Content-Sha256, and the canonical
+ * body hash), so a PUT body is never SHA-256 hashed on the client: that hash
  * would cost more CPU than the rest of the request for large objects. S3 and the S3-compatible
  * servers accept UNSIGNED-PAYLOAD over https and plain http alike (the SDK does the same over
  * https; over TLS the body is integrity-protected anyway).
@@ -474,52 +474,4 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     // Requests still waiting for a connection (cancelled ones among them) are not waited for.
     close: () => pool.destroy(),
   };
-}
-
-type Signer = (
-  method: Dispatcher.HttpMethod,
-  path: string,
-  host: string,
-  headers: Record<string, string> | undefined,
-) => OutgoingHttpHeaders;
-
-/** Headers for one request; the per-target parts (region, keys) are bound once. */
-function createSigner(target: TransportTarget): Signer {
-  const credentials: ResolvedCredentials | null = target.credentials;
-  if (credentials === null) return (_method, _path, host, headers) => ({ Host: host, ...headers });
-  const awsCredentials = {
-    accessKeyId: credentials.accessKeyId,
-    secretAccessKey: credentials.secretAccessKey,
-    ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {}),
-  };
-  // aws4 signs every header it is given except a few (Range among them), query included.
-  return (method, path, host, headers) =>
-    aws4.sign(
-      {
-        service: "s3",
-        region: target.region,
-        method,
-        path,
-        headers: {
-          Host: host,
-          "X-Amz-Content-Sha256": "UNSIGNED-PAYLOAD",
-          "X-Amz-Date": amzDate(),
-          ...headers,
-        },
-      },
-      awsCredentials,
-    ).headers ?? {};
-}
-
-let dateSecond = -1;
-let dateText = "";
-
-/** The SigV4 timestamp (YYYYMMDDTHHMMSSZ), formatted once per second rather than per request. */
-function amzDate(): string {
-  const second = Math.floor(Date.now() / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    dateText = new Date(second * 1000).toISOString().replace(/[:-]|\.\d{3}/g, "");
-  }
-  return dateText;
 }
