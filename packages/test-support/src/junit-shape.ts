@@ -9,6 +9,21 @@ export interface JunitCase {
   failure: string | null;
 }
 
+/** The part of the page's DOM the check reads (this package compiles without DOM types). */
+interface XmlElement {
+  readonly tagName: string;
+  readonly textContent: string | null;
+  readonly children: ArrayLike<XmlElement>;
+  getAttribute(name: string): string | null;
+  querySelector(selectors: string): XmlElement | null;
+  querySelectorAll(selectors: string): ArrayLike<XmlElement>;
+}
+interface XmlDocument {
+  readonly documentElement: XmlElement;
+  querySelector(selectors: string): XmlElement | null;
+}
+type XmlParser = new () => { parseFromString(text: string, type: string): XmlDocument };
+
 /**
  * Reads JUnit XML with Chromium's XML parser and checks the shape CI systems rely on (Jenkins'
  * junit-10.xsd, GitLab, GitHub's reporters): a <testsuites> root of <testsuite> elements whose
@@ -24,12 +39,13 @@ export async function readJunitXml(xml: string): Promise<JunitCase[]> {
     const { problems, cases } = await page.evaluate((text) => {
       const problems: string[] = [];
       const cases: JunitCase[] = [];
+      const { DOMParser } = globalThis as unknown as { DOMParser: XmlParser };
       const document = new DOMParser().parseFromString(text, "application/xml");
       const error = document.querySelector("parsererror");
       if (error) return { problems: [`not well-formed XML: ${error.textContent}`], cases };
       const root = document.documentElement;
       if (root.tagName !== "testsuites") problems.push(`the root is <${root.tagName}>`);
-      const count = (element: Element, name: string) => element.getAttribute(name);
+      const count = (element: XmlElement, name: string) => element.getAttribute(name);
       for (const suite of Array.from(root.children)) {
         if (suite.tagName !== "testsuite") {
           problems.push(`<testsuites> holds <${suite.tagName}>`);
