@@ -95,8 +95,7 @@ describe("taillab run with s3bench's flags prints what s3bench prints", () => {
     const result = await runCli(["run", ...S3BENCH_FLAGS, `-endpoint=${testbed.url}`]);
     expect(result.code).toBe(0);
     // "%s times 99th %%ile: %0.3f s\n" and its siblings, s3bench.go lines 279–285.
-    const percentileLine =
-      /^(Write|Read) times (Max: {7}|\d\dth %ile: |Min: {7})\d+\.\d{3} s$/;
+    const percentileLine = /^(Write|Read) times (Max: {7}|\d\dth %ile: |Min: {7})\d+\.\d{3} s$/;
     const lines = result.stdout.split("\n").filter((line) => line.includes(" times "));
     expect(lines).toHaveLength(14);
     for (const line of lines) expect(line).toMatch(percentileLine);
