@@ -33,6 +33,10 @@ import { openResultsStore } from "../src/index.ts";
 import { captureEnvironment } from "../src/run-environment.ts";
 import { planKubernetesRun, runOnKubernetes } from "../src/kubernetes.ts";
 import { readyAtKey } from "../src/distributed/barrier-markers.ts";
+import {
+  DEFAULT_POD_SETTINGS,
+  DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+} from "../src/distributed/kubernetes-defaults.ts";
 import { mergeRunFolder } from "../src/distributed/merge-run.ts";
 import { openRunFolder } from "../src/distributed/run-folder-client.ts";
 import { doneKey, resultKey } from "../src/distributed/run-folder-layout.ts";
@@ -207,6 +211,8 @@ async function barrierOverhead(): Promise<void> {
         image: TAILLAB_TEST_IMAGE,
         barrierTimeoutMs: 120_000,
         activeDeadlineSeconds: 600,
+        ttlSecondsAfterFinished: DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+        pod: DEFAULT_POD_SETTINGS,
         uploadRecords: false,
       },
       secrets,

@@ -40,5 +40,8 @@ export {
 export {
   DEFAULT_ACTIVE_DEADLINE_SECONDS,
   DEFAULT_BARRIER_TIMEOUT_MS,
+  DEFAULT_POD_SETTINGS,
   DEFAULT_TAILLAB_IMAGE,
+  DEFAULT_TTL_AFTER_FINISHED_SECONDS,
 } from "./distributed/kubernetes-defaults.ts";
+export type { PodSettingsText } from "./distributed/pod-settings-text.ts";

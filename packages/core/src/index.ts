@@ -46,3 +46,4 @@ export * from "./shard-result-check.ts";
 export * from "./visible-text.ts";
 export * from "./client-health.ts";
 export * from "./coordinated-omission.ts";
+export * from "./kubernetes-pod-defaults.ts";

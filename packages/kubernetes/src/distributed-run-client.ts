@@ -7,7 +7,10 @@ import {
   BatchV1Api,
   CoreV1Api,
   KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
   type V1Job,
+  type V1OwnerReference,
   type V1Secret,
 } from "@kubernetes/client-node";
 import type { DistributedRunManifests } from "./distributed-job.ts";
@@ -42,7 +45,10 @@ export class KubernetesError extends Error {
 export interface DistributedRunClient {
   /** dryRun=All for every object: the apiserver's own validation, nothing persisted. */
   dryRun(manifests: DistributedRunManifests): Promise<void>;
-  /** The Secret (if any), then the Job. A Job that is refused takes its new Secret with it. */
+  /**
+   * The Job, then the Secret it owns (if the run makes one; the Job waits suspended for it). A
+   * submission that fails half-way deletes what it created.
+   */
   submit(manifests: DistributedRunManifests): Promise<SubmittedRun>;
   /** Reads the Job until it is Complete or Failed, calling onProgress on every change. */
   follow(
@@ -111,6 +117,21 @@ export function createDistributedRunClient(config: KubeConfig): DistributedRunCl
       batch.createNamespacedJob({ namespace: namespaceOf(job), body: job, dryRun }),
     );
 
+  async function remove({ namespace, jobName, createdSecret }: SubmittedRun): Promise<void> {
+    await ignoreMissing(() =>
+      call(`deleting Job "${jobName}" in namespace "${namespace}"`, () =>
+        batch.deleteNamespacedJob({ name: jobName, namespace, propagationPolicy: "Background" }),
+      ),
+    );
+    if (createdSecret !== null) {
+      await ignoreMissing(() =>
+        call(`deleting Secret "${createdSecret}" in namespace "${namespace}"`, () =>
+          core.deleteNamespacedSecret({ name: createdSecret, namespace }),
+        ),
+      );
+    }
+  }
+
   return {
     async dryRun({ job, secret }) {
       if (secret !== null) await createSecret(secret, "All");
@@ -119,18 +140,32 @@ export function createDistributedRunClient(config: KubeConfig): DistributedRunCl
 
     async submit({ job, secret }) {
       const namespace = namespaceOf(job);
-      const createdSecret = secret === null ? null : (await createSecret(secret)).metadata?.name;
-      try {
+      const jobName = job.metadata?.name as string;
+      if (secret === null) {
         await createJob(job);
+        return { namespace, jobName, createdSecret: null };
+      }
+      // The Secret is owned by the Job, so the keys go with it whatever ends it (its TTL, a
+      // kubectl delete, this process killed). An owner needs its uid: the Job comes first,
+      // suspended until the Secret its pods read exists.
+      const created = await createJob({ ...job, spec: { ...job.spec, suspend: true } } as V1Job);
+      const run = { namespace, jobName, createdSecret: secret.metadata?.name as string };
+      try {
+        await createSecret({
+          ...secret,
+          metadata: { ...secret.metadata, ownerReferences: [ownerReference(created)] },
+        });
+        await call(`starting Job "${jobName}" in namespace "${namespace}"`, () =>
+          batch.patchNamespacedJob(
+            { name: jobName, namespace, body: { spec: { suspend: false } } },
+            setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+          ),
+        );
       } catch (error) {
-        if (createdSecret) await core.deleteNamespacedSecret({ name: createdSecret, namespace });
+        await remove(run);
         throw error;
       }
-      return {
-        namespace,
-        jobName: job.metadata?.name as string,
-        createdSecret: createdSecret ?? null,
-      };
+      return run;
     },
 
     async follow(
@@ -152,20 +187,17 @@ export function createDistributedRunClient(config: KubeConfig): DistributedRunCl
       }
     },
 
-    async remove({ namespace, jobName, createdSecret }) {
-      await ignoreMissing(() =>
-        call(`deleting Job "${jobName}" in namespace "${namespace}"`, () =>
-          batch.deleteNamespacedJob({ name: jobName, namespace, propagationPolicy: "Background" }),
-        ),
-      );
-      if (createdSecret !== null) {
-        await ignoreMissing(() =>
-          call(`deleting Secret "${createdSecret}" in namespace "${namespace}"`, () =>
-            core.deleteNamespacedSecret({ name: createdSecret, namespace }),
-          ),
-        );
-      }
-    },
+    remove,
+  };
+}
+
+/** The Job as the owner of what it uses: deleting it deletes them (the garbage collector). */
+function ownerReference(job: V1Job): V1OwnerReference {
+  return {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    name: job.metadata?.name as string,
+    uid: job.metadata?.uid as string,
   };
 }
 

@@ -7,6 +7,7 @@ export {
   START_AT_ANNOTATION,
   type DistributedJobInput,
   type DistributedRunManifests,
+  type PodSettings,
 } from "./distributed-job.ts";
 export {
   checkDistributedJobInput,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../input-error.ts";
+import { DEFAULT_POD_SETTINGS, DEFAULT_TTL_AFTER_FINISHED_SECONDS } from "./kubernetes-defaults.ts";
 import { planKubernetesRun, unsettledShards, type KubernetesRunRequest } from "./kubernetes-run.ts";
 import type { RunFolderSnapshot } from "./run-folder-reader.ts";
 
@@ -12,6 +13,8 @@ const request = (spec: object): KubernetesRunRequest => ({
   image: "registry.test/taillab:0.1.0",
   barrierTimeoutMs: 60_000,
   activeDeadlineSeconds: 600,
+  ttlSecondsAfterFinished: DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+  pod: DEFAULT_POD_SETTINGS,
   uploadRecords: false,
 });
 const secrets = { env: { AWS_ACCESS_KEY_ID: "AKID", AWS_SECRET_ACCESS_KEY: "secret" } };

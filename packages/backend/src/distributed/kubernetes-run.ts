@@ -40,6 +40,7 @@ import { newRunId, validateRunSpec } from "../run-benchmark.ts";
 import { noticeText } from "../run-notices.ts";
 import { STOP_KEY } from "./barrier-markers.ts";
 import { mergeRunFolder, type MergeOutcome } from "./merge-run.ts";
+import { parsePodSettings, type PodSettingsText } from "./pod-settings-text.ts";
 import { openRunFolder } from "./run-folder-client.ts";
 import { readRunFolder, type RunFolderSnapshot } from "./run-folder-reader.ts";
 import { progressIntervalMs } from "./shard-run.ts";
@@ -65,6 +66,10 @@ export interface KubernetesRunRequest {
   barrierTimeoutMs: number;
   /** The Job's hard stop. */
   activeDeadlineSeconds: number;
+  /** The Job, its pods and its Secret are deleted this long after it finished. */
+  ttlSecondsAfterFinished: number;
+  /** Resources, node selector, tolerations, image pull secrets and spread of the pods. */
+  pod: PodSettingsText;
   uploadRecords: boolean;
 }
 
@@ -85,8 +90,6 @@ export function clusterNamespace(cluster: ClusterOptions): string {
   return contextNamespace(loadKubeConfig(cluster)) ?? "default";
 }
 
-/** Kept after the Job finished, so `kubectl` can still show it if the cleanup fails. */
-const TTL_AFTER_FINISHED_SECONDS = 3600;
 /** After a stop, shards that were measuring get this long to leave what they measured. */
 const STOP_SETTLE_MS = 30_000;
 
@@ -100,8 +103,13 @@ export async function planKubernetesRun(
   secrets: SecretSources | null,
 ): Promise<KubernetesRunPlan> {
   const spec = validateRunSpec(request.spec);
-  const problems = [...shardSpecProblems(spec, request.shards), ...podProblems(spec)];
-  if (problems.length > 0) throw new InputError(problems);
+  const pod = parsePodSettings(request.pod);
+  const problems = [
+    ...shardSpecProblems(spec, request.shards),
+    ...podProblems(spec),
+    ...pod.problems,
+  ];
+  if (problems.length > 0 || pod.settings === null) throw new InputError(problems);
   const runId = newRunId();
   const folder: RunFolderUri = {
     bucket: spec.bucket,
@@ -140,8 +148,9 @@ export async function planKubernetesRun(
       resultsUri: formatRunFolderUri(folder),
       startAt: new Date(startAtMs).toISOString(),
       activeDeadlineSeconds: request.activeDeadlineSeconds,
-      ttlSecondsAfterFinished: TTL_AFTER_FINISHED_SECONDS,
+      ttlSecondsAfterFinished: request.ttlSecondsAfterFinished,
       credentials,
+      pod: pod.settings,
       labels: { "app.kubernetes.io/instance": runId },
     });
     return {
@@ -164,6 +173,7 @@ function asRequestField({ field, message }: FieldError): FieldError {
     activeDeadlineSeconds: "activeDeadline",
     secretName: "secret",
     name: "shards",
+    ttlSecondsAfterFinished: "ttl",
   };
   return { field: names[field] ?? field, message };
 }
