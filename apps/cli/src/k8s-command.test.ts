@@ -96,10 +96,10 @@ const k8sArgs = (spec: string, ...extra: string[]) => [
 ];
 
 /** What the run left on the cluster: nothing, once it has cleaned up. */
-async function leftovers(): Promise<string[]> {
+async function leftovers(namespace = "default"): Promise<string[]> {
   const [jobs, secrets] = await Promise.all([
-    batch.listNamespacedJob({ namespace: "default", labelSelector: "taillab.io/run" }),
-    core.listNamespacedSecret({ namespace: "default", labelSelector: "taillab.io/run" }),
+    batch.listNamespacedJob({ namespace, labelSelector: "taillab.io/run" }),
+    core.listNamespacedSecret({ namespace, labelSelector: "taillab.io/run" }),
   ]);
   return [...jobs.items, ...secrets.items].map((item) => item.metadata?.name ?? "");
 }
@@ -141,6 +141,50 @@ describe("taillab k8s run on the local control plane", () => {
     expect(summary.distributed?.merged).toEqual([0, 1, 2]);
     expect(await leftovers()).toEqual([]);
   });
+
+  it.each([
+    {
+      why: "no node matches their node selector",
+      flags: ["--node-selector", "pool=nowhere"],
+      reason:
+        /pods not scheduled: 0\/1 nodes are available: .*node affinity\/selector.* \(Unschedulable\)/,
+    },
+    {
+      why: "their namespace's ResourceQuota refuses them",
+      flags: [
+        "--namespace",
+        "small",
+        "--requests",
+        "cpu=4,memory=1Gi",
+        "--limits",
+        "cpu=4,memory=1Gi",
+      ],
+      reason: /pods refused: .*exceeded quota: bench.* \(FailedCreate\)/,
+    },
+  ])(
+    "ends a run whose pods cannot start ($why) at the barrier's deadline, with the cluster's reason",
+    async ({ flags, reason }) => {
+      if (flags.includes("small")) {
+        await core.createNamespace({ body: { metadata: { name: "small" } } });
+        await core.createNamespacedResourceQuota({
+          namespace: "small",
+          body: { metadata: { name: "bench" }, spec: { hard: { "limits.cpu": "2" } } },
+        });
+      }
+      const { code, stderr } = await runCli(
+        k8sArgs(writeSpecFile, "--shards", "2", "--barrier-timeout", "4s", ...flags),
+        env,
+      );
+      expect(code, stderr).toBe(3);
+      expect(stderr).toMatch(/not every pod has started: /);
+      const last = stderr.trim().split("\n").at(-1) ?? "";
+      expect(last).toMatch(
+        /not every pod had started by the barrier's deadline .*, so no shard could: /,
+      );
+      expect(last).toMatch(reason);
+      expect(await leftovers(flags.includes("small") ? "small" : "default")).toEqual([]);
+    },
+  );
 
   it("stops on Ctrl-C: the stop marker written, the Job deleted, what was measured merged", async () => {
     const run = startK8sRun(longSpecFile, "--shards", "2");

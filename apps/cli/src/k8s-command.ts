@@ -5,6 +5,7 @@ import {
   DEFAULT_POD_SETTINGS,
   DEFAULT_TAILLAB_IMAGE,
   DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+  NoShardResultError,
 } from "@taillab/backend";
 import type * as KubernetesEntry from "@taillab/backend/kubernetes";
 import type { KubernetesRunPlan, KubernetesRunRequest } from "@taillab/backend/kubernetes";
@@ -263,27 +264,37 @@ async function runOnCluster(
     printError(`${message}\n`);
   };
   try {
-    const { summary, stopped } = await stoppableByInterrupt(
-      async (signal) => ({
-        ...(await runOnKubernetes(plan, {
-          cluster,
-          secrets,
-          store,
-          ...runNameFlag(flags),
-          hooks: {
-            signal,
-            onNotice: say,
-            onShards: (status) => say(formatShardsStatus(status)),
-            onProgress: (update) => progress.update(update),
-          },
-        })),
-        stopped: signal.aborted,
-      }),
+    const outcome = await stoppableByInterrupt(
+      async (signal) => {
+        try {
+          const { summary } = await runOnKubernetes(plan, {
+            cluster,
+            secrets,
+            store,
+            ...runNameFlag(flags),
+            hooks: {
+              signal,
+              onNotice: say,
+              onShards: (status) => say(formatShardsStatus(status)),
+              onProgress: (update) => progress.update(update),
+            },
+          });
+          return { summary, stopped: signal.aborted };
+        } catch (error) {
+          // Not bad input: the run was stopped before any shard started, or none could start.
+          if (!(error instanceof NoShardResultError)) throw error;
+          return { summary: null, stopped: signal.aborted, problem: error.message };
+        }
+      },
       () => "stopping: deleting the Job and merging what the shards measured…",
     );
     progress.clear();
-    printMergedRun(summary, flags.json === true);
-    return stopped ? EXIT.interrupted : mergedExitCode(summary);
+    if (outcome.summary === null) {
+      printError(`taillab k8s: ${outcome.problem}\n`);
+      return outcome.stopped ? EXIT.interrupted : EXIT.shardGaveUp;
+    }
+    printMergedRun(outcome.summary, flags.json === true);
+    return outcome.stopped ? EXIT.interrupted : mergedExitCode(outcome.summary);
   } finally {
     progress.clear();
   }

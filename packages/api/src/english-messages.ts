@@ -293,6 +293,8 @@ export const ENGLISH_MESSAGES = {
   imageInvalid: '"{{image}}" is not an image reference such as registry/taillab:0.1.0',
   podSettingInvalid: '"{{value}}" is not in the expected form, e.g. {{example}}',
   spreadInvalid: '"{{value}}" is not one of prefer, require, none',
+  credentialPlaceholder:
+    "{{name}} holds the printed manifest's placeholder {{value}}: fill in the Secret's values before applying it",
   noCredentials: "no credentials: set {{names}} (or pass -accessKey and -accessSecret)",
   noKeychainEntry: 'no keychain entry "{{id}}"',
   noSavedSecret: "no secret access key is saved — edit the endpoint and enter it",

@@ -34,6 +34,7 @@ export { openRunFolder, type RunFolderClient } from "./distributed/run-folder-cl
 export {
   DISTRIBUTED_TAG,
   mergeRunFolder,
+  NoShardResultError,
   type MergeOptions,
   type MergeOutcome,
 } from "./distributed/merge-run.ts";

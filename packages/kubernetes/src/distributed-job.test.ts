@@ -12,7 +12,7 @@ import {
   ManifestError,
   validatedManifests,
 } from "./manifest-checks.ts";
-import { manifestsYaml, REDACTED } from "./manifest-yaml.ts";
+import { manifestsYaml } from "./manifest-yaml.ts";
 import { TEST_POD_SETTINGS } from "./test-support/test-pod-settings.ts";
 
 const input = (overrides: Partial<DistributedJobInput> = {}): DistributedJobInput => ({
@@ -166,7 +166,7 @@ describe("the distributed run's manifests", () => {
     expect(text).toContain(`${START_AT_ANNOTATION}: '2026-11-24T10:00:00.000Z'`);
     expect(text).not.toContain("s3cret");
     const [secret, job] = loadAllYaml(text) as [V1Secret, V1Job];
-    expect(secret.stringData?.AWS_SECRET_ACCESS_KEY).toBe(REDACTED);
+    expect(secret.stringData?.AWS_SECRET_ACCESS_KEY).toBe("<fill in AWS_SECRET_ACCESS_KEY>");
     expect(job.spec?.template.metadata?.annotations?.[START_AT_ANNOTATION]).toBe(
       "2026-11-24T10:00:00.000Z",
     );

@@ -10,11 +10,14 @@ import {
   PatchStrategy,
   setHeaderOptions,
   type V1Job,
+  type CoreV1Event,
   type V1OwnerReference,
+  type V1Pod,
   type V1Secret,
 } from "@kubernetes/client-node";
 import type { DistributedRunManifests } from "./distributed-job.ts";
 import { jobProgress, type JobProgress } from "./job-status.ts";
+import { missingKubeconfig } from "./kubeconfig-sources.ts";
 
 export interface ClusterOptions {
   /** A kubeconfig file; default: $KUBECONFIG, then ~/.kube/config, then in-cluster. */
@@ -59,12 +62,21 @@ export interface DistributedRunClient {
       pollMs?: number;
     },
   ): Promise<JobProgress>;
+  /**
+   * Why the Job's pods have not started, in the cluster's own words, one line per distinct
+   * reason: pods refused at admission (the Job's FailedCreate events: Pod Security, a
+   * ResourceQuota), pods the scheduler cannot place (PodScheduled False) and containers that
+   * cannot be made (an image that cannot be pulled, a Secret missing). Empty when none is known.
+   */
+  startProblems(run: SubmittedRun): Promise<string[]>;
   /** Deletes the Job with its pods (background propagation) and the Secret it created. */
   remove(run: SubmittedRun): Promise<void>;
 }
 
 export function loadKubeConfig({ kubeconfig, context }: ClusterOptions = {}): KubeConfig {
   const config = new KubeConfig();
+  const missing = kubeconfig === undefined ? missingKubeconfig() : null;
+  if (missing !== null) throw new KubernetesError(missing, 0);
   try {
     if (kubeconfig === undefined) config.loadFromDefault();
     else config.loadFromFile(kubeconfig);
@@ -187,8 +199,50 @@ export function createDistributedRunClient(config: KubeConfig): DistributedRunCl
       }
     },
 
+    async startProblems({ namespace, jobName }) {
+      const [events, pods] = await Promise.all([
+        call(`reading the events of Job "${jobName}" in namespace "${namespace}"`, () =>
+          core.listNamespacedEvent({
+            namespace,
+            fieldSelector: `involvedObject.kind=Job,involvedObject.name=${jobName},reason=FailedCreate`,
+          }),
+        ),
+        call(`reading the pods of Job "${jobName}" in namespace "${namespace}"`, () =>
+          core.listNamespacedPod({ namespace, labelSelector: `job-name=${jobName}` }),
+        ),
+      ]);
+      const newest = [...events.items].sort((a, b) => eventTimeMs(b) - eventTimeMs(a))[0];
+      const refused = newest?.message ? [`pods refused: ${newest.message} (FailedCreate)`] : [];
+      return [...new Set([...refused, ...pods.items.flatMap(podStartProblems)])];
+    },
+
     remove,
   };
+}
+
+function eventTimeMs(event: CoreV1Event): number {
+  const time = event.lastTimestamp ?? event.eventTime ?? event.metadata?.creationTimestamp;
+  return time ? new Date(time).getTime() : 0;
+}
+
+/** A pending pod's reason not to run: unschedulable, or a container that cannot be made. */
+function podStartProblems(pod: V1Pod): string[] {
+  if (pod.status?.phase !== "Pending") return [];
+  const unscheduled = (pod.status.conditions ?? []).find(
+    (condition) => condition.type === "PodScheduled" && condition.status === "False",
+  );
+  const waiting = (pod.status.containerStatuses ?? []).flatMap((container) => {
+    const reason = container.state?.waiting?.reason;
+    return reason && reason !== "ContainerCreating"
+      ? [`pods not started: ${container.state?.waiting?.message ?? reason} (${reason})`]
+      : [];
+  });
+  return unscheduled?.message
+    ? [
+        `pods not scheduled: ${unscheduled.message} (${unscheduled.reason ?? "Unschedulable"})`,
+        ...waiting,
+      ]
+    : waiting;
 }
 
 /** The Job as the owner of what it uses: deleting it deletes them (the garbage collector). */
