@@ -142,6 +142,29 @@ describe("taillab k8s run on the local control plane", () => {
     expect(await leftovers()).toEqual([]);
   });
 
+  it("goes on without a shard whose pod was killed, told by the Job's failed index, and names it", async () => {
+    // The barrier timeout is the gates' wait: only the Job's word can end it within the test.
+    const run = startK8sRun(longSpecFile, "--shards", "3", "--barrier-timeout", "10m");
+    const survivor = await whenMeasuring(run, 0);
+    const pod = await whenMeasuring(run, 1);
+    // SIGKILL, as the OOM killer ends it: no done marker, no result.
+    if (pod !== null) agent.kill(pod);
+    const { code, stdout, stderr } = await run.result;
+    expect(code, stderr).toBe(1);
+    expect(stderr).toMatch(/2 done, 1 failed \(1\)/);
+    const summary = RunSummarySchema.parse(JSON.parse(stdout));
+    expect(summary.distributed?.merged).toEqual([0, 2]);
+    expect(summary.distributed?.shards[1]).toMatchObject({
+      status: "missing",
+      problem: expect.stringMatching(/started but left no result: killed or cut off mid-run/),
+    });
+    // The others went on at the next gate as soon as the Job said, naming it.
+    expect(agent.output(survivor ?? "")).toMatch(
+      /shard 1 ended without its result \(its pod failed\); phase \d+ starts without it/,
+    );
+    expect(await leftovers()).toEqual([]);
+  });
+
   it.each([
     {
       why: "no node matches their node selector",

@@ -44,6 +44,7 @@ import { STOP_KEY } from "./barrier-markers.ts";
 import { mergeRunFolder, NoShardResultError, type MergeOutcome } from "./merge-run.ts";
 import { parsePodSettings, type PodSettingsText } from "./pod-settings-text.ts";
 import { openRunFolder } from "./run-folder-client.ts";
+import { goneKey } from "./run-folder-layout.ts";
 import { readRunFolder, type RunFolderSnapshot } from "./run-folder-reader.ts";
 import { progressIntervalMs } from "./shard-run.ts";
 
@@ -281,6 +282,19 @@ export async function runOnKubernetes(
   };
   const watch = watchShards(shards, plan, markers, hooks);
   const following = new AbortController();
+  // A failed index is a shard that ended without its result (a killed pod, exit 3): the others
+  // waiting for it at a phase gate are told at once, not after the gate's wait.
+  const told = new Set<number>();
+  const tellGone = (failed: readonly number[]) => {
+    for (const index of failed.filter((shard) => !told.has(shard))) {
+      told.add(index);
+      markers
+        .put(goneKey(index), JSON.stringify({ index, at: new Date().toISOString() }))
+        .catch((error: unknown) =>
+          notify(hooks, { code: "folderUnreadable", params: { error: (error as Error).message } }),
+        );
+    }
+  };
   let cannotStart: string[] | null = null;
   const starting = watchStart(client, run, plan, hooks, (reasons) => {
     cannotStart = reasons;
@@ -294,6 +308,7 @@ export async function runOnKubernetes(
         onProgress: (progress) => {
           watch.jobChanged(progress);
           starting.jobChanged(progress);
+          tellGone(progress.failedIndexes);
         },
         signal: following.signal,
       });
