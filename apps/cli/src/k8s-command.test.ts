@@ -147,7 +147,12 @@ describe("taillab k8s run on the local control plane", () => {
     const run = startK8sRun(longSpecFile, "--shards", "3", "--barrier-timeout", "10m");
     const survivor = await whenMeasuring(run, 0);
     const pod = await whenMeasuring(run, 1);
-    // SIGKILL, as the OOM killer ends it: no done marker, no result.
+    // Once it has written objects of its own (beside the run's folder, `<folder>-1/`)…
+    const folder = /results in s3:\/\/loadgen\/(\S+)\//.exec(run.said)?.[1] ?? "";
+    while ((await bucket.listKeys(`${folder}-1/`)).length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // …SIGKILL, as the OOM killer ends it: no done marker, no result, its objects left.
     if (pod !== null) agent.kill(pod);
     const { code, stdout, stderr } = await run.result;
     expect(code, stderr).toBe(1);
@@ -162,6 +167,15 @@ describe("taillab k8s run on the local control plane", () => {
     expect(agent.output(survivor ?? "")).toMatch(
       /shard 1 ended without its result \(its pod failed\); phase \d+ starts without it/,
     );
+    // The killed shard's objects stay beside the run's folder until `taillab cleanup RUN`,
+    // which removes every shard's.
+    const runId = summary.runId;
+    expect(await bucket.listKeys(`taillab/${runId}-1/`)).not.toEqual([]);
+    const cleanup = await runCli(["cleanup", runId], env);
+    expect(cleanup.code, cleanup.stderr).toBe(0);
+    for (const space of [`${runId}-0`, `${runId}-1`, `${runId}-2`]) {
+      expect(await bucket.listKeys(`taillab/${space}/`)).toEqual([]);
+    }
     expect(await leftovers()).toEqual([]);
   });
 
