@@ -96,10 +96,10 @@ const k8sArgs = (spec: string, ...extra: string[]) => [
 ];
 
 /** What the run left on the cluster: nothing, once it has cleaned up. */
-async function leftovers(): Promise<string[]> {
+async function leftovers(namespace = "default"): Promise<string[]> {
   const [jobs, secrets] = await Promise.all([
-    batch.listNamespacedJob({ namespace: "default", labelSelector: "taillab.io/run" }),
-    core.listNamespacedSecret({ namespace: "default", labelSelector: "taillab.io/run" }),
+    batch.listNamespacedJob({ namespace, labelSelector: "taillab.io/run" }),
+    core.listNamespacedSecret({ namespace, labelSelector: "taillab.io/run" }),
   ]);
   return [...jobs.items, ...secrets.items].map((item) => item.metadata?.name ?? "");
 }
@@ -141,6 +141,87 @@ describe("taillab k8s run on the local control plane", () => {
     expect(summary.distributed?.merged).toEqual([0, 1, 2]);
     expect(await leftovers()).toEqual([]);
   });
+
+  it("goes on without a shard whose pod was killed, told by the Job's failed index, and names it", async () => {
+    // The barrier timeout is the gates' wait: only the Job's word can end it within the test.
+    const run = startK8sRun(longSpecFile, "--shards", "3", "--barrier-timeout", "10m");
+    const survivor = await whenMeasuring(run, 0);
+    const pod = await whenMeasuring(run, 1);
+    // Once it has written objects of its own (beside the run's folder, `<folder>-1/`)…
+    const folder = /results in s3:\/\/loadgen\/(\S+)\//.exec(run.said)?.[1] ?? "";
+    while ((await bucket.listKeys(`${folder}-1/`)).length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // …SIGKILL, as the OOM killer ends it: no done marker, no result, its objects left.
+    if (pod !== null) agent.kill(pod);
+    const { code, stdout, stderr } = await run.result;
+    expect(code, stderr).toBe(1);
+    expect(stderr).toMatch(/2 done, 1 failed \(1\)/);
+    const summary = RunSummarySchema.parse(JSON.parse(stdout));
+    expect(summary.distributed?.merged).toEqual([0, 2]);
+    expect(summary.distributed?.shards[1]).toMatchObject({
+      status: "missing",
+      problem: expect.stringMatching(/started but left no result: killed or cut off mid-run/),
+    });
+    // The others went on at the next gate as soon as the Job said, naming it.
+    expect(agent.output(survivor ?? "")).toMatch(
+      /shard 1 ended without its result \(its pod failed\); phase \d+ starts without it/,
+    );
+    // The killed shard's objects stay beside the run's folder until `taillab cleanup RUN`,
+    // which removes every shard's.
+    const runId = summary.runId;
+    expect(await bucket.listKeys(`taillab/${runId}-1/`)).not.toEqual([]);
+    const cleanup = await runCli(["cleanup", runId], env);
+    expect(cleanup.code, cleanup.stderr).toBe(0);
+    for (const space of [`${runId}-0`, `${runId}-1`, `${runId}-2`]) {
+      expect(await bucket.listKeys(`taillab/${space}/`)).toEqual([]);
+    }
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it.each([
+    {
+      why: "no node matches their node selector",
+      flags: ["--node-selector", "pool=nowhere"],
+      reason:
+        /pods not scheduled: 0\/1 nodes are available: .*node affinity\/selector.* \(Unschedulable\)/,
+    },
+    {
+      why: "their namespace's ResourceQuota refuses them",
+      flags: [
+        "--namespace",
+        "small",
+        "--requests",
+        "cpu=4,memory=1Gi",
+        "--limits",
+        "cpu=4,memory=1Gi",
+      ],
+      reason: /pods refused: .*exceeded quota: bench.* \(FailedCreate\)/,
+    },
+  ])(
+    "ends a run whose pods cannot start ($why) at the barrier's deadline, with the cluster's reason",
+    async ({ flags, reason }) => {
+      if (flags.includes("small")) {
+        await core.createNamespace({ body: { metadata: { name: "small" } } });
+        await core.createNamespacedResourceQuota({
+          namespace: "small",
+          body: { metadata: { name: "bench" }, spec: { hard: { "limits.cpu": "2" } } },
+        });
+      }
+      const { code, stderr } = await runCli(
+        k8sArgs(writeSpecFile, "--shards", "2", "--barrier-timeout", "4s", ...flags),
+        env,
+      );
+      expect(code, stderr).toBe(3);
+      expect(stderr).toMatch(/not every pod has started: /);
+      const last = stderr.trim().split("\n").at(-1) ?? "";
+      expect(last).toMatch(
+        /not every pod had started by the barrier's deadline .*, so no shard could: /,
+      );
+      expect(last).toMatch(reason);
+      expect(await leftovers(flags.includes("small") ? "small" : "default")).toEqual([]);
+    },
+  );
 
   it("stops on Ctrl-C: the stop marker written, the Job deleted, what was measured merged", async () => {
     const run = startK8sRun(longSpecFile, "--shards", "2");

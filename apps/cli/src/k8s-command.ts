@@ -2,11 +2,14 @@ import type { ShardsStatus } from "@taillab/api";
 import {
   DEFAULT_ACTIVE_DEADLINE_SECONDS,
   DEFAULT_BARRIER_TIMEOUT_MS,
+  DEFAULT_POD_SETTINGS,
   DEFAULT_TAILLAB_IMAGE,
+  DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+  NoShardResultError,
 } from "@taillab/backend";
 import type * as KubernetesEntry from "@taillab/backend/kubernetes";
 import type { KubernetesRunPlan, KubernetesRunRequest } from "@taillab/backend/kubernetes";
-import { formatRunFolderUri } from "@taillab/core";
+import { DEFAULT_TTL_AFTER_FINISHED, formatRunFolderUri } from "@taillab/core";
 import { formatFlagHelp, parseArguments, UsageError, type FlagDefinition } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
@@ -60,6 +63,50 @@ const K8S_FLAGS = [
     aliases: [],
     takesValue: true,
     description: "the Job's hard stop (default 6h)",
+  },
+  {
+    name: "ttl",
+    aliases: [],
+    takesValue: true,
+    description: `how long the finished Job, its pods and its Secret stay (default ${DEFAULT_TTL_AFTER_FINISHED})`,
+  },
+  {
+    name: "requests",
+    aliases: [],
+    takesValue: true,
+    description: `each pod's resource requests (default ${DEFAULT_POD_SETTINGS.requests})`,
+  },
+  {
+    name: "limits",
+    aliases: [],
+    takesValue: true,
+    description: `each pod's resource limits (default ${DEFAULT_POD_SETTINGS.limits}; equal to the requests: Guaranteed QoS)`,
+  },
+  {
+    name: "node-selector",
+    aliases: [],
+    takesValue: true,
+    description: "node labels the pods need, e.g. disktype=ssd,pool=bench",
+  },
+  {
+    name: "tolerations",
+    aliases: [],
+    takesValue: true,
+    description:
+      "taints the pods tolerate, KEY[=VALUE][:EFFECT],…, e.g. dedicated=bench:NoSchedule",
+  },
+  {
+    name: "image-pull-secrets",
+    aliases: [],
+    takesValue: true,
+    description: "Secrets to pull the image with, NAME,…",
+  },
+  {
+    name: "spread",
+    aliases: [],
+    takesValue: true,
+    description:
+      "shards across nodes: prefer (balanced when the scheduler can), require (a pod waits rather than unbalance them) or none (default prefer)",
   },
   ...pick(SHARD_FLAGS, ["barrier-timeout", "upload-records"]),
   {
@@ -129,6 +176,18 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
     activeDeadlineSeconds: Math.ceil(
       durationFlagMs(flags, "active-deadline", DEFAULT_ACTIVE_DEADLINE_SECONDS * 1000) / 1000,
     ),
+    ttlSecondsAfterFinished: Math.ceil(
+      durationFlagMs(flags, "ttl", DEFAULT_TTL_AFTER_FINISHED_SECONDS * 1000) / 1000,
+    ),
+    pod: {
+      requests: stringFlag(flags, "requests") ?? DEFAULT_POD_SETTINGS.requests,
+      limits: stringFlag(flags, "limits") ?? DEFAULT_POD_SETTINGS.limits,
+      nodeSelector: stringFlag(flags, "node-selector") ?? DEFAULT_POD_SETTINGS.nodeSelector,
+      tolerations: stringFlag(flags, "tolerations") ?? DEFAULT_POD_SETTINGS.tolerations,
+      imagePullSecrets:
+        stringFlag(flags, "image-pull-secrets") ?? DEFAULT_POD_SETTINGS.imagePullSecrets,
+      spread: stringFlag(flags, "spread") ?? DEFAULT_POD_SETTINGS.spread,
+    },
     uploadRecords: flags["upload-records"] === true,
   };
   runNameFlag(flags);
@@ -205,27 +264,37 @@ async function runOnCluster(
     printError(`${message}\n`);
   };
   try {
-    const { summary, stopped } = await stoppableByInterrupt(
-      async (signal) => ({
-        ...(await runOnKubernetes(plan, {
-          cluster,
-          secrets,
-          store,
-          ...runNameFlag(flags),
-          hooks: {
-            signal,
-            onNotice: say,
-            onShards: (status) => say(formatShardsStatus(status)),
-            onProgress: (update) => progress.update(update),
-          },
-        })),
-        stopped: signal.aborted,
-      }),
+    const outcome = await stoppableByInterrupt(
+      async (signal) => {
+        try {
+          const { summary } = await runOnKubernetes(plan, {
+            cluster,
+            secrets,
+            store,
+            ...runNameFlag(flags),
+            hooks: {
+              signal,
+              onNotice: say,
+              onShards: (status) => say(formatShardsStatus(status)),
+              onProgress: (update) => progress.update(update),
+            },
+          });
+          return { summary, stopped: signal.aborted };
+        } catch (error) {
+          // Not bad input: the run was stopped before any shard started, or none could start.
+          if (!(error instanceof NoShardResultError)) throw error;
+          return { summary: null, stopped: signal.aborted, problem: error.message };
+        }
+      },
       () => "stopping: deleting the Job and merging what the shards measured…",
     );
     progress.clear();
-    printMergedRun(summary, flags.json === true);
-    return stopped ? EXIT.interrupted : mergedExitCode(summary);
+    if (outcome.summary === null) {
+      printError(`taillab k8s: ${outcome.problem}\n`);
+      return outcome.stopped ? EXIT.interrupted : EXIT.shardGaveUp;
+    }
+    printMergedRun(outcome.summary, flags.json === true);
+    return outcome.stopped ? EXIT.interrupted : mergedExitCode(outcome.summary);
   } finally {
     progress.clear();
   }

@@ -415,15 +415,26 @@ export type TestbedStatus = z.infer<typeof TestbedStatusSchema>;
 export const LatencyProfileInfoSchema = z.object({ name: z.string(), summary: z.string() });
 
 /**
- * Where distributed runs go: a kubeconfig file and one of its contexts, a namespace and the
- * TailLab image the pods run. Empty means the default: $KUBECONFIG (then ~/.kube/config), its
- * current context, that context's namespace (else default), the image of this TailLab version.
+ * Where distributed runs go: a kubeconfig file and one of its contexts, a namespace, the TailLab
+ * image the pods run and how they are placed and bounded. Empty means the default: $KUBECONFIG
+ * (then ~/.kube/config), its current context, that context's namespace (else default), the image
+ * of this TailLab version, and `taillab k8s run`'s defaults for the rest.
  */
 export const KubernetesSettingsSchema = strictObject({
   kubeconfig: z.string().trim().max(4096).default(""),
   context: z.string().trim().max(253).default(""),
   namespace: z.string().trim().max(63).default(""),
   image: z.string().trim().max(512).default(""),
+  /** The pods' settings in `taillab k8s run`'s forms: "cpu=1,memory=1Gi", "disktype=ssd", … */
+  requests: z.string().trim().max(512).default(""),
+  limits: z.string().trim().max(512).default(""),
+  nodeSelector: z.string().trim().max(1024).default(""),
+  tolerations: z.string().trim().max(1024).default(""),
+  imagePullSecrets: z.string().trim().max(1024).default(""),
+  /** prefer, require or none */
+  spread: z.string().trim().max(16).default(""),
+  /** How long the finished Job stays, a duration such as "1h". */
+  ttl: z.string().trim().max(32).default(""),
 });
 export type KubernetesSettings = z.output<typeof KubernetesSettingsSchema>;
 export type KubernetesSettingsInput = z.input<typeof KubernetesSettingsSchema>;

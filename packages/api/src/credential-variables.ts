@@ -52,6 +52,18 @@ export function credentialVariableErrors(reference: EnvReference): FieldError[] 
   return errors;
 }
 
+/**
+ * What a printed credentials Secret holds instead of a key (`taillab k8s manifest` never prints
+ * keys): it names the key to fill in, and a shard that finds it says so instead of sending it.
+ */
+export function secretPlaceholder(key: string): string {
+  return `<fill in ${key}>`;
+}
+
+export function isSecretPlaceholder(value: string): boolean {
+  return /^<fill in [^>]*>$/.test(value);
+}
+
 /** Why an env reference may not be read (its first variable that may not hold keys), or null. */
 export function credentialVariableRefusal(reference: EnvReference): CodedMessage | null {
   const [first] = credentialVariableErrors(reference);

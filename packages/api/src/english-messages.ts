@@ -310,6 +310,10 @@ export const ENGLISH_MESSAGES = {
   namespaceInvalid:
     "\"{{name}}\" is not a namespace name: lower-case letters, digits and '-', starting and ending with a letter or digit",
   imageInvalid: '"{{image}}" is not an image reference such as registry/taillab:0.1.0',
+  podSettingInvalid: '"{{value}}" is not in the expected form, e.g. {{example}}',
+  spreadInvalid: '"{{value}}" is not one of prefer, require, none',
+  credentialPlaceholder:
+    "{{name}} holds the printed manifest's placeholder {{value}}: fill in the Secret's values before applying it",
   noCredentials: "no credentials: set {{names}} (or pass -accessKey and -accessSecret)",
   noKeychainEntry: 'no keychain entry "{{id}}"',
   noSavedSecret: "no secret access key is saved — edit the endpoint and enter it",

@@ -109,6 +109,11 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
     code: z.literal("modeCouldNotStart"),
     params: z.object({ mode: RequestModeSchema, reason: ApiErrorSchema }),
   }),
+  /**
+   * Some of a distributed run's pods have not started, and the cluster says why (`reasons`, its
+   * own words: admission, scheduler, image pull); past the barrier's deadline the run ends.
+   */
+  z.object({ code: z.literal("podsNotStarting"), params: z.object({ reasons: z.string() }) }),
   /** A distributed run's Job could not be deleted when the run ended: its pods may linger. */
   z.object({ code: z.literal("jobNotDeleted"), params: z.object({ error: z.string() }) }),
   /** A distributed run's folder could not be read this time; the next look tries again. */

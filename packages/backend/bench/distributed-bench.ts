@@ -6,9 +6,10 @@
  *   their results read from the bucket (the embedded testbed, serving from this process), checked,
  *   merged and written into a results library. The results are folded from generated requests
  *   once (two shards' worth, alternated) and uploaded under every index.
- * - Barrier overhead: `taillab k8s run` with 4 shards on the local control plane, seconds from
- *   the Job's submission to T0.
- * BENCH_SKIP_KUBERNETES=1 leaves the control plane out.
+ * - Barrier overhead and start spread on the local control plane: `taillab k8s run` with 4, 16
+ *   and 64 shards (BENCH_KUBERNETES_SHARDS=4,16,64), each pod a shard process run by the test
+ *   node agent; seconds from the Job's submission to T0, and the start spread.
+ * BENCH_SKIP_KUBERNETES=1 leaves the control plane out; BENCH_ONLY_KUBERNETES=1 runs it alone.
  */
 import { RunSpecSchema, type ShardPhase } from "@taillab/api";
 import {
@@ -25,6 +26,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openResultsStore } from "../src/index.ts";
 import { planKubernetesRun, runOnKubernetes } from "../src/kubernetes.ts";
+import { readyAtKey } from "../src/distributed/barrier-markers.ts";
+import {
+  DEFAULT_POD_SETTINGS,
+  DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+} from "../src/distributed/kubernetes-defaults.ts";
 import { mergeRunFolder } from "../src/distributed/merge-run.ts";
 import { openRunFolder } from "../src/distributed/run-folder-client.ts";
 import { foldedPhase, putGeneratedShard } from "../src/distributed/test-support/generated-shard.ts";
@@ -50,7 +56,15 @@ const spec = (clients: number) =>
     phases: ["write"],
   });
 
+const onlyKubernetes = process.env.BENCH_ONLY_KUBERNETES === "1";
 try {
+  if (!onlyKubernetes) await localShards();
+  if (process.env.BENCH_SKIP_KUBERNETES !== "1") await barrierOverhead();
+} finally {
+  await testbed.close();
+}
+
+async function localShards(): Promise<void> {
   console.log("start spread of local shard processes (latest - earliest actual start):");
   for (const shards of [4, 8, 16]) {
     const runId = `bench-spread-${shards}-${Date.now()}`;
@@ -85,10 +99,6 @@ try {
 
   console.log("merge of 100 shards of 1 M requests each (taillab merge's path):");
   await mergeFromBucket(100, 1_000_000);
-
-  if (process.env.BENCH_SKIP_KUBERNETES !== "1") await barrierOverhead();
-} finally {
-  await testbed.close();
 }
 
 /**
@@ -136,38 +146,47 @@ async function barrierOverhead(): Promise<void> {
   console.log("barrier overhead on the local control plane (Job submitted -> T0):");
   const cluster = await startControlPlane();
   const agent = await startTaillabNodeAgent(cluster.kubeconfig);
+  const counts = (process.env.BENCH_KUBERNETES_SHARDS ?? "4,16,64").split(",").map(Number);
   try {
-    const plan = await planKubernetesRun(
-      {
-        spec: spec(4),
-        shards: 4,
-        namespace: "default",
-        image: TAILLAB_TEST_IMAGE,
-        barrierTimeoutMs: 120_000,
-        activeDeadlineSeconds: 600,
-        uploadRecords: false,
-      },
-      secrets,
-    );
-    let submittedMs = 0;
-    const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
-    const { summary } = await runOnKubernetes(plan, {
-      cluster: { kubeconfig: cluster.kubeconfig },
-      secrets,
-      store,
-      hooks: {
-        onNotice: (message) => {
-          if (message.startsWith("submitted Job")) submittedMs = Date.now();
-        },
-      },
-    });
-    const t0 = summary.distributed?.t0;
-    const overheadS = t0 ? (Date.parse(t0) - submittedMs) / 1000 : null;
-    console.log(
-      `  4 shards: ${overheadS?.toFixed(2)} s (pods scheduled and started, every shard ready, then the barrier's grace and the next whole second); start spread ${summary.distributed?.startSpreadMs} ms`,
-    );
+    for (const shards of counts) await overheadOf(shards, cluster.kubeconfig);
   } finally {
     await agent.stop();
     await cluster.stop();
   }
+}
+
+async function overheadOf(shards: number, kubeconfig: string): Promise<void> {
+  const plan = await planKubernetesRun(
+    {
+      spec: spec(shards),
+      shards,
+      namespace: "default",
+      image: TAILLAB_TEST_IMAGE,
+      // Many shard processes take long to start on a small machine.
+      barrierTimeoutMs: 600_000,
+      activeDeadlineSeconds: 1800,
+      ttlSecondsAfterFinished: DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+      // The node agent's one node takes every shard; a shard process uses far less.
+      pod: { ...DEFAULT_POD_SETTINGS, requests: "cpu=100m,memory=64Mi", limits: "" },
+      uploadRecords: false,
+    },
+    secrets,
+  );
+  let submittedMs = 0;
+  const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
+  const { summary } = await runOnKubernetes(plan, {
+    cluster: { kubeconfig },
+    secrets,
+    store,
+    hooks: {
+      onNotice: (message) => {
+        if (message.startsWith("submitted Job")) submittedMs = Date.now();
+      },
+    },
+  });
+  const t0 = summary.distributed?.t0;
+  const overheadS = t0 ? (Date.parse(t0) - submittedMs) / 1000 : null;
+  console.log(
+    `  ${String(shards).padStart(2)} shards: ${overheadS?.toFixed(2)} s (pods scheduled and started, every shard ready, then the barrier's grace and the next whole second); start spread ${summary.distributed?.startSpreadMs} ms`,
+  );
 }

@@ -1,6 +1,7 @@
 import {
   coded,
   credentialVariableRefusal,
+  isSecretPlaceholder,
   type CodedMessage,
   type CredentialsRef,
 } from "@taillab/api";
@@ -22,7 +23,8 @@ type EnvReference = Omit<Extract<CredentialsRef, { kind: "env" }>, "kind">;
 
 /**
  * The keys an env reference names, or why there are none: a name that may not hold credentials
- * (api's credential-variables.ts), which is then never read, or the variables that are not set.
+ * (api's credential-variables.ts), which is then never read, a printed Secret's placeholder, or
+ * the variables that are not set.
  */
 export function keysFromEnv(
   reference: EnvReference,
@@ -38,6 +40,16 @@ export function keysFromEnv(
   if (!accessKeyId || !secretAccessKey) {
     const names = [reference.accessKeyIdVar, reference.secretAccessKeyVar];
     return { kind: "unset", names: names.filter((name) => !env[name]) };
+  }
+  const placeholder = [reference.accessKeyIdVar, reference.secretAccessKeyVar].find((name) =>
+    isSecretPlaceholder(env[name] ?? ""),
+  );
+  if (placeholder !== undefined) {
+    const value = env[placeholder] ?? "";
+    return {
+      kind: "refused",
+      reason: coded("credentialPlaceholder", { name: placeholder, value }),
+    };
   }
   const sessionToken = reference.sessionTokenVar ? env[reference.sessionTokenVar] : undefined;
   return {

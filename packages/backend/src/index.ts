@@ -34,11 +34,15 @@ export { openRunFolder, type RunFolderClient } from "./distributed/run-folder-cl
 export {
   DISTRIBUTED_TAG,
   mergeRunFolder,
+  NoShardResultError,
   type MergeOptions,
   type MergeOutcome,
 } from "./distributed/merge-run.ts";
 export {
   DEFAULT_ACTIVE_DEADLINE_SECONDS,
   DEFAULT_BARRIER_TIMEOUT_MS,
+  DEFAULT_POD_SETTINGS,
   DEFAULT_TAILLAB_IMAGE,
+  DEFAULT_TTL_AFTER_FINISHED_SECONDS,
 } from "./distributed/kubernetes-defaults.ts";
+export type { PodSettingsText } from "./distributed/pod-settings-text.ts";

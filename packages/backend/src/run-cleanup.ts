@@ -41,21 +41,59 @@ export async function cleanUpRun(
   if (!target) throw InputError.of("runId", `run ${runId} names no endpoint`);
   const controlPlane = createControlPlane({ ...target, maxConnections: 1 });
   try {
-    const cleanup = await removeLeftovers(controlPlane, {
-      objects: "listed",
-      // After a cleanup that left nothing, the records name keys that are gone already.
-      ...(run.meta.cleanup && cleanupLeftNothing(run.meta.cleanup)
-        ? {}
-        : { recordedKeys: () => recordedKeysOf(store, runId, keyPrefix) }),
-      keyPrefix,
-      uploads: true,
-      bucketsOfRun: ranAs,
-    });
+    const cleanups = [
+      await removeLeftovers(controlPlane, {
+        objects: "listed",
+        // After a cleanup that left nothing, the records name keys that are gone already.
+        ...(run.meta.cleanup && cleanupLeftNothing(run.meta.cleanup)
+          ? {}
+          : { recordedKeys: () => recordedKeysOf(store, runId, keyPrefix) }),
+        keyPrefix,
+        uploads: true,
+        bucketsOfRun: ranAs,
+      }),
+    ];
+    // A distributed run's prefix is its folder (markers, results); each shard wrote its objects
+    // beside it, under `<prefix>/<run>-<shard>/`, and a killed shard left them there.
+    for (const { index } of run.summary?.distributed?.shards ?? []) {
+      const shardSpace = `${ranAs}-${index}`;
+      cleanups.push(
+        await removeLeftovers(controlPlane, {
+          objects: "listed",
+          keyPrefix: `${spec.keyPrefix}/${shardSpace}/`,
+          uploads: true,
+          bucketsOfRun: shardSpace,
+        }),
+      );
+    }
+    const cleanup = cleanups.reduce(combinedCleanups);
     await store.recordCleanup(runId, cleanup);
     return cleanup;
   } finally {
     await controlPlane.close();
   }
+}
+
+/** What two removals did, as one. */
+function combinedCleanups(a: RunCleanup, b: RunCleanup): RunCleanup {
+  const errorsByCode = Object.assign(Object.create(null) as Record<string, number>, a.errorsByCode);
+  for (const [code, count] of Object.entries(b.errorsByCode)) {
+    errorsByCode[code] = (errorsByCode[code] ?? 0) + count;
+  }
+  return {
+    at: b.at,
+    removed: {
+      objects: a.removed.objects + b.removed.objects,
+      uploads: a.removed.uploads + b.removed.uploads,
+      buckets: a.removed.buckets + b.removed.buckets,
+    },
+    objectsLeft: a.objectsLeft + b.objectsLeft,
+    uploadsLeft: a.uploadsLeft + b.uploadsLeft,
+    bucketsLeft: [...a.bucketsLeft, ...b.bucketsLeft],
+    unchecked: [...new Set([...a.unchecked, ...b.unchecked])],
+    errorsByCode,
+    ...(a.bucketGone || b.bucketGone ? { bucketGone: true } : {}),
+  };
 }
 
 /**

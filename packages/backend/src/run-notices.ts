@@ -55,6 +55,8 @@ export function noticeText(notice: RunNotice): string {
     }
     case "modeCouldNotStart":
       return `the ${notice.params.mode} run could not start: ${notice.params.reason.message}`;
+    case "podsNotStarting":
+      return `not every pod has started: ${notice.params.reasons}`;
     case "jobNotDeleted":
       return `the Job could not be deleted: ${notice.params.error}`;
     case "folderUnreadable":

@@ -51,3 +51,4 @@ export * from "./client-health.ts";
 export * from "./coordinated-omission.ts";
 export * from "./points-ran.ts";
 export * from "./knob-history.ts";
+export * from "./kubernetes-pod-defaults.ts";

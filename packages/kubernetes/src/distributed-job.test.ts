@@ -12,7 +12,8 @@ import {
   ManifestError,
   validatedManifests,
 } from "./manifest-checks.ts";
-import { manifestsYaml, REDACTED } from "./manifest-yaml.ts";
+import { manifestsYaml } from "./manifest-yaml.ts";
+import { TEST_POD_SETTINGS } from "./test-support/test-pod-settings.ts";
 
 const input = (overrides: Partial<DistributedJobInput> = {}): DistributedJobInput => ({
   name: "taillab-r1",
@@ -25,6 +26,7 @@ const input = (overrides: Partial<DistributedJobInput> = {}): DistributedJobInpu
   activeDeadlineSeconds: 900,
   ttlSecondsAfterFinished: 3600,
   credentials: { kind: "create", accessKeyId: "AKID", secretAccessKey: "s3cret" },
+  pod: TEST_POD_SETTINGS,
   ...overrides,
 });
 
@@ -83,6 +85,64 @@ describe("the distributed run's manifests", () => {
     ]);
   });
 
+  it("meet the restricted Pod Security level and say what each pod needs and where it goes", () => {
+    const { job } = distributedRunManifests(
+      input({
+        pod: {
+          requests: { cpu: "2", memory: "2Gi" },
+          limits: { cpu: "2", memory: "2Gi" },
+          nodeSelector: { pool: "bench" },
+          tolerations: [
+            { key: "dedicated", operator: "Equal", value: "bench", effect: "NoSchedule" },
+          ],
+          imagePullSecrets: ["regcred"],
+          spread: "require",
+        },
+      }),
+    );
+    const spec = job.spec?.template.spec;
+    expect(spec).toMatchObject({
+      automountServiceAccountToken: false,
+      securityContext: {
+        runAsNonRoot: true,
+        runAsUser: 1000,
+        runAsGroup: 1000,
+        seccompProfile: { type: "RuntimeDefault" },
+      },
+      nodeSelector: { pool: "bench" },
+      tolerations: [{ key: "dedicated", operator: "Equal", value: "bench", effect: "NoSchedule" }],
+      imagePullSecrets: [{ name: "regcred" }],
+      topologySpreadConstraints: [
+        {
+          maxSkew: 1,
+          topologyKey: "kubernetes.io/hostname",
+          whenUnsatisfiable: "DoNotSchedule",
+          labelSelector: { matchLabels: { "taillab.io/run": "taillab-r1" } },
+        },
+      ],
+    });
+    expect(spec?.containers[0]).toMatchObject({
+      securityContext: {
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ["ALL"] },
+      },
+      resources: { requests: { cpu: "2", memory: "2Gi" }, limits: { cpu: "2", memory: "2Gi" } },
+      volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
+    });
+    // Unset placements are left out; "none" leaves the scheduler free.
+    const plain = distributedRunManifests(input({ pod: { ...TEST_POD_SETTINGS, spread: "none" } }));
+    const plainSpec = plain.job.spec?.template.spec ?? {};
+    for (const field of [
+      "nodeSelector",
+      "tolerations",
+      "imagePullSecrets",
+      "topologySpreadConstraints",
+    ]) {
+      expect(plainSpec).not.toHaveProperty(field);
+    }
+  });
+
   it("create the credentials Secret, or refer to the one given", () => {
     const created = distributedRunManifests(input());
     expect(created.secret?.metadata?.name).toBe("taillab-r1-credentials");
@@ -106,7 +166,7 @@ describe("the distributed run's manifests", () => {
     expect(text).toContain(`${START_AT_ANNOTATION}: '2026-11-24T10:00:00.000Z'`);
     expect(text).not.toContain("s3cret");
     const [secret, job] = loadAllYaml(text) as [V1Secret, V1Job];
-    expect(secret.stringData?.AWS_SECRET_ACCESS_KEY).toBe(REDACTED);
+    expect(secret.stringData?.AWS_SECRET_ACCESS_KEY).toBe("<fill in AWS_SECRET_ACCESS_KEY>");
     expect(job.spec?.template.metadata?.annotations?.[START_AT_ANNOTATION]).toBe(
       "2026-11-24T10:00:00.000Z",
     );
@@ -137,6 +197,14 @@ describe("checks before submission", () => {
         activeDeadlineSeconds: 0,
         ttlSecondsAfterFinished: -1,
         credentials: { kind: "existing", secretName: "Keys!" },
+        pod: {
+          requests: { cpu: "one" },
+          limits: { memory: "1 GB" },
+          nodeSelector: { "bad key": "x" },
+          tolerations: [{ key: "dedicated", operator: "Exists", effect: "NoRun" }],
+          imagePullSecrets: ["Reg_Cred"],
+          spread: "always" as never,
+        },
       }),
     );
     expect(problems.map((problem) => problem.field)).toEqual([
@@ -148,8 +216,17 @@ describe("checks before submission", () => {
       "resultsUri",
       "activeDeadlineSeconds",
       "ttlSecondsAfterFinished",
+      "requests",
+      "limits",
+      "nodeSelector",
+      "tolerations",
+      "imagePullSecrets",
+      "spread",
       "credentials.secretName",
     ]);
+    expect(problems.find((problem) => problem.field === "tolerations")?.message).toBe(
+      'dedicated: effect "NoRun" is not one of NoSchedule, PreferNoSchedule, NoExecute',
+    );
   });
 
   it("catch a field of the wrong type or value in the objects themselves", () => {

@@ -3,7 +3,25 @@
  * TailLab brings the storage credentials itself, the Secret that holds them. Why each field is
  * set as it is: ../../../shared/docs/KUBERNETES.md.
  */
-import type { V1Job, V1Secret } from "@kubernetes/client-node";
+import type { V1Job, V1PodSpec, V1Secret, V1Toleration } from "@kubernetes/client-node";
+
+/** Where and how the pods run: what a cluster's admin asks of any workload. */
+export interface PodSettings {
+  /** The shard container's requests, e.g. { cpu: "1", memory: "512Mi" }. */
+  requests: Readonly<Record<string, string>>;
+  /** Its limits; a ResourceQuota on limits refuses pods without them. */
+  limits: Readonly<Record<string, string>>;
+  nodeSelector: Readonly<Record<string, string>>;
+  tolerations: readonly V1Toleration[];
+  /** Secrets to pull the image from a private registry. */
+  imagePullSecrets: readonly string[];
+  /**
+   * Shards across nodes (load generators sharing a node measure its network card, not the
+   * server): "prefer" balances them when it can, "require" leaves a pod Pending rather than put
+   * more shards on a node than on another plus one, "none" lets the scheduler choose.
+   */
+  spread: "prefer" | "require" | "none";
+}
 
 export interface DistributedJobInput {
   /** The Job's name, a DNS label; pods are `<name>-<index>`. */
@@ -30,6 +48,7 @@ export interface DistributedJobInput {
   credentials:
     | { kind: "create"; accessKeyId: string; secretAccessKey: string }
     | { kind: "existing"; secretName: string };
+  pod: PodSettings;
   /** Extra labels on the Job and its pods. */
   labels?: Readonly<Record<string, string>>;
 }
@@ -49,6 +68,13 @@ export const SHARD_GAVE_UP_EXIT_CODE = 3;
 export const CREDENTIAL_KEYS = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] as const;
 
 const CONTAINER = "taillab";
+/**
+ * The image's user (node:24-slim's "node"), by number: the kubelet can prove only a numeric user
+ * is not root, which runAsNonRoot (restricted Pod Security) asks.
+ */
+export const IMAGE_USER_ID = 1000;
+/** The only writable folder: the root file system is read-only. */
+const TMP_VOLUME = "tmp";
 
 export function credentialsSecretName(input: Pick<DistributedJobInput, "name" | "credentials">) {
   return input.credentials.kind === "existing"
@@ -99,10 +125,29 @@ export function distributedRunManifests(input: DistributedJobInput): Distributed
         metadata: { labels, annotations: { [START_AT_ANNOTATION]: input.startAt } },
         spec: {
           restartPolicy: "Never",
+          // A shard never calls the Kubernetes API: no token to steal from it.
+          automountServiceAccountToken: false,
+          // Nor does it look for Services in its environment: a busy namespace's are many.
+          enableServiceLinks: false,
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: IMAGE_USER_ID,
+            runAsGroup: IMAGE_USER_ID,
+            seccompProfile: { type: "RuntimeDefault" },
+          },
+          ...podPlacement(input.pod, { [RUN_LABEL]: input.name }),
+          volumes: [{ name: TMP_VOLUME, emptyDir: { sizeLimit: "64Mi" } }],
           containers: [
             {
               name: CONTAINER,
               image: input.image,
+              securityContext: {
+                allowPrivilegeEscalation: false,
+                readOnlyRootFilesystem: true,
+                capabilities: { drop: ["ALL"] },
+              },
+              resources: { requests: { ...input.pod.requests }, limits: { ...input.pod.limits } },
+              volumeMounts: [{ name: TMP_VOLUME, mountPath: "/tmp" }],
               args: [
                 ...input.runArgs,
                 "--shard",
@@ -145,4 +190,27 @@ export function distributedRunManifests(input: DistributedJobInput): Distributed
         }
       : null;
   return { job, secret };
+}
+
+/** The pod spec's node selector, tolerations, pull secrets and spread; unset ones left out. */
+function podPlacement(pod: PodSettings, runLabels: Record<string, string>): Partial<V1PodSpec> {
+  return {
+    ...(Object.keys(pod.nodeSelector).length > 0 ? { nodeSelector: { ...pod.nodeSelector } } : {}),
+    ...(pod.tolerations.length > 0 ? { tolerations: [...pod.tolerations] } : {}),
+    ...(pod.imagePullSecrets.length > 0
+      ? { imagePullSecrets: pod.imagePullSecrets.map((name) => ({ name })) }
+      : {}),
+    ...(pod.spread === "none"
+      ? {}
+      : {
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey: "kubernetes.io/hostname",
+              whenUnsatisfiable: pod.spread === "require" ? "DoNotSchedule" : "ScheduleAnyway",
+              labelSelector: { matchLabels: runLabels },
+            },
+          ],
+        }),
+  };
 }

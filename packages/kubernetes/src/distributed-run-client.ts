@@ -7,11 +7,17 @@ import {
   BatchV1Api,
   CoreV1Api,
   KubeConfig,
+  PatchStrategy,
+  setHeaderOptions,
   type V1Job,
+  type CoreV1Event,
+  type V1OwnerReference,
+  type V1Pod,
   type V1Secret,
 } from "@kubernetes/client-node";
 import type { DistributedRunManifests } from "./distributed-job.ts";
 import { jobProgress, type JobProgress } from "./job-status.ts";
+import { missingKubeconfig } from "./kubeconfig-sources.ts";
 
 export interface ClusterOptions {
   /** A kubeconfig file; default: $KUBECONFIG, then ~/.kube/config, then in-cluster. */
@@ -42,7 +48,10 @@ export class KubernetesError extends Error {
 export interface DistributedRunClient {
   /** dryRun=All for every object: the apiserver's own validation, nothing persisted. */
   dryRun(manifests: DistributedRunManifests): Promise<void>;
-  /** The Secret (if any), then the Job. A Job that is refused takes its new Secret with it. */
+  /**
+   * The Job, then the Secret it owns (if the run makes one; the Job waits suspended for it). A
+   * submission that fails half-way deletes what it created.
+   */
   submit(manifests: DistributedRunManifests): Promise<SubmittedRun>;
   /** Reads the Job until it is Complete or Failed, calling onProgress on every change. */
   follow(
@@ -53,12 +62,21 @@ export interface DistributedRunClient {
       pollMs?: number;
     },
   ): Promise<JobProgress>;
+  /**
+   * Why the Job's pods have not started, in the cluster's own words, one line per distinct
+   * reason: pods refused at admission (the Job's FailedCreate events: Pod Security, a
+   * ResourceQuota), pods the scheduler cannot place (PodScheduled False) and containers that
+   * cannot be made (an image that cannot be pulled, a Secret missing). Empty when none is known.
+   */
+  startProblems(run: SubmittedRun): Promise<string[]>;
   /** Deletes the Job with its pods (background propagation) and the Secret it created. */
   remove(run: SubmittedRun): Promise<void>;
 }
 
 export function loadKubeConfig({ kubeconfig, context }: ClusterOptions = {}): KubeConfig {
   const config = new KubeConfig();
+  const missing = kubeconfig === undefined ? missingKubeconfig() : null;
+  if (missing !== null) throw new KubernetesError(missing, 0);
   try {
     if (kubeconfig === undefined) config.loadFromDefault();
     else config.loadFromFile(kubeconfig);
@@ -111,6 +129,21 @@ export function createDistributedRunClient(config: KubeConfig): DistributedRunCl
       batch.createNamespacedJob({ namespace: namespaceOf(job), body: job, dryRun }),
     );
 
+  async function remove({ namespace, jobName, createdSecret }: SubmittedRun): Promise<void> {
+    await ignoreMissing(() =>
+      call(`deleting Job "${jobName}" in namespace "${namespace}"`, () =>
+        batch.deleteNamespacedJob({ name: jobName, namespace, propagationPolicy: "Background" }),
+      ),
+    );
+    if (createdSecret !== null) {
+      await ignoreMissing(() =>
+        call(`deleting Secret "${createdSecret}" in namespace "${namespace}"`, () =>
+          core.deleteNamespacedSecret({ name: createdSecret, namespace }),
+        ),
+      );
+    }
+  }
+
   return {
     async dryRun({ job, secret }) {
       if (secret !== null) await createSecret(secret, "All");
@@ -119,18 +152,32 @@ export function createDistributedRunClient(config: KubeConfig): DistributedRunCl
 
     async submit({ job, secret }) {
       const namespace = namespaceOf(job);
-      const createdSecret = secret === null ? null : (await createSecret(secret)).metadata?.name;
-      try {
+      const jobName = job.metadata?.name as string;
+      if (secret === null) {
         await createJob(job);
+        return { namespace, jobName, createdSecret: null };
+      }
+      // The Secret is owned by the Job, so the keys go with it whatever ends it (its TTL, a
+      // kubectl delete, this process killed). An owner needs its uid: the Job comes first,
+      // suspended until the Secret its pods read exists.
+      const created = await createJob({ ...job, spec: { ...job.spec, suspend: true } } as V1Job);
+      const run = { namespace, jobName, createdSecret: secret.metadata?.name as string };
+      try {
+        await createSecret({
+          ...secret,
+          metadata: { ...secret.metadata, ownerReferences: [ownerReference(created)] },
+        });
+        await call(`starting Job "${jobName}" in namespace "${namespace}"`, () =>
+          batch.patchNamespacedJob(
+            { name: jobName, namespace, body: { spec: { suspend: false } } },
+            setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+          ),
+        );
       } catch (error) {
-        if (createdSecret) await core.deleteNamespacedSecret({ name: createdSecret, namespace });
+        await remove(run);
         throw error;
       }
-      return {
-        namespace,
-        jobName: job.metadata?.name as string,
-        createdSecret: createdSecret ?? null,
-      };
+      return run;
     },
 
     async follow(
@@ -152,20 +199,59 @@ export function createDistributedRunClient(config: KubeConfig): DistributedRunCl
       }
     },
 
-    async remove({ namespace, jobName, createdSecret }) {
-      await ignoreMissing(() =>
-        call(`deleting Job "${jobName}" in namespace "${namespace}"`, () =>
-          batch.deleteNamespacedJob({ name: jobName, namespace, propagationPolicy: "Background" }),
+    async startProblems({ namespace, jobName }) {
+      const [events, pods] = await Promise.all([
+        call(`reading the events of Job "${jobName}" in namespace "${namespace}"`, () =>
+          core.listNamespacedEvent({
+            namespace,
+            fieldSelector: `involvedObject.kind=Job,involvedObject.name=${jobName},reason=FailedCreate`,
+          }),
         ),
-      );
-      if (createdSecret !== null) {
-        await ignoreMissing(() =>
-          call(`deleting Secret "${createdSecret}" in namespace "${namespace}"`, () =>
-            core.deleteNamespacedSecret({ name: createdSecret, namespace }),
-          ),
-        );
-      }
+        call(`reading the pods of Job "${jobName}" in namespace "${namespace}"`, () =>
+          core.listNamespacedPod({ namespace, labelSelector: `job-name=${jobName}` }),
+        ),
+      ]);
+      const newest = [...events.items].sort((a, b) => eventTimeMs(b) - eventTimeMs(a))[0];
+      const refused = newest?.message ? [`pods refused: ${newest.message} (FailedCreate)`] : [];
+      return [...new Set([...refused, ...pods.items.flatMap(podStartProblems)])];
     },
+
+    remove,
+  };
+}
+
+function eventTimeMs(event: CoreV1Event): number {
+  const time = event.lastTimestamp ?? event.eventTime ?? event.metadata?.creationTimestamp;
+  return time ? new Date(time).getTime() : 0;
+}
+
+/** A pending pod's reason not to run: unschedulable, or a container that cannot be made. */
+function podStartProblems(pod: V1Pod): string[] {
+  if (pod.status?.phase !== "Pending") return [];
+  const unscheduled = (pod.status.conditions ?? []).find(
+    (condition) => condition.type === "PodScheduled" && condition.status === "False",
+  );
+  const waiting = (pod.status.containerStatuses ?? []).flatMap((container) => {
+    const reason = container.state?.waiting?.reason;
+    return reason && reason !== "ContainerCreating"
+      ? [`pods not started: ${container.state?.waiting?.message ?? reason} (${reason})`]
+      : [];
+  });
+  return unscheduled?.message
+    ? [
+        `pods not scheduled: ${unscheduled.message} (${unscheduled.reason ?? "Unschedulable"})`,
+        ...waiting,
+      ]
+    : waiting;
+}
+
+/** The Job as the owner of what it uses: deleting it deletes them (the garbage collector). */
+function ownerReference(job: V1Job): V1OwnerReference {
+  return {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    name: job.metadata?.name as string,
+    uid: job.metadata?.uid as string,
   };
 }
 

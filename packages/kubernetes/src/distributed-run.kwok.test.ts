@@ -1,8 +1,10 @@
+import { CoreV1Api } from "@kubernetes/client-node";
 import { startKwokCluster, type KwokCluster } from "@taillab/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDistributedRunClient, loadKubeConfig } from "./distributed-run-client.ts";
 import type { JobProgress } from "./job-status.ts";
 import { validatedManifests } from "./manifest-checks.ts";
+import { TEST_POD_SETTINGS } from "./test-support/test-pod-settings.ts";
 
 /**
  * Scale without processes: kwok's fake nodes take a 500-shard run's pods through Running to
@@ -31,6 +33,7 @@ it("generates, accepts and follows a 500-shard run to Complete", async () => {
     activeDeadlineSeconds: 600,
     ttlSecondsAfterFinished: 600,
     credentials: { kind: "create", accessKeyId: "AKID", secretAccessKey: "secret" },
+    pod: TEST_POD_SETTINGS,
   });
   const client = createDistributedRunClient(loadKubeConfig({ kubeconfig: kwok.kubeconfig }));
   await client.dryRun(manifests);
@@ -49,3 +52,33 @@ it("generates, accepts and follows a 500-shard run to Complete", async () => {
   expect(seen.some((progress) => progress.ready > 0)).toBe(true);
   await client.remove(run);
 });
+
+it.each(["prefer", "require"] as const)(
+  "puts 4 shards on 4 nodes, one each, when the spread is %s",
+  async (spread) => {
+    const manifests = validatedManifests({
+      name: `taillab-spread-${spread}`,
+      namespace: "default",
+      shards: 4,
+      image: "registry.test/taillab:0.1.0",
+      runArgs: ["run"],
+      resultsUri: "s3://loadgen/taillab/runs/spread/",
+      startAt: new Date().toISOString(),
+      activeDeadlineSeconds: 600,
+      ttlSecondsAfterFinished: 600,
+      credentials: { kind: "create", accessKeyId: "AKID", secretAccessKey: "secret" },
+      pod: { ...TEST_POD_SETTINGS, spread },
+    });
+    const config = loadKubeConfig({ kubeconfig: kwok.kubeconfig });
+    const client = createDistributedRunClient(config);
+    const run = await client.submit(manifests);
+    expect((await client.follow(run)).finished).toBe("Complete");
+    const pods = await config.makeApiClient(CoreV1Api).listNamespacedPod({
+      namespace: "default",
+      labelSelector: `job-name=${run.jobName}`,
+    });
+    const nodes = new Set(pods.items.map((pod) => pod.spec?.nodeName));
+    expect(nodes.size).toBe(4);
+    await client.remove(run);
+  },
+);

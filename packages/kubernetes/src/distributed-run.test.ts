@@ -18,6 +18,7 @@ import {
   type DistributedRunClient,
 } from "./distributed-run-client.ts";
 import type { JobProgress } from "./job-status.ts";
+import { TEST_POD_SETTINGS } from "./test-support/test-pod-settings.ts";
 
 /**
  * A distributed run's objects on a real control plane (one for the file), its pods run by the
@@ -76,6 +77,7 @@ const input = (overrides: Partial<DistributedJobInput> = {}): DistributedJobInpu
   activeDeadlineSeconds: 600,
   ttlSecondsAfterFinished: 3600,
   credentials: { kind: "create", accessKeyId: "AKIDTEST", secretAccessKey: "secret-test" },
+  pod: TEST_POD_SETTINGS,
   ...overrides,
 });
 
@@ -229,6 +231,87 @@ describe("a distributed run on the local control plane", () => {
     await client.remove(run);
     const kept = await core.readNamespacedSecret({ name: "storage-keys", namespace: "default" });
     expect(kept.metadata?.name).toBe("storage-keys");
+  });
+
+  it.each([
+    {
+      what: "enforces the restricted Pod Security level",
+      namespace: "restricted",
+      labels: { "pod-security.kubernetes.io/enforce": "restricted" },
+      quota: null,
+      refusal: /violates PodSecurity/,
+    },
+    {
+      what: "has a ResourceQuota on requests and limits",
+      namespace: "quota",
+      labels: {} as Record<string, string>,
+      quota: {
+        "requests.cpu": "2",
+        "requests.memory": "1Gi",
+        "limits.cpu": "2",
+        "limits.memory": "1Gi",
+      },
+      refusal: /must specify limits.cpu for: bare; limits.memory for: bare/,
+    },
+  ])("runs its shards in a namespace that $what", async ({ namespace, labels, quota, refusal }) => {
+    await core.createNamespace({ body: { metadata: { name: namespace, labels } } });
+    if (quota !== null) {
+      await core.createNamespacedResourceQuota({
+        namespace,
+        body: { metadata: { name: "bench" }, spec: { hard: quota } },
+      });
+    }
+    // The namespace refuses a pod as most manifests write one: admission is on.
+    const bare = core.createNamespacedPod({
+      namespace,
+      dryRun: "All",
+      body: {
+        metadata: { name: "bare" },
+        spec: { containers: [{ name: "bare", image: IMAGE }] },
+      },
+    });
+    await expect(bare).rejects.toThrow(refusal);
+    // Pods are admitted only once the namespace's default ServiceAccount exists.
+    while ((await core.listNamespacedServiceAccount({ namespace })).items.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const run = await client.submit(
+      distributedRunManifests(input({ name: "admitted", namespace, shards: 2 })),
+    );
+    expect(await client.follow(run)).toMatchObject({
+      finished: "Complete",
+      completedIndexes: [0, 1],
+    });
+    await client.remove(run);
+  });
+
+  it("makes the Secret the Job's: deleting the Job collects its credentials", async () => {
+    const run = await client.submit(distributedRunManifests(input({ name: "owned", shards: 1 })));
+    const job = await batch.readNamespacedJob({ name: "owned", namespace: "default" });
+    const secret = await core.readNamespacedSecret({
+      name: "owned-credentials",
+      namespace: "default",
+    });
+    expect(secret.metadata?.ownerReferences).toEqual([
+      { apiVersion: "batch/v1", kind: "Job", name: "owned", uid: job.metadata?.uid },
+    ]);
+    // Submitted suspended until its Secret existed, then started.
+    expect(job.spec?.suspend).toBe(false);
+    expect((await client.follow(run)).finished).toBe("Complete");
+    // As the Job's TTL or a kubectl delete would: only the Job is deleted.
+    await batch.deleteNamespacedJob({
+      name: "owned",
+      namespace: "default",
+      propagationPolicy: "Background",
+    });
+    for (;;) {
+      const left = await core.listNamespacedSecret({
+        namespace: "default",
+        fieldSelector: "metadata.name=owned-credentials",
+      });
+      if (left.items.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   });
 
   it("takes back the Secret it created when the Job is refused", async () => {

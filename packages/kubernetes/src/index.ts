@@ -7,6 +7,7 @@ export {
   START_AT_ANNOTATION,
   type DistributedJobInput,
   type DistributedRunManifests,
+  type PodSettings,
 } from "./distributed-job.ts";
 export {
   checkDistributedJobInput,
@@ -14,7 +15,7 @@ export {
   ManifestError,
   validatedManifests,
 } from "./manifest-checks.ts";
-export { manifestsYaml, REDACTED } from "./manifest-yaml.ts";
+export { manifestsYaml } from "./manifest-yaml.ts";
 export { jobProgress, parseIndexes, type JobProgress } from "./job-status.ts";
 export {
   contextNamespace,

@@ -11,6 +11,7 @@ import {
   distributedRunManifests,
   type DistributedJobInput,
   type DistributedRunManifests,
+  type PodSettings,
 } from "./distributed-job.ts";
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -76,6 +77,7 @@ export function checkDistributedJobInput(input: DistributedJobInput): FieldError
       `must be a whole number of seconds from 0, not ${input.ttlSecondsAfterFinished}`,
     );
   }
+  problems.push(...podSettingsProblems(input.pod));
   if (input.credentials.kind === "existing") {
     const secret = credentialsSecretName(input);
     if (secret.length > DNS_SUBDOMAIN_MAX || !DNS_SUBDOMAIN.test(secret)) {
@@ -83,6 +85,55 @@ export function checkDistributedJobInput(input: DistributedJobInput): FieldError
     }
   } else if (input.credentials.accessKeyId === "" || input.credentials.secretAccessKey === "") {
     problem("credentials", "needs an access key id and a secret access key");
+  }
+  return problems;
+}
+
+/** A resource quantity as Kubernetes writes one: "500m", "1", "1.5", "512Mi", "2G". */
+const QUANTITY = /^\d+(\.\d+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/;
+/** A label key: an optional DNS-subdomain prefix and a name of at most 63 characters. */
+const LABEL_KEY =
+  /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
+const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+function podSettingsProblems(pod: PodSettings): FieldError[] {
+  const problems: FieldError[] = [];
+  const problem = (field: string, message: string) => problems.push({ field, message });
+  for (const kind of ["requests", "limits"] as const) {
+    for (const [resource, quantity] of Object.entries(pod[kind])) {
+      if (!LABEL_KEY.test(resource) || !QUANTITY.test(quantity)) {
+        problem(
+          kind,
+          `${resource}=${quantity} is not a resource quantity such as cpu=500m or memory=512Mi`,
+        );
+      }
+    }
+  }
+  for (const [key, value] of Object.entries(pod.nodeSelector)) {
+    if (!LABEL_KEY.test(key) || !LABEL_VALUE.test(value)) {
+      problem("nodeSelector", `${key}=${value} is not a node label such as disktype=ssd`);
+    }
+  }
+  for (const toleration of pod.tolerations) {
+    const key = toleration.key ?? "";
+    if ((key !== "" && !LABEL_KEY.test(key)) || !LABEL_VALUE.test(toleration.value ?? "")) {
+      problem("tolerations", `"${key}" is not a taint key such as dedicated=bench:NoSchedule`);
+    }
+    if (toleration.effect !== undefined && !TAINT_EFFECTS.includes(toleration.effect)) {
+      problem(
+        "tolerations",
+        `${key}: effect "${toleration.effect}" is not one of ${TAINT_EFFECTS.join(", ")}`,
+      );
+    }
+  }
+  for (const name of pod.imagePullSecrets) {
+    if (name.length > DNS_SUBDOMAIN_MAX || !DNS_SUBDOMAIN.test(name)) {
+      problem("imagePullSecrets", `"${name}" is not a valid Secret name (a DNS subdomain)`);
+    }
+  }
+  if (!["prefer", "require", "none"].includes(pod.spread)) {
+    problem("spread", `expected prefer, require or none, not "${pod.spread}"`);
   }
   return problems;
 }

@@ -1,18 +1,17 @@
 /**
  * The manifests as YAML for review or GitOps (pure). Strings that a YAML 1.1 reader would take
  * for another type (an ISO timestamp, "yes", "3") are quoted, so the start-at annotation stays a
- * string. The Secret's values are never printed: they are placeholders to fill in.
+ * string. The Secret's values are never printed: each is a placeholder naming its key.
  */
 import { dumpYaml } from "@kubernetes/client-node";
+import { secretPlaceholder } from "@taillab/api";
 import type { DistributedRunManifests } from "./distributed-job.ts";
-
-export const REDACTED = "<redacted: fill in, or name an existing Secret>";
 
 export function manifestsYaml({ job, secret }: DistributedRunManifests): string {
   const documents: object[] = [];
   if (secret !== null) {
     const stringData = Object.fromEntries(
-      Object.keys(secret.stringData ?? {}).map((key) => [key, REDACTED]),
+      Object.keys(secret.stringData ?? {}).map((key) => [key, secretPlaceholder(key)]),
     );
     documents.push({ ...secret, stringData });
   }

@@ -23,6 +23,11 @@ export interface NodeAgent {
   nodeName: string;
   /** Output of a pod's process so far (stdout and stderr), by pod name. */
   output(podName: string): string;
+  /**
+   * SIGKILL to a pod's process, as the OOM killer or a crash would end it: no SIGTERM, nothing
+   * left behind; the pod is reported Failed with exit code 137. False when it is not running.
+   */
+  kill(podName: string): boolean;
   /** Kills the running processes and stops reporting; the Node object stays. */
   stop(): Promise<void>;
 }
@@ -234,6 +239,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   return {
     nodeName,
     output: (podName) => outputs.get(podName) ?? "",
+    kill: (podName) => running.get(podName)?.kill("SIGKILL") ?? false,
     async stop() {
       stopped = true;
       clearInterval(heartbeats);

@@ -272,6 +272,9 @@ const CHINESE: Record<MessageCode, string> = {
   namespaceInvalid:
     "“{{name}}”不是命名空间名称：只能用小写字母、数字和“-”，并以字母或数字开头和结尾",
   imageInvalid: "“{{image}}”不是镜像引用，例如 registry/taillab:0.1.0",
+  podSettingInvalid: "“{{value}}”的格式不对，例如 {{example}}",
+  spreadInvalid: "“{{value}}”不是 prefer、require、none 之一",
+  credentialPlaceholder: "{{name}} 仍是打印清单中的占位符 {{value}}：应用前请填入 Secret 的值",
   noCredentials: "没有凭据：请设置 {{names}}（或使用 -accessKey 和 -accessSecret）",
   noKeychainEntry: "钥匙串中没有条目“{{id}}”",
   noSavedSecret: "没有保存私有访问密钥——请编辑端点并填写",

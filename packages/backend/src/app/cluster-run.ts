@@ -1,16 +1,19 @@
-import type {
-  KubernetesSettings,
-  RunNotice,
-  RunSpec,
-  RunSummary,
-  ShardsStatus,
+import {
+  parseDuration,
+  type KubernetesSettings,
+  type RunNotice,
+  type RunSpec,
+  type RunSummary,
+  type ShardsStatus,
 } from "@taillab/api";
 import type { ResultsStore } from "@taillab/store";
 import type { SecretSources } from "../credentials.ts";
 import {
   DEFAULT_ACTIVE_DEADLINE_SECONDS,
   DEFAULT_BARRIER_TIMEOUT_MS,
+  DEFAULT_POD_SETTINGS,
   DEFAULT_TAILLAB_IMAGE,
+  DEFAULT_TTL_AFTER_FINISHED_SECONDS,
 } from "../distributed/kubernetes-defaults.ts";
 import type { RunHooks } from "../run-benchmark.ts";
 
@@ -53,6 +56,15 @@ export async function runOnCluster(
       image: settings.image || DEFAULT_TAILLAB_IMAGE,
       barrierTimeoutMs: DEFAULT_BARRIER_TIMEOUT_MS,
       activeDeadlineSeconds: DEFAULT_ACTIVE_DEADLINE_SECONDS,
+      ttlSecondsAfterFinished: ttlSecondsOf(settings.ttl),
+      pod: {
+        requests: settings.requests || DEFAULT_POD_SETTINGS.requests,
+        limits: settings.limits || DEFAULT_POD_SETTINGS.limits,
+        nodeSelector: settings.nodeSelector,
+        tolerations: settings.tolerations,
+        imagePullSecrets: settings.imagePullSecrets,
+        spread: settings.spread || DEFAULT_POD_SETTINGS.spread,
+      },
       uploadRecords: true,
     },
     context.secrets,
@@ -97,4 +109,11 @@ export async function runOnCluster(
     },
   });
   return summary;
+}
+
+/** The settings' TTL (checked when they were saved), in seconds; empty: the default. */
+export function ttlSecondsOf(text: string): number {
+  if (text === "") return DEFAULT_TTL_AFTER_FINISHED_SECONDS;
+  const parsed = parseDuration(text);
+  return parsed.ok ? Math.ceil(parsed.ms / 1000) : DEFAULT_TTL_AFTER_FINISHED_SECONDS;
 }

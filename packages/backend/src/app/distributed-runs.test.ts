@@ -11,6 +11,7 @@ import {
   type KubernetesControlPlane,
   type NodeAgent,
 } from "@taillab/test-support";
+import { createDistributedRunClient, loadKubeConfig } from "@taillab/kubernetes";
 import { startTestbed, type Testbed } from "@taillab/testbed";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -59,18 +60,42 @@ const spec = { clients: 4, samples: 200, objectSize: "1KiB" };
 describe("distributed runs in the app", () => {
   it("keeps the Kubernetes settings, refusing a namespace or a kubeconfig that cannot be", async () => {
     const refused = await failureOf(
-      app.api.saveKubernetesSettings({ kubeconfig: "/no/such/kubeconfig", namespace: "Bench" }),
+      app.api.saveKubernetesSettings({
+        kubeconfig: "/no/such/kubeconfig",
+        namespace: "Bench",
+        requests: "cpu",
+        tolerations: "=x",
+        spread: "always",
+        ttl: "soon",
+      }),
     );
-    expect(refused.fields.map((field) => field.field).sort()).toEqual(["kubeconfig", "namespace"]);
+    expect(refused.fields.map((field) => field.field).sort()).toEqual([
+      "kubeconfig",
+      "namespace",
+      "requests",
+      "spread",
+      "tolerations",
+      "ttl",
+    ]);
     const saved = await app.api.saveKubernetesSettings({
       kubeconfig: cluster.kubeconfig,
       image: TAILLAB_TEST_IMAGE,
+      requests: "cpu=100m,memory=256Mi",
+      limits: "cpu=1,memory=1Gi",
+      ttl: "10m",
     });
     expect(saved).toEqual({
       kubeconfig: cluster.kubeconfig,
       context: "",
       namespace: "",
       image: TAILLAB_TEST_IMAGE,
+      requests: "cpu=100m,memory=256Mi",
+      limits: "cpu=1,memory=1Gi",
+      nodeSelector: "",
+      tolerations: "",
+      imagePullSecrets: "",
+      spread: "",
+      ttl: "10m",
     });
     expect(await app.api.kubernetesSettings()).toEqual(saved);
   });
@@ -155,5 +180,33 @@ describe("distributed runs in the app", () => {
     }
     expect(stored?.intervals.length).toBeGreaterThan(0);
     expect([...live.values()].sort((a, b) => a.startMs - b.startMs)).toEqual(stored?.intervals);
+  });
+
+  it("stops a run on pods from the app: its Job deleted, what the shards measured merged", async () => {
+    const endpoint = (await app.api.listEndpoints()).find(
+      (saved) => saved.name === "testbed on the network",
+    );
+    const measuring = app.nextEvent(
+      (event): event is Extract<RunEvent, { type: "shards" }> =>
+        event.type === "shards" && event.status.running.length === 2,
+    );
+    const finished = app.nextEvent(isFinished);
+    const { runId } = await app.api.startRun({
+      experiment: {
+        name: "stopped pods",
+        endpointId: endpoint?.id ?? "",
+        spec: { clients: 2, samples: 20_000, objectSize: "1KiB" },
+        loadGenerators: { kind: "kubernetes", shards: 2 },
+      },
+    });
+    await measuring;
+    // Not in the library yet (a distributed run lands there once merged), yet it is stopped.
+    await app.api.stopRun({ runId });
+    expect(await finished).toMatchObject({ runId, status: "stopped" });
+    const client = createDistributedRunClient(loadKubeConfig({ kubeconfig: cluster.kubeconfig }));
+    const job = { namespace: "default", jobName: `taillab-${runId}`, createdSecret: null };
+    await expect(client.follow(job)).rejects.toMatchObject({ status: 404 });
+    const detail = await app.api.getRun({ runId });
+    expect(detail.summary.points[0]?.phases[0]?.requests).toBeGreaterThan(0);
   });
 });

@@ -3,6 +3,7 @@ import {
   coded,
   fieldError,
   KubernetesSettingsFileSchema,
+  parseDuration,
   KubernetesSettingsSchema,
   type FieldError,
   type KubernetesSettings,
@@ -10,6 +11,7 @@ import {
 } from "@taillab/api";
 import { writeJsonAtomically } from "@taillab/store";
 import { access } from "node:fs/promises";
+import { parsePodSettings } from "../distributed/pod-settings-text.ts";
 import { InputError } from "../input-error.ts";
 import { createTaskQueue } from "./task-queue.ts";
 import { readVersionedFile } from "./versioned-file.ts";
@@ -64,5 +66,38 @@ async function settingsProblems(settings: KubernetesSettings): Promise<FieldErro
   if (/\s/.test(settings.image)) {
     problems.push(fieldError("image", coded("imageInvalid", { image: settings.image })));
   }
+  problems.push(...podSettingProblems(settings));
+  if (settings.ttl !== "") {
+    const ttl = parseDuration(settings.ttl);
+    if (!ttl.ok) problems.push(fieldError("ttl", ttl.reason));
+  }
   return problems;
+}
+
+const SETTING_EXAMPLES = {
+  requests: "cpu=1,memory=1Gi",
+  limits: "cpu=1,memory=1Gi",
+  nodeSelector: "disktype=ssd",
+  tolerations: "dedicated=bench:NoSchedule",
+} as const;
+
+/** The pods' settings in the forms `taillab k8s run` takes (the values are checked at a run). */
+function podSettingProblems(settings: KubernetesSettings): FieldError[] {
+  const { problems } = parsePodSettings({ ...settings, spread: settings.spread || "prefer" });
+  const fields = new Set(problems.map((problem) => problem.field));
+  const found = Object.entries(SETTING_EXAMPLES)
+    .filter(([field]) => fields.has(field))
+    .map(([field, example]) =>
+      fieldError(
+        field,
+        coded("podSettingInvalid", {
+          value: settings[field as keyof typeof SETTING_EXAMPLES],
+          example,
+        }),
+      ),
+    );
+  if (!["", "prefer", "require", "none"].includes(settings.spread)) {
+    found.push(fieldError("spread", coded("spreadInvalid", { value: settings.spread })));
+  }
+  return found;
 }

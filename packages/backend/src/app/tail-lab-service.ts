@@ -147,8 +147,9 @@ export async function createTailLabService(
     },
     stopRun: async ({ runId }) => {
       // A run that ended a moment ago is stopped already; an id the library never held is a
-      // mistake to name, not one to ignore.
-      await store.requireRun(runId);
+      // mistake to name, not one to ignore. The run going now may not be there yet: a
+      // distributed run lands in the library only once merged.
+      if (runs.active()?.runId !== runId) await store.requireRun(runId);
       await runs.stop(runId);
     },
     retuneRun: ({ runId, tuning }) => runs.retune(runId, tuning),

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { planKubernetesRun, runOnKubernetes } from "./kubernetes-run.ts";
+import { DEFAULT_POD_SETTINGS, DEFAULT_TTL_AFTER_FINISHED_SECONDS } from "./kubernetes-defaults.ts";
 
 /**
  * A distributed run at scale without processes: kwok's fake nodes take the 500 pods of the Job
@@ -50,6 +51,8 @@ it("generates a 500-shard Job that the apiserver accepts, and follows its pods t
       image: "registry.test/taillab:0.1.0",
       barrierTimeoutMs: 60_000,
       activeDeadlineSeconds: 600,
+      ttlSecondsAfterFinished: DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+      pod: DEFAULT_POD_SETTINGS,
       uploadRecords: false,
     },
     secrets,

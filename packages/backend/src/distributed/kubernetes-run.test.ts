@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { InputError } from "../input-error.ts";
-import { planKubernetesRun, unsettledShards, type KubernetesRunRequest } from "./kubernetes-run.ts";
+import { DEFAULT_POD_SETTINGS, DEFAULT_TTL_AFTER_FINISHED_SECONDS } from "./kubernetes-defaults.ts";
+import {
+  planKubernetesRun,
+  shardsStatus,
+  unsettledShards,
+  type KubernetesRunRequest,
+} from "./kubernetes-run.ts";
 import type { RunFolderSnapshot } from "./run-folder-reader.ts";
 
 /** The plan of a run on Kubernetes (no cluster needed): its Job, and what cannot go to pods. */
@@ -12,6 +18,8 @@ const request = (spec: object): KubernetesRunRequest => ({
   image: "registry.test/taillab:0.1.0",
   barrierTimeoutMs: 60_000,
   activeDeadlineSeconds: 600,
+  ttlSecondsAfterFinished: DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+  pod: DEFAULT_POD_SETTINGS,
   uploadRecords: false,
 });
 const secrets = { env: { AWS_ACCESS_KEY_ID: "AKID", AWS_SECRET_ACCESS_KEY: "secret" } };
@@ -144,5 +152,32 @@ describe("after a stop, the shards still to be waited for", () => {
       unsettledShards(snapshot({ readyAtMs: ready, done: new Set([0]), aborted: new Set([2]) })),
     ).toEqual([1]);
     expect(unsettledShards(snapshot({}))).toEqual([]);
+  });
+});
+
+describe("the shards as the Job and the run's folder show them", () => {
+  it("count a killed shard as failed, not also as running on its last progress", () => {
+    const progress = [0, 1].map((index) => ({ index }) as RunFolderSnapshot["progress"][number]);
+    const folder = {
+      readyAtMs: new Map([
+        [0, 1],
+        [1, 2],
+      ]),
+      done: new Set<number>(),
+      progress,
+    };
+    const job = {
+      ready: 1,
+      active: 1,
+      completedIndexes: [],
+      failedIndexes: [1],
+      finished: null,
+      reason: null,
+      message: null,
+    };
+    expect(shardsStatus(2, job, folder as unknown as RunFolderSnapshot)).toMatchObject({
+      running: [0],
+      failed: [1],
+    });
   });
 });

@@ -8,6 +8,7 @@
  */
 import {
   DEFAULT_CREDENTIALS,
+  secretPlaceholder,
   type FieldError,
   type RunNotice,
   type RunProgress,
@@ -27,9 +28,10 @@ import {
   createDistributedRunClient,
   loadKubeConfig,
   ManifestError,
-  REDACTED,
   validatedManifests,
   type ClusterOptions,
+  type DistributedRunClient,
+  type SubmittedRun,
   type DistributedRunManifests,
   type JobProgress,
 } from "@taillab/kubernetes";
@@ -39,8 +41,10 @@ import { InputError } from "../input-error.ts";
 import { newRunId, validateRunSpec } from "../run-benchmark.ts";
 import { noticeText } from "../run-notices.ts";
 import { STOP_KEY } from "./barrier-markers.ts";
-import { mergeRunFolder, type MergeOutcome } from "./merge-run.ts";
+import { mergeRunFolder, NoShardResultError, type MergeOutcome } from "./merge-run.ts";
+import { parsePodSettings, type PodSettingsText } from "./pod-settings-text.ts";
 import { openRunFolder } from "./run-folder-client.ts";
+import { goneKey } from "./run-folder-layout.ts";
 import { readRunFolder, type RunFolderSnapshot } from "./run-folder-reader.ts";
 import { progressIntervalMs } from "./shard-run.ts";
 
@@ -65,6 +69,10 @@ export interface KubernetesRunRequest {
   barrierTimeoutMs: number;
   /** The Job's hard stop. */
   activeDeadlineSeconds: number;
+  /** The Job, its pods and its Secret are deleted this long after it finished. */
+  ttlSecondsAfterFinished: number;
+  /** Resources, node selector, tolerations, image pull secrets and spread of the pods. */
+  pod: PodSettingsText;
   uploadRecords: boolean;
 }
 
@@ -85,8 +93,6 @@ export function clusterNamespace(cluster: ClusterOptions): string {
   return contextNamespace(loadKubeConfig(cluster)) ?? "default";
 }
 
-/** Kept after the Job finished, so `kubectl` can still show it if the cleanup fails. */
-const TTL_AFTER_FINISHED_SECONDS = 3600;
 /** After a stop, shards that were measuring get this long to leave what they measured. */
 const STOP_SETTLE_MS = 30_000;
 
@@ -100,8 +106,13 @@ export async function planKubernetesRun(
   secrets: SecretSources | null,
 ): Promise<KubernetesRunPlan> {
   const spec = validateRunSpec(request.spec);
-  const problems = [...shardSpecProblems(spec, request.shards), ...podProblems(spec)];
-  if (problems.length > 0) throw new InputError(problems);
+  const pod = parsePodSettings(request.pod);
+  const problems = [
+    ...shardSpecProblems(spec, request.shards),
+    ...podProblems(spec),
+    ...pod.problems,
+  ];
+  if (problems.length > 0 || pod.settings === null) throw new InputError(problems);
   const runId = newRunId();
   const folder: RunFolderUri = {
     bucket: spec.bucket,
@@ -118,8 +129,8 @@ export async function planKubernetesRun(
       ? { kind: "existing" as const, secretName: request.secretName }
       : {
           kind: "create" as const,
-          accessKeyId: keys?.accessKeyId ?? REDACTED,
-          secretAccessKey: keys?.secretAccessKey ?? REDACTED,
+          accessKeyId: keys?.accessKeyId ?? secretPlaceholder("AWS_ACCESS_KEY_ID"),
+          secretAccessKey: keys?.secretAccessKey ?? secretPlaceholder("AWS_SECRET_ACCESS_KEY"),
         };
   const runArgs = [
     "run",
@@ -140,8 +151,9 @@ export async function planKubernetesRun(
       resultsUri: formatRunFolderUri(folder),
       startAt: new Date(startAtMs).toISOString(),
       activeDeadlineSeconds: request.activeDeadlineSeconds,
-      ttlSecondsAfterFinished: TTL_AFTER_FINISHED_SECONDS,
+      ttlSecondsAfterFinished: request.ttlSecondsAfterFinished,
       credentials,
+      pod: pod.settings,
       labels: { "app.kubernetes.io/instance": runId },
     });
     return {
@@ -164,6 +176,7 @@ function asRequestField({ field, message }: FieldError): FieldError {
     activeDeadlineSeconds: "activeDeadline",
     secretName: "secret",
     name: "shards",
+    ttlSecondsAfterFinished: "ttl",
   };
   return { field: names[field] ?? field, message };
 }
@@ -268,16 +281,48 @@ export async function runOnKubernetes(
     await client.remove(run);
   };
   const watch = watchShards(shards, plan, markers, hooks);
+  const following = new AbortController();
+  // A failed index is a shard that ended without its result (a killed pod, exit 3): the others
+  // waiting for it at a phase gate are told at once, not after the gate's wait.
+  const told = new Set<number>();
+  const tellGone = (failed: readonly number[]) => {
+    for (const index of failed.filter((shard) => !told.has(shard))) {
+      told.add(index);
+      markers
+        .put(goneKey(index), JSON.stringify({ index, at: new Date().toISOString() }))
+        .catch((error: unknown) =>
+          notify(hooks, { code: "folderUnreadable", params: { error: (error as Error).message } }),
+        );
+    }
+  };
+  let cannotStart: string[] | null = null;
+  const starting = watchStart(client, run, plan, hooks, (reasons) => {
+    cannotStart = reasons;
+    following.abort(new Error("cannot start"));
+  });
   try {
-    const following = new AbortController();
     const onStop = () => following.abort(new Error("stopped"));
     hooks.signal?.addEventListener("abort", onStop, { once: true });
     try {
-      await client.follow(run, { onProgress: watch.jobChanged, signal: following.signal });
+      await client.follow(run, {
+        onProgress: (progress) => {
+          watch.jobChanged(progress);
+          starting.jobChanged(progress);
+          tellGone(progress.failedIndexes);
+        },
+        signal: following.signal,
+      });
     } catch (error) {
       if (!following.signal.aborted) throw error;
     } finally {
       hooks.signal?.removeEventListener("abort", onStop);
+      starting.stop();
+    }
+    if (cannotStart !== null) {
+      await remove();
+      throw new NoShardResultError(
+        `Job ${run.jobName} in namespace ${run.namespace}: not every pod had started by the barrier's deadline (${new Date(plan.deadlineMs).toISOString()}), so no shard could: ${(cannotStart as string[]).join("; ")}`,
+      );
     }
     if (hooks.signal?.aborted) {
       notify(hooks, { code: "distributedStopping", params: {} });
@@ -300,6 +345,7 @@ export async function runOnKubernetes(
     });
   } finally {
     watch.stop();
+    starting.stop();
     await remove().catch((error: unknown) =>
       notify(hooks, { code: "jobNotDeleted", params: { error: (error as Error).message } }),
     );
@@ -309,6 +355,56 @@ export async function runOnKubernetes(
 
 function notify(hooks: KubernetesRunHooks, notice: RunNotice): void {
   hooks.onNotice?.(noticeText(notice), notice);
+}
+
+/** How often the cluster is asked why pods have not started, while some have not. */
+const START_CHECK_MS = 2_000;
+
+/**
+ * While some of the Job's pods have not started: why, in the cluster's words, told on every
+ * change. Past the barrier's deadline the shards that did start give up, and so does the run:
+ * `giveUp` gets the reasons (else a Job whose pods cannot start runs to its active deadline).
+ */
+function watchStart(
+  client: DistributedRunClient,
+  run: SubmittedRun,
+  plan: KubernetesRunPlan,
+  hooks: KubernetesRunHooks,
+  giveUp: (reasons: string[]) => void,
+) {
+  const shards = plan.manifests.job.spec?.completions ?? 1;
+  let job: JobProgress | null = null;
+  let told = "";
+  let checking = false;
+  const check = async () => {
+    const started = job ? job.ready + job.completedIndexes.length + job.failedIndexes.length : 0;
+    if (checking || started >= shards) return;
+    checking = true;
+    try {
+      const reasons = await client.startProblems(run);
+      const text = reasons.join("; ");
+      if (text !== "" && text !== told) {
+        notify(hooks, { code: "podsNotStarting", params: { reasons: text } });
+      }
+      told = text;
+      if (reasons.length > 0 && Date.now() >= plan.deadlineMs) giveUp(reasons);
+    } catch (error) {
+      const text = `the cluster could not be asked why (${(error as Error).message})`;
+      if (text !== told) notify(hooks, { code: "podsNotStarting", params: { reasons: text } });
+      told = text;
+    } finally {
+      checking = false;
+    }
+  };
+  const timer = setInterval(() => void check(), START_CHECK_MS);
+  return {
+    jobChanged(progress: JobProgress) {
+      job = progress;
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
 }
 
 /** Polls the run's folder about every second (slower for many shards) while the Job runs. */
@@ -405,24 +501,26 @@ export function unsettledShards(snapshot: RunFolderSnapshot): number[] {
     .sort((a, b) => a - b);
 }
 
-function shardsStatus(
+export function shardsStatus(
   shardCount: number,
   job: JobProgress | null,
   folder: RunFolderSnapshot | null,
 ): ShardsStatus {
   const sorted = (values: Iterable<number>) => [...values].sort((a, b) => a - b);
   const done = folder?.done ?? new Set<number>();
+  const failed = job?.failedIndexes ?? [];
   return {
     shardCount,
     podsReady: job?.ready ?? 0,
     ready: sorted(folder?.readyAtMs.keys() ?? []),
+    // A killed shard's last progress stays in the folder: the Job's failed index says it ended.
     running: sorted(
       (folder?.progress ?? [])
         .map((progress) => progress.index)
-        .filter((index) => !done.has(index)),
+        .filter((index) => !done.has(index) && !failed.includes(index)),
     ),
     done: sorted(done),
-    failed: job?.failedIndexes ?? [],
+    failed,
     job: job?.finished ?? "running",
     message: job?.message ?? null,
   };

@@ -76,8 +76,7 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
   }
   const [first] = folder.results;
   if (!first) {
-    throw InputError.of(
-      "results",
+    throw new NoShardResultError(
       `${where}: no shard left a result (${describeAbsence(folder.readyAtMs.size, folder.aborted.size)}); there is nothing to merge`,
     );
   }
@@ -171,6 +170,17 @@ async function writeMerged({
     throw error;
   }
   return { summary, mergeMs: performance.now() - startedMs };
+}
+
+/**
+ * A run folder without any shard's result: for `taillab merge` a folder to check (bad input), for
+ * a run it followed (`k8s run`) a run whose shards never started or were stopped before they did.
+ */
+export class NoShardResultError extends InputError {
+  constructor(message: string) {
+    super([{ field: "results", message }]);
+    this.name = "NoShardResultError";
+  }
 }
 
 function describeAbsence(ready: number, aborted: number): string {

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMarkerStore, type MarkerStore } from "./bucket-markers.ts";
 import { passPhaseGate, type PhaseGateOptions } from "./phase-gate.ts";
-import { doneKey } from "./run-folder-layout.ts";
+import { doneKey, goneKey } from "./run-folder-layout.ts";
 import { barrierS3Client } from "./test-support/barrier-shard.ts";
 
 /** The gate before each later phase, in-process against the testbed. */
@@ -61,6 +61,28 @@ describe("the gate before a later phase", () => {
     expect(passed.map((each) => each.arrived.sort())).toEqual([
       [0, 1],
       [0, 1],
+    ]);
+  });
+
+  it("does not wait for a shard whose end its starter saw (a killed pod), and names it", async () => {
+    const markers = folder();
+    const notices: string[] = [];
+    const waiting = [0, 1].map((index) =>
+      gate(markers, index, { onNotice: (message) => notices.push(message) }),
+    );
+    while ((await markers.list("phase/4/")).length < 2) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await markers.put(goneKey(2), JSON.stringify({ index: 2 }));
+    const passed = await Promise.all(waiting);
+    expect(passed[0]?.startMs).toBe(passed[1]?.startMs);
+    expect(passed.map((each) => each.arrived.sort())).toEqual([
+      [0, 1],
+      [0, 1],
+    ]);
+    expect(notices.sort()).toEqual([
+      "shard 0: shard 2 ended without its result (its pod failed); phase 4 starts without it",
+      "shard 1: shard 2 ended without its result (its pod failed); phase 4 starts without it",
     ]);
   });
 

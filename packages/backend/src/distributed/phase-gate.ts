@@ -3,8 +3,8 @@
  * shard that ended its phases says so in the bucket, waits for the others still in the run, and
  * starts the next phase with them, so one shard's writes never overlap another's reads and every
  * phase's window is the same on every shard, as warp's stages are. Lighter than the barrier:
- * nothing aborts. A shard that left its done marker (finished, failed or stopped) is not waited
- * for; one that does not arrive within `waitMs` of the first (killed, or far slower) is left
+ * nothing aborts. A shard that left its done marker (finished, failed or stopped), or whose end
+ * the run's starter saw (its gone marker: a killed pod), is not waited for; one that does not arrive within `waitMs` of the first (killed, or far slower) is left
  * behind and not waited for at the next gates. Every shard derives the same start from the same
  * markers: the last arrival counted plus the grace.
  */
@@ -17,7 +17,7 @@ import {
   type ReadyMarker,
 } from "./barrier-markers.ts";
 import type { MarkerStore } from "./bucket-markers.ts";
-import { DONE_PREFIX, shardOfName } from "./run-folder-layout.ts";
+import { DONE_PREFIX, GONE_PREFIX, shardOfName } from "./run-folder-layout.ts";
 import { retryingMarkers, sleep } from "./storage-retry.ts";
 
 export interface PhaseGateOptions {
@@ -64,9 +64,10 @@ export async function passPhaseGate(options: PhaseGateOptions): Promise<PhaseGat
     for (;;) {
       if (signal?.aborted) return { startMs: now(), arrived: [...expected] };
       const listedAtMs = now();
-      const [names, doneNames] = await Promise.all([
+      const [names, doneNames, goneNames] = await Promise.all([
         markers.list(phasePrefix(phaseIndex)),
         markers.list(DONE_PREFIX),
+        markers.list(GONE_PREFIX),
       ]);
       const arrivals = names
         .map((name) => parseReadyAt(name.slice(phasePrefix(phaseIndex).length)))
@@ -77,7 +78,16 @@ export async function passPhaseGate(options: PhaseGateOptions): Promise<PhaseGat
       const counted = countedReady(arrivals, { shards, deadlineMs });
       const came = new Set(counted.map((marker) => marker.index));
       const done = new Set(doneNames.map((name) => shardOfName("done", name)));
-      const waiting = expected.filter((shard) => !came.has(shard) && !done.has(shard));
+      const goneShards = new Set(goneNames.map((name) => shardOfName("gone", name)));
+      const gone = expected.filter((shard) => !came.has(shard) && goneShards.has(shard));
+      const waiting = expected.filter(
+        (shard) => !came.has(shard) && !done.has(shard) && !gone.includes(shard),
+      );
+      if (gone.length > 0 && waiting.length === 0) {
+        options.onNotice?.(
+          `shard ${index}: shard ${shardList(gone)} ended without its result (its pod failed); phase ${phaseIndex} starts without it`,
+        );
+      }
       if (waiting.length === 0 || listedAtMs > deadlineMs) {
         if (waiting.length > 0) {
           options.onNotice?.(

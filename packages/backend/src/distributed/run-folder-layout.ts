@@ -6,11 +6,17 @@
 export const PROGRESS_PREFIX = "progress/";
 export const DONE_PREFIX = "done/";
 export const SHARDS_PREFIX = "shards/";
+/**
+ * `gone/I`: whoever started the run saw shard I's process end without its done marker (`taillab
+ * k8s run`: the Job marked its index failed); the phase gates stop waiting for it.
+ */
+export const GONE_PREFIX = "gone/";
 
 export const progressKey = (index: number): string => `${PROGRESS_PREFIX}${index}.json`;
 export const resultKey = (index: number): string => `${SHARDS_PREFIX}${index}/result.json`;
 export const recordsKey = (index: number): string => `${SHARDS_PREFIX}${index}/records.ndjson.gz`;
 export const doneKey = (index: number): string => `${DONE_PREFIX}${index}`;
+export const goneKey = (index: number): string => `${GONE_PREFIX}${index}`;
 
 /**
  * The longest result a merge reads: a shard's accounts hold a histogram per operation and second,
@@ -24,10 +30,19 @@ export const SHARD_RECORDS_LIMIT_BYTES = 1024 * 1024 * 1024;
 const PROGRESS_NAME = /^progress\/(\d+)\.json$/;
 const RESULT_NAME = /^shards\/(\d+)\/result\.json$/;
 const DONE_NAME = /^done\/(\d+)$/;
+const GONE_NAME = /^gone\/(\d+)$/;
 
-/** The shard index a progress, result or done object's name carries, or null. */
-export function shardOfName(kind: "progress" | "result" | "done", name: string): number | null {
-  const pattern = { progress: PROGRESS_NAME, result: RESULT_NAME, done: DONE_NAME }[kind];
+/** The shard index a progress, result, done or gone object's name carries, or null. */
+export function shardOfName(
+  kind: "progress" | "result" | "done" | "gone",
+  name: string,
+): number | null {
+  const pattern = {
+    progress: PROGRESS_NAME,
+    result: RESULT_NAME,
+    done: DONE_NAME,
+    gone: GONE_NAME,
+  }[kind];
   const match = pattern.exec(name);
   return match ? Number(match[1]) : null;
 }

@@ -1,3 +1,9 @@
+import {
+  DEFAULT_POD_LIMITS,
+  DEFAULT_POD_REQUESTS,
+  DEFAULT_POD_SPREAD,
+  DEFAULT_TTL_AFTER_FINISHED,
+} from "@taillab/core";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
@@ -28,9 +34,16 @@ const FIELDS: { field: SettingsField; placeholder: string }[] = [
   { field: "context", placeholder: "" },
   { field: "namespace", placeholder: "default" },
   { field: "image", placeholder: "registry.example/taillab:0.1.0" },
+  { field: "requests", placeholder: DEFAULT_POD_REQUESTS },
+  { field: "limits", placeholder: DEFAULT_POD_LIMITS },
+  { field: "nodeSelector", placeholder: "disktype=ssd" },
+  { field: "tolerations", placeholder: "dedicated=bench:NoSchedule" },
+  { field: "imagePullSecrets", placeholder: "regcred" },
+  { field: "spread", placeholder: DEFAULT_POD_SPREAD },
+  { field: "ttl", placeholder: DEFAULT_TTL_AFTER_FINISHED },
 ];
 
-/** Kubeconfig, context, namespace and image of distributed runs; saved in the data folder. */
+/** Cluster, image and pod settings of distributed runs; saved in the data folder. */
 export function KubernetesSettingsDialog() {
   const { t } = useTranslation("kubernetes");
   const { draft, errors, error, saving } = useKubernetesSettings(

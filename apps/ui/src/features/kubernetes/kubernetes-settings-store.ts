@@ -5,7 +5,19 @@ import { fieldErrorsOf, mapFieldErrors, placeFailure } from "../../shared/field-
 import { errorText } from "../../shared/said.ts";
 
 export type SettingsField = keyof KubernetesSettings;
-const FIELDS: readonly SettingsField[] = ["kubeconfig", "context", "namespace", "image"];
+const FIELDS: readonly SettingsField[] = [
+  "kubeconfig",
+  "context",
+  "namespace",
+  "image",
+  "requests",
+  "limits",
+  "nodeSelector",
+  "tolerations",
+  "imagePullSecrets",
+  "spread",
+  "ttl",
+];
 
 interface KubernetesSettingsState {
   /** The dialog is open. */

@@ -117,6 +117,7 @@ export const liveRunMessages: FeatureMessages = {
       jobSubmitted:
         "Submitted Job {{job}} ({{shards}} shards) in namespace {{namespace}}; results in {{folder}}",
       distributedStopping: "Stopping: the run's stop marker is written and its Job deleted",
+      podsNotStarting: "Not every pod has started: {{reasons}}",
       jobNotDeleted: "The Job could not be deleted: {{error}}",
       folderUnreadable: "The run's folder could not be read: {{error}}",
       progressNotWritten: "Shard {{shard}}: progress not written: {{error}}",
@@ -275,6 +276,7 @@ export const liveRunMessages: FeatureMessages = {
       jobSubmitted:
         "已提交 Job {{job}}（{{shards}} 个分片），命名空间 {{namespace}}；结果写入 {{folder}}",
       distributedStopping: "正在停止：已写入运行的停止标记并删除其 Job",
+      podsNotStarting: "并非所有 Pod 都已启动：{{reasons}}",
       jobNotDeleted: "无法删除 Job：{{error}}",
       folderUnreadable: "无法读取运行的文件夹：{{error}}",
       progressNotWritten: "分片 {{shard}}：未能写入进度：{{error}}",
