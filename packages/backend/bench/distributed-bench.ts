@@ -26,7 +26,6 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openResultsStore } from "../src/index.ts";
 import { planKubernetesRun, runOnKubernetes } from "../src/kubernetes.ts";
-import { readyAtKey } from "../src/distributed/barrier-markers.ts";
 import {
   DEFAULT_POD_SETTINGS,
   DEFAULT_TTL_AFTER_FINISHED_SECONDS,

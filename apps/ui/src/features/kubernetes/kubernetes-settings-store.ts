@@ -1,4 +1,4 @@
-import type { KubernetesSettings } from "@taillab/api";
+import { KubernetesSettingsSchema, type KubernetesSettings } from "@taillab/api";
 import { create } from "zustand";
 import { api } from "../../app/api.ts";
 import { fieldErrorsOf, mapFieldErrors, placeFailure } from "../../shared/field-errors.ts";
@@ -35,7 +35,7 @@ interface KubernetesSettingsState {
   save(): Promise<void>;
 }
 
-const EMPTY: KubernetesSettings = { kubeconfig: "", context: "", namespace: "", image: "" };
+const EMPTY: KubernetesSettings = KubernetesSettingsSchema.parse({});
 
 /** The Kubernetes settings: where "N pods on Kubernetes" sends an experiment. */
 export const useKubernetesSettings = create<KubernetesSettingsState>((set, get) => ({

@@ -1,4 +1,9 @@
-import { AppError, type RunDetail, type ShardsStatus } from "@taillab/api";
+import {
+  AppError,
+  KubernetesSettingsSchema,
+  type RunDetail,
+  type ShardsStatus,
+} from "@taillab/api";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { SettingsBar } from "../../app/settings-bar.tsx";
@@ -36,12 +41,9 @@ describe("the Kubernetes settings", () => {
 
   it("opens from the header on the saved settings and saves what was typed", async () => {
     const api = installFakeTailLab({
-      kubernetesSettings: vi.fn(async () => ({
-        kubeconfig: "/home/lab/.kube/config",
-        context: "lab",
-        namespace: "",
-        image: "",
-      })),
+      kubernetesSettings: vi.fn(async () =>
+        KubernetesSettingsSchema.parse({ kubeconfig: "/home/lab/.kube/config", context: "lab" }),
+      ),
     });
     renderUi(<SettingsBar />);
     fireEvent.click(screen.getByTestId("kubernetes-settings-button"));

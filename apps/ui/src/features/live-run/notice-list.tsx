@@ -114,6 +114,8 @@ export function noticeText(
       });
     case "progressNotWritten":
       return t("noticeText.progressNotWritten", notice.params);
+    case "podsNotStarting":
+      return t("noticeText.podsNotStarting", { reasons: visibleText(notice.params.reasons) });
   }
 }
 
