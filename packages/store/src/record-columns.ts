@@ -99,7 +99,8 @@ export const COLUMN_LAYOUT: readonly ColumnSlot[] = [
 
 /**
  * Version 2's frames: version 3's columns without connectUs and bodySentUs, which
- * `fillUnrecordedSlices` fills.
+ * `fillUnrecordedSlices` fills. Written out, not derived from COLUMN_LAYOUT: a stored format must
+ * not change when the current one does.
  */
 export const COLUMN_LAYOUT_V2: readonly ColumnSlot[] = [
   { name: "bytes", bytesPerElement: 8 },
