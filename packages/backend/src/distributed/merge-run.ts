@@ -311,6 +311,7 @@ function shiftedRecord(record: RequestRecord, offsetUs: number): RequestRecord {
     intendedStartUs: record.intendedStartUs + offsetUs,
     readyUs: record.readyUs + offsetUs,
     sentUs: record.sentUs + offsetUs,
+    bodySentUs: record.bodySentUs === null ? null : record.bodySentUs + offsetUs,
     headersUs: record.headersUs + offsetUs,
     firstByteUs: record.firstByteUs + offsetUs,
     endUs: record.endUs + offsetUs,
