@@ -65,7 +65,7 @@ describe("taillab run on the embedded testbed", () => {
     expect(onDisk).toEqual(summary);
     const csv = (await readFile(join(out, "requests.csv"), "utf8")).trimEnd().split("\r\n");
     expect(csv[0]).toBe(
-      "point,op,key,bytes,intendedStartUs,readyUs,sentUs,headersUs,firstByteUs,endUs,status,error,attempt,replica,winner,phaseIndex,client,measured",
+      "point,op,key,bytes,intendedStartUs,readyUs,sentUs,headersUs,firstByteUs,endUs,connectUs,bodySentUs,status,error,attempt,replica,winner,phaseIndex,client,measured",
     );
     expect(csv).toHaveLength(1 + 3 * 64);
     const keys = new Set(csv.slice(1).map((row) => row.split(",")[2]));
