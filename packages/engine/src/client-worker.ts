@@ -263,8 +263,10 @@ function noteClientStall(run: PhaseRun, request: LogicalRequest): void {
   const parts = request.measured ? latencyParts(request) : null;
   const winner = request.winner === null ? undefined : request.attempts[request.winner];
   if (!parts || !winner) return;
-  // The server's part ends at the first byte; it starts once the upload is on the wire.
-  const stallUs = run.probe.stallWithin(winner.firstByteUs - parts.serverUs, winner.firstByteUs);
+  // The whole wait for the answer, upload included: the upload's end is stamped in a callback, so
+  // a held loop delays that stamp and its stall would otherwise hide in the upload. It comes out
+  // of the server's part, never more than it (core's serverAndStall).
+  const stallUs = run.probe.stallWithin(winner.sentUs, winner.firstByteUs);
   run.probe.noteAnswer(request.op, winner.endUs, parts.latencyUs, stallUs);
 }
 

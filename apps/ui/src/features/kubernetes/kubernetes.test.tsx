@@ -54,12 +54,14 @@ describe("the Kubernetes settings", () => {
       target: { value: "registry.lab/taillab:0.1.0" },
     });
     await act(async () => fireEvent.click(screen.getByTestId("kubernetes-settings-save")));
-    expect(api.saveKubernetesSettings).toHaveBeenCalledWith({
-      kubeconfig: "/home/lab/.kube/config",
-      context: "lab",
-      namespace: "bench",
-      image: "registry.lab/taillab:0.1.0",
-    });
+    expect(api.saveKubernetesSettings).toHaveBeenCalledWith(
+      KubernetesSettingsSchema.parse({
+        kubeconfig: "/home/lab/.kube/config",
+        context: "lab",
+        namespace: "bench",
+        image: "registry.lab/taillab:0.1.0",
+      }),
+    );
     expect(screen.queryByTestId("kubernetes-settings")).toBeNull();
   });
 
