@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import type { RunIndexEntry } from "@taillab/api";
 import { InputError, type ResultsStore, type StoredRun } from "@taillab/backend";
 import { leftoverStateOf } from "@taillab/core";
@@ -31,7 +32,11 @@ as interrupted with every record that reached the disk.
   rm ID...              move runs to the library's trash (all or none: an id that cannot
                         be removed refuses the whole command)
   restore ID            bring the run last removed under ID back from the trash
-  import PATH           a run folder, or a JSON file from taillab report --format json
+  import PATH           a run folder, a JSON file from taillab report --format json, or
+                        another benchmark's results, kept as an imported run: warp's
+                        per-request .csv.zst, s3bench's printed output, fio's
+                        --output-format=json+ report (what a file does not carry is
+                        listed by runs show, never made up)
   rename ID NAME        give a run a name
   tag ID TAG...         add tags (untag ID TAG... removes them)
   note ID TEXT          set a run's notes
@@ -59,9 +64,8 @@ const ACTIONS: Record<
   import: async (store, [path], output) => {
     if (path === undefined)
       throw new UsageError("import", "expected a path: taillab runs import PATH");
-    const entry = path.endsWith(".json")
-      ? await store.importExport(path)
-      : await store.importFolder(path);
+    const isFolder = (await stat(path).catch(() => null))?.isDirectory() === true;
+    const entry = isFolder ? await store.importFolder(path) : await store.importFile(path);
     print(output, entry, `imported as ${entry.id}\n`);
     return EXIT.ok;
   },
@@ -141,7 +145,11 @@ async function listRuns(store: ResultsStore, _args: string[], output: Output): P
   }
   const rows = runs.map((run) => [
     run.id,
-    run.damage ? `${run.status} (damaged)` : run.status,
+    run.damage
+      ? `${run.status} (damaged)`
+      : run.importedFrom
+        ? `${run.status} (imported from ${run.importedFrom})`
+        : run.status,
     run.createdAt.slice(0, 19).replace("T", " "),
     run.name,
     `${run.mode}/${run.loop}`,
@@ -195,7 +203,14 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
   const lines = [
     `${meta.name} (${meta.id})`,
     `status: ${run.status}${meta.error ? ` (${meta.error})` : ""}, created ${meta.createdAt}, ${run.recordCount} records`,
-    `environment: TailLab ${meta.environment.taillabVersion}, ${meta.environment.os}, ${meta.environment.cpuCount}× ${meta.environment.cpuModel}, Node ${meta.environment.node}, server ${meta.environment.server ?? "unknown"}`,
+    ...(meta.imported
+      ? [
+          `imported from ${meta.imported.tool} (${meta.imported.file}) on ${meta.imported.importedAt}`,
+          ...meta.imported.notCarried.map((what) => `not in the file: ${what}`),
+        ]
+      : [
+          `environment: TailLab ${meta.environment.taillabVersion}, ${meta.environment.os}, ${meta.environment.cpuCount}× ${meta.environment.cpuModel}, Node ${meta.environment.node}, server ${meta.environment.server ?? "unknown"}`,
+        ]),
     ...(meta.tags.length > 0 ? [`tags: ${meta.tags.join(", ")}`] : []),
     ...(meta.notes ? [`notes: ${meta.notes}`] : []),
     ...(run.damage?.problems.map((problem) => `damaged: ${problem}`) ?? []),

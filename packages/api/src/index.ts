@@ -8,6 +8,7 @@ export * from "./duration.ts";
 export * from "./tail-options.ts";
 export * from "./latency-profile.ts";
 export * from "./stored-run.ts";
+export * from "./imported-run.ts";
 export * from "./field-error.ts";
 export * from "./credential-variables.ts";
 export * from "./endpoint-rules.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { codeCountsSchema } from "./code-counts.ts";
 import { ClientHealthSchema, CoordinatedOmissionNoteSchema } from "./client-health.ts";
+import { ToolLatencyMsSchema } from "./imported-run.ts";
 import { RunMarkerSchema } from "./live-tuning.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
@@ -338,6 +339,11 @@ export const PhaseSummarySchema = z.object({
   coordinatedOmission: CoordinatedOmissionNoteSchema.optional(),
   /** Whether TailLab's own client kept up (engine runs; absent when rebuilt from records). */
   client: ClientHealthSchema.optional(),
+  /**
+   * An imported run's latency as its tool printed it, where its file keeps no per-request data
+   * (latencyMs is then null): only the figures the tool printed.
+   */
+  toolLatencyMs: ToolLatencyMsSchema.optional(),
 });
 export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
 

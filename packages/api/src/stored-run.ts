@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { codeCountsSchema } from "./code-counts.ts";
 import { LoopSchema, OperationSchema, RunSummarySchema } from "./results.ts";
+import { ImportSourceSchema, ImportToolSchema } from "./imported-run.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
 /** What a run folder holds on disk: its metadata, histograms and the index of all runs. */
@@ -107,6 +108,8 @@ export const RunMetaSchema = z.object({
    * runs written before it was counted.
    */
   recordsWritten: z.number().int().min(0).nullable().default(null),
+  /** Present for a run read from another tool's result file by `taillab runs import`. */
+  imported: ImportSourceSchema.optional(),
 });
 export type RunMeta = z.infer<typeof RunMetaSchema>;
 
@@ -209,6 +212,8 @@ export const RunIndexEntrySchema = z.object({
   headline: z.array(HeadlineSchema),
   /** Null for a sound folder. A folder whose run.json cannot be read is listed too, by its id. */
   damage: RunDamageSchema.nullable().default(null),
+  /** The benchmark an imported run was read from (run.json's `imported`); null for TailLab's own. */
+  importedFrom: ImportToolSchema.nullable().default(null),
 });
 export type RunIndexEntry = z.infer<typeof RunIndexEntrySchema>;
 

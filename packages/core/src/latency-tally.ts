@@ -58,6 +58,17 @@ export function recordDuration(tally: LatencyTally, durationUs: number): void {
   if (valueUs > tally.maxUs) tally.maxUs = valueUs;
 }
 
+/** Records `count` durations of one value (a histogram bin another tool kept). */
+export function recordDurations(tally: LatencyTally, durationUs: number, count: number): void {
+  if (count === 0) return;
+  const valueUs = Math.max(1, Math.round(durationUs));
+  tally.histogram.recordValueWithCount(valueUs, count);
+  tally.count += count;
+  tally.sumUs += valueUs * count;
+  if (valueUs < tally.minUs) tally.minUs = valueUs;
+  if (valueUs > tally.maxUs) tally.maxUs = valueUs;
+}
+
 export function encodeTally(tally: LatencyTally): EncodedTally {
   return {
     histogram: encodeHistogram(tally.histogram),

@@ -6,6 +6,7 @@ import type {
   RunPointParams,
   RunSummary,
 } from "@taillab/api";
+import { phaseLatencyFigureMs } from "./imported-phase.ts";
 import { percentileDifferenceSignificant } from "./percentile-difference.ts";
 import { pairWithBaseline, type RunPairing } from "./point-pairing.ts";
 
@@ -55,17 +56,17 @@ export function comparisonMetricValue(
 ): number | null {
   switch (metric) {
     case "p50Ms":
-      return phase.latencyMs?.p50 ?? null;
+      return phaseLatencyFigureMs(phase, "p50");
     case "p90Ms":
-      return phase.latencyMs?.p90 ?? null;
+      return phaseLatencyFigureMs(phase, "p90");
     case "p99Ms":
-      return phase.latencyMs?.p99 ?? null;
+      return phaseLatencyFigureMs(phase, "p99");
     case "p999Ms":
-      return phase.latencyMs?.p999 ?? null;
+      return phaseLatencyFigureMs(phase, "p999");
     case "p9999Ms":
-      return phase.latencyMs?.p9999 ?? null;
+      return phaseLatencyFigureMs(phase, "p9999");
     case "maxMs":
-      return phase.latencyMs?.max ?? null;
+      return phaseLatencyFigureMs(phase, "max");
     case "ttfbP50Ms":
       return phase.ttfbMs?.p50 ?? null;
     case "ttfbP99Ms":

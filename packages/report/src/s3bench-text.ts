@@ -18,6 +18,8 @@ import {
   type PhaseSummary,
   type PointSummary,
   type RunSummary,
+  type ToolLatencyFigure,
+  type ToolLatencyMs,
 } from "@taillab/api";
 
 /** The words s3bench uses for each operation. */
@@ -70,7 +72,9 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
           `${word} times 25th %ile:   ${seconds(latency.p25)}`,
           `${word} times Min:         ${seconds(latency.min)}`,
         ]
-      : [`${word} times: none (no request succeeded)`]),
+      : phase.toolLatencyMs
+        ? toolLatencyLines(word, phase.toolLatencyMs)
+        : [`${word} times: none (no request succeeded)`]),
     ...percentileIntervalLines(phase.op, latency),
     ...timelineLines(phase),
     ...hedgeLines(phase),
@@ -78,6 +82,31 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
     ...coordinatedOmissionLines(phase),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** An imported run's figures as its tool printed them, in the order above. */
+const TOOL_FIGURE_LINES: readonly [ToolLatencyFigure, string][] = [
+  ["max", "Max:"],
+  ["p9999", "99.99th %ile:"],
+  ["p999", "99.9th %ile:"],
+  ["p99", "99th %ile:"],
+  ["p90", "90th %ile:"],
+  ["p75", "75th %ile:"],
+  ["p50", "50th %ile:"],
+  ["p25", "25th %ile:"],
+  ["min", "Min:"],
+  ["mean", "Mean:"],
+  ["stdev", "Stdev:"],
+];
+
+function toolLatencyLines(word: string, figures: ToolLatencyMs): string[] {
+  return [
+    ...TOOL_FIGURE_LINES.flatMap(([figure, label]) => {
+      const value = figures[figure];
+      return value === undefined ? [] : [`${word} times ${label.padEnd(13)}${seconds(value)}`];
+    }),
+    "(times as the imported tool printed them: its file keeps no per-request data)",
+  ];
 }
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;

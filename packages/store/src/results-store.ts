@@ -53,6 +53,7 @@ import { emptyTrashFolder, moveToTrash, randomHex, restoreFromTrash, TRASH } fro
 import { RecordsSummarizer, type RebuiltResults } from "./records-summary.ts";
 import { defaultResultsDir } from "./results-dir.ts";
 import { ResultsStoreError } from "./results-error.ts";
+import { readToolFileText, toolRunExport } from "./tool-run.ts";
 import {
   checkDocuments,
   effectiveStatus,
@@ -167,6 +168,12 @@ export interface ResultsStore {
   importFolder(path: string): Promise<RunIndexEntry>;
   /** Imports a RunExport JSON file (meta, summary, histograms; no records). */
   importExport(path: string): Promise<RunIndexEntry>;
+  /**
+   * Imports a file: a RunExport, or another benchmark's results (warp's .csv.zst, s3bench's
+   * printed output, fio's json+ report) as a run marked imported. A file that cannot be read
+   * whole imports nothing.
+   */
+  importFile(path: string): Promise<RunIndexEntry>;
   exportRun(runId: string): Promise<RunExport>;
   /**
    * A new empty folder in the library for a host's temporary files (a merge's downloads): on the
@@ -465,7 +472,6 @@ class FolderResultsStore implements ResultsStore {
 
   async importExport(path: string): Promise<RunIndexEntry> {
     const source = resolve(path);
-    const where = `import of ${source}`;
     let parsed: unknown;
     try {
       parsed = JSON.parse(await readFile(source, "utf8"));
@@ -473,6 +479,11 @@ class FolderResultsStore implements ResultsStore {
       const reason = isCode(error, "ENOENT") ? "there is no such file" : (error as Error).message;
       throw InputError.of("path", `${source}: ${reason}`);
     }
+    return this.importExported(parsed, source);
+  }
+
+  private async importExported(parsed: unknown, source: string): Promise<RunIndexEntry> {
+    const where = `import of ${source}`;
     const exported = parsed as Partial<Record<keyof RunExport, unknown>> | null;
     if (exported?.kind !== "taillab-run") {
       throw InputError.of(
@@ -498,6 +509,22 @@ class FolderResultsStore implements ResultsStore {
       where,
     );
     return this.addImported(checked, null, where);
+  }
+
+  async importFile(path: string): Promise<RunIndexEntry> {
+    const source = resolve(path);
+    const read = await readToolFileText(source);
+    if (source.endsWith(".json") || read.text.trimStart().startsWith("{")) {
+      let parsed: { kind?: unknown } | null;
+      try {
+        parsed = JSON.parse(read.text) as { kind?: unknown } | null;
+      } catch (error) {
+        throw InputError.of("path", `${source}: ${(error as Error).message}`);
+      }
+      if (parsed?.kind === "taillab-run") return this.importExported(parsed, source);
+    }
+    const contents = toolRunExport(source, read, new Date());
+    return this.addImported(contents, null, `import of ${source}`);
   }
 
   private async addImported(

@@ -7,7 +7,7 @@ import {
   type RunStatus,
   type RunSummary,
 } from "@taillab/api";
-import { expandSweep, pointsRan } from "@taillab/core";
+import { expandSweep, phaseLatencyFigureMs, pointsRan } from "@taillab/core";
 import { readFile, stat } from "node:fs/promises";
 
 /**
@@ -26,9 +26,9 @@ export function indexEntryOf(
   const headline: Headline[] =
     summary?.points[0]?.phases.map((phase) => ({
       op: phase.op,
-      p50Ms: phase.latencyMs?.p50 ?? null,
-      p99Ms: phase.latencyMs?.p99 ?? null,
-      p999Ms: phase.latencyMs?.p999 ?? null,
+      p50Ms: phaseLatencyFigureMs(phase, "p50"),
+      p99Ms: phaseLatencyFigureMs(phase, "p99"),
+      p999Ms: phaseLatencyFigureMs(phase, "p999"),
       opsPerSec: phase.opsPerSec,
       errors: phase.errors,
     })) ?? [];
@@ -47,6 +47,7 @@ export function indexEntryOf(
     recordCount,
     headline,
     damage,
+    importedFrom: meta.imported?.tool ?? null,
   };
 }
 
@@ -76,6 +77,7 @@ export function unreadableEntryOf(
     recordCount,
     headline: [],
     damage,
+    importedFrom: null,
   };
 }
 

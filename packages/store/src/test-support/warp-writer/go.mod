@@ -1,0 +1,3 @@
+module taillab/warp-writer
+
+go 1.24
