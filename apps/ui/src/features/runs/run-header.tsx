@@ -7,6 +7,7 @@ import { NotesForm } from "./notes-form.tsx";
 import { formatRunDate } from "./run-date.ts";
 import { useRunEditing } from "./run-editing.ts";
 import { SpecSummary } from "./spec-summary.tsx";
+import { ImportedBadge, ImportedFacts } from "./imported-run.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 import { TagList } from "./tag-list.tsx";
 
@@ -35,6 +36,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
       </div>
       <div className="run-badges">
         <StatusBadge status={meta.status} />
+        {meta.imported ? <ImportedBadge tool={meta.imported.tool} /> : null}
         {/* A live session names every mode its knobs ran, not only the spec's. */}
         {[...new Set([summary.mode, ...(summary.markers ?? []).map((m) => m.tuning.mode)])].map(
           (mode) => (
@@ -57,10 +59,16 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
           </dd>
           <dt>{t("detail.server")}</dt>
           <dd translate={server ? "no" : undefined}>{server ?? t("detail.unknown")}</dd>
-          <dt>{t("detail.machine")}</dt>
-          <dd translate="no">
-            {meta.environment.os} · {meta.environment.cpuModel} ×{meta.environment.cpuCount}
-          </dd>
+          {meta.imported ? (
+            <ImportedFacts source={meta.imported} language={language} />
+          ) : (
+            <>
+              <dt>{t("detail.machine")}</dt>
+              <dd translate="no">
+                {meta.environment.os} · {meta.environment.cpuModel} ×{meta.environment.cpuCount}
+              </dd>
+            </>
+          )}
           <dt>{t("detail.tags")}</dt>
           <dd>
             <TagList tags={meta.tags} onAdd={edit.addTag} onRemove={edit.removeTag} />

@@ -29,6 +29,8 @@ export function RunOriginActions({ meta }: { meta: RunMeta }) {
     if (missing) void useExperiments.getState().load();
   }, [missing, experimentId]);
 
+  // Another tool ran it: TailLab has no spec of its own to run again.
+  if (meta.imported) return null;
   const endpointId = origin?.endpointId ?? null;
   return (
     <>

@@ -11,6 +11,7 @@ import { pointsText } from "./points-text.ts";
 import { formatRunDate } from "./run-date.ts";
 import { useRunEditing } from "./run-editing.ts";
 import { useRuns } from "./runs-store.ts";
+import { ImportedBadge } from "./imported-run.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 import { TagList } from "./tag-list.tsx";
 
@@ -104,6 +105,7 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
         <td className="nowrap">{formatRunDate(run.createdAt, language)}</td>
         <td>
           <StatusBadge status={run.status} />
+          {run.importedFrom ? <ImportedBadge tool={run.importedFrom} /> : null}
           {run.damage ? (
             <span
               className="badge danger"
