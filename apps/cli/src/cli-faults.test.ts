@@ -270,11 +270,11 @@ describe("taillab runs and report: a run the library cannot act on exits 2 in on
     ],
     [
       ["runs", "import", "/no/such/folder"],
-      /^taillab runs: path: \/no\/such\/folder: there is no such folder$/,
+      /^taillab runs: path: \/no\/such\/folder: there is no such file or folder$/,
     ],
     [
       ["runs", "import", "/no/such/export.json"],
-      /^taillab runs: path: \/no\/such\/export\.json: there is no such file$/,
+      /^taillab runs: path: \/no\/such\/export\.json: there is no such file or folder$/,
     ],
     [["runs", "rename", "no-such-run", " "], /^taillab runs: name: cannot be empty$/],
   ])("%j: bad input", async (args, line) => {

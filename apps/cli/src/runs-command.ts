@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { RunIndexEntry } from "@taillab/api";
 import { InputError, type ResultsStore, type StoredRun } from "@taillab/backend";
 import { leftoverStateOf } from "@taillab/core";
@@ -64,8 +65,11 @@ const ACTIONS: Record<
   import: async (store, [path], output) => {
     if (path === undefined)
       throw new UsageError("import", "expected a path: taillab runs import PATH");
-    const isFolder = (await stat(path).catch(() => null))?.isDirectory() === true;
-    const entry = isFolder ? await store.importFolder(path) : await store.importFile(path);
+    const stats = await stat(path).catch(() => null);
+    if (!stats) throw InputError.of("path", `${resolve(path)}: there is no such file or folder`);
+    const entry = stats.isDirectory()
+      ? await store.importFolder(path)
+      : await store.importFile(path);
     print(output, entry, `imported as ${entry.id}\n`);
     return EXIT.ok;
   },

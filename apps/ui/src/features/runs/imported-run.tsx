@@ -1,6 +1,5 @@
 import type { ImportSource, ImportTool } from "@taillab/api";
 import { useTranslation } from "react-i18next";
-import type { Language } from "../../app/settings-store.ts";
 
 /** Marks a run read from another benchmark's file (`taillab runs import`), naming the tool. */
 export function ImportedBadge({ tool }: { tool: ImportTool }) {
@@ -17,8 +16,8 @@ export function ImportedBadge({ tool }: { tool: ImportTool }) {
  * says which machine ran it). The store words what is missing in English, so a Chinese screen
  * counts it instead.
  */
-export function ImportedFacts({ source, language }: { source: ImportSource; language: Language }) {
-  const { t } = useTranslation("runs");
+export function ImportedFacts({ source }: { source: ImportSource }) {
+  const { t, i18n } = useTranslation("runs");
   return (
     <>
       <dt>{t("detail.importedFile")}</dt>
@@ -27,7 +26,7 @@ export function ImportedFacts({ source, language }: { source: ImportSource; lang
       </dd>
       <dt>{t("detail.notInFile")}</dt>
       <dd data-testid="run-not-in-file">
-        {language === "en" ? (
+        {i18n.language === "en" ? (
           <ul>
             {source.notCarried.map((what) => (
               <li key={what}>{what}</li>

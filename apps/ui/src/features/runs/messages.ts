@@ -190,6 +190,8 @@ export const runsMessages: FeatureMessages = {
       errors: "Errors",
       maxMs: "max (ms)",
       p999IsMax: "p99.9 needs ≥ 1,000 requests: with fewer it is only the slowest one",
+      toolLatencyNote:
+        "Latencies as the imported tool printed them: its file keeps no per-request data, so the figures it did not print are dashes.",
       p999Note:
         "* p99.9 needs ≥ 1,000 requests. A phase marked * answered fewer, so its p99.9 is its slowest request (the max), not a tail estimate.",
       intervalNote:
@@ -604,6 +606,8 @@ export const runsMessages: FeatureMessages = {
       errors: "错误",
       maxMs: "最大值 (ms)",
       p999IsMax: "p99.9 需要至少 1,000 个请求：不足时它只是最慢的那一个",
+      toolLatencyNote:
+        "延迟取自导入工具打印的数值：其文件没有逐个请求的数据，未打印的数值显示为短横线。",
       p999Note:
         "* p99.9 需要至少 1,000 个请求。标 * 的阶段成功请求不足 1,000 个，其 p99.9 就是最慢的请求（最大值），而不是尾延迟的估计。",
       intervalNote:

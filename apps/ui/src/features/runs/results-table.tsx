@@ -1,5 +1,5 @@
 import type { PercentileName, PhaseSummary, RunSummary } from "@taillab/api";
-import { p999IsMax, visibleText } from "@taillab/core";
+import { p999IsMax, phaseLatencyFigureMs, visibleText } from "@taillab/core";
 import {
   fewBeyondLevels,
   formatFixed,
@@ -40,11 +40,11 @@ function phaseAttributes(phase: PhaseSummary) {
     "data-requests": phase.requests,
     "data-ops-per-sec": phase.opsPerSec,
     "data-mbps": phase.throughputMBps,
-    "data-p50-ms": phase.latencyMs?.p50,
-    "data-p90-ms": phase.latencyMs?.p90,
-    "data-p99-ms": phase.latencyMs?.p99,
-    "data-p999-ms": phase.latencyMs?.p999,
-    "data-max-ms": phase.latencyMs?.max,
+    "data-p50-ms": phaseLatencyFigureMs(phase, "p50") ?? undefined,
+    "data-p90-ms": phaseLatencyFigureMs(phase, "p90") ?? undefined,
+    "data-p99-ms": phaseLatencyFigureMs(phase, "p99") ?? undefined,
+    "data-p999-ms": phaseLatencyFigureMs(phase, "p999") ?? undefined,
+    "data-max-ms": phaseLatencyFigureMs(phase, "max") ?? undefined,
     "data-errors": phase.errors,
     "data-extra-percent": phase.hedge?.extraPct,
   };
@@ -80,9 +80,10 @@ export function ResultsTable({
   // A phase with no successful request has no latency: the table's dashes say why here.
   const unanswered = summary.points.flatMap((point, pointIndex) =>
     point.phases
-      .filter((phase) => phase.latencyMs === null && phase.requests > 0)
+      .filter((phase) => phase.latencyMs === null && !phase.toolLatencyMs && phase.requests > 0)
       .map((phase) => ({ pointIndex, phase })),
   );
+  const printedByTool = phases.some((phase) => phase.toolLatencyMs);
   return (
     <>
       <div className="table-scroll">
@@ -151,15 +152,15 @@ export function ResultsTable({
                     <td className="number">{formatFixed(phase.opsPerSec, 1)}</td>
                     <td className="number">{formatFixed(phase.throughputMBps, 2)}</td>
                     <td className="number">
-                      {msOrDash(phase.latencyMs?.p50)}
+                      {msOrDash(phaseLatencyFigureMs(phase, "p50"))}
                       <IntervalLine phase={phase} name="p50" />
                     </td>
                     <td className="number">
-                      {msOrDash(phase.latencyMs?.p90)}
+                      {msOrDash(phaseLatencyFigureMs(phase, "p90"))}
                       <IntervalLine phase={phase} name="p90" />
                     </td>
                     <td className="number">
-                      {msOrDash(phase.latencyMs?.p99)}
+                      {msOrDash(phaseLatencyFigureMs(phase, "p99"))}
                       <IntervalLine phase={phase} name="p99" />
                     </td>
                     <td
@@ -169,12 +170,12 @@ export function ResultsTable({
                       title={p999IsMax(phase) ? t("results.p999IsMax") : undefined}
                     >
                       <span data-testid="result-p999-figure">
-                        {msOrDash(phase.latencyMs?.p999)}
+                        {msOrDash(phaseLatencyFigureMs(phase, "p999"))}
                         {p999IsMax(phase) ? "*" : null}
                       </span>
                       <IntervalLine phase={phase} name="p999" />
                     </td>
-                    <td className="number">{msOrDash(phase.latencyMs?.max)}</td>
+                    <td className="number">{msOrDash(phaseLatencyFigureMs(phase, "max"))}</td>
                     <td className="number" data-testid="result-errors">
                       {phase.errors > 0 ? (
                         <>
@@ -213,6 +214,11 @@ export function ResultsTable({
           </tbody>
         </table>
       </div>
+      {printedByTool ? (
+        <p className="muted small" data-testid="tool-latency-note">
+          {t("results.toolLatencyNote")}
+        </p>
+      ) : null}
       {shortTail ? (
         <p className="muted small" data-testid="p999-note">
           {t("results.p999Note")}

@@ -306,6 +306,77 @@ describe("RunDetailView", () => {
     }
   });
 
+  /** What an element says in the UI's language: without what it shows verbatim (translate="no"). */
+  function translatedText(element: HTMLElement): string {
+    const copy = element.cloneNode(true) as HTMLElement;
+    for (const verbatim of copy.querySelectorAll('[translate="no"]')) verbatim.remove();
+    return (copy.textContent ?? "").trim();
+  }
+
+  /** A run read from s3bench's output: its PUT has only the figures s3bench printed. */
+  function importedDetail(): RunDetail {
+    const detail = runDetailFixture();
+    const [point] = detail.summary.points;
+    const [put, ...others] = point!.phases;
+    return {
+      ...detail,
+      meta: {
+        ...detail.meta,
+        imported: {
+          tool: "s3bench",
+          file: "s3bench-output.txt",
+          importedAt: "2025-03-02T10:00:00.000Z",
+          notCarried: ["per-request data", "the machine s3bench ran on"],
+        },
+      },
+      summary: {
+        ...detail.summary,
+        points: [
+          {
+            ...point!,
+            phases: [
+              { ...put!, latencyMs: null, toolLatencyMs: { p50: 7, p99: 21, max: 21 } },
+              ...others,
+            ],
+          },
+        ],
+      },
+    };
+  }
+
+  it("marks an imported run with its tool and shows the figures the tool printed", async () => {
+    show(importedDetail());
+    const [put] = await resultRows();
+    expect(screen.getByTestId("run-imported").textContent).toBe("imported from s3bench");
+    expect(screen.getByTestId("run-imported-file").textContent).toBe("s3bench-output.txt");
+    expect(screen.getByTestId("run-not-in-file").textContent).toContain(
+      "the machine s3bench ran on",
+    );
+    expect(put!.dataset.p99Ms).toBe("21");
+    expect(put!.dataset.p90Ms).toBeUndefined();
+    expect(screen.getByTestId("tool-latency-note")).toBeTruthy();
+    expect(screen.queryByTestId("no-latency-note")).toBeNull();
+    expect(screen.queryByTestId("run-again")).toBeNull();
+  });
+
+  it("says an imported run's origin in Chinese, without an English word", async () => {
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      show(importedDetail());
+      await resultRows();
+      const shown = [
+        screen.getByTestId("run-imported"),
+        screen.getByTestId("run-not-in-file"),
+        screen.getByTestId("tool-latency-note"),
+      ].map(translatedText);
+      expect(shown[0]).toBe("导入自");
+      expect(shown[1]).toBe("文件未包含的 2 项数据留空，不做推测。");
+      for (const text of shown) expect(text).not.toMatch(/[A-Za-z]{2,}/);
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
+  });
+
   it("leaves p99.9 unmarked from 1 000 requests on", async () => {
     show(runDetailFixture({ spec: { samples: [2000] } }));
     await resultRows();

@@ -60,7 +60,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
           <dt>{t("detail.server")}</dt>
           <dd translate={server ? "no" : undefined}>{server ?? t("detail.unknown")}</dd>
           {meta.imported ? (
-            <ImportedFacts source={meta.imported} language={language} />
+            <ImportedFacts source={meta.imported} />
           ) : (
             <>
               <dt>{t("detail.machine")}</dt>

@@ -98,6 +98,7 @@ export function indexEntryOf(detail: RunDetail): RunIndexEntry {
     ),
     headline,
     damage: null,
+    importedFrom: meta.imported?.tool ?? null,
   };
 }
 
@@ -120,6 +121,7 @@ export function indexEntry(overrides: Partial<RunIndexEntry> = {}): RunIndexEntr
       { op: "GET", p50Ms: 3.5, p99Ms: 9.75, p999Ms: 30.5, opsPerSec: 1204.25, errors: 1 },
     ],
     damage: null,
+    importedFrom: null,
     ...overrides,
   };
 }
