@@ -33,10 +33,12 @@ describe("taillab runs import of other tools' results", () => {
   it("lists, shows and compares them as runs, marked with their tool", async () => {
     const s3bench = await importRun(fixture("s3bench-minio.txt"));
     const warp = await importRun(fixture("warp-get.csv.zst"));
+    await importRun(fixture("elbencho-s3.json"));
 
     const list = await runCli(inLibrary("runs", "list"));
     expect(list.stdout).toContain("complete (imported from s3bench)");
     expect(list.stdout).toContain("complete (imported from warp)");
+    expect(list.stdout).toContain("complete (imported from elbencho)");
 
     const shown = await runCli(inLibrary("runs", "show", s3bench));
     expect(shown.code).toBe(0);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** The benchmarks whose result files `taillab runs import` reads. */
-export const ImportToolSchema = z.enum(["warp", "s3bench", "fio"]);
+export const ImportToolSchema = z.enum(["warp", "s3bench", "fio", "elbencho"]);
 export type ImportTool = z.infer<typeof ImportToolSchema>;
 
 /**

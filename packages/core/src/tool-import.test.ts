@@ -208,7 +208,7 @@ describe("readToolFile", () => {
 
   it.each([
     [fio({}).slice(0, 60), /it is not valid JSON/],
-    ['{"kind":"other"}', /neither a TailLab export nor fio/],
+    ['{"kind":"other"}', /neither a TailLab export, fio's json\+ report nor elbencho/],
     [fio({ jobname: 7 }), /field "jobs\[0\].jobname": expected a string/],
     [
       fio({ write: { io_bytes: 1, runtime: 1, total_ios: 1, clat_ns: {} } }),
@@ -227,6 +227,66 @@ describe("readToolFile", () => {
       /field "jobs\[0\].write.io_bytes": expected a whole number/,
     ],
   ])("refuses a damaged fio report, naming the field: %#", (text, message) => {
+    expect(() => readToolFile(text)).toThrow(message);
+  });
+
+  /** One phase as elbencho's printPhaseResultsAsJSON writes it (boost: strings, "/" escaped). */
+  function elbenchoPhase(
+    overrides: Record<string, unknown> = {},
+    done: Record<string, unknown> = {},
+  ): string {
+    const phase = {
+      phase_type: "WRITE",
+      phase_id: "1",
+      iso_start_date: "2025-03-14T09:26:53.589+0100",
+      config: { threads: "8", hosts: "1", file_size: "1048576", version: "3.1-10" },
+      last_done: {
+        elapsed_time_ms: "2000",
+        entries: "256",
+        bytes: "268435456",
+        latency: { entries: { min_us: "3121", avg_us: "6270", max_us: "48213" } },
+        ...done,
+      },
+      ...overrides,
+    };
+    return `${JSON.stringify(phase).replaceAll("/", "\\/")}\n`;
+  }
+
+  it("reads elbencho's phases: counts, and the minimum, mean and maximum it kept", () => {
+    const read = readToolFile(elbenchoPhase() + elbenchoPhase({ phase_type: "READ" }));
+    expect(read.tool).toBe("elbencho");
+    expect(read.startedAt).toBe("2025-03-14T08:26:53.589Z");
+    expect(read.points).toHaveLength(1);
+    expect(read.points[0]?.clients).toBe(8);
+    expect(read.points[0]?.phases.map((phase) => phase.summary)).toMatchObject([
+      { op: "PUT", requests: 256, bytes: 268435456, throughputMBps: 128, latencyMs: null },
+      { op: "GET", toolLatencyMs: { min: 3.121, mean: 6.27, max: 48.213 } },
+    ]);
+  });
+
+  it.each([
+    [
+      elbenchoPhase({ phase_type: "SYNC" }),
+      /line 1, field "phase_type": "SYNC" is not an operation/,
+    ],
+    [
+      elbenchoPhase({ iso_start_date: "now" }),
+      /line 1, field "iso_start_date": "now" is not a time/,
+    ],
+    [
+      elbenchoPhase({}, { entries: "-1" }),
+      /line 1, field "last_done.entries": "-1" is not a whole number/,
+    ],
+    [
+      elbenchoPhase() + elbenchoPhase({ config: { threads: "0" } }),
+      /line 2, field "config.threads"/,
+    ],
+    [elbenchoPhase().slice(0, 80), /line 1: a JSON object that never closes/],
+    [
+      elbenchoPhase({}, { latency: { entries: { min_us: "fast", avg_us: "1", max_us: "1" } } }),
+      /field "last_done.latency.entries.min_us": "fast" is not a time in µs/,
+    ],
+  ])("refuses a damaged elbencho file, naming the line and field: %#", (text, message) => {
     expect(() => readToolFile(text)).toThrow(message);
   });
 });

@@ -36,7 +36,12 @@ import {
   type FolderDocuments,
   type MigrationTable,
 } from "./folder-migrations.ts";
-import { formatIntervalLogLine, intervalLogHeader, intervalLogWithout } from "@taillab/core";
+import {
+  ELBENCHO_JSON_START,
+  formatIntervalLogLine,
+  intervalLogHeader,
+  intervalLogWithout,
+} from "@taillab/core";
 import { byPointThenOp, recordAt, type RecordColumns } from "./record-columns.ts";
 import {
   countLogRecords,
@@ -514,7 +519,10 @@ class FolderResultsStore implements ResultsStore {
   async importFile(path: string): Promise<RunIndexEntry> {
     const source = resolve(path);
     const read = await readToolFileText(source);
-    if (source.endsWith(".json") || read.text.trimStart().startsWith("{")) {
+    const text = read.text.trimStart();
+    // elbencho appends one JSON object per phase: a file of several is not one JSON document.
+    const oneDocument = !text.startsWith(ELBENCHO_JSON_START);
+    if (oneDocument && (source.endsWith(".json") || text.startsWith("{"))) {
       let parsed: { kind?: unknown } | null;
       try {
         parsed = JSON.parse(read.text) as { kind?: unknown } | null;

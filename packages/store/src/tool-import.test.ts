@@ -108,6 +108,36 @@ describe("importing other tools' results", () => {
     });
   });
 
+  it("elbencho --jsonfile: its counts and the minimum, mean and maximum it kept", async () => {
+    const store = await newStore();
+    const path = fixture("elbencho-s3.json");
+    const written = (await readFile(path, "utf8"))
+      .trim()
+      .split("\n")
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            last_done: Record<string, string> & { latency: { entries: Record<string, string> } };
+          },
+      );
+    const [phases = []] = await importedPhases(store, path);
+    expect(phases.map((phase) => phase.op)).toEqual(["PUT", "GET"]);
+    written.forEach(({ last_done: done }, index) => {
+      const phase = phases[index];
+      expect(phase).toMatchObject({
+        requests: Number(done.entries),
+        bytes: Number(done.bytes),
+        durationMs: Number(done.elapsed_time_ms),
+        latencyMs: null,
+      });
+      expect(phase?.toolLatencyMs).toEqual({
+        min: Number(done.latency.entries.min_us) / 1000,
+        mean: Number(done.latency.entries.avg_us) / 1000,
+        max: Number(done.latency.entries.max_us) / 1000,
+      });
+    });
+  });
+
   it("warp .csv.zst: figures recomputed from its requests", async () => {
     const store = await newStore();
     const [phases = []] = await importedPhases(store, fixture("warp-get.csv.zst"));
