@@ -12,7 +12,7 @@ export interface ToolImport {
   finishedAt: string | null;
   /** Endpoint URLs as the file names them (not checked: they are shown, never connected to). */
   endpoints: string[];
-  /** The tool's command line or job description, as the file keeps it. */
+  /** The tool's command line, as the file keeps it (cut at IMPORT_LIMITS.commandChars). */
   command: string | null;
   points: ImportedPoint[];
   /** What the file does not carry, one line each. */
@@ -48,6 +48,8 @@ export const IMPORT_LIMITS = {
   lineChars: 64 * 1024,
   phases: 64,
   bins: 10_000,
+  endpoints: 64,
+  commandChars: 4096,
 } as const;
 
 /** A value shown in an error message: quoted, and cut short when long. */

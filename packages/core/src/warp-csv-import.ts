@@ -102,7 +102,8 @@ export function readWarpCsv(text: string): ToolImport {
     const clientId = columns.has("client_id") ? field("client_id") : "";
     const clientKey = `${clientId}\0${thread}`;
     if (!clients.has(clientKey)) clients.set(clientKey, clients.size);
-    if (columns.has("endpoint") && field("endpoint") !== "") endpoints.add(field("endpoint"));
+    const endpoint = columns.has("endpoint") ? field("endpoint") : "";
+    if (endpoint !== "" && endpoints.size < IMPORT_LIMITS.endpoints) endpoints.add(endpoint);
     // One line each, as TailLab's error codes are: warp keeps the client's whole message.
     const error = field("error").replace(/\s+/g, " ").trim();
     sizes.set(bytes, (sizes.get(bytes) ?? 0) + 1);

@@ -10,7 +10,7 @@ import {
   type PhaseHistograms,
   type RunExport,
 } from "@taillab/api";
-import { ImportFileError, readToolFile, type ToolImport } from "@taillab/core";
+import { IMPORT_LIMITS, ImportFileError, readToolFile, type ToolImport } from "@taillab/core";
 
 /**
  * Another benchmark's result file as a run the library can keep: read with bounds (a file is
@@ -135,7 +135,7 @@ export function toolRunExport(
       id,
       name: `${read.tool}: ${file}`,
       tags: [],
-      notes: read.command ?? "",
+      notes: (read.command ?? "").slice(0, IMPORT_LIMITS.commandChars),
       createdAt: startedAt,
       spec,
       // Not carried by any of these files: `imported` says so, and the views show it instead.
@@ -166,7 +166,7 @@ export function toolRunExport(
       startedAt,
       finishedAt,
       spec,
-      endpointUrls: read.endpoints,
+      endpointUrls: read.endpoints.slice(0, IMPORT_LIMITS.endpoints),
       server: null,
       mode: "normal",
       loop: "closed",
