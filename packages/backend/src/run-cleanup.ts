@@ -23,7 +23,13 @@ export async function cleanUpRun(
   if (run.status === "running") {
     throw InputError.of("runId", `run ${runId} is still running; stop it, then clean up after it`);
   }
-  const { spec, keyPrefix } = run.meta;
+  const { spec, keyPrefix, imported } = run.meta;
+  if (imported) {
+    throw InputError.of(
+      "runId",
+      `run ${runId} was imported from ${imported.tool}'s results: TailLab wrote nothing on its server, so there is nothing to clean up`,
+    );
+  }
   if (!spec.endpoints) {
     throw InputError.of(
       "runId",

@@ -150,6 +150,30 @@ describe("renderRunReport", () => {
     expect(page).not.toContain("Latency by request index");
   });
 
+  it("says where an imported run came from, and shows the figures its tool printed", () => {
+    const run = syntheticRun({});
+    run.meta.imported = {
+      tool: "s3bench",
+      file: "s3bench-output.txt",
+      importedAt: "2025-03-02T10:00:00.000Z",
+      notCarried: ["per-request data", "the machine s3bench ran on"],
+    };
+    const [phase] = run.summary.points[0]?.phases ?? [];
+    if (!phase) throw new Error("the synthetic run has no phase");
+    phase.latencyMs = null;
+    phase.toolLatencyMs = { p50: 7, p99: 21, max: 21 };
+    const english = renderRunReport(run, { language: "en" });
+    expect(english).toContain(
+      '<th scope="row">Imported from</th><td><span class="mono" translate="no">s3bench</span>',
+    );
+    expect(english).toContain("the machine s3bench ran on");
+    expect(english).not.toContain("TailLab version");
+    expect(english).toMatch(/<td class="num">21\.0+<\/td>/);
+    const chinese = renderRunReport(run, { language: "zh-CN" });
+    expect(chinese).toContain("文件未包含的 2 项数据留空，不做推测。");
+    expect(chinese).not.toContain("the machine s3bench ran on");
+  });
+
   it("says whether TailLab's client kept up, and what the closed loop left out, in both languages", () => {
     const run = syntheticRun({});
     const [phase] = run.summary.points[0]?.phases ?? [];

@@ -264,7 +264,7 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
     {
       id: "environment",
       title: messages.environment,
-      body: keyValueTable(environmentRows(messages, meta.environment, summary)),
+      body: keyValueTable(environmentRows(messages, meta, summary)),
     },
     { id: "results", title: messages.results, body: results },
   ];
@@ -694,7 +694,7 @@ export function renderComparisonReport(
       id: "environment",
       title: messages.environment,
       body: specComparisonTable(messages, inputs, (input) =>
-        environmentRows(messages, input.meta.environment, input.summary),
+        environmentRows(messages, input.meta, input.summary),
       ),
     },
   );

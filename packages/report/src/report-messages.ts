@@ -73,6 +73,12 @@ export interface ReportMessages {
   memory: string;
   nodeVersion: string;
   serverHeader: string;
+  /** An imported run's origin (`taillab runs import`). */
+  importedFrom: string;
+  importedFile: string;
+  notInFile: string;
+  /** What the file does not carry, as the store words it (English), or counted. */
+  notInFileText: (lines: readonly string[]) => string;
 
   results: string;
   resultsIntro: string;
@@ -351,6 +357,10 @@ const en: ReportMessages = {
   memory: "Memory",
   nodeVersion: "Node.js",
   serverHeader: "Server header",
+  importedFrom: "Imported from",
+  importedFile: "Imported file",
+  notInFile: "Not in the file",
+  notInFileText: (lines) => `${lines.join("; ")}. These figures are left blank, never made up.`,
 
   results: "Results",
   resultsIntro:
@@ -671,6 +681,10 @@ const zhCN: ReportMessages = {
   memory: "内存",
   nodeVersion: "Node.js",
   serverHeader: "Server 响应头",
+  importedFrom: "导入自",
+  importedFile: "导入的文件",
+  notInFile: "文件未包含",
+  notInFileText: (lines) => `文件未包含的 ${lines.length} 项数据留空，不做推测。`,
 
   results: "测试结果",
   resultsIntro:

@@ -7,13 +7,18 @@ import {
   type LatencyStats,
   type PhaseSummary,
   type PointSummary,
-  type RunEnvironment,
   type RunMeta,
+  type ToolLatencyFigure,
   type RunSpec,
   type RunSummary,
   type TailBreakdown,
 } from "@taillab/api";
-import { clientAdvice, coordinatedOmissionNote, p999IsMax } from "@taillab/core";
+import {
+  clientAdvice,
+  coordinatedOmissionNote,
+  p999IsMax,
+  phaseLatencyFigureMs,
+} from "@taillab/core";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
 import {
   formatDateTime,
@@ -183,9 +188,18 @@ export function specRows(messages: ReportMessages, spec: RunSpec): Row[] {
 
 export function environmentRows(
   messages: ReportMessages,
-  environment: RunEnvironment,
+  { environment, imported }: Pick<RunMeta, "environment" | "imported">,
   summary: RunSummary,
 ): Row[] {
+  // No tool's file says which machine ran it: the rows say where the run came from instead.
+  if (imported) {
+    return [
+      [messages.importedFrom, markup`<span class="mono" translate="no">${imported.tool}</span>`],
+      [messages.importedFile, markup`<span class="mono" translate="no">${imported.file}</span>`],
+      [messages.notInFile, messages.notInFileText(imported.notCarried)],
+      [messages.serverHeader, summary.server ?? messages.none],
+    ];
+  }
   return [
     [messages.taillabVersion, environment.taillabVersion],
     [messages.operatingSystem, environment.os],
@@ -212,11 +226,10 @@ const LATENCY_PERCENTILES = (
 ).sort(([, a], [, b]) => b - a);
 
 /** A figure of a time (ms), or "—" where the phase has none (no success, an older run). */
-function msOrDash(
-  stats: LatencyStats | null,
-  pick: Exclude<keyof LatencyStats, "intervals">,
-): string {
-  return stats ? formatMs(stats[pick]) : "—";
+/** A latency figure of the phase (an imported tool's own where it printed only some), or a dash. */
+function msOrDash(phase: PhaseSummary, figure: ToolLatencyFigure): string {
+  const valueMs = phaseLatencyFigureMs(phase, figure);
+  return valueMs === null ? "—" : formatMs(valueMs);
 }
 
 /** Connects and uploads: a run recorded before they were says so, rather than 0. */
@@ -230,7 +243,7 @@ function recordedMs<T>(
 
 /** A phase's p99.9, marked * where it is only its slowest request (see p999Note). */
 function p999Text(phase: PhaseSummary): string {
-  return `${msOrDash(phase.latencyMs, "p999")}${p999IsMax(phase) ? "*" : ""}`;
+  return `${msOrDash(phase, "p999")}${p999IsMax(phase) ? "*" : ""}`;
 }
 
 function p999Note(messages: ReportMessages, phases: readonly PhaseSummary[]): SafeHtml | "" {
@@ -254,7 +267,8 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
     (["p50", "p99", "p999"] as const).map((pick, index) =>
       row(
         label(pick === "p999" ? "p99.9" : pick),
-        (phase) => recordedMs(messages, figure(phase), (stats) => msOrDash(stats, pick)),
+        (phase) =>
+          recordedMs(messages, figure(phase), (stats) => (stats ? formatMs(stats[pick]) : "—")),
         index === 0,
       ),
     );
@@ -274,17 +288,17 @@ export function pointResultsTable(messages: ReportMessages, point: PointSummary)
     row(messages.steadyOps, (phase) =>
       phase.steady ? formatFixed(phase.steady.opsPerSec, 1) : "—",
     ),
-    row(messages.latencyMax, (phase) => msOrDash(phase.latencyMs, "max"), true),
+    row(messages.latencyMax, (phase) => msOrDash(phase, "max"), true),
     // p99.99 down to p25, the order of s3bench's table.
     ...LATENCY_PERCENTILES.map(([key, level]) =>
       row(messages.latencyRow(`p${level}`), (phase) => {
-        const figure = key === "p999" ? p999Text(phase) : msOrDash(phase.latencyMs, key);
+        const figure = key === "p999" ? p999Text(phase) : msOrDash(phase, key);
         const interval = phase.latencyMs?.intervals?.byLevel[key];
         return interval ? `${figure} ${formatIntervalMs(interval)}` : figure;
       }),
     ),
-    row(messages.latencyMin, (phase) => msOrDash(phase.latencyMs, "min")),
-    row(messages.latencyMean, (phase) => msOrDash(phase.latencyMs, "mean")),
+    row(messages.latencyMin, (phase) => msOrDash(phase, "min")),
+    row(messages.latencyMean, (phase) => msOrDash(phase, "mean")),
     ...figureRows(messages.clientQueueRow, (phase) => phase.clientQueueMs),
     ...figureRows(messages.connectRow, (phase) => phase.connectMs),
     ...figureRows(messages.serviceRow, (phase) => phase.serviceMs),
@@ -393,10 +407,10 @@ export function sweepOverviewTable(messages: ReportMessages, summary: RunSummary
           markup`<td class="nowrap">${phase.op}</td>`,
           numberCell(formatFixed(phase.throughputMBps, 2)),
           numberCell(formatFixed(phase.opsPerSec, 1)),
-          numberCell(msOrDash(phase.latencyMs, "p50")),
-          numberCell(msOrDash(phase.latencyMs, "p99")),
+          numberCell(msOrDash(phase, "p50")),
+          numberCell(msOrDash(phase, "p99")),
           numberCell(p999Text(phase)),
-          numberCell(msOrDash(phase.latencyMs, "max")),
+          numberCell(msOrDash(phase, "max")),
           numberCell(formatInteger(phase.errors)),
         ]}</tr>`,
     ),
