@@ -35,7 +35,7 @@ as interrupted with every record that reached the disk.
   restore ID            bring the run last removed under ID back from the trash
   import PATH           a run folder, a JSON file from taillab report --format json, or
                         another benchmark's results, kept as an imported run: warp's
-                        per-request .csv.zst, s3bench's printed output, fio's
+                        .csv.zst or .json.zst, s3bench's printed output, fio's
                         --output-format=json+ report, elbencho's --jsonfile (what a
                         file does not carry is listed by runs show, never made up)
   rename ID NAME        give a run a name

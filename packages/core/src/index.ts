@@ -58,4 +58,5 @@ export * from "./warp-csv-import.ts";
 export * from "./s3bench-text-import.ts";
 export * from "./fio-json-import.ts";
 export * from "./elbencho-json-import.ts";
+export * from "./warp-json-import.ts";
 export * from "./tool-file-import.ts";

@@ -208,7 +208,10 @@ describe("readToolFile", () => {
 
   it.each([
     [fio({}).slice(0, 60), /it is not valid JSON/],
-    ['{"kind":"other"}', /neither a TailLab export, fio's json\+ report nor elbencho/],
+    [
+      '{"kind":"other"}',
+      /neither a TailLab export, warp's aggregate, fio's json\+ report nor elbencho/,
+    ],
     [fio({ jobname: 7 }), /field "jobs\[0\].jobname": expected a string/],
     [
       fio({ write: { io_bytes: 1, runtime: 1, total_ios: 1, clat_ns: {} } }),
@@ -287,6 +290,80 @@ describe("readToolFile", () => {
       /field "last_done.latency.entries.min_us": "fast" is not a time in µs/,
     ],
   ])("refuses a damaged elbencho file, naming the line and field: %#", (text, message) => {
+    expect(() => readToolFile(text)).toThrow(message);
+  });
+
+  /** warp's final aggregate, as encoding/json writes an aggregate.Realtime (pkg/aggregate). */
+  function warpAggregate(
+    get: Record<string, unknown> = {},
+    segment: Record<string, unknown> = {},
+  ): string {
+    const single = {
+      dur_median_millis: 2.8,
+      fastest_millis: 1.2,
+      slowest_millis: 41.7,
+      std_dev_millis: 1.4,
+      dur_99_millis: 7.9,
+      dur_90_millis: 4.1,
+      dur_avg_millis: 3,
+      requests: 6871,
+      obj_size: 1048576,
+      merged_entries: 1,
+      ...segment,
+    };
+    return JSON.stringify(
+      {
+        v: 2,
+        commandline: "warp get",
+        final: true,
+        by_op_type: {
+          GET: {
+            total_requests: 10,
+            total_errors: 1,
+            concurrency: 4,
+            start_time: "2025-03-14T09:26:53.589793238+01:00",
+            end_time: "2025-03-14T09:27:38.712793238+01:00",
+            hosts: ["127.0.0.1:9000"],
+            throughput: { bytes: 10485760, measure_duration_millis: 45123 },
+            requests_by_client: { a: [{ single_sized_requests: single }] },
+            ...get,
+          },
+        },
+      },
+      null,
+      2,
+    );
+  }
+
+  it("reads warp's aggregate: its totals and the segment figures warp prints", () => {
+    const read = readToolFile(warpAggregate());
+    expect(read.points[0]).toMatchObject({ clients: 4, objectSizeBytes: 1048576 });
+    expect(read.points[0]?.phases[0]?.summary).toMatchObject({
+      op: "GET",
+      requests: 10,
+      errors: 1,
+      durationMs: 45123,
+      toolLatencyMs: { p50: 2.8, p90: 4.1, p99: 7.9, min: 1.2, max: 41.7, mean: 3, stdev: 1.4 },
+    });
+  });
+
+  it.each([
+    [
+      warpAggregate({ total_errors: 11 }),
+      /field "by_op_type.GET.total_errors": 11 is more than total_requests/,
+    ],
+    [warpAggregate({ start_time: "soon" }), /field "by_op_type.GET.start_time": expected a time/],
+    [
+      warpAggregate({}, { dur_99_millis: "slow" }),
+      /field "by_op_type.GET.requests_by_client.a\[0\].single_sized_requests.dur_99_millis"/,
+    ],
+    [
+      warpAggregate({ requests_by_client: { a: 5 } }),
+      /field "by_op_type.GET.requests_by_client.a": expected a list/,
+    ],
+    [warpAggregate().replace('"final": true', '"final": false'), /field "final": not true/],
+    [warpAggregate().replace('"GET"', '"APPEND"'), /"APPEND" is not an operation/],
+  ])("refuses a damaged warp aggregate, naming the field: %#", (text, message) => {
     expect(() => readToolFile(text)).toThrow(message);
   });
 });

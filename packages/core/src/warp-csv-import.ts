@@ -18,7 +18,7 @@ import { IMPORT_LIMITS, ImportFileError, shownValue, type ToolImport } from "./t
 export const WARP_CSV_HEADER_START = "idx\tthread\top\t";
 
 /** warp's operation names and TailLab's. warp's POST is its upload by a POST policy. */
-const WARP_OPERATIONS: Record<string, Operation> = {
+export const WARP_OPERATIONS: Record<string, Operation> = {
   GET: "GET",
   PUT: "PUT",
   POST: "PUT",

@@ -155,6 +155,42 @@ describe("importing other tools' results", () => {
     expect(get?.clientQueueMs).toBeNull();
   });
 
+  it("warp .json.zst: the figures warp prints from its aggregate's segments", async () => {
+    const store = await newStore();
+    const path = fixture("warp-get.json.zst");
+    const aggregate = JSON.parse(zstdDecompressSync(await readFile(path)).toString()) as {
+      by_op_type: {
+        GET: {
+          total_requests: number;
+          total_errors: number;
+          throughput: { measure_duration_millis: number };
+          requests_by_client: Record<string, { single_sized_requests: Record<string, number> }[]>;
+        };
+      };
+    };
+    const get = aggregate.by_op_type.GET;
+    const segments = Object.values(get.requests_by_client)
+      .flat()
+      .map((segment) => segment.single_sized_requests);
+    // warp's SingleSizedRequests.StringByN: sums over segments divided by their count.
+    const averaged = (field: string) =>
+      segments.reduce((sum, segment) => sum + (segment[field] ?? 0), 0) / segments.length;
+    const [[phase] = []] = await importedPhases(store, path);
+    expect(phase).toMatchObject({
+      op: "GET",
+      requests: get.total_requests,
+      errors: get.total_errors,
+      durationMs: get.throughput.measure_duration_millis,
+      latencyMs: null,
+    });
+    expect(phase?.toolLatencyMs?.p50).toBeCloseTo(averaged("dur_median_millis"), 3);
+    expect(phase?.toolLatencyMs?.p99).toBeCloseTo(averaged("dur_99_millis"), 3);
+    expect(phase?.toolLatencyMs?.max).toBe(
+      Math.max(...segments.map((segment) => segment.slowest_millis ?? 0)),
+    );
+    expect(phase?.toolLatencyMs?.p999).toBeUndefined();
+  });
+
   describe("a damaged or hostile file imports nothing, and says why in one line", () => {
     async function expectRefused(path: string, message: RegExp): Promise<void> {
       const store = await newStore();

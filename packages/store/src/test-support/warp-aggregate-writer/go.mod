@@ -1,0 +1,3 @@
+module taillab/warp-aggregate-writer
+
+go 1.24
