@@ -1,4 +1,4 @@
-import type { Operation, ToolLatencyMs } from "@taillab/api";
+import type { ToolLatencyMs } from "@taillab/api";
 import { phaseOfToolFigures, type ImportedPhase } from "./imported-phase.ts";
 import { IMPORT_LIMITS, ImportFileError, shownValue, type ToolImport } from "./tool-import.ts";
 import { WARP_OPERATIONS } from "./warp-csv-import.ts";
