@@ -36,8 +36,9 @@ as interrupted with every record that reached the disk.
   import PATH           a run folder, a JSON file from taillab report --format json, or
                         another benchmark's results, kept as an imported run: warp's
                         .csv.zst or .json.zst, s3bench's printed output, fio's
-                        --output-format=json+ report, elbencho's --jsonfile (what a
-                        file does not carry is listed by runs show, never made up)
+                        --output-format=json+ report, elbencho's --jsonfile or
+                        --csvfile (what a file does not carry is listed by runs
+                        show, never made up)
   rename ID NAME        give a run a name
   tag ID TAG...         add tags (untag ID TAG... removes them)
   note ID TEXT          set a run's notes

@@ -57,6 +57,6 @@ export * from "./imported-phase.ts";
 export * from "./warp-csv-import.ts";
 export * from "./s3bench-text-import.ts";
 export * from "./fio-json-import.ts";
-export * from "./elbencho-json-import.ts";
+export * from "./elbencho-import.ts";
 export * from "./warp-json-import.ts";
 export * from "./tool-file-import.ts";

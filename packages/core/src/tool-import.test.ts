@@ -366,4 +366,31 @@ describe("readToolFile", () => {
   ])("refuses a damaged warp aggregate, naming the field: %#", (text, message) => {
     expect(() => readToolFile(text)).toThrow(message);
   });
+
+  const ELBENCHO_LABELS =
+    "ISO date,threads,hosts,file size,operation,time ms [last],entries [last],MiB [last],Ent lat us [min],Ent lat us [avg],Ent lat us [max],command";
+  const elbenchoCsv = (...rows: string[]) => [ELBENCHO_LABELS, ...rows, ""].join("\n");
+  const ELBENCHO_ROW =
+    '2025-03-14T09:26:53.589+0100,8,1,1048576,WRITE,2013,256,256,3121,6270,48213,"elbencho" "-w"';
+
+  it("reads elbencho's --csvfile by its labels", () => {
+    const read = readToolFile(elbenchoCsv(ELBENCHO_ROW));
+    expect(read.points[0]?.phases[0]?.summary).toMatchObject({
+      op: "PUT",
+      requests: 256,
+      bytes: 256 * 1024 * 1024,
+      durationMs: 2013,
+      toolLatencyMs: { min: 3.121, mean: 6.27, max: 48.213 },
+    });
+  });
+
+  it.each([
+    [elbenchoCsv(ELBENCHO_ROW.replace(",WRITE,", ",SYNC,")), /line 2, field "operation": "SYNC"/],
+    [elbenchoCsv(ELBENCHO_ROW, `${ELBENCHO_ROW},extra`), /line 3: 13 fields; expected 12/],
+    [elbenchoCsv(ELBENCHO_ROW.replace(",8,", ",eight,")), /line 2, field "threads": "eight"/],
+    [elbenchoCsv(), /line 2: no phase after the labels/],
+    [ELBENCHO_LABELS.replace("threads", "workers"), /line 1: no "threads" column/],
+  ])("refuses a damaged elbencho CSV, naming the line and field: %#", (text, message) => {
+    expect(() => readToolFile(text)).toThrow(message);
+  });
 });

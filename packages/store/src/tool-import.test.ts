@@ -138,6 +138,13 @@ describe("importing other tools' results", () => {
     });
   });
 
+  it("elbencho --csvfile: the same figures as its --jsonfile of the same run", async () => {
+    const fromJson = await importedPhases(await newStore(), fixture("elbencho-s3.json"));
+    const fromCsv = await importedPhases(await newStore(), fixture("elbencho-s3.csv"));
+    // Whole MiB in the CSV: the 256 MiB of each phase lose nothing.
+    expect(fromCsv).toEqual(fromJson);
+  });
+
   it("warp .csv.zst: figures recomputed from its requests", async () => {
     const store = await newStore();
     const [phases = []] = await importedPhases(store, fixture("warp-get.csv.zst"));
