@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { zstdCompressSync, zstdDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openResultsStore, type ResultsStore } from "./results-store.ts";
-import { TOOL_FILE_LIMITS } from "./tool-run.ts";
+import { readToolFileText, TOOL_FILE_LIMITS } from "./tool-run.ts";
 
 /** Files the real tools wrote (see tool-fixtures/README.md), never files TailLab wrote. */
 const fixture = (name: string) =>
@@ -226,6 +226,15 @@ describe("importing other tools' results", () => {
       const path = join(root, "changed.csv.zst");
       await writeFile(path, zstdCompressSync(Buffer.from(lines.join("\n"))));
       await expectRefused(path, /changed\.csv\.zst: line 50, field "start": .* is not a time/);
+    });
+
+    it("a zstd stream that expands past what an import reads", async () => {
+      const bomb = join(root, "bomb.csv.zst");
+      await writeFile(bomb, zstdCompressSync(Buffer.alloc(2 * 1024 * 1024)));
+      const limits = { ...TOOL_FILE_LIMITS, textBytes: 1024 * 1024 };
+      await expect(readToolFileText(bomb, limits)).rejects.toThrow(
+        /bomb\.csv\.zst: expands past 1048576 bytes; an import reads at most that much/,
+      );
     });
 
     it("a file past the size an import reads, not UTF-8, or not a result at all", async () => {

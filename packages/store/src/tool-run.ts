@@ -30,7 +30,10 @@ export interface ToolFileText {
 }
 
 /** The file's text; an InputError naming the file when it cannot be read as text. */
-export async function readToolFileText(source: string): Promise<ToolFileText> {
+export async function readToolFileText(
+  source: string,
+  limits: typeof TOOL_FILE_LIMITS = TOOL_FILE_LIMITS,
+): Promise<ToolFileText> {
   const refuse = (reason: string) => InputError.of("path", `${source}: ${reason}`);
   const handle = await open(source, "r").catch((error: NodeJS.ErrnoException) => {
     throw refuse(error.code === "ENOENT" ? "there is no such file" : error.message);
@@ -38,20 +41,18 @@ export async function readToolFileText(source: string): Promise<ToolFileText> {
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw refuse("is not a file");
-    if (stats.size > TOOL_FILE_LIMITS.fileBytes) {
-      throw refuse(
-        `${stats.size} bytes; an import reads files of at most ${TOOL_FILE_LIMITS.fileBytes}`,
-      );
+    if (stats.size > limits.fileBytes) {
+      throw refuse(`${stats.size} bytes; an import reads files of at most ${limits.fileBytes}`);
     }
     let bytes: Buffer = await handle.readFile();
     if (bytes.subarray(0, 4).equals(ZSTD_MAGIC)) {
       try {
-        bytes = zstdDecompressSync(bytes, { maxOutputLength: TOOL_FILE_LIMITS.textBytes });
+        bytes = zstdDecompressSync(bytes, { maxOutputLength: limits.textBytes });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         throw refuse(
           code === "ERR_BUFFER_TOO_LARGE"
-            ? `expands past ${TOOL_FILE_LIMITS.textBytes} bytes; an import reads at most that much`
+            ? `expands past ${limits.textBytes} bytes; an import reads at most that much`
             : `its zstd stream cannot be decompressed (${(error as Error).message})`,
         );
       }
