@@ -52,3 +52,4 @@ export * from "./coordinated-omission.ts";
 export * from "./points-ran.ts";
 export * from "./knob-history.ts";
 export * from "./kubernetes-pod-defaults.ts";
+export * from "./xml-text.ts";
