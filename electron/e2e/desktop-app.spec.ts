@@ -8,6 +8,9 @@ const binary = findElectronBinary();
 const unavailable = electronUnavailableReason(binary);
 test.skip(unavailable !== null, `no Electron here: ${unavailable}`);
 
+/** Set in the main process by the test below. */
+type NavigationWatch = typeof globalThis & { navigationCancelled?: Promise<boolean> };
+
 let userData: string;
 let app: ElectronApplication;
 
@@ -52,9 +55,18 @@ test("gives the page no Node and no way off the app", async () => {
     calls: expect.any(Number),
   });
 
-  await page.evaluate(() => window.open("https://example.com/"));
+  // window.open asks the main process's handler before it returns: null means it was denied.
+  expect(await page.evaluate(() => window.open("https://example.com/") === null)).toBe(true);
+  // A navigation is decided by will-navigate's listeners in turn: one added after the app's
+  // sees whether the app's cancelled it.
+  await app.evaluate(({ BrowserWindow }) => {
+    const [window] = BrowserWindow.getAllWindows();
+    (globalThis as NavigationWatch).navigationCancelled = new Promise((resolve) => {
+      window!.webContents.once("will-navigate", (event) => resolve(event.defaultPrevented));
+    });
+  });
   await page.evaluate(() => (location.href = "https://example.com/"));
-  await page.waitForTimeout(500);
+  expect(await app.evaluate(() => (globalThis as NavigationWatch).navigationCancelled)).toBe(true);
   expect(app.windows()).toHaveLength(1);
   expect(page.url()).toMatch(/^app:\/\/taillab\//);
 });

@@ -5,7 +5,7 @@ import { formatDistributedSummary } from "@taillab/report";
 import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { openLibrary } from "./results-library.ts";
-import { printSummary } from "./run-command.ts";
+import { printSummary } from "./summary-printer.ts";
 import { cliSecrets, RUN_FLAGS, runNameFlag, specFromFlags, type RunFlags } from "./run-flags.ts";
 import { printOut } from "./terminal-output.ts";
 

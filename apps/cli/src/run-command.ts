@@ -1,21 +1,14 @@
-import type { PointSummary, RunCleanup, RunSummary } from "@taillab/api";
+import type { RunCleanup, RunSummary } from "@taillab/api";
 import {
-  createRunFolderWriter,
+  createOutFolderWriter,
   ResultsStoreError,
   runAndRecord,
   validateRunSpec,
   type ResultsStore,
-  type RunFolderWriter,
+  type OutFolderWriter,
   type RunHooks,
 } from "@taillab/backend";
 import { expandSweep, presetRunSpec } from "@taillab/core";
-import {
-  formatNotRunS3bench,
-  formatPointParams,
-  formatPointS3bench,
-  formatServerLost,
-  formatSweepTable,
-} from "@taillab/report";
 import { ClientWarnings } from "./client-warnings.ts";
 import { readFile } from "node:fs/promises";
 import { formatFlagHelp, parseFlagsAsWritten, UsageError } from "./cli-args.ts";
@@ -37,9 +30,10 @@ import {
   type RunFlags,
 } from "./run-flags.ts";
 import { S3benchPrinter } from "./s3bench-printer.ts";
-import { plural, runVerdict } from "./run-verdict.ts";
+import { runVerdict } from "./run-verdict.ts";
 import { formatThresholdLines, judgeThresholds, writeThresholdsJunit } from "./run-thresholds.ts";
-import { printError, printJson, printOut } from "./terminal-output.ts";
+import { printPoint, printSummary, printSummaryEnd } from "./summary-printer.ts";
+import { printError, printOut } from "./terminal-output.ts";
 
 export const RUN_HELP = `Usage: taillab run [flags]
 
@@ -98,7 +92,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   printError(secretWarning);
   if (shard) return runShardCommand(spec, flags, shard);
   const store = await openLibrary(flags.results, "write");
-  const output = typeof flags.out === "string" ? await createRunFolderWriter(flags.out) : null;
+  const output = typeof flags.out === "string" ? await createOutFolderWriter(flags.out) : null;
   // Each point is printed as it ends and the summary once the measuring has: a stop is shown
   // at once, before the cleanup of what the run left.
   const shown: ShownHooks =
@@ -234,7 +228,7 @@ export async function runWithInterrupts(
   spec: object,
   flags: RunFlags,
   store: ResultsStore,
-  output: RunFolderWriter | null = null,
+  output: OutFolderWriter | null = null,
   shown: ShownHooks = {},
 ): Promise<FinishedRun> {
   let runId: string | null = null;
@@ -317,42 +311,4 @@ async function printKeptSummary(store: ResultsStore, runId: string, asJson: bool
     return;
   }
   printSummary(await store.summarizeFromRecords(runId), asJson);
-}
-
-export function printSummary(summary: RunSummary, asJson: boolean, inLibrary = true): void {
-  if (asJson) {
-    printJson(summary);
-    return;
-  }
-  const sweep = summary.pointCount > 1;
-  for (const point of summary.points) printPoint(point, sweep);
-  printSummaryEnd(summary, inLibrary);
-}
-
-/** One point's s3bench block; a sweep's is headed by the point's parameters. */
-function printPoint(point: PointSummary, sweep: boolean): void {
-  const block = formatPointS3bench(point);
-  printOut(`${sweep ? `=== ${formatPointParams(point)} ===\n${block}` : block}\n`);
-}
-
-/** What follows the points: a sweep's table, how far a stopped run got, the run's id. */
-function printSummaryEnd(summary: RunSummary, inLibrary = true, print = printOut): void {
-  const notRun = formatNotRunS3bench(summary);
-  if (notRun) print(`${notRun}\n`);
-  if (summary.pointCount > 1) print(`${formatSweepTable(summary)}\n`);
-  print(formatServerLost(summary));
-  if (summary.status === "stopped") {
-    const finished = summary.points.filter((point) => point.finished).length;
-    const cutOff = summary.points
-      .flatMap((point) => point.phases)
-      .reduce((sum, phase) => sum + (phase.cutOff ?? 0), 0);
-    const recorded =
-      cutOff > 0
-        ? ` Cut off in flight (recorded, not in the figures): ${plural(cutOff, "request")}.`
-        : "";
-    print(
-      `Stopped: ${finished} of ${summary.pointCount} points finished; the figures cover what was measured.${recorded}\n`,
-    );
-  }
-  if (inLibrary) print(`Run id: ${summary.runId} (taillab runs show ${summary.runId})\n`);
 }

@@ -4,7 +4,7 @@ import { formatRunFolderUri } from "@taillab/core";
 import { EXIT } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
-import { printSummary } from "./run-command.ts";
+import { printSummary } from "./summary-printer.ts";
 import { describeLeftovers, runVerdict } from "./run-verdict.ts";
 import { cliSecrets, type RunFlags } from "./run-flags.ts";
 import type { ShardFlags } from "./shard-flags.ts";

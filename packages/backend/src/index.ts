@@ -1,7 +1,7 @@
 export * from "./credentials.ts";
 export * from "./input-error.ts";
 export * from "./run-benchmark.ts";
-export * from "./run-folder.ts";
+export * from "./out-folder-writer.ts";
 export * from "./testbed-service.ts";
 export * from "./recorded-run.ts";
 export { cleanUpRun } from "./run-cleanup.ts";

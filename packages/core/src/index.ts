@@ -60,3 +60,4 @@ export * from "./fio-json-import.ts";
 export * from "./elbencho-import.ts";
 export * from "./warp-json-import.ts";
 export * from "./tool-file-import.ts";
+export * from "./xml-text.ts";

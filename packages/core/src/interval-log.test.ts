@@ -1,3 +1,4 @@
+import hdr from "hdr-histogram-js";
 import { describe, expect, it } from "vitest";
 import {
   formatIntervalLogLine,
@@ -58,7 +59,41 @@ describe("interval log", () => {
     expect(intervalsFromLog(parsed.lines)).toEqual([
       { pointIndex: 2, op: "GET", intervals: account.intervalStats() },
     ]);
-    expect(text.split("\n")[3]).toMatch(/^Tag=p2\/GET,0\.000,1\.000,\d+\.\d{3},HIST/);
+    expect(text.split("\n").find((line) => !line.startsWith("#") && !line.startsWith('"'))).toMatch(
+      /^Tag=p2\/GET,0\.000,1\.000,\d+\.\d{3},HIST/,
+    );
+    account.destroy();
+  });
+
+  it("is read by hdr-histogram-js's HistogramLogReader as the percentiles it holds, in the units its header states", () => {
+    const account = accountWithTraffic(4);
+    const runStartMs = Date.UTC(2026, 10, 25, 4, 40);
+    const text =
+      intervalLogHeader(runStartMs) +
+      intervalLogLines(2, "GET", account.encodedIntervals()).map(formatIntervalLogLine).join("");
+    // What HdrHistogram's HistogramLogProcessor is told to divide values by to print milliseconds.
+    const ratio = Number(/-outputValueUnitRatio (\d+)/.exec(text)?.[1]);
+    const reader = new hdr.HistogramLogReader(text);
+    const read: { tag: string | undefined; startMs: number; requests: number; p99Ms: number }[] =
+      [];
+    for (let interval = reader.nextIntervalHistogram(); interval;) {
+      read.push({
+        tag: interval.tag,
+        startMs: interval.startTimeStampMsec - runStartMs,
+        requests: interval.totalCount,
+        p99Ms: Math.round(interval.getValueAtPercentile(99)) / ratio,
+      });
+      interval.destroy();
+      interval = reader.nextIntervalHistogram();
+    }
+    const seconds = account.intervalStats();
+    expect(seconds.length).toBeGreaterThan(2);
+    expect(read.filter((interval) => interval.tag === "p2/GET")).toEqual(
+      seconds.map(({ startMs, requests, p99Ms }) => ({ tag: "p2/GET", startMs, requests, p99Ms })),
+    );
+    expect(read.filter((interval) => interval.tag === "p2/GET/failed")).toHaveLength(
+      seconds.filter((second) => second.errors > 0).length,
+    );
     account.destroy();
   });
 

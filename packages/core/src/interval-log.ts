@@ -18,6 +18,7 @@ import { INTERVAL_US, type PhaseAccountDelta } from "./phase-account.ts";
  *
  *   #[Histogram log format version 1.3]
  *   #[StartTime: 1764045600.123 (seconds since epoch), 2025-11-25T04:40:00.123Z]
+ *   #[Values in microseconds, Interval_Max in milliseconds: HistogramLogProcessor -outputValueUnitRatio 1000]
  *   "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
  *   Tag=p0/GET,1.000,1.000,12.345,HISTFAAAA…
  *
@@ -43,10 +44,19 @@ export interface IntervalLogLine {
   tally: EncodedTally;
 }
 
+/**
+ * The log format has no field for units, and HdrHistogram's HistogramLogProcessor takes values
+ * as nanoseconds unless told (`-outputValueUnitRatio`, default 1e6): read as they are, TailLab's
+ * microseconds would print 1 000× too small. So the header says what they are and how to read them.
+ */
+const VALUE_UNITS =
+  "#[Values in microseconds, Interval_Max in milliseconds: HistogramLogProcessor -outputValueUnitRatio 1000]";
+
 export function intervalLogHeader(runStartEpochMs: number): string {
   return [
     "#[Histogram log format version 1.3]",
     `#[StartTime: ${(runStartEpochMs / 1000).toFixed(3)} (seconds since epoch), ${new Date(runStartEpochMs).toISOString()}]`,
+    VALUE_UNITS,
     '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"',
     "",
   ].join("\n");

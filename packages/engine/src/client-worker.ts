@@ -20,7 +20,7 @@ import {
   type TextParseResult,
 } from "@taillab/core";
 import { parentPort, workerData } from "node:worker_threads";
-import type { LogicalResult, SendAttempt } from "./logical-request.ts";
+import type { LogicalResult, SendAttempt } from "./hedged-tied-executor.ts";
 import { ClientProbe } from "./client-probe.ts";
 import { createObjectContent } from "./object-content.ts";
 import { ScheduleClaims } from "./open-loop-schedule.ts";

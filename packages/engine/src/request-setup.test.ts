@@ -1,6 +1,6 @@
 import { HedgeOptionsSchema } from "@taillab/api";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SendAttempt } from "./logical-request.ts";
+import type { SendAttempt } from "./hedged-tied-executor.ts";
 import { createRequestSetup, type RequestSetup } from "./request-setup.ts";
 import { createFastTransport } from "./transport/fast-transport.ts";
 import type { RequestOutcome, TransportTarget } from "./transport/index.ts";

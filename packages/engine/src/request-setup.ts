@@ -1,6 +1,6 @@
 import type { HedgeOptions, ReplicaChoice, RequestMode } from "@taillab/api";
 import { createReplicaChooser, type ReplicaChooser } from "@taillab/core";
-import { createRequestExecutor, type RequestExecutor } from "./logical-request.ts";
+import { createRequestExecutor, type RequestExecutor } from "./hedged-tied-executor.ts";
 import type {
   MicrosClock,
   ObjectTransport,

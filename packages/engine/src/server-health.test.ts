@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LogicalResult } from "./logical-request.ts";
+import type { LogicalResult } from "./hedged-tied-executor.ts";
 import {
   createHealthBuffer,
   SERVER_LOST_AFTER_MS,

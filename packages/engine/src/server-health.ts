@@ -1,5 +1,5 @@
 import { ABORTED_ERROR, CANCELLED_ERROR, TIMEOUT_ERROR } from "@taillab/api";
-import type { LogicalResult } from "./logical-request.ts";
+import type { LogicalResult } from "./hedged-tied-executor.ts";
 
 /**
  * Whether the server still answers, judged over every worker of a phase from one shared buffer.

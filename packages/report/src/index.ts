@@ -15,3 +15,5 @@ export type { CjkFont } from "./report-page.ts";
 export * from "./client-health-text.ts";
 export * from "./percentile-interval-text.ts";
 export * from "./junit-xml.ts";
+export * from "./chart-ticks.ts";
+export { renderChart, type ChartSpec } from "./svg-chart.ts";

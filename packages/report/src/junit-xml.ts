@@ -1,4 +1,4 @@
-import type { ThresholdOutcome } from "@taillab/core";
+import { escapeXml, type ThresholdOutcome } from "@taillab/core";
 
 /**
  * JUnit XML of a run's thresholds, one test case per threshold, in the shape CI systems read
@@ -35,12 +35,5 @@ function allowedInXml(character: string): boolean {
 
 /** Text and attribute values: the five XML escapes, and no control character XML 1.0 refuses. */
 function xmlText(text: string): string {
-  return [...text]
-    .filter(allowedInXml)
-    .join("")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return escapeXml([...text].filter(allowedInXml).join(""));
 }

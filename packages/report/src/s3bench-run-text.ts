@@ -6,7 +6,7 @@
  */
 import type { Operation, PhaseSummary, RunPointParams } from "@taillab/api";
 import { goDurationOfMs, goFixed } from "./go-format.ts";
-import { operationWord } from "./s3bench-text.ts";
+import { operationWord } from "./operation-words.ts";
 
 /** What s3bench's Params.String() shows: the run's parameters as given. */
 export interface S3benchParams extends RunPointParams {

@@ -1,4 +1,5 @@
 import { clientHealthLines, coordinatedOmissionLines } from "./client-health-text.ts";
+import { operationWord } from "./operation-words.ts";
 import { percentileIntervalLines, percentileLabel } from "./percentile-interval-text.ts";
 import {
   compareRuns,
@@ -14,34 +15,12 @@ import {
 import {
   formatByteSize,
   type LatencyStats,
-  type Operation,
   type PhaseSummary,
   type PointSummary,
   type RunSummary,
   type ToolLatencyFigure,
   type ToolLatencyMs,
 } from "@taillab/api";
-
-/** The words s3bench uses for each operation. */
-const OPERATION_WORD: Record<Operation, string> = {
-  PUT: "Write",
-  GET: "Read",
-  DELETE: "Delete",
-  HEAD: "Head",
-  COPY: "Copy",
-  LIST: "List",
-  MULTIPART: "Multipart upload",
-  CREATE_BUCKET: "Create bucket",
-  DELETE_BUCKET: "Delete bucket",
-  LIST_BUCKETS: "List buckets",
-  DELETE_OBJECTS: "Delete objects (batch)",
-  UPLOAD_PART: "Upload part",
-};
-
-/** s3bench's word for an operation's name (`GET` → `Read`); an unknown name as it is. */
-export function operationWord(op: string): string {
-  return op in OPERATION_WORD ? OPERATION_WORD[op as Operation] : op;
-}
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(6)} s`;
 
@@ -51,7 +30,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(6)} s`;
  * After it, what s3bench does not show: where the time went, the steady throughput, the tail.
  */
 export function formatPhaseS3bench(phase: PhaseSummary): string {
-  const word = OPERATION_WORD[phase.op];
+  const word = operationWord(phase.op);
   const latency = phase.latencyMs;
   const lines = [
     `Results Summary for ${word} Operation(s)`,
@@ -196,7 +175,7 @@ function formatRepetitions(point: PointSummary): string {
       opsPerSec.dropped.length > 0
         ? `, dropped ${opsPerSec.dropped.map((value) => value.toFixed(1)).join(" and ")}`
         : "";
-    return `  ${OPERATION_WORD[op]}: ${opsPerSec.value.toFixed(1)} ops/s ± ${opsPerSec.stdev.toFixed(1)}${dropped}; ${throughputMBps.value.toFixed(2)} MB/s`;
+    return `  ${operationWord(op)}: ${opsPerSec.value.toFixed(1)} ops/s ± ${opsPerSec.stdev.toFixed(1)}${dropped}; ${throughputMBps.value.toFixed(2)} MB/s`;
   });
   return `\nRepetitions: ${runs} runs of this point, ${method} per run:\n${lines.join("\n")}\n`;
 }

@@ -1,5 +1,6 @@
 import { valueRange } from "@taillab/core";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
+import { axisTickRoom, logTicks } from "./chart-ticks.ts";
 import { formatTick } from "./report-format.ts";
 
 /**
@@ -153,7 +154,17 @@ function makeScale(axis: ChartAxis, data: readonly number[], from: number, to: n
       accepts: (value) => value > 0 && Number.isFinite(value),
       ticks: axis.ticks
         ? [...axis.ticks]
-        : logTicks(low, high).map((value) => ({ value, label: format(value) })),
+        : logTicks(
+            low,
+            high,
+            axisTickRoom({
+              lengthPx: Math.abs(toPx(high) - toPx(low)),
+              // x runs left to right; y from the bottom (more pixels) up.
+              horizontal: to > from,
+              fontSize: TICK_FONT,
+              label: format,
+            }),
+          ).map((value) => ({ value, label: format(value) })),
     };
   }
   const finite = valueRange([...data, ...explicit].filter(Number.isFinite));
@@ -185,23 +196,6 @@ function makeScale(axis: ChartAxis, data: readonly number[], from: number, to: n
     accepts: Number.isFinite,
     ticks,
   };
-}
-
-function logTicks(low: number, high: number): number[] {
-  const decades = Math.log10(high / low);
-  const first = Math.floor(Math.log10(low));
-  const last = Math.ceil(Math.log10(high));
-  const multipliers = decades <= 1.2 ? [1, 2, 3, 5] : decades <= 2.5 ? [1, 2, 5] : [1];
-  const every = decades > 6 ? Math.ceil(decades / 6) : 1;
-  const ticks: number[] = [];
-  for (let power = first; power <= last; power += 1) {
-    if ((power - first) % every !== 0) continue;
-    for (const multiplier of multipliers) {
-      const value = clean(multiplier * 10 ** power);
-      if (value >= low * (1 - 1e-9) && value <= high * (1 + 1e-9)) ticks.push(value);
-    }
-  }
-  return ticks;
 }
 
 const round = (value: number) => Math.round(value * 10) / 10;

@@ -1,33 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   deleteResultXml,
-  escapeXml,
   errorXml,
   parseCompleteMultipartUpload,
   parseDeleteRequest,
-  unescapeXml,
 } from "./s3-xml.ts";
-
-describe("escapeXml and unescapeXml", () => {
-  it.each([
-    ["plain", "plain"],
-    [`a&b<c>d"e'f`, "a&amp;b&lt;c&gt;d&quot;e&apos;f"],
-    ["&amp;", "&amp;amp;"],
-    ["ü 😀", "ü 😀"],
-  ])("%j ⇄ %j", (text, escaped) => {
-    expect(escapeXml(text)).toBe(escaped);
-    expect(unescapeXml(escaped)).toBe(text);
-  });
-
-  it.each([
-    ["&#13;&#x0A;&#X41;", "\r\nA"],
-    ["&#128512;", "😀"],
-    ["&unknown; & alone", "&unknown; & alone"],
-    ["&#x110000;", "&#x110000;"],
-  ])("reads %j as %j", (escaped, text) => {
-    expect(unescapeXml(escaped)).toBe(text);
-  });
-});
 
 describe("errorXml", () => {
   it("escapes every field", () => {

@@ -4,6 +4,7 @@
  * string building and reading is a handful of regexes over the known shape: an XML library would
  * cost more per request than everything else the testbed does.
  */
+import { escapeXml, unescapeXml } from "@taillab/core";
 import type { ListPage } from "./list-objects.ts";
 import { MAX_PART_NUMBER, type CompletedPart } from "./multipart-completion.ts";
 import type { PartsPage, UploadsPage } from "./multipart-listing.ts";
@@ -15,41 +16,6 @@ const S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
 export const XML_CONTENT_TYPE = "application/xml";
 /** S3 allows at most this many keys in one DeleteObjects request. */
 export const MAX_DELETE_KEYS = 1000;
-
-const SPECIAL_CHARACTER = /[&<>"']/;
-const SPECIAL_CHARACTERS = /[&<>"']/g;
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&apos;",
-};
-
-export function escapeXml(text: string): string {
-  return SPECIAL_CHARACTER.test(text)
-    ? text.replace(SPECIAL_CHARACTERS, (character) => ESCAPES[character] as string)
-    : text;
-}
-
-const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi;
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-};
-
-export function unescapeXml(text: string): string {
-  if (!text.includes("&")) return text;
-  return text.replace(ENTITY, (entity, name: string) => {
-    if (name[0] !== "#") return NAMED_ENTITIES[name.toLowerCase()] ?? entity;
-    const codePoint =
-      name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-    return codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : entity;
-  });
-}
 
 function element(name: string, text: string | number | boolean): string {
   return `<${name}>${typeof text === "string" ? escapeXml(text) : String(text)}</${name}>`;

@@ -1,7 +1,6 @@
-import { formatInteger } from "@taillab/report";
+import { axisTickRoom, formatInteger, logTicks } from "@taillab/report";
 import type { ChartOptions, Scale, ScaleOptions } from "chart.js";
 import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
-import { logTicks } from "./chart-ticks.ts";
 
 /**
  * The option pieces every TailLab chart shares, sized from the theme so projector mode's big type
@@ -39,26 +38,19 @@ export interface AxisSpec {
   showTicks?: boolean;
 }
 
-/** Width of a digit in tick labels, as a fraction of the font size. */
-const DIGIT_WIDTH = 0.62;
-
 /**
- * Round, non-overlapping ticks for a log axis (see chart-ticks.ts), sized from the axis's length
- * and the tick font, so projector mode's big labels get fewer ticks rather than a pile.
+ * Round, non-overlapping ticks for a log axis (report's chart-ticks.ts, as the HTML report draws
+ * them), sized from the axis's length and the tick font, so projector mode's big labels get fewer
+ * ticks rather than a pile.
  */
 function roomyLogTicks(fontSize: number, label: (value: number) => string) {
   return (scale: Scale) => {
     const horizontal = scale.isHorizontal();
     const length = horizontal ? scale.width : scale.height;
-    const ticks = logTicks(scale.min, scale.max, {
-      // Before the first layout the axis has no length yet; a later pass gets the real one.
-      lengthPx: length > 0 ? length : 200,
-      labelPx: horizontal
-        ? (value) => label(value).length * fontSize * DIGIT_WIDTH
-        : () => fontSize * 1.2,
-      gapPx: fontSize * (horizontal ? 1 : 0.5),
-    });
-    scale.ticks = ticks.map((value) => ({ value }));
+    // Before the first layout the axis has no length yet; a later pass gets the real one.
+    const lengthPx = length > 0 ? length : 200;
+    const room = axisTickRoom({ lengthPx, horizontal, fontSize, label });
+    scale.ticks = logTicks(scale.min, scale.max, room).map((value) => ({ value }));
   };
 }
 

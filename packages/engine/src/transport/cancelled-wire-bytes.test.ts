@@ -2,7 +2,7 @@ import { HedgeOptionsSchema, type TransportKind } from "@taillab/api";
 import { createReplicaChooser } from "@taillab/core";
 import { startTestbed, type Testbed } from "@taillab/testbed";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRequestExecutor } from "../logical-request.ts";
+import { createRequestExecutor } from "../hedged-tied-executor.ts";
 import { createTransport, type ObjectTransport } from "./object-transport.ts";
 import { countingProxy } from "./test-support/counting-proxy.ts";
 

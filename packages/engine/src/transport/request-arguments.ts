@@ -1,4 +1,4 @@
-import { escapeXmlText } from "./s3-xml-text.ts";
+import { escapeXml } from "@taillab/core";
 import { encodeS3Key } from "./s3-uri-encoding.ts";
 import type { ByteRange, CompletedPart } from "./object-transport.ts";
 
@@ -64,7 +64,7 @@ export function completeMultipartUploadXml(parts: readonly CompletedPart[]): str
   const items = parts
     .map(
       ({ partNumber, etag }) =>
-        `<Part><ETag>${escapeXmlText(etag)}</ETag><PartNumber>${partNumber}</PartNumber></Part>`,
+        `<Part><ETag>${escapeXml(etag)}</ETag><PartNumber>${partNumber}</PartNumber></Part>`,
     )
     .join("");
   return `<CompleteMultipartUpload xmlns="${S3_XMLNS}">${items}</CompleteMultipartUpload>`;
@@ -72,7 +72,7 @@ export function completeMultipartUploadXml(parts: readonly CompletedPart[]): str
 
 /** The DeleteObjects request body, in quiet mode (only failures are listed in the answer). */
 export function deleteObjectsXml(keys: readonly string[]): string {
-  const items = keys.map((key) => `<Object><Key>${escapeXmlText(key)}</Key></Object>`).join("");
+  const items = keys.map((key) => `<Object><Key>${escapeXml(key)}</Key></Object>`).join("");
   return `<Delete xmlns="${S3_XMLNS}">${items}<Quiet>true</Quiet></Delete>`;
 }
 
@@ -81,7 +81,7 @@ export function createBucketXml(region: string): string | null {
   if (region === "us-east-1") return null;
   return (
     `<CreateBucketConfiguration xmlns="${S3_XMLNS}">` +
-    `<LocationConstraint>${escapeXmlText(region)}</LocationConstraint>` +
+    `<LocationConstraint>${escapeXml(region)}</LocationConstraint>` +
     `</CreateBucketConfiguration>`
   );
 }

@@ -1,27 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeXmlText, escapeXmlText, xmlElementText, xmlElements } from "./s3-xml-text.ts";
-
-describe("decodeXmlText", () => {
-  it.each([
-    ["plain", "plain"],
-    ["a&amp;b &lt;c&gt; &quot;d&quot; &apos;e&apos;", `a&b <c> "d" 'e'`],
-    ["&#34;etag-3&#34;", '"etag-3"'],
-    ["&#x22;&#xE9;", '"é'],
-    ["&unknown; &#x110000; & alone", "&unknown; &#x110000; & alone"],
-  ])("%j → %j", (text, decoded) => {
-    expect(decodeXmlText(text)).toBe(decoded);
-  });
-});
-
-describe("escapeXmlText", () => {
-  it.each([
-    ["key", "key"],
-    [`a&b<c>"d"'e'`, "a&amp;b&lt;c&gt;&quot;d&quot;&apos;e&apos;"],
-  ])("%j → %j", (text, escaped) => {
-    expect(escapeXmlText(text)).toBe(escaped);
-    expect(decodeXmlText(escaped)).toBe(text);
-  });
-});
+import { xmlElementText, xmlElements } from "./s3-xml-text.ts";
 
 describe("xmlElements / xmlElementText", () => {
   const xml =

@@ -5,6 +5,7 @@ import {
   formatMs,
   formatPercent,
   formatTick,
+  logAxisFloor,
   PERCENTILE_LABELS,
   type Palette,
   type PercentileKey,
@@ -17,7 +18,6 @@ import { ChartCanvas } from "../../shared/chart.tsx";
 import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
 import { axis, integerTickLabel, legendAndTooltip } from "../../shared/chart-options.ts";
 import { withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
-import { logAxisFloor } from "../../shared/chart-ticks.ts";
 import { wantsLogAxis } from "../runs/log-axis.ts";
 import type { ModeEntry } from "./mode-comparison.ts";
 import { ModeVerdictList } from "./mode-verdict-list.tsx";

@@ -1,4 +1,33 @@
+import { REPORT_MESSAGES, type ReportLanguage } from "@taillab/report";
 import type { FeatureMessages } from "../../app/i18n.ts";
+
+/**
+ * The figure labels the HTML report shows too, taken from its catalogue (report-messages.ts) so
+ * that a chart says the same in the app and in the report, in both languages.
+ */
+function reportLabels(language: ReportLanguage) {
+  const report = REPORT_MESSAGES[language];
+  return {
+    status: report.statusNames,
+    charts: {
+      latencyMs: report.latencyMs,
+      requestIndex: report.requestIndex,
+      requests: report.requests,
+      band: report.bandLabel,
+      histogramTitle: report.histogramTitle,
+      measuredCdf: report.measuredCdf,
+      exponentialModel: report.exponentialModel,
+      lognormalModel: report.lognormalModel,
+      percentile: report.percentile,
+      sweepTitle: report.sweepTitle,
+      objectSize: report.objectSize,
+    },
+    metrics: { throughputMBps: report.throughputMBps, opsPerSec: report.opsPerSec },
+  };
+}
+
+const EN = reportLabels("en");
+const ZH = reportLabels("zh-CN");
 
 /** Texts of the results library and the run detail screen (namespace "runs"). */
 export const runsMessages: FeatureMessages = {
@@ -43,16 +72,7 @@ export const runsMessages: FeatureMessages = {
       clients_other: "{{value}} clients",
       untilStopped: "{{clients}} · {{size}} until stopped",
     },
-    status: {
-      running: "running",
-      complete: "complete",
-      stopped: "stopped",
-      serverLost: "server stopped answering",
-      interrupted: "interrupted",
-      failed: "failed",
-      damaged: "damaged",
-      importedFrom: "imported from",
-    },
+    status: { ...EN.status, damaged: "damaged", importedFrom: "imported from" },
     modes: {
       normal: "normal",
       hedged: "hedged",
@@ -285,31 +305,24 @@ export const runsMessages: FeatureMessages = {
       noBackups: "This phase sent no backups.",
     },
     charts: {
+      ...EN.charts,
       sectionTitle: "Tail latency of {{op}}",
-      latencyMs: "Latency (ms)",
-      requestIndex: "Request index",
-      requests: "Requests",
       requestsLog: "Requests (log scale)",
       resetZoom: "Reset zoom",
       zoomHint: "Wheel to zoom, drag to pan, Shift+drag to zoom into a range.",
       timelineTitle: "Latency by request index",
       timelineNote:
         "{{requests}} requests in {{columns}} columns: the band spans each column's fastest and slowest request, so a single stall still shows as a spike.",
-      band: "min–max",
       slowest: "slowest",
       fastest: "fastest",
       mean: "mean",
       percentileLine: "{{percentile}} {{value}} ms",
-      histogramTitle: "Latency distribution",
       histogramNote: "{{bins}} bins of equal ratio (a log latency axis), requests on a log scale.",
       cdfTitle: "CDF and queueing-model fit",
       cdfAxis: "Fraction of requests at or below",
       ccdfAxis: "Fraction of requests slower (log)",
       cdfViews: { cdf: "CDF", ccdf: "Tail (CCDF)" },
       cdfViewsLabel: "Show the distribution or its tail",
-      measuredCdf: "measured",
-      exponentialModel: "exponential model",
-      lognormalModel: "lognormal model",
       measuredPercentile: "measured {{percentile}} {{value}} ms",
       modelP99: "model p99 {{value}} ms",
       models: {
@@ -333,8 +346,6 @@ export const runsMessages: FeatureMessages = {
       ladderTitle: "Percentile ladder",
       ladderNote:
         "p50 to p99.99 on a “nines” axis: each step right is ten times rarer. A flat line has no tail; a steep one does.",
-      percentile: "Percentile",
-      sweepTitle: "Sweep",
       againstSize: "object size",
       againstConcurrency: "concurrency",
       sweepThroughput: "Throughput against {{along}}",
@@ -348,7 +359,6 @@ export const runsMessages: FeatureMessages = {
         long: "long dashes",
       },
       dashKey: "{{what}}: {{style}}",
-      objectSize: "Object size",
       concurrency: "Clients (concurrency)",
       fixed: {
         clients_one: "{{value}} client",
@@ -358,8 +368,7 @@ export const runsMessages: FeatureMessages = {
         perPoint: "{{size}} per point",
       },
       metrics: {
-        throughputMBps: "Throughput (MB/s)",
-        opsPerSec: "Operations per second",
+        ...EN.metrics,
         p50Ms: "p50",
         p90Ms: "p90",
         p99Ms: "p99",
@@ -462,16 +471,7 @@ export const runsMessages: FeatureMessages = {
       clients_other: "{{value}} 个客户端",
       untilStopped: "{{clients}} · {{size}} 持续到停止",
     },
-    status: {
-      running: "运行中",
-      complete: "已完成",
-      stopped: "已停止",
-      serverLost: "服务器不再应答",
-      interrupted: "已中断",
-      failed: "失败",
-      damaged: "已损坏",
-      importedFrom: "导入自",
-    },
+    status: { ...ZH.status, damaged: "已损坏", importedFrom: "导入自" },
     modes: {
       normal: "普通",
       hedged: "对冲",
@@ -699,31 +699,24 @@ export const runsMessages: FeatureMessages = {
       noBackups: "此阶段没有发送备份请求。",
     },
     charts: {
+      ...ZH.charts,
       sectionTitle: "{{op}} 的尾延迟",
-      latencyMs: "延迟 (ms)",
-      requestIndex: "请求序号",
-      requests: "请求数",
       requestsLog: "请求数（对数刻度）",
       resetZoom: "重置缩放",
       zoomHint: "滚轮缩放，拖动平移，按住 Shift 拖动可放大选定范围。",
       timelineTitle: "按请求序号的延迟",
       timelineNote:
         "{{requests}} 个请求分为 {{columns}} 列：色带覆盖每列最快与最慢的请求，因此单次停顿也会显示为尖峰。",
-      band: "最小–最大",
       slowest: "最慢",
       fastest: "最快",
       mean: "平均",
       percentileLine: "{{percentile}} {{value}} ms",
-      histogramTitle: "延迟分布",
       histogramNote: "{{bins}} 个等比例区间（对数延迟轴），请求数为对数刻度。",
       cdfTitle: "累积分布（CDF）与排队模型拟合",
       cdfAxis: "不超过该延迟的请求比例",
       ccdfAxis: "慢于该延迟的请求比例（对数）",
       cdfViews: { cdf: "累积分布（CDF）", ccdf: "尾部（CCDF）" },
       cdfViewsLabel: "显示分布或其尾部",
-      measuredCdf: "实测",
-      exponentialModel: "指数模型",
-      lognormalModel: "对数正态模型",
       measuredPercentile: "实测 {{percentile}} {{value}} ms",
       modelP99: "模型 p99 {{value}} ms",
       models: {
@@ -746,8 +739,6 @@ export const runsMessages: FeatureMessages = {
       ladderTitle: "百分位阶梯",
       ladderNote:
         "p50 到 p99.99 使用“几个 9”轴：每向右一格就稀少十倍。平坦的线没有长尾，陡峭的线有。",
-      percentile: "百分位",
-      sweepTitle: "参数扫描",
       againstSize: "对象大小",
       againstConcurrency: "并发数",
       sweepThroughput: "吞吐量随{{along}}的变化",
@@ -761,7 +752,6 @@ export const runsMessages: FeatureMessages = {
         long: "长虚线",
       },
       dashKey: "{{what}}：{{style}}",
-      objectSize: "对象大小",
       concurrency: "客户端数（并发）",
       fixed: {
         clients_one: "{{value}} 个客户端",
@@ -771,8 +761,7 @@ export const runsMessages: FeatureMessages = {
         perPoint: "每个测试点 {{size}}",
       },
       metrics: {
-        throughputMBps: "吞吐量 (MB/s)",
-        opsPerSec: "每秒操作数",
+        ...ZH.metrics,
         p50Ms: "p50",
         p90Ms: "p90",
         p99Ms: "p99",

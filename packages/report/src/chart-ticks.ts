@@ -1,5 +1,6 @@
 /**
- * Ticks for log axes that never collide. Chart.js puts a tick at every 1…9 of each decade and
+ * Ticks for log axes that never collide, the one rule for the app's Chart.js axes and the HTML
+ * report's SVG ones, so both show the same ticks for the same axis. Chart.js puts a tick at every 1…9 of each decade and
  * labels them all when given a label callback, so 7, 8, 9 and 10 pile up at the top of a decade.
  * Here the roundest values come first (decades, then 2 and 5, then 3) and each is kept only where
  * its label has room beside the ones already kept; an axis shorter than a decade also gets 4, 6,
@@ -24,6 +25,29 @@ export interface TickRoom {
   labelPx: (value: number) => number;
   /** Free space between two neighbouring labels. */
   gapPx: number;
+}
+
+/** Width of a digit in tick labels, as a fraction of the font size. */
+const DIGIT_WIDTH = 0.62;
+
+/**
+ * The room of an axis drawn with tick labels of `fontSize` px: a label as wide as its text on a
+ * horizontal axis, one line high on a vertical one.
+ */
+export function axisTickRoom(axis: {
+  lengthPx: number;
+  horizontal: boolean;
+  fontSize: number;
+  label: (value: number) => string;
+}): TickRoom {
+  const { fontSize, horizontal, label } = axis;
+  return {
+    lengthPx: axis.lengthPx,
+    labelPx: horizontal
+      ? (value) => label(value).length * fontSize * DIGIT_WIDTH
+      : () => fontSize * 1.2,
+    gapPx: fontSize * (horizontal ? 1 : 0.5),
+  };
 }
 
 /** A round step (1, 2 or 5 × 10^k) close to `raw`. */

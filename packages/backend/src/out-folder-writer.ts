@@ -9,12 +9,12 @@ import { finished } from "node:stream/promises";
  * `--out DIR`: requests.csv streamed while the run goes on, summary.json written last and
  * atomically (temp file, fsync, rename), so a reader never sees half a summary.
  */
-export interface RunFolderWriter {
+export interface OutFolderWriter {
   addRecords(pointIndex: number, records: readonly RequestRecord[]): void;
   finish(summary: RunSummary): Promise<void>;
 }
 
-export async function createRunFolderWriter(directory: string): Promise<RunFolderWriter> {
+export async function createOutFolderWriter(directory: string): Promise<OutFolderWriter> {
   await makeFolder(directory);
   const requests = createWriteStream(join(directory, "requests.csv"));
   requests.write(REQUESTS_CSV_HEADER);

@@ -7,7 +7,7 @@ import {
 } from "@taillab/api";
 import { createReplicaChooser } from "@taillab/core";
 import { describe, expect, it } from "vitest";
-import { createRequestExecutor, type SendAttempt } from "./logical-request.ts";
+import { createRequestExecutor, type SendAttempt } from "./hedged-tied-executor.ts";
 import type { RequestOptions, RequestOutcome } from "./transport/index.ts";
 
 const startedAt = performance.now();
