@@ -66,7 +66,10 @@ type ShardArgs = [
 /** A shard process against `server`; `startAt` is shared by the run's shards. */
 function spawnShard(
   server: Pick<Server, "url" | "env">,
-  ...[index, shards, folder, startAt, workload]: ShardArgs
+  ...[index, shards, folder, startAt, workload, env = {}]: [
+    ...ShardArgs,
+    env?: Record<string, string>,
+  ]
 ) {
   const child = spawn(
     process.execPath,
@@ -84,7 +87,7 @@ function spawnShard(
       folder.uri,
       "--json",
     ],
-    { env: { ...process.env, ...server.env } },
+    { env: { ...process.env, ...server.env, ...env } },
   );
   return { child, result: outputOf(child) };
 }
@@ -96,7 +99,8 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
   let startupMs = 0;
 
   /** A shard process of this server; `startAt` is shared by the run's shards. */
-  const shard = (...args: ShardArgs) => spawnShard(server, ...args);
+  const shard = (...args: [...ShardArgs, env?: Record<string, string>]) =>
+    spawnShard(server, ...args);
 
   beforeAll(async () => {
     server = await (servers[serverName] as () => Promise<Server>)();
@@ -270,6 +274,47 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
       /no shard left a result \(2 reached the start barrier, [12] gave up there\)/,
     );
   });
+
+  // Cheap on either server, but one is enough: the check reads any server's Date header.
+  it.runIf(serverName === "testbed")(
+    "refuses a shard whose clock is 3 s ahead at the barrier (exit 3, reason clock), aborts the other, and keeps the run in the library naming it",
+    async () => {
+      const folder = newFolder();
+      const startAt = new Date().toISOString();
+      const workload = ["--clients", "2", "--samples", "20", "--size", "1KiB"];
+      const [onTime, ahead] = await Promise.all([
+        shard(0, 2, folder, startAt, workload).result,
+        shard(1, 2, folder, startAt, workload, { TAILLAB_TEST_CLOCK_SKEW_MS: "3000" }).result,
+      ]);
+      expect(ahead.code, ahead.stderr).toBe(3);
+      expect(ahead.stderr).toMatch(
+        // Told apart at the first Date header: the offset is known to ± 0.5 s.
+        /shard 1: this machine's clock is about [23]\.\d s ahead of the storage server's \(± 0\.\d\d s, from its Date header\), more than the 1 s a distributed run allows/,
+      );
+      expect(onTime.code, onTime.stderr).toBe(3);
+      expect(onTime.stderr).toMatch(
+        /shard 0: the run was aborted by shard 1 \(shard 1: its clock more than 1 s off the storage server's\); not starting/,
+      );
+      // Nothing was measured: no shard's keys were written.
+      expect(await server.bucket.listKeys(`taillab/${folder.runId}-0/`)).toEqual([]);
+
+      const merged = await merge(folder);
+      expect(merged.code, merged.stderr).toBe(3);
+      const distributed = summaryOf(merged).distributed;
+      expect(distributed).toMatchObject({ t0: null, startSpreadMs: null, merged: [1] });
+      expect(distributed?.shards[1]).toMatchObject({ status: "failed", startOffsetMs: null });
+      const clock = distributed?.shards[1]?.clock;
+      expect(Math.abs(clock!.offsetMs + 3000)).toBeLessThanOrEqual(clock!.boundMs);
+      expect(distributed?.shards[1]?.problem).toMatch(/clock is about [23]\.\d s ahead/);
+      expect(distributed?.shards[0]).toMatchObject({ status: "missing" });
+      expect(distributed?.shards[0]?.problem).toMatch(/shard 1 gave up there/);
+      const shown = await runCli(["runs", "show", folder.runId]);
+      expect(shown.stdout).toMatch(/Distributed: 2 shards, 1 merged; never started/);
+      expect(shown.stdout).toMatch(
+        /shard 1: failed, .*clock is about [23]\.\d s ahead of the storage server's/,
+      );
+    },
+  );
 
   it("refuses a second shard of one index (412), and merges the others' figures when a shard is killed mid-run, naming it", async () => {
     const folder = newFolder();

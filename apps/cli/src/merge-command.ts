@@ -11,7 +11,9 @@ import { printOut } from "./terminal-output.ts";
 
 /** Exit codes of a command that ends with a merged distributed run. */
 export const MERGED_EXIT_CODES_HELP = `${EXIT_CODES_HELP}
-Here 1 also means that a shard is missing, failed or was stopped (the merge names it).`;
+Here 1 also means that a shard is missing, failed or was stopped (the merge names it), and 3
+that no shard started: one's clock was more than 1 s off the storage server's, so the barrier
+refused it and the others aborted (the merged run, kept in the library, names it).`;
 
 const MERGE_FLAG_NAMES = [
   "endpoint",
@@ -94,8 +96,12 @@ export function printMergedRun(summary: RunSummary, asJson: boolean): void {
   if (!asJson && summary.distributed) printOut(formatDistributedSummary(summary.distributed));
 }
 
-/** 1 when a shard did not run to its end, or a request failed: the run is not what was asked. */
+/**
+ * 3 when no shard started (one's clock was refused at the barrier: the merged run names it); 1
+ * when a shard did not run to its end, or a request failed: the run is not what was asked.
+ */
 export function mergedExitCode(summary: RunSummary): number {
+  if (summary.distributed?.t0 === null) return EXIT.shardGaveUp;
   const shardsMissing = summary.distributed?.shards.some((shard) => shard.status !== "complete");
   const requestErrors = summary.points.some((point) =>
     point.phases.some((phase) => phase.errors > 0),

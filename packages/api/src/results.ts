@@ -437,6 +437,19 @@ export const DistributedSummarySchema = z.object({
    * bounds a clock to about ± 0.5 s.
    */
   clockSkewBoundMs: z.number().min(0).nullable(),
+  /**
+   * Two shards whose clocks were surely more than core's CLOCK_LIMIT_MS apart (the furthest
+   * behind the server's, then the furthest ahead), and by how much (± boundMs): each placed its
+   * measured window by its own clock, so when they started and were busy together is not known;
+   * startSpreadMs and every merged phase's steady window are null then. Absent when not.
+   */
+  clocksApart: z
+    .object({
+      shards: z.tuple([z.number().int().min(0), z.number().int().min(0)]),
+      apartMs: z.number().min(0),
+      boundMs: z.number().min(0),
+    })
+    .optional(),
   /** Shards whose figures are merged. */
   merged: z.array(z.number().int().min(0)),
   shards: z.array(ShardBreakdownSchema),

@@ -45,6 +45,8 @@ export interface MarkerStoreOptions {
   /** Prepended to every name: the run's folder in the bucket, e.g. "taillab/runs/abc/". */
   prefix: string;
   signal?: AbortSignal;
+  /** Epoch ms now, for the clock samples; default Date.now (a test moves a shard's clock). */
+  now?: () => number;
 }
 
 export function createMarkerStore({
@@ -52,6 +54,7 @@ export function createMarkerStore({
   bucket,
   prefix,
   signal,
+  now = Date.now,
 }: MarkerStoreOptions): MarkerStore {
   const where = (name: string) => `s3://${bucket}/${prefix}${name}`;
   const failure = (doing: string, error: unknown) => {
@@ -67,7 +70,7 @@ export function createMarkerStore({
         IfNoneMatch: "*",
         ContentType: "application/json",
       });
-      const dated = datedSend(client, command, signal);
+      const dated = datedSend(client, command, signal, now);
       try {
         await dated.sent;
         return { created: true, date: dated.sample() };
@@ -80,7 +83,7 @@ export function createMarkerStore({
     },
 
     async serverDate() {
-      const dated = datedSend(client, new HeadBucketCommand({ Bucket: bucket }), signal);
+      const dated = datedSend(client, new HeadBucketCommand({ Bucket: bucket }), signal, now);
       try {
         await dated.sent;
       } catch (error) {
@@ -168,6 +171,7 @@ function datedSend(
   client: S3Client,
   command: PutObjectCommand | HeadBucketCommand,
   signal: AbortSignal | undefined,
+  now: () => number,
 ): { sent: Promise<unknown>; sample: () => ServerDateSample | null } {
   let dateHeader: string | undefined;
   let receivedAtMs = 0;
@@ -176,7 +180,7 @@ function datedSend(
     (next) => async (args) => {
       const seen = (response: unknown) => {
         dateHeader = (response as { headers?: Record<string, string> } | undefined)?.headers?.date;
-        receivedAtMs = Date.now();
+        receivedAtMs = now();
       };
       try {
         const result = await next(args);
@@ -190,7 +194,7 @@ function datedSend(
     },
     { step: "deserialize", name: "taillabServerDate" },
   );
-  const sentAtMs = Date.now();
+  const sentAtMs = now();
   // Both commands are sent through one client; the union confuses send's overloads.
   const sent = client.send(command as PutObjectCommand, { abortSignal: signal });
   return {

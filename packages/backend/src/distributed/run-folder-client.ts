@@ -20,7 +20,7 @@ export async function openRunFolder(
   spec: Pick<RunSpec, "endpoints">,
   secrets: SecretSources,
   folder: RunFolderUri,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; now?: () => number } = {},
 ): Promise<RunFolderClient> {
   const [endpoint] = spec.endpoints ?? [];
   if (!endpoint) {
@@ -45,7 +45,7 @@ export async function openRunFolder(
       client,
       bucket: folder.bucket,
       prefix: folder.prefix,
-      ...(signal ? { signal } : {}),
+      ...options,
     }),
     async close() {
       client.destroy();
