@@ -153,6 +153,13 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     expect(merged.code, merged.stderr).toBe(0);
     const summary = summaryOf(merged);
     expect(summary).toMatchObject({ runId: folder.runId, status: "complete" });
+    // Its folder (markers, progress, results, records) is in the library now: removed.
+    expect(merged.stderr).toMatch(
+      new RegExp(
+        `run folder ${folder.uri} removed \\(\\d+ objects\\): the run is in the results library`,
+      ),
+    );
+    expect(await server.bucket.listKeys(`taillab/${folder.runId}/`)).toEqual([]);
     expect(summary.points[0]?.params).toEqual({ clients: 6, samples: 800, objectSizeBytes: 4096 });
     const distributed = summary.distributed;
     expect(distributed?.merged).toEqual([0, 1, 2, 3]);
@@ -307,7 +314,9 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
       expect(Math.abs(clock!.offsetMs + 3000)).toBeLessThanOrEqual(clock!.boundMs);
       expect(distributed?.shards[1]?.problem).toMatch(/clock is about [23]\.\d s ahead/);
       expect(distributed?.shards[0]).toMatchObject({ status: "missing" });
-      expect(distributed?.shards[0]?.problem).toMatch(/shard 1 gave up there/);
+      expect(distributed?.shards[0]?.problem).toMatch(
+        /^did not start: shard 1 gave up at the start barrier/,
+      );
       const shown = await runCli(["runs", "show", folder.runId]);
       expect(shown.stdout).toMatch(/Distributed: 2 shards, 1 merged; never started/);
       expect(shown.stdout).toMatch(
@@ -337,13 +346,30 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     expect(ones.find((result) => result.code === 3)?.stderr).toMatch(
       /another shard already claimed index 1/,
     );
-    const merged = await merge(folder);
+    const merged = await merge(folder, "--keep-run-folder");
     expect(merged.code).toBe(1);
     const summary = summaryOf(merged);
     expect(summary.status).toBe("stopped");
     expect(summary.distributed?.merged).toEqual([0, 1]);
     expect(summary.distributed?.shards[2]).toMatchObject({ status: "missing" });
     expect(summary.distributed?.shards[2]?.problem).toMatch(/started but left no result/);
+    expect(merged.stderr).toContain(`run folder ${folder.uri} kept (--keep-run-folder)`);
+    expect(await server.bucket.listKeys(`taillab/${folder.runId}/done/`)).not.toEqual([]);
+    // What the killed shard wrote and never cleaned up, counted at the merge and named with the
+    // command that removes it, until that command ran.
+    const killedKeys = await server.bucket.listKeys(`taillab/${folder.runId}-2/`);
+    expect(killedKeys.length).toBeGreaterThan(0);
+    expect(summary.distributed?.shards[2]?.objectsLeft).toBe(killedKeys.length);
+    const objects = killedKeys.length === 1 ? "1 object" : `${killedKeys.length} objects`;
+    const leftLine = `left on the server: ${objects} of shard 2 (killed mid-run, before its cleanup) under taillab/${folder.runId}-2/ in bucket loadgen; taillab cleanup ${folder.runId} removes them`;
+    expect(merged.stderr).toContain(leftLine);
+    expect((await runCli(["runs", "show", folder.runId])).stdout).toContain(leftLine);
+    const cleaned = await runCli(["cleanup", folder.runId], server.env);
+    expect(cleaned.code, cleaned.stderr).toBe(0);
+    expect(await server.bucket.listKeys(`taillab/${folder.runId}-2/`)).toEqual([]);
+    expect((await runCli(["runs", "show", folder.runId])).stdout).not.toContain(
+      "left on the server",
+    );
     // Nothing else lost: shards 0 and 1 sent every request of the schedule's 1 200 they own.
     const [put] = summary.points[0]?.phases ?? [];
     expect(put?.requests).toBe(800);

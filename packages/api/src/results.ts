@@ -418,6 +418,12 @@ export const ShardBreakdownSchema = z.object({
   /** Its actual start against the common T0, ms (its own clock). */
   startOffsetMs: z.number().nullable(),
   clock: ClockCheckSchema.nullable(),
+  /**
+   * A shard that started and left no result (killed mid-run): the objects found under its own
+   * key prefix (`<prefix>/<run>-<index>/`) at the merge, which its cleanup never removed
+   * (`taillab cleanup RUN` does). Absent for the others and when none were found.
+   */
+  objectsLeft: z.number().int().min(1).optional(),
   /** Its share of each point and the figures it measured. */
   points: z.array(z.object({ params: RunPointParamsSchema, phases: z.array(PhaseSummarySchema) })),
 });

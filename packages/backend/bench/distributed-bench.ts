@@ -1,15 +1,17 @@
 /**
  * `pnpm bench distributed`: figures of distributed runs, for the closing note of issue 13.
  * - Start spread: N = 4, 8 and 16 local shard processes (`taillab run --shard`) against the
- *   embedded testbed, the latest minus the earliest actual start, from the merged run.
+ *   embedded testbed (BENCH_LOCAL_SHARDS=4,8,16), the latest minus the earliest actual start,
+ *   from the merged run, and the time of that merge.
  * - Merge time: `taillab merge`'s path (mergeRunFolder) for 100 shards of 1 M requests each:
  *   their results read from the bucket (the embedded testbed, serving from this process), checked,
  *   merged and written into a results library. The results are folded from generated requests
  *   once (two shards' worth, alternated) and uploaded under every index.
  * - Barrier overhead and start spread on the local control plane: `taillab k8s run` with 4, 16
  *   and 64 shards (BENCH_KUBERNETES_SHARDS=4,16,64), each pod a shard process run by the test
- *   node agent; seconds from the Job's submission to T0, and the start spread.
- * BENCH_SKIP_KUBERNETES=1 leaves the control plane out; BENCH_ONLY_KUBERNETES=1 runs it alone.
+ *   node agent; seconds from the Job's submission to T0, the start spread and the merge's time.
+ * BENCH_SKIP_KUBERNETES=1 leaves the control plane out; BENCH_ONLY_KUBERNETES=1 runs it alone;
+ * BENCH_SKIP_BIG_MERGE=1 leaves out the merge of 100 shards of 1 M requests.
  */
 import { RunSpecSchema, type ShardPhase } from "@taillab/api";
 import {
@@ -65,7 +67,8 @@ try {
 
 async function localShards(): Promise<void> {
   console.log("start spread of local shard processes (latest - earliest actual start):");
-  for (const shards of [4, 8, 16]) {
+  const counts = (process.env.BENCH_LOCAL_SHARDS ?? "4,8,16").split(",").map(Number);
+  for (const shards of counts) {
     const runId = `bench-spread-${shards}-${Date.now()}`;
     const folder = { bucket: "loadgen", prefix: `taillab/${runId}/`, runId };
     const startAt = new Date().toISOString();
@@ -91,10 +94,13 @@ async function localShards(): Promise<void> {
     );
     const client = await openRunFolder(spec(shards), secrets, folder);
     const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
-    const { summary } = await mergeRunFolder({ markers: client.markers, runId, store });
+    const { summary, mergeMs } = await mergeRunFolder({ markers: client.markers, runId, store });
     await client.close();
-    console.log(`  N = ${String(shards).padStart(2)}: ${summary.distributed?.startSpreadMs} ms`);
+    console.log(
+      `  N = ${String(shards).padStart(2)}: ${summary.distributed?.startSpreadMs} ms; merged in ${(mergeMs / 1000).toFixed(2)} s`,
+    );
   }
+  if (process.env.BENCH_SKIP_BIG_MERGE === "1") return;
 
   console.log("merge of 100 shards of 1 M requests each (taillab merge's path):");
   await mergeFromBucket(100, 1_000_000);
@@ -173,7 +179,7 @@ async function overheadOf(shards: number, kubeconfig: string): Promise<void> {
   );
   let submittedMs = 0;
   const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
-  const { summary } = await runOnKubernetes(plan, {
+  const { summary, mergeMs } = await runOnKubernetes(plan, {
     cluster: { kubeconfig },
     secrets,
     store,
@@ -186,6 +192,6 @@ async function overheadOf(shards: number, kubeconfig: string): Promise<void> {
   const t0 = summary.distributed?.t0;
   const overheadS = t0 ? (Date.parse(t0) - submittedMs) / 1000 : null;
   console.log(
-    `  ${String(shards).padStart(2)} shards: ${overheadS?.toFixed(2)} s (pods scheduled and started, every shard ready, then the barrier's grace and the next whole second); start spread ${summary.distributed?.startSpreadMs} ms`,
+    `  ${String(shards).padStart(2)} shards: ${overheadS?.toFixed(2)} s (pods scheduled and started, every shard ready, then the barrier's grace and the next whole second); start spread ${summary.distributed?.startSpreadMs} ms; merge ${(mergeMs / 1000).toFixed(2)} s`,
   );
 }

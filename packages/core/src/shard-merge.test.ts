@@ -285,7 +285,7 @@ describe("merging the shards of a distributed run", () => {
       {
         status: "missing",
         problem:
-          "was ready at the barrier and did not start: shard 1 gave up there, which aborts the run for every shard",
+          "did not start: shard 1 gave up at the start barrier, which aborts the run for every shard",
       },
       { status: "failed", problem: refused.error },
       expect.objectContaining({ status: "missing" }),
@@ -330,6 +330,10 @@ describe("merging the shards of a distributed run", () => {
 
   it.each([
     [{ aborted: new Set([1]) }, /gave up at the start barrier/],
+    [
+      { aborted: new Set([0]), readyAtMs: new Map([[1, 5]]) },
+      /^did not start: shard 0 gave up at the start barrier, which aborts the run for every shard$/,
+    ],
     [{ readyAtMs: new Map([[1, 5]]) }, /was ready at the barrier but left no progress/],
     [{}, /never reached the start barrier/],
   ])("says why a shard left no result", (extra, reason) => {

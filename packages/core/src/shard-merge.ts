@@ -312,11 +312,12 @@ export function missingShardProblem(index: number, state: ShardFolderState): str
   if (progressAt !== undefined) {
     return `started but left no result: killed or cut off mid-run (last progress ${new Date(progressAt).toISOString()}); its figures are not in the merge`;
   }
+  const gaveUp = [...state.aborted].sort((a, b) => a - b);
+  if (gaveUp.length > 0) {
+    return `did not start: shard ${gaveUp.join(", ")} gave up at the start barrier, which aborts the run for every shard`;
+  }
   if (state.readyAtMs.has(index)) {
-    const gaveUp = [...state.aborted].sort((a, b) => a - b);
-    return gaveUp.length > 0
-      ? `was ready at the barrier and did not start: shard ${gaveUp.join(", ")} gave up there, which aborts the run for every shard`
-      : "was ready at the barrier but left no progress or result (stopped before its first second)";
+    return "was ready at the barrier but left no progress or result (stopped before its first second)";
   }
   return "never reached the start barrier (no ready marker): not scheduled, not started, or failed before";
 }

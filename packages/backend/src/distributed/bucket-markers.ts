@@ -5,6 +5,7 @@
  * for a clock check.
  */
 import {
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   ListObjectsV2Command,
@@ -33,6 +34,8 @@ export interface MarkerStore {
   download(name: string, path: string, limitBytes: number): Promise<boolean>;
   /** Names (keys less the store's prefix) under `under`, every page. */
   list(under: string): Promise<string[]>;
+  /** Deletes these names, a thousand to a request; fails naming a key the server kept. */
+  remove(names: readonly string[]): Promise<void>;
   /** One look at the server's clock (a HEAD of the bucket): null without a Date header. */
   serverDate(): Promise<ServerDateSample | null>;
   /** s3://bucket/prefix/name, for messages. */
@@ -135,6 +138,30 @@ export function createMarkerStore({
       }
     },
 
+    async remove(names) {
+      for (let at = 0; at < names.length; at += DELETE_BATCH) {
+        const batch = names.slice(at, at + DELETE_BATCH);
+        let answer;
+        try {
+          answer = await client.send(
+            new DeleteObjectsCommand({
+              Bucket: bucket,
+              Delete: { Objects: batch.map((name) => ({ Key: `${prefix}${name}` })), Quiet: true },
+            }),
+            { abortSignal: signal },
+          );
+        } catch (error) {
+          throw failure(`deleting ${batch.length} objects under ${where("")}`, error);
+        }
+        const [kept] = answer.Errors ?? [];
+        if (kept) {
+          throw new Error(
+            `deleting s3://${bucket}/${kept.Key ?? "?"}: ${kept.Code ?? "?"}: ${kept.Message ?? ""} (${answer.Errors?.length} of ${batch.length} kept)`,
+          );
+        }
+      }
+    },
+
     async list(under) {
       const names: string[] = [];
       let token: string | undefined;
@@ -162,6 +189,9 @@ export function createMarkerStore({
     where,
   };
 }
+
+/** Keys per DeleteObjects request: S3's maximum. */
+const DELETE_BATCH = 1000;
 
 /**
  * Sends the command and keeps its response's Date header with when the request left and its

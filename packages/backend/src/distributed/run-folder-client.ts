@@ -9,6 +9,8 @@ import { createMarkerStore, type MarkerStore } from "./bucket-markers.ts";
 export interface RunFolderClient {
   folder: RunFolderUri;
   markers: MarkerStore;
+  /** The same bucket from its root: where each shard wrote its objects, beside the folder. */
+  bucket: MarkerStore;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function openRunFolder(
       prefix: folder.prefix,
       ...options,
     }),
+    bucket: createMarkerStore({ client, bucket: folder.bucket, prefix: "", ...options }),
     async close() {
       client.destroy();
       await handler.close();
