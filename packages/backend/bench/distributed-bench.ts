@@ -46,6 +46,8 @@ const secrets = {
   },
 };
 const run = promisify(execFile);
+/** Shard processes started at once (localShards). */
+const SPAWN_WAVE = 8;
 
 const testbed = await startTestbed({ credentials, buckets: ["loadgen"] });
 const spec = (clients: number) =>
@@ -72,27 +74,37 @@ async function localShards(): Promise<void> {
     const runId = `bench-spread-${shards}-${Date.now()}`;
     const folder = { bucket: "loadgen", prefix: `taillab/${runId}/`, runId };
     const startAt = new Date().toISOString();
-    await Promise.all(
-      Array.from({ length: shards }, (_, index) =>
-        run(
-          process.execPath,
-          [
-            CLI,
-            "run",
-            "--spec-json",
-            JSON.stringify(spec(shards)),
-            "--shard",
-            `${index}/${shards}`,
-            "--start-at",
-            startAt,
-            "--results",
-            `s3://loadgen/${folder.prefix}`,
-          ],
-          { env: { ...process.env, ...secrets.env } },
-        ),
-      ),
-    );
     const client = await openRunFolder(spec(shards), secrets, folder);
+    const shard = (index: number) =>
+      run(
+        process.execPath,
+        [
+          CLI,
+          "run",
+          "--spec-json",
+          JSON.stringify(spec(shards)),
+          "--shard",
+          `${index}/${shards}`,
+          "--start-at",
+          startAt,
+          "--results",
+          `s3://loadgen/${folder.prefix}`,
+          "--barrier-timeout",
+          "30m",
+        ],
+        { env: { ...process.env, ...secrets.env } },
+      );
+    // Dozens of processes loading at once on two cores starve the testbed past a shard's 5 s
+    // first connect: a wave starts once the one before is waiting at the barrier.
+    const running: Promise<unknown>[] = [];
+    for (let first = 0; first < shards; first += SPAWN_WAVE) {
+      const wave = Math.min(SPAWN_WAVE, shards - first);
+      for (let index = first; index < first + wave; index += 1) running.push(shard(index));
+      while ((await client.markers.list("ready-at/")).length < first + wave) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    await Promise.all(running);
     const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
     const { summary, mergeMs } = await mergeRunFolder({ markers: client.markers, runId, store });
     await client.close();
