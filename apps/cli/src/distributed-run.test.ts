@@ -66,7 +66,10 @@ type ShardArgs = [
 /** A shard process against `server`; `startAt` is shared by the run's shards. */
 function spawnShard(
   server: Pick<Server, "url" | "env">,
-  ...[index, shards, folder, startAt, workload]: ShardArgs
+  ...[index, shards, folder, startAt, workload, env = {}]: [
+    ...ShardArgs,
+    env?: Record<string, string>,
+  ]
 ) {
   const child = spawn(
     process.execPath,
@@ -84,7 +87,7 @@ function spawnShard(
       folder.uri,
       "--json",
     ],
-    { env: { ...process.env, ...server.env } },
+    { env: { ...process.env, ...server.env, ...env } },
   );
   return { child, result: outputOf(child) };
 }
@@ -96,7 +99,8 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
   let startupMs = 0;
 
   /** A shard process of this server; `startAt` is shared by the run's shards. */
-  const shard = (...args: ShardArgs) => spawnShard(server, ...args);
+  const shard = (...args: [...ShardArgs, env?: Record<string, string>]) =>
+    spawnShard(server, ...args);
 
   beforeAll(async () => {
     server = await (servers[serverName] as () => Promise<Server>)();
@@ -149,6 +153,13 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     expect(merged.code, merged.stderr).toBe(0);
     const summary = summaryOf(merged);
     expect(summary).toMatchObject({ runId: folder.runId, status: "complete" });
+    // Its folder (markers, progress, results, records) is in the library now: removed.
+    expect(merged.stderr).toMatch(
+      new RegExp(
+        `run folder ${folder.uri} removed \\(\\d+ objects\\): the run is in the results library`,
+      ),
+    );
+    expect(await server.bucket.listKeys(`taillab/${folder.runId}/`)).toEqual([]);
     expect(summary.points[0]?.params).toEqual({ clients: 6, samples: 800, objectSizeBytes: 4096 });
     const distributed = summary.distributed;
     expect(distributed?.merged).toEqual([0, 1, 2, 3]);
@@ -271,6 +282,49 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     );
   });
 
+  // Cheap on either server, but one is enough: the check reads any server's Date header.
+  it.runIf(serverName === "testbed")(
+    "refuses a shard whose clock is 3 s ahead at the barrier (exit 3, reason clock), aborts the other, and keeps the run in the library naming it",
+    async () => {
+      const folder = newFolder();
+      const startAt = new Date().toISOString();
+      const workload = ["--clients", "2", "--samples", "20", "--size", "1KiB"];
+      const [onTime, ahead] = await Promise.all([
+        shard(0, 2, folder, startAt, workload).result,
+        shard(1, 2, folder, startAt, workload, { TAILLAB_TEST_CLOCK_SKEW_MS: "3000" }).result,
+      ]);
+      expect(ahead.code, ahead.stderr).toBe(3);
+      expect(ahead.stderr).toMatch(
+        // Told apart at the first Date header: the offset is known to ± 0.5 s.
+        /shard 1: this machine's clock is about [23]\.\d s ahead of the storage server's \(± 0\.\d\d s, from its Date header\), more than the 1 s a distributed run allows/,
+      );
+      expect(onTime.code, onTime.stderr).toBe(3);
+      expect(onTime.stderr).toMatch(
+        /shard 0: the run was aborted by shard 1 \(shard 1: its clock more than 1 s off the storage server's\); not starting/,
+      );
+      // Nothing was measured: no shard's keys were written.
+      expect(await server.bucket.listKeys(`taillab/${folder.runId}-0/`)).toEqual([]);
+
+      const merged = await merge(folder);
+      expect(merged.code, merged.stderr).toBe(3);
+      const distributed = summaryOf(merged).distributed;
+      expect(distributed).toMatchObject({ t0: null, startSpreadMs: null, merged: [1] });
+      expect(distributed?.shards[1]).toMatchObject({ status: "failed", startOffsetMs: null });
+      const clock = distributed?.shards[1]?.clock;
+      expect(Math.abs(clock!.offsetMs + 3000)).toBeLessThanOrEqual(clock!.boundMs);
+      expect(distributed?.shards[1]?.problem).toMatch(/clock is about [23]\.\d s ahead/);
+      expect(distributed?.shards[0]).toMatchObject({ status: "missing" });
+      expect(distributed?.shards[0]?.problem).toMatch(
+        /^did not start: shard 1 gave up at the start barrier/,
+      );
+      const shown = await runCli(["runs", "show", folder.runId]);
+      expect(shown.stdout).toMatch(/Distributed: 2 shards, 1 merged; never started/);
+      expect(shown.stdout).toMatch(
+        /shard 1: failed, .*clock is about [23]\.\d s ahead of the storage server's/,
+      );
+    },
+  );
+
   it("refuses a second shard of one index (412), and merges the others' figures when a shard is killed mid-run, naming it", async () => {
     const folder = newFolder();
     const startAt = new Date().toISOString();
@@ -292,13 +346,30 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     expect(ones.find((result) => result.code === 3)?.stderr).toMatch(
       /another shard already claimed index 1/,
     );
-    const merged = await merge(folder);
+    const merged = await merge(folder, "--keep-run-folder");
     expect(merged.code).toBe(1);
     const summary = summaryOf(merged);
     expect(summary.status).toBe("stopped");
     expect(summary.distributed?.merged).toEqual([0, 1]);
     expect(summary.distributed?.shards[2]).toMatchObject({ status: "missing" });
     expect(summary.distributed?.shards[2]?.problem).toMatch(/started but left no result/);
+    expect(merged.stderr).toContain(`run folder ${folder.uri} kept (--keep-run-folder)`);
+    expect(await server.bucket.listKeys(`taillab/${folder.runId}/done/`)).not.toEqual([]);
+    // What the killed shard wrote and never cleaned up, counted at the merge and named with the
+    // command that removes it, until that command ran.
+    const killedKeys = await server.bucket.listKeys(`taillab/${folder.runId}-2/`);
+    expect(killedKeys.length).toBeGreaterThan(0);
+    expect(summary.distributed?.shards[2]?.objectsLeft).toBe(killedKeys.length);
+    const objects = killedKeys.length === 1 ? "1 object" : `${killedKeys.length} objects`;
+    const leftLine = `left on the server: ${objects} of shard 2 (killed mid-run, before its cleanup) under taillab/${folder.runId}-2/ in bucket loadgen; taillab cleanup ${folder.runId} removes them`;
+    expect(merged.stderr).toContain(leftLine);
+    expect((await runCli(["runs", "show", folder.runId])).stdout).toContain(leftLine);
+    const cleaned = await runCli(["cleanup", folder.runId], server.env);
+    expect(cleaned.code, cleaned.stderr).toBe(0);
+    expect(await server.bucket.listKeys(`taillab/${folder.runId}-2/`)).toEqual([]);
+    expect((await runCli(["runs", "show", folder.runId])).stdout).not.toContain(
+      "left on the server",
+    );
     // Nothing else lost: shards 0 and 1 sent every request of the schedule's 1 200 they own.
     const [put] = summary.points[0]?.phases ?? [];
     expect(put?.requests).toBe(800);

@@ -18,8 +18,8 @@ export const EXIT = {
 export const EXIT_CODES_HELP = `Exit codes: 0 ok; 1 the run had request errors; 2 bad input (nothing was run
 or created; the message names the field); 3 the results library could not be written or read
 (a full disk, a damaged run folder: what was kept is shown first), or a shard of a distributed
-run did not start (barrier deadline, duplicate index, run aborted; for k8s run: no shard
-started, the reason is on its last line); 4 the cleanup left objects,
+run did not start (barrier deadline, duplicate index, its clock more than 1 s off the storage
+server's, run aborted; for k8s run: no shard started, the reason is on its last line); 4 the cleanup left objects,
 open uploads or buckets on the server (the last line says what and why; taillab cleanup RUN
 removes them); 5 the Kubernetes cluster refused a call or could not be reached (one line: the
 server, the call, its reason); 99 a threshold failed (--threshold or the spec's "thresholds":

@@ -119,6 +119,12 @@ describe("taillab k8s run on the local control plane", () => {
     const stored = await store.get(summary.runId);
     expect(stored.meta.tags).toEqual(["distributed", "kubernetes"]);
     expect(await leftovers()).toEqual([]);
+    // Nor in the bucket: the run's folder is in the library now.
+    const folder = `taillab/${summary.runId}/`;
+    expect(result.stderr).toMatch(
+      new RegExp(`run folder s3://loadgen/${folder} removed \\(\\d+ objects\\)`),
+    );
+    expect(await bucket.listKeys(folder)).toEqual([]);
   });
 
   it("names the shard whose pod was deleted mid-run: its index failed, the others merged", async () => {
@@ -168,9 +174,16 @@ describe("taillab k8s run on the local control plane", () => {
       /shard 1 ended without its result \(its pod failed\); phase \d+ starts without it/,
     );
     // The killed shard's objects stay beside the run's folder until `taillab cleanup RUN`,
-    // which removes every shard's.
+    // which removes every shard's; the run says so.
     const runId = summary.runId;
-    expect(await bucket.listKeys(`taillab/${runId}-1/`)).not.toEqual([]);
+    const killedKeys = await bucket.listKeys(`taillab/${runId}-1/`);
+    expect(killedKeys).not.toEqual([]);
+    expect(summary.distributed?.shards[1]?.objectsLeft).toBe(killedKeys.length);
+    expect(stderr).toMatch(
+      new RegExp(
+        `left on the server: \\d+ objects? of shard 1 \\(killed mid-run, before its cleanup\\) under taillab/${runId}-1/ in bucket loadgen; taillab cleanup ${runId} removes them`,
+      ),
+    );
     const cleanup = await runCli(["cleanup", runId], env);
     expect(cleanup.code, cleanup.stderr).toBe(0);
     for (const space of [`${runId}-0`, `${runId}-1`, `${runId}-2`]) {
@@ -224,7 +237,7 @@ describe("taillab k8s run on the local control plane", () => {
   );
 
   it("stops on Ctrl-C: the stop marker written, the Job deleted, what was measured merged", async () => {
-    const run = startK8sRun(longSpecFile, "--shards", "2");
+    const run = startK8sRun(longSpecFile, "--shards", "2", "--keep-run-folder");
     await whenMeasuring(run, 0);
     run.child.kill("SIGINT");
     const { code, stdout, stderr } = await run.result;
@@ -238,6 +251,7 @@ describe("taillab k8s run on the local control plane", () => {
     ]);
     expect(summary.points[0]?.phases[0]?.requests).toBeGreaterThan(0);
     const folder = /results in s3:\/\/loadgen\/(\S+)/.exec(stderr)?.[1];
+    expect(stderr).toContain(`run folder s3://loadgen/${folder} kept (--keep-run-folder)`);
     expect(await bucket.listKeys(`${folder}abort/stop`)).toHaveLength(1);
     expect(await leftovers()).toEqual([]);
   });

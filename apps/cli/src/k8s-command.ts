@@ -13,7 +13,13 @@ import { DEFAULT_TTL_AFTER_FINISHED, formatRunFolderUri } from "@taillab/core";
 import { formatFlagHelp, parseArguments, UsageError, type FlagDefinition } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
-import { MERGED_EXIT_CODES_HELP, mergedExitCode, printMergedRun } from "./merge-command.ts";
+import {
+  KEEP_RUN_FOLDER_FLAG,
+  MERGED_EXIT_CODES_HELP,
+  mergedExitCode,
+  printMergedRun,
+  runFolderText,
+} from "./merge-command.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
 import { openLibrary } from "./results-library.ts";
 import { readSpecFlag } from "./run-command.ts";
@@ -117,6 +123,7 @@ const K8S_FLAGS = [
       "the shards' earliest start (ISO 8601; default now): a manifest applied later needs one, as shards not ready by it plus the barrier timeout are missing",
   },
   ...pick(RUN_FLAGS, ["access-key", "secret-key", "secret-file", "results", "name", "json"]),
+  KEEP_RUN_FOLDER_FLAG,
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
 ] as const satisfies readonly FlagDefinition[];
 
@@ -267,11 +274,12 @@ async function runOnCluster(
     const outcome = await stoppableByInterrupt(
       async (signal) => {
         try {
-          const { summary } = await runOnKubernetes(plan, {
+          const { summary, runFolder } = await runOnKubernetes(plan, {
             cluster,
             secrets,
             store,
             ...runNameFlag(flags),
+            ...(flags["keep-run-folder"] ? { keepRunFolder: true } : {}),
             hooks: {
               signal,
               onNotice: say,
@@ -279,7 +287,7 @@ async function runOnCluster(
               onProgress: (update) => progress.update(update),
             },
           });
-          return { summary, stopped: signal.aborted };
+          return { summary, runFolder, stopped: signal.aborted };
         } catch (error) {
           // Not bad input: the run was stopped before any shard started, or none could start.
           if (!(error instanceof NoShardResultError)) throw error;
@@ -294,6 +302,10 @@ async function runOnCluster(
       return outcome.stopped ? EXIT.interrupted : EXIT.shardGaveUp;
     }
     printMergedRun(outcome.summary, flags.json === true);
+    // A folder left is a notice of the run, said already.
+    if (outcome.runFolder.kind !== "left") {
+      printError(runFolderText(formatRunFolderUri(plan.folder), outcome.runFolder));
+    }
     return outcome.stopped ? EXIT.interrupted : mergedExitCode(outcome.summary);
   } finally {
     progress.clear();

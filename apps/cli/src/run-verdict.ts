@@ -1,5 +1,5 @@
 import { cleanupLeftNothing, type RunCleanup, type RunSummary } from "@taillab/api";
-import { ErrorCodeCounts, type ThresholdOutcome } from "@taillab/core";
+import { ErrorCodeCounts, type ShardLeftovers, type ThresholdOutcome } from "@taillab/core";
 import { EXIT } from "./exit-codes.ts";
 
 /** Where a run's objects are: its bucket and `<prefix>/<runId>/`. */
@@ -118,6 +118,18 @@ export function describeLeftovers(cleanup: RunCleanup, place: RunPlace): string 
   const codes = formatCodeCounts(cleanup.errorsByCode);
   // A cleanup that did not get to its end (kept as pending) has no codes: say that instead.
   return `${parts.join(", ")} (${codes || "its cleanup did not finish"})`;
+}
+
+/** "left on the server: 504 objects of shard 2 (killed mid-run) under taillab/RUN-2/ …" */
+export function killedShardLines(
+  runId: string,
+  bucket: string,
+  leftovers: readonly ShardLeftovers[],
+): string[] {
+  return leftovers.map(
+    ({ index, objects, keyPrefix }) =>
+      `left on the server: ${plural(objects, "object")} of shard ${index} (killed mid-run, before its cleanup) under ${keyPrefix} in bucket ${bucket}; taillab cleanup ${runId} removes them`,
+  );
 }
 
 /** The most frequent codes first: `ECONNREFUSED 790, ClientTimeout 22, …`. */

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { RunIndexEntry } from "@taillab/api";
 import { InputError, type ResultsStore, type StoredRun } from "@taillab/backend";
-import { leftoverStateOf } from "@taillab/core";
+import { killedShardLeftovers, leftoverStateOf } from "@taillab/core";
 import {
   formatDistributedSummary,
   formatNotRunS3bench,
@@ -14,7 +14,7 @@ import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
-import { describeLeftovers } from "./run-verdict.ts";
+import { describeLeftovers, killedShardLines } from "./run-verdict.ts";
 
 const RUNS_FLAGS = [
   RESULTS_FLAG,
@@ -239,7 +239,12 @@ async function showRun(store: ResultsStore, [id]: string[], output: Output): Pro
 }
 
 /** What the run may have left on its server, and how to remove it. */
-function leftoverLines({ meta, status }: StoredRun): string[] {
+function leftoverLines({ meta, status, summary }: StoredRun): string[] {
+  const killed = killedShardLines(meta.id, meta.spec.bucket, killedShardLeftovers(meta, summary));
+  return [...runLeftoverLines({ meta, status }), ...killed];
+}
+
+function runLeftoverLines({ meta, status }: Pick<StoredRun, "meta" | "status">): string[] {
   const state = leftoverStateOf(meta, status);
   const remove = `taillab cleanup ${meta.id} removes`;
   const where = `bucket ${meta.spec.bucket} at ${meta.spec.endpoints?.[0]?.url ?? "?"}`;

@@ -13,8 +13,8 @@ import { printError } from "./terminal-output.ts";
 /**
  * `taillab run --shard I/N --start-at T --results s3://…/RUN/`: one shard of a distributed run.
  * It prints its own share's summary; `taillab merge` makes the run's. A shard that does not
- * start (barrier deadline, duplicate index, the run aborted) exits 3, so Kubernetes does not
- * retry its index.
+ * start (barrier deadline, duplicate index, its clock more than 1 s off the storage server's, the
+ * run aborted) exits 3, so Kubernetes does not retry its index.
  */
 export async function runShardCommand(
   spec: object,
@@ -38,6 +38,7 @@ export async function runShardCommand(
           startAtMs: shard.startAtMs,
           barrierTimeoutMs: shard.barrierTimeoutMs,
           uploadRecords: shard.uploadRecords,
+          clockSkewMs: shard.clockSkewMs,
           hooks: { signal, onNotice: notice, onProgress: (update) => progress.update(update) },
         }),
       () => `${label}: stopping; what it measured goes to the run's folder`,

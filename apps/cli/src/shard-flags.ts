@@ -45,7 +45,16 @@ export interface ShardFlags {
   startAtMs: number;
   barrierTimeoutMs: number;
   uploadRecords: boolean;
+  /** Test hook (CLOCK_SKEW_VARIABLE): how far this shard's clock is made to be off, ms. */
+  clockSkewMs: number;
 }
+
+/**
+ * A test hook, not a setting: a shard reads its clock this many ms ahead of the machine's
+ * (negative: behind), as a machine whose clock is off would, so a test can show the start
+ * barrier refusing it (exit 3) on one machine.
+ */
+export const CLOCK_SKEW_VARIABLE = "TAILLAB_TEST_CLOCK_SKEW_MS";
 
 type Flags = Partial<
   Record<
@@ -55,7 +64,10 @@ type Flags = Partial<
 >;
 
 /** Null for a run on this machine alone; s3:// results without --shard are a mistake. */
-export function shardFlagsOf(flags: Flags): ShardFlags | null {
+export function shardFlagsOf(
+  flags: Flags,
+  env: Record<string, string | undefined> = process.env,
+): ShardFlags | null {
   const results = typeof flags.results === "string" ? flags.results : undefined;
   const isFolderUri = results?.startsWith("s3://") ?? false;
   if (typeof flags.shard !== "string") {
@@ -93,7 +105,19 @@ export function shardFlagsOf(flags: Flags): ShardFlags | null {
     startAtMs: startAtOf(flags["start-at"]),
     barrierTimeoutMs: durationFlagMs(flags, "barrier-timeout", DEFAULT_BARRIER_TIMEOUT_MS),
     uploadRecords: flags["upload-records"] === true,
+    clockSkewMs: clockSkewOf(env[CLOCK_SKEW_VARIABLE]),
   };
+}
+
+function clockSkewOf(text: string | undefined): number {
+  if (text === undefined || text === "") return 0;
+  if (!/^-?\d+$/.test(text)) {
+    throw new UsageError(
+      CLOCK_SKEW_VARIABLE,
+      `expected whole milliseconds such as 3000 or -3000, got "${text}"`,
+    );
+  }
+  return Number(text);
 }
 
 /** `--start-at`'s instant, epoch ms; a missing or malformed one is refused at the flag. */

@@ -424,6 +424,12 @@ export const ShardBreakdownSchema = z.object({
   /** Its actual start against the common T0, ms (its own clock). */
   startOffsetMs: z.number().nullable(),
   clock: ClockCheckSchema.nullable(),
+  /**
+   * A shard that started and left no result (killed mid-run): the objects found under its own
+   * key prefix (`<prefix>/<run>-<index>/`) at the merge, which its cleanup never removed
+   * (`taillab cleanup RUN` does). Absent for the others and when none were found.
+   */
+  objectsLeft: z.number().int().min(1).optional(),
   /** Its share of each point and the figures it measured. */
   points: z.array(z.object({ params: RunPointParamsSchema, phases: z.array(PhaseSummarySchema) })),
 });
@@ -443,6 +449,19 @@ export const DistributedSummarySchema = z.object({
    * bounds a clock to about ± 0.5 s.
    */
   clockSkewBoundMs: z.number().min(0).nullable(),
+  /**
+   * Two shards whose clocks were surely more than core's CLOCK_LIMIT_MS apart (the furthest
+   * behind the server's, then the furthest ahead), and by how much (± boundMs): each placed its
+   * measured window by its own clock, so when they started and were busy together is not known;
+   * startSpreadMs and every merged phase's steady window are null then. Absent when not.
+   */
+  clocksApart: z
+    .object({
+      shards: z.tuple([z.number().int().min(0), z.number().int().min(0)]),
+      apartMs: z.number().min(0),
+      boundMs: z.number().min(0),
+    })
+    .optional(),
   /** Shards whose figures are merged. */
   merged: z.array(z.number().int().min(0)),
   shards: z.array(ShardBreakdownSchema),

@@ -119,6 +119,20 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
   /** A distributed run's folder could not be read this time; the next look tries again. */
   z.object({ code: z.literal("folderUnreadable"), params: z.object({ error: z.string() }) }),
   /**
+   * A shard's process ended without its result (the Job marked its index failed), but its
+   * `gone/` marker could not be written: the others wait for it at their next phase gate until
+   * the barrier timeout, then go on without it.
+   */
+  z.object({
+    code: z.literal("goneNotWritten"),
+    params: z.object({ shard: z.number().int().min(0), error: z.string() }),
+  }),
+  /** The run is in the library, but its folder in the bucket could not be removed. */
+  z.object({
+    code: z.literal("runFolderLeft"),
+    params: z.object({ folder: z.string(), error: z.string() }),
+  }),
+  /**
    * Parts of an operation's request timelines came out negative (clocks that disagree): each was
    * counted as 1 µs, so its figures are a little off (PhaseSummary.negativeIntervals).
    */

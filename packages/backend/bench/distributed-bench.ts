@@ -1,19 +1,25 @@
 /**
  * `pnpm bench distributed`: figures of distributed runs, for the closing note of issue 13.
  * - Start spread: N = 4, 8 and 16 local shard processes (`taillab run --shard`) against the
- *   embedded testbed, the latest minus the earliest actual start, from the merged run.
- * - Merge time: `taillab merge`'s path (mergeRunFolder) for 100 shards of 1 M requests each:
+ *   embedded testbed (BENCH_LOCAL_SHARDS=4,8,16), the latest minus the earliest actual start,
+ *   from the merged run, and the time of that merge.
+ * - Merge time: `taillab merge`'s path (mergeRunFolder) for 100 shards of 1 M requests each
+ *   (BENCH_MERGE_SHARDS, BENCH_MERGE_REQUESTS):
  *   their results read from the bucket (the embedded testbed, serving from this process), checked,
  *   merged and written into a results library. The results are folded from generated requests
  *   once (two shards' worth, alternated) and uploaded under every index.
  * - Barrier overhead and start spread on the local control plane: `taillab k8s run` with 4, 16
  *   and 64 shards (BENCH_KUBERNETES_SHARDS=4,16,64), each pod a shard process run by the test
- *   node agent; seconds from the Job's submission to T0, and the start spread.
- * BENCH_SKIP_KUBERNETES=1 leaves the control plane out; BENCH_ONLY_KUBERNETES=1 runs it alone.
+ *   node agent; seconds from the Job's submission to T0, the start spread and the merge's time.
+ * - The manifest path at scale without processes (BENCH_KWOK_SHARDS=64, off by default): kwok's
+ *   fake nodes take the Job `taillab k8s run` generates for N shards from submission to Complete.
+ * BENCH_SKIP_KUBERNETES=1 leaves the control plane out; BENCH_ONLY_KUBERNETES=1 runs it alone;
+ * BENCH_SKIP_BIG_MERGE=1 leaves out the merge of many shards' results.
  */
 import { RunSpecSchema, type ShardPhase } from "@taillab/api";
 import {
   startControlPlane,
+  startKwokCluster,
   startTaillabNodeAgent,
   TAILLAB_TEST_IMAGE,
 } from "@taillab/test-support";
@@ -44,6 +50,8 @@ const secrets = {
   },
 };
 const run = promisify(execFile);
+/** Shard processes started at once (localShards). */
+const SPAWN_WAVE = 8;
 
 const testbed = await startTestbed({ credentials, buckets: ["loadgen"] });
 const spec = (clients: number) =>
@@ -59,45 +67,68 @@ const onlyKubernetes = process.env.BENCH_ONLY_KUBERNETES === "1";
 try {
   if (!onlyKubernetes) await localShards();
   if (process.env.BENCH_SKIP_KUBERNETES !== "1") await barrierOverhead();
+  if (process.env.BENCH_KWOK_SHARDS) await kwokJob(Number(process.env.BENCH_KWOK_SHARDS));
 } finally {
   await testbed.close();
 }
 
 async function localShards(): Promise<void> {
   console.log("start spread of local shard processes (latest - earliest actual start):");
-  for (const shards of [4, 8, 16]) {
+  // Empty: none (only the merge of many shards' results).
+  const counts = (process.env.BENCH_LOCAL_SHARDS ?? "4,8,16")
+    .split(",")
+    .filter(Boolean)
+    .map(Number);
+  for (const shards of counts) {
     const runId = `bench-spread-${shards}-${Date.now()}`;
     const folder = { bucket: "loadgen", prefix: `taillab/${runId}/`, runId };
     const startAt = new Date().toISOString();
-    await Promise.all(
-      Array.from({ length: shards }, (_, index) =>
-        run(
-          process.execPath,
-          [
-            CLI,
-            "run",
-            "--spec-json",
-            JSON.stringify(spec(shards)),
-            "--shard",
-            `${index}/${shards}`,
-            "--start-at",
-            startAt,
-            "--results",
-            `s3://loadgen/${folder.prefix}`,
-          ],
-          { env: { ...process.env, ...secrets.env } },
-        ),
-      ),
-    );
     const client = await openRunFolder(spec(shards), secrets, folder);
+    const shard = (index: number) =>
+      run(
+        process.execPath,
+        [
+          CLI,
+          "run",
+          "--spec-json",
+          JSON.stringify(spec(shards)),
+          "--shard",
+          `${index}/${shards}`,
+          "--start-at",
+          startAt,
+          "--results",
+          `s3://loadgen/${folder.prefix}`,
+          "--barrier-timeout",
+          "30m",
+        ],
+        { env: { ...process.env, ...secrets.env } },
+      );
+    // Dozens of processes loading at once on two cores starve the testbed past a shard's 5 s
+    // first connect: a wave starts once the one before is waiting at the barrier.
+    const running: Promise<unknown>[] = [];
+    for (let first = 0; first < shards; first += SPAWN_WAVE) {
+      const wave = Math.min(SPAWN_WAVE, shards - first);
+      for (let index = first; index < first + wave; index += 1) running.push(shard(index));
+      while ((await client.markers.list("ready-at/")).length < first + wave) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    await Promise.all(running);
     const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
-    const { summary } = await mergeRunFolder({ markers: client.markers, runId, store });
+    const { summary, mergeMs } = await mergeRunFolder({ markers: client.markers, runId, store });
     await client.close();
-    console.log(`  N = ${String(shards).padStart(2)}: ${summary.distributed?.startSpreadMs} ms`);
+    console.log(
+      `  N = ${String(shards).padStart(2)}: ${summary.distributed?.startSpreadMs} ms; merged in ${(mergeMs / 1000).toFixed(2)} s`,
+    );
   }
+  if (process.env.BENCH_SKIP_BIG_MERGE === "1") return;
 
-  console.log("merge of 100 shards of 1 M requests each (taillab merge's path):");
-  await mergeFromBucket(100, 1_000_000);
+  const shards = Number(process.env.BENCH_MERGE_SHARDS ?? 100);
+  const requests = Number(process.env.BENCH_MERGE_REQUESTS ?? 1_000_000);
+  console.log(
+    `merge of ${shards} shards of ${requests.toLocaleString("en-US")} requests each (taillab merge's path):`,
+  );
+  await mergeFromBucket(shards, requests);
 }
 
 /**
@@ -109,7 +140,8 @@ async function mergeFromBucket(shards: number, requests: number): Promise<void> 
   const runId = `bench-merge-${Date.now()}`;
   const folder = { bucket: "loadgen", prefix: `taillab/${runId}/`, runId };
   const shardSpec = spec(shards * 10);
-  const T0 = Date.now();
+  // Measured ten minutes ago: a merge refuses a result whose times are after now.
+  const T0 = Date.now() - 600_000;
   const phases = [1, 2].map((seed) => foldedPhase(requests, seed));
   const client = await openRunFolder(shardSpec, secrets, folder);
   let bytes = 0;
@@ -138,6 +170,50 @@ async function mergeFromBucket(shards: number, requests: number): Promise<void> 
     );
   } finally {
     await client.close();
+  }
+}
+
+/** Seconds from the Job's submission to its end, its pods kwok's (they measure nothing). */
+async function kwokJob(shards: number): Promise<void> {
+  console.log(`the Job of ${shards} shards on kwok's fake nodes (submitted -> Complete):`);
+  const kwok = await startKwokCluster({ nodes: 4 });
+  try {
+    const plan = await planKubernetesRun(
+      {
+        spec: spec(shards),
+        shards,
+        namespace: "default",
+        image: TAILLAB_TEST_IMAGE,
+        barrierTimeoutMs: 60_000,
+        activeDeadlineSeconds: 600,
+        ttlSecondsAfterFinished: DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+        pod: DEFAULT_POD_SETTINGS,
+        uploadRecords: false,
+      },
+      secrets,
+    );
+    let submittedMs = 0;
+    let completeMs = 0;
+    const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
+    // Fake pods leave no result: the run ends with "no shard left a result", as expected.
+    await runOnKubernetes(plan, {
+      cluster: { kubeconfig: kwok.kubeconfig },
+      secrets,
+      store,
+      hooks: {
+        onNotice: (message) => {
+          if (message.startsWith("submitted Job")) submittedMs = Date.now();
+        },
+        onShards: (status) => {
+          if (status.job === "Complete" && completeMs === 0) completeMs = Date.now();
+        },
+      },
+    }).catch(() => undefined);
+    console.log(
+      `  ${shards} shards: ${((completeMs - submittedMs) / 1000).toFixed(2)} s (${shards} pods created, scheduled, run and completed by kwok)`,
+    );
+  } finally {
+    await kwok.stop();
   }
 }
 
@@ -173,7 +249,7 @@ async function overheadOf(shards: number, kubeconfig: string): Promise<void> {
   );
   let submittedMs = 0;
   const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
-  const { summary } = await runOnKubernetes(plan, {
+  const { summary, mergeMs } = await runOnKubernetes(plan, {
     cluster: { kubeconfig },
     secrets,
     store,
@@ -186,6 +262,6 @@ async function overheadOf(shards: number, kubeconfig: string): Promise<void> {
   const t0 = summary.distributed?.t0;
   const overheadS = t0 ? (Date.parse(t0) - submittedMs) / 1000 : null;
   console.log(
-    `  ${String(shards).padStart(2)} shards: ${overheadS?.toFixed(2)} s (pods scheduled and started, every shard ready, then the barrier's grace and the next whole second); start spread ${summary.distributed?.startSpreadMs} ms`,
+    `  ${String(shards).padStart(2)} shards: ${overheadS?.toFixed(2)} s (pods scheduled and started, every shard ready, then the barrier's grace and the next whole second); start spread ${summary.distributed?.startSpreadMs} ms; merge ${(mergeMs / 1000).toFixed(2)} s`,
   );
 }

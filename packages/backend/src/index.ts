@@ -37,6 +37,7 @@ export {
   NoShardResultError,
   type MergeOptions,
   type MergeOutcome,
+  type RunFolderFate,
 } from "./distributed/merge-run.ts";
 export {
   DEFAULT_ACTIVE_DEADLINE_SECONDS,

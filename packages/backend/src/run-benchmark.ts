@@ -23,6 +23,7 @@ import {
   parseRunSpec,
   PhaseAccount,
   repetitionFigures,
+  shardKeySpace,
   shardPointParams,
   shardSpecProblems,
   shardWorkload,
@@ -382,12 +383,9 @@ interface KeyRange {
   count: number;
 }
 
-/**
- * What names a run's keys and buckets: its id, and a shard's `<runId>-<shard>`, so a shard's
- * cleanup removes its own keys and workload buckets, never another shard's.
- */
+/** What names a run's keys and buckets: its id, or a shard's own (core's shardKeySpace). */
 function keySpaceOf(runId: string, shard: ShardPart | null): string {
-  return shard ? `${runId}-${shard.role.index}` : runId;
+  return shard ? shardKeySpace(runId, shard.role.index) : runId;
 }
 
 /** `<prefix>/<runId>/`; a shard's, `<prefix>/<runId>-<shard>/`. */

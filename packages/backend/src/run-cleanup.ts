@@ -1,4 +1,5 @@
 import { cleanupLeftNothing, type RunCleanup } from "@taillab/api";
+import { shardKeyPrefix, shardKeySpace } from "@taillab/core";
 import { createControlPlane } from "@taillab/engine";
 import type { ResultsStore } from "@taillab/store";
 import type { SecretSources } from "./credentials.ts";
@@ -62,11 +63,11 @@ export async function cleanUpRun(
     // A distributed run's prefix is its folder (markers, results); each shard wrote its objects
     // beside it, under `<prefix>/<run>-<shard>/`, and a killed shard left them there.
     for (const { index } of run.summary?.distributed?.shards ?? []) {
-      const shardSpace = `${ranAs}-${index}`;
+      const shardSpace = shardKeySpace(ranAs, index);
       cleanups.push(
         await removeLeftovers(controlPlane, {
           objects: "listed",
-          keyPrefix: `${spec.keyPrefix}/${shardSpace}/`,
+          keyPrefix: shardKeyPrefix(spec.keyPrefix, ranAs, index),
           uploads: true,
           bucketsOfRun: shardSpace,
         }),

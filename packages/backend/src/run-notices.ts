@@ -61,6 +61,10 @@ export function noticeText(notice: RunNotice): string {
       return `the Job could not be deleted: ${notice.params.error}`;
     case "folderUnreadable":
       return `the run's folder could not be read: ${notice.params.error}`;
+    case "goneNotWritten":
+      return `shard ${notice.params.shard} ended without its result, but the marker that tells the others could not be written (${notice.params.error}): they wait for it at their next phase gate until the barrier timeout, then go on without it`;
+    case "runFolderLeft":
+      return `the run is in the results library, but its folder ${notice.params.folder} could not be removed (${notice.params.error}); any S3 client can delete it`;
     case "negativeIntervals":
       return `${notice.params.op}: ${notice.params.intervals} parts of request timelines came out negative (a later step stamped before an earlier one: clocks that disagree); each was counted as 1 µs, so these figures are slightly off`;
     case "progressNotWritten":

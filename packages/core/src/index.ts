@@ -35,6 +35,7 @@ export * from "./never-hedged.ts";
 export * from "./phase-plan.ts";
 export * from "./shard-plan.ts";
 export * from "./run-folder-uri.ts";
+export * from "./clock-limit.ts";
 export * from "./shard-merge.ts";
 export * from "./shard-progress.ts";
 export * from "./tail-sample-size.ts";

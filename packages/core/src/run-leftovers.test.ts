@@ -1,6 +1,6 @@
 import { RunSpecSchema, type RunCleanup, type RunMeta, type RunStatus } from "@taillab/api";
 import { describe, expect, it } from "vitest";
-import { leftoverStateOf } from "./run-leftovers.ts";
+import { killedShardLeftovers, leftoverStateOf } from "./run-leftovers.ts";
 
 const endpoint = { url: "http://127.0.0.1:9000" };
 const clean: RunCleanup = {
@@ -68,5 +68,47 @@ describe("what a stored run may have left on its server", () => {
       kind: "possible",
       why: "ended-early",
     });
+  });
+});
+
+describe("what the killed shards of a merged run left", () => {
+  const distributed = (objectsLeft?: number) => ({
+    distributed: {
+      shardCount: 2,
+      t0: null,
+      startSpreadMs: null,
+      clockSkewMs: null,
+      clockSkewBoundMs: null,
+      merged: [0],
+      shards: [
+        {
+          index: 0,
+          status: "complete" as const,
+          problem: null,
+          startOffsetMs: 0,
+          clock: null,
+          points: [],
+        },
+        {
+          index: 1,
+          status: "missing" as const,
+          problem: "killed",
+          startOffsetMs: null,
+          clock: null,
+          points: [],
+          ...(objectsLeft === undefined ? {} : { objectsLeft }),
+        },
+      ],
+    },
+  });
+
+  it("names each killed shard's objects under its own prefix until a cleanup ran", () => {
+    const run = meta({ endpoints: [endpoint], keyPrefix: "taillab" }, null);
+    expect(killedShardLeftovers(run, distributed(504))).toEqual([
+      { index: 1, objects: 504, keyPrefix: "taillab/r-1/" },
+    ]);
+    expect(killedShardLeftovers(run, distributed())).toEqual([]);
+    expect(killedShardLeftovers({ ...run, cleanup: clean }, distributed(504))).toEqual([]);
+    expect(killedShardLeftovers(run, null)).toEqual([]);
   });
 });

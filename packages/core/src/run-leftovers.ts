@@ -1,4 +1,11 @@
-import { cleanupLeftNothing, type RunCleanup, type RunMeta, type RunStatus } from "@taillab/api";
+import {
+  cleanupLeftNothing,
+  type RunCleanup,
+  type RunMeta,
+  type RunStatus,
+  type RunSummary,
+} from "@taillab/api";
+import { shardKeyPrefix } from "./shard-plan.ts";
 
 /**
  * What a stored run may have left on its server, as a person should be told and the cleanup
@@ -24,4 +31,34 @@ export function leftoverStateOf(meta: RunMeta, status: RunStatus): LeftoverState
   return meta.spec.phases.includes("cleanup")
     ? { kind: "none" }
     : { kind: "possible", why: "kept" };
+}
+
+/** What a killed shard of a merged run left under its own key prefix. */
+export interface ShardLeftovers {
+  index: number;
+  objects: number;
+  keyPrefix: string;
+}
+
+/**
+ * The objects the killed shards of a merged distributed run left, as the merge found them; none
+ * once a cleanup of the run ran (`taillab cleanup RUN` removes every shard's, and keeps what it
+ * did in meta.cleanup, which leftoverStateOf tells).
+ */
+export function killedShardLeftovers(
+  meta: Pick<RunMeta, "id" | "spec" | "cleanup">,
+  summary: Pick<RunSummary, "distributed"> | null,
+): ShardLeftovers[] {
+  if (meta.cleanup) return [];
+  return (summary?.distributed?.shards ?? []).flatMap(({ index, objectsLeft }) =>
+    objectsLeft === undefined
+      ? []
+      : [
+          {
+            index,
+            objects: objectsLeft,
+            keyPrefix: shardKeyPrefix(meta.spec.keyPrefix, meta.id, index),
+          },
+        ],
+  );
 }

@@ -239,6 +239,59 @@ describe("merging the shards of a distributed run", () => {
     );
   });
 
+  it("reports no start spread nor busy window when two shards' clocks were surely over 1 s apart", () => {
+    // Shard 2's clock 3 s ahead of the server's: by its own clock it started with the others.
+    const ahead = shardResult(2, { clock: { offsetMs: -3000, boundMs: 40 } });
+    const results = [
+      shardResult(0, { clock: { offsetMs: 0, boundMs: 40 } }),
+      shardResult(1),
+      ahead,
+    ];
+    const merged = mergeShards(folderOf(results));
+    expect(merged.distributed.clocksApart).toEqual({ shards: [1, 2], apartMs: 3100, boundMs: 540 });
+    expect(merged.distributed.startSpreadMs).toBeNull();
+    for (const phase of merged.points[0]!.phases) expect(phase.summary.steady).toBeNull();
+    // Within the limit once the bounds are counted: the figures stand.
+    const close = shardResult(2, { clock: { offsetMs: -1300, boundMs: 400 } });
+    const kept = mergeShards(folderOf([shardResult(0), shardResult(1), close]));
+    expect(kept.distributed.clocksApart).toBeUndefined();
+    expect(kept.distributed.startSpreadMs).toBe(1.4);
+    expect(kept.points[0]!.phases[0]!.summary.steady).not.toBeNull();
+  });
+
+  it("names a shard the barrier refused for its clock, and the others as aborted by it", () => {
+    const refused = shardResult(1, {
+      t0Ms: null,
+      startedAtMs: null,
+      runStartEpochMs: T0_MS - 5000,
+      clock: { offsetMs: -3000, boundMs: 500 },
+      status: "failed",
+      error: "shard 1: this machine's clock is about 3.0 s ahead of the storage server's (…)",
+      points: [],
+    });
+    const merged = mergeShards(
+      folderOf([refused], {
+        readyAtMs: new Map([
+          [0, T0_MS - 3000],
+          [2, T0_MS - 3000],
+        ]),
+        aborted: new Set([1]),
+      }),
+    );
+    expect(merged.points).toEqual([]);
+    expect(merged.distributed).toMatchObject({ t0: null, startSpreadMs: null, merged: [1] });
+    expect(merged.distributed.clocksApart).toBeUndefined();
+    expect(merged.distributed.shards.map(({ status, problem }) => ({ status, problem }))).toEqual([
+      {
+        status: "missing",
+        problem:
+          "did not start: shard 1 gave up at the start barrier, which aborts the run for every shard",
+      },
+      { status: "failed", problem: refused.error },
+      expect.objectContaining({ status: "missing" }),
+    ]);
+  });
+
   it.each<[string, boolean[], { keptUp: boolean; boundShards: number[] }]>([
     ["every shard kept up", [true, true, true], { keptUp: true, boundShards: [] }],
     [
@@ -277,6 +330,10 @@ describe("merging the shards of a distributed run", () => {
 
   it.each([
     [{ aborted: new Set([1]) }, /gave up at the start barrier/],
+    [
+      { aborted: new Set([0]), readyAtMs: new Map([[1, 5]]) },
+      /^did not start: shard 0 gave up at the start barrier, which aborts the run for every shard$/,
+    ],
     [{ readyAtMs: new Map([[1, 5]]) }, /was ready at the barrier but left no progress/],
     [{}, /never reached the start barrier/],
   ])("says why a shard left no result", (extra, reason) => {

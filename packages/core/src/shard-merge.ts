@@ -8,6 +8,7 @@ import type {
   ShardBreakdown,
   ShardResult,
 } from "@taillab/api";
+import { clocksApart } from "./clock-limit.ts";
 import { mergeClientHealth } from "./client-health.ts";
 import { PhaseAccount, shiftedAccount, type PhaseAccountShape } from "./phase-account.ts";
 import { expandSweep } from "./sweep.ts";
@@ -133,6 +134,18 @@ export function mergeShards(state: ShardFolderState): MergedShards {
       },
     ];
   });
+  const distributed = distributedSummary(state, results, t0Ms);
+  // Clocks that far apart placed each shard's window where its own clock said: no window where
+  // every shard was busy is known, so none is reported.
+  const placedPoints = distributed.clocksApart
+    ? points.map((point) => ({
+        ...point,
+        phases: point.phases.map((phase) => ({
+          ...phase,
+          summary: { ...phase.summary, steady: null },
+        })),
+      }))
+    : points;
   const complete =
     results.length === state.shards &&
     results.every((result) => result.status === "complete") &&
@@ -140,13 +153,13 @@ export function mergeShards(state: ShardFolderState): MergedShards {
     points.every((point) => point.finished);
   return {
     runStartEpochMs,
-    points,
+    points: placedPoints,
     status: complete
       ? "complete"
       : results.some((result) => result.status === "serverLost")
         ? "serverLost"
         : "stopped",
-    distributed: distributedSummary(state, results, t0Ms),
+    distributed,
   };
 }
 
@@ -223,6 +236,12 @@ function distributedSummary(
   const bounds = clocks.map((clock) => clock.boundMs).sort((a, b) => b - a);
   const spread = (values: number[]) =>
     values.length === 0 ? null : round3(Math.max(...values) - Math.min(...values));
+  // Only the clocks of shards that started place a measured window.
+  const apart = clocksApart(
+    results.flatMap((result) =>
+      result.startedAtMs === null ? [] : [{ index: result.index, clock: result.clock }],
+    ),
+  );
   const shards = Array.from({ length: state.shards }, (_, index): ShardBreakdown => {
     const result = byIndex.get(index);
     if (!result) {
@@ -251,9 +270,19 @@ function distributedSummary(
   return {
     shardCount: state.shards,
     t0: t0Ms === null ? null : new Date(t0Ms).toISOString(),
-    startSpreadMs: spread(starts),
+    // Each start is read on its own shard's clock: with clocks this far apart, their spread is not.
+    startSpreadMs: apart ? null : spread(starts),
     clockSkewMs: spread(offsets),
     clockSkewBoundMs: clocks.length === 0 ? null : round3((bounds[0] ?? 0) + (bounds[1] ?? 0)),
+    ...(apart
+      ? {
+          clocksApart: {
+            shards: apart.shards,
+            apartMs: round3(apart.apartMs),
+            boundMs: round3(apart.boundMs),
+          },
+        }
+      : {}),
     merged: results.map((result) => result.index),
     shards,
   };
@@ -282,6 +311,10 @@ export function missingShardProblem(index: number, state: ShardFolderState): str
   const progressAt = state.progressAtMs.get(index);
   if (progressAt !== undefined) {
     return `started but left no result: killed or cut off mid-run (last progress ${new Date(progressAt).toISOString()}); its figures are not in the merge`;
+  }
+  const gaveUp = [...state.aborted].sort((a, b) => a - b);
+  if (gaveUp.length > 0) {
+    return `did not start: shard ${gaveUp.join(", ")} gave up at the start barrier, which aborts the run for every shard`;
   }
   if (state.readyAtMs.has(index)) {
     return "was ready at the barrier but left no progress or result (stopped before its first second)";

@@ -23,6 +23,19 @@ export interface ShardRole {
   count: number;
 }
 
+/**
+ * What names shard I's keys and workload buckets: `<runId>-<I>`, beside the run's folder
+ * (`<prefix>/<runId>/`), so a shard's cleanup removes its own keys, never another shard's.
+ */
+export function shardKeySpace(runId: string, index: number): string {
+  return `${runId}-${index}`;
+}
+
+/** `<prefix>/<runId>-<I>/`: where shard I wrote its objects. */
+export function shardKeyPrefix(specKeyPrefix: string, runId: string, index: number): string {
+  return `${specKeyPrefix}/${shardKeySpace(runId, index)}/`;
+}
+
 /** `total` split as evenly as possible over `parts`: 10 over 4 → 3, 3, 2, 2. */
 export function evenShares(total: number, parts: number): number[] {
   return Array.from(

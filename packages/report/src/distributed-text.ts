@@ -12,7 +12,13 @@ export function formatDistributedSummary(distributed: DistributedSummary): strin
     `start spread ${startSpreadMs === null ? "-" : `${startSpreadMs.toFixed(3)} ms`}`,
     `clock skew ${clockSkewMs === null ? "-" : `${clockSkewMs.toFixed(0)} ms (± ${(clockSkewBoundMs ?? 0).toFixed(0)} ms)`}`,
   ].join("; ");
-  return [head, ...distributed.shards.map(formatShard)].join("\n") + "\n";
+  const apart = distributed.clocksApart;
+  const clocks = apart
+    ? [
+        `the clocks of shards ${apart.shards[0]} and ${apart.shards[1]} were ${(apart.apartMs / 1000).toFixed(1)} s apart (± ${(apart.boundMs / 1000).toFixed(2)} s): each placed what it measured by its own clock, so no start spread nor window where every shard was busy is known`,
+      ]
+    : [];
+  return [head, ...clocks, ...distributed.shards.map(formatShard)].join("\n") + "\n";
 }
 
 function formatShard(shard: ShardBreakdown): string {

@@ -5,6 +5,7 @@
  * for a clock check.
  */
 import {
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   ListObjectsV2Command,
@@ -33,6 +34,8 @@ export interface MarkerStore {
   download(name: string, path: string, limitBytes: number): Promise<boolean>;
   /** Names (keys less the store's prefix) under `under`, every page. */
   list(under: string): Promise<string[]>;
+  /** Deletes these names, a thousand to a request; fails naming a key the server kept. */
+  remove(names: readonly string[]): Promise<void>;
   /** One look at the server's clock (a HEAD of the bucket): null without a Date header. */
   serverDate(): Promise<ServerDateSample | null>;
   /** s3://bucket/prefix/name, for messages. */
@@ -45,6 +48,8 @@ export interface MarkerStoreOptions {
   /** Prepended to every name: the run's folder in the bucket, e.g. "taillab/runs/abc/". */
   prefix: string;
   signal?: AbortSignal;
+  /** Epoch ms now, for the clock samples; default Date.now (a test moves a shard's clock). */
+  now?: () => number;
 }
 
 export function createMarkerStore({
@@ -52,6 +57,7 @@ export function createMarkerStore({
   bucket,
   prefix,
   signal,
+  now = Date.now,
 }: MarkerStoreOptions): MarkerStore {
   const where = (name: string) => `s3://${bucket}/${prefix}${name}`;
   const failure = (doing: string, error: unknown) => {
@@ -67,7 +73,7 @@ export function createMarkerStore({
         IfNoneMatch: "*",
         ContentType: "application/json",
       });
-      const dated = datedSend(client, command, signal);
+      const dated = datedSend(client, command, signal, now);
       try {
         await dated.sent;
         return { created: true, date: dated.sample() };
@@ -80,7 +86,7 @@ export function createMarkerStore({
     },
 
     async serverDate() {
-      const dated = datedSend(client, new HeadBucketCommand({ Bucket: bucket }), signal);
+      const dated = datedSend(client, new HeadBucketCommand({ Bucket: bucket }), signal, now);
       try {
         await dated.sent;
       } catch (error) {
@@ -132,6 +138,30 @@ export function createMarkerStore({
       }
     },
 
+    async remove(names) {
+      for (let at = 0; at < names.length; at += DELETE_BATCH) {
+        const batch = names.slice(at, at + DELETE_BATCH);
+        let answer;
+        try {
+          answer = await client.send(
+            new DeleteObjectsCommand({
+              Bucket: bucket,
+              Delete: { Objects: batch.map((name) => ({ Key: `${prefix}${name}` })), Quiet: true },
+            }),
+            { abortSignal: signal },
+          );
+        } catch (error) {
+          throw failure(`deleting ${batch.length} objects under ${where("")}`, error);
+        }
+        const [kept] = answer.Errors ?? [];
+        if (kept) {
+          throw new Error(
+            `deleting s3://${bucket}/${kept.Key ?? "?"}: ${kept.Code ?? "?"}: ${kept.Message ?? ""} (${answer.Errors?.length} of ${batch.length} kept)`,
+          );
+        }
+      }
+    },
+
     async list(under) {
       const names: string[] = [];
       let token: string | undefined;
@@ -160,6 +190,9 @@ export function createMarkerStore({
   };
 }
 
+/** Keys per DeleteObjects request: S3's maximum. */
+const DELETE_BATCH = 1000;
+
 /**
  * Sends the command and keeps its response's Date header with when the request left and its
  * answer came (an error response's too): a sample of the server's clock.
@@ -168,6 +201,7 @@ function datedSend(
   client: S3Client,
   command: PutObjectCommand | HeadBucketCommand,
   signal: AbortSignal | undefined,
+  now: () => number,
 ): { sent: Promise<unknown>; sample: () => ServerDateSample | null } {
   let dateHeader: string | undefined;
   let receivedAtMs = 0;
@@ -176,7 +210,7 @@ function datedSend(
     (next) => async (args) => {
       const seen = (response: unknown) => {
         dateHeader = (response as { headers?: Record<string, string> } | undefined)?.headers?.date;
-        receivedAtMs = Date.now();
+        receivedAtMs = now();
       };
       try {
         const result = await next(args);
@@ -190,7 +224,7 @@ function datedSend(
     },
     { step: "deserialize", name: "taillabServerDate" },
   );
-  const sentAtMs = Date.now();
+  const sentAtMs = now();
   // Both commands are sent through one client; the union confuses send's overloads.
   const sent = client.send(command as PutObjectCommand, { abortSignal: signal });
   return {

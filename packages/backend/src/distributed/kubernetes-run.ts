@@ -245,6 +245,8 @@ export interface KubernetesRunOptions {
   name?: string;
   /** Besides "distributed" and "kubernetes". */
   tags?: string[];
+  /** Keep the run's folder in the bucket once merged (MergeOptions.keepRunFolder). */
+  keepRunFolder?: boolean;
   hooks?: KubernetesRunHooks;
 }
 
@@ -262,7 +264,7 @@ export async function runOnKubernetes(
   const shards = plan.manifests.job.spec?.completions ?? 1;
   const client = createDistributedRunClient(loadKubeConfig(options.cluster));
   const runFolder = await openRunFolder(plan.spec, options.secrets, plan.folder);
-  const { markers } = runFolder;
+  const { markers, bucket } = runFolder;
   await client.dryRun(plan.manifests);
   const run = await client.submit(plan.manifests);
   notify(hooks, {
@@ -291,7 +293,10 @@ export async function runOnKubernetes(
       markers
         .put(goneKey(index), JSON.stringify({ index, at: new Date().toISOString() }))
         .catch((error: unknown) =>
-          notify(hooks, { code: "folderUnreadable", params: { error: (error as Error).message } }),
+          notify(hooks, {
+            code: "goneNotWritten",
+            params: { shard: index, error: (error as Error).message },
+          }),
         );
     }
   };
@@ -335,14 +340,23 @@ export async function runOnKubernetes(
       await watch.lookNow();
     }
     watch.stop();
-    return await mergeRunFolder({
+    const merged = await mergeRunFolder({
       markers,
+      bucket,
       runId: plan.runId,
       store: options.store,
       shards,
+      ...(options.keepRunFolder ? { keepRunFolder: true } : {}),
       ...(options.name !== undefined ? { name: options.name } : {}),
       tags: ["kubernetes", ...(options.tags ?? [])],
     });
+    if (merged.runFolder.kind === "left") {
+      notify(hooks, {
+        code: "runFolderLeft",
+        params: { folder: formatRunFolderUri(plan.folder), error: merged.runFolder.error },
+      });
+    }
+    return merged;
   } finally {
     watch.stop();
     starting.stop();

@@ -16,6 +16,7 @@ import {
   expandSweep,
   intervalLogLines,
   mergeShards,
+  shardKeyPrefix,
   shardMergeProblems,
   shardResultProblems,
   type MergedShards,
@@ -39,12 +40,27 @@ export interface MergeOptions {
   tags?: string[];
   /** Shards the run was started with, when known (else the shards' own count). */
   shards?: number;
+  /**
+   * The bucket from its root, to count what a killed shard left under its own key prefix
+   * (ShardBreakdown.objectsLeft); without it they are not looked for.
+   */
+  bucket?: MarkerStore;
+  /** Keep the run's folder in the bucket once merged; by default it is removed. */
+  keepRunFolder?: boolean;
 }
+
+/**
+ * The run's folder once the run is in the library: removed (its markers, progress and results
+ * are in the merged run now), kept as asked, or left because removing it failed.
+ */
+export type RunFolderFate =
+  { kind: "removed"; objects: number } | { kind: "kept" } | { kind: "left"; error: string };
 
 export interface MergeOutcome {
   summary: RunSummary;
   /** How long reading, merging and writing took, ms. */
   mergeMs: number;
+  runFolder: RunFolderFate;
 }
 
 /** Tags every merged run carries, so the library can tell them apart. */
@@ -54,6 +70,17 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
   const startedMs = performance.now();
   const { markers, runId, store } = options;
   const where = markers.where("");
+  // First: a merged run's folder is removed, so merging it again would find nothing there.
+  const exists = await store.get(runId).then(
+    () => true,
+    () => false,
+  );
+  if (exists) {
+    throw InputError.of(
+      "runId",
+      `run ${runId} is already in the results library (${store.dir}); remove it first (taillab runs rm ${runId}) to merge it again`,
+    );
+  }
   const folder = await readRunFolder(markers, { progress: true, results: true }).catch(
     (error: unknown) => {
       throw InputError.of("results", (error as Error).message);
@@ -88,16 +115,6 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
       `${where}: its shards belong to run ${first.runId}, not ${runId}`,
     );
   }
-  const exists = await store.get(runId).then(
-    () => true,
-    () => false,
-  );
-  if (exists) {
-    throw InputError.of(
-      "runId",
-      `run ${runId} is already in the results library (${store.dir}); remove it first (taillab runs rm ${runId}) to merge it again`,
-    );
-  }
   const staging = await store.scratchFolder();
   try {
     const recordFiles = new Map<number, string>();
@@ -108,9 +125,58 @@ export async function mergeRunFolder(options: MergeOptions): Promise<MergeOutcom
       await checkRecords(markers, result, file);
       recordFiles.set(result.index, file);
     }
-    return await writeMerged({ ...options, folder, first, recordFiles, startedMs });
+    const objectsLeft = options.bucket
+      ? await killedShardsLeft(options.bucket, folder, first, runId)
+      : new Map<number, number>();
+    const merged = await writeMerged({
+      ...options,
+      folder,
+      first,
+      recordFiles,
+      startedMs,
+      objectsLeft,
+    });
+    return {
+      ...merged,
+      runFolder: options.keepRunFolder ? { kind: "kept" } : await removeRunFolder(markers),
+    };
   } finally {
     await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The objects under each killed shard's own key prefix (a shard that started and left no result
+ * never ran its cleanup), by index; a listing that fails is said as none found.
+ */
+async function killedShardsLeft(
+  bucket: MarkerStore,
+  folder: RunFolderSnapshot,
+  first: ShardResult,
+  runId: string,
+): Promise<Map<number, number>> {
+  const measured = new Set(folder.results.map((result) => result.index));
+  const killed = folder.progress
+    .map((progress) => progress.index)
+    .filter((index) => !measured.has(index));
+  const found = new Map<number, number>();
+  for (const index of killed) {
+    const keys = await bucket
+      .list(shardKeyPrefix(first.spec.keyPrefix, runId, index))
+      .catch(() => []);
+    if (keys.length > 0) found.set(index, keys.length);
+  }
+  return found;
+}
+
+/** Every object of the run's folder; what failed is said, the merged run stays. */
+async function removeRunFolder(markers: MarkerStore): Promise<RunFolderFate> {
+  try {
+    const names = await markers.list("");
+    await markers.remove(names);
+    return { kind: "removed", objects: names.length };
+  } catch (error) {
+    return { kind: "left", error: (error as Error).message };
   }
 }
 
@@ -123,6 +189,7 @@ async function writeMerged({
   first,
   recordFiles,
   startedMs,
+  objectsLeft,
   ...options
 }: MergeOptions & {
   folder: RunFolderSnapshot;
@@ -130,7 +197,9 @@ async function writeMerged({
   /** Each shard's downloaded and checked records file, by index. */
   recordFiles: ReadonlyMap<number, string>;
   startedMs: number;
-}): Promise<MergeOutcome> {
+  /** What each killed shard left under its own key prefix, by index. */
+  objectsLeft: ReadonlyMap<number, number>;
+}): Promise<Omit<MergeOutcome, "runFolder">> {
   const merged = mergeShards({
     shards: options.shards ?? first.shards,
     results: folder.results,
@@ -140,7 +209,7 @@ async function writeMerged({
       folder.progress.map((progress) => [progress.index, progress.updatedAtMs]),
     ),
   });
-  const summary = mergedSummary(runId, first, merged);
+  const summary = mergedSummary(runId, first, merged, objectsLeft);
   const writer = await store.createRun({
     id: runId,
     name: options.name ?? first.spec.name ?? `distributed run ${runId}`,
@@ -188,7 +257,12 @@ function describeAbsence(ready: number, aborted: number): string {
   return `${ready} reached the start barrier${aborted > 0 ? `, ${aborted} gave up there` : ""}`;
 }
 
-function mergedSummary(runId: string, first: ShardResult, merged: MergedShards): RunSummary {
+function mergedSummary(
+  runId: string,
+  first: ShardResult,
+  merged: MergedShards,
+  objectsLeft: ReadonlyMap<number, number>,
+): RunSummary {
   const { spec } = first;
   const lastEndUs = Math.max(
     0,
@@ -213,7 +287,13 @@ function mergedSummary(runId: string, first: ShardResult, merged: MergedShards):
       finished,
       phases: phases.map((phase) => phase.summary),
     })),
-    distributed: merged.distributed,
+    distributed: {
+      ...merged.distributed,
+      shards: merged.distributed.shards.map((shard) => {
+        const left = objectsLeft.get(shard.index);
+        return left === undefined ? shard : { ...shard, objectsLeft: left };
+      }),
+    },
   };
 }
 

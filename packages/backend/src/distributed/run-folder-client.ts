@@ -9,6 +9,8 @@ import { createMarkerStore, type MarkerStore } from "./bucket-markers.ts";
 export interface RunFolderClient {
   folder: RunFolderUri;
   markers: MarkerStore;
+  /** The same bucket from its root: where each shard wrote its objects, beside the folder. */
+  bucket: MarkerStore;
   close(): Promise<void>;
 }
 
@@ -20,7 +22,7 @@ export async function openRunFolder(
   spec: Pick<RunSpec, "endpoints">,
   secrets: SecretSources,
   folder: RunFolderUri,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; now?: () => number } = {},
 ): Promise<RunFolderClient> {
   const [endpoint] = spec.endpoints ?? [];
   if (!endpoint) {
@@ -45,8 +47,9 @@ export async function openRunFolder(
       client,
       bucket: folder.bucket,
       prefix: folder.prefix,
-      ...(signal ? { signal } : {}),
+      ...options,
     }),
+    bucket: createMarkerStore({ client, bucket: folder.bucket, prefix: "", ...options }),
     async close() {
       client.destroy();
       await handler.close();

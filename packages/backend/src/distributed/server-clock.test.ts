@@ -1,6 +1,6 @@
+import { clockIsOff } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import {
-  clockIsOff,
   clockOffset,
   combinedClockOffset,
   nextProbeAtMs,

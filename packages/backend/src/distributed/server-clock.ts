@@ -17,9 +17,6 @@ export interface ClockOffset {
   boundMs: number;
 }
 
-/** Beyond this a shard's start is visibly off; warp refuses clients off by more. */
-export const CLOCK_WARNING_MS = 1_000;
-
 /**
  * The Date header has whole seconds, so the server's clock read somewhere in
  * [date, date + 1 s) while the request was in flight: the offset lies in
@@ -31,11 +28,6 @@ export function clockOffset(sample: ServerDateSample): ClockOffset | null {
   const lowMs = dateMs - sample.receivedAtMs;
   const highMs = dateMs + 1_000 - sample.sentAtMs;
   return { offsetMs: (lowMs + highMs) / 2, boundMs: (highMs - lowMs) / 2 };
-}
-
-/** True when the clock is surely off by more than CLOCK_WARNING_MS, whatever the rounding. */
-export function clockIsOff({ offsetMs, boundMs }: ClockOffset): boolean {
-  return Math.abs(offsetMs) - boundMs > CLOCK_WARNING_MS;
 }
 
 /**

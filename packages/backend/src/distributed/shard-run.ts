@@ -35,6 +35,7 @@ import {
 } from "../run-benchmark.ts";
 import { alignedRunStartMs } from "./barrier-markers.ts";
 import type { MarkerStore } from "./bucket-markers.ts";
+import type { ClockOffset } from "./server-clock.ts";
 import { openRunFolder } from "./run-folder-client.ts";
 import { doneKey, progressKey, recordsKey, resultKey } from "./run-folder-layout.ts";
 import { createShardRecordsWriter, type ShardRecordsWriter } from "./shard-records.ts";
@@ -57,6 +58,12 @@ export interface ShardRunOptions {
   barrierTimeoutMs: number;
   /** Upload every request's record too (shards/I/records.ndjson.gz). */
   uploadRecords: boolean;
+  /**
+   * Test hook: this shard reads its clock this far ahead of the machine's (behind when
+   * negative), as a machine whose clock is off would, for the barrier and its look at the storage
+   * server's clock. The measuring keeps the machine's clock: a shard this far off does not start.
+   */
+  clockSkewMs?: number;
   hooks?: Pick<RunHooks, "signal" | "onProgress"> & {
     onNotice?: (message: string, notice?: RunNotice) => void;
   };
@@ -98,14 +105,18 @@ export function recentSecondsOf(shards: number): number {
 export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> {
   const spec = validateRunSpec(options.spec);
   const { role, folder, startAtMs, hooks = {} } = options;
+  const skewMs = options.clockSkewMs ?? 0;
+  const now = () => Date.now() + skewMs;
   // Not stopped by the signal: a stopped shard still leaves what it measured.
-  const runFolder = await openRunFolder(spec, options.secrets, folder);
+  const runFolder = await openRunFolder(spec, options.secrets, folder, { now });
   const { markers } = runFolder;
-  const runStartEpochMs = alignedRunStartMs(startAtMs, Date.now());
+  const runStartEpochMs = alignedRunStartMs(startAtMs, now());
   const phases = new Map<number, ShardPhase[]>();
   // The result carries each phase's seconds in its account, as the merge reads them.
   const seconds = new Map<string, PhaseAccountDelta["intervals"]>();
   let barrier: BarrierPassed | null = null;
+  /** Its clock against the server's: the barrier's check, passed or refused. */
+  let clock: ClockOffset | null = null;
   /** The shards the next phase gate waits for. */
   let atLastGate: number[] = [];
   const progress = progressWriter(markers, role, hooks.onNotice, () =>
@@ -130,11 +141,12 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
       spec,
       environment: environment ?? captureEnvironment(null),
       endpointUrls: spec.endpoints?.map((endpoint) => endpoint.url) ?? [],
-      runStartEpochMs,
+      // A shard that never started has no run clock: a clock that was off would put it anywhere.
+      runStartEpochMs: barrier ? runStartEpochMs : startAtMs,
       startAtMs,
       t0Ms: barrier?.t0Ms ?? null,
       startedAtMs,
-      clock: barrier?.clock ?? null,
+      clock,
       status,
       error,
       points: expandSweep(spec).flatMap((params, pointIndex) => {
@@ -195,10 +207,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
         runStartEpochMs,
         // The run's first measured phase starts at the barrier; each later one at a phase gate.
         startGate: async (phaseIndex) => {
-          const said = {
-            ...(hooks.onNotice ? { onNotice: hooks.onNotice } : {}),
-            ...(hooks.signal ? { signal: hooks.signal } : {}),
-          };
+          const stoppable = hooks.signal ? { signal: hooks.signal } : {};
           if (barrier === null) {
             barrier = await passStartBarrier({
               markers,
@@ -206,9 +215,14 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
               shards: role.count,
               startAtMs,
               deadlineMs: startAtMs + options.barrierTimeoutMs,
+              now,
               ...(spec.endpoints?.[0] ? { endpoint: spec.endpoints[0].url } : {}),
-              ...said,
+              ...stoppable,
+            }).catch((error: unknown) => {
+              if (error instanceof StartBarrierError) clock = error.clock;
+              throw error;
             });
+            clock = barrier.clock;
             atLastGate = barrier.ready.map((marker) => marker.index);
             return barrier.t0Ms;
           }
@@ -220,7 +234,8 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
             expected: atLastGate,
             waitMs: options.barrierTimeoutMs,
             pollMs: defaultPollMs(role.count),
-            ...said,
+            ...stoppable,
+            ...(hooks.onNotice ? { onNotice: hooks.onNotice } : {}),
           });
           atLastGate = gate.arrived;
           return gate.startMs;
@@ -235,8 +250,13 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
     return { result, summary, keyPrefix, cleanup };
   } catch (error) {
     // Bad input and a barrier that did not pass leave nothing but the barrier's own markers; a
-    // result once written stays (what failed came after the measuring).
-    if (barrier !== null && result === null && !(error instanceof StartBarrierError)) {
+    // result once written stays (what failed came after the measuring). A shard whose clock
+    // was refused leaves a result too, which says why: the merge and the library name it.
+    const refusedClock = error instanceof StartBarrierError && error.reason === "clock";
+    if (
+      result === null &&
+      (refusedClock || (barrier !== null && !(error instanceof StartBarrierError)))
+    ) {
       await finish("failed", null, (error as Error).message).catch(() => {});
     }
     throw error;

@@ -19,9 +19,10 @@ import {
   STOP_KEY,
   type ReadyMarker,
 } from "./barrier-markers.ts";
+import { CLOCK_LIMIT_MS, clockIsOff } from "@taillab/core";
 import type { MarkerStore } from "./bucket-markers.ts";
 import { startClockCheck, type ClockCheck } from "./clock-check.ts";
-import { clockIsOff, type ClockOffset } from "./server-clock.ts";
+import type { ClockOffset } from "./server-clock.ts";
 import { retryingMarkers, sleep } from "./storage-retry.ts";
 
 export interface StartBarrierOptions {
@@ -39,11 +40,12 @@ export interface StartBarrierOptions {
   pollMs?: number;
   /** The endpoint the markers are on, for messages. */
   endpoint?: string;
-  /** Warnings a user should see (a clock off by more than a second). */
-  onNotice?: (message: string) => void;
   /** Stop waiting: writes this shard's abort marker, so the others do not start either. */
   signal?: AbortSignal;
-  /** Epoch ms now; default Date.now. Tests move it past the deadline instead of waiting for it. */
+  /**
+   * Epoch ms now; default Date.now. Tests move it past the deadline instead of waiting for it,
+   * or off the server's clock (with the markers' clock samples).
+   */
   now?: () => number;
 }
 
@@ -59,10 +61,18 @@ export interface BarrierPassed {
 
 /**
  * "storage": the bucket kept failing (after retries) or refused the barrier's requests;
- * "unconditional": its server does not honour create-only writes (If-None-Match: *).
+ * "unconditional": its server does not honour create-only writes (If-None-Match: *);
+ * "clock": this shard's clock is more than CLOCK_LIMIT_MS off the storage server's.
  */
 export type BarrierFailure =
-  "duplicate-index" | "deadline" | "aborted" | "late" | "stopped" | "storage" | "unconditional";
+  | "duplicate-index"
+  | "deadline"
+  | "aborted"
+  | "late"
+  | "stopped"
+  | "storage"
+  | "unconditional"
+  | "clock";
 
 /** Where each shard checks, once, that the server refuses to overwrite with If-None-Match. */
 const PROBE_PREFIX = "if-none-match/";
@@ -72,12 +82,19 @@ export class StartBarrierError extends Error {
   readonly reason: BarrierFailure;
   /** The shards that were not ready by the deadline (reason "deadline"), or that aborted. */
   readonly shards: number[];
+  /** This shard's clock against the server's, as far as it was checked. */
+  readonly clock: ClockOffset | null;
 
-  constructor(reason: BarrierFailure, message: string, shards: number[] = []) {
+  constructor(
+    reason: BarrierFailure,
+    message: string,
+    { shards = [], clock = null }: { shards?: number[]; clock?: ClockOffset | null } = {},
+  ) {
     super(message);
     this.name = "StartBarrierError";
     this.reason = reason;
     this.shards = shards;
+    this.clock = clock;
   }
 }
 
@@ -110,14 +127,15 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
   });
 
   const giveUp = async (reason: BarrierFailure, message: string, missing: number[] = []) => {
+    const clock = clockCheck?.stop() ?? null;
     // Whoever can still be told is: the others stop waiting for this shard.
     const unwritten = await markers
-      .put(abortKey(index), JSON.stringify({ index, reason, at: isoNow() }))
+      .put(abortKey(index), JSON.stringify({ index, reason, at: isoNow(), clock }))
       .then(
         () => "",
         (error: unknown) => `; its abort marker could not be written (${(error as Error).message})`,
       );
-    return new StartBarrierError(reason, `${message}${unwritten}`, missing);
+    return new StartBarrierError(reason, `${message}${unwritten}`, { shards: missing, clock });
   };
   const failIfAborted = async () => {
     const names = await markers.list(ABORT_PREFIX);
@@ -129,23 +147,24 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
       .map((name) => parseAbort(name.slice(ABORT_PREFIX.length)))
       .filter((shard) => shard !== null)
       .sort((a, b) => a - b);
-    if (aborted.length > 0) {
+    const [first] = aborted;
+    if (first !== undefined) {
       throw new StartBarrierError(
         "aborted",
-        `shard ${index}: the run was aborted by shard ${shardList(aborted)}; not starting`,
-        aborted,
+        `shard ${index}: the run was aborted by shard ${shardList(aborted)}${await abortReason(first)}; not starting`,
+        { shards: aborted, clock: clockCheck?.stop() ?? null },
       );
     }
+  };
+  /** ` (shard 1: its clock)`: why the first shard that aborted did, when its marker says. */
+  const abortReason = async (shard: number): Promise<string> => {
+    const body = await options.markers.get(abortKey(shard)).catch(() => null);
+    const reason = parseAbortReason(body);
+    return reason === null ? "" : ` (shard ${shard}: ${ABORT_REASON_TEXT[reason]})`;
   };
 
   // Started once the claim gives a first sample; `as` keeps TypeScript from narrowing it to null.
   let clockCheck = null as ClockCheck | null;
-  let clockSaid = false;
-  const sayClock = (clock: ClockOffset | null) => {
-    if (clockSaid || clock === null || !clockIsOff(clock)) return;
-    clockSaid = true;
-    options.onNotice?.(clockNotice(index, clock));
-  };
   try {
     return await pass();
   } catch (error) {
@@ -179,23 +198,12 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
   async function pass(): Promise<BarrierPassed> {
     // A late joiner learns at once that the others have given up.
     await failIfAborted();
-    const readyAtMs = now();
-    if (readyAtMs > deadlineMs) {
-      throw await giveUp(
-        "late",
-        `shard ${index}: ready at ${isoNow()}, after the barrier's deadline ${deadline}; not starting`,
-      );
-    }
+    if (now() > deadlineMs) throw await late();
     await refuseUnconditionalServer();
     // The claim id tells this shard's own marker from another's when a retried write finds it.
     const claim = await markers.create(
       readyKey(index),
-      JSON.stringify({
-        index,
-        shards,
-        readyAt: new Date(readyAtMs).toISOString(),
-        claim: randomUUID(),
-      }),
+      JSON.stringify({ index, shards, claimedAt: isoNow(), claim: randomUUID() }),
     );
     if (!claim.created) {
       throw new StartBarrierError(
@@ -206,8 +214,16 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
     clockCheck = startClockCheck({
       first: claim.date,
       sample: () => options.markers.serverDate(),
-      onSettled: sayClock,
+      now,
     });
+    // Before this shard counts as ready: a shard whose clock is off would start as far from the
+    // others (warp's coordinator refuses such a client too), and the run would not be one.
+    const clock = await clockCheck.decided;
+    if (clock !== null && clockIsOff(clock)) {
+      throw await giveUp("clock", clockRefusal(index, clock));
+    }
+    const readyAtMs = now();
+    if (readyAtMs > deadlineMs) throw await late();
     await markers.put(readyAtKey({ index, readyAtMs }), "");
 
     let ready: ReadyMarker[];
@@ -238,17 +254,46 @@ export async function passStartBarrier(options: StartBarrierOptions): Promise<Ba
     // Re-check just before T0: a shard that gave up at the deadline wrote its abort marker by then.
     await sleep(t0Ms - now() - Math.min(pollMs, graceMs / 4), signal);
     if (signal?.aborted) throw await giveUp("stopped", `shard ${index}: stopped before the start`);
-    const clock = clockCheck.stop();
-    sayClock(clock);
     await failIfAborted();
-    return { t0Ms, readyAtMs, ready, clock };
+    return { t0Ms, readyAtMs, ready, clock: clockCheck.stop() };
+  }
+
+  async function late(): Promise<StartBarrierError> {
+    return giveUp(
+      "late",
+      `shard ${index}: ready at ${isoNow()}, after the barrier's deadline ${deadline}; not starting`,
+    );
   }
 }
 
 /** "shard 2: this machine's clock is about 1.5 s behind the storage server's (± 0.04 s, …)" */
-export function clockNotice(index: number, { offsetMs, boundMs }: ClockOffset): string {
+export function clockRefusal(index: number, { offsetMs, boundMs }: ClockOffset): string {
   const seconds = (ms: number, digits: number) => (Math.abs(ms) / 1000).toFixed(digits);
-  return `shard ${index}: this machine's clock is about ${seconds(offsetMs, 1)} s ${offsetMs > 0 ? "behind" : "ahead of"} the storage server's (± ${seconds(boundMs, 2)} s, from its Date header): this shard starts that far from the others`;
+  return `shard ${index}: this machine's clock is about ${seconds(offsetMs, 1)} s ${offsetMs > 0 ? "behind" : "ahead of"} the storage server's (± ${seconds(boundMs, 2)} s, from its Date header), more than the ${CLOCK_LIMIT_MS / 1000} s a distributed run allows: it would start that far from the others; set its clock (NTP) and run again; not starting`;
+}
+
+/** How an aborting shard's reason reads in the others' messages. */
+const ABORT_REASON_TEXT: Record<BarrierFailure, string> = {
+  "duplicate-index": "its index claimed twice",
+  deadline: "shards missing at the deadline",
+  aborted: "the run aborted",
+  late: "ready after the deadline",
+  stopped: "stopped",
+  storage: "the bucket failed",
+  unconditional: "the server ignores If-None-Match",
+  clock: `its clock more than ${CLOCK_LIMIT_MS / 1000} s off the storage server's`,
+};
+
+function parseAbortReason(body: Uint8Array | null): BarrierFailure | null {
+  if (body === null) return null;
+  try {
+    const { reason } = JSON.parse(Buffer.from(body).toString("utf8")) as { reason?: unknown };
+    return typeof reason === "string" && reason in ABORT_REASON_TEXT
+      ? (reason as BarrierFailure)
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Uniform in [0.5, 1.5) × mean: shards that started together do not list in lockstep. */

@@ -80,6 +80,7 @@ describe("retrying the barrier's requests", () => {
       get: async (name) => (objects.has(name) ? Buffer.from(objects.get(name)!) : null),
       download: async () => false,
       list: async () => [],
+      remove: async () => {},
       serverDate: async () => null,
       where: (name) => name,
     };

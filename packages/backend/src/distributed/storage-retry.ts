@@ -91,6 +91,7 @@ export function retryingMarkers(markers: MarkerStore, options: RetryOptions): Ma
     get: (name, limitBytes) => retry(() => markers.get(name, limitBytes)),
     download: (name, path, limitBytes) => retry(() => markers.download(name, path, limitBytes)),
     list: (under) => retry(() => markers.list(under)),
+    remove: (names) => retry(() => markers.remove(names)),
     serverDate: () => retry(() => markers.serverDate()),
     where: (name) => markers.where(name),
   };

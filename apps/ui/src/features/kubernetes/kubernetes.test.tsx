@@ -5,6 +5,7 @@ import {
   type ShardsStatus,
 } from "@taillab/api";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import i18next from "i18next";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { SettingsBar } from "../../app/settings-bar.tsx";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
@@ -195,4 +196,79 @@ describe("a distributed run's shards", () => {
       "1 of 2 shards merged · start spread 1.250 ms · clock skew 12 ± 1,000 ms",
     );
   });
+  it.each(["en", "zh-CN"])(
+    "says in %s why a shard's clock kept the run from starting, why clocks far apart give no spread, and what a killed shard left",
+    async (language) => {
+      await act(() => i18next.changeLanguage(language));
+      try {
+        useRunDetail.setState({ runId: null, detail: null, choice: null, error: null });
+        const fixture = runDetailFixture();
+        const shard = { startOffsetMs: null, points: [] };
+        const detail: RunDetail = {
+          ...fixture,
+          meta: { ...fixture.meta, cleanup: null },
+          summary: {
+            ...fixture.summary,
+            distributed: {
+              shardCount: 3,
+              t0: null,
+              startSpreadMs: null,
+              clockSkewMs: 3100,
+              clockSkewBoundMs: 540,
+              clocksApart: { shards: [0, 1], apartMs: 3100, boundMs: 540 },
+              merged: [1],
+              shards: [
+                { ...shard, index: 0, status: "missing", problem: "did not start", clock: null },
+                {
+                  ...shard,
+                  index: 1,
+                  status: "failed",
+                  problem: "shard 1: this machine's clock is about 3.0 s ahead (…)",
+                  clock: { offsetMs: -3000, boundMs: 40 },
+                },
+                {
+                  ...shard,
+                  index: 2,
+                  status: "missing",
+                  problem: "killed",
+                  clock: null,
+                  objectsLeft: 504,
+                },
+              ],
+            },
+          },
+        };
+        installFakeTailLab({ getRun: vi.fn(async () => detail) });
+        renderUi(<RunDetailView runId={detail.meta.id} />);
+        await screen.findByTestId("shard-breakdown");
+        // The row's last cell: why.
+        const refused = screen.getAllByTestId("shard-row")[1]?.lastElementChild?.textContent ?? "";
+        const apart = screen.getByTestId("shard-clocks-apart").textContent ?? "";
+        const banner = screen.getByTestId("leftovers-banner");
+        const left = banner.textContent ?? "";
+        expect(banner.dataset.kind).toBe("killed-shards");
+        if (language === "en") {
+          expect(refused).toContain(
+            "Its clock was 3.0 s ahead of the storage server's, more than the 1 s a distributed run allows",
+          );
+          expect(apart).toBe(
+            "The clocks of shards 0 and 1 were 3.1 s apart (± 0.54 s): each placed what it measured by its own clock, so no start spread nor window where every shard was busy is known.",
+          );
+          expect(left).toContain(
+            `Shard 2 was killed mid-run, before its cleanup: 504 objects it wrote are still under ${fixture.summary.spec.keyPrefix}/${fixture.meta.id}-2/`,
+          );
+        } else {
+          expect(refused).toContain("它的时钟比存储服务器快 3.0 秒");
+          expect(apart).toContain("分片 0 与 1 的时钟相差 3.1 秒");
+          expect(left).toContain("分片 2 在运行中、清理之前被终止");
+          // The prefix, bucket and numbers are written as they are in both languages.
+          for (const text of [refused, apart]) {
+            expect(text).not.toMatch(/[A-Za-z]{2,}/);
+          }
+        }
+      } finally {
+        await act(() => i18next.changeLanguage("en"));
+      }
+    },
+  );
 });

@@ -83,6 +83,12 @@ export const kubernetesMessages: FeatureMessages = {
       p99: "p99",
       errors: "Errors",
       problem: "Why",
+      clocksApart:
+        "The clocks of shards {{behind}} and {{ahead}} were {{apart}} s apart (± {{bound}} s): each placed what it measured by its own clock, so no start spread nor window where every shard was busy is known.",
+      clockRefusedAhead:
+        "Its clock was {{offset}} s ahead of the storage server's, more than the 1 s a distributed run allows: the start barrier refused it, and no shard started.",
+      clockRefusedBehind:
+        "Its clock was {{offset}} s behind the storage server's, more than the 1 s a distributed run allows: the start barrier refused it, and no shard started.",
       statusName: {
         complete: "complete",
         stopped: "stopped",
@@ -169,6 +175,12 @@ export const kubernetesMessages: FeatureMessages = {
       p99: "p99",
       errors: "错误",
       problem: "原因",
+      clocksApart:
+        "分片 {{behind}} 与 {{ahead}} 的时钟相差 {{apart}} 秒（± {{bound}} 秒）：每个分片按自己的时钟记录所测数据，因此启动偏差与所有分片同时忙碌的时段都无从得知。",
+      clockRefusedAhead:
+        "它的时钟比存储服务器快 {{offset}} 秒，超过分布式运行允许的 1 秒：启动屏障拒绝了它，所有分片都未启动。",
+      clockRefusedBehind:
+        "它的时钟比存储服务器慢 {{offset}} 秒，超过分布式运行允许的 1 秒：启动屏障拒绝了它，所有分片都未启动。",
       statusName: {
         complete: "完成",
         stopped: "已停止",

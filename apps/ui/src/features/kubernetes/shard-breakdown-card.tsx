@@ -1,5 +1,7 @@
-import type { RunSummary } from "@taillab/api";
+import type { ShardBreakdown, RunSummary } from "@taillab/api";
+import { clockIsOff } from "@taillab/core";
 import { formatFixed, formatInteger, formatMs } from "@taillab/report";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 
 const signedMs = (ms: number | null, digits: number) =>
@@ -33,6 +35,16 @@ export function ShardBreakdownCard({ summary }: { summary: RunSummary }) {
           skew,
         })}
       </p>
+      {distributed.clocksApart ? (
+        <p className="banner warning" data-testid="shard-clocks-apart">
+          {t("breakdown.clocksApart", {
+            behind: distributed.clocksApart.shards[0],
+            ahead: distributed.clocksApart.shards[1],
+            apart: formatFixed(distributed.clocksApart.apartMs / 1000, 1),
+            bound: formatFixed(distributed.clocksApart.boundMs / 1000, 2),
+          })}
+        </p>
+      ) : null}
       <div className="table-scroll">
         <table className="data">
           <thead>
@@ -76,7 +88,7 @@ export function ShardBreakdownCard({ summary }: { summary: RunSummary }) {
                     {phase?.latencyMs ? `${formatMs(phase.latencyMs.p99)} ms` : "—"}
                   </td>
                   <td className="number">{phase ? formatInteger(phase.errors) : "—"}</td>
-                  <td>{row === 0 ? (shard.problem ?? "") : ""}</td>
+                  <td>{row === 0 ? problemText(shard, t) : ""}</td>
                 </tr>
               ));
             })}
@@ -85,4 +97,17 @@ export function ShardBreakdownCard({ summary }: { summary: RunSummary }) {
       </div>
     </section>
   );
+}
+
+/** Why a shard is missing or failed; a clock the barrier refused is said in the UI's language. */
+function problemText(shard: ShardBreakdown, t: TFunction<"kubernetes">): string {
+  const { clock } = shard;
+  if (shard.status === "failed" && shard.startOffsetMs === null && clock && clockIsOff(clock)) {
+    // Server minus local: a clock ahead of the server's has a negative offset.
+    const offset = formatFixed(Math.abs(clock.offsetMs) / 1000, 1);
+    return t(clock.offsetMs < 0 ? "breakdown.clockRefusedAhead" : "breakdown.clockRefusedBehind", {
+      offset,
+    });
+  }
+  return shard.problem ?? "";
 }

@@ -120,6 +120,10 @@ export const liveRunMessages: FeatureMessages = {
       podsNotStarting: "Not every pod has started: {{reasons}}",
       jobNotDeleted: "The Job could not be deleted: {{error}}",
       folderUnreadable: "The run's folder could not be read: {{error}}",
+      goneNotWritten:
+        "Shard {{shard}} ended without its result, but the marker that tells the others could not be written ({{error}}): they wait for it at their next phase gate until the barrier timeout, then go on without it",
+      runFolderLeft:
+        "The run is in the library, but its folder {{folder}} could not be removed ({{error}}); any S3 client can delete it",
       progressNotWritten: "Shard {{shard}}: progress not written: {{error}}",
       negativeIntervals:
         "{{op}}: {{intervals}} parts of request timelines came out negative (a later step stamped before an earlier one: clocks that disagree); each was counted as 1 µs, so these figures are slightly off",
@@ -279,6 +283,10 @@ export const liveRunMessages: FeatureMessages = {
       podsNotStarting: "并非所有 Pod 都已启动：{{reasons}}",
       jobNotDeleted: "无法删除 Job：{{error}}",
       folderUnreadable: "无法读取运行的文件夹：{{error}}",
+      goneNotWritten:
+        "分片 {{shard}} 未留下结果就已结束，但未能写入通知其他分片的标记（{{error}}）：它们会在下一个阶段关口等待它，直到屏障超时，然后不等它继续",
+      runFolderLeft:
+        "运行已存入结果库，但未能删除它在存储桶中的文件夹 {{folder}}（{{error}}）；可用任何 S3 客户端删除",
       progressNotWritten: "分片 {{shard}}：未能写入进度：{{error}}",
       negativeIntervals:
         "{{op}}：有 {{intervals}} 段请求时间线为负值（后一步骤的时间先于前一步骤：时钟不一致）；每段按 1 µs 计，因此这些数字略有偏差",

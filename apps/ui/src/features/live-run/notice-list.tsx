@@ -107,6 +107,10 @@ export function noticeText(
       return t("noticeText.jobNotDeleted", notice.params);
     case "folderUnreadable":
       return t("noticeText.folderUnreadable", notice.params);
+    case "goneNotWritten":
+      return t("noticeText.goneNotWritten", notice.params);
+    case "runFolderLeft":
+      return t("noticeText.runFolderLeft", notice.params);
     case "negativeIntervals":
       return t("noticeText.negativeIntervals", {
         op: notice.params.op,

@@ -1,12 +1,13 @@
 import { cleanupLeftNothing, type RunCleanup, type RunDetail } from "@taillab/api";
-import { leftoverStateOf, visibleText } from "@taillab/core";
+import { killedShardLeftovers, leftoverStateOf, visibleText } from "@taillab/core";
 import { formatInteger } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { useRunDetail } from "./run-detail-store.ts";
 
 /**
  * What the run may have left on its server (objects under its prefix, open uploads, workload
- * buckets), and a button that removes it — never anything else — as `taillab cleanup` does.
+ * buckets; a distributed run's killed shards' objects under theirs), and a button that removes
+ * it — never anything else — as `taillab cleanup` does.
  */
 export function LeftoversBanner({ detail }: { detail: RunDetail }) {
   const { t } = useTranslation("runs");
@@ -31,19 +32,36 @@ export function LeftoversBanner({ detail }: { detail: RunDetail }) {
       {t("leftovers.removed", removedCounts(result))}
     </div>
   ) : null;
-  if (state.kind === "none") return done;
-  const text =
+  // A cleanup the button just ran removed every shard's objects too.
+  const cleanup = result ?? meta.cleanup;
+  const killed = killedShardLeftovers({ ...meta, cleanup }, detail.summary).map(
+    ({ index, objects, keyPrefix }) =>
+      t("leftovers.killedShard", {
+        shard: index,
+        objects: formatInteger(objects),
+        prefix: keyPrefix,
+        bucket: meta.spec.bucket,
+      }),
+  );
+  if (state.kind === "none" && killed.length === 0) return done;
+  const text = [
     state.kind === "left"
       ? [gone, t("leftovers.left", { ...leftCounts(state.cleanup), ...place })]
           .filter(Boolean)
           .join(" ")
-      : t(state.why === "kept" ? "leftovers.kept" : "leftovers.endedEarly", place);
+      : state.kind === "possible"
+        ? t(state.why === "kept" ? "leftovers.kept" : "leftovers.endedEarly", place)
+        : "",
+    ...killed,
+  ]
+    .filter(Boolean)
+    .join(" ");
   return (
     <div
       className="banner warning"
       role="status"
       data-testid="leftovers-banner"
-      data-kind={state.kind}
+      data-kind={state.kind === "none" ? "killed-shards" : state.kind}
     >
       {text}{" "}
       <button

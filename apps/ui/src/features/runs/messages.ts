@@ -199,6 +199,8 @@ export const runsMessages: FeatureMessages = {
       removed:
         "Removed what this run left: objects ({{objects}}), open uploads ({{uploads}}), buckets ({{buckets}}); nothing of it is left on the server.",
       bucketGone: "Bucket {{bucket}} no longer exists, so nothing of this run is left in it.",
+      killedShard:
+        "Shard {{shard}} was killed mid-run, before its cleanup: {{objects}} objects it wrote are still under {{prefix}} in bucket {{bucket}}.",
     },
     results: {
       title: "Results",
@@ -595,6 +597,8 @@ export const runsMessages: FeatureMessages = {
       removed:
         "已删除本次运行的 {{objects}} 个对象、{{uploads}} 个未完成上传和 {{buckets}} 个存储桶；服务器上已不留任何内容。",
       bucketGone: "存储桶 {{bucket}} 已不存在，因此其中不会留下本次运行的任何内容。",
+      killedShard:
+        "分片 {{shard}} 在运行中、清理之前被终止：它写入的 {{objects}} 个对象仍在存储桶 {{bucket}} 的 {{prefix}} 下。",
     },
     results: {
       title: "结果",
