@@ -40,6 +40,7 @@ export * from "./shard-progress.ts";
 export * from "./tail-sample-size.ts";
 export * from "./percentile-interval.ts";
 export * from "./threshold.ts";
+export * from "./steady-state.ts";
 export * from "./percentile-difference.ts";
 export * from "./mode-comparison.ts";
 export * from "./live-tuning.ts";

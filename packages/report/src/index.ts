@@ -15,3 +15,4 @@ export type { CjkFont } from "./report-page.ts";
 export * from "./client-health-text.ts";
 export * from "./percentile-interval-text.ts";
 export * from "./junit-xml.ts";
+export * from "./until-steady-text.ts";

@@ -1,5 +1,6 @@
 import { clientHealthLines, coordinatedOmissionLines } from "./client-health-text.ts";
 import { percentileIntervalLines, percentileLabel } from "./percentile-interval-text.ts";
+import { untilSteadyLines } from "./until-steady-text.ts";
 import {
   compareRuns,
   MISSED_START_TOLERANCE_MS,
@@ -76,6 +77,7 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
     ...hedgeLines(phase),
     ...clientHealthLines(phase),
     ...coordinatedOmissionLines(phase),
+    ...untilSteadyLines(phase),
   ];
   return `${lines.join("\n")}\n`;
 }
