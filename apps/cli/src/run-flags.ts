@@ -332,6 +332,13 @@ export const RUN_FLAGS = [
     description: "write the thresholds as JUnit XML to FILE (one test case each)",
   },
   {
+    name: "metrics",
+    aliases: [],
+    takesValue: true,
+    description:
+      "serve live figures for Prometheus at http://HOST:PORT/metrics while the run goes on (OpenMetrics; e.g. 127.0.0.1:9464)",
+  },
+  {
     name: "out",
     aliases: [],
     takesValue: true,

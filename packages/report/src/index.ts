@@ -16,3 +16,4 @@ export * from "./client-health-text.ts";
 export * from "./percentile-interval-text.ts";
 export * from "./junit-xml.ts";
 export * from "./until-steady-text.ts";
+export * from "./open-metrics.ts";
