@@ -42,6 +42,7 @@ export * from "./percentile-interval.ts";
 export * from "./threshold.ts";
 export * from "./steady-state.ts";
 export * from "./percentile-difference.ts";
+export * from "./repetition-difference.ts";
 export * from "./mode-comparison.ts";
 export * from "./live-tuning.ts";
 export * from "./run-leftovers.ts";
