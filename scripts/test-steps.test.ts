@@ -27,6 +27,7 @@ describe("pnpm test:loaded's plan", () => {
       "minio",
       "versitygw",
       "kubernetes",
+      "prometheus",
     ]);
     expect(existsSync(join(root, "packages/report/src/html-report.browser.test.ts"))).toBe(true);
     const files = vitestFiles(plan.vitestArgs);

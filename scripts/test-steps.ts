@@ -57,6 +57,7 @@ export const TOOL_CHECKS: readonly Check[] = [
   { name: "versitygw", run: () => run("bash", ["scripts/ensure-versitygw.sh"]) },
   { name: "kubernetes", run: () => run("bash", ["scripts/ensure-kubernetes.sh"]) },
   { name: "chromium", run: () => run("bash", ["scripts/ensure-chromium.sh"]) },
+  { name: "prometheus", run: () => run("bash", ["scripts/ensure-prometheus.sh"]) },
 ];
 
 /** vitest's files that drive Debian's Chromium (the HTML report's rendering). */

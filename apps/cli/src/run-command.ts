@@ -34,6 +34,7 @@ import { runVerdict } from "./run-verdict.ts";
 import { formatThresholdLines, judgeThresholds, writeThresholdsJunit } from "./run-thresholds.ts";
 import { printPoint, printSummary, printSummaryEnd } from "./summary-printer.ts";
 import { printError, printOut } from "./terminal-output.ts";
+import { LiveMetricsBook, parseMetricsAddress, serveLiveMetrics } from "./live-metrics.ts";
 
 export const RUN_HELP = `Usage: taillab run [flags]
 
@@ -89,6 +90,8 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   if (!shard && typeof flags.out === "string") await checkPathFlag("out", flags.out, "folder");
   const junitPath = typeof flags.junit === "string" ? flags.junit : null;
   if (junitPath !== null) await checkPathFlag("junit", junitPath, "file");
+  const metricsAddress = typeof flags.metrics === "string" ? flags.metrics : null;
+  if (metricsAddress !== null) parseMetricsAddress(metricsAddress);
   printError(secretWarning);
   if (shard) return runShardCommand(spec, flags, shard);
   const store = await openLibrary(flags.results, "write");
@@ -104,7 +107,10 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
             onPointDone: (_index, point) => printPoint(point, sweep),
             onMeasured: async (measured) => printSummaryEnd(measured),
           };
-  const { summary, cleanup } = await runWithInterrupts(spec, flags, store, output, shown);
+  const metrics = metricsAddress === null ? null : await startLiveMetrics(metricsAddress, shown);
+  const { summary, cleanup } = await runWithInterrupts(spec, flags, store, output, shown).finally(
+    () => metrics?.close(),
+  );
   await output?.finish(summary);
   const thresholds = judgeThresholds(summary);
   if (thresholds.length > 0) {
@@ -115,6 +121,23 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   const verdict = runVerdict(summary, cleanup, thresholds);
   if (verdict.line) printError(`taillab run: ${verdict.line}\n`);
   return verdict.code;
+}
+
+/**
+ * `--metrics`: the live figures served for Prometheus while the run goes on; `shown` is given
+ * the hooks that keep them.
+ */
+async function startLiveMetrics(address: string, shown: ShownHooks) {
+  const book = new LiveMetricsBook();
+  const endpoint = await serveLiveMetrics(address, book);
+  printError(`live metrics at ${endpoint.url} (OpenMetrics, for Prometheus)\n`);
+  const { onPhaseStart } = shown;
+  shown.onPhaseStart = (pointIndex, op) => {
+    book.onPhaseStart();
+    onPhaseStart?.(pointIndex, op);
+  };
+  shown.onProgress = (progress, live) => book.onProgress(progress, live);
+  return endpoint;
 }
 
 /** What s3bench's text can show: its write, read and cleanup, not a mixed workload. */
@@ -210,7 +233,13 @@ function parseSpecText(text: string, field: string, what: string): Record<string
 /** The hooks through which a command shows a run as it goes. */
 type ShownHooks = Pick<
   RunHooks,
-  "onPointDone" | "onMeasured" | "onRunStart" | "onPhaseStart" | "onRecords" | "onNotice"
+  | "onPointDone"
+  | "onMeasured"
+  | "onRunStart"
+  | "onPhaseStart"
+  | "onRecords"
+  | "onNotice"
+  | "onProgress"
 >;
 
 /** What a run ended with: its summary, and what its cleanup did (null when none ran). */
@@ -258,8 +287,9 @@ export async function runWithInterrupts(
               progress.clear();
               await shown.onMeasured?.(summary, pending);
             },
-            onProgress: (update, { clientSeconds }) => {
-              const warning = warnings.next(clientSeconds);
+            onProgress: (update, live) => {
+              shown.onProgress?.(update, live);
+              const warning = warnings.next(live.clientSeconds);
               if (warning) {
                 progress.clear();
                 printError(`${warning}\n`);

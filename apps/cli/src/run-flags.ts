@@ -193,6 +193,31 @@ export const RUN_FLAGS = [
     description: "open loop: requests per phase = rate × duration (30s)",
   },
   {
+    name: "until-steady",
+    aliases: [],
+    takesValue: false,
+    description:
+      "end each phase (not the cleanup) once its p99 is steady: its 95 % interval and the figure within ±5 %, and ops/s too, for 2s; samples or --duration are the maximum",
+  },
+  {
+    name: "steady-percentile",
+    aliases: [],
+    takesValue: true,
+    description: "--until-steady: the percentile that must be steady (default p99)",
+  },
+  {
+    name: "steady-within",
+    aliases: [],
+    takesValue: true,
+    description: "--until-steady: the tolerance (default 5%)",
+  },
+  {
+    name: "steady-for",
+    aliases: [],
+    takesValue: true,
+    description: "--until-steady: how long it must hold (default 2s)",
+  },
+  {
     name: "preset",
     aliases: [],
     takesValue: true,
@@ -305,6 +330,13 @@ export const RUN_FLAGS = [
     aliases: [],
     takesValue: true,
     description: "write the thresholds as JUnit XML to FILE (one test case each)",
+  },
+  {
+    name: "metrics",
+    aliases: [],
+    takesValue: true,
+    description:
+      "serve live figures for Prometheus at http://HOST:PORT/metrics while the run goes on (OpenMetrics; e.g. 127.0.0.1:9464)",
   },
   {
     name: "out",
@@ -516,6 +548,16 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   assignIn("testbed-profile", "testbed", "profile");
   assignIn("testbed-replicas", "testbed", "replicas", numberList);
   assignIn("testbed-seed", "testbed", "seed", numberList);
+  if (flags["until-steady"]) spec.untilSteady = section("untilSteady");
+  const steadyDetail = (["steady-percentile", "steady-within", "steady-for"] as const).find(
+    (name) => flags[name] !== undefined,
+  );
+  if (steadyDetail && spec.untilSteady === undefined) {
+    throw new UsageError(steadyDetail, "tunes --until-steady: add --until-steady");
+  }
+  assignIn("steady-percentile", "untilSteady", "percentile");
+  assignIn("steady-within", "untilSteady", "tolerancePercent");
+  assignIn("steady-for", "untilSteady", "holdMs");
   if (flags.verify) spec.verify = true;
   if (flags["create-bucket"]) spec.createBucket = true;
   return spec as RunSpecInput;

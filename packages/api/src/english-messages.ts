@@ -90,6 +90,8 @@ export const ENGLISH_MESSAGES = {
   budgetSignRequired: '"{{text}}" is not a percentage (the % sign is required)',
   budgetAbove100: '"{{text}}" is more than 100%',
   percentageRange: "expected a percentage from 0 to 100",
+  percentileLevel: "expected a percentile like p99 or 99.9, above 0 and below 100",
+  durationAboveZero: "expected a duration above 0 ms, e.g. 2s",
 
   // A spec.
   urlShape: "expected an http:// or https:// URL with no path, e.g. http://127.0.0.1:9000",
@@ -111,9 +113,13 @@ export const ENGLISH_MESSAGES = {
   untilStoppedNoPoints: "an open loop until stopped has no points",
   untilStoppedOnePoint: "an open loop until stopped runs one point",
   untilStoppedOnce: "an open loop until stopped runs once",
+  untilStoppedNotSteady:
+    "an open loop until stopped has no maximum to stop early from: give it a duration for untilSteady",
   multipartPartTooSmall: "must be at least 5MiB, S3's smallest part (the last part may be smaller)",
   shardsNeedEndpoint:
     "a distributed run needs an endpoint every shard can reach; the embedded testbed is each process's own",
+  shardsNotUntilSteady:
+    "a distributed run has one end for all its shards: run --until-steady on one machine",
   shardsNotUntilStopped:
     "a distributed run ends by itself: give the open loop samples or a duration, not until stopped",
   shardsTooFewClients:

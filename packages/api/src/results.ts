@@ -235,6 +235,25 @@ export const SteadyThroughputSchema = z.object({
 export type SteadyThroughput = z.infer<typeof SteadyThroughputSchema>;
 
 /**
+ * How a phase run until steady ended (a spec's untilSteady; core's steady-state.ts): stopped
+ * early because its percentile was steady, or at its samples or duration, its maximum.
+ */
+export const SteadyOutcomeSchema = z.object({
+  /** The rule it was run with. */
+  percentile: z.number().gt(0).lt(100),
+  tolerancePercent: z.number().gt(0).max(100),
+  holdMs: z.number().gt(0),
+  /** true: it ended early, steady; false: it ran to its maximum (or was stopped). */
+  steady: z.boolean(),
+  /** Requests answered when it ended (or when it was found steady), and its time so far. */
+  requests: z.number().int().min(0),
+  elapsedMs: z.number().min(0),
+  /** The percentile's 95 % interval's wider side, ±% of the figure; null: open-ended. */
+  withinPercent: z.number().min(0).nullable(),
+});
+export type SteadyOutcome = z.infer<typeof SteadyOutcomeSchema>;
+
+/**
  * Where the time of the slowest requests went. The parts add up to the mean latency:
  * clientQueueMs (intended start → the first attempt sent, without its connect), connectMs (the
  * first attempt's wait for a new connection: TCP + TLS), hedgeWaitMs (→ the winning backup sent;
@@ -344,6 +363,11 @@ export const PhaseSummarySchema = z.object({
    * (latencyMs is then null): only the figures the tool printed.
    */
   toolLatencyMs: ToolLatencyMsSchema.optional(),
+  /**
+   * Run until steady: how each repetition's phase ended (one entry without --repeat); absent
+   * otherwise, and when rebuilt from records.
+   */
+  untilSteady: z.array(SteadyOutcomeSchema).min(1).optional(),
 });
 export type PhaseSummary = z.infer<typeof PhaseSummarySchema>;
 

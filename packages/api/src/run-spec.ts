@@ -327,6 +327,37 @@ const requestTimeoutMs = numberOrText(parseDurationMs, (ms) =>
     : coded("durationOutOfRange", { maxMinutes: MAX_REQUEST_TIMEOUT_MS / 60_000 }),
 );
 
+/** `p99.9` or 99.9: a percentile level, above 0 and below 100. */
+const percentileLevel = numberOrText(
+  (text) => {
+    const level = /^p(\d+(?:\.\d+)?)$/i.exec(text.trim());
+    return level
+      ? { ok: true, value: Number(level[1]) }
+      : { ok: false, reason: coded("percentileLevel") };
+  },
+  (level) => (level > 0 && level < 100 ? null : coded("percentileLevel")),
+);
+
+/**
+ * Each measured phase (not the cleanup) ends once its tail figure is steady, by core's rule
+ * (steady-state.ts: the percentile's 95 % interval and the figure itself within ±tolerance, and
+ * ops/s too, for `holdMs`); its samples or duration are then its maximum, so it always ends.
+ */
+export const UntilSteadySchema = strictObject({
+  percentile: percentileLevel.default(99),
+  tolerancePercent: numberOrText(
+    (text) => {
+      const parsed = parseBudgetPercent(text);
+      return parsed.ok ? { ok: true, value: parsed.percent } : parsed;
+    },
+    (percent) => (percent > 0 && percent <= 100 ? null : coded("percentageRange")),
+  ).default(5),
+  holdMs: numberOrText(parseDurationMs, (ms) =>
+    Number.isFinite(ms) && ms > 0 ? null : coded("durationAboveZero"),
+  ).default(2000),
+});
+export type UntilSteady = z.output<typeof UntilSteadySchema>;
+
 export const RunSpecSchema = strictObject({
   schemaVersion: z.literal(RUN_SPEC_SCHEMA_VERSION).default(RUN_SPEC_SCHEMA_VERSION),
   name: z.string().max(RUN_NAME_MAX_LENGTH).optional(),
@@ -388,6 +419,7 @@ export const RunSpecSchema = strictObject({
    * parseThreshold reads them; `taillab run` exits EXIT.thresholds when one fails.
    */
   thresholds: z.array(z.string().max(200)).max(100).optional(),
+  untilSteady: UntilSteadySchema.optional(),
   /** The embedded testbed, used when there are no endpoints: replicas, latency profile, seed. */
   testbed: TestbedSetupSchema.default({ replicas: 1, profile: "fast", seed: 1 }),
 }).superRefine((spec, context) => {
@@ -463,6 +495,7 @@ function untilStoppedProblems(spec: {
   objectSize: readonly number[];
   repeat: number;
   openLoop?: { durationMs?: number | undefined };
+  untilSteady?: unknown;
 }): ReturnType<typeof codedIssue>[] {
   const problems: ReturnType<typeof codedIssue>[] = [];
   const refuse = (path: (string | number)[], code: MessageCode & `untilStopped${string}`) =>
@@ -478,6 +511,7 @@ function untilStoppedProblems(spec: {
   if (spec.clients.length > 1) refuse(["clients"], "untilStoppedOnePoint");
   if (spec.objectSize.length > 1) refuse(["objectSize"], "untilStoppedOnePoint");
   if (spec.repeat > 1) refuse(["repeat"], "untilStoppedOnce");
+  if (spec.untilSteady !== undefined) refuse(["untilSteady"], "untilStoppedNotSteady");
   return problems;
 }
 

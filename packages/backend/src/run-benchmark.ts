@@ -351,7 +351,12 @@ function mergeRepetitions(repetitions: readonly PhaseResult[][], op: Operation):
   try {
     for (const result of results) account.merge(result.account);
     const client = mergeClientHealth(results.map((result) => result.summary.client));
-    const summary = { ...account.summary(), ...(client ? { client } : {}) };
+    const untilSteady = results.flatMap((result) => result.summary.untilSteady ?? []);
+    const summary = {
+      ...account.summary(),
+      ...(client ? { client } : {}),
+      ...(untilSteady.length > 0 ? { untilSteady } : {}),
+    };
     return { shape: first.shape, summary, account: account.snapshot() };
   } finally {
     account.destroy();
@@ -529,6 +534,7 @@ async function runPoints(
         workers: spec.workers ?? defaultWorkerCount(),
         verify: spec.verify,
         runStartEpochMs,
+        ...(spec.untilSteady ? { untilSteady: spec.untilSteady } : {}),
         ...(shard
           ? {
               shard: {

@@ -152,19 +152,28 @@ export function tallyStatsMs(tally: LatencyTally): LatencyStats | null {
  * a percentile's count up, so asking half a rank below lands on the rank itself despite the
  * floating point.
  */
-function tallyValueAtRankUs(tally: LatencyTally, rank: number): number {
+export function tallyValueAtRankUs(tally: LatencyTally, rank: number): number {
   return tallyPercentileUs(tally, (100 * (rank - 0.5)) / tally.count);
 }
 
-/** Each percentile's confidence interval, ms (core's percentileRankInterval). */
+/** The `level` % percentile's confidence interval, µs (core's percentileRankInterval). */
+export function tallyPercentileIntervalUs(
+  tally: LatencyTally,
+  level: number,
+): { lo: number | null; hi: number | null } {
+  const ranks = percentileRankInterval(tally.count, level);
+  return {
+    lo: ranks.low === null ? null : tallyValueAtRankUs(tally, ranks.low),
+    hi: ranks.high === null ? null : tallyValueAtRankUs(tally, ranks.high),
+  };
+}
+
+/** Each percentile's confidence interval, ms. */
 function tallyIntervalsMs(tally: LatencyTally): PercentileIntervals {
   const byLevel = {} as PercentileIntervals["byLevel"];
   for (const name of ALL_PERCENTILES) {
-    const ranks = percentileRankInterval(tally.count, PERCENTILE_LEVELS[name]);
-    byLevel[name] = {
-      lo: ranks.low === null ? null : toMs(tallyValueAtRankUs(tally, ranks.low)),
-      hi: ranks.high === null ? null : toMs(tallyValueAtRankUs(tally, ranks.high)),
-    };
+    const { lo, hi } = tallyPercentileIntervalUs(tally, PERCENTILE_LEVELS[name]);
+    byLevel[name] = { lo: lo === null ? null : toMs(lo), hi: hi === null ? null : toMs(hi) };
   }
   return {
     confidence: PERCENTILE_CONFIDENCE,

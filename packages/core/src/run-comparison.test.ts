@@ -83,12 +83,12 @@ describe("compareRuns", () => {
 
   it("leaves missing cells null", () => {
     expect(comparison.rows[2]!.cells.p99Ms).toEqual([
-      { value: 60, delta: 0, deltaPct: 0, significant: null },
-      { value: null, delta: null, deltaPct: null, significant: null },
+      { value: 60, delta: 0, deltaPct: 0, significant: null, significanceBy: null },
+      { value: null, delta: null, deltaPct: null, significant: null, significanceBy: null },
     ]);
     expect(comparison.rows[3]!.cells.p99Ms).toEqual([
-      { value: null, delta: null, deltaPct: null, significant: null },
-      { value: 90, delta: null, deltaPct: null, significant: null },
+      { value: null, delta: null, deltaPct: null, significant: null, significanceBy: null },
+      { value: 90, delta: null, deltaPct: null, significant: null, significanceBy: null },
     ]);
   });
 
@@ -99,7 +99,13 @@ describe("compareRuns", () => {
     const put = reversed.rows.find(
       (row) => row.op === "PUT" && row.params.clients === 1 && row.params.objectSizeBytes === 4096,
     )!;
-    expect(put.cells.p50Ms[0]).toEqual({ value: 10, delta: 2, deltaPct: 25, significant: null });
+    expect(put.cells.p50Ms[0]).toEqual({
+      value: 10,
+      delta: 2,
+      deltaPct: 25,
+      significant: null,
+      significanceBy: null,
+    });
   });
 
   it("rejects an empty list and a baseline out of range", () => {
@@ -188,8 +194,8 @@ describe("compareRuns pairing", () => {
       { param: "clients", values: [8], baselineValues: [2] },
     ]);
     expect(comparison.rows[0]!.cells.p50Ms).toEqual([
-      { value: 80, delta: 60, deltaPct: 300, significant: null },
-      { value: 20, delta: 0, deltaPct: 0, significant: null },
+      { value: 80, delta: 60, deltaPct: 300, significant: null, significanceBy: null },
+      { value: 20, delta: 0, deltaPct: 0, significant: null, significanceBy: null },
     ]);
   });
 });
@@ -237,5 +243,37 @@ describe("compareRuns significance", () => {
     expect(cell?.significant).toBe(significant);
     // Figures other than percentiles are never judged.
     expect(comparison.rows[0]!.cells.opsPerSec[1]?.significant).toBeNull();
+  });
+});
+
+describe("compareRuns judges repeated points by their repetitions' spread", () => {
+  const point = { clients: 1, samples: 256, objectSizeBytes: 4096 };
+  /** A run whose point ran once per p50 given, each repetition's GET with its own figures. */
+  function repeated(runId: string, p50s: number[]) {
+    const phases = p50s.map((p50) => phaseFixture("GET", p50));
+    return runFixture(runId, [
+      {
+        ...pointFixture(point, [phaseFixture("GET", p50s[0] ?? 1)]),
+        repetitions: phases.map((phase) => ({ phases: [phase] })),
+      },
+    ]);
+  }
+
+  it.each([
+    ["every repetition slower: significant", [20, 21, 22, 23], true],
+    ["repetitions interleaved: not significant", [10.5, 11.5, 12.5, 13.5], false],
+  ])("%s", (_case, otherP50s, significant) => {
+    const comparison = compareRuns([repeated("a", [10, 11, 12, 13]), repeated("b", otherP50s)]);
+    const cell = comparison.rows[0]!.cells.p99Ms[1];
+    expect(cell).toMatchObject({ significant, significanceBy: "repetitions" });
+  });
+
+  it("falls back to the intervals below 4 repetitions a side", () => {
+    const comparison = compareRuns([repeated("a", [10, 11, 12]), repeated("b", [20, 21, 22])]);
+    // The fixture's figures carry no intervals: nothing to judge by.
+    expect(comparison.rows[0]!.cells.p99Ms[1]).toMatchObject({
+      significant: null,
+      significanceBy: null,
+    });
   });
 });

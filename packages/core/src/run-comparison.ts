@@ -8,6 +8,7 @@ import type {
 } from "@taillab/api";
 import { phaseLatencyFigureMs } from "./imported-phase.ts";
 import { percentileDifferenceSignificant } from "./percentile-difference.ts";
+import { MIN_REPETITIONS, repetitionDifferenceSignificant } from "./repetition-difference.ts";
 import { pairWithBaseline, type RunPairing } from "./point-pairing.ts";
 
 export type ComparisonMetric =
@@ -92,11 +93,16 @@ export interface ComparisonCell {
   /** delta as a % of the baseline value; null when the baseline value is 0. */
   deltaPct: number | null;
   /**
-   * A latency percentile's difference from the baseline is beyond chance (core's
-   * PERCENTILE_DIFFERENCE_METHOD); null for other figures, the baseline itself, and runs
-   * recorded without intervals.
+   * A latency percentile's difference from the baseline is beyond chance (`significanceBy` says
+   * how); null for other figures, the baseline itself, and runs recorded without intervals.
    */
   significant: boolean | null;
+  /**
+   * repetitions: both points were repeated at least MIN_REPETITIONS times, and their
+   * repetitions' figures were compared (REPETITION_DIFFERENCE_METHOD); intervals: the two
+   * figures' 95 % intervals (PERCENTILE_DIFFERENCE_METHOD); null where nothing was judged.
+   */
+  significanceBy: "repetitions" | "intervals" | null;
 }
 
 /** The latency percentile behind a metric, for the ones whose difference can be judged. */
@@ -138,6 +144,8 @@ interface LocatedPhase {
   pointIndex: number;
   phase: PhaseSummary;
   params: RunPointParams;
+  /** The same operation in each repetition of the point (none without --repeat). */
+  repetitions: PhaseSummary[];
 }
 
 function alignmentKey(params: RunPointParams, op: Operation, occurrence: number): string {
@@ -157,6 +165,9 @@ function phasesByKey(summary: RunSummary): Map<string, LocatedPhase> {
         pointIndex,
         phase,
         params: point.params,
+        repetitions: (point.repetitions ?? []).flatMap((repetition) =>
+          repetition.phases.filter((each) => each.op === phase.op),
+        ),
       });
     }
   });
@@ -195,13 +206,9 @@ export function compareRuns(summaries: readonly RunSummary[], baselineIndex = 0)
           metric,
           located.map((entry, index) => ({
             ...cell(entry ? comparisonMetricValue(entry.phase, metric) : null, baseValue),
-            significant:
-              index === baselineIndex
-                ? null
-                : percentileDifferenceSignificant(
-                    metricInterval(baseline?.phase, metric),
-                    metricInterval(entry?.phase, metric),
-                  ),
+            ...(index === baselineIndex
+              ? { significant: null, significanceBy: null }
+              : judgeDifference(baseline, entry, metric)),
           })),
         ];
       }),
@@ -216,7 +223,37 @@ export function compareRuns(summaries: readonly RunSummary[], baselineIndex = 0)
   return { baselineIndex, runIds: summaries.map((summary) => summary.runId), pairings, rows };
 }
 
-function cell(value: number | null, baseline: number | null): Omit<ComparisonCell, "significant"> {
+/** Both repeated enough: by their repetitions' spread; else by the figures' intervals. */
+function judgeDifference(
+  baseline: LocatedPhase | null,
+  other: LocatedPhase | null,
+  metric: ComparisonMetric,
+): Pick<ComparisonCell, "significant" | "significanceBy"> {
+  if (METRIC_PERCENTILE[metric] === undefined) return { significant: null, significanceBy: null };
+  const repeated = (entry: LocatedPhase | null) =>
+    (entry?.repetitions ?? []).flatMap((phase) => {
+      const value = comparisonMetricValue(phase, metric);
+      return value === null ? [] : [value];
+    });
+  const baseValues = repeated(baseline);
+  const otherValues = repeated(other);
+  if (baseValues.length >= MIN_REPETITIONS && otherValues.length >= MIN_REPETITIONS) {
+    return {
+      significant: repetitionDifferenceSignificant(baseValues, otherValues),
+      significanceBy: "repetitions",
+    };
+  }
+  const significant = percentileDifferenceSignificant(
+    metricInterval(baseline?.phase, metric),
+    metricInterval(other?.phase, metric),
+  );
+  return { significant, significanceBy: significant === null ? null : "intervals" };
+}
+
+function cell(
+  value: number | null,
+  baseline: number | null,
+): Omit<ComparisonCell, "significant" | "significanceBy"> {
   if (value === null || baseline === null) return { value, delta: null, deltaPct: null };
   const delta = value - baseline;
   return { value, delta, deltaPct: baseline !== 0 ? (delta / baseline) * 100 : null };

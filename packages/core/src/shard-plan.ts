@@ -136,6 +136,8 @@ export function shardSpecProblems(spec: RunSpec, count: number): FieldError[] {
       ),
     );
   }
+  // Each shard would find its own share steady at its own moment, and the phases' gates differ.
+  if (spec.untilSteady) problems.push(fieldError("untilSteady", coded("shardsNotUntilSteady")));
   const { workload } = spec;
   if (workload && workload.prepareObjects < count) {
     problems.push(

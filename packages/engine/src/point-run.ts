@@ -12,7 +12,9 @@ import type {
   RequestMode,
   RequestRecord,
   RunPointParams,
+  SteadyOutcome,
   TransportKind,
+  UntilSteady,
   Workload,
 } from "@taillab/api";
 import {
@@ -30,6 +32,8 @@ import {
   tallyPercentileUs,
   ClientHealthAccount,
   INTERVAL_US,
+  SteadyWatch,
+  steadyOutcome,
   type EncodedTally,
   type PhaseAccountDelta,
   type PhaseAccountShape,
@@ -132,6 +136,11 @@ export interface PointRunOptions {
   shedBacklogAfterMs?: number;
   /** Tests only: each worker busy-waits this long after each answer, holding its event loop. */
   holdLoopAfterAnswerMs?: number;
+  /**
+   * Each measured phase but the cleanup ends once its tail figure is steady (core's
+   * steady-state.ts); its count or duration is then its maximum.
+   */
+  untilSteady?: UntilSteady;
 }
 
 /** One operation of one phase as it ended. */
@@ -250,15 +259,19 @@ async function runPhases(pool: WorkerPool, options: PointRunOptions): Promise<Po
       continue;
     }
     const openLoop = phase === "cleanup" ? null : options.openLoop;
+    // Run until steady, samples are each phase's maximum: a read cycles over the keys written.
+    const endsWhenSteady = phase !== "cleanup" && options.untilSteady !== undefined;
     const order: PhaseOrder = {
       op,
       phaseIndex: phaseIndex++,
       measured: true,
-      count: phase === "write" || openLoop ? params.samples : writtenKeyCount,
+      count: phase === "write" || openLoop || endsWhenSteady ? params.samples : writtenKeyCount,
       firstKey: options.firstKey,
       keyCount: phase === "write" ? params.samples : Math.max(1, writtenKeyCount),
       allowBackups: phase !== "cleanup" && options.mode !== "normal",
       mix: null,
+      // The cleanup deletes every key written: it never ends early.
+      endsWhenSteady,
     };
     const { dispensed, serverLost } = await runReportedPhase(
       pool,
@@ -305,6 +318,7 @@ async function runWorkload(
     keyCount: workload.prepareObjects,
     allowBackups: false,
     mix: null,
+    endsWhenSteady: false,
   };
   const prepared = await pool.runPhase(prepare, null, options, undefined);
   const newKeys = new SharedArrayBuffer(4);
@@ -346,6 +360,7 @@ async function runWorkload(
         newKeys,
         movedBytes: new SharedArrayBuffer(8),
       },
+      endsWhenSteady: true,
     };
     await runReportedPhase(pool, mix, options.openLoop, options, phases);
   }
@@ -392,6 +407,8 @@ const OPEN_LOOP_START_DELAY_MS = 20;
 /** A phase as the coordinator decides it; shared buffers and timings are added when it starts. */
 type PhaseOrder = Omit<PhaseCommand, "type" | "nextIndex" | "schedule" | "mix" | "health"> & {
   mix: Omit<MixOrder, "deadlineUs" | "warmupEndUs"> | null;
+  /** With the run's untilSteady, the phase may end early (not sent to the workers). */
+  endsWhenSteady: boolean;
 };
 
 interface PhaseRunResult {
@@ -624,6 +641,60 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       const nextIndex = new SharedArrayBuffer(4);
       // From the phase's start: a gated phase waits for its start first.
       let meter: PhaseProgressMeter | null = null;
+      const { endsWhenSteady, ...commandOrder } = order;
+      const steadyRule = endsWhenSteady && order.measured ? (options.untilSteady ?? null) : null;
+      const watches = new Map<Operation, SteadyWatch>();
+      let startedAtMs = 0;
+      // Closed loop: the requests handed out when the phase was found steady.
+      let handedOutWhenSteady: number | null = null;
+      // Each operation's figures when the phase was found steady: what the rule judged.
+      let foundSteady: Map<Operation, SteadyOutcome> | null = null;
+      // Requests sent but not counted yet: at most one per client (the rest of the gap is
+      // answers a worker has yet to report, no slower than others), and an open loop's requests
+      // due but not yet sent (late). A mix does not say which operation they are: each operation
+      // is looked at with all of them.
+      const clients = shares.reduce((sum, each) => sum + each, 0);
+      const inFlight = () => {
+        let counted = 0;
+        for (const [op, account] of accounts) {
+          // Parts are requests within a multipart upload, not requests handed out.
+          if (op !== "UPLOAD_PART") counted += account.requests;
+        }
+        if (!pacer) {
+          const handedOut = Math.min(order.count, Atomics.load(new Int32Array(nextIndex), 0));
+          return Math.min(clients, Math.max(0, handedOut - counted));
+        }
+        const schedule = new Int32Array(pacer.buffers.counters);
+        const claimed = Atomics.load(schedule, SCHEDULE.claimed);
+        const due = Atomics.load(schedule, SCHEDULE.released) - claimed;
+        return Math.min(clients, Math.max(0, claimed - counted)) + Math.max(0, due);
+      };
+      const steadyLook = (account: PhaseAccount) => ({
+        elapsedMs: Date.now() - startedAtMs,
+        requests: account.requests,
+        latency: account.latency,
+        inFlight: inFlight(),
+      });
+      // Every operation must be steady; a closed loop then hands out no more requests and an
+      // open loop's pacer releases no more, and the requests in flight finish as at a count.
+      const endWhenSteady = () => {
+        if (!steadyRule || foundSteady || !meter) return;
+        let allSteady = true;
+        for (const [op, account] of accounts) {
+          let watch = watches.get(op);
+          if (!watch) watches.set(op, (watch = new SteadyWatch(steadyRule)));
+          allSteady = watch.observe(steadyLook(account)) && allSteady;
+        }
+        if (!allSteady) return;
+        foundSteady = new Map(
+          [...accounts].map(([op, account]) => [
+            op,
+            steadyOutcome(steadyRule, true, steadyLook(account)),
+          ]),
+        );
+        if (pacer) pacer.stop();
+        else handedOutWhenSteady = Atomics.exchange(new Int32Array(nextIndex), 0, order.count);
+      };
       let serverLost = false;
       const onMessage = (message: WorkerMessage) => {
         if (message.type === "serverLost") {
@@ -649,6 +720,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       };
       const ticker = setInterval(() => {
         report(false);
+        endWhenSteady();
         handOverIntervals(Math.floor(clock() / INTERVAL_US) - recentSeconds + 1);
       }, PROGRESS_INTERVAL_MS);
       let pacer: SchedulePacer | null = null;
@@ -669,13 +741,14 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         if (openLoop) pacer = await startSchedulePacer(runStartMonotonicMs);
         const gatedAtUs = startGate ? await waitAtGate(startGate, order.phaseIndex, options) : null;
         meter = new PhaseProgressMeter(order.count);
+        startedAtMs = Date.now();
         // An open loop's schedule starts a moment ahead, so all workers have the command.
         const startUs = (gatedAtUs ?? clock()) + (openLoop ? OPEN_LOOP_START_DELAY_MS * 1000 : 0);
         const workload = order.mix?.workload;
         const deadlineUs =
           workload?.durationMs === undefined ? null : startUs + workload.durationMs * 1000;
         const command: PhaseCommand = {
-          ...order,
+          ...commandOrder,
           type: "phase",
           nextIndex,
           health: createHealthBuffer(),
@@ -707,12 +780,22 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
           summary: {
             ...account.summary(),
             client: health.health(account.shape.op, tailOf(account)),
+            ...(steadyRule
+              ? {
+                  untilSteady: [
+                    foundSteady?.get(account.shape.op) ??
+                      steadyOutcome(steadyRule, false, steadyLook(account)),
+                  ],
+                }
+              : {}),
           },
           account: account.snapshot(),
         }));
+        const handedOut =
+          handedOutWhenSteady ?? requestsHandedOut(nextIndex, pacer?.buffers ?? null);
         return {
           phases: order.measured ? phases : [],
-          dispensed: Math.min(order.count, requestsHandedOut(nextIndex, pacer?.buffers ?? null)),
+          dispensed: Math.min(order.count, handedOut),
           failures: phases.reduce((sum, phase) => sum + phase.summary.errors, 0),
           serverLost,
         };

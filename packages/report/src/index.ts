@@ -17,3 +17,5 @@ export * from "./percentile-interval-text.ts";
 export * from "./junit-xml.ts";
 export * from "./chart-ticks.ts";
 export { renderChart, type ChartSpec } from "./svg-chart.ts";
+export * from "./until-steady-text.ts";
+export * from "./open-metrics.ts";

@@ -85,12 +85,14 @@ describe("compare model", () => {
       ratio: 1,
       verdict: null,
       significant: null,
+      significanceBy: null,
     });
     const p50 = rows[1]!.figures.p50Ms;
     expect(p50.value).toBe(get(hedged).latencyMs!.p50);
     expect(p50.ratio).toBeCloseTo(get(hedged).latencyMs!.p50 / get(normal).latencyMs!.p50, 9);
     expect(p50.verdict).toBe("better");
     expect(typeof p50.significant).toBe("boolean");
+    expect(p50.significanceBy).toBe("intervals");
     expect(rows[2]!.figures.p50Ms.verdict).toBe("worse");
     // Throughput: higher is better.
     expect(rows[1]!.figures.opsPerSec.verdict).toBe(
@@ -143,6 +145,7 @@ describe("compare model", () => {
       ratio: null,
       verdict: null,
       significant: null,
+      significanceBy: null,
     });
   });
 });

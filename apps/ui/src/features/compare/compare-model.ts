@@ -86,6 +86,8 @@ export interface ComparedFigure {
   verdict: Verdict | null;
   /** A percentile's change is beyond chance (core's compareRuns); null where it is not judged. */
   significant: boolean | null;
+  /** How it was judged (core's ComparisonCell). */
+  significanceBy: ComparisonCell["significanceBy"];
 }
 
 export interface CompareTableRow {
@@ -121,7 +123,7 @@ function comparedFigure(
   judged: boolean,
 ): ComparedFigure {
   if (!cell || cell.value === null) {
-    return { value: null, ratio: null, verdict: null, significant: null };
+    return { value: null, ratio: null, verdict: null, significant: null, significanceBy: null };
   }
   const ratio = cell.deltaPct === null ? null : 1 + cell.deltaPct / 100;
   let verdict: Verdict | null = null;
@@ -129,7 +131,8 @@ function comparedFigure(
     const improved = BETTER.get(metric) === "lower" ? cell.delta < 0 : cell.delta > 0;
     verdict = cell.delta === 0 ? "same" : improved ? "better" : "worse";
   }
-  return { value: cell.value, ratio, verdict, significant: cell.significant };
+  const { significant, significanceBy } = cell;
+  return { value: cell.value, ratio, verdict, significant, significanceBy };
 }
 
 /** One line of the all-points table: a point and phase, one figure per run. */

@@ -77,6 +77,7 @@ export function FigureCell({
       {!isBaseline && figure.significant !== null ? (
         <span className="significance muted" data-significant={figure.significant}>
           {figure.significant ? t("table.significant") : t("table.notSignificant")}
+          {figure.significanceBy === "repetitions" ? ` ${t("table.byRepetitions")}` : null}
         </span>
       ) : null}
     </td>

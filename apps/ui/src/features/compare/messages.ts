@@ -42,8 +42,9 @@ export const compareMessages: FeatureMessages = {
     table: {
       title: "Against the baseline",
       intro:
-        "Each figure with its ratio to the baseline's: green is better (lower latency, higher throughput), red is worse. A percentile's change is significant when the two runs' 95 % order-statistic intervals do not overlap; n.s.: not significant (within chance).",
+        "Each figure with its ratio to the baseline's: green is better (lower latency, higher throughput), red is worse. A percentile's change is significant when the two runs' 95 % order-statistic intervals do not overlap; n.s.: not significant (within chance). Where both runs repeated the point 4 times or more, their repetitions' figures are compared instead (Mann–Whitney's U test, two-sided, 5 %), marked \"by repetitions\".",
       significant: "significant",
+      byRepetitions: "by repetitions",
       notSignificant: "n.s.",
       run: "Run",
       mode: "Mode",
@@ -125,8 +126,9 @@ export const compareMessages: FeatureMessages = {
     table: {
       title: "与基准对比",
       intro:
-        "每个数值后附与基准的比值：绿色表示更好（延迟更低、吞吐更高），红色表示更差。百分位的变化在两次运行的 95 % 顺序统计量置信区间互不重叠时为显著；不显著表示变化在随机波动范围内。",
+        "每个数值后附与基准的比值：绿色表示更好（延迟更低、吞吐更高），红色表示更差。百分位的变化在两次运行的 95 % 顺序统计量置信区间互不重叠时为显著；不显著表示变化在随机波动范围内。两次运行都把测试点重复 4 次或以上时，改为比较各次重复的数值（双侧威尔科克森秩和检验，5 %），并标注“按重复”。",
       significant: "显著",
+      byRepetitions: "按重复",
       notSignificant: "不显著",
       run: "运行",
       mode: "模式",

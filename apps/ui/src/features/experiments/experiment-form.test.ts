@@ -144,6 +144,7 @@ describe("experiment → form", () => {
         hedge: { delay: "30ms", budgetPercent: "5%", tiedDelayMs: 2 },
         replicaChoice: "least-outstanding",
         repeat: 5,
+        thresholds: ["GET p99.9<50ms@ci", "errors<0.1%"],
         verify: true,
         points: [{ clients: 1, samples: 512, objectSize: 8192 }],
         testbed: { replicas: 3, profile: "stalls" },
@@ -167,6 +168,7 @@ describe("experiment → form", () => {
       tiedDelayMs: "2",
       replicaChoice: "least-outstanding",
       repeat: "5",
+      thresholds: "GET p99.9<50ms@ci\nerrors<0.1%",
       verify: true,
       points: "1 × 512 × 8KiB",
       testbedReplicas: "3",
@@ -176,7 +178,13 @@ describe("experiment → form", () => {
   });
 
   it("round-trips through the draft", () => {
-    const original = form({ clients: "1, 4", sizes: "4KiB", mode: "tied", tiedDelayMs: "3" });
+    const original = form({
+      clients: "1, 4",
+      sizes: "4KiB",
+      mode: "tied",
+      tiedDelayMs: "3",
+      thresholds: "PUT ops/s>800\nclient-bound=false",
+    });
     const draft = formToDraft(original, {}, { testbed: false });
     expect(experimentToForm(draft)).toEqual(original);
   });
@@ -196,6 +204,7 @@ describe("errors at the builder's fields", () => {
         { field: "spec.testbed.profile.queue.slots", message: "slots must be at least 1" },
         { field: "modes", message: "choose at least one mode" },
         { field: "spec.transport", message: "invalid option" },
+        { field: "spec.thresholds[1]", message: 'threshold "x" cannot be read' },
       ],
       typed,
     );
@@ -208,6 +217,7 @@ describe("errors at the builder's fields", () => {
       points: "#3 samples: samples (1) must be at least clients (2)",
       testbedProfile: "slots must be at least 1",
       modes: "choose at least one mode",
+      thresholds: 'threshold "x" cannot be read',
     });
     expect(mapped.other).toEqual(["spec.transport: invalid option"]);
   });

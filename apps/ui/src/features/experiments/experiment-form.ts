@@ -37,6 +37,8 @@ export interface ExperimentForm {
   sizes: string;
   phases: Record<Phase, boolean>;
   repeat: string;
+  /** Thresholds the run must meet, one a line (`GET p99.9<50ms`): the spec's `thresholds`. */
+  thresholds: string;
   verify: boolean;
   loop: "closed" | "open";
   rate: string;
@@ -89,6 +91,7 @@ export function newExperimentForm(endpointId = ""): ExperimentForm {
     sizes: "32KiB",
     phases: { write: true, read: true, cleanup: true },
     repeat: "1",
+    thresholds: "",
     verify: false,
     loop: "closed",
     rate: "200/s",
@@ -173,6 +176,7 @@ export function experimentToForm(experiment: ExperimentDraftInput): ExperimentFo
       if (PHASE_ORDER.includes(phase as Phase)) form.phases[phase as Phase] = true;
   }
   if (spec.repeat !== undefined) form.repeat = text(spec.repeat);
+  if (Array.isArray(spec.thresholds)) form.thresholds = spec.thresholds.map(text).join("\n");
   form.verify = spec.verify === true;
 
   if (isRecord(spec.openLoop)) {
@@ -265,6 +269,8 @@ export function formToDraft(
   set("objectSize", splitList(form.sizes));
   set("phases", form.useWorkload ? undefined : PHASE_ORDER.filter((phase) => form.phases[phase]));
   set("repeat", numberOrText(form.repeat));
+  const thresholds = form.thresholds.split("\n").filter((line) => line.trim() !== "");
+  set("thresholds", thresholds.length > 0 ? thresholds : undefined);
   set("verify", form.verify);
   set("openLoop", form.loop === "open" ? openLoopOf(form, baseSpec.openLoop) : undefined);
   set("mode", form.mode);
@@ -373,6 +379,7 @@ const SPEC_FIELDS: [RegExp, ErrorField][] = [
   [/^objectSize\b/, "sizes"],
   [/^phases\b/, "phases"],
   [/^repeat\b/, "repeat"],
+  [/^thresholds\b/, "thresholds"],
   [/^verify\b/, "verify"],
   [/^openLoop\.durationMs/, "duration"],
   [/^openLoop\.arrivals/, "arrivals"],

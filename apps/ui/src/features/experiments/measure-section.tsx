@@ -79,6 +79,22 @@ export function MeasureSection() {
           {t("measure.verify")}
         </label>
       </div>
+      <Field
+        label={t("measure.thresholds")}
+        error={errors.thresholds}
+        hint={t("measure.thresholdsHint")}
+      >
+        <textarea
+          data-testid="experiment-thresholds"
+          className="mono"
+          translate="no"
+          rows={2}
+          value={form.thresholds}
+          spellCheck={false}
+          placeholder={"GET p99.9<50ms@ci\nerrors<0.1%"}
+          onChange={(event) => setField("thresholds", event.target.value)}
+        />
+      </Field>
     </section>
   );
 }

@@ -108,6 +108,9 @@ export const experimentsMessages: FeatureMessages = {
       pointsOverride: "The explicit points under Advanced replace these lists.",
       repeat: "Repeat each point",
       repeatHint: "From 3, the fastest and slowest runs are dropped and the rest averaged.",
+      thresholds: "Thresholds the run must meet",
+      thresholdsHint:
+        "One a line, as k6 writes them: an operation, a figure (p99.9, ops/s, errors, client-bound), a comparison and a value; @ci asks the whole 95 % interval to meet it. Kept in the experiment's spec: taillab run judges them and exits 99 when one fails.",
       verify: "Check every object read back (size and checksum)",
     },
     load: {
@@ -370,6 +373,9 @@ export const experimentsMessages: FeatureMessages = {
       pointsOverride: "“高级”中的显式测试点会取代这些列表。",
       repeat: "每个测试点重复次数",
       repeatHint: "3 次及以上时去掉最快和最慢的一次，其余取平均。",
+      thresholds: "运行必须满足的阈值",
+      thresholdsHint:
+        "每行一个，写法同性能测试工具的阈值：操作、指标（百分位、每秒操作数、错误数、客户端是否成为瓶颈）、比较符和数值；末尾加上置信区间标记时要求整个 95 % 区间都满足。保存在实验的规格中；用命令行运行该规格时逐条判定，任一不满足则以退出码 99 结束。",
       verify: "校验读回的每个对象（大小和校验和）",
     },
     load: {
