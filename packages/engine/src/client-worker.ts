@@ -539,13 +539,6 @@ async function runRequest(
     if (winner) Atomics.add(mix.movedBytes, 0, BigInt(winner.outcome.bytes));
   }
   recordRequest(run, planned.op, planned.key, origin, result);
-  if (init.holdLoopAfterAnswerMs > 0) holdEventLoop(init.holdLoopAfterAnswerMs);
-}
-
-/** Tests only: keeps this worker's event loop busy, as a client with too much to do would. */
-function holdEventLoop(ms: number): void {
-  const untilUs = clock() + ms * 1000;
-  while (clock() < untilUs);
 }
 
 /**

@@ -130,8 +130,6 @@ export interface PointRunOptions {
    * schedule are shed and counted rather than sent. Without it every arrival is sent, however late.
    */
   shedBacklogAfterMs?: number;
-  /** Tests only: each worker busy-waits this long after each answer, holding its event loop. */
-  holdLoopAfterAnswerMs?: number;
 }
 
 /** One operation of one phase as it ended. */
@@ -541,7 +539,6 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       // rather than in undici's queue, where thousands cost memory and CPU and measure the same.
       maxOutstanding: clients,
       shedBacklogAfterMs: options.shedBacklogAfterMs ?? null,
-      holdLoopAfterAnswerMs: options.holdLoopAfterAnswerMs ?? 0,
     };
     firstClient += clients;
     return new Worker(engineWorkerUrl("client-worker"), {

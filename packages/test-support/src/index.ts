@@ -53,3 +53,4 @@ export {
 } from "./hostile-listing-server.ts";
 export { startS3rver, type S3rverServer } from "./s3rver-server.ts";
 export { readJunitXml, type JunitCase } from "./junit-shape.ts";
+export { holdProcessOffCpu, type ProcessFreezer } from "./process-freezer.ts";
