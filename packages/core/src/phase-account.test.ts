@@ -500,7 +500,7 @@ describe("PhaseAccount: one accounting however the requests are grouped", () => 
     },
   );
 
-  it("keeps the four figures besides the latency for a later delta when asked, and loses none", () => {
+  it("keeps the four figures besides the latency and the seconds for a later delta when asked, and loses none", () => {
     const requests = randomRequests(4);
     const shape: PhaseAccountShape = { op: "GET", loop: "closed", hedgeBudgetPct: 10 };
     const worker = new PhaseAccount(shape);
@@ -508,6 +508,7 @@ describe("PhaseAccount: one accounting however the requests are grouped", () => 
     requests.slice(0, 1000).forEach((each) => worker.add(each));
     const light = worker.takeDelta({ withParts: false });
     expect(Object.keys(light.tallies)).toEqual(["latency"]);
+    expect(light.intervals).toEqual([]);
     coordinator.merge(light);
     // Live, the coordinator has the latency of every request so far.
     const sofar = new PhaseAccount(shape);
@@ -519,6 +520,10 @@ describe("PhaseAccount: one accounting however the requests are grouped", () => 
     expect(full.tallies.ttfb?.count).toBe(sofar.latency.count + (full.tallies.latency?.count ?? 0));
     coordinator.merge(full);
     expect(coordinator.summary()).toEqual(summaryOf(shape, requests));
+    const direct = new PhaseAccount(shape);
+    requests.forEach((each) => direct.add(each));
+    expect(coordinator.intervalStats()).toEqual(direct.intervalStats());
+    direct.destroy();
     for (const account of [worker, coordinator, sofar]) account.destroy();
   });
 });

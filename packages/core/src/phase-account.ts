@@ -278,13 +278,15 @@ export class PhaseAccount {
    * What changed since the last call, as plain data; the account then starts afresh (a worker
    * sends its deltas to the coordinator this way). Lanes and segments keep their spans, so a
    * later delta only widens them. `withParts` false leaves the other four figures (client queue,
-   * service, TTFB, transfer) for a later delta: only the summary reads them, while a live view
-   * reads the latency ten times a second, and each histogram sent costs an encode and a decode
-   * and merge (~0.1 ms of CPU each): 3.5 ms a second for the four at ten deltas a second.
+   * service, TTFB, transfer) and the per-second tallies for a later delta: only the summary reads
+   * the four, and the seconds are drawn once a second, while a live view reads the latency ten
+   * times a second; each histogram sent costs an encode and a decode and merge (~0.1 ms of CPU
+   * each): 3.5 ms a second for the four at ten deltas a second, and as much again for the current
+   * second's tallies, made afresh (and grown to their range) after each delta.
    */
   takeDelta({ withParts = true } = {}): PhaseAccountDelta {
     const taken = withParts ? TALLY_NAMES : LATENCY_ONLY;
-    const delta = this.toDelta(true, taken);
+    const delta = this.toDelta(true, taken, withParts);
     this.requestCount = 0;
     this.cutOffCount = 0;
     this.errorCount = 0;
@@ -295,17 +297,19 @@ export class PhaseAccount {
     for (const name of taken) resetTally(this.tallies[name]);
     this.hedge = emptyHedgeCounts();
     this.steady.clear();
-    for (const interval of this.intervals.values()) destroyIntervalTallies(interval);
-    this.intervals.clear();
+    if (withParts) {
+      for (const interval of this.intervals.values()) destroyIntervalTallies(interval);
+      this.intervals.clear();
+      this.dirtyIntervals.clear();
+    }
     this.tail.clear();
     this.dirtyLanes.clear();
-    this.dirtyIntervals.clear();
     return delta;
   }
 
   /** The whole account as plain data (to merge repetitions, or to send to another process). */
   snapshot(): PhaseAccountDelta {
-    return this.toDelta(false, TALLY_NAMES);
+    return this.toDelta(false, TALLY_NAMES, true);
   }
 
   /** Whether anything was counted since the last delta. */
@@ -477,7 +481,11 @@ export class PhaseAccount {
     };
   }
 
-  private toDelta(changedOnly: boolean, names: readonly TallyName[]): PhaseAccountDelta {
+  private toDelta(
+    changedOnly: boolean,
+    names: readonly TallyName[],
+    withIntervals: boolean,
+  ): PhaseAccountDelta {
     const tallies: Partial<Record<TallyName, EncodedTally>> = {};
     for (const name of names) {
       if (this.tallies[name].count > 0) tallies[name] = encodeTally(this.tallies[name]);
@@ -511,7 +519,7 @@ export class PhaseAccount {
         ? segments.filter((segment) => this.dirtyLanes.has(segment.phaseIndex))
         : segments,
       steady: this.steady.flattened(),
-      intervals: this.encodedIntervals(),
+      intervals: withIntervals ? this.encodedIntervals() : [],
       tail: [...this.tail].map(([bucket, sums]) => [bucket, [...sums]]),
     };
   }

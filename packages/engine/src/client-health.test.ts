@@ -1,4 +1,5 @@
 import { HedgeOptionsSchema, type PhaseSummary } from "@taillab/api";
+import { holdProcessOffCpu } from "@taillab/test-support";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,8 +72,12 @@ describe("whether the client kept up", () => {
   it("is the bottleneck when its worker's event loop is held, and kept up against a slow server", async () => {
     // A slow server and few clients: the worker waits, and has nothing else to do.
     const quiet = await phaseOf(600, { params: { clients: 2, samples: 6, objectSizeBytes: 64 } });
-    // Each answer holds the worker 40 ms: the other clients' answers wait in its event loop.
-    const held = await phaseOf(0, { holdLoopAfterAnswerMs: 40 });
+    // This process, its workers with it, held off the CPU 30 ms in every 50 ms while a server
+    // answering in 5 ms is asked: answers that arrive meanwhile wait for the loop.
+    const freezer = await holdProcessOffCpu(process.pid, { holdMs: 30, periodMs: 50 });
+    const held = await phaseOf(5, {
+      params: { clients: 4, samples: 200, objectSizeBytes: 64 },
+    }).finally(() => freezer.stop());
 
     expect(quiet.client?.verdict).toEqual({ keptUp: true, reasons: [] });
     expect(held.client?.verdict.keptUp).toBe(false);

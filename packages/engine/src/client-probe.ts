@@ -47,7 +47,7 @@ export class ClientProbe {
   private readonly stallEnds = new Float64Array(STALLS_KEPT);
   /** Stalls in the arrays; when full, the older half is dropped. */
   private stallCount = 0;
-  private probeTimer: NodeJS.Timeout | undefined;
+  private readonly probeTimer: NodeJS.Timeout;
   private probeDueUs = 0;
   private cpuAt = threadCpu();
   private readonly seconds = new Map<number, ClientSample>();
@@ -58,7 +58,15 @@ export class ClientProbe {
     this.worker = worker;
     this.delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
     this.delay.enable();
-    this.scheduleProbe();
+    // One timer, rearmed (refresh) after each run: the probe runs 200 times a second.
+    this.probeTimer = setTimeout(() => this.probe(), STALL_PROBE_INTERVAL_MS);
+    this.probeTimer.unref();
+    this.probeDueUs = this.clock() + STALL_PROBE_INTERVAL_MS * 1000;
+  }
+
+  /** Requests started, answered or shed since the last take. */
+  get hasNews(): boolean {
+    return this.seconds.size > 0;
   }
 
   /** A measured request leaves (or is claimed from the schedule) at `nowUs`. */
@@ -120,15 +128,10 @@ export class ClientProbe {
     this.delay.disable();
   }
 
-  private scheduleProbe(): void {
-    this.probeDueUs = this.clock() + STALL_PROBE_INTERVAL_MS * 1000;
-    this.probeTimer = setTimeout(() => this.probe(), STALL_PROBE_INTERVAL_MS);
-    this.probeTimer.unref();
-  }
-
   private probe(): void {
     this.catchUp();
-    this.scheduleProbe();
+    this.probeDueUs = this.clock() + STALL_PROBE_INTERVAL_MS * 1000;
+    this.probeTimer.refresh();
   }
 
   /**

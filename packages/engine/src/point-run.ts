@@ -134,8 +134,6 @@ export interface PointRunOptions {
    * schedule are shed and counted rather than sent. Without it every arrival is sent, however late.
    */
   shedBacklogAfterMs?: number;
-  /** Tests only: each worker busy-waits this long after each answer, holding its event loop. */
-  holdLoopAfterAnswerMs?: number;
   /**
    * Each measured phase but the cleanup ends once its tail figure is steady (core's
    * steady-state.ts); its count or duration is then its maximum.
@@ -558,7 +556,6 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       // rather than in undici's queue, where thousands cost memory and CPU and measure the same.
       maxOutstanding: clients,
       shedBacklogAfterMs: options.shedBacklogAfterMs ?? null,
-      holdLoopAfterAnswerMs: options.holdLoopAfterAnswerMs ?? 0,
     };
     firstClient += clients;
     return new Worker(engineWorkerUrl("client-worker"), {

@@ -52,8 +52,6 @@ export interface WorkerInit {
    * (dropped and counted), so the backlog stays bounded; null keeps every arrival.
    */
   shedBacklogAfterMs: number | null;
-  /** Tests only: the worker busy-waits this long after each answer (0: never). */
-  holdLoopAfterAnswerMs: number;
 }
 
 export interface PhaseCommand {

@@ -54,3 +54,4 @@ export {
 export { startS3rver, type S3rverServer } from "./s3rver-server.ts";
 export { readJunitXml, type JunitCase } from "./junit-shape.ts";
 export { startPrometheus, type PrometheusServer } from "./prometheus-server.ts";
+export { holdProcessOffCpu, type ProcessFreezer } from "./process-freezer.ts";

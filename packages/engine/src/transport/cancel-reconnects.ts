@@ -1,5 +1,7 @@
 import { subscribe } from "node:diagnostics_channel";
+import { readSync } from "node:fs";
 import type { Socket } from "node:net";
+import { TLSSocket } from "node:tls";
 import { buildConnector } from "undici";
 import type { MicrosClock } from "./object-transport.ts";
 
@@ -92,4 +94,39 @@ export class CancelReconnects {
  */
 export function socketBytes(socket: Socket): number {
   return socket.bytesRead + socket.bytesWritten - socket.writableLength;
+}
+
+const unreadScratch = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * Reads and drops what the kernel has received for a socket that is about to be closed, and
+ * returns how many bytes that was. An answer that reached the machine but that the event loop had
+ * not read yet (a tied loser's whole body, often: both answers land in the same turn of the loop)
+ * crossed the wire; closing the socket throws it away unseen, so it is counted first. Node offers
+ * no public way to ask the kernel for a socket's receive queue: this reads the descriptor under
+ * the handle directly, which is safe only because the socket is closed right after. Where the
+ * handle shows no descriptor (Windows, TLS) nothing is read: the count is what the loop read.
+ */
+export function drainUnread(socket: Socket): number {
+  const fd = (socket as unknown as { _handle?: { fd?: number } | null })._handle?.fd;
+  if (typeof fd !== "number" || fd < 0) return 0;
+  let drained = 0;
+  for (;;) {
+    let read: number;
+    try {
+      read = readSync(fd, unreadScratch);
+    } catch {
+      // EAGAIN: the receive queue is empty.
+      return drained;
+    }
+    drained += read;
+    // Short of a full read the queue was empty: what arrives from here on is not chased.
+    if (read < unreadScratch.length) return drained;
+  }
+}
+
+/** Closes a connection with a TCP reset; a TLS connection (whose handle cannot) is closed. */
+export function resetConnection(socket: Socket): void {
+  if (socket instanceof TLSSocket) socket.destroy();
+  else socket.resetAndDestroy();
 }

@@ -98,11 +98,16 @@ describe.each<TransportKind>(["fast", "sdk"])(
         const uploadUs = put.bodySentUs! - put.sentUs;
         expect(uploadUs).toBeGreaterThanOrEqual(HOLD_US);
         expect(put.headersUs).toBeGreaterThanOrEqual(put.bodySentUs!);
-        // A GET on the same connection has no body to send.
-        const get = await transport.headObject("big");
-        expect(get.status).toBe(200);
-        expect(get.connectUs).toBeUndefined();
-        expect(get.bodySentUs! - get.sentUs).toBeLessThan(uploadUs);
+        // A HEAD or GET on the same connection has no body to send: no upload at all, however
+        // late the thread runs undici's callback that says the request went out.
+        for (const bodiless of [
+          await transport.headObject("big"),
+          await transport.getObject("k"),
+        ]) {
+          expect(bodiless.status).toBe(200);
+          expect(bodiless.connectUs).toBeUndefined();
+          expect(bodiless.bodySentUs).toBe(bodiless.sentUs);
+        }
       } finally {
         await transport.close();
         await proxy.close();

@@ -213,7 +213,7 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
                 started.abort(new Error("aborted by the caller"));
                 return;
               }
-              timing.requestStarted();
+              timing.requestStarted(request.body != null);
               reconnects.requestStarting((socket, newConnection) =>
                 timing.connected(socket, newConnection),
               );

@@ -1,6 +1,12 @@
 import type { Socket } from "node:net";
 import type { Dispatcher } from "undici";
-import { socketBytes, type CancelReconnects, type NewConnection } from "./cancel-reconnects.ts";
+import {
+  drainUnread,
+  resetConnection,
+  socketBytes,
+  type CancelReconnects,
+  type NewConnection,
+} from "./cancel-reconnects.ts";
 import type { MicrosClock, RequestTimeline } from "./object-transport.ts";
 
 /**
@@ -18,6 +24,7 @@ export class WireTiming {
   readonly readyUs: number;
   private sentUs = -1;
   private requestWritten = false;
+  private hasBody = false;
   private bodySentUs = -1;
   private headersUs = -1;
   private firstByteUs = -1;
@@ -42,8 +49,10 @@ export class WireTiming {
     return this.requestWritten;
   }
 
-  requestStarted(): void {
+  /** undici writes the request on a connection; `hasBody`: a body follows the headers. */
+  requestStarted(hasBody: boolean): void {
     this.sentUs = this.clock();
+    this.hasBody = hasBody;
   }
 
   /** The connection undici wrote the request on, and whether the request waited for it to open. */
@@ -53,9 +62,19 @@ export class WireTiming {
     this.newConnection = newConnection;
   }
 
-  /** Cancelled on the wire: undici closes the connection; what it moved so far is the cost. */
+  /**
+   * Cancelled on the wire: the connection is given up. Its cost is what it moved so far, the
+   * answer bytes that reached the machine but were not read yet included. It is then reset rather
+   * than closed (undici's own close finds it closed): a plain close sends FIN, and a server goes
+   * on sending its answer into a socket that only throws it away, bytes that cross the wire
+   * uncounted; a reset stops it at once.
+   */
   cancelledOnWire(): void {
-    if (this.socket) this.cancelledWireBytes = socketBytes(this.socket) - this.socketBytesAtStart;
+    const socket = this.socket;
+    if (!socket || socket.destroyed) return;
+    const unread = drainUnread(socket);
+    this.cancelledWireBytes = socketBytes(socket) + unread - this.socketBytesAtStart;
+    resetConnection(socket);
   }
 
   /**
@@ -65,6 +84,12 @@ export class WireTiming {
    */
   requestSent(): void {
     this.requestWritten = true;
+    // Without a body the request went out with its headers: it has no upload, whatever the clock
+    // reads by now (a thread descheduled between undici's two callbacks would make one up).
+    if (!this.hasBody) {
+      this.bodySentUs = this.sentUs;
+      return;
+    }
     const socket = this.socket;
     if (socket?.writableNeedDrain) socket.once("drain", () => (this.bodySentUs = this.clock()));
     else this.bodySentUs = this.clock();
@@ -122,7 +147,7 @@ export function timingInterceptor(
     // undici's handlers are class instances: their methods are called on them, not copied.
     return dispatch(options, {
       onRequestStart: (controller, context) => {
-        timing.requestStarted();
+        timing.requestStarted(options.body != null);
         reconnects.requestStarting((socket, newConnection) =>
           timing.connected(socket, newConnection),
         );

@@ -68,8 +68,11 @@ const server = createServer((request, response) => {
     entry.status = answer.statusCode ?? 0;
     response.writeHead(entry.status, answer.rawHeaders);
     answer.on("data", (chunk: Buffer) => {
-      entry.responseBytes += chunk.length;
-      response.write(chunk);
+      // Counted once the client's socket took it: a write after the client reset the
+      // connection fails, and those bytes never reached it.
+      response.write(chunk, (error) => {
+        if (!error) entry.responseBytes += chunk.length;
+      });
     });
     answer.on("end", () => {
       // Stamped as the last byte is handed to the socket: 'finish' comes a turn of the loop
