@@ -12,7 +12,7 @@ import {
   TOOL_CHECKS,
 } from "./test-steps.ts";
 
-const checks = runChecks([...CODE_CHECKS, ...TOOL_CHECKS]);
+const checks = await runChecks([...CODE_CHECKS, ...TOOL_CHECKS]);
 const vitest = runVitest();
 const playwright = runPlaywright();
 printCounts([
