@@ -2,12 +2,14 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
 /**
- * The files that compare what a run measured with the wire, a clock or a model (the stalls a
- * profile puts in, an open loop's spacing): they run one at a time, alone on the machine, so
- * another file's load generator does not eat into the margins they check. Every other file runs
- * beside one other: tests may not depend on how busy the machine is (`pnpm test:loaded`).
+ * The files that run one at a time, alone on the machine. Those that compare what a run measured
+ * with the wire, a clock or a model (the stalls a profile puts in, an open loop's spacing): another
+ * file's load generator would eat into the margins they check. And those that move objects of
+ * 2 to 4 GiB through one process (up to 8.6 GB at its peak): two of them side by side could run
+ * the machine out of memory. Every other file runs beside one other: tests may not depend on how
+ * busy the machine is (`pnpm test:loaded`).
  */
-const TIMING_FILES = [
+const FILES_RUN_ALONE = [
   "packages/backend/src/wire-truth.test.ts",
   "packages/backend/src/wire-count.test.ts",
   "packages/backend/src/tail-modes.test.ts",
@@ -19,6 +21,9 @@ const TIMING_FILES = [
   "packages/engine/src/open-loop-schedule.test.ts",
   "packages/engine/src/transport/connect-upload-timing.test.ts",
   "packages/testbed/src/testbed-replicas.test.ts",
+  "apps/cli/src/cli-faults.test.ts",
+  "packages/engine/src/object-content.test.ts",
+  "packages/engine/src/transport/hash-in-pieces.test.ts",
 ];
 
 const NODE_FILES = [
@@ -43,8 +48,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "timing",
-          include: TIMING_FILES,
+          name: "alone",
+          include: FILES_RUN_ALONE,
           maxWorkers: 1,
           sequence: { groupOrder: 0 },
         },
@@ -55,7 +60,7 @@ export default defineConfig({
           name: "node",
           // Left out by negated patterns, not `exclude`: a project's `exclude` would replace the
           // one given on the command line (`pnpm test:loaded --no-e2e`).
-          include: [...NODE_FILES, ...TIMING_FILES.map((file) => `!${file}`)],
+          include: [...NODE_FILES, ...FILES_RUN_ALONE.map((file) => `!${file}`)],
           sequence: { groupOrder: 1 },
         },
       },

@@ -102,10 +102,15 @@ export interface Counts {
 }
 
 /**
- * Runs the checks, one per core at a time (each is one mostly single-threaded process: a compiler,
- * a linter, a build script), printing each one's output whole as it ends; then which failed.
+ * Runs the checks, `concurrency` at a time, printing each one's output whole as it ends; then
+ * which failed. The code checks go one per core (each is one single-threaded compiler or linter);
+ * the tool checks one at a time (a first build uses every core, Chromium's install holds apt's
+ * lock).
  */
-export async function runChecks(checks: readonly Check[]): Promise<Counts> {
+export async function runChecks(
+  checks: readonly Check[],
+  concurrency = availableParallelism(),
+): Promise<Counts> {
   const results: { name: string; ok: boolean }[] = [];
   let next = 0;
   const runner = async () => {
@@ -115,7 +120,7 @@ export async function runChecks(checks: readonly Check[]): Promise<Counts> {
       results.push({ name: check.name, ok });
     }
   };
-  await Promise.all(Array.from({ length: availableParallelism() }, runner));
+  await Promise.all(Array.from({ length: concurrency }, runner));
   process.stdout.write("\n");
   for (const result of results) {
     if (!result.ok) process.stdout.write(`check failed: ${result.name}\n`);
