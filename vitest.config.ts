@@ -21,7 +21,7 @@ const FILES_RUN_ALONE = [
   "packages/engine/src/open-loop-schedule.test.ts",
   "packages/engine/src/transport/connect-upload-timing.test.ts",
   "packages/testbed/src/testbed-replicas.test.ts",
-  "apps/cli/src/cli-faults.test.ts",
+  "apps/cli/src/huge-object.test.ts",
   "packages/engine/src/object-content.test.ts",
   "packages/engine/src/transport/hash-in-pieces.test.ts",
 ];
