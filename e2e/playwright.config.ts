@@ -20,11 +20,9 @@ export default defineConfig({
   testDir: "./specs",
   outputDir: "../test-results/e2e",
   globalSetup: "./support/global-setup.ts",
-  // Two tests at a time on this 2-core machine: every test starts its own backend and testbed
-  // on free ports (no test leans on another's state), most of its time is spent waiting on them
-  // and the browser, and no test may depend on how busy the machine is (`pnpm test:loaded`).
-  workers: 2,
-  fullyParallel: true,
+  // One backend and one 2-core machine: tests measure real latency, so they run one at a time.
+  workers: 1,
+  fullyParallel: false,
   timeout: 180_000,
   expect: { timeout: 15_000 },
   reporter: [
