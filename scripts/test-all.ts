@@ -12,7 +12,12 @@ import {
   TOOL_CHECKS,
 } from "./test-steps.ts";
 
-const checks = runChecks([...CODE_CHECKS, ...TOOL_CHECKS]);
+const codeChecks = await runChecks(CODE_CHECKS);
+const toolChecks = await runChecks(TOOL_CHECKS, 1);
+const checks = {
+  passed: codeChecks.passed + toolChecks.passed,
+  failed: codeChecks.failed + toolChecks.failed,
+};
 const vitest = runVitest();
 const playwright = runPlaywright();
 printCounts([

@@ -43,12 +43,12 @@ if (!Number.isInteger(hogCount) || hogCount < 0 || hogCount > 256) {
 // The servers and the browser are built and installed before the load starts: a first build
 // takes minutes, and it is not what is being tested. Everything else runs under the load.
 const plan = loadedPlan({ e2e: values.e2e });
-const toolChecks = runChecks(plan.toolChecks);
+const toolChecks = await runChecks(plan.toolChecks, 1);
 const hogs = startCpuHogs(hogCount);
 process.stdout.write(`\n${hogCount} CPU-bound processes running beside the tests\n`);
 let lines: [string, Counts][];
 try {
-  const codeChecks = runChecks(CODE_CHECKS);
+  const codeChecks = await runChecks(CODE_CHECKS);
   lines = [
     [
       "checks",

@@ -3,9 +3,9 @@
  * two test runners (vitest, Playwright), each summed up as the plain `N passed, N failed` line CI
  * reads.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
@@ -20,9 +20,25 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
   return result.status === 0;
 }
 
+/**
+ * A check's command, started without a terminal: checks run side by side, so each one's output
+ * is held and printed whole once it ends, never interleaved with another's.
+ */
+function runQuietly(command: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", (error) => resolve({ ok: false, output: `${output}${error.message}\n` }));
+    child.on("close", (code) => resolve({ ok: code === 0, output }));
+  });
+}
+
 export interface Check {
   name: string;
-  run: () => boolean;
+  command: string;
+  args: string[];
 }
 
 /**
@@ -41,23 +57,24 @@ const TYPE_CHECK_CONFIGS = [
 
 export const TYPE_CHECK_CHECKS: readonly Check[] = TYPE_CHECK_CONFIGS.map((config) => ({
   name: `typecheck ${config}`,
-  run: () => run("pnpm", ["exec", "tsc", "-p", config]),
+  command: "pnpm",
+  args: ["exec", "tsc", "-p", config],
 }));
 
 /** Format, lint and type checks: about the code, not needed to run it. */
 export const CODE_CHECKS: readonly Check[] = [
-  { name: "format", run: () => run("pnpm", ["exec", "prettier", "--check", "."]) },
-  { name: "lint", run: () => run("pnpm", ["exec", "eslint", "."]) },
+  { name: "format", command: "pnpm", args: ["exec", "prettier", "--check", "."] },
+  { name: "lint", command: "pnpm", args: ["exec", "eslint", "."] },
   ...TYPE_CHECK_CHECKS,
 ];
 
 /** The real servers and browser the tests run against, built or installed once. */
 export const TOOL_CHECKS: readonly Check[] = [
-  { name: "minio", run: () => run("bash", ["scripts/ensure-minio.sh"]) },
-  { name: "versitygw", run: () => run("bash", ["scripts/ensure-versitygw.sh"]) },
-  { name: "kubernetes", run: () => run("bash", ["scripts/ensure-kubernetes.sh"]) },
-  { name: "chromium", run: () => run("bash", ["scripts/ensure-chromium.sh"]) },
-  { name: "prometheus", run: () => run("bash", ["scripts/ensure-prometheus.sh"]) },
+  { name: "minio", command: "bash", args: ["scripts/ensure-minio.sh"] },
+  { name: "versitygw", command: "bash", args: ["scripts/ensure-versitygw.sh"] },
+  { name: "kubernetes", command: "bash", args: ["scripts/ensure-kubernetes.sh"] },
+  { name: "chromium", command: "bash", args: ["scripts/ensure-chromium.sh"] },
+  { name: "prometheus", command: "bash", args: ["scripts/ensure-prometheus.sh"] },
 ];
 
 /** vitest's files that drive Debian's Chromium (the HTML report's rendering). */
@@ -85,9 +102,26 @@ export interface Counts {
   failed: number;
 }
 
-/** Runs the checks in order; prints which failed and the `checks:` line. */
-export function runChecks(checks: readonly Check[]): Counts {
-  const results = checks.map((check) => ({ name: check.name, ok: check.run() }));
+/**
+ * Runs the checks, `concurrency` at a time, printing each one's output whole as it ends; then
+ * which failed. The code checks go one per core (each is one single-threaded compiler or linter);
+ * the tool checks one at a time (a first build uses every core, Chromium's install holds apt's
+ * lock).
+ */
+export async function runChecks(
+  checks: readonly Check[],
+  concurrency = availableParallelism(),
+): Promise<Counts> {
+  const results: { name: string; ok: boolean }[] = [];
+  let next = 0;
+  const runner = async () => {
+    for (let check = checks[next++]; check; check = checks[next++]) {
+      const { ok, output } = await runQuietly(check.command, check.args);
+      process.stdout.write(`\n$ ${[check.command, ...check.args].join(" ")}\n${output}`);
+      results.push({ name: check.name, ok });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, runner));
   process.stdout.write("\n");
   for (const result of results) {
     if (!result.ok) process.stdout.write(`check failed: ${result.name}\n`);
