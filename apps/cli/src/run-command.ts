@@ -13,6 +13,7 @@ import {
   formatNotRunS3bench,
   formatPointParams,
   formatPointS3bench,
+  formatPointTailLabFigures,
   formatServerLost,
   formatSweepTable,
 } from "@taillab/report";
@@ -154,8 +155,9 @@ function s3benchHooks(flags: RunFlags, sweep: boolean): ShownHooks {
     onPointDone: (pointIndex, point) => {
       printer.onPointDone(pointIndex, point);
       if (details) {
+        const heading = sweep ? `=== ${formatPointParams(point)} ===\n` : "";
         printOut("\n--- TailLab's figures (not s3bench's output) ---\n");
-        printPoint(point, sweep);
+        printOut(`${heading}${formatPointTailLabFigures(point)}\n`);
       }
     },
     onMeasured: async (measured) =>

@@ -8,7 +8,7 @@ import {
 import { requestsBeyond, restsOnFew } from "@taillab/core";
 import { formatMs } from "./report-format.ts";
 import { REPORT_MESSAGES } from "./report-messages.ts";
-import { operationWord } from "./s3bench-text.ts";
+import { operationWord } from "./s3bench-run-text.ts";
 
 /** `p99.9`: a percentile as people write it. */
 export function percentileLabel(name: PercentileName): string {

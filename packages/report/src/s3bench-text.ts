@@ -11,66 +11,34 @@ import {
   type PointParam,
   type RunComparison,
 } from "@taillab/core";
+import { operationWord, s3benchResultText } from "./s3bench-run-text.ts";
 import {
+  PERCENTILE_LEVELS,
   formatByteSize,
   type LatencyStats,
-  type Operation,
+  type PercentileName,
   type PhaseSummary,
   type PointSummary,
   type RunSummary,
 } from "@taillab/api";
 
-/** The words s3bench uses for each operation. */
-const OPERATION_WORD: Record<Operation, string> = {
-  PUT: "Write",
-  GET: "Read",
-  DELETE: "Delete",
-  HEAD: "Head",
-  COPY: "Copy",
-  LIST: "List",
-  MULTIPART: "Multipart upload",
-  CREATE_BUCKET: "Create bucket",
-  DELETE_BUCKET: "Delete bucket",
-  LIST_BUCKETS: "List buckets",
-  DELETE_OBJECTS: "Delete objects (batch)",
-  UPLOAD_PART: "Upload part",
-};
-
-/** s3bench's word for an operation's name (`GET` → `Read`); an unknown name as it is. */
-export function operationWord(op: string): string {
-  return op in OPERATION_WORD ? OPERATION_WORD[op as Operation] : op;
-}
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(6)} s`;
-
 /**
- * s3bench's text block for one phase, so scripts that parse s3bench output keep working; times
- * are in seconds as s3bench prints them, with microsecond digits, and a 99.9th line is added.
- * After it, what s3bench does not show: where the time went, the steady throughput, the tail.
+ * What TailLab measures beyond s3bench's block, headed as such: errors by code, every percentile
+ * in ms with microsecond digits (p99.9 included), their intervals, where the time went, the
+ * backups' cost, the client's health.
  */
-export function formatPhaseS3bench(phase: PhaseSummary): string {
-  const word = OPERATION_WORD[phase.op];
+export function formatPhaseTailLabFigures(phase: PhaseSummary): string {
+  const word = operationWord(phase.op);
   const latency = phase.latencyMs;
+  const codes = Object.entries(phase.errorsByCode);
   const lines = [
-    `Results Summary for ${word} Operation(s)`,
-    `Total Transferred: ${(phase.bytes / 1024 / 1024).toFixed(3)} MB`,
-    `Total Throughput:  ${phase.throughputMBps.toFixed(2)} MB/s`,
-    `Total Duration:    ${(phase.durationMs / 1000).toFixed(3)} s`,
-    `Number of Errors:  ${phase.errors}`,
-    ...Object.entries(phase.errorsByCode).map(([code, count]) => `  ${code}: ${count}`),
-    "------------------------------------",
-    ...(latency
-      ? [
-          `${word} times Max:         ${seconds(latency.max)}`,
-          `${word} times 99.9th %ile: ${seconds(latency.p999)}`,
-          `${word} times 99th %ile:   ${seconds(latency.p99)}`,
-          `${word} times 90th %ile:   ${seconds(latency.p90)}`,
-          `${word} times 75th %ile:   ${seconds(latency.p75)}`,
-          `${word} times 50th %ile:   ${seconds(latency.p50)}`,
-          `${word} times 25th %ile:   ${seconds(latency.p25)}`,
-          `${word} times Min:         ${seconds(latency.min)}`,
-        ]
-      : [`${word} times: none (no request succeeded)`]),
+    `TailLab's figures for ${word} (not in s3bench's output):`,
+    ...(codes.length > 0
+      ? [`Errors by code:    ${codes.map(([code, count]) => `${code} ${count}`).join(", ")}`]
+      : []),
+    latency
+      ? `${word} times, ms:  ${latencyFiguresText(latency)}`
+      : `${word} times: none (no request succeeded)`,
     ...percentileIntervalLines(phase.op, latency),
     ...timelineLines(phase),
     ...hedgeLines(phase),
@@ -78,6 +46,16 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
     ...coordinatedOmissionLines(phase),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** `min 1.500  p25 2.000 … p99.9 12.500  p99.99 13.000  max 14.000`: every level, ms. */
+function latencyFiguresText(latency: LatencyStats): string {
+  const levels = (Object.keys(PERCENTILE_LEVELS) as PercentileName[]).map(
+    (name) => [percentileLabel(name), latency[name]] as const,
+  );
+  return [["min", latency.min] as const, ...levels, ["max", latency.max] as const]
+    .map(([label, value]) => `${label} ${value.toFixed(3)}`)
+    .join("  ");
 }
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;
@@ -149,8 +127,19 @@ export function formatPointParams(point: Pick<PointSummary, "params">): string {
   return `clients ${clients}, samples ${samples}, object size ${formatByteSize(objectSizeBytes)}`;
 }
 
+/**
+ * A point as s3bench prints its results: each phase's block exactly as s3bench does
+ * (s3benchResultText), so scripts that parse s3bench's output keep working; then, apart under
+ * their own headings, the figures s3bench does not show.
+ */
 export function formatPointS3bench(point: PointSummary): string {
-  return point.phases.map(formatPhaseS3bench).join("\n") + formatRepetitions(point);
+  if (point.phases.length === 0) return "";
+  return `${point.phases.map(s3benchResultText).join("\n")}\n${formatPointTailLabFigures(point)}`;
+}
+
+/** What TailLab measured of a point beyond s3bench's blocks: per phase, then the repetitions. */
+export function formatPointTailLabFigures(point: PointSummary): string {
+  return point.phases.map(formatPhaseTailLabFigures).join("\n") + formatRepetitions(point);
 }
 
 /**
@@ -167,7 +156,7 @@ function formatRepetitions(point: PointSummary): string {
       opsPerSec.dropped.length > 0
         ? `, dropped ${opsPerSec.dropped.map((value) => value.toFixed(1)).join(" and ")}`
         : "";
-    return `  ${OPERATION_WORD[op]}: ${opsPerSec.value.toFixed(1)} ops/s ± ${opsPerSec.stdev.toFixed(1)}${dropped}; ${throughputMBps.value.toFixed(2)} MB/s`;
+    return `  ${operationWord(op)}: ${opsPerSec.value.toFixed(1)} ops/s ± ${opsPerSec.stdev.toFixed(1)}${dropped}; ${throughputMBps.value.toFixed(2)} MB/s`;
   });
   return `\nRepetitions: ${runs} runs of this point, ${method} per run:\n${lines.join("\n")}\n`;
 }

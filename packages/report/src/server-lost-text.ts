@@ -1,6 +1,7 @@
 import type { RunSummary } from "@taillab/api";
 import { expandSweep } from "@taillab/core";
-import { formatPointParams, operationWord } from "./s3bench-text.ts";
+import { operationWord } from "./s3bench-run-text.ts";
+import { formatPointParams } from "./s3bench-text.ts";
 
 /** `12:00:03 UTC (3.9 s into the run)`: when a run's server stopped answering. */
 export function serverLostMoment(at: string, sinceMs: number): string {
