@@ -206,7 +206,7 @@ describe("errors at the builder's fields", () => {
       duration: '"30" is not a duration',
       hedgeDelay: "not a hedge delay",
       points: "#3 samples: samples (1) must be at least clients (2)",
-      testbedProfile: "slots must be at least 1",
+      testbedProfile: "latency profile field “queue.slots”: slots must be at least 1",
       modes: "choose at least one mode",
     });
     expect(mapped.other).toEqual(["spec.transport: invalid option"]);

@@ -1,16 +1,12 @@
 import {
-  codeOf,
   coded,
-  englishOf,
   formatByteSize,
-  messageOf,
   parseBudgetPercent,
   parseDuration,
   parseHedgeDelay,
   PHASE_ORDER,
   RequestModeSchema,
   type ExperimentDraftInput,
-  type CodedMessage,
   type FieldError,
   type MessageParam,
   type Phase,
@@ -19,8 +15,12 @@ import {
 } from "@taillab/api";
 import { mapFieldErrors, type MappedErrors } from "../../shared/field-errors.ts";
 import { joinList, numberOrText, splitList } from "../../shared/list-text.ts";
-import type { Said } from "../../shared/said.ts";
-import { profileToText, textToProfile } from "../../shared/testbed-setup-fields.tsx";
+import { saidAbout, type Said } from "../../shared/said.ts";
+import {
+  profileErrorSaid,
+  profileToText,
+  textToProfile,
+} from "../../shared/testbed-setup-fields.tsx";
 
 /**
  * The experiment builder as typed. Every value is the text in its box, so a mistake is shown
@@ -413,6 +413,7 @@ export function mapExperimentErrors(
     const specPath = path.slice("spec.".length);
     const field = SPEC_FIELDS.find(([pattern]) => pattern.test(specPath))?.[1];
     if (!field) return null;
+    if (field === "testbedProfile") return { field, said: profileErrorSaid(specPath, error) };
     return { field, said: describeItem(specPath, error, form) };
   });
 }
@@ -434,24 +435,17 @@ function describeItem(specPath: string, error: Said, form: ExperimentForm): Said
     const value = typed[Number(index)];
     return value === undefined || error.message.includes(`"${value}"`)
       ? error
-      : about(error, (problem) => coded("quoted", { value, problem }));
+      : saidAbout(error, (problem) => coded("quoted", { value, problem }));
   }
   const point = POINT_ITEM.exec(specPath);
   if (point) {
     const [, index = "0", part] = point;
     const number = Number(index) + 1;
-    return about(error, (problem) =>
+    return saidAbout(error, (problem) =>
       part
         ? coded("pointPart", { index: number, part: POINT_PARTS[part] ?? part, problem })
         : coded("pointItem", { index: number, problem }),
     );
   }
   return error;
-}
-
-/** `error` inside a message about where it is; English only when the error has no code. */
-function about(error: Said, wrap: (problem: MessageParam) => CodedMessage): Said {
-  const problem = messageOf(error);
-  const whole = wrap(problem ?? error.message);
-  return { message: englishOf(wrap(error.message)), ...(problem ? codeOf(whole) : {}) };
 }
