@@ -12,6 +12,7 @@ import {
   type Phase,
   type ReplicaChoice,
   type RequestMode,
+  type TransportKind,
 } from "@taillab/api";
 import { mapFieldErrors, type MappedErrors } from "../../shared/field-errors.ts";
 import { joinList, numberOrText, splitList } from "../../shared/list-text.ts";
@@ -60,6 +61,17 @@ export interface ExperimentForm {
   workloadKeys: string;
   workloadSizes: string;
   prepareObjects: string;
+  /** The mix's byte ranges, warm-up, limits and multipart uploads: empty means the default. */
+  workloadRange: string;
+  workloadWarmup: string;
+  workloadDuration: string;
+  workloadTotalBytes: string;
+  multipartPartSize: string;
+  multipartPartsInFlight: string;
+  /** How requests are sent and named: empty means the default. */
+  keyPrefix: string;
+  transport: "" | TransportKind;
+  requestTimeout: string;
   /** Explicit run points, one `clients × samples × size` a line; they replace the lists. */
   points: string;
   /** This machine, or N pods on the Kubernetes cluster of the Kubernetes settings. */
@@ -109,6 +121,15 @@ export function newExperimentForm(endpointId = ""): ExperimentForm {
     workloadKeys: "uniform",
     workloadSizes: "",
     prepareObjects: "1000",
+    workloadRange: "",
+    workloadWarmup: "",
+    workloadDuration: "",
+    workloadTotalBytes: "",
+    multipartPartSize: "",
+    multipartPartsInFlight: "",
+    keyPrefix: "",
+    transport: "",
+    requestTimeout: "",
     points: "",
     loadGenerators: "local",
     shards: "4",
@@ -140,7 +161,7 @@ function listText(value: unknown, item: (value: unknown) => string): string {
   return joinList((Array.isArray(value) ? value : [value]).map(item));
 }
 
-/** A stored duration in ms as a user would write it: 30000 → `30s`. */
+/** A stored duration in ms as a user would write it: 30000 → `30s`; none → empty. */
 function durationText(value: unknown): string {
   if (typeof value !== "number") return text(value);
   return value >= 1000 && value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
@@ -197,7 +218,16 @@ export function experimentToForm(experiment: ExperimentDraftInput): ExperimentFo
     form.workloadSizes = text(spec.workload.sizes);
     form.prepareObjects =
       spec.workload.prepareObjects === undefined ? "" : text(spec.workload.prepareObjects);
+    form.workloadRange = text(spec.workload.range);
+    form.workloadWarmup = durationText(spec.workload.warmupMs);
+    form.workloadDuration = durationText(spec.workload.durationMs);
+    form.workloadTotalBytes = sizeText(spec.workload.totalBytes);
+    form.multipartPartSize = sizeText(spec.workload.multipartPartBytes);
+    form.multipartPartsInFlight = text(spec.workload.multipartPartsInFlight);
   }
+  form.keyPrefix = text(spec.keyPrefix);
+  if (spec.transport === "fast" || spec.transport === "sdk") form.transport = spec.transport;
+  form.requestTimeout = durationText(spec.requestTimeoutMs);
   if (Array.isArray(spec.points)) {
     form.points = spec.points
       .map((point) =>
@@ -273,6 +303,9 @@ export function formToDraft(
   set("workload", form.useWorkload ? workloadOf(form, baseSpec.workload) : undefined);
   set("points", form.points.trim() === "" ? undefined : pointsOf(form.points));
   set("testbed", testbed ? testbedOf(form) : undefined);
+  set("keyPrefix", typedOrUndefined(form.keyPrefix));
+  set("transport", form.transport === "" ? undefined : form.transport);
+  set("requestTimeoutMs", typedOrUndefined(form.requestTimeout));
 
   const draft: ExperimentDraftInput = {
     name: form.name,
@@ -330,7 +363,22 @@ function workloadOf(form: ExperimentForm, base: unknown): Spec {
     keys: form.workloadKeys.trim() === "" ? undefined : form.workloadKeys.trim(),
     sizes: sizes === "" ? undefined : sizes,
     prepareObjects: numberOrText(form.prepareObjects),
+    // Durations and sizes go as typed (`30s`, `8MiB`): the schema reads the unit.
+    range: typedOrUndefined(form.workloadRange),
+    warmupMs: typedOrUndefined(form.workloadWarmup),
+    durationMs: typedOrUndefined(form.workloadDuration),
+    totalBytes: typedOrUndefined(form.workloadTotalBytes),
+    multipartPartBytes: typedOrUndefined(form.multipartPartSize),
+    multipartPartsInFlight:
+      form.multipartPartsInFlight.trim() === ""
+        ? undefined
+        : numberOrText(form.multipartPartsInFlight),
   });
+}
+
+/** A box left empty leaves the spec's default. */
+function typedOrUndefined(typed: string): string | undefined {
+  return typed.trim() === "" ? undefined : typed.trim();
 }
 
 /** `8 × 512 × 8KiB` (also `8, 512, 8KiB` or `8 x 512 x 8KiB`) a line. */
@@ -385,8 +433,17 @@ const SPEC_FIELDS: [RegExp, ErrorField][] = [
   [/^workload\.keys/, "workloadKeys"],
   [/^workload\.sizes/, "workloadSizes"],
   [/^workload\.prepareObjects/, "prepareObjects"],
+  [/^workload\.range/, "workloadRange"],
+  [/^workload\.warmupMs/, "workloadWarmup"],
+  [/^workload\.durationMs/, "workloadDuration"],
+  [/^workload\.totalBytes/, "workloadTotalBytes"],
+  [/^workload\.multipartPartBytes/, "multipartPartSize"],
+  [/^workload\.multipartPartsInFlight/, "multipartPartsInFlight"],
   [/^workload\b/, "workloadOps"],
   [/^points\b/, "points"],
+  [/^keyPrefix\b/, "keyPrefix"],
+  [/^transport\b/, "transport"],
+  [/^requestTimeoutMs\b/, "requestTimeout"],
   [/^testbed\.replicas/, "testbedReplicas"],
   [/^testbed\.seed/, "testbedSeed"],
   [/^testbed\b/, "testbedProfile"],
