@@ -9,6 +9,7 @@ import {
   type RunHooks,
 } from "@taillab/backend";
 import { expandSweep, presetRunSpec } from "@taillab/core";
+import { formatPointParams, formatPointTailLabFigures } from "@taillab/report";
 import { ClientWarnings } from "./client-warnings.ts";
 import { readFile } from "node:fs/promises";
 import { formatFlagHelp, parseFlagsAsWritten, UsageError } from "./cli-args.ts";
@@ -171,8 +172,9 @@ function s3benchHooks(flags: RunFlags, sweep: boolean): ShownHooks {
     onPointDone: (pointIndex, point) => {
       printer.onPointDone(pointIndex, point);
       if (details) {
+        const heading = sweep ? `=== ${formatPointParams(point)} ===\n` : "";
         printOut("\n--- TailLab's figures (not s3bench's output) ---\n");
-        printPoint(point, sweep);
+        printOut(`${heading}${formatPointTailLabFigures(point)}\n`);
       }
     },
     onMeasured: async (measured) =>

@@ -19,6 +19,19 @@ export function numberFrom(min: number, max: number, notInRange: CodedMessage) {
   );
 }
 
+/**
+ * Milliseconds from 0 (or above 0, `positive`) to `max`: the testbed's profiles and the live
+ * lab's knobs.
+ */
+export function milliseconds(max: number, { positive = false } = {}) {
+  return checkedNumber((ms) => {
+    if (typeof ms !== "number") return coded("millisecondsExpected");
+    if (ms < 0) return coded("notNegative");
+    if (positive && ms === 0) return coded("above", { min: 0 });
+    return ms > max ? coded("millisecondsAtMost", { max }) : null;
+  });
+}
+
 /** What a count counts, as its one and its many (`expected at least 1 client`). */
 const UNITS = {
   clients: ["unitClient", "unitClients"],
@@ -28,6 +41,7 @@ const UNITS = {
   workers: ["unitWorker", "unitWorkers"],
   replicas: ["unitReplica", "unitReplicas"],
   pods: ["unitPod", "unitPods"],
+  slots: ["unitSlot", "unitSlots"],
 } as const satisfies Record<string, readonly [MessageCode, MessageCode]>;
 export type CountUnit = keyof typeof UNITS;
 

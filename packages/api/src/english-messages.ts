@@ -19,6 +19,8 @@ export const ENGLISH_MESSAGES = {
   unitReplicas: "replicas",
   unitPod: "pod",
   unitPods: "pods",
+  unitSlot: "service slot",
+  unitSlots: "service slots",
   kindWholeNumber: "a whole number",
   kindNumber: "a number",
   kindText: "text",
@@ -282,6 +284,15 @@ export const ENGLISH_MESSAGES = {
   notNegative: "must not be negative",
   millisecondsAtMost: "must be at most {{max}} ms",
   fractionRange: "must be from 0 to 1 (0.01 is 1 %)",
+  numberRange: "expected a number from {{min}} to {{max}}",
+  serviceTimeExpected:
+    'expected an object such as { "kind": "lognormal", "medianMs": 5, "sigma": 0.25 }',
+  serviceTimeKind: 'expected "none", "fixed", "exponential" or "lognormal"',
+  replicaIndexRange: "expected a replica index from 0 (the first) to {{max}}",
+  slowdownFactorRange: "must be from 1 to 1000 (10 is ten times slower)",
+  slowWindowLonger: "forMs must be at most everyMs: the slow window is part of each period",
+  errorRatesSum: "slowDownRate + resetRate must be at most 1",
+  profileField: "latency profile field “{{field}}”: {{problem}}",
 
   // Names, buckets, credentials, endpoints.
   bucketLength: '"{{name}}" has {{length}} characters; a bucket name has 3 to 63',

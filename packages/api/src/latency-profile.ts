@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { coded, codedIssue, englishOf } from "./coded-message.ts";
+import { coded, codedIssue, codedRefinement, englishOf } from "./coded-message.ts";
 import { issueMessage } from "./field-error.ts";
 import { strictObject } from "./strict-object.ts";
-import { checkedNumber, wholeCount } from "./checked-number.ts";
+import { checkedNumber, milliseconds, numberFrom, wholeCount } from "./checked-number.ts";
 
 /**
  * Latency profiles for the embedded testbed: how long each replica takes to serve a request,
@@ -16,96 +16,75 @@ export const MAX_PROFILE_DURATION_MS = 60_000;
 /** As many replicas as the testbed starts for one setup (one port each). */
 export const MAX_TESTBED_REPLICAS = 16;
 
-const durationMs = (what: string) =>
-  z
-    .number({ message: `${what}: expected a number of milliseconds` })
-    .min(0, { message: `${what} must not be negative` })
-    .max(MAX_PROFILE_DURATION_MS, {
-      message: `${what} must be at most ${MAX_PROFILE_DURATION_MS} ms`,
-    });
+const durationMs = milliseconds(MAX_PROFILE_DURATION_MS);
+const positiveDurationMs = milliseconds(MAX_PROFILE_DURATION_MS, { positive: true });
+const rate = numberFrom(0, 1, coded("fractionRange"));
 
-const positiveDurationMs = (what: string) =>
-  durationMs(what).positive({ message: `${what} must be more than 0 ms` });
+const ServiceTimeKindsSchema = z.discriminatedUnion("kind", [
+  /** No added delay: the testbed answers as fast as it can. */
+  strictObject({ kind: z.literal("none") }),
+  strictObject({ kind: z.literal("fixed"), ms: durationMs }),
+  /** Memoryless service, as in an M/M/c queue. */
+  strictObject({ kind: z.literal("exponential"), meanMs: positiveDurationMs }),
+  /** Half the requests take less than medianMs; sigma widens the tail (p99 = median·e^(2.33σ)). */
+  strictObject({
+    kind: z.literal("lognormal"),
+    medianMs: positiveDurationMs,
+    sigma: numberFrom(0, 3, coded("numberRange", { min: 0, max: 3 })),
+  }),
+]);
+const SERVICE_TIME_KINDS: readonly unknown[] = ["none", "fixed", "exponential", "lognormal"];
 
-const rate = (what: string) =>
-  z
-    .number({ message: `${what}: expected a number from 0 to 1` })
-    .min(0, { message: `${what} must be from 0 to 1 (0.01 is 1 %)` })
-    .max(1, { message: `${what} must be from 0 to 1 (0.01 is 1 %)` });
-
-export const ServiceTimeSchema = z.discriminatedUnion(
-  "kind",
-  [
-    /** No added delay: the testbed answers as fast as it can. */
-    strictObject({ kind: z.literal("none") }),
-    strictObject({ kind: z.literal("fixed"), ms: durationMs("ms") }),
-    /** Memoryless service, as in an M/M/c queue. */
-    strictObject({ kind: z.literal("exponential"), meanMs: positiveDurationMs("meanMs") }),
-    /** Half the requests take less than medianMs; sigma widens the tail (p99 = median·e^(2.33σ)). */
-    strictObject({
-      kind: z.literal("lognormal"),
-      medianMs: positiveDurationMs("medianMs"),
-      sigma: z
-        .number({ message: "sigma: expected a number from 0 to 3" })
-        .min(0, { message: "sigma must be from 0 to 3" })
-        .max(3, { message: "sigma must be from 0 to 3" }),
-    }),
-  ],
-  {
-    error: (issue) =>
-      typeof issue.input !== "object" || issue.input === null
-        ? 'expected an object such as { "kind": "lognormal", "medianMs": 5, "sigma": 0.25 }'
-        : 'expected "none", "fixed", "exponential" or "lognormal"',
-  },
-);
+/** A service time; what is not one is said as a coded message, so a UI can say it in its language. */
+export const ServiceTimeSchema = z
+  .custom<z.input<typeof ServiceTimeKindsSchema>>()
+  .superRefine((value, context) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      context.addIssue(codedIssue(coded("serviceTimeExpected")));
+    } else if (!SERVICE_TIME_KINDS.includes((value as { kind?: unknown }).kind)) {
+      context.addIssue(codedIssue(coded("serviceTimeKind"), ["kind"]));
+    }
+  })
+  .pipe(ServiceTimeKindsSchema);
 export type ServiceTime = z.infer<typeof ServiceTimeSchema>;
 
 /** A pause added to a request's service time, e.g. a GC pause or a slow disk. */
 export const StallsSchema = strictObject({
-  probability: rate("probability"),
-  durationMs: durationMs("durationMs"),
+  probability: rate,
+  durationMs,
 });
 
 /** Each replica serves at most `slots` requests at once; the others wait in line (FIFO). */
 export const QueueSchema = strictObject({
-  slots: z
-    .number({ message: "slots: expected a whole number of service slots" })
-    .int({ message: "slots: expected a whole number of service slots" })
-    .min(1, { message: "slots must be at least 1" })
-    .max(10_000, { message: "slots must be at most 10000" }),
+  slots: wholeCount("slots", 10_000),
 });
 
 /** Replica `replica` is `factor`× slower during `forMs` of every `everyMs`. */
 export const NoisyNeighbourSchema = strictObject({
-  replica: z
-    .number({ message: "replica: expected a replica index (0 is the first)" })
-    .int({ message: "replica: expected a replica index (0 is the first)" })
-    .min(0, { message: "replica: expected a replica index (0 is the first)" })
-    .max(MAX_TESTBED_REPLICAS - 1, {
-      message: `replica must be at most ${MAX_TESTBED_REPLICAS - 1}`,
-    })
-    .default(0),
-  everyMs: positiveDurationMs("everyMs"),
-  forMs: durationMs("forMs"),
-  factor: z
-    .number({ message: "factor: expected a number from 1 to 1000" })
-    .min(1, { message: "factor must be from 1 to 1000 (10 is ten times slower)" })
-    .max(1000, { message: "factor must be from 1 to 1000 (10 is ten times slower)" }),
-}).refine((noisy) => noisy.forMs <= noisy.everyMs, {
-  message: "forMs must be at most everyMs: the slow window is part of each period",
-  path: ["forMs"],
-});
+  replica: checkedNumber((value) =>
+    Number.isInteger(value) && (value as number) >= 0 && (value as number) < MAX_TESTBED_REPLICAS
+      ? null
+      : coded("replicaIndexRange", { max: MAX_TESTBED_REPLICAS - 1 }),
+  ).default(0),
+  everyMs: positiveDurationMs,
+  forMs: durationMs,
+  factor: numberFrom(1, 1000, coded("slowdownFactorRange")),
+}).refine(
+  (noisy) => noisy.forMs <= noisy.everyMs,
+  codedRefinement(coded("slowWindowLonger"), ["forMs"]),
+);
 
 export const ErrorInjectionSchema = strictObject({
   /** Answered at once with 503 SlowDown, as S3 does when throttling. */
-  slowDownRate: rate("slowDownRate").default(0),
+  slowDownRate: rate.default(0),
   /** The TCP connection is reset instead of any answer. */
-  resetRate: rate("resetRate").default(0),
+  resetRate: rate.default(0),
   /** A GET served in full but with a wrong byte: caught only by checking the content. */
-  corruptRate: rate("corruptRate").default(0),
-}).refine((errors) => errors.slowDownRate + errors.resetRate <= 1, {
-  message: "slowDownRate + resetRate must be at most 1",
-});
+  corruptRate: rate.default(0),
+}).refine(
+  (errors) => errors.slowDownRate + errors.resetRate <= 1,
+  codedRefinement(coded("errorRatesSum")),
+);
 
 /**
  * Unknown keys are refused rather than dropped: a misspelt `stall` in a profile file would

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkedNumber, numberFrom, wholeCount } from "./checked-number.ts";
+import { milliseconds, numberFrom, wholeCount } from "./checked-number.ts";
 import { coded } from "./coded-message.ts";
 import { MAX_TESTBED_REPLICAS } from "./latency-profile.ts";
 import { HedgeDelaySchema, RequestModeSchema } from "./run-spec.ts";
@@ -15,13 +15,6 @@ import { strictObject } from "./strict-object.ts";
 export const MAX_LIVE_SERVICE_MS = 1_000;
 /** Stalls a knob may set (ms). */
 export const MAX_LIVE_STALL_MS = 10_000;
-
-const milliseconds = (max: number) =>
-  checkedNumber((ms) => {
-    if (typeof ms !== "number") return coded("millisecondsExpected");
-    if (ms < 0) return coded("notNegative");
-    return ms > max ? coded("millisecondsAtMost", { max }) : null;
-  });
 
 export const LiveTuningSchema = strictObject({
   /** The replicas' typical service time: the profile's median (lognormal), mean or fixed time. */

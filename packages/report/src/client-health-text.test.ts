@@ -1,6 +1,6 @@
 import type { ClientHealth, PhaseSummary } from "@taillab/api";
 import { describe, expect, it } from "vitest";
-import { formatPhaseS3bench } from "./s3bench-text.ts";
+import { formatPhaseTailLabFigures } from "./s3bench-text.ts";
 
 const share = {
   fromMs: 100,
@@ -58,14 +58,14 @@ const PHASE: PhaseSummary = {
 
 describe("the client's health in the text of a phase", () => {
   it("says the client kept up, that an open loop kept every arrival, and takes the stall out of server", () => {
-    const text = formatPhaseS3bench({ ...PHASE, client: health({}) });
+    const text = formatPhaseTailLabFigures({ ...PHASE, client: health({}) });
     expect(text).toContain("Client:            kept up (CPU 0.40 of 2 cores");
     expect(text).toContain("every arrival kept; the 3 that started late count from their schedule");
     expect(text).toContain("client stall 30.000 ms, server 80.000 ms");
   });
 
   it("names the bottleneck, why, and what to do; and a live lab's shed arrivals", () => {
-    const text = formatPhaseS3bench({
+    const text = formatPhaseTailLabFigures({
       ...PHASE,
       client: health({
         verdict: { keptUp: false, reasons: ["clients-per-worker"] },
@@ -80,7 +80,7 @@ describe("the client's health in the text of a phase", () => {
 
   it("names the shards of a distributed run whose client was the bottleneck", () => {
     const bound = (boundShards: number[]) =>
-      formatPhaseS3bench({
+      formatPhaseTailLabFigures({
         ...PHASE,
         client: health({ verdict: { keptUp: false, reasons: ["cpu"] }, boundShards }),
       });
@@ -89,7 +89,7 @@ describe("the client's health in the text of a phase", () => {
   });
 
   it("says nothing of a run recorded before the client's health was kept", () => {
-    const text = formatPhaseS3bench(PHASE);
+    const text = formatPhaseTailLabFigures(PHASE);
     expect(text).not.toContain("Client:");
     expect(text).toContain("server 110.000 ms");
   });

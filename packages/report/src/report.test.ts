@@ -1,8 +1,13 @@
-import type { PhaseSummary, RequestMode, RequestRecord } from "@taillab/api";
+import type { PhaseSummary, PointSummary, RequestMode, RequestRecord } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import { csvField, csvRow } from "./csv.ts";
 import { REQUESTS_CSV_HEADER, requestsCsvRows } from "./requests-csv.ts";
-import { formatModeComparison, formatPhaseS3bench, formatTable } from "./s3bench-text.ts";
+import {
+  formatModeComparison,
+  formatPhaseTailLabFigures,
+  formatPointS3bench,
+  formatTable,
+} from "./s3bench-text.ts";
 import { syntheticRun } from "./test-support/synthetic-run.ts";
 
 describe("csv", () => {
@@ -98,29 +103,55 @@ describe("s3bench text", () => {
     tail: null,
   };
 
-  it("prints s3bench's block with a 99.9th line and errors by code", () => {
-    expect(formatPhaseS3bench(phase)).toBe(
+  it("prints s3bench's blocks exactly, then TailLab's figures apart under their own heading", () => {
+    const read: PhaseSummary = { ...phase, op: "GET", errors: 0, errorsByCode: {} };
+    const point = { params: { clients: 8, samples: 256, objectSizeBytes: 32768 } };
+    expect(formatPointS3bench({ ...point, phases: [phase, read] } as PointSummary)).toBe(
       [
         "Results Summary for Write Operation(s)",
         "Total Transferred: 8.000 MB",
         "Total Throughput:  30.53 MB/s",
         "Total Duration:    0.262 s",
         "Number of Errors:  2",
-        "  SlowDown: 2",
         "------------------------------------",
-        "Write times Max:         0.014000 s",
-        "Write times 99.9th %ile: 0.012500 s",
-        "Write times 99th %ile:   0.009250 s",
-        "Write times 90th %ile:   0.005000 s",
-        "Write times 75th %ile:   0.004000 s",
-        "Write times 50th %ile:   0.003000 s",
-        "Write times 25th %ile:   0.002000 s",
-        "Write times Min:         0.001500 s",
+        "Write times Max:       0.014 s",
+        "Write times 99th %ile: 0.009 s",
+        "Write times 90th %ile: 0.005 s",
+        "Write times 75th %ile: 0.004 s",
+        "Write times 50th %ile: 0.003 s",
+        "Write times 25th %ile: 0.002 s",
+        "Write times Min:       0.002 s",
+        "",
+        "Results Summary for Read Operation(s)",
+        "Total Transferred: 8.000 MB",
+        "Total Throughput:  30.53 MB/s",
+        "Total Duration:    0.262 s",
+        "Number of Errors:  0",
+        "------------------------------------",
+        "Read times Max:       0.014 s",
+        "Read times 99th %ile: 0.009 s",
+        "Read times 90th %ile: 0.005 s",
+        "Read times 75th %ile: 0.004 s",
+        "Read times 50th %ile: 0.003 s",
+        "Read times 25th %ile: 0.002 s",
+        "Read times Min:       0.002 s",
+        "",
+        "TailLab's figures for Write (not in s3bench's output):",
+        "Errors by code:    SlowDown 2",
+        "Write times, ms:  min 1.500  p25 2.000  p50 3.000  p75 4.000  p90 5.000  p99 9.250  p99.9 12.500  p99.99 13.000  max 14.000",
         // A phase recorded before connects and uploads were says so, rather than 0.
         "Client queue p50 / p99: n/a   connect: not recorded",
         "Upload p50 / p99:       not recorded   service: 3.000 ms / 9.250 ms",
         "TTFB p50 / p99:         3.000 ms / 9.250 ms   transfer: n/a",
         // Every closed-loop phase says what it leaves out, and how to measure it instead.
+        "Closed loop:       each client waits for its answer, so slow moments send fewer requests and weigh less (coordinated omission).",
+        "                   For what a request arriving at any moment sees, run the open loop just under this throughput: --rate 870/s",
+        "",
+        "TailLab's figures for Read (not in s3bench's output):",
+        "Read times, ms:  min 1.500  p25 2.000  p50 3.000  p75 4.000  p90 5.000  p99 9.250  p99.9 12.500  p99.99 13.000  max 14.000",
+        "Client queue p50 / p99: n/a   connect: not recorded",
+        "Upload p50 / p99:       not recorded   service: 3.000 ms / 9.250 ms",
+        "TTFB p50 / p99:         3.000 ms / 9.250 ms   transfer: n/a",
         "Closed loop:       each client waits for its answer, so slow moments send fewer requests and weigh less (coordinated omission).",
         "                   For what a request arriving at any moment sees, run the open loop just under this throughput: --rate 870/s",
         "",
@@ -140,7 +171,7 @@ describe("s3bench text", () => {
       serverMs: 6,
       transferMs: 0.5,
     };
-    const text = formatPhaseS3bench({
+    const text = formatPhaseTailLabFigures({
       ...phase,
       connectMs: stats,
       uploadMs: stats,
@@ -169,7 +200,7 @@ describe("s3bench text", () => {
     expect(text).toContain(
       "Slowest 0.1 % (>= 11.000 ms, 1 requests, mean 11.000 ms): client queue 1.000 ms, connect 0.500 ms, backup wait 0.000 ms, upload 2.000 ms, server 7.000 ms, transfer 0.500 ms",
     );
-    expect(formatPhaseS3bench({ ...phase, latencyMs: null })).toContain(
+    expect(formatPhaseTailLabFigures({ ...phase, latencyMs: null })).toContain(
       "Write times: none (no request succeeded)",
     );
   });

@@ -72,6 +72,20 @@ export function s3benchVerboseLine(completion: S3benchCompletion): string {
 
 const seconds = (ms: number) => `${goFixed(ms / 1000, 3)} s`;
 
+/** The figures s3bench prints: TailLab's own, or those an imported s3bench run printed. */
+function s3benchFigures(
+  phase: PhaseSummary,
+): Record<(typeof S3BENCH_FIGURES)[number], number> | null {
+  if (phase.latencyMs) return phase.latencyMs;
+  const printed = phase.toolLatencyMs;
+  if (!printed || S3BENCH_FIGURES.some((figure) => printed[figure] === undefined)) return null;
+  return Object.fromEntries(
+    S3BENCH_FIGURES.map((figure) => [figure, printed[figure] ?? 0]),
+  ) as Record<(typeof S3BENCH_FIGURES)[number], number>;
+}
+
+const S3BENCH_FIGURES = ["max", "p99", "p90", "p75", "p50", "p25", "min"] as const;
+
 /** Result.String() (lines 271–288): percentile lines only when a request succeeded. */
 export function s3benchResultText(phase: PhaseSummary): string {
   const word = operationWord(phase.op);
@@ -82,7 +96,7 @@ export function s3benchResultText(phase: PhaseSummary): string {
     `Total Duration:    ${seconds(phase.durationMs)}`,
     `Number of Errors:  ${phase.errors}`,
   ];
-  const latency = phase.latencyMs;
+  const latency = s3benchFigures(phase);
   if (latency) {
     lines.push(
       "------------------------------------",

@@ -1,23 +1,23 @@
 import { clientHealthLines, coordinatedOmissionLines } from "./client-health-text.ts";
-import { operationWord } from "./operation-words.ts";
 import { percentileIntervalLines, percentileLabel } from "./percentile-interval-text.ts";
-import { untilSteadyLines } from "./until-steady-text.ts";
 import {
   compareRuns,
   MISSED_START_TOLERANCE_MS,
-  MIN_REPETITIONS,
   PERCENTILE_DIFFERENCE_METHOD,
   percentileChangeRangePct,
-  REPETITION_DIFFERENCE_METHOD,
   serverAndStall,
   valueRange,
   type ParamDifference,
   type PointParam,
   type RunComparison,
 } from "@taillab/core";
+import { operationWord } from "./operation-words.ts";
+import { s3benchResultText } from "./s3bench-run-text.ts";
 import {
+  PERCENTILE_LEVELS,
   formatByteSize,
   type LatencyStats,
+  type PercentileName,
   type PhaseSummary,
   type PointSummary,
   type RunSummary,
@@ -25,35 +25,22 @@ import {
   type ToolLatencyMs,
 } from "@taillab/api";
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(6)} s`;
-
 /**
- * s3bench's text block for one phase, so scripts that parse s3bench output keep working; times
- * are in seconds as s3bench prints them, with microsecond digits, and a 99.9th line is added.
- * After it, what s3bench does not show: where the time went, the steady throughput, the tail.
+ * What TailLab measures beyond s3bench's block, headed as such: errors by code, every percentile
+ * in ms with microsecond digits (p99.9 included), their intervals, where the time went, the
+ * backups' cost, the client's health.
  */
-export function formatPhaseS3bench(phase: PhaseSummary): string {
+export function formatPhaseTailLabFigures(phase: PhaseSummary): string {
   const word = operationWord(phase.op);
   const latency = phase.latencyMs;
+  const codes = Object.entries(phase.errorsByCode);
   const lines = [
-    `Results Summary for ${word} Operation(s)`,
-    `Total Transferred: ${(phase.bytes / 1024 / 1024).toFixed(3)} MB`,
-    `Total Throughput:  ${phase.throughputMBps.toFixed(2)} MB/s`,
-    `Total Duration:    ${(phase.durationMs / 1000).toFixed(3)} s`,
-    `Number of Errors:  ${phase.errors}`,
-    ...Object.entries(phase.errorsByCode).map(([code, count]) => `  ${code}: ${count}`),
-    "------------------------------------",
+    `TailLab's figures for ${word} (not in s3bench's output):`,
+    ...(codes.length > 0
+      ? [`Errors by code:    ${codes.map(([code, count]) => `${code} ${count}`).join(", ")}`]
+      : []),
     ...(latency
-      ? [
-          `${word} times Max:         ${seconds(latency.max)}`,
-          `${word} times 99.9th %ile: ${seconds(latency.p999)}`,
-          `${word} times 99th %ile:   ${seconds(latency.p99)}`,
-          `${word} times 90th %ile:   ${seconds(latency.p90)}`,
-          `${word} times 75th %ile:   ${seconds(latency.p75)}`,
-          `${word} times 50th %ile:   ${seconds(latency.p50)}`,
-          `${word} times 25th %ile:   ${seconds(latency.p25)}`,
-          `${word} times Min:         ${seconds(latency.min)}`,
-        ]
+      ? [`${word} times, ms:  ${latencyFiguresText(latency)}`]
       : phase.toolLatencyMs
         ? toolLatencyLines(word, phase.toolLatencyMs)
         : [`${word} times: none (no request succeeded)`]),
@@ -62,32 +49,42 @@ export function formatPhaseS3bench(phase: PhaseSummary): string {
     ...hedgeLines(phase),
     ...clientHealthLines(phase),
     ...coordinatedOmissionLines(phase),
-    ...untilSteadyLines(phase),
   ];
   return `${lines.join("\n")}\n`;
 }
 
-/** An imported run's figures as its tool printed them, in the order above. */
-const TOOL_FIGURE_LINES: readonly [ToolLatencyFigure, string][] = [
-  ["max", "Max:"],
-  ["p9999", "99.99th %ile:"],
-  ["p999", "99.9th %ile:"],
-  ["p99", "99th %ile:"],
-  ["p90", "90th %ile:"],
-  ["p75", "75th %ile:"],
-  ["p50", "50th %ile:"],
-  ["p25", "25th %ile:"],
-  ["min", "Min:"],
-  ["mean", "Mean:"],
-  ["stdev", "Stdev:"],
+/** `min 1.500  p25 2.000 … p99.9 12.500  p99.99 13.000  max 14.000`: every level, ms. */
+function latencyFiguresText(latency: LatencyStats): string {
+  const levels = (Object.keys(PERCENTILE_LEVELS) as PercentileName[]).map(
+    (name) => [percentileLabel(name), latency[name]] as const,
+  );
+  return [["min", latency.min] as const, ...levels, ["max", latency.max] as const]
+    .map(([label, value]) => `${label} ${value.toFixed(3)}`)
+    .join("  ");
+}
+
+/** An imported run's figures in the order TailLab prints its own, then the tool's mean and spread. */
+const TOOL_FIGURES: readonly [ToolLatencyFigure, string][] = [
+  ["min", "min"],
+  ["p25", "p25"],
+  ["p50", "p50"],
+  ["p75", "p75"],
+  ["p90", "p90"],
+  ["p99", "p99"],
+  ["p999", "p99.9"],
+  ["p9999", "p99.99"],
+  ["max", "max"],
+  ["mean", "mean"],
+  ["stdev", "stdev"],
 ];
 
 function toolLatencyLines(word: string, figures: ToolLatencyMs): string[] {
+  const printed = TOOL_FIGURES.flatMap(([figure, label]) => {
+    const value = figures[figure];
+    return value === undefined ? [] : [`${label} ${value.toFixed(3)}`];
+  });
   return [
-    ...TOOL_FIGURE_LINES.flatMap(([figure, label]) => {
-      const value = figures[figure];
-      return value === undefined ? [] : [`${word} times ${label.padEnd(13)}${seconds(value)}`];
-    }),
+    `${word} times, ms:  ${printed.join("  ")}`,
     "(times as the imported tool printed them: its file keeps no per-request data)",
   ];
 }
@@ -161,8 +158,19 @@ export function formatPointParams(point: Pick<PointSummary, "params">): string {
   return `clients ${clients}, samples ${samples}, object size ${formatByteSize(objectSizeBytes)}`;
 }
 
+/**
+ * A point as s3bench prints its results: each phase's block exactly as s3bench does
+ * (s3benchResultText), so scripts that parse s3bench's output keep working; then, apart under
+ * their own headings, the figures s3bench does not show.
+ */
 export function formatPointS3bench(point: PointSummary): string {
-  return point.phases.map(formatPhaseS3bench).join("\n") + formatRepetitions(point);
+  if (point.phases.length === 0) return "";
+  return `${point.phases.map(s3benchResultText).join("\n")}\n${formatPointTailLabFigures(point)}`;
+}
+
+/** What TailLab measured of a point beyond s3bench's blocks: per phase, then the repetitions. */
+export function formatPointTailLabFigures(point: PointSummary): string {
+  return point.phases.map(formatPhaseTailLabFigures).join("\n") + formatRepetitions(point);
 }
 
 /**
@@ -380,25 +388,19 @@ export function formatRunComparison(
         if (cell.value === null) return "–";
         const value = Number.isInteger(cell.value) ? String(cell.value) : cell.value.toFixed(3);
         if (index === comparison.baselineIndex || cell.deltaPct === null) return value;
-        const by = cell.significanceBy === "repetitions" ? " by repetitions" : "";
         const verdict =
-          cell.significant === null ? "" : `${cell.significant ? ", significant" : ", n.s."}${by}`;
+          cell.significant === null ? "" : cell.significant ? ", significant" : ", n.s.";
         return `${value} (${cell.deltaPct >= 0 ? "+" : ""}${cell.deltaPct.toFixed(1)} %${verdict})`;
       }),
     ]),
   );
-  const judgedBy = new Set(
-    comparison.rows.flatMap((row) => row.cells.p99Ms.map((cell) => cell.significanceBy)),
+  const judged = comparison.rows.some((row) =>
+    row.cells.p99Ms.some((cell) => cell.significant !== null),
   );
   const notes = [
-    ...(judgedBy.has("intervals")
+    ...(judged
       ? [
           `A percentile's change is significant when ${PERCENTILE_DIFFERENCE_METHOD}; n.s.: not significant.`,
-        ]
-      : []),
-    ...(judgedBy.has("repetitions")
-      ? [
-          `"by repetitions": both points ran ${MIN_REPETITIONS} times or more, and the change is significant when ${REPETITION_DIFFERENCE_METHOD}.`,
         ]
       : []),
     ...formatPairingNotes(comparison, runNames),

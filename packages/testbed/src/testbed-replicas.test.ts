@@ -142,7 +142,7 @@ describe("replicas", () => {
     [{ profile: "slow" as "fast" }, 'unknown latency profile "slow"; expected one of fast, steady'],
     [
       { profile: { serviceTime: { kind: "fixed", ms: -1 } } as LatencyProfileInput },
-      "invalid latency profile: serviceTime.ms: ms must not be negative",
+      "invalid latency profile: serviceTime.ms: must not be negative",
     ],
     [
       {

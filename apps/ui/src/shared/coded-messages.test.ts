@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { initI18n } from "../app/i18n.ts";
 import { codedMessages } from "./coded-messages.ts";
 import { sayWith } from "./said.ts";
+import { profileErrorSaid } from "./testbed-setup-fields.tsx";
 
 if (!i18next.isInitialized) initI18n();
 
@@ -31,6 +32,45 @@ describe("the coded messages", () => {
     const [error] = parsed.errors;
     if (!error) throw new Error("no error");
     expect(sayWith(i18next.getFixedT("zh-CN"), error)).toBe("未知字段“stal”——是否想写“stalls”？");
+  });
+
+  it.each([
+    ["a service time that is not an object", { serviceTime: 5 }],
+    ["an unknown kind of service time", { serviceTime: { kind: "gamma" } }],
+    ["a negative median", { serviceTime: { kind: "lognormal", medianMs: -1, sigma: 0.2 } }],
+    [
+      "a zero median, a sigma past 3",
+      { serviceTime: { kind: "lognormal", medianMs: 0, sigma: 9 } },
+    ],
+    ["a fixed time past a minute", { serviceTime: { kind: "fixed", ms: 70_000 } }],
+    [
+      "a stall probability past 1",
+      { serviceTime: { kind: "none" }, stalls: { probability: 2, durationMs: "1s" } },
+    ],
+    ["slots that are not whole", { serviceTime: { kind: "none" }, queue: { slots: 1.5 } }],
+    [
+      "a noisy neighbour out of range",
+      {
+        serviceTime: { kind: "none" },
+        noisyNeighbour: { replica: 99, everyMs: 1000, forMs: 2000, factor: 0.5 },
+      },
+    ],
+    [
+      "error rates over 1",
+      { serviceTime: { kind: "none" }, errors: { slowDownRate: 0.6, resetRate: 0.6 } },
+    ],
+  ])("says every problem of a custom latency profile in Chinese: %s", (_case, profile) => {
+    const parsed = parseFields(LatencyProfileSchema, profile);
+    if (parsed.ok) throw new Error("a bad profile was accepted");
+    const zh = i18next.getFixedT("zh-CN");
+    for (const error of parsed.errors) {
+      expect(error.code, `${error.field}: ${error.message}`).toBeDefined();
+      const said = sayWith(zh, profileErrorSaid(`testbed.profile.${error.field}`, error));
+      // Quoted: the field and the values a user types, as written; "ms" is a unit.
+      const words = said.replace(/“[^”]*”/g, "").match(/[A-Za-z]{3,}/g) ?? [];
+      expect(words, said).toEqual([]);
+      expect(said).toContain(`“${error.field}”`);
+    }
   });
 
   it("says a nested message in the UI's language, params filled in", () => {

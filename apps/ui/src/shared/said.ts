@@ -8,6 +8,8 @@ import {
   type CodedMessage,
   type CodedText,
   type FieldError,
+  type MessageParam,
+  messageOf,
 } from "@taillab/api";
 import i18next, { type TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
@@ -44,6 +46,13 @@ function translate(t: TFunction, message: CodedMessage): string | null {
 /** A message the UI made itself, as the backend's texts travel: its English and its code. */
 export function saidOf(message: CodedMessage): Said {
   return { message: englishOf(message), ...codeOf(message) };
+}
+
+/** `error` inside a message about where it is; English only when the error has no code. */
+export function saidAbout(error: Said, wrap: (problem: MessageParam) => CodedMessage): Said {
+  const problem = messageOf(error);
+  const whole = wrap(problem ?? error.message);
+  return { message: englishOf(wrap(error.message)), ...(problem ? codeOf(whole) : {}) };
 }
 
 /** Says backend texts in the language the UI shows, following a switch of language. */

@@ -1,4 +1,5 @@
 import {
+  coded,
   BUILTIN_PROFILE_NAMES,
   BUILTIN_PROFILES,
   isBuiltinProfileName,
@@ -8,6 +9,7 @@ import {
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "./field.tsx";
+import { saidAbout, type Said } from "./said.ts";
 import { useLatencyProfiles, type LatencyProfileInfo } from "./latency-profiles-store.ts";
 
 export interface TestbedSetupValues {
@@ -148,6 +150,17 @@ export function TestbedSetupFields({
 /** A custom profile's text is its JSON: too long to show, so it is named "custom profile". */
 export function isCustomProfile(text: string): boolean {
   return text.startsWith("{");
+}
+
+/**
+ * An error about a testbed's profile (`testbed.profile.queue.slots`, or the setup's path in a
+ * call), naming the field inside a custom profile: its box shows only "custom profile".
+ */
+export function profileErrorSaid(path: string, error: Said): Said {
+  const inside = /\bprofile\.(.+)$/.exec(path)?.[1];
+  return inside
+    ? saidAbout(error, (problem) => coded("profileField", { field: inside, problem }))
+    : error;
 }
 
 /** A stored testbed profile (a name or an object) as the select's value, and back. */

@@ -79,7 +79,7 @@ describe("endpoint form ↔ draft", () => {
       bucket: "expected 3-63 lowercase letters",
       url: "expected an http:// or https:// URL",
       accessKeyId: "is required",
-      profile: "slots must be at least 1",
+      profile: "latency profile field “queue.slots”: slots must be at least 1",
     });
     expect(mapped.other).toEqual(["spec: something else"]);
   });

@@ -1,7 +1,11 @@
 import type { EndpointDraftInput, FieldError, SavedEndpoint } from "@taillab/api";
 import { mapFieldErrors, type MappedErrors } from "../../shared/field-errors.ts";
 import { numberOrText } from "../../shared/list-text.ts";
-import { profileToText, textToProfile } from "../../shared/testbed-setup-fields.tsx";
+import {
+  profileErrorSaid,
+  profileToText,
+  textToProfile,
+} from "../../shared/testbed-setup-fields.tsx";
 import { newEndpointValues, type EndpointFormValues } from "./endpoint-presets.ts";
 
 /** The form's values for a saved endpoint; the secret is never sent back, so it starts empty. */
@@ -107,7 +111,10 @@ export function mapEndpointErrors(
 ): MappedErrors<keyof EndpointFormValues> {
   return mapFieldErrors(errors, (error) => {
     const path = error.field.replace(/^draft\./, "");
-    const field = path.startsWith("testbed.profile") ? "profile" : FIELD_OF_PATH[path];
+    if (path.startsWith("testbed.profile")) {
+      return { field: "profile", said: profileErrorSaid(path, error) };
+    }
+    const field = FIELD_OF_PATH[path];
     return field ? { field, said: error } : null;
   });
 }

@@ -2,22 +2,43 @@ import { useTranslation } from "react-i18next";
 import { Field } from "../../shared/field.tsx";
 import { DraftField } from "./draft-field.tsx";
 import { useExperimentBuilder } from "./experiment-builder-store.ts";
+import type { ErrorField, ExperimentForm } from "./experiment-form.ts";
 import { FixedTotalHelper } from "./fixed-total-helper.tsx";
 import { useBuilderForm } from "./use-builder.ts";
 
-/** A mixed workload instead of phases, and explicit run points; open when either is in use. */
+type TransportChoice = ExperimentForm["transport"];
+
+/** The request settings a box sets; the section opens when one is set. */
+const REQUEST_FIELDS = ["keyPrefix", "transport", "requestTimeout"] as const;
+
+const ADVANCED_ERROR_FIELDS: readonly ErrorField[] = [
+  "workloadOps",
+  "workloadKeys",
+  "workloadSizes",
+  "prepareObjects",
+  "workloadRange",
+  "workloadWarmup",
+  "workloadDuration",
+  "workloadTotalBytes",
+  "multipartPartSize",
+  "multipartPartsInFlight",
+  "points",
+  ...REQUEST_FIELDS,
+];
+
+/**
+ * A mixed workload instead of phases (with its ranges, warm-up, limits and multipart uploads),
+ * explicit run points, and how requests are sent; open when any is in use.
+ */
 export function AdvancedSection() {
   const { t } = useTranslation("experiments");
   const { form, errors } = useBuilderForm();
   const setField = useExperimentBuilder((state) => state.setField);
-  const inUse = form.useWorkload || form.points.trim() !== "";
-  const hasError = Boolean(
-    errors.workloadOps ??
-    errors.workloadKeys ??
-    errors.workloadSizes ??
-    errors.prepareObjects ??
-    errors.points,
-  );
+  const inUse =
+    form.useWorkload ||
+    form.points.trim() !== "" ||
+    REQUEST_FIELDS.some((field) => form[field] !== "");
+  const hasError = ADVANCED_ERROR_FIELDS.some((field) => errors[field] !== undefined);
 
   return (
     <details
@@ -68,8 +89,70 @@ export function AdvancedSection() {
                 onChange={(event) => setField("prepareObjects", event.target.value)}
               />
             </Field>
+            <DraftField
+              field="workloadRange"
+              testId="experiment-workload-range"
+              label={t("advanced.range")}
+              hint={t("advanced.rangeHint")}
+            />
+            <DraftField
+              field="workloadWarmup"
+              testId="experiment-workload-warmup"
+              label={t("advanced.warmup")}
+              hint={t("advanced.warmupHint")}
+            />
+            <DraftField
+              field="workloadDuration"
+              testId="experiment-workload-duration"
+              label={t("advanced.durationLimit")}
+              hint={t("advanced.durationLimitHint")}
+            />
+            <DraftField
+              field="workloadTotalBytes"
+              testId="experiment-workload-total-bytes"
+              label={t("advanced.bytesLimit")}
+              hint={t("advanced.bytesLimitHint")}
+            />
+            <DraftField
+              field="multipartPartSize"
+              testId="experiment-multipart-part-size"
+              label={t("advanced.partSize")}
+              hint={t("advanced.partSizeHint")}
+            />
+            <DraftField
+              field="multipartPartsInFlight"
+              testId="experiment-multipart-parts-in-flight"
+              label={t("advanced.partsInFlight")}
+              hint={t("advanced.partsInFlightHint")}
+            />
           </div>
         ) : null}
+        <h3>{t("advanced.requests")}</h3>
+        <div className="grid-3">
+          <DraftField
+            field="keyPrefix"
+            testId="experiment-key-prefix"
+            label={t("advanced.keyPrefix")}
+            hint={t("advanced.keyPrefixHint")}
+          />
+          <Field label={t("advanced.transport")} error={errors.transport}>
+            <select
+              data-testid="experiment-transport"
+              value={form.transport}
+              onChange={(event) => setField("transport", event.target.value as TransportChoice)}
+            >
+              <option value="">{t("advanced.transportDefault")}</option>
+              <option value="fast">{t("advanced.transportFast")}</option>
+              <option value="sdk">{t("advanced.transportSdk")}</option>
+            </select>
+          </Field>
+          <DraftField
+            field="requestTimeout"
+            testId="experiment-request-timeout"
+            label={t("advanced.requestTimeout")}
+            hint={t("advanced.requestTimeoutHint")}
+          />
+        </div>
         <Field label={t("advanced.points")} error={errors.points} hint={t("advanced.pointsHint")}>
           <textarea
             data-testid="experiment-points"

@@ -106,6 +106,77 @@ describe("form → draft", () => {
     expect(spec.workload).toEqual({ ops: "get:70,put:30", keys: "zipf:1.1", prepareObjects: 1000 });
   });
 
+  it("sends the CLI's request and workload settings as typed, and leaves the empty ones to the defaults", () => {
+    const spec = specOf(
+      {
+        useWorkload: true,
+        workloadOps: "get:90,multipart:10",
+        workloadRange: "random:64KiB",
+        workloadWarmup: "5s",
+        workloadDuration: "30s",
+        workloadTotalBytes: "1GiB",
+        multipartPartSize: "5MiB",
+        multipartPartsInFlight: "2",
+        keyPrefix: "lab7",
+        transport: "sdk",
+        requestTimeout: "2min",
+      },
+      { keyPrefix: "old", transport: "fast", requestTimeoutMs: 1000 },
+    );
+    expect(spec).toMatchObject({ keyPrefix: "lab7", transport: "sdk", requestTimeoutMs: "2min" });
+    expect(spec.workload).toMatchObject({
+      range: "random:64KiB",
+      warmupMs: "5s",
+      durationMs: "30s",
+      totalBytes: "1GiB",
+      multipartPartBytes: "5MiB",
+      multipartPartsInFlight: 2,
+    });
+    const defaults = specOf({ useWorkload: true }, { keyPrefix: "old", requestTimeoutMs: 1000 });
+    expect(defaults).not.toHaveProperty("keyPrefix");
+    expect(defaults).not.toHaveProperty("requestTimeoutMs");
+    expect(defaults).not.toHaveProperty("transport");
+    expect(defaults.workload).toEqual({
+      ops: "get:70,put:30",
+      keys: "uniform",
+      prepareObjects: 1000,
+    });
+  });
+
+  it("reads a CLI run's settings back into the boxes", () => {
+    const read = experimentToForm({
+      name: "from the CLI",
+      endpointId: "e1",
+      spec: {
+        clients: [4],
+        objectSize: [8 * 1024 * 1024],
+        keyPrefix: "lab7",
+        transport: "sdk",
+        requestTimeoutMs: 120_000,
+        workload: {
+          ops: "get:100",
+          range: "fixed:0:1MiB",
+          warmupMs: 5000,
+          durationMs: 30_000,
+          totalBytes: 1024 ** 3,
+          multipartPartBytes: 5 * 1024 * 1024,
+          multipartPartsInFlight: 2,
+        },
+      },
+    });
+    expect(read).toMatchObject({
+      keyPrefix: "lab7",
+      transport: "sdk",
+      requestTimeout: "120s",
+      workloadRange: "fixed:0:1MiB",
+      workloadWarmup: "5s",
+      workloadDuration: "30s",
+      workloadTotalBytes: "1GiB",
+      multipartPartSize: "5MiB",
+      multipartPartsInFlight: "2",
+    });
+  });
+
   it("reads explicit points, one a line", () => {
     expect(specOf({ points: "1 × 512 × 8KiB\n1, 256, 16KiB\n\n2 x 2 x 2MiB" }).points).toEqual([
       { clients: 1, samples: 512, objectSize: "8KiB" },
@@ -121,9 +192,9 @@ describe("form → draft", () => {
   });
 
   it("keeps the fields the builder has no box for", () => {
-    const base = { transport: "sdk", keyPrefix: "lab", hedge: { minSamples: 50 }, workers: 2 };
+    const base = { hedge: { minSamples: 50 }, workers: 2, createBucket: true };
     const spec = specOf({ mode: "hedged" }, base);
-    expect(spec).toMatchObject({ transport: "sdk", keyPrefix: "lab", workers: 2 });
+    expect(spec).toMatchObject({ workers: 2, createBucket: true });
     expect(spec.hedge).toMatchObject({ minSamples: 50, delay: "p95" });
   });
 });
@@ -205,6 +276,9 @@ describe("errors at the builder's fields", () => {
         { field: "modes", message: "choose at least one mode" },
         { field: "spec.transport", message: "invalid option" },
         { field: "spec.thresholds[1]", message: 'threshold "x" cannot be read' },
+        { field: "spec.workload.range", message: "unknown range choice" },
+        { field: "spec.requestTimeoutMs", message: "expected a duration" },
+        { field: "spec.workload.multipartPartBytes", message: "too small" },
       ],
       typed,
     );
@@ -215,11 +289,15 @@ describe("errors at the builder's fields", () => {
       duration: '"30" is not a duration',
       hedgeDelay: "not a hedge delay",
       points: "#3 samples: samples (1) must be at least clients (2)",
-      testbedProfile: "slots must be at least 1",
+      testbedProfile: "latency profile field “queue.slots”: slots must be at least 1",
       modes: "choose at least one mode",
       thresholds: 'threshold "x" cannot be read',
+      transport: "invalid option",
+      workloadRange: "unknown range choice",
+      requestTimeout: "expected a duration",
+      multipartPartSize: "too small",
     });
-    expect(mapped.other).toEqual(["spec.transport: invalid option"]);
+    expect(mapped.other).toEqual([]);
   });
 
   it("joins several errors at one field", () => {

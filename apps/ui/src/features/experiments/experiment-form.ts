@@ -1,26 +1,27 @@
 import {
-  codeOf,
   coded,
-  englishOf,
   formatByteSize,
-  messageOf,
   parseBudgetPercent,
   parseDuration,
   parseHedgeDelay,
   PHASE_ORDER,
   RequestModeSchema,
   type ExperimentDraftInput,
-  type CodedMessage,
   type FieldError,
   type MessageParam,
   type Phase,
   type ReplicaChoice,
   type RequestMode,
+  type TransportKind,
 } from "@taillab/api";
 import { mapFieldErrors, type MappedErrors } from "../../shared/field-errors.ts";
 import { joinList, numberOrText, splitList } from "../../shared/list-text.ts";
-import type { Said } from "../../shared/said.ts";
-import { profileToText, textToProfile } from "../../shared/testbed-setup-fields.tsx";
+import { saidAbout, type Said } from "../../shared/said.ts";
+import {
+  profileErrorSaid,
+  profileToText,
+  textToProfile,
+} from "../../shared/testbed-setup-fields.tsx";
 
 /**
  * The experiment builder as typed. Every value is the text in its box, so a mistake is shown
@@ -62,6 +63,17 @@ export interface ExperimentForm {
   workloadKeys: string;
   workloadSizes: string;
   prepareObjects: string;
+  /** The mix's byte ranges, warm-up, limits and multipart uploads: empty means the default. */
+  workloadRange: string;
+  workloadWarmup: string;
+  workloadDuration: string;
+  workloadTotalBytes: string;
+  multipartPartSize: string;
+  multipartPartsInFlight: string;
+  /** How requests are sent and named: empty means the default. */
+  keyPrefix: string;
+  transport: "" | TransportKind;
+  requestTimeout: string;
   /** Explicit run points, one `clients × samples × size` a line; they replace the lists. */
   points: string;
   /** This machine, or N pods on the Kubernetes cluster of the Kubernetes settings. */
@@ -112,6 +124,15 @@ export function newExperimentForm(endpointId = ""): ExperimentForm {
     workloadKeys: "uniform",
     workloadSizes: "",
     prepareObjects: "1000",
+    workloadRange: "",
+    workloadWarmup: "",
+    workloadDuration: "",
+    workloadTotalBytes: "",
+    multipartPartSize: "",
+    multipartPartsInFlight: "",
+    keyPrefix: "",
+    transport: "",
+    requestTimeout: "",
     points: "",
     loadGenerators: "local",
     shards: "4",
@@ -143,7 +164,7 @@ function listText(value: unknown, item: (value: unknown) => string): string {
   return joinList((Array.isArray(value) ? value : [value]).map(item));
 }
 
-/** A stored duration in ms as a user would write it: 30000 → `30s`. */
+/** A stored duration in ms as a user would write it: 30000 → `30s`; none → empty. */
 function durationText(value: unknown): string {
   if (typeof value !== "number") return text(value);
   return value >= 1000 && value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
@@ -201,7 +222,16 @@ export function experimentToForm(experiment: ExperimentDraftInput): ExperimentFo
     form.workloadSizes = text(spec.workload.sizes);
     form.prepareObjects =
       spec.workload.prepareObjects === undefined ? "" : text(spec.workload.prepareObjects);
+    form.workloadRange = text(spec.workload.range);
+    form.workloadWarmup = durationText(spec.workload.warmupMs);
+    form.workloadDuration = durationText(spec.workload.durationMs);
+    form.workloadTotalBytes = sizeText(spec.workload.totalBytes);
+    form.multipartPartSize = sizeText(spec.workload.multipartPartBytes);
+    form.multipartPartsInFlight = text(spec.workload.multipartPartsInFlight);
   }
+  form.keyPrefix = text(spec.keyPrefix);
+  if (spec.transport === "fast" || spec.transport === "sdk") form.transport = spec.transport;
+  form.requestTimeout = durationText(spec.requestTimeoutMs);
   if (Array.isArray(spec.points)) {
     form.points = spec.points
       .map((point) =>
@@ -279,6 +309,9 @@ export function formToDraft(
   set("workload", form.useWorkload ? workloadOf(form, baseSpec.workload) : undefined);
   set("points", form.points.trim() === "" ? undefined : pointsOf(form.points));
   set("testbed", testbed ? testbedOf(form) : undefined);
+  set("keyPrefix", typedOrUndefined(form.keyPrefix));
+  set("transport", form.transport === "" ? undefined : form.transport);
+  set("requestTimeoutMs", typedOrUndefined(form.requestTimeout));
 
   const draft: ExperimentDraftInput = {
     name: form.name,
@@ -336,7 +369,22 @@ function workloadOf(form: ExperimentForm, base: unknown): Spec {
     keys: form.workloadKeys.trim() === "" ? undefined : form.workloadKeys.trim(),
     sizes: sizes === "" ? undefined : sizes,
     prepareObjects: numberOrText(form.prepareObjects),
+    // Durations and sizes go as typed (`30s`, `8MiB`): the schema reads the unit.
+    range: typedOrUndefined(form.workloadRange),
+    warmupMs: typedOrUndefined(form.workloadWarmup),
+    durationMs: typedOrUndefined(form.workloadDuration),
+    totalBytes: typedOrUndefined(form.workloadTotalBytes),
+    multipartPartBytes: typedOrUndefined(form.multipartPartSize),
+    multipartPartsInFlight:
+      form.multipartPartsInFlight.trim() === ""
+        ? undefined
+        : numberOrText(form.multipartPartsInFlight),
   });
+}
+
+/** A box left empty leaves the spec's default. */
+function typedOrUndefined(typed: string): string | undefined {
+  return typed.trim() === "" ? undefined : typed.trim();
 }
 
 /** `8 × 512 × 8KiB` (also `8, 512, 8KiB` or `8 x 512 x 8KiB`) a line. */
@@ -392,8 +440,17 @@ const SPEC_FIELDS: [RegExp, ErrorField][] = [
   [/^workload\.keys/, "workloadKeys"],
   [/^workload\.sizes/, "workloadSizes"],
   [/^workload\.prepareObjects/, "prepareObjects"],
+  [/^workload\.range/, "workloadRange"],
+  [/^workload\.warmupMs/, "workloadWarmup"],
+  [/^workload\.durationMs/, "workloadDuration"],
+  [/^workload\.totalBytes/, "workloadTotalBytes"],
+  [/^workload\.multipartPartBytes/, "multipartPartSize"],
+  [/^workload\.multipartPartsInFlight/, "multipartPartsInFlight"],
   [/^workload\b/, "workloadOps"],
   [/^points\b/, "points"],
+  [/^keyPrefix\b/, "keyPrefix"],
+  [/^transport\b/, "transport"],
+  [/^requestTimeoutMs\b/, "requestTimeout"],
   [/^testbed\.replicas/, "testbedReplicas"],
   [/^testbed\.seed/, "testbedSeed"],
   [/^testbed\b/, "testbedProfile"],
@@ -420,6 +477,7 @@ export function mapExperimentErrors(
     const specPath = path.slice("spec.".length);
     const field = SPEC_FIELDS.find(([pattern]) => pattern.test(specPath))?.[1];
     if (!field) return null;
+    if (field === "testbedProfile") return { field, said: profileErrorSaid(specPath, error) };
     return { field, said: describeItem(specPath, error, form) };
   });
 }
@@ -441,24 +499,17 @@ function describeItem(specPath: string, error: Said, form: ExperimentForm): Said
     const value = typed[Number(index)];
     return value === undefined || error.message.includes(`"${value}"`)
       ? error
-      : about(error, (problem) => coded("quoted", { value, problem }));
+      : saidAbout(error, (problem) => coded("quoted", { value, problem }));
   }
   const point = POINT_ITEM.exec(specPath);
   if (point) {
     const [, index = "0", part] = point;
     const number = Number(index) + 1;
-    return about(error, (problem) =>
+    return saidAbout(error, (problem) =>
       part
         ? coded("pointPart", { index: number, part: POINT_PARTS[part] ?? part, problem })
         : coded("pointItem", { index: number, problem }),
     );
   }
   return error;
-}
-
-/** `error` inside a message about where it is; English only when the error has no code. */
-function about(error: Said, wrap: (problem: MessageParam) => CodedMessage): Said {
-  const problem = messageOf(error);
-  const whole = wrap(problem ?? error.message);
-  return { message: englishOf(wrap(error.message)), ...(problem ? codeOf(whole) : {}) };
 }
