@@ -152,7 +152,7 @@ describe("taillab testbed", () => {
     const wrong = await runTestbed(["--profile", file]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain(
-      `profile: serviceTime.sigma: sigma: expected a number from 0 to 3 (in ${file})`,
+      `profile: serviceTime.sigma: expected a number from 0 to 3 (in ${file})`,
     );
   });
 });

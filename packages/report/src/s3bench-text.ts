@@ -1,10 +1,13 @@
 import { clientHealthLines, coordinatedOmissionLines } from "./client-health-text.ts";
 import { percentileIntervalLines, percentileLabel } from "./percentile-interval-text.ts";
+import { untilSteadyLines } from "./until-steady-text.ts";
 import {
   compareRuns,
   MISSED_START_TOLERANCE_MS,
+  MIN_REPETITIONS,
   PERCENTILE_DIFFERENCE_METHOD,
   percentileChangeRangePct,
+  REPETITION_DIFFERENCE_METHOD,
   serverAndStall,
   valueRange,
   type ParamDifference,
@@ -49,6 +52,7 @@ export function formatPhaseTailLabFigures(phase: PhaseSummary): string {
     ...hedgeLines(phase),
     ...clientHealthLines(phase),
     ...coordinatedOmissionLines(phase),
+    ...untilSteadyLines(phase),
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -388,19 +392,25 @@ export function formatRunComparison(
         if (cell.value === null) return "–";
         const value = Number.isInteger(cell.value) ? String(cell.value) : cell.value.toFixed(3);
         if (index === comparison.baselineIndex || cell.deltaPct === null) return value;
+        const by = cell.significanceBy === "repetitions" ? " by repetitions" : "";
         const verdict =
-          cell.significant === null ? "" : cell.significant ? ", significant" : ", n.s.";
+          cell.significant === null ? "" : `${cell.significant ? ", significant" : ", n.s."}${by}`;
         return `${value} (${cell.deltaPct >= 0 ? "+" : ""}${cell.deltaPct.toFixed(1)} %${verdict})`;
       }),
     ]),
   );
-  const judged = comparison.rows.some((row) =>
-    row.cells.p99Ms.some((cell) => cell.significant !== null),
+  const judgedBy = new Set(
+    comparison.rows.flatMap((row) => row.cells.p99Ms.map((cell) => cell.significanceBy)),
   );
   const notes = [
-    ...(judged
+    ...(judgedBy.has("intervals")
       ? [
           `A percentile's change is significant when ${PERCENTILE_DIFFERENCE_METHOD}; n.s.: not significant.`,
+        ]
+      : []),
+    ...(judgedBy.has("repetitions")
+      ? [
+          `"by repetitions": both points ran ${MIN_REPETITIONS} times or more, and the change is significant when ${REPETITION_DIFFERENCE_METHOD}.`,
         ]
       : []),
     ...formatPairingNotes(comparison, runNames),
