@@ -60,6 +60,11 @@ export interface DistributedRunClient {
       onProgress?: (progress: JobProgress) => void;
       signal?: AbortSignal;
       pollMs?: number;
+      /**
+       * How long the apiserver may go unanswered (a dropped connection, 429, 5xx) before the
+       * follow gives up; a busy apiserver drops a read now and then while the run goes on.
+       */
+      outageLimitMs?: number;
     },
   ): Promise<JobProgress>;
   /**
@@ -106,6 +111,13 @@ export function contextNamespace(config: KubeConfig): string | null {
 }
 
 const DEFAULT_FOLLOW_POLL_MS = 500;
+const DEFAULT_FOLLOW_OUTAGE_LIMIT_MS = 60_000;
+
+/** A read the apiserver may answer next time: no answer at all, too many requests, or a 5xx. */
+function isPassing(error: unknown): boolean {
+  if (!(error instanceof KubernetesError)) return false;
+  return error.status === 0 || error.status === 429 || error.status >= 500;
+}
 
 export function createDistributedRunClient(config: KubeConfig): DistributedRunClient {
   const batch = config.makeApiClient(BatchV1Api);
@@ -182,18 +194,31 @@ export function createDistributedRunClient(config: KubeConfig): DistributedRunCl
 
     async follow(
       { namespace, jobName },
-      { onProgress, signal, pollMs = DEFAULT_FOLLOW_POLL_MS } = {},
+      {
+        onProgress,
+        signal,
+        pollMs = DEFAULT_FOLLOW_POLL_MS,
+        outageLimitMs = DEFAULT_FOLLOW_OUTAGE_LIMIT_MS,
+      } = {},
     ) {
       let last = "";
+      let unansweredSince: number | null = null;
       for (;;) {
         const job = await call(`reading Job "${jobName}" in namespace "${namespace}"`, () =>
           batch.readNamespacedJob({ name: jobName, namespace }),
-        );
-        const progress = jobProgress(job);
-        const seen = JSON.stringify(progress);
-        if (seen !== last) onProgress?.(progress);
-        last = seen;
-        if (progress.finished !== null) return progress;
+        ).catch((error: unknown) => {
+          unansweredSince ??= Date.now();
+          if (!isPassing(error) || Date.now() - unansweredSince > outageLimitMs) throw error;
+          return null;
+        });
+        if (job !== null) {
+          unansweredSince = null;
+          const progress = jobProgress(job);
+          const seen = JSON.stringify(progress);
+          if (seen !== last) onProgress?.(progress);
+          last = seen;
+          if (progress.finished !== null) return progress;
+        }
         if (signal?.aborted) throw signal.reason;
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }

@@ -6,6 +6,7 @@ import {
   type NodeAgent,
 } from "@taillab/test-support";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -322,5 +323,85 @@ describe("a distributed run on the local control plane", () => {
     await expect(
       core.readNamespacedSecret({ name: "refused-credentials", namespace: "default" }),
     ).rejects.toThrow();
+  });
+});
+
+/**
+ * A TCP relay to the apiserver that, once cut, drops its open connections and every new one
+ * until it is mended.
+ */
+async function startDroppingRelay(target: URL) {
+  const open = new Set<Socket>();
+  let dropping = true;
+  const relay = {
+    dropped: 0,
+    cut() {
+      dropping = true;
+      for (const socket of open) socket.destroy();
+    },
+    mend() {
+      dropping = false;
+    },
+    server: createServer((socket) => {
+      if (dropping) {
+        relay.dropped += 1;
+        socket.destroy();
+        return;
+      }
+      const upstream = connect(Number(target.port), target.hostname);
+      open.add(socket);
+      socket.on("close", () => open.delete(socket));
+      socket.pipe(upstream).pipe(socket);
+      socket.on("error", () => upstream.destroy());
+      upstream.on("error", () => socket.destroy());
+      upstream.on("close", () => socket.destroy());
+    }),
+  };
+  await new Promise<void>((resolve) => relay.server.listen(0, "127.0.0.1", resolve));
+  return relay;
+}
+
+describe("following a Job through an apiserver that does not always answer", () => {
+  let relay: Awaited<ReturnType<typeof startDroppingRelay>>;
+  let relayed: DistributedRunClient;
+  beforeAll(async () => {
+    relay = await startDroppingRelay(new URL(cluster.url));
+    const { port } = relay.server.address() as AddressInfo;
+    const kubeconfig = join(await mkdtemp(join(tmpdir(), "taillab-relay-")), "kubeconfig");
+    const text = await readFile(cluster.kubeconfig, "utf8");
+    await writeFile(kubeconfig, text.replace(cluster.url, `https://127.0.0.1:${port}`));
+    relayed = createDistributedRunClient(loadKubeConfig({ kubeconfig }));
+  });
+  afterAll(() => relay?.server.close());
+
+  it("goes on reading once the apiserver answers again, and sees the Job complete", async () => {
+    relay.cut();
+    const run = await client.submit(distributedRunManifests(input({ name: "outage", shards: 1 })));
+    const followed = relayed.follow(run, { pollMs: 20 });
+    while (relay.dropped < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    relay.mend();
+    expect((await followed).finished).toBe("Complete");
+    await client.remove(run);
+  });
+
+  it("gives up once the apiserver has not answered for longer than its limit", async () => {
+    relay.cut();
+    const run = await client.submit(distributedRunManifests(input({ name: "gone", shards: 1 })));
+    const refused = await relayed.follow(run, { pollMs: 20, outageLimitMs: 200 }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(KubernetesError);
+    expect((refused as KubernetesError).message).toMatch(/cannot reach the cluster/);
+    await client.remove(run);
+  });
+
+  it("gives up at once on an answer that will not change (the Job is not there)", async () => {
+    const missing = { namespace: "default", jobName: "never-made", createdSecret: null };
+    const refused = await client.follow(missing, { pollMs: 20 }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect((refused as KubernetesError).status).toBe(404);
   });
 });
