@@ -4,7 +4,7 @@
  * working. Every format below is s3bench's (github.com/igneous-systems/s3bench, s3bench.go at
  * commit 7b81001); the line numbers cited are that file's.
  */
-import type { Operation, PhaseSummary, RunPointParams } from "@taillab/api";
+import type { LatencyStats, Operation, PhaseSummary, RunPointParams } from "@taillab/api";
 import { goDurationOfMs, goFixed } from "./go-format.ts";
 import { operationWord } from "./operation-words.ts";
 
@@ -73,18 +73,15 @@ export function s3benchVerboseLine(completion: S3benchCompletion): string {
 const seconds = (ms: number) => `${goFixed(ms / 1000, 3)} s`;
 
 /** The figures s3bench prints: TailLab's own, or those an imported s3bench run printed. */
-function s3benchFigures(
-  phase: PhaseSummary,
-): Record<(typeof S3BENCH_FIGURES)[number], number> | null {
+function s3benchFigures(phase: PhaseSummary): S3benchFigures | null {
   if (phase.latencyMs) return phase.latencyMs;
-  const printed = phase.toolLatencyMs;
-  if (!printed || S3BENCH_FIGURES.some((figure) => printed[figure] === undefined)) return null;
-  return Object.fromEntries(
-    S3BENCH_FIGURES.map((figure) => [figure, printed[figure] ?? 0]),
-  ) as Record<(typeof S3BENCH_FIGURES)[number], number>;
+  const { max, p99, p90, p75, p50, p25, min } = phase.toolLatencyMs ?? {};
+  if (max === undefined || p99 === undefined || p90 === undefined || p75 === undefined) return null;
+  if (p50 === undefined || p25 === undefined || min === undefined) return null;
+  return { max, p99, p90, p75, p50, p25, min };
 }
 
-const S3BENCH_FIGURES = ["max", "p99", "p90", "p75", "p50", "p25", "min"] as const;
+type S3benchFigures = Pick<LatencyStats, "max" | "p99" | "p90" | "p75" | "p50" | "p25" | "min">;
 
 /** Result.String() (lines 271–288): percentile lines only when a request succeeded. */
 export function s3benchResultText(phase: PhaseSummary): string {
