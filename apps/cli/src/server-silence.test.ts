@@ -1,11 +1,14 @@
 import { RunSummarySchema, type RunSummary } from "@taillab/api";
 import type { ControlPlane } from "@taillab/engine";
 import { startDrippingProxy, type DrippingProxy } from "@taillab/test-support";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { runCli, startCli, type CliResult } from "./test-support/run-cli.ts";
 import { createServerBucket } from "./test-support/server-bucket.ts";
-import { startTestbedProcess, type TestbedProcess } from "./test-support/testbed-process.ts";
+import { startTestbedProcess } from "./test-support/testbed-process.ts";
 
 /**
  * A server that stops answering mid-run: `taillab testbed` behind a proxy that, once told,
@@ -21,31 +24,40 @@ const TIMEOUT_MS = 5_000;
 /** The probe's deadline: 5 s, or the request timeout when shorter. */
 const PROBE_MS = Math.min(5_000, TIMEOUT_MS);
 
-let server: TestbedProcess;
-let bucket: ControlPlane;
-let proxy: DrippingProxy;
+/**
+ * One test's own server, proxy and results library. Most of a test is waiting out the timeout
+ * and the probe, so the tests run side by side, each hanging only its own proxy.
+ */
+interface SilentServerLab {
+  bucket: ControlPlane;
+  proxy: DrippingProxy;
+  /** The CLI's environment: the server's keys and this test's results library. */
+  env: Record<string, string>;
+}
 
-beforeEach(async () => {
-  server = await startTestbedProcess();
-  bucket = (
-    await createServerBucket({
+const it = test.extend<{ lab: SilentServerLab }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads the fixtures a function asks for.
+  lab: async ({}, use) => {
+    const server = await startTestbedProcess();
+    const { bucket } = await createServerBucket({
       url: server.url,
       accessKeyId: server.env.AWS_ACCESS_KEY_ID,
       secretAccessKey: server.env.AWS_SECRET_ACCESS_KEY,
-    })
-  ).bucket;
-  proxy = await startDrippingProxy({ host: "127.0.0.1", port: server.port });
-});
-afterEach(async () => {
-  await proxy.close();
-  await bucket.close();
-  await server.kill();
+    });
+    const proxy = await startDrippingProxy({ host: "127.0.0.1", port: server.port });
+    const resultsDir = mkdtempSync(join(tmpdir(), "taillab-silence-results-"));
+    await use({ bucket, proxy, env: { ...server.env, TAILLAB_RESULTS_DIR: resultsDir } });
+    await proxy.close();
+    await bucket.close();
+    await server.kill();
+    rmSync(resultsDir, { recursive: true, force: true });
+  },
 });
 
-const runArgs = (...extra: string[]) => [
+const runArgs = (lab: SilentServerLab, ...extra: string[]) => [
   "run",
   "--endpoint",
-  proxy.url,
+  lab.proxy.url,
   "--size",
   "1KiB",
   "--request-timeout",
@@ -67,13 +79,17 @@ async function until(check: () => Promise<boolean> | boolean): Promise<void> {
   while (!(await check())) await sleep(100);
 }
 
-const runKeys = async () => (await bucket.listKeys("taillab/")).length;
+const runKeys = async (lab: SilentServerLab) => (await lab.bucket.listKeys("taillab/")).length;
 
 /** Hangs the server once the run has written `count` objects; returns the run's outcome. */
-async function hangAfter(args: readonly string[], count: number): Promise<CliResult> {
-  const run = startCli(args, server.env);
-  await until(async () => (await runKeys()) >= count);
-  proxy.hang();
+async function hangAfter(
+  lab: SilentServerLab,
+  args: readonly string[],
+  count: number,
+): Promise<CliResult> {
+  const run = startCli(args, lab.env);
+  await until(async () => (await runKeys(lab)) >= count);
+  lab.proxy.hang();
   return run.result;
 }
 
@@ -93,11 +109,13 @@ function expectEndedWithinOneTimeout(summary: RunSummary, said: string): void {
 }
 
 /** The requests the run sent after `from` (request lines the proxy saw). */
-const sentSince = (from: number) => proxy.requestLines().slice(from);
+const sentSince = (lab: SilentServerLab, from: number) => lab.proxy.requestLines().slice(from);
 
-describe("a server that stops answering mid-run", () => {
-  it("ends the run after the first phase: GET and DELETE not run, the cleanup sends nothing and says what is left, exit 4; runs show and list say so", async () => {
-    const result = await hangAfter(runArgs("--clients", "8", "--samples", "1000000"), 50);
+describe.concurrent("a server that stops answering mid-run", () => {
+  it("ends the run after the first phase: GET and DELETE not run, the cleanup sends nothing and says what is left, exit 4; runs show and list say so", async ({
+    lab,
+  }) => {
+    const result = await hangAfter(lab, runArgs(lab, "--clients", "8", "--samples", "1000000"), 50);
     const summary = summaryOf(result);
     const { runId } = summary;
 
@@ -123,7 +141,7 @@ describe("a server that stops answering mid-run", () => {
       ),
     );
 
-    const shown = await runCli(["runs", "show", runId]);
+    const shown = await runCli(["runs", "show", runId], lab.env);
     expect(shown.stdout).toContain(`status: serverLost,`);
     for (const word of ["Read", "Delete"]) {
       expect(shown.stdout).toMatch(
@@ -133,21 +151,24 @@ describe("a server that stops answering mid-run", () => {
       );
     }
     expect(shown.stdout).not.toContain("Read times");
-    const listed = JSON.parse((await runCli(["runs", "list", "--json"])).stdout) as {
+    const listed = JSON.parse((await runCli(["runs", "list", "--json"], lab.env)).stdout) as {
       id: string;
       status: string;
     }[];
     expect(listed.find((run) => run.id === runId)?.status).toBe("serverLost");
 
-    proxy.pass();
-    const cleanup = await runCli(["cleanup", runId], server.env);
+    lab.proxy.pass();
+    const cleanup = await runCli(["cleanup", runId], lab.env);
     expect(cleanup.code).toBe(0);
-    expect(await runKeys()).toBe(0);
+    expect(await runKeys(lab)).toBe(0);
   });
 
-  it("a 3-point sweep stops its remaining points the same way and lists them not run", async () => {
+  it("a 3-point sweep stops its remaining points the same way and lists them not run", async ({
+    lab,
+  }) => {
     const result = await hangAfter(
-      runArgs("--clients", "8,4,2", "--samples", "1000000", "--skip-cleanup"),
+      lab,
+      runArgs(lab, "--clients", "8,4,2", "--samples", "1000000", "--skip-cleanup"),
       50,
     );
     const summary = summaryOf(result);
@@ -163,24 +184,27 @@ describe("a server that stops answering mid-run", () => {
     ]);
     expectEndedWithinOneTimeout(summary, result.stderr);
     expect(result.stderr).toContain("not run: the GET phase and 2 more points\n");
-    proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
+    lab.proxy.pass();
+    expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
   });
 
-  it("a lone client ends the same way: one request that got no answer in a whole timeout is enough", async () => {
-    const result = await hangAfter(runArgs("--clients", "1", "--samples", "1000000"), 20);
+  it("a lone client ends the same way: one request that got no answer in a whole timeout is enough", async ({
+    lab,
+  }) => {
+    const result = await hangAfter(lab, runArgs(lab, "--clients", "1", "--samples", "1000000"), 20);
     const summary = summaryOf(result);
 
     expect(result.code).toBe(4);
     expect(summary.serverGone?.notRun.map((phase) => phase.phase)).toEqual(["GET", "DELETE"]);
     expectEndedWithinOneTimeout(summary, result.stderr);
-    proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
+    lab.proxy.pass();
+    expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
   });
 
-  it("an open loop ends the same way", async () => {
+  it("an open loop ends the same way", async ({ lab }) => {
     const result = await hangAfter(
-      runArgs("--clients", "8", "--rate", "200/s", "--duration", "600s"),
+      lab,
+      runArgs(lab, "--clients", "8", "--rate", "200/s", "--duration", "600s"),
       50,
     );
     const summary = summaryOf(result);
@@ -189,18 +213,20 @@ describe("a server that stops answering mid-run", () => {
     expect(summary.loop).toBe("open");
     expect(summary.serverGone?.notRun.map((phase) => phase.phase)).toEqual(["GET", "DELETE"]);
     expectEndedWithinOneTimeout(summary, result.stderr);
-    proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
+    lab.proxy.pass();
+    expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
   });
 
-  it("a server that comes back before the next phase answers the probe: the run goes on, removes what it wrote, and is still saved as one whose server stopped answering", async () => {
-    const run = startCli(runArgs("--clients", "8", "--samples", "3000"), server.env);
+  it("a server that comes back before the next phase answers the probe: the run goes on, removes what it wrote, and is still saved as one whose server stopped answering", async ({
+    lab,
+  }) => {
+    const run = startCli(runArgs(lab, "--clients", "8", "--samples", "3000"), lab.env);
     let stderr = "";
     run.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    await until(async () => (await runKeys()) >= 50);
-    proxy.hang();
+    await until(async () => (await runKeys(lab)) >= 50);
+    lab.proxy.hang();
     await until(() => stderr.includes("asking the server once whether it answers again"));
-    proxy.pass();
+    lab.proxy.pass();
     const result = await run.result;
     const summary = summaryOf(result);
 
@@ -209,17 +235,19 @@ describe("a server that stops answering mid-run", () => {
     expect(summary.serverGone).toBeUndefined();
     expect(summary.points[0]?.phases.map((phase) => phase.op)).toEqual(["PUT", "GET", "DELETE"]);
     expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["PUT"]);
-    expect(await runKeys()).toBe(0);
+    expect(await runKeys(lab)).toBe(0);
   });
 
-  it("a silence in the last phase: the cleanup probes first and, with no answer, ends at once with what is left and the command that removes it", async () => {
+  it("a silence in the last phase: the cleanup probes first and, with no answer, ends at once with what is left and the command that removes it", async ({
+    lab,
+  }) => {
     const run = startCli(
-      runArgs("--clients", "8", "--samples", "3000", "--phases", "write,cleanup"),
-      server.env,
+      runArgs(lab, "--clients", "8", "--samples", "3000", "--phases", "write,cleanup"),
+      lab.env,
     );
-    await until(() => proxy.requestLines().some((line) => line.startsWith("DELETE ")));
-    proxy.hang();
-    const hungAt = proxy.requestLines().length;
+    await until(() => lab.proxy.requestLines().some((line) => line.startsWith("DELETE ")));
+    lab.proxy.hang();
+    const hungAt = lab.proxy.requestLines().length;
     const result = await run.result;
     const summary = summaryOf(result);
     const { runId } = summary;
@@ -229,7 +257,7 @@ describe("a server that stops answering mid-run", () => {
     expect(summary.serverGone).toMatchObject({ probeError: "ClientTimeout", notRun: [] });
     expectEndedWithinOneTimeout(summary, result.stderr);
     // The probe (one listing) and nothing of the cleanup's: no DeleteObjects waits out a timeout.
-    const sent = sentSince(hungAt);
+    const sent = sentSince(lab, hungAt);
     expect(sent.filter((line) => line.startsWith("POST "))).toEqual([]);
     expect(sent.filter((line) => /^GET \/loadgen\/?\?/.test(line))).toHaveLength(1);
     expect(result.stderr).toContain(
@@ -240,19 +268,21 @@ describe("a server that stops answering mid-run", () => {
         `^taillab run: exit 4: the cleanup left (\\d+) objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout \\1\\); taillab cleanup ${runId} removes them; `,
       ),
     );
-    proxy.pass();
-    expect((await runCli(["cleanup", runId], server.env)).code).toBe(0);
-    expect(await runKeys()).toBe(0);
+    lab.proxy.pass();
+    expect((await runCli(["cleanup", runId], lab.env)).code).toBe(0);
+    expect(await runKeys(lab)).toBe(0);
   });
 
-  it("Ctrl-C while the probe waits stops the run at once, before the probe's deadline", async () => {
-    const run = startCli(runArgs("--clients", "8", "--samples", "1000000"), server.env);
+  it("Ctrl-C while the probe waits stops the run at once, before the probe's deadline", async ({
+    lab,
+  }) => {
+    const run = startCli(runArgs(lab, "--clients", "8", "--samples", "1000000"), lab.env);
     let stderr = "";
     run.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    await until(async () => (await runKeys()) >= 50);
-    proxy.hang();
+    await until(async () => (await runKeys(lab)) >= 50);
+    lab.proxy.hang();
     await until(() => stderr.includes("asking the server once whether it answers again"));
-    const sentBefore = proxy.requestLines().length;
+    const sentBefore = lab.proxy.requestLines().length;
     run.child.kill("SIGINT");
     const result = await run.result;
     const summary = summaryOf(result);
@@ -261,115 +291,134 @@ describe("a server that stops answering mid-run", () => {
     expect(summary.status).toBe("stopped");
     // Stopped during the probe: no phase after it was sent (no GET).
     expect(
-      sentSince(sentBefore).filter((line) => line.startsWith("GET /loadgen/taillab/")),
+      sentSince(lab, sentBefore).filter((line) => line.startsWith("GET /loadgen/taillab/")),
     ).toEqual([]);
     expect(summary.points[0]?.phases.map((phase) => phase.op)).toEqual(["PUT"]);
-    proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
+    lab.proxy.pass();
+    expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
   });
 });
 
-describe("a server that stops answering: repetitions, a workload's preparation, nothing left to run", () => {
-  const keyOfPut = (line: string) =>
-    Number(/^PUT \/loadgen\/taillab\/[^/]+\/(\d+)/.exec(line)?.[1] ?? -1);
+describe.concurrent(
+  "a server that stops answering: repetitions, a workload's preparation, nothing left to run",
+  () => {
+    const keyOfPut = (line: string) =>
+      Number(/^PUT \/loadgen\/taillab\/[^/]+\/(\d+)/.exec(line)?.[1] ?? -1);
 
-  it("--repeat: the repetitions the silence cut are listed not run, the point keeps the ones that ran", async () => {
-    const samples = 2000;
-    const run = startCli(
-      runArgs("--clients", "8", "--samples", `${samples}`, "--repeat", "3"),
-      server.env,
-    );
-    // The second repetition writes keys from `samples` on.
-    await until(() => proxy.requestLines().some((line) => keyOfPut(line) >= samples + 50));
-    proxy.hang();
-    const result = await run.result;
-    const summary = summaryOf(result);
-    const [point] = summary.points;
+    it("--repeat: the repetitions the silence cut are listed not run, the point keeps the ones that ran", async ({
+      lab,
+    }) => {
+      const samples = 2000;
+      const run = startCli(
+        runArgs(lab, "--clients", "8", "--samples", `${samples}`, "--repeat", "3"),
+        lab.env,
+      );
+      // The second repetition writes keys from `samples` on.
+      await until(() => lab.proxy.requestLines().some((line) => keyOfPut(line) >= samples + 50));
+      lab.proxy.hang();
+      const result = await run.result;
+      const summary = summaryOf(result);
+      const [point] = summary.points;
 
-    expect(result.code).toBe(4);
-    expect(summary.status).toBe("serverLost");
-    expect(summary.serverGone?.notRun).toEqual([
-      { pointIndex: 0, phase: "GET", repetition: 1 },
-      { pointIndex: 0, phase: "DELETE", repetition: 1 },
-      { pointIndex: 0, phase: "PUT", repetition: 2 },
-      { pointIndex: 0, phase: "GET", repetition: 2 },
-      { pointIndex: 0, phase: "DELETE", repetition: 2 },
-    ]);
-    expect(point?.finished).toBe(true);
-    expect(point?.repetitions?.map((each) => each.phases.map((phase) => phase.op))).toEqual([
-      ["PUT", "GET", "DELETE"],
-      ["PUT"],
-    ]);
-    // The merged read figures are the first repetition's: the only one that read.
-    expect(point?.phases.find((phase) => phase.op === "GET")?.requests).toBe(samples);
-    expectEndedWithinOneTimeout(summary, result.stderr);
-    expect(result.stderr).toContain("not run: the GET, DELETE phases and 1 more repetition\n");
-    const shown = await runCli(["runs", "show", summary.runId]);
-    expect(shown.stdout).toMatch(
-      /Results Summary for Write Operation\(s\), repetition 3 of 3\nNot run: the server stopped answering at /,
-    );
-    proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
-  });
-
-  it("a workload whose objects are being prepared: the mix is not run, exit 4 with what is left, no timeout per cleanup batch", async () => {
-    const run = startCli(
-      runArgs(
-        "--clients",
-        "8",
-        "--ops",
-        "get:80,put:20",
-        "--prepare",
-        "1000000",
-        "--samples",
-        "1000",
-      ),
-      server.env,
-    );
-    await until(async () => (await runKeys()) >= 50);
-    proxy.hang();
-    const hungAt = proxy.requestLines().length;
-    const result = await run.result;
-    const summary = summaryOf(result);
-
-    expect(result.code).toBe(4);
-    expect(summary.status).toBe("serverLost");
-    expect(summary.points[0]?.phases).toEqual([]);
-    expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["prepare"]);
-    expect(result.stderr).toContain("; the preparation of the workload's objects ended early\n");
-    expect(summary.serverGone).toMatchObject({
-      probeError: "ClientTimeout",
-      notRun: [{ pointIndex: 0, phase: "mix" }],
+      expect(result.code).toBe(4);
+      expect(summary.status).toBe("serverLost");
+      expect(summary.serverGone?.notRun).toEqual([
+        { pointIndex: 0, phase: "GET", repetition: 1 },
+        { pointIndex: 0, phase: "DELETE", repetition: 1 },
+        { pointIndex: 0, phase: "PUT", repetition: 2 },
+        { pointIndex: 0, phase: "GET", repetition: 2 },
+        { pointIndex: 0, phase: "DELETE", repetition: 2 },
+      ]);
+      expect(point?.finished).toBe(true);
+      expect(point?.repetitions?.map((each) => each.phases.map((phase) => phase.op))).toEqual([
+        ["PUT", "GET", "DELETE"],
+        ["PUT"],
+      ]);
+      // The merged read figures are the first repetition's: the only one that read.
+      expect(point?.phases.find((phase) => phase.op === "GET")?.requests).toBe(samples);
+      expectEndedWithinOneTimeout(summary, result.stderr);
+      expect(result.stderr).toContain("not run: the GET, DELETE phases and 1 more repetition\n");
+      const shown = await runCli(["runs", "show", summary.runId], lab.env);
+      expect(shown.stdout).toMatch(
+        /Results Summary for Write Operation\(s\), repetition 3 of 3\nNot run: the server stopped answering at /,
+      );
+      lab.proxy.pass();
+      expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
     });
-    expectEndedWithinOneTimeout(summary, result.stderr);
-    expect(sentSince(hungAt).filter((line) => line.startsWith("POST "))).toEqual([]);
-    expect(result.stderr).toContain("the run ends here; not run: the mix phase\n");
-    expect(lastLine(result)).toMatch(
-      new RegExp(
-        `^taillab run: exit 4: the cleanup left \\d+ objects under taillab/${summary.runId}/`,
-      ),
-    );
-    proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
-    expect(await runKeys()).toBe(0);
-  });
 
-  it("--skip-cleanup and a silence in the last phase: no probe and no notice of one, the run ends as the phase does", async () => {
-    // Only connections that send a GET of the run's objects hang: the writes all pass.
-    proxy.hang((sent) => sent.startsWith("GET /loadgen/taillab/"));
-    const run = startCli(
-      runArgs("--clients", "8", "--samples", "3000", "--phases", "write,read", "--skip-cleanup"),
-      server.env,
-    );
-    const result = await run.result;
-    const summary = summaryOf(result);
+    it("a workload whose objects are being prepared: the mix is not run, exit 4 with what is left, no timeout per cleanup batch", async ({
+      lab,
+    }) => {
+      const run = startCli(
+        runArgs(
+          lab,
+          "--clients",
+          "8",
+          "--ops",
+          "get:80,put:20",
+          "--prepare",
+          "1000000",
+          "--samples",
+          "1000",
+        ),
+        lab.env,
+      );
+      await until(async () => (await runKeys(lab)) >= 50);
+      lab.proxy.hang();
+      const hungAt = lab.proxy.requestLines().length;
+      const result = await run.result;
+      const summary = summaryOf(result);
 
-    expect(summary.status).toBe("serverLost");
-    expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["GET"]);
-    expect(summary.serverGone).toBeUndefined();
-    expect(result.stderr).not.toContain("asking the server once");
-    expectEndedWithinOneTimeout(summary, result.stderr);
-    proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], server.env)).code).toBe(0);
-  });
-});
+      expect(result.code).toBe(4);
+      expect(summary.status).toBe("serverLost");
+      expect(summary.points[0]?.phases).toEqual([]);
+      expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["prepare"]);
+      expect(result.stderr).toContain("; the preparation of the workload's objects ended early\n");
+      expect(summary.serverGone).toMatchObject({
+        probeError: "ClientTimeout",
+        notRun: [{ pointIndex: 0, phase: "mix" }],
+      });
+      expectEndedWithinOneTimeout(summary, result.stderr);
+      expect(sentSince(lab, hungAt).filter((line) => line.startsWith("POST "))).toEqual([]);
+      expect(result.stderr).toContain("the run ends here; not run: the mix phase\n");
+      expect(lastLine(result)).toMatch(
+        new RegExp(
+          `^taillab run: exit 4: the cleanup left \\d+ objects under taillab/${summary.runId}/`,
+        ),
+      );
+      lab.proxy.pass();
+      expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
+      expect(await runKeys(lab)).toBe(0);
+    });
+
+    it("--skip-cleanup and a silence in the last phase: no probe and no notice of one, the run ends as the phase does", async ({
+      lab,
+    }) => {
+      // Only connections that send a GET of the run's objects hang: the writes all pass.
+      lab.proxy.hang((sent) => sent.startsWith("GET /loadgen/taillab/"));
+      const run = startCli(
+        runArgs(
+          lab,
+          "--clients",
+          "8",
+          "--samples",
+          "3000",
+          "--phases",
+          "write,read",
+          "--skip-cleanup",
+        ),
+        lab.env,
+      );
+      const result = await run.result;
+      const summary = summaryOf(result);
+
+      expect(summary.status).toBe("serverLost");
+      expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["GET"]);
+      expect(summary.serverGone).toBeUndefined();
+      expect(result.stderr).not.toContain("asking the server once");
+      expectEndedWithinOneTimeout(summary, result.stderr);
+      lab.proxy.pass();
+      expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
+    });
+  },
+);
