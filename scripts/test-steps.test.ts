@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadedPlan, TOOL_CHECKS } from "./test-steps.ts";
+import { loadedPlan, PLAYWRIGHT_PASSES, TOOL_CHECKS } from "./test-steps.ts";
 
 const root = join(import.meta.dirname, "..");
 
@@ -41,5 +41,34 @@ describe("pnpm test:loaded's plan", () => {
     expect(vitestFiles(plan.vitestArgs)).toContain(
       "packages/report/src/html-report.browser.test.ts",
     );
+  });
+});
+
+/** The Playwright tests of these projects (all when none), as `--list` names them. */
+function playwrightTests(projects: readonly string[]): string[] {
+  const listed = spawnSync(
+    "pnpm",
+    [
+      "--dir",
+      "e2e",
+      "exec",
+      "playwright",
+      "test",
+      "--list",
+      ...projects.map((p) => `--project=${p}`),
+    ],
+    // A display, as under xvfb-run, so the headed project is listed too; --list opens none.
+    { cwd: root, encoding: "utf8", env: { ...process.env, DISPLAY: ":0" } },
+  );
+  expect(listed.status, listed.stderr).toBe(0);
+  return listed.stdout.split("\n").filter((line) => /^ {2}\[/.test(line));
+}
+
+describe("pnpm test's Playwright passes", () => {
+  it("run every test of every project once: the labs in a pass of their own", () => {
+    const passes = PLAYWRIGHT_PASSES.map(playwrightTests);
+    expect(passes.flat().sort()).toEqual(playwrightTests([]).sort());
+    expect(passes.at(-1)?.length).toBeGreaterThan(0);
+    expect(passes.at(-1)?.every((test) => test.startsWith("  [labs] "))).toBe(true);
   });
 });
