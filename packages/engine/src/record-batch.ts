@@ -11,7 +11,7 @@ import type { RequestOutcome } from "./transport/object-transport.ts";
  */
 export interface RecordBatch {
   /** NUMBER_FIELDS of each record in turn. */
-  numbers: Float64Array;
+  numbers: Float64Array<ArrayBuffer>;
   ops: Operation[];
   keys: string[];
   errors: (string | null)[];
@@ -56,7 +56,7 @@ export interface RecordContext {
 
 /** Collects records as columns until taken. */
 export class RecordBatchWriter {
-  private numbers = new Float64Array(FIRST_CAPACITY_RECORDS * STRIDE);
+  private numbers: Float64Array<ArrayBuffer> = new Float64Array(FIRST_CAPACITY_RECORDS * STRIDE);
   private ops: Operation[] = [];
   private keys: string[] = [];
   private errors: (string | null)[] = [];
