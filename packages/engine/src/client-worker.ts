@@ -1,4 +1,4 @@
-import { englishOf, type Operation, type RequestRecord } from "@taillab/api";
+import { englishOf, type Operation } from "@taillab/api";
 import {
   createKeyChooser,
   createOperationChooser,
@@ -22,6 +22,7 @@ import {
 import { parentPort, workerData } from "node:worker_threads";
 import type { LogicalResult, SendAttempt } from "./hedged-tied-executor.ts";
 import { ClientProbe } from "./client-probe.ts";
+import { RecordBatchWriter } from "./record-batch.ts";
 import { createObjectContent } from "./object-content.ts";
 import { ScheduleClaims } from "./open-loop-schedule.ts";
 import { createRunClock } from "./run-clock.ts";
@@ -108,8 +109,8 @@ function requestClassOf(op: string, sizeBytes: number): string {
   return found;
 }
 
-function send(message: WorkerMessage): void {
-  port?.postMessage(message);
+function send(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
+  port?.postMessage(message, transfer);
 }
 
 /** One phase as this worker runs it. */
@@ -130,7 +131,7 @@ interface PhaseRun {
   /** What this worker counted since its last report, per operation. */
   accounts: Map<Operation, PhaseAccount>;
   /** Per-attempt records since the last report (when the coordinator keeps them). */
-  records: RequestRecord[];
+  records: RecordBatchWriter;
   /** Requests answered since the last fold (see recordRequest). */
   finished: FinishedRequest[];
   foldScheduled: boolean;
@@ -233,29 +234,10 @@ function foldRequest(
   accountFor(run, op).add(request);
   noteClientStall(run, request);
   if (!init.collectRecords) return;
-  result.attempts.forEach(({ attempt, replica, outcome }, index) => {
-    run.records.push({
-      op,
-      key,
-      bytes: outcome.bytes,
-      intendedStartUs: origin.intendedStartUs,
-      readyUs: outcome.readyUs,
-      sentUs: outcome.sentUs,
-      headersUs: outcome.headersUs,
-      firstByteUs: outcome.firstByteUs,
-      endUs: outcome.endUs,
-      connectUs: outcome.connectUs ?? 0,
-      bodySentUs: outcome.bodySentUs ?? outcome.sentUs,
-      status: outcome.status,
-      error: outcome.error,
-      attempt,
-      replica,
-      winner: index === result.winner,
-      phaseIndex: run.command.phaseIndex,
-      client: origin.client,
-      measured: origin.measured,
-    });
-  });
+  const context = { op, key, phaseIndex: run.command.phaseIndex, ...origin };
+  result.attempts.forEach(({ attempt, replica, outcome }, index) =>
+    run.records.add(context, attempt, replica, outcome, index === result.winner),
+  );
 }
 
 /** A measured answer's latency, and the part of its server time this worker could not run. */
@@ -291,10 +273,10 @@ function planPhaseRequest(command: PhaseCommand, index: number): PlannedRequest 
       case "PUT":
         return transport.putObject(key, body as Uint8Array, options);
       case "GET":
-        return transport.getObject(key, {
-          ...options,
-          ...(init.verify ? { expect: content.expectationFor(keyNumber) } : {}),
-        });
+        return transport.getObject(
+          key,
+          init.verify ? { ...options, expect: content.expectationFor(keyNumber) } : options,
+        );
       case "DELETE":
         return transport.deleteObject(key, options);
       default:
@@ -686,8 +668,11 @@ function report(run: PhaseRun, final: boolean): void {
   const deltas = accounts
     .filter(([, account]) => withParts || account.hasNews)
     .map(([op, account]) => ({ op, delta: account.takeDelta({ withParts }) }));
-  send({ type: "report", deltas, records: run.records, health: run.probe.take() });
-  run.records = [];
+  const records = run.records.size > 0 ? run.records.take() : null;
+  send(
+    { type: "report", deltas, records, health: run.probe.take() },
+    records ? [records.numbers.buffer] : [],
+  );
 }
 
 async function runPhase(command: PhaseCommand): Promise<void> {
@@ -707,7 +692,7 @@ async function runPhase(command: PhaseCommand): Promise<void> {
     resumeAtUs: 0,
     next: new Int32Array(command.nextIndex),
     accounts: new Map(),
-    records: [],
+    records: new RecordBatchWriter(),
     finished: [],
     foldScheduled: false,
     mix: command.mix ? mixState(command.mix) : null,

@@ -42,6 +42,7 @@ import {
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { createSharedContentBytes } from "./object-content.ts";
+import { recordsOf } from "./record-batch.ts";
 import { SCHEDULE, type ScheduleBuffers } from "./open-loop-schedule.ts";
 import { arrivalsOf, startSchedulePacer, type SchedulePacer } from "./schedule-pacer.ts";
 import { createHealthBuffer, type ServerLoss } from "./server-health.ts";
@@ -700,7 +701,7 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
         }
         if (message.type !== "report") return;
         for (const { op, delta } of message.deltas) accountOf(op).merge(delta);
-        if (message.records.length > 0) onRecords?.(message.records);
+        if (message.records) onRecords?.(recordsOf(message.records));
         for (const sample of message.health.samples) health.add(sample);
         for (const { op, buckets } of message.health.stallTails) health.addStallTail(op, buckets);
       };

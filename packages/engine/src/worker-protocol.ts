@@ -3,12 +3,12 @@ import type {
   Operation,
   ReplicaChoice,
   RequestMode,
-  RequestRecord,
   TransportKind,
   Workload,
 } from "@taillab/api";
 import type { PhaseAccountDelta } from "@taillab/core";
 import type { ClientProbeReport } from "./client-probe.ts";
+import type { RecordBatch } from "./record-batch.ts";
 import type { ScheduleBuffers } from "./open-loop-schedule.ts";
 import type { ServerLoss } from "./server-health.ts";
 import type { TransportTarget } from "./transport/index.ts";
@@ -110,7 +110,8 @@ export type CoordinatorMessage = PhaseCommand | RetuneCommand | { type: "stop" }
 export interface WorkerReport {
   type: "report";
   deltas: { op: Operation; delta: PhaseAccountDelta }[];
-  records: RequestRecord[];
+  /** Null when there are none. */
+  records: RecordBatch | null;
   /** The worker's own health since its last report. */
   health: ClientProbeReport;
 }

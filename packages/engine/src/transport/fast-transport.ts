@@ -283,21 +283,15 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     return { ...timeline, status, error, bytes, ...fields };
   }
 
-  async function getObject(
-    key: string,
-    { signal, onResponse, headers, expect, range }: GetOptions,
-  ): Promise<RequestOutcome> {
+  async function getObject(key: string, options: GetOptions): Promise<RequestOutcome> {
+    const { range } = options;
     const request: WireRequest = {
       method: "GET",
       path: objectPath(key),
       ...(range ? { headers: { Range: rangeHeaderValue(range) } } : {}),
     };
-    const body = createGetBodyCheck({ expect, range });
-    const wire = await sendOnWire(
-      request,
-      { signal, onResponse, ...(headers ? { headers } : {}) },
-      (chunk) => body.onChunk(chunk),
-    );
+    const body = createGetBodyCheck(options);
+    const wire = await sendOnWire(request, options, (chunk) => body.onChunk(chunk));
     const { timeline, status } = wire;
     if (wire.error !== null) {
       const bytes = wire.cancelledWireBytes ?? (status >= 300 ? 0 : body.bytes);
