@@ -7,6 +7,7 @@ import { KnobHistoryCard } from "./knob-history-card.tsx";
 import { LatencyTimelineChart } from "./latency-timeline-chart.tsx";
 import { OverTimeChart } from "./over-time-chart.tsx";
 import { PercentileLadderChart } from "./percentile-ladder-chart.tsx";
+import { RatesOverTimeChart } from "./rates-over-time-chart.tsx";
 import type { LadderInput } from "./percentile-ladder-data.ts";
 import { analyseHistogram, findHistograms } from "./phase-analysis.ts";
 import { pointOptionText } from "./points-text.ts";
@@ -62,6 +63,12 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
           cost={phase.hedge !== undefined}
           clientSeconds={phase.client?.seconds ?? []}
         />
+      ) : null}
+      {overTime && overTime.intervals.length > 0 ? (
+        <div className="grid-2">
+          <RatesOverTimeChart intervals={overTime.intervals} kind="throughput" />
+          <RatesOverTimeChart intervals={overTime.intervals} kind="errors" />
+        </div>
       ) : null}
       {summary.markers && summary.markers.length > 0 && overTime ? (
         <KnobHistoryCard markers={summary.markers} intervals={overTime.intervals} />
