@@ -113,6 +113,7 @@ export function ChartCanvas<T extends ChartType>({
   testId,
   label,
   resetZoomLabel,
+  onResetZoom,
   logScale,
   tools,
   hint,
@@ -124,6 +125,8 @@ export function ChartCanvas<T extends ChartType>({
   /** For screen readers, and the downloads' file names: what the chart shows. */
   label: string;
   resetZoomLabel?: string;
+  /** What the reset button undoes instead of this chart's own zoom (a range charts share). */
+  onResetZoom?: () => void;
   /** The chart's own choice of a log latency axis; the user may switch it. */
   logScale?: boolean;
   tools?: React.ReactNode;
@@ -222,7 +225,7 @@ export function ChartCanvas<T extends ChartType>({
             type="button"
             className="ghost small"
             data-testid={toolId("reset-zoom")}
-            onClick={() => chart.current?.resetZoom()}
+            onClick={() => (onResetZoom ? onResetZoom() : chart.current?.resetZoom())}
           >
             {resetZoomLabel}
           </button>

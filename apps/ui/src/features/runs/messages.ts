@@ -283,6 +283,9 @@ export const runsMessages: FeatureMessages = {
       cost: "Extra requests (%)",
       markers: "knob changes",
     },
+    timeRange: {
+      hint: "Drag across a chart to zoom every chart over time to those seconds; Reset zoom shows them all.",
+    },
     ratesOverTime: {
       throughput: {
         title: "Throughput over time",
@@ -693,6 +696,9 @@ export const runsMessages: FeatureMessages = {
       x: "运行开始后的秒数",
       cost: "额外请求（%）",
       markers: "旋钮调节",
+    },
+    timeRange: {
+      hint: "在图上拖动，可将所有随时间变化的图表放大到这段秒数；“重置缩放”显示全部。",
     },
     ratesOverTime: {
       throughput: {

@@ -2,6 +2,7 @@ import type { IntervalStats } from "@taillab/api";
 import { formatInteger } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
+import { useSharedTimeRange } from "./time-range-store.ts";
 import { ratesOverTimeChartConfig, type RateKind } from "../../shared/chart-rates-over-time.ts";
 
 /**
@@ -16,6 +17,7 @@ export function RatesOverTimeChart({
   kind: RateKind;
 }) {
   const { t, i18n } = useTranslation("runs");
+  const timeRange = useSharedTimeRange();
   const title = t(`ratesOverTime.${kind}.title`);
   const total = intervals.reduce(
     (sum, interval) => sum + (kind === "throughput" ? interval.requests : interval.errors),
@@ -35,16 +37,22 @@ export function RatesOverTimeChart({
       <ChartCanvas<"line">
         testId={`${kind}-over-time-chart`}
         label={title}
-        deps={[intervals, kind, i18n.language]}
+        resetZoomLabel={t("charts.resetZoom")}
+        onResetZoom={timeRange.reset}
+        hint={t("timeRange.hint")}
+        deps={[...timeRange.deps, intervals, kind, i18n.language]}
         build={(theme) =>
-          ratesOverTimeChartConfig(theme, intervals, {
-            kind,
-            labels: {
-              x: t("overTime.x"),
-              y: t(`ratesOverTime.${kind}.y`),
-              line: t(`ratesOverTime.${kind}.line`),
-            },
-          })
+          timeRange.drawn(
+            ratesOverTimeChartConfig(theme, intervals, {
+              kind,
+              labels: {
+                x: t("overTime.x"),
+                y: t(`ratesOverTime.${kind}.y`),
+                line: t(`ratesOverTime.${kind}.line`),
+              },
+            }),
+            theme,
+          )
         }
         attributes={{ "data-seconds": intervals.length, "data-total": total }}
       />
