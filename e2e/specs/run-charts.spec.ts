@@ -98,6 +98,31 @@ test.describe("A run's charts", () => {
     await app.getByTestId("tail-breakdown").scrollIntoViewIfNeeded();
     await keepScreenshot(app, "run-detail-tail-breakdown");
 
+    // Throughput and errors over the same seconds; a drag on one zooms every time chart.
+    const seconds = await overTime.getAttribute("data-seconds");
+    const throughput = app.getByTestId("throughput-over-time-chart");
+    await expect(throughput).toHaveAttribute("data-seconds", seconds ?? "");
+    await expect(app.getByTestId("errors-over-time-chart")).toHaveAttribute("data-total", "0");
+    const phaseCharts = app.getByTestId("phase-charts");
+    await expect(phaseCharts).toHaveAttribute("data-time-range", "all");
+    const canvas = throughput.locator("canvas");
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    if (!box) throw new Error("the throughput chart has no box");
+    await app.mouse.move(box.x + box.width * 0.35, box.y + box.height / 2);
+    await app.mouse.down();
+    await app.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 5 });
+    await app.mouse.up();
+    await expect(phaseCharts).not.toHaveAttribute("data-time-range", "all");
+    await keepScreenshot(app, "run-detail-time-range");
+    await app.getByTestId("over-time-chart-reset-zoom").click();
+    await expect(phaseCharts).toHaveAttribute("data-time-range", "all");
+    await app.getByTestId("throughput-over-time-chart-full-screen").click();
+    await expect(throughput).toHaveAttribute("data-full-screen", "true");
+    await keepScreenshot(app, "run-detail-full-screen");
+    await app.keyboard.press("Escape");
+    await expect(throughput).toHaveAttribute("data-full-screen", "false");
+
     await expect(detail.experimentLink).toHaveText("Experiment: Tail of 4 clients");
     await detail.runAgain();
     const live = new LiveRunPage(app);

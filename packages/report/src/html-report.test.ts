@@ -132,8 +132,9 @@ describe("renderRunReport", () => {
     });
 
     it("draws the charts of a single-point run and the hedge-cost table", () => {
-      // Per phase: latency by index, percentiles over time, histogram, CDF; then the ladder.
-      expect(count(page, /<svg class="chart"/g)).toBe(2 * 4 + 1);
+      // Per phase: latency by index, percentiles, throughput and errors over time, histogram,
+      // CDF; then the ladder.
+      expect(count(page, /<svg class="chart"/g)).toBe(2 * 6 + 1);
       // Where each phase's slowest 1 % and 0.1 % spent their time.
       expect(count(page, /<table class="results">\s*<caption>/g)).toBe(2);
       expect(page).toContain('id="hedge"');
@@ -522,5 +523,17 @@ describe("renderComparisonReport", () => {
     expect(() => renderComparisonReport([baseline], { baselineIndex: 3, language: "en" })).toThrow(
       /baseline index 3/,
     );
+  });
+});
+
+describe("a run report's throughput and errors over time", () => {
+  it.each(REPORT_LANGUAGES)("draws both for each phase with seconds, in %s", (language) => {
+    const run = syntheticRun({});
+    const page = renderRunReport(run, { language });
+    const words = REPORT_MESSAGES[language].ratesOverTime;
+    const phases = run.intervals.filter((entry) => entry.intervals.length > 0).length;
+    expect(phases).toBeGreaterThan(0);
+    expect(count(page, new RegExp(`chart-title">${words.throughput.title}<`, "g"))).toBe(phases);
+    expect(count(page, new RegExp(`chart-title">${words.errors.title}<`, "g"))).toBe(phases);
   });
 });

@@ -39,6 +39,7 @@ import {
   latencyHistogramChart,
   latencyIndexChart,
   percentilesOverTimeChart,
+  ratesOverTimeChart,
   modeComparisonCharts,
   seriesColor,
   sweepCharts,
@@ -208,6 +209,8 @@ function phaseCharts(
         overTime.intervals,
         phase.client?.seconds ?? [],
       ),
+      ratesOverTimeChart(nextId("ops"), messages, overTime.intervals, "throughput"),
+      ratesOverTimeChart(nextId("errors"), messages, overTime.intervals, "errors"),
     );
   }
   if (phase.tail) parts.push(tailTable(messages, phase.tail));

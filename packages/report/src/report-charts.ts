@@ -7,6 +7,7 @@ import type {
 } from "@taillab/api";
 import {
   clientBoundSpans,
+  intervalRates,
   fitHolds,
   valueRange,
   lognormalCdf,
@@ -160,6 +161,38 @@ export function percentilesOverTimeChart(
       })),
     ],
     caption: messages.overTimeNote,
+  });
+}
+
+/** Each second's answers or failures per second of a phase (core's intervalRates). */
+export function ratesOverTimeChart(
+  id: string,
+  messages: ReportMessages,
+  intervals: readonly IntervalStats[],
+  kind: "throughput" | "errors",
+): SafeHtml {
+  const words = messages.ratesOverTime[kind];
+  const rates = intervals.map(intervalRates);
+  return renderChart({
+    legendHint: messages.legendHint,
+    id,
+    title: words.title,
+    x: { label: messages.overTimeAxis, scale: "linear" },
+    y: { label: words.axis, scale: "linear", includeZero: true },
+    series: [
+      {
+        kind: "line",
+        key: kind,
+        label: words.line,
+        color: seriesColor(kind === "throughput" ? 0 : 1),
+        markers: rates.length < 30,
+        points: rates.map((rate): Point => [
+          rate.atS,
+          kind === "throughput" ? rate.opsPerSec : rate.errorsPerSec,
+        ]),
+      },
+    ],
+    caption: words.note,
   });
 }
 

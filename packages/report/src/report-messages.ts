@@ -125,6 +125,11 @@ export interface ReportMessages {
   overTimeNote: string;
   /** The legend entry of the seconds whose client was the bottleneck. */
   overTimeClientBound: string;
+  /** Throughput and errors over time: each second's answers and failures per second. */
+  ratesOverTime: Record<
+    "throughput" | "errors",
+    { title: string; axis: string; line: string; note: string }
+  >;
   tailTitle: string;
   tailSlowest: (share: string) => string;
   tailHeaders: readonly [
@@ -426,6 +431,20 @@ const en: ReportMessages = {
   overTimeNote:
     "Each second's successful requests, by when they were answered (HdrHistogram interval histograms).",
   overTimeClientBound: "client was the bottleneck",
+  ratesOverTime: {
+    throughput: {
+      title: "Throughput over time",
+      axis: "Requests per second",
+      line: "answered",
+      note: "Successful requests answered in each second, by when they were answered.",
+    },
+    errors: {
+      title: "Errors over time",
+      axis: "Errors per second",
+      line: "failed",
+      note: "Requests that failed in each second, by when they failed.",
+    },
+  },
   tailTitle: "Where the tail went",
   tailSlowest: (share) => `slowest ${share}`,
   tailHeaders: [
@@ -749,6 +768,20 @@ const zhCN: ReportMessages = {
   overTimeAxis: "运行开始后的秒数",
   overTimeNote: "每秒内成功完成的请求,按应答时刻统计(HdrHistogram 区间直方图)。",
   overTimeClientBound: "客户端是瓶颈",
+  ratesOverTime: {
+    throughput: {
+      title: "吞吐量随时间的变化",
+      axis: "每秒请求数",
+      line: "成功应答",
+      note: "每秒成功应答的请求,按应答时刻统计。",
+    },
+    errors: {
+      title: "错误随时间的变化",
+      axis: "每秒错误数",
+      line: "失败",
+      note: "每秒失败的请求,按失败时刻统计。",
+    },
+  },
   tailTitle: "尾部延迟的去向",
   tailSlowest: (share) => `最慢的 ${share}`,
   tailHeaders: [

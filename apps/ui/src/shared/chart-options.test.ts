@@ -1,8 +1,8 @@
 import { formatTick, renderChart } from "@taillab/report";
-import type { Scale } from "chart.js";
+import type { ChartConfiguration, Scale } from "chart.js";
 import { describe, expect, it } from "vitest";
 import { TEST_THEME } from "./test-support/chart-theme-fixture.ts";
-import { axis } from "./chart-options.ts";
+import { axis, withTimeRange } from "./chart-options.ts";
 
 describe("a chart axis", () => {
   it("names every category (a bar per mode), however large its labels", () => {
@@ -61,5 +61,28 @@ describe("a chart axis", () => {
     expect(scale.ticks.map(({ value }) => formatTick(value))).toEqual(
       reportTicks.map((match) => match[1]),
     );
+  });
+});
+
+describe("withTimeRange", () => {
+  const config = (): ChartConfiguration<"line"> => ({
+    type: "line",
+    data: { datasets: [] },
+    options: { scales: { x: { type: "linear", title: { text: "s" } } } },
+  });
+
+  it("draws the x axis over the shared range and keeps the rest of it", () => {
+    const drawn = withTimeRange(config(), TEST_THEME, { min: 2, max: 5 }, () => undefined);
+    expect(drawn.options?.scales?.x).toMatchObject({ type: "linear", min: 2, max: 5 });
+  });
+
+  it("draws all of it without a range, and hands a drag's ends on", () => {
+    const ranges: unknown[] = [];
+    const drawn = withTimeRange(config(), TEST_THEME, null, (range) => ranges.push(range));
+    expect(drawn.options?.scales?.x).not.toHaveProperty("min");
+    const zoom = drawn.options?.plugins?.zoom?.zoom;
+    expect(zoom?.drag?.enabled).toBe(true);
+    zoom?.onZoomComplete?.({ chart: { scales: { x: { min: 1.5, max: 4 } } } } as never);
+    expect(ranges).toEqual([{ min: 1.5, max: 4 }]);
   });
 });

@@ -1,5 +1,5 @@
 import { axisTickRoom, formatInteger, logTicks } from "@taillab/report";
-import type { ChartOptions, Scale, ScaleOptions } from "chart.js";
+import type { ChartConfiguration, ChartOptions, Scale, ScaleOptions } from "chart.js";
 import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 
 /**
@@ -178,5 +178,48 @@ export function zoomAlongX(theme: ChartTheme): ZoomOptions {
       mode: "x",
     },
     limits: { x: { min: "original", max: "original" } },
+  };
+}
+
+/**
+ * Drag (no modifier) zooms into a range along x and says where it went, for charts that zoom
+ * together (a run's time charts): `onRange` gets the new ends; the caller draws every chart with
+ * them as its x axis's min and max.
+ */
+export function dragZoomAlongX(
+  theme: ChartTheme,
+  onRange: (range: { min: number; max: number }) => void,
+): ZoomOptions {
+  return {
+    zoom: {
+      drag: { enabled: true, backgroundColor: withAlpha(seriesColor(theme, 0), 0.15) },
+      mode: "x",
+      onZoomComplete: ({ chart }) =>
+        onRange({ min: chart.scales.x?.min ?? 0, max: chart.scales.x?.max ?? 0 }),
+    },
+  };
+}
+
+/**
+ * A line chart over time drawn over `range` (all of it when null), zooming by drag into a range
+ * it hands to `onRange`: so charts that share one range zoom together.
+ */
+export function withTimeRange(
+  config: ChartConfiguration<"line">,
+  theme: ChartTheme,
+  range: { min: number; max: number } | null,
+  onRange: (range: { min: number; max: number }) => void,
+): ChartConfiguration<"line"> {
+  const options = config.options ?? {};
+  return {
+    ...config,
+    options: {
+      ...options,
+      scales: {
+        ...options.scales,
+        x: { ...options.scales?.x, ...(range ? { min: range.min, max: range.max } : {}) },
+      },
+      plugins: { ...options.plugins, zoom: dragZoomAlongX(theme, onRange) },
+    },
   };
 }

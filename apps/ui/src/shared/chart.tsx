@@ -113,6 +113,7 @@ export function ChartCanvas<T extends ChartType>({
   testId,
   label,
   resetZoomLabel,
+  onResetZoom,
   logScale,
   tools,
   hint,
@@ -124,6 +125,8 @@ export function ChartCanvas<T extends ChartType>({
   /** For screen readers, and the downloads' file names: what the chart shows. */
   label: string;
   resetZoomLabel?: string;
+  /** What the reset button undoes instead of this chart's own zoom (a range charts share). */
+  onResetZoom?: () => void;
   /** The chart's own choice of a log latency axis; the user may switch it. */
   logScale?: boolean;
   tools?: React.ReactNode;
@@ -137,6 +140,7 @@ export function ChartCanvas<T extends ChartType>({
   const chart = useRef<Chart<T> | null>(null);
   const tokens = useDocumentTokens();
   const [logChoice, setLogChoice] = useState<boolean | null>(null);
+  const [fullScreen, setFullScreen] = useState(false);
   const view: ChartView = { log: logChoice ?? logScale ?? false };
   const buildRef = useRef(() => build(readChartTheme(), view));
   // Layout effects run before the effects below, so they always draw with the latest build.
@@ -165,6 +169,16 @@ export function ChartCanvas<T extends ChartType>({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, view.log]);
 
+  // Esc leaves full screen from wherever the focus is, as a video player's does.
+  useEffect(() => {
+    if (!fullScreen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setFullScreen(false);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [fullScreen]);
+
   const toolId = (name: string) => (testId ? `${testId}-${name}` : undefined);
   const download = async (format: "png" | "svg") => {
     const fileName = fileNameOf(`${subject} ${label}`, format);
@@ -183,7 +197,16 @@ export function ChartCanvas<T extends ChartType>({
   };
 
   return (
-    <div className="chart" data-testid={testId} data-log={view.log} {...attributes}>
+    <div
+      className={fullScreen ? "chart full-screen" : "chart"}
+      data-testid={testId}
+      data-log={view.log}
+      data-full-screen={fullScreen}
+      role={fullScreen ? "dialog" : undefined}
+      aria-modal={fullScreen ? true : undefined}
+      aria-label={fullScreen ? label : undefined}
+      {...attributes}
+    >
       <div className="chart-tools" role="toolbar" aria-label={t("chart.tools", { label })}>
         {tools}
         {logScale !== undefined ? (
@@ -202,11 +225,21 @@ export function ChartCanvas<T extends ChartType>({
             type="button"
             className="ghost small"
             data-testid={toolId("reset-zoom")}
-            onClick={() => chart.current?.resetZoom()}
+            onClick={() => (onResetZoom ? onResetZoom() : chart.current?.resetZoom())}
           >
             {resetZoomLabel}
           </button>
         ) : null}
+        <button
+          type="button"
+          className="ghost small"
+          data-testid={toolId("full-screen")}
+          aria-pressed={fullScreen}
+          title={t(fullScreen ? "chart.closeFullScreenHint" : "chart.fullScreenHint")}
+          onClick={() => setFullScreen(!fullScreen)}
+        >
+          {t(fullScreen ? "chart.closeFullScreen" : "chart.fullScreen")}
+        </button>
         {(["png", "svg"] as const).map((format) => (
           <button
             key={format}

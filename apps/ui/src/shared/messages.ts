@@ -11,6 +11,10 @@ export const commonMessages: FeatureMessages = {
       percentiles: "Percentiles shown",
       pngHint: "Download this chart as a PNG picture",
       svgHint: "Download this chart as an SVG drawing (scales without blur)",
+      fullScreen: "Full screen",
+      fullScreenHint: "Show this chart alone, filling the window",
+      closeFullScreen: "Close",
+      closeFullScreenHint: "Back to the page (Esc)",
     },
     testbed: {
       replicas: "Replicas",
@@ -59,6 +63,10 @@ export const commonMessages: FeatureMessages = {
       percentiles: "显示的百分位",
       pngHint: "将此图表下载为 PNG 图片",
       svgHint: "将此图表下载为 SVG 矢量图（缩放不失真）",
+      fullScreen: "全屏",
+      fullScreenHint: "单独显示此图表，铺满窗口",
+      closeFullScreen: "关闭",
+      closeFullScreenHint: "返回页面（按退出键）",
     },
     testbed: {
       replicas: "副本数",

@@ -283,6 +283,23 @@ export const runsMessages: FeatureMessages = {
       cost: "Extra requests (%)",
       markers: "knob changes",
     },
+    timeRange: {
+      hint: "Drag across a chart to zoom every chart over time to those seconds; Reset zoom shows them all.",
+    },
+    ratesOverTime: {
+      throughput: {
+        title: "Throughput over time",
+        note: "Successful requests answered in each second ({{seconds}} seconds, {{total}} requests), by when they were answered.",
+        y: "Requests per second",
+        line: "answered",
+      },
+      errors: {
+        title: "Errors over time",
+        note: "Requests that failed in each second ({{seconds}} seconds, {{total}} errors), by when they failed.",
+        y: "Errors per second",
+        line: "failed",
+      },
+    },
     picker: {
       point: "Point",
       pointOption: "#{{index}}: {{point}}",
@@ -679,6 +696,23 @@ export const runsMessages: FeatureMessages = {
       x: "运行开始后的秒数",
       cost: "额外请求（%）",
       markers: "旋钮调节",
+    },
+    timeRange: {
+      hint: "在图上拖动，可将所有随时间变化的图表放大到这段秒数；“重置缩放”显示全部。",
+    },
+    ratesOverTime: {
+      throughput: {
+        title: "吞吐量随时间的变化",
+        note: "每秒成功应答的请求（共 {{seconds}} 秒，{{total}} 个请求），按应答时刻归入各秒。",
+        y: "每秒请求数",
+        line: "成功应答",
+      },
+      errors: {
+        title: "错误随时间的变化",
+        note: "每秒失败的请求（共 {{seconds}} 秒，{{total}} 个错误），按失败时刻归入各秒。",
+        y: "每秒错误数",
+        line: "失败",
+      },
     },
     picker: {
       point: "测试点",

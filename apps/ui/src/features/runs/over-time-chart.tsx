@@ -3,6 +3,7 @@ import { formatInteger } from "@taillab/report";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
+import { useSharedTimeRange } from "./time-range-store.ts";
 import { ClientBoundNote, useClientBound } from "../../shared/client-bound-note.tsx";
 import {
   OVER_TIME_PERCENTILES,
@@ -30,6 +31,7 @@ export function OverTimeChart({
   clientSeconds: readonly ClientSecond[];
 }) {
   const { t, i18n } = useTranslation("runs");
+  const timeRange = useSharedTimeRange();
   const [percentiles, setPercentiles] = useState<OverTimePercentile[]>([...OVER_TIME_PERCENTILES]);
   const shownMarkers = useTimelineMarkers(markers);
   const clientBound = useClientBound(clientSeconds);
@@ -53,7 +55,18 @@ export function OverTimeChart({
       <ChartCanvas<"line">
         testId="over-time-chart"
         label={t("overTime.title")}
-        deps={[intervals, markers, percentiles.join(), cost, i18n.language, clientBound.spans]}
+        resetZoomLabel={t("charts.resetZoom")}
+        onResetZoom={timeRange.reset}
+        hint={t("timeRange.hint")}
+        deps={[
+          ...timeRange.deps,
+          intervals,
+          markers,
+          percentiles.join(),
+          cost,
+          i18n.language,
+          clientBound.spans,
+        ]}
         logScale={intervals.some((interval) => (interval.p999Ms ?? 0) > 20 * (interval.p50Ms ?? 1))}
         tools={
           <PercentileChooser
@@ -64,14 +77,17 @@ export function OverTimeChart({
           />
         }
         build={(theme, view) =>
-          overTimeChartConfig(theme, intervals, {
-            logScale: view.log,
-            labels,
-            percentiles,
-            cost,
-            markers: shownMarkers,
-            clientBound: clientBound.spans,
-          })
+          timeRange.drawn(
+            overTimeChartConfig(theme, intervals, {
+              logScale: view.log,
+              labels,
+              percentiles,
+              cost,
+              markers: shownMarkers,
+              clientBound: clientBound.spans,
+            }),
+            theme,
+          )
         }
         attributes={{
           "data-seconds": intervals.length,

@@ -1,5 +1,5 @@
 import type { RunDetail } from "@taillab/api";
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { CdfChart } from "./cdf-chart.tsx";
 import { HistogramChart } from "./histogram-chart.tsx";
@@ -7,12 +7,14 @@ import { KnobHistoryCard } from "./knob-history-card.tsx";
 import { LatencyTimelineChart } from "./latency-timeline-chart.tsx";
 import { OverTimeChart } from "./over-time-chart.tsx";
 import { PercentileLadderChart } from "./percentile-ladder-chart.tsx";
+import { RatesOverTimeChart } from "./rates-over-time-chart.tsx";
 import type { LadderInput } from "./percentile-ladder-data.ts";
 import { analyseHistogram, findHistograms } from "./phase-analysis.ts";
 import { pointOptionText } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
 import { chartedOps } from "./sweep-chart-data.ts";
 import { TailBreakdownCard } from "./tail-breakdown-card.tsx";
+import { useTimeRange } from "./time-range-store.ts";
 
 /** The tail-latency charts of one point and phase: timeline, distribution, CDF and ladder. */
 export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: PhaseChoice }) {
@@ -26,6 +28,9 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
   const series = latencySeries.find(
     (entry) => entry.pointIndex === choice.pointIndex && entry.op === choice.op,
   );
+  const timeRange = useTimeRange((state) => state.range);
+  // A zoom is into one phase's seconds: another run, point or phase starts whole.
+  useEffect(() => useTimeRange.getState().reset(), [detail.meta.id, choice.pointIndex, choice.op]);
   const stored = findHistograms(histograms, choice.pointIndex, choice.op);
   // Decoding and fitting a histogram is the costly part: once per phase shown, for both charts.
   const analysis = useMemo(() => (stored ? analyseHistogram(stored.latency) : null), [stored]);
@@ -43,7 +48,12 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
   if (!point || !phase) return null;
 
   return (
-    <section className="section phase-charts" data-testid="phase-charts" data-op={choice.op}>
+    <section
+      className="section phase-charts"
+      data-testid="phase-charts"
+      data-op={choice.op}
+      data-time-range={timeRange ? `${timeRange.fromS}-${timeRange.toS}` : "all"}
+    >
       <h2>
         {t("charts.sectionTitle", { op: t(`ops.${choice.op}`) })}
         {summary.points.length > 1 ? (
@@ -62,6 +72,12 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
           cost={phase.hedge !== undefined}
           clientSeconds={phase.client?.seconds ?? []}
         />
+      ) : null}
+      {overTime && overTime.intervals.length > 0 ? (
+        <div className="grid-2">
+          <RatesOverTimeChart intervals={overTime.intervals} kind="throughput" />
+          <RatesOverTimeChart intervals={overTime.intervals} kind="errors" />
+        </div>
       ) : null}
       {summary.markers && summary.markers.length > 0 && overTime ? (
         <KnobHistoryCard markers={summary.markers} intervals={overTime.intervals} />

@@ -1,0 +1,51 @@
+import type { IntervalStats } from "@taillab/api";
+import { act, fireEvent, screen } from "@testing-library/react";
+import i18next from "i18next";
+import { afterEach, describe, expect, it } from "vitest";
+import { renderUi } from "../../shared/test-support/render.tsx";
+import { RatesOverTimeChart } from "./rates-over-time-chart.tsx";
+
+afterEach(async () => {
+  await act(() => i18next.changeLanguage("en"));
+});
+
+const INTERVALS: IntervalStats[] = [0, 1, 2].map((index) => ({
+  startMs: index * 1000,
+  lengthMs: 1000,
+  requests: 100 - index * 10,
+  errors: index,
+  p50Ms: 2,
+  p99Ms: 8,
+  p999Ms: 12,
+  maxMs: 15,
+}));
+
+describe("RatesOverTimeChart", () => {
+  it.each([
+    ["throughput", "Throughput over time", 270],
+    ["errors", "Errors over time", 3],
+  ] as const)("titles the %s chart and counts what it draws", (kind, title, total) => {
+    renderUi(<RatesOverTimeChart intervals={INTERVALS} kind={kind} />);
+    expect(screen.getByRole("heading", { name: title })).toBeTruthy();
+    const chart = screen.getByTestId(`${kind}-over-time-chart`);
+    expect(chart.dataset.seconds).toBe("3");
+    expect(chart.dataset.total).toBe(String(total));
+  });
+
+  it("says it in Chinese", async () => {
+    await act(() => i18next.changeLanguage("zh-CN"));
+    renderUi(<RatesOverTimeChart intervals={INTERVALS} kind="errors" />);
+    expect(screen.getByRole("heading", { name: "错误随时间的变化" })).toBeTruthy();
+    expect(screen.getByTestId("errors-over-time-chart-full-screen").textContent).toBe("全屏");
+  });
+
+  it("goes full screen from its button and back with Esc", () => {
+    renderUi(<RatesOverTimeChart intervals={INTERVALS} kind="throughput" />);
+    const chart = screen.getByTestId("throughput-over-time-chart");
+    fireEvent.click(screen.getByTestId("throughput-over-time-chart-full-screen"));
+    expect(chart.dataset.fullScreen).toBe("true");
+    expect(chart.getAttribute("role")).toBe("dialog");
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(chart.dataset.fullScreen).toBe("false");
+  });
+});
