@@ -83,6 +83,14 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
     code: z.literal("bucketCreated"),
     params: z.object({ bucket: z.string(), url: z.string() }),
   }),
+  /**
+   * A shard's preflight check got no answer, or a transient one: it is tried again until the
+   * start barrier's deadline (`until`, ISO time), said once.
+   */
+  z.object({
+    code: z.literal("preflightRetrying"),
+    params: z.object({ url: z.string(), error: z.string(), until: z.string() }),
+  }),
   /** An https endpoint whose certificates are not checked (insecure). */
   z.object({ code: z.literal("tlsUnchecked"), params: z.object({ url: z.string() }) }),
   /**

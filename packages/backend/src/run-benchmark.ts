@@ -54,6 +54,11 @@ import {
   type WrittenKeys,
 } from "./run-leftovers.ts";
 import { WrittenKeyTracker } from "./written-keys.ts";
+import {
+  isTransientStorageError,
+  retryTransient,
+  type RetryOptions,
+} from "./distributed/storage-retry.ts";
 import { noticeText } from "./run-notices.ts";
 import { createSilenceWatch, phasesOfPoint, type SilenceWatch } from "./server-silence.ts";
 import { resolveTargets, targetNotices, testbedTarget, type RunTarget } from "./run-targets.ts";
@@ -144,6 +149,13 @@ export interface ShardPart {
   onStarted: (epochMs: number) => void;
   /** The newest seconds its progress carries (see runPoint's recentSeconds). */
   recentSeconds: number;
+  /**
+   * Until when a preflight check that got no answer, or a transient one, is tried again: the
+   * start barrier's deadline on the shard's clock. Dozens of shards starting at once can keep an
+   * endpoint from answering for seconds, and a shard that gave up there would hold every other
+   * at the barrier until that deadline anyway.
+   */
+  preflightRetry: Pick<RetryOptions, "now" | "giveUpAtMs">;
 }
 
 export interface RunStart {
@@ -206,7 +218,7 @@ export async function runBenchmark(
     if (!controlPlane) throw InputError.of("endpoints", "expected at least one endpoint");
     try {
       for (const [index, replica] of controlPlanes.entries()) {
-        await preflight(spec, replica, targets[index]?.url ?? "", hooks);
+        await preflight(spec, replica, targets[index]?.url ?? "", hooks, shard?.preflightRetry);
       }
       const server = await controlPlane.serverHeader();
       const runStartEpochMs = shard?.runStartEpochMs ?? epochNowMs();
@@ -408,9 +420,30 @@ async function preflight(
   controlPlane: ControlPlane,
   url: string,
   hooks: RunHooks,
+  retry?: Pick<RetryOptions, "now" | "giveUpAtMs">,
 ): Promise<void> {
+  const check = () => checkOrCreateBucket(spec, controlPlane, url, hooks);
+  let retrying = false;
   try {
-    await checkOrCreateBucket(spec, controlPlane, url, hooks);
+    if (!retry) await check();
+    else {
+      await retryTransient(check, {
+        ...retry,
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
+        isTransient: (error) =>
+          error instanceof EndpointError &&
+          (error.unanswered || isTransientStorageError(error.cause)),
+        onRetry: (error) => {
+          if (retrying) return;
+          retrying = true;
+          const until = new Date(retry.giveUpAtMs()).toISOString();
+          notify(hooks, {
+            code: "preflightRetrying",
+            params: { url, error: (error as Error).message, until },
+          });
+        },
+      });
+    }
   } catch (error) {
     if (!(error instanceof EndpointError)) throw error;
     // The field names the endpoint already: its message without it, so it is not said twice.

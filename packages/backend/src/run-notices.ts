@@ -47,6 +47,10 @@ export function noticeText(notice: RunNotice): string {
     }
     case "bucketCreated":
       return `bucket "${notice.params.bucket}" did not exist at ${notice.params.url}, so it was created; it is kept after the run (only what the run puts in it is removed)`;
+    case "preflightRetrying": {
+      const { url, error, until } = notice.params;
+      return `endpoint ${url} did not answer the shard's preflight check (${error}); trying again until the start barrier's deadline, ${until.slice(11, 19)} UTC`;
+    }
     case "tlsUnchecked":
       return `endpoint ${notice.params.url}: TLS certificates are NOT checked (insecure): anyone on the way to the server can read and change this run's requests; trust the server's CA with a CA file instead where you can`;
     case "cleanupIncomplete": {

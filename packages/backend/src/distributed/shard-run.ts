@@ -111,6 +111,8 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
   const runFolder = await openRunFolder(spec, options.secrets, folder, { now });
   const { markers } = runFolder;
   const runStartEpochMs = alignedRunStartMs(startAtMs, now());
+  /** A shard not ready by then is missing (on its own clock). */
+  const barrierDeadlineMs = startAtMs + options.barrierTimeoutMs;
   const phases = new Map<number, ShardPhase[]>();
   // The result carries each phase's seconds in its account, as the merge reads them.
   const seconds = new Map<string, PhaseAccountDelta["intervals"]>();
@@ -214,7 +216,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
               index: role.index,
               shards: role.count,
               startAtMs,
-              deadlineMs: startAtMs + options.barrierTimeoutMs,
+              deadlineMs: barrierDeadlineMs,
               now,
               ...(spec.endpoints?.[0] ? { endpoint: spec.endpoints[0].url } : {}),
               ...stoppable,
@@ -244,6 +246,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardOutcome> 
           startedAtMs ??= epochMs;
         },
         recentSeconds: recentSecondsOf(role.count),
+        preflightRetry: { now, giveUpAtMs: () => barrierDeadlineMs },
       },
     );
     if (result === null) throw new Error("the shard's measuring never ended");

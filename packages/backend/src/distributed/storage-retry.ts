@@ -37,6 +37,8 @@ export interface RetryOptions {
   signal?: AbortSignal;
   /** Each transient failure that is retried. */
   onRetry?: (error: unknown) => void;
+  /** Which failures may pass a moment later; isTransientStorageError by default. */
+  isTransient?: (error: unknown) => boolean;
 }
 
 const FIRST_BACKOFF_MS = 100;
@@ -58,7 +60,8 @@ export async function retryTransient<T>(
       const ceilingMs = Math.min(MOST_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** failures);
       const waitMs = ceilingMs * (0.5 + Math.random() / 2);
       const lastChance = options.now() + waitMs > options.giveUpAtMs();
-      if (!isTransientStorageError(error) || lastChance || options.signal?.aborted) throw error;
+      const isTransient = options.isTransient ?? isTransientStorageError;
+      if (!isTransient(error) || lastChance || options.signal?.aborted) throw error;
       options.onRetry?.(error);
       await sleep(waitMs, options.signal);
     }

@@ -110,6 +110,8 @@ export const liveRunMessages: FeatureMessages = {
       preparePhase: "object preparation",
       bucketCreated:
         "Bucket “{{bucket}}” did not exist at {{url}}, so it was created; it is kept after the run (only what the run puts in it is removed)",
+      preflightRetrying:
+        "{{url}} did not answer the shard's preflight check ({{error}}); trying again until the start barrier's deadline, {{time}}",
       tlsUnchecked:
         "{{url}}: TLS certificates are NOT checked: anyone on the way to the server can read and change this run's requests",
       cleanupIncomplete:
@@ -273,6 +275,8 @@ export const liveRunMessages: FeatureMessages = {
       preparePhase: "对象准备",
       bucketCreated:
         "{{url}} 上不存在存储桶“{{bucket}}”，已创建；运行结束后保留（只删除本次运行放入的内容）",
+      preflightRetrying:
+        "{{url}} 没有应答分片的预检（{{error}}）；将一直重试到启动屏障的截止时间 {{time}}",
       tlsUnchecked:
         "{{url}}：不校验 TLS 证书：通往服务器路径上的任何人都能读取并篡改本次运行的请求",
       cleanupIncomplete:

@@ -83,6 +83,14 @@ export function noticeText(
     }
     case "bucketCreated":
       return t("noticeText.bucketCreated", notice.params);
+    case "preflightRetrying":
+      return t("noticeText.preflightRetrying", {
+        url: notice.params.url,
+        error: visibleText(notice.params.error),
+        time: new Intl.DateTimeFormat(language, { timeStyle: "medium" }).format(
+          new Date(notice.params.until),
+        ),
+      });
     case "tlsUnchecked":
       return t("noticeText.tlsUnchecked", notice.params);
     case "cleanupIncomplete":
