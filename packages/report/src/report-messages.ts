@@ -727,7 +727,7 @@ const zhCN: ReportMessages = {
     MULTIPART: "分段上传",
     CREATE_BUCKET: "创建桶",
     DELETE_BUCKET: "删除桶",
-    LIST_BUCKETS: "列出桶",
+    LIST_BUCKETS: "列举桶",
     DELETE_OBJECTS: "批量删除对象",
     UPLOAD_PART: "上传分段",
   },

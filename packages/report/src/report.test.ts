@@ -205,6 +205,14 @@ describe("s3bench text", () => {
     );
   });
 
+  it("prints an imported run's figures in TailLab's order, named as TailLab names percentiles", () => {
+    const toolLatencyMs = { min: 1, p50: 3, p999: 12.5, p9999: 13, max: 14, mean: 4, stdev: 2 };
+    expect(formatPhaseTailLabFigures({ ...phase, latencyMs: null, toolLatencyMs })).toContain(
+      "Write times, ms:  min 1.000  p50 3.000  p99.9 12.500  p99.99 13.000  max 14.000  mean 4.000  stdev 2.000\n" +
+        "(times as the imported tool printed them: its file keeps no per-request data)",
+    );
+  });
+
   it("aligns table columns", () => {
     expect(
       formatTable([

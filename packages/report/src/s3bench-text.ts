@@ -24,6 +24,7 @@ import {
   type PhaseSummary,
   type PointSummary,
   type RunSummary,
+  ToolLatencyFigureSchema,
   type ToolLatencyFigure,
   type ToolLatencyMs,
 } from "@taillab/api";
@@ -67,25 +68,15 @@ function latencyFiguresText(latency: LatencyStats): string {
     .join("  ");
 }
 
-/** An imported run's figures in the order TailLab prints its own, then the tool's mean and spread. */
-const TOOL_FIGURES: readonly [ToolLatencyFigure, string][] = [
-  ["min", "min"],
-  ["p25", "p25"],
-  ["p50", "p50"],
-  ["p75", "p75"],
-  ["p90", "p90"],
-  ["p99", "p99"],
-  ["p999", "p99.9"],
-  ["p9999", "p99.99"],
-  ["max", "max"],
-  ["mean", "mean"],
-  ["stdev", "stdev"],
-];
+/** `p99.9` for a percentile, the figure's own name (min, max, mean, stdev) otherwise. */
+const toolFigureLabel = (figure: ToolLatencyFigure) =>
+  figure in PERCENTILE_LEVELS ? percentileLabel(figure as PercentileName) : figure;
 
+/** An imported run's figures in the order TailLab prints its own, then the tool's mean and spread. */
 function toolLatencyLines(word: string, figures: ToolLatencyMs): string[] {
-  const printed = TOOL_FIGURES.flatMap(([figure, label]) => {
+  const printed = ToolLatencyFigureSchema.options.flatMap((figure) => {
     const value = figures[figure];
-    return value === undefined ? [] : [`${label} ${value.toFixed(3)}`];
+    return value === undefined ? [] : [`${toolFigureLabel(figure)} ${value.toFixed(3)}`];
   });
   return [
     `${word} times, ms:  ${printed.join("  ")}`,

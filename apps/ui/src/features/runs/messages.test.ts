@@ -1,0 +1,32 @@
+import { REPORT_MESSAGES } from "@taillab/report";
+import { describe, expect, it } from "vitest";
+import { runsMessages } from "./messages.ts";
+import source from "./messages.ts?raw";
+
+/** Every string in a catalogue, by its dotted key. */
+function leaves(value: unknown, key = ""): [string, string][] {
+  if (typeof value === "string") return [[key, value]];
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([name, inner]) =>
+    leaves(inner, key ? `${key}.${name}` : name),
+  );
+}
+
+describe("the run screens' catalogue", () => {
+  it("writes no English string the report's catalogue already has: it takes those from there", () => {
+    const reportWords = new Set(leaves(REPORT_MESSAGES.en).map(([, value]) => value));
+    const englishBlock = source.slice(source.indexOf("  en: {"), source.indexOf('  "zh-CN": {'));
+    const written = [...englishBlock.matchAll(/^\s*("?[\w-]+"?):\s*"((?:[^"\\]|\\.)*)",?$/gm)].map(
+      ([, key = "", value = ""]) => `${key}: ${JSON.parse(`"${value}"`) as string}`,
+    );
+    expect(written.length).toBeGreaterThan(100);
+    expect(written.filter((pair) => reportWords.has(pair.slice(pair.indexOf(": ") + 2)))).toEqual(
+      [],
+    );
+  });
+
+  it("shows the report's words in the report's translation", () => {
+    expect(runsMessages["zh-CN"]?.ops).toMatchObject({ PUT: REPORT_MESSAGES["zh-CN"].opNames.PUT });
+    expect(runsMessages.en?.charts).toMatchObject({ ladderTitle: REPORT_MESSAGES.en.ladderTitle });
+  });
+});
