@@ -296,16 +296,16 @@ export const runsMessages: FeatureMessages = {
     },
     ratesOverTime: {
       throughput: {
-        title: "Throughput over time",
+        title: REPORT_EN.ratesOverTime.throughput.title,
         note: "Successful requests answered in each second ({{seconds}} seconds, {{total}} requests), by when they were answered.",
-        y: "Requests per second",
-        line: "answered",
+        y: REPORT_EN.ratesOverTime.throughput.axis,
+        line: REPORT_EN.ratesOverTime.throughput.line,
       },
       errors: {
-        title: "Errors over time",
+        title: REPORT_EN.ratesOverTime.errors.title,
         note: "Requests that failed in each second ({{seconds}} seconds, {{total}} errors), by when they failed.",
-        y: "Errors per second",
-        line: "failed",
+        y: REPORT_EN.ratesOverTime.errors.axis,
+        line: REPORT_EN.ratesOverTime.errors.line,
       },
     },
     picker: {
@@ -709,16 +709,16 @@ export const runsMessages: FeatureMessages = {
     },
     ratesOverTime: {
       throughput: {
-        title: "吞吐量随时间的变化",
+        title: REPORT_ZH.ratesOverTime.throughput.title,
         note: "每秒成功应答的请求（共 {{seconds}} 秒，{{total}} 个请求），按应答时刻归入各秒。",
-        y: "每秒请求数",
-        line: "成功应答",
+        y: REPORT_ZH.ratesOverTime.throughput.axis,
+        line: REPORT_ZH.ratesOverTime.throughput.line,
       },
       errors: {
-        title: "错误随时间的变化",
+        title: REPORT_ZH.ratesOverTime.errors.title,
         note: "每秒失败的请求（共 {{seconds}} 秒，{{total}} 个错误），按失败时刻归入各秒。",
-        y: "每秒错误数",
-        line: "失败",
+        y: REPORT_ZH.ratesOverTime.errors.axis,
+        line: REPORT_ZH.ratesOverTime.errors.line,
       },
     },
     picker: {
