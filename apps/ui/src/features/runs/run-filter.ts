@@ -114,7 +114,7 @@ export function sortFigure(run: RunIndexEntry, key: "p99" | "opsPerSec"): number
 
 /**
  * The runs in a sort's order; runs with no figure to sort by go last either way, and ties keep
- * the newest first. `nameOf` gives the name as shown (a built-in lab's in the UI's language).
+ * the newest first (runs of one moment keep the order given: the store's). `nameOf` gives the name as shown (a built-in lab's in the UI's language).
  */
 export function sortRuns(
   runs: readonly RunIndexEntry[],
@@ -124,7 +124,7 @@ export function sortRuns(
 ): RunIndexEntry[] {
   const collator = new Intl.Collator(locale, { numeric: true, sensitivity: "base" });
   const newestFirst = (a: RunIndexEntry, b: RunIndexEntry) =>
-    Date.parse(b.createdAt) - Date.parse(a.createdAt) || b.id.localeCompare(a.id);
+    Date.parse(b.createdAt) - Date.parse(a.createdAt);
   const direction = sort.descending ? -1 : 1;
   const compare = (a: RunIndexEntry, b: RunIndexEntry): number => {
     switch (sort.key) {
