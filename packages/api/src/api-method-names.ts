@@ -26,6 +26,7 @@ export const API_METHOD_NAMES = [
   "untagRun",
   "annotateRun",
   "removeRun",
+  "restoreRun",
   "cleanupRun",
   "exportReport",
   "testbedStatus",

@@ -520,7 +520,10 @@ export const API_METHODS = {
     }),
     RunIndexEntrySchema,
   ),
+  /** Moves the run to the library's trash, from where restoreRun brings it back. */
   removeRun: method(RunIdSchema, z.void()),
+  /** Brings back the run last removed under its id (the library's undo of a delete). */
+  restoreRun: method(RunIdSchema, RunIndexEntrySchema),
   /**
    * Removes what a run left on its server (objects under its prefix, open uploads, workload
    * buckets) with its endpoint's credentials; the outcome is kept in its run.json as well.

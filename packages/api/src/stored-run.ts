@@ -172,6 +172,28 @@ export const HeadlineSchema = z.object({
 });
 export type Headline = z.infer<typeof HeadlineSchema>;
 
+/** The lowest and the highest of one figure over a run's points. */
+export const FigureSpanSchema = z.object({ low: z.number(), high: z.number() });
+export type FigureSpan = z.infer<typeof FigureSpanSchema>;
+
+/**
+ * One operation over every point of a run that measured it: each figure's lowest and highest
+ * (percentiles of different points are never merged or averaged; a single point's are equal).
+ */
+export const HeadlineSpanSchema = z.object({
+  op: OperationSchema,
+  /** Points with a successful request of the operation (the spans cover these). */
+  points: z.number().int().min(0),
+  /** Null when no request of the operation succeeded in any point. */
+  p50Ms: FigureSpanSchema.nullable(),
+  p99Ms: FigureSpanSchema.nullable(),
+  p999Ms: FigureSpanSchema.nullable(),
+  opsPerSec: FigureSpanSchema,
+  /** Over every point. */
+  errors: z.number().int().min(0),
+});
+export type HeadlineSpan = z.infer<typeof HeadlineSpanSchema>;
+
 /**
  * What is wrong with a run folder, as the store found it: files it could not read (and what it
  * used instead), and the end of the records log it had to skip.
@@ -210,6 +232,13 @@ export const RunIndexEntrySchema = z.object({
   recordCount: z.number().int().min(0),
   /** Per phase of the first point (a sweep's other points are in its summary). */
   headline: z.array(HeadlineSchema),
+  /**
+   * Per phase over every point: what a sweep's row says of the whole sweep. Required, so an
+   * index written before it was kept fails to parse and is rebuilt from the folders.
+   */
+  headlineSpan: z.array(HeadlineSpanSchema),
+  /** The first endpoint's URL; null for the embedded testbed (and a folder that cannot be read). */
+  endpoint: z.string().nullable(),
   /** Null for a sound folder. A folder whose run.json cannot be read is listed too, by its id. */
   damage: RunDamageSchema.nullable().default(null),
   /** The benchmark an imported run was read from (run.json's `imported`); null for TailLab's own. */

@@ -54,6 +54,7 @@ export * from "./visible-text.ts";
 export * from "./client-health.ts";
 export * from "./coordinated-omission.ts";
 export * from "./points-ran.ts";
+export * from "./headline-span.ts";
 export * from "./knob-history.ts";
 export * from "./kubernetes-pod-defaults.ts";
 export * from "./tool-import.ts";

@@ -7,7 +7,7 @@ import {
   type RunStatus,
   type RunSummary,
 } from "@taillab/api";
-import { expandSweep, phaseLatencyFigureMs, pointsRan } from "@taillab/core";
+import { expandSweep, headlineSpans, phaseLatencyFigureMs, pointsRan } from "@taillab/core";
 import { readFile, stat } from "node:fs/promises";
 
 /**
@@ -46,6 +46,8 @@ export function indexEntryOf(
     pointsRun: summary ? pointsRan(summary.points) : null,
     recordCount,
     headline,
+    headlineSpan: headlineSpans(summary?.points ?? []),
+    endpoint: meta.spec.endpoints?.[0]?.url ?? null,
     damage,
     importedFrom: meta.imported?.tool ?? null,
   };
@@ -76,6 +78,8 @@ export function unreadableEntryOf(
     pointsRun: null,
     recordCount,
     headline: [],
+    headlineSpan: [],
+    endpoint: null,
     damage,
     importedFrom: null,
   };

@@ -65,6 +65,7 @@ const VALID: Record<ApiMethodName, unknown> = {
   untagRun: { runId: "r1", tag: "t" },
   annotateRun: { runId: "r1", notes: "n" },
   removeRun: { runId: "r1" },
+  restoreRun: { runId: "r1" },
   cleanupRun: { runId: "r1" },
   runOrigin: { runId: "r1" },
   exportReport: { runIds: ["r1"], format: "csv" },

@@ -164,6 +164,7 @@ export async function createTailLabService(
     untagRun: ({ runId, tag }) => store.untag(runId, tag),
     annotateRun: ({ runId, notes }) => store.annotate(runId, notes),
     removeRun: ({ runId }) => store.remove(runId),
+    restoreRun: ({ runId }) => store.restore(runId),
     cleanupRun: ({ runId }) => cleanUpRun(store, runId, runSecrets),
     exportReport: (request) => exportReport(store, request),
     requestsCsvFile: (runId, options) => requestsCsvFile(store, runId, options),

@@ -3,6 +3,7 @@ import { compareRuns } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { runDetailFixture } from "../runs/test-support/run-fixtures.ts";
 import {
+  baselineChoices,
   allPointsRows,
   compareTableRows,
   defaultBaseline,
@@ -176,5 +177,22 @@ describe("compareTableRows of runs paired in order", () => {
     const summaries = [run("a", { clients: [8] }).summary, run("b", { clients: [2] }).summary];
     const get = compareRuns(summaries, 1).rows.find((row) => row.op === "GET")!;
     expect(get.params.clients).toBe(2);
+  });
+});
+
+describe("baselineChoices", () => {
+  it("offers the compared runs newest first, whatever order they were ticked in", () => {
+    const run = (runId: string, createdAt: string) => ({
+      runId,
+      label: runId,
+      detail: runDetailFixture({ runId, createdAt }),
+    });
+    const ticked = [
+      run("b", "2025-03-02T09:00:00.000Z"),
+      run("c", "2025-03-03T09:00:00.000Z"),
+      run("a", "2025-03-01T09:00:00.000Z"),
+    ];
+    expect(baselineChoices(ticked).map((choice) => choice.runId)).toEqual(["c", "b", "a"]);
+    expect(ticked.map((choice) => choice.runId)).toEqual(["b", "c", "a"]);
   });
 });

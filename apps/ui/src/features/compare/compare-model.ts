@@ -208,3 +208,12 @@ export function compareTableRows(
 export function variedParams(rows: readonly CompareTableRow[]): PointParam[] {
   return POINT_PARAMS.filter((param) => rows.some((row) => row.differs.includes(param)));
 }
+
+/** The baseline picker's order: the newest run first, as the library lists them. */
+export function baselineChoices(runs: readonly ComparedRun[]): ComparedRun[] {
+  return [...runs].sort(
+    (a, b) =>
+      Date.parse(b.detail.meta.createdAt) - Date.parse(a.detail.meta.createdAt) ||
+      b.runId.localeCompare(a.runId),
+  );
+}

@@ -5,6 +5,8 @@ import { runLineColors } from "@taillab/report";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "../../app/navigation-store.ts";
+import { useSettings } from "../../app/settings-store.ts";
+import { formatRunDate } from "../runs/run-date.ts";
 import { useRunNameText } from "../experiments/experiment-text.ts";
 import { CopyTextButton } from "../runs/copy-text-button.tsx";
 import { ExportMenu } from "../runs/export-menu.tsx";
@@ -14,6 +16,7 @@ import { findHistograms } from "../runs/phase-analysis.ts";
 import { pointText } from "../runs/points-text.ts";
 import { SweepSection } from "../runs/sweep-section.tsx";
 import {
+  baselineChoices,
   compareTableRows,
   defaultRowKey,
   phaseOnRow,
@@ -51,6 +54,7 @@ export function CompareView({ runIds }: { runIds: string[] }) {
     void useCompare.getState().load(routeKey ? routeKey.split("\n") : []);
   }, [routeKey]);
 
+  const language = useSettings((state) => state.language);
   const runs = useMemo((): ComparedRun[] => {
     const loaded = runIds
       .map((runId) => details[runId])
@@ -210,9 +214,9 @@ export function CompareView({ runIds }: { runIds: string[] }) {
                     value={runs[baselineIndex]?.runId}
                     onChange={(event) => setBaseline(event.target.value)}
                   >
-                    {runs.map((run) => (
+                    {baselineChoices(runs).map((run) => (
                       <option key={run.runId} value={run.runId}>
-                        {run.label}
+                        {run.label} · {formatRunDate(run.detail.meta.createdAt, language)}
                       </option>
                     ))}
                   </select>

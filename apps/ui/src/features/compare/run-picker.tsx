@@ -2,7 +2,7 @@ import type { RunIndexEntry } from "@taillab/api";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSettings } from "../../app/settings-store.ts";
-import { filterRuns } from "../runs/run-filter.ts";
+import { DEFAULT_SORT, filterRuns, NO_FILTER, sortRuns } from "../runs/run-filter.ts";
 import { formatRunDate } from "../runs/run-date.ts";
 import { useRuns } from "../runs/runs-store.ts";
 import { RunSearchField } from "../runs/run-search-field.tsx";
@@ -26,7 +26,7 @@ export function RunPicker({
     void useRuns.getState().load();
   }, []);
   const shown: RunIndexEntry[] = useMemo(
-    () => filterRuns(runs, { query, tag: null }),
+    () => sortRuns(filterRuns(runs, { ...NO_FILTER, query }), DEFAULT_SORT),
     [runs, query],
   );
   return (

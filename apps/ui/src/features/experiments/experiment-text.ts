@@ -60,3 +60,12 @@ export function useRunNameText(): (name: string) => string {
   // Stable until the language changes, so memos that name runs can depend on it.
   return useCallback((name: string) => visibleText(runNameText(name, t)), [t]);
 }
+
+/** Whether a stored run's name is a built-in lab's as the backend writes it (a series' too). */
+export function isBuiltInLabName(name: string): boolean {
+  return BUILT_IN_NAMES.some(
+    (builtIn) =>
+      name === builtIn.name ||
+      RequestModeSchema.options.some((mode) => name === `${builtIn.name} (${mode})`),
+  );
+}

@@ -50,6 +50,7 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
         data-name={run.name}
         data-mode={run.mode}
         data-points={run.points.length}
+        data-endpoint={run.endpoint ?? undefined}
         aria-selected={selected}
         className={flagged ? `run-row flagged ${run.status}` : "run-row"}
       >
@@ -142,10 +143,10 @@ export function RunRow({ run, selected }: { run: RunIndexEntry; selected: boolea
             </span>
           ) : null}
         </td>
-        <HeadlineCell headline={run.headline} figure="p50Ms" />
-        <HeadlineCell headline={run.headline} figure="p99Ms" />
-        <HeadlineCell headline={run.headline} figure="p999Ms" />
-        <HeadlineCell headline={run.headline} figure="opsPerSec" />
+        <HeadlineCell spans={run.headlineSpan} figure="p50Ms" />
+        <HeadlineCell spans={run.headlineSpan} figure="p99Ms" />
+        <HeadlineCell spans={run.headlineSpan} figure="p999Ms" />
+        <HeadlineCell spans={run.headlineSpan} figure="opsPerSec" />
       </tr>
       {edit.editingNotes ? (
         <tr className="notes-row" data-testid="run-notes-row" data-run-id={run.id}>

@@ -8,11 +8,17 @@ export function RunTable({ runs }: { runs: readonly RunIndexEntry[] }) {
   const { t } = useTranslation("runs");
   const selected = useRuns((state) => state.selected);
   const setSelected = useRuns((state) => state.setSelected);
+  const compact = useRuns((state) => state.compact);
   const shownIds = runs.map((run) => run.id);
   const allTicked = shownIds.length > 0 && shownIds.every((id) => selected.includes(id));
   return (
     <div className="table-scroll card flush">
-      <table className="data runs-table" data-testid="runs-table" data-count={runs.length}>
+      <table
+        className={compact ? "data runs-table compact" : "data runs-table"}
+        data-testid="runs-table"
+        data-count={runs.length}
+        data-compact={compact}
+      >
         <thead>
           <tr>
             <th className="select-cell">

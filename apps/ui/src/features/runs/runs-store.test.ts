@@ -1,7 +1,7 @@
 import { AppError, type RunIndexEntry } from "@taillab/api";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
-import { filterRuns, libraryTags } from "./run-filter.ts";
+import { DEFAULT_SORT, NO_FILTER } from "./run-filter.ts";
 import { useRunDetail } from "./run-detail-store.ts";
 import { useRuns } from "./runs-store.ts";
 import { indexEntry, runDetailFixture } from "./test-support/run-fixtures.ts";
@@ -27,44 +27,27 @@ const newest = indexEntry({
   createdAt: "2025-03-03T09:00:00.000Z",
   status: "interrupted",
 });
-const library = [older, newest, newer];
 
 const withChange = (run: RunIndexEntry, change: Partial<RunIndexEntry>) => ({ ...run, ...change });
 
-describe("library search", () => {
-  it.each([
-    ["nothing: all, newest first", "", null, ["20250303-c", "20250302-b", "20250301-a"]],
-    ["a name, any case", "hedged", null, ["20250302-b"]],
-    ["a tag", "minio", null, ["20250303-c", "20250301-a"]],
-    ["the notes", "stalls", null, ["20250302-b"]],
-    ["the id", "0301-a", null, ["20250301-a"]],
-    ["every word must match", "reads lab-3 tied", null, ["20250303-c"]],
-    ["a tag filter", "", "lab-3", ["20250303-c", "20250302-b"]],
-    ["a tag filter and words", "hedged", "lab-3", ["20250302-b"]],
-    ["no match", "ceph", null, []],
-  ])("%s", (_name, query, tag, ids) => {
-    expect(filterRuns(library, { query, tag }).map((run) => run.id)).toEqual(ids);
-  });
-
-  it("lists every tag once, alphabetically", () => {
-    expect(libraryTags(library)).toEqual(["lab-2", "lab-3", "minio"]);
-  });
-});
-
 describe("runs store", () => {
   beforeEach(() => {
-    useRuns.setState({ runs: [], error: null, query: "", tag: null, selected: [] });
+    useRuns.setState({ runs: [], error: null, filter: NO_FILTER, selected: [], removed: [] });
+    localStorage.clear();
     useRunDetail.setState({ runId: null, detail: null, choice: null });
   });
 
   it("loads the library and drops ticks and a tag filter that no longer apply", async () => {
     installFakeTailLab({ listRuns: vi.fn(async () => [older, newer]) });
-    useRuns.setState({ selected: ["20250303-c", "20250301-a"], tag: "gone" });
+    useRuns.setState({
+      selected: ["20250303-c", "20250301-a"],
+      filter: { ...NO_FILTER, tag: "gone" },
+    });
     await useRuns.getState().load();
     const state = useRuns.getState();
     expect(state.runs).toEqual([older, newer]);
     expect(state.selected).toEqual(["20250301-a"]);
-    expect(state.tag).toBeNull();
+    expect(state.filter.tag).toBeNull();
     expect(state.loading).toBe(false);
   });
 
@@ -146,6 +129,56 @@ describe("runs store", () => {
     expect(api.removeRun).toHaveBeenCalledWith({ runId: newer.id });
     expect(useRuns.getState().runs).toEqual([older]);
     expect(useRuns.getState().selected).toEqual([older.id]);
+  });
+
+  it("deletes the ticked runs to the trash and brings them back on undo", async () => {
+    const restoreRun = vi.fn(async ({ runId }: { runId: string }) =>
+      runId === older.id ? older : newest,
+    );
+    installFakeTailLab({
+      removeRun: vi.fn(async () => undefined),
+      restoreRun,
+      listRuns: vi.fn(async () => [older, newest, newer]),
+    });
+    useRuns.setState({ runs: [older, newest, newer], selected: [newest.id, older.id] });
+    expect(await useRuns.getState().removeMany([newest.id, older.id])).toBe(true);
+    expect(useRuns.getState()).toMatchObject({
+      runs: [newer],
+      selected: [],
+      removed: [newest.id, older.id],
+    });
+    expect(await useRuns.getState().undoRemove()).toBe(true);
+    expect(restoreRun.mock.calls).toEqual([[{ runId: newest.id }], [{ runId: older.id }]]);
+    expect(useRuns.getState()).toMatchObject({ runs: [older, newest, newer], removed: [] });
+  });
+
+  it("stops a bulk delete at the first refusal, keeping the runs it did not reach", async () => {
+    installFakeTailLab({
+      removeRun: vi.fn(async ({ runId }: { runId: string }) => {
+        if (runId === newer.id)
+          throw new AppError({ message: 'run "20250302-b" is still being written' });
+      }),
+    });
+    useRuns.setState({ runs: [older, newer, newest] });
+    expect(await useRuns.getState().removeMany([older.id, newer.id, newest.id])).toBe(false);
+    expect(useRuns.getState().runs).toEqual([newer, newest]);
+    expect(useRuns.getState().removed).toEqual([older.id]);
+    expect(useRuns.getState().error).toContain("still being written");
+  });
+
+  it("keeps the sort and compact rows across a reload (local storage)", async () => {
+    useRuns.getState().setSort({ key: "p99", descending: false });
+    useRuns.getState().setCompact(true);
+    vi.resetModules();
+    const { useRuns: reloaded } = await import("./runs-store.ts");
+    expect(reloaded.getState()).toMatchObject({
+      sort: { key: "p99", descending: false },
+      compact: true,
+    });
+    localStorage.setItem("taillab.library", '{"sort":{"key":"colour"},"compact":"yes"}');
+    vi.resetModules();
+    const { useRuns: spoiled } = await import("./runs-store.ts");
+    expect(spoiled.getState()).toMatchObject({ sort: DEFAULT_SORT, compact: false });
   });
 
   it("ticks and unticks runs in the order they were ticked", () => {

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useNavigation } from "../../app/navigation-store.ts";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
+import { NO_FILTER } from "./run-filter.ts";
 import { useRuns } from "./runs-store.ts";
 import { RunsView } from "./runs-view.tsx";
 import { indexEntry } from "./test-support/run-fixtures.ts";
@@ -37,7 +38,7 @@ function rowOf(runId: string): HTMLElement {
 
 describe("RunsView", () => {
   beforeEach(() => {
-    useRuns.setState({ runs: [], query: "", tag: null, selected: [], error: null });
+    useRuns.setState({ runs: [], filter: NO_FILTER, selected: [], removed: [], error: null });
   });
 
   it("lists runs newest first, with interrupted and failed runs marked", async () => {
@@ -109,13 +110,13 @@ describe("RunsView", () => {
     expect(ran.textContent).toBe("stopped before its first request");
   });
 
-  it("shows the headline figures of the first point, per phase, as numbers too", async () => {
+  it("shows the headline figures of a single point, per phase, as numbers too", async () => {
     installFakeTailLab({ listRuns: vi.fn(async () => [complete]) });
     renderUi(<RunsView />);
     const row = await waitFor(() => rowOf("run-a"));
     const lines = row.querySelectorAll<HTMLElement>(".headline-line");
     // p50, p99, p99.9 and ops/s, each for PUT and GET.
-    expect([...lines].map((line) => `${line.dataset.op}=${line.dataset.value}`)).toEqual([
+    expect([...lines].map((line) => `${line.dataset.op}=${line.dataset.high}`)).toEqual([
       "PUT=5.5",
       "GET=3.5",
       "PUT=12.25",

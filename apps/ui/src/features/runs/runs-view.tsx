@@ -2,9 +2,12 @@ import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { api, hasBackend } from "../../app/api.ts";
 import { useNavigation } from "../../app/navigation-store.ts";
+import { useSettings } from "../../app/settings-store.ts";
+import { ConfirmButton } from "../../shared/confirm-button.tsx";
+import { isBuiltInLabName, useRunNameText } from "../experiments/experiment-text.ts";
 import { ExportMenu } from "./export-menu.tsx";
-import { filterRuns, libraryTags } from "./run-filter.ts";
-import { RunSearchField } from "./run-search-field.tsx";
+import { LibraryControls } from "./library-controls.tsx";
+import { filterRuns, isFiltered, sortRuns } from "./run-filter.ts";
 import { RunTable } from "./run-table.tsx";
 import { useRuns } from "./runs-store.ts";
 
@@ -12,13 +15,17 @@ import { useRuns } from "./runs-store.ts";
 export function RunsView() {
   const { t } = useTranslation("runs");
   const navigate = useNavigation((state) => state.navigate);
+  const language = useSettings((state) => state.language);
   const runs = useRuns((state) => state.runs);
   const loading = useRuns((state) => state.loading);
   const error = useRuns((state) => state.error);
-  const query = useRuns((state) => state.query);
-  const tag = useRuns((state) => state.tag);
+  const filter = useRuns((state) => state.filter);
+  const sort = useRuns((state) => state.sort);
   const selected = useRuns((state) => state.selected);
-  const { load, setQuery, setTag, setSelected, dismissError } = useRuns.getState();
+  const removed = useRuns((state) => state.removed);
+  const { load, setSelected, clearFilter, removeMany, undoRemove, dismissRemoved, dismissError } =
+    useRuns.getState();
+  const nameText = useRunNameText();
 
   // Entering the library shows what finished since (a run, another window, the CLI), and a run
   // that finishes while it is open joins it.
@@ -30,8 +37,16 @@ export function RunsView() {
     });
   }, []);
 
-  const shown = useMemo(() => filterRuns(runs, { query, tag }), [runs, query, tag]);
-  const tags = useMemo(() => libraryTags(runs), [runs]);
+  const shown = useMemo(
+    () =>
+      sortRuns(
+        filterRuns(runs, filter, isBuiltInLabName),
+        sort,
+        (run) => (run.name ? nameText(run.name) : run.id),
+        language,
+      ),
+    [runs, filter, sort, nameText, language],
+  );
   // In the order they were ticked: the first is the comparison's and the export's baseline.
   const selectedIds = selected.filter((runId) => runs.some((run) => run.id === runId));
 
@@ -61,37 +76,50 @@ export function RunsView() {
         </div>
       ) : null}
 
-      <div className="toolbar filter-bar">
-        <RunSearchField
-          testId="runs-search"
-          label={t("library.search")}
-          placeholder={t("library.searchPlaceholder")}
-          value={query}
-          onChange={setQuery}
-        />
-        <label className="inline-field">
-          <span>{t("library.tag")}</span>
-          <select
-            data-testid="runs-tag-filter"
-            value={tag ?? ""}
-            onChange={(event) => setTag(event.target.value || null)}
+      {removed.length > 0 ? (
+        <div
+          className="banner"
+          role="status"
+          data-testid="runs-removed"
+          data-count={removed.length}
+        >
+          <span>{t("library.removed", { count: removed.length })}</span>
+          <button
+            type="button"
+            className="small"
+            data-testid="runs-undo-remove"
+            onClick={() => void undoRemove()}
           >
-            <option value="">{t("library.allTags")}</option>
-            {tags.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+            {t("library.undo")}
+          </button>
+          <button type="button" className="ghost small" onClick={dismissRemoved}>
+            {t("library.dismiss")}
+          </button>
+        </div>
+      ) : null}
+
+      <LibraryControls runs={runs} />
+
+      <div className="toolbar filter-bar">
+        <span className="muted" data-testid="runs-shown" data-shown={shown.length}>
+          {t("library.shown", { shown: shown.length, total: runs.length })}
+        </span>
         <span className="toolbar-spacer" />
         <span className="muted" data-testid="runs-selected-count" data-count={selectedIds.length}>
           {t("library.selected", { n: selectedIds.length })}
         </span>
         {selectedIds.length > 0 ? (
-          <button type="button" className="ghost small" onClick={() => setSelected([])}>
-            {t("library.clearSelection")}
-          </button>
+          <>
+            <button type="button" className="ghost small" onClick={() => setSelected([])}>
+              {t("library.clearSelection")}
+            </button>
+            <ConfirmButton
+              label={t("library.deleteSelected")}
+              question={t("library.deleteSelectedQuestion", { count: selectedIds.length })}
+              testId="runs-delete-selected"
+              onConfirm={() => void removeMany(selectedIds)}
+            />
+          </>
         ) : null}
         <button
           type="button"
@@ -125,15 +153,11 @@ export function RunsView() {
       ) : shown.length === 0 && runs.length > 0 ? (
         <div className="card empty-state" data-testid="runs-no-match">
           <p>{t("library.noMatch")}</p>
-          <button
-            type="button"
-            onClick={() => {
-              setQuery("");
-              setTag(null);
-            }}
-          >
-            {t("library.clearSearch")}
-          </button>
+          {isFiltered(filter) ? (
+            <button type="button" onClick={clearFilter}>
+              {t("library.clearSearch")}
+            </button>
+          ) : null}
         </div>
       ) : (
         <RunTable runs={shown} />

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { InlineTextForm } from "./inline-text-form.tsx";
+import { isSeriesTag, useTagText } from "./series-tag.ts";
 
 /** A run's tags as chips; with handlers, each chip can be removed and a tag added. */
 export function TagList({
@@ -14,18 +15,26 @@ export function TagList({
 }) {
   const { t } = useTranslation("runs");
   const [adding, setAdding] = useState(false);
+  const tagText = useTagText();
   return (
     <span className="chips" data-testid="run-tags">
       {tags.map((tag) => (
-        <span key={tag} className="chip" data-testid="run-tag" data-tag={tag}>
-          {tag}
+        <span
+          key={tag}
+          className="chip"
+          data-testid="run-tag"
+          data-tag={tag}
+          // A name a person gave is shown as given; a series' label is the app's own text.
+          translate={isSeriesTag(tag) ? undefined : "no"}
+        >
+          {tagText(tag)}
           {onRemove ? (
             <button
               type="button"
               className="chip-remove"
               data-testid="run-tag-remove"
-              aria-label={t("edit.removeTag", { tag })}
-              title={t("edit.removeTag", { tag })}
+              aria-label={t("edit.removeTag", { tag: tagText(tag) })}
+              title={t("edit.removeTag", { tag: tagText(tag) })}
               onClick={() => void onRemove(tag)}
             >
               ×

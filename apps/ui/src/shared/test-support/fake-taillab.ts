@@ -51,6 +51,7 @@ export function installFakeTailLab(overrides: Partial<TailLabApi> = {}): FakeTai
     untagRun: vi.fn(),
     annotateRun: vi.fn(),
     removeRun: vi.fn(),
+    restoreRun: vi.fn(),
     cleanupRun: vi.fn(),
     exportReport: vi.fn(),
     testbedStatus: vi.fn(),

@@ -1,5 +1,6 @@
 import type {
   Headline,
+  HeadlineSpan,
   Operation,
   RequestMode,
   RunDetail,
@@ -7,7 +8,7 @@ import type {
   RunSpecInput,
   RunStatus,
 } from "@taillab/api";
-import { pointsRan } from "@taillab/core";
+import { headlineSpans, pointsRan } from "@taillab/core";
 import { syntheticRun } from "@taillab/report/test-support";
 
 export interface RunDetailFixtureOptions {
@@ -97,12 +98,33 @@ export function indexEntryOf(detail: RunDetail): RunIndexEntry {
       0,
     ),
     headline,
+    headlineSpan: headlineSpans(summary.points),
+    endpoint: meta.spec.endpoints?.[0]?.url ?? null,
     damage: null,
     importedFrom: meta.imported?.tool ?? null,
   };
 }
 
+/** The span of a single point's figures: each low and high the same. */
+export function onePointSpan(phase: Headline): HeadlineSpan {
+  const same = (value: number | null) => (value === null ? null : { low: value, high: value });
+  return {
+    op: phase.op,
+    points: phase.p50Ms === null ? 0 : 1,
+    p50Ms: same(phase.p50Ms),
+    p99Ms: same(phase.p99Ms),
+    p999Ms: same(phase.p999Ms),
+    opsPerSec: { low: phase.opsPerSec, high: phase.opsPerSec },
+    errors: phase.errors,
+  };
+}
+
+/** A single-point run's index line; a test's overrides win (its headline gives the spans). */
 export function indexEntry(overrides: Partial<RunIndexEntry> = {}): RunIndexEntry {
+  const headline: Headline[] = overrides.headline ?? [
+    { op: "PUT", p50Ms: 5.5, p99Ms: 12.25, p999Ms: 40.125, opsPerSec: 812.5, errors: 0 },
+    { op: "GET", p50Ms: 3.5, p99Ms: 9.75, p999Ms: 30.5, opsPerSec: 1204.25, errors: 1 },
+  ];
   return {
     id: "run-1",
     name: "Run one",
@@ -116,10 +138,9 @@ export function indexEntry(overrides: Partial<RunIndexEntry> = {}): RunIndexEntr
     pointsFinished: 1,
     pointsRun: 1,
     recordCount: 768,
-    headline: [
-      { op: "PUT", p50Ms: 5.5, p99Ms: 12.25, p999Ms: 40.125, opsPerSec: 812.5, errors: 0 },
-      { op: "GET", p50Ms: 3.5, p99Ms: 9.75, p999Ms: 30.5, opsPerSec: 1204.25, errors: 1 },
-    ],
+    headline,
+    headlineSpan: headline.map(onePointSpan),
+    endpoint: null,
     damage: null,
     importedFrom: null,
     ...overrides,
