@@ -1,3 +1,4 @@
+import { operationLabels } from "@taillab/api";
 import { REPORT_MESSAGES, type ReportLanguage } from "@taillab/report";
 import type { FeatureMessages } from "../../app/i18n.ts";
 
@@ -84,20 +85,7 @@ export const runsMessages: FeatureMessages = {
       closed: "closed loop",
       open: "open loop",
     },
-    ops: {
-      PUT: "PUT (write)",
-      GET: "GET (read)",
-      DELETE: "DELETE (cleanup)",
-      HEAD: "HEAD",
-      COPY: "COPY",
-      LIST: "LIST",
-      MULTIPART: "multipart upload",
-      CREATE_BUCKET: "create bucket",
-      DELETE_BUCKET: "delete bucket",
-      LIST_BUCKETS: "list buckets",
-      DELETE_OBJECTS: "delete objects (batch)",
-      UPLOAD_PART: "upload part",
-    },
+    ops: operationLabels("en", "app"),
     edit: {
       name: "Run name",
       rename: "Rename",
@@ -485,20 +473,7 @@ export const runsMessages: FeatureMessages = {
       closed: "闭环",
       open: "开环",
     },
-    ops: {
-      PUT: "PUT（写）",
-      GET: "GET（读）",
-      DELETE: "DELETE（清理）",
-      HEAD: "HEAD",
-      COPY: "COPY（复制）",
-      LIST: "LIST（列举）",
-      MULTIPART: "分段上传",
-      CREATE_BUCKET: "创建桶",
-      DELETE_BUCKET: "删除桶",
-      LIST_BUCKETS: "列举桶",
-      DELETE_OBJECTS: "批量删除对象",
-      UPLOAD_PART: "上传分段",
-    },
+    ops: operationLabels("zh", "app"),
     edit: {
       name: "运行名称",
       rename: "重命名",
