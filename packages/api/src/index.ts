@@ -3,6 +3,12 @@ export * from "./byte-size.ts";
 export * from "./strict-object.ts";
 export * from "./run-spec.ts";
 export * from "./results.ts";
+export {
+  OPERATION_ENTRIES,
+  operationLabels,
+  type OperationLanguage,
+} from "./operations/registry.ts";
+export type { OperationEntry, OperationLabels } from "./operations/operation-entry.ts";
 export * from "./run-notice.ts";
 export * from "./duration.ts";
 export * from "./tail-options.ts";

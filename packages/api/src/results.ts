@@ -3,26 +3,12 @@ import { codeCountsSchema } from "./code-counts.ts";
 import { ClientHealthSchema, CoordinatedOmissionNoteSchema } from "./client-health.ts";
 import { ToolLatencyMsSchema } from "./imported-run.ts";
 import { RunMarkerSchema } from "./live-tuning.ts";
+import { OperationSchema } from "./operations/registry.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
 export const RESULTS_SCHEMA_VERSION = 2;
 
-/** Object and bucket operations. Appended, never reordered: the results store keeps codes. */
-export const OperationSchema = z.enum([
-  "PUT",
-  "GET",
-  "DELETE",
-  "HEAD",
-  "COPY",
-  "LIST",
-  "MULTIPART",
-  "CREATE_BUCKET",
-  "DELETE_BUCKET",
-  "LIST_BUCKETS",
-  "DELETE_OBJECTS",
-  "UPLOAD_PART",
-]);
-export type Operation = z.infer<typeof OperationSchema>;
+export { OperationSchema, type Operation } from "./operations/registry.ts";
 
 /** An attempt cancelled because another attempt of the same request answered first. */
 export const CANCELLED_ERROR = "Cancelled";

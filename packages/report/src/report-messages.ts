@@ -1,4 +1,10 @@
-import type { ClientBottleneck, Operation, RequestMode, RunStatus } from "@taillab/api";
+import {
+  operationLabels,
+  type ClientBottleneck,
+  type Operation,
+  type RequestMode,
+  type RunStatus,
+} from "@taillab/api";
 import { MISSED_START_TOLERANCE_MS, type ClientAdvice, type PointParam } from "@taillab/core";
 import { formatInteger } from "./report-format.ts";
 
@@ -379,20 +385,7 @@ const en: ReportMessages = {
   samples: "Samples",
   objectSize: "Object size",
   operation: "Operation",
-  opNames: {
-    PUT: "PUT (write)",
-    GET: "GET (read)",
-    DELETE: "DELETE",
-    HEAD: "HEAD",
-    COPY: "COPY",
-    LIST: "LIST (one page)",
-    MULTIPART: "multipart upload",
-    CREATE_BUCKET: "create bucket",
-    DELETE_BUCKET: "delete bucket",
-    LIST_BUCKETS: "list buckets",
-    DELETE_OBJECTS: "delete objects (batch)",
-    UPLOAD_PART: "upload part (of a multipart upload)",
-  },
+  opNames: operationLabels("en", "report"),
   requests: "Requests",
   transferred: "Total transferred (MB)",
   throughput: "Total throughput (MB/s)",
@@ -717,20 +710,7 @@ const zhCN: ReportMessages = {
   samples: "样本数",
   objectSize: "对象大小",
   operation: "操作",
-  opNames: {
-    PUT: "PUT(写入)",
-    GET: "GET(读取)",
-    DELETE: "DELETE(删除)",
-    HEAD: "HEAD(元数据)",
-    COPY: "COPY(复制)",
-    LIST: "LIST(列一页)",
-    MULTIPART: "分段上传",
-    CREATE_BUCKET: "创建桶",
-    DELETE_BUCKET: "删除桶",
-    LIST_BUCKETS: "列举桶",
-    DELETE_OBJECTS: "批量删除对象",
-    UPLOAD_PART: "上传分段",
-  },
+  opNames: operationLabels("zh", "report"),
   requests: "请求数",
   transferred: "传输总量 (MB)",
   throughput: "总吞吐量 (MB/s)",

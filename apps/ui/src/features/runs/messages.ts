@@ -1,3 +1,4 @@
+import { operationLabels } from "@taillab/api";
 import { REPORT_MESSAGES, type ReportLanguage } from "@taillab/report";
 import type { FeatureMessages } from "../../app/i18n.ts";
 
@@ -126,20 +127,7 @@ export const runsMessages: FeatureMessages = {
       closed: REPORT_EN.loopNames.closed,
       open: REPORT_EN.loopNames.open,
     },
-    ops: {
-      PUT: REPORT_EN.opNames.PUT,
-      GET: REPORT_EN.opNames.GET,
-      DELETE: "DELETE (cleanup)",
-      HEAD: REPORT_EN.opNames.HEAD,
-      COPY: REPORT_EN.opNames.COPY,
-      LIST: "LIST",
-      MULTIPART: REPORT_EN.opNames.MULTIPART,
-      CREATE_BUCKET: REPORT_EN.opNames.CREATE_BUCKET,
-      DELETE_BUCKET: REPORT_EN.opNames.DELETE_BUCKET,
-      LIST_BUCKETS: REPORT_EN.opNames.LIST_BUCKETS,
-      DELETE_OBJECTS: REPORT_EN.opNames.DELETE_OBJECTS,
-      UPLOAD_PART: "upload part",
-    },
+    ops: operationLabels("en", "app"),
     edit: {
       name: REPORT_EN.runName,
       rename: "Rename",
@@ -576,20 +564,7 @@ export const runsMessages: FeatureMessages = {
       closed: REPORT_ZH.loopNames.closed,
       open: REPORT_ZH.loopNames.open,
     },
-    ops: {
-      PUT: REPORT_ZH.opNames.PUT,
-      GET: REPORT_ZH.opNames.GET,
-      DELETE: "DELETE（清理）",
-      HEAD: REPORT_ZH.opNames.HEAD,
-      COPY: REPORT_ZH.opNames.COPY,
-      LIST: "LIST（列举）",
-      MULTIPART: REPORT_ZH.opNames.MULTIPART,
-      CREATE_BUCKET: REPORT_ZH.opNames.CREATE_BUCKET,
-      DELETE_BUCKET: REPORT_ZH.opNames.DELETE_BUCKET,
-      LIST_BUCKETS: REPORT_ZH.opNames.LIST_BUCKETS,
-      DELETE_OBJECTS: REPORT_ZH.opNames.DELETE_OBJECTS,
-      UPLOAD_PART: "上传分段",
-    },
+    ops: operationLabels("zh", "app"),
     edit: {
       name: REPORT_ZH.runName,
       rename: "重命名",

@@ -1,13 +1,11 @@
-import type { Operation } from "@taillab/api";
+import { OPERATION_ENTRIES, type Operation } from "@taillab/api";
 import type { TFunction } from "i18next";
 
-/** S3's own verbs, short and known in every language: shown as they are. */
-const S3_VERBS: ReadonlySet<Operation> = new Set(["PUT", "GET", "HEAD", "DELETE", "COPY", "LIST"]);
-
 /**
- * An operation as a compact tag (a library row, a table cell): a verb as its code, any other
- * operation (`LIST_BUCKETS`, `MULTIPART`) in words of the page's language.
+ * An operation as a compact tag (a library row, a table cell): S3's own verbs, short and known in
+ * every language, as their code; any other operation (`LIST_BUCKETS`, `MULTIPART`) in words of
+ * the page's language.
  */
 export function opTag(op: Operation, t: TFunction<"runs">): string {
-  return S3_VERBS.has(op) ? op : t(`ops.${op}`);
+  return OPERATION_ENTRIES[op].shownAsVerb ? op : t(`ops.${op}`);
 }

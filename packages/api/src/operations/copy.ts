@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const copyOperation = {
+  name: "COPY",
+  shownAsVerb: true,
+  s3benchWord: "Copy",
+  labels: {
+    en: { app: "COPY", report: "COPY" },
+    zh: { app: "COPY（复制）", report: "COPY(复制)" },
+  },
+} as const satisfies OperationEntry;

@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const createBucketOperation = {
+  name: "CREATE_BUCKET",
+  shownAsVerb: false,
+  s3benchWord: "Create bucket",
+  labels: {
+    en: { app: "create bucket", report: "create bucket" },
+    zh: { app: "创建桶", report: "创建桶" },
+  },
+} as const satisfies OperationEntry;

@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const deleteBucketOperation = {
+  name: "DELETE_BUCKET",
+  shownAsVerb: false,
+  s3benchWord: "Delete bucket",
+  labels: {
+    en: { app: "delete bucket", report: "delete bucket" },
+    zh: { app: "删除桶", report: "删除桶" },
+  },
+} as const satisfies OperationEntry;

@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const deleteObjectsOperation = {
+  name: "DELETE_OBJECTS",
+  shownAsVerb: false,
+  s3benchWord: "Delete objects (batch)",
+  labels: {
+    en: { app: "delete objects (batch)", report: "delete objects (batch)" },
+    zh: { app: "批量删除对象", report: "批量删除对象" },
+  },
+} as const satisfies OperationEntry;

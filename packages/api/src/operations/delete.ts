@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const deleteOperation = {
+  name: "DELETE",
+  shownAsVerb: true,
+  s3benchWord: "Delete",
+  labels: {
+    en: { app: "DELETE (cleanup)", report: "DELETE" },
+    zh: { app: "DELETE（清理）", report: "DELETE(删除)" },
+  },
+} as const satisfies OperationEntry;

@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const getOperation = {
+  name: "GET",
+  shownAsVerb: true,
+  s3benchWord: "Read",
+  labels: {
+    en: { app: "GET (read)", report: "GET (read)" },
+    zh: { app: "GET（读）", report: "GET(读取)" },
+  },
+} as const satisfies OperationEntry;

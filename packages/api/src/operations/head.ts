@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const headOperation = {
+  name: "HEAD",
+  shownAsVerb: true,
+  s3benchWord: "Head",
+  labels: {
+    en: { app: "HEAD", report: "HEAD" },
+    zh: { app: "HEAD", report: "HEAD(元数据)" },
+  },
+} as const satisfies OperationEntry;

@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const listBucketsOperation = {
+  name: "LIST_BUCKETS",
+  shownAsVerb: false,
+  s3benchWord: "List buckets",
+  labels: {
+    en: { app: "list buckets", report: "list buckets" },
+    zh: { app: "列举桶", report: "列举桶" },
+  },
+} as const satisfies OperationEntry;

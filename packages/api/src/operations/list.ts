@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const listOperation = {
+  name: "LIST",
+  shownAsVerb: true,
+  s3benchWord: "List",
+  labels: {
+    en: { app: "LIST", report: "LIST (one page)" },
+    zh: { app: "LIST（列举）", report: "LIST(列一页)" },
+  },
+} as const satisfies OperationEntry;

@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const multipartOperation = {
+  name: "MULTIPART",
+  shownAsVerb: false,
+  s3benchWord: "Multipart upload",
+  labels: {
+    en: { app: "multipart upload", report: "multipart upload" },
+    zh: { app: "分段上传", report: "分段上传" },
+  },
+} as const satisfies OperationEntry;

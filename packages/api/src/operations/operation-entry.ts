@@ -1,0 +1,21 @@
+/** How an operation is named to a person: in the app's compact places and in the HTML report. */
+export interface OperationLabels {
+  /** Tables, tabs and chart legends in the app. */
+  app: string;
+  /** The HTML report, which has room to say more (`LIST (one page)`). */
+  report: string;
+}
+
+/**
+ * Everything the clients, the app and the report say about one S3 operation, kept in that
+ * operation's own module so that a new operation is one module and one line in the registry.
+ */
+export interface OperationEntry {
+  /** The name in records and summaries (the results store keeps its code). */
+  name: string;
+  /** S3's own verb (PUT, GET…), shown as it is in compact tags in every language. */
+  shownAsVerb: boolean;
+  /** The word s3bench prints for it (`GET` → `Read`). */
+  s3benchWord: string;
+  labels: { en: OperationLabels; zh: OperationLabels };
+}

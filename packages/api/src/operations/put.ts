@@ -1,0 +1,11 @@
+import type { OperationEntry } from "./operation-entry.ts";
+
+export const putOperation = {
+  name: "PUT",
+  shownAsVerb: true,
+  s3benchWord: "Write",
+  labels: {
+    en: { app: "PUT (write)", report: "PUT (write)" },
+    zh: { app: "PUT（写）", report: "PUT(写入)" },
+  },
+} as const satisfies OperationEntry;

@@ -1,0 +1,44 @@
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { OPERATION_ENTRIES, OperationSchema, operationLabels } from "./registry.ts";
+
+describe("the operation registry", () => {
+  it("has a module for every operation, under its own name", () => {
+    for (const op of OperationSchema.options) {
+      expect(OPERATION_ENTRIES[op].name).toBe(op);
+    }
+    expect(Object.keys(OPERATION_ENTRIES).sort()).toEqual([...OperationSchema.options].sort());
+  });
+
+  it("gives every operation every part, in both languages", () => {
+    for (const op of OperationSchema.options) {
+      const entry = OPERATION_ENTRIES[op];
+      expect(entry.s3benchWord, op).not.toBe("");
+      for (const language of ["en", "zh"] as const) {
+        expect(entry.labels[language].app, `${op} ${language}`).not.toBe("");
+        expect(entry.labels[language].report, `${op} ${language}`).not.toBe("");
+      }
+    }
+  });
+
+  it("says no English word in a Chinese label but S3's own verb", () => {
+    for (const op of OperationSchema.options) {
+      const { app, report } = OPERATION_ENTRIES[op].labels.zh;
+      for (const label of [app, report]) {
+        expect(label.replace(/^[A-Z]+\b/u, ""), `${op}: ${label}`).not.toMatch(/[A-Za-z]/u);
+      }
+    }
+  });
+
+  it("keeps one module per operation beside the registry", () => {
+    const modules = readdirSync(new URL(".", import.meta.url)).filter(
+      (file) => !file.endsWith(".test.ts") && !["registry.ts", "operation-entry.ts"].includes(file),
+    );
+    expect(modules).toHaveLength(OperationSchema.options.length);
+  });
+
+  it("hands a catalogue every operation's label", () => {
+    expect(operationLabels("zh", "report").COPY).toBe("COPY(复制)");
+    expect(Object.keys(operationLabels("en", "app"))).toEqual(OperationSchema.options);
+  });
+});
