@@ -68,9 +68,8 @@ test.describe("Results library of 80 runs", () => {
       .nth(1)
       .locator(".headline-line")
       .first();
-    const [low, high] = await Promise.all(
-      ["data-low", "data-high"].map(async (name) => Number(await sweepP99.getAttribute(name))),
-    );
+    const low = Number(await sweepP99.getAttribute("data-low"));
+    const high = Number(await sweepP99.getAttribute("data-high"));
     expect(high).toBeGreaterThan(low);
     await expect(sweepP99).toHaveText(/–/);
 
