@@ -6,6 +6,6 @@ export const copyOperation = {
   s3benchWord: "Copy",
   labels: {
     en: { app: "COPY", report: "COPY" },
-    zh: { app: "COPY（复制）", report: "COPY(复制)" },
+    zh: { app: "COPY(复制)", report: "COPY(复制)" },
   },
 } as const satisfies OperationEntry;

@@ -6,6 +6,6 @@ export const getOperation = {
   s3benchWord: "Read",
   labels: {
     en: { app: "GET (read)", report: "GET (read)" },
-    zh: { app: "GET（读）", report: "GET(读取)" },
+    zh: { app: "GET(读取)", report: "GET(读取)" },
   },
 } as const satisfies OperationEntry;

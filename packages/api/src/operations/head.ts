@@ -6,6 +6,6 @@ export const headOperation = {
   s3benchWord: "Head",
   labels: {
     en: { app: "HEAD", report: "HEAD" },
-    zh: { app: "HEAD", report: "HEAD(元数据)" },
+    zh: { app: "HEAD(元数据)", report: "HEAD(元数据)" },
   },
 } as const satisfies OperationEntry;

@@ -6,6 +6,6 @@ export const putOperation = {
   s3benchWord: "Write",
   labels: {
     en: { app: "PUT (write)", report: "PUT (write)" },
-    zh: { app: "PUT（写）", report: "PUT(写入)" },
+    zh: { app: "PUT(写入)", report: "PUT(写入)" },
   },
 } as const satisfies OperationEntry;
