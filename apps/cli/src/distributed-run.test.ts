@@ -335,8 +335,10 @@ describe.each(Object.keys(servers))("distributed runs on %s", (serverName) => {
     ];
     const shards = [0, 1, 1, 2].map((index) => shard(index, 3, folder, startAt, workload));
     const victim = shards[3]!;
-    // Killed once it has written progress: it started, measured, and never ends.
+    // Killed once it has written progress and objects of its own (its progress can come before
+    // its first PUT lands): it started, measured, and never ends.
     await whenListed(`taillab/${folder.runId}/progress/2`);
+    await whenListed(`taillab/${folder.runId}-2/`);
     victim.child.kill("SIGKILL");
     const [first, one, again, killed] = await Promise.all(shards.map((each) => each.result));
     expect(killed?.code).toBe(null);
