@@ -7,6 +7,7 @@ import type {
 } from "@taillab/api";
 import {
   clientBoundSpans,
+  intervalMiddleS,
   intervalRates,
   fitHolds,
   valueRange,
@@ -155,7 +156,7 @@ export function percentilesOverTimeChart(
         color,
         markers: answered.length < 30,
         points: answered.map((interval): Point => [
-          (interval.startMs + interval.lengthMs / 2) / 1000,
+          intervalMiddleS(interval),
           interval[field] ?? 0,
         ]),
       })),
