@@ -1,7 +1,7 @@
 import type { IntervalStats } from "@taillab/api";
-import type { ClientBoundSpan } from "@taillab/core";
+import { intervalMiddleS, type ClientBoundSpan } from "@taillab/core";
 import { formatMs, formatPercent, formatTick, type PercentileKey } from "@taillab/report";
-import type { ChartConfiguration, ChartDataset } from "chart.js";
+import type { ChartConfiguration, ChartDataset, ChartOptions } from "chart.js";
 import { axis, legendAndTooltip } from "./chart-options.ts";
 import { withAlpha, type ChartTheme } from "./chart-theme.ts";
 
@@ -35,6 +35,25 @@ const FIELDS: Record<OverTimePercentile, { field: keyof IntervalStats; label: st
   p999: { field: "p999Ms", label: "p99.9" },
 };
 
+/**
+ * What every chart of a phase's seconds shares: points drawn only while they are few, the
+ * nearest second under the pointer, and a linear axis of seconds (secondsAxis) that one time
+ * range zooms alike.
+ */
+export function perSecondChartBase(seconds: number) {
+  return {
+    parsing: false,
+    normalized: true,
+    elements: { point: { radius: seconds < 30 ? 2 : 0, hitRadius: 6 } },
+    interaction: { mode: "nearest", axis: "x", intersect: false },
+  } satisfies ChartOptions<"line">;
+}
+
+/** The x axis of a chart of `seconds` seconds: seconds since the run started. */
+export function secondsAxis(theme: ChartTheme, title: string, seconds: number) {
+  return axis(theme, { type: "linear", title, tickLabel: formatTick, showTicks: seconds > 0 });
+}
+
 /** Backups as a % of the second's answered and failed requests; null with none or not known. */
 export function extraPercentOf(interval: IntervalStats): number | null {
   const requests = interval.requests + interval.errors;
@@ -64,7 +83,6 @@ export function overTimeChartConfig(
 ): ChartConfiguration<"line"> {
   const { logScale, labels, percentiles = OVER_TIME_PERCENTILES, cost = false } = options;
   const markers = options.markers ?? [];
-  const x = (interval: IntervalStats) => (interval.startMs + interval.lengthMs / 2) / 1000;
   const y = (ms: number | null) =>
     ms === null ? null : logScale ? Math.max(ms, LOG_FLOOR_MS) : ms;
   const latencyLines: ChartDataset<"line">[] = percentiles.map((key) => {
@@ -72,7 +90,7 @@ export function overTimeChartConfig(
     return {
       label,
       data: intervals.map((interval) => ({
-        x: x(interval),
+        x: intervalMiddleS(interval),
         y: y(interval[field] as number | null),
       })),
       borderColor: theme.palette.percentiles[key],
@@ -86,7 +104,10 @@ export function overTimeChartConfig(
     ? [
         {
           label: labels.cost,
-          data: intervals.map((interval) => ({ x: x(interval), y: extraPercentOf(interval) })),
+          data: intervals.map((interval) => ({
+            x: intervalMiddleS(interval),
+            y: extraPercentOf(interval),
+          })),
           borderColor: theme.palette.cost,
           backgroundColor: withAlpha(theme.palette.cost, theme.bandAlpha),
           borderWidth: theme.lineWidth,
@@ -136,17 +157,9 @@ export function overTimeChartConfig(
       ),
     },
     options: {
-      parsing: false,
-      normalized: true,
-      elements: { point: { radius: intervals.length < 30 ? 2 : 0, hitRadius: 6 } },
-      interaction: { mode: "nearest", axis: "x", intersect: false },
+      ...perSecondChartBase(intervals.length),
       scales: {
-        x: axis(theme, {
-          type: "linear",
-          title: labels.x,
-          tickLabel: formatTick,
-          showTicks: !empty,
-        }),
+        x: secondsAxis(theme, labels.x, intervals.length),
         y: axis(theme, {
           type: logScale ? "logarithmic" : "linear",
           title: labels.y,

@@ -3,6 +3,7 @@ import { intervalRates } from "@taillab/core";
 import { formatFixed, formatTick } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import { axis, legendAndTooltip } from "./chart-options.ts";
+import { perSecondChartBase, secondsAxis } from "./chart-over-time.ts";
 import { seriesColor, type ChartTheme } from "./chart-theme.ts";
 
 /** Which rate of each second a chart draws (core's intervalRates). */
@@ -45,17 +46,9 @@ export function ratesOverTimeChartConfig(
       ],
     },
     options: {
-      parsing: false,
-      normalized: true,
-      elements: { point: { radius: intervals.length < 30 ? 2 : 0, hitRadius: 6 } },
-      interaction: { mode: "nearest", axis: "x", intersect: false },
+      ...perSecondChartBase(intervals.length),
       scales: {
-        x: axis(theme, {
-          type: "linear",
-          title: labels.x,
-          tickLabel: formatTick,
-          showTicks: !empty,
-        }),
+        x: secondsAxis(theme, labels.x, intervals.length),
         y: axis(theme, {
           type: "linear",
           title: labels.y,
