@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { codeCountsSchema } from "./code-counts.ts";
-import { LoopSchema, OperationSchema, RunSummarySchema } from "./results.ts";
+import {
+  LoopSchema,
+  OperationSchema,
+  PercentileIntervalSchema,
+  RunSummarySchema,
+} from "./results.ts";
 import { ImportSourceSchema, ImportToolSchema } from "./imported-run.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
@@ -145,6 +150,19 @@ export const IntervalStatsSchema = z.object({
   p99Ms: z.number().nullable(),
   p999Ms: z.number().nullable(),
   maxMs: z.number().nullable(),
+  /**
+   * p50, p99 and p99.9's 95 % intervals over the interval's successful requests (core's
+   * percentileRankInterval, as for a phase's percentiles; a figure rests on few requests when
+   * core's restsOnFew says so of `requests`). Absent when none answered, and in figures made
+   * before they were kept.
+   */
+  percentileIntervals: z
+    .object({
+      p50: PercentileIntervalSchema,
+      p99: PercentileIntervalSchema,
+      p999: PercentileIntervalSchema,
+    })
+    .optional(),
   /**
    * Backup attempts sent by the requests answered in the interval (hedged, tied, adaptive): the
    * cost over time. 0 in runs recorded before it was kept; absent in their live events.
