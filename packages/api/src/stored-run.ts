@@ -276,5 +276,11 @@ export const RunExportSchema = z.object({
    * empty in exports from before percentiles over time were recorded.
    */
   intervalLog: z.string().default(""),
+  /**
+   * The same percentiles over time as read from `intervalLog` (core's intervalsFromLog), with
+   * their intervals, for readers without an HdrHistogram decoder; an import reads `intervalLog`.
+   * Absent in exports from before they were written out.
+   */
+  intervals: z.array(PhaseIntervalsSchema).optional(),
 });
 export type RunExport = z.infer<typeof RunExportSchema>;

@@ -69,7 +69,12 @@ describe("intervalLatencyMs intervals (a second's percentiles)", () => {
   });
 
   it("has no intervals for a second without an answer", () => {
-    expect(intervalLatencyMs(null)).toEqual({ p50Ms: null, p99Ms: null, p999Ms: null, maxMs: null });
+    expect(intervalLatencyMs(null)).toEqual({
+      p50Ms: null,
+      p99Ms: null,
+      p999Ms: null,
+      maxMs: null,
+    });
     expect(intervalLatencyMs(createTally()).percentileIntervals).toBeUndefined();
   });
 });
