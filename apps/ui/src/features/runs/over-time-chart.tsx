@@ -99,6 +99,8 @@ export function OverTimeChart({
         }
         attributes={{
           "data-seconds": intervals.length,
+          "data-interval-seconds": intervals.filter((interval) => interval.percentileIntervals)
+            .length,
           "data-markers": shownMarkers.length,
           "data-client-bound": clientBound.spans.length,
         }}
