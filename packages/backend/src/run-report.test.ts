@@ -135,7 +135,7 @@ const HTML = {
   format: "html",
   language: "en",
   requests: false,
-      perSecond: false,
+  perSecond: false,
   bom: false,
   baselineIndex: 0,
 } as const;
