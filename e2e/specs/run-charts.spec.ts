@@ -94,6 +94,11 @@ test.describe("A run's charts", () => {
     const overTime = app.getByTestId("over-time-chart");
     await expect(overTime.locator("canvas")).toBeVisible();
     expect(Number(await overTime.getAttribute("data-seconds"))).toBeGreaterThan(0);
+    // Each answered second's percentiles come with their 95 % intervals, drawn as bands.
+    expect(Number(await overTime.getAttribute("data-interval-seconds"))).toBeGreaterThan(0);
+    await expect(app.getByTestId("over-time-interval-note").first()).toContainText(
+      "each second's 95 % interval",
+    );
     await app.getByTestId("over-time-percentile-p50").click();
     await app.getByTestId("tail-breakdown").scrollIntoViewIfNeeded();
     await keepScreenshot(app, "run-detail-tail-breakdown");

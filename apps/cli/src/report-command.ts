@@ -34,6 +34,12 @@ const REPORT_FLAGS = [
     description: "csv: one row per request instead of per phase",
   },
   {
+    name: "per-second",
+    aliases: [],
+    takesValue: false,
+    description: "csv: one row per second of each point and operation (percentiles over time)",
+  },
+  {
     name: "bom",
     aliases: [],
     takesValue: false,
@@ -52,8 +58,8 @@ const REPORT_FLAGS = [
 export const REPORT_HELP = `Usage: taillab report RUN... [flags]
 
 Writes a run's report: a self-contained HTML page (opens offline, charts inline), the summary as
-CSV (s3bench's columns, one row per point and phase) or JSON (importable with taillab runs
-import). Several runs make one comparison report.
+CSV (s3bench's columns, one row per point and phase; or one per request, or per second) or JSON
+(importable with taillab runs import). Several runs make one comparison report.
 
 ${formatFlagHelp(REPORT_FLAGS)}
 `;
@@ -90,6 +96,9 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
   if (flags.requests && format !== "csv") {
     throw new UsageError("requests", "--requests goes with --format csv");
   }
+  if (flags["per-second"] && (format !== "csv" || flags.requests)) {
+    throw new UsageError("per-second", "--per-second goes with --format csv, without --requests");
+  }
   if (typeof flags.out === "string") await checkPathFlag("out", flags.out, "file");
   const store = await openLibrary(flags.results, "read");
   await warnOfDamage(store, runIds);
@@ -97,6 +106,7 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
     format: format as ReportFormat,
     language,
     requests: flags.requests === true,
+    perSecond: flags["per-second"] === true,
     bom: flags.bom === true,
     baselineIndex: baselineIndex(flags.baseline, runIds.length),
   };

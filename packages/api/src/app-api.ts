@@ -377,6 +377,8 @@ export const ExportInputSchema = strictObject({
   language: ReportLanguageSchema.default("en"),
   /** CSV of one run: one row per request instead of one per point and phase. */
   requests: z.boolean().default(false),
+  /** CSV: one row per second of each point and operation (percentiles over time). */
+  perSecond: z.boolean().default(false),
   /** CSV: a UTF-8 byte-order mark, for Excel. */
   bom: z.boolean().default(false),
   /** Several runs: the one the others are compared with. */

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { codeCountsSchema } from "./code-counts.ts";
-import { LoopSchema, OperationSchema, RunSummarySchema } from "./results.ts";
+import {
+  LoopSchema,
+  OperationSchema,
+  PercentileIntervalSchema,
+  RunSummarySchema,
+} from "./results.ts";
 import { ImportSourceSchema, ImportToolSchema } from "./imported-run.ts";
 import { RequestModeSchema, RunPointParamsSchema, RunSpecSchema } from "./run-spec.ts";
 
@@ -146,6 +151,19 @@ export const IntervalStatsSchema = z.object({
   p999Ms: z.number().nullable(),
   maxMs: z.number().nullable(),
   /**
+   * p50, p99 and p99.9's 95 % intervals over the interval's successful requests (core's
+   * percentileRankInterval, as for a phase's percentiles; a figure rests on few requests when
+   * core's restsOnFew says so of `requests`). Absent when none answered, and in figures made
+   * before they were kept.
+   */
+  percentileIntervals: z
+    .object({
+      p50: PercentileIntervalSchema,
+      p99: PercentileIntervalSchema,
+      p999: PercentileIntervalSchema,
+    })
+    .optional(),
+  /**
    * Backup attempts sent by the requests answered in the interval (hedged, tied, adaptive): the
    * cost over time. 0 in runs recorded before it was kept; absent in their live events.
    */
@@ -258,5 +276,11 @@ export const RunExportSchema = z.object({
    * empty in exports from before percentiles over time were recorded.
    */
   intervalLog: z.string().default(""),
+  /**
+   * The same percentiles over time as read from `intervalLog` (core's intervalsFromLog), with
+   * their intervals, for readers without an HdrHistogram decoder; an import reads `intervalLog`.
+   * Absent in exports from before they were written out.
+   */
+  intervals: z.array(PhaseIntervalsSchema).optional(),
 });
 export type RunExport = z.infer<typeof RunExportSchema>;

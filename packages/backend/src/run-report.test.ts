@@ -102,6 +102,7 @@ describe("a stored run's report input", () => {
       format: "json",
       language: "en",
       requests: false,
+      perSecond: false,
       bom: false,
       baselineIndex: 0,
     });
@@ -134,6 +135,7 @@ const HTML = {
   format: "html",
   language: "en",
   requests: false,
+  perSecond: false,
   bom: false,
   baselineIndex: 0,
 } as const;

@@ -1,6 +1,7 @@
 import type { Operation, RunSummary } from "@taillab/api";
 import { decimateSeries, intervalsFromLog, latencyParts, parseIntervalLog } from "@taillab/core";
 import {
+  overTimeCsv,
   renderComparisonReport,
   renderRunReport,
   requestsCsvChunks,
@@ -26,6 +27,8 @@ export interface ReportOptions {
   language: ReportLanguage;
   /** CSV: per-request rows instead of one row per run × point × phase. */
   requests: boolean;
+  /** CSV: one row per run × point × operation × second (percentiles over time). */
+  perSecond: boolean;
   /** CSV: a UTF-8 byte-order mark, for Excel. */
   bom: boolean;
   /** Several runs: the one the others are compared with. */
@@ -114,6 +117,12 @@ export async function renderStoredReport(
       return exports.length === 1 ? (exports[0] as string) : `[${exports.join(",\n")}]\n`;
     }
     case "csv":
+      if (options.perSecond) {
+        return overTimeCsv(
+          inputs.map((input) => ({ runId: input.meta.id, intervals: input.intervals })),
+          { withBom: options.bom },
+        );
+      }
       return summaryCsv(
         inputs.map((input) => input.summary),
         {

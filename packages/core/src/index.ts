@@ -31,6 +31,7 @@ export * from "./logical-request.ts";
 export * from "./tail-breakdown.ts";
 export * from "./phase-account.ts";
 export * from "./interval-log.ts";
+export * from "./interval-percentile-band.ts";
 export * from "./interval-rates.ts";
 export * from "./never-hedged.ts";
 export * from "./phase-plan.ts";

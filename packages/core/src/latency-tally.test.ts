@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRandom } from "./random.ts";
-import { createTally, recordDuration, tallyStatsMs } from "./latency-tally.ts";
-import { percentileRankInterval } from "./percentile-interval.ts";
+import { createTally, intervalLatencyMs, recordDuration, tallyStatsMs } from "./latency-tally.ts";
+import { percentileRankInterval, restsOnFew } from "./percentile-interval.ts";
 import { PERCENTILE_LEVELS, type PercentileName } from "@taillab/api";
 
 describe("tallyStatsMs intervals", () => {
@@ -39,5 +39,42 @@ describe("tallyStatsMs intervals", () => {
     }
     // 3 000 requests leave 0 beyond p99.99: its interval is open above.
     expect(intervals!.byLevel.p9999.hi).toBeNull();
+  });
+});
+
+describe("intervalLatencyMs intervals (a second's percentiles)", () => {
+  // Values 1…n µs: below 2 048 µs the histogram holds each exactly, so the bounds are exact.
+  it.each([
+    [1, { p50: [null, null], p99: [1, null], p999: [1, null] }],
+    [40, { p50: [14, 27], p99: [38, null], p999: [39, null] }],
+    [2000, { p50: [956, 1045], p99: [1971, 1989], p999: [1995, null] }],
+  ] as const)("of %i requests bound each percentile by its ranks' values", (count, ranksUs) => {
+    const tally = createTally();
+    for (let valueUs = 1; valueUs <= count; valueUs++) recordDuration(tally, valueUs);
+    const figures = intervalLatencyMs(tally);
+    for (const name of ["p50", "p99", "p999"] as const) {
+      const ranks = percentileRankInterval(count, PERCENTILE_LEVELS[name]);
+      const [lowUs, highUs] = ranksUs[name];
+      expect([ranks.low, ranks.high]).toEqual([lowUs, highUs]);
+      expect(figures.percentileIntervals?.[name]).toEqual({
+        lo: lowUs === null ? null : lowUs / 1000,
+        hi: highUs === null ? null : highUs / 1000,
+      });
+      const valueMs = figures[`${name}Ms`] as number;
+      if (lowUs !== null) expect(lowUs / 1000).toBeLessThanOrEqual(valueMs);
+      if (highUs !== null) expect(highUs / 1000).toBeGreaterThanOrEqual(valueMs);
+    }
+    // p99.9 of 2 000 rests on 2 requests, p99 on 20.
+    expect(restsOnFew(count, PERCENTILE_LEVELS.p99)).toBe(count < 1000);
+  });
+
+  it("has no intervals for a second without an answer", () => {
+    expect(intervalLatencyMs(null)).toEqual({
+      p50Ms: null,
+      p99Ms: null,
+      p999Ms: null,
+      maxMs: null,
+    });
+    expect(intervalLatencyMs(createTally()).percentileIntervals).toBeUndefined();
   });
 });

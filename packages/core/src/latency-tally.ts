@@ -4,6 +4,7 @@ import {
   type IntervalStats,
   type LatencyStats,
   type LivePercentiles,
+  type PercentileInterval,
   type PercentileIntervals,
   type PercentileName,
 } from "@taillab/api";
@@ -168,13 +169,16 @@ export function tallyPercentileIntervalUs(
   };
 }
 
+/** The named percentile's confidence interval, ms. */
+function tallyIntervalMs(tally: LatencyTally, name: PercentileName): PercentileInterval {
+  const { lo, hi } = tallyPercentileIntervalUs(tally, PERCENTILE_LEVELS[name]);
+  return { lo: lo === null ? null : toMs(lo), hi: hi === null ? null : toMs(hi) };
+}
+
 /** Each percentile's confidence interval, ms. */
 function tallyIntervalsMs(tally: LatencyTally): PercentileIntervals {
   const byLevel = {} as PercentileIntervals["byLevel"];
-  for (const name of ALL_PERCENTILES) {
-    const { lo, hi } = tallyPercentileIntervalUs(tally, PERCENTILE_LEVELS[name]);
-    byLevel[name] = { lo: lo === null ? null : toMs(lo), hi: hi === null ? null : toMs(hi) };
-  }
+  for (const name of ALL_PERCENTILES) byLevel[name] = tallyIntervalMs(tally, name);
   return {
     confidence: PERCENTILE_CONFIDENCE,
     count: tally.count,
@@ -197,13 +201,26 @@ export function livePercentilesOf(tally: LatencyTally): LivePercentiles | null {
   };
 }
 
-/** An interval's latency figures; null ones before its first success. */
+/**
+ * An interval's latency figures, each percentile with its confidence interval as a phase's has;
+ * null ones (and no intervals) before its first success.
+ */
 export function intervalLatencyMs(
   tally: LatencyTally | null,
-): Pick<IntervalStats, "p50Ms" | "p99Ms" | "p999Ms" | "maxMs"> {
+): Pick<IntervalStats, "p50Ms" | "p99Ms" | "p999Ms" | "maxMs" | "percentileIntervals"> {
   if (!tally || tally.count === 0) return { p50Ms: null, p99Ms: null, p999Ms: null, maxMs: null };
   const { p50, p99, p999 } = tallyPercentilesMs(tally, ["p50", "p99", "p999"]);
-  return { p50Ms: p50, p99Ms: p99, p999Ms: p999, maxMs: toMs(tally.maxUs) };
+  return {
+    p50Ms: p50,
+    p99Ms: p99,
+    p999Ms: p999,
+    maxMs: toMs(tally.maxUs),
+    percentileIntervals: {
+      p50: tallyIntervalMs(tally, "p50"),
+      p99: tallyIntervalMs(tally, "p99"),
+      p999: tallyIntervalMs(tally, "p999"),
+    },
+  };
 }
 
 /**

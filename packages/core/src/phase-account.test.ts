@@ -321,6 +321,12 @@ describe("PhaseAccount: what each figure means", () => {
     account.add(request(0, [attempt(0, { serverUs: 2000 })], 0));
     account.add(request(900_000, [attempt(900_000, { serverUs: 200_000 })], 0));
     account.add(request(1_500_000, [attempt(1_500_000, { error: "SlowDown" })], null));
+    // One request bounds no percentile from above, and the tail's from below alone.
+    const bounds = (ms: number) => ({
+      p50: { lo: null, hi: null },
+      p99: { lo: ms, hi: null },
+      p999: { lo: ms, hi: null },
+    });
     expect(account.intervalStats()).toEqual([
       {
         startMs: 0,
@@ -331,6 +337,7 @@ describe("PhaseAccount: what each figure means", () => {
         p99Ms: 2,
         p999Ms: 2,
         maxMs: 2,
+        percentileIntervals: bounds(2),
         backups: 0,
       },
       {
@@ -342,6 +349,7 @@ describe("PhaseAccount: what each figure means", () => {
         p99Ms: 200,
         p999Ms: 200,
         maxMs: 200,
+        percentileIntervals: bounds(200),
         backups: 0,
       },
     ]);

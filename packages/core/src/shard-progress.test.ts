@@ -132,6 +132,11 @@ describe("a distributed run's live percentiles over time", () => {
         p99Ms: stats?.p99,
         p999Ms: stats?.p999,
         maxMs: stats?.max,
+        percentileIntervals: {
+          p50: stats?.intervals?.byLevel.p50,
+          p99: stats?.intervals?.byLevel.p99,
+          p999: stats?.intervals?.byLevel.p999,
+        },
         backups: 0,
       };
     });

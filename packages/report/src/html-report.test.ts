@@ -285,6 +285,29 @@ describe("renderRunReport", () => {
     expect(keptUp).not.toMatch(/<path class="bars"[^>]*fill-opacity="0.3"/);
   });
 
+  it("draws each second's percentile intervals as bands and says which seconds' tails rest on few, in both languages", () => {
+    const run = syntheticRun({});
+    const english = renderRunReport(run, { language: "en" });
+    for (const label of ["p50", "p99", "p99.9"]) {
+      expect(english).toContain(`<span>${label} 95 % interval</span>`);
+    }
+    // The synthetic run's seconds hold a few hundred requests each: p99.9 rests on fewer than 10.
+    const seconds = run.intervals[0]?.intervals.length ?? 0;
+    expect(english).toMatch(
+      new RegExp(`p99\\.9 rests on fewer than 10 slower requests in \\d+ of ${seconds} seconds`),
+    );
+    const chinese = renderRunReport(run, { language: "zh-CN" });
+    expect(chinese).toContain("<span>p99.9 95 % 置信区间</span>");
+    expect(chinese).toContain("仅由不到 10 个更慢的请求决定");
+    // Figures made before intervals were kept: no bands, no note about them.
+    for (const phase of run.intervals) {
+      for (const second of phase.intervals) delete second.percentileIntervals;
+    }
+    const older = renderRunReport(run, { language: "en" });
+    expect(older).not.toContain("95 % interval</span>");
+    expect(older).not.toContain("Shaded: each second's 95 % interval");
+  });
+
   it("counts the requests a stop cut off in flight, in both languages, only where there were some", () => {
     const run = syntheticRun({});
     const [put, get] = run.summary.points[0]?.phases ?? [];

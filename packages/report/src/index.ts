@@ -1,4 +1,5 @@
 export * from "./csv.ts";
+export * from "./over-time-csv.ts";
 export * from "./requests-csv.ts";
 export * from "./s3bench-text.ts";
 export * from "./s3bench-run-text.ts";

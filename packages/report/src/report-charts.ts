@@ -7,8 +7,11 @@ import type {
 } from "@taillab/api";
 import {
   clientBoundSpans,
+  FEW_REQUESTS_BEYOND,
   intervalMiddleS,
+  intervalPercentileBand,
   intervalRates,
+  secondsRestingOnFew,
   fitHolds,
   valueRange,
   lognormalCdf,
@@ -103,8 +106,10 @@ export function latencyIndexChart(
 }
 
 /**
- * p50, p99 and p99.9 of each second of a phase (its interval histograms), behind them the
- * seconds whose client was the bottleneck (core's clientBoundSpans of `clientSeconds`) shaded.
+ * p50, p99 and p99.9 of each second of a phase (its interval histograms), each in a band of its
+ * 95 % intervals (core's intervalPercentileBand), behind them the seconds whose client was the
+ * bottleneck (core's clientBoundSpans of `clientSeconds`) shaded. The caption says how many
+ * seconds' tail figures rest on few requests.
  */
 export function percentilesOverTimeChart(
   id: string,
@@ -113,9 +118,9 @@ export function percentilesOverTimeChart(
   clientSeconds: readonly ClientSecond[] = [],
 ): SafeHtml {
   const lines = [
-    ["p50Ms", "p50", seriesColor(0)],
-    ["p99Ms", "p99", seriesColor(1)],
-    ["p999Ms", "p99.9", seriesColor(3)],
+    ["p50", "p50", seriesColor(0)],
+    ["p99", "p99", seriesColor(1)],
+    ["p999", "p99.9", seriesColor(3)],
   ] as const;
   const answered = intervals.filter((interval) => interval.p50Ms !== null);
   const values = answered.flatMap((interval) => [interval.p50Ms ?? 0, interval.p999Ms ?? 0]);
@@ -149,19 +154,47 @@ export function percentilesOverTimeChart(
       : { label: messages.latencyMs, scale: "linear", includeZero: true },
     series: [
       ...clientBound,
-      ...lines.map(([field, label, color]): ChartSeries => ({
+      ...lines.flatMap(([name, label, color]): ChartSeries[] => {
+        const bands = answered.flatMap((interval) => {
+          const band = intervalPercentileBand(interval, name);
+          return band ? [{ x: intervalMiddleS(interval), low: band.lowMs, high: band.highMs }] : [];
+        });
+        return bands.length > 0
+          ? [
+              {
+                kind: "band",
+                key: `${name}-interval`,
+                label: `${label} ${messages.overTimeInterval}`,
+                color,
+                points: bands,
+              },
+            ]
+          : [];
+      }),
+      ...lines.map(([name, label, color]): ChartSeries => ({
         kind: "line",
-        key: field,
+        key: `${name}Ms`,
         label,
         color,
         markers: answered.length < 30,
         points: answered.map((interval): Point => [
           intervalMiddleS(interval),
-          interval[field] ?? 0,
+          interval[`${name}Ms`] ?? 0,
         ]),
       })),
     ],
-    caption: messages.overTimeNote,
+    caption: [
+      messages.overTimeNote,
+      ...(answered.some((interval) => interval.percentileIntervals)
+        ? [messages.overTimeIntervalNote]
+        : []),
+      ...lines.flatMap(([name, label]) => {
+        const few = secondsRestingOnFew(answered, name);
+        return few > 0
+          ? [messages.overTimeFewSeconds(label, few, answered.length, FEW_REQUESTS_BEYOND)]
+          : [];
+      }),
+    ].join(" "),
   });
 }
 

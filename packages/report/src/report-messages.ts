@@ -131,6 +131,19 @@ export interface ReportMessages {
   overTimeNote: string;
   /** The legend entry of the seconds whose client was the bottleneck. */
   overTimeClientBound: string;
+  /** The legend entry of each second's percentile intervals. */
+  overTimeInterval: string;
+  /** What the shaded intervals are, and where they stop where the requests do not bound them. */
+  overTimeIntervalNote: string;
+  /** A second's percentile with fewer than FEW_REQUESTS_BEYOND requests slower than it. */
+  overTimeRestsOn: (beyond: number) => string;
+  /** How many seconds' `percentile` rest on fewer than `fewBelow` slower requests. */
+  overTimeFewSeconds: (
+    percentile: string,
+    few: number,
+    seconds: number,
+    fewBelow: number,
+  ) => string;
   /** Throughput and errors over time: each second's answers and failures per second. */
   ratesOverTime: Record<
     "throughput" | "errors",
@@ -424,6 +437,12 @@ const en: ReportMessages = {
   overTimeNote:
     "Each second's successful requests, by when they were answered (HdrHistogram interval histograms).",
   overTimeClientBound: "client was the bottleneck",
+  overTimeInterval: "95 % interval",
+  overTimeIntervalNote:
+    "Shaded: each second's 95 % interval of each percentile (order statistics), drawn up to the second's slowest request where the requests do not bound it.",
+  overTimeRestsOn: (beyond) => `rests on ${formatInteger(beyond)} slower requests`,
+  overTimeFewSeconds: (percentile, few, seconds, fewBelow) =>
+    `${percentile} rests on fewer than ${fewBelow} slower requests in ${formatInteger(few)} of ${formatInteger(seconds)} seconds.`,
   ratesOverTime: {
     throughput: {
       title: "Throughput over time",
@@ -748,6 +767,12 @@ const zhCN: ReportMessages = {
   overTimeAxis: "运行开始后的秒数",
   overTimeNote: "每秒内成功完成的请求,按应答时刻统计(HdrHistogram 区间直方图)。",
   overTimeClientBound: "客户端是瓶颈",
+  overTimeInterval: "95 % 置信区间",
+  overTimeIntervalNote:
+    "阴影:每秒各百分位的 95 % 置信区间(顺序统计量);请求数不足以界定时,画到该秒最慢的请求为止。",
+  overTimeRestsOn: (beyond) => `仅由 ${formatInteger(beyond)} 个更慢的请求决定`,
+  overTimeFewSeconds: (percentile, few, seconds, fewBelow) =>
+    `${formatInteger(seconds)} 秒中有 ${formatInteger(few)} 秒的 ${percentile} 仅由不到 ${fewBelow} 个更慢的请求决定。`,
   ratesOverTime: {
     throughput: {
       title: "吞吐量随时间的变化",

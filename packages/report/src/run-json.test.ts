@@ -18,10 +18,24 @@ describe("run JSON export", () => {
       "summary",
       "histograms",
       "intervalLog",
+      "intervals",
     ]);
     expect(json.endsWith("}\n")).toBe(true);
     const parsed = parseRunExport(json);
     expect(parsed).toEqual({ ok: true, run: runExport(run) });
+  });
+
+  it("writes each second's percentiles with their intervals, and reads exports made before them", () => {
+    const data = JSON.parse(runExportJson(run));
+    const [second] = data.intervals[0].intervals;
+    expect(second.percentileIntervals.p50).toEqual({
+      lo: expect.any(Number),
+      hi: expect.any(Number),
+    });
+    expect(second.percentileIntervals.p50.lo).toBeLessThanOrEqual(second.p50Ms);
+    delete data.intervals;
+    const older = parseRunExport(JSON.stringify(data));
+    expect(older.ok && older.run.intervals).toBeUndefined();
   });
 
   it("keeps histograms but no raw records or series", () => {

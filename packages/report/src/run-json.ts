@@ -2,6 +2,7 @@ import {
   RUN_FOLDER_SCHEMA_VERSION,
   RunExportSchema,
   type PhaseHistograms,
+  type PhaseIntervals,
   type RunExport,
   type RunMeta,
   type RunSummary,
@@ -14,12 +15,15 @@ export interface RunExportInput {
   histograms: readonly PhaseHistograms[];
   /** The run's HdrHistogram interval log (its percentiles over time). */
   intervalLog: string;
+  /** The log read as percentiles over time (core's intervalsFromLog). */
+  intervals: readonly PhaseIntervals[];
 }
 
 /**
  * A run as one JSON file (`taillab report --format json`): its metadata, summary, merged
- * histograms and interval log, schema-versioned so another TailLab can import it. No raw records,
- * no secrets (the spec holds credential references only).
+ * histograms and interval log (also read out second by second, each percentile with its
+ * interval), schema-versioned so another TailLab can import it. No raw records, no secrets (the
+ * spec holds credential references only).
  */
 export function runExport(input: RunExportInput): RunExport {
   return {
@@ -29,6 +33,7 @@ export function runExport(input: RunExportInput): RunExport {
     summary: input.summary,
     histograms: [...input.histograms],
     intervalLog: input.intervalLog,
+    intervals: [...input.intervals],
   };
 }
 

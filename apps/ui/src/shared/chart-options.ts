@@ -104,8 +104,10 @@ export interface LegendAndTooltipSpec {
    * group's legend entry.
    */
   toggleTogether?: (datasetIndex: number) => number;
-  /** A tooltip line for a dataset's y value. */
-  tooltipLabel?: (label: string, value: number, datasetIndex: number) => string;
+  /** Datasets drawn only as helpers (a band's edges) get no tooltip line either. */
+  inTooltip?: (datasetIndex: number) => boolean;
+  /** A tooltip line for a dataset's y value, at `dataIndex` of its data. */
+  tooltipLabel?: (label: string, value: number, datasetIndex: number, dataIndex: number) => string;
   /** The tooltip's title for the point under the pointer (its index in the dataset). */
   tooltipTitle?: (dataIndex: number) => string;
 }
@@ -115,7 +117,7 @@ export function legendAndTooltip(
   theme: ChartTheme,
   spec: LegendAndTooltipSpec = {},
 ): ChartOptions["plugins"] {
-  const { inLegend, toggleTogether, tooltipLabel, tooltipTitle } = spec;
+  const { inLegend, inTooltip, toggleTogether, tooltipLabel, tooltipTitle } = spec;
   return {
     legend: {
       display: spec.legend ?? true,
@@ -144,11 +146,17 @@ export function legendAndTooltip(
     tooltip: {
       titleFont: labelFont(theme),
       bodyFont: labelFont(theme),
+      ...(inTooltip ? { filter: (item) => inTooltip(item.datasetIndex) } : {}),
       callbacks: {
         ...(tooltipLabel
           ? {
               label: (item) =>
-                tooltipLabel(item.dataset.label ?? "", item.parsed.y ?? 0, item.datasetIndex),
+                tooltipLabel(
+                  item.dataset.label ?? "",
+                  item.parsed.y ?? 0,
+                  item.datasetIndex,
+                  item.dataIndex,
+                ),
             }
           : {}),
         ...(tooltipTitle ? { title: (items) => tooltipTitle(items[0]?.dataIndex ?? 0) } : {}),

@@ -10,6 +10,8 @@ const labels = {
   cost: "extra %",
   markers: "knob changes",
   clientBound: "client was the bottleneck",
+  interval: "95 % interval",
+  restsOn: (beyond: number) => `rests on ${beyond}`,
 };
 
 const second = (startMs: number, fields: Partial<IntervalStats> = {}): IntervalStats => ({
@@ -120,6 +122,63 @@ describe("overTimeChartConfig", () => {
       "knob changes",
       "client was the bottleneck",
     ]);
+  });
+
+  it("shades each shown percentile's intervals in its colour, one legend entry, values in its tooltip", () => {
+    const bounded = second(0, {
+      requests: 2000,
+      percentileIntervals: {
+        p50: { lo: 4.5, hi: 5.5 },
+        p99: { lo: 18, hi: 23 },
+        p999: { lo: 300, hi: null },
+      },
+    });
+    const config = overTimeChartConfig(theme, [bounded, second(1000)], {
+      logScale: false,
+      labels,
+      percentiles: ["p99", "p999"],
+    });
+    const bands = config.data.datasets.slice(2);
+    expect(bands.map((band) => [band.label, band.fill ?? null])).toEqual([
+      ["95 % interval", "+1"],
+      ["95 % interval", null],
+      ["95 % interval", "+1"],
+      ["95 % interval", null],
+    ]);
+    // p99.9 is open above: drawn up to the second's slowest request; no band without intervals.
+    expect(bands[2]?.data).toEqual([
+      { x: 0.5, y: 500 },
+      { x: 1.5, y: null },
+    ]);
+    expect(bands[3]?.data).toEqual([
+      { x: 0.5, y: 300 },
+      { x: 1.5, y: null },
+    ]);
+    const plugins = config.options?.plugins;
+    const shown = config.data.datasets.filter((_dataset, datasetIndex) =>
+      plugins?.legend?.labels?.filter?.({ datasetIndex } as never, config.data as never),
+    );
+    expect(shown.map((dataset) => dataset.label)).toEqual(["p99", "p99.9", "95 % interval"]);
+    const tooltip = plugins?.tooltip;
+    expect(tooltip?.filter?.({ datasetIndex: 2 } as never, 0, [], config.data as never)).toBe(
+      false,
+    );
+    const label = (datasetIndex: number, dataIndex: number, y: number) =>
+      (tooltip?.callbacks?.label as (item: unknown) => string)({
+        dataset: config.data.datasets[datasetIndex],
+        parsed: { y },
+        datasetIndex,
+        dataIndex,
+      });
+    // p99.9 of 2 000 requests rests on 2; p99 on 20 is not said to.
+    expect(label(1, 0, 400)).toBe("p99.9: 400.00 ms [300.00, ∞] · rests on 2");
+    expect(label(0, 0, 20)).toBe("p99: 20.000 ms [18.000, 23.000]");
+    expect(label(0, 1, 20)).toBe("p99: 20.000 ms");
+  });
+
+  it("draws no band, and gives it no legend entry, for seconds recorded before intervals were kept", () => {
+    const config = overTimeChartConfig(theme, intervals, { logScale: false, labels });
+    expect(config.data.datasets.map((dataset) => dataset.label)).toEqual(["p50", "p99", "p99.9"]);
   });
 
   it("labels no ticks before the first second", () => {

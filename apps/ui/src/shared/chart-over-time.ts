@@ -1,6 +1,21 @@
-import type { IntervalStats } from "@taillab/api";
-import { intervalMiddleS, type ClientBoundSpan } from "@taillab/core";
-import { formatMs, formatPercent, formatTick, type PercentileKey } from "@taillab/report";
+import { PERCENTILE_LEVELS, type IntervalStats } from "@taillab/api";
+import {
+  FEW_REQUESTS_BEYOND,
+  intervalMiddleS,
+  intervalPercentileBand,
+  requestsBeyond,
+  secondsRestingOnFew,
+  type ClientBoundSpan,
+} from "@taillab/core";
+import {
+  formatIntervalMs,
+  formatMs,
+  formatPercent,
+  formatTick,
+  REPORT_LANGUAGES,
+  REPORT_MESSAGES,
+  type PercentileKey,
+} from "@taillab/report";
 import type { ChartConfiguration, ChartDataset, ChartOptions } from "chart.js";
 import { axis, legendAndTooltip } from "./chart-options.ts";
 import { withAlpha, type ChartTheme } from "./chart-theme.ts";
@@ -14,6 +29,45 @@ export interface OverTimeLabels {
   markers: string;
   /** The legend entry of the seconds whose client was the bottleneck. */
   clientBound: string;
+  /** The legend entry of the percentiles' 95 % intervals. */
+  interval: string;
+  /** A second's percentile that rests on `beyond` (fewer than 10) slower requests. */
+  restsOn: (beyond: number) => string;
+}
+
+/** The report's words in the screen's language (i18next's), English where it has none. */
+function reportWords(language: string) {
+  return REPORT_MESSAGES[REPORT_LANGUAGES.find((each) => each === language) ?? "en"];
+}
+
+/** The intervals' words, as the HTML report says them (its catalogue). */
+export function overTimeIntervalLabels(
+  language: string,
+): Pick<OverTimeLabels, "interval" | "restsOn"> {
+  const report = reportWords(language);
+  return { interval: report.overTimeInterval, restsOn: report.overTimeRestsOn };
+}
+
+/**
+ * What a stored phase's chart says of its intervals: what the bands are, and how many seconds'
+ * percentiles rest on few requests (none for seconds recorded before intervals were kept).
+ */
+export function overTimeIntervalNotes(
+  language: string,
+  intervals: readonly IntervalStats[],
+): string[] {
+  if (!intervals.some((interval) => interval.percentileIntervals)) return [];
+  const report = reportWords(language);
+  const answered = intervals.filter((interval) => interval.requests > 0);
+  return [
+    report.overTimeIntervalNote,
+    ...OVER_TIME_PERCENTILES.flatMap((key) => {
+      const few = secondsRestingOnFew(answered, key);
+      return few > 0
+        ? [report.overTimeFewSeconds(FIELDS[key].label, few, answered.length, FEW_REQUESTS_BEYOND)]
+        : [];
+    }),
+  ];
 }
 
 /** A moment on the timeline: a live session's knob change, with what changed. */
@@ -67,7 +121,10 @@ export function extraPercentOf(interval: IntervalStats): number | null {
  * second; a second with no successful answer leaves a gap. With `cost`, the extra requests of
  * each second on a right axis; `markers` (a live session's knob changes) are vertical lines;
  * `clientBound` (core's clientBoundSpans) are thick bars along the top of the latency axis over
- * the seconds whose client was the bottleneck, so a tail there reads as the client's.
+ * the seconds whose client was the bottleneck, so a tail there reads as the client's. Each shown
+ * percentile's 95 % intervals are a band in its colour (core's intervalPercentileBand; a gap
+ * where a second has none), one legend entry for all; a percentile's tooltip gives its interval
+ * and says when it rests on few requests.
  */
 export function overTimeChartConfig(
   theme: ChartTheme,
@@ -145,15 +202,54 @@ export function overTimeChartConfig(
     pointRadius: 0,
     yAxisID: "y",
   }));
+  // A log axis has no 0 to draw an interval open below down to: that second is left out.
+  const bandOf = (interval: IntervalStats, key: OverTimePercentile) => {
+    const band = intervalPercentileBand(interval, key);
+    return band && !(logScale && band.lowMs <= 0) ? band : null;
+  };
+  // Each band: its upper ends filled down to its lower ends, the dataset after it.
+  const bands: ChartDataset<"line">[] = percentiles.flatMap((key) => {
+    const color = withAlpha(theme.palette.percentiles[key], theme.bandAlpha);
+    const ends = (end: "lowMs" | "highMs") =>
+      intervals.map((interval) => {
+        const band = bandOf(interval, key);
+        return { x: intervalMiddleS(interval), y: band ? band[end] : null };
+      });
+    const edge = { borderWidth: 0, pointRadius: 0, backgroundColor: color, spanGaps: false };
+    return [
+      { ...edge, label: labels.interval, data: ends("highMs"), fill: "+1", yAxisID: "y" },
+      { ...edge, label: labels.interval, data: ends("lowMs"), yAxisID: "y" },
+    ];
+  });
+  const withBands = percentiles.some((key) =>
+    intervals.some((interval) => bandOf(interval, key) !== null),
+  );
   const firstMarker = latencyLines.length + costLine.length;
   const firstClientBound = firstMarker + markerLines.length;
-  const datasets = [...latencyLines, ...costLine, ...markerLines, ...clientBoundBars];
+  const firstBand = firstClientBound + clientBoundBars.length;
+  const datasets = [
+    ...latencyLines,
+    ...costLine,
+    ...markerLines,
+    ...clientBoundBars,
+    ...(withBands ? bands : []),
+  ];
+  const percentileLabel = (key: OverTimePercentile, index: number, valueMs: number) => {
+    const interval = intervals[index];
+    const bounds = interval?.percentileIntervals?.[key];
+    if (!interval || !bounds) return `${FIELDS[key].label}: ${formatMs(valueMs)} ms`;
+    const beyond = requestsBeyond(interval.requests, PERCENTILE_LEVELS[key]);
+    const few = beyond < FEW_REQUESTS_BEYOND ? ` · ${labels.restsOn(beyond)}` : "";
+    return `${FIELDS[key].label}: ${formatMs(valueMs)} ms ${formatIntervalMs(bounds)}${few}`;
+  };
   const empty = intervals.length === 0;
   return {
     type: "line",
     data: {
       datasets: datasets.map((dataset, index) =>
-        index === firstMarker ? { ...dataset, label: labels.markers } : dataset,
+        index === firstMarker && markerLines.length > 0
+          ? { ...dataset, label: labels.markers }
+          : dataset,
       ),
     },
     options: {
@@ -186,14 +282,21 @@ export function overTimeChartConfig(
       plugins: legendAndTooltip(theme, {
         // One legend entry for every marker, one for every client-bound stretch; a click on
         // either hides or shows its group.
-        inLegend: (index) => index <= firstMarker || index === firstClientBound,
+        // The bands likewise: one entry for all; their values are in the percentiles' tooltips.
+        inLegend: (index) =>
+          index < firstMarker || [firstMarker, firstClientBound, firstBand].includes(index),
+        inTooltip: (index) => index < firstBand,
         toggleTogether: (index) =>
-          index >= firstClientBound ? firstClientBound : Math.min(index, firstMarker),
-        tooltipLabel: (label, value, index) => {
+          index >= firstBand
+            ? firstBand
+            : index >= firstClientBound
+              ? firstClientBound
+              : Math.min(index, firstMarker),
+        tooltipLabel: (label, value, index, dataIndex) => {
           if (index >= firstClientBound) return label;
           if (index >= firstMarker) return markers[index - firstMarker]?.label ?? label;
           if (index >= latencyLines.length) return `${label}: ${formatPercent(value)} %`;
-          return `${label}: ${formatMs(value)} ms`;
+          return percentileLabel(percentiles[index] as OverTimePercentile, dataIndex, value);
         },
       }),
     },

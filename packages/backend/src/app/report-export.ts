@@ -12,7 +12,8 @@ const MIME_TYPES = {
 
 /**
  * A report as a file to save: one run as CSV, JSON or HTML, named after the run
- * (`taillab-<name>-<runId>.html`, `…-requests.csv` for one row per request), or several
+ * (`taillab-<name>-<runId>.html`, `…-requests.csv` for one row per request, `…-per-second.csv`
+ * for one per second), or several
  * compared (`taillab-comparison-3-runs.html`).
  */
 export async function exportReport(
@@ -22,7 +23,8 @@ export async function exportReport(
   const { runIds, format } = request;
   const content = await renderStoredReport(store, runIds, request);
   const [only] = runIds;
-  const kind = format === "csv" && request.requests ? "-requests" : "";
+  const kind =
+    format !== "csv" ? "" : request.requests ? "-requests" : request.perSecond ? "-per-second" : "";
   const fileName =
     runIds.length === 1 && only !== undefined
       ? `taillab-${runSlug((await store.get(only)).meta.name, only)}${kind}.${format}`

@@ -5,6 +5,7 @@ import { ClientBoundNote, useClientBound } from "../../shared/client-bound-note.
 import {
   OVER_TIME_PERCENTILES,
   overTimeChartConfig,
+  overTimeIntervalLabels,
   type OverTimePercentile,
 } from "../../shared/chart-over-time.ts";
 import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";
@@ -37,6 +38,7 @@ export function LiveTimeline() {
     cost: t("timeline.cost"),
     markers: t("timeline.markers"),
     clientBound: clientBound.legend,
+    ...overTimeIntervalLabels(i18n.language),
   };
   const intervals = overTime?.intervals ?? [];
   const shownMarkers = useTimelineMarkers(markers);

@@ -32,6 +32,11 @@ const FILES = {
     mimeType: "text/csv",
     content: "Run ID,Run Name\r\nr1,Lab 3\r\n",
   },
+  "csv-per-second": {
+    fileName: "lab-3-per-second.csv",
+    mimeType: "text/csv",
+    content: "Run ID,Point\r\nr1,1\r\n",
+  },
   "csv-requests": {
     fileName: "lab-3.requests.csv",
     mimeType: "text/csv",
@@ -53,10 +58,11 @@ describe("ExportMenu", () => {
   });
 
   it.each([
-    ["csv", { format: "csv", requests: false }],
-    ["csv-requests", { format: "csv", requests: true }],
-    ["json", { format: "json", requests: false }],
-    ["html", { format: "html", requests: false }],
+    ["csv", { format: "csv", requests: false, perSecond: false }],
+    ["csv-per-second", { format: "csv", requests: false, perSecond: true }],
+    ["csv-requests", { format: "csv", requests: true, perSecond: false }],
+    ["json", { format: "json", requests: false, perSecond: false }],
+    ["html", { format: "html", requests: false, perSecond: false }],
   ] as const)("%s: asks the backend and downloads its file", async (kind, expected) => {
     const downloads = catchDownloads();
     const api = installFakeTailLab({
@@ -68,7 +74,12 @@ describe("ExportMenu", () => {
         dataDir: "",
       })),
       exportReport: vi.fn(async (input: ExportInput) => {
-        const key = input.format === "csv" && input.requests ? "csv-requests" : input.format;
+        const csvKind = input.requests
+          ? "csv-requests"
+          : input.perSecond
+            ? "csv-per-second"
+            : "csv";
+        const key = input.format === "csv" ? csvKind : input.format;
         return FILES[key];
       }),
     });

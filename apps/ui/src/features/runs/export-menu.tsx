@@ -7,7 +7,7 @@ import { useSettings } from "../../app/settings-store.ts";
 import { errorText } from "../../shared/said.ts";
 import { downloadFile, downloadFromHost } from "../../shared/download-file.ts";
 
-type ExportKind = "csv" | "csv-requests" | "json" | "html";
+type ExportKind = "csv" | "csv-per-second" | "csv-requests" | "json" | "html";
 
 /** The browser host serves the per-request CSV as a download of its own. */
 async function hostStreamsDownloads(): Promise<boolean> {
@@ -40,14 +40,15 @@ export function ExportMenu({
   const [busy, setBusy] = useState<ExportKind | null>(null);
   const [error, setError] = useState<string | null>(null);
   const kinds: ExportKind[] = perRequestCsv
-    ? ["csv", "csv-requests", "json", "html"]
-    : ["csv", "json", "html"];
+    ? ["csv", "csv-per-second", "csv-requests", "json", "html"]
+    : ["csv", "csv-per-second", "json", "html"];
 
   const run = async (kind: ExportKind) => {
     const input: ExportInput = {
       runIds: [...runIds],
-      format: kind === "csv-requests" ? "csv" : kind,
+      format: kind === "csv-requests" || kind === "csv-per-second" ? "csv" : kind,
       requests: kind === "csv-requests",
+      perSecond: kind === "csv-per-second",
       language,
       baselineIndex,
     };

@@ -467,12 +467,15 @@ export const runsMessages: FeatureMessages = {
       working: "Exporting…",
       kind: {
         csv: "CSV",
+        "csv-per-second": "CSV per second",
         "csv-requests": "CSV per request",
         json: "JSON",
         html: "HTML report",
       },
       hint: {
         csv: "One row per run, point and phase, with s3bench's column names",
+        "csv-per-second":
+          "One row per second of each point and operation: p50, p99 and p99.9 with their 95 % intervals",
         "csv-requests": "One row per request: every attempt with its times",
         json: "The whole run, to import elsewhere",
         html: "A self-contained report with charts, in the current language",
@@ -896,12 +899,14 @@ export const runsMessages: FeatureMessages = {
       working: "导出中…",
       kind: {
         csv: "CSV",
+        "csv-per-second": "逐秒 CSV",
         "csv-requests": "逐请求 CSV",
         json: "JSON",
         html: "HTML 报告",
       },
       hint: {
         csv: "每个运行、测试点和阶段一行，列名与 s3bench 相同",
+        "csv-per-second": "每个测试点和操作每秒一行：p50、p99 与 p99.9 及其 95 % 置信区间",
         "csv-requests": "每个请求一行：每次尝试及其时间",
         json: "完整的运行数据，可导入到其他地方",
         html: "包含图表的独立报告，使用当前语言",

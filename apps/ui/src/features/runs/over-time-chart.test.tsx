@@ -56,6 +56,41 @@ describe("OverTimeChart", () => {
     expect(screen.getByTestId("run-client-bound").textContent).toBe(note);
   });
 
+  it.each([
+    [
+      "en",
+      "p99.9 rests on fewer than 10 slower requests in 4 of 4 seconds.",
+      "p99 rests on fewer than 10 slower requests",
+    ],
+    ["zh-CN", "4 秒中有 4 秒的 p99.9 仅由不到 10 个更慢的请求决定。", "的 p99 仅由"],
+  ])(
+    "says what the interval bands are and which tails rest on few (%s)",
+    async (language, few, notP99) => {
+      await act(() => i18next.changeLanguage(language));
+      const bounded = INTERVALS.map((interval) => ({
+        ...interval,
+        requests: 2000,
+        percentileIntervals: {
+          p50: { lo: 1.9, hi: 2.1 },
+          p99: { lo: 7, hi: 9 },
+          p999: { lo: 11, hi: null },
+        },
+      }));
+      renderUi(<OverTimeChart intervals={bounded} markers={[]} cost={false} clientSeconds={[]} />);
+      const notes = screen
+        .getAllByTestId("over-time-interval-note")
+        .map((note) => note.textContent);
+      expect(notes).toHaveLength(2);
+      expect(notes[1]).toBe(few);
+      expect(notes.join(" ")).not.toContain(notP99);
+    },
+  );
+
+  it("says nothing of intervals in a run recorded before they were kept", () => {
+    renderUi(<OverTimeChart intervals={INTERVALS} markers={[]} cost={false} clientSeconds={[]} />);
+    expect(screen.queryByTestId("over-time-interval-note")).toBeNull();
+  });
+
   it("marks nothing in a run recorded before the client's health was kept", () => {
     renderUi(<OverTimeChart intervals={INTERVALS} markers={[]} cost={false} clientSeconds={[]} />);
     expect(chart()?.dataset.clientBound).toBe("0");

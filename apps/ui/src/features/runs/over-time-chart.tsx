@@ -8,6 +8,8 @@ import { ClientBoundNote, useClientBound } from "../../shared/client-bound-note.
 import {
   OVER_TIME_PERCENTILES,
   overTimeChartConfig,
+  overTimeIntervalLabels,
+  overTimeIntervalNotes,
   type OverTimePercentile,
 } from "../../shared/chart-over-time.ts";
 import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";
@@ -41,6 +43,7 @@ export function OverTimeChart({
     cost: t("overTime.cost"),
     markers: t("overTime.markers"),
     clientBound: clientBound.legend,
+    ...overTimeIntervalLabels(i18n.language),
   };
   return (
     <figure className="card chart-card">
@@ -51,6 +54,11 @@ export function OverTimeChart({
             seconds: formatInteger(intervals.length),
           })}
         </p>
+        {overTimeIntervalNotes(i18n.language, intervals).map((note) => (
+          <p key={note} className="muted small" data-testid="over-time-interval-note">
+            {note}
+          </p>
+        ))}
       </figcaption>
       <ChartCanvas<"line">
         testId="over-time-chart"
@@ -91,6 +99,8 @@ export function OverTimeChart({
         }
         attributes={{
           "data-seconds": intervals.length,
+          "data-interval-seconds": intervals.filter((interval) => interval.percentileIntervals)
+            .length,
           "data-markers": shownMarkers.length,
           "data-client-bound": clientBound.spans.length,
         }}
