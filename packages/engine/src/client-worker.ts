@@ -1,23 +1,16 @@
-import { englishOf, type Operation } from "@taillab/api";
+import type { Operation, Workload } from "@taillab/api";
 import {
-  createKeyChooser,
-  createOperationChooser,
-  createRandom,
-  createRangeChooser,
-  createSizeSampler,
-  operationOf,
-  parseKeyChoice,
-  parseOperationMix,
-  parseRangeChoice,
-  parseSizeDistribution,
+  createMixPlanner,
+  createPhasePlanner,
+  DELETE_BATCH_KEYS,
+  emptyPlannedRequest,
   latencyParts,
+  objectSizesOf,
   PhaseAccount,
-  requestClass,
   sendsBackups,
-  type ByteRange,
   type LogicalRequest,
-  type Random,
-  type TextParseResult,
+  type PlannedRequest,
+  type RequestPlanner,
 } from "@taillab/core";
 import { parentPort, workerData } from "node:worker_threads";
 import type { LogicalResult, SendAttempt } from "./hedged-tied-executor.ts";
@@ -44,6 +37,8 @@ import type {
 /**
  * One worker thread: closed-loop clients, or an open-loop dispatcher, sending logical requests
  * (one attempt, or hedged/tied attempts to several replicas) over one keep-alive pool per replica.
+ * What each request is comes from core's planners (request-plan.ts); this script builds, sends
+ * and counts it.
  */
 
 const REPORT_INTERVAL_MS = 100;
@@ -59,7 +54,11 @@ const port = parentPort;
 if (!port) throw new Error("client-worker must run in a worker thread");
 
 const clock = createRunClock(init.runStartMonotonicMs);
-const content = createObjectContent(init.content, init.verify, objectSizes());
+const content = createObjectContent(
+  init.content,
+  init.verify,
+  objectSizesOf(init.objectSizeBytes, init.objectSizes),
+);
 // A stop is final for the worker's life: it aborts what is in flight and starts nothing new.
 const stopController = new AbortController();
 const stopSignal = stopController.signal;
@@ -71,43 +70,6 @@ const stopSignal = stopController.signal;
 let setup: RequestSetup;
 /** The requests being executed now: a retune waits for those started before it. */
 const requestsInFlight = new Set<Promise<LogicalResult>>();
-
-/**
- * Each key's object size: the point's one size, or drawn from the workload's distribution by a
- * generator seeded with the key, so every worker (and a later read) agrees on it.
- */
-function objectSizes(): (keyNumber: number) => number {
-  const sizes = init.objectSizes;
-  if (!sizes) return () => init.objectSizeBytes;
-  const parsed = parseSizeDistribution(sizes.distribution);
-  if (!parsed.ok) throw new Error(`workload.sizes: ${parsed.reason}`);
-  const distribution = parsed.value;
-  return (keyNumber) =>
-    createSizeSampler(distribution, createRandom(sizes.seed * 100_003 + keyNumber)).nextSizeBytes();
-}
-
-/**
- * The hedge-delay class of a request: its operation and size class, cached per pair (by
- * operation, then size: no key string is made per request).
- */
-const requestClasses = new Map<string, Map<number, string>>();
-let cachedClasses = 0;
-function requestClassOf(op: string, sizeBytes: number): string {
-  let bySize = requestClasses.get(op);
-  if (bySize === undefined) {
-    bySize = new Map();
-    requestClasses.set(op, bySize);
-  }
-  let found = bySize.get(sizeBytes);
-  if (found === undefined) {
-    found = requestClass(op, sizeBytes);
-    if (cachedClasses < 10_000) {
-      bySize.set(sizeBytes, found);
-      cachedClasses += 1;
-    }
-  }
-  return found;
-}
 
 function send(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
   port?.postMessage(message, transfer);
@@ -135,6 +97,9 @@ interface PhaseRun {
   /** Requests answered since the last fold (see recordRequest). */
   finished: FinishedRequest[];
   foldScheduled: boolean;
+  planner: RequestPlanner;
+  /** What the planner planned last: read at once, as the next request is planned into it. */
+  planned: PlannedRequest;
   mix: MixState | null;
   /** This worker's own health while the phase runs. */
   probe: ClientProbe;
@@ -153,24 +118,12 @@ interface FinishedRequest {
 interface MixState {
   order: MixOrder;
   movedBytes: BigInt64Array;
-  bucketNumber: number;
-  chooseOperation: () => Operation;
-  choosePreparedKey: () => number;
-  chooseRange: ((objectSizeBytes: number) => ByteRange) | null;
-  newKeys: Int32Array;
-  random: Random;
 }
 
-/** Everything about one request but its sending: what it is, where it goes, what it carries. */
-interface PlannedRequest {
-  op: Operation;
+/** A planned request made ready to send: its key, and how one attempt of it is sent. */
+interface BuiltRequest {
   key: string;
-  body: Uint8Array | null;
-  /** Of the object the request reads or writes (its hedge-delay class). */
-  sizeBytes: number;
   send: SendAttempt;
-  /** DELETE and multipart uploads never get backups. */
-  backups: boolean;
 }
 
 function accountFor(run: PhaseRun, op: Operation): PhaseAccount {
@@ -262,14 +215,13 @@ function keyOf(keyNumber: number): string {
   return `${init.keyPrefix}${keyNumber}`;
 }
 
-/** One-operation phases (write, read, cleanup): request i uses key firstKey + i mod keyCount. */
-function planPhaseRequest(command: PhaseCommand, index: number): PlannedRequest {
-  const keyNumber = command.firstKey + (index % command.keyCount);
+/** A one-operation phase's request (write, read, cleanup). */
+function buildPhaseRequest(op: Operation, keyNumber: number): BuiltRequest {
   const key = keyOf(keyNumber);
-  const body = command.op === "PUT" ? content.bodyFor(keyNumber) : null;
+  const body = op === "PUT" ? content.bodyFor(keyNumber) : null;
   const send: SendAttempt = (replica, options) => {
     const transport = transportFor(replica);
-    switch (command.op) {
+    switch (op) {
       case "PUT":
         return transport.putObject(key, body as Uint8Array, options);
       case "GET":
@@ -280,36 +232,24 @@ function planPhaseRequest(command: PhaseCommand, index: number): PlannedRequest 
       case "DELETE":
         return transport.deleteObject(key, options);
       default:
-        throw new Error(`a ${command.op} phase needs a workload`);
+        throw new Error(`a ${op} phase needs a workload`);
     }
   };
-  return {
-    op: command.op,
-    key,
-    body,
-    sizeBytes: content.sizeOf(keyNumber),
-    send,
-    backups: command.allowBackups,
-  };
+  return { key, send };
 }
 
-/**
- * A mixed workload's request: reads (GET, HEAD, COPY's source, LIST) use the prepared objects,
- * so they never miss; writes (PUT, COPY's target, multipart) create new keys, and DELETE
- * removes one of those (or finds it gone: S3 answers 204 either way).
- */
-function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): PlannedRequest {
-  const { command } = run;
-  const op = mix.chooseOperation();
-  const { workload, newKeyFirst } = mix.order;
-  const prepared = () => command.firstKey + mix.choosePreparedKey();
-  const newKey = () => newKeyFirst + Atomics.add(mix.newKeys, 0, 1);
-  const backups = command.allowBackups && sendsBackups(setup.mode, op);
-  switch (op) {
+/** A mixed workload's request, as its planner planned it (keys, range, bucket). */
+function buildMixRequest(
+  run: PhaseRun,
+  workload: Workload,
+  planned: PlannedRequest,
+  origin: RequestOrigin,
+): BuiltRequest {
+  const { keyNumber } = planned;
+  switch (planned.op) {
     case "GET": {
-      const keyNumber = prepared();
       const key = keyOf(keyNumber);
-      const range = mix.chooseRange?.(content.sizeOf(keyNumber));
+      const range = planned.range;
       const expect = !init.verify
         ? undefined
         : range
@@ -321,27 +261,18 @@ function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): Pl
           ...(range ? { range } : {}),
           ...(expect ? { expect } : {}),
         });
-      return { op, key, body: null, sizeBytes: content.sizeOf(keyNumber), send, backups };
+      return { key, send };
     }
     case "HEAD": {
-      const keyNumber = prepared();
       const key = keyOf(keyNumber);
-      return {
-        op,
-        key,
-        body: null,
-        sizeBytes: content.sizeOf(keyNumber),
-        backups,
-        send: (replica, options) => transportFor(replica).headObject(key, options),
-      };
+      return { key, send: (replica, options) => transportFor(replica).headObject(key, options) };
     }
     case "PUT":
     case "MULTIPART": {
-      const keyNumber = newKey();
       const key = keyOf(keyNumber);
       const body = content.bodyFor(keyNumber);
       const send: SendAttempt =
-        op === "PUT"
+        planned.op === "PUT"
           ? (replica, options) => transportFor(replica).putObject(key, body, options)
           : async (replica, options) => {
               const upload = await uploadInParts(
@@ -356,56 +287,35 @@ function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): Pl
               if (!options.signal?.aborted) recordParts(run, key, replica, origin, upload.parts);
               return upload.outcome;
             };
-      return { op, key, body, sizeBytes: body.byteLength, send, backups };
+      return { key, send };
     }
     case "COPY": {
-      const sourceNumber = prepared();
-      const source = keyOf(sourceNumber);
-      const key = keyOf(newKey());
+      const source = keyOf(planned.sourceKeyNumber);
+      const key = keyOf(keyNumber);
       return {
-        op,
         key,
-        body: null,
-        sizeBytes: content.sizeOf(sourceNumber),
-        backups,
         send: (replica, options) => transportFor(replica).copyObject(source, key, options),
       };
     }
     case "DELETE": {
-      const written = Math.max(1, Atomics.load(mix.newKeys, 0));
-      const key = keyOf(newKeyFirst + Math.floor(mix.random.next() * written));
-      return {
-        op,
-        key,
-        body: null,
-        sizeBytes: 0,
-        backups,
-        send: (replica, options) => transportFor(replica).deleteObject(key, options),
-      };
+      const key = keyOf(keyNumber);
+      return { key, send: (replica, options) => transportFor(replica).deleteObject(key, options) };
     }
     // The buckets these make and leave (or make and fail to delete, a stop cutting the delete
     // off) are removed by the run after the phase, by name (`taillab-<run>-w…`, see
-    // newBucketName): a worker may be terminated before it could.
+    // bucketNameOf): a worker may be terminated before it could.
     case "CREATE_BUCKET": {
-      const name = newBucketName(mix);
+      const name = bucketNameOf(planned.bucketNumber);
       return {
-        op,
         key: name,
-        body: null,
-        sizeBytes: 0,
-        backups,
         send: (replica, options) => transportFor(replica).createBucket(name, options),
       };
     }
     case "DELETE_BUCKET": {
       // Its own bucket, made just before and not measured, so every delete has one to delete.
-      const name = newBucketName(mix);
+      const name = bucketNameOf(planned.bucketNumber);
       return {
-        op,
         key: name,
-        body: null,
-        sizeBytes: 0,
-        backups,
         send: async (replica, options) => {
           const transport = transportFor(replica);
           const made = await transport.createBucket(name, { signal: run.signal });
@@ -415,25 +325,13 @@ function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): Pl
       };
     }
     case "LIST_BUCKETS":
-      return {
-        op,
-        key: "",
-        body: null,
-        sizeBytes: 0,
-        backups,
-        send: (replica, options) => transportFor(replica).listBuckets(options),
-      };
+      return { key: "", send: (replica, options) => transportFor(replica).listBuckets(options) };
     case "DELETE_OBJECTS": {
-      // A batch of the workload's new keys, whether written yet or not: S3 deletes what exists.
-      const written = Math.max(1, Atomics.load(mix.newKeys, 0));
-      const first = newKeyFirst + Math.floor(mix.random.next() * written);
-      const keys = Array.from({ length: DELETE_BATCH_KEYS }, (_, index) => keyOf(first + index));
+      const keys = Array.from({ length: DELETE_BATCH_KEYS }, (_, index) =>
+        keyOf(keyNumber + index),
+      );
       return {
-        op,
         key: keys[0] as string,
-        body: null,
-        sizeBytes: 0,
-        backups,
         send: (replica, options) => transportFor(replica).deleteObjects(keys, options),
       };
     }
@@ -442,11 +340,7 @@ function planMixRequest(run: PhaseRun, mix: MixState, origin: RequestOrigin): Pl
     case "LIST": {
       const query = { prefix: init.keyPrefix, maxKeys: workload.listPageSize };
       return {
-        op,
         key: init.keyPrefix,
-        body: null,
-        sizeBytes: 0,
-        backups,
         send: (replica, options) => transportFor(replica).listObjects(query, options),
       };
     }
@@ -481,17 +375,13 @@ function recordParts(
   }
 }
 
-/** Keys per DeleteObjects batch in a workload. */
-const DELETE_BATCH_KEYS = 100;
-
 /**
  * `taillab-<runId>-w<worker>-<n>` (workloadBucketName): unique to the run and the worker, and
  * what the run removes after the phase.
  */
-function newBucketName(mix: MixState): string {
+function bucketNameOf(bucketNumber: number): string {
   const runId = init.keyPrefix.split("/").at(-2) ?? "run";
-  mix.bucketNumber += 1;
-  return workloadBucketName(runId, init.workerIndex, mix.bucketNumber);
+  return workloadBucketName(runId, init.workerIndex, bucketNumber);
 }
 
 async function runRequest(
@@ -500,17 +390,18 @@ async function runRequest(
   intendedStartUs: number,
   client: number,
 ): Promise<void> {
-  const mix = run.mix;
-  const origin: RequestOrigin = {
-    intendedStartUs,
-    client,
-    measured: run.command.measured && (mix === null || intendedStartUs >= mix.order.warmupEndUs),
-  };
-  if (origin.measured) run.probe.noteStart(intendedStartUs, clock(), run.command.schedule !== null);
-  const planned = mix ? planMixRequest(run, mix, origin) : planPhaseRequest(run.command, index);
+  const { mix, planned } = run;
+  run.planner.plan(index, intendedStartUs, planned);
+  const { op, measured } = planned;
+  const origin: RequestOrigin = { intendedStartUs, client, measured };
+  if (measured) run.probe.noteStart(intendedStartUs, clock(), run.command.schedule !== null);
+  const { key, send } = mix
+    ? buildMixRequest(run, mix.order.workload, planned, origin)
+    : buildPhaseRequest(op, planned.keyNumber);
+  // A mix's DELETE and multipart uploads never get backups (sendsBackups).
+  const backups = run.command.allowBackups && (mix === null || sendsBackups(setup.mode, op));
   const { withBackups, single } = setup.executorsOn(run.signal);
-  const executor = planned.backups ? withBackups : single;
-  const executing = executor.execute(planned.send, requestClassOf(planned.op, planned.sizeBytes));
+  const executing = (backups ? withBackups : single).execute(send, planned.requestClass);
   requestsInFlight.add(executing);
   const result = await executing.finally(() => requestsInFlight.delete(executing));
   // A request cut short by a stop (or the phase's end) measured nothing and says nothing of the
@@ -520,7 +411,7 @@ async function runRequest(
     const winner = result.winner === null ? null : result.attempts[result.winner];
     if (winner) Atomics.add(mix.movedBytes, 0, BigInt(winner.outcome.bytes));
   }
-  recordRequest(run, planned.op, planned.key, origin, result);
+  recordRequest(run, op, key, origin, result);
 }
 
 /**
@@ -627,33 +518,22 @@ async function runOpenLoop(run: PhaseRun, claims: ScheduleClaims): Promise<void>
   while (inFlight > 0) await new Promise<void>((resolve) => (slotFreed = resolve));
 }
 
-function mixState(order: MixOrder): MixState {
-  const { workload } = order;
-  const random = createRandom(workload.seed * 7919 + init.workerIndex);
-  const parse = <T>(result: TextParseResult<T>): T => {
-    if (!result.ok) throw new Error(englishOf(result.reason));
-    return result.value;
-  };
-  const operations = createOperationChooser(parse(parseOperationMix(workload.ops)), random);
-  const keys = createKeyChooser(
-    parse(parseKeyChoice(workload.keys)),
-    workload.prepareObjects,
-    random,
+/** What this worker's requests of the phase are. */
+function plannerOf(command: PhaseCommand): RequestPlanner {
+  const { mix } = command;
+  if (mix === null) return createPhasePlanner(command, content.sizeOf);
+  return createMixPlanner(
+    {
+      workload: mix.workload,
+      firstKey: command.firstKey,
+      newKeyFirst: mix.newKeyFirst,
+      newKeys: new Int32Array(mix.newKeys),
+      warmupEndUs: mix.warmupEndUs,
+      measured: command.measured,
+      workerIndex: init.workerIndex,
+    },
+    content.sizeOf,
   );
-  const ranges =
-    workload.range === undefined
-      ? null
-      : createRangeChooser(parse(parseRangeChoice(workload.range)), random);
-  return {
-    order,
-    movedBytes: new BigInt64Array(order.movedBytes),
-    bucketNumber: 0,
-    chooseOperation: () => operationOf(operations.next()),
-    choosePreparedKey: () => keys.next(),
-    chooseRange: ranges ? (sizeBytes) => ranges.nextRange(sizeBytes) : null,
-    newKeys: new Int32Array(order.newKeys),
-    random,
-  };
 }
 
 function report(run: PhaseRun, final: boolean): void {
@@ -695,7 +575,11 @@ async function runPhase(command: PhaseCommand): Promise<void> {
     records: new RecordBatchWriter(),
     finished: [],
     foldScheduled: false,
-    mix: command.mix ? mixState(command.mix) : null,
+    planner: plannerOf(command),
+    planned: emptyPlannedRequest(),
+    mix: command.mix
+      ? { order: command.mix, movedBytes: new BigInt64Array(command.mix.movedBytes) }
+      : null,
     probe: new ClientProbe(clock, init.workerIndex),
     reports: 0,
   };

@@ -1,7 +1,6 @@
-import { createArrivalSchedule, ownsScheduledRequest } from "@taillab/core";
+import { createScheduleSlots, type ScheduleOrder } from "@taillab/core";
 import { parentPort, workerData } from "node:worker_threads";
 import { SCHEDULE, ScheduleReleases, type ScheduleBuffers } from "./open-loop-schedule.ts";
-import type { PacerOrder } from "./schedule-pacer.ts";
 import { createRunClock } from "./run-clock.ts";
 
 /**
@@ -21,14 +20,11 @@ const counters = new Int32Array(buffers.counters);
 const releases = new ScheduleReleases(buffers);
 const stopped = () => Atomics.load(counters, SCHEDULE.stop) === 1;
 
-function pace({ schedule, startUs, count, deadlineUs, shard }: PacerOrder): void {
-  const offsets = createArrivalSchedule(schedule);
-  // index: this pacer's requests; g: the whole schedule's, of which a shard sends its own.
-  for (let index = 0, g = 0; index < count && !stopped(); g += 1) {
-    // Whole µs, as every time of a record is (the schedule's offsets are fractional).
-    const intendedUs = Math.round(startUs + offsets.nextOffsetUs());
-    if (deadlineUs !== null && intendedUs >= deadlineUs) break;
-    if (shard !== null && !ownsScheduledRequest(g, shard)) continue;
+function pace(order: ScheduleOrder): void {
+  const slots = createScheduleSlots(order);
+  for (let index = 0; !stopped();) {
+    const intendedUs = slots.next();
+    if (intendedUs === null) break;
     // The ring holds the next SCHEDULE_RING_SLOTS starts: wait for the workers to catch up.
     while (!releases.hasSlotFor(index) && !stopped()) {
       Atomics.wait(counters, SCHEDULE.stop, 0, 1);
@@ -49,5 +45,5 @@ function pace({ schedule, startUs, count, deadlineUs, shard }: PacerOrder): void
   port?.postMessage("done");
 }
 
-port.on("message", (order: PacerOrder) => pace(order));
+port.on("message", (order: ScheduleOrder) => pace(order));
 port.postMessage("ready");

@@ -1,5 +1,5 @@
 import type { OpenLoop } from "@taillab/api";
-import type { ArrivalScheduleSpec, ShardRole } from "@taillab/core";
+import type { ArrivalScheduleSpec, ScheduleOrder } from "@taillab/core";
 import { Worker } from "node:worker_threads";
 import {
   announceToAll,
@@ -9,23 +9,10 @@ import {
 } from "./open-loop-schedule.ts";
 import { engineWorkerEnv, engineWorkerUrl } from "./worker-url.ts";
 
-/**
- * What the pacer releases: `count` requests of the schedule from `startUs`, none at or after
- * deadline. A shard of a distributed run releases only its own requests of the run's schedule
- * (core's ownsScheduledRequest), at their intended starts in the whole schedule.
- */
-export interface PacerOrder {
-  schedule: ArrivalScheduleSpec;
-  startUs: number;
-  count: number;
-  deadlineUs: number | null;
-  shard: ShardRole | null;
-}
-
 export interface SchedulePacer {
   buffers: ScheduleBuffers;
   /** Starts releasing; resolves when the pacer has released all it will. */
-  run(order: PacerOrder): Promise<void>;
+  run(order: ScheduleOrder): Promise<void>;
   /** Releases nothing more, and wakes every waiting worker. */
   stop(): void;
   close(): Promise<void>;
