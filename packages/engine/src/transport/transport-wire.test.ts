@@ -331,18 +331,23 @@ describe.each(KINDS)("%s transport: failures become outcomes", (kind) => {
   });
 
   it("stamps each step: ready <= sent <= headers <= first body byte <= end", async () => {
+    let bodyWrittenUs = 0;
     route = (_request, response) => {
       response.writeHead(200, { "content-length": 4 });
       response.flushHeaders();
-      setTimeout(() => response.end("abcd"), 20);
+      setTimeout(() => {
+        bodyWrittenUs = clock();
+        response.end("abcd");
+      }, 20);
     };
     const outcome = await transport(kind).getObject("k", {
       expect: { bytes: 4, md5Hex: "e2fc714c4727ee9395f324cd2e7f331f" },
     });
     expect(outcome).toMatchObject({ status: 200, error: null, bytes: 4 });
     expectOrderedTimeline(outcome);
-    // The headers came 20 ms before the body: the first byte is the body's, not the headers'.
-    expect(outcome.firstByteUs - outcome.headersUs).toBeGreaterThanOrEqual(15_000);
+    // The headers went 20 ms before the body: the first byte is the body's, not the headers'.
+    // The server shares this process's clock, so no bound on a busy machine's delays is needed.
+    expect(outcome.firstByteUs).toBeGreaterThanOrEqual(bodyWrittenUs);
   });
 });
 
