@@ -11,17 +11,24 @@
  * - Barrier overhead and start spread on the local control plane: `taillab k8s run` with 4, 16
  *   and 64 shards (BENCH_KUBERNETES_SHARDS=4,16,64), each pod a shard process run by the test
  *   node agent; seconds from the Job's submission to T0, the start spread and the merge's time.
+ * - From a shard's death to the others going on, on the local control plane: 3 shards write then
+ *   read; shard 1 is frozen while writing (SIGSTOP, as a hung process), so the others end their
+ *   write and wait for it at the read's phase gate; then it is killed (SIGKILL, as the OOM
+ *   killer). The gate's own wait is 10 min: only the Job's failed index (the run's starter writes
+ *   gone/1) lets the others go on. Seconds from the kill to the gone marker, and to the others'
+ *   first read (their read phase's first intended start).
  * - The manifest path at scale without processes (BENCH_KWOK_SHARDS=64, off by default): kwok's
  *   fake nodes take the Job `taillab k8s run` generates for N shards from submission to Complete.
  * BENCH_SKIP_KUBERNETES=1 leaves the control plane out; BENCH_ONLY_KUBERNETES=1 runs it alone;
  * BENCH_SKIP_BIG_MERGE=1 leaves out the merge of many shards' results.
  */
-import { RunSpecSchema, type ShardPhase } from "@taillab/api";
+import { RunSpecSchema, ShardResultSchema, type ShardPhase } from "@taillab/api";
 import {
   startControlPlane,
   startKwokCluster,
   startTaillabNodeAgent,
   TAILLAB_TEST_IMAGE,
+  type NodeAgent,
 } from "@taillab/test-support";
 import { startTestbed } from "@taillab/testbed";
 import { execFile } from "node:child_process";
@@ -36,8 +43,15 @@ import {
   DEFAULT_POD_SETTINGS,
   DEFAULT_TTL_AFTER_FINISHED_SECONDS,
 } from "../src/distributed/kubernetes-defaults.ts";
+import { phasePrefix } from "../src/distributed/barrier-markers.ts";
 import { mergeRunFolder } from "../src/distributed/merge-run.ts";
 import { openRunFolder } from "../src/distributed/run-folder-client.ts";
+import {
+  goneKey,
+  progressKey,
+  resultKey,
+  SHARD_RESULT_LIMIT_BYTES,
+} from "../src/distributed/run-folder-layout.ts";
 import { foldedPhase, putGeneratedShard } from "../src/distributed/test-support/generated-shard.ts";
 
 const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
@@ -221,9 +235,13 @@ async function barrierOverhead(): Promise<void> {
   console.log("barrier overhead on the local control plane (Job submitted -> T0):");
   const cluster = await startControlPlane();
   const agent = await startTaillabNodeAgent(cluster.kubeconfig);
-  const counts = (process.env.BENCH_KUBERNETES_SHARDS ?? "4,16,64").split(",").map(Number);
+  const counts = (process.env.BENCH_KUBERNETES_SHARDS ?? "4,16,64")
+    .split(",")
+    .filter(Boolean)
+    .map(Number);
   try {
     for (const shards of counts) await overheadOf(shards, cluster.kubeconfig);
+    await deathToGoingOn(cluster.kubeconfig, agent);
   } finally {
     await agent.stop();
     await cluster.stop();
@@ -264,4 +282,89 @@ async function overheadOf(shards: number, kubeconfig: string): Promise<void> {
   console.log(
     `  ${String(shards).padStart(2)} shards: ${overheadS?.toFixed(2)} s (pods scheduled and started, every shard ready, then the barrier's grace and the next whole second); start spread ${summary.distributed?.startSpreadMs} ms; merge ${(mergeMs / 1000).toFixed(2)} s`,
   );
+}
+
+async function deathToGoingOn(kubeconfig: string, agent: NodeAgent): Promise<void> {
+  console.log("from a shard's death to the others going on (3 shards, shard 1 killed):");
+  const shards = 3;
+  const plan = await planKubernetesRun(
+    {
+      spec: RunSpecSchema.parse({
+        endpoints: [{ url: testbed.url }],
+        clients: 3,
+        samples: 1500,
+        objectSize: 1024,
+        phases: ["write", "read"],
+      }),
+      shards,
+      namespace: "default",
+      image: TAILLAB_TEST_IMAGE,
+      // The phase gate waits this long for a shard that does not come: far beyond the figure.
+      barrierTimeoutMs: 600_000,
+      activeDeadlineSeconds: 1800,
+      ttlSecondsAfterFinished: DEFAULT_TTL_AFTER_FINISHED_SECONDS,
+      pod: { ...DEFAULT_POD_SETTINGS, requests: "cpu=100m,memory=64Mi", limits: "" },
+      uploadRecords: false,
+    },
+    secrets,
+  );
+  const jobName = plan.manifests.job.metadata?.name ?? "";
+  const folder = await openRunFolder(plan.spec, secrets, plan.folder);
+  const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
+  const running = runOnKubernetes(plan, {
+    cluster: { kubeconfig },
+    secrets,
+    store,
+    hooks: {},
+    keepRunFolder: true,
+  });
+  try {
+    const victim = await until(async () => {
+      const measuring = await folder.markers.list(progressKey(1));
+      const pod = agent.running().find((name) => name.startsWith(`${jobName}-1-`));
+      return measuring.length > 0 && pod !== undefined ? pod : null;
+    });
+    agent.freeze(victim);
+    // The read's gate (phase 1): shards 0 and 2 came and wait there for shard 1.
+    await until(async () => {
+      const came = await folder.markers.list(phasePrefix(1));
+      return came.length >= 2 ? came : null;
+    });
+    const killedMs = Date.now();
+    agent.kill(victim);
+    await running;
+    const gone = await folder.markers.get(goneKey(1));
+    const goneMs = gone === null ? Number.NaN : Date.parse(JSON.parse(text(gone)).at);
+    const goingOnMs = await Promise.all(
+      [0, 2].map(async (index) => {
+        const bytes = await folder.markers.get(resultKey(index), SHARD_RESULT_LIMIT_BYTES);
+        const result = ShardResultSchema.parse(JSON.parse(text(bytes ?? new Uint8Array())));
+        const read = result.points[0]?.phases.find((phase) => phase.op === "GET");
+        const firstUs = read?.account.segments.reduce(
+          (first, segment) => Math.min(first, segment.firstIntendedUs),
+          Number.POSITIVE_INFINITY,
+        );
+        return result.runStartEpochMs + (firstUs ?? Number.NaN) / 1000;
+      }),
+    );
+    const seconds = (ms: number) => ((ms - killedMs) / 1000).toFixed(2);
+    console.log(
+      `  killed -> gone/1 written by the run's starter: ${seconds(goneMs)} s; killed -> the others' first read: ${goingOnMs.map(seconds).join(" s and ")} s (their gate's own wait: 600 s)`,
+    );
+  } finally {
+    await folder.markers.remove(await folder.markers.list(""));
+    await folder.close();
+  }
+}
+
+async function until<T>(look: () => Promise<T | null>): Promise<T> {
+  for (;;) {
+    const found = await look();
+    if (found !== null) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function text(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes);
 }

@@ -23,11 +23,18 @@ export interface NodeAgent {
   nodeName: string;
   /** Output of a pod's process so far (stdout and stderr), by pod name. */
   output(podName: string): string;
+  /** The pods whose processes run now, by name. */
+  running(): string[];
   /**
    * SIGKILL to a pod's process, as the OOM killer or a crash would end it: no SIGTERM, nothing
    * left behind; the pod is reported Failed with exit code 137. False when it is not running.
    */
   kill(podName: string): boolean;
+  /**
+   * SIGSTOP to a pod's process, as a hung or swapped-out process stalls: it stays Running and
+   * answers nothing until killed. False when it is not running.
+   */
+  freeze(podName: string): boolean;
   /** Kills the running processes and stops reporting; the Node object stays. */
   stop(): Promise<void>;
 }
@@ -239,7 +246,9 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   return {
     nodeName,
     output: (podName) => outputs.get(podName) ?? "",
+    running: () => [...running.keys()],
     kill: (podName) => running.get(podName)?.kill("SIGKILL") ?? false,
+    freeze: (podName) => running.get(podName)?.kill("SIGSTOP") ?? false,
     async stop() {
       stopped = true;
       clearInterval(heartbeats);
