@@ -1,6 +1,13 @@
-import { HedgeOptionsSchema } from "@taillab/api";
+import { HedgeOptionsSchema, runSpecFieldDefault, RunSpecSchema } from "@taillab/api";
 import { describe, expect, it } from "vitest";
-import { parseArguments, UsageError } from "./cli-args.ts";
+import {
+  flagDefault,
+  formatFlagHelp,
+  parseArguments,
+  UsageError,
+  type FlagDefinition,
+} from "./cli-args.ts";
+import { RUN_HELP } from "./run-command.ts";
 import { RUN_FLAGS, specFromFlags } from "./run-flags.ts";
 
 const specOf = (argv: string[], fileSpec: Record<string, unknown> = {}) =>
@@ -36,10 +43,131 @@ describe("the run's endpoint flags", () => {
   });
 });
 
+describe("the run's flag table", () => {
+  const placed = RUN_FLAGS.flatMap((flag) =>
+    "spec" in flag && !("placedByCommand" in flag.spec) ? [[flag.name, flag] as const] : [],
+  );
+
+  /** What a flag of a section needs beside it to be taken. */
+  const NEEDED: Record<string, string[]> = {
+    endpoints: ["--endpoint", "http://127.0.0.1:9000"],
+    untilSteady: ["--until-steady"],
+  };
+
+  it.each(placed)("--%s sets its entry's spec field, nothing else", (name, flag) => {
+    const [field = "", key] = flag.spec.field.split(".");
+    const needed = NEEDED[field] ?? [];
+    const given = flag.takesValue ? [`--${name}`, "7"] : [`--${name}`];
+    const convert = "convert" in flag.spec ? flag.spec.convert : (text: string) => text;
+    const expected = flag.takesValue ? convert("7") : true;
+    const without = specOf(needed) as Record<string, unknown>;
+    const sectionOf = (value: unknown) => ({
+      ...(Array.isArray(value) ? value[0] : value),
+      [key ?? ""]: expected,
+    });
+    expect(specOf([...given, ...needed])).toEqual({
+      ...without,
+      [field]:
+        key === undefined
+          ? expected
+          : field === "endpoints"
+            ? [sectionOf(without.endpoints)]
+            : sectionOf(without[field]),
+    });
+  });
+});
+
 describe("the run's flag help", () => {
+  const flags: readonly FlagDefinition[] = RUN_FLAGS;
+  const helpLine = (name: string) =>
+    RUN_HELP.split("\n").find(
+      (line) => line.startsWith(`  --${name} `) || line.startsWith(`  --${name},`),
+    );
+
   it("states the hedge budget the spec applies by default", () => {
     const { budgetPercent } = HedgeOptionsSchema.parse({});
-    const flag = RUN_FLAGS.find((candidate) => candidate.name === "hedge-budget");
-    expect(flag?.description).toContain(`(default ${budgetPercent}%)`);
+    expect(helpLine("hedge-budget")).toContain(`(default ${budgetPercent}%)`);
+  });
+
+  it.each(flags.map((flag) => [flag.name, flag] as const))(
+    "--%s is in the help, with its spec field's default",
+    (name, flag) => {
+      const line = helpLine(name);
+      expect(line).toBeDefined();
+      expect(line).toContain(flag.description);
+      const shown = flagDefault(flag);
+      if (shown !== undefined)
+        expect(line).toMatch(new RegExp(`\\(default ${RegExp.escape(shown)}\\)$`));
+      expect(line?.match(/\(default /g)?.length ?? 0).toBeLessThanOrEqual(1);
+    },
+  );
+
+  /** Enough of a spec that a flag's field validates: the section it sits in must be there. */
+  const BASE_ARGS: Record<string, string[]> = {
+    endpoints: ["--endpoint", "http://127.0.0.1:9000"],
+    workload: ["--ops", "get:100"],
+    openLoop: ["--rate", "10/s"],
+    untilSteady: ["--until-steady"],
+  };
+  const fieldOf = (spec: Record<string, unknown>, field: string): unknown =>
+    field
+      .split(".")
+      .reduce<unknown>(
+        (value, key) =>
+          key === "endpoints"
+            ? (value as { endpoints: unknown[] }).endpoints[0]
+            : (value as Record<string, unknown>)[key],
+        spec,
+      );
+  const withDefaults = flags.flatMap((flag) => {
+    const shown = flagDefault(flag);
+    return flag.spec && shown !== undefined ? [[flag.name, shown, flag.spec.field] as const] : [];
+  });
+
+  it("shows a default for each flag whose field has one", () => {
+    const fieldsWithDefaults = flags.filter(
+      (flag) => flag.takesValue && flag.spec && runSpecFieldDefault(flag.spec.field) !== undefined,
+    );
+    expect(withDefaults.map(([name]) => name)).toEqual(fieldsWithDefaults.map((flag) => flag.name));
+    expect(withDefaults.length).toBeGreaterThan(20);
+  });
+
+  it.each(withDefaults)(
+    "--%s %s, as the help writes it, gives %s the value the schema gives it unwritten",
+    (name, shown, field) => {
+      const section = field.split(".")[0] ?? "";
+      const base = [
+        "--clients",
+        "1",
+        "--samples",
+        "1",
+        "--size",
+        "1KiB",
+        ...(BASE_ARGS[section] ?? []),
+      ];
+      const parse = (argv: string[]) =>
+        RunSpecSchema.parse(specFromFlags(parseArguments(argv, RUN_FLAGS).flags, {}));
+      const unwritten = fieldOf(parse(base), field);
+      expect(unwritten).toEqual(runSpecFieldDefault(field));
+      expect(fieldOf(parse([...base, `--${name}`, shown]), field)).toEqual(unwritten);
+    },
+  );
+
+  it("no description writes a default of its own beside the schema's", () => {
+    const restating = flags.filter(
+      (flag) => flagDefault(flag) !== undefined && /default/i.test(flag.description),
+    );
+    expect(restating.map((flag) => flag.name)).toEqual([]);
+  });
+
+  it("a flag's help line is its names, what it does and the schema's default", () => {
+    const flag: FlagDefinition = {
+      name: "request-timeout",
+      aliases: [],
+      takesValue: true,
+      description: "give up",
+      spec: { field: "requestTimeoutMs", writeDefault: (ms: number) => `${ms / 1000}s` },
+    };
+    expect(formatFlagHelp([flag])).toBe("  --request-timeout VALUE  give up (default 60s)");
   });
 });
