@@ -1,5 +1,6 @@
 import {
   formatByteSize,
+  InputError,
   runNameProblem,
   type HedgeDelaySpec,
   type RunSpecInput,
@@ -607,6 +608,45 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
   }
   if (flags["until-steady"]) spec.untilSteady = section("untilSteady");
   return spec as RunSpecInput;
+}
+
+/**
+ * A spec field at fault as the command line set it, `openLoop.rateHz (--rate)`: a bad value names
+ * the flag given and the field a spec file holds it in. A field named as its flag (`clients`),
+ * or set by no flag given, stays as it is.
+ */
+export function fieldWithFlag(field: string, flags: RunFlags): string {
+  const path = field.replace(/\[\d+\]/g, "");
+  const [setBy] = [...SPEC_TARGETS]
+    .filter(([name, target]) => {
+      const sets = path === target.field || path.startsWith(`${target.field}.`);
+      return sets && flags[name] !== undefined;
+    })
+    .sort(([, a], [, b]) => b.field.length - a.field.length);
+  return setBy === undefined || setBy[0] === path ? field : `${field} (--${setBy[0]})`;
+}
+
+/** `work`, its problems naming the flags that set their fields (fieldWithFlag). */
+export function namingFlags<Result>(flags: RunFlags, work: () => Result): Result {
+  const named = (error: unknown) =>
+    error instanceof InputError
+      ? new InputError(
+          error.problems.map((problem) => ({
+            ...problem,
+            field: fieldWithFlag(problem.field, flags),
+          })),
+        )
+      : error;
+  try {
+    const result = work();
+    return result instanceof Promise
+      ? (result.catch((error: unknown) => {
+          throw named(error);
+        }) as Result)
+      : result;
+  } catch (error) {
+    throw named(error);
+  }
 }
 
 /** Keys given as flags, as the variables a spec made from these flags refers to. */
