@@ -70,7 +70,7 @@ export async function checkedRunInput(
     repeated.threshold,
   );
   runNameFlag(flags);
-  const validSpec = namingFlags(flags, () => validateRunSpec(spec));
+  const validSpec = validateRunSpec(spec);
   const sweep = expandSweep(validSpec).length > 1;
   const asS3bench = flags.json !== true && writtenAsS3bench(written);
   checkS3benchFlags(flags, asS3bench, Boolean(validSpec.workload));

@@ -8,7 +8,8 @@ import {
   type FlagDefinition,
 } from "./cli-args.ts";
 import { RUN_HELP } from "./run-command.ts";
-import { fieldWithFlag, RUN_FLAGS, specFromFlags } from "./run-flags.ts";
+import { TESTBED_FLAGS, TESTBED_HELP } from "./testbed-command.ts";
+import { flagOfField, RUN_FLAGS, specFromFlags } from "./run-flags.ts";
 
 const specOf = (argv: string[], fileSpec: Record<string, unknown> = {}) =>
   specFromFlags(parseArguments(argv, RUN_FLAGS).flags, fileSpec);
@@ -78,28 +79,24 @@ describe("the run's flag table", () => {
 });
 
 describe("a field at fault names the flag that set it", () => {
-  const named = (field: string, argv: string[]) =>
-    fieldWithFlag(field, parseArguments(argv, RUN_FLAGS).flags);
+  const flagOf = (field: string, argv: string[]) =>
+    flagOfField(field, parseArguments(argv, RUN_FLAGS).flags);
 
   it.each([
-    ["openLoop.rateHz", ["--rate", "1e12/s"], "openLoop.rateHz (--rate)"],
-    ["objectSize[2]", ["-objectSize", "1,2,x"], "objectSize[2] (--size)"],
-    ["endpoints[1].caFile", ["--ca-file", "ca.pem"], "endpoints[1].caFile (--ca-file)"],
-    ["keyPrefix", ["--prefix", "/a"], "keyPrefix (--prefix)"],
-    ["phases", ["--skip-cleanup"], "phases (--skip-cleanup)"],
-    [
-      "untilSteady.percentile",
-      ["--until-steady", "--steady-percentile", "x"],
-      "untilSteady.percentile (--steady-percentile)",
-    ],
-    ["untilSteady", ["--until-steady"], "untilSteady (--until-steady)"],
+    ["openLoop.rateHz", ["--rate", "1e12/s"], "rate"],
+    ["objectSize[2]", ["-objectSize", "1,2,x"], "size"],
+    ["endpoints[1].caFile", ["--ca-file", "ca.pem"], "ca-file"],
+    ["keyPrefix", ["--prefix", "/a"], "prefix"],
+    ["phases", ["--skip-cleanup"], "skip-cleanup"],
+    ["untilSteady.percentile", ["--until-steady", "--steady-percentile", "x"], "steady-percentile"],
+    ["untilSteady", ["--until-steady"], "until-steady"],
     [
       "testbed.profile.noisyNeighbour.replica",
       ["--testbed-profile", "noisy-neighbour"],
-      "testbed.profile.noisyNeighbour.replica (--testbed-profile)",
+      "testbed-profile",
     ],
-  ])("%s set by %j: %s", (field, argv, expected) => {
-    expect(named(field, argv)).toBe(expected);
+  ])("%s set by %j: --%s", (field, argv, flag) => {
+    expect(flagOf(field, argv)).toBe(flag);
   });
 
   it.each([
@@ -107,8 +104,8 @@ describe("a field at fault names the flag that set it", () => {
     ["phases", ["--phases", "read", "--skip-cleanup"]],
     ["openLoop.rateHz", ["--clients", "1"]],
     ["spec", ["--rate", "5/s"]],
-  ])("%s with %j: as it is (named as its flag, or no flag given set it)", (field, argv) => {
-    expect(named(field, argv)).toBe(field);
+  ])("%s with %j: none (named as its flag, or no flag given set it)", (field, argv) => {
+    expect(flagOf(field, argv)).toBeUndefined();
   });
 });
 
@@ -187,12 +184,21 @@ describe("the run's flag help", () => {
     },
   );
 
-  it("no description writes a default of its own beside the schema's", () => {
-    const restating = flags.filter(
-      (flag) => flagDefault(flag) !== undefined && /default/i.test(flag.description),
-    );
-    expect(restating.map((flag) => flag.name)).toEqual([]);
-  });
+  it.each([
+    ["run", RUN_FLAGS, RUN_HELP],
+    ["testbed", TESTBED_FLAGS, TESTBED_HELP],
+  ] as const)(
+    "taillab %s: no description writes a default beside the schema's, which its help shows",
+    (_command, table: readonly FlagDefinition[], help) => {
+      const withSchemaDefault = table.filter((flag) => flagDefault(flag) !== undefined);
+      expect(withSchemaDefault.length).toBeGreaterThan(0);
+      const restating = withSchemaDefault.filter((flag) => /default/i.test(flag.description));
+      expect(restating.map((flag) => flag.name)).toEqual([]);
+      for (const flag of withSchemaDefault) {
+        expect(help).toContain(`${flag.description} (default ${flagDefault(flag)})`);
+      }
+    },
+  );
 
   it("a flag's help line is its names, what it does and the schema's default", () => {
     const flag: FlagDefinition = {

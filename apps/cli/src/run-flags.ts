@@ -611,11 +611,10 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
 }
 
 /**
- * A spec field at fault as the command line set it, `openLoop.rateHz (--rate)`: a bad value names
- * the flag given and the field a spec file holds it in. A field named as its flag (`clients`),
- * or set by no flag given, stays as it is.
+ * The flag given that set a spec field (`openLoop.rateHz`: rate), so a bad value names both; none
+ * for a field named as its flag (`clients`) or set by no flag given.
  */
-export function fieldWithFlag(field: string, flags: RunFlags): string {
+export function flagOfField(field: string, flags: RunFlags): RunFlagName | undefined {
   const path = field.replace(/\[\d+\]/g, "");
   const [setBy] = [...SPEC_TARGETS]
     .filter(([name, target]) => {
@@ -623,29 +622,29 @@ export function fieldWithFlag(field: string, flags: RunFlags): string {
       return sets && flags[name] !== undefined;
     })
     .sort(([, a], [, b]) => b.field.length - a.field.length);
-  return setBy === undefined || setBy[0] === path ? field : `${field} (--${setBy[0]})`;
+  return setBy === undefined || setBy[0] === path ? undefined : setBy[0];
 }
 
-/** `work`, its problems naming the flags that set their fields (fieldWithFlag). */
-export function namingFlags<Result>(flags: RunFlags, work: () => Result): Result {
-  const named = (error: unknown) =>
-    error instanceof InputError
-      ? new InputError(
-          error.problems.map((problem) => ({
-            ...problem,
-            field: fieldWithFlag(problem.field, flags),
-          })),
-        )
-      : error;
+/**
+ * `work`, each of its problems ending with the flag that set its field: `openLoop.rateHz: expected
+ * at most 10000000 requests per second (from --rate)`. The field comes first, as everywhere.
+ */
+export async function namingFlags<Result>(
+  flags: RunFlags,
+  work: () => Promise<Result>,
+): Promise<Result> {
   try {
-    const result = work();
-    return result instanceof Promise
-      ? (result.catch((error: unknown) => {
-          throw named(error);
-        }) as Result)
-      : result;
+    return await work();
   } catch (error) {
-    throw named(error);
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError(
+      error.problems.map((problem) => {
+        const flag = flagOfField(problem.field, flags);
+        return flag === undefined
+          ? problem
+          : { ...problem, message: `${problem.message} (from --${flag})` };
+      }),
+    );
   }
 }
 
