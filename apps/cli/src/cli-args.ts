@@ -3,15 +3,29 @@
  * are both accepted, with one or two dashes and `=value` or a separate value, as Go's flag
  * package does, so existing s3bench scripts run unchanged.
  */
-import { englishOf, type CodedMessage } from "@taillab/api";
+import { englishOf, runSpecFieldDefault, type CodedMessage } from "@taillab/api";
 
 export interface FlagDefinition<Name extends string = string> {
   name: Name;
   aliases: readonly string[];
   takesValue: boolean;
+  /** What the flag does; its default is not written here but read from the spec's schema. */
   description: string;
   /** May be given several times: every value is kept, in order, in `repeated`. */
   repeatable?: true;
+  /** The run spec field the flag sets: where its value goes, its default, its errors' name. */
+  spec?: SpecTarget;
+}
+
+export interface SpecTarget {
+  /** Dotted: `workload.totalBytes`; `endpoints.region` is each endpoint's. */
+  field: string;
+  /** The field's value from the flag's text (default: the text); a switch sets true. */
+  convert?: (text: string) => unknown;
+  /** How the schema's default is written on the command line (default: as it is). */
+  writeDefault?: (value: never) => string;
+  /** Placed by the command itself, as where it goes depends on other flags. */
+  placedByCommand?: true;
 }
 
 export class UsageError extends Error {
@@ -129,13 +143,31 @@ function singleOrList<T>(items: T[]): T | T[] {
   return items.length === 1 ? (items[0] as T) : items;
 }
 
+/** A flag's help line: the names it answers to, what it does and the spec's default. */
 export function formatFlagHelp(definitions: readonly FlagDefinition[]): string {
   const rows = definitions.map((definition) => {
     const names = [definition.name, ...definition.aliases]
       .map((name) => (name.length > 1 && /^[a-z][a-z-]*$/.test(name) ? `--${name}` : `-${name}`))
       .join(", ");
-    return [`${names}${definition.takesValue ? " VALUE" : ""}`, definition.description];
+    const shownDefault = flagDefault(definition);
+    const description =
+      shownDefault === undefined
+        ? definition.description
+        : `${definition.description} (default ${shownDefault})`;
+    return [`${names}${definition.takesValue ? " VALUE" : ""}`, description];
   });
   const width = Math.max(...rows.map(([names]) => (names ?? "").length));
   return rows.map(([names, text]) => `  ${(names ?? "").padEnd(width)}  ${text}`).join("\n");
+}
+
+/**
+ * The default of the field a flag sets, written as the flag would take it (`60s`, `8MiB`, `p95`);
+ * undefined for a switch or a field with none.
+ */
+export function flagDefault(definition: FlagDefinition): string | undefined {
+  if (!definition.spec || !definition.takesValue) return undefined;
+  const value = runSpecFieldDefault(definition.spec.field);
+  if (value === undefined) return undefined;
+  const write = (definition.spec.writeDefault ?? String) as (value: unknown) => string;
+  return write(value);
 }

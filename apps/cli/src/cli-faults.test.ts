@@ -109,7 +109,7 @@ describe("taillab run: bad input exits 2 with one line naming the field, creatin
     [
       "--size 5GiB × 100 samples on the embedded testbed, which keeps them in memory",
       async () => [...SMALL, "--size", "5GiB", "--clients", "100", "--samples", "100"],
-      /^taillab run: objectSize: objects of 5GiB need 505GiB of memory \(the largest object, and 500GiB of objects the embedded testbed keeps in memory\); this machine has \S+: keep the objects on disk \(taillab testbed --dir FOLDER, then --endpoint its URL\) or use a real server$/,
+      /^taillab run: objectSize: objects of 5GiB need 505GiB of memory \(the largest object, and 500GiB of objects the embedded testbed keeps in memory\); this machine has \S+: keep the objects on disk \(taillab testbed --dir FOLDER, then --endpoint its URL\) or use a real server \(from --size\)$/,
     ],
     [
       "--verify of 5GiB objects by 100 clients (a stamped copy per PUT in flight)",
@@ -118,12 +118,12 @@ describe("taillab run: bad input exits 2 with one line naming the field, creatin
         ...["--endpoint", "http://127.0.0.1:9", "--verify"],
         ...["--size", "5GiB", "--clients", "100", "--samples", "100"],
       ],
-      /^taillab run: objectSize: objects of 5GiB need 505GiB of memory \(the largest object, and a stamped copy for each of 100 clients' PUTs\); this machine has \S+$/,
+      /^taillab run: objectSize: objects of 5GiB need 505GiB of memory \(the largest object, and a stamped copy for each of 100 clients' PUTs\); this machine has \S+ \(from --size\)$/,
     ],
     [
       "--size of 5GiB + 1 byte (over a single PUT's limit)",
       async () => [...SMALL, "--size", String(5 * 1024 ** 3 + 1)],
-      /^taillab run: objectSize: must be at most 5GiB \(a single PUT's limit; a workload with multipart goes further\)$/,
+      /^taillab run: objectSize: must be at most 5GiB \(a single PUT's limit; a workload with multipart goes further\) \(from --size\)$/,
     ],
     [
       'a spec file with "clinets"',
@@ -161,7 +161,7 @@ describe("taillab run: bad input exits 2 with one line naming the field, creatin
         "--size",
         "1KiB",
       ],
-      /^taillab run: openLoop\.rateHz: expected at most 10000000 requests per second$/,
+      /^taillab run: openLoop\.rateHz: expected at most 10000000 requests per second \(from --rate\)$/,
     ],
     [
       "--repeat 1.5",

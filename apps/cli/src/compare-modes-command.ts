@@ -1,17 +1,24 @@
 import { RequestModeSchema, type RunSummary } from "@taillab/api";
 import { formatModeComparison } from "@taillab/report";
-import { formatFlagHelp, parseFlags, UsageError, type FlagDefinition } from "./cli-args.ts";
+import {
+  formatFlagHelp,
+  parseFlags,
+  UsageError,
+  type FlagDefinition,
+  type ParsedFlags,
+} from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { readSpecFlag, runWithInterrupts } from "./run-command.ts";
 import { runVerdict, type RunVerdict } from "./run-verdict.ts";
 import { readSecretKeyFlag } from "./secret-key-flag.ts";
 import { openLibrary } from "./results-library.ts";
-import { RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
+import { namingFlags, RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
 /** run's flags that compare-modes has no use for: it runs each mode, prints its own table. */
 const RUN_ONLY_FLAGS = ["mode", "out", "verbose", "details", "threshold", "junit"] as const;
 type CompareFlagName = Exclude<RunFlagName, (typeof RUN_ONLY_FLAGS)[number]> | "modes";
+type CompareFlags = ParsedFlags<CompareFlagName>;
 
 const COMPARE_FLAGS: readonly FlagDefinition<CompareFlagName>[] = [
   {
@@ -46,6 +53,10 @@ export async function compareModesCommand(argv: readonly string[]): Promise<numb
     printOut(COMPARE_MODES_HELP);
     return EXIT.ok;
   }
+  return await namingFlags(flags, () => compareModes(flags));
+}
+
+async function compareModes(flags: CompareFlags): Promise<number> {
   const secretWarning = await readSecretKeyFlag(flags, "compare-modes");
   const modes = parseModes(typeof flags.modes === "string" ? flags.modes : "normal,hedged,tied");
   const fileSpec = await readSpecFlag(flags);

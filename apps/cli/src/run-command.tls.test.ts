@@ -91,11 +91,11 @@ describe("taillab run against an https server with a self-signed certificate", (
     const missing = await run("--ca-file", join(scratch, "nope.pem"));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
-      `taillab run: endpoints[0].caFile: cannot read ${join(scratch, "nope.pem")} (ENOENT)\n`,
+      `taillab run: endpoints[0].caFile: cannot read ${join(scratch, "nope.pem")} (ENOENT) (from --ca-file)\n`,
     );
     const notPem = await run("--ca-file", keyFile);
     expect(notPem.stderr).toBe(
-      `taillab run: endpoints[0].caFile: ${keyFile} holds no PEM certificate (expected -----BEGIN CERTIFICATE-----)\n`,
+      `taillab run: endpoints[0].caFile: ${keyFile} holds no PEM certificate (expected -----BEGIN CERTIFICATE-----) (from --ca-file)\n`,
     );
     const plain = await runCli(
       [
@@ -113,7 +113,7 @@ describe("taillab run against an https server with a self-signed certificate", (
       env,
     );
     expect(plain.stderr).toBe(
-      "taillab run: endpoints[0].insecure: is for https:// endpoints; http://127.0.0.1:9 does not use TLS\n",
+      "taillab run: endpoints[0].insecure: is for https:// endpoints; http://127.0.0.1:9 does not use TLS (from --insecure)\n",
     );
   });
 });

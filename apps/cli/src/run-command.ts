@@ -23,6 +23,7 @@ import { shardFlagsOf } from "./shard-flags.ts";
 import { runShardCommand } from "./shard-command.ts";
 import {
   cliSecrets,
+  namingFlags,
   RUN_FLAGS,
   runNameFlag,
   specFromFlags,
@@ -82,6 +83,14 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     printOut(RUN_HELP);
     return EXIT.ok;
   }
+  return await namingFlags(flags, () => runFromFlags(flags, written, repeated));
+}
+
+async function runFromFlags(
+  flags: RunFlags,
+  written: readonly string[],
+  repeated: { threshold?: string[] },
+): Promise<number> {
   // Bad input is refused before anything is created, the --out folder included.
   const { secretWarning, shard, spec, sweep, asS3bench } = await checkedRunInput(
     flags,

@@ -1,4 +1,10 @@
-import { HedgeOptionsSchema, runNameProblem, type RunSpecInput } from "@taillab/api";
+import {
+  formatByteSize,
+  InputError,
+  runNameProblem,
+  type HedgeDelaySpec,
+  type RunSpecInput,
+} from "@taillab/api";
 import { maxSizeBytes, parseSizeDistribution } from "@taillab/core";
 import {
   numberList,
@@ -6,14 +12,36 @@ import {
   UsageError,
   type FlagDefinition,
   type ParsedFlags,
+  type SpecTarget,
 } from "./cli-args.ts";
 import { RESULTS_FLAG } from "./results-library.ts";
 import { SHARD_FLAGS } from "./shard-flags.ts";
 import { SECRET_FILE_FLAG } from "./secret-key-flag.ts";
 
-/** The defaults the help states, read from the contract that applies them. */
-const HEDGE_DEFAULTS = HedgeOptionsSchema.parse({});
+/** A default as the flag takes it: `60s`, `0ms`. */
+function writtenDuration(ms: number): string {
+  return ms > 0 && ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
 
+function writtenPercent(percent: number): string {
+  return `${percent}%`;
+}
+
+function writtenPercentile(level: number): string {
+  return `p${level}`;
+}
+
+function writtenHedgeDelay(delay: HedgeDelaySpec): string {
+  return delay.kind === "percentile"
+    ? writtenPercentile(delay.percentile)
+    : writtenDuration(delay.delayMs);
+}
+
+/**
+ * `taillab run`'s flags, one entry each: its names, the run spec field it sets and how, and its
+ * help. The help's defaults are the spec schema's (cli-args.ts's flagDefault), so they cannot
+ * disagree; a flag that sets a field needs no code beyond its entry.
+ */
 export const RUN_FLAGS = [
   {
     name: "spec",
@@ -34,14 +62,28 @@ export const RUN_FLAGS = [
     takesValue: true,
     description:
       "S3 endpoint URL; several, comma-separated, serve one bucket (s3bench's -endpoint a,b: spread over them as --replicas); default: the embedded testbed",
+    spec: { field: "endpoints.url", placedByCommand: true },
   },
-  { name: "bucket", aliases: [], takesValue: true, description: "bucket (default loadgen)" },
-  { name: "region", aliases: [], takesValue: true, description: "region (default us-east-1)" },
+  {
+    name: "bucket",
+    aliases: [],
+    takesValue: true,
+    description: "bucket",
+    spec: { field: "bucket" },
+  },
+  {
+    name: "region",
+    aliases: [],
+    takesValue: true,
+    description: "region",
+    spec: { field: "endpoints.region" },
+  },
   {
     name: "addressing",
     aliases: [],
     takesValue: true,
-    description: "path (default) or virtual-host",
+    description: "path or virtual-host",
+    spec: { field: "endpoints.addressing" },
   },
   {
     name: "access-key",
@@ -61,12 +103,14 @@ export const RUN_FLAGS = [
     aliases: ["numClients"],
     takesValue: true,
     description: "concurrent clients; a list (1,4,8) sweeps",
+    spec: { field: "clients", convert: numberList },
   },
   {
     name: "samples",
     aliases: ["numSamples"],
     takesValue: true,
     description: "requests per phase; a list sweeps",
+    spec: { field: "samples", convert: numberList },
   },
   {
     name: "size",
@@ -74,42 +118,49 @@ export const RUN_FLAGS = [
     takesValue: true,
     description:
       "object size: 1024, 32KiB, 1MiB, 4MB; a list sweeps; with --ops also uniform:A:B, lognormal:A:B, histogram:S=W,…",
+    spec: { field: "objectSize", placedByCommand: true },
   },
   {
     name: "prefix",
     aliases: ["objectNamePrefix"],
     takesValue: true,
     description: "key prefix (keys are PREFIX/RUNID/N)",
+    spec: { field: "keyPrefix" },
   },
   {
     name: "phases",
     aliases: [],
     takesValue: true,
-    description: "phases to run (default write,read,cleanup)",
+    description: "phases to run",
+    spec: { field: "phases", convert: (text) => [textList(text)].flat() },
   },
   {
     name: "skip-cleanup",
     aliases: ["skipCleanup"],
     takesValue: false,
     description: "leave the objects in the bucket",
+    spec: { field: "phases", placedByCommand: true },
   },
   {
     name: "transport",
     aliases: [],
     takesValue: true,
-    description: "fast (default: undici + SigV4) or sdk (@aws-sdk/client-s3)",
+    description: "fast (undici + SigV4) or sdk (@aws-sdk/client-s3)",
+    spec: { field: "transport" },
   },
   {
     name: "workers",
     aliases: [],
     takesValue: true,
     description: "worker threads (default: one per core but one)",
+    spec: { field: "workers", convert: numberList },
   },
   {
     name: "verify",
     aliases: [],
     takesValue: false,
     description: "check size and checksum of every object read",
+    spec: { field: "verify" },
   },
   {
     name: "create-bucket",
@@ -117,105 +168,121 @@ export const RUN_FLAGS = [
     takesValue: false,
     description:
       "create the bucket if it does not exist; it is kept afterwards (only the run's objects are removed)",
+    spec: { field: "createBucket" },
   },
   {
     name: "request-timeout",
     aliases: [],
     takesValue: true,
-    description:
-      "give up on a request not done after this long, counted as ClientTimeout (default 60s)",
+    description: "give up on a request not done after this long, counted as ClientTimeout",
+    spec: { field: "requestTimeoutMs", writeDefault: writtenDuration },
   },
   {
     name: "ca-file",
     aliases: [],
     takesValue: true,
     description: "https: trust this CA (PEM file), e.g. a lab server's self-signed certificate",
+    spec: { field: "endpoints.caFile" },
   },
   {
     name: "insecure",
     aliases: [],
     takesValue: false,
     description: "https: accept any certificate, with no check at all (the run says so)",
+    spec: { field: "endpoints.insecure" },
   },
   {
     name: "replicas",
     aliases: [],
     takesValue: true,
     description: "endpoint URLs of replicas of one service (instead of --endpoint)",
+    spec: { field: "endpoints.url", placedByCommand: true },
   },
   {
     name: "mode",
     aliases: [],
     takesValue: true,
     description:
-      "normal (default), hedged, tied (the client cancels the twin), tied-server (the replicas do) or adaptive",
+      "normal, hedged, tied (the client cancels the twin), tied-server (the replicas do) or adaptive",
+    spec: { field: "mode" },
   },
   {
     name: "hedge-delay",
     aliases: [],
     takesValue: true,
-    description: "backup after a fixed delay (30ms) or a percentile (p95, default)",
+    description: "backup after a fixed delay (30ms) or a percentile (p95)",
+    spec: { field: "hedge.delay", writeDefault: writtenHedgeDelay },
   },
   {
     name: "hedge-budget",
     aliases: [],
     takesValue: true,
-    description: `most extra requests from backups (default ${HEDGE_DEFAULTS.budgetPercent}%)`,
+    description: "most extra requests from backups",
+    spec: { field: "hedge.budgetPercent", writeDefault: writtenPercent },
   },
   {
     name: "tied-delay",
     aliases: [],
     takesValue: true,
-    description: "tied, tied-server: second copy after this delay (default 0ms)",
+    description: "tied, tied-server: second copy after this delay",
+    spec: { field: "hedge.tiedDelayMs", writeDefault: writtenDuration },
   },
   {
     name: "replica-choice",
     aliases: [],
     takesValue: true,
-    description: "round-robin (default) or least-outstanding",
+    description: "round-robin or least-outstanding",
+    spec: { field: "replicaChoice" },
   },
   {
     name: "rate",
     aliases: [],
     takesValue: true,
     description: "open loop at this rate (500/s) instead of the closed loop",
+    spec: { field: "openLoop.rateHz" },
   },
   {
     name: "arrivals",
     aliases: [],
     takesValue: true,
-    description: "open loop: fixed (default) or poisson",
+    description: "open loop: fixed or poisson",
+    spec: { field: "openLoop.arrivals" },
   },
   {
     name: "duration",
     aliases: [],
     takesValue: true,
     description: "open loop: requests per phase = rate × duration (30s)",
+    spec: { field: "openLoop.durationMs", placedByCommand: true },
   },
   {
     name: "until-steady",
     aliases: [],
     takesValue: false,
     description:
-      "end each phase (not the cleanup) once its p99 is steady: its 95 % interval and the figure within ±5 %, and ops/s too, for 2s; samples or --duration are the maximum",
+      "end each phase (not the cleanup) once its --steady-percentile is steady: its 95 % interval and the figure within --steady-within, and ops/s too, for --steady-for; samples or --duration are the maximum",
+    spec: { field: "untilSteady", placedByCommand: true },
   },
   {
     name: "steady-percentile",
     aliases: [],
     takesValue: true,
-    description: "--until-steady: the percentile that must be steady (default p99)",
+    description: "--until-steady: the percentile that must be steady",
+    spec: { field: "untilSteady.percentile", writeDefault: writtenPercentile },
   },
   {
     name: "steady-within",
     aliases: [],
     takesValue: true,
-    description: "--until-steady: the tolerance (default 5%)",
+    description: "--until-steady: the tolerance",
+    spec: { field: "untilSteady.tolerancePercent", writeDefault: writtenPercent },
   },
   {
     name: "steady-for",
     aliases: [],
     takesValue: true,
-    description: "--until-steady: how long it must hold (default 2s)",
+    description: "--until-steady: how long it must hold",
+    spec: { field: "untilSteady.holdMs", writeDefault: writtenDuration },
   },
   {
     name: "preset",
@@ -235,30 +302,35 @@ export const RUN_FLAGS = [
     aliases: [],
     takesValue: true,
     description: "a mixed workload: get:70,put:20,delete:5,list:5 (also head, copy, multipart)",
+    spec: { field: "workload.ops" },
   },
   {
     name: "prepare",
     aliases: [],
     takesValue: true,
-    description: "mixed workload: objects written first, not measured (default 1000)",
+    description: "mixed workload: objects written first, not measured",
+    spec: { field: "workload.prepareObjects", convert: numberList },
   },
   {
     name: "keys",
     aliases: [],
     takesValue: true,
     description: "mixed workload: which object a read uses: uniform, sequential, zipf:1.1",
+    spec: { field: "workload.keys" },
   },
   {
     name: "range",
     aliases: [],
     takesValue: true,
     description: "mixed workload: ranged GETs: random:1MiB or fixed:OFFSET:LENGTH",
+    spec: { field: "workload.range" },
   },
   {
     name: "warmup",
     aliases: [],
     takesValue: true,
-    description: "mixed workload: requests in the first 10s run but are not counted",
+    description: "mixed workload: requests started this soon (10s) run but are not counted",
+    spec: { field: "workload.warmupMs", writeDefault: writtenDuration },
   },
   {
     name: "repeat",
@@ -266,42 +338,49 @@ export const RUN_FLAGS = [
     takesValue: true,
     description:
       "run each point k times: each reported, and the trimmed mean (max and min dropped)",
+    spec: { field: "repeat", convert: numberList },
   },
   {
     name: "multipart-parallel",
     aliases: [],
     takesValue: true,
-    description: "mixed workload: parts of one multipart upload in flight (default 4)",
+    description: "mixed workload: parts of one multipart upload in flight",
+    spec: { field: "workload.multipartPartsInFlight", convert: numberList },
   },
   {
     name: "total-bytes",
     aliases: [],
     takesValue: true,
     description: "mixed workload: stop once this much was written and read (e.g. 1GiB)",
+    spec: { field: "workload.totalBytes" },
   },
   {
     name: "multipart-part",
     aliases: [],
     takesValue: true,
-    description: "mixed workload: multipart part size (default 8MiB, at least 5MiB)",
+    description: "mixed workload: multipart part size, at least 5MiB",
+    spec: { field: "workload.multipartPartBytes", writeDefault: formatByteSize },
   },
   {
     name: "testbed-profile",
     aliases: [],
     takesValue: true,
-    description: "embedded testbed: fast (default), steady, stalls, queue, noisy-neighbour",
+    description: "embedded testbed: fast, steady, stalls, queue, noisy-neighbour",
+    spec: { field: "testbed.profile" },
   },
   {
     name: "testbed-replicas",
     aliases: [],
     takesValue: true,
-    description: "embedded testbed: replicas on their own ports (default 1)",
+    description: "embedded testbed: replicas on their own ports",
+    spec: { field: "testbed.replicas", convert: numberList },
   },
   {
     name: "testbed-seed",
     aliases: [],
     takesValue: true,
-    description: "embedded testbed: seed of its latency profile (default 1)",
+    description: "embedded testbed: seed of its latency profile",
+    spec: { field: "testbed.seed", convert: numberList },
   },
   {
     name: "verbose",
@@ -324,6 +403,7 @@ export const RUN_FLAGS = [
     repeatable: true,
     description:
       "a condition the run must meet, repeatable: 'GET p99.9<50ms', 'PUT ops/s>800', 'errors<0.1%', 'client-bound=false'; '…@ci': the whole 95 % interval",
+    spec: { field: "thresholds", placedByCommand: true },
   },
   {
     name: "junit",
@@ -421,12 +501,16 @@ const value = (flags: RunFlags, name: RunFlagName): string | undefined => {
   return typeof found === "string" ? found : undefined;
 };
 
+/** The run spec field each flag sets, by flag. */
+const SPEC_TARGETS = new Map<RunFlagName, SpecTarget>(
+  RUN_FLAGS.flatMap((flag) => ("spec" in flag ? [[flag.name, flag.spec] as const] : [])),
+);
+
 /** Flags that describe the endpoint --endpoint (or --replicas, or the spec file) names. */
 const ENDPOINT_DETAIL_FLAGS = [
-  "region",
-  "addressing",
-  "ca-file",
-  "insecure",
+  ...[...SPEC_TARGETS]
+    .filter(([, target]) => target.field.startsWith("endpoints.") && !target.placedByCommand)
+    .map(([name]) => name),
   "access-key",
 ] as const;
 
@@ -442,9 +526,23 @@ function refuseWithoutEndpoint(flags: RunFlags): never {
   );
 }
 
-/** Overlays flags on a spec file's contents; validation happens once, on the result. */
+/**
+ * Overlays flags on a spec file's contents; validation happens once, on the result. A flag is
+ * placed where its entry's spec field says; the few whose place depends on other flags, below.
+ */
 export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>): RunSpecInput {
   const spec: Record<string, unknown> = { ...fileSpec };
+  const section = (field: string) => (spec[field] ?? {}) as Record<string, unknown>;
+  const endpointFlags: Record<string, unknown> = {};
+  for (const [name, target] of SPEC_TARGETS) {
+    const given = flags[name];
+    if (given === undefined || target.placedByCommand) continue;
+    const fieldValue = given === true ? true : (target.convert ?? ((text) => text))(given);
+    const [field = "", key] = target.field.split(".");
+    if (key === undefined) spec[field] = fieldValue;
+    else if (field === "endpoints") endpointFlags[key] = fieldValue;
+    else spec[field] = { ...section(field), [key]: fieldValue };
+  }
   const endpointUrl = value(flags, "endpoint");
   const accessKey = value(flags, "access-key");
   const secretKey = value(flags, "secret-key");
@@ -454,22 +552,14 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
       "give both -accessKey and -accessSecret, or neither",
     );
   }
-  const endpointFlags = {
-    ...(endpointUrl !== undefined ? { url: endpointUrl } : {}),
-    ...(value(flags, "region") !== undefined ? { region: value(flags, "region") } : {}),
-    ...(value(flags, "addressing") !== undefined ? { addressing: value(flags, "addressing") } : {}),
-    ...(value(flags, "ca-file") !== undefined ? { caFile: value(flags, "ca-file") } : {}),
-    ...(flags.insecure ? { insecure: true } : {}),
-    ...(accessKey !== undefined
-      ? {
-          credentials: {
-            kind: "env",
-            accessKeyIdVar: CLI_ACCESS_KEY_VAR,
-            secretAccessKeyVar: CLI_SECRET_KEY_VAR,
-          },
-        }
-      : {}),
-  };
+  if (endpointUrl !== undefined) endpointFlags.url = endpointUrl;
+  if (accessKey !== undefined) {
+    endpointFlags.credentials = {
+      kind: "env",
+      accessKeyIdVar: CLI_ACCESS_KEY_VAR,
+      secretAccessKeyVar: CLI_SECRET_KEY_VAR,
+    };
+  }
   const replicaUrls = value(flags, "replicas");
   if (replicaUrls !== undefined && endpointUrl !== undefined) {
     throw new UsageError("replicas", "give either --endpoint or --replicas, not both");
@@ -483,17 +573,10 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
     if (!("url" in fromFile) && endpointUrl === undefined) refuseWithoutEndpoint(flags);
     spec.endpoints = [{ ...fromFile, ...endpointFlags }];
   }
-  const assign = (name: RunFlagName, field: string, convert: (text: string) => unknown) => {
-    const text = value(flags, name);
-    if (text !== undefined) spec[field] = convert(text);
-  };
-  assign("bucket", "bucket", (text) => text);
-  assign("prefix", "keyPrefix", (text) => text);
-  assign("clients", "clients", numberList);
-  assign("samples", "samples", numberList);
+  const mixed = value(flags, "ops") !== undefined || fileSpec.workload !== undefined;
   const sizeText = value(flags, "size");
   if (sizeText !== undefined && SIZE_DISTRIBUTION.test(sizeText)) {
-    if (value(flags, "ops") === undefined && spec.workload === undefined) {
+    if (!mixed) {
       throw new UsageError(
         "size",
         `"${sizeText}" is a size distribution, which sizes a mixed workload's objects: add --ops, e.g. --ops get:70,put:30`,
@@ -502,65 +585,67 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
     const distribution = parseSizeDistribution(sizeText);
     if (!distribution.ok) throw new UsageError("size", distribution.reason);
     // A distribution sizes a mixed workload's objects; the point records the largest size.
-    spec.workload = { ...((spec.workload ?? {}) as object), sizes: sizeText };
+    spec.workload = { ...section("workload"), sizes: sizeText };
     spec.objectSize = maxSizeBytes(distribution.value);
-  } else {
-    assign("size", "objectSize", textList);
+  } else if (sizeText !== undefined) {
+    spec.objectSize = textList(sizeText);
   }
-  assign("phases", "phases", (text) => [textList(text)].flat());
-  assign("transport", "transport", (text) => text);
-  assign("request-timeout", "requestTimeoutMs", (text) => text);
-  assign("workers", "workers", numberList);
-  assign("repeat", "repeat", (text) => numberList(text));
   if (flags["skip-cleanup"]) {
     const phases = spec.phases === undefined ? ["write", "read", "cleanup"] : [spec.phases].flat();
     spec.phases = phases.filter((phase) => phase !== "cleanup");
   }
-  assign("mode", "mode", (text) => text);
-  assign("replica-choice", "replicaChoice", (text) => text);
-  const section = (field: string) => (spec[field] ?? {}) as Record<string, unknown>;
-  const assignIn = (
-    name: RunFlagName,
-    field: string,
-    key: string,
-    convert = (t: string): unknown => t,
-  ) => {
-    const text = value(flags, name);
-    if (text !== undefined) spec[field] = { ...section(field), [key]: convert(text) };
-  };
-  assignIn("hedge-delay", "hedge", "delay");
-  assignIn("hedge-budget", "hedge", "budgetPercent");
-  assignIn("tied-delay", "hedge", "tiedDelayMs");
-  assignIn("rate", "openLoop", "rateHz");
-  assignIn("arrivals", "openLoop", "arrivals");
   // --duration bounds the open loop when there is a rate, else a mixed workload.
-  const mixed = value(flags, "ops") !== undefined || spec.workload !== undefined;
-  const durationBounds = value(flags, "rate") === undefined && mixed ? "workload" : "openLoop";
-  assignIn("duration", durationBounds, "durationMs");
-  assignIn("ops", "workload", "ops");
-  assignIn("prepare", "workload", "prepareObjects", numberList);
-  assignIn("keys", "workload", "keys");
-  assignIn("range", "workload", "range");
-  assignIn("warmup", "workload", "warmupMs");
-  assignIn("multipart-part", "workload", "multipartPartBytes");
-  assignIn("multipart-parallel", "workload", "multipartPartsInFlight", numberList);
-  assignIn("total-bytes", "workload", "totalBytes");
-  assignIn("testbed-profile", "testbed", "profile");
-  assignIn("testbed-replicas", "testbed", "replicas", numberList);
-  assignIn("testbed-seed", "testbed", "seed", numberList);
-  if (flags["until-steady"]) spec.untilSteady = section("untilSteady");
+  const durationText = value(flags, "duration");
+  if (durationText !== undefined) {
+    const bounded = value(flags, "rate") === undefined && mixed ? "workload" : "openLoop";
+    spec[bounded] = { ...section(bounded), durationMs: durationText };
+  }
   const steadyDetail = (["steady-percentile", "steady-within", "steady-for"] as const).find(
     (name) => flags[name] !== undefined,
   );
-  if (steadyDetail && spec.untilSteady === undefined) {
+  if (steadyDetail && !flags["until-steady"] && fileSpec.untilSteady === undefined) {
     throw new UsageError(steadyDetail, "tunes --until-steady: add --until-steady");
   }
-  assignIn("steady-percentile", "untilSteady", "percentile");
-  assignIn("steady-within", "untilSteady", "tolerancePercent");
-  assignIn("steady-for", "untilSteady", "holdMs");
-  if (flags.verify) spec.verify = true;
-  if (flags["create-bucket"]) spec.createBucket = true;
+  if (flags["until-steady"]) spec.untilSteady = section("untilSteady");
   return spec as RunSpecInput;
+}
+
+/**
+ * The flag given that set a spec field (`openLoop.rateHz`: rate), so a bad value names both; none
+ * for a field named as its flag (`clients`) or set by no flag given.
+ */
+export function flagOfField(field: string, flags: RunFlags): RunFlagName | undefined {
+  const path = field.replace(/\[\d+\]/g, "");
+  const [setBy] = [...SPEC_TARGETS]
+    .filter(([name, target]) => {
+      const sets = path === target.field || path.startsWith(`${target.field}.`);
+      return sets && flags[name] !== undefined;
+    })
+    .sort(([, a], [, b]) => b.field.length - a.field.length);
+  return setBy === undefined || setBy[0] === path ? undefined : setBy[0];
+}
+
+/**
+ * `work`, each of its problems ending with the flag that set its field: `openLoop.rateHz: expected
+ * at most 10000000 requests per second (from --rate)`. The field comes first, as everywhere.
+ */
+export async function namingFlags<Result>(
+  flags: RunFlags,
+  work: () => Promise<Result>,
+): Promise<Result> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError(
+      error.problems.map((problem) => {
+        const flag = flagOfField(problem.field, flags);
+        return flag === undefined
+          ? problem
+          : { ...problem, message: `${problem.message} (from --${flag})` };
+      }),
+    );
+  }
 }
 
 /** Keys given as flags, as the variables a spec made from these flags refers to. */

@@ -9,12 +9,13 @@ import {
   type TestbedSetup,
 } from "@taillab/api";
 import { startTestbedServer } from "@taillab/backend";
-import { formatFlagHelp, parseFlags, UsageError } from "./cli-args.ts";
+import { formatFlagHelp, parseFlags, UsageError, type FlagDefinition } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { checkPathFlag } from "./path-flags.ts";
 import { printOut } from "./terminal-output.ts";
 
-const TESTBED_FLAGS = [
+/** Its replicas, profile and seed are a run spec's `testbed` section, with the same defaults. */
+export const TESTBED_FLAGS = [
   {
     name: "host",
     aliases: [],
@@ -31,19 +32,22 @@ const TESTBED_FLAGS = [
     name: "replicas",
     aliases: [],
     takesValue: true,
-    description: `servers on as many ports sharing one store, 1 to ${MAX_TESTBED_REPLICAS} (default 1)`,
+    description: `servers on as many ports sharing one store, 1 to ${MAX_TESTBED_REPLICAS}`,
+    spec: { field: "testbed.replicas", placedByCommand: true },
   },
   {
     name: "profile",
     aliases: [],
     takesValue: true,
-    description: `latency profile per replica: ${BUILTIN_PROFILE_NAMES.join(", ")} (default fast), or a JSON file`,
+    description: `latency profile per replica: ${BUILTIN_PROFILE_NAMES.join(", ")}, or a JSON file`,
+    spec: { field: "testbed.profile", placedByCommand: true },
   },
   {
     name: "seed",
     aliases: [],
     takesValue: true,
-    description: "seed of the profile's random delays, for repeatable runs (default 1)",
+    description: "seed of the profile's random delays, for repeatable runs",
+    spec: { field: "testbed.seed", placedByCommand: true },
   },
   {
     name: "dir",
@@ -65,7 +69,7 @@ const TESTBED_FLAGS = [
   },
   { name: "secret-key", aliases: [], takesValue: true, description: "…and this secret key" },
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
-] as const;
+] as const satisfies readonly FlagDefinition[];
 
 export const TESTBED_HELP = `Usage: taillab testbed [flags]
 

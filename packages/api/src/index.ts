@@ -2,6 +2,7 @@ export * from "./bucket-name.ts";
 export * from "./byte-size.ts";
 export * from "./strict-object.ts";
 export * from "./run-spec.ts";
+export * from "./spec-field-default.ts";
 export * from "./results.ts";
 export {
   OPERATION_ENTRIES,
