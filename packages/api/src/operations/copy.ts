@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const copyOperation = {
   name: "COPY",
+  mixWord: "copy",
+  writesObject: true,
   shownAsVerb: true,
   s3benchWord: "Copy",
   labels: {

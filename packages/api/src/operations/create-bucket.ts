@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const createBucketOperation = {
   name: "CREATE_BUCKET",
+  mixWord: "create-bucket",
+  writesObject: false,
   shownAsVerb: false,
   s3benchWord: "Create bucket",
   labels: {

@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const deleteBucketOperation = {
   name: "DELETE_BUCKET",
+  mixWord: "delete-bucket",
+  writesObject: false,
   shownAsVerb: false,
   s3benchWord: "Delete bucket",
   labels: {

@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const deleteObjectsOperation = {
   name: "DELETE_OBJECTS",
+  mixWord: "delete-objects",
+  writesObject: false,
   shownAsVerb: false,
   s3benchWord: "Delete objects (batch)",
   labels: {

@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const deleteOperation = {
   name: "DELETE",
+  mixWord: "delete",
+  writesObject: false,
   shownAsVerb: true,
   s3benchWord: "Delete",
   labels: {

@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const getOperation = {
   name: "GET",
+  mixWord: "get",
+  writesObject: false,
   shownAsVerb: true,
   s3benchWord: "Read",
   labels: {

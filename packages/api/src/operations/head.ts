@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const headOperation = {
   name: "HEAD",
+  mixWord: "head",
+  writesObject: false,
   shownAsVerb: true,
   s3benchWord: "Head",
   labels: {

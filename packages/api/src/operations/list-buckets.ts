@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const listBucketsOperation = {
   name: "LIST_BUCKETS",
+  mixWord: "list-buckets",
+  writesObject: false,
   shownAsVerb: false,
   s3benchWord: "List buckets",
   labels: {

@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const listOperation = {
   name: "LIST",
+  mixWord: "list",
+  writesObject: false,
   shownAsVerb: true,
   s3benchWord: "List",
   labels: {

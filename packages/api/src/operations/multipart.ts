@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const multipartOperation = {
   name: "MULTIPART",
+  mixWord: "multipart",
+  writesObject: true,
   shownAsVerb: false,
   s3benchWord: "Multipart upload",
   labels: {

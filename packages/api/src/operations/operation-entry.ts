@@ -13,6 +13,10 @@ export interface OperationLabels {
 export interface OperationEntry {
   /** The name in records and summaries (the results store keeps its code). */
   name: string;
+  /** What a workload's mix calls it (`delete-objects`); null when a mix cannot draw it. */
+  mixWord: string | null;
+  /** Its success leaves an object at its key (a new one: the run cleans it up after). */
+  writesObject: boolean;
   /** S3's own verb (PUT, GET…), shown as it is in compact tags in every language. */
   shownAsVerb: boolean;
   /** The word s3bench prints for it (`GET` → `Read`). */

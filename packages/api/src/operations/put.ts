@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const putOperation = {
   name: "PUT",
+  mixWord: "put",
+  writesObject: true,
   shownAsVerb: true,
   s3benchWord: "Write",
   labels: {

@@ -2,6 +2,8 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const uploadPartOperation = {
   name: "UPLOAD_PART",
+  mixWord: null,
+  writesObject: false,
   shownAsVerb: false,
   s3benchWord: "Upload part",
   labels: {
