@@ -23,7 +23,6 @@ import { ServerHealth, verdictOf } from "./server-health.ts";
 import { workloadBucketName } from "./workload-buckets.ts";
 import type { BuiltRequest, RequestOrigin, WorkerRequests } from "./operations/engine-operation.ts";
 import { ENGINE_OPERATIONS } from "./operations/registry.ts";
-import type { RequestOutcome } from "./transport/object-transport.ts";
 import { loadTransportFactory } from "./transport/transport-factory.ts";
 import { requestTimeoutOf } from "./transport/transport-target.ts";
 import type {
@@ -211,34 +210,6 @@ function buildRequest(run: PhaseRun, origin: RequestOrigin): BuiltRequest {
   if (mix) return operation.mixRequest(requests, mix.order.workload, planned, origin);
   if (!operation.phaseRequest) throw new Error(`a ${planned.op} phase needs a workload`);
   return operation.phaseRequest(requests, planned.keyNumber);
-}
-
-/**
- * Each part of a multipart upload as a request of its own (UPLOAD_PART), beside the whole
- * upload's latency (MULTIPART), meant to start when it was sent. Parts of an upload cut short by
- * a stop are not counted.
- */
-function recordParts(
-  run: PhaseRun,
-  key: string,
-  replica: number,
-  origin: RequestOrigin,
-  parts: readonly RequestOutcome[],
-): void {
-  if (run.signal.aborted) return;
-  for (const outcome of parts) {
-    recordRequest(
-      run,
-      "UPLOAD_PART",
-      key,
-      { ...origin, intendedStartUs: outcome.readyUs },
-      {
-        attempts: [{ attempt: 1, replica, outcome, cancelled: false }],
-        winner: outcome.error === null ? 0 : null,
-        hedgeDelayMs: null,
-      },
-    );
-  }
 }
 
 /**
@@ -452,7 +423,7 @@ async function runPhase(command: PhaseCommand): Promise<void> {
       keyPrefix: init.keyPrefix,
       signal,
       bucketNameOf,
-      recordParts: (key, replica, origin, parts) => recordParts(run, key, replica, origin, parts),
+      recordRequest: (op, key, origin, result) => recordRequest(run, op, key, origin, result),
     },
     probe: new ClientProbe(clock, init.workerIndex),
     reports: 0,

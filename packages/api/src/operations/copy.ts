@@ -4,6 +4,8 @@ export const copyOperation = {
   name: "COPY",
   mixWord: "copy",
   writesObject: true,
+  backupsHarmless: true,
+  partOperation: null,
   shownAsVerb: true,
   s3benchWord: "Copy",
   labels: {

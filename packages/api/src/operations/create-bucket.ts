@@ -4,6 +4,8 @@ export const createBucketOperation = {
   name: "CREATE_BUCKET",
   mixWord: "create-bucket",
   writesObject: false,
+  backupsHarmless: false,
+  partOperation: null,
   shownAsVerb: false,
   s3benchWord: "Create bucket",
   labels: {

@@ -4,6 +4,8 @@ export const deleteBucketOperation = {
   name: "DELETE_BUCKET",
   mixWord: "delete-bucket",
   writesObject: false,
+  backupsHarmless: false,
+  partOperation: null,
   shownAsVerb: false,
   s3benchWord: "Delete bucket",
   labels: {

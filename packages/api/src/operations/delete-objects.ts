@@ -4,6 +4,8 @@ export const deleteObjectsOperation = {
   name: "DELETE_OBJECTS",
   mixWord: "delete-objects",
   writesObject: false,
+  backupsHarmless: false,
+  partOperation: null,
   shownAsVerb: false,
   s3benchWord: "Delete objects (batch)",
   labels: {

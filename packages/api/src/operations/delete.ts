@@ -4,6 +4,8 @@ export const deleteOperation = {
   name: "DELETE",
   mixWord: "delete",
   writesObject: false,
+  backupsHarmless: false,
+  partOperation: null,
   shownAsVerb: true,
   s3benchWord: "Delete",
   labels: {

@@ -4,6 +4,8 @@ export const getOperation = {
   name: "GET",
   mixWord: "get",
   writesObject: false,
+  backupsHarmless: true,
+  partOperation: null,
   shownAsVerb: true,
   s3benchWord: "Read",
   labels: {

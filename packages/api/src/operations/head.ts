@@ -4,6 +4,8 @@ export const headOperation = {
   name: "HEAD",
   mixWord: "head",
   writesObject: false,
+  backupsHarmless: true,
+  partOperation: null,
   shownAsVerb: true,
   s3benchWord: "Head",
   labels: {

@@ -4,6 +4,8 @@ export const listBucketsOperation = {
   name: "LIST_BUCKETS",
   mixWord: "list-buckets",
   writesObject: false,
+  backupsHarmless: true,
+  partOperation: null,
   shownAsVerb: false,
   s3benchWord: "List buckets",
   labels: {

@@ -4,6 +4,8 @@ export const listOperation = {
   name: "LIST",
   mixWord: "list",
   writesObject: false,
+  backupsHarmless: true,
+  partOperation: null,
   shownAsVerb: true,
   s3benchWord: "List",
   labels: {

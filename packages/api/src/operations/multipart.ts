@@ -4,6 +4,8 @@ export const multipartOperation = {
   name: "MULTIPART",
   mixWord: "multipart",
   writesObject: true,
+  backupsHarmless: true,
+  partOperation: "UPLOAD_PART",
   shownAsVerb: false,
   s3benchWord: "Multipart upload",
   labels: {

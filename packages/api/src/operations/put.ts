@@ -4,6 +4,8 @@ export const putOperation = {
   name: "PUT",
   mixWord: "put",
   writesObject: true,
+  backupsHarmless: true,
+  partOperation: null,
   shownAsVerb: true,
   s3benchWord: "Write",
   labels: {

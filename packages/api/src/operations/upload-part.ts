@@ -4,6 +4,8 @@ export const uploadPartOperation = {
   name: "UPLOAD_PART",
   mixWord: null,
   writesObject: false,
+  backupsHarmless: false,
+  partOperation: null,
   shownAsVerb: false,
   s3benchWord: "Upload part",
   labels: {

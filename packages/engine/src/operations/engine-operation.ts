@@ -1,9 +1,9 @@
 import type { Operation, Workload } from "@taillab/api";
 import type { PlannedRequest } from "@taillab/core";
-import type { SendAttempt } from "../hedged-tied-executor.ts";
+import type { LogicalResult, SendAttempt } from "../hedged-tied-executor.ts";
 import type { ObjectContent } from "../object-content.ts";
 import type { FastWire } from "../transport/fast-transport.ts";
-import type { ObjectTransport, RequestOutcome } from "../transport/object-transport.ts";
+import type { ObjectTransport } from "../transport/object-transport.ts";
 import type { SdkWire } from "../transport/sdk-transport.ts";
 
 /**
@@ -60,13 +60,8 @@ export interface WorkerRequests {
   signal: AbortSignal;
   /** The name of this worker's nth bucket of the run (`taillab-<run>-w…`). */
   bucketNameOf(bucketNumber: number): string;
-  /** Counts each part of a multipart upload as an UPLOAD_PART request of its own. */
-  recordParts(
-    key: string,
-    replica: number,
-    origin: RequestOrigin,
-    parts: readonly RequestOutcome[],
-  ): void;
+  /** Counts a request besides the planned one (each part of a multipart upload). */
+  recordRequest(op: Operation, key: string, origin: RequestOrigin, result: LogicalResult): void;
 }
 
 /** What an operation takes from a 2xx answer: its own fields, and an error or bytes if any. */

@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from "node:http";
 import { uploadInParts } from "../transport/multipart-upload.ts";
 import type {
   CompletedPart,
@@ -13,9 +12,15 @@ import {
   completeMultipartUploadXml,
 } from "../transport/request-arguments.ts";
 import { parseTextField } from "../transport/s3-response-xml.ts";
-import { encodeRfc3986 } from "../transport/s3-uri-encoding.ts";
 import { assertObjectKey } from "../transport/transport-target.ts";
-import { NO_FIELDS, nothing, type EngineOperation } from "./engine-operation.ts";
+import {
+  NO_FIELDS,
+  nothing,
+  type EngineOperation,
+  type RequestOrigin,
+  type WorkerRequests,
+} from "./engine-operation.ts";
+import { etagOfOutput, uploadPartOperation, uploadPathOf } from "./upload-part.ts";
 
 /** The calls of a multipart upload but its parts (upload-part.ts). */
 export interface MultipartMethods {
@@ -37,21 +42,31 @@ export interface MultipartMethods {
   ): Promise<RequestOutcome>;
 }
 
-/** An upload's path on the fast path: `<object>?[partNumber=n&]uploadId=…`. */
-export function uploadPathOf(objectPath: string, uploadId: string, partNumber?: number): string {
-  assertUploadId(uploadId);
-  const part = partNumber === undefined ? "" : `partNumber=${partNumber}&`;
-  return `${objectPath}?${part}uploadId=${encodeRfc3986(uploadId)}`;
-}
-
-/** The ETag as sent, quotes included; null when none came. */
-export function etagOfHeaders(headers: IncomingHttpHeaders): string | null {
-  const etag = headers.etag;
-  return typeof etag === "string" && etag.length > 0 ? etag : null;
-}
-
-export function etagOfOutput(etag: string | undefined): string | null {
-  return etag || null;
+/**
+ * Each part of a multipart upload as a request of its own (UPLOAD_PART), beside the whole
+ * upload's latency (MULTIPART), meant to start when it was sent. Parts of an upload cut short by
+ * a stop are not counted.
+ */
+function recordParts(
+  worker: WorkerRequests,
+  key: string,
+  replica: number,
+  origin: RequestOrigin,
+  parts: readonly RequestOutcome[],
+): void {
+  if (worker.signal.aborted) return;
+  for (const outcome of parts) {
+    worker.recordRequest(
+      uploadPartOperation.name,
+      key,
+      { ...origin, intendedStartUs: outcome.readyUs },
+      {
+        attempts: [{ attempt: 1, replica, outcome, cancelled: false }],
+        winner: outcome.error === null ? 0 : null,
+        hedgeDelayMs: null,
+      },
+    );
+  }
 }
 
 /**
@@ -157,7 +172,7 @@ export const multipartOperation: EngineOperation<"MULTIPART", MultipartMethods> 
           options.signal ? { signal: options.signal } : {},
         );
         // A backup's twin that lost was cancelled: its parts measured nothing.
-        if (!options.signal?.aborted) worker.recordParts(key, replica, origin, upload.parts);
+        if (!options.signal?.aborted) recordParts(worker, key, replica, origin, upload.parts);
         return upload.outcome;
       },
     };

@@ -1,8 +1,9 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { EtagOutcome, RequestOptions } from "../transport/object-transport.ts";
 import { assertPartNumber, assertUploadId } from "../transport/request-arguments.ts";
+import { encodeRfc3986 } from "../transport/s3-uri-encoding.ts";
 import { assertObjectKey } from "../transport/transport-target.ts";
 import type { EngineOperation } from "./engine-operation.ts";
-import { etagOfHeaders, etagOfOutput, uploadPathOf } from "./multipart.ts";
 
 export interface UploadPartMethods {
   /** partNumber 1…10 000. */
@@ -13,6 +14,23 @@ export interface UploadPartMethods {
     body: Uint8Array,
     options?: RequestOptions,
   ): Promise<EtagOutcome>;
+}
+
+/** An upload's path on the fast path: `<object>?[partNumber=n&]uploadId=…`. */
+export function uploadPathOf(objectPath: string, uploadId: string, partNumber?: number): string {
+  assertUploadId(uploadId);
+  const part = partNumber === undefined ? "" : `partNumber=${partNumber}&`;
+  return `${objectPath}?${part}uploadId=${encodeRfc3986(uploadId)}`;
+}
+
+/** The ETag as sent, quotes included; null when none came. */
+export function etagOfHeaders(headers: IncomingHttpHeaders): string | null {
+  const etag = headers.etag;
+  return typeof etag === "string" && etag.length > 0 ? etag : null;
+}
+
+export function etagOfOutput(etag: string | undefined): string | null {
+  return etag || null;
 }
 
 export const uploadPartOperation: EngineOperation<"UPLOAD_PART", UploadPartMethods> = {

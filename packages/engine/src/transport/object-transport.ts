@@ -21,10 +21,13 @@
  * like object operations. The control plane (preflight, setup and cleanup around a run) is in
  * control-plane.ts and always uses the SDK.
  *
- * S3 answers some requests 200 OK with an S3 error document as the body (CopyObject and
- * CompleteMultipartUpload when they fail part-way). Both paths report such an answer as the status
- * that came (200) with the document's Code as the error, and a 2xx CopyObject or
- * CompleteMultipartUpload with an empty body as "InternalError" (the name the SDK gives it).
+ * S3 answers some requests 200 OK with an S3 error document as the body (those that fail
+ * part-way; each operation's module says whether it is one, `emptyBodyIsError`). Both paths
+ * report such an answer as the status that came (200) with the document's Code as the error, and
+ * a 2xx of such an operation with an empty body as "InternalError" (the name the SDK gives it).
+ *
+ * Each operation's requests and answers are its module's (../operations/): the transports are
+ * made from their registry.
  */
 import type { TransportKind } from "@taillab/api";
 import type { OperationMethods } from "../operations/registry.ts";
@@ -118,7 +121,7 @@ export interface RequestOutcome extends RequestTimeline {
    * - GET: the body bytes of a 2xx response actually received (possibly partial when aborted); of
    *   a ranged GET, the slice's bytes;
    * - ListObjectsV2, ListBuckets: the response body's bytes (the listing is the payload);
-   * - 0 for DELETE, HEAD, CopyObject (the copy moves data inside the server; the response does
+   * - 0 for DELETE, HEAD, a server-side copy (the data moves inside the server; the response does
    *   not say how much, so the caller accounts for it), the other multipart calls, bucket
    *   create / delete and DeleteObjects.
    */
