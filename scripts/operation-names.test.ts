@@ -57,7 +57,9 @@ const NOT_MOVED_YET: Record<string, readonly string[]> = {
 
 /** HTTP's methods are spelled as methods everywhere; only names that are nothing else are checked. */
 const HTTP_METHODS = new Set(["GET", "PUT", "HEAD", "DELETE", "POST"]);
-const CHECKED_NAMES = new Set(OperationSchema.options.filter((op) => !HTTP_METHODS.has(op)));
+const CHECKED_NAMES: ReadonlySet<string> = new Set(
+  OperationSchema.options.filter((op) => !HTTP_METHODS.has(op)),
+);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
