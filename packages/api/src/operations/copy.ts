@@ -6,6 +6,7 @@ export const copyOperation = {
   writesObject: true,
   backupsHarmless: true,
   partOperation: null,
+  leavesBehind: null,
   shownAsVerb: true,
   s3benchWord: "Copy",
   labels: {

@@ -6,6 +6,7 @@ export const createBucketOperation = {
   writesObject: false,
   backupsHarmless: false,
   partOperation: null,
+  leavesBehind: "buckets",
   shownAsVerb: false,
   s3benchWord: "Create bucket",
   labels: {

@@ -6,6 +6,7 @@ export const deleteBucketOperation = {
   writesObject: false,
   backupsHarmless: false,
   partOperation: null,
+  leavesBehind: "buckets",
   shownAsVerb: false,
   s3benchWord: "Delete bucket",
   labels: {

@@ -6,6 +6,7 @@ export const deleteObjectsOperation = {
   writesObject: false,
   backupsHarmless: false,
   partOperation: null,
+  leavesBehind: null,
   shownAsVerb: false,
   s3benchWord: "Delete objects (batch)",
   labels: {

@@ -6,6 +6,7 @@ export const deleteOperation = {
   writesObject: false,
   backupsHarmless: false,
   partOperation: null,
+  leavesBehind: null,
   shownAsVerb: true,
   s3benchWord: "Delete",
   labels: {

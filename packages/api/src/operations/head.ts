@@ -6,6 +6,7 @@ export const headOperation = {
   writesObject: false,
   backupsHarmless: true,
   partOperation: null,
+  leavesBehind: null,
   shownAsVerb: true,
   s3benchWord: "Head",
   labels: {

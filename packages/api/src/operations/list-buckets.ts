@@ -6,6 +6,7 @@ export const listBucketsOperation = {
   writesObject: false,
   backupsHarmless: true,
   partOperation: null,
+  leavesBehind: null,
   shownAsVerb: false,
   s3benchWord: "List buckets",
   labels: {

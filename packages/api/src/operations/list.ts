@@ -6,6 +6,7 @@ export const listOperation = {
   writesObject: false,
   backupsHarmless: true,
   partOperation: null,
+  leavesBehind: null,
   shownAsVerb: true,
   s3benchWord: "List",
   labels: {

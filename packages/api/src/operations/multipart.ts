@@ -6,6 +6,7 @@ export const multipartOperation = {
   writesObject: true,
   backupsHarmless: true,
   partOperation: "UPLOAD_PART",
+  leavesBehind: "uploads",
   shownAsVerb: false,
   s3benchWord: "Multipart upload",
   labels: {

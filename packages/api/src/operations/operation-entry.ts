@@ -25,6 +25,11 @@ export interface OperationEntry {
   backupsHarmless: boolean;
   /** The operation its parts are summarised as, beside the whole (MULTIPART's); null if none. */
   partOperation: string | null;
+  /**
+   * What a run of it may leave on the server besides objects, for the cleanup to remove: the
+   * buckets it makes, or the uploads it leaves open when cut short; null for nothing.
+   */
+  leavesBehind: "buckets" | "uploads" | null;
   /** S3's own verb (PUT, GET…), shown as it is in compact tags in every language. */
   shownAsVerb: boolean;
   /** The word s3bench prints for it (`GET` → `Read`). */

@@ -60,4 +60,13 @@ describe("the operation registry", () => {
   it("knows the writes that leave an object at their key", () => {
     expect([...OBJECT_WRITES].sort()).toEqual(["COPY", "MULTIPART", "PUT"]);
   });
+
+  it("knows what a run may leave besides objects: buckets, open uploads", () => {
+    const leaving = OperationSchema.options.filter((op) => OPERATION_ENTRIES[op].leavesBehind);
+    expect(leaving.map((op) => [op, OPERATION_ENTRIES[op].leavesBehind])).toEqual([
+      ["MULTIPART", "uploads"],
+      ["CREATE_BUCKET", "buckets"],
+      ["DELETE_BUCKET", "buckets"],
+    ]);
+  });
 });

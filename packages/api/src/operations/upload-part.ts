@@ -6,6 +6,7 @@ export const uploadPartOperation = {
   writesObject: false,
   backupsHarmless: false,
   partOperation: null,
+  leavesBehind: null,
   shownAsVerb: false,
   s3benchWord: "Upload part",
   labels: {
