@@ -5,8 +5,12 @@ export * from "./run-spec.ts";
 export * from "./spec-field-default.ts";
 export * from "./results.ts";
 export {
+  MIX_WORDS,
+  OBJECT_WRITES,
   OPERATION_ENTRIES,
   operationLabels,
+  operationOfMixWord,
+  type MixWord,
   type OperationLanguage,
 } from "./operations/registry.ts";
 export type { OperationEntry, OperationLabels } from "./operations/operation-entry.ts";

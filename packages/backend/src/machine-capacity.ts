@@ -1,12 +1,19 @@
-import { coded, fieldError, formatByteSize, type FieldError, type RunSpec } from "@taillab/api";
+import {
+  coded,
+  fieldError,
+  formatByteSize,
+  OBJECT_WRITES,
+  type FieldError,
+  type RunSpec,
+} from "@taillab/api";
 import {
   expandSweep,
   maxSizeBytes,
   meanSizeBytes,
+  operationOf,
   parseOperationMix,
   parseSizeDistribution,
   valueRange,
-  type WorkloadOperation,
 } from "@taillab/core";
 import { connectionsPerReplica, defaultWorkerCount } from "@taillab/engine";
 import { readFileSync } from "node:fs";
@@ -108,14 +115,11 @@ function storedObjects(spec: RunSpec, samples: number): number {
   const mix = parseOperationMix(spec.workload.ops);
   const writesPct = mix.ok
     ? mix.value
-        .filter((entry) => WRITING_OPERATIONS.has(entry.op))
+        .filter((entry) => OBJECT_WRITES.has(operationOf(entry.op)))
         .reduce((sum, entry) => sum + entry.weightPct, 0)
     : 0;
   return spec.workload.prepareObjects + Math.ceil((samples * writesPct) / 100);
 }
-
-/** The mix's operations that make a new object. */
-const WRITING_OPERATIONS: ReadonlySet<WorkloadOperation> = new Set(["put", "copy", "multipart"]);
 
 /** Files a run keeps open besides its connections: logs, workers, the store, stdio. */
 const BASE_OPEN_FILES = 256;

@@ -1,4 +1,5 @@
 import {
+  OPERATION_ENTRIES,
   RESULTS_SCHEMA_VERSION,
   type Operation,
   type NotRunPhase,
@@ -502,7 +503,9 @@ async function runPoints(
   const wantsCleanup = spec.phases.includes("cleanup");
   const operations = workloadOperations(spec);
   // A workload's buckets are never the run's to keep, whatever the phases say.
-  const makesBuckets = operations.has("CREATE_BUCKET") || operations.has("DELETE_BUCKET");
+  const leaves = (what: "buckets" | "uploads") =>
+    [...operations].some((op) => OPERATION_ENTRIES[op].leavesBehind === what);
+  const makesBuckets = leaves("buckets");
   const leftoverRanges: KeyRange[] = [];
   // Which keys' writes the server refused: those are not left, nor counted as left.
   const writtenKeys = new WrittenKeyTracker(keyPrefix, { followDeletes: !spec.workload });
@@ -658,7 +661,7 @@ async function runPoints(
       ? {
           objects: writtenKeys.leftIn(leftoverRanges),
           keyPrefix,
-          uploads: wantsCleanup && operations.has("MULTIPART"),
+          uploads: wantsCleanup && leaves("uploads"),
           bucketsOfRun: makesBuckets ? keySpaceOf(runId, shard) : null,
         }
       : null;

@@ -1,4 +1,4 @@
-import type { Operation, RequestRecord } from "@taillab/api";
+import { OBJECT_WRITES, type RequestRecord } from "@taillab/api";
 
 /**
  * Keys a run wrote: how many, and the keys themselves, made as a cleanup takes them a batch at a
@@ -9,16 +9,13 @@ export interface WrittenKeys {
   keys(): Iterable<string>;
 }
 
-/** Operations whose success leaves an object at the record's key. */
-const WRITES: ReadonlySet<Operation> = new Set(["PUT", "COPY", "MULTIPART"]);
-
 /**
  * Whether the request a record is of may have left its object on the server: a write that
  * succeeded, or one whose outcome is unknown (no answer: a timeout, a reset, a stop). A write
  * the server answered with an error did not.
  */
 export function mayHaveWritten(record: Pick<RequestRecord, "op" | "status">): boolean {
-  return WRITES.has(record.op) && (record.status === 0 || record.status < 300);
+  return OBJECT_WRITES.has(record.op) && (record.status === 0 || record.status < 300);
 }
 
 /**
@@ -76,7 +73,7 @@ export class WrittenKeyTracker {
     if (number === null) return;
     if (mayHaveWritten(record)) this.set(number, KeyState.MayExist);
     else if (this.followDeletes && deleted(record)) this.set(number, KeyState.Deleted);
-    else if (WRITES.has(record.op) && this.stateOf(number) === KeyState.Unknown) {
+    else if (OBJECT_WRITES.has(record.op) && this.stateOf(number) === KeyState.Unknown) {
       this.set(number, KeyState.Refused);
     }
   }

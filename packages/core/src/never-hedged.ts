@@ -1,16 +1,9 @@
-import type { Operation, RequestMode } from "@taillab/api";
+import { OPERATION_ENTRIES, OperationSchema, type Operation, type RequestMode } from "@taillab/api";
 
-/**
- * Never sent as backups: a second DELETE or bucket change is not harmless. (PUT and multipart
- * uploads may be: the same bytes to the same key leave the same object, whichever lands last.)
- */
-export const NEVER_HEDGED: ReadonlySet<Operation> = new Set([
-  "DELETE",
-  "CREATE_BUCKET",
-  "DELETE_BUCKET",
-  "DELETE_OBJECTS",
-  "UPLOAD_PART",
-]);
+/** Never sent as backups: those whose module says a second copy is not harmless. */
+export const NEVER_HEDGED: ReadonlySet<Operation> = new Set(
+  OperationSchema.options.filter((op) => !OPERATION_ENTRIES[op].backupsHarmless),
+);
 
 /** Whether an operation gets backups in a request mode: the engine's rule and the store's. */
 export function sendsBackups(mode: RequestMode, op: Operation): boolean {

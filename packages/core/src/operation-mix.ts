@@ -1,4 +1,4 @@
-import { coded, type Operation } from "@taillab/api";
+import { coded, MIX_WORDS, operationOfMixWord, type MixWord, type Operation } from "@taillab/api";
 import type { Random } from "./random.ts";
 import { createWeightedIndex } from "./uniform-draw.ts";
 import {
@@ -11,28 +11,16 @@ import {
 } from "./workload-text.ts";
 
 /**
- * The S3 operations a mixed workload can issue. `get` may be ranged (see range-choice.ts);
- * `multipart` is a whole multipart upload (create, parts, complete); `list` is one ListObjectsV2
- * page.
+ * The S3 operations a mixed workload can issue, by the words the api's operation modules give
+ * them. `get` may be ranged (see range-choice.ts); `multipart` is a whole multipart upload
+ * (create, parts, complete); `list` is one ListObjectsV2 page.
  */
-export const WORKLOAD_OPERATIONS = [
-  "put",
-  "get",
-  "head",
-  "delete",
-  "copy",
-  "list",
-  "multipart",
-  "create-bucket",
-  "delete-bucket",
-  "list-buckets",
-  "delete-objects",
-] as const;
-export type WorkloadOperation = (typeof WORKLOAD_OPERATIONS)[number];
+export const WORKLOAD_OPERATIONS: readonly WorkloadOperation[] = MIX_WORDS;
+export type WorkloadOperation = MixWord;
 
 /** The name a workload operation has in records and summaries: `delete-objects` → DELETE_OBJECTS. */
 export function operationOf(op: WorkloadOperation): Operation {
-  return op.toUpperCase().replaceAll("-", "_") as Operation;
+  return operationOfMixWord(op);
 }
 
 export interface OperationWeight {

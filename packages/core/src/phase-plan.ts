@@ -1,4 +1,11 @@
-import { englishOf, type Loop, type Operation, type RunSpec, type Workload } from "@taillab/api";
+import {
+  englishOf,
+  OPERATION_ENTRIES,
+  type Loop,
+  type Operation,
+  type RunSpec,
+  type Workload,
+} from "@taillab/api";
 import { sendsBackups } from "./never-hedged.ts";
 import { operationOf, parseOperationMix } from "./operation-mix.ts";
 import type { PhaseAccountShape } from "./phase-account.ts";
@@ -20,7 +27,8 @@ export function mixOperations(workload: Workload): Operation[] {
   if (!mix.ok) throw new Error(`workload.ops: ${englishOf(mix.reason)}`);
   return mix.value.flatMap((entry) => {
     const op = operationOf(entry.op);
-    return op === "MULTIPART" ? [op, "UPLOAD_PART" as const] : [op];
+    const part = OPERATION_ENTRIES[op].partOperation;
+    return part === null ? [op] : [op, part];
   });
 }
 

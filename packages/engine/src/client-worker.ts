@@ -1,8 +1,7 @@
-import type { Operation, Workload } from "@taillab/api";
+import type { Operation } from "@taillab/api";
 import {
   createMixPlanner,
   createPhasePlanner,
-  DELETE_BATCH_KEYS,
   emptyPlannedRequest,
   latencyParts,
   objectSizesOf,
@@ -13,7 +12,7 @@ import {
   type RequestPlanner,
 } from "@taillab/core";
 import { parentPort, workerData } from "node:worker_threads";
-import type { LogicalResult, SendAttempt } from "./hedged-tied-executor.ts";
+import type { LogicalResult } from "./hedged-tied-executor.ts";
 import { ClientProbe } from "./client-probe.ts";
 import { RecordBatchWriter } from "./record-batch.ts";
 import { createObjectContent } from "./object-content.ts";
@@ -22,8 +21,8 @@ import { createRunClock } from "./run-clock.ts";
 import { createRequestSetup, type RequestSetup } from "./request-setup.ts";
 import { ServerHealth, verdictOf } from "./server-health.ts";
 import { workloadBucketName } from "./workload-buckets.ts";
-import { uploadInParts } from "./transport/multipart-upload.ts";
-import type { RequestOutcome } from "./transport/object-transport.ts";
+import type { BuiltRequest, RequestOrigin, WorkerRequests } from "./operations/engine-operation.ts";
+import { ENGINE_OPERATIONS } from "./operations/registry.ts";
 import { loadTransportFactory } from "./transport/transport-factory.ts";
 import { requestTimeoutOf } from "./transport/transport-target.ts";
 import type {
@@ -37,8 +36,8 @@ import type {
 /**
  * One worker thread: closed-loop clients, or an open-loop dispatcher, sending logical requests
  * (one attempt, or hedged/tied attempts to several replicas) over one keep-alive pool per replica.
- * What each request is comes from core's planners (request-plan.ts); this script builds, sends
- * and counts it.
+ * What each request is comes from core's planners (request-plan.ts), how it is built and sent
+ * from its operation's module (operations/registry.ts); this script sends and counts it.
  */
 
 const REPORT_INTERVAL_MS = 100;
@@ -101,6 +100,8 @@ interface PhaseRun {
   /** What the planner planned last: read at once, as the next request is planned into it. */
   planned: PlannedRequest;
   mix: MixState | null;
+  /** What the phase's requests are built with. */
+  requests: WorkerRequests;
   /** This worker's own health while the phase runs. */
   probe: ClientProbe;
   /** Reports sent so far. */
@@ -120,12 +121,6 @@ interface MixState {
   movedBytes: BigInt64Array;
 }
 
-/** A planned request made ready to send: its key, and how one attempt of it is sent. */
-interface BuiltRequest {
-  key: string;
-  send: SendAttempt;
-}
-
 function accountFor(run: PhaseRun, op: Operation): PhaseAccount {
   let account = run.accounts.get(op);
   if (!account) {
@@ -135,13 +130,6 @@ function accountFor(run: PhaseRun, op: Operation): PhaseAccount {
     run.accounts.set(op, account);
   }
   return account;
-}
-
-/** Where one logical request was meant to start, who sent it, and whether it is measured. */
-interface RequestOrigin {
-  intendedStartUs: number;
-  client: number;
-  measured: boolean;
 }
 
 /**
@@ -215,164 +203,13 @@ function keyOf(keyNumber: number): string {
   return `${init.keyPrefix}${keyNumber}`;
 }
 
-/** A one-operation phase's request (write, read, cleanup). */
-function buildPhaseRequest(op: Operation, keyNumber: number): BuiltRequest {
-  const key = keyOf(keyNumber);
-  const body = op === "PUT" ? content.bodyFor(keyNumber) : null;
-  const send: SendAttempt = (replica, options) => {
-    const transport = transportFor(replica);
-    switch (op) {
-      case "PUT":
-        return transport.putObject(key, body as Uint8Array, options);
-      case "GET":
-        return transport.getObject(
-          key,
-          init.verify ? { ...options, expect: content.expectationFor(keyNumber) } : options,
-        );
-      case "DELETE":
-        return transport.deleteObject(key, options);
-      default:
-        throw new Error(`a ${op} phase needs a workload`);
-    }
-  };
-  return { key, send };
-}
-
-/** A mixed workload's request, as its planner planned it (keys, range, bucket). */
-function buildMixRequest(
-  run: PhaseRun,
-  workload: Workload,
-  planned: PlannedRequest,
-  origin: RequestOrigin,
-): BuiltRequest {
-  const { keyNumber } = planned;
-  switch (planned.op) {
-    case "GET": {
-      const key = keyOf(keyNumber);
-      const range = planned.range;
-      const expect = !init.verify
-        ? undefined
-        : range
-          ? content.expectationForRange(keyNumber, range)
-          : content.expectationFor(keyNumber);
-      const send: SendAttempt = (replica, options) =>
-        transportFor(replica).getObject(key, {
-          ...options,
-          ...(range ? { range } : {}),
-          ...(expect ? { expect } : {}),
-        });
-      return { key, send };
-    }
-    case "HEAD": {
-      const key = keyOf(keyNumber);
-      return { key, send: (replica, options) => transportFor(replica).headObject(key, options) };
-    }
-    case "PUT":
-    case "MULTIPART": {
-      const key = keyOf(keyNumber);
-      const body = content.bodyFor(keyNumber);
-      const send: SendAttempt =
-        planned.op === "PUT"
-          ? (replica, options) => transportFor(replica).putObject(key, body, options)
-          : async (replica, options) => {
-              const upload = await uploadInParts(
-                transportFor(replica),
-                key,
-                body,
-                workload.multipartPartBytes,
-                workload.multipartPartsInFlight,
-                options.signal ? { signal: options.signal } : {},
-              );
-              // A backup's twin that lost was cancelled: its parts measured nothing.
-              if (!options.signal?.aborted) recordParts(run, key, replica, origin, upload.parts);
-              return upload.outcome;
-            };
-      return { key, send };
-    }
-    case "COPY": {
-      const source = keyOf(planned.sourceKeyNumber);
-      const key = keyOf(keyNumber);
-      return {
-        key,
-        send: (replica, options) => transportFor(replica).copyObject(source, key, options),
-      };
-    }
-    case "DELETE": {
-      const key = keyOf(keyNumber);
-      return { key, send: (replica, options) => transportFor(replica).deleteObject(key, options) };
-    }
-    // The buckets these make and leave (or make and fail to delete, a stop cutting the delete
-    // off) are removed by the run after the phase, by name (`taillab-<run>-w…`, see
-    // bucketNameOf): a worker may be terminated before it could.
-    case "CREATE_BUCKET": {
-      const name = bucketNameOf(planned.bucketNumber);
-      return {
-        key: name,
-        send: (replica, options) => transportFor(replica).createBucket(name, options),
-      };
-    }
-    case "DELETE_BUCKET": {
-      // Its own bucket, made just before and not measured, so every delete has one to delete.
-      const name = bucketNameOf(planned.bucketNumber);
-      return {
-        key: name,
-        send: async (replica, options) => {
-          const transport = transportFor(replica);
-          const made = await transport.createBucket(name, { signal: run.signal });
-          if (made.error !== null) return made;
-          return transport.deleteBucket(name, options);
-        },
-      };
-    }
-    case "LIST_BUCKETS":
-      return { key: "", send: (replica, options) => transportFor(replica).listBuckets(options) };
-    case "DELETE_OBJECTS": {
-      const keys = Array.from({ length: DELETE_BATCH_KEYS }, (_, index) =>
-        keyOf(keyNumber + index),
-      );
-      return {
-        key: keys[0] as string,
-        send: (replica, options) => transportFor(replica).deleteObjects(keys, options),
-      };
-    }
-    case "UPLOAD_PART":
-      throw new Error("parts are sent by multipart uploads, not drawn from the mix");
-    case "LIST": {
-      const query = { prefix: init.keyPrefix, maxKeys: workload.listPageSize };
-      return {
-        key: init.keyPrefix,
-        send: (replica, options) => transportFor(replica).listObjects(query, options),
-      };
-    }
-  }
-}
-
-/**
- * Each part of a multipart upload as a request of its own (UPLOAD_PART), beside the whole
- * upload's latency (MULTIPART), meant to start when it was sent. Parts of an upload cut short by
- * a stop are not counted.
- */
-function recordParts(
-  run: PhaseRun,
-  key: string,
-  replica: number,
-  origin: RequestOrigin,
-  parts: readonly RequestOutcome[],
-): void {
-  if (run.signal.aborted) return;
-  for (const outcome of parts) {
-    recordRequest(
-      run,
-      "UPLOAD_PART",
-      key,
-      { ...origin, intendedStartUs: outcome.readyUs },
-      {
-        attempts: [{ attempt: 1, replica, outcome, cancelled: false }],
-        winner: outcome.error === null ? 0 : null,
-        hedgeDelayMs: null,
-      },
-    );
-  }
+/** The planned request, built by its operation's module. */
+function buildRequest(run: PhaseRun, origin: RequestOrigin): BuiltRequest {
+  const { mix, planned, requests } = run;
+  const operation = ENGINE_OPERATIONS[planned.op];
+  if (mix) return operation.mixRequest(requests, mix.order.workload, planned, origin);
+  if (!operation.phaseRequest) throw new Error(`a ${planned.op} phase needs a workload`);
+  return operation.phaseRequest(requests, planned.keyNumber);
 }
 
 /**
@@ -395,9 +232,7 @@ async function runRequest(
   const { op, measured } = planned;
   const origin: RequestOrigin = { intendedStartUs, client, measured };
   if (measured) run.probe.noteStart(intendedStartUs, clock(), run.command.schedule !== null);
-  const { key, send } = mix
-    ? buildMixRequest(run, mix.order.workload, planned, origin)
-    : buildPhaseRequest(op, planned.keyNumber);
+  const { key, send } = buildRequest(run, origin);
   // A mix's DELETE and multipart uploads never get backups (sendsBackups).
   const backups = run.command.allowBackups && (mix === null || sendsBackups(setup.mode, op));
   const { withBackups, single } = setup.executorsOn(run.signal);
@@ -580,6 +415,16 @@ async function runPhase(command: PhaseCommand): Promise<void> {
     mix: command.mix
       ? { order: command.mix, movedBytes: new BigInt64Array(command.mix.movedBytes) }
       : null,
+    requests: {
+      keyOf,
+      transportFor,
+      content,
+      verify: init.verify,
+      keyPrefix: init.keyPrefix,
+      signal,
+      bucketNameOf,
+      recordRequest: (op, key, origin, result) => recordRequest(run, op, key, origin, result),
+    },
     probe: new ClientProbe(clock, init.workerIndex),
     reports: 0,
   };

@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const copyOperation = {
   name: "COPY",
+  mixWord: "copy",
+  writesObject: true,
+  backupsHarmless: true,
+  partOperation: null,
+  leavesBehind: null,
   shownAsVerb: true,
   s3benchWord: "Copy",
   labels: {

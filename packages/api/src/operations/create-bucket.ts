@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const createBucketOperation = {
   name: "CREATE_BUCKET",
+  mixWord: "create-bucket",
+  writesObject: false,
+  backupsHarmless: false,
+  partOperation: null,
+  leavesBehind: "buckets",
   shownAsVerb: false,
   s3benchWord: "Create bucket",
   labels: {

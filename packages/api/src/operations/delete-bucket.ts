@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const deleteBucketOperation = {
   name: "DELETE_BUCKET",
+  mixWord: "delete-bucket",
+  writesObject: false,
+  backupsHarmless: false,
+  partOperation: null,
+  leavesBehind: "buckets",
   shownAsVerb: false,
   s3benchWord: "Delete bucket",
   labels: {

@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const deleteObjectsOperation = {
   name: "DELETE_OBJECTS",
+  mixWord: "delete-objects",
+  writesObject: false,
+  backupsHarmless: false,
+  partOperation: null,
+  leavesBehind: null,
   shownAsVerb: false,
   s3benchWord: "Delete objects (batch)",
   labels: {

@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const deleteOperation = {
   name: "DELETE",
+  mixWord: "delete",
+  writesObject: false,
+  backupsHarmless: false,
+  partOperation: null,
+  leavesBehind: null,
   shownAsVerb: true,
   s3benchWord: "Delete",
   labels: {

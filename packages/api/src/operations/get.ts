@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const getOperation = {
   name: "GET",
+  mixWord: "get",
+  writesObject: false,
+  backupsHarmless: true,
+  partOperation: null,
+  leavesBehind: null,
   shownAsVerb: true,
   s3benchWord: "Read",
   labels: {

@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const headOperation = {
   name: "HEAD",
+  mixWord: "head",
+  writesObject: false,
+  backupsHarmless: true,
+  partOperation: null,
+  leavesBehind: null,
   shownAsVerb: true,
   s3benchWord: "Head",
   labels: {

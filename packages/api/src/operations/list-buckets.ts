@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const listBucketsOperation = {
   name: "LIST_BUCKETS",
+  mixWord: "list-buckets",
+  writesObject: false,
+  backupsHarmless: true,
+  partOperation: null,
+  leavesBehind: null,
   shownAsVerb: false,
   s3benchWord: "List buckets",
   labels: {

@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const listOperation = {
   name: "LIST",
+  mixWord: "list",
+  writesObject: false,
+  backupsHarmless: true,
+  partOperation: null,
+  leavesBehind: null,
   shownAsVerb: true,
   s3benchWord: "List",
   labels: {

@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const multipartOperation = {
   name: "MULTIPART",
+  mixWord: "multipart",
+  writesObject: true,
+  backupsHarmless: true,
+  partOperation: "UPLOAD_PART",
+  leavesBehind: "uploads",
   shownAsVerb: false,
   s3benchWord: "Multipart upload",
   labels: {

@@ -13,6 +13,23 @@ export interface OperationLabels {
 export interface OperationEntry {
   /** The name in records and summaries (the results store keeps its code). */
   name: string;
+  /** What a workload's mix calls it (`delete-objects`); null when a mix cannot draw it. */
+  mixWord: string | null;
+  /** Its success leaves an object at its key (a new one: the run cleans it up after). */
+  writesObject: boolean;
+  /**
+   * A second copy of it is harmless, so a request mode may send it as a backup: the same bytes
+   * to the same key leave the same object whichever lands last; a second delete or bucket change
+   * does not.
+   */
+  backupsHarmless: boolean;
+  /** The operation its parts are summarised as, beside the whole (MULTIPART's); null if none. */
+  partOperation: string | null;
+  /**
+   * What a run of it may leave on the server besides objects, for the cleanup to remove: the
+   * buckets it makes, or the uploads it leaves open when cut short; null for nothing.
+   */
+  leavesBehind: "buckets" | "uploads" | null;
   /** S3's own verb (PUT, GET…), shown as it is in compact tags in every language. */
   shownAsVerb: boolean;
   /** The word s3bench prints for it (`GET` → `Read`). */

@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const putOperation = {
   name: "PUT",
+  mixWord: "put",
+  writesObject: true,
+  backupsHarmless: true,
+  partOperation: null,
+  leavesBehind: null,
   shownAsVerb: true,
   s3benchWord: "Write",
   labels: {

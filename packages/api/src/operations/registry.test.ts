@@ -1,6 +1,13 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { OPERATION_ENTRIES, OperationSchema, operationLabels } from "./registry.ts";
+import {
+  MIX_WORDS,
+  OBJECT_WRITES,
+  OPERATION_ENTRIES,
+  OperationSchema,
+  operationLabels,
+  operationOfMixWord,
+} from "./registry.ts";
 
 describe("the operation registry", () => {
   it("has a module for every operation, under its own name", () => {
@@ -40,5 +47,26 @@ describe("the operation registry", () => {
   it("hands a catalogue every operation's label", () => {
     expect(operationLabels("zh", "report").COPY).toBe("COPY(复制)");
     expect(Object.keys(operationLabels("en", "app"))).toEqual(OperationSchema.options);
+  });
+
+  it("names each operation a mix can draw by one word of its own, and back", () => {
+    expect(new Set(MIX_WORDS).size).toBe(MIX_WORDS.length);
+    for (const word of MIX_WORDS)
+      expect(OPERATION_ENTRIES[operationOfMixWord(word)].mixWord).toBe(word);
+    expect(operationOfMixWord("delete-objects")).toBe("DELETE_OBJECTS");
+    expect(MIX_WORDS).not.toContain("upload-part");
+  });
+
+  it("knows the writes that leave an object at their key", () => {
+    expect([...OBJECT_WRITES].sort()).toEqual(["COPY", "MULTIPART", "PUT"]);
+  });
+
+  it("knows what a run may leave besides objects: buckets, open uploads", () => {
+    const leaving = OperationSchema.options.filter((op) => OPERATION_ENTRIES[op].leavesBehind);
+    expect(leaving.map((op) => [op, OPERATION_ENTRIES[op].leavesBehind])).toEqual([
+      ["MULTIPART", "uploads"],
+      ["CREATE_BUCKET", "buckets"],
+      ["DELETE_BUCKET", "buckets"],
+    ]);
   });
 });

@@ -30,12 +30,15 @@ export const OperationSchema = z.enum([
 ]);
 export type Operation = z.infer<typeof OperationSchema>;
 
-/** Each operation's module by its name; the type checker refuses a name without one. */
+/**
+ * Each operation's module by its name; the type checker refuses a name without one. In the order
+ * a mix's words are listed to a person.
+ */
 export const OPERATION_ENTRIES = {
   PUT: putOperation,
   GET: getOperation,
-  DELETE: deleteOperation,
   HEAD: headOperation,
+  DELETE: deleteOperation,
   COPY: copyOperation,
   LIST: listOperation,
   MULTIPART: multipartOperation,
@@ -57,3 +60,27 @@ export function operationLabels(
     OperationSchema.options.map((op) => [op, OPERATION_ENTRIES[op].labels[language][place]]),
   ) as Record<Operation, string>;
 }
+
+/** The words a workload's mix names its operations by (`get`, `delete-objects`…). */
+export type MixWord = Exclude<(typeof OPERATION_ENTRIES)[Operation]["mixWord"], null>;
+
+/** Every mix word, in the registry's order. */
+export const MIX_WORDS: readonly MixWord[] = Object.values(OPERATION_ENTRIES).flatMap((entry) =>
+  entry.mixWord === null ? [] : [entry.mixWord],
+);
+
+const OPERATION_BY_MIX_WORD: ReadonlyMap<string, Operation> = new Map(
+  Object.values(OPERATION_ENTRIES).map((entry) => [entry.mixWord ?? "", entry.name]),
+);
+
+/** The operation a mix word names (a planner asks once per request: a map, not a search). */
+export function operationOfMixWord(word: MixWord): Operation {
+  const op = OPERATION_BY_MIX_WORD.get(word);
+  if (op === undefined) throw new RangeError(`unknown mix word "${word}"`);
+  return op;
+}
+
+/** Operations whose success leaves an object at the request's key. */
+export const OBJECT_WRITES: ReadonlySet<Operation> = new Set(
+  OperationSchema.options.filter((op) => OPERATION_ENTRIES[op].writesObject),
+);

@@ -2,6 +2,11 @@ import type { OperationEntry } from "./operation-entry.ts";
 
 export const uploadPartOperation = {
   name: "UPLOAD_PART",
+  mixWord: null,
+  writesObject: false,
+  backupsHarmless: false,
+  partOperation: null,
+  leavesBehind: null,
   shownAsVerb: false,
   s3benchWord: "Upload part",
   labels: {

@@ -1,13 +1,12 @@
 import { ABORTED_ERROR, RESPONSE_TOO_LARGE_ERROR, TIMEOUT_ERROR } from "@taillab/api";
-import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { Pool, type Dispatcher } from "undici";
+import type { Reading } from "../operations/engine-operation.ts";
+import { operationMethods } from "../operations/registry.ts";
 import { onAbortOf } from "./abort-callbacks.ts";
 import { CancelReconnects } from "./cancel-reconnects.ts";
-import { createGetBodyCheck } from "./get-body-check.ts";
 import { ANSWER_LIMIT_BYTES } from "./response-body.ts";
 import type {
-  GetOptions,
   MicrosClock,
   ObjectTransport,
   RequestOptions,
@@ -16,36 +15,17 @@ import type {
   TransportTarget,
 } from "./object-transport.ts";
 import {
-  assertCompletedParts,
-  assertDeleteKeys,
-  assertMaxKeys,
-  assertPartNumber,
-  assertUploadId,
-  completeMultipartUploadXml,
-  copySourceHeaderValue,
-  createBucketXml,
-  deleteObjectsXml,
-  rangeHeaderValue,
-} from "./request-arguments.ts";
-import {
   errorCodeFromException,
   errorCodeFromStatus,
   errorCodeFromSuccessBody,
   errorCodeFromXml,
-  partialFailureCode,
 } from "./s3-error-code.ts";
+import { encodeS3Key } from "./s3-uri-encoding.ts";
 import {
-  countListedBuckets,
-  parseDeleteErrors,
-  parseListObjectsPage,
-  parseTextField,
-} from "./s3-response-xml.ts";
-import { encodeRfc3986, encodeS3Key } from "./s3-uri-encoding.ts";
-import {
-  addressBucket,
   requestTimeoutOf,
   resolveTargetAddress,
   tlsConnectOptions,
+  type TargetAddress,
 } from "./transport-target.ts";
 import { createSigner } from "./sigv4-signer.ts";
 import { WireTiming } from "./wire-timing.ts";
@@ -53,8 +33,54 @@ import { WireTiming } from "./wire-timing.ts";
 /** Error bodies are small XML documents; anything past this is read and dropped. */
 const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
 
+export interface WireRequest {
+  method: Dispatcher.HttpMethod;
+  /** Encoded path and query, as sent and signed. */
+  path: string;
+  /** The target bucket's Host header when absent. */
+  host?: string;
+  /** Sent and signed. */
+  headers?: Record<string, string>;
+  body?: Uint8Array | string | null;
+}
+
+/** A 2xx answer read whole, as an operation reads it. */
+export interface Reply {
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** What the fast path lends each operation (operations/*.ts) to build its requests with. */
+export interface FastWire {
+  target: TransportTarget;
+  address: TargetAddress;
+  /** The object's encoded path in the target bucket. */
+  objectPath(key: string): string;
+  /**
+   * One request on the wire; `onBody` takes a 2xx answer's body as it comes (GET), else the
+   * answer is read whole.
+   */
+  sendOnWire(
+    request: WireRequest,
+    options: RequestOptions,
+    onBody: ((chunk: Buffer) => void) | null,
+  ): Promise<WireResponse>;
+  /**
+   * One request whose answer is read whole. `none` is the operation's fields when it failed;
+   * `read` turns a 2xx answer that is not an S3 error document into them. `uploadBytes`: the
+   * body's size, counted once sent even if no answer came.
+   */
+  exchange<T extends object>(
+    request: WireRequest,
+    options: RequestOptions,
+    none: T,
+    read: (reply: Reply) => Reading<T>,
+    flags?: { emptyBodyIsError?: boolean; uploadBytes?: number },
+  ): Promise<RequestOutcome & T>;
+}
+
 /** One request's answer off the wire, before an operation reads it. */
-interface WireResponse {
+export interface WireResponse {
   timeline: RequestTimeline;
   /** 0 when no response arrived. */
   status: number;
@@ -101,29 +127,6 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
   });
   const sign = createSigner(target);
   const objectPath = (key: string) => address.pathPrefix + encodeS3Key(key);
-
-  interface WireRequest {
-    method: Dispatcher.HttpMethod;
-    /** Encoded path and query, as sent and signed. */
-    path: string;
-    /** The target bucket's Host header when absent. */
-    host?: string;
-    /** Sent and signed. */
-    headers?: Record<string, string>;
-    body?: Uint8Array | string | null;
-  }
-
-  /** What an operation takes from a 2xx answer: its own fields, and an error or bytes if any. */
-  interface Reading<T> {
-    fields: T;
-    error?: string | null;
-    bytes?: number;
-  }
-
-  interface Reply {
-    headers: IncomingHttpHeaders;
-    body: Buffer;
-  }
 
   /**
    * One request on the wire, through undici's dispatch API with a handler of our own: no response
@@ -255,11 +258,6 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     });
   }
 
-  /**
-   * One request whose answer is read whole. `none` is the operation's fields when it failed;
-   * `read` turns a 2xx answer that is not an S3 error document into them. `uploadBytes`: the
-   * body's size, counted once sent even if no answer came.
-   */
   async function exchange<T extends object>(
     request: WireRequest,
     options: RequestOptions,
@@ -283,188 +281,9 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     return { ...timeline, status, error, bytes, ...fields };
   }
 
-  async function getObject(key: string, options: GetOptions): Promise<RequestOutcome> {
-    const { range } = options;
-    const request: WireRequest = {
-      method: "GET",
-      path: objectPath(key),
-      ...(range ? { headers: { Range: rangeHeaderValue(range) } } : {}),
-    };
-    const body = createGetBodyCheck(options);
-    const wire = await sendOnWire(request, options, (chunk) => body.onChunk(chunk));
-    const { timeline, status } = wire;
-    if (wire.error !== null) {
-      const bytes = wire.cancelledWireBytes ?? (status >= 300 ? 0 : body.bytes);
-      return { ...timeline, status, error: wire.error, bytes };
-    }
-    if (status >= 300) {
-      const error = errorCodeFromXml(wire.body.toString("utf8")) ?? errorCodeFromStatus(status);
-      return { ...timeline, status, error, bytes: 0 };
-    }
-    return { ...timeline, status, error: body.verdict(status), bytes: body.bytes };
-  }
-
-  const NO_FIELDS = {};
-  const nothing = (): Reading<object> => ({ fields: NO_FIELDS });
-  const uploadPath = (key: string, uploadId: string, partNumber?: number) => {
-    assertUploadId(uploadId);
-    const part = partNumber === undefined ? "" : `partNumber=${partNumber}&`;
-    return `${objectPath(key)}?${part}uploadId=${encodeRfc3986(uploadId)}`;
-  };
-  const etagOf = ({ headers }: Reply) => {
-    const etag = headers.etag;
-    return { fields: { etag: typeof etag === "string" && etag.length > 0 ? etag : null } };
-  };
-
+  const wire: FastWire = { target, address, objectPath, sendOnWire, exchange };
   return {
-    putObject: async (key, body, options = {}) =>
-      exchange(
-        { method: "PUT", path: objectPath(key), body },
-        options,
-        NO_FIELDS,
-        () => ({ fields: NO_FIELDS, bytes: body.byteLength }),
-        { uploadBytes: body.byteLength },
-      ),
-
-    getObject: async (key, options = {}) => getObject(key, options),
-
-    deleteObject: async (key, options = {}) =>
-      exchange({ method: "DELETE", path: objectPath(key) }, options, NO_FIELDS, nothing),
-
-    headObject: async (key, options = {}) =>
-      exchange({ method: "HEAD", path: objectPath(key) }, options, NO_FIELDS, nothing),
-
-    copyObject: async (sourceKey, destinationKey, options = {}) =>
-      exchange(
-        {
-          method: "PUT",
-          path: objectPath(destinationKey),
-          headers: { "x-amz-copy-source": copySourceHeaderValue(target.bucket, sourceKey) },
-        },
-        options,
-        NO_FIELDS,
-        nothing,
-        { emptyBodyIsError: true },
-      ),
-
-    listObjects: async ({ prefix, maxKeys, continuationToken }, options = {}) => {
-      assertMaxKeys(maxKeys);
-      const query = [
-        "list-type=2",
-        ...(continuationToken === undefined
-          ? []
-          : [`continuation-token=${encodeRfc3986(continuationToken)}`]),
-        ...(maxKeys === undefined ? [] : [`max-keys=${maxKeys}`]),
-        ...(prefix === undefined ? [] : [`prefix=${encodeRfc3986(prefix)}`]),
-      ].join("&");
-      return exchange(
-        { method: "GET", path: `${address.pathPrefix}?${query}` },
-        options,
-        { keyCount: 0, nextContinuationToken: null },
-        ({ body }) => ({ fields: parseListObjectsPage(body.toString("utf8")), bytes: body.length }),
-      );
-    },
-
-    createMultipartUpload: async (key, options = {}) =>
-      exchange(
-        { method: "POST", path: `${objectPath(key)}?uploads` },
-        options,
-        { uploadId: null },
-        ({ body }) => ({ fields: { uploadId: parseTextField(body.toString("utf8"), "UploadId") } }),
-      ),
-
-    uploadPart: async (key, uploadId, partNumber, body, options = {}) => {
-      assertPartNumber(partNumber);
-      return exchange(
-        { method: "PUT", path: uploadPath(key, uploadId, partNumber), body },
-        options,
-        { etag: null },
-        (reply) => ({ ...etagOf(reply), bytes: body.byteLength }),
-        { uploadBytes: body.byteLength },
-      );
-    },
-
-    completeMultipartUpload: async (key, uploadId, parts, options = {}) => {
-      assertCompletedParts(parts);
-      const body = completeMultipartUploadXml(parts);
-      return exchange(
-        {
-          method: "POST",
-          path: uploadPath(key, uploadId),
-          headers: { "Content-Type": "application/xml" },
-          body,
-        },
-        options,
-        { etag: null },
-        ({ body: answer }) => ({
-          fields: { etag: parseTextField(answer.toString("utf8"), "ETag") },
-        }),
-        { emptyBodyIsError: true },
-      );
-    },
-
-    abortMultipartUpload: async (key, uploadId, options = {}) =>
-      exchange({ method: "DELETE", path: uploadPath(key, uploadId) }, options, NO_FIELDS, nothing),
-
-    createBucket: async (name, options = {}) => {
-      const bucket = addressBucket(target, address.endpointHost, name);
-      const body = createBucketXml(target.region);
-      return exchange(
-        {
-          method: "PUT",
-          path: bucket.pathPrefix,
-          host: bucket.hostHeader,
-          ...(body === null ? {} : { headers: { "Content-Type": "application/xml" }, body }),
-        },
-        options,
-        NO_FIELDS,
-        nothing,
-      );
-    },
-
-    deleteBucket: async (name, options = {}) => {
-      const bucket = addressBucket(target, address.endpointHost, name);
-      return exchange(
-        { method: "DELETE", path: bucket.pathPrefix, host: bucket.hostHeader },
-        options,
-        NO_FIELDS,
-        nothing,
-      );
-    },
-
-    listBuckets: async (options = {}) =>
-      exchange(
-        { method: "GET", path: "/", host: address.endpointHost },
-        options,
-        { bucketCount: 0 },
-        ({ body }) => ({
-          fields: { bucketCount: countListedBuckets(body.toString("utf8")) },
-          bytes: body.length,
-        }),
-      ),
-
-    deleteObjects: async (keys, options = {}) => {
-      assertDeleteKeys(keys);
-      const body = deleteObjectsXml(keys);
-      return exchange(
-        {
-          method: "POST",
-          path: `${address.pathPrefix}?delete`,
-          headers: {
-            "Content-Type": "application/xml",
-            "Content-MD5": createHash("md5").update(body).digest("base64"),
-          },
-          body,
-        },
-        options,
-        { keyErrors: [] },
-        ({ body: answer }) => {
-          const keyErrors = parseDeleteErrors(answer.toString("utf8"));
-          return { fields: { keyErrors }, error: partialFailureCode(keyErrors) };
-        },
-      );
-    },
-
+    ...operationMethods((operation) => operation.fast(wire)),
     // Requests still waiting for a connection (cancelled ones among them) are not waited for.
     close: () => pool.destroy(),
   };

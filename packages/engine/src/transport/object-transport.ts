@@ -21,12 +21,16 @@
  * like object operations. The control plane (preflight, setup and cleanup around a run) is in
  * control-plane.ts and always uses the SDK.
  *
- * S3 answers some requests 200 OK with an S3 error document as the body (CopyObject and
- * CompleteMultipartUpload when they fail part-way). Both paths report such an answer as the status
- * that came (200) with the document's Code as the error, and a 2xx CopyObject or
- * CompleteMultipartUpload with an empty body as "InternalError" (the name the SDK gives it).
+ * S3 answers some requests 200 OK with an S3 error document as the body (those that fail
+ * part-way; each operation's module says whether it is one, `emptyBodyIsError`). Both paths
+ * report such an answer as the status that came (200) with the document's Code as the error, and
+ * a 2xx of such an operation with an empty body as "InternalError" (the name the SDK gives it).
+ *
+ * Each operation's requests and answers are its module's (../operations/): the transports are
+ * made from their registry.
  */
 import type { TransportKind } from "@taillab/api";
+import type { OperationMethods } from "../operations/registry.ts";
 import { createFastTransport } from "./fast-transport.ts";
 import { createSdkTransport } from "./sdk-transport.ts";
 
@@ -117,7 +121,7 @@ export interface RequestOutcome extends RequestTimeline {
    * - GET: the body bytes of a 2xx response actually received (possibly partial when aborted); of
    *   a ranged GET, the slice's bytes;
    * - ListObjectsV2, ListBuckets: the response body's bytes (the listing is the payload);
-   * - 0 for DELETE, HEAD, CopyObject (the copy moves data inside the server; the response does
+   * - 0 for DELETE, HEAD, a server-side copy (the data moves inside the server; the response does
    *   not say how much, so the caller accounts for it), the other multipart calls, bucket
    *   create / delete and DeleteObjects.
    */
@@ -208,63 +212,11 @@ export interface DeleteObjectsOutcome extends RequestOutcome {
 }
 
 /**
- * Request failures are returned as outcomes, never thrown; only programmer errors throw (an
- * empty key, a malformed target).
+ * Each operation's methods (operations/*.ts, made by each transport from the registry), and
+ * close. Request failures are returned as outcomes, never thrown; only programmer errors throw
+ * (an empty key, a malformed target).
  */
-export interface ObjectTransport {
-  putObject(key: string, body: Uint8Array, options?: RequestOptions): Promise<RequestOutcome>;
-  /** Always reads the whole body, so the next request on the connection is not held up. */
-  getObject(key: string, options?: GetOptions): Promise<RequestOutcome>;
-  deleteObject(key: string, options?: RequestOptions): Promise<RequestOutcome>;
-  /** 200 when the object exists; a miss is 404 "NotFound" (a HEAD answer has no body to name it). */
-  headObject(key: string, options?: RequestOptions): Promise<RequestOutcome>;
-  /** Server-side copy within the target bucket (`x-amz-copy-source: /bucket/encoded-key`). */
-  copyObject(
-    sourceKey: string,
-    destinationKey: string,
-    options?: RequestOptions,
-  ): Promise<RequestOutcome>;
-  /** One ListObjectsV2 page of the target bucket. */
-  listObjects(query: ListObjectsQuery, options?: RequestOptions): Promise<ListObjectsOutcome>;
-
-  createMultipartUpload(
-    key: string,
-    options?: RequestOptions,
-  ): Promise<CreateMultipartUploadOutcome>;
-  /** partNumber 1…10 000. */
-  uploadPart(
-    key: string,
-    uploadId: string,
-    partNumber: number,
-    body: Uint8Array,
-    options?: RequestOptions,
-  ): Promise<EtagOutcome>;
-  /** `parts` in ascending part number; the outcome's etag is the whole object's. */
-  completeMultipartUpload(
-    key: string,
-    uploadId: string,
-    parts: readonly CompletedPart[],
-    options?: RequestOptions,
-  ): Promise<EtagOutcome>;
-  abortMultipartUpload(
-    key: string,
-    uploadId: string,
-    options?: RequestOptions,
-  ): Promise<RequestOutcome>;
-
-  /**
-   * Bucket calls on any bucket of the endpoint (not only the target's), addressed the target's
-   * way. createBucket sends the target's region as LocationConstraint unless it is us-east-1.
-   */
-  createBucket(name: string, options?: RequestOptions): Promise<RequestOutcome>;
-  deleteBucket(name: string, options?: RequestOptions): Promise<RequestOutcome>;
-  listBuckets(options?: RequestOptions): Promise<ListBucketsOutcome>;
-  /**
-   * DeleteObjects (quiet mode, with Content-MD5) of 1…1000 keys of the target bucket. Keys it
-   * could not delete come back in `keyErrors`, their codes in the error
-   * ("PartialFailure:AccessDenied").
-   */
-  deleteObjects(keys: readonly string[], options?: RequestOptions): Promise<DeleteObjectsOutcome>;
+export interface ObjectTransport extends OperationMethods {
   /** Waits for requests in flight, then closes the connections. */
   close(): Promise<void>;
 }

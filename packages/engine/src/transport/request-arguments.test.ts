@@ -5,11 +5,11 @@ import {
   assertMaxKeys,
   assertPartNumber,
   completeMultipartUploadXml,
-  copySourceHeaderValue,
   createBucketXml,
   deleteObjectsXml,
   rangeHeaderValue,
 } from "./request-arguments.ts";
+import { copySourceHeaderValue } from "../operations/copy.ts";
 
 describe("rangeHeaderValue", () => {
   it.each([

@@ -1,5 +1,4 @@
 import { escapeXml } from "@taillab/core";
-import { encodeS3Key } from "./s3-uri-encoding.ts";
 import type { ByteRange, CompletedPart } from "./object-transport.ts";
 
 /**
@@ -20,11 +19,6 @@ export function rangeHeaderValue(range: ByteRange): string {
     throw new Error(`transport: byte range ${start}-${endInclusive} ends before it starts`);
   }
   return `bytes=${start}-${endInclusive}`;
-}
-
-/** `x-amz-copy-source`: /bucket/key, the key encoded as in a request path. */
-export function copySourceHeaderValue(bucket: string, key: string): string {
-  return `/${encodeURIComponent(bucket)}/${encodeS3Key(key)}`;
 }
 
 export function assertPartNumber(partNumber: number): void {

@@ -74,7 +74,7 @@ export function partialFailureCode(keyErrors: readonly { code: string }[]): stri
   return boundedErrorCode(`PartialFailure:${codes.join(",")}`);
 }
 
-/** A CopyObject or CompleteMultipartUpload that answered 2xx with no body was cut short. */
+/** An operation whose success is a document (`emptyBodyIsError`) answered 2xx with no body: cut short. */
 export const EMPTY_SUCCESS_BODY_CODE = "InternalError";
 
 const ERROR_DOCUMENT_END = "</Error>";

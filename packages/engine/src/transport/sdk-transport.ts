@@ -1,77 +1,98 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CopyObjectCommand,
-  CreateBucketCommand,
-  CreateMultipartUploadCommand,
-  DeleteBucketCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListBucketsCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  UploadPartCommand,
-  type S3ClientResolvedConfig,
-  type ServiceInputTypes,
-  type ServiceOutputTypes,
+import * as S3 from "@aws-sdk/client-s3";
+import type {
+  S3Client,
+  S3ClientResolvedConfig,
+  ServiceInputTypes,
+  ServiceOutputTypes,
 } from "@aws-sdk/client-s3";
 import { ABORTED_ERROR } from "@taillab/api";
 import type { Command, MetadataBearer, MiddlewareStack } from "@smithy/types";
-import type { Readable } from "node:stream";
-import { createGetBodyCheck } from "./get-body-check.ts";
+import { NO_FIELDS, nothing, type Reading } from "../operations/engine-operation.ts";
+import { operationMethods } from "../operations/registry.ts";
 import { addContentMd5 } from "./content-md5-middleware.ts";
 import type {
-  GetOptions,
   MicrosClock,
   ObjectTransport,
   RequestOptions,
   RequestOutcome,
   TransportTarget,
 } from "./object-transport.ts";
-import {
-  assertCompletedParts,
-  assertDeleteKeys,
-  assertMaxKeys,
-  assertPartNumber,
-  assertUploadId,
-  copySourceHeaderValue,
-  rangeHeaderValue,
-} from "./request-arguments.ts";
-import { readBody } from "./response-body.ts";
 import { createTargetS3Client } from "./s3-client.ts";
-import { errorCodeFromSuccessBody, partialFailureCode } from "./s3-error-code.ts";
+import { errorCodeFromSuccessBody } from "./s3-error-code.ts";
 import { attachResponseProbe, type ResponseProbe } from "./sdk-response-probe.ts";
 import { sdkErrorOutcome } from "./sdk-error.ts";
-import { assertBucketName, assertObjectKey, resolveTargetAddress } from "./transport-target.ts";
+import { resolveTargetAddress } from "./transport-target.ts";
+
+/** A command of the S3 client, as `callPlain` sends it. */
+type S3Command<Input extends ServiceInputTypes, Output extends ServiceOutputTypes> = Command<
+  ServiceInputTypes,
+  Input,
+  ServiceOutputTypes,
+  Output,
+  S3ClientResolvedConfig
+>;
+
+/**
+ * What the SDK path lends each operation (operations/*.ts) to build its requests with. The
+ * client's module comes with it, so an operation's module loads no SDK of its own: a worker that
+ * sends with `fast` never loads it (transport-factory.ts).
+ */
+export interface SdkWire {
+  S3: typeof S3;
+  client: S3Client;
+  /** The target bucket. */
+  bucket: string;
+  /**
+   * One SDK call with a probe on its stack. `none` is the operation's fields when it failed;
+   * `read` turns the SDK's output for a 2xx answer (and the raw body) into them. `uploadBytes`:
+   * the body's size, counted once sent even if no answer came (as the fast path).
+   */
+  call<Input extends object, Output extends MetadataBearer, T extends object>(
+    command: { middlewareStack: MiddlewareStack<Input, Output> },
+    send: (abortSignal: AbortSignal | undefined) => Promise<Output>,
+    options: RequestOptions,
+    none: T,
+    read: (output: Output, body: Buffer) => Reading<T>,
+    flags?: { emptyBodyIsError?: boolean; uploadBytes?: number },
+  ): Promise<RequestOutcome & T>;
+  /** A call whose answer carries nothing but its status (and, for some, an error document). */
+  callPlain<Input extends ServiceInputTypes, Output extends ServiceOutputTypes>(
+    command: S3Command<Input, Output>,
+    options: RequestOptions,
+    emptyBodyIsError?: boolean,
+  ): Promise<RequestOutcome>;
+  /** For a call that reads its answer's body itself (GetObject): the probe on its stack. */
+  attachProbe<Input extends object, Output extends object>(
+    stack: MiddlewareStack<Input, Output>,
+    onResponse: RequestOptions["onResponse"],
+    readsBody: boolean,
+    headers: RequestOptions["headers"],
+  ): ResponseProbe;
+  /** The outcome of a call whose signal had aborted before it was sent. */
+  aborted(probe: ResponseProbe): RequestOutcome;
+  /** The outcome of a call the SDK threw on. */
+  failed(
+    probe: ResponseProbe,
+    error: unknown,
+    signal: AbortSignal | undefined,
+    onResponse: RequestOptions["onResponse"],
+  ): RequestOutcome;
+  addContentMd5: typeof addContentMd5;
+}
 
 /**
  * The same operations through @aws-sdk/client-s3 (on the undici handler). Every call carries a
  * response probe (sdk-response-probe.ts) that stamps the headers' arrival, reports them to
  * onResponse and keeps the status as sent, so firstByteUs, onResponse and status mean what they
  * mean on the fast path. GetObject resolves once the headers have arrived and leaves the body to
- * be read here; the other answers are small and read whole by the probe.
+ * be read by its operation; the other answers are small and read whole by the probe.
  */
 export function createSdkTransport(target: TransportTarget, clock: MicrosClock): ObjectTransport {
   resolveTargetAddress(target);
   const { client, handler } = createTargetS3Client(target);
-  const Bucket = target.bucket;
 
-  /** What an operation takes from a 2xx answer: its own fields, and an error or bytes if any. */
-  interface Reading<T> {
-    fields: T;
-    error?: string | null;
-    bytes?: number;
-  }
-
-  /**
-   * One SDK call with a probe on its stack. `none` is the operation's fields when it failed;
-   * `read` turns the SDK's output for a 2xx answer (and the raw body) into them.
-   */
-  /** A call whose answer carries nothing but its status (and, for some, an error document). */
   function callPlain<Input extends ServiceInputTypes, Output extends ServiceOutputTypes>(
-    command: Command<ServiceInputTypes, Input, ServiceOutputTypes, Output, S3ClientResolvedConfig>,
+    command: S3Command<Input, Output>,
     options: RequestOptions,
     emptyBodyIsError = false,
   ): Promise<RequestOutcome> {
@@ -91,7 +112,6 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
     { signal, onResponse, headers }: RequestOptions,
     none: T,
     read: (output: Output, body: Buffer) => Reading<T>,
-    /** uploadBytes: the body's size, counted once sent even if no answer came (as the fast path). */
     { emptyBodyIsError = false, uploadBytes = 0 } = {},
   ): Promise<RequestOutcome & T> {
     const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, true, headers);
@@ -137,214 +157,20 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
     };
   }
 
-  const NO_FIELDS = {};
-  const nothing = (): Reading<object> => ({ fields: NO_FIELDS });
-  const etagOf = (etag: string | undefined) => ({ fields: { etag: etag || null } });
-
-  async function getObject(
-    key: string,
-    { signal, expect, range, onResponse, headers }: GetOptions,
-  ): Promise<RequestOutcome> {
-    assertObjectKey(key);
-    const Range = range ? rangeHeaderValue(range) : undefined;
-    const command = new GetObjectCommand({ Bucket, Key: key, ...(Range ? { Range } : {}) });
-    const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, false, headers);
-    if (signal?.aborted) return aborted(probe);
-    const body = createGetBodyCheck({ expect, range });
-    try {
-      const output = await client.send(command, { abortSignal: signal });
-      const status = probe.status || (output.$metadata.httpStatusCode ?? 200);
-      if (output.Body) await readBody(output.Body as Readable, body.onChunk);
-      const error = body.verdict(status);
-      return { ...probe.timing.finish(), status, error, bytes: body.bytes };
-    } catch (error) {
-      const outcome = failed(probe, error, signal, onResponse);
-      const bytes = probe.timing.cancelledWireBytes ?? (outcome.status >= 300 ? 0 : body.bytes);
-      return { ...outcome, bytes };
-    }
-  }
-
+  const wire: SdkWire = {
+    S3,
+    client,
+    bucket: target.bucket,
+    call,
+    callPlain,
+    attachProbe: (stack, onResponse, readsBody, headers) =>
+      attachResponseProbe(stack, clock, onResponse, readsBody, headers),
+    aborted,
+    failed,
+    addContentMd5,
+  };
   return {
-    async putObject(key, body, options = {}) {
-      assertObjectKey(key);
-      const command = new PutObjectCommand({
-        Bucket,
-        Key: key,
-        Body: body,
-        ContentLength: body.byteLength,
-      });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        NO_FIELDS,
-        () => ({ fields: NO_FIELDS, bytes: body.byteLength }),
-        { uploadBytes: body.byteLength },
-      );
-    },
-
-    getObject: async (key, options = {}) => getObject(key, options),
-
-    async deleteObject(key, options = {}) {
-      assertObjectKey(key);
-      const command = new DeleteObjectCommand({ Bucket, Key: key });
-      return callPlain(command, options);
-    },
-
-    async headObject(key, options = {}) {
-      assertObjectKey(key);
-      const command = new HeadObjectCommand({ Bucket, Key: key });
-      return callPlain(command, options);
-    },
-
-    async copyObject(sourceKey, destinationKey, options = {}) {
-      assertObjectKey(sourceKey);
-      assertObjectKey(destinationKey);
-      const command = new CopyObjectCommand({
-        Bucket,
-        Key: destinationKey,
-        CopySource: copySourceHeaderValue(Bucket, sourceKey),
-      });
-      return callPlain(command, options, true);
-    },
-
-    async listObjects({ prefix, maxKeys, continuationToken }, options = {}) {
-      assertMaxKeys(maxKeys);
-      const command = new ListObjectsV2Command({
-        Bucket,
-        ...(prefix === undefined ? {} : { Prefix: prefix }),
-        ...(maxKeys === undefined ? {} : { MaxKeys: maxKeys }),
-        ...(continuationToken === undefined ? {} : { ContinuationToken: continuationToken }),
-      });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        { keyCount: 0, nextContinuationToken: null },
-        (output, body) => ({
-          fields: {
-            keyCount:
-              output.KeyCount ??
-              (output.Contents?.length ?? 0) + (output.CommonPrefixes?.length ?? 0),
-            nextContinuationToken: output.IsTruncated ? output.NextContinuationToken || null : null,
-          },
-          bytes: body.length,
-        }),
-      );
-    },
-
-    async createMultipartUpload(key, options = {}) {
-      assertObjectKey(key);
-      const command = new CreateMultipartUploadCommand({ Bucket, Key: key });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        { uploadId: null },
-        (output) => ({ fields: { uploadId: output.UploadId || null } }),
-      );
-    },
-
-    async uploadPart(key, uploadId, partNumber, body, options = {}) {
-      assertObjectKey(key);
-      assertUploadId(uploadId);
-      assertPartNumber(partNumber);
-      const command = new UploadPartCommand({
-        Bucket,
-        Key: key,
-        UploadId: uploadId,
-        PartNumber: partNumber,
-        Body: body,
-        ContentLength: body.byteLength,
-      });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        { etag: null },
-        (output) => ({ ...etagOf(output.ETag), bytes: body.byteLength }),
-        { uploadBytes: body.byteLength },
-      );
-    },
-
-    async completeMultipartUpload(key, uploadId, parts, options = {}) {
-      assertObjectKey(key);
-      assertUploadId(uploadId);
-      assertCompletedParts(parts);
-      const command = new CompleteMultipartUploadCommand({
-        Bucket,
-        Key: key,
-        UploadId: uploadId,
-        MultipartUpload: {
-          Parts: parts.map(({ partNumber, etag }) => ({ PartNumber: partNumber, ETag: etag })),
-        },
-      });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        { etag: null },
-        (output) => etagOf(output.ETag),
-        { emptyBodyIsError: true },
-      );
-    },
-
-    async abortMultipartUpload(key, uploadId, options = {}) {
-      assertObjectKey(key);
-      assertUploadId(uploadId);
-      const command = new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId });
-      return callPlain(command, options);
-    },
-
-    async createBucket(name, options = {}) {
-      assertBucketName(name);
-      // The SDK adds the client's region as LocationConstraint unless it is us-east-1.
-      const command = new CreateBucketCommand({ Bucket: name });
-      return callPlain(command, options);
-    },
-
-    async deleteBucket(name, options = {}) {
-      assertBucketName(name);
-      const command = new DeleteBucketCommand({ Bucket: name });
-      return callPlain(command, options);
-    },
-
-    async listBuckets(options = {}) {
-      const command = new ListBucketsCommand({});
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        { bucketCount: 0 },
-        (output, body) => ({
-          fields: { bucketCount: output.Buckets?.length ?? 0 },
-          bytes: body.length,
-        }),
-      );
-    },
-
-    async deleteObjects(keys, options = {}) {
-      assertDeleteKeys(keys);
-      const command = new DeleteObjectsCommand({
-        Bucket,
-        Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
-      });
-      command.middlewareStack.add(addContentMd5, { step: "build", priority: "low" });
-      return call(
-        command,
-        (abortSignal) => client.send(command, { abortSignal }),
-        options,
-        { keyErrors: [] },
-        (output) => {
-          const keyErrors = (output.Errors ?? []).map((failure) => ({
-            key: failure.Key ?? "",
-            code: failure.Code ?? "Unknown",
-          }));
-          return { fields: { keyErrors }, error: partialFailureCode(keyErrors) };
-        },
-      );
-    },
-
+    ...operationMethods((operation) => operation.sdk(wire)),
     async close() {
       await handler.close();
       client.destroy();

@@ -1,0 +1,55 @@
+import { hash } from "node:crypto";
+import { parseCopySource } from "../copy-source.ts";
+import { headerText } from "../http-headers.ts";
+import { S3Error } from "../s3-error.ts";
+import { copyObjectResultXml } from "../s3-xml.ts";
+import { bucketOf, checkKeyLength, contentTypeOf, keyOf, noSuchKey, xml } from "./request-parts.ts";
+import type { OperationRequest, TestbedOperation } from "./testbed-operation.ts";
+
+/** Conditional copies are rare in benchmarks; refusing them beats copying regardless. */
+const COPY_CONDITIONS = [
+  "x-amz-copy-source-if-match",
+  "x-amz-copy-source-if-none-match",
+  "x-amz-copy-source-if-modified-since",
+  "x-amz-copy-source-if-unmodified-since",
+];
+
+function metadataDirectiveOf(request: OperationRequest): "COPY" | "REPLACE" {
+  const directive = headerText(request.headers, "x-amz-metadata-directive") ?? "COPY";
+  if (directive !== "COPY" && directive !== "REPLACE") {
+    throw new S3Error(
+      "InvalidArgument",
+      `x-amz-metadata-directive must be COPY or REPLACE, not "${directive}"`,
+    );
+  }
+  return directive;
+}
+
+export const copyObjectOperation: TestbedOperation<"CopyObject"> = {
+  name: "CopyObject",
+  async handle(request, { store }) {
+    const bucket = bucketOf(request);
+    const key = keyOf(request);
+    checkKeyLength(key);
+    const source = parseCopySource(headerText(request.headers, "x-amz-copy-source") ?? "");
+    const condition = COPY_CONDITIONS.find((name) => request.headers[name] !== undefined);
+    if (condition !== undefined) {
+      throw new S3Error("NotImplemented", `The testbed does not implement ${condition}`);
+    }
+    const directive = metadataDirectiveOf(request);
+    await request.readBody();
+    if (source.bucket === bucket && source.key === key && directive === "COPY") {
+      throw new S3Error(
+        "InvalidRequest",
+        "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata",
+      );
+    }
+    const object = await store.getObject(source.bucket, source.key);
+    if (object === undefined) throw noSuchKey(source.key);
+    // A copy is one piece however the source was uploaded, so its ETag is its MD5.
+    const etag = object.etag.includes("-") ? `"${hash("md5", object.body, "hex")}"` : object.etag;
+    const contentType = directive === "COPY" ? object.contentType : contentTypeOf(request);
+    const copied = await store.putObject(bucket, key, object.body, { etag, contentType });
+    return xml(copyObjectResultXml(copied));
+  },
+};

@@ -1,0 +1,30 @@
+import { S3Error } from "../s3-error.ts";
+import { listObjectsV2Xml } from "../s3-xml.ts";
+import { listing } from "./list-objects-v1.ts";
+import { xml } from "./request-parts.ts";
+import type { TestbedOperation } from "./testbed-operation.ts";
+
+/** Continuation tokens are opaque to clients; ours are the last entry of the page, base64url. */
+function decodeContinuationToken(token: string): string {
+  const after = Buffer.from(token, "base64url").toString("utf8");
+  if (Buffer.from(after, "utf8").toString("base64url") !== token) {
+    throw new S3Error("InvalidArgument", "The continuation token provided is incorrect");
+  }
+  return after;
+}
+
+export const listObjectsV2Operation: TestbedOperation<"ListObjectsV2"> = {
+  name: "ListObjectsV2",
+  async handle(request, { store }) {
+    const { query } = request.target;
+    const startAfter = query.get("start-after") ?? "";
+    const continuationToken = query.get("continuation-token") ?? "";
+    const after =
+      continuationToken === "" ? startAfter : decodeContinuationToken(continuationToken);
+    const input = await listing(request, store, after);
+    const last = input.page.lastEntry;
+    const nextContinuationToken =
+      last === undefined ? undefined : Buffer.from(last, "utf8").toString("base64url");
+    return xml(listObjectsV2Xml(input, { startAfter, continuationToken, nextContinuationToken }));
+  },
+};
