@@ -267,7 +267,7 @@ function runPlaywrightPass(projects: readonly string[]): Counts {
   const ok = run(
     "xvfb-run",
     ["-a", "pnpm", "--dir", "e2e", "exec", "playwright", "test", ...projectArgs],
-    { E2E_JSON_REPORT: reportFile },
+    { E2E_JSON_REPORT: reportFile, E2E_UI_BUILT: "1" },
   );
   const report = readJson<PlaywrightJson>(reportFile);
   rmSync(reportDir, { recursive: true, force: true });
@@ -281,8 +281,15 @@ function runPlaywrightPass(projects: readonly string[]): Counts {
   };
 }
 
-/** Every pass's tests, summed into the one `playwright: N passed, N failed` line. */
+/**
+ * Every pass's tests, summed into the one `playwright: N passed, N failed` line. The UI they
+ * serve is built once, before the first (a failed build counts one failure and runs no pass).
+ */
 export function runPlaywright(): Counts {
+  if (!run("pnpm", ["build:ui"])) {
+    process.stdout.write("building the UI failed: no Playwright pass runs\n");
+    return { passed: 0, failed: 1 };
+  }
   return PLAYWRIGHT_PASSES.map(runPlaywrightPass).reduce((sum, pass) => ({
     passed: sum.passed + pass.passed,
     failed: sum.failed + pass.failed,
