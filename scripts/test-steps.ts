@@ -10,11 +10,16 @@ import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 
+/**
+ * A step's command, its output and errors both on this process's stdout, in the order written:
+ * a log that keeps stdout alone still holds why a step failed (a test process's last words, as a
+ * failed V8 check prints them to the stderr vitest passes on).
+ */
 function run(command: string, args: string[], env: Record<string, string> = {}): boolean {
   process.stdout.write(`\n$ ${[command, ...args].join(" ")}\n`);
   const result = spawnSync(command, args, {
     cwd: root,
-    stdio: "inherit",
+    stdio: ["inherit", "inherit", process.stdout.fd],
     env: { ...process.env, ...env },
   });
   return result.status === 0;
