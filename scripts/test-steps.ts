@@ -4,17 +4,22 @@
  * reads.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 
+/**
+ * A step's command, its output and errors both on this process's stdout, in the order written:
+ * a log that keeps stdout alone still holds why a step failed (a test process's last words, as a
+ * failed V8 check prints them to the stderr vitest passes on).
+ */
 function run(command: string, args: string[], env: Record<string, string> = {}): boolean {
   process.stdout.write(`\n$ ${[command, ...args].join(" ")}\n`);
   const result = spawnSync(command, args, {
     cwd: root,
-    stdio: "inherit",
+    stdio: ["inherit", "inherit", process.stdout.fd],
     env: { ...process.env, ...env },
   });
   return result.status === 0;
@@ -151,18 +156,94 @@ interface VitestJson {
   numFailedTests: number;
 }
 
+/** The parts of a Node.js diagnostic report (`--report-on-fatalerror`) that say why it died. */
+export interface FatalErrorReport {
+  header: { event: string; trigger: string; processId: number; commandLine: string[] };
+  javascriptStack: { message: string; stack?: string[] };
+  nativeStack: { pc: string; symbol: string }[];
+}
+
+/** Enough of the native stack to show where the process died, under the report's own frames. */
+const NATIVE_FRAMES_SHOWN = 12;
+
+/** The frames that write the report: the same in every one, and not where the process died. */
+const REPORT_FRAMES = /^node::(TriggerNodeReport|OnFatalError|OOMErrorHandler)\b/;
+
+/** A fatal error report as lines for the log: the event, the process, its JS and native stacks. */
+export function describeFatalErrorReport({
+  header,
+  javascriptStack,
+  nativeStack,
+}: FatalErrorReport): string {
+  // A symbol ends with the binary it is in, the same node binary nearly every time.
+  const frames = nativeStack
+    .map(({ pc, symbol }) => symbol.replace(/\s*\[[^\]]*\]$/, "") || pc)
+    .filter((frame) => !REPORT_FRAMES.test(frame));
+  return [
+    `node process ${header.processId} died: ${header.event} (${header.trigger})`,
+    `  command: ${header.commandLine.join(" ")}`,
+    `  JavaScript stack: ${javascriptStack.message}`,
+    ...(javascriptStack.stack ?? []).map((line) => `    ${line.trim()}`),
+    "  native stack:",
+    ...frames.slice(0, NATIVE_FRAMES_SHOWN).map((frame) => `    ${frame}`),
+    "",
+  ].join("\n");
+}
+
+/**
+ * Node options under which a test process that dies of a fatal error (out of memory, say) writes
+ * a report into `directory`, without the environment (it holds credentials). vitest's "Worker
+ * exited unexpectedly" names only the signal; a failed V8 check (SIGTRAP) writes no report but
+ * prints its reason to the fork's stderr, which vitest passes on to its own.
+ */
+export function withFatalErrorReports(nodeOptions: string | undefined, directory: string): string {
+  return [
+    nodeOptions,
+    "--report-on-fatalerror",
+    "--report-exclude-env",
+    `--report-directory=${directory}`,
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** What each report written in `directory` says: why a process of the run died. */
+export function fatalErrorReportsIn(directory: string): string[] {
+  return readdirSync(directory)
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => {
+      const report = readJson<FatalErrorReport>(join(directory, name));
+      return report
+        ? `fatal error report ${name}:\n${describeFatalErrorReport(report)}`
+        : `fatal error report ${name}: unreadable\n`;
+    });
+}
+
+/**
+ * vitest, its counts read from its JSON report; then why any process of the run died of a fatal
+ * error, from the reports it wrote.
+ */
 export function runVitest(extraArgs: readonly string[] = []): Counts {
   const reportDir = mkdtempSync(join(tmpdir(), "taillab-vitest-"));
   const reportFile = join(reportDir, "report.json");
-  const ok = run("pnpm", [
-    "exec",
-    "vitest",
-    "run",
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${reportFile}`,
-    ...extraArgs,
-  ]);
+  const fatalErrorDir = join(reportDir, "fatal-errors");
+  mkdirSync(fatalErrorDir);
+  const ok = run(
+    "pnpm",
+    [
+      "exec",
+      "vitest",
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${reportFile}`,
+      ...extraArgs,
+    ],
+    { NODE_OPTIONS: withFatalErrorReports(process.env.NODE_OPTIONS, fatalErrorDir) },
+  );
+  for (const fatalError of fatalErrorReportsIn(fatalErrorDir)) {
+    process.stdout.write(`\n${fatalError}`);
+  }
   const report = readJson<VitestJson>(reportFile);
   rmSync(reportDir, { recursive: true, force: true });
   if (!report)
@@ -191,7 +272,7 @@ function runPlaywrightPass(projects: readonly string[]): Counts {
   const ok = run(
     "xvfb-run",
     ["-a", "pnpm", "--dir", "e2e", "exec", "playwright", "test", ...projectArgs],
-    { E2E_JSON_REPORT: reportFile },
+    { E2E_JSON_REPORT: reportFile, E2E_UI_BUILT: "1" },
   );
   const report = readJson<PlaywrightJson>(reportFile);
   rmSync(reportDir, { recursive: true, force: true });
@@ -205,8 +286,15 @@ function runPlaywrightPass(projects: readonly string[]): Counts {
   };
 }
 
-/** Every pass's tests, summed into the one `playwright: N passed, N failed` line. */
+/**
+ * Every pass's tests, summed into the one `playwright: N passed, N failed` line. The UI they
+ * serve is built once, before the first (a failed build counts one failure and runs no pass).
+ */
 export function runPlaywright(): Counts {
+  if (!run("pnpm", ["build:ui"])) {
+    process.stdout.write("building the UI failed: no Playwright pass runs\n");
+    return { passed: 0, failed: 1 };
+  }
   return PLAYWRIGHT_PASSES.map(runPlaywrightPass).reduce((sum, pass) => ({
     passed: sum.passed + pass.passed,
     failed: sum.failed + pass.failed,

@@ -7,7 +7,8 @@ import { runCli } from "./test-support/run-cli.ts";
 
 /**
  * A run of one object larger than 4 GiB, apart from the command line's fault matrix
- * (cli-faults.test.ts): its file runs alone (vitest.config.ts), as it holds the object twice.
+ * (cli-faults.test.ts): it holds the object twice, so it never runs beside the files of 2 GiB
+ * objects, which run alone (vitest.config.ts).
  */
 
 let library = "";
