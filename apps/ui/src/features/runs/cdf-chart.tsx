@@ -101,8 +101,6 @@ function cdfConfig(
           title: t("charts.latencyMs"),
           min: data.fromMs,
           max: data.toMs,
-          // The ends are data values (t₀, the padded maximum): round ticks only.
-          boundTicks: false,
           tickLabel: formatTick,
         }),
         y: tail
