@@ -508,7 +508,10 @@ export function renderChart(spec: ChartSpec): SafeHtml {
       ${spec.y.label}
     </text>
   </svg>`;
-  const scales = markup`data-x-scale="${spec.x.scale}" data-y-scale="${spec.y.scale}"`;
+  // The axes' scales and tick values, for a reader (or a test) to compare with the app's.
+  const tickValues = (scale: Scale) => scale.ticks.map((tick) => tick.value).join(" ");
+  const scales = markup`data-x-scale="${spec.x.scale}" data-y-scale="${spec.y.scale}"
+    data-x-ticks="${tickValues(x)}" data-y-ticks="${tickValues(y)}"`;
   return markup`<figure class="chart-figure" ${scales} data-chart="${spec.id}">
     <figcaption class="chart-title">${spec.title}</figcaption>
     ${svg}${
