@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { logAxisFloor, logTicks, niceStep, type TickRoom } from "./chart-ticks.ts";
+import {
+  axisTicks,
+  logAxisFloor,
+  logTicks,
+  niceStep,
+  wantsLogAxis,
+  type TickRoom,
+} from "./chart-ticks.ts";
 
 /** A vertical axis: every label one line of a 12 px font, 6 px apart. */
 const vertical = (lengthPx: number): TickRoom => ({ lengthPx, labelPx: () => 14, gapPx: 6 });
@@ -99,5 +106,73 @@ describe("niceStep", () => {
     [130, 100],
   ])("%d → %d", (raw, step) => {
     expect(niceStep(raw)).toBe(step);
+  });
+});
+
+describe("axisTicks", () => {
+  const room = vertical(330);
+  it.each([
+    // Seconds of a run: round ends around the data, about five steps.
+    [
+      { dataMin: 0.5, dataMax: 9.5 },
+      { min: 0, max: 10, ticks: [0, 2, 4, 6, 8, 10] },
+    ],
+    [
+      { dataMin: 3, dataMax: 117, includeZero: true },
+      { min: 0, max: 120 },
+    ],
+    // Fixed ends stay as given; the ticks are the round values inside them.
+    [
+      { dataMin: 2.3, dataMax: 9, min: 2.3, max: 9.4 },
+      { min: 2.3, max: 9.4, ticks: [3, 4, 5, 6, 7, 8, 9] },
+    ],
+    [{ dataMin: 0, dataMax: 1, min: 0, max: 1 }, { ticks: [0, 0.2, 0.4, 0.6, 0.8, 1] }],
+    // One value: a span around it; none: 0 to 1.
+    [
+      { dataMin: 4, dataMax: 4 },
+      { min: 2, max: 6, ticks: [2, 3, 4, 5, 6] },
+    ],
+    [
+      { dataMin: Number.NaN, dataMax: Number.NaN },
+      { min: 0, max: 1 },
+    ],
+  ])("linear %j", (extent, expected) => {
+    expect(axisTicks({ scale: "linear", ...extent }, room)).toMatchObject(expected);
+  });
+
+  it.each([
+    // Log ends at 1, 2 or 5 × 10^k around the data, ticks as logTicks gives them for that room.
+    [
+      { dataMin: 6.2, dataMax: 1043 },
+      { min: 5, max: 2000 },
+    ],
+    [
+      { dataMin: 1, dataMax: 100 },
+      { min: 1, max: 100 },
+    ],
+    [
+      { dataMin: 0.5, dataMax: 4000, min: 0.5 },
+      { min: 0.5, max: 5000 },
+    ],
+    [
+      { dataMin: Number.NaN, dataMax: Number.NaN },
+      { min: 1, max: 10 },
+    ],
+  ])("log %j", (extent, expected) => {
+    const axis = axisTicks({ scale: "log", ...extent }, room);
+    expect(axis).toMatchObject(expected);
+    expect(axis.ticks).toEqual(logTicks(axis.min, axis.max, room));
+  });
+});
+
+describe("wantsLogAxis", () => {
+  it.each([
+    [[5, 90], false],
+    [[5, 101], true],
+    // Zeros and negatives cannot sit on a log axis: they neither count nor make it linear.
+    [[0, -3, 2, 50], true],
+    [[0, 0], false],
+  ])("%j → %s", (values, log) => {
+    expect(wantsLogAxis(values)).toBe(log);
   });
 });

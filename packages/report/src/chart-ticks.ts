@@ -1,10 +1,16 @@
 /**
- * Ticks for log axes that never collide, the one rule for the app's Chart.js axes and the HTML
- * report's SVG ones, so both show the same ticks for the same axis. Chart.js puts a tick at every 1…9 of each decade and
- * labels them all when given a label callback, so 7, 8, 9 and 10 pile up at the top of a decade.
- * Here the roundest values come first (decades, then 2 and 5, then 3) and each is kept only where
- * its label has room beside the ones already kept; an axis shorter than a decade also gets 4, 6,
- * 8, 7 and 9, or, holding fewer than two of those, evenly spaced round values.
+ * The one rule for an axis's ends and ticks, linear or log, that the app's Chart.js axes and the
+ * HTML report's SVG ones both follow (`axisTicks`), so the same run shows the same axes in both.
+ *
+ * Log axes: Chart.js puts a tick at every 1…9 of each decade and labels them all when given a
+ * label callback, so 7, 8, 9 and 10 pile up at the top of a decade. Here the roundest values come
+ * first (decades, then 2 and 5, then 3) and each is kept only where its label has room beside the
+ * ones already kept; an axis shorter than a decade also gets 4, 6, 8, 7 and 9, or, holding fewer
+ * than two of those, evenly spaced round values.
+ *
+ * Linear axes: multiples of a 1-2-5 step, about five intervals whatever the axis's length, so a
+ * chart in a narrow window and in the report have the same ticks (a renderer may leave out labels
+ * that would collide; the tick stays).
  */
 
 /**
@@ -115,6 +121,101 @@ export function logTicks(min: number, max: number, room: TickRoom): number[] {
     }
   }
   return kept.sort((a, b) => a - b);
+}
+
+/** Values fit for a log axis: positive and finite. */
+const onLogAxis = (value: number) => value > 0 && Number.isFinite(value);
+
+/**
+ * Values spread over more than this ratio are drawn on a log axis, so the body stays visible beside
+ * a one-second stall: the one threshold of the app's charts and the report's.
+ */
+export const LOG_AXIS_RATIO = 20;
+
+/** Whether positive values span more than `ratio` (zeros and negatives cannot sit on a log axis). */
+export function wantsLogAxis(values: readonly number[], ratio = LOG_AXIS_RATIO): boolean {
+  let min = Number.POSITIVE_INFINITY;
+  let max = 0;
+  for (const value of values) {
+    if (!onLogAxis(value)) continue;
+    min = Math.min(min, value);
+    max = Math.max(max, value);
+  }
+  return max / min > ratio;
+}
+
+/** About this many steps from one end of a linear axis to the other. */
+const LINEAR_STEPS = 5;
+
+/** The largest 1, 2 or 5 × 10^k at or below `value` (> 0): where a log axis of data starts. */
+function logFloor(value: number): number {
+  const power = 10 ** Math.floor(Math.log10(value));
+  const mantissa = value / power;
+  return Number(((mantissa >= 5 ? 5 : mantissa >= 2 ? 2 : 1) * power).toPrecision(12));
+}
+
+/** The smallest 1, 2 or 5 × 10^k at or above `value` (> 0): where a log axis of data ends. */
+function logCeil(value: number): number {
+  const power = 10 ** Math.floor(Math.log10(value));
+  const mantissa = value / power;
+  if (mantissa <= 1 + 1e-9) return Number(power.toPrecision(12));
+  return Number(((mantissa <= 2 ? 2 : mantissa <= 5 ? 5 : 10) * power).toPrecision(12));
+}
+
+export interface AxisExtent {
+  scale: "linear" | "log";
+  /** The data's extent along the axis; non-finite when the axis has no data yet. */
+  dataMin: number;
+  dataMax: number;
+  /** Fixed ends, kept as given; otherwise the data's, widened to round values. */
+  min?: number;
+  max?: number;
+  /** Linear axes: start at 0 even when the data does not (rates, counts). */
+  includeZero?: boolean;
+}
+
+export interface AxisTicks {
+  min: number;
+  max: number;
+  /** Ascending, inside [min, max]. */
+  ticks: number[];
+}
+
+function linearAxisTicks(axis: AxisExtent): AxisTicks {
+  let low = axis.min ?? (Number.isFinite(axis.dataMin) ? axis.dataMin : 0);
+  let high = axis.max ?? (Number.isFinite(axis.dataMax) ? axis.dataMax : 1);
+  if (axis.includeZero && axis.min === undefined) low = Math.min(0, low);
+  if (high <= low) {
+    // One value (or none): a span around it, from 0 when asked.
+    const spread = Math.abs(low) > 0 ? Math.abs(low) * 0.5 : 1;
+    low = axis.min ?? (axis.includeZero && low >= 0 ? 0 : low - spread);
+    high = low + 2 * spread;
+  }
+  const step = niceStep((high - low) / LINEAR_STEPS);
+  if (axis.min === undefined) low = Math.floor(low / step + 1e-9) * step;
+  if (axis.max === undefined) high = Math.ceil(high / step - 1e-9) * step;
+  const ticks: number[] = [];
+  for (let index = Math.ceil(low / step - 1e-9); index * step <= high + step * 1e-9; index += 1) {
+    ticks.push(Number((index * step).toPrecision(12)));
+  }
+  return { min: Number(low.toPrecision(12)), max: Number(high.toPrecision(12)), ticks };
+}
+
+function logAxisTicks(axis: AxisExtent, room: TickRoom): AxisTicks {
+  let low = axis.min ?? (onLogAxis(axis.dataMin) ? logFloor(axis.dataMin) : 1);
+  let high = axis.max ?? (onLogAxis(axis.dataMax) ? logCeil(axis.dataMax) : 10);
+  if (!onLogAxis(low)) low = high / 10;
+  if (!(high > low)) high = low * 10;
+  return { min: low, max: high, ticks: logTicks(low, high, room) };
+}
+
+/**
+ * An axis's ends and ticks from its data: the ends widened to round values (multiples of the
+ * step; 1, 2 or 5 × 10^k on a log axis) unless fixed, the ticks inside them. `room` matters only
+ * on a log axis, whose ticks are thinned to what their labels leave room for.
+ */
+export function axisTicks(axis: AxisExtent, room: TickRoom): AxisTicks {
+  return axis.scale === "log" ? logAxisTicks(axis, room) : linearAxisTicks(axis);
 }
 
 /**

@@ -17,6 +17,8 @@ export * from "./client-health-text.ts";
 export * from "./percentile-interval-text.ts";
 export * from "./junit-xml.ts";
 export * from "./chart-ticks.ts";
+export * from "./cdf-axis.ts";
+export { overTimeLogScale } from "./report-charts.ts";
 export { renderChart, type ChartSpec } from "./svg-chart.ts";
 export * from "./until-steady-text.ts";
 export * from "./open-metrics.ts";

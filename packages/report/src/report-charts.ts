@@ -12,7 +12,6 @@ import {
   intervalPercentileBand,
   intervalRates,
   secondsRestingOnFew,
-  fitHolds,
   valueRange,
   lognormalCdf,
   ninesOf,
@@ -26,6 +25,8 @@ import {
   type SweepAxis,
   type SweepSeries,
 } from "@taillab/core";
+import { cdfLatencyAxis } from "./cdf-axis.ts";
+import { wantsLogAxis } from "./chart-ticks.ts";
 import { markup, type SafeHtml } from "./html.ts";
 import {
   formatInteger,
@@ -33,7 +34,6 @@ import {
   formatMs,
   formatSignificant,
   formatSize,
-  formatTick,
 } from "./report-format.ts";
 import type { ReportMessages } from "./report-messages.ts";
 import { PALETTES, PERCENTILE_LABELS, seriesColorOf } from "./palette.ts";
@@ -51,9 +51,6 @@ const MODEL_EXP = PALETTE.models.exponential;
 const MODEL_LOGNORMAL = PALETTE.models.lognormal;
 const P99_MARKER = PALETTE.percentiles.p99;
 
-/** Latencies spread over more than this ratio are drawn on a log axis, so the body stays visible. */
-const LOG_AXIS_RATIO = 20;
-
 export function latencyIndexChart(
   id: string,
   messages: ReportMessages,
@@ -65,7 +62,7 @@ export function latencyIndexChart(
     0,
   );
   const middle = (bucket: DecimatedBucket) => (bucket.firstIndex + bucket.lastIndex) / 2;
-  const useLog = stats.p50 > 0 && stats.max / stats.p50 > LOG_AXIS_RATIO;
+  const useLog = wantsLogAxis([stats.p50, stats.max]);
   const series: ChartSeries[] = [
     {
       kind: "band",
@@ -106,6 +103,14 @@ export function latencyIndexChart(
 }
 
 /**
+ * Whether a phase's percentiles over time are drawn on a log axis at first: its seconds' p50 and
+ * p99.9 span decades. The app's chart starts the same way.
+ */
+export function overTimeLogScale(intervals: readonly IntervalStats[]): boolean {
+  return wantsLogAxis(intervals.flatMap((interval) => [interval.p50Ms ?? 0, interval.p999Ms ?? 0]));
+}
+
+/**
  * p50, p99 and p99.9 of each second of a phase (its interval histograms), each in a band of its
  * 95 % intervals (core's intervalPercentileBand), behind them the seconds whose client was the
  * bottleneck (core's clientBoundSpans of `clientSeconds`) shaded. The caption says how many
@@ -125,7 +130,7 @@ export function percentilesOverTimeChart(
   const answered = intervals.filter((interval) => interval.p50Ms !== null);
   const values = answered.flatMap((interval) => [interval.p50Ms ?? 0, interval.p999Ms ?? 0]);
   const range = valueRange(values);
-  const useLog = range !== null && range.min > 0 && range.max / range.min > LOG_AXIS_RATIO;
+  const useLog = overTimeLogScale(answered);
   const spans = range === null ? [] : clientBoundSpans(clientSeconds);
   const clientBound: ChartSeries[] =
     spans.length > 0 && range !== null
@@ -278,11 +283,7 @@ export function cdfChart(
   fits: LatencyModelFits,
   measuredP99Ms: number,
 ): SafeHtml {
-  const fromMs = view.minMs;
-  const toMs = view.maxMs;
-  const logScale = fromMs > 0 && toMs / fromMs > LOG_AXIS_RATIO * 1.5;
-  const exponential = fits.exponential;
-  const startMs = logScale ? fromMs : Math.max(0, exponential.t0Ms);
+  const { logScale, fromMs, toMs, better } = cdfLatencyAxis(view, fits, measuredP99Ms);
   const markers: ChartMarker[] = [
     {
       axis: "x",
@@ -290,16 +291,16 @@ export function cdfChart(
       label: `${messages.measuredP99} ${formatMs(measuredP99Ms)} ms`,
       color: P99_MARKER,
     },
-    // A refused prediction (a model that does not fit) gets no marker to stretch the axis.
-    ...(fitHolds(exponential)
+    // A refused prediction (a model that does not fit) gets no marker.
+    ...(better.holds
       ? [
           {
             axis: "x" as const,
-            value: exponential.predictedP99Ms,
-            label: `${messages.modelP99} ${formatMs(exponential.predictedP99Ms)} ms`,
-            color: MODEL_EXP,
+            value: better.predictedP99Ms,
+            label: `${messages.modelP99} ${formatMs(better.predictedP99Ms)} ms`,
+            color: PALETTE.models[better.model],
             dash: true,
-            seriesKey: "exponential",
+            seriesKey: better.model,
           },
         ]
       : []),
@@ -309,14 +310,8 @@ export function cdfChart(
     legendHint: messages.legendHint,
     id,
     title: messages.cdfTitle,
-    x: { label: messages.latencyMs, scale: logScale ? "log" : "linear", includeZero: !logScale },
-    y: {
-      label: messages.cdfAxis,
-      scale: "linear",
-      min: 0,
-      max: 1,
-      ticks: [0, 0.2, 0.4, 0.6, 0.8, 1].map((value) => ({ value, label: formatTick(value) })),
-    },
+    x: { label: messages.latencyMs, scale: logScale ? "log" : "linear", min: fromMs, max: toMs },
+    y: { label: messages.cdfAxis, scale: "linear", min: 0, max: 1 },
     series: [
       {
         kind: "line",
@@ -332,7 +327,9 @@ export function cdfChart(
         label: messages.exponentialModel,
         color: MODEL_EXP,
         dash: "dash",
-        points: modelCurve(startMs, toMs, logScale, (t) => shiftedExponentialCdf(exponential, t)),
+        points: modelCurve(fromMs, toMs, logScale, (t) =>
+          shiftedExponentialCdf(fits.exponential, t),
+        ),
       },
       {
         kind: "line",
@@ -340,7 +337,7 @@ export function cdfChart(
         label: messages.lognormalModel,
         color: MODEL_LOGNORMAL,
         dash: "dot",
-        points: modelCurve(startMs, toMs, logScale, (t) => lognormalCdf(fits.lognormal, t)),
+        points: modelCurve(fromMs, toMs, logScale, (t) => lognormalCdf(fits.lognormal, t)),
       },
     ],
     markers,
@@ -438,19 +435,13 @@ export function cdfOverlayChart(
   const range = valueRange(
     lines.flatMap((line) => [line.view.minMs, line.view.maxMs]).filter((v) => v > 0),
   );
-  const logScale = range !== null && range.max / range.min > LOG_AXIS_RATIO;
+  const logScale = range !== null && wantsLogAxis([range.min, range.max]);
   return renderChart({
     legendHint: messages.legendHint,
     id,
     title,
     x: { label: messages.latencyMs, scale: logScale ? "log" : "linear", includeZero: !logScale },
-    y: {
-      label: messages.cdfAxis,
-      scale: "linear",
-      min: 0,
-      max: 1,
-      ticks: [0, 0.2, 0.4, 0.6, 0.8, 1].map((value) => ({ value, label: formatTick(value) })),
-    },
+    y: { label: messages.cdfAxis, scale: "linear", min: 0, max: 1 },
     series: lines.map((line, index): ChartSeries => ({
       kind: "line",
       key: `line-${index}`,
@@ -514,7 +505,7 @@ export function sweepCharts(
         : {
             label: messages.concurrencyAxis,
             // 1, 2 and 5 clients crowd into one label on a linear axis that reaches 50.
-            scale: spansDecades(values) ? ("log" as const) : ("linear" as const),
+            scale: wantsLogAxis(values) ? ("log" as const) : ("linear" as const),
             ticks: values.map((value) => ({ value, label: String(value) })),
             pad: 0.04,
           };
@@ -592,12 +583,6 @@ export function sweepCharts(
   return charts;
 }
 
-/** Whether positive values span more than LOG_AXIS_RATIO: such an axis is drawn log. */
-function spansDecades(values: readonly number[]): boolean {
-  const positive = valueRange(values.filter((value) => value > 0));
-  return positive !== null && positive.max / positive.min > LOG_AXIS_RATIO;
-}
-
 /**
  * A sweep chart's value axis: log when its lines span decades (throughput from 1 KiB to 1 MiB
  * objects as much as latency), as the app draws the same chart.
@@ -606,7 +591,7 @@ function sweepYAxis(label: string, series: readonly ChartSeries[]) {
   const values = series.flatMap((entry) =>
     entry.kind === "line" ? entry.points.map((point) => point[1]) : [],
   );
-  return spansDecades(values)
+  return wantsLogAxis(values)
     ? { label, scale: "log" as const }
     : { label, scale: "linear" as const, includeZero: true };
 }
@@ -655,8 +640,7 @@ export function modeComparisonCharts(
     ticks: entries.map((entry, index) => ({ value: index, label: entry.label })),
   };
   const latencies = entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms]).filter((v) => v > 0);
-  const useLog =
-    latencies.length > 0 && Math.max(...latencies) / Math.min(...latencies) > LOG_AXIS_RATIO;
+  const useLog = wantsLogAxis(latencies);
   const percentiles = (["p50", "p99", "p999"] as const).map((key) => ({
     key,
     label: PERCENTILE_LABELS[key],

@@ -1,6 +1,6 @@
 import { valueRange } from "@taillab/core";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
-import { axisTickRoom, logTicks } from "./chart-ticks.ts";
+import { axisTicks, axisTickRoom } from "./chart-ticks.ts";
 import { formatTick } from "./report-format.ts";
 
 /**
@@ -105,96 +105,44 @@ interface Scale {
   ticks: ChartTick[];
 }
 
-/** 1, 2 or 5 × a power of ten: the steps people read without effort. */
-function niceStep(rough: number): number {
-  const power = 10 ** Math.floor(Math.log10(rough));
-  const fraction = rough / power;
-  return (fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10) * power;
-}
-
-function niceLogFloor(value: number): number {
-  const power = 10 ** Math.floor(Math.log10(value));
-  const fraction = value / power;
-  return (fraction >= 5 ? 5 : fraction >= 2 ? 2 : 1) * power;
-}
-
-function niceLogCeil(value: number): number {
-  const power = 10 ** Math.floor(Math.log10(value));
-  const fraction = value / power;
-  if (fraction <= 1 + 1e-9) return power;
-  return (fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10) * power;
-}
-
-/** Removes floating-point dust from tick values (0.30000000000000004 → 0.3). */
-function clean(value: number): number {
-  return Number(value.toPrecision(12));
-}
-
 function makeScale(axis: ChartAxis, data: readonly number[], from: number, to: number): Scale {
   const format = axis.tickFormat ?? formatTick;
+  const log = axis.scale === "log";
   const explicit = axis.ticks?.map((tick) => tick.value) ?? [];
-  if (axis.scale === "log") {
-    const positive = valueRange(
-      [...data, ...explicit].filter((value) => value > 0 && Number.isFinite(value)),
-    );
-    let low = axis.min ?? positive?.min ?? 1;
-    let high = axis.max ?? positive?.max ?? 10;
-    if (axis.min === undefined && !axis.ticks) low = niceLogFloor(low);
-    if (axis.max === undefined && !axis.ticks) high = niceLogCeil(high);
-    if (high <= low) high = low * 10;
-    let logLow = Math.log10(low);
-    let logHigh = Math.log10(high);
-    const pad = (axis.pad ?? 0) * (logHigh - logLow);
-    logLow -= pad;
-    logHigh += pad;
-    const toPx = (value: number) =>
-      from + ((Math.log10(value) - logLow) / (logHigh - logLow)) * (to - from);
-    return {
-      toPx,
-      accepts: (value) => value > 0 && Number.isFinite(value),
-      ticks: axis.ticks
-        ? [...axis.ticks]
-        : logTicks(
-            low,
-            high,
-            axisTickRoom({
-              lengthPx: Math.abs(toPx(high) - toPx(low)),
-              // x runs left to right; y from the bottom (more pixels) up.
-              horizontal: to > from,
-              fontSize: TICK_FONT,
-              label: format,
-            }),
-          ).map((value) => ({ value, label: format(value) })),
-    };
-  }
-  const finite = valueRange([...data, ...explicit].filter(Number.isFinite));
-  let low = axis.min ?? finite?.min ?? 0;
-  let high = axis.max ?? finite?.max ?? 1;
-  if (axis.includeZero && axis.min === undefined) low = Math.min(0, low);
-  if (high <= low) {
-    const spread = Math.abs(low) > 0 ? Math.abs(low) * 0.5 : 1;
-    low = axis.min ?? (axis.includeZero && low >= 0 ? 0 : low - spread);
-    high = low + 2 * spread;
-  }
-  let ticks: ChartTick[];
-  if (axis.ticks) {
-    ticks = [...axis.ticks];
-  } else {
-    const step = niceStep((high - low) / 5);
-    if (axis.min === undefined) low = Math.floor(low / step) * step;
-    if (axis.max === undefined) high = Math.ceil(high / step - 1e-9) * step;
-    ticks = [];
-    for (let value = low; value <= high + step * 1e-6; value += step) {
-      ticks.push({ value: clean(value), label: format(clean(value)) });
-    }
-  }
+  // Given ticks mark the data's own values: the axis spans them as they are.
+  const extent = valueRange(
+    [...data, ...explicit].filter((value) => Number.isFinite(value) && (!log || value > 0)),
+  );
+  const dataMin = extent?.min ?? Number.NaN;
+  const dataMax = extent?.max ?? Number.NaN;
+  const shared = axisTicks(
+    {
+      scale: axis.scale,
+      dataMin,
+      dataMax,
+      min: axis.min ?? (axis.ticks ? dataMin : undefined),
+      max: axis.max ?? (axis.ticks ? dataMax : undefined),
+      includeZero: axis.includeZero,
+    },
+    axisTickRoom({
+      lengthPx: Math.abs(to - from) / (1 + 2 * (axis.pad ?? 0)),
+      // x runs left to right; y from the bottom (more pixels) up.
+      horizontal: to > from,
+      fontSize: TICK_FONT,
+      label: format,
+    }),
+  );
+  const position = log ? Math.log10 : (value: number) => value;
+  const low = position(shared.min);
+  const high = position(shared.max);
   const pad = (axis.pad ?? 0) * (high - low);
-  low -= pad;
-  high += pad;
   return {
-    toPx: (value) => from + ((value - low) / (high - low)) * (to - from),
-    accepts: Number.isFinite,
-    ticks,
+    toPx: (value) =>
+      from + ((position(value) - (low - pad)) / (high - low + 2 * pad)) * (to - from),
+    accepts: log ? (value) => value > 0 && Number.isFinite(value) : Number.isFinite,
+    ticks: axis.ticks
+      ? [...axis.ticks]
+      : shared.ticks.map((value) => ({ value, label: format(value) })),
   };
 }
 
@@ -560,7 +508,10 @@ export function renderChart(spec: ChartSpec): SafeHtml {
       ${spec.y.label}
     </text>
   </svg>`;
-  const scales = markup`data-x-scale="${spec.x.scale}" data-y-scale="${spec.y.scale}"`;
+  // The axes' scales and tick values, for a reader (or a test) to compare with the app's.
+  const tickValues = (scale: Scale) => scale.ticks.map((tick) => tick.value).join(" ");
+  const scales = markup`data-x-scale="${spec.x.scale}" data-y-scale="${spec.y.scale}"
+    data-x-ticks="${tickValues(x)}" data-y-ticks="${tickValues(y)}"`;
   return markup`<figure class="chart-figure" ${scales} data-chart="${spec.id}">
     <figcaption class="chart-title">${spec.title}</figcaption>
     ${svg}${

@@ -1,4 +1,4 @@
-import { axisTickRoom, formatInteger, logTicks } from "@taillab/report";
+import { axisTickRoom, axisTicks, formatInteger } from "@taillab/report";
 import type { ChartConfiguration, ChartOptions, Scale, ScaleOptions } from "chart.js";
 import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 
@@ -29,28 +29,49 @@ export interface AxisSpec {
   tickLabel?: (value: number) => string;
   /** Put ticks exactly here (e.g. the nines of p50, p90, p99…, or the swept sizes). */
   tickValues?: readonly number[];
-  /**
-   * Label the ends of a linear axis with an explicit min or max (Chart.js's default). Off for an
-   * axis cut at a data value, whose end label would crowd the round tick beside it.
-   */
-  boundTicks?: boolean;
   /** False: no tick labels (an axis with nothing on it yet). */
   showTicks?: boolean;
 }
 
 /**
- * Round, non-overlapping ticks for a log axis (report's chart-ticks.ts, as the HTML report draws
- * them), sized from the axis's length and the tick font, so projector mode's big labels get fewer
- * ticks rather than a pile.
+ * The ends and ticks the HTML report gives the same axis (report's `axisTicks`): the ends set once
+ * Chart.js knows the data's, the ticks in place of the ones it built. A log axis's ticks are
+ * thinned to the room its labels have, from the axis's length and the tick font, so projector
+ * mode's big labels get fewer ticks rather than a pile.
  */
-function roomyLogTicks(fontSize: number, label: (value: number) => string) {
-  return (scale: Scale) => {
+function sharedTicks(spec: AxisSpec, fontSize: number, label: (value: number) => string) {
+  const scaleKind = spec.type === "logarithmic" ? "log" : "linear";
+  const roomOf = (scale: Scale) => {
     const horizontal = scale.isHorizontal();
     const length = horizontal ? scale.width : scale.height;
     // Before the first layout the axis has no length yet; a later pass gets the real one.
-    const lengthPx = length > 0 ? length : 200;
-    const room = axisTickRoom({ lengthPx, horizontal, fontSize, label });
-    scale.ticks = logTicks(scale.min, scale.max, room).map((value) => ({ value }));
+    return axisTickRoom({ lengthPx: length > 0 ? length : 200, horizontal, fontSize, label });
+  };
+  return {
+    // Chart.js would otherwise widen the ends to its own ticks.
+    bounds: "data",
+    afterDataLimits: (scale: Scale) => {
+      const data = scale.getMinMax(true);
+      const fixed = scale.getUserBounds();
+      const { min, max } = axisTicks(
+        {
+          scale: scaleKind,
+          dataMin: data.min,
+          dataMax: data.max,
+          min: fixed.minDefined ? fixed.min : undefined,
+          max: fixed.maxDefined ? fixed.max : undefined,
+          includeZero: spec.beginAtZero,
+        },
+        roomOf(scale),
+      );
+      scale.min = min;
+      scale.max = max;
+    },
+    afterBuildTicks: (scale: Scale) => {
+      const { min, max } = scale;
+      const extent = { scale: scaleKind, dataMin: min, dataMax: max, min, max } as const;
+      scale.ticks = axisTicks(extent, roomOf(scale)).ticks.map((value) => ({ value }));
+    },
   };
 }
 
@@ -74,14 +95,13 @@ export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> 
       display: spec.showTicks ?? true,
       color: theme.text,
       font: tickFont,
-      ...(spec.boundTicks === false ? { includeBounds: false } : {}),
       // Every category is a bar that needs its name: Chart.js would drop the middle one of three
       // ("hedged" between normal and tied) when projector-size labels crowd; rotate them instead.
       ...(spec.type === "category" ? { autoSkip: false } : {}),
       ...(tickLabel ? { callback: (value: string | number) => tickLabel(Number(value)) } : {}),
     },
-    ...(spec.type === "logarithmic" && !tickValues
-      ? { afterBuildTicks: roomyLogTicks(tickFont.size, tickLabel ?? String) }
+    ...(spec.type !== "category" && !tickValues
+      ? sharedTicks(spec, tickFont.size, tickLabel ?? String)
       : {}),
     ...(tickValues
       ? {

@@ -9,6 +9,7 @@ import {
   PERCENTILE_LABELS,
   type Palette,
   type PercentileKey,
+  wantsLogAxis,
 } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
@@ -18,7 +19,6 @@ import { ChartCanvas } from "../../shared/chart.tsx";
 import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
 import { axis, integerTickLabel, legendAndTooltip } from "../../shared/chart-options.ts";
 import { withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
-import { wantsLogAxis } from "../runs/log-axis.ts";
 import type { ModeEntry } from "./mode-comparison.ts";
 import { ModeVerdictList } from "./mode-verdict-list.tsx";
 

@@ -1,5 +1,5 @@
-import { fitHolds, lognormalCdf, shiftedExponentialCdf } from "@taillab/core";
-import { LOG_AXIS_RATIO, wantsLogAxis } from "./log-axis.ts";
+import { lognormalCdf, shiftedExponentialCdf } from "@taillab/core";
+import { cdfLatencyAxis, type BetterFit } from "@taillab/report";
 import type { PhaseAnalysis } from "./phase-analysis.ts";
 
 /** A point of a line chart, in the axes' units. */
@@ -8,23 +8,12 @@ export interface XY {
   y: number;
 }
 
-export type FitModel = "exponential" | "lognormal";
-
 /**
  * cdf: the fraction of requests at or below a latency, on a linear 0–1 axis. ccdf: the fraction
  * slower than it, on a log axis whose steps are the "nines" (10 % · p90, 1 % · p99, 0.1 % · p99.9):
  * the tail, which the CDF squeezes into its top pixel, gets most of the height.
  */
 export type CdfView = "cdf" | "ccdf";
-
-/** The model that fits better, as the chart's caption states it. */
-export interface BetterFit {
-  model: FitModel;
-  ksDistance: number;
-  predictedP99Ms: number;
-  /** Whether its predicted p99 may be shown (core's fitHolds). */
-  holds: boolean;
-}
 
 export interface CdfData {
   view: CdfView;
@@ -34,9 +23,8 @@ export interface CdfData {
   logScale: boolean;
   better: BetterFit;
   measuredP99Ms: number;
-  /** The latency axis: from the exponential's t₀ (linear) or the fastest request (log)… */
+  /** The latency axis (report's cdfLatencyAxis, as the HTML report's CDF draws it). */
   fromMs: number;
-  /** …to a little past the slowest request and both p99 markers. */
   toMs: number;
   /** The fraction axis: 0–1, or for a CCDF from 1 down to one request in all of them. */
   fractionMin: number;
@@ -45,12 +33,6 @@ export interface CdfData {
 
 /** Points per model curve: smooth at any size, cheap to draw. */
 const MODEL_STEPS = 160;
-
-/**
- * Room right of the last marker, as a share of the axis: in a small run the p99 is the slowest
- * request, and a marker there would sit on the chart's border.
- */
-const RIGHT_PAD = 0.03;
 
 function modelCurve(fromMs: number, toMs: number, logScale: boolean, cdf: (t: number) => number) {
   return Array.from({ length: MODEL_STEPS + 1 }, (_, index): XY => {
@@ -61,9 +43,8 @@ function modelCurve(fromMs: number, toMs: number, logScale: boolean, cdf: (t: nu
 }
 
 /**
- * The measured CDF (or CCDF) beside both fitted models, as the report's CDF chart draws it (a log
- * latency axis once the latencies span 1.5× the usual ratio, unless `log` says otherwise, the
- * linear one starting at the exponential's t₀), and which model fits better by
+ * The measured CDF (or CCDF) beside both fitted models on the report's CDF latency axis
+ * (cdfLatencyAxis; `log` overrides its choice of scale), and which model fits better by
  * Kolmogorov–Smirnov distance.
  */
 export function cdfChartData(
@@ -72,26 +53,12 @@ export function cdfChartData(
   options: { log?: boolean; view?: CdfView } = {},
 ): CdfData {
   const { view, fits } = analysis;
-  const logScale = options.log ?? wantsLogAxis([view.minMs, view.maxMs], LOG_AXIS_RATIO * 1.5);
+  const { logScale, fromMs, toMs, better } = cdfLatencyAxis(view, fits, measuredP99Ms, options.log);
   const tail = options.view === "ccdf";
   // A CCDF's log axis cannot show 0 (the slowest request): it stops at one request in all.
   const fractionMin = tail ? 1 / Math.max(10, view.totalCount) : 0;
   const shown = (fraction: number) => (tail ? 1 - fraction : fraction);
   const onAxis = (point: XY) => !tail || point.y >= fractionMin;
-  const fromMs = logScale ? view.minMs : Math.max(0, fits.exponential.t0Ms);
-  const model: FitModel =
-    fits.lognormal.ksDistance < fits.exponential.ksDistance ? "lognormal" : "exponential";
-  const better: BetterFit = {
-    model,
-    ksDistance: fits[model].ksDistance,
-    predictedP99Ms: fits[model].predictedP99Ms,
-    holds: fitHolds(fits[model]),
-  };
-  // A refused prediction (minutes, say) must not stretch the axis away from the data.
-  const lastMs = Math.max(view.maxMs, measuredP99Ms, better.holds ? better.predictedP99Ms : 0);
-  const toMs = logScale
-    ? lastMs * (lastMs / fromMs) ** RIGHT_PAD
-    : lastMs + (lastMs - fromMs) * RIGHT_PAD;
   return {
     view: tail ? "ccdf" : "cdf",
     measured: view.cdf

@@ -26,7 +26,7 @@ import type { PhaseAnalysis } from "./phase-analysis.ts";
 
 const MARKER_PERCENTILES: readonly PercentileKey[] = ["p50", "p90", "p99", "p999", "p9999"];
 
-function cdfConfig(
+export function cdfConfig(
   theme: ChartTheme,
   data: CdfData,
   markers: readonly { key: PercentileKey; valueMs: number }[],
@@ -101,8 +101,6 @@ function cdfConfig(
           title: t("charts.latencyMs"),
           min: data.fromMs,
           max: data.toMs,
-          // The ends are data values (t₀, the padded maximum): round ticks only.
-          boundTicks: false,
           tickLabel: formatTick,
         }),
         y: tail

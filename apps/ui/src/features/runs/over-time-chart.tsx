@@ -1,5 +1,5 @@
 import type { ClientSecond, IntervalStats, RunMarker } from "@taillab/api";
-import { formatInteger } from "@taillab/report";
+import { formatInteger, overTimeLogScale } from "@taillab/report";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
@@ -75,7 +75,7 @@ export function OverTimeChart({
           i18n.language,
           clientBound.spans,
         ]}
-        logScale={intervals.some((interval) => (interval.p999Ms ?? 0) > 20 * (interval.p50Ms ?? 1))}
+        logScale={overTimeLogScale(intervals)}
         tools={
           <PercentileChooser
             offered={OVER_TIME_PERCENTILES}

@@ -10,6 +10,7 @@ import {
   formatTick,
   runLineColors,
   type PercentileKey,
+  wantsLogAxis,
 } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
@@ -19,7 +20,6 @@ import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
 import { seriesColor, type ChartTheme } from "../../shared/chart-theme.ts";
 import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
-import { wantsLogAxis } from "./log-axis.ts";
 import {
   sweepAxisValues,
   sweepChartLines,

@@ -1,6 +1,6 @@
 import type { LatencyStats } from "@taillab/api";
 import { DEFAULT_SERIES_BUCKETS, mergeDecimatedBuckets, type DecimatedBucket } from "@taillab/core";
-import { wantsLogAxis } from "./log-axis.ts";
+import { wantsLogAxis } from "@taillab/report";
 
 /** Latency against request index as the chart draws it (shared/chart-timeline.ts). */
 export interface TimelineData {

@@ -1,0 +1,217 @@
+import type { IntervalStats } from "@taillab/api";
+import { clientBoundSpans } from "@taillab/core";
+import { overTimeLogScale, renderRunReport } from "@taillab/report";
+import { syntheticRun } from "@taillab/report/test-support";
+import type { ChartConfiguration, Scale } from "chart.js";
+import type { TFunction } from "i18next";
+import { describe, expect, it } from "vitest";
+import { overTimeChartConfig } from "../../shared/chart-over-time.ts";
+import { ratesOverTimeChartConfig } from "../../shared/chart-rates-over-time.ts";
+import { TEST_THEME } from "../../shared/test-support/chart-theme-fixture.ts";
+import { cdfConfig } from "./cdf-chart.tsx";
+import { cdfChartData } from "./cdf-chart-data.ts";
+import { analyseHistogram } from "./phase-analysis.ts";
+import { lineStyles, sweepConfig } from "./sweep-chart.tsx";
+import { sweepAxisValues, sweepChartLines } from "./sweep-chart-data.ts";
+
+/**
+ * The app's charts and the HTML report of one stored run show the same ticks on every axis both
+ * draw. The report's figures carry their tick values (data-x-ticks, data-y-ticks); the app's
+ * Chart.js axes are run through the hooks Chart.js calls (afterDataLimits, afterBuildTicks) with
+ * the data limits Chart.js takes from the chart's datasets and the report's plot size.
+ */
+
+// A sweep of sizes and concurrencies, with stalls, so latency axes span decades (log).
+const run = syntheticRun({
+  spec: { objectSize: ["4KiB", "1MiB"], clients: [1, 32] },
+  requestsPerPhase: 120,
+  stallsPerPhase: 2,
+});
+const report = renderRunReport(run, { language: "en" });
+
+/** The report's SVG plot: 840 × 330 px (renderChart's width and margins), 15 px tick labels. */
+const PLOT = { width: 840, height: 330 };
+const theme = { ...TEST_THEME, labelSize: 15 };
+const t = ((key: string) => key) as unknown as TFunction<"runs">;
+
+interface ReportAxes {
+  x: number[];
+  y: number[];
+  xScale: string;
+  yScale: string;
+}
+
+function reportFigures(): Map<string, ReportAxes> {
+  const figures = new Map<string, ReportAxes>();
+  const values = (text: string | undefined) =>
+    text ? text.split(" ").map(Number) : ([] as number[]);
+  for (const match of report.matchAll(/<figure class="chart-figure"([^>]*)>/g)) {
+    const attribute = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(match[1]!)?.[1];
+    figures.set(attribute("data-chart")!, {
+      x: values(attribute("data-x-ticks")),
+      y: values(attribute("data-y-ticks")),
+      xScale: attribute("data-x-scale")!,
+      yScale: attribute("data-y-scale")!,
+    });
+  }
+  return figures;
+}
+
+const figures = reportFigures();
+/** The report's `index`th chart (from 0) whose id ends in `-${kind}`, as its ids are c<n>-<kind>. */
+const figure = (kind: string, index = 0) => {
+  const found = [...figures].filter(([id]) => id.endsWith(`-${kind}`))[index];
+  if (!found) throw new Error(`report has no chart ${kind} #${index}: ${[...figures.keys()]}`);
+  return found[1];
+};
+
+type AnyConfig = ChartConfiguration<"line">;
+
+/**
+ * The ticks Chart.js ends with on one axis: its data limits as getMinMax finds them (the visible
+ * datasets' values on that axis, the options' min and max where set), then the axis's hooks.
+ */
+function appTicks(config: AnyConfig, axisId: string, lengthPx: number): number[] {
+  const options = config.options?.scales?.[axisId] as unknown as {
+    type: string;
+    min?: number;
+    max?: number;
+    afterDataLimits?: (scale: Scale) => void;
+    afterBuildTicks?: (scale: Scale) => void;
+  };
+  const horizontal = axisId === "x";
+  const log = options.type === "logarithmic";
+  const values = config.data.datasets
+    .filter((dataset) => !dataset.hidden)
+    .filter((dataset) => horizontal || (dataset.yAxisID ?? "y") === axisId)
+    .flatMap((dataset) => dataset.data as ({ x: number; y: number | null } | null)[])
+    .map((point) => (point === null ? null : horizontal ? point.x : point.y))
+    .filter((value): value is number => value !== null && Number.isFinite(value))
+    .filter((value) => !log || value > 0);
+  const userBounds = {
+    min: options.min ?? Number.POSITIVE_INFINITY,
+    max: options.max ?? Number.NEGATIVE_INFINITY,
+    minDefined: options.min !== undefined,
+    maxDefined: options.max !== undefined,
+  };
+  const scale = {
+    min: Math.min(...values),
+    max: Math.max(...values),
+    ticks: [] as { value: number }[],
+    width: horizontal ? lengthPx : 0,
+    height: horizontal ? 0 : lengthPx,
+    isHorizontal: () => horizontal,
+    getUserBounds: () => userBounds,
+    getMinMax: () => ({
+      min: options.min ?? Math.min(...values),
+      max: options.max ?? Math.max(...values),
+    }),
+  };
+  options.afterDataLimits?.(scale as unknown as Scale);
+  options.afterBuildTicks?.(scale as unknown as Scale);
+  return scale.ticks.map((tick) => tick.value);
+}
+
+const summary = run.summary;
+const intervalsOf = (pointIndex: number, op: string): IntervalStats[] =>
+  run.intervals.find((entry) => entry.pointIndex === pointIndex && entry.op === op)!.intervals;
+const overTimeLabels = {
+  x: "s",
+  y: "ms",
+  cost: "cost",
+  markers: "markers",
+  clientBound: "client",
+  interval: "interval",
+  restsOn: (beyond: number) => String(beyond),
+};
+
+describe("the app's chart axes and the HTML report's of one run", () => {
+  // The report draws each phase's charts in the order of the points and their phases.
+  const phases = summary.points.flatMap((point, pointIndex) =>
+    point.phases.map((phase) => ({ pointIndex, phase })),
+  );
+
+  it.each(phases.map((entry, index) => [index, entry] as const))(
+    "phase %i: percentiles and rates over time",
+    (index, { pointIndex, phase }) => {
+      const intervals = intervalsOf(pointIndex, phase.op);
+      const overTime = overTimeChartConfig(theme, intervals, {
+        logScale: overTimeLogScale(intervals),
+        labels: overTimeLabels,
+        clientBound: clientBoundSpans(phase.client?.seconds ?? []),
+      });
+      const time = figure("time", index);
+      expect(appTicks(overTime, "x", PLOT.width)).toEqual(time.x);
+      expect(appTicks(overTime, "y", PLOT.height)).toEqual(time.y);
+      expect(time.y.length).toBeGreaterThan(2);
+      for (const kind of ["throughput", "errors"] as const) {
+        const rates = ratesOverTimeChartConfig(theme, intervals, {
+          kind,
+          labels: { x: "s", y: "/s", line: kind },
+        });
+        const drawn = figure(kind === "throughput" ? "ops" : "errors", index);
+        expect(appTicks(rates, "x", PLOT.width)).toEqual(drawn.x);
+        expect(appTicks(rates, "y", PLOT.height)).toEqual(drawn.y);
+      }
+    },
+  );
+
+  it.each(phases.map((entry, index) => [index, entry] as const))(
+    "phase %i: the CDF's latency and fraction axes",
+    (index, { pointIndex, phase }) => {
+      const stored = run.histograms.find(
+        (entry) => entry.pointIndex === pointIndex && entry.op === phase.op,
+      )!;
+      const analysis = analyseHistogram(stored.latency)!;
+      const measuredP99Ms = phase.latencyMs!.p99;
+      const data = cdfChartData(analysis, measuredP99Ms);
+      const config = cdfConfig(theme, data, [], t);
+      const drawn = figure("cdf", index);
+      expect(drawn.xScale).toBe(data.logScale ? "log" : "linear");
+      expect(appTicks(config, "x", PLOT.width)).toEqual(drawn.x);
+      expect(appTicks(config, "y", PLOT.height)).toEqual(drawn.y);
+    },
+  );
+
+  it("the sweep's charts against size and concurrency, their value axes log where they span decades", () => {
+    const runs = [{ label: "run", summary }];
+    let logAxes = 0;
+    for (const [axis, prefix] of [
+      ["objectSize", "size"],
+      ["concurrency", "conc"],
+    ] as const) {
+      const charts = [
+        { id: "mbps", metrics: ["throughputMBps"] as const, op: undefined },
+        { id: "ops", metrics: ["opsPerSec"] as const, op: undefined },
+        ...(["PUT", "GET"] as const).map((op) => ({
+          id: `lat-${op}`,
+          metrics: ["p50Ms", "p99Ms", "p999Ms"] as const,
+          op,
+        })),
+      ];
+      for (const chart of charts) {
+        const lines = sweepChartLines(runs, axis, chart.metrics, chart.op);
+        const styles = lineStyles({ lines, runs, metrics: chart.metrics, oneOp: !!chart.op, t });
+        const drawn = figure(`sweep-${prefix}-${chart.id}`);
+        const log = drawn.yScale === "log";
+        logAxes += log ? 1 : 0;
+        const config = sweepConfig(
+          theme,
+          lines,
+          styles,
+          {
+            axis,
+            latency: chart.op !== undefined,
+            log,
+            xValues: sweepAxisValues(runs, axis),
+            title: "y",
+          },
+          t,
+        );
+        expect(appTicks(config, "x", PLOT.width)).toEqual(drawn.x);
+        expect(appTicks(config, "y", PLOT.height)).toEqual(drawn.y);
+      }
+    }
+    expect(logAxes).toBeGreaterThan(0);
+  });
+});
