@@ -1,5 +1,11 @@
 import { axisTickRoom, formatInteger, logTicks } from "@taillab/report";
-import type { ChartConfiguration, ChartOptions, Scale, ScaleOptions } from "chart.js";
+import {
+  Chart,
+  type ChartConfiguration,
+  type ChartOptions,
+  type Scale,
+  type ScaleOptions,
+} from "chart.js";
 import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 
 /**
@@ -97,6 +103,11 @@ export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> 
 
 export interface LegendAndTooltipSpec {
   legend?: boolean;
+  /**
+   * Legend swatches as their datasets' markers, or as short lines in their dash, where lines
+   * differ by those and not by colour alone (24 runs; the series colours come round again).
+   */
+  swatches?: "point" | "line";
   /** Datasets drawn only as helpers (a band's lower edge) get no legend entry. */
   inLegend?: (datasetIndex: number) => boolean;
   /**
@@ -111,6 +122,23 @@ export interface LegendAndTooltipSpec {
   /** The tooltip's title for the point under the pointer (its index in the dataset). */
   tooltipTitle?: (dataIndex: number) => string;
 }
+
+/**
+ * Legend swatches drawn as a line in their dataset's dash, long enough for a dash-dot to show
+ * once. Chart.js takes a point-styled swatch's dash from the point, which has none: the
+ * dataset's is put back.
+ */
+const dashedLineSwatches = {
+  usePointStyle: true,
+  pointStyle: "line",
+  pointStyleWidth: 32,
+  generateLabels: (chart: Chart) =>
+    Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => ({
+      ...item,
+      lineDash: (chart.data.datasets[item.datasetIndex ?? 0] as { borderDash?: number[] })
+        ?.borderDash,
+    })),
+} as const;
 
 /** Legend below the plot; clicking an entry hides or shows its line (Chart.js's default). */
 export function legendAndTooltip(
@@ -140,6 +168,8 @@ export function legendAndTooltip(
         font: labelFont(theme),
         boxWidth: 18,
         boxHeight: Math.max(3, theme.lineWidth),
+        ...(spec.swatches === "point" ? { usePointStyle: true } : {}),
+        ...(spec.swatches === "line" ? dashedLineSwatches : {}),
         ...(inLegend ? { filter: (item) => inLegend(item.datasetIndex ?? 0) } : {}),
       },
     },
