@@ -1,5 +1,6 @@
 import type { ChartConfiguration } from "chart.js";
 import { create } from "zustand";
+import { createCrosshair, crosshairPlugin } from "../../shared/chart-crosshair.ts";
 import { withTimeRange } from "../../shared/chart-options.ts";
 import type { ChartTheme } from "../../shared/chart-theme.ts";
 
@@ -26,7 +27,13 @@ export const useTimeRange = create<TimeRangeState>()((set) => ({
   reset: () => set({ range: null }),
 }));
 
-/** A time chart's part in the shared range: its config drawn over it, and what redraws it. */
+/** The second under the pointer on any of the run's time charts: each draws a line there. */
+const runCrosshair = createCrosshair();
+
+/**
+ * A time chart's part in the shared range: its config drawn over it, with the shared crosshair,
+ * and what redraws it.
+ */
 export function useSharedTimeRange() {
   const range = useTimeRange((state) => state.range);
   const { zoomTo, reset } = useTimeRange.getState();
@@ -34,7 +41,11 @@ export function useSharedTimeRange() {
   return {
     deps: [range?.fromS, range?.toS],
     reset,
-    drawn: (config: ChartConfiguration<"line">, theme: ChartTheme) =>
-      withTimeRange(config, theme, axisRange, ({ min, max }) => zoomTo({ fromS: min, toS: max })),
+    drawn: (config: ChartConfiguration<"line">, theme: ChartTheme): ChartConfiguration<"line"> => ({
+      ...withTimeRange(config, theme, axisRange, ({ min, max }) =>
+        zoomTo({ fromS: min, toS: max }),
+      ),
+      plugins: [...(config.plugins ?? []), crosshairPlugin(runCrosshair, theme)],
+    }),
   };
 }
