@@ -219,34 +219,74 @@ export function zoomAlongX(theme: ChartTheme): ZoomOptions {
   };
 }
 
+/** Two ends along x, in the axis' units (a run's seconds). */
+export interface XRange {
+  min: number;
+  max: number;
+}
+
+/**
+ * A dragged range widened, where it holds fewer than two of the chart's points (their x values
+ * `pointsX`), to the two around its middle: a drag inside one second of a 2-second run would
+ * otherwise show an empty plot. Null, for no zoom, when the chart has fewer than two points.
+ */
+export function rangeWithPoints(range: XRange, pointsX: readonly number[]): XRange | null {
+  const sorted = [...pointsX].sort((a, b) => a - b);
+  if (sorted.length < 2) return null;
+  const inside = sorted.filter((x) => x >= range.min && x <= range.max).length;
+  if (inside >= 2) return range;
+  const middle = (range.min + range.max) / 2;
+  const firstAfter = sorted.findIndex((x) => x >= middle);
+  const second = Math.max(1, firstAfter < 0 ? sorted.length - 1 : firstAfter);
+  return {
+    min: Math.min(range.min, sorted[second - 1]!),
+    max: Math.max(range.max, sorted[second]!),
+  };
+}
+
 /**
  * Drag (no modifier) zooms into a range along x and says where it went, for charts that zoom
- * together (a run's time charts): `onRange` gets the new ends; the caller draws every chart with
- * them as its x axis's min and max.
+ * together (a run's time charts): `onRange` gets the new ends, widened to hold two points
+ * (rangeWithPoints); the caller draws every chart with them as its x axis's min and max. A drag
+ * with nothing to zoom into leaves the chart over `drawn`, the range it showed.
  */
 export function dragZoomAlongX(
   theme: ChartTheme,
-  onRange: (range: { min: number; max: number }) => void,
+  onRange: (range: XRange) => void,
+  pointsX: readonly number[],
+  drawn: XRange | null,
 ): ZoomOptions {
   return {
     zoom: {
       drag: { enabled: true, backgroundColor: withAlpha(seriesColor(theme, 0), 0.15) },
       mode: "x",
-      onZoomComplete: ({ chart }) =>
-        onRange({ min: chart.scales.x?.min ?? 0, max: chart.scales.x?.max ?? 0 }),
+      onZoomComplete: ({ chart }) => {
+        const dragged = { min: chart.scales.x?.min ?? 0, max: chart.scales.x?.max ?? 0 };
+        const shown = rangeWithPoints(dragged, pointsX);
+        const axis = shown === dragged ? undefined : chart.options.scales?.x;
+        if (axis) {
+          // The drag already set the axis; it draws the widened range (or the last) at once.
+          axis.min = (shown ?? drawn)?.min;
+          axis.max = (shown ?? drawn)?.max;
+          chart.update("none");
+        }
+        if (shown) onRange(shown);
+      },
     },
   };
 }
 
 /**
  * A line chart over time drawn over `range` (all of it when null), zooming by drag into a range
- * it hands to `onRange`: so charts that share one range zoom together.
+ * it hands to `onRange`: so charts that share one range zoom together. `pointsX`: where the
+ * chart's points are along x (a run's seconds), so a zoom keeps some in sight.
  */
 export function withTimeRange(
   config: ChartConfiguration<"line">,
   theme: ChartTheme,
-  range: { min: number; max: number } | null,
-  onRange: (range: { min: number; max: number }) => void,
+  range: XRange | null,
+  onRange: (range: XRange) => void,
+  pointsX: readonly number[],
 ): ChartConfiguration<"line"> {
   const options = config.options ?? {};
   return {
@@ -257,7 +297,7 @@ export function withTimeRange(
         ...options.scales,
         x: { ...options.scales?.x, ...(range ? { min: range.min, max: range.max } : {}) },
       },
-      plugins: { ...options.plugins, zoom: dragZoomAlongX(theme, onRange) },
+      plugins: { ...options.plugins, zoom: dragZoomAlongX(theme, onRange, pointsX, range) },
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { IntervalStats } from "@taillab/api";
+import { intervalMiddleS } from "@taillab/core";
 import type { ChartConfiguration } from "chart.js";
 import { create } from "zustand";
 import { createCrosshair, crosshairPlugin } from "../../shared/chart-crosshair.ts";
@@ -32,18 +34,24 @@ const runCrosshair = createCrosshair();
 
 /**
  * A time chart's part in the shared range: its config drawn over it, with the shared crosshair,
- * and what redraws it.
+ * and what redraws it. `intervals`: the phase's seconds the charts draw, which a zoom keeps two
+ * of in sight.
  */
-export function useSharedTimeRange() {
+export function useSharedTimeRange(intervals: readonly IntervalStats[]) {
   const range = useTimeRange((state) => state.range);
+  const seconds = intervals.map(intervalMiddleS);
   const { zoomTo, reset } = useTimeRange.getState();
   const axisRange = range ? { min: range.fromS, max: range.toS } : null;
   return {
     deps: [range?.fromS, range?.toS],
     reset,
     drawn: (config: ChartConfiguration<"line">, theme: ChartTheme): ChartConfiguration<"line"> => ({
-      ...withTimeRange(config, theme, axisRange, ({ min, max }) =>
-        zoomTo({ fromS: min, toS: max }),
+      ...withTimeRange(
+        config,
+        theme,
+        axisRange,
+        ({ min, max }) => zoomTo({ fromS: min, toS: max }),
+        seconds,
       ),
       plugins: [...(config.plugins ?? []), crosshairPlugin(runCrosshair, theme)],
     }),
