@@ -2,7 +2,9 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, keepScreenshot, test } from "../support/fixtures.ts";
 import { AppShell } from "../pages/app-shell.ts";
+import { ComparePage } from "../pages/compare-page.ts";
 import { RunsPage } from "../pages/runs-page.ts";
+import { downloadFrom } from "../support/downloads.ts";
 
 /** Runs in the seeded library: a daily user's, past the 78 the issue found the library failing at. */
 const SEEDED = 80;
@@ -129,7 +131,42 @@ test.describe("Results library of 80 runs", () => {
     await expect(runs.rows).toHaveCount(SEEDED);
     for (const runId of doomed) await expect(runs.row(runId)).toBeVisible();
 
+    // 22 runs of one experiment compared: 22 different lines, each (colour, dash) once.
+    const compared = Array.from({ length: 88 }, (_, index) => index)
+      .filter((index) => index % 4 !== 0)
+      .slice(0, 22)
+      .map((index) => `seeded-${String(index).padStart(3, "0")}`);
+    for (const runId of compared) await runs.select(runId);
+    await runs.compareSelected();
+    const compare = new ComparePage(app);
+    await compare.waitLoaded(22);
+    await expect(compare.ladder).toHaveAttribute("data-lines", "22");
+    const ladder = await downloadFrom(app, app.getByTestId("compare-ladder-chart-svg"));
+    const looks = [...ladder.text.matchAll(/<polyline [^>]*>/g)].map(([line]) =>
+      [/stroke="([^"]+)"/, /stroke-dasharray="([^"]+)"/].map((field) => field.exec(line)?.[1]),
+    );
+    expect(looks).toHaveLength(22);
+    expect(new Set(looks.map((look) => look.join(" "))).size).toBe(22);
+    // The legend's swatches too, and the table's beside each run's name.
+    const swatches = [...ladder.text.matchAll(/<g><line [^>]*>/g)].map(([line]) =>
+      [/stroke="([^"]+)"/, /stroke-dasharray="([^"]+)"/].map((field) => field.exec(line)?.[1]),
+    );
+    expect(new Set(swatches.map((look) => look.join(" "))).size).toBe(22);
+    const tableDashes = await compare.rows
+      .locator("svg.swatch-line")
+      .evaluateAll((swatches) => swatches.map((swatch) => swatch.getAttribute("data-dash")));
+    expect(new Set(tableDashes)).toEqual(new Set(["solid", "dash", "dot", "dashDot"]));
     const shell = new AppShell(app);
+    await compare.ladder.scrollIntoViewIfNeeded();
+    await keepScreenshot(app, "compare-22-runs");
+    await shell.useDarkTheme();
+    await keepScreenshot(app, "compare-22-runs-dark");
+    await shell.setProjector(true);
+    await keepScreenshot(app, "compare-22-runs-projector");
+    await shell.setProjector(false);
+    await shell.themeButton.click();
+    await runs.open();
+
     await shell.useDarkTheme();
     await keepScreenshot(app, "library-80-runs-dark");
     await shell.setProjector(true);

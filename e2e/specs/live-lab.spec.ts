@@ -117,6 +117,11 @@ test.describe("The live tail lab", () => {
     await live.setReplicas(3);
     await expect(live.markers).toHaveCount(5);
     await expect(live.markers.nth(4)).toContainText("replicas 3");
+    // The live chart writes the changes' labels by their lines too.
+    await expect(app.getByTestId("live-timeline").locator("canvas")).toHaveAttribute(
+      "data-marker-labels",
+      /^[3-5]$/,
+    );
     await keepScreenshot(app, "live-lab-hedged");
 
     const shell = new AppShell(app);
@@ -140,6 +145,12 @@ test.describe("The live tail lab", () => {
     await expect(detail.view).toHaveAttribute("data-status", "stopped");
     const overTime = app.getByTestId("over-time-chart");
     await expect(overTime).toHaveAttribute("data-markers", "6");
+    // The changes' labels are written on the chart by their lines, not only in its tooltips;
+    // close ones stack, at least three rows of them.
+    const markerLabels = overTime.locator("canvas");
+    await expect(markerLabels).toHaveAttribute("data-marker-labels", /^[3-6]$/);
+    await overTime.scrollIntoViewIfNeeded();
+    await keepScreenshot(app, "live-lab-marker-labels");
     const saved = app.getByTestId("run-markers").locator("li");
     await expect(saved.nth(0)).toContainText("stall length");
     await expect(saved.nth(1)).toContainText("service");

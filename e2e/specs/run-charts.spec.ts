@@ -119,9 +119,34 @@ test.describe("A run's charts", () => {
     await app.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 5 });
     await app.mouse.up();
     await expect(phaseCharts).not.toHaveAttribute("data-time-range", "all");
+    // The run lasts about 2 s and the drag spans less than a second between the seconds' points:
+    // the range widens to the two seconds around it rather than show an empty chart.
+    const [fromS, toS] = ((await phaseCharts.getAttribute("data-time-range")) ?? "")
+      .split("-")
+      .map(Number);
+    expect((toS ?? 0) - (fromS ?? 0)).toBeGreaterThanOrEqual(1);
     await keepScreenshot(app, "run-detail-time-range");
     await app.getByTestId("over-time-chart-reset-zoom").click();
     await expect(phaseCharts).toHaveAttribute("data-time-range", "all");
+
+    // Hovering one time chart draws a line at the same second on the others.
+    await canvas.scrollIntoViewIfNeeded();
+    const plot = await canvas.boundingBox();
+    if (!plot) throw new Error("the throughput chart has no box");
+    await app.mouse.move(plot.x + plot.width * 0.5, plot.y + plot.height / 2);
+    // Chart.js handles the pointer on its next animation frame.
+    await expect(canvas).toHaveAttribute("data-crosshair-x", /^[\d.]+$/);
+    const hovered = await canvas.getAttribute("data-crosshair-x");
+    for (const other of ["over-time-chart", "errors-over-time-chart"]) {
+      await expect(app.getByTestId(other).locator("canvas")).toHaveAttribute(
+        "data-crosshair-x",
+        hovered ?? "",
+      );
+    }
+    // The window as it is (keepScreenshot resizes it, which moves the line away).
+    await app.screenshot({ path: test.info().outputPath("run-detail-crosshair.png") });
+    await app.mouse.move(plot.x + plot.width * 0.5, plot.y - 40);
+    await expect(overTime.locator("canvas")).not.toHaveAttribute("data-crosshair-x");
     await app.getByTestId("throughput-over-time-chart-full-screen").click();
     await expect(throughput).toHaveAttribute("data-full-screen", "true");
     await keepScreenshot(app, "run-detail-full-screen");

@@ -536,6 +536,21 @@ describe("renderComparisonReport", () => {
     expect(page).not.toMatch(/<td class="num">\s*—/);
   });
 
+  it("draws 22 runs of one mode as 22 different lines: each (colour, dash) once", () => {
+    const runs = Array.from({ length: 22 }, (_, index) => {
+      const run = syntheticRun({ name: `run ${index}`, seed: index + 1, spec: { samples: [200] } });
+      run.summary.runId = `run-${index}`;
+      return run;
+    });
+    const page = renderComparisonReport(runs, { baselineIndex: 0, language: "en" });
+    const ladder = page.match(/data-chart="[^"]*ladder[^"]*">[\s\S]*?<\/figure>/)?.[0] ?? "";
+    const looks = [...ladder.matchAll(/<path\s+class="line"[^>]*>/g)].map(([path]) =>
+      [/stroke="([^"]+)"/, /stroke-dasharray="([^"]+)"/].map((field) => field.exec(path)?.[1]),
+    );
+    expect(looks).toHaveLength(22);
+    expect(new Set(looks.map((look) => look.join(" "))).size).toBe(22);
+  });
+
   it("numbers runs that share a name", () => {
     const page = renderComparisonReport([baseline, baseline], { baselineIndex: 1, language: "en" });
     expect(page).toContain("normal (#1)");

@@ -57,7 +57,7 @@ import {
 } from "./report-format.ts";
 import { reportMessages, type ReportLanguage, type ReportMessages } from "./report-messages.ts";
 import { renderPage, type CjkFont } from "./report-page.ts";
-import { PALETTES, runColors } from "./palette.ts";
+import { PALETTES, runLooks } from "./palette.ts";
 import {
   environmentRows,
   hasHedgeCost,
@@ -605,7 +605,7 @@ export function renderComparisonReport(
 
   const ladders: HtmlValue[] = [];
   const cdfs: HtmlValue[] = [];
-  const colors = runColors(
+  const looks = runLooks(
     PALETTES.light,
     inputs.map((input) => input.summary.mode),
   );
@@ -625,13 +625,14 @@ export function renderComparisonReport(
       if (!phase?.latencyMs) return;
       const analysis = analysePhase(input.histograms, pointIndex, row.op).analysis;
       const label = runLabel(inputs, runIndex);
-      const color = colors[runIndex] as string;
+      const { color, dash } = looks[runIndex]!;
       ladderLines.push({
         label,
         color,
+        dash,
         points: analysis ? analysis.ladder : percentileLadderFromStats(phase.latencyMs),
       });
-      if (analysis) cdfLines.push({ label, color, view: analysis.view });
+      if (analysis) cdfLines.push({ label, color, dash, view: analysis.view });
     });
     const title = messages.ladderOpTitle(messages.opNames[row.op], params);
     if (ladderLines.length > 0)

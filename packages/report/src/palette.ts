@@ -126,6 +126,54 @@ export function seriesColorOf(palette: Palette, index: number): string {
 }
 
 /**
+ * The line patterns a chart draws, as dash and gap lengths in px: the app's Chart.js
+ * (borderDash) and the report's SVG (stroke-dasharray) draw the same ones.
+ */
+export const DASH_PATTERNS = {
+  solid: [],
+  dash: [10, 6],
+  dot: [2, 5],
+  dashDot: [10, 4, 2, 4],
+} as const satisfies Record<string, readonly number[]>;
+export type DashName = keyof typeof DASH_PATTERNS;
+
+/** The marker shapes at a line's points, as Chart.js names them. */
+export type PointShape = "circle" | "rect" | "triangle" | "rectRot";
+
+/**
+ * What tells one line among runs (or groups) apart besides its colour: once the series colours
+ * come round again, a dash and a marker of their own, so 24 runs in a comparison are 24
+ * different lines. A chart whose dashes already say something else (a sweep's percentiles) tells
+ * runs apart by marker. The same in every theme: each palette has SERIES_COLOR_COUNT colours.
+ */
+export interface SeriesMarks {
+  dash: DashName;
+  point: PointShape;
+}
+export type SeriesLook = SeriesMarks & { color: string };
+
+export const SERIES_COLOR_COUNT = 6;
+/** One per round of the series colours. */
+const SERIES_ROUNDS: readonly SeriesMarks[] = [
+  { dash: "solid", point: "circle" },
+  { dash: "dash", point: "rect" },
+  { dash: "dot", point: "triangle" },
+  { dash: "dashDot", point: "rectRot" },
+];
+/** How many runs (or groups) get a look of their own before the looks repeat. */
+export const DISTINCT_SERIES_LOOKS = SERIES_COLOR_COUNT * SERIES_ROUNDS.length;
+
+/** The dash and marker of line `index` among runs or groups. */
+export function seriesMarksOf(index: number): SeriesMarks {
+  return SERIES_ROUNDS[Math.floor(index / SERIES_COLOR_COUNT) % SERIES_ROUNDS.length]!;
+}
+
+/** Line `index` among runs or groups: colours first, then the next dash and marker. */
+export function seriesLookOf(palette: Palette, index: number): SeriesLook {
+  return { color: seriesColorOf(palette, index), ...seriesMarksOf(index) };
+}
+
+/**
  * Shade `step` of `count` in the family of `color`: when each of several runs (or groups) draws
  * several percentiles, the run keeps its hue and each percentile gets a shade of it, from the
  * paper's side (the lowest) to the ink's (the tail), so every line has a colour of its own and
@@ -155,6 +203,15 @@ export function colorOf(palette: Palette, line: LineColor): string {
   return "mode" in line ? palette.modes[line.mode] : seriesColorOf(palette, line.series);
 }
 
+/** A line's dash and marker: a mode's are solid with dots, a place's its round's. */
+export function lineMarksOf(line: LineColor): SeriesMarks {
+  return seriesMarksOf("mode" in line ? 0 : line.series);
+}
+
+export function lookOf(palette: Palette, line: LineColor): SeriesLook {
+  return { color: colorOf(palette, line), ...lineMarksOf(line) };
+}
+
 /**
  * What colours each of several runs: its mode when the runs are one per mode (normal vs hedged
  * vs tied), else its place among them.
@@ -164,7 +221,7 @@ export function runLineColors(modes: readonly RequestMode[]): LineColor[] {
   return modes.map((mode, index) => (oneEach ? { mode } : { series: index }));
 }
 
-/** The colour of each of several runs (see runLineColors). */
-export function runColors(palette: Palette, modes: readonly RequestMode[]): string[] {
-  return runLineColors(modes).map((line) => colorOf(palette, line));
+/** The look of each of several runs (see runLineColors). */
+export function runLooks(palette: Palette, modes: readonly RequestMode[]): SeriesLook[] {
+  return runLineColors(modes).map((line) => lookOf(palette, line));
 }

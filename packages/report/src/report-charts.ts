@@ -36,7 +36,7 @@ import {
   formatSize,
 } from "./report-format.ts";
 import type { ReportMessages } from "./report-messages.ts";
-import { PALETTES, PERCENTILE_LABELS, seriesColorOf } from "./palette.ts";
+import { PALETTES, PERCENTILE_LABELS, seriesColorOf, type DashName } from "./palette.ts";
 import { renderChart, type ChartMarker, type ChartSeries, type Point } from "./svg-chart.ts";
 
 /** The report is a light page: the light palette's colours. */
@@ -379,7 +379,7 @@ function formatFixedKs(distance: number): string {
 export interface LadderLine {
   label: string;
   color: string;
-  dash?: "dash" | "dot";
+  dash?: DashName;
   points: readonly PercentilePoint[];
 }
 
@@ -422,7 +422,7 @@ export function ladderChart(
 export interface CdfLine {
   label: string;
   color: string;
-  dash?: "dash" | "dot";
+  dash?: DashName;
   view: HistogramView;
 }
 
@@ -455,7 +455,7 @@ export function cdfOverlayChart(
   });
 }
 
-const OP_DASH: Partial<Record<Operation, "dash" | "dot">> = { GET: "dash", DELETE: "dot" };
+const OP_DASH: Partial<Record<Operation, DashName>> = { GET: "dash", DELETE: "dot" };
 
 function fixedLabel(messages: ReportMessages, line: SweepSeries): string {
   const { clients, samples, objectSizeBytes } = line.fixed;

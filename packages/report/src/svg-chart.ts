@@ -2,6 +2,7 @@ import { valueRange } from "@taillab/core";
 import { markup, type HtmlValue, type SafeHtml } from "./html.ts";
 import { axisTicks, axisTickRoom } from "./chart-ticks.ts";
 import { formatTick } from "./report-format.ts";
+import { DASH_PATTERNS, type DashName } from "./palette.ts";
 
 /**
  * Line, band and bar charts as inline SVG, so a report needs no chart library and no network.
@@ -39,7 +40,7 @@ export interface LineSeries {
   label: string;
   color: string;
   points: readonly Point[];
-  dash?: "dash" | "dot";
+  dash?: DashName;
   width?: number;
   /** Dots at every point (lines with a single point always get one). */
   markers?: boolean;
@@ -183,8 +184,9 @@ function linePath(points: readonly Point[], x: Scale, y: Scale): string {
   return path;
 }
 
-function dashArray(dash: LineSeries["dash"]): string | null {
-  return dash === "dash" ? "10 6" : dash === "dot" ? "2 5" : null;
+/** A dash's stroke-dasharray, the same on a chart's line and its legend swatch; none when solid. */
+function dashArray(dash: DashName = "solid"): string | null {
+  return DASH_PATTERNS[dash].length > 0 ? DASH_PATTERNS[dash].join(" ") : null;
 }
 
 interface Plot {
@@ -373,7 +375,7 @@ function legendSwatch(entry: ChartSeries): SafeHtml {
       y2="8"
       stroke="${entry.color}"
       stroke-width="3"
-      ${dash ? markup` stroke-dasharray="${dash === "2 5" ? "2 4" : "7 4"}"` : ""}
+      ${dash ? markup` stroke-dasharray="${dash}"` : ""}
     />
   </svg>`;
 }

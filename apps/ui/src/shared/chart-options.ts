@@ -1,5 +1,11 @@
 import { axisTickRoom, axisTicks, formatInteger } from "@taillab/report";
-import type { ChartConfiguration, ChartOptions, Scale, ScaleOptions } from "chart.js";
+import {
+  Chart,
+  type ChartConfiguration,
+  type ChartOptions,
+  type Scale,
+  type ScaleOptions,
+} from "chart.js";
 import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 
 /**
@@ -117,6 +123,11 @@ export function axis(theme: ChartTheme, spec: AxisSpec): ScaleOptions<AxisType> 
 
 export interface LegendAndTooltipSpec {
   legend?: boolean;
+  /**
+   * Legend swatches as their datasets' markers, or as short lines in their dash, where lines
+   * differ by those and not by colour alone (24 runs; the series colours come round again).
+   */
+  swatches?: "point" | "line";
   /** Datasets drawn only as helpers (a band's lower edge) get no legend entry. */
   inLegend?: (datasetIndex: number) => boolean;
   /**
@@ -131,6 +142,23 @@ export interface LegendAndTooltipSpec {
   /** The tooltip's title for the point under the pointer (its index in the dataset). */
   tooltipTitle?: (dataIndex: number) => string;
 }
+
+/**
+ * Legend swatches drawn as a line in their dataset's dash, long enough for a dash-dot to show
+ * once. Chart.js takes a point-styled swatch's dash from the point, which has none: the
+ * dataset's is put back.
+ */
+const dashedLineSwatches = {
+  usePointStyle: true,
+  pointStyle: "line",
+  pointStyleWidth: 32,
+  generateLabels: (chart: Chart) =>
+    Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => ({
+      ...item,
+      lineDash: (chart.data.datasets[item.datasetIndex ?? 0] as { borderDash?: number[] })
+        ?.borderDash,
+    })),
+} as const;
 
 /** Legend below the plot; clicking an entry hides or shows its line (Chart.js's default). */
 export function legendAndTooltip(
@@ -160,6 +188,8 @@ export function legendAndTooltip(
         font: labelFont(theme),
         boxWidth: 18,
         boxHeight: Math.max(3, theme.lineWidth),
+        ...(spec.swatches === "point" ? { usePointStyle: true } : {}),
+        ...(spec.swatches === "line" ? dashedLineSwatches : {}),
         ...(inLegend ? { filter: (item) => inLegend(item.datasetIndex ?? 0) } : {}),
       },
     },
@@ -209,34 +239,74 @@ export function zoomAlongX(theme: ChartTheme): ZoomOptions {
   };
 }
 
+/** Two ends along x, in the axis' units (a run's seconds). */
+export interface XRange {
+  min: number;
+  max: number;
+}
+
+/**
+ * A dragged range widened, where it holds fewer than two of the chart's points (their x values
+ * `pointsX`), to the two around its middle: a drag inside one second of a 2-second run would
+ * otherwise show an empty plot. Null, for no zoom, when the chart has fewer than two points.
+ */
+export function rangeWithPoints(range: XRange, pointsX: readonly number[]): XRange | null {
+  const sorted = [...pointsX].sort((a, b) => a - b);
+  if (sorted.length < 2) return null;
+  const inside = sorted.filter((x) => x >= range.min && x <= range.max).length;
+  if (inside >= 2) return range;
+  const middle = (range.min + range.max) / 2;
+  const firstAfter = sorted.findIndex((x) => x >= middle);
+  const second = Math.max(1, firstAfter < 0 ? sorted.length - 1 : firstAfter);
+  return {
+    min: Math.min(range.min, sorted[second - 1]!),
+    max: Math.max(range.max, sorted[second]!),
+  };
+}
+
 /**
  * Drag (no modifier) zooms into a range along x and says where it went, for charts that zoom
- * together (a run's time charts): `onRange` gets the new ends; the caller draws every chart with
- * them as its x axis's min and max.
+ * together (a run's time charts): `onRange` gets the new ends, widened to hold two points
+ * (rangeWithPoints); the caller draws every chart with them as its x axis's min and max. A drag
+ * with nothing to zoom into leaves the chart over `drawn`, the range it showed.
  */
 export function dragZoomAlongX(
   theme: ChartTheme,
-  onRange: (range: { min: number; max: number }) => void,
+  onRange: (range: XRange) => void,
+  pointsX: readonly number[],
+  drawn: XRange | null,
 ): ZoomOptions {
   return {
     zoom: {
       drag: { enabled: true, backgroundColor: withAlpha(seriesColor(theme, 0), 0.15) },
       mode: "x",
-      onZoomComplete: ({ chart }) =>
-        onRange({ min: chart.scales.x?.min ?? 0, max: chart.scales.x?.max ?? 0 }),
+      onZoomComplete: ({ chart }) => {
+        const dragged = { min: chart.scales.x?.min ?? 0, max: chart.scales.x?.max ?? 0 };
+        const shown = rangeWithPoints(dragged, pointsX);
+        const axis = shown === dragged ? undefined : chart.options.scales?.x;
+        if (axis) {
+          // The drag already set the axis; it draws the widened range (or the last) at once.
+          axis.min = (shown ?? drawn)?.min;
+          axis.max = (shown ?? drawn)?.max;
+          chart.update("none");
+        }
+        if (shown) onRange(shown);
+      },
     },
   };
 }
 
 /**
  * A line chart over time drawn over `range` (all of it when null), zooming by drag into a range
- * it hands to `onRange`: so charts that share one range zoom together.
+ * it hands to `onRange`: so charts that share one range zoom together. `pointsX`: where the
+ * chart's points are along x (a run's seconds), so a zoom keeps some in sight.
  */
 export function withTimeRange(
   config: ChartConfiguration<"line">,
   theme: ChartTheme,
-  range: { min: number; max: number } | null,
-  onRange: (range: { min: number; max: number }) => void,
+  range: XRange | null,
+  onRange: (range: XRange) => void,
+  pointsX: readonly number[],
 ): ChartConfiguration<"line"> {
   const options = config.options ?? {};
   return {
@@ -247,7 +317,7 @@ export function withTimeRange(
         ...options.scales,
         x: { ...options.scales?.x, ...(range ? { min: range.min, max: range.max } : {}) },
       },
-      plugins: { ...options.plugins, zoom: dragZoomAlongX(theme, onRange) },
+      plugins: { ...options.plugins, zoom: dragZoomAlongX(theme, onRange, pointsX, range) },
     },
   };
 }

@@ -90,6 +90,16 @@ describe("overTimeChartConfig", () => {
       filter?.({ datasetIndex } as never, config.data as never),
     );
     expect(shown.map((dataset) => dataset.label)).toEqual(["p50", "p99", "p99.9", "knob changes"]);
+    // Each change's label is written on the chart at its line, hidden with the lines' entry.
+    expect(config.plugins?.map((plugin) => plugin.id)).toContain("markerLabels");
+    expect(config.options?.plugins?.markerLabels).toMatchObject({
+      labels: [
+        { x: 0.7, text: "mode hedged" },
+        { x: 1.2, text: "stalls 5 %" },
+      ],
+      datasetIndex: 3,
+      fontSize: theme.labelSize,
+    });
   });
 
   it("bars the client-bound stretches along the top, one legend entry for all", () => {

@@ -17,6 +17,7 @@ import {
   type PercentileKey,
 } from "@taillab/report";
 import type { ChartConfiguration, ChartDataset, ChartOptions } from "chart.js";
+import { markerLabelsPlugin } from "./chart-marker-labels.ts";
 import { axis, legendAndTooltip } from "./chart-options.ts";
 import { withAlpha, type ChartTheme } from "./chart-theme.ts";
 
@@ -243,8 +244,29 @@ export function overTimeChartConfig(
     return `${FIELDS[key].label}: ${formatMs(valueMs)} ms ${formatIntervalMs(bounds)}${few}`;
   };
   const empty = intervals.length === 0;
+  const legendAndTooltips = legendAndTooltip(theme, {
+    // One legend entry for every marker, one for every client-bound stretch; a click on
+    // either hides or shows its group.
+    // The bands likewise: one entry for all; their values are in the percentiles' tooltips.
+    inLegend: (index) =>
+      index < firstMarker || [firstMarker, firstClientBound, firstBand].includes(index),
+    inTooltip: (index) => index < firstBand,
+    toggleTogether: (index) =>
+      index >= firstBand
+        ? firstBand
+        : index >= firstClientBound
+          ? firstClientBound
+          : Math.min(index, firstMarker),
+    tooltipLabel: (label, value, index, dataIndex) => {
+      if (index >= firstClientBound) return label;
+      if (index >= firstMarker) return markers[index - firstMarker]?.label ?? label;
+      if (index >= latencyLines.length) return `${label}: ${formatPercent(value)} %`;
+      return percentileLabel(percentiles[index] as OverTimePercentile, dataIndex, value);
+    },
+  });
   return {
     type: "line",
+    plugins: [markerLabelsPlugin],
     data: {
       datasets: datasets.map((dataset, index) =>
         index === firstMarker && markerLines.length > 0
@@ -279,26 +301,17 @@ export function overTimeChartConfig(
             }
           : {}),
       },
-      plugins: legendAndTooltip(theme, {
-        // One legend entry for every marker, one for every client-bound stretch; a click on
-        // either hides or shows its group.
-        // The bands likewise: one entry for all; their values are in the percentiles' tooltips.
-        inLegend: (index) =>
-          index < firstMarker || [firstMarker, firstClientBound, firstBand].includes(index),
-        inTooltip: (index) => index < firstBand,
-        toggleTogether: (index) =>
-          index >= firstBand
-            ? firstBand
-            : index >= firstClientBound
-              ? firstClientBound
-              : Math.min(index, firstMarker),
-        tooltipLabel: (label, value, index, dataIndex) => {
-          if (index >= firstClientBound) return label;
-          if (index >= firstMarker) return markers[index - firstMarker]?.label ?? label;
-          if (index >= latencyLines.length) return `${label}: ${formatPercent(value)} %`;
-          return percentileLabel(percentiles[index] as OverTimePercentile, dataIndex, value);
+      plugins: {
+        ...legendAndTooltips,
+        markerLabels: {
+          labels: markers.map((marker) => ({ x: marker.atMs / 1000, text: marker.label })),
+          datasetIndex: firstMarker,
+          color: theme.text,
+          background: withAlpha(theme.background, 0.85),
+          fontSize: theme.labelSize,
+          fontFamily: theme.fontFamily,
         },
-      }),
+      },
     },
   };
 }

@@ -1,8 +1,18 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { familyShade, PALETTES, type Palette } from "@taillab/report";
+import {
+  DISTINCT_SERIES_LOOKS,
+  familyShade,
+  PALETTES,
+  SERIES_COLOR_COUNT,
+  seriesLookOf,
+  type Palette,
+  type PaletteName,
+} from "@taillab/report";
 import { paletteNameOf, paletteTokens, seriesColor, withAlpha } from "./chart-theme.ts";
 import { TEST_THEME as theme } from "./test-support/chart-theme-fixture.ts";
-import { colorDistance, hueDistance } from "./test-support/color-distance.ts";
+import { colorDistance, contrastRatio, hueDistance } from "./test-support/color-distance.ts";
 
 describe("chart theme helpers", () => {
   it("gives lines the series colours, round and round, none of them hedged's orange", () => {
@@ -10,6 +20,35 @@ describe("chart theme helpers", () => {
     expect(seriesColor(theme, 0)).toBe(series[0]);
     expect(seriesColor(theme, series.length + 1)).toBe(series[1]);
     expect(series).not.toContain(modes.hedged);
+  });
+
+  it("gives each of 24 compared runs a look of its own: no (colour, dash) or (colour, marker) twice", () => {
+    expect(DISTINCT_SERIES_LOOKS).toBeGreaterThanOrEqual(24);
+    for (const palette of Object.values(PALETTES)) {
+      // A run's dash and marker stay the same when the theme changes.
+      expect(palette.series).toHaveLength(SERIES_COLOR_COUNT);
+      const looks = Array.from({ length: 24 }, (_, index) => seriesLookOf(palette, index));
+      expect(new Set(looks.map((look) => `${look.color} ${look.dash}`)).size).toBe(24);
+      expect(new Set(looks.map((look) => `${look.color} ${look.point}`)).size).toBe(24);
+      expect(seriesLookOf(palette, 24)).toEqual(looks[0]);
+    }
+  });
+
+  it("draws every series colour at 3:1 or more on each theme's chart background, projector too", () => {
+    // The chart sits on --surface: each theme block of theme.css that sets one, by its theme.
+    const themeCss = readFileSync(join(import.meta.dirname, "../app/theme.css"), "utf8");
+    const surfaces = [...themeCss.matchAll(/([^{}]+)\{[^}]*--surface:\s*(#[0-9a-f]{6})/gi)].map(
+      ([, selector, surface]) => ({
+        palette: (selector!.includes('"dark"') ? "dark" : "light") as PaletteName,
+        surface: surface!,
+      }),
+    );
+    expect(surfaces.map((entry) => entry.palette).sort()).toEqual(["dark", "dark", "light"]);
+    for (const { palette, surface } of surfaces) {
+      for (const color of PALETTES[palette].series) {
+        expect(contrastRatio(color, surface), `${color} on ${surface}`).toBeGreaterThanOrEqual(3);
+      }
+    }
   });
 
   it("keeps one meaning per colour: modes, percentiles, cost and models apart", () => {

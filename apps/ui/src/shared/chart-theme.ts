@@ -1,4 +1,11 @@
-import { PALETTES, seriesColorOf, type Palette, type PaletteName } from "@taillab/report";
+import {
+  DASH_PATTERNS,
+  PALETTES,
+  seriesColorOf,
+  type DashName,
+  type Palette,
+  type PaletteName,
+} from "@taillab/report";
 
 /**
  * Chart sizes and neutral colours from the CSS tokens of the current theme (app/theme.css), and
@@ -44,6 +51,11 @@ export function paletteNameOf(element: Element = document.documentElement): Pale
 /** Line `index` of a chart whose lines are runs or groups of points. */
 export function seriesColor(theme: ChartTheme, index: number): string {
   return seriesColorOf(theme.palette, index);
+}
+
+/** A dash as Chart.js's borderDash takes it (a mutable array of its own). */
+export function borderDashOf(dash: DashName): number[] {
+  return [...DASH_PATTERNS[dash]];
 }
 
 /**

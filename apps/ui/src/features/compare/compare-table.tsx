@@ -7,7 +7,9 @@ import {
   formatPercent,
   formatSize,
   PALETTES,
-  runColors,
+  DASH_PATTERNS,
+  runLooks,
+  type SeriesLook,
 } from "@taillab/report";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
@@ -105,7 +107,7 @@ export function CompareTable({
   // Runs paired in order may differ from the baseline in a parameter: every row says its value.
   const varied = variedParams(rows);
   const theme = useSettings((state) => state.theme);
-  const colors = runColors(
+  const looks = runLooks(
     PALETTES[theme],
     rows.map((row) => row.mode),
   );
@@ -148,7 +150,7 @@ export function CompareTable({
               className={row.isBaseline ? "baseline-row" : undefined}
             >
               <td>
-                <span className="swatch" style={{ background: colors[index] }} />
+                <LineSwatch look={looks[index]!} />
                 {row.label}
                 {row.isBaseline ? (
                   <span className="badge baseline">{t("table.baseline")}</span>
@@ -182,5 +184,22 @@ export function CompareTable({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A run's line as its charts draw it: its colour and, past the sixth run, its dash. */
+function LineSwatch({ look }: { look: SeriesLook }) {
+  return (
+    <svg className="swatch-line" width="24" height="10" aria-hidden="true" data-dash={look.dash}>
+      <line
+        x1="0"
+        y1="5"
+        x2="24"
+        y2="5"
+        stroke={look.color}
+        strokeWidth="3"
+        strokeDasharray={DASH_PATTERNS[look.dash].join(" ") || undefined}
+      />
+    </svg>
   );
 }

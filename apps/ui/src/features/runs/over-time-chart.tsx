@@ -33,7 +33,7 @@ export function OverTimeChart({
   clientSeconds: readonly ClientSecond[];
 }) {
   const { t, i18n } = useTranslation("runs");
-  const timeRange = useSharedTimeRange();
+  const timeRange = useSharedTimeRange(intervals);
   const [percentiles, setPercentiles] = useState<OverTimePercentile[]>([...OVER_TIME_PERCENTILES]);
   const shownMarkers = useTimelineMarkers(markers);
   const clientBound = useClientBound(clientSeconds);

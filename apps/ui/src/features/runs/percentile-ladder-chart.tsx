@@ -1,11 +1,11 @@
-import { colorOf, formatMs, formatTick } from "@taillab/report";
+import { formatMs, formatTick, lookOf } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
-import type { ChartTheme } from "../../shared/chart-theme.ts";
+import { borderDashOf, type ChartTheme } from "../../shared/chart-theme.ts";
 import {
   LADDER_TICKS,
   ladderLines,
@@ -13,7 +13,7 @@ import {
   type LadderLine,
 } from "./percentile-ladder-data.ts";
 
-function ladderConfig(
+export function ladderConfig(
   theme: ChartTheme,
   lines: readonly LadderLine[],
   log: boolean,
@@ -25,13 +25,15 @@ function ladderConfig(
     type: "line",
     data: {
       datasets: lines.map((line) => {
-        const color = colorOf(theme.palette, line.color);
+        const look = lookOf(theme.palette, line.color);
         return {
           label: line.label,
           data: line.points.map((point) => ({ x: point.nines, y: point.valueMs })),
-          borderColor: color,
-          backgroundColor: color,
+          borderColor: look.color,
+          backgroundColor: look.color,
           borderWidth: theme.lineWidth,
+          borderDash: borderDashOf(look.dash),
+          pointStyle: look.point,
           pointRadius: theme.lineWidth + 1.5,
         };
       }),
@@ -57,6 +59,7 @@ function ladderConfig(
         }),
       },
       plugins: legendAndTooltip(theme, {
+        swatches: "line",
         tooltipLabel: (label, value) => `${label}: ${formatMs(value)} ms`,
       }),
     },

@@ -17,7 +17,7 @@ export function RatesOverTimeChart({
   kind: RateKind;
 }) {
   const { t, i18n } = useTranslation("runs");
-  const timeRange = useSharedTimeRange();
+  const timeRange = useSharedTimeRange(intervals);
   const title = t(`ratesOverTime.${kind}.title`);
   const total = intervals.reduce(
     (sum, interval) => sum + (kind === "throughput" ? interval.requests : interval.errors),

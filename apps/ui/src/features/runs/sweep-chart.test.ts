@@ -1,4 +1,5 @@
 import type { RunSummary } from "@taillab/api";
+import type { SweepMetric } from "@taillab/core";
 import { PALETTES } from "@taillab/report";
 import i18next from "i18next";
 import { describe, expect, it } from "vitest";
@@ -67,6 +68,25 @@ describe("sweep chart lines", () => {
     const p99 = sweepChartLines(runs, "objectSize", ["p99Ms"], "GET");
     const single = lineStyles({ lines: p99, runs, metrics: ["p99Ms"], oneOp: true, t });
     expect(single.map((style) => style.color(TEST_THEME))).toEqual(bases);
+  });
+
+  it("tells 8 runs of one mode apart by colour and marker, and by dash with one percentile", () => {
+    const runs = Array.from({ length: 8 }, (_, index) => ({
+      label: `run ${index}`,
+      summary: sweep("normal"),
+    }));
+    const stylesOf = (metrics: SweepMetric[]) =>
+      lineStyles({
+        lines: sweepChartLines(runs, "objectSize", metrics, "GET"),
+        ...{ runs, metrics, oneOp: true, t },
+      });
+    const p99 = stylesOf(["p99Ms"]);
+    expect(new Set(p99.map((style) => `${style.color(TEST_THEME)} ${style.point}`)).size).toBe(8);
+    expect(new Set(p99.map((style) => `${style.color(TEST_THEME)} ${style.dash}`)).size).toBe(8);
+    // Two percentiles: the dashes say which; runs 0 and 6, both blue, differ by marker.
+    const two = stylesOf(["p50Ms", "p99Ms"]);
+    const pointOf = (run: number) => two.find((style) => style.group === run)?.point;
+    expect(pointOf(6)).not.toBe(pointOf(0));
   });
 
   it("colours groups of points apart when one run has several", () => {

@@ -8,8 +8,10 @@ import {
   formatMs,
   formatSize,
   formatTick,
+  lineMarksOf,
   runLineColors,
   type PercentileKey,
+  type PointShape,
   wantsLogAxis,
 } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
@@ -18,7 +20,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
-import { seriesColor, type ChartTheme } from "../../shared/chart-theme.ts";
+import { borderDashOf, seriesColor, type ChartTheme } from "../../shared/chart-theme.ts";
 import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
 import {
   sweepAxisValues,
@@ -51,13 +53,15 @@ const OP_ORDER: readonly Operation[] = ["PUT", "GET", "DELETE"];
 
 /**
  * How the lines of a chart are told apart. Several runs: a hue per run (its mode's when the runs
- * are one per mode) and one legend entry each, each percentile (or operation) a shade of it and
- * a dash. One run with several groups of points: a hue per group, shaded and dashed the same
- * way. One group: a colour per percentile, the percentiles' own.
+ * are one per mode), its marker and one legend entry each, each percentile (or operation) a
+ * shade of it and a dash; with one percentile and operation, the run's own dash. One run with
+ * several groups of points: a hue per group, shaded and dashed the same way. One group: a colour
+ * per percentile, the percentiles' own.
  */
 interface LineStyle {
   color: (theme: ChartTheme) => string;
   dash: number[];
+  point: PointShape;
   label: string;
   /** Legend entries of one group toggle together; only the first of a group is listed. */
   group: number;
@@ -112,13 +116,17 @@ export function lineStyles(context: StyleContext): LineStyle[] {
     familyShade(theme.palette, base, present.indexOf(dashOf(line, context)), present.length);
   if (runs.length > 1) {
     const colors = runLineColors(runs.map((run) => run.summary.mode));
-    return lines.map((line) => ({
-      color: (theme) =>
-        shaded(theme, colorOf(theme.palette, colors[line.runIndex] ?? { series: 0 }), line),
-      dash: dash(line),
-      label: line.runLabel,
-      group: line.runIndex,
-    }));
+    return lines.map((line) => {
+      const runColor = colors[line.runIndex] ?? { series: 0 };
+      const marks = lineMarksOf(runColor);
+      return {
+        color: (theme) => shaded(theme, colorOf(theme.palette, runColor), line),
+        dash: present.length > 1 ? dash(line) : borderDashOf(marks.dash),
+        point: marks.point,
+        label: line.runLabel,
+        group: line.runIndex,
+      };
+    });
   }
   const groups = new Set(lines.map((line) => line.group)).size;
   return lines.map((line, index) => {
@@ -128,6 +136,7 @@ export function lineStyles(context: StyleContext): LineStyle[] {
       return {
         color: (theme) => theme.palette.percentiles[percentile],
         dash: [],
+        point: "circle",
         label: [metricName(line), oneOp ? null : line.op].filter(Boolean).join(" · "),
         group: index,
       };
@@ -135,6 +144,7 @@ export function lineStyles(context: StyleContext): LineStyle[] {
     return {
       color: (theme) => shaded(theme, seriesColor(theme, line.group), line),
       dash: dash(line),
+      point: "circle",
       label: [...parts, fixedText(line, t)].filter(Boolean).join(" · "),
       group: index,
     };
@@ -190,6 +200,7 @@ export function sweepConfig(
           borderWidth: theme.lineWidth,
           pointRadius: theme.lineWidth + 1.5,
           borderDash: style.dash,
+          pointStyle: style.point,
         };
       }),
     },
@@ -219,6 +230,8 @@ export function sweepConfig(
         }),
       },
       plugins: legendAndTooltip(theme, {
+        // Several runs' legend shows each run's marker: their dashes may say the percentile.
+        ...(new Set(lines.map((line) => line.runIndex)).size > 1 ? { swatches: "point" } : {}),
         inLegend: firstOfGroup,
         toggleTogether: (index) => styles[index]?.group ?? index,
         tooltipLabel: (label, value, index) => {

@@ -18,11 +18,25 @@ export function hueDistance(a: string, b: string): number {
   return Math.min(apart, 360 - apart);
 }
 
-function lab(hex: string): [number, number, number] {
-  const [r, g, b] = [1, 3, 5].map((at) => {
+/** WCAG 2's contrast ratio of two #rrggbb colours, 1 to 21 (3 is the least for a chart's lines). */
+export function contrastRatio(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, b] = linearRgb(hex);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+function linearRgb(hex: string): [number, number, number] {
+  return [1, 3, 5].map((at) => {
     const value = parseInt(hex.slice(at, at + 2), 16) / 255;
     return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
   }) as [number, number, number];
+}
+
+function lab(hex: string): [number, number, number] {
+  const [r, g, b] = linearRgb(hex);
   const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
   const x = f((r * 0.4124 + g * 0.3576 + b * 0.1805) / 0.95047);
   const y = f(r * 0.2126 + g * 0.7152 + b * 0.0722);
