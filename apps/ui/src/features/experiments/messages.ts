@@ -91,6 +91,9 @@ export const experimentsMessages: FeatureMessages = {
       chooseEndpoint: "Choose an endpoint…",
       noEndpoints: "No endpoints yet.",
       addEndpoint: "Add one",
+      replicas: "Replicas",
+      replicasHint:
+        "Other endpoints serving the same bucket: hedged and tied requests send their second copy to one of them.",
     },
     measure: {
       title: "What to measure",
@@ -377,6 +380,8 @@ export const experimentsMessages: FeatureMessages = {
       chooseEndpoint: "选择端点…",
       noEndpoints: "还没有端点。",
       addEndpoint: "添加一个",
+      replicas: "副本",
+      replicasHint: "提供同一存储桶的其他端点：对冲请求和绑定请求把第二份请求发往其中之一。",
     },
     measure: {
       title: "测量内容",
