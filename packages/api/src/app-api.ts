@@ -342,7 +342,10 @@ export const RunIdSchema = strictObject({ runId: requiredId });
  * endpoint to run it again on, and the experiment whose run it is (null: none any more).
  */
 export const RunOriginSchema = z.object({
+  /** Null too when a replica the run also sent to has no saved endpoint any more. */
   endpointId: z.string().nullable(),
+  /** The saved endpoints of the run's other replicas, in its order; absent: it had none. */
+  replicaEndpointIds: z.array(z.string()).optional(),
   experimentId: z.string().nullable(),
 });
 export type RunOrigin = z.infer<typeof RunOriginSchema>;

@@ -81,6 +81,7 @@ export const experimentsMessages: FeatureMessages = {
       run: "Run",
       starting: "Starting…",
       fixFields: "Fix the marked fields first.",
+      keptSettings: "Kept as the spec has them (no box here):",
     },
     basics: {
       title: "Experiment",
@@ -370,6 +371,7 @@ export const experimentsMessages: FeatureMessages = {
       run: "运行",
       starting: "正在启动…",
       fixFields: "请先修改标出的字段。",
+      keptSettings: "以下设置按规格原样保留（此处没有对应的输入框）：",
     },
     basics: {
       title: "实验",
