@@ -126,6 +126,11 @@ export class RunDetailPage {
     await this.page.getByTestId("run-again").click();
   }
 
+  /** "Edit and run": the run's settings in the builder, to change before running them. */
+  async editAndRun(): Promise<void> {
+    await this.page.getByTestId("run-edit").click();
+  }
+
   get experimentLink(): Locator {
     return this.page.getByTestId("run-experiment");
   }

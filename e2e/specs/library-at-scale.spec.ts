@@ -31,7 +31,7 @@ async function copyRun(
 }
 
 test.describe("Results library of 80 runs", () => {
-  test("sorts, filters, deletes in bulk with undo, and keeps its layout across a reload", async ({
+  test("sorts, filters, deletes in bulk with undo, and keeps its layout and filters across a reload", async ({
     app,
     webHost,
   }) => {
@@ -112,6 +112,12 @@ test.describe("Results library of 80 runs", () => {
     await expect(runs.rows).toHaveCount(1 + 20);
     await runs.search("Sizes 1");
     // Of the sweeps (every fourth copy), only "Sizes 12" and "Sizes 16" hold a 1.
+    await expect(runs.rows).toHaveCount(2);
+    // The filters and the search are kept across a reload, as the sort is.
+    await app.reload();
+    await runs.open();
+    await expect(app.getByTestId("runs-kind-filter")).toHaveValue("sweep");
+    await expect(app.getByTestId("runs-search")).toHaveValue("Sizes 1");
     await expect(runs.rows).toHaveCount(2);
     await runs.search("");
     await app.getByTestId("runs-kind-filter").selectOption("");

@@ -11,7 +11,7 @@ import { TestbedSetupSchema } from "./latency-profile.ts";
 import { strictObject } from "./strict-object.ts";
 import { ShardsStatusSchema } from "./distributed-run.ts";
 import { OperationSchema, RunProgressSchema, RunSummarySchema } from "./results.ts";
-import { RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
+import { MAX_RUN_ENDPOINTS, RequestModeSchema, RunPointParamsSchema } from "./run-spec.ts";
 import {
   PhaseHistogramsSchema,
   RunCleanupSchema,
@@ -181,6 +181,14 @@ export const ExperimentDraftSchema = strictObject({
   name: z.string().trim().min(1).max(RUN_NAME_MAX_LENGTH),
   description: z.string().max(2000).default(""),
   endpointId: z.string().refine((id) => id !== "", codedRefinement(coded("chooseEndpoint"))),
+  /**
+   * Saved endpoints that are replicas of `endpointId`'s server (same bucket and objects): the
+   * run's endpoints after it, which hedged and tied requests spread over. Absent: none.
+   */
+  replicaEndpointIds: z
+    .array(z.string())
+    .max(MAX_RUN_ENDPOINTS - 1)
+    .optional(),
   spec: z.record(z.string(), z.unknown()),
   /**
    * Run the spec once per mode (e.g. normal, hedged, tied), each a run of its own in the
@@ -334,7 +342,10 @@ export const RunIdSchema = strictObject({ runId: requiredId });
  * endpoint to run it again on, and the experiment whose run it is (null: none any more).
  */
 export const RunOriginSchema = z.object({
+  /** Null too when a replica the run also sent to has no saved endpoint any more. */
   endpointId: z.string().nullable(),
+  /** The saved endpoints of the run's other replicas, in its order; absent: it had none. */
+  replicaEndpointIds: z.array(z.string()).optional(),
   experimentId: z.string().nullable(),
 });
 export type RunOrigin = z.infer<typeof RunOriginSchema>;

@@ -317,6 +317,14 @@ export const ENGLISH_MESSAGES = {
     "the embedded testbed stays a testbed (the built-in experiments run on it); add a new endpoint for another server",
   testbedNotRemovable: "the embedded testbed cannot be removed: the built-in experiments run on it",
   noSavedEndpoint: 'no saved endpoint with id "{{id}}"',
+  replicaIsTestbed:
+    'endpoint "{{name}}" is the embedded testbed, which has no URL to send to: expected an endpoint with a URL (the testbed\'s own replicas are set in its testbed setup)',
+  replicasOfTestbed:
+    "the experiment runs on the embedded testbed: expected an endpoint with a URL to add replicas to (the testbed's own replicas are set in its testbed setup)",
+  replicaRepeated:
+    'endpoint "{{name}}" is already one of the run\'s servers: expected each endpoint once',
+  replicaBucket:
+    'endpoint "{{name}}" serves bucket "{{bucket}}": expected "{{expected}}", the bucket of the experiment\'s endpoint (replicas hold the same objects)',
   builtInIsFixed:
     "built-in experiments cannot be changed; save a copy (without experimentId) and change that",
   noSavedExperiment: 'no saved experiment with id "{{id}}"',

@@ -358,6 +358,9 @@ export const UntilSteadySchema = strictObject({
 });
 export type UntilSteady = z.output<typeof UntilSteadySchema>;
 
+/** The most servers (replicas of one service) a run spreads its requests over. */
+export const MAX_RUN_ENDPOINTS = 16;
+
 export const RunSpecSchema = strictObject({
   schemaVersion: z.literal(RUN_SPEC_SCHEMA_VERSION).default(RUN_SPEC_SCHEMA_VERSION),
   name: z.string().max(RUN_NAME_MAX_LENGTH).optional(),
@@ -365,7 +368,7 @@ export const RunSpecSchema = strictObject({
    * Absent: the embedded testbed is started and used. Several endpoints are replicas of one
    * service (same bucket and objects): request modes spread attempts over them.
    */
-  endpoints: z.array(EndpointSchema).min(1).max(16).optional(),
+  endpoints: z.array(EndpointSchema).min(1).max(MAX_RUN_ENDPOINTS).optional(),
   bucket: BucketNameSchema.default("loadgen"),
   keyPrefix: keyPrefix.default("taillab"),
   phases: z

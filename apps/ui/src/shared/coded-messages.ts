@@ -278,6 +278,13 @@ const CHINESE: Record<MessageCode, string> = {
   testbedStaysTestbed: "内置测试床只能是测试床（内置实验在它上面运行）；其他服务器请新建端点",
   testbedNotRemovable: "内置测试床不能删除：内置实验在它上面运行",
   noSavedEndpoint: "没有 ID 为“{{id}}”的已保存端点",
+  replicaIsTestbed:
+    "端点“{{name}}”是内置测试床，没有可发送请求的 URL：应选择带 URL 的端点（测试床自己的副本在其测试床设置中设定）",
+  replicasOfTestbed:
+    "实验运行在内置测试床上：要添加副本，应选择带 URL 的端点（测试床自己的副本在其测试床设置中设定）",
+  replicaRepeated: "端点“{{name}}”已是本次运行的服务器之一：每个端点只应出现一次",
+  replicaBucket:
+    "端点“{{name}}”使用存储桶“{{bucket}}”：应为“{{expected}}”，即实验端点的存储桶（副本保存相同的对象）",
   builtInIsFixed: "内置实验不能修改；请保存一份副本（不带 experimentId）再修改",
   noSavedExperiment: "没有 ID 为“{{id}}”的已保存实验",
   endpointsFromExperiment: "来自实验的端点；请从规格中删除它",

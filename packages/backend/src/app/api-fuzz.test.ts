@@ -32,7 +32,12 @@ afterAll(async () => {
 });
 
 const spec = { clients: 2, samples: 10, objectSize: "1KiB" };
-const draft = { name: "fuzz", endpointId: EMBEDDED_TESTBED_ENDPOINT_ID, spec };
+const draft = {
+  name: "fuzz",
+  endpointId: EMBEDDED_TESTBED_ENDPOINT_ID,
+  replicaEndpointIds: [],
+  spec,
+};
 const endpointDraft = {
   name: "lab",
   kind: "minio",

@@ -11,9 +11,15 @@ import { expandSweep, parseRunSpec, shardSpecProblems } from "@taillab/core";
 import { machineCapacityProblems } from "../machine-capacity.ts";
 import { credentialsRefOf } from "./endpoint-credentials.ts";
 
-/** An experiment as it would run: its endpoint, and the spec of each of its runs. */
+/** An experiment as it would run: its endpoint and replicas, and the spec of each of its runs. */
 export type CheckedExperiment =
-  | { ok: true; endpoint: StoredEndpoint; specs: RunSpec[]; points: RunPointParams[] }
+  | {
+      ok: true;
+      endpoint: StoredEndpoint;
+      replicas: StoredEndpoint[];
+      specs: RunSpec[];
+      points: RunPointParams[];
+    }
   | { ok: false; errors: FieldError[] };
 
 /**
@@ -34,7 +40,8 @@ export function checkExperiment(
   if (endpoints !== undefined) {
     errors.push(fieldError("spec.endpoints", coded("endpointsFromExperiment")));
   }
-  const parsed = parseRunSpec(endpoint ? specOnEndpoint(spec, endpoint) : spec);
+  const replicas = endpoint ? replicaEndpoints(draft, endpoint, findEndpoint, errors) : [];
+  const parsed = parseRunSpec(endpoint ? specOnEndpoints(spec, endpoint, replicas) : spec);
   const specErrors = parsed.ok ? machineCapacityProblems(parsed.spec) : parsed.errors;
   for (const error of specErrors) {
     errors.push({ ...error, field: error.field === "spec" ? error.field : `spec.${error.field}` });
@@ -49,36 +56,78 @@ export function checkExperiment(
   if (!endpoint || !parsed.ok || errors.length > 0) return { ok: false, errors };
   // The mode is the one field a series changes, and no other field's check depends on it.
   const specs = (draft.modes ?? [parsed.spec.mode]).map((mode) => ({ ...parsed.spec, mode }));
-  return { ok: true, endpoint, specs, points: expandSweep(parsed.spec) };
+  return { ok: true, endpoint, replicas, specs, points: expandSweep(parsed.spec) };
 }
 
 /**
- * The spec with the endpoint's part: a server's URL and a reference to its keys (never the keys),
- * or, for a testbed endpoint, no endpoints (the run starts an embedded testbed) and the spec's
- * own testbed setup if it has one, else the endpoint's. The spec's bucket wins over the
- * endpoint's.
+ * The saved endpoints of `replicaEndpointIds`, each a server of `endpoint`'s bucket that is not
+ * one of the run's servers already; what is wrong with one is said at its place in the list.
  */
-function specOnEndpoint(
+function replicaEndpoints(
+  draft: ExperimentDraft,
+  endpoint: StoredEndpoint,
+  findEndpoint: (id: string) => StoredEndpoint | undefined,
+  errors: FieldError[],
+): StoredEndpoint[] {
+  const ids = draft.replicaEndpointIds ?? [];
+  if (ids.length === 0) return [];
+  if (endpoint.kind === "testbed") {
+    errors.push(fieldError("replicaEndpointIds", coded("replicasOfTestbed")));
+    return [];
+  }
+  const replicas: StoredEndpoint[] = [];
+  const seen = new Set([endpoint.id]);
+  ids.forEach((id, index) => {
+    const field = `replicaEndpointIds[${index}]`;
+    const replica = findEndpoint(id);
+    if (!replica) {
+      errors.push(fieldError(field, coded("noSavedEndpoint", { id })));
+    } else if (replica.kind === "testbed") {
+      errors.push(fieldError(field, coded("replicaIsTestbed", { name: replica.name })));
+    } else if (seen.has(id)) {
+      errors.push(fieldError(field, coded("replicaRepeated", { name: replica.name })));
+    } else if (draft.spec.bucket === undefined && replica.bucket !== endpoint.bucket) {
+      // A spec's own bucket is every server's; else the experiment's endpoint names it.
+      const bucketError = coded("replicaBucket", {
+        name: replica.name,
+        bucket: replica.bucket,
+        expected: endpoint.bucket,
+      });
+      errors.push(fieldError(field, bucketError));
+    } else {
+      replicas.push(replica);
+    }
+    seen.add(id);
+  });
+  return replicas;
+}
+
+/**
+ * The spec with the endpoints' part: each server's URL and a reference to its keys (never the
+ * keys), the experiment's endpoint first and its replicas after it; or, for a testbed endpoint,
+ * no endpoints (the run starts an embedded testbed) and the spec's own testbed setup if it has
+ * one, else the endpoint's. The spec's bucket wins over the endpoint's.
+ */
+function specOnEndpoints(
   spec: Record<string, unknown>,
   endpoint: StoredEndpoint,
+  replicas: readonly StoredEndpoint[],
 ): Record<string, unknown> {
   const bucket = spec.bucket ?? endpoint.bucket;
   if (endpoint.kind === "testbed") {
     return { ...spec, bucket, testbed: spec.testbed ?? endpoint.testbed };
   }
+  return { ...spec, bucket, endpoints: [endpoint, ...replicas].map(runEndpointOf) };
+}
+
+function runEndpointOf(endpoint: StoredEndpoint): Record<string, unknown> {
   return {
-    ...spec,
-    bucket,
-    endpoints: [
-      {
-        url: endpoint.url,
-        region: endpoint.region,
-        addressing: endpoint.addressing,
-        credentials: credentialsRefOf(endpoint.credentials, endpoint.id),
-        ...(endpoint.caFile === undefined ? {} : { caFile: endpoint.caFile }),
-        insecure: endpoint.insecure ?? false,
-      },
-    ],
+    url: endpoint.url,
+    region: endpoint.region,
+    addressing: endpoint.addressing,
+    credentials: credentialsRefOf(endpoint.credentials, endpoint.id),
+    ...(endpoint.caFile === undefined ? {} : { caFile: endpoint.caFile }),
+    insecure: endpoint.insecure ?? false,
   };
 }
 

@@ -125,6 +125,47 @@ describe("previewExperiment", () => {
     });
   });
 
+  it("names each replica endpoint that cannot serve the run at its place in the list", async () => {
+    const add = (name: string, bucket: string) =>
+      app.api.addEndpoint({
+        name,
+        kind: "custom",
+        url: "http://127.0.0.1:9",
+        bucket,
+        credentials: { kind: "anonymous" },
+      });
+    const lab = await add("lab", "loadgen");
+    const other = await add("other", "elsewhere");
+    const preview = await app.api.previewExperiment({
+      ...sweep(),
+      endpointId: lab.id,
+      replicaEndpointIds: ["gone", "testbed", lab.id, other.id],
+    });
+    expect(preview.ok ? [] : preview.errors).toEqual([
+      expect.objectContaining({
+        field: "replicaEndpointIds[0]",
+        message: 'no saved endpoint with id "gone"',
+      }),
+      expect.objectContaining({
+        field: "replicaEndpointIds[1]",
+        code: "replicaIsTestbed",
+        message: expect.stringMatching(/expected an endpoint with a URL/),
+      }),
+      expect.objectContaining({
+        field: "replicaEndpointIds[2]",
+        message: 'endpoint "lab" is already one of the run\'s servers: expected each endpoint once',
+      }),
+      expect.objectContaining({
+        field: "replicaEndpointIds[3]",
+        message: expect.stringMatching(/serves bucket "elsewhere": expected "loadgen"/),
+      }),
+    ]);
+    const onTestbed = await app.api.previewExperiment({ ...sweep(), replicaEndpointIds: [lab.id] });
+    expect(onTestbed.ok ? [] : onTestbed.errors).toEqual([
+      expect.objectContaining({ field: "replicaEndpointIds", code: "replicasOfTestbed" }),
+    ]);
+  });
+
   it("previews every built-in within a minute's worth of requests", async () => {
     for (const experiment of await app.api.listExperiments()) {
       const preview = await app.api.previewExperiment(draftOf(experiment));

@@ -30,15 +30,17 @@ const experiment = (id: string, endpointId: string, samples: number): Experiment
   spec: { clients: 4, samples, objectSize: "4KiB" },
 });
 
-/** The spec a run of `samples` on the MinIO endpoint "b" stores. */
-const storedSpec = (samples: number) =>
+const ENDPOINT_B = { url: "http://127.0.0.1:9000", credentials: { kind: "keychain", id: "b" } };
+
+/** The spec a run of `samples` on the MinIO endpoint "b" (and `replicas`) stores. */
+const storedSpec = (samples: number, replicas: object[] = []) =>
   JSON.parse(
     JSON.stringify(
       RunSpecSchema.parse({
         clients: 4,
         samples,
         objectSize: "4KiB",
-        endpoints: [{ url: "http://127.0.0.1:9000", credentials: { kind: "keychain", id: "b" } }],
+        endpoints: [ENDPOINT_B, ...replicas],
       }),
     ),
   );
@@ -69,5 +71,18 @@ describe("runOrigin", () => {
         experimentId: null,
       });
     }
+  });
+
+  it("finds the saved endpoints of a run's replicas, in its order, or none to run it again on", () => {
+    const replicaA = { url: "http://127.0.0.1:9001", credentials: { kind: "keychain", id: "a" } };
+    const spec = storedSpec(256, [replicaA]);
+    expect(runOrigin(spec, endpoints, [])).toEqual({
+      endpointId: "b",
+      replicaEndpointIds: ["a"],
+      experimentId: null,
+    });
+    const withReplica = { ...experiment("y", "b", 256), replicaEndpointIds: ["a"] };
+    expect(runOrigin(spec, endpoints, [withReplica])).toMatchObject({ experimentId: "y" });
+    expect(runOrigin(spec, [endpoints[1]!], [])).toEqual({ endpointId: null, experimentId: null });
   });
 });

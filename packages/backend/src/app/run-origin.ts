@@ -1,4 +1,4 @@
-import type { Experiment, RunOrigin, RunSpec, StoredEndpoint } from "@taillab/api";
+import type { Endpoint, Experiment, RunOrigin, RunSpec, StoredEndpoint } from "@taillab/api";
 import { isDeepStrictEqual } from "node:util";
 import { credentialsRefOf } from "./endpoint-credentials.ts";
 import { checkExperiment } from "./experiment-spec.ts";
@@ -31,9 +31,20 @@ export function runOrigin(
       checked.ok && checked.specs.some((runSpec) => isDeepStrictEqual(asStored(runSpec), spec))
     );
   });
+  const experimentId = experiment?.id ?? null;
+  const replicaIds = (spec.endpoints ?? [])
+    .slice(1)
+    .map((target) => endpoints.find((endpoint) => servesTarget(endpoint, target))?.id);
+  if (replicaIds.length === 0) {
+    return { endpointId: experiment?.endpointId ?? serving[0]?.id ?? null, experimentId };
+  }
+  // Run on fewer servers than it was, it would not be run again.
+  const found = replicaIds.filter((id) => id !== undefined);
+  if (found.length < replicaIds.length) return { endpointId: null, experimentId };
   return {
     endpointId: experiment?.endpointId ?? serving[0]?.id ?? null,
-    experimentId: experiment?.id ?? null,
+    replicaEndpointIds: experiment?.replicaEndpointIds ?? found,
+    experimentId,
   };
 }
 
@@ -44,11 +55,15 @@ function asStored(spec: RunSpec): unknown {
 
 function servesSpec(endpoint: StoredEndpoint, spec: RunSpec): boolean {
   const first = spec.endpoints?.[0];
-  if (!first) return endpoint.kind === "testbed";
+  return first ? servesTarget(endpoint, first) : endpoint.kind === "testbed";
+}
+
+/** The saved endpoint that gives this server and these keys. */
+function servesTarget(endpoint: StoredEndpoint, target: Endpoint): boolean {
   return (
     endpoint.kind !== "testbed" &&
     endpoint.url !== undefined &&
-    new URL(endpoint.url).href === new URL(first.url).href &&
-    isDeepStrictEqual(credentialsRefOf(endpoint.credentials, endpoint.id), first.credentials)
+    new URL(endpoint.url).href === new URL(target.url).href &&
+    isDeepStrictEqual(credentialsRefOf(endpoint.credentials, endpoint.id), target.credentials)
   );
 }

@@ -376,6 +376,37 @@ describe("runs", () => {
   });
 });
 
+describe("replicas of a real server", () => {
+  it("a run on an endpoint and its replica endpoints sends to every one, each with its own keys", async () => {
+    const credentials = { accessKeyId: "TESTKEY", secretAccessKey: "test-secret" };
+    const testbed = await startTestbed({ credentials, buckets: ["loadgen"], replicas: 2 });
+    try {
+      const [first, second] = await Promise.all(
+        testbed.urls.map((url, index) =>
+          app.api.addEndpoint({
+            name: `Replica ${index}`,
+            kind: "custom",
+            url,
+            credentials: { kind: "stored", accessKeyId: credentials.accessKeyId },
+            secretAccessKey: credentials.secretAccessKey,
+          }),
+        ),
+      );
+      const { runId } = await runToEnd(
+        experiment(
+          { samples: 40, mode: "hedged", hedge: { delay: "0ms", budgetPercent: 100 } },
+          { endpointId: first!.id, replicaEndpointIds: [second!.id] },
+        ),
+      );
+      const { meta } = await app.api.getRun({ runId });
+      expect(meta.spec.endpoints?.map((endpoint) => endpoint.url)).toEqual(testbed.urls);
+      for (const replica of testbed.replicas) expect(replica.stats().received).toBeGreaterThan(0);
+    } finally {
+      await testbed.close();
+    }
+  });
+});
+
 describe("what a run leaves on a real server", () => {
   it("a run that kept its objects: cleanupRun removes them with the endpoint's stored keys and keeps the outcome with the run", async () => {
     const signed = await startSignedTestbed();

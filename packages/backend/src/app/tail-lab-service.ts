@@ -126,13 +126,22 @@ export async function createTailLabService(
     async startRun({ experiment, name }) {
       const checked = checkExperiment(experiment, endpoints.find);
       if (!checked.ok) throw new InputError(nestedFieldErrors("experiment", checked.errors));
-      const { endpoint, specs, points } = checked;
-      const keys = endpointKeys(endpoint.credentials, secrets.get(endpoint.id), env);
-      if (keys.kind === "unavailable") {
-        throw InputError.of(
-          "experiment.endpointId",
-          coded("endpointSays", { name: endpoint.name, problem: keys.reason }),
-        );
+      const { endpoint, replicas, specs, points } = checked;
+      const servers = [
+        { field: "experiment.endpointId", server: endpoint },
+        ...replicas.map((server, index) => ({
+          field: `experiment.replicaEndpointIds[${index}]`,
+          server,
+        })),
+      ];
+      for (const { field, server } of servers) {
+        const keys = endpointKeys(server.credentials, secrets.get(server.id), env);
+        if (keys.kind === "unavailable") {
+          throw InputError.of(
+            field,
+            coded("endpointSays", { name: server.name, problem: keys.reason }),
+          );
+        }
       }
       const generators = experiment.loadGenerators;
       return runs.start({

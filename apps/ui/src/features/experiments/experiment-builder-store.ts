@@ -94,6 +94,11 @@ interface BuilderState {
    * and runs it; the builder shows it starting, and any failure at its fields.
    */
   runDraft(draft: ExperimentDraftInput): Promise<void>;
+  /**
+   * Opens a draft (e.g. a stored run's spec, one the CLI made too) as a new, unsaved experiment
+   * in the builder, to change before running it.
+   */
+  editDraft(draft: ExperimentDraftInput): void;
   /** Asks for a preview after a pause in typing. */
   schedulePreview(): void;
   refreshPreview(): Promise<void>;
@@ -294,6 +299,11 @@ export const useExperimentBuilder = create<BuilderState>((set, get) => {
       open(experimentToForm(experiment), { baseSpec: experiment.spec });
       useNavigation.getState().navigate({ view: "experiments" });
       await get().run();
+    },
+
+    editDraft(experiment) {
+      open(experimentToForm(experiment), { baseSpec: experiment.spec, dirty: true });
+      useNavigation.getState().navigate({ view: "experiments" });
     },
 
     schedulePreview() {

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { Fragment, useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useShallow } from "zustand/react/shallow";
 import { modKeyLabel } from "../../app/shortcuts.ts";
@@ -11,6 +11,7 @@ import { useExperimentBuilder } from "./experiment-builder-store.ts";
 import { LoadSection } from "./load-section.tsx";
 import { MeasureSection } from "./measure-section.tsx";
 import { ModeSection } from "./mode-section.tsx";
+import { settingsWithoutBox } from "./settings-without-box.ts";
 import { SweepPreview } from "./sweep-preview.tsx";
 import { TestbedSection } from "./testbed-section.tsx";
 
@@ -106,6 +107,7 @@ export function ExperimentBuilder() {
         </div>
       </header>
       {builtIn ? <p className="banner">{t("builder.builtInNote")}</p> : null}
+      <KeptSettingsNote />
       {error ? (
         <p className="banner error pre-line" role="alert" data-testid="experiment-error">
           {error}
@@ -141,5 +143,26 @@ export function ExperimentBuilder() {
         </aside>
       </div>
     </section>
+  );
+}
+
+/** The spec's settings the builder has no box for: kept as they are, and said so. */
+function KeptSettingsNote() {
+  const { t } = useTranslation("experiments");
+  const baseSpec = useExperimentBuilder((state) => state.baseSpec);
+  const kept = useMemo(() => settingsWithoutBox(baseSpec), [baseSpec]);
+  if (kept.length === 0) return null;
+  return (
+    <p className="banner" data-testid="experiment-kept-settings">
+      {t("builder.keptSettings")}{" "}
+      {kept.map(({ path, value }, index) => (
+        <Fragment key={path}>
+          {index > 0 ? ", " : null}
+          <code translate="no" data-path={path}>
+            {path} = {value}
+          </code>
+        </Fragment>
+      ))}
+    </p>
   );
 }

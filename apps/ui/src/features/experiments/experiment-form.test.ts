@@ -261,6 +261,30 @@ describe("experiment → form", () => {
   });
 });
 
+describe("replica endpoints", () => {
+  it("go with the draft in the order chosen, and come back into the form", () => {
+    const chosen = form({ replicaEndpointIds: ["e3", "e2"] });
+    const draft = formToDraft(chosen, {}, { testbed: false });
+    expect(draft.replicaEndpointIds).toEqual(["e3", "e2"]);
+    expect(draft.spec).not.toHaveProperty("endpoints");
+    expect(experimentToForm(draft).replicaEndpointIds).toEqual(["e3", "e2"]);
+    expect(formToDraft(form(), {}, { testbed: false })).not.toHaveProperty("replicaEndpointIds");
+  });
+
+  it("show an error about one of them at the replicas' field", () => {
+    const mapped = mapExperimentErrors(
+      [
+        { field: "experiment.replicaEndpointIds[1]", message: 'no saved endpoint with id "gone"' },
+        { field: "draft.replicaEndpointIds", message: "expected an endpoint with a URL" },
+      ],
+      form({ replicaEndpointIds: ["e3", "gone"] }),
+    );
+    expect(mapped.fields).toEqual({
+      replicaEndpointIds: 'no saved endpoint with id "gone"; expected an endpoint with a URL',
+    });
+  });
+});
+
 describe("errors at the builder's fields", () => {
   it("maps spec paths, whatever wraps them, and names the value a list error is about", () => {
     const typed = form({ clients: "1, 0, 8", sizes: "4KiB, 4XB" });

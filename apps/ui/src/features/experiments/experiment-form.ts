@@ -32,6 +32,8 @@ export interface ExperimentForm {
   name: string;
   description: string;
   endpointId: string;
+  /** Saved endpoints serving the same bucket, in the order chosen: the run's other replicas. */
+  replicaEndpointIds: string[];
   /** Comma-separated lists: several values make the run a sweep. */
   clients: string;
   samples: string;
@@ -97,6 +99,7 @@ export function newExperimentForm(endpointId = ""): ExperimentForm {
     name: "",
     description: "",
     endpointId,
+    replicaEndpointIds: [],
     // The S3Mock lab's closed loop: 8 clients share 256 requests of 32 KiB.
     clients: "8",
     samples: "256",
@@ -180,6 +183,7 @@ export function experimentToForm(experiment: ExperimentDraftInput): ExperimentFo
   const form = newExperimentForm(experiment.endpointId);
   form.name = experiment.name;
   form.description = experiment.description ?? "";
+  form.replicaEndpointIds = [...(experiment.replicaEndpointIds ?? [])];
   if (experiment.modes && experiment.modes.length > 0) {
     form.compareModes = true;
     form.modes = [...experiment.modes];
@@ -319,6 +323,7 @@ export function formToDraft(
     endpointId: form.endpointId,
     spec,
   };
+  if (form.replicaEndpointIds.length > 0) draft.replicaEndpointIds = [...form.replicaEndpointIds];
   if (form.compareModes) draft.modes = REQUEST_MODES.filter((mode) => form.modes.includes(mode));
   if (form.loadGenerators === "kubernetes") {
     // Not a number: the backend says so at the box.
@@ -416,6 +421,7 @@ const DRAFT_FIELDS: Record<string, ErrorField> = {
   name: "name",
   description: "description",
   endpointId: "endpointId",
+  replicaEndpointIds: "replicaEndpointIds",
   modes: "modes",
   loadGenerators: "shards",
   "loadGenerators.shards": "shards",

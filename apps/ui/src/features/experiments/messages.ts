@@ -81,6 +81,7 @@ export const experimentsMessages: FeatureMessages = {
       run: "Run",
       starting: "Starting…",
       fixFields: "Fix the marked fields first.",
+      keptSettings: "Kept as the spec has them (no box here):",
     },
     basics: {
       title: "Experiment",
@@ -91,6 +92,9 @@ export const experimentsMessages: FeatureMessages = {
       chooseEndpoint: "Choose an endpoint…",
       noEndpoints: "No endpoints yet.",
       addEndpoint: "Add one",
+      replicas: "Replicas",
+      replicasHint:
+        "Other endpoints serving the same bucket: hedged and tied requests send their second copy to one of them.",
     },
     measure: {
       title: "What to measure",
@@ -367,6 +371,7 @@ export const experimentsMessages: FeatureMessages = {
       run: "运行",
       starting: "正在启动…",
       fixFields: "请先修改标出的字段。",
+      keptSettings: "以下设置按规格原样保留（此处没有对应的输入框）：",
     },
     basics: {
       title: "实验",
@@ -377,6 +382,8 @@ export const experimentsMessages: FeatureMessages = {
       chooseEndpoint: "选择端点…",
       noEndpoints: "还没有端点。",
       addEndpoint: "添加一个",
+      replicas: "副本",
+      replicasHint: "提供同一存储桶的其他端点：对冲请求和绑定请求把第二份请求发往其中之一。",
     },
     measure: {
       title: "测量内容",

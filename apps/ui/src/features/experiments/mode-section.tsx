@@ -20,7 +20,9 @@ export function ModeSection() {
   const hedging = modes.some((mode) => mode === "hedged" || mode === "adaptive");
   const tied = modes.some(isTiedMode);
   const replicas = Number(form.testbedReplicas || endpoint?.testbed?.replicas || 0);
-  const oneReplica = endpoint?.kind === "testbed" && replicas === 1;
+  const oneReplica =
+    endpoint !== undefined &&
+    (endpoint.kind === "testbed" ? replicas === 1 : form.replicaEndpointIds.length === 0);
 
   return (
     <section className="card form-section-card">

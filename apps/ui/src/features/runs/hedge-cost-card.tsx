@@ -20,6 +20,7 @@ export function HedgeCostCard({ phase, mode }: { phase: PhaseSummary; mode: Requ
       data-attempts={hedge?.attempts}
       data-cancelled={hedge?.cancelled}
       data-won-by-backup={hedge?.wonByBackup}
+      data-same-replica={hedge?.sameReplica}
       data-wasted-bytes={hedge?.wastedBytes}
       data-budget-percent={hedge?.budgetPct}
     >

@@ -165,6 +165,8 @@ export const runsMessages: FeatureMessages = {
       runAgain: "Run again",
       runAgainHint: "The same spec on the same endpoint, as a new run",
       noEndpoint: "The endpoint this run used is no longer saved",
+      editAndRun: "Edit and run",
+      editAndRunHint: "This run's settings in the builder, to change before running them",
       experiment: "Experiment: {{name}}",
     },
     spec: {
@@ -605,6 +607,8 @@ export const runsMessages: FeatureMessages = {
       runAgain: "再次运行",
       runAgainHint: "在同一端点上按相同配置重新运行一次",
       noEndpoint: "此运行所用的端点已不再保存",
+      editAndRun: "编辑后运行",
+      editAndRunHint: "在实验构建器中打开本次运行的设置，修改后再运行",
       experiment: "实验：{{name}}",
     },
     spec: {

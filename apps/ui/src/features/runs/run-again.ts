@@ -2,11 +2,20 @@ import type { ExperimentDraftInput, RunMeta } from "@taillab/api";
 import { withoutKey } from "../../shared/without-key.ts";
 
 /**
- * A stored run as an experiment to run again: its spec as it ran, on the saved endpoint it ran
- * on (which brings the server and keys back, so the spec's own are left out).
+ * A stored run as an experiment to run again: its spec as it ran, on the saved endpoints it ran
+ * on (which bring the servers and keys back, so the spec's own are left out).
  */
-export function runAgainDraft(meta: RunMeta, endpointId: string): ExperimentDraftInput {
-  return { name: meta.name, endpointId, spec: withoutKey({ ...meta.spec }, "endpoints") };
+export function runAgainDraft(
+  meta: RunMeta,
+  endpointId: string,
+  replicaEndpointIds: readonly string[] = [],
+): ExperimentDraftInput {
+  return {
+    name: meta.name,
+    endpointId,
+    ...(replicaEndpointIds.length > 0 ? { replicaEndpointIds: [...replicaEndpointIds] } : {}),
+    spec: withoutKey({ ...meta.spec }, "endpoints"),
+  };
 }
 
 /**

@@ -7,6 +7,8 @@ import { useNavigation } from "../../app/navigation-store.ts";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
 import { experiment } from "../../shared/test-support/sample-data.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
+import { ExperimentBuilder } from "../experiments/experiment-builder.tsx";
+import { useExperimentBuilder } from "../experiments/experiment-builder-store.ts";
 import { RunDetailView } from "./run-detail-view.tsx";
 import { useRunDetail } from "./run-detail-store.ts";
 import { runDetailFixture } from "./test-support/run-fixtures.ts";
@@ -428,6 +430,48 @@ describe("RunDetailView", () => {
     expect(draft.spec).not.toHaveProperty("endpoints");
     expect(draft.spec).toMatchObject({ clients: [detail.meta.spec.clients[0]] });
     await waitFor(() => expect(useNavigation.getState().route).toEqual({ view: "live" }));
+  });
+
+  it("opens a run (one the CLI made too) in the builder to edit before running, replicas and settings without a box kept", async () => {
+    const detail = runDetailFixture({
+      spec: { clients: [4], workers: 2, hedge: { minSamples: 50 } },
+    });
+    const api = installFakeTailLab({
+      getRun: vi.fn(async () => detail),
+      runOrigin: vi.fn(async () => ({
+        endpointId: "lab",
+        replicaEndpointIds: ["lab-2"],
+        experimentId: null,
+      })),
+    });
+    renderUi(<RunDetailView runId={detail.meta.id} />);
+    await waitFor(() =>
+      expect((screen.getByTestId("run-edit") as HTMLButtonElement).disabled).toBe(false),
+    );
+    fireEvent.click(screen.getByTestId("run-edit"));
+    await waitFor(() => expect(useNavigation.getState().route).toEqual({ view: "experiments" }));
+    const builder = useExperimentBuilder.getState();
+    expect(builder).toMatchObject({ open: true, experimentId: null, dirty: true });
+    expect(builder.form).toMatchObject({
+      name: detail.meta.name,
+      endpointId: "lab",
+      replicaEndpointIds: ["lab-2"],
+      clients: "4",
+    });
+    expect(api.startRun).not.toHaveBeenCalled();
+
+    renderUi(<ExperimentBuilder />);
+    const kept = screen.getByTestId("experiment-kept-settings");
+    expect([...kept.querySelectorAll("code")].map((code) => code.textContent)).toEqual([
+      "workers = 2",
+      "hedge.minSamples = 50",
+    ]);
+    useExperimentBuilder.getState().setField("clients", "8");
+    await act(() => useExperimentBuilder.getState().run());
+    const { experiment: draft } = vi.mocked(api.startRun).mock.calls[0]![0];
+    expect(draft).toMatchObject({ endpointId: "lab", replicaEndpointIds: ["lab-2"] });
+    expect(draft.spec).toMatchObject({ clients: [8], workers: 2, hedge: { minSamples: 50 } });
+    expect(draft.spec).not.toHaveProperty("endpoints");
   });
 
   it("cannot run again once its endpoint is gone", async () => {

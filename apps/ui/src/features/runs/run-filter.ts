@@ -1,4 +1,9 @@
-import type { HeadlineSpan, RunIndexEntry, RunStatus } from "@taillab/api";
+import {
+  RunStatusSchema,
+  type HeadlineSpan,
+  type RunIndexEntry,
+  type RunStatus,
+} from "@taillab/api";
 
 /** What a run is, for the library's kind filter: one point, a sweep, a built-in lab, another tool's. */
 export type RunKind = "point" | "sweep" | "lab" | "imported";
@@ -146,6 +151,21 @@ export function sortRuns(
 }
 
 /** A sort read back from storage, or the default when it is not one. */
+/** A filter as kept (local storage): a field of another shape is no filter on that field. */
+export function parseFilter(value: unknown): RunFilter {
+  if (typeof value !== "object" || value === null) return NO_FILTER;
+  const kept = value as Record<string, unknown>;
+  const text = (field: unknown) => (typeof field === "string" ? field : null);
+  const status = RunStatusSchema.safeParse(kept.status);
+  return {
+    query: text(kept.query) ?? "",
+    tag: text(kept.tag),
+    status: status.success ? status.data : null,
+    endpoint: text(kept.endpoint),
+    kind: RUN_KINDS.includes(kept.kind as RunKind) ? (kept.kind as RunKind) : null,
+  };
+}
+
 export function parseSort(value: unknown): RunSort {
   if (typeof value !== "object" || value === null) return DEFAULT_SORT;
   const { key, descending } = value as Partial<RunSort>;

@@ -54,7 +54,7 @@ export function RunHeader({ detail, actions }: { detail: RunDetail; actions: Rea
       <div className="grid-2 run-facts">
         <dl className="facts">
           <dt>{summary.endpointUrls.length > 1 ? t("detail.replicas") : t("detail.endpoint")}</dt>
-          <dd className="mono" translate="no">
+          <dd className="mono" translate="no" data-testid="run-endpoints">
             {summary.endpointUrls.join(", ") || "—"}
           </dd>
           <dt>{t("detail.server")}</dt>

@@ -32,6 +32,7 @@ export function RunOriginActions({ meta }: { meta: RunMeta }) {
   // Another tool ran it: TailLab has no spec of its own to run again.
   if (meta.imported) return null;
   const endpointId = origin?.endpointId ?? null;
+  const draft = () => runAgainDraft(meta, endpointId ?? "", origin?.replicaEndpointIds);
   return (
     <>
       {experiment ? (
@@ -53,13 +54,22 @@ export function RunOriginActions({ meta }: { meta: RunMeta }) {
         disabled={endpointId === null || busy !== null}
         title={origin && endpointId === null ? t("origin.noEndpoint") : t("origin.runAgainHint")}
         onClick={() => {
-          if (endpointId !== null) {
-            void useExperimentBuilder.getState().runDraft(runAgainDraft(meta, endpointId));
-          }
+          if (endpointId !== null) void useExperimentBuilder.getState().runDraft(draft());
         }}
       >
         <PlayIcon />
         {t("origin.runAgain")}
+      </button>
+      {/* With no saved endpoint left for it, the builder asks for one. */}
+      <button
+        type="button"
+        className="ghost small"
+        data-testid="run-edit"
+        disabled={busy !== null}
+        title={t("origin.editAndRunHint")}
+        onClick={() => useExperimentBuilder.getState().editDraft(draft())}
+      >
+        {t("origin.editAndRun")}
       </button>
     </>
   );

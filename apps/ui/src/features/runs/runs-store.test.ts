@@ -181,6 +181,31 @@ describe("runs store", () => {
     expect(spoiled.getState()).toMatchObject({ sort: DEFAULT_SORT, compact: false });
   });
 
+  it("keeps the search and the filters across a reload, each bad one as no filter", async () => {
+    useRuns.getState().setFilter({ query: "tied", status: "interrupted", kind: "sweep" });
+    useRuns.getState().setFilter({ endpoint: "http://10.0.0.5:9000", tag: "minio" });
+    vi.resetModules();
+    const { useRuns: reloaded } = await import("./runs-store.ts");
+    expect(reloaded.getState().filter).toEqual({
+      query: "tied",
+      tag: "minio",
+      status: "interrupted",
+      endpoint: "http://10.0.0.5:9000",
+      kind: "sweep",
+    });
+    reloaded.getState().clearFilter();
+    vi.resetModules();
+    expect((await import("./runs-store.ts")).useRuns.getState().filter).toEqual(NO_FILTER);
+
+    localStorage.setItem(
+      "taillab.library",
+      '{"filter":{"query":3,"tag":"lab-3","status":"lost","endpoint":null,"kind":"huge"}}',
+    );
+    vi.resetModules();
+    const { useRuns: spoiled } = await import("./runs-store.ts");
+    expect(spoiled.getState().filter).toEqual({ ...NO_FILTER, tag: "lab-3" });
+  });
+
   it("ticks and unticks runs in the order they were ticked", () => {
     const { toggleSelected } = useRuns.getState();
     toggleSelected("b");

@@ -61,15 +61,14 @@ export const useRuns = create<RunsState>((set, get) => {
 
   const layOut = (change: Partial<LibraryLayout>) => {
     set(change);
-    const { sort, compact } = get();
-    keepLibraryLayout({ sort, compact });
+    const { sort, filter, compact } = get();
+    keepLibraryLayout({ sort, filter, compact });
   };
 
   return {
     runs: [],
     loading: false,
     error: null,
-    filter: NO_FILTER,
     selected: [],
     removed: [],
     ...loadLibraryLayout(),
@@ -96,8 +95,8 @@ export const useRuns = create<RunsState>((set, get) => {
         set({ loading: false, error: errorText(error) });
       }
     },
-    setFilter: (change) => set((state) => ({ filter: { ...state.filter, ...change } })),
-    clearFilter: () => set({ filter: NO_FILTER }),
+    setFilter: (change) => layOut({ filter: { ...get().filter, ...change } }),
+    clearFilter: () => layOut({ filter: NO_FILTER }),
     setSort: (sort) => layOut({ sort }),
     setCompact: (compact) => layOut({ compact }),
     toggleSelected: (runId) =>
