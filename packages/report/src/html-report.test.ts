@@ -375,7 +375,7 @@ describe("renderRunReport", () => {
     const xScale = (clients: number[]) =>
       renderRunReport(syntheticRun({ spec: { clients, objectSize: ["4KiB"], samples: [100] } }), {
         language: "en",
-      }).match(/data-x-scale="(\w+)" data-y-scale="\w+" data-chart="[^"]*-conc-mbps"/)?.[1];
+      }).match(/data-x-scale="(\w+)" data-y-scale="\w+"[^>]* data-chart="[^"]*-conc-mbps"/)?.[1];
     expect(xScale([1, 2, 5, 10, 50])).toBe("log");
     expect(xScale([1, 4, 8])).toBe("linear");
   });
@@ -407,8 +407,8 @@ describe("renderRunReport", () => {
     expect(seriesOf("size-lat-PUT")).toBe(3);
     // Operations per second from 8 KiB to 2 MiB objects span decades (152 to 1.9): a log axis,
     // as the app draws it; MB/s here stays within a factor of 4: a linear one.
-    expect(page).toMatch(/data-x-scale="log" data-y-scale="log" data-chart="[^"]*-size-ops"/);
-    expect(page).toMatch(/data-x-scale="log" data-y-scale="linear" data-chart="[^"]*-size-mbps"/);
+    expect(page).toMatch(/data-x-scale="log" data-y-scale="log"[^>]* data-chart="[^"]*-size-ops"/);
+    expect(page).toMatch(/data-x-scale="log" data-y-scale="linear"[^>]* data-chart="[^"]*-size-mbps"/);
     expect(page).toContain("PUT · 1 client, 4 MiB per point");
     expect(page).not.toMatch(/data-chart="[^"]*-conc-/);
   });
