@@ -4,6 +4,7 @@ import {
   decodeHistogram,
   formatIntervalLogLine,
   parseIntervalLog,
+  sumIntervalCounts,
   type IntervalLogLine,
 } from "@taillab/core";
 import { openResultsStore, RecordsSummarizer, type ResultsStore } from "@taillab/store";
@@ -177,7 +178,7 @@ async function intervalsOf(runId: string): Promise<{ engine: string[]; rebuilt: 
 }
 
 /**
- * The log's lines, one per second and kind: a second written twice (an answer that came after
+ * The log's lines, one per second and kind (its bytes and errors by code too): a second written twice (an answer that came after
  * its line was written, or two repetitions meeting in it) is read as their sum, as
  * intervalsFromLog reads it. Each histogram is written as its distribution of values: one
  * merged from the workers' (or from two lines) and one filled request by request hold the same
@@ -191,16 +192,25 @@ function comparableLines(lines: readonly IntervalLogLine[]): string[] {
   }
   return [...seconds.values()]
     .map((second) => {
+      const [first] = second as [IntervalLogLine];
+      if (first.kind === "counts") {
+        // Workers meet codes in their own order: compared as sorted (code, count) pairs.
+        const counts = sumIntervalCounts(second.map((line) => (line as typeof first).counts));
+        const codes = Object.entries(counts?.errorsByCode ?? {}).sort(([a], [b]) =>
+          a.localeCompare(b),
+        );
+        return `${first.pointIndex}/${first.op}/counts/${first.startS} ${counts?.bytes} ${JSON.stringify(codes)}`;
+      }
       const fresh = createLatencyHistogram();
-      for (const line of second) {
+      const histograms = second as (typeof first)[];
+      for (const line of histograms) {
         const decoded = decodeHistogram(line.tally.histogram);
         fresh.add(decoded);
         decoded.destroy();
       }
       const histogram = fresh.outputPercentileDistribution();
       fresh.destroy();
-      const [first] = second as [IntervalLogLine];
-      const maxUs = Math.max(...second.map((line) => line.tally.maxUs));
+      const maxUs = Math.max(...histograms.map((line) => line.tally.maxUs));
       return formatIntervalLogLine({ ...first, tally: { ...first.tally, histogram, maxUs } });
     })
     .sort();
