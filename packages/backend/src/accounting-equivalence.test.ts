@@ -3,6 +3,7 @@ import {
   createLatencyHistogram,
   decodeHistogram,
   formatIntervalLogLine,
+  intervalsFromLog,
   parseIntervalLog,
   sumIntervalCounts,
   type IntervalLogLine,
@@ -37,6 +38,8 @@ const stalls = {
 };
 const twoReplicas = { replicas: 2, profile: stalls, seed: 5 };
 
+const INJECTED_FAULTS = "503s and resets injected";
+
 const RUNS: [string, Record<string, unknown>][] = [
   ["closed loop", { clients: 4, samples: 600, objectSize: "2KiB", workers: 2 }],
   [
@@ -60,6 +63,19 @@ const RUNS: [string, Record<string, unknown>][] = [
     },
   ],
   ["tied", { clients: 4, samples: 300, objectSize: "1KiB", mode: "tied", testbed: twoReplicas }],
+  [
+    INJECTED_FAULTS,
+    {
+      clients: 4,
+      samples: 400,
+      objectSize: "4KiB",
+      workload: { ops: "get:70,put:30", prepareObjects: 20 },
+      testbed: {
+        profile: { ...stalls, errors: { slowDownRate: 0.1, resetRate: 0.05 } },
+        seed: 7,
+      },
+    },
+  ],
   [
     "adaptive, two points, repeated",
     {
@@ -99,7 +115,7 @@ const RUNS: [string, Record<string, unknown>][] = [
 ];
 
 describe("the engine's summary and the one rebuilt from the records", () => {
-  it.each(RUNS)("agree figure for figure: %s", async (_name, spec) => {
+  it.each(RUNS)("agree figure for figure: %s", async (name, spec) => {
     const engine = await runAndRecord(spec, { env: {} }, {}, { store });
     const rebuilt = await store.summarizeFromRecords(engine.runId);
     expect(figuresOf(rebuilt)).toEqual(figuresOf(engine));
@@ -110,6 +126,14 @@ describe("the engine's summary and the one rebuilt from the records", () => {
     const seconds = await intervalsOf(engine.runId);
     expect(seconds.rebuilt).toEqual(seconds.engine);
     expect(seconds.engine.length).toBeGreaterThan(0);
+    const byPhase = (a: { phase: string }, b: { phase: string }) => a.phase.localeCompare(b.phase);
+    const totals = phaseTotals(engine).sort(byPhase);
+    expect((await perSecondTotals(engine.runId)).sort(byPhase)).toEqual(totals);
+    if (name === INJECTED_FAULTS) {
+      // A 503 and a reset fail under codes of their own, each counted in the seconds it ended in.
+      const codes = new Set(totals.flatMap((phase) => Object.keys(phase.errorsByCode)));
+      expect(codes.size).toBeGreaterThanOrEqual(2);
+    }
     // Every phase counted something, and no figure is what an empty phase would show.
     const phases = engine.points.flatMap((point) => point.phases);
     expect(phases.every((phase) => phase.requests > 0)).toBe(true);
@@ -159,6 +183,35 @@ function figuresOf(summary: RunSummary) {
     repetitions: repetitions?.map((repetition) => ({ phases: withoutHealth(repetition.phases) })),
     repetitionStats,
   }));
+}
+
+/** Each phase's bytes and errors by code, as its summary says. */
+function phaseTotals(summary: RunSummary) {
+  return summary.points.flatMap((point, pointIndex) =>
+    point.phases.map(({ op, bytes, errorsByCode }) => ({
+      phase: `p${pointIndex}/${op}`,
+      bytes,
+      errorsByCode: { ...errorsByCode },
+    })),
+  );
+}
+
+/** Each phase's bytes and errors by code, added up from its stored seconds. */
+async function perSecondTotals(runId: string) {
+  const phases = intervalsFromLog(parseIntervalLog(await store.intervalLog(runId)).lines);
+  return phases.map(({ pointIndex, op, intervals }) => {
+    const errorsByCode: Record<string, number> = {};
+    for (const second of intervals) {
+      for (const [code, count] of Object.entries(second.errorsByCode ?? {})) {
+        errorsByCode[code] = (errorsByCode[code] ?? 0) + count;
+      }
+    }
+    return {
+      phase: `p${pointIndex}/${op}`,
+      bytes: intervals.reduce((sum, second) => sum + (second.bytes ?? Number.NaN), 0),
+      errorsByCode,
+    };
+  });
 }
 
 /**

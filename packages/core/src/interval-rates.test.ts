@@ -1,6 +1,11 @@
 import type { IntervalStats } from "@taillab/api";
 import { describe, expect, it } from "vitest";
-import { errorCodesOf, intervalCountsRecorded, intervalRates } from "./interval-rates.ts";
+import {
+  errorCodesOf,
+  errorRatesStackedByCode,
+  intervalCountsRecorded,
+  intervalRates,
+} from "./interval-rates.ts";
 
 const interval = (fields: Partial<IntervalStats>): IntervalStats => ({
   startMs: 0,
@@ -60,5 +65,40 @@ describe("intervalCountsRecorded", () => {
     expect(intervalCountsRecorded([interval({}), interval({})])).toBe(false);
     expect(intervalCountsRecorded([interval({ bytes: 0, errorsByCode: {} })])).toBe(true);
     expect(intervalCountsRecorded([])).toBe(false);
+  });
+});
+
+describe("errorRatesStackedByCode", () => {
+  it("stacks each second's codes, the most failures at the bottom, up to its errors per second", () => {
+    const seconds = [
+      interval({ errors: 3, bytes: 0, errorsByCode: { SlowDown: 2, Timeout: 1 } }),
+      interval({
+        startMs: 1000,
+        lengthMs: 500,
+        errors: 2,
+        bytes: 0,
+        errorsByCode: { SlowDown: 2 },
+      }),
+    ];
+    expect(errorRatesStackedByCode(seconds)).toEqual([
+      {
+        code: "SlowDown",
+        points: [
+          { atS: 0.5, low: 0, high: 2 },
+          { atS: 1.25, low: 0, high: 4 },
+        ],
+      },
+      {
+        code: "Timeout",
+        points: [
+          { atS: 0.5, low: 2, high: 3 },
+          { atS: 1.25, low: 4, high: 4 },
+        ],
+      },
+    ]);
+  });
+
+  it("is null where codes were not recorded", () => {
+    expect(errorRatesStackedByCode([interval({ errors: 3 })])).toBeNull();
   });
 });

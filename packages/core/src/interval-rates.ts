@@ -67,3 +67,30 @@ export function errorCodesOf(intervals: readonly IntervalStats[]): string[] {
 export function intervalCountsRecorded(intervals: readonly IntervalStats[]): boolean {
   return intervals.some((interval) => interval.bytes !== undefined);
 }
+
+/** One error code's layer of errors per second, stacked on the codes with more failures. */
+export interface StackedCodeRates {
+  code: string;
+  points: { atS: number; low: number; high: number }[];
+}
+
+/**
+ * A phase's errors per second by code as stacked layers (errorCodesOf's order, the most failures
+ * at the bottom): each second's top is its errors per second. Null where codes were not recorded.
+ */
+export function errorRatesStackedByCode(
+  intervals: readonly IntervalStats[],
+): StackedCodeRates[] | null {
+  if (!intervalCountsRecorded(intervals)) return null;
+  const rates = intervals.map(intervalRates);
+  const below = rates.map(() => 0);
+  return errorCodesOf(intervals).map((code) => ({
+    code,
+    points: rates.map((rate, index) => {
+      const low = below[index] as number;
+      const high = low + (rate.errorsPerSecByCode?.[code] ?? 0);
+      below[index] = high;
+      return { atS: rate.atS, low, high };
+    }),
+  }));
+}
