@@ -44,7 +44,7 @@ describe("ratesOverTimeChartConfig", () => {
   });
 
   it("stacks each second's failures by code, most failures at the bottom, under their total", () => {
-    const counted = [
+    const counted: IntervalStats[] = [
       { ...second(0, 100, 3), bytes: 0, errorsByCode: { SlowDown: 1, Timeout: 2 } },
       { ...second(1000, 100, 1), bytes: 0, errorsByCode: { SlowDown: 1 } },
     ];

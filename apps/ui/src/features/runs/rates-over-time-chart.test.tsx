@@ -33,7 +33,7 @@ describe("RatesOverTimeChart", () => {
   });
 
   it("draws the MiB moved and errors stacked by code where the seconds kept them", () => {
-    const counted = INTERVALS.map((interval, index) => ({
+    const counted = INTERVALS.map((interval, index): IntervalStats => ({
       ...interval,
       bytes: 2 * 1024 * 1024,
       errorsByCode: index > 0 ? { SlowDown: index } : {},
