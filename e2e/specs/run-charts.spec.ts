@@ -108,6 +108,10 @@ test.describe("A run's charts", () => {
     const throughput = app.getByTestId("throughput-over-time-chart");
     await expect(throughput).toHaveAttribute("data-seconds", seconds ?? "");
     await expect(app.getByTestId("errors-over-time-chart")).toHaveAttribute("data-total", "0");
+    // The phase's 400 requests of 4 KiB moved 1.5625 MiB, second by second.
+    const data = app.getByTestId("data-over-time-chart");
+    await expect(data).toHaveAttribute("data-seconds", seconds ?? "");
+    await expect(data).toHaveAttribute("data-total", "1.5625");
     const phaseCharts = app.getByTestId("phase-charts");
     await expect(phaseCharts).toHaveAttribute("data-time-range", "all");
     const canvas = throughput.locator("canvas");

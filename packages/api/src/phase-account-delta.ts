@@ -73,6 +73,18 @@ export const TailBucketSumsSchema = z.tuple([
 ]);
 export type TailBucketSums = z.infer<typeof TailBucketSumsSchema>;
 
+/**
+ * What one second of a phase moved and how its requests failed (core's IntervalCounter): its
+ * successful requests' bytes and its failed requests by error code, counted as a phase's `bytes`
+ * and `errorsByCode` are, so a phase's seconds add up to the phase. Also the JSON of the interval
+ * log's `#[TailLab counts v1]` lines (core's interval-log.ts).
+ */
+export const IntervalCountsSchema = z.object({
+  bytes: z.number().int().min(0),
+  errorsByCode: codeCountsSchema(0),
+});
+export type IntervalCounts = z.infer<typeof IntervalCountsSchema>;
+
 export const PhaseAccountDeltaSchema = z.object({
   requests: z.number().int().min(0),
   /** Requests cut off in flight by a stop (PhaseSummary.cutOff); absent when none was. */
@@ -103,6 +115,8 @@ export const PhaseAccountDeltaSchema = z.object({
       failures: EncodedTallySchema.nullable(),
       /** Each backup's wait after its request's first attempt; absent from an older engine's. */
       backups: EncodedTallySchema.nullable().optional(),
+      /** Bytes and errors by code; absent from an older engine's (then not known). */
+      counts: IntervalCountsSchema.optional(),
     }),
   ),
   /** Tail bucket and its sums (core's tail-breakdown.ts). */

@@ -168,6 +168,13 @@ export const IntervalStatsSchema = z.object({
    * cost over time. 0 in runs recorded before it was kept; absent in their live events.
    */
   backups: z.number().int().min(0).optional(),
+  /**
+   * Bytes moved by the interval's successful requests, as a phase's `bytes`. Absent where not
+   * recorded (runs stored before it was kept): not known, never 0.
+   */
+  bytes: z.number().int().min(0).optional(),
+  /** The interval's failed requests by error code, as a phase's `errorsByCode`; absent as `bytes`. */
+  errorsByCode: codeCountsSchema(1).optional(),
 });
 export type IntervalStats = z.infer<typeof IntervalStatsSchema>;
 

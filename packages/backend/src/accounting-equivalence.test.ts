@@ -3,7 +3,9 @@ import {
   createLatencyHistogram,
   decodeHistogram,
   formatIntervalLogLine,
+  intervalsFromLog,
   parseIntervalLog,
+  sumIntervalCounts,
   type IntervalLogLine,
 } from "@taillab/core";
 import { openResultsStore, RecordsSummarizer, type ResultsStore } from "@taillab/store";
@@ -36,6 +38,8 @@ const stalls = {
 };
 const twoReplicas = { replicas: 2, profile: stalls, seed: 5 };
 
+const INJECTED_FAULTS = "503s and resets injected";
+
 const RUNS: [string, Record<string, unknown>][] = [
   ["closed loop", { clients: 4, samples: 600, objectSize: "2KiB", workers: 2 }],
   [
@@ -59,6 +63,19 @@ const RUNS: [string, Record<string, unknown>][] = [
     },
   ],
   ["tied", { clients: 4, samples: 300, objectSize: "1KiB", mode: "tied", testbed: twoReplicas }],
+  [
+    INJECTED_FAULTS,
+    {
+      clients: 4,
+      samples: 400,
+      objectSize: "4KiB",
+      workload: { ops: "get:70,put:30", prepareObjects: 20 },
+      testbed: {
+        profile: { ...stalls, errors: { slowDownRate: 0.1, resetRate: 0.05 } },
+        seed: 7,
+      },
+    },
+  ],
   [
     "adaptive, two points, repeated",
     {
@@ -98,7 +115,7 @@ const RUNS: [string, Record<string, unknown>][] = [
 ];
 
 describe("the engine's summary and the one rebuilt from the records", () => {
-  it.each(RUNS)("agree figure for figure: %s", async (_name, spec) => {
+  it.each(RUNS)("agree figure for figure: %s", async (name, spec) => {
     const engine = await runAndRecord(spec, { env: {} }, {}, { store });
     const rebuilt = await store.summarizeFromRecords(engine.runId);
     expect(figuresOf(rebuilt)).toEqual(figuresOf(engine));
@@ -109,6 +126,14 @@ describe("the engine's summary and the one rebuilt from the records", () => {
     const seconds = await intervalsOf(engine.runId);
     expect(seconds.rebuilt).toEqual(seconds.engine);
     expect(seconds.engine.length).toBeGreaterThan(0);
+    const byPhase = (a: { phase: string }, b: { phase: string }) => a.phase.localeCompare(b.phase);
+    const totals = phaseTotals(engine).sort(byPhase);
+    expect((await perSecondTotals(engine.runId)).sort(byPhase)).toEqual(totals);
+    if (name === INJECTED_FAULTS) {
+      // A 503 and a reset fail under codes of their own, each counted in the seconds it ended in.
+      const codes = new Set(totals.flatMap((phase) => Object.keys(phase.errorsByCode)));
+      expect(codes.size).toBeGreaterThanOrEqual(2);
+    }
     // Every phase counted something, and no figure is what an empty phase would show.
     const phases = engine.points.flatMap((point) => point.phases);
     expect(phases.every((phase) => phase.requests > 0)).toBe(true);
@@ -160,6 +185,35 @@ function figuresOf(summary: RunSummary) {
   }));
 }
 
+/** Each phase's bytes and errors by code, as its summary says. */
+function phaseTotals(summary: RunSummary) {
+  return summary.points.flatMap((point, pointIndex) =>
+    point.phases.map(({ op, bytes, errorsByCode }) => ({
+      phase: `p${pointIndex}/${op}`,
+      bytes,
+      errorsByCode: { ...errorsByCode },
+    })),
+  );
+}
+
+/** Each phase's bytes and errors by code, added up from its stored seconds. */
+async function perSecondTotals(runId: string) {
+  const phases = intervalsFromLog(parseIntervalLog(await store.intervalLog(runId)).lines);
+  return phases.map(({ pointIndex, op, intervals }) => {
+    const errorsByCode: Record<string, number> = {};
+    for (const second of intervals) {
+      for (const [code, count] of Object.entries(second.errorsByCode ?? {})) {
+        errorsByCode[code] = (errorsByCode[code] ?? 0) + count;
+      }
+    }
+    return {
+      phase: `p${pointIndex}/${op}`,
+      bytes: intervals.reduce((sum, second) => sum + (second.bytes ?? Number.NaN), 0),
+      errorsByCode,
+    };
+  });
+}
+
 /**
  * The percentiles of every second as the engine's accounts wrote them to intervals.hlog, and as
  * the records rebuild them: one log line each, sorted (the log is in the order phases ended).
@@ -177,7 +231,7 @@ async function intervalsOf(runId: string): Promise<{ engine: string[]; rebuilt: 
 }
 
 /**
- * The log's lines, one per second and kind: a second written twice (an answer that came after
+ * The log's lines, one per second and kind (its bytes and errors by code too): a second written twice (an answer that came after
  * its line was written, or two repetitions meeting in it) is read as their sum, as
  * intervalsFromLog reads it. Each histogram is written as its distribution of values: one
  * merged from the workers' (or from two lines) and one filled request by request hold the same
@@ -191,16 +245,25 @@ function comparableLines(lines: readonly IntervalLogLine[]): string[] {
   }
   return [...seconds.values()]
     .map((second) => {
+      const [first] = second as [IntervalLogLine];
+      if (first.kind === "counts") {
+        // Workers meet codes in their own order: compared as sorted (code, count) pairs.
+        const counts = sumIntervalCounts(second.map((line) => (line as typeof first).counts));
+        const codes = Object.entries(counts?.errorsByCode ?? {}).sort(([a], [b]) =>
+          a.localeCompare(b),
+        );
+        return `${first.pointIndex}/${first.op}/counts/${first.startS} ${counts?.bytes} ${JSON.stringify(codes)}`;
+      }
       const fresh = createLatencyHistogram();
-      for (const line of second) {
+      const histograms = second as (typeof first)[];
+      for (const line of histograms) {
         const decoded = decodeHistogram(line.tally.histogram);
         fresh.add(decoded);
         decoded.destroy();
       }
       const histogram = fresh.outputPercentileDistribution();
       fresh.destroy();
-      const [first] = second as [IntervalLogLine];
-      const maxUs = Math.max(...second.map((line) => line.tally.maxUs));
+      const maxUs = Math.max(...histograms.map((line) => line.tally.maxUs));
       return formatIntervalLogLine({ ...first, tally: { ...first.tally, histogram, maxUs } });
     })
     .sort();

@@ -34,6 +34,7 @@ export * from "./phase-account.ts";
 export * from "./interval-log.ts";
 export * from "./interval-percentile-band.ts";
 export * from "./interval-rates.ts";
+export * from "./interval-counts.ts";
 export * from "./never-hedged.ts";
 export * from "./phase-plan.ts";
 export * from "./shard-plan.ts";

@@ -127,6 +127,41 @@ describe("interval log", () => {
     streamed.destroy();
   });
 
+  it("keeps each second's bytes and errors by code as comment lines HdrHistogram's readers skip", () => {
+    const account = accountWithTraffic(4);
+    const text =
+      intervalLogHeader(0) +
+      intervalLogLines(2, "GET", account.encodedIntervals()).map(formatIntervalLogLine).join("");
+    expect(text).toMatch(
+      /^#\[TailLab counts v1\] Tag=p2\/GET,0\.000,1\.000,\{"bytes":\d+,"errorsByCode":\{"SlowDown":\d+\}\}$/m,
+    );
+    const seconds = intervalsFromLog(parseIntervalLog(text).lines)[0]?.intervals ?? [];
+    const summary = account.summary();
+    expect(seconds.reduce((sum, second) => sum + (second.bytes ?? 0), 0)).toBe(summary.bytes);
+    expect(seconds.reduce((sum, second) => sum + (second.errorsByCode?.SlowDown ?? 0), 0)).toBe(
+      summary.errorsByCode.SlowDown,
+    );
+    const reader = new hdr.HistogramLogReader(text);
+    let histograms = 0;
+    for (let interval = reader.nextIntervalHistogram(); interval;) {
+      histograms += 1;
+      interval.destroy();
+      interval = reader.nextIntervalHistogram();
+    }
+    expect(histograms).toBe(text.split("\n").filter((line) => line.startsWith("Tag=")).length);
+    account.destroy();
+  });
+
+  it("reads a torn or malformed counts line as skipped, not as zero", () => {
+    const parsed = parseIntervalLog(
+      intervalLogHeader(0) +
+        '#[TailLab counts v1] Tag=p0/GET,0.000,1.000,{"bytes":-1,"errorsByCode":{}}\n' +
+        '#[TailLab counts v1] Tag=p0/GET,1.000,1.000,{"bytes":12\n',
+    );
+    expect(parsed.lines).toEqual([]);
+    expect(parsed.skippedLines).toBe(2);
+  });
+
   it("skips a torn last line and says so", () => {
     const account = accountWithTraffic(5);
     const lines = intervalLogLines(0, "GET", account.encodedIntervals()).map(formatIntervalLogLine);

@@ -1,5 +1,7 @@
 import {
+  IntervalCountsSchema,
   OperationSchema,
+  type IntervalCounts,
   type IntervalStats,
   type Operation,
   type PhaseIntervals,
@@ -9,6 +11,7 @@ import {
   decodeHistogram,
   mergeEncodedHistogram,
 } from "./latency-histogram.ts";
+import { sumIntervalCounts } from "./interval-counts.ts";
 import { intervalLatencyMs, tallyOfHistogram, type EncodedTally } from "./latency-tally.ts";
 import { INTERVAL_US, type PhaseAccountDelta } from "./phase-account.ts";
 
@@ -25,7 +28,14 @@ import { INTERVAL_US, type PhaseAccountDelta } from "./phase-account.ts";
  * One line per operation of a point per second of the run clock (seconds since StartTime, the
  * run's start): the interval's successful requests' latencies (µs, max in ms); the failed
  * requests' times to failure under the tag `p<point>/<OP>/failed`; the backups their requests
- * sent, each as its wait after the first attempt, under `p<point>/<OP>/backups`. A run appends
+ * sent, each as its wait after the first attempt, under `p<point>/<OP>/backups`. What the second
+ * moved and how its requests failed (IntervalCountsSchema) is a comment line, which HdrHistogram's
+ * readers skip as they skip every `#` line:
+ *
+ *   #[TailLab counts v1] Tag=p0/GET,1.000,1.000,{"bytes":1048576,"errorsByCode":{"SlowDown":2}}
+ *
+ * A log written before those lines were kept has none: its seconds' bytes and codes are not known
+ * (absent from their IntervalStats, never 0). A run appends
  * each second's lines once it is over, so a long run holds only its newest seconds; answers that
  * land in a second after its lines were written get lines of their own, and a reader adds up the
  * lines of a second (as HdrHistogram's tools add the intervals they are asked to join).
@@ -34,15 +44,29 @@ import { INTERVAL_US, type PhaseAccountDelta } from "./phase-account.ts";
 /** latency: successful requests; failed: times to failure; backups: the backups' waits. */
 export type IntervalLineKind = "latency" | "failed" | "backups";
 
-export interface IntervalLogLine {
+interface IntervalLineOf {
   pointIndex: number;
   op: Operation;
-  kind: IntervalLineKind;
   /** Seconds of the run clock. */
   startS: number;
   lengthS: number;
+}
+
+/** A line with a histogram, which HdrHistogram's tools read. */
+export interface IntervalHistogramLine extends IntervalLineOf {
+  kind: IntervalLineKind;
   tally: EncodedTally;
 }
+
+/** A `#[TailLab counts v1]` comment line: the second's bytes and errors by code. */
+export interface IntervalCountsLine extends IntervalLineOf {
+  kind: "counts";
+  counts: IntervalCounts;
+}
+
+export type IntervalLogLine = IntervalHistogramLine | IntervalCountsLine;
+
+const COUNTS_PREFIX = "#[TailLab counts v1] ";
 
 /**
  * The log format has no field for units, and HdrHistogram's HistogramLogProcessor takes values
@@ -62,8 +86,9 @@ export function intervalLogHeader(runStartEpochMs: number): string {
   ].join("\n");
 }
 
-function tagOf(line: Pick<IntervalLogLine, "pointIndex" | "op" | "kind">): string {
-  return `p${line.pointIndex}/${line.op}${line.kind === "latency" ? "" : `/${line.kind}`}`;
+function tagOf(line: IntervalLogLine): string {
+  const suffix = line.kind === "latency" || line.kind === "counts" ? "" : `/${line.kind}`;
+  return `p${line.pointIndex}/${line.op}${suffix}`;
 }
 
 /** The log lines of one operation of a point, from its account's intervals. */
@@ -73,27 +98,34 @@ export function intervalLogLines(
   intervals: PhaseAccountDelta["intervals"],
 ): IntervalLogLine[] {
   const lengthS = INTERVAL_US / 1e6;
-  return intervals.flatMap(({ index, latency, failures, backups }) =>
-    (
+  return intervals.flatMap(({ index, latency, failures, backups, counts }) => {
+    const second = { pointIndex, op, startS: index * lengthS, lengthS };
+    const histograms = (
       [
         { kind: "latency", tally: latency },
         { kind: "failed", tally: failures },
         { kind: "backups", tally: backups },
       ] as const
-    ).flatMap(({ kind, tally }) =>
-      tally ? [{ pointIndex, op, kind, startS: index * lengthS, lengthS, tally }] : [],
-    ),
-  );
+    ).flatMap(({ kind, tally }): IntervalLogLine[] => (tally ? [{ ...second, kind, tally }] : []));
+    return counts ? [...histograms, { ...second, kind: "counts" as const, counts }] : histograms;
+  });
 }
 
 export function formatIntervalLogLine(line: IntervalLogLine): string {
+  const times = `${line.startS.toFixed(3)},${line.lengthS.toFixed(3)}`;
+  if (line.kind === "counts") {
+    const { bytes, errorsByCode } = line.counts;
+    return `${COUNTS_PREFIX}Tag=${tagOf(line)},${times},${JSON.stringify({ bytes, errorsByCode })}\n`;
+  }
   const maxMs = (line.tally.maxUs / 1000).toFixed(3);
-  return `Tag=${tagOf(line)},${line.startS.toFixed(3)},${line.lengthS.toFixed(3)},${maxMs},${line.tally.histogram}\n`;
+  return `Tag=${tagOf(line)},${times},${maxMs},${line.tally.histogram}\n`;
 }
 
 const LINE = /^Tag=p(\d+)\/([A-Z_]+)(?:\/(failed|backups))?,([\d.]+),([\d.]+),([\d.]+),(\S+)$/;
 
-const TAG = /^Tag=p(\d+)\/([A-Z_]+)[/,]/;
+const COUNTS_LINE = /^#\[TailLab counts v1\] Tag=p(\d+)\/([A-Z_]+),([\d.]+),([\d.]+),(\{.*\})$/;
+
+const TAG = /^(?:#\[TailLab counts v1\] )?Tag=p(\d+)\/([A-Z_]+)[/,]/;
 
 /**
  * The log's text without the lines of the phases `drop` names (by point and operation): a phase
@@ -128,6 +160,12 @@ export function parseIntervalLog(text: string): ParsedIntervalLog {
   for (const raw of text.split("\n")) {
     const line = raw.trim();
     if (line === "" || line.startsWith('"StartTimestamp"')) continue;
+    if (line.startsWith(COUNTS_PREFIX)) {
+      const counts = countsLineOf(line);
+      if (counts) lines.push(counts);
+      else skippedLines += 1;
+      continue;
+    }
     if (line.startsWith("#")) {
       const start = /^#\[StartTime: ([\d.]+)/.exec(line);
       if (start) runStartEpochMs = Math.round(Number(start[1]) * 1000);
@@ -152,6 +190,29 @@ export function parseIntervalLog(text: string): ParsedIntervalLog {
     });
   }
   return { runStartEpochMs, lines, skippedLines };
+}
+
+/** A counts line as read, or null when it is torn or not of the shape its version names. */
+function countsLineOf(line: string): IntervalCountsLine | null {
+  const match = COUNTS_LINE.exec(line);
+  const op = OperationSchema.safeParse(match?.[2]);
+  if (!match || !op.success) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(match[5] as string);
+  } catch {
+    return null;
+  }
+  const counts = IntervalCountsSchema.safeParse(json);
+  if (!counts.success) return null;
+  return {
+    pointIndex: Number(match[1]),
+    op: op.data,
+    kind: "counts",
+    startS: Number(match[3]),
+    lengthS: Number(match[4]),
+    counts: counts.data,
+  };
 }
 
 /**
@@ -207,7 +268,9 @@ function intervalOfLines(startMs: number, lines: readonly IntervalLogLine[]): In
   const latency = createLatencyHistogram();
   let maxUs = 0;
   let backups = 0;
+  const counts = lines.flatMap((line) => (line.kind === "counts" ? [line.counts] : []));
   for (const line of lines) {
+    if (line.kind === "counts") continue;
     if (line.kind === "latency") {
       mergeEncodedHistogram(latency, line.tally.histogram);
       maxUs = Math.max(maxUs, line.tally.maxUs);
@@ -220,7 +283,11 @@ function intervalOfLines(startMs: number, lines: readonly IntervalLogLine[]): In
   }
   interval.requests = latency.totalCount;
   interval.backups = backups;
-  Object.assign(interval, intervalLatencyMs(tallyOfHistogram(latency, maxUs)));
+  Object.assign(
+    interval,
+    intervalLatencyMs(tallyOfHistogram(latency, maxUs)),
+    sumIntervalCounts(counts),
+  );
   latency.destroy();
   return interval;
 }

@@ -339,6 +339,8 @@ describe("PhaseAccount: what each figure means", () => {
         maxMs: 2,
         percentileIntervals: bounds(2),
         backups: 0,
+        bytes: 4096,
+        errorsByCode: {},
       },
       {
         startMs: 1000,
@@ -351,6 +353,8 @@ describe("PhaseAccount: what each figure means", () => {
         maxMs: 200,
         percentileIntervals: bounds(200),
         backups: 0,
+        bytes: 4096,
+        errorsByCode: { SlowDown: 1 },
       },
     ]);
     account.destroy();
@@ -416,9 +420,9 @@ describe("PhaseAccount: what each figure means", () => {
     ]);
     // And they survive the log: each backup's wait after its first attempt is a histogram line.
     const lines = intervalLogLines(0, "GET", account.encodedIntervals());
-    expect(lines.filter((line) => line.kind === "backups").map((line) => line.tally.count)).toEqual(
-      [1, 2],
-    );
+    expect(lines.flatMap((line) => (line.kind === "backups" ? [line.tally.count] : []))).toEqual([
+      1, 2,
+    ]);
     expect(intervalsFromLog(lines)[0]?.intervals.map((interval) => interval.backups)).toEqual([
       1, 2,
     ]);
@@ -440,6 +444,53 @@ describe("PhaseAccount: what each figure means", () => {
     withoutBackups.merge(PhaseAccountDeltaSchema.parse(older));
     expect(withoutBackups.intervalStats().map(({ backups }) => backups)).toEqual([0, 0]);
     for (const each of [account, merged, withoutBackups]) each.destroy();
+  });
+});
+
+describe("PhaseAccount: what each second moved and how it failed", () => {
+  const traffic = [
+    request(0, [attempt(100_000, { bytes: 1000 })], 0),
+    request(0, [attempt(200_000, { error: "SlowDown" })], null),
+    request(0, [attempt(1_100_000, { bytes: 3000 })], 0),
+    request(0, [attempt(1_200_000, { error: "InternalError" })], null),
+    request(0, [attempt(1_300_000, { error: "SlowDown" })], null),
+  ];
+
+  it("counts each second's bytes and errors by code, adding up to the phase's", () => {
+    const account = new PhaseAccount(GET);
+    traffic.forEach((each) => account.add(each));
+    const seconds = account.intervalStats();
+    expect(seconds.map(({ bytes, errorsByCode }) => ({ bytes, errorsByCode }))).toEqual([
+      { bytes: 1000, errorsByCode: { SlowDown: 1 } },
+      { bytes: 3000, errorsByCode: { InternalError: 1, SlowDown: 1 } },
+    ]);
+    const summary = account.summary();
+    expect(seconds.reduce((sum, second) => sum + (second.bytes ?? 0), 0)).toBe(summary.bytes);
+    // Through the log and the contract a shard uploads, as they are.
+    expect(
+      intervalsFromLog(intervalLogLines(0, "GET", account.encodedIntervals()))[0]?.intervals,
+    ).toEqual(seconds);
+    const merged = new PhaseAccount(GET);
+    merged.merge(PhaseAccountDeltaSchema.parse(JSON.parse(JSON.stringify(account.snapshot()))));
+    expect(merged.intervalStats()).toEqual(seconds);
+    for (const each of [account, merged]) each.destroy();
+  });
+
+  it("does not know a second's counts when a part of it came without them (an older engine's)", () => {
+    const account = new PhaseAccount(GET);
+    traffic.forEach((each) => account.add(each));
+    const older = account.snapshot();
+    older.intervals = older.intervals.map(({ counts: _counts, ...interval }) => interval);
+    const merged = new PhaseAccount(GET);
+    merged.merge(older);
+    const [first] = merged.intervalStats();
+    expect(first?.requests).toBe(1);
+    expect(first && "bytes" in first).toBe(false);
+    expect(first && "errorsByCode" in first).toBe(false);
+    // Nor the log's: a log without counts lines leaves them out.
+    const logged = intervalsFromLog(intervalLogLines(0, "GET", older.intervals))[0]?.intervals;
+    expect(logged?.map((second) => "bytes" in second)).toEqual([false, false]);
+    for (const each of [account, merged]) each.destroy();
   });
 });
 

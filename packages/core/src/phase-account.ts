@@ -3,6 +3,7 @@ import {
   type EncodedTally,
   type HedgeCounts,
   type HedgeSummary,
+  type IntervalCounts,
   type IntervalStats,
   type LivePercentiles,
   type Loop,
@@ -36,6 +37,7 @@ import {
 } from "./logical-request.ts";
 import { emptyCodeCounts, ErrorCodeCounts } from "./error-codes.ts";
 import { coordinatedOmissionNote } from "./coordinated-omission.ts";
+import { IntervalCounter } from "./interval-counts.ts";
 import { SteadyBuckets } from "./steady-buckets.ts";
 import { addToTail, mergeTail, tailBreakdown, type TailBuckets } from "./tail-breakdown.ts";
 
@@ -105,9 +107,11 @@ interface IntervalTallies {
   failures: LatencyTally | null;
   /** Each backup's wait after its request's first attempt (its count is the cost over time). */
   backups: LatencyTally | null;
+  /** Bytes of its answers and its failures by code. */
+  counts: IntervalCounter;
 }
 
-type IntervalKind = keyof IntervalTallies;
+type IntervalKind = "latency" | "failures" | "backups";
 
 function intervalTally(interval: IntervalTallies, kind: IntervalKind): LatencyTally {
   return (interval[kind] ??= createTally());
@@ -117,6 +121,11 @@ function destroyIntervalTallies(interval: IntervalTallies): void {
   for (const tally of [interval.latency, interval.failures, interval.backups]) {
     if (tally) destroyTally(tally);
   }
+}
+
+function optionalCounts(counter: IntervalCounter): { counts?: IntervalCounts } {
+  const counts = counter.toCounts();
+  return counts ? { counts } : {};
 }
 
 function encodedOrNull(tally: LatencyTally | null): EncodedTally | null {
@@ -208,12 +217,15 @@ export class PhaseAccount {
     const steadyBucket = Math.floor(last.endUs / STEADY_BUCKET_US);
     if (!winner) {
       this.steady.add(steadyBucket, 1, 0);
-      this.errorsByCode.add(last.error ?? "Unknown");
+      const code = last.error ?? "Unknown";
+      this.errorsByCode.add(code);
+      interval.counts.addFailure(code);
       this.errorCount += 1;
       recordDuration(intervalTally(interval, "failures"), last.endUs - request.intendedStartUs);
       return;
     }
     this.bytes += winner.bytes;
+    interval.counts.addAnswer(winner.bytes);
     this.steady.add(steadyBucket, 1, winner.bytes);
     const parts = latencyParts(request);
     if (!parts) return;
@@ -264,8 +276,9 @@ export class PhaseAccount {
         delta.steady[at + 2] as number,
       );
     }
-    for (const { index, latency, failures, backups } of delta.intervals) {
+    for (const { index, latency, failures, backups, counts } of delta.intervals) {
       const interval = this.intervalAt(index * INTERVAL_US);
+      interval.counts.merge(counts);
       if (latency) mergeTally(intervalTally(interval, "latency"), latency);
       if (failures) mergeTally(intervalTally(interval, "failures"), failures);
       // Deltas of an older engine (or snapshots from before backups were kept) have none.
@@ -466,6 +479,7 @@ export class PhaseAccount {
       latency: encodedOrNull(interval.latency),
       failures: encodedOrNull(interval.failures),
       backups: encodedOrNull(interval.backups),
+      ...optionalCounts(interval.counts),
     };
   }
 
@@ -478,6 +492,7 @@ export class PhaseAccount {
       errors: interval.failures?.count ?? 0,
       ...intervalLatencyMs(interval.latency),
       backups: interval.backups?.count ?? 0,
+      ...interval.counts.toCounts(),
     };
   }
 
@@ -561,7 +576,7 @@ export class PhaseAccount {
     const index = Math.floor(endUs / INTERVAL_US);
     let interval = this.intervals.get(index);
     if (!interval) {
-      interval = { latency: null, failures: null, backups: null };
+      interval = { latency: null, failures: null, backups: null, counts: new IntervalCounter() };
       this.intervals.set(index, interval);
     }
     // A live view keeps the seconds it was shown; a taken one reopened holds only the late part.

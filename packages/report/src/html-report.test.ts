@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createLatencyHistogram, encodeHistogram } from "@taillab/core";
 import { describe, expect, it } from "vitest";
+import { escapeHtml } from "./html.ts";
 import { renderComparisonReport, renderRunReport, type RunReportInput } from "./html-report.ts";
 import { REPORT_LANGUAGES, REPORT_MESSAGES, type ReportLanguage } from "./report-messages.ts";
 import { syntheticRun } from "./test-support/synthetic-run.ts";
@@ -132,9 +133,9 @@ describe("renderRunReport", () => {
     });
 
     it("draws the charts of a single-point run and the hedge-cost table", () => {
-      // Per phase: latency by index, percentiles, throughput and errors over time, histogram,
-      // CDF; then the ladder.
-      expect(count(page, /<svg class="chart"/g)).toBe(2 * 6 + 1);
+      // Per phase: latency by index, percentiles, throughput, data moved and errors over time,
+      // histogram, CDF; then the ladder.
+      expect(count(page, /<svg class="chart"/g)).toBe(2 * 7 + 1);
       // Where each phase's slowest 1 % and 0.1 % spent their time.
       expect(count(page, /<table class="results">\s*<caption>/g)).toBe(2);
       expect(page).toContain('id="hedge"');
@@ -573,5 +574,33 @@ describe("a run report's throughput and errors over time", () => {
     expect(phases).toBeGreaterThan(0);
     expect(count(page, new RegExp(`chart-title">${words.throughput.title}<`, "g"))).toBe(phases);
     expect(count(page, new RegExp(`chart-title">${words.errors.title}<`, "g"))).toBe(phases);
+    expect(count(page, new RegExp(`chart-title">${words.data.title}<`, "g"))).toBe(phases);
+    expect(page).toContain(words.byCode);
+    expect(page).not.toContain(escapeHtml(words.notRecorded));
+  });
+
+  it("stacks a phase's errors by code and says when a stored run did not keep bytes and codes", () => {
+    const run = syntheticRun({});
+    const words = REPORT_MESSAGES.en.ratesOverTime;
+    const failing = run.intervals.find((entry) =>
+      entry.intervals.some((second) => second.errorsByCode?.SlowDown),
+    );
+    expect(failing).toBeDefined();
+    expect(renderRunReport(run, { language: "en" })).toContain("<span>SlowDown</span>");
+    const older = {
+      ...run,
+      intervals: run.intervals.map((entry) => ({
+        ...entry,
+        intervals: entry.intervals.map(
+          ({ bytes: _bytes, errorsByCode: _codes, ...second }) => second,
+        ),
+      })),
+    };
+    const page = renderRunReport(older, { language: "en" });
+    const phases = run.intervals.filter((entry) => entry.intervals.length > 0).length;
+    expect(page.split(escapeHtml(words.notRecorded)).length - 1).toBe(2 * phases);
+    expect(count(page, new RegExp(`chart-title">${words.data.title}<`, "g"))).toBe(0);
+    expect(count(page, new RegExp(`chart-title">${words.errors.title}<`, "g"))).toBe(phases);
+    expect(page).not.toContain("<span>SlowDown</span>");
   });
 });

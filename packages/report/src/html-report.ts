@@ -40,6 +40,8 @@ import {
   latencyIndexChart,
   percentilesOverTimeChart,
   ratesOverTimeChart,
+  dataOverTimeChart,
+  errorsByCodeOverTimeChart,
   modeComparisonCharts,
   seriesColor,
   sweepCharts,
@@ -210,7 +212,8 @@ function phaseCharts(
         phase.client?.seconds ?? [],
       ),
       ratesOverTimeChart(nextId("ops"), messages, overTime.intervals, "throughput"),
-      ratesOverTimeChart(nextId("errors"), messages, overTime.intervals, "errors"),
+      dataOverTimeChart(nextId("data"), messages, overTime.intervals),
+      errorsByCodeOverTimeChart(nextId("errors"), messages, overTime.intervals),
     );
   }
   if (phase.tail) parts.push(tailTable(messages, phase.tail));

@@ -65,4 +65,42 @@ describe("per-second CSV", () => {
     expect(empty?.["99th %ile (ms)"]).toBe("");
     expect(empty?.["99th %ile Requests Beyond"]).toBe("");
   });
+
+  it("writes each second's bytes, MB/s and errors by code, one column per code, most failures first", () => {
+    const counted = (startMs: number, bytes: number, errorsByCode: Record<string, number>) => ({
+      ...second,
+      startMs,
+      bytes,
+      errorsByCode,
+    });
+    const csv = overTimeCsv([
+      {
+        runId: "r1",
+        intervals: [
+          phase([counted(0, 2 * 1024 * 1024, { "503": 1 }), counted(1000, 0, { SlowDown: 3 })]),
+        ],
+      },
+      { runId: "old", intervals: [phase([second])] },
+    ]);
+    const [header, ...lines] = csv.trimEnd().split("\r\n");
+    const columns = [...OVER_TIME_CSV_COLUMNS, "Errors: SlowDown", "Errors: 503"];
+    expect(header?.split(",")).toEqual(columns);
+    const [first, next, old] = lines.map((line) =>
+      Object.fromEntries(line.split(",").map((value, at) => [columns[at], value])),
+    );
+    expect(first).toMatchObject({
+      Bytes: "2097152",
+      "Throughput (MB/s)": "2",
+      "Errors: SlowDown": "0",
+      "Errors: 503": "1",
+    });
+    expect(next).toMatchObject({ Bytes: "0", "Errors: SlowDown": "3", "Errors: 503": "0" });
+    // A run stored before seconds kept them: not known, not 0.
+    expect(old).toMatchObject({
+      Bytes: "",
+      "Throughput (MB/s)": "",
+      "Errors: SlowDown": "",
+      "Errors: 503": "",
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { PERCENTILE_LEVELS, type IntervalStats, type PhaseIntervals } from "@taillab/api";
-import { requestsBeyond } from "@taillab/core";
+import { errorCodesOf, intervalRates, requestsBeyond } from "@taillab/core";
 import { csvRow, UTF8_BOM, type CsvValue } from "./csv.ts";
 
 /**
@@ -8,7 +8,9 @@ import { csvRow, UTF8_BOM, type CsvValue } from "./csv.ts";
  * 0 below and "inf" above where the requests do not bound it) and the requests slower than it,
  * which says when a second's figure rests on few (core's FEW_REQUESTS_BEYOND). Percentile
  * columns are empty in a second without an answer; interval columns also in figures made before
- * they were kept.
+ * they were kept. Each second's bytes, MB/s (MiB) and, after the fixed columns, one
+ * `Errors: <code>` column per error code the rows hold (most failures first) are empty for runs
+ * stored before seconds kept them: not known, never 0.
  */
 
 interface OverTimeRow {
@@ -49,6 +51,11 @@ const COLUMNS: readonly Column[] = [
   { name: "Length (s)", value: (row) => row.second.lengthMs / 1000 },
   { name: "Requests", value: (row) => row.second.requests },
   { name: "Number of Errors", value: (row) => row.second.errors },
+  { name: "Bytes", value: (row) => row.second.bytes },
+  {
+    name: "Throughput (MB/s)",
+    value: (row) => intervalRates(row.second).mibPerSec ?? undefined,
+  },
   { name: "Backups", value: (row) => row.second.backups },
   { name: "Max (ms)", value: (row) => row.second.maxMs },
   ...percentileColumns("p999"),
@@ -56,17 +63,27 @@ const COLUMNS: readonly Column[] = [
   ...percentileColumns("p50"),
 ];
 
+/** The columns every per-second CSV has, before its error codes' own. */
 export const OVER_TIME_CSV_COLUMNS: readonly string[] = COLUMNS.map((column) => column.name);
+
+function errorCodeColumn(code: string): Column {
+  return {
+    name: `Errors: ${code}`,
+    value: ({ second }) => (second.errorsByCode ? (second.errorsByCode[code] ?? 0) : undefined),
+  };
+}
 
 export function overTimeCsv(
   runs: readonly { runId: string; intervals: readonly PhaseIntervals[] }[],
   options: { withBom?: boolean } = {},
 ): string {
-  let text = (options.withBom ? UTF8_BOM : "") + csvRow(OVER_TIME_CSV_COLUMNS);
+  const seconds = runs.flatMap((run) => run.intervals.flatMap((phase) => phase.intervals));
+  const columns = [...COLUMNS, ...errorCodesOf(seconds).map(errorCodeColumn)];
+  let text = (options.withBom ? UTF8_BOM : "") + csvRow(columns.map((column) => column.name));
   for (const { runId, intervals } of runs) {
     for (const phase of intervals) {
       for (const second of phase.intervals) {
-        text += csvRow(COLUMNS.map((column) => column.value({ runId, phase, second })));
+        text += csvRow(columns.map((column) => column.value({ runId, phase, second })));
       }
     }
   }

@@ -10,6 +10,8 @@ import {
   FEW_REQUESTS_BEYOND,
   intervalMiddleS,
   intervalPercentileBand,
+  errorRatesStackedByCode,
+  intervalCountsRecorded,
   intervalRates,
   secondsRestingOnFew,
   valueRange,
@@ -232,6 +234,88 @@ export function ratesOverTimeChart(
       },
     ],
     caption: words.note,
+  });
+}
+
+/**
+ * Each second's MiB moved per second of a phase (core's intervalRates); a run stored before
+ * seconds kept their bytes gets a note saying so, not a line at 0.
+ */
+export function dataOverTimeChart(
+  id: string,
+  messages: ReportMessages,
+  intervals: readonly IntervalStats[],
+): SafeHtml {
+  const words = messages.ratesOverTime.data;
+  if (!intervalCountsRecorded(intervals)) {
+    return markup`<p class="note">${words.title}: ${messages.ratesOverTime.notRecorded}</p>`;
+  }
+  const rates = intervals.map(intervalRates);
+  return renderChart({
+    legendHint: messages.legendHint,
+    id,
+    title: words.title,
+    x: { label: messages.overTimeAxis, scale: "linear" },
+    y: { label: words.axis, scale: "linear", includeZero: true },
+    series: [
+      {
+        kind: "line",
+        key: "data",
+        label: words.line,
+        color: seriesColor(2),
+        markers: rates.length < 30,
+        points: rates.flatMap((rate): Point[] =>
+          rate.mibPerSec === null ? [] : [[rate.atS, rate.mibPerSec]],
+        ),
+      },
+    ],
+    caption: words.note,
+  });
+}
+
+/**
+ * Each second's failures per second of a phase, stacked by error code (core's
+ * errorRatesStackedByCode) under the total's line; a run stored before seconds kept their codes
+ * draws the total alone and says the codes were not recorded.
+ */
+export function errorsByCodeOverTimeChart(
+  id: string,
+  messages: ReportMessages,
+  intervals: readonly IntervalStats[],
+): SafeHtml {
+  const layers = errorRatesStackedByCode(intervals);
+  if (!layers || layers.length === 0) {
+    const chart = ratesOverTimeChart(id, messages, intervals, "errors");
+    return layers
+      ? chart
+      : markup`${chart}<p class="note">${messages.ratesOverTime.errors.title}: ${messages.ratesOverTime.notRecorded}</p>`;
+  }
+  const words = messages.ratesOverTime.errors;
+  const rates = intervals.map(intervalRates);
+  return renderChart({
+    legendHint: messages.legendHint,
+    id,
+    title: words.title,
+    x: { label: messages.overTimeAxis, scale: "linear" },
+    y: { label: words.axis, scale: "linear", includeZero: true },
+    series: [
+      ...layers.map(({ code, points }, index): ChartSeries => ({
+        kind: "band",
+        key: `code-${index}`,
+        label: code,
+        color: seriesColor(index + 1),
+        points: points.map(({ atS, low, high }) => ({ x: atS, low, high })),
+      })),
+      {
+        kind: "line",
+        key: "errors",
+        label: words.line,
+        color: seriesColor(1),
+        markers: rates.length < 30,
+        points: rates.map((rate): Point => [rate.atS, rate.errorsPerSec]),
+      },
+    ],
+    caption: `${words.note} ${messages.ratesOverTime.byCode}`,
   });
 }
 

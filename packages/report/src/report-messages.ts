@@ -144,11 +144,15 @@ export interface ReportMessages {
     seconds: number,
     fewBelow: number,
   ) => string;
-  /** Throughput and errors over time: each second's answers and failures per second. */
+  /**
+   * Throughput, data moved and errors over time: each second's answers, MiB and failures per
+   * second; `byCode` says the errors are stacked by code, `notRecorded` that a run stored before
+   * seconds kept their bytes and codes has neither.
+   */
   ratesOverTime: Record<
-    "throughput" | "errors",
+    "throughput" | "errors" | "data",
     { title: string; axis: string; line: string; note: string }
-  >;
+  > & { byCode: string; notRecorded: string };
   tailTitle: string;
   tailSlowest: (share: string) => string;
   tailHeaders: readonly [
@@ -456,6 +460,15 @@ const en: ReportMessages = {
       line: "failed",
       note: "Requests that failed in each second, by when they failed.",
     },
+    data: {
+      title: "Data moved over time",
+      axis: "MB/s",
+      line: "moved",
+      note: "MiB that successful requests moved in each second (MB means MiB), by when they were answered.",
+    },
+    byCode: "Stacked by error code.",
+    notRecorded:
+      "Not recorded: this run was stored before TailLab kept each second's bytes and error codes.",
   },
   tailTitle: "Where the tail went",
   tailSlowest: (share) => `slowest ${share}`,
@@ -786,6 +799,14 @@ const zhCN: ReportMessages = {
       line: "失败",
       note: "每秒失败的请求,按失败时刻统计。",
     },
+    data: {
+      title: "传输量随时间的变化",
+      axis: "MB/s",
+      line: "传输量",
+      note: "每秒成功请求传输的数据量(MB 指 MiB),按应答时刻统计。",
+    },
+    byCode: "按错误代码堆叠。",
+    notRecorded: "未记录:此运行保存时,TailLab 尚未按秒记录字节数和错误代码。",
   },
   tailTitle: "尾部延迟的去向",
   tailSlowest: (share) => `最慢的 ${share}`,

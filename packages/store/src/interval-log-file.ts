@@ -48,7 +48,9 @@ export async function readIntervalLogFile(
     };
   }
   const parsed = parseIntervalLog(text);
-  const undecodable = parsed.lines.filter((line) => !decodes(line.tally.histogram)).length;
+  const undecodable = parsed.lines.filter(
+    (line) => line.kind !== "counts" && !decodes(line.tally.histogram),
+  ).length;
   const unreadable = parsed.skippedLines + undecodable;
   if (unreadable === 0 && text.endsWith("\n")) return { sound: true, text };
   const lines = parsed.lines.length + parsed.skippedLines;

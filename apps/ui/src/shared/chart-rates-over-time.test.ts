@@ -43,6 +43,64 @@ describe("ratesOverTimeChartConfig", () => {
     expect(line?.borderColor).toBe(seriesColor(theme, 1));
   });
 
+  it("stacks each second's failures by code, most failures at the bottom, under their total", () => {
+    const counted: IntervalStats[] = [
+      { ...second(0, 100, 3), bytes: 0, errorsByCode: { SlowDown: 1, Timeout: 2 } },
+      { ...second(1000, 100, 1), bytes: 0, errorsByCode: { SlowDown: 1 } },
+    ];
+    const config = ratesOverTimeChartConfig(theme, counted, { kind: "errors", labels });
+    expect(
+      config.data.datasets.map(({ label, data, stack, fill }) => ({ label, data, stack, fill })),
+    ).toEqual([
+      {
+        label: "SlowDown",
+        data: [
+          { x: 0.5, y: 1 },
+          { x: 1.5, y: 1 },
+        ],
+        stack: "codes",
+        fill: "origin",
+      },
+      {
+        label: "Timeout",
+        data: [
+          { x: 0.5, y: 2 },
+          { x: 1.5, y: 0 },
+        ],
+        stack: "codes",
+        fill: "-1",
+      },
+      {
+        label: "line",
+        data: [
+          { x: 0.5, y: 3 },
+          { x: 1.5, y: 1 },
+        ],
+        stack: "total",
+        fill: undefined,
+      },
+    ]);
+    expect(config.data.datasets[1]?.borderColor).toBe(seriesColor(theme, 2));
+    expect(config.options?.scales?.y).toMatchObject({ stacked: true });
+  });
+
+  it("draws no codes, unstacked, for a run stored before its seconds kept them", () => {
+    const config = ratesOverTimeChartConfig(theme, intervals, { kind: "errors", labels });
+    expect(config.data.datasets).toHaveLength(1);
+    expect(config.options?.scales?.y).toMatchObject({ stacked: false });
+  });
+
+  it("draws each second's MiB moved per second in the third colour, and no point where unknown", () => {
+    const moved = [
+      { ...second(0, 10, 0), bytes: 3 * 1024 * 1024, errorsByCode: {} },
+      second(1000, 5, 0),
+    ];
+    const config = ratesOverTimeChartConfig(theme, moved, { kind: "data", labels });
+    const [line] = config.data.datasets;
+    expect(line?.data).toEqual([{ x: 0.5, y: 3 }]);
+    expect(line?.borderColor).toBe(seriesColor(theme, 2));
+  });
+
   it("labels no ticks before the first second", () => {
     const config = ratesOverTimeChartConfig(theme, [], { kind: "errors", labels });
     expect(config.options?.scales?.x?.ticks?.display).toBe(false);

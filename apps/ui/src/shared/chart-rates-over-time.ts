@@ -1,13 +1,13 @@
 import type { IntervalStats } from "@taillab/api";
-import { intervalRates } from "@taillab/core";
+import { errorCodesOf, intervalCountsRecorded, intervalRates } from "@taillab/core";
 import { formatFixed, formatTick } from "@taillab/report";
-import type { ChartConfiguration } from "chart.js";
+import type { ChartConfiguration, ChartDataset } from "chart.js";
 import { axis, legendAndTooltip } from "./chart-options.ts";
 import { perSecondChartBase, secondsAxis } from "./chart-over-time.ts";
-import { seriesColor, type ChartTheme } from "./chart-theme.ts";
+import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 
 /** Which rate of each second a chart draws (core's intervalRates). */
-export type RateKind = "throughput" | "errors";
+export type RateKind = "throughput" | "errors" | "data";
 
 export interface RatesOverTimeLabels {
   x: string;
@@ -16,9 +16,13 @@ export interface RatesOverTimeLabels {
   line: string;
 }
 
+type RateDataset = ChartDataset<"line", { x: number; y: number }[]>;
+
 /**
- * Answers or failures per second of a phase (its intervals, as the percentiles over time count
- * them): throughput in the first series colour, errors in the second, on a linear axis from 0.
+ * Answers, MiB moved or failures per second of a phase (its intervals, as the percentiles over
+ * time count them): throughput in the first series colour, errors in the second, data in the
+ * third, on a linear axis from 0. Errors whose codes were recorded are stacked by code under
+ * their total's line.
  */
 export function ratesOverTimeChartConfig(
   theme: ChartTheme,
@@ -26,40 +30,81 @@ export function ratesOverTimeChartConfig(
   options: { kind: RateKind; labels: RatesOverTimeLabels },
 ): ChartConfiguration<"line"> {
   const { kind, labels } = options;
-  const color = seriesColor(theme, kind === "throughput" ? 0 : 1);
-  const rates = intervals.map(intervalRates);
   const empty = intervals.length === 0;
+  const byCode = kind === "errors" ? errorCodeDatasets(theme, intervals) : [];
   return {
     type: "line",
-    data: {
-      datasets: [
-        {
-          label: labels.line,
-          data: rates.map((rate) => ({
-            x: rate.atS,
-            y: kind === "throughput" ? rate.opsPerSec : rate.errorsPerSec,
-          })),
-          borderColor: color,
-          backgroundColor: color,
-          borderWidth: theme.lineWidth,
-        },
-      ],
-    },
+    data: { datasets: [...byCode, rateDataset(theme, intervals, kind, labels.line)] },
     options: {
       ...perSecondChartBase(intervals.length),
       scales: {
         x: secondsAxis(theme, labels.x, intervals.length),
-        y: axis(theme, {
-          type: "linear",
-          title: labels.y,
-          beginAtZero: true,
-          tickLabel: formatTick,
-          showTicks: !empty,
-        }),
+        y: {
+          ...axis(theme, {
+            type: "linear",
+            title: labels.y,
+            beginAtZero: true,
+            tickLabel: formatTick,
+            showTicks: !empty,
+          }),
+          // Codes stack on one another; the total's line is a stack of its own.
+          stacked: byCode.length > 0,
+        },
       },
       plugins: legendAndTooltip(theme, {
         tooltipLabel: (label, value) => `${label}: ${formatFixed(value, 1)}`,
       }),
     },
   };
+}
+
+const COLOR_OF_KIND: Record<RateKind, number> = { throughput: 0, errors: 1, data: 2 };
+
+/** The kind's one line: its rate in each second that has it (data is absent where unrecorded). */
+function rateDataset(
+  theme: ChartTheme,
+  intervals: readonly IntervalStats[],
+  kind: RateKind,
+  label: string,
+): RateDataset {
+  const color = seriesColor(theme, COLOR_OF_KIND[kind]);
+  const points = intervals.map(intervalRates).flatMap((rate) => {
+    const y =
+      kind === "throughput"
+        ? rate.opsPerSec
+        : kind === "errors"
+          ? rate.errorsPerSec
+          : rate.mibPerSec;
+    return y === null ? [] : [{ x: rate.atS, y }];
+  });
+  return {
+    label,
+    data: points,
+    borderColor: color,
+    backgroundColor: color,
+    borderWidth: theme.lineWidth,
+    stack: "total",
+  };
+}
+
+/**
+ * Each error code's failures per second as a filled layer, most failures at the bottom (core's
+ * errorCodesOf), in the theme's series colours; none where codes were not recorded.
+ */
+function errorCodeDatasets(theme: ChartTheme, intervals: readonly IntervalStats[]): RateDataset[] {
+  if (!intervalCountsRecorded(intervals)) return [];
+  const rates = intervals.map(intervalRates);
+  return errorCodesOf(intervals).map((code, index) => {
+    const color = seriesColor(theme, index + 1);
+    return {
+      label: code,
+      data: rates.map((rate) => ({ x: rate.atS, y: rate.errorsPerSecByCode?.[code] ?? 0 })),
+      borderColor: color,
+      backgroundColor: withAlpha(color, theme.bandAlpha),
+      borderWidth: 1,
+      pointRadius: 0,
+      fill: index === 0 ? "origin" : "-1",
+      stack: "codes",
+    };
+  });
 }

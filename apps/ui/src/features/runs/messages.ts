@@ -330,6 +330,14 @@ export const runsMessages: FeatureMessages = {
         y: REPORT_EN.ratesOverTime.errors.axis,
         line: REPORT_EN.ratesOverTime.errors.line,
       },
+      data: {
+        title: REPORT_EN.ratesOverTime.data.title,
+        note: "MiB that successful requests moved in each second ({{seconds}} seconds, {{total}} MiB), by when they were answered.",
+        y: REPORT_EN.ratesOverTime.data.axis,
+        line: REPORT_EN.ratesOverTime.data.line,
+      },
+      byCode: REPORT_EN.ratesOverTime.byCode,
+      notRecorded: REPORT_EN.ratesOverTime.notRecorded,
     },
     picker: {
       point: REPORT_EN.point,
@@ -768,6 +776,14 @@ export const runsMessages: FeatureMessages = {
         y: REPORT_ZH.ratesOverTime.errors.axis,
         line: REPORT_ZH.ratesOverTime.errors.line,
       },
+      data: {
+        title: REPORT_ZH.ratesOverTime.data.title,
+        note: "每秒成功请求传输的数据量（共 {{seconds}} 秒，{{total}} MB），按应答时刻归入各秒。",
+        y: REPORT_ZH.ratesOverTime.data.axis,
+        line: REPORT_ZH.ratesOverTime.data.line,
+      },
+      byCode: REPORT_ZH.ratesOverTime.byCode,
+      notRecorded: REPORT_ZH.ratesOverTime.notRecorded,
     },
     picker: {
       point: REPORT_ZH.point,

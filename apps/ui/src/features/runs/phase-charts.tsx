@@ -76,6 +76,7 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
       {overTime && overTime.intervals.length > 0 ? (
         <div className="grid-2">
           <RatesOverTimeChart intervals={overTime.intervals} kind="throughput" />
+          <RatesOverTimeChart intervals={overTime.intervals} kind="data" />
           <RatesOverTimeChart intervals={overTime.intervals} kind="errors" />
         </div>
       ) : null}

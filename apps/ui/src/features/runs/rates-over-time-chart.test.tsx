@@ -32,6 +32,36 @@ describe("RatesOverTimeChart", () => {
     expect(chart.dataset.total).toBe(String(total));
   });
 
+  it("draws the MiB moved and errors stacked by code where the seconds kept them", () => {
+    const counted = INTERVALS.map((interval, index): IntervalStats => ({
+      ...interval,
+      bytes: 2 * 1024 * 1024,
+      errorsByCode: index > 0 ? { SlowDown: index } : {},
+    }));
+    renderUi(<RatesOverTimeChart intervals={counted} kind="data" />);
+    expect(screen.getByRole("heading", { name: "Data moved over time" })).toBeTruthy();
+    expect(screen.getByTestId("data-over-time-chart").dataset.total).toBe("6");
+    renderUi(<RatesOverTimeChart intervals={counted} kind="errors" />);
+    expect(screen.getByTestId("errors-over-time-note").textContent).toContain(
+      "Stacked by error code.",
+    );
+  });
+
+  it.each(["en", "zh-CN"])(
+    "says a run stored before its seconds kept bytes and codes did not record them (%s)",
+    async (language) => {
+      await act(() => i18next.changeLanguage(language));
+      renderUi(<RatesOverTimeChart intervals={INTERVALS} kind="data" />);
+      const notRecorded = i18next.t("runs:ratesOverTime.notRecorded");
+      expect(notRecorded).toMatch(language === "en" ? /^Not recorded/ : /^未记录/);
+      expect(screen.getByTestId("data-over-time-note").textContent).toBe(notRecorded);
+      expect(screen.queryByTestId("data-over-time-chart")).toBeNull();
+      renderUi(<RatesOverTimeChart intervals={INTERVALS} kind="errors" />);
+      expect(screen.getByTestId("errors-over-time-note").textContent).toContain(notRecorded);
+      expect(screen.getByTestId("errors-over-time-chart").dataset.total).toBe("3");
+    },
+  );
+
   it("says it in Chinese", async () => {
     await act(() => i18next.changeLanguage("zh-CN"));
     renderUi(<RatesOverTimeChart intervals={INTERVALS} kind="errors" />);

@@ -1,13 +1,32 @@
 import type { IntervalStats } from "@taillab/api";
-import { formatInteger } from "@taillab/report";
+import { intervalCountsRecorded } from "@taillab/core";
+import { formatFixed, formatInteger } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { useSharedTimeRange } from "./time-range-store.ts";
 import { ratesOverTimeChartConfig, type RateKind } from "../../shared/chart-rates-over-time.ts";
 
+const BYTES_PER_MIB = 1024 * 1024;
+
+/** What the chart's note counts: requests answered, errors, or MiB moved (null: not recorded). */
+function totalOf(intervals: readonly IntervalStats[], kind: RateKind): number | null {
+  if (kind === "data" && !intervalCountsRecorded(intervals)) return null;
+  return intervals.reduce(
+    (sum, interval) =>
+      sum +
+      (kind === "throughput"
+        ? interval.requests
+        : kind === "errors"
+          ? interval.errors
+          : (interval.bytes ?? 0) / BYTES_PER_MIB),
+    0,
+  );
+}
+
 /**
- * A stored phase's throughput or errors per second (its intervals, the seconds the percentiles
- * over time are drawn for): where the server slowed down or failed, second by second.
+ * A stored phase's throughput, data moved or errors per second (its intervals, the seconds the
+ * percentiles over time are drawn for): where the server slowed down or failed, second by second,
+ * and with which error codes. A run stored before its seconds kept bytes and codes says so.
  */
 export function RatesOverTimeChart({
   intervals,
@@ -19,43 +38,52 @@ export function RatesOverTimeChart({
   const { t, i18n } = useTranslation("runs");
   const timeRange = useSharedTimeRange(intervals);
   const title = t(`ratesOverTime.${kind}.title`);
-  const total = intervals.reduce(
-    (sum, interval) => sum + (kind === "throughput" ? interval.requests : interval.errors),
-    0,
-  );
+  const total = totalOf(intervals, kind);
+  const recorded = intervalCountsRecorded(intervals);
+  const notes =
+    total === null
+      ? [t("ratesOverTime.notRecorded")]
+      : [
+          t(`ratesOverTime.${kind}.note`, {
+            seconds: formatInteger(intervals.length),
+            total: kind === "data" ? formatFixed(total, 1) : formatInteger(total),
+          }),
+          ...(kind === "errors"
+            ? [t(recorded ? "ratesOverTime.byCode" : "ratesOverTime.notRecorded")]
+            : []),
+        ];
   return (
-    <figure className="card chart-card">
+    <figure className="card chart-card" data-testid={`${kind}-over-time`}>
       <figcaption>
         <h3>{title}</h3>
-        <p className="muted">
-          {t(`ratesOverTime.${kind}.note`, {
-            seconds: formatInteger(intervals.length),
-            total: formatInteger(total),
-          })}
+        <p className="muted" data-testid={`${kind}-over-time-note`}>
+          {notes.join(" ")}
         </p>
       </figcaption>
-      <ChartCanvas<"line">
-        testId={`${kind}-over-time-chart`}
-        label={title}
-        resetZoomLabel={t("charts.resetZoom")}
-        onResetZoom={timeRange.reset}
-        hint={t("timeRange.hint")}
-        deps={[...timeRange.deps, intervals, kind, i18n.language]}
-        build={(theme) =>
-          timeRange.drawn(
-            ratesOverTimeChartConfig(theme, intervals, {
-              kind,
-              labels: {
-                x: t("overTime.x"),
-                y: t(`ratesOverTime.${kind}.y`),
-                line: t(`ratesOverTime.${kind}.line`),
-              },
-            }),
-            theme,
-          )
-        }
-        attributes={{ "data-seconds": intervals.length, "data-total": total }}
-      />
+      {total === null ? null : (
+        <ChartCanvas<"line">
+          testId={`${kind}-over-time-chart`}
+          label={title}
+          resetZoomLabel={t("charts.resetZoom")}
+          onResetZoom={timeRange.reset}
+          hint={t("timeRange.hint")}
+          deps={[...timeRange.deps, intervals, kind, i18n.language]}
+          build={(theme) =>
+            timeRange.drawn(
+              ratesOverTimeChartConfig(theme, intervals, {
+                kind,
+                labels: {
+                  x: t("overTime.x"),
+                  y: t(`ratesOverTime.${kind}.y`),
+                  line: t(`ratesOverTime.${kind}.line`),
+                },
+              }),
+              theme,
+            )
+          }
+          attributes={{ "data-seconds": intervals.length, "data-total": total }}
+        />
+      )}
     </figure>
   );
 }
