@@ -409,7 +409,9 @@ describe("renderRunReport", () => {
     // Operations per second from 8 KiB to 2 MiB objects span decades (152 to 1.9): a log axis,
     // as the app draws it; MB/s here stays within a factor of 4: a linear one.
     expect(page).toMatch(/data-x-scale="log" data-y-scale="log"[^>]* data-chart="[^"]*-size-ops"/);
-    expect(page).toMatch(/data-x-scale="log" data-y-scale="linear"[^>]* data-chart="[^"]*-size-mbps"/);
+    expect(page).toMatch(
+      /data-x-scale="log" data-y-scale="linear"[^>]* data-chart="[^"]*-size-mbps"/,
+    );
     expect(page).toContain("PUT · 1 client, 4 MiB per point");
     expect(page).not.toMatch(/data-chart="[^"]*-conc-/);
   });
