@@ -143,6 +143,7 @@ describe("summary rebuilt from records", () => {
       "GET 0 latency",
       "GET 0 failed",
       "GET 0 backups",
+      "GET 0 counts",
     ]);
   });
 
