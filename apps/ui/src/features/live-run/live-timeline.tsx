@@ -6,7 +6,6 @@ import {
   OVER_TIME_PERCENTILES,
   overTimeChartConfig,
   overTimeIntervalLabels,
-  overTimeIntervalNotes,
   type OverTimePercentile,
 } from "../../shared/chart-over-time.ts";
 import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";
@@ -119,12 +118,6 @@ export function LiveTimeline() {
       </div>
       <MarkerList markers={shownMarkers} testId="live-markers" />
       <ClientBoundNote spans={clientBound.spans} testId="live-client-bound" />
-      {/* Under the chart, not above it: the lab's knobs and chart share one projector screen. */}
-      {overTimeIntervalNotes(i18n.language, intervals).map((note) => (
-        <p key={note} className="muted small" data-testid="live-interval-note">
-          {note}
-        </p>
-      ))}
     </section>
   );
 }
