@@ -66,7 +66,9 @@ export interface ExecutorSettings {
 export function createRequestExecutor(settings: ExecutorSettings): RequestExecutor {
   const { mode, hedge } = settings;
   if (mode === "normal") {
-    return { execute: (send) => runSingleAttempt(send, settings) };
+    // Every attempt takes the run's stop signal as it is: one options object serves them all.
+    const options: RequestOptions = { signal: settings.stopSignal };
+    return { execute: (send) => runSingleAttempt(send, settings.chooser, options) };
   }
   if (mode === "tied") {
     return {
@@ -137,11 +139,12 @@ function observeFirstAttempt(
  */
 async function runSingleAttempt(
   send: SendAttempt,
-  { chooser, stopSignal }: ExecutorSettings,
+  chooser: ReplicaChooser,
+  options: RequestOptions,
 ): Promise<LogicalResult> {
   const replica = chooser.pick();
   chooser.started(replica);
-  const outcome = await send(replica, { signal: stopSignal });
+  const outcome = await send(replica, options);
   chooser.finished(replica);
   return {
     attempts: [{ attempt: 1, replica, outcome, cancelled: false }],

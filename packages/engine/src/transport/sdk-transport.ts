@@ -154,7 +154,7 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
     try {
       const output = await client.send(command, { abortSignal: signal });
       const status = probe.status || (output.$metadata.httpStatusCode ?? 200);
-      if (output.Body) await readBody(output.Body as Readable, body.onChunk);
+      if (output.Body) await readBody(output.Body as Readable, (chunk) => body.onChunk(chunk));
       const error = body.verdict(status);
       return { ...probe.timing.finish(), status, error, bytes: body.bytes };
     } catch (error) {

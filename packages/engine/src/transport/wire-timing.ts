@@ -6,6 +6,7 @@ import {
   socketBytes,
   type CancelReconnects,
   type NewConnection,
+  type SocketUser,
 } from "./cancel-reconnects.ts";
 import type { MicrosClock, RequestTimeline } from "./object-transport.ts";
 
@@ -20,7 +21,7 @@ import type { MicrosClock, RequestTimeline } from "./object-transport.ts";
  * Both transports use it: the fast path from its own handler, the SDK path through
  * `timingInterceptor` around the handler undici's request API makes.
  */
-export class WireTiming {
+export class WireTiming implements SocketUser {
   readonly readyUs: number;
   private sentUs = -1;
   private requestWritten = false;
@@ -148,9 +149,7 @@ export function timingInterceptor(
     return dispatch(options, {
       onRequestStart: (controller, context) => {
         timing.requestStarted(options.body != null);
-        reconnects.requestStarting((socket, newConnection) =>
-          timing.connected(socket, newConnection),
-        );
+        reconnects.requestStarting(timing);
         handler.onRequestStart?.(controller, context);
       },
       onRequestSent: () => {
