@@ -197,6 +197,8 @@ async function runAttempts(
     };
     entry.done = send(replica, {
       signal: controller.signal,
+      // A copy that loses with an error answer moved its body: the hedge cost counts it.
+      countErrorBody: true,
       ...(plan.kind === "tied" && plan.tieId !== null
         ? { headers: { [TIE_ID_HEADER]: plan.tieId } }
         : {}),

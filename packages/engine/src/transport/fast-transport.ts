@@ -154,13 +154,15 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     const wire = await sendOnWire(request, options, null);
     const { status } = wire;
     if (wire.error !== null) {
-      const bytes = wire.cancelledWireBytes ?? (status === 0 && wire.bodySent ? uploadBytes : 0);
+      const bytes =
+        wire.cancelledWireBytes ??
+        (status === 0 && wire.bodySent ? uploadBytes : errorBodyBytes(wire, options));
       return Object.assign(outcomeOf(wire, wire.error, bytes), none);
     }
     const body = wire.body;
     if (status >= 300) {
       const error = errorCodeFromXml(body.toString("utf8")) ?? errorCodeFromStatus(status);
-      return Object.assign(outcomeOf(wire, error, 0), none);
+      return Object.assign(outcomeOf(wire, error, errorBodyBytes(wire, options)), none);
     }
     const bodyError = errorCodeFromSuccessBody(body, emptyBodyIsError);
     if (bodyError !== null) return Object.assign(outcomeOf(wire, bodyError, 0), none);
@@ -179,12 +181,13 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     const wire = await sendOnWire(request, options, body);
     const { status } = wire;
     if (wire.error !== null) {
-      const bytes = wire.cancelledWireBytes ?? (status >= 300 ? 0 : body.bytes);
+      const bytes =
+        wire.cancelledWireBytes ?? (status >= 300 ? errorBodyBytes(wire, options) : body.bytes);
       return outcomeOf(wire, wire.error, bytes);
     }
     if (status >= 300) {
       const error = errorCodeFromXml(wire.body.toString("utf8")) ?? errorCodeFromStatus(status);
-      return outcomeOf(wire, error, 0);
+      return outcomeOf(wire, error, errorBodyBytes(wire, options));
     }
     return outcomeOf(wire, body.verdict(status), body.bytes);
   }
@@ -365,4 +368,9 @@ function outcomeOf(wire: WireExchange, error: string | null, bytes: number): Req
   outcome.error = error;
   outcome.bytes = bytes;
   return outcome;
+}
+
+/** An error answer's bytes: its body's when asked (RequestOptions.countErrorBody), else 0. */
+function errorBodyBytes(wire: WireExchange, { countErrorBody }: RequestOptions): number {
+  return countErrorBody && wire.status >= 300 ? wire.timing.receivedBodyBytes : 0;
 }

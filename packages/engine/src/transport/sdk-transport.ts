@@ -88,12 +88,13 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
   async function call<Input extends object, Output extends MetadataBearer, T extends object>(
     command: { middlewareStack: MiddlewareStack<Input, Output> },
     send: (abortSignal: AbortSignal | undefined) => Promise<Output>,
-    { signal, onResponse, headers }: RequestOptions,
+    options: RequestOptions,
     none: T,
     read: (output: Output, body: Buffer) => Reading<T>,
     /** uploadBytes: the body's size, counted once sent even if no answer came (as the fast path). */
     { emptyBodyIsError = false, uploadBytes = 0 } = {},
   ): Promise<RequestOutcome & T> {
+    const { signal, onResponse, headers } = options;
     const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, true, headers);
     if (signal?.aborted) return { ...aborted(probe), ...none };
     try {
@@ -110,9 +111,10 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
       const { fields, error = null, bytes = 0 } = read(output, body);
       return { ...timeline, status, error, bytes, ...fields };
     } catch (error) {
-      const outcome = failed(probe, error, signal, onResponse);
+      const outcome = failed(probe, error, options);
       const { cancelledWireBytes, bodySent } = probe.timing;
-      const bytes = cancelledWireBytes ?? (outcome.status === 0 && bodySent ? uploadBytes : 0);
+      const bytes =
+        cancelledWireBytes ?? (outcome.status === 0 && bodySent ? uploadBytes : outcome.bytes);
       return { ...outcome, bytes, ...none };
     }
   }
@@ -124,16 +126,17 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
   function failed(
     probe: ResponseProbe,
     error: unknown,
-    signal: AbortSignal | undefined,
-    onResponse: RequestOptions["onResponse"],
+    { signal, onResponse, countErrorBody }: RequestOptions,
   ): RequestOutcome {
     const { status: sdkStatus, code } = sdkErrorOutcome(error, signal, probe.status);
     if (probe.status === 0 && sdkStatus > 0) onResponse?.(sdkStatus);
+    const status = probe.status || sdkStatus;
     return {
       ...probe.timing.finish(),
-      status: probe.status || sdkStatus,
+      status,
       error: code,
-      bytes: 0,
+      // An error answer's body, when asked (RequestOptions.countErrorBody).
+      bytes: countErrorBody && status >= 300 ? probe.timing.receivedBodyBytes : 0,
     };
   }
 
@@ -141,10 +144,8 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
   const nothing = (): Reading<object> => ({ fields: NO_FIELDS });
   const etagOf = (etag: string | undefined) => ({ fields: { etag: etag || null } });
 
-  async function getObject(
-    key: string,
-    { signal, expect, range, onResponse, headers }: GetOptions,
-  ): Promise<RequestOutcome> {
+  async function getObject(key: string, options: GetOptions): Promise<RequestOutcome> {
+    const { signal, expect, range, onResponse, headers } = options;
     assertObjectKey(key);
     const Range = range ? rangeHeaderValue(range) : undefined;
     const command = new GetObjectCommand({ Bucket, Key: key, ...(Range ? { Range } : {}) });
@@ -158,8 +159,9 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
       const error = body.verdict(status);
       return { ...probe.timing.finish(), status, error, bytes: body.bytes };
     } catch (error) {
-      const outcome = failed(probe, error, signal, onResponse);
-      const bytes = probe.timing.cancelledWireBytes ?? (outcome.status >= 300 ? 0 : body.bytes);
+      const outcome = failed(probe, error, options);
+      const bytes =
+        probe.timing.cancelledWireBytes ?? (outcome.status >= 300 ? outcome.bytes : body.bytes);
       return { ...outcome, bytes };
     }
   }

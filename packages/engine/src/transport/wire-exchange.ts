@@ -149,7 +149,7 @@ export class WireExchange implements Dispatcher.DispatchHandler, Deadlined {
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
-    this.timing.bodyData();
+    this.timing.bodyData(chunk.length);
     if (this.bodyReader && this.status < 300) {
       this.bodyReader.onChunk(chunk);
       return;

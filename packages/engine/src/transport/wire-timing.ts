@@ -35,6 +35,8 @@ export class WireTiming implements SocketUser {
   private newConnection: NewConnection | undefined;
   /** Cancelled on the wire: the bytes its connection moved both ways while it was on it. */
   cancelledWireBytes: number | null = null;
+  /** Bytes of the answer's body received so far, an error document's included. */
+  receivedBodyBytes = 0;
 
   constructor(clock: MicrosClock) {
     this.clock = clock;
@@ -100,8 +102,10 @@ export class WireTiming implements SocketUser {
     this.headersUs = this.clock();
   }
 
-  bodyData(): void {
+  /** A chunk of `chunkBytes` of the answer's body arrived. */
+  bodyData(chunkBytes: number): void {
     if (this.firstByteUs < 0) this.firstByteUs = this.clock();
+    this.receivedBodyBytes += chunkBytes;
   }
 
   /** The timeline as of now (the end); steps that never happened take the next one's time. */
@@ -163,7 +167,7 @@ export function timingInterceptor(
         handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
       },
       onResponseData: (controller, chunk) => {
-        timing.bodyData();
+        timing.bodyData(chunk.length);
         handler.onResponseData?.(controller, chunk);
       },
       onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
