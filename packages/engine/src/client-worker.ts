@@ -591,7 +591,7 @@ async function runPhase(command: PhaseCommand): Promise<void> {
     mix: command.mix
       ? { order: command.mix, movedBytes: new BigInt64Array(command.mix.movedBytes) }
       : null,
-    probe: new ClientProbe(clock, init.workerIndex),
+    probe: new ClientProbe(clock, init.workerIndex, () => requestsInFlight.size > 0),
     reports: 0,
   };
   const reporter = setInterval(() => {
