@@ -11,6 +11,10 @@ const BENCHES: Record<string, { script: string; nodeFlags?: string[] }> = {
   distributed: { script: "packages/backend/bench/distributed-bench.ts" },
   "merge-memory": { script: "packages/backend/bench/merge-memory-bench.ts" },
   engine: { script: "packages/engine/bench/engine-bench.ts" },
+  alloc: {
+    script: "packages/engine/bench/allocation-bench.ts",
+    nodeFlags: ["--require", join(root, "packages/engine/bench/allocation-tap.ts")],
+  },
   tail: { script: "packages/engine/bench/tail-cut-bench.ts" },
   "added-latency": {
     script: "packages/engine/bench/added-latency-bench.ts",

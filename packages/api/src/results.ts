@@ -183,7 +183,8 @@ export const HedgeSummarySchema = z.object({
   cancelled: z.number().int().min(0),
   /**
    * Bytes sent or received by the attempts that lost (their records' `bytes`): all that crossed
-   * the wire both ways for one cancelled on the wire.
+   * the wire both ways for one cancelled on the wire, the answer's body for one that lost with
+   * an error answer.
    */
   wastedBytes: z.number().int().min(0),
   /**

@@ -33,6 +33,7 @@ import {
   wentOnWire,
   wasCutOff,
   type AttemptTimeline,
+  type LatencyParts,
   type LogicalRequest,
 } from "./logical-request.ts";
 import { emptyCodeCounts, ErrorCodeCounts } from "./error-codes.ts";
@@ -190,14 +191,17 @@ export class PhaseAccount {
     return this.tallies.latency;
   }
 
-  /** Folds one logical request in; a request that is not measured changes nothing. */
-  add(request: LogicalRequest): void {
-    if (!request.measured) return;
+  /**
+   * Folds one logical request in; a request that is not measured changes nothing. Returns the
+   * parts of an answer's latency (null for anything else), for a caller that needs them too.
+   */
+  add(request: LogicalRequest): LatencyParts | null {
+    if (!request.measured) return null;
     const first = request.attempts[0];
-    if (!first) return;
+    if (!first) return null;
     if (wasCutOff(request)) {
       this.cutOffCount += 1;
-      return;
+      return null;
     }
     const winner = request.winner === null ? undefined : request.attempts[request.winner];
     const last = winner ?? request.attempts.at(-1) ?? first;
@@ -208,10 +212,12 @@ export class PhaseAccount {
       this.missedStarts += 1;
     }
     this.extendSegment(request.phaseIndex, request.client, request.intendedStartUs, last.endUs);
-    const [lead = first, ...backups] = request.attempts.filter(wentOnWire);
-    this.countHedging(request, lead, backups);
+    const sent = request.attempts.filter(wentOnWire);
+    const lead = sent[0] ?? first;
+    this.countHedging(request, lead, sent);
     const interval = this.intervalAt(last.endUs);
-    for (const backup of backups) {
+    for (let index = 1; index < sent.length; index++) {
+      const backup = sent[index] as AttemptTimeline;
       recordDuration(intervalTally(interval, "backups"), backup.readyUs - lead.readyUs);
     }
     const steadyBucket = Math.floor(last.endUs / STEADY_BUCKET_US);
@@ -222,13 +228,13 @@ export class PhaseAccount {
       interval.counts.addFailure(code);
       this.errorCount += 1;
       recordDuration(intervalTally(interval, "failures"), last.endUs - request.intendedStartUs);
-      return;
+      return null;
     }
     this.bytes += winner.bytes;
     interval.counts.addAnswer(winner.bytes);
     this.steady.add(steadyBucket, 1, winner.bytes);
     const parts = latencyParts(request);
-    if (!parts) return;
+    if (!parts) return null;
     this.recordPart(this.tallies.latency, parts.latencyUs);
     this.recordPart(this.tallies.clientQueue, parts.clientQueueUs);
     this.recordPart(this.tallies.connect, parts.connectUs);
@@ -238,6 +244,7 @@ export class PhaseAccount {
     this.recordPart(this.tallies.transfer, parts.transferUs);
     recordDuration(intervalTally(interval, "latency"), parts.latencyUs);
     addToTail(this.tail, parts);
+    return parts;
   }
 
   /** Adds a delta or snapshot of another account of the same operation. */
@@ -585,33 +592,36 @@ export class PhaseAccount {
   }
 
   /**
-   * `lead` and `backups`: the attempts that went on the wire (lead the first of them, or the first
-   * attempt when none did). Only those are requests a server received: a backup refused or
-   * cancelled before it was written is counted apart, as not sent.
+   * `sent`: the attempts that went on the wire, the first of them the lead (or the first attempt
+   * when none did), the others its backups. Only those are requests a server received: a backup
+   * refused or cancelled before it was written is counted apart, as not sent.
    */
   private countHedging(
     request: LogicalRequest,
     lead: AttemptTimeline,
-    backups: readonly AttemptTimeline[],
+    sent: readonly AttemptTimeline[],
   ): void {
     const { attempts, winner } = request;
     const counts = this.hedge;
+    const backupCount = Math.max(0, sent.length - 1);
     if (winner !== null && winner > 0) counts.wonByBackup += 1;
-    counts.attempts += wentOnWire(lead) ? 1 + backups.length : 0;
-    counts.notSent += attempts.length - 1 - backups.length;
-    for (const backup of backups) {
+    counts.attempts += wentOnWire(lead) ? 1 + backupCount : 0;
+    counts.notSent += attempts.length - 1 - backupCount;
+    for (let index = 1; index < sent.length; index++) {
+      const backup = sent[index] as AttemptTimeline;
       counts.backups += 1;
       counts.backupDelayUs += backup.readyUs - lead.readyUs;
       if (backup.replica === lead.replica) counts.sameReplica += 1;
     }
-    attempts.forEach((attempt, index) => {
+    for (let index = 0; index < attempts.length; index++) {
+      const attempt = attempts[index] as AttemptTimeline;
       if (wasCancelled(attempt) && wentOnWire(attempt)) counts.cancelled += 1;
       if (winner !== null && index !== winner) counts.wastedBytes += attempt.bytes;
       if (attempt.reconnectUs !== undefined) {
         counts.reconnects += 1;
         counts.reconnectUs += attempt.reconnectUs;
       }
-    });
+    }
   }
 
   private hedgeSummary(budgetPct: number): HedgeSummary {

@@ -49,13 +49,18 @@ export class ClientProbe {
   private stallCount = 0;
   private readonly probeTimer: NodeJS.Timeout;
   private probeDueUs = 0;
+  /** Whether requests are in flight: a worker without any has no stall to find. */
+  private readonly hasWork: () => boolean;
+  /** The probe and the delay monitor are off while the worker has nothing in flight. */
+  private dormant = false;
   private cpuAt = threadCpu();
   private readonly seconds = new Map<number, ClientSample>();
   private readonly stallTails = new Map<string, StallTail>();
 
-  constructor(clock: () => number, worker: number) {
+  constructor(clock: () => number, worker: number, hasWork: () => boolean) {
     this.clock = clock;
     this.worker = worker;
+    this.hasWork = hasWork;
     this.delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
     this.delay.enable();
     // One timer, rearmed (refresh) after each run: the probe runs 200 times a second.
@@ -71,6 +76,7 @@ export class ClientProbe {
 
   /** A measured request leaves (or is claimed from the schedule) at `nowUs`. */
   noteStart(intendedStartUs: number, nowUs: number, openLoop: boolean): void {
+    if (this.dormant) this.wake(nowUs);
     const second = this.secondAt(nowUs);
     second.starts += 1;
     if (!openLoop) return;
@@ -130,7 +136,22 @@ export class ClientProbe {
 
   private probe(): void {
     this.catchUp();
+    // Nothing in flight: no request can be held by a stall, so the probe and the delay monitor
+    // rest (a live lab's idle worker woke 300 times a second for them) until the next start.
+    if (!this.hasWork()) {
+      this.dormant = true;
+      this.delay.disable();
+      return;
+    }
     this.probeDueUs = this.clock() + STALL_PROBE_INTERVAL_MS * 1000;
+    this.probeTimer.refresh();
+  }
+
+  /** A request starts on a dormant worker: the probe runs again from now. */
+  private wake(nowUs: number): void {
+    this.dormant = false;
+    this.delay.enable();
+    this.probeDueUs = nowUs + STALL_PROBE_INTERVAL_MS * 1000;
     this.probeTimer.refresh();
   }
 

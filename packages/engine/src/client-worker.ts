@@ -3,18 +3,18 @@ import {
   createMixPlanner,
   createPhasePlanner,
   emptyPlannedRequest,
-  latencyParts,
   objectSizesOf,
   PhaseAccount,
   sendsBackups,
+  type LatencyParts,
   type LogicalRequest,
   type PlannedRequest,
   type RequestPlanner,
 } from "@taillab/core";
 import { parentPort, workerData } from "node:worker_threads";
-import type { LogicalResult } from "./hedged-tied-executor.ts";
+import type { AttemptResult, LogicalResult } from "./hedged-tied-executor.ts";
 import { ClientProbe } from "./client-probe.ts";
-import { RecordBatchWriter } from "./record-batch.ts";
+import { RecordBatchWriter, type RecordContext } from "./record-batch.ts";
 import { createObjectContent } from "./object-content.ts";
 import { ScheduleClaims } from "./open-loop-schedule.ts";
 import { createRunClock } from "./run-clock.ts";
@@ -165,27 +165,30 @@ function foldRequest(
   origin: RequestOrigin,
   result: LogicalResult,
 ): void {
-  const request: LogicalRequest = {
+  // The request as core counts it is also its records' context.
+  const request: LogicalRequest & RecordContext = {
     op,
-    ...origin,
+    key,
+    intendedStartUs: origin.intendedStartUs,
+    client: origin.client,
+    measured: origin.measured,
     phaseIndex: run.command.phaseIndex,
     attempts: result.attempts.map(({ replica, outcome }) => ({ replica, ...outcome })),
     winner: result.winner,
   };
-  accountFor(run, op).add(request);
-  noteClientStall(run, request);
+  const parts = accountFor(run, op).add(request);
+  if (parts) noteClientStall(run, request, parts);
   if (!init.collectRecords) return;
-  const context = { op, key, phaseIndex: run.command.phaseIndex, ...origin };
-  result.attempts.forEach(({ attempt, replica, outcome }, index) =>
-    run.records.add(context, attempt, replica, outcome, index === result.winner),
-  );
+  for (let index = 0; index < result.attempts.length; index++) {
+    const { attempt, replica, outcome } = result.attempts[index] as AttemptResult;
+    run.records.add(request, attempt, replica, outcome, index === result.winner);
+  }
 }
 
 /** A measured answer's latency, and the part of its server time this worker could not run. */
-function noteClientStall(run: PhaseRun, request: LogicalRequest): void {
-  const parts = request.measured ? latencyParts(request) : null;
+function noteClientStall(run: PhaseRun, request: LogicalRequest, parts: LatencyParts): void {
   const winner = request.winner === null ? undefined : request.attempts[request.winner];
-  if (!parts || !winner) return;
+  if (!winner) return;
   // The whole wait for the answer, upload included: the upload's end is stamped in a callback, so
   // a held loop delays that stamp and its stall would otherwise hide in the upload. It comes out
   // of the server's part, never more than it (core's serverAndStall).
@@ -238,7 +241,12 @@ async function runRequest(
   const { withBackups, single } = setup.executorsOn(run.signal);
   const executing = (backups ? withBackups : single).execute(send, planned.requestClass);
   requestsInFlight.add(executing);
-  const result = await executing.finally(() => requestsInFlight.delete(executing));
+  let result: LogicalResult;
+  try {
+    result = await executing;
+  } finally {
+    requestsInFlight.delete(executing);
+  }
   // A request cut short by a stop (or the phase's end) measured nothing and says nothing of the
   // server's health, but it may have reached the server: it is recorded, and counted apart.
   if (!(run.signal.aborted && result.winner === null)) noteHealth(run, result);
@@ -300,8 +308,11 @@ function phaseIsOver(run: PhaseRun): boolean {
  */
 async function runClient(run: PhaseRun, client: number): Promise<void> {
   while (!phaseIsOver(run)) {
-    await backOff(run);
-    if (phaseIsOver(run)) return;
+    // Only when backing off: an await of an async call costs a promise per request.
+    if (run.resumeAtUs > clock()) {
+      await backOff(run);
+      if (phaseIsOver(run)) return;
+    }
     const intendedStartUs = clock();
     const index = Atomics.add(run.next, 0, 1);
     if (index >= run.command.count) return;
@@ -425,7 +436,7 @@ async function runPhase(command: PhaseCommand): Promise<void> {
       bucketNameOf,
       recordRequest: (op, key, origin, result) => recordRequest(run, op, key, origin, result),
     },
-    probe: new ClientProbe(clock, init.workerIndex),
+    probe: new ClientProbe(clock, init.workerIndex, () => requestsInFlight.size > 0),
     reports: 0,
   };
   const reporter = setInterval(() => {

@@ -66,7 +66,9 @@ export interface ExecutorSettings {
 export function createRequestExecutor(settings: ExecutorSettings): RequestExecutor {
   const { mode, hedge } = settings;
   if (mode === "normal") {
-    return { execute: (send) => runSingleAttempt(send, settings) };
+    // Every attempt takes the run's stop signal as it is: one options object serves them all.
+    const options: RequestOptions = { signal: settings.stopSignal };
+    return { execute: (send) => runSingleAttempt(send, settings.chooser, options) };
   }
   if (mode === "tied") {
     return {
@@ -137,11 +139,12 @@ function observeFirstAttempt(
  */
 async function runSingleAttempt(
   send: SendAttempt,
-  { chooser, stopSignal }: ExecutorSettings,
+  chooser: ReplicaChooser,
+  options: RequestOptions,
 ): Promise<LogicalResult> {
   const replica = chooser.pick();
   chooser.started(replica);
-  const outcome = await send(replica, { signal: stopSignal });
+  const outcome = await send(replica, options);
   chooser.finished(replica);
   return {
     attempts: [{ attempt: 1, replica, outcome, cancelled: false }],
@@ -194,6 +197,8 @@ async function runAttempts(
     };
     entry.done = send(replica, {
       signal: controller.signal,
+      // A copy that loses with an error answer moved its body: the hedge cost counts it.
+      countErrorBody: true,
       ...(plan.kind === "tied" && plan.tieId !== null
         ? { headers: { [TIE_ID_HEADER]: plan.tieId } }
         : {}),

@@ -24,21 +24,22 @@ export const getOperation: EngineOperation<"GET", GetMethods> = {
         ...(range ? { headers: { Range: rangeHeaderValue(range) } } : {}),
       };
       const body = createGetBodyCheck(options);
-      const wire = await sendOnWire(request, options, (chunk) => body.onChunk(chunk));
-      const { timeline, status } = wire;
+      const wire = await sendOnWire(request, options, body);
+      const { status } = wire;
       if (wire.error !== null) {
-        const bytes = wire.cancelledWireBytes ?? (status >= 300 ? 0 : body.bytes);
-        return { ...timeline, status, error: wire.error, bytes };
+        const bytes = wire.cancelledWireBytes ?? (status >= 300 ? wire.errorBodyBytes : body.bytes);
+        return wire.outcome(wire.error, bytes);
       }
       if (status >= 300) {
         const error = errorCodeFromXml(wire.body.toString("utf8")) ?? errorCodeFromStatus(status);
-        return { ...timeline, status, error, bytes: 0 };
+        return wire.outcome(error, wire.errorBodyBytes);
       }
-      return { ...timeline, status, error: body.verdict(status), bytes: body.bytes };
+      return wire.outcome(body.verdict(status), body.bytes);
     },
   }),
   sdk: ({ S3, client, bucket, attachProbe, aborted, failed }) => ({
-    async getObject(key, { signal, expect, range, onResponse, headers } = {}) {
+    async getObject(key, options = {}) {
+      const { signal, expect, range, onResponse, headers } = options;
       assertObjectKey(key);
       const Range = range ? rangeHeaderValue(range) : undefined;
       const command = new S3.GetObjectCommand({
@@ -52,12 +53,13 @@ export const getOperation: EngineOperation<"GET", GetMethods> = {
       try {
         const output = await client.send(command, { abortSignal: signal });
         const status = probe.status || (output.$metadata.httpStatusCode ?? 200);
-        if (output.Body) await readBody(output.Body as Readable, body.onChunk);
+        if (output.Body) await readBody(output.Body as Readable, (chunk) => body.onChunk(chunk));
         const error = body.verdict(status);
         return { ...probe.timing.finish(), status, error, bytes: body.bytes };
       } catch (error) {
-        const outcome = failed(probe, error, signal, onResponse);
-        const bytes = probe.timing.cancelledWireBytes ?? (outcome.status >= 300 ? 0 : body.bytes);
+        const outcome = failed(probe, error, options);
+        const bytes =
+          probe.timing.cancelledWireBytes ?? (outcome.status >= 300 ? outcome.bytes : body.bytes);
         return { ...outcome, bytes };
       }
     },

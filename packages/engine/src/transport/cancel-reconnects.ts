@@ -10,13 +10,26 @@ import type { MicrosClock } from "./object-transport.ts";
  * onRequestStart: undici calls onRequestStart and then publishes `undici:client:sendHeaders`
  * with the socket in the same synchronous step (client-h1 writeH1), so nothing can come between.
  */
-let waitingForSocket: ((socket: Socket) => void) | null = null;
+let waitingForSocket: SocketUser | null = null;
+/** The new connections of the pool the waiting request is on (CancelReconnects.newConnectionOf). */
+let waitingPoolConnections: WeakMap<Socket, NewConnection> | null = null;
 let subscribed = false;
 
 function onSendHeaders(message: unknown): void {
-  const take = waitingForSocket;
+  const user = waitingForSocket;
+  const newConnections = waitingPoolConnections;
   waitingForSocket = null;
-  take?.((message as { socket: Socket }).socket);
+  waitingPoolConnections = null;
+  if (!user || !newConnections) return;
+  const { socket } = message as { socket: Socket };
+  const newConnection = newConnections.get(socket);
+  newConnections.delete(socket);
+  user.connected(socket, newConnection);
+}
+
+/** A request's side that takes the socket it is written on (a WireTiming). */
+export interface SocketUser {
+  connected(socket: Socket, newConnection: NewConnection | undefined): void;
 }
 
 /** A connection the pool opened, as the first request written on it sees it. */
@@ -74,17 +87,12 @@ export class CancelReconnects {
   }
 
   /**
-   * Call from onRequestStart: `onConnection` gets the socket the request is written on, and the
-   * new connection it waited for when it is the first request on it.
+   * Call from onRequestStart: `user` gets the socket the request is written on, and the new
+   * connection it waited for when it is the first request on it.
    */
-  requestStarting(
-    onConnection: (socket: Socket, newConnection: NewConnection | undefined) => void,
-  ): void {
-    waitingForSocket = (socket) => {
-      const newConnection = this.newConnectionOf.get(socket);
-      this.newConnectionOf.delete(socket);
-      onConnection(socket, newConnection);
-    };
+  requestStarting(user: SocketUser): void {
+    waitingForSocket = user;
+    waitingPoolConnections = this.newConnectionOf;
   }
 }
 

@@ -1,21 +1,17 @@
-import { ABORTED_ERROR, RESPONSE_TOO_LARGE_ERROR, TIMEOUT_ERROR } from "@taillab/api";
 import type { IncomingHttpHeaders } from "node:http";
 import { Pool, type Dispatcher } from "undici";
 import type { Reading } from "../operations/engine-operation.ts";
 import { operationMethods } from "../operations/registry.ts";
-import { onAbortOf } from "./abort-callbacks.ts";
 import { CancelReconnects } from "./cancel-reconnects.ts";
-import { ANSWER_LIMIT_BYTES } from "./response-body.ts";
 import type {
   MicrosClock,
   ObjectTransport,
   RequestOptions,
   RequestOutcome,
-  RequestTimeline,
   TransportTarget,
 } from "./object-transport.ts";
+import { RequestDeadlines } from "./request-deadlines.ts";
 import {
-  errorCodeFromException,
   errorCodeFromStatus,
   errorCodeFromSuccessBody,
   errorCodeFromXml,
@@ -28,10 +24,7 @@ import {
   type TargetAddress,
 } from "./transport-target.ts";
 import { createSigner } from "./sigv4-signer.ts";
-import { WireTiming } from "./wire-timing.ts";
-
-/** Error bodies are small XML documents; anything past this is read and dropped. */
-const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
+import { WireExchange, type BodyReader, type WireLine } from "./wire-exchange.ts";
 
 export interface WireRequest {
   method: Dispatcher.HttpMethod;
@@ -57,14 +50,14 @@ export interface FastWire {
   /** The object's encoded path in the target bucket. */
   objectPath(key: string): string;
   /**
-   * One request on the wire; `onBody` takes a 2xx answer's body as it comes (GET), else the
-   * answer is read whole.
+   * One request on the wire (wire-exchange.ts), resolving once it has settled; `bodyReader`
+   * takes a 2xx answer's body as it comes (GET), else the answer is read whole.
    */
   sendOnWire(
     request: WireRequest,
     options: RequestOptions,
-    onBody: ((chunk: Buffer) => void) | null,
-  ): Promise<WireResponse>;
+    bodyReader: BodyReader | null,
+  ): Promise<WireExchange>;
   /**
    * One request whose answer is read whole. `none` is the operation's fields when it failed;
    * `read` turns a 2xx answer that is not an S3 error document into them. `uploadBytes`: the
@@ -77,25 +70,6 @@ export interface FastWire {
     read: (reply: Reply) => Reading<T>,
     flags?: { emptyBodyIsError?: boolean; uploadBytes?: number },
   ): Promise<RequestOutcome & T>;
-}
-
-/** One request's answer off the wire, before an operation reads it. */
-export interface WireResponse {
-  timeline: RequestTimeline;
-  /** 0 when no response arrived. */
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** The whole body, or an error document's first ERROR_BODY_LIMIT_BYTES; empty when streamed. */
-  body: Buffer;
-  /** A failure without a (complete) answer: "Aborted", ECONNRESET…; null otherwise. */
-  error: string | null;
-  /** The request, body included, went out. */
-  bodySent: boolean;
-  /**
-   * Cancelled on the wire: the bytes its connection moved both ways while it was on it (headers
-   * included; undici then closes the connection). Null otherwise.
-   */
-  cancelledWireBytes: number | null;
 }
 
 /**
@@ -128,134 +102,44 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
   const sign = createSigner(target);
   const objectPath = (key: string) => address.pathPrefix + encodeS3Key(key);
 
-  /**
-   * One request on the wire, through undici's dispatch API with a handler of our own: no response
-   * stream is made, the body arrives as chunks (`onBody` for a 2xx GET, else collected whole, an
-   * error document up to ERROR_BODY_LIMIT_BYTES; any answer but a streamed one is cut off past
-   * ANSWER_LIMIT_BYTES as RESPONSE_TOO_LARGE_ERROR), and every step is stamped. Failures come back
-   * as a code, never thrown. A stop or cancel settles at once, even for a request still waiting
-   * for a connection (undici then drops it when its turn comes); so does the request timeout,
-   * counted from here, which bounds the whole attempt: a hung server, or one that drips its
-   * answer, cannot hold it longer.
-   */
+  const line: WireLine = {
+    clock,
+    reconnects,
+    deadlines: new RequestDeadlines(timeoutMs, clock),
+    timeoutMs,
+  };
+
   function sendOnWire(
     request: WireRequest,
-    { signal, onResponse, headers: extraHeaders }: RequestOptions,
-    onBody: ((chunk: Buffer) => void) | null,
-  ): Promise<WireResponse> {
-    const timing = new WireTiming(clock);
-    return new Promise<WireResponse>((resolve) => {
-      let status = 0;
-      let headers: IncomingHttpHeaders = {};
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      let received = 0;
-      let controller: Dispatcher.DispatchController | null = null;
-      let settled = false;
-      let stopWaitingForAbort = () => {};
-      const deadline = setTimeout(
-        () => cutOff(TIMEOUT_ERROR, `no end within the request timeout (${timeoutMs} ms)`),
-        timeoutMs,
+    options: RequestOptions,
+    bodyReader: BodyReader | null,
+  ): Promise<WireExchange> {
+    const wire = new WireExchange(line, options, request.body != null, bodyReader);
+    if (wire.done) return wire.settledExchange;
+    const extraHeaders = options.headers;
+    try {
+      pool.dispatch(
+        {
+          method: request.method,
+          path: request.path,
+          // undici closes the connection after every HEAD unless told otherwise (for servers
+          // that send a body anyway); S3 servers do not, and a reconnect per HEAD would be
+          // measured.
+          ...(request.method === "HEAD" ? { reset: false } : {}),
+          headers: sign(
+            request.method,
+            request.path,
+            request.host ?? address.hostHeader,
+            extraHeaders ? { ...request.headers, ...extraHeaders } : request.headers,
+          ),
+          body: request.body ?? null,
+        },
+        wire,
       );
-      const settle = (error: string | null) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        stopWaitingForAbort();
-        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        const { cancelledWireBytes, bodySent } = timing;
-        resolve({
-          timeline: timing.finish(),
-          status,
-          headers,
-          body,
-          error,
-          bodySent,
-          cancelledWireBytes,
-        });
-      };
-      // Settled first: undici reports its own abort to the handler at once.
-      const cutOff = (error: string, why: string) => {
-        settle(error);
-        controller?.abort(new Error(why));
-      };
-      if (signal?.aborted) {
-        settle(ABORTED_ERROR);
-        return;
-      }
-      if (signal) {
-        stopWaitingForAbort = onAbortOf(signal, () => {
-          if (controller !== null) {
-            timing.cancelledOnWire();
-            reconnects.closedByCancel();
-          }
-          cutOff(ABORTED_ERROR, "aborted by the caller");
-        });
-      }
-      try {
-        pool.dispatch(
-          {
-            method: request.method,
-            path: request.path,
-            // undici closes the connection after every HEAD unless told otherwise (for servers
-            // that send a body anyway); S3 servers do not, and a reconnect per HEAD would be
-            // measured.
-            ...(request.method === "HEAD" ? { reset: false } : {}),
-            headers: sign(
-              request.method,
-              request.path,
-              request.host ?? address.hostHeader,
-              extraHeaders ? { ...request.headers, ...extraHeaders } : request.headers,
-            ),
-            body: request.body ?? null,
-          },
-          {
-            onRequestStart: (started) => {
-              controller = started;
-              if (settled) {
-                started.abort(new Error("aborted by the caller"));
-                return;
-              }
-              timing.requestStarted(request.body != null);
-              reconnects.requestStarting((socket, newConnection) =>
-                timing.connected(socket, newConnection),
-              );
-            },
-            onRequestSent: () => timing.requestSent(),
-            onResponseStart: (_controller, statusCode, responseHeaders) => {
-              if (settled) return;
-              timing.responseStarted();
-              status = statusCode;
-              headers = responseHeaders;
-              onResponse?.(statusCode);
-            },
-            onResponseData: (_controller, chunk) => {
-              if (settled) return;
-              timing.bodyData();
-              if (onBody && status < 300) {
-                onBody(chunk);
-                return;
-              }
-              received += chunk.length;
-              if (received > ANSWER_LIMIT_BYTES) {
-                chunks.length = 0;
-                cutOff(
-                  RESPONSE_TOO_LARGE_ERROR,
-                  `an answer longer than ${ANSWER_LIMIT_BYTES} bytes`,
-                );
-              } else if (status < 300 || kept < ERROR_BODY_LIMIT_BYTES) {
-                chunks.push(chunk);
-                kept += chunk.length;
-              }
-            },
-            onResponseEnd: () => settle(null),
-            onResponseError: (_controller, error) => settle(errorCodeFromException(error)),
-          },
-        );
-      } catch (error) {
-        settle(errorCodeFromException(error));
-      }
-    });
+    } catch (error) {
+      wire.failed(error);
+    }
+    return wire.settledExchange;
   }
 
   async function exchange<T extends object>(
@@ -266,19 +150,22 @@ export function createFastTransport(target: TransportTarget, clock: MicrosClock)
     { emptyBodyIsError = false, uploadBytes = 0 } = {},
   ): Promise<RequestOutcome & T> {
     const wire = await sendOnWire(request, options, null);
-    const { timeline, status } = wire;
+    const { status } = wire;
     if (wire.error !== null) {
-      const bytes = wire.cancelledWireBytes ?? (status === 0 && wire.bodySent ? uploadBytes : 0);
-      return { ...timeline, status, error: wire.error, bytes, ...none };
+      const bytes =
+        wire.cancelledWireBytes ??
+        (status === 0 && wire.bodySent ? uploadBytes : wire.errorBodyBytes);
+      return Object.assign(wire.outcome(wire.error, bytes), none);
     }
+    const body = wire.body;
     if (status >= 300) {
-      const error = errorCodeFromXml(wire.body.toString("utf8")) ?? errorCodeFromStatus(status);
-      return { ...timeline, status, error, bytes: 0, ...none };
+      const error = errorCodeFromXml(body.toString("utf8")) ?? errorCodeFromStatus(status);
+      return Object.assign(wire.outcome(error, wire.errorBodyBytes), none);
     }
-    const bodyError = errorCodeFromSuccessBody(wire.body, emptyBodyIsError);
-    if (bodyError !== null) return { ...timeline, status, error: bodyError, bytes: 0, ...none };
-    const { fields, error = null, bytes = 0 } = read({ headers: wire.headers, body: wire.body });
-    return { ...timeline, status, error, bytes, ...fields };
+    const bodyError = errorCodeFromSuccessBody(body, emptyBodyIsError);
+    if (bodyError !== null) return Object.assign(wire.outcome(bodyError, 0), none);
+    const { fields, error = null, bytes = 0 } = read({ headers: wire.headers, body });
+    return Object.assign(wire.outcome(error, bytes), fields);
   }
 
   const wire: FastWire = { target, address, objectPath, sendOnWire, exchange };

@@ -115,7 +115,8 @@ export interface RequestOutcome extends RequestTimeline {
    */
   error: string | null;
   /**
-   * Payload bytes moved, 0 for every error response:
+   * Payload bytes moved, 0 for every error response unless asked (RequestOptions.countErrorBody:
+   * then its body's bytes):
    * - PUT, UploadPart: the body's size once it was sent (also when the attempt was then cancelled:
    *   those bytes went over the wire), 0 for an error response;
    * - GET: the body bytes of a 2xx response actually received (possibly partial when aborted); of
@@ -143,6 +144,12 @@ export interface RequestOptions {
   onResponse?: (status: number) => void;
   /** More headers to send, e.g. a tied request's tie id (signed on the fast path). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * An error answer's body counts in `bytes` (it is otherwise 0): an attempt of a hedged or
+   * tied request that loses with an error moved that body over the wire, and the hedge cost
+   * counts it as wasted, as it counts a cancelled loser's bytes.
+   */
+  countErrorBody?: boolean;
 }
 
 /** Bytes `start` to `endInclusive` of an object, both counted from 0 (HTTP's `bytes=a-b`). */

@@ -70,13 +70,11 @@ export interface SdkWire {
   ): ResponseProbe;
   /** The outcome of a call whose signal had aborted before it was sent. */
   aborted(probe: ResponseProbe): RequestOutcome;
-  /** The outcome of a call the SDK threw on. */
-  failed(
-    probe: ResponseProbe,
-    error: unknown,
-    signal: AbortSignal | undefined,
-    onResponse: RequestOptions["onResponse"],
-  ): RequestOutcome;
+  /**
+   * The outcome of a call the SDK threw on; an error answer's body counts as its bytes only when
+   * `options.countErrorBody` asks.
+   */
+  failed(probe: ResponseProbe, error: unknown, options: RequestOptions): RequestOutcome;
   addContentMd5: typeof addContentMd5;
 }
 
@@ -109,11 +107,12 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
   async function call<Input extends object, Output extends MetadataBearer, T extends object>(
     command: { middlewareStack: MiddlewareStack<Input, Output> },
     send: (abortSignal: AbortSignal | undefined) => Promise<Output>,
-    { signal, onResponse, headers }: RequestOptions,
+    options: RequestOptions,
     none: T,
     read: (output: Output, body: Buffer) => Reading<T>,
     { emptyBodyIsError = false, uploadBytes = 0 } = {},
   ): Promise<RequestOutcome & T> {
+    const { signal, onResponse, headers } = options;
     const probe = attachResponseProbe(command.middlewareStack, clock, onResponse, true, headers);
     if (signal?.aborted) return { ...aborted(probe), ...none };
     try {
@@ -130,9 +129,10 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
       const { fields, error = null, bytes = 0 } = read(output, body);
       return { ...timeline, status, error, bytes, ...fields };
     } catch (error) {
-      const outcome = failed(probe, error, signal, onResponse);
+      const outcome = failed(probe, error, options);
       const { cancelledWireBytes, bodySent } = probe.timing;
-      const bytes = cancelledWireBytes ?? (outcome.status === 0 && bodySent ? uploadBytes : 0);
+      const bytes =
+        cancelledWireBytes ?? (outcome.status === 0 && bodySent ? uploadBytes : outcome.bytes);
       return { ...outcome, bytes, ...none };
     }
   }
@@ -144,16 +144,17 @@ export function createSdkTransport(target: TransportTarget, clock: MicrosClock):
   function failed(
     probe: ResponseProbe,
     error: unknown,
-    signal: AbortSignal | undefined,
-    onResponse: RequestOptions["onResponse"],
+    { signal, onResponse, countErrorBody }: RequestOptions,
   ): RequestOutcome {
     const { status: sdkStatus, code } = sdkErrorOutcome(error, signal, probe.status);
     if (probe.status === 0 && sdkStatus > 0) onResponse?.(sdkStatus);
+    const status = probe.status || sdkStatus;
     return {
       ...probe.timing.finish(),
-      status: probe.status || sdkStatus,
+      status,
       error: code,
-      bytes: 0,
+      // An error answer's body, when asked (RequestOptions.countErrorBody).
+      bytes: countErrorBody && status >= 300 ? probe.timing.receivedBodyBytes : 0,
     };
   }
 

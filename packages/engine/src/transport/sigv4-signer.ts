@@ -48,7 +48,12 @@ export function createSigner({ region, credentials, now = Date.now }: SignerOpti
   let keyDay = "";
   let signingKey: KeyObject | null = null;
   let scope = "";
-  const keyFor = (day: string): KeyObject => {
+  let keyDate = "";
+  /** The key of amzDate's day (its first 8 characters), looked at once a second. */
+  const keyFor = (amzDate: string): KeyObject => {
+    if (amzDate === keyDate && signingKey !== null) return signingKey;
+    keyDate = amzDate;
+    const day = amzDate.slice(0, 8);
     if (day !== keyDay || signingKey === null) {
       signingKey = signingKeyOf(secretAccessKey, day, region);
       keyDay = day;
@@ -56,26 +61,32 @@ export function createSigner({ region, credentials, now = Date.now }: SignerOpti
     }
     return signingKey;
   };
+  // Most requests carry only the headers added here, whose canonical form changes with the
+  // second and the host alone: it is made once for them rather than sorted out per request.
+  let plainFor = { host: "", amzDate: "", canonical: { canonical: "", signed: "" } };
+  const plainCanonical = (host: string, amzDate: string, headers: Record<string, string>) => {
+    if (plainFor.host !== host || plainFor.amzDate !== amzDate) {
+      plainFor = { host, amzDate, canonical: canonicalHeaders(headers) };
+    }
+    return plainFor.canonical;
+  };
   return (method, path, host, extra) => {
     const amzDate = clock();
-    const key = keyFor(amzDate.slice(0, 8));
+    const key = keyFor(amzDate);
     const headers: Record<string, string> = {
       Host: host,
       "X-Amz-Content-Sha256": UNSIGNED_PAYLOAD,
       "X-Amz-Date": amzDate,
-      ...(sessionToken ? { "X-Amz-Security-Token": sessionToken } : {}),
-      ...extra,
     };
-    const { canonical, signed } = canonicalHeaders(headers);
+    if (sessionToken) headers["X-Amz-Security-Token"] = sessionToken;
+    if (extra) Object.assign(headers, extra);
+    const { canonical, signed } = extra
+      ? canonicalHeaders(headers)
+      : plainCanonical(host, amzDate, headers);
     const queryAt = path.indexOf("?");
-    const canonicalRequest = [
-      method,
-      queryAt < 0 ? path : path.slice(0, queryAt),
-      queryAt < 0 ? "" : canonicalQuery(path.slice(queryAt + 1)),
-      canonical,
-      signed,
-      UNSIGNED_PAYLOAD,
-    ].join("\n");
+    const canonicalPath = queryAt < 0 ? path : path.slice(0, queryAt);
+    const query = queryAt < 0 ? "" : canonicalQuery(path.slice(queryAt + 1));
+    const canonicalRequest = `${method}\n${canonicalPath}\n${query}\n${canonical}\n${signed}\n${UNSIGNED_PAYLOAD}`;
     const stringToSign = `AWS4-HMAC-SHA256\n${amzDate}\n${scope}\n${hash("sha256", canonicalRequest, "hex")}`;
     const signature = createHmac("sha256", key).update(stringToSign).digest("hex");
     headers.Authorization =

@@ -44,6 +44,9 @@ let baseUrl: string;
 const seen: SeenRequest[] = [];
 /** When set, the next requests stall (never answered). */
 let stall = false;
+/** Called once the server has the next request whole (requestArrives). */
+let onArrival: (() => void) | null = null;
+const requestArrives = () => new Promise<void>((resolve) => (onArrival = resolve));
 const open: ObjectTransport[] = [];
 
 function transport(kind: TransportKind, overrides: Partial<TransportTarget> = {}) {
@@ -79,6 +82,8 @@ beforeAll(async () => {
         query,
         headers: request.headers,
       });
+      onArrival?.();
+      onArrival = null;
       if (!stall) answer(request, response, url.pathname, query, Buffer.concat(chunks));
     });
   });
@@ -465,12 +470,14 @@ describe.each<TransportKind>(["fast", "sdk"])("%s transport: new operations", (k
     const t = transport(kind);
     stall = true;
     const controller = new AbortController();
-    let abortedUs = Infinity;
-    setTimeout(() => {
-      abortedUs = clock();
-      controller.abort();
-    }, 50);
-    const outcome = await t.listObjects({ prefix: "list/" }, { signal: controller.signal });
+    // Aborted once the server has the request, not after a fixed wait: a loaded machine may not
+    // have sent it by then, and a request aborted before it went out moved nothing.
+    const arrived = requestArrives();
+    const listing = t.listObjects({ prefix: "list/" }, { signal: controller.signal });
+    await arrived;
+    const abortedUs = clock();
+    controller.abort();
+    const outcome = await listing;
     expect(timeless(outcome)).toEqual({
       status: 0,
       error: "Aborted",

@@ -6,6 +6,7 @@ import {
   socketBytes,
   type CancelReconnects,
   type NewConnection,
+  type SocketUser,
 } from "./cancel-reconnects.ts";
 import type { MicrosClock, RequestTimeline } from "./object-transport.ts";
 
@@ -20,7 +21,7 @@ import type { MicrosClock, RequestTimeline } from "./object-transport.ts";
  * Both transports use it: the fast path from its own handler, the SDK path through
  * `timingInterceptor` around the handler undici's request API makes.
  */
-export class WireTiming {
+export class WireTiming implements SocketUser {
   readonly readyUs: number;
   private sentUs = -1;
   private requestWritten = false;
@@ -34,6 +35,8 @@ export class WireTiming {
   private newConnection: NewConnection | undefined;
   /** Cancelled on the wire: the bytes its connection moved both ways while it was on it. */
   cancelledWireBytes: number | null = null;
+  /** Bytes of the answer's body received so far, an error document's included. */
+  receivedBodyBytes = 0;
 
   constructor(clock: MicrosClock) {
     this.clock = clock;
@@ -99,8 +102,10 @@ export class WireTiming {
     this.headersUs = this.clock();
   }
 
-  bodyData(): void {
+  /** A chunk of `chunkBytes` of the answer's body arrived. */
+  bodyData(chunkBytes: number): void {
     if (this.firstByteUs < 0) this.firstByteUs = this.clock();
+    this.receivedBodyBytes += chunkBytes;
   }
 
   /** The timeline as of now (the end); steps that never happened take the next one's time. */
@@ -148,9 +153,7 @@ export function timingInterceptor(
     return dispatch(options, {
       onRequestStart: (controller, context) => {
         timing.requestStarted(options.body != null);
-        reconnects.requestStarting((socket, newConnection) =>
-          timing.connected(socket, newConnection),
-        );
+        reconnects.requestStarting(timing);
         handler.onRequestStart?.(controller, context);
       },
       onRequestSent: () => {
@@ -164,7 +167,7 @@ export function timingInterceptor(
         handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
       },
       onResponseData: (controller, chunk) => {
-        timing.bodyData();
+        timing.bodyData(chunk.length);
         handler.onResponseData?.(controller, chunk);
       },
       onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
