@@ -22,7 +22,7 @@
  * BENCH_SKIP_KUBERNETES=1 leaves the control plane out; BENCH_ONLY_KUBERNETES=1 runs it alone;
  * BENCH_SKIP_BIG_MERGE=1 leaves out the merge of many shards' results.
  */
-import { RunSpecSchema, ShardResultSchema, type ShardPhase } from "@taillab/api";
+import { RunSpecSchema, ShardResultSchema, type RunSpec, type ShardPhase } from "@taillab/api";
 import {
   startControlPlane,
   startKwokCluster,
@@ -248,14 +248,18 @@ async function barrierOverhead(): Promise<void> {
   }
 }
 
-async function overheadOf(shards: number, kubeconfig: string): Promise<void> {
-  const plan = await planKubernetesRun(
+/**
+ * A run of `shards` shards on the test node agent. Its barrier timeout, also the phase gates'
+ * wait, is long: many shard processes take long to start on a small machine, and a gate must not
+ * give up on a dead shard before the Job says so.
+ */
+function planOnTestNode(runSpec: RunSpec, shards: number) {
+  return planKubernetesRun(
     {
-      spec: spec(shards),
+      spec: runSpec,
       shards,
       namespace: "default",
       image: TAILLAB_TEST_IMAGE,
-      // Many shard processes take long to start on a small machine.
       barrierTimeoutMs: 600_000,
       activeDeadlineSeconds: 1800,
       ttlSecondsAfterFinished: DEFAULT_TTL_AFTER_FINISHED_SECONDS,
@@ -265,6 +269,10 @@ async function overheadOf(shards: number, kubeconfig: string): Promise<void> {
     },
     secrets,
   );
+}
+
+async function overheadOf(shards: number, kubeconfig: string): Promise<void> {
+  const plan = await planOnTestNode(spec(shards), shards);
   let submittedMs = 0;
   const store = await openResultsStore(await mkdtemp(join(tmpdir(), "taillab-bench-")));
   const { summary, mergeMs } = await runOnKubernetes(plan, {
@@ -287,26 +295,15 @@ async function overheadOf(shards: number, kubeconfig: string): Promise<void> {
 async function deathToGoingOn(kubeconfig: string, agent: NodeAgent): Promise<void> {
   console.log("from a shard's death to the others going on (3 shards, shard 1 killed):");
   const shards = 3;
-  const plan = await planKubernetesRun(
-    {
-      spec: RunSpecSchema.parse({
-        endpoints: [{ url: testbed.url }],
-        clients: 3,
-        samples: 1500,
-        objectSize: 1024,
-        phases: ["write", "read"],
-      }),
-      shards,
-      namespace: "default",
-      image: TAILLAB_TEST_IMAGE,
-      // The phase gate waits this long for a shard that does not come: far beyond the figure.
-      barrierTimeoutMs: 600_000,
-      activeDeadlineSeconds: 1800,
-      ttlSecondsAfterFinished: DEFAULT_TTL_AFTER_FINISHED_SECONDS,
-      pod: { ...DEFAULT_POD_SETTINGS, requests: "cpu=100m,memory=64Mi", limits: "" },
-      uploadRecords: false,
-    },
-    secrets,
+  const plan = await planOnTestNode(
+    RunSpecSchema.parse({
+      endpoints: [{ url: testbed.url }],
+      clients: 3,
+      samples: 1500,
+      objectSize: 1024,
+      phases: ["write", "read"],
+    }),
+    shards,
   );
   const jobName = plan.manifests.job.metadata?.name ?? "";
   const folder = await openRunFolder(plan.spec, secrets, plan.folder);
