@@ -212,28 +212,14 @@ export function ratesOverTimeChart(
   intervals: readonly IntervalStats[],
   kind: "throughput" | "errors",
 ): SafeHtml {
-  const words = messages.ratesOverTime[kind];
-  const rates = intervals.map(intervalRates);
-  return renderChart({
-    legendHint: messages.legendHint,
-    id,
-    title: words.title,
-    x: { label: messages.overTimeAxis, scale: "linear" },
-    y: { label: words.axis, scale: "linear", includeZero: true },
-    series: [
-      {
-        kind: "line",
-        key: kind,
-        label: words.line,
-        color: seriesColor(kind === "throughput" ? 0 : 1),
-        markers: rates.length < 30,
-        points: rates.map((rate): Point => [
-          rate.atS,
-          kind === "throughput" ? rate.opsPerSec : rate.errorsPerSec,
-        ]),
-      },
-    ],
-    caption: words.note,
+  const points = intervals
+    .map(intervalRates)
+    .map((rate): Point => [rate.atS, kind === "throughput" ? rate.opsPerSec : rate.errorsPerSec]);
+  return perSecondLineChart(id, messages, messages.ratesOverTime[kind], {
+    key: kind,
+    colorIndex: kind === "throughput" ? 0 : 1,
+    seconds: intervals.length,
+    points,
   });
 }
 
@@ -250,7 +236,24 @@ export function dataOverTimeChart(
   if (!intervalCountsRecorded(intervals)) {
     return markup`<p class="note">${words.title}: ${messages.ratesOverTime.notRecorded}</p>`;
   }
-  const rates = intervals.map(intervalRates);
+  const points = intervals
+    .map(intervalRates)
+    .flatMap((rate): Point[] => (rate.mibPerSec === null ? [] : [[rate.atS, rate.mibPerSec]]));
+  return perSecondLineChart(id, messages, words, {
+    key: "data",
+    colorIndex: 2,
+    seconds: intervals.length,
+    points,
+  });
+}
+
+/** One line over a phase's seconds, in the words of its chart; points drawn while they are few. */
+function perSecondLineChart(
+  id: string,
+  messages: ReportMessages,
+  words: { title: string; axis: string; line: string; note: string },
+  line: { key: string; colorIndex: number; seconds: number; points: Point[] },
+): SafeHtml {
   return renderChart({
     legendHint: messages.legendHint,
     id,
@@ -260,13 +263,11 @@ export function dataOverTimeChart(
     series: [
       {
         kind: "line",
-        key: "data",
+        key: line.key,
         label: words.line,
-        color: seriesColor(2),
-        markers: rates.length < 30,
-        points: rates.flatMap((rate): Point[] =>
-          rate.mibPerSec === null ? [] : [[rate.atS, rate.mibPerSec]],
-        ),
+        color: seriesColor(line.colorIndex),
+        markers: line.seconds < 30,
+        points: line.points,
       },
     ],
     caption: words.note,
