@@ -132,6 +132,16 @@ describe("ClientHealthCard", () => {
     expect(drafts[0]?.spec).toMatchObject({ openLoop: { rateHz: 360 }, clients: [8] });
   });
 
+  it("runs the open-loop equivalent on the run's replicas too", () => {
+    useRunDetail.setState({
+      origin: { endpointId: "ep-1", replicaEndpointIds: ["ep-2", "ep-3"], experimentId: null },
+    });
+    renderUi(<ClientHealthCard phase={FROZEN} meta={META} />);
+    fireEvent.click(screen.getByTestId("run-open-loop"));
+    expect(drafts[0]).toMatchObject({ endpointId: "ep-1", replicaEndpointIds: ["ep-2", "ep-3"] });
+    expect(drafts[0]?.spec).toMatchObject({ openLoop: { rateHz: 360 } });
+  });
+
   it.each([
     ["en", "The shards whose client was the bottleneck: 0, 2."],
     ["zh-CN", "客户端是瓶颈的分片：0, 2。"],

@@ -13,9 +13,8 @@ import { useRunDetail } from "./run-detail-store.ts";
  */
 export function ClientHealthCard({ phase, meta }: { phase: PhaseSummary; meta: RunMeta }) {
   const { t } = useTranslation("client");
-  const endpointId = useRunDetail((state) =>
-    state.runId === meta.id ? (state.origin?.endpointId ?? null) : null,
-  );
+  const origin = useRunDetail((state) => (state.runId === meta.id ? state.origin : null));
+  const endpointId = origin?.endpointId ?? null;
   const busy = useExperimentBuilder((state) => state.busy);
   const client = phase.client;
   const note = coordinatedOmissionNote(phase);
@@ -80,7 +79,11 @@ export function ClientHealthCard({ phase, meta }: { phase: PhaseSummary; meta: R
               disabled={endpointId === null || busy !== null}
               onClick={() => {
                 if (endpointId === null) return;
-                const draft = openLoopDraft(meta, endpointId, note.openLoopRateHz);
+                const draft = openLoopDraft(
+                  meta,
+                  { endpointId, replicaEndpointIds: origin?.replicaEndpointIds },
+                  note.openLoopRateHz,
+                );
                 void useExperimentBuilder.getState().runDraft(draft);
               }}
             >

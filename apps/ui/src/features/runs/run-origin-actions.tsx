@@ -32,7 +32,11 @@ export function RunOriginActions({ meta }: { meta: RunMeta }) {
   // Another tool ran it: TailLab has no spec of its own to run again.
   if (meta.imported) return null;
   const endpointId = origin?.endpointId ?? null;
-  const draft = () => runAgainDraft(meta, endpointId ?? "", origin?.replicaEndpointIds);
+  const draft = () =>
+    runAgainDraft(meta, {
+      endpointId: endpointId ?? "",
+      replicaEndpointIds: origin?.replicaEndpointIds,
+    });
   return (
     <>
       {experiment ? (
