@@ -104,6 +104,39 @@ export class LiveRunPage {
     return Number(await count.getAttribute("data-requests"));
   }
 
+  /** Switches the live chart (latency, throughput, data, errors) with the keyboard. */
+  async showChart(chart: "latency" | "throughput" | "data" | "errors"): Promise<void> {
+    const choice = this.page.getByTestId(`live-chart-${chart}`);
+    await choice.focus();
+    await this.page.keyboard.press("Space");
+    await expect(choice).toHaveAttribute("aria-pressed", "true");
+    await expect(this.timeline).toHaveAttribute("data-chart", chart);
+  }
+
+  /**
+   * What the live chart and the screen say at one moment: the seconds the chart draws and what
+   * it counts over them (a rates chart's data-total), the seconds the run has so far, and the
+   * requests done.
+   */
+  async chartFigures(): Promise<{
+    seconds: number;
+    total: number;
+    runSeconds: number;
+    done: number;
+  }> {
+    return this.page.evaluate(() => {
+      const chart = document.querySelector<HTMLElement>('[data-testid="live-timeline"]');
+      const box = document.querySelector<HTMLElement>(".timeline-box");
+      const progress = document.querySelector<HTMLElement>('[data-testid="live-progress"]');
+      return {
+        seconds: Number(chart?.dataset.seconds),
+        total: Number(chart?.dataset.total),
+        runSeconds: Number(box?.dataset.intervals),
+        done: Number(progress?.dataset.done),
+      };
+    });
+  }
+
   /** How many timeline buckets the chart draws now. */
   async timelineSeconds(): Promise<number> {
     const box = this.page.locator(".timeline-box", { has: this.timeline });

@@ -58,6 +58,26 @@ export function ratesOverTimeChartConfig(
   };
 }
 
+const BYTES_PER_MIB = 1024 * 1024;
+
+/**
+ * What a rates chart counts over its seconds: requests answered, errors, or MiB moved; null for
+ * data moved in a run stored before its seconds kept bytes (not known, never 0).
+ */
+export function rateTotal(intervals: readonly IntervalStats[], kind: RateKind): number | null {
+  if (kind === "data" && !intervalCountsRecorded(intervals)) return null;
+  return intervals.reduce(
+    (sum, interval) =>
+      sum +
+      (kind === "throughput"
+        ? interval.requests
+        : kind === "errors"
+          ? interval.errors
+          : (interval.bytes ?? 0) / BYTES_PER_MIB),
+    0,
+  );
+}
+
 const COLOR_OF_KIND: Record<RateKind, number> = { throughput: 0, errors: 1, data: 2 };
 
 /** The kind's one line: its rate in each second that has it (data is absent where unrecorded). */

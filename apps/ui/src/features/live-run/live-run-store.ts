@@ -1,6 +1,7 @@
 import type { LiveTuning, LiveTuningInput, RunEvent } from "@taillab/api";
 import { create } from "zustand";
 import { api, hasBackend } from "../../app/api.ts";
+import type { RateKind } from "../../shared/chart-rates-over-time.ts";
 import { errorText } from "../../shared/said.ts";
 import {
   adoptActiveRun,
@@ -11,10 +12,16 @@ import {
   type LiveRunState,
 } from "./live-run-state.ts";
 
+/** What the live chart draws of each second: its percentiles, or one of its rates. */
+export type LiveChart = "latency" | RateKind;
+
 interface LiveRunStore extends LiveRunState {
   /** The timeline's y axis: log shows a 1 s stall next to 5 ms requests. */
   logScale: boolean;
   setLogScale(logScale: boolean): void;
+  /** Kept here, not in the chart, so it stays when the lab's layout gives way to the run's. */
+  chart: LiveChart;
+  setChart(chart: LiveChart): void;
   apply(event: RunEvent): void;
   /** startRun answered: show the run as starting until its first event. */
   runRequested(runId: string, name: string): void;
@@ -31,6 +38,8 @@ export const useLiveRun = create<LiveRunStore>((set, get) => ({
   ...IDLE_RUN,
   logScale: false,
   setLogScale: (logScale) => set({ logScale }),
+  chart: "latency",
+  setChart: (chart) => set({ chart }),
 
   apply(event) {
     set((state) => reduceRunEvent(state, event));

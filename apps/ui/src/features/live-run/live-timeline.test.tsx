@@ -1,5 +1,5 @@
-import type { ClientSecond, RunEvent } from "@taillab/api";
-import { act, screen } from "@testing-library/react";
+import type { ClientSecond, IntervalStats, RunEvent } from "@taillab/api";
+import { act, fireEvent, screen } from "@testing-library/react";
 import i18next from "i18next";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderUi } from "../../shared/test-support/render.tsx";
@@ -31,7 +31,21 @@ function second(startS: number, keptUp: boolean): ClientSecond {
   };
 }
 
-function progress(client: ClientSecond[]): RunEvent {
+/** Three seconds of GETs of 1 MiB: 100, 90 and 80 answered, 0, 1 and 2 refused with SlowDown. */
+const SECONDS: IntervalStats[] = [0, 1, 2].map((index) => ({
+  startMs: index * 1000,
+  lengthMs: 1000,
+  requests: 100 - index * 10,
+  errors: index,
+  p50Ms: 2,
+  p99Ms: 8,
+  p999Ms: 12,
+  maxMs: 15,
+  bytes: (100 - index * 10) * 1024 * 1024,
+  errorsByCode: index > 0 ? { SlowDown: index } : {},
+}));
+
+function progress(client: ClientSecond[], intervals: IntervalStats[] = []): RunEvent {
   return {
     type: "progress",
     progress: {
@@ -49,7 +63,7 @@ function progress(client: ClientSecond[]): RunEvent {
       elapsedMs: 5000,
     },
     percentiles: null,
-    intervals: null,
+    intervals: intervals.length > 0 ? { pointIndex: 0, op: "GET", intervals } : null,
     client,
   };
 }
@@ -90,4 +104,34 @@ describe("LiveTimeline", () => {
     renderUi(<LiveTimeline />);
     expect(screen.queryByTestId("live-client-bound")).toBeNull();
   });
+
+  it.each([
+    ["en", "What the chart shows", "LatencyThroughputData rateErrors", "Throughput over time"],
+    ["zh-CN", "图表显示的内容", "延迟吞吐量数据速率错误", "吞吐量随时间的变化"],
+  ])(
+    "switches its one chart between the seconds' latency, throughput, MiB/s and errors (%s)",
+    async (language, switchName, views, throughputTitle) => {
+      await act(() => i18next.changeLanguage(language));
+      useLiveRun.getState().apply(progress([], SECONDS));
+      renderUi(<LiveTimeline />);
+      expect(screen.getByRole("group", { name: switchName }).textContent).toBe(views);
+      const chart = () => screen.getByTestId("live-timeline");
+      expect(chart().dataset.chart).toBe("latency");
+      expect(screen.getByTestId("live-log-scale")).toBeTruthy();
+
+      fireEvent.click(screen.getByTestId("live-chart-throughput"));
+      expect(screen.getByTestId("live-chart-throughput").getAttribute("aria-pressed")).toBe("true");
+      expect(screen.getByRole("heading", { name: throughputTitle })).toBeTruthy();
+      expect(chart().dataset).toMatchObject({ chart: "throughput", seconds: "3", total: "270" });
+      // The log switch is the latency axis'.
+      expect(screen.queryByTestId("live-log-scale")).toBeNull();
+
+      fireEvent.click(screen.getByTestId("live-chart-data"));
+      expect(chart().dataset).toMatchObject({ chart: "data", seconds: "3", total: "270" });
+      fireEvent.click(screen.getByTestId("live-chart-errors"));
+      expect(chart().dataset).toMatchObject({ chart: "errors", seconds: "3", total: "3" });
+      // The choice is the store's: it stays when the lab's layout gives way to the run's.
+      expect(useLiveRun.getState().chart).toBe("errors");
+    },
+  );
 });

@@ -8,16 +8,21 @@ import {
   overTimeIntervalLabels,
   type OverTimePercentile,
 } from "../../shared/chart-over-time.ts";
+import { rateTotal, ratesOverTimeChartConfig } from "../../shared/chart-rates-over-time.ts";
 import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";
 import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
 import { missingLatencies, shownPhase } from "./live-run-state.ts";
-import { useLiveRun } from "./live-run-store.ts";
+import { useLiveRun, type LiveChart } from "./live-run-store.ts";
+
+const LIVE_CHARTS: readonly LiveChart[] = ["latency", "throughput", "data", "errors"];
 
 /**
  * p50, p99 and p99.9 per second, growing as events arrive (the engine's interval histograms),
  * and in a run with backups their cost per second; a live session's knob changes are marked.
- * Only this component follows them, and the chart redraws in place without animation
- * (ChartCanvas' update("none")).
+ * A switch in its header draws the same seconds' throughput, MiB/s or errors by code instead, as
+ * a stored run's charts do (ratesOverTimeChartConfig): one chart's height, so the live lab still
+ * fits one projected screen. Only this component follows the seconds, and the chart redraws in
+ * place without animation (ChartCanvas' update("none")).
  */
 export function LiveTimeline() {
   const { t, i18n } = useTranslation("live");
@@ -25,6 +30,8 @@ export function LiveTimeline() {
   const overTime = useLiveRun((state) => shownPhase(state)?.overTime ?? null);
   const logScale = useLiveRun((state) => state.logScale);
   const setLogScale = useLiveRun((state) => state.setLogScale);
+  const chart = useLiveRun((state) => state.chart);
+  const setChart = useLiveRun((state) => state.setChart);
   const missing = useLiveRun(missingLatencies);
   const markers = useLiveRun((state) => state.markers);
   const cost = useLiveRun(
@@ -43,25 +50,53 @@ export function LiveTimeline() {
   const intervals = overTime?.intervals ?? [];
   const shownMarkers = useTimelineMarkers(markers);
 
+  const latency = chart === "latency";
+  const title = latency ? t("timeline.title") : t(`timeline.rates.${chart}.title`);
+  const hint = latency
+    ? t(cost ? "timeline.hintCost" : "timeline.hint")
+    : [
+        t(`timeline.rates.${chart}.note`),
+        chart === "errors" ? t("timeline.rates.byCode") : "",
+      ].join(" ");
+
   return (
     <section className="card" aria-labelledby="live-timeline-title">
       <header className="card-header">
         <div>
-          <h2 id="live-timeline-title">
-            {t("timeline.title")}
-            {overTime ? <span className="badge op-badge">{overTime.op}</span> : null}
+          {/* The switch's pressed choice shows which chart this is; the title is for readers. */}
+          <h2 id="live-timeline-title" className="visually-hidden">
+            {title}
           </h2>
-          <p className="muted small">{t(cost ? "timeline.hintCost" : "timeline.hint")}</p>
+          <div className="live-chart-title">
+            <span className="segmented" role="group" aria-label={t("timeline.views")}>
+              {LIVE_CHARTS.map((option) => (
+                <button
+                  key={option}
+                  type="button"
+                  className="chip"
+                  aria-pressed={chart === option}
+                  data-testid={`live-chart-${option}`}
+                  onClick={() => setChart(option)}
+                >
+                  {t(`timeline.view.${option}`)}
+                </button>
+              ))}
+            </span>
+            {overTime ? <span className="badge op-badge">{overTime.op}</span> : null}
+          </div>
+          <p className="muted small">{hint}</p>
         </div>
-        <label className="check">
-          <input
-            type="checkbox"
-            data-testid="live-log-scale"
-            checked={logScale}
-            onChange={(event) => setLogScale(event.target.checked)}
-          />
-          {t("timeline.log")}
-        </label>
+        {latency ? (
+          <label className="check">
+            <input
+              type="checkbox"
+              data-testid="live-log-scale"
+              checked={logScale}
+              onChange={(event) => setLogScale(event.target.checked)}
+            />
+            {t("timeline.log")}
+          </label>
+        ) : null}
       </header>
       <div
         className="timeline-box"
@@ -72,38 +107,64 @@ export function LiveTimeline() {
         data-last-p99-ms={intervals.at(-1)?.p99Ms ?? undefined}
         data-last-start-ms={intervals.at(-1)?.startMs}
       >
-        <ChartCanvas<"line">
-          testId="live-timeline"
-          label={t("timeline.title")}
-          deps={[
-            overTime,
-            logScale,
-            i18n.language,
-            markers,
-            percentiles.join(),
-            cost,
-            clientBound.spans,
-          ]}
-          tools={
-            <PercentileChooser
-              offered={OVER_TIME_PERCENTILES}
-              chosen={percentiles}
-              onChange={(chosen) => setPercentiles(chosen as OverTimePercentile[])}
-              testId="live-timeline-percentile"
-            />
-          }
-          build={(theme) =>
-            overTimeChartConfig(theme, intervals, {
+        {latency ? (
+          <ChartCanvas<"line">
+            key="latency"
+            testId="live-timeline"
+            label={title}
+            deps={[
+              overTime,
               logScale,
-              labels,
-              percentiles,
+              i18n.language,
+              markers,
+              percentiles.join(),
               cost,
-              markers: shownMarkers,
-              clientBound: clientBound.spans,
-            })
-          }
-          attributes={{ "data-log-scale": logScale }}
-        />
+              clientBound.spans,
+            ]}
+            tools={
+              <PercentileChooser
+                offered={OVER_TIME_PERCENTILES}
+                chosen={percentiles}
+                onChange={(chosen) => setPercentiles(chosen as OverTimePercentile[])}
+                testId="live-timeline-percentile"
+              />
+            }
+            build={(theme) =>
+              overTimeChartConfig(theme, intervals, {
+                logScale,
+                labels,
+                percentiles,
+                cost,
+                markers: shownMarkers,
+                clientBound: clientBound.spans,
+              })
+            }
+            attributes={{ "data-chart": chart, "data-log-scale": logScale }}
+          />
+        ) : (
+          // A chart of its own (key): its plugins are set when Chart.js builds it.
+          <ChartCanvas<"line">
+            key={chart}
+            testId="live-timeline"
+            label={title}
+            deps={[overTime, i18n.language, chart]}
+            build={(theme) =>
+              ratesOverTimeChartConfig(theme, intervals, {
+                kind: chart,
+                labels: {
+                  x: labels.x,
+                  y: t(`timeline.rates.${chart}.axis`),
+                  line: t(`timeline.rates.${chart}.line`),
+                },
+              })
+            }
+            attributes={{
+              "data-chart": chart,
+              "data-seconds": intervals.length,
+              "data-total": rateTotal(intervals, chart) ?? undefined,
+            }}
+          />
+        )}
         {intervals.length === 0 ? (
           <p
             className="chart-overlay muted"
@@ -117,7 +178,8 @@ export function LiveTimeline() {
         ) : null}
       </div>
       <MarkerList markers={shownMarkers} testId="live-markers" />
-      <ClientBoundNote spans={clientBound.spans} testId="live-client-bound" />
+      {/* It points at the bar the latency chart draws; the banner above says it for all. */}
+      {latency ? <ClientBoundNote spans={clientBound.spans} testId="live-client-bound" /> : null}
     </section>
   );
 }

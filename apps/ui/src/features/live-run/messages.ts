@@ -1,4 +1,8 @@
+import { REPORT_MESSAGES } from "@taillab/report";
 import type { FeatureMessages } from "../../app/i18n.ts";
+
+const REPORT_EN = REPORT_MESSAGES.en;
+const REPORT_ZH = REPORT_MESSAGES["zh-CN"];
 
 export const liveRunMessages: FeatureMessages = {
   en: {
@@ -67,6 +71,9 @@ export const liveRunMessages: FeatureMessages = {
       cost: "extra requests (%)",
       markers: "knob changes",
       waiting: "Waiting for the first requests…",
+      views: "What the chart shows",
+      view: { latency: "Latency", throughput: "Throughput", data: "Data rate", errors: "Errors" },
+      rates: REPORT_EN.ratesOverTime,
     },
     knobs: {
       title: "Knobs",
@@ -233,6 +240,9 @@ export const liveRunMessages: FeatureMessages = {
       cost: "额外请求（%）",
       markers: "旋钮调节",
       waiting: "等待第一批请求…",
+      views: "图表显示的内容",
+      view: { latency: "延迟", throughput: "吞吐量", data: "数据速率", errors: "错误" },
+      rates: REPORT_ZH.ratesOverTime,
     },
     knobs: {
       title: "调节旋钮",

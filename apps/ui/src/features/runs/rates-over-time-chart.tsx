@@ -4,24 +4,11 @@ import { formatFixed, formatInteger } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { useSharedTimeRange } from "./time-range-store.ts";
-import { ratesOverTimeChartConfig, type RateKind } from "../../shared/chart-rates-over-time.ts";
-
-const BYTES_PER_MIB = 1024 * 1024;
-
-/** What the chart's note counts: requests answered, errors, or MiB moved (null: not recorded). */
-function totalOf(intervals: readonly IntervalStats[], kind: RateKind): number | null {
-  if (kind === "data" && !intervalCountsRecorded(intervals)) return null;
-  return intervals.reduce(
-    (sum, interval) =>
-      sum +
-      (kind === "throughput"
-        ? interval.requests
-        : kind === "errors"
-          ? interval.errors
-          : (interval.bytes ?? 0) / BYTES_PER_MIB),
-    0,
-  );
-}
+import {
+  rateTotal,
+  ratesOverTimeChartConfig,
+  type RateKind,
+} from "../../shared/chart-rates-over-time.ts";
 
 /**
  * A stored phase's throughput, data moved or errors per second (its intervals, the seconds the
@@ -38,7 +25,7 @@ export function RatesOverTimeChart({
   const { t, i18n } = useTranslation("runs");
   const timeRange = useSharedTimeRange(intervals);
   const title = t(`ratesOverTime.${kind}.title`);
-  const total = totalOf(intervals, kind);
+  const total = rateTotal(intervals, kind);
   const recorded = intervalCountsRecorded(intervals);
   const notes =
     total === null
