@@ -33,6 +33,14 @@ export function createCrosshair(): Crosshair {
 }
 
 /**
+ * The crosshair's ink: the theme's chart text, a little see-through so it reads as a guide, not
+ * data (3:1 or more on every theme's chart background, chart-overlay-contrast.test.ts).
+ */
+export function crosshairColor(theme: ChartTheme): string {
+  return withAlpha(theme.text, 0.7);
+}
+
+/**
  * A Chart.js plugin that moves `crosshair` with the pointer over the plot and draws it as a thin
  * vertical line from the top of the plot to its bottom, where the x axis shows that value. The
  * canvas carries the value it drew (data-crosshair-x) for tests and tools.
@@ -75,7 +83,7 @@ export function crosshairPlugin(crosshair: Crosshair, theme: ChartTheme): Plugin
       const pixel = x.getPixelForValue(at);
       const { ctx, chartArea } = chart;
       ctx.save();
-      ctx.strokeStyle = withAlpha(theme.text, 0.7);
+      ctx.strokeStyle = crosshairColor(theme);
       ctx.lineWidth = Math.max(1, theme.lineWidth / 2);
       ctx.beginPath();
       ctx.moveTo(pixel, chartArea.top);

@@ -1,4 +1,5 @@
 import type { ChartType, Plugin } from "chart.js";
+import { withAlpha, type ChartTheme } from "./chart-theme.ts";
 
 /** A marker's label to write at the top of the plot: the x value its line stands at. */
 export interface MarkerLabel {
@@ -22,6 +23,16 @@ declare module "chart.js" {
     /** Set by overTimeChartConfig; read by markerLabelsPlugin at each draw. */
     markerLabels?: MarkerLabelsOptions;
   }
+}
+
+/**
+ * A marker label's ink and backing: the theme's chart text on its chart background, nearly opaque
+ * so a line under the label does not cut its letters (chart-overlay-contrast.test.ts).
+ */
+export function markerLabelColors(
+  theme: ChartTheme,
+): Pick<MarkerLabelsOptions, "color" | "background"> {
+  return { color: theme.text, background: withAlpha(theme.background, 0.85) };
 }
 
 /** A label put at the top of the plot, in pixels: where its text starts and on which row. */

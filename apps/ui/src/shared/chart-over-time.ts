@@ -17,7 +17,7 @@ import {
   type PercentileKey,
 } from "@taillab/report";
 import type { ChartConfiguration, ChartDataset, ChartOptions } from "chart.js";
-import { markerLabelsPlugin } from "./chart-marker-labels.ts";
+import { markerLabelColors, markerLabelsPlugin } from "./chart-marker-labels.ts";
 import { axis, legendAndTooltip } from "./chart-options.ts";
 import { withAlpha, type ChartTheme } from "./chart-theme.ts";
 
@@ -306,8 +306,7 @@ export function overTimeChartConfig(
         markerLabels: {
           labels: markers.map((marker) => ({ x: marker.atMs / 1000, text: marker.label })),
           datasetIndex: firstMarker,
-          color: theme.text,
-          background: withAlpha(theme.background, 0.85),
+          ...markerLabelColors(theme),
           fontSize: theme.labelSize,
           fontFamily: theme.fontFamily,
         },

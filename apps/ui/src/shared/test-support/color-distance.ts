@@ -28,6 +28,19 @@ export function contrastRatio(a: string, b: string): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
+/**
+ * A colour as it shows over an opaque `background`: #rrggbb as it is, #rrggbbaa (withAlpha's)
+ * blended by its alpha, as a canvas paints it.
+ */
+export function shownOver(color: string, background: string): string {
+  const alpha = color.length === 9 ? parseInt(color.slice(7, 9), 16) / 255 : 1;
+  const channel = (hex: string, at: number) => parseInt(hex.slice(at, at + 2), 16);
+  return `#${[1, 3, 5]
+    .map((at) => Math.round(alpha * channel(color, at) + (1 - alpha) * channel(background, at)))
+    .map((value) => value.toString(16).padStart(2, "0"))
+    .join("")}`;
+}
+
 function linearRgb(hex: string): [number, number, number] {
   return [1, 3, 5].map((at) => {
     const value = parseInt(hex.slice(at, at + 2), 16) / 255;
