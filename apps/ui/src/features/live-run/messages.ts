@@ -223,7 +223,7 @@ export const liveRunMessages: FeatureMessages = {
       max: "最大值",
       count: "基于 {{requests}} 个请求",
       waiting: "收到第一批响应后显示百分位。",
-      p999IsMax: "不足 {{requests}} 个请求时即为最大值",
+      p999IsMax: "满 {{requests}} 个请求前即最大值",
     },
     noLatencies: {
       failed: "本阶段的请求全部失败，没有可显示的延迟。原因见通知和运行结果。",
