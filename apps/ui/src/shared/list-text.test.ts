@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { numberOrText, splitList } from "./list-text.ts";
+import { joinSentences, numberOrText, splitList } from "./list-text.ts";
 
 describe("splitList", () => {
   it.each([
@@ -24,5 +24,19 @@ describe("numberOrText", () => {
     ["", undefined],
   ])("%j → %j", (text, value) => {
     expect(numberOrText(text)).toEqual(value);
+  });
+});
+
+describe("joinSentences", () => {
+  it.each([
+    [
+      "en",
+      ["Errors per second.", "Stacked by error code."],
+      "Errors per second. Stacked by error code.",
+    ],
+    ["zh-CN", ["每秒失败的请求。", "按错误代码堆叠。"], "每秒失败的请求。按错误代码堆叠。"],
+    ["en", ["One.", ""], "One."],
+  ])("%s: %j", (language, sentences, text) => {
+    expect(joinSentences(sentences, language)).toBe(text);
   });
 });

@@ -15,6 +15,14 @@ export function joinList(values: readonly (string | number)[]): string {
 }
 
 /**
+ * Sentences as one paragraph: a space between English ones; none between Chinese ones, whose
+ * full stop (。) already takes a character's width.
+ */
+export function joinSentences(sentences: readonly string[], language: string): string {
+  return sentences.filter((sentence) => sentence !== "").join(language.startsWith("zh") ? "" : " ");
+}
+
+/**
  * A number typed into a text box, as the spec should carry it: a plain number becomes a number;
  * anything else is passed on as typed, so the backend's parser can name what is wrong with it
  * (`"abc" is not a size`) instead of the UI turning it into NaN. Empty means "not given".

@@ -9,6 +9,7 @@ import {
   type OverTimePercentile,
 } from "../../shared/chart-over-time.ts";
 import { rateTotal, ratesOverTimeChartConfig } from "../../shared/chart-rates-over-time.ts";
+import { joinSentences } from "../../shared/list-text.ts";
 import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";
 import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
 import { missingLatencies, shownPhase } from "./live-run-state.ts";
@@ -54,10 +55,10 @@ export function LiveTimeline() {
   const title = latency ? t("timeline.title") : t(`timeline.rates.${chart}.title`);
   const hint = latency
     ? t(cost ? "timeline.hintCost" : "timeline.hint")
-    : [
-        t(`timeline.rates.${chart}.note`),
-        chart === "errors" ? t("timeline.rates.byCode") : "",
-      ].join(" ");
+    : joinSentences(
+        [t(`timeline.rates.${chart}.note`), chart === "errors" ? t("timeline.rates.byCode") : ""],
+        i18n.language,
+      );
 
   return (
     <section className="card" aria-labelledby="live-timeline-title">

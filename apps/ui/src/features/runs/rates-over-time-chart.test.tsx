@@ -67,6 +67,8 @@ describe("RatesOverTimeChart", () => {
     renderUi(<RatesOverTimeChart intervals={INTERVALS} kind="errors" />);
     expect(screen.getByRole("heading", { name: "错误随时间的变化" })).toBeTruthy();
     expect(screen.getByTestId("errors-over-time-chart-full-screen").textContent).toBe("全屏");
+    // Chinese sentences follow one another without a space.
+    expect(screen.getByTestId("errors-over-time-note").textContent).toMatch(/。未记录/);
   });
 
   it("goes full screen from its button and back with Esc", () => {

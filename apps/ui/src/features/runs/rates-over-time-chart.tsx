@@ -3,6 +3,7 @@ import { intervalCountsRecorded } from "@taillab/core";
 import { formatFixed, formatInteger } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
+import { joinSentences } from "../../shared/list-text.ts";
 import { useSharedTimeRange } from "./time-range-store.ts";
 import {
   rateTotal,
@@ -44,7 +45,7 @@ export function RatesOverTimeChart({
       <figcaption>
         <h3>{title}</h3>
         <p className="muted" data-testid={`${kind}-over-time-note`}>
-          {notes.join(" ")}
+          {joinSentences(notes, i18n.language)}
         </p>
       </figcaption>
       {total === null ? null : (
