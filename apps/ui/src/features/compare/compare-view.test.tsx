@@ -1,5 +1,5 @@
 import type { RunDetail } from "@taillab/api";
-import { formatFixed, formatMs } from "@taillab/report";
+import { formatFixed, formatMs, formatSigned } from "@taillab/report";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { useNavigation } from "../../app/navigation-store.ts";
@@ -90,9 +90,16 @@ describe("CompareView", () => {
     // One line per mode against normal: its p99.9's change and its cost.
     const verdicts = within(card).getAllByTestId("mode-verdict");
     expect(verdicts.map((verdict) => verdict.dataset.mode)).toEqual(["hedged", "tied"]);
-    const change = (getPhase(hedged).latencyMs!.p999 / getPhase(normal).latencyMs!.p999 - 1) * 100;
+    const change = (run: RunDetail) =>
+      (getPhase(run).latencyMs!.p999 / getPhase(normal).latencyMs!.p999 - 1) * 100;
+    const signed = (percent: number) => formatSigned(formatFixed(percent, 0), percent);
     expect(verdicts[0]!.textContent).toContain(
-      `hedged: p99.9 ${formatFixed(change, 0)} % for +${formatFixed(getPhase(hedged).hedge!.extraPct, 1)} % requests`,
+      `hedged: p99.9 ${signed(change(hedged))} % for +${formatFixed(getPhase(hedged).hedge!.extraPct, 1)} % requests`,
+    );
+    // A mode that made the tail worse says so with its sign.
+    expect(change(tied)).toBeGreaterThan(0);
+    expect(verdicts[1]!.textContent).toContain(
+      `tied (client cancel): p99.9 +${formatFixed(change(tied), 0)} %`,
     );
     // The tail chart draws the percentiles chosen, p50, p99 and p99.9 to begin with.
     const tail = screen.getByTestId("mode-tail-chart");

@@ -1,5 +1,5 @@
 import { P999_MIN_REQUESTS, modeVerdicts } from "@taillab/core";
-import { formatFixed, formatInteger, formatMs, formatPercent } from "@taillab/report";
+import { formatFixed, formatInteger, formatMs, formatPercent, formatSigned } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import type { ModeEntry } from "./mode-comparison.ts";
 
@@ -29,7 +29,8 @@ export function ModeVerdictList({ entries }: { entries: readonly ModeEntry[] }) 
             <strong>
               {t("modes.verdict", {
                 mode: tRuns(`modes.${verdict.mode}`),
-                change: formatFixed(verdict.p999ChangePct, 0),
+                // A tail made worse reads +46 %, not 46 %: the sign is the verdict.
+                change: formatSigned(formatFixed(verdict.p999ChangePct, 0), verdict.p999ChangePct),
                 extra: formatPercent(verdict.extraPct, 1),
               })}
             </strong>
