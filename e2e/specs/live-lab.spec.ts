@@ -132,6 +132,12 @@ test.describe("The live tail lab", () => {
       "data-marker-labels",
       /^[3-5]$/,
     );
+    // The throughput chart marks the same changes, where a knob's effect on the rate shows.
+    await live.showChart("throughput");
+    await expect(live.timeline).toHaveAttribute("data-markers", "5");
+    await expect(live.timeline.locator("canvas")).toHaveAttribute("data-marker-labels", /^[1-5]$/);
+    await keepScreenshot(app, "live-lab-throughput-markers");
+    await live.showChart("latency");
     await keepScreenshot(app, "live-lab-hedged");
 
     const shell = new AppShell(app);
@@ -159,6 +165,9 @@ test.describe("The live tail lab", () => {
     // close ones stack, at least three rows of them.
     const markerLabels = overTime.locator("canvas");
     await expect(markerLabels).toHaveAttribute("data-marker-labels", /^[3-6]$/);
+    const throughput = app.getByTestId("throughput-over-time-chart");
+    await expect(throughput).toHaveAttribute("data-markers", "6");
+    await expect(throughput.locator("canvas")).toHaveAttribute("data-marker-labels", /^[1-6]$/);
     await overTime.scrollIntoViewIfNeeded();
     await keepScreenshot(app, "live-lab-marker-labels");
     const saved = app.getByTestId("run-markers").locator("li");

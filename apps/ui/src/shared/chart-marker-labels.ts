@@ -85,7 +85,13 @@ export const markerLabelsPlugin: Plugin<"line"> = {
     // Chart.js types a chart's options deeply partial; overTimeChartConfig sets them whole.
     const options = chart.options.plugins?.markerLabels as MarkerLabelsOptions | undefined;
     const x = chart.scales.x;
-    if (!options || !x || !chart.isDatasetVisible(options.datasetIndex)) {
+    // With no labels, `datasetIndex` may name no dataset at all.
+    if (
+      !options ||
+      !x ||
+      options.labels.length === 0 ||
+      !chart.isDatasetVisible(options.datasetIndex)
+    ) {
       chart.canvas.dataset.markerLabels = "0";
       return;
     }

@@ -17,7 +17,11 @@ import {
   type PercentileKey,
 } from "@taillab/report";
 import type { ChartConfiguration, ChartDataset, ChartOptions } from "chart.js";
-import { markerLabelColors, markerLabelsPlugin } from "./chart-marker-labels.ts";
+import {
+  markerLabelColors,
+  markerLabelsPlugin,
+  type MarkerLabelsOptions,
+} from "./chart-marker-labels.ts";
 import { axis, legendAndTooltip } from "./chart-options.ts";
 import { withAlpha, type ChartTheme } from "./chart-theme.ts";
 
@@ -176,20 +180,7 @@ export function overTimeChartConfig(
       ]
     : [];
   const [low, high] = latencyRange(intervals, percentiles, logScale);
-  // A marker is a line from the bottom to the top of the latency axis, so it shows in SVG too.
-  const markerLines: ChartDataset<"line">[] = markers.map((marker) => ({
-    label: marker.label,
-    data: [
-      { x: marker.atMs / 1000, y: low },
-      { x: marker.atMs / 1000, y: high },
-    ],
-    borderColor: theme.text,
-    backgroundColor: theme.text,
-    borderWidth: Math.max(1, theme.lineWidth / 2),
-    borderDash: [2, 3],
-    pointRadius: 0,
-    yAxisID: "y",
-  }));
+  const markerLines = markerLineDatasets(theme, markers, low, high);
   // Lines like the markers' (not a fill), so they show in SVG too.
   const clientBoundBars: ChartDataset<"line">[] = (options.clientBound ?? []).map((span) => ({
     label: labels.clientBound,
@@ -303,15 +294,51 @@ export function overTimeChartConfig(
       },
       plugins: {
         ...legendAndTooltips,
-        markerLabels: {
-          labels: markers.map((marker) => ({ x: marker.atMs / 1000, text: marker.label })),
-          datasetIndex: firstMarker,
-          ...markerLabelColors(theme),
-          fontSize: theme.labelSize,
-          fontFamily: theme.fontFamily,
-        },
+        markerLabels: markerLabelsOptions(theme, markers, firstMarker),
       },
     },
+  };
+}
+
+/**
+ * A live session's knob changes on a chart of its seconds: each a dotted line in the theme's
+ * chart text from `low` to `high` on the y axis (a dataset, not a drawing, so it shows in SVG
+ * too), each in a stack of its own so a stacked axis does not pile them up.
+ */
+export function markerLineDatasets(
+  theme: ChartTheme,
+  markers: readonly TimelineMarker[],
+  low: number,
+  high: number,
+): ChartDataset<"line">[] {
+  return markers.map((marker, index) => ({
+    label: marker.label,
+    data: [
+      { x: marker.atMs / 1000, y: low },
+      { x: marker.atMs / 1000, y: high },
+    ],
+    borderColor: theme.text,
+    backgroundColor: theme.text,
+    borderWidth: Math.max(1, theme.lineWidth / 2),
+    borderDash: [2, 3],
+    pointRadius: 0,
+    yAxisID: "y",
+    stack: `marker-${index}`,
+  }));
+}
+
+/** What markerLabelsPlugin writes: each marker's label, shown while its lines (from `datasetIndex`) are. */
+export function markerLabelsOptions(
+  theme: ChartTheme,
+  markers: readonly TimelineMarker[],
+  datasetIndex: number,
+): MarkerLabelsOptions {
+  return {
+    labels: markers.map((marker) => ({ x: marker.atMs / 1000, text: marker.label })),
+    datasetIndex,
+    ...markerLabelColors(theme),
+    fontSize: theme.labelSize,
+    fontFamily: theme.fontFamily,
   };
 }
 

@@ -83,7 +83,7 @@ describe("the lines and labels drawn over a time chart", () => {
       expect(ratioOn(String(markerLine?.borderColor), surface)).toBeGreaterThanOrEqual(3);
       // A label's backing lets a little of what is under it through: the plot, or a line.
       const label = config.options?.plugins?.markerLabels;
-      if (!label) throw new Error("no marker labels");
+      if (!label?.color || !label.background) throw new Error("no marker labels' colours");
       for (const under of [surface, ...Object.values(theme.palette.percentiles)]) {
         const backing = shownOver(label.background, shownOver(under, surface));
         expect(ratioOn(label.color, backing), `label over ${under}`).toBeGreaterThanOrEqual(3);

@@ -105,4 +105,45 @@ describe("ratesOverTimeChartConfig", () => {
     const config = ratesOverTimeChartConfig(theme, [], { kind: "errors", labels });
     expect(config.options?.scales?.x?.ticks?.display).toBe(false);
   });
+
+  it("marks knob changes as dotted lines from 0 to the top of the rate, one legend entry, labels written", () => {
+    const counted: IntervalStats[] = [
+      { ...second(0, 100, 3), bytes: 0, errorsByCode: { SlowDown: 3 } },
+      { ...second(1000, 100, 5), bytes: 0, errorsByCode: { SlowDown: 5 } },
+    ];
+    const markers = [
+      { atMs: 700, label: "replicas 3" },
+      { atMs: 1200, label: "mode hedged" },
+    ];
+    const config = ratesOverTimeChartConfig(theme, counted, {
+      kind: "errors",
+      labels: { ...labels, markers: "knob changes" },
+      markers,
+    });
+    const [, , replicasLine, modeLine] = config.data.datasets;
+    expect(replicasLine).toMatchObject({
+      label: "knob changes",
+      data: [
+        { x: 0.7, y: 0 },
+        { x: 0.7, y: 5 },
+      ],
+      borderColor: theme.text,
+      borderDash: [2, 3],
+    });
+    expect(modeLine?.label).toBe("mode hedged");
+    // On the stacked errors axis each marker is a stack of its own, not piled on the codes.
+    expect(new Set(config.data.datasets.map((dataset) => dataset.stack)).size).toBe(4);
+    const legend = config.options?.plugins?.legend?.labels?.filter;
+    const shown = config.data.datasets.filter((_dataset, index) =>
+      legend?.({ datasetIndex: index } as never, {} as never),
+    );
+    expect(shown.map((dataset) => dataset.label)).toEqual(["SlowDown", "line", "knob changes"]);
+    expect(config.options?.plugins?.markerLabels).toMatchObject({
+      datasetIndex: 2,
+      labels: [
+        { x: 0.7, text: "replicas 3" },
+        { x: 1.2, text: "mode hedged" },
+      ],
+    });
+  });
 });

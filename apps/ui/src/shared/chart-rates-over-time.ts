@@ -2,8 +2,15 @@ import type { IntervalStats } from "@taillab/api";
 import { errorCodesOf, intervalCountsRecorded, intervalRates } from "@taillab/core";
 import { formatFixed, formatTick } from "@taillab/report";
 import type { ChartConfiguration, ChartDataset } from "chart.js";
+import { markerLabelsPlugin } from "./chart-marker-labels.ts";
 import { axis, legendAndTooltip } from "./chart-options.ts";
-import { perSecondChartBase, secondsAxis } from "./chart-over-time.ts";
+import {
+  markerLabelsOptions,
+  markerLineDatasets,
+  perSecondChartBase,
+  secondsAxis,
+  type TimelineMarker,
+} from "./chart-over-time.ts";
 import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
 
 /** Which rate of each second a chart draws (core's intervalRates). */
@@ -14,6 +21,8 @@ export interface RatesOverTimeLabels {
   y: string;
   /** The line's legend entry. */
   line: string;
+  /** The legend entry of the knob changes (with markers). */
+  markers?: string;
 }
 
 type RateDataset = ChartDataset<"line", { x: number; y: number }[]>;
@@ -22,19 +31,29 @@ type RateDataset = ChartDataset<"line", { x: number; y: number }[]>;
  * Answers, MiB moved or failures per second of a phase (its intervals, as the percentiles over
  * time count them): throughput in the first series colour, errors in the second, data in the
  * third, on a linear axis from 0. Errors whose codes were recorded are stacked by code under
- * their total's line.
+ * their total's line. `markers` (a live session's knob changes) are dotted lines with their
+ * labels, as on the percentiles over time, so a change's effect on the rate shows where it was.
  */
 export function ratesOverTimeChartConfig(
   theme: ChartTheme,
   intervals: readonly IntervalStats[],
-  options: { kind: RateKind; labels: RatesOverTimeLabels },
+  options: { kind: RateKind; labels: RatesOverTimeLabels; markers?: readonly TimelineMarker[] },
 ): ChartConfiguration<"line"> {
   const { kind, labels } = options;
+  const markers = options.markers ?? [];
   const empty = intervals.length === 0;
   const byCode = kind === "errors" ? errorCodeDatasets(theme, intervals) : [];
+  const line = rateDataset(theme, intervals, kind, labels.line);
+  // A long run has more seconds than a spread's arguments may be.
+  const top = line.data.reduce((highest, point) => Math.max(highest, point.y), 1);
+  const markerLines = markerLineDatasets(theme, markers, 0, top).map((dataset, index) =>
+    index === 0 ? { ...dataset, label: labels.markers ?? dataset.label } : dataset,
+  );
+  const firstMarker = byCode.length + 1;
   return {
     type: "line",
-    data: { datasets: [...byCode, rateDataset(theme, intervals, kind, labels.line)] },
+    plugins: [markerLabelsPlugin],
+    data: { datasets: [...byCode, line, ...markerLines] },
     options: {
       ...perSecondChartBase(intervals.length),
       scales: {
@@ -51,9 +70,18 @@ export function ratesOverTimeChartConfig(
           stacked: byCode.length > 0,
         },
       },
-      plugins: legendAndTooltip(theme, {
-        tooltipLabel: (label, value) => `${label}: ${formatFixed(value, 1)}`,
-      }),
+      plugins: {
+        ...legendAndTooltip(theme, {
+          // One legend entry for every marker; a click on it hides or shows them all.
+          inLegend: (index) => index <= firstMarker,
+          toggleTogether: (index) => Math.min(index, firstMarker),
+          tooltipLabel: (label, value, index) =>
+            index >= firstMarker
+              ? (markers[index - firstMarker]?.label ?? label)
+              : `${label}: ${formatFixed(value, 1)}`,
+        }),
+        markerLabels: markerLabelsOptions(theme, markers, firstMarker),
+      },
     },
   };
 }

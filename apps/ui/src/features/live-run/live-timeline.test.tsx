@@ -32,7 +32,7 @@ function second(startS: number, keptUp: boolean): ClientSecond {
 }
 
 /** Three seconds of GETs of 1 MiB: 100, 90 and 80 answered, 0, 1 and 2 refused with SlowDown. */
-const SECONDS: IntervalStats[] = [0, 1, 2].map((index) => ({
+const SECONDS: IntervalStats[] = [0, 1, 2].map((index): IntervalStats => ({
   startMs: index * 1000,
   lengthMs: 1000,
   requests: 100 - index * 10,

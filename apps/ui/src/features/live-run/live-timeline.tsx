@@ -148,7 +148,7 @@ export function LiveTimeline() {
             key={chart}
             testId="live-timeline"
             label={title}
-            deps={[overTime, i18n.language, chart]}
+            deps={[overTime, i18n.language, chart, markers]}
             build={(theme) =>
               ratesOverTimeChartConfig(theme, intervals, {
                 kind: chart,
@@ -156,11 +156,14 @@ export function LiveTimeline() {
                   x: labels.x,
                   y: t(`timeline.rates.${chart}.axis`),
                   line: t(`timeline.rates.${chart}.line`),
+                  markers: labels.markers,
                 },
+                markers: shownMarkers,
               })
             }
             attributes={{
               "data-chart": chart,
+              "data-markers": shownMarkers.length,
               "data-seconds": intervals.length,
               "data-total": rateTotal(intervals, chart) ?? undefined,
             }}

@@ -75,9 +75,14 @@ export function PhaseCharts({ detail, choice }: { detail: RunDetail; choice: Pha
       ) : null}
       {overTime && overTime.intervals.length > 0 ? (
         <div className="grid-2">
-          <RatesOverTimeChart intervals={overTime.intervals} kind="throughput" />
-          <RatesOverTimeChart intervals={overTime.intervals} kind="data" />
-          <RatesOverTimeChart intervals={overTime.intervals} kind="errors" />
+          {(["throughput", "data", "errors"] as const).map((kind) => (
+            <RatesOverTimeChart
+              key={kind}
+              intervals={overTime.intervals}
+              kind={kind}
+              markers={summary.markers ?? []}
+            />
+          ))}
         </div>
       ) : null}
       {summary.markers && summary.markers.length > 0 && overTime ? (

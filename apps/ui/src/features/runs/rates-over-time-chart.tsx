@@ -1,9 +1,10 @@
-import type { IntervalStats } from "@taillab/api";
+import type { IntervalStats, RunMarker } from "@taillab/api";
 import { intervalCountsRecorded } from "@taillab/core";
 import { formatFixed, formatInteger } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { joinSentences } from "../../shared/list-text.ts";
+import { useTimelineMarkers } from "../../shared/marker-list.tsx";
 import { useSharedTimeRange } from "./time-range-store.ts";
 import {
   rateTotal,
@@ -19,11 +20,15 @@ import {
 export function RatesOverTimeChart({
   intervals,
   kind,
+  markers = [],
 }: {
   intervals: readonly IntervalStats[];
   kind: RateKind;
+  /** A live session's knob changes, marked as on its percentiles over time. */
+  markers?: readonly RunMarker[];
 }) {
   const { t, i18n } = useTranslation("runs");
+  const shownMarkers = useTimelineMarkers(markers);
   const timeRange = useSharedTimeRange(intervals);
   const title = t(`ratesOverTime.${kind}.title`);
   const total = rateTotal(intervals, kind);
@@ -55,7 +60,7 @@ export function RatesOverTimeChart({
           resetZoomLabel={t("charts.resetZoom")}
           onResetZoom={timeRange.reset}
           hint={t("timeRange.hint")}
-          deps={[...timeRange.deps, intervals, kind, i18n.language]}
+          deps={[...timeRange.deps, intervals, kind, i18n.language, markers]}
           build={(theme) =>
             timeRange.drawn(
               ratesOverTimeChartConfig(theme, intervals, {
@@ -64,12 +69,18 @@ export function RatesOverTimeChart({
                   x: t("overTime.x"),
                   y: t(`ratesOverTime.${kind}.y`),
                   line: t(`ratesOverTime.${kind}.line`),
+                  markers: t("overTime.markers"),
                 },
+                markers: shownMarkers,
               }),
               theme,
             )
           }
-          attributes={{ "data-seconds": intervals.length, "data-total": total }}
+          attributes={{
+            "data-seconds": intervals.length,
+            "data-total": total,
+            "data-markers": shownMarkers.length,
+          }}
         />
       )}
     </figure>
