@@ -38,7 +38,7 @@ test.describe("A lecturer's journey", () => {
     await compare.waitLoaded(3);
     const verdicts = compare.modeComparison.getByTestId("mode-verdict");
     await expect(verdicts).toHaveCount(2);
-    await expect(verdicts.first()).toContainText(/^hedged: p99\.9 [−\d]/);
+    await expect(verdicts.first()).toContainText(/^hedged: p99\.9 [−+\d]/);
     await keepScreenshot(app, "journey-compare");
     // The comparison and the guide's place survive a reload.
     await app.reload();
