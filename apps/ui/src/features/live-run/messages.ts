@@ -106,6 +106,8 @@ export const liveRunMessages: FeatureMessages = {
         'The cleanup after the run failed: {{reason}}. Its figures are kept; "Remove them" on the run\'s page removes what it left',
       serverLost:
         "The server stopped answering at {{time}} ({{into}} into the run): {{failures}} requests in a row got no answer over {{silent}}, the last {{error}}; the {{phase}} phase ended early",
+      serverLostOneRequest:
+        "The server stopped answering at {{time}} ({{into}} into the run): a request got no answer over {{silent}} ({{error}}); the {{phase}} phase ended early",
       mixPhase: "mixed workload",
       preparePhase: "object preparation",
       bucketCreated:
@@ -271,6 +273,8 @@ export const liveRunMessages: FeatureMessages = {
         "运行之后的清理失败：{{reason}}。测得的数据已保留；在运行页面点“删除它们”可删除它留下的内容",
       serverLost:
         "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：连续 {{failures}} 个请求在 {{silent}} 内没有应答，最后一个为 {{error}}；{{phase}} 阶段提前结束",
+      serverLostOneRequest:
+        "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：一个请求在 {{silent}} 内没有应答（{{error}}）；{{phase}} 阶段提前结束",
       mixPhase: "混合负载",
       preparePhase: "对象准备",
       bucketCreated:

@@ -39,7 +39,9 @@ export function noticeText(
       });
     case "serverLost": {
       const { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase } = notice.params;
-      return t("noticeText.serverLost", {
+      // A lone client's silence is one request, not a row of them.
+      const key = failures === 1 ? "noticeText.serverLostOneRequest" : "noticeText.serverLost";
+      return t(key, {
         time: new Intl.DateTimeFormat(language, { timeStyle: "medium" }).format(
           new Date(runStartEpochMs + sinceMs),
         ),
