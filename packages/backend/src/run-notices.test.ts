@@ -69,6 +69,14 @@ describe("run notices", () => {
       "the tied run could not start: endpoint refused",
     ],
     [
+      { code: "modesNotRun", params: { modes: ["hedged"] } },
+      "the server did not answer again: the series ends here; not run: the hedged run",
+    ],
+    [
+      { code: "modesNotRun", params: { modes: ["hedged", "tied"] } },
+      "the server did not answer again: the series ends here; not run: the hedged, tied runs",
+    ],
+    [
       {
         code: "serverLost",
         params: {

@@ -57,6 +57,10 @@ export function noticeText(notice: RunNotice): string {
       const { objects, uploads, buckets, error } = notice.params;
       return `the cleanup could not remove ${objects} objects, ${uploads} open uploads and ${buckets} buckets (${error}); removing them again from the run's page or with taillab cleanup retries`;
     }
+    case "modesNotRun": {
+      const { modes } = notice.params;
+      return `the server did not answer again: the series ends here; not run: the ${modes.join(", ")} ${modes.length === 1 ? "run" : "runs"}`;
+    }
     case "modeCouldNotStart":
       return `the ${notice.params.mode} run could not start: ${notice.params.reason.message}`;
     case "podsNotStarting":

@@ -223,7 +223,7 @@ describe("live run screen", () => {
     }
   });
 
-  it("counts down to the end of a run whose server is silent while its probe waits, and says what was not run", () => {
+  it("counts down to the end of a run whose server is silent while its probe waits, and says what was not run", async () => {
     const fake = connect();
     renderUi(<LiveRunView />);
     const runStartEpochMs = Date.now() - 10_000;
@@ -251,10 +251,31 @@ describe("live run screen", () => {
       });
     });
     expect(screen.queryByTestId("probe-countdown")).toBeNull();
-    const items = screen.getByTestId("live-notices").querySelectorAll("li");
-    expect(items[items.length - 1]?.textContent).toBe(
+    // A series' later modes are not run against the gone server either.
+    act(() => {
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "the server did not answer again: the series ends here …",
+        notice: { code: "modesNotRun", params: { modes: ["hedged", "tied"] } },
+      });
+    });
+    const texts = () =>
+      [...screen.getByTestId("live-notices").querySelectorAll("li")].map(
+        (item) => item.textContent,
+      );
+    expect(texts().slice(-2)).toEqual([
       "The server did not answer again (ClientTimeout): the run ends here; not run: the GET, DELETE phases and 2 more points",
-    );
+      "The server did not answer again: the series ends here; not run: the hedged, tied (client cancel) runs",
+    ]);
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      expect(texts().at(-1)).toBe(
+        "服务器仍未应答，本系列到此结束；未运行：对冲, 绑定（客户端取消）运行",
+      );
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
   });
 
   it("says every request failed, not 'waiting', after an all-error run", () => {

@@ -102,6 +102,10 @@ export const liveRunMessages: FeatureMessages = {
       cleanupLeftovers_one: "Deleting the {{objects}} object the run wrote and did not delete",
       cleanupLeftovers_other: "Deleting the {{objects}} objects the run wrote and did not delete",
       modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
+      modesNotRun_one:
+        "The server did not answer again: the series ends here; not run: the {{modes}} run",
+      modesNotRun_other:
+        "The server did not answer again: the series ends here; not run: the {{modes}} runs",
       cleanupFailed:
         'The cleanup after the run failed: {{reason}}. Its figures are kept; "Remove them" on the run\'s page removes what it left',
       serverLost:
@@ -269,6 +273,7 @@ export const liveRunMessages: FeatureMessages = {
       cleanupLeftovers_one: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       cleanupLeftovers_other: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
+      modesNotRun_other: "服务器仍未应答，本系列到此结束；未运行：{{modes}}运行",
       cleanupFailed:
         "运行之后的清理失败：{{reason}}。测得的数据已保留；在运行页面点“删除它们”可删除它留下的内容",
       serverLost:

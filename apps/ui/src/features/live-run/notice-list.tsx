@@ -108,6 +108,11 @@ export function noticeText(
       return t("noticeText.distributedStopping");
     case "cleanupFailed":
       return t("noticeText.cleanupFailed", { reason: failureText(notice.params.reason, say) });
+    case "modesNotRun":
+      return t("noticeText.modesNotRun", {
+        count: notice.params.modes.length,
+        modes: notice.params.modes.map((mode) => t(`mode.${mode}`)).join(", "),
+      });
     case "modeCouldNotStart":
       return t("noticeText.modeCouldNotStart", {
         mode: t(`mode.${notice.params.mode}`),
