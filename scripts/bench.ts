@@ -25,6 +25,7 @@ const BENCHES: Record<string, { script: string; nodeFlags?: string[] }> = {
   "open-loop": { script: "packages/engine/bench/open-loop-accuracy-bench.ts" },
   "long-run": { script: "apps/cli/bench/long-run-bench.ts" },
   "hostile-list": { script: "apps/cli/bench/hostile-list-bench.ts" },
+  "silent-server": { script: "apps/cli/bench/silent-server-bench.ts" },
   scale: { script: "apps/cli/bench/scale-bench.ts" },
   "csv-export": { script: "apps/cli/bench/csv-export-bench.ts" },
   store: { script: "packages/store/bench/store-bench.ts" },

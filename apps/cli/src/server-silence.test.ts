@@ -54,7 +54,8 @@ const it = test.extend<{ lab: SilentServerLab }>({
   },
 });
 
-const runArgs = (lab: SilentServerLab, ...extra: string[]) => [
+/** `taillab run` against the lab's proxy, printing its text. */
+const textRunArgs = (lab: SilentServerLab, ...extra: string[]) => [
   "run",
   "--endpoint",
   lab.proxy.url,
@@ -62,9 +63,13 @@ const runArgs = (lab: SilentServerLab, ...extra: string[]) => [
   "1KiB",
   "--request-timeout",
   `${TIMEOUT_MS / 1000}s`,
-  "--json",
   ...extra,
 ];
+
+const runArgs = (lab: SilentServerLab, ...extra: string[]) => textRunArgs(lab, "--json", ...extra);
+
+/** The id in the line a run's text ends with: `Run id: <id> (taillab runs show <id>)`. */
+const runIdOf = (text: string) => /^Run id: (\S+) /m.exec(text)?.[1] ?? "";
 
 function summaryOf(result: CliResult): RunSummary {
   return RunSummarySchema.parse(JSON.parse(result.stdout));
@@ -289,13 +294,109 @@ describe.concurrent("a server that stops answering mid-run", () => {
 
     expect(result.code).toBe(130);
     expect(summary.status).toBe("stopped");
-    // Stopped during the probe: no phase after it was sent (no GET).
-    expect(
-      sentSince(lab, sentBefore).filter((line) => line.startsWith("GET /loadgen/taillab/")),
-    ).toEqual([]);
+    // Stopped during the probe: no phase after it was sent (no GET), nor the cleanup's
+    // DeleteObjects, each of which a silent server would keep a whole timeout.
+    const sent = sentSince(lab, sentBefore);
+    expect(sent.filter((line) => line.startsWith("GET /loadgen/taillab/"))).toEqual([]);
+    expect(sent.filter((line) => line.startsWith("POST "))).toEqual([]);
+    expect(result.stderr).not.toContain("did not answer again");
     expect(summary.points[0]?.phases.map((phase) => phase.op)).toEqual(["PUT"]);
+    expect(lastLine(result)).toMatch(
+      new RegExp(
+        `^taillab run: exit 130 \\(stopped\\): the cleanup left \\d+ objects under taillab/${summary.runId}/ in bucket loadgen \\(ClientTimeout \\d+\\); taillab cleanup ${summary.runId} removes them`,
+      ),
+    );
     lab.proxy.pass();
     expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
+  });
+  it("Ctrl-C while the cleanup's probe waits: the run stops at once, its cleanup asks the silent server nothing and says what is left", async ({
+    lab,
+  }) => {
+    const run = startCli(
+      runArgs(lab, "--clients", "8", "--samples", "3000", "--phases", "write,cleanup"),
+      lab.env,
+    );
+    let stderr = "";
+    run.child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    await until(() => lab.proxy.requestLines().some((line) => line.startsWith("DELETE ")));
+    lab.proxy.hang();
+    await until(() => stderr.includes("asking the server once whether it answers again"));
+    const sentBefore = lab.proxy.requestLines().length;
+    run.child.kill("SIGINT");
+    const result = await run.result;
+    const summary = summaryOf(result);
+    const { runId } = summary;
+
+    expect(result.code).toBe(130);
+    expect(summary.status).toBe("stopped");
+    expect(summary.serverLosses?.map((loss) => loss.phase)).toEqual(["DELETE"]);
+    // Ended before the probe's deadline (it never said whether the server answered), and
+    // without a DeleteObjects that would have waited out a whole timeout.
+    expect(result.stderr).not.toContain("did not answer again");
+    expect(result.stderr).not.toContain("deleting the");
+    expect(sentSince(lab, sentBefore).filter((line) => line.startsWith("POST "))).toEqual([]);
+    expect(lastLine(result)).toMatch(
+      new RegExp(
+        `^taillab run: exit 130 \\(stopped\\): the cleanup left (\\d+) objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout \\1\\); taillab cleanup ${runId} removes them$`,
+      ),
+    );
+    lab.proxy.pass();
+    expect((await runCli(["cleanup", runId], lab.env)).code).toBe(0);
+    expect(await runKeys(lab)).toBe(0);
+  });
+
+  it("the run's text lists the phases not run in s3bench's blocks, never as measured phases", async ({
+    lab,
+  }) => {
+    const result = await hangAfter(
+      lab,
+      textRunArgs(lab, "--clients", "8", "--samples", "1000000"),
+      50,
+    );
+    const runId = runIdOf(result.stdout);
+
+    expect(result.code).toBe(4);
+    for (const word of ["Read", "Delete"]) {
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `Results Summary for ${word} Operation\\(s\\)\\nNot run: the server stopped answering at \\d\\d:\\d\\d:\\d\\d UTC`,
+        ),
+      );
+    }
+    expect(result.stdout).not.toContain("Read times");
+    expect(result.stdout).toContain(
+      "It did not answer again (ClientTimeout): the run ended there; 2 phases not run\n",
+    );
+    lab.proxy.pass();
+    expect((await runCli(["cleanup", runId], lab.env)).code).toBe(0);
+  });
+
+  it("with s3bench's flags: s3bench's text has the write test alone, no read test of zeros, and the phases not run follow it", async ({
+    lab,
+  }) => {
+    const s3benchFlags = [
+      `-endpoint=${lab.proxy.url}`,
+      "-bucket=loadgen",
+      "-objectNamePrefix=taillab",
+      "-numClients=8",
+      "-numSamples=1000000",
+      "-objectSize=1024",
+    ];
+    const result = await hangAfter(
+      lab,
+      ["run", ...s3benchFlags, "--request-timeout", `${TIMEOUT_MS / 1000}s`],
+      50,
+    );
+
+    expect(result.code).toBe(4);
+    expect(result.stdout).toContain("Results Summary for Write Operation(s)");
+    expect(result.stdout).not.toContain("Read Operation(s)");
+    expect(result.stdout).not.toContain("Cleaning up");
+    expect(result.stderr).toMatch(
+      /Results Summary for Read Operation\(s\)\nNot run: the server stopped answering at \d\d:\d\d:\d\d UTC/,
+    );
+    lab.proxy.pass();
+    expect((await runCli(["cleanup", runIdOf(result.stderr)], lab.env)).code).toBe(0);
   });
 });
 

@@ -112,6 +112,14 @@ export const RunNoticeSchema = z.discriminatedUnion("code", [
    * (`reason`); the run's figures are kept.
    */
   z.object({ code: z.literal("cleanupFailed"), params: z.object({ reason: ApiErrorSchema }) }),
+  /**
+   * A run of a mode series ended because its server did not answer again: the series ends there,
+   * its later modes (`modes`) not run.
+   */
+  z.object({
+    code: z.literal("modesNotRun"),
+    params: z.object({ modes: z.array(RequestModeSchema).min(1) }),
+  }),
   /** The next run of a mode series failed to start (`reason`, with its fields); the series ends. */
   z.object({
     code: z.literal("modeCouldNotStart"),

@@ -286,14 +286,15 @@ export async function runBenchmark(
       // The cleanup runs whatever befell the host (a full results disk): the server must not
       // keep the run's objects because a file could not be written here.
       if (leftovers) {
-        // A gone server's cleanup sends nothing: the run's last line says what it left.
-        if (leftovers.objects.count > 0 && !gone) {
+        // A silent server's cleanup sends nothing: the run's last line says what it left.
+        const { silentServer } = silence;
+        if (leftovers.objects.count > 0 && silentServer === null) {
           notify(hooks, {
             code: "cleanupLeftovers",
             params: { objects: leftovers.objects.count },
           });
         }
-        const cleanup = await removeLeftovers(controlPlane, leftovers, gone?.probeError ?? null);
+        const cleanup = await removeLeftovers(controlPlane, leftovers, silentServer);
         try {
           await hooks.onCleanup?.(cleanup);
         } catch (error) {

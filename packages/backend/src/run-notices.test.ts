@@ -69,6 +69,14 @@ describe("run notices", () => {
       "the tied run could not start: endpoint refused",
     ],
     [
+      { code: "modesNotRun", params: { modes: ["hedged"] } },
+      "the server did not answer again: the series ends here; not run: the hedged run",
+    ],
+    [
+      { code: "modesNotRun", params: { modes: ["hedged", "tied"] } },
+      "the server did not answer again: the series ends here; not run: the hedged, tied runs",
+    ],
+    [
       {
         code: "serverLost",
         params: {
@@ -95,6 +103,20 @@ describe("run notices", () => {
         },
       },
       "the server stopped answering at 00:00:01 UTC (1.0 s into the run): 3 requests in a row got no answer over 6.0 s, the last ClientTimeout; the mixed workload ended early",
+    ],
+    [
+      {
+        code: "serverLost",
+        params: {
+          runStartEpochMs: 0,
+          sinceMs: 1_000,
+          silentMs: 60_000,
+          failures: 1,
+          lastError: "ClientTimeout",
+          phase: "PUT",
+        },
+      },
+      "the server stopped answering at 00:00:01 UTC (1.0 s into the run): 1 request got no answer over 60.0 s (ClientTimeout); the PUT phase ended early",
     ],
     [
       { code: "bucketCreated", params: { bucket: "lab", url: "http://127.0.0.1:9000" } },

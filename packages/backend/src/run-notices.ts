@@ -1,5 +1,5 @@
 import type { RunNotice } from "@taillab/api";
-import { phaseText } from "@taillab/report";
+import { phaseText, unansweredText } from "@taillab/report";
 
 /** A notice in English, as the CLI prints it and the event's `message` carries it. */
 export function noticeText(notice: RunNotice): string {
@@ -23,7 +23,7 @@ export function noticeText(notice: RunNotice): string {
       const clockTime = new Date(runStartEpochMs + sinceMs).toISOString().slice(11, 19);
       const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
       const ended = phaseText(phase);
-      return `the server stopped answering at ${clockTime} UTC (${seconds(sinceMs)} into the run): ${failures} requests in a row got no answer over ${seconds(silentMs)}, the last ${lastError}; ${ended} ended early`;
+      return `the server stopped answering at ${clockTime} UTC (${seconds(sinceMs)} into the run): ${unansweredText(failures, silentMs, lastError)}; ${ended} ended early`;
     }
     case "serverProbe": {
       const { runStartEpochMs, deadlineMs } = notice.params;
@@ -56,6 +56,10 @@ export function noticeText(notice: RunNotice): string {
     case "cleanupIncomplete": {
       const { objects, uploads, buckets, error } = notice.params;
       return `the cleanup could not remove ${objects} objects, ${uploads} open uploads and ${buckets} buckets (${error}); removing them again from the run's page or with taillab cleanup retries`;
+    }
+    case "modesNotRun": {
+      const { modes } = notice.params;
+      return `the server did not answer again: the series ends here; not run: the ${modes.join(", ")} ${modes.length === 1 ? "run" : "runs"}`;
     }
     case "modeCouldNotStart":
       return `the ${notice.params.mode} run could not start: ${notice.params.reason.message}`;

@@ -64,6 +64,7 @@ describe("a run's watch on its server's silence", () => {
       { pointIndex: 1, phase: "GET" },
     ]);
     expect(watch.gone).toMatchObject({ sinceMs: 1_000, probeError: "ECONNREFUSED" });
+    expect(watch.silentServer).toBe("ECONNREFUSED");
     expect(watch.gone?.notRun).toHaveLength(3);
     expect(said.at(-1)).toEqual({
       code: "serverGone",
@@ -71,11 +72,21 @@ describe("a run's watch on its server's silence", () => {
     });
   });
 
-  it("a stop during the probe is not the server's verdict: the run goes on to see its stop", async () => {
+  it("a stop during the probe is not the server's verdict: the run goes on to see its stop, and its cleanup asks the silent server nothing", async () => {
     const { controlPlane } = probeAnswering("Aborted");
     const watch = createSilenceWatch(controlPlane, 0, { keyPrefix: "p/", say: () => {} });
     watch.lost(0, "PUT", LOSS);
     expect(await watch.serverAnswers()).toBe(true);
     expect(watch.gone).toBeNull();
+    expect(watch.silentServer).toBe("ClientTimeout");
+  });
+
+  it("a cleanup asks a server that answered, or answered again, as any other", async () => {
+    const { controlPlane } = probeAnswering(null);
+    const watch = createSilenceWatch(controlPlane, 0, { keyPrefix: "p/", say: () => {} });
+    expect(watch.silentServer).toBeNull();
+    watch.lost(0, "PUT", LOSS);
+    expect(await watch.serverAnswers()).toBe(true);
+    expect(watch.silentServer).toBeNull();
   });
 });

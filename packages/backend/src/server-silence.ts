@@ -27,6 +27,13 @@ export interface SilenceWatch {
   readonly losses: readonly ServerLoss[];
   /** Set once the probe got no answer. */
   readonly gone: ServerGone | null;
+  /**
+   * The code a cleanup takes as the server's answer without asking it anything: the probe's
+   * when the server is gone; the silence's last when a stop cut the probe short (whoever stopped
+   * the run would otherwise wait a request timeout for a server last seen silent). Null while
+   * the server answers.
+   */
+  readonly silentServer: string | null;
 }
 
 export function createSilenceWatch(
@@ -41,6 +48,7 @@ export function createSilenceWatch(
   const losses: ServerLoss[] = [];
   let probing: Promise<string | null> | null = null;
   let gone: ServerGone | null = null;
+  let stoppedInSilence: string | null = null;
   const runMs = () => Date.now() - runStartEpochMs;
   return {
     get losses() {
@@ -48,6 +56,9 @@ export function createSilenceWatch(
     },
     get gone() {
       return gone;
+    },
+    get silentServer() {
+      return gone?.probeError ?? stoppedInSilence;
     },
     lost(pointIndex, phase, { sinceMs, atMs, failures, lastError }, nothingFollows = false) {
       const silentMs = atMs - sinceMs;
@@ -65,12 +76,16 @@ export function createSilenceWatch(
       if (!probing) return true;
       const probeError = await probing;
       probing = null;
-      if (probeError === null || probeError === ABORTED_ERROR) {
+      const last = losses.at(-1);
+      if (probeError === ABORTED_ERROR) {
         // A stop during the probe ends the run anyway; it is not the server's verdict.
-        if (probeError === null) say({ code: "serverBack", params: {} });
+        stoppedInSilence = last?.lastError ?? probeError;
         return true;
       }
-      const last = losses.at(-1);
+      if (probeError === null) {
+        say({ code: "serverBack", params: {} });
+        return true;
+      }
       const sinceMs = last?.sinceMs ?? 0;
       const at = last?.at ?? new Date(runStartEpochMs).toISOString();
       gone = { at, sinceMs, probeError, notRun: [] };

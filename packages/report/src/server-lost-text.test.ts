@@ -49,7 +49,7 @@ describe("a run whose server stopped answering", () => {
       ].join("\n"),
     );
     expect(formatServerLost(summary)).toBe(
-      "Server stopped answering at 06:12:32 UTC (32.4 s into the run): 8 requests in a row got no answer over 3.0 s (the last ClientTimeout); the PUT phase of point 1 ended early\n" +
+      "Server stopped answering at 06:12:32 UTC (32.4 s into the run): 8 requests in a row got no answer over 3.0 s, the last ClientTimeout; the PUT phase of point 1 ended early\n" +
         "It did not answer again (ClientTimeout): the run ended there; 3 phases not run\n",
     );
   });

@@ -8,6 +8,17 @@ export function serverLostMoment(at: string, sinceMs: number): string {
   return `${at.slice(11, 19)} UTC (${(sinceMs / 1000).toFixed(1)} s into the run)`;
 }
 
+/**
+ * What a silence left unanswered: `8 requests in a row got no answer over 3.0 s, the last
+ * ClientTimeout`; a lone client's `1 request got no answer over 60.0 s (ClientTimeout)`.
+ */
+export function unansweredText(failures: number, silentMs: number, lastError: string): string {
+  const over = `got no answer over ${(silentMs / 1000).toFixed(1)} s`;
+  return failures === 1
+    ? `1 request ${over} (${lastError})`
+    : `${failures} requests in a row ${over}, the last ${lastError}`;
+}
+
 /** A phase the silence ended early, in a sentence: `the PUT phase`, `the mixed workload`. */
 export function phaseText(phase: string): string {
   if (phase === "mix") return "the mixed workload";
@@ -25,7 +36,7 @@ export function formatServerLost(summary: RunSummary): string {
   const lines = losses.map((loss) => {
     const where = summary.pointCount > 1 ? ` of point ${loss.pointIndex + 1}` : "";
     const phase = phaseText(loss.phase);
-    return `Server stopped answering at ${serverLostMoment(loss.at, loss.sinceMs)}: ${loss.failures} requests in a row got no answer over ${(loss.silentMs / 1000).toFixed(1)} s (the last ${loss.lastError}); ${phase}${where} ended early`;
+    return `Server stopped answering at ${serverLostMoment(loss.at, loss.sinceMs)}: ${unansweredText(loss.failures, loss.silentMs, loss.lastError)}; ${phase}${where} ended early`;
   });
   if (gone) {
     lines.push(

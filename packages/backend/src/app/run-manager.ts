@@ -189,6 +189,14 @@ export function createRunManager(options: {
           ? await runOnCluster(spec, plan.cluster, { secrets, store, name, tags }, hooks)
           : await runAndRecord(spec, secrets, hooks, { store, name, tags });
         if (!reported) await report(summary);
+        // A server that did not answer again would keep each later mode a request timeout in
+        // its checks before it failed to start: the series ends with the run that found it gone.
+        const modesLeft = plan.specs.slice(index + 1).map((later) => later.mode);
+        if (summary.serverGone && modesLeft.length > 0) {
+          const notice: RunNotice = { code: "modesNotRun", params: { modes: modesLeft } };
+          emit({ type: "notice", runId: summary.runId, message: noticeText(notice), notice });
+          break;
+        }
       } catch (error) {
         progress.cancel();
         if (reported) {

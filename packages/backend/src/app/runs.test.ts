@@ -1,9 +1,15 @@
 import type { ExperimentDraftInput, RunEvent, SavedEndpoint } from "@taillab/api";
 import { createControlPlane, createTransport } from "@taillab/engine";
-import { freePort, heldCleanup, startHostileListingServer } from "@taillab/test-support";
+import {
+  freePort,
+  heldCleanup,
+  startDrippingProxy,
+  startHostileListingServer,
+} from "@taillab/test-support";
 import { startTestbed } from "@taillab/testbed";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { startSignedTestbed } from "../test-support/signed-testbed.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -509,6 +515,72 @@ describe("what a run leaves on a real server", () => {
       );
     } finally {
       held.release();
+      await testbed.close();
+    }
+  });
+
+  it("an experiment of two points and two modes whose server stops answering: its run ends after one probe with its later point not run, and the series starts no other mode and says so", async () => {
+    const credentials = { accessKeyId: "SILENTKEY", secretAccessKey: "silent-secret" };
+    const testbed = await startTestbed({ credentials, buckets: ["loadgen"] });
+    const proxy = await startDrippingProxy({ host: "127.0.0.1", port: testbed.port });
+    const bucket = createControlPlane({ ...bucketTarget(testbed.url), credentials });
+    try {
+      const lab = await app.api.addEndpoint({
+        name: "Lab server that stops answering",
+        kind: "custom",
+        url: proxy.url,
+        credentials: { kind: "stored", accessKeyId: credentials.accessKeyId },
+        secretAccessKey: credentials.secretAccessKey,
+      });
+      const finished = app.nextEvent(isFinished);
+      // The series' end: said on the run, or its next mode tried against the silent server.
+      const seriesEnd = app.nextEvent(
+        (event): event is RunEvent =>
+          (event.type === "notice" &&
+            ["modesNotRun", "modeCouldNotStart"].includes(event.notice?.code ?? "")) ||
+          (isStarted(event) && event.series?.index === 1),
+      );
+      const { runId } = await app.api.startRun({
+        experiment: experiment(
+          { clients: [4, 2], samples: 1_000_000, requestTimeoutMs: 3_000 },
+          { endpointId: lab.id, name: "Silent series", modes: ["normal", "hedged"] },
+        ),
+      });
+      while ((await bucket.listKeys("taillab/")).length < 50) await sleep(100);
+      proxy.hang();
+
+      expect(await finished).toMatchObject({
+        runId,
+        status: "serverLost",
+        series: { index: 0, count: 2 },
+      });
+      expect(await seriesEnd).toMatchObject({
+        type: "notice",
+        runId,
+        message: "the server did not answer again: the series ends here; not run: the hedged run",
+        notice: { code: "modesNotRun", params: { modes: ["hedged"] } },
+      });
+      const gone = app.events.find(
+        (event) =>
+          event.type === "notice" && event.runId === runId && event.notice?.code === "serverGone",
+      );
+      expect(gone).toMatchObject({ notice: { params: { phases: ["GET", "DELETE"], points: 1 } } });
+      const { summary } = await app.api.getRun({ runId });
+      expect(summary.status).toBe("serverLost");
+      expect(summary.points).toHaveLength(1);
+      expect(summary.serverGone?.notRun).toEqual([
+        { pointIndex: 0, phase: "GET" },
+        { pointIndex: 0, phase: "DELETE" },
+        { pointIndex: 1, phase: "PUT" },
+        { pointIndex: 1, phase: "GET" },
+        { pointIndex: 1, phase: "DELETE" },
+      ]);
+      expect(await app.api.activeRun()).toBeNull();
+      proxy.pass();
+      expect(await app.api.cleanupRun({ runId })).toMatchObject({ objectsLeft: 0 });
+    } finally {
+      await bucket.close();
+      await proxy.close();
       await testbed.close();
     }
   });

@@ -193,22 +193,37 @@ describe("live run screen", () => {
         message: "the server stopped answering at 06:12:32 UTC …",
         notice: { code: "serverLost", params },
       });
+      // A lone client's silence: one request that got no answer in a whole timeout.
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "the server stopped answering at 06:12:32 UTC …",
+        notice: {
+          code: "serverLost",
+          params: { ...params, failures: 1, silentMs: 60_000, lastError: "ClientTimeout" },
+        },
+      });
     });
-    const item = () => screen.getByTestId("live-notices").querySelector("li");
-    expect(item()?.textContent).toMatch(
+    const items = () => [...screen.getByTestId("live-notices").querySelectorAll("li")];
+    const texts = () => items().map((item) => item.textContent);
+    expect(texts()[0]).toMatch(
       /^The server stopped answering at .+ \(32 s into the run\): 40 requests in a row got no answer over 5 s, the last ECONNREFUSED; the PUT phase ended early$/,
+    );
+    expect(texts()[1]).toMatch(
+      /^The server stopped answering at .+ \(32 s into the run\): a request got no answer over 1 min 00 s \(ClientTimeout\); the PUT phase ended early$/,
     );
     await act(() => i18next.changeLanguage("zh-CN"));
     try {
-      expect(item()?.textContent).toMatch(
+      expect(texts()[0]).toMatch(
         /连续 40 个请求在 5 s 内没有应答，最后一个为 ECONNREFUSED；PUT 阶段提前结束$/,
       );
+      expect(texts()[1]).toMatch(/：一个请求在 .+ 内没有应答（ClientTimeout）；PUT 阶段提前结束$/);
     } finally {
       await act(() => i18next.changeLanguage("en"));
     }
   });
 
-  it("counts down to the end of a run whose server is silent while its probe waits, and says what was not run", () => {
+  it("counts down to the end of a run whose server is silent while its probe waits, and says what was not run", async () => {
     const fake = connect();
     renderUi(<LiveRunView />);
     const runStartEpochMs = Date.now() - 10_000;
@@ -236,10 +251,31 @@ describe("live run screen", () => {
       });
     });
     expect(screen.queryByTestId("probe-countdown")).toBeNull();
-    const items = screen.getByTestId("live-notices").querySelectorAll("li");
-    expect(items[items.length - 1]?.textContent).toBe(
+    // A series' later modes are not run against the gone server either.
+    act(() => {
+      fake.emit({
+        type: "notice",
+        runId: "r1",
+        message: "the server did not answer again: the series ends here …",
+        notice: { code: "modesNotRun", params: { modes: ["hedged", "tied"] } },
+      });
+    });
+    const texts = () =>
+      [...screen.getByTestId("live-notices").querySelectorAll("li")].map(
+        (item) => item.textContent,
+      );
+    expect(texts().slice(-2)).toEqual([
       "The server did not answer again (ClientTimeout): the run ends here; not run: the GET, DELETE phases and 2 more points",
-    );
+      "The server did not answer again: the series ends here; not run: the hedged, tied (client cancel) runs",
+    ]);
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      expect(texts().at(-1)).toBe(
+        "服务器仍未应答，本系列到此结束；未运行：对冲, 绑定（客户端取消）运行",
+      );
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
   });
 
   it("says every request failed, not 'waiting', after an all-error run", () => {

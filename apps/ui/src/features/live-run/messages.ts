@@ -109,10 +109,16 @@ export const liveRunMessages: FeatureMessages = {
       cleanupLeftovers_one: "Deleting the {{objects}} object the run wrote and did not delete",
       cleanupLeftovers_other: "Deleting the {{objects}} objects the run wrote and did not delete",
       modeCouldNotStart: "The {{mode}} run could not start: {{reason}}",
+      modesNotRun_one:
+        "The server did not answer again: the series ends here; not run: the {{modes}} run",
+      modesNotRun_other:
+        "The server did not answer again: the series ends here; not run: the {{modes}} runs",
       cleanupFailed:
         'The cleanup after the run failed: {{reason}}. Its figures are kept; "Remove them" on the run\'s page removes what it left',
       serverLost:
         "The server stopped answering at {{time}} ({{into}} into the run): {{failures}} requests in a row got no answer over {{silent}}, the last {{error}}; the {{phase}} phase ended early",
+      serverLostOneRequest:
+        "The server stopped answering at {{time}} ({{into}} into the run): a request got no answer over {{silent}} ({{error}}); the {{phase}} phase ended early",
       mixPhase: "mixed workload",
       preparePhase: "object preparation",
       bucketCreated:
@@ -277,10 +283,13 @@ export const liveRunMessages: FeatureMessages = {
       cleanupLeftovers_one: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       cleanupLeftovers_other: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
+      modesNotRun_other: "服务器仍未应答，本系列到此结束；未运行：{{modes}}运行",
       cleanupFailed:
         "运行之后的清理失败：{{reason}}。测得的数据已保留；在运行页面点“删除它们”可删除它留下的内容",
       serverLost:
         "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：连续 {{failures}} 个请求在 {{silent}} 内没有应答，最后一个为 {{error}}；{{phase}} 阶段提前结束",
+      serverLostOneRequest:
+        "服务器自 {{time}}（运行开始后 {{into}}）起不再应答：一个请求在 {{silent}} 内没有应答（{{error}}）；{{phase}} 阶段提前结束",
       mixPhase: "混合负载",
       preparePhase: "对象准备",
       bucketCreated:

@@ -39,7 +39,9 @@ export function noticeText(
       });
     case "serverLost": {
       const { runStartEpochMs, sinceMs, silentMs, failures, lastError, phase } = notice.params;
-      return t("noticeText.serverLost", {
+      // A lone client's silence is one request, not a row of them.
+      const key = failures === 1 ? "noticeText.serverLostOneRequest" : "noticeText.serverLost";
+      return t(key, {
         time: new Intl.DateTimeFormat(language, { timeStyle: "medium" }).format(
           new Date(runStartEpochMs + sinceMs),
         ),
@@ -106,6 +108,11 @@ export function noticeText(
       return t("noticeText.distributedStopping");
     case "cleanupFailed":
       return t("noticeText.cleanupFailed", { reason: failureText(notice.params.reason, say) });
+    case "modesNotRun":
+      return t("noticeText.modesNotRun", {
+        count: notice.params.modes.length,
+        modes: notice.params.modes.map((mode) => t(`mode.${mode}`)).join(", "),
+      });
     case "modeCouldNotStart":
       return t("noticeText.modeCouldNotStart", {
         mode: t(`mode.${notice.params.mode}`),

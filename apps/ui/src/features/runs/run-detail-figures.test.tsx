@@ -1,6 +1,7 @@
 import type { RunDetail } from "@taillab/api";
 import { formatMs } from "@taillab/report";
-import { screen, within } from "@testing-library/react";
+import { act, screen, within } from "@testing-library/react";
+import i18next from "i18next";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { installFakeTailLab } from "../../shared/test-support/fake-taillab.ts";
 import { renderUi } from "../../shared/test-support/render.tsx";
@@ -181,6 +182,17 @@ describe("the run detail's figures", () => {
       /^The server stopped answering\. At .+ \(32 s into the run\) the server stopped answering: the PUT ended early\. It did not answer again \(ClientTimeout\), so the run ended there\. Not run: GET, DELETE\.$/,
     );
     expect(screen.getByTestId("run-status").textContent).toBe("⚠ server stopped answering");
+    // The phases not run have no figures: the timings list the PUT alone.
+    const rows = await screen.findAllByTestId("timing-row");
+    expect(rows.map((row) => row.dataset.op)).toEqual(["PUT"]);
+    await act(() => i18next.changeLanguage("zh-CN"));
+    try {
+      expect(screen.getByTestId("server-lost-banner").textContent).toMatch(
+        /^服务器不再应答。 服务器自 .+（运行开始后 32 s）起不再应答：PUT 提前结束。 之后仍未应答（ClientTimeout），运行到此结束。未运行：GET, DELETE。$/,
+      );
+    } finally {
+      await act(() => i18next.changeLanguage("en"));
+    }
   });
 
   it("marks a live session's knob changes on its seconds, and lists them", async () => {
