@@ -170,6 +170,14 @@ export const K8S_FLAGS = [
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
 ] as const satisfies readonly K8sFlagDefinition[];
 
+/** Every setting has its flag: one left out is a compile error here, not a run without it. */
+type UnflaggedSetting = Exclude<
+  SettingsField,
+  Extract<(typeof K8S_FLAGS)[number], { setting: string }>["setting"]
+>;
+const everySettingFlagged: [UnflaggedSetting] extends [never] ? true : UnflaggedSetting = true;
+void everySettingFlagged;
+
 type K8sFlags = Partial<Record<string, string | true>>;
 
 export const K8S_HELP = `Usage: taillab k8s run SPEC --shards N [flags]
