@@ -8,7 +8,7 @@ import { describeLeftovers, plural } from "./run-verdict.ts";
 import { readSecretKeyFlag, SECRET_FILE_FLAG } from "./secret-key-flag.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
-const CLEANUP_FLAGS = [
+export const CLEANUP_FLAGS = [
   {
     name: "access-key",
     aliases: ["accessKey"],

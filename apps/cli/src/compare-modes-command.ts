@@ -1,10 +1,11 @@
-import { RequestModeSchema, type RunSummary } from "@taillab/api";
+import { RequestModeSchema, type RequestMode, type RunSummary } from "@taillab/api";
 import { formatModeComparison } from "@taillab/report";
 import {
+  flagValue,
   formatFlagHelp,
   parseFlags,
   UsageError,
-  type FlagDefinition,
+  type FlagValue,
   type ParsedFlags,
 } from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -12,26 +13,27 @@ import { readSpecFlag, runWithInterrupts } from "./run-command.ts";
 import { runVerdict, type RunVerdict } from "./run-verdict.ts";
 import { readSecretKeyFlag } from "./secret-key-flag.ts";
 import { openLibrary } from "./results-library.ts";
-import { namingFlags, RUN_FLAGS, specFromFlags, type RunFlagName } from "./run-flags.ts";
+import { namingFlags, RUN_FLAGS, specFromFlags } from "./run-flags.ts";
 import { printError, printJson, printOut } from "./terminal-output.ts";
 
 /** run's flags that compare-modes has no use for: it runs each mode, prints its own table. */
 const RUN_ONLY_FLAGS = ["mode", "out", "verbose", "details", "threshold", "junit"] as const;
-type CompareFlagName = Exclude<RunFlagName, (typeof RUN_ONLY_FLAGS)[number]> | "modes";
-type CompareFlags = ParsedFlags<CompareFlagName>;
+type SharedRunFlag = Exclude<(typeof RUN_FLAGS)[number], { name: (typeof RUN_ONLY_FLAGS)[number] }>;
 
-const COMPARE_FLAGS: readonly FlagDefinition<CompareFlagName>[] = [
-  {
-    name: "modes",
-    aliases: [],
-    takesValue: true,
-    description: "modes to compare (default normal,hedged,tied)",
-  },
+/** --modes: the request modes compared, in order. */
+const MODES: FlagValue<RequestMode[]> = {
+  default: ["normal", "hedged", "tied"],
+  parse: parseModes,
+  write: (modes) => modes.join(","),
+};
+
+export const COMPARE_MODES_FLAGS = [
+  { name: "modes", aliases: [], takesValue: true, description: "modes to compare", value: MODES },
   ...RUN_FLAGS.filter(
-    (flag): flag is (typeof RUN_FLAGS)[number] & { name: CompareFlagName } =>
-      !(RUN_ONLY_FLAGS as readonly string[]).includes(flag.name),
+    (flag): flag is SharedRunFlag => !(RUN_ONLY_FLAGS as readonly string[]).includes(flag.name),
   ),
-];
+] as const;
+type CompareFlags = ParsedFlags<(typeof COMPARE_MODES_FLAGS)[number]["name"]>;
 
 export const COMPARE_MODES_HELP = `Usage: taillab compare-modes [flags]
 
@@ -44,11 +46,11 @@ and tied requests cancelled by the client or by the replicas, on a queue:
   taillab compare-modes --modes normal,tied,tied-server --testbed-profile queue \
     --testbed-replicas 2 --clients 16 --samples 4000 --size 4KiB
 
-${formatFlagHelp(COMPARE_FLAGS)}
+${formatFlagHelp(COMPARE_MODES_FLAGS)}
 `;
 
 export async function compareModesCommand(argv: readonly string[]): Promise<number> {
-  const flags = parseFlags(argv, COMPARE_FLAGS);
+  const flags = parseFlags(argv, COMPARE_MODES_FLAGS);
   if (flags.help) {
     printOut(COMPARE_MODES_HELP);
     return EXIT.ok;
@@ -58,7 +60,7 @@ export async function compareModesCommand(argv: readonly string[]): Promise<numb
 
 async function compareModes(flags: CompareFlags): Promise<number> {
   const secretWarning = await readSecretKeyFlag(flags, "compare-modes");
-  const modes = parseModes(typeof flags.modes === "string" ? flags.modes : "normal,hedged,tied");
+  const modes = flagValue(COMPARE_MODES_FLAGS, flags, "modes");
   const fileSpec = await readSpecFlag(flags);
   const store = await openLibrary(flags.results, "write");
   printError(secretWarning);
@@ -83,12 +85,12 @@ async function compareModes(flags: CompareFlags): Promise<number> {
   return worst?.code ?? EXIT.ok;
 }
 
-function parseModes(text: string) {
+function parseModes(text: string, flag: string): RequestMode[] {
   return text.split(",").map((item) => {
     const parsed = RequestModeSchema.safeParse(item.trim());
     if (!parsed.success) {
       throw new UsageError(
-        "modes",
+        flag,
         `"${item}" is not a mode; expected ${RequestModeSchema.options.join(", ")}`,
       );
     }

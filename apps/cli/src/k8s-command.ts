@@ -1,7 +1,6 @@
 import type { ShardsStatus } from "@taillab/api";
 import {
   DEFAULT_ACTIVE_DEADLINE_SECONDS,
-  DEFAULT_BARRIER_TIMEOUT_MS,
   DEFAULT_POD_SETTINGS,
   DEFAULT_TAILLAB_IMAGE,
   DEFAULT_TTL_AFTER_FINISHED_SECONDS,
@@ -9,8 +8,17 @@ import {
 } from "@taillab/backend";
 import type * as KubernetesEntry from "@taillab/backend/kubernetes";
 import type { KubernetesRunPlan, KubernetesRunRequest } from "@taillab/backend/kubernetes";
-import { DEFAULT_TTL_AFTER_FINISHED, formatRunFolderUri } from "@taillab/core";
-import { formatFlagHelp, parseArguments, UsageError, type FlagDefinition } from "./cli-args.ts";
+import { formatRunFolderUri } from "@taillab/core";
+import {
+  durationSecondsValue,
+  flagNamed,
+  flagValue,
+  formatFlagHelp,
+  parseArguments,
+  textValue,
+  UsageError,
+  type FlagDefinition,
+} from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
 import {
@@ -25,13 +33,27 @@ import { openLibrary } from "./results-library.ts";
 import { readSpecFlag } from "./run-command.ts";
 import { cliSecrets, RUN_FLAGS, runNameFlag, type RunFlags } from "./run-flags.ts";
 import { readSecretKeyFlag } from "./secret-key-flag.ts";
-import { durationFlagMs, SHARD_FLAGS, startAtOf } from "./shard-flags.ts";
+import { SHARD_FLAGS, startAtOf } from "./shard-flags.ts";
 import { printError, printOut } from "./terminal-output.ts";
 
 const pick = <Name extends string>(flags: readonly FlagDefinition[], names: readonly Name[]) =>
   flags.filter((flag) => (names as readonly string[]).includes(flag.name));
 
-const K8S_FLAGS = [
+/** The settings of a Kubernetes run each flag of the table below sets (`pod.limits`). */
+type K8sSettings = Omit<KubernetesRunRequest, "spec" | "shards" | "namespace" | "startAtMs">;
+type SettingsField = Exclude<keyof K8sSettings, "pod"> | `pod.${keyof K8sSettings["pod"]}`;
+type K8sFlagDefinition = FlagDefinition & { setting?: SettingsField };
+
+const withSetting = <Flag extends FlagDefinition, Setting extends SettingsField>(
+  flag: Flag,
+  setting: Setting,
+) => ({ ...flag, setting });
+
+/**
+ * `taillab k8s`'s flags: an entry with a `setting` is placed there by k8sSettingsOf, its value
+ * read by its entry (default included), so such a flag needs no code beyond its entry.
+ */
+export const K8S_FLAGS = [
   {
     name: "shards",
     aliases: [],
@@ -55,7 +77,9 @@ const K8S_FLAGS = [
     name: "image",
     aliases: [],
     takesValue: true,
-    description: `TailLab image the pods run (default: $TAILLAB_IMAGE, else ${DEFAULT_TAILLAB_IMAGE})`,
+    description: "TailLab image the pods run",
+    value: { ...textValue(DEFAULT_TAILLAB_IMAGE), variable: "TAILLAB_IMAGE" },
+    setting: "image",
   },
   {
     name: "secret",
@@ -63,36 +87,48 @@ const K8S_FLAGS = [
     takesValue: true,
     description:
       "an existing Secret with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the pods (default: one is made from your credentials and deleted after)",
+    value: textValue(undefined),
+    setting: "secretName",
   },
   {
     name: "active-deadline",
     aliases: [],
     takesValue: true,
-    description: "the Job's hard stop (default 6h)",
+    description: "the Job's hard stop",
+    value: durationSecondsValue(DEFAULT_ACTIVE_DEADLINE_SECONDS),
+    setting: "activeDeadlineSeconds",
   },
   {
     name: "ttl",
     aliases: [],
     takesValue: true,
-    description: `how long the finished Job, its pods and its Secret stay (default ${DEFAULT_TTL_AFTER_FINISHED})`,
+    description: "how long the finished Job, its pods and its Secret stay",
+    value: durationSecondsValue(DEFAULT_TTL_AFTER_FINISHED_SECONDS),
+    setting: "ttlSecondsAfterFinished",
   },
   {
     name: "requests",
     aliases: [],
     takesValue: true,
-    description: `each pod's resource requests (default ${DEFAULT_POD_SETTINGS.requests})`,
+    description: "each pod's resource requests",
+    value: textValue(DEFAULT_POD_SETTINGS.requests),
+    setting: "pod.requests",
   },
   {
     name: "limits",
     aliases: [],
     takesValue: true,
-    description: `each pod's resource limits (default ${DEFAULT_POD_SETTINGS.limits}; equal to the requests: Guaranteed QoS)`,
+    description: "each pod's resource limits; equal to the requests: Guaranteed QoS",
+    value: textValue(DEFAULT_POD_SETTINGS.limits),
+    setting: "pod.limits",
   },
   {
     name: "node-selector",
     aliases: [],
     takesValue: true,
     description: "node labels the pods need, e.g. disktype=ssd,pool=bench",
+    value: textValue(DEFAULT_POD_SETTINGS.nodeSelector),
+    setting: "pod.nodeSelector",
   },
   {
     name: "tolerations",
@@ -100,21 +136,28 @@ const K8S_FLAGS = [
     takesValue: true,
     description:
       "taints the pods tolerate, KEY[=VALUE][:EFFECT],…, e.g. dedicated=bench:NoSchedule",
+    value: textValue(DEFAULT_POD_SETTINGS.tolerations),
+    setting: "pod.tolerations",
   },
   {
     name: "image-pull-secrets",
     aliases: [],
     takesValue: true,
     description: "Secrets to pull the image with, NAME,…",
+    value: textValue(DEFAULT_POD_SETTINGS.imagePullSecrets),
+    setting: "pod.imagePullSecrets",
   },
   {
     name: "spread",
     aliases: [],
     takesValue: true,
     description:
-      "shards across nodes: prefer (balanced when the scheduler can), require (a pod waits rather than unbalance them) or none (default prefer)",
+      "shards across nodes: prefer (balanced when the scheduler can), require (a pod waits rather than unbalance them) or none",
+    value: textValue(DEFAULT_POD_SETTINGS.spread),
+    setting: "pod.spread",
   },
-  ...pick(SHARD_FLAGS, ["barrier-timeout", "upload-records"]),
+  withSetting(flagNamed(SHARD_FLAGS, "barrier-timeout"), "barrierTimeoutMs"),
+  withSetting(flagNamed(SHARD_FLAGS, "upload-records"), "uploadRecords"),
   {
     name: "start-at",
     aliases: [],
@@ -125,7 +168,15 @@ const K8S_FLAGS = [
   ...pick(RUN_FLAGS, ["access-key", "secret-key", "secret-file", "results", "name", "json"]),
   KEEP_RUN_FOLDER_FLAG,
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
-] as const satisfies readonly FlagDefinition[];
+] as const satisfies readonly K8sFlagDefinition[];
+
+/** Every setting has its flag: one left out is a compile error here, not a run without it. */
+type UnflaggedSetting = Exclude<
+  SettingsField,
+  Extract<(typeof K8S_FLAGS)[number], { setting: string }>["setting"]
+>;
+const everySettingFlagged: [UnflaggedSetting] extends [never] ? true : UnflaggedSetting = true;
+void everySettingFlagged;
 
 type K8sFlags = Partial<Record<string, string | true>>;
 
@@ -169,33 +220,15 @@ export async function k8sCommand(argv: readonly string[]): Promise<number> {
   };
   const secrets = { env: { ...process.env, ...cliSecrets(flags as RunFlags) } };
   // Every flag is checked before the kubeconfig is read or the cluster asked anything.
-  const barrierTimeoutMs = durationFlagMs(flags, "barrier-timeout", DEFAULT_BARRIER_TIMEOUT_MS);
+  const fromFlags = k8sSettingsOf(flags);
   const startAt = flags["start-at"];
   const settings: Omit<KubernetesRunRequest, "namespace"> = {
     spec,
     shards: shardsOf(flags),
-    image: stringFlag(flags, "image") ?? process.env.TAILLAB_IMAGE ?? DEFAULT_TAILLAB_IMAGE,
-    ...(typeof flags.secret === "string" ? { secretName: flags.secret } : {}),
+    ...fromFlags,
     ...(startAt !== undefined
-      ? { startAtMs: startAtBeforeDeadline(startAt, barrierTimeoutMs) }
+      ? { startAtMs: startAtBeforeDeadline(startAt, fromFlags.barrierTimeoutMs) }
       : {}),
-    barrierTimeoutMs,
-    activeDeadlineSeconds: Math.ceil(
-      durationFlagMs(flags, "active-deadline", DEFAULT_ACTIVE_DEADLINE_SECONDS * 1000) / 1000,
-    ),
-    ttlSecondsAfterFinished: Math.ceil(
-      durationFlagMs(flags, "ttl", DEFAULT_TTL_AFTER_FINISHED_SECONDS * 1000) / 1000,
-    ),
-    pod: {
-      requests: stringFlag(flags, "requests") ?? DEFAULT_POD_SETTINGS.requests,
-      limits: stringFlag(flags, "limits") ?? DEFAULT_POD_SETTINGS.limits,
-      nodeSelector: stringFlag(flags, "node-selector") ?? DEFAULT_POD_SETTINGS.nodeSelector,
-      tolerations: stringFlag(flags, "tolerations") ?? DEFAULT_POD_SETTINGS.tolerations,
-      imagePullSecrets:
-        stringFlag(flags, "image-pull-secrets") ?? DEFAULT_POD_SETTINGS.imagePullSecrets,
-      spread: stringFlag(flags, "spread") ?? DEFAULT_POD_SETTINGS.spread,
-    },
-    uploadRecords: flags["upload-records"] === true,
   };
   runNameFlag(flags);
   const request = (namespace: string): KubernetesRunRequest => ({ ...settings, namespace });
@@ -333,6 +366,28 @@ export function formatShardsStatus(status: ShardsStatus): string {
     `${status.running.length} running, ${status.done.length} done, ${status.failed.length} failed${failed}` +
     ` (Job ${status.job}${status.message ? `: ${status.message}` : ""})`
   );
+}
+
+/**
+ * The run's settings the flags with a `setting` entry give, each placed where its entry says: its
+ * value, else its default.
+ */
+export function k8sSettingsOf(
+  flags: K8sFlags,
+  env: Record<string, string | undefined> = process.env,
+): K8sSettings {
+  const settings: Record<string, unknown> = {};
+  for (const flag of K8S_FLAGS) {
+    if (!("setting" in flag)) continue;
+    const value = flag.takesValue
+      ? flagValue(K8S_FLAGS, flags, flag.name, env)
+      : flags[flag.name] === true;
+    if (value === undefined) continue;
+    const [field = "", key] = flag.setting.split(".");
+    settings[field] =
+      key === undefined ? value : { ...(settings[field] as object | undefined), [key]: value };
+  }
+  return settings as unknown as K8sSettings;
 }
 
 function stringFlag(flags: K8sFlags, name: string): string | undefined {

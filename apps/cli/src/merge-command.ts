@@ -35,7 +35,7 @@ export const KEEP_RUN_FOLDER_FLAG = {
     "keep the run's folder in the bucket once merged (its markers, progress and shard results); by default it is removed",
 } as const;
 
-const MERGE_FLAGS = [
+export const MERGE_FLAGS = [
   ...RUN_FLAGS.filter((flag) => (MERGE_FLAG_NAMES as readonly string[]).includes(flag.name)),
   KEEP_RUN_FOLDER_FLAG,
 ];

@@ -12,21 +12,46 @@ import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { formatFlagHelp, parseArguments, UsageError } from "./cli-args.ts";
+import {
+  choiceValue,
+  flagValue,
+  formatFlagHelp,
+  parseArguments,
+  textValue,
+  UsageError,
+} from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { escapedJson, printError, printJson, printOut } from "./terminal-output.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
 import { checkPathFlag } from "./path-flags.ts";
 
-const REPORT_FLAGS = [
-  { name: "format", aliases: [], takesValue: true, description: "html (default), csv or json" },
+/**
+ * --baseline: a run's position, 1-based, checked against the runs given (baselineIndex): the
+ * first by default.
+ */
+const BASELINE = textValue("1");
+
+export const REPORT_FLAGS = [
+  {
+    name: "format",
+    aliases: [],
+    takesValue: true,
+    description: "html, csv or json",
+    value: choiceValue(["html", "csv", "json"], "html"),
+  },
   {
     name: "out",
     aliases: [],
     takesValue: true,
     description: "write to this file (default: standard output)",
   },
-  { name: "language", aliases: ["lang"], takesValue: true, description: "en (default) or zh-CN" },
+  {
+    name: "language",
+    aliases: ["lang"],
+    takesValue: true,
+    description: "en or zh-CN",
+    value: choiceValue(["en", "zh-CN"], "en"),
+  },
   {
     name: "requests",
     aliases: [],
@@ -49,7 +74,8 @@ const REPORT_FLAGS = [
     name: "baseline",
     aliases: [],
     takesValue: true,
-    description: "several runs: which one (1-based) the others are compared with (default 1)",
+    description: "several runs: which one (1-based) the others are compared with",
+    value: BASELINE,
   },
   RESULTS_FLAG,
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },
@@ -64,12 +90,13 @@ CSV (s3bench's columns, one row per point and phase; or one per request, or per 
 ${formatFlagHelp(REPORT_FLAGS)}
 `;
 
-const COMPARE_FLAGS = [
+export const COMPARE_FLAGS = [
   {
     name: "baseline",
     aliases: [],
     takesValue: true,
-    description: "which run (1-based) the others are compared with (default 1)",
+    description: "which run (1-based) the others are compared with",
+    value: BASELINE,
   },
   { name: "json", aliases: [], takesValue: false, description: "print the comparison as JSON" },
   RESULTS_FLAG,
@@ -91,8 +118,8 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
     printOut(REPORT_HELP);
     return flags.help ? EXIT.ok : EXIT.badInput;
   }
-  const format = oneOf("format", flags.format, ["html", "csv", "json"] as const, "html");
-  const language = oneOf("language", flags.language, ["en", "zh-CN"] as const, "en");
+  const format = flagValue(REPORT_FLAGS, flags, "format");
+  const language = flagValue(REPORT_FLAGS, flags, "language");
   if (flags.requests && format !== "csv") {
     throw new UsageError("requests", "--requests goes with --format csv");
   }
@@ -108,7 +135,7 @@ export async function reportCommand(argv: readonly string[]): Promise<number> {
     requests: flags.requests === true,
     perSecond: flags["per-second"] === true,
     bom: flags.bom === true,
-    baselineIndex: baselineIndex(flags.baseline, runIds.length),
+    baselineIndex: baselineIndex(flagValue(REPORT_FLAGS, flags, "baseline"), runIds.length),
   };
   // A per-request CSV is streamed as its records are read: a long run's would not fit in memory.
   const report: AsyncIterable<string> | Iterable<string> =
@@ -149,7 +176,7 @@ export async function compareCommand(argv: readonly string[]): Promise<number> {
   const runs = await loadSummaries(store, runIds);
   const comparison = compareRuns(
     runs.map((run) => run.summary),
-    baselineIndex(flags.baseline, runIds.length),
+    baselineIndex(flagValue(COMPARE_FLAGS, flags, "baseline"), runIds.length),
   );
   if (flags.json) printJson(comparison);
   else {
@@ -178,25 +205,12 @@ async function writeStdout(text: string): Promise<void> {
   if (!process.stdout.write(text)) await once(process.stdout, "drain");
 }
 
-function oneOf<T extends string>(
-  field: string,
-  value: string | true | undefined,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  if (value === undefined) return fallback;
-  if (typeof value === "string" && (allowed as readonly string[]).includes(value))
-    return value as T;
-  throw new UsageError(field, `expected one of ${allowed.join(", ")}, got "${String(value)}"`);
-}
-
-function baselineIndex(value: string | true | undefined, runCount: number): number {
-  if (value === undefined) return 0;
+function baselineIndex(value: string, runCount: number): number {
   const position = Number(value);
   if (!Number.isInteger(position) || position < 1 || position > runCount) {
     throw new UsageError(
       "baseline",
-      `expected a run position from 1 to ${runCount}, got "${String(value)}"`,
+      `expected a run position from 1 to ${runCount}, got "${value}"`,
     );
   }
   return position - 1;

@@ -12,7 +12,7 @@ import { expandSweep, presetRunSpec } from "@taillab/core";
 import { formatPointParams, formatPointTailLabFigures } from "@taillab/report";
 import { ClientWarnings } from "./client-warnings.ts";
 import { readFile } from "node:fs/promises";
-import { formatFlagHelp, parseFlagsAsWritten, UsageError } from "./cli-args.ts";
+import { flagValue, formatFlagHelp, parseFlagsAsWritten, UsageError } from "./cli-args.ts";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.ts";
 import { stoppableByInterrupt } from "./interrupts.ts";
 import { createProgressDisplay } from "./progress-bar.ts";
@@ -206,11 +206,7 @@ export async function readSpecFlag(flags: RunFlags): Promise<Record<string, unkn
 }
 
 function presetSpec(flags: RunFlags): Record<string, unknown> {
-  const scaleText = typeof flags.scale === "string" ? flags.scale : "1";
-  const scale = Number(scaleText);
-  if (!(scale > 0 && scale <= 1)) {
-    throw new UsageError("scale", `expected a number above 0 and at most 1, got "${scaleText}"`);
-  }
+  const scale = flagValue(RUN_FLAGS, flags, "scale");
   try {
     return { ...presetRunSpec(String(flags.preset), scale) };
   } catch (error) {

@@ -10,18 +10,15 @@ import {
   numberList,
   textList,
   UsageError,
+  writtenDuration,
   type FlagDefinition,
+  type FlagValue,
   type ParsedFlags,
   type SpecTarget,
 } from "./cli-args.ts";
 import { RESULTS_FLAG } from "./results-library.ts";
 import { SHARD_FLAGS } from "./shard-flags.ts";
 import { SECRET_FILE_FLAG } from "./secret-key-flag.ts";
-
-/** A default as the flag takes it: `60s`, `0ms`. */
-function writtenDuration(ms: number): string {
-  return ms > 0 && ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
-}
 
 function writtenPercent(percent: number): string {
   return `${percent}%`;
@@ -36,6 +33,18 @@ function writtenHedgeDelay(delay: HedgeDelaySpec): string {
     ? writtenPercentile(delay.percentile)
     : writtenDuration(delay.delayMs);
 }
+
+/** `--scale`: how far a preset's object sizes shrink, 0 < scale ≤ 1. */
+const PRESET_SCALE: FlagValue<number> = {
+  default: 1,
+  parse: (text, flag) => {
+    const scale = Number(text);
+    if (!(scale > 0 && scale <= 1)) {
+      throw new UsageError(flag, `expected a number above 0 and at most 1, got "${text}"`);
+    }
+    return scale;
+  },
+};
 
 /**
  * `taillab run`'s flags, one entry each: its names, the run spec field it sets and how, and its
@@ -118,7 +127,7 @@ export const RUN_FLAGS = [
     takesValue: true,
     description:
       "object size: 1024, 32KiB, 1MiB, 4MB; a list sweeps; with --ops also uniform:A:B, lognormal:A:B, histogram:S=W,…",
-    spec: { field: "objectSize", placedByCommand: true },
+    spec: { field: "objectSize", otherFields: ["workload.sizes"], placedByCommand: true },
   },
   {
     name: "prefix",
@@ -253,7 +262,11 @@ export const RUN_FLAGS = [
     aliases: [],
     takesValue: true,
     description: "open loop: requests per phase = rate × duration (30s)",
-    spec: { field: "openLoop.durationMs", placedByCommand: true },
+    spec: {
+      field: "openLoop.durationMs",
+      otherFields: ["workload.durationMs"],
+      placedByCommand: true,
+    },
   },
   {
     name: "until-steady",
@@ -295,7 +308,8 @@ export const RUN_FLAGS = [
     name: "scale",
     aliases: [],
     takesValue: true,
-    description: "shrink a preset's object sizes to fit a laptop, 0 < scale ≤ 1 (default 1)",
+    description: "shrink a preset's object sizes to fit a laptop, 0 < scale ≤ 1",
+    value: PRESET_SCALE,
   },
   {
     name: "ops",
@@ -617,11 +631,14 @@ export function specFromFlags(flags: RunFlags, fileSpec: Record<string, unknown>
 export function flagOfField(field: string, flags: RunFlags): RunFlagName | undefined {
   const path = field.replace(/\[\d+\]/g, "");
   const [setBy] = [...SPEC_TARGETS]
-    .filter(([name, target]) => {
-      const sets = path === target.field || path.startsWith(`${target.field}.`);
-      return sets && flags[name] !== undefined;
-    })
-    .sort(([, a], [, b]) => b.field.length - a.field.length);
+    .flatMap(([name, target]) =>
+      flags[name] === undefined
+        ? []
+        : [target.field, ...(target.otherFields ?? [])]
+            .filter((set) => path === set || path.startsWith(`${set}.`))
+            .map((set) => [name, set] as const),
+    )
+    .sort(([, a], [, b]) => b.length - a.length);
   return setBy === undefined || setBy[0] === path ? undefined : setBy[0];
 }
 

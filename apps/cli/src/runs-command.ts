@@ -16,7 +16,7 @@ import { printError, printJson, printOut } from "./terminal-output.ts";
 import { openLibrary, RESULTS_FLAG } from "./results-library.ts";
 import { describeLeftovers, killedShardLines } from "./run-verdict.ts";
 
-const RUNS_FLAGS = [
+export const RUNS_FLAGS = [
   RESULTS_FLAG,
   { name: "json", aliases: [], takesValue: false, description: "print JSON" },
   { name: "help", aliases: ["h"], takesValue: false, description: "show this help" },

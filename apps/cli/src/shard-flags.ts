@@ -1,4 +1,3 @@
-import { parseDuration } from "@taillab/api";
 import { DEFAULT_BARRIER_TIMEOUT_MS } from "@taillab/backend";
 import {
   parseRunFolderUri,
@@ -6,7 +5,7 @@ import {
   type RunFolderUri,
   type ShardRole,
 } from "@taillab/core";
-import { UsageError, type FlagDefinition } from "./cli-args.ts";
+import { durationValue, flagValue, UsageError, type FlagDefinition } from "./cli-args.ts";
 
 /** `taillab run`'s flags for one shard of a distributed run. */
 export const SHARD_FLAGS = [
@@ -28,7 +27,8 @@ export const SHARD_FLAGS = [
     aliases: [],
     takesValue: true,
     description:
-      "distributed run: shards not ready this long after --start-at are missing and the run is aborted; between phases, shards wait as long for a slower one (default 5m)",
+      "distributed run: shards not ready this long after --start-at are missing and the run is aborted; between phases, shards wait as long for a slower one",
+    value: durationValue(DEFAULT_BARRIER_TIMEOUT_MS),
   },
   {
     name: "upload-records",
@@ -103,7 +103,7 @@ export function shardFlagsOf(
     role,
     folder,
     startAtMs: startAtOf(flags["start-at"]),
-    barrierTimeoutMs: durationFlagMs(flags, "barrier-timeout", DEFAULT_BARRIER_TIMEOUT_MS),
+    barrierTimeoutMs: flagValue(SHARD_FLAGS, flags, "barrier-timeout"),
     uploadRecords: flags["upload-records"] === true,
     clockSkewMs: clockSkewOf(env[CLOCK_SKEW_VARIABLE]),
   };
@@ -136,18 +136,4 @@ export function startAtOf(text: string | true | undefined): number {
     );
   }
   return ms;
-}
-
-/** A duration flag (30s, 5m), above zero; `fallbackMs` when it is not given. */
-export function durationFlagMs(
-  flags: Partial<Record<string, string | true>>,
-  name: string,
-  fallbackMs: number,
-): number {
-  const text = flags[name];
-  if (typeof text !== "string") return fallbackMs;
-  const parsed = parseDuration(text);
-  if (!parsed.ok) throw new UsageError(name, parsed.reason);
-  if (parsed.ms <= 0) throw new UsageError(name, "must be longer than 0s");
-  return parsed.ms;
 }

@@ -9,10 +9,30 @@ import {
   type TestbedSetup,
 } from "@taillab/api";
 import { startTestbedServer } from "@taillab/backend";
-import { formatFlagHelp, parseFlags, UsageError, type FlagDefinition } from "./cli-args.ts";
+import {
+  flagValue,
+  formatFlagHelp,
+  parseFlags,
+  textValue,
+  UsageError,
+  type FlagDefinition,
+  type FlagValue,
+} from "./cli-args.ts";
 import { EXIT } from "./exit-codes.ts";
 import { checkPathFlag } from "./path-flags.ts";
 import { printOut } from "./terminal-output.ts";
+
+/** --port: the first replica's; 0 lets the system choose free ports. */
+const PORT: FlagValue<number> = {
+  default: 0,
+  parse: (text, flag) => {
+    const port = Number(text);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new UsageError(flag, `expected a port number from 0 to 65535, got "${text}"`);
+    }
+    return port;
+  },
+};
 
 /** Its replicas, profile and seed are a run spec's `testbed` section, with the same defaults. */
 export const TESTBED_FLAGS = [
@@ -20,13 +40,15 @@ export const TESTBED_FLAGS = [
     name: "host",
     aliases: [],
     takesValue: true,
-    description: "address to listen on (default 127.0.0.1)",
+    description: "address to listen on",
+    value: textValue("127.0.0.1"),
   },
   {
     name: "port",
     aliases: [],
     takesValue: true,
-    description: "port of the first replica, the others follow (default 0: free ports)",
+    description: "port of the first replica, the others follow; 0: free ports",
+    value: PORT,
   },
   {
     name: "replicas",
@@ -151,10 +173,7 @@ export async function testbedCommand(argv: readonly string[]): Promise<number> {
   }
   const text = (name: keyof typeof flags) =>
     typeof flags[name] === "string" ? (flags[name] as string) : undefined;
-  const port = text("port") === undefined ? 0 : Number(text("port"));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError("port", `expected a port number from 0 to 65535, got "${text("port")}"`);
-  }
+  const port = flagValue(TESTBED_FLAGS, flags, "port");
   const accessKeyId = text("access-key");
   const secretAccessKey = text("secret-key");
   if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
@@ -172,7 +191,7 @@ export async function testbedCommand(argv: readonly string[]): Promise<number> {
   const directory = text("dir");
   if (directory !== undefined) await checkPathFlag("dir", directory, "folder");
   const testbed = await startTestbedServer({
-    host: text("host") ?? "127.0.0.1",
+    host: flagValue(TESTBED_FLAGS, flags, "host"),
     port,
     store: directory ? { kind: "directory", path: directory } : { kind: "memory" },
     buckets,
