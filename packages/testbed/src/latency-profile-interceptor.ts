@@ -6,7 +6,7 @@ import { TIE_DROPPED_CODE, TIE_DROPPED_STATUS, type LatencyProfile } from "@tail
 import { createRandom } from "@taillab/core";
 import { noisyNeighbourFactor, planRequest, type RequestPlan } from "./latency-sampler.ts";
 import type { InterceptDecision, RequestInterceptor } from "./request-interceptor.ts";
-import { PROFILED_OPERATIONS } from "./operations/registry.ts";
+import { BODY_PROFILED_OPERATIONS, PROFILED_OPERATIONS } from "./operations/registry.ts";
 import { createServiceSlots, type ServiceSlots } from "./service-slots.ts";
 import { sleepAtLeast } from "./sleep-at-least.ts";
 import type { TieBoard } from "./tie-board.ts";
@@ -71,7 +71,7 @@ export function createLatencyProfileInterceptor(
     }
     const plan = planRequest(profile, random);
     if (plan.kind === "fault") return { fault: plan.fault };
-    const corruptBody = plan.corrupt && request.operation === "GetObject";
+    const corruptBody = plan.corrupt && BODY_PROFILED_OPERATIONS.has(request.operation);
     const corruption = corruptBody ? { corruptBody } : {};
     const tie = ties !== undefined && request.tieId !== null ? { ties, id: request.tieId } : null;
     // Service starts now (no queue) or once a slot is free; a tied copy starts only if its twin

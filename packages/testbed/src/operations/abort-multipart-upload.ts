@@ -4,7 +4,7 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 export const abortMultipartUploadOperation: TestbedOperation<"AbortMultipartUpload"> = {
   name: "AbortMultipartUpload",
   route: { names: "object", method: "DELETE", query: ["uploadId"] },
-  dataPlane: false,
+  profiled: "no",
   async handle(request, { store }) {
     const uploadId = uploadIdOf(request, "AbortMultipartUpload");
     await store.abortMultipartUpload(bucketOf(request), keyOf(request), uploadId);

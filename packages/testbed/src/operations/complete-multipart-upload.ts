@@ -7,7 +7,7 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 export const completeMultipartUploadOperation: TestbedOperation<"CompleteMultipartUpload"> = {
   name: "CompleteMultipartUpload",
   route: { names: "object", method: "POST", query: ["uploadId"] },
-  dataPlane: true,
+  profiled: "timing",
   async handle(request, { store, minPartSizeBytes }) {
     const bucket = bucketOf(request);
     const key = keyOf(request);

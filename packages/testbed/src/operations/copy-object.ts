@@ -65,7 +65,7 @@ function metadataDirectiveOf(request: OperationRequest): "COPY" | "REPLACE" {
 export const copyObjectOperation: TestbedOperation<"CopyObject"> = {
   name: "CopyObject",
   route: { names: "object", method: "PUT", header: COPY_SOURCE_HEADER },
-  dataPlane: true,
+  profiled: "timing",
   async handle(request, { store }) {
     const bucket = bucketOf(request);
     const key = keyOf(request);

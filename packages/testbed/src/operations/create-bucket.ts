@@ -6,7 +6,7 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 export const createBucketOperation: TestbedOperation<"CreateBucket"> = {
   name: "CreateBucket",
   route: { names: "bucket", method: "PUT" },
-  dataPlane: false,
+  profiled: "no",
   async handle(request, { store }) {
     const bucket = bucketOf(request);
     if (!isValidBucketName(bucket)) {

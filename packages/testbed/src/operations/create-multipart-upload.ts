@@ -5,7 +5,7 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 export const createMultipartUploadOperation: TestbedOperation<"CreateMultipartUpload"> = {
   name: "CreateMultipartUpload",
   route: { names: "object", method: "POST", query: ["uploads"] },
-  dataPlane: false,
+  profiled: "no",
   async handle(request, { store }) {
     const key = keyOf(request);
     checkKeyLength(key);

@@ -4,7 +4,7 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 export const deleteBucketOperation: TestbedOperation<"DeleteBucket"> = {
   name: "DeleteBucket",
   route: { names: "bucket", method: "DELETE" },
-  dataPlane: false,
+  profiled: "no",
   async handle(request, { store }) {
     await store.deleteBucket(bucketOf(request));
     return { status: 204, headers: {} };

@@ -4,7 +4,7 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 export const deleteObjectOperation: TestbedOperation<"DeleteObject"> = {
   name: "DeleteObject",
   route: { names: "object", method: "DELETE" },
-  dataPlane: true,
+  profiled: "timing",
   async handle(request, { store }) {
     await store.deleteObject(bucketOf(request), keyOf(request));
     return { status: 204, headers: {} };

@@ -18,7 +18,7 @@ function refusePostUpload({ query }: RequestTarget): void {
 export const deleteObjectsOperation: TestbedOperation<"DeleteObjects"> = {
   name: "DeleteObjects",
   route: { names: "bucket", method: "POST", refuse: refusePostUpload },
-  dataPlane: false,
+  profiled: "no",
   async handle(request, { store }) {
     const bucket = bucketOf(request);
     const body = await request.readBody();

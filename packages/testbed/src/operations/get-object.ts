@@ -64,6 +64,6 @@ export async function readObject(
 export const getObjectOperation: TestbedOperation<"GetObject"> = {
   name: "GetObject",
   route: { names: "object", method: "GET", refuse: refuseReadByPartNumber },
-  dataPlane: true,
+  profiled: "timing-and-body",
   handle: (request, { store }) => readObject(request, store, true),
 };

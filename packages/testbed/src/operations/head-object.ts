@@ -4,6 +4,6 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 export const headObjectOperation: TestbedOperation<"HeadObject"> = {
   name: "HeadObject",
   route: { names: "object", method: "HEAD", refuse: refuseReadByPartNumber },
-  dataPlane: true,
+  profiled: "timing",
   handle: (request, { store }) => readObject(request, store, false),
 };

@@ -5,7 +5,7 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 export const listBucketsOperation: TestbedOperation<"ListBuckets"> = {
   name: "ListBuckets",
   route: { names: "service", method: "GET" },
-  dataPlane: false,
+  profiled: "no",
   async handle(_request, { store }) {
     return xml(listBucketsXml(await store.listBuckets()));
   },

@@ -7,7 +7,7 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 export const listMultipartUploadsOperation: TestbedOperation<"ListMultipartUploads"> = {
   name: "ListMultipartUploads",
   route: { names: "bucket", method: "GET", query: ["uploads"] },
-  dataPlane: false,
+  profiled: "no",
   async handle(request, { store }) {
     const bucket = bucketOf(request);
     const { query } = request.target;

@@ -25,7 +25,7 @@ function refuseListTypeOtherThan2({ query }: RequestTarget): void {
 export const listObjectsV2Operation: TestbedOperation<"ListObjectsV2"> = {
   name: "ListObjectsV2",
   route: { names: "bucket", method: "GET", query: ["list-type"], refuse: refuseListTypeOtherThan2 },
-  dataPlane: false,
+  profiled: "no",
   async handle(request, { store }) {
     const { query } = request.target;
     const startAfter = query.get("start-after") ?? "";

@@ -23,7 +23,7 @@ function createOnlyCondition(request: OperationRequest): boolean {
 export const putObjectOperation: TestbedOperation<"PutObject"> = {
   name: "PutObject",
   route: { names: "object", method: "PUT" },
-  dataPlane: true,
+  profiled: "timing",
   async handle(request, { store }) {
     const key = keyOf(request);
     checkKeyLength(key);

@@ -57,10 +57,24 @@ const OPERATION_BY_NAME = Object.fromEntries(
   ROUTED_OPERATIONS.map((operation) => [operation.name, operation]),
 ) as Record<S3Operation, TestbedOperation>;
 
-/** The data plane, the requests a latency profile shapes (see TestbedOperation.dataPlane). */
-export const PROFILED_OPERATIONS: ReadonlySet<S3Operation> = new Set(
-  ROUTED_OPERATIONS.flatMap((operation) => (operation.dataPlane ? [operation.name] : [])),
-);
+function operationsProfiled(how: readonly TestbedOperation["profiled"][]): Set<S3Operation> {
+  return new Set(
+    ROUTED_OPERATIONS.flatMap((operation) =>
+      how.includes(operation.profiled) ? [operation.name] : [],
+    ),
+  );
+}
+
+/** The data plane, the requests a latency profile shapes (see TestbedOperation.profiled). */
+export const PROFILED_OPERATIONS: ReadonlySet<S3Operation> = operationsProfiled([
+  "timing",
+  "timing-and-body",
+]);
+
+/** The requests whose body a latency profile may corrupt: those answered with an object's data. */
+export const BODY_PROFILED_OPERATIONS: ReadonlySet<S3Operation> = operationsProfiled([
+  "timing-and-body",
+]);
 
 export function runOperation(
   operation: S3Operation,

@@ -11,11 +11,13 @@ export interface TestbedOperation<Name extends string = string> {
   name: Name;
   route: RequestRoute;
   /**
-   * A benchmark's data request (it reads, writes or deletes an object's data), which a latency
-   * profile shapes. Bucket-level requests are a run's preflight, setup and cleanup: slowing or
-   * failing them would fail a run's preflight at random rather than measure anything.
+   * What a latency profile does to it. Bucket-level requests and a multipart upload's
+   * bookkeeping: nothing, as they are a run's preflight, setup and cleanup (slowing or failing
+   * them would fail a run at random rather than measure anything). The data plane, the requests
+   * that read, write or delete an object's data: delays and faults ("timing"), and a corrupted
+   * body when the answer is an object's data ("timing-and-body").
    */
-  dataPlane: boolean;
+  profiled: "no" | "timing" | "timing-and-body";
   handle(request: OperationRequest, context: OperationContext): Promise<S3Response>;
 }
 

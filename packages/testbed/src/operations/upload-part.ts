@@ -34,7 +34,7 @@ export const uploadPartOperation: TestbedOperation<"UploadPart"> = {
     query: ["uploadId", "partNumber"],
     refuse: refuseUploadPartCopy,
   },
-  dataPlane: true,
+  profiled: "timing",
   async handle(request, { store }) {
     const uploadId = uploadIdOf(request, "UploadPart");
     const partNumber = partNumberOf(request);
