@@ -1,6 +1,7 @@
 import { OperationSchema } from "../packages/api/src/operations/registry.ts";
+import { ROUTED_OPERATIONS } from "../packages/testbed/src/operations/registry.ts";
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
@@ -18,25 +19,27 @@ const CLIENT_ROOTS = [
   "apps/web/src",
   "electron/src",
 ];
+const TESTBED_ROOT = "packages/testbed/src";
 /** Where an operation's name belongs: its modules and their registries. */
 const OPERATION_MODULES = ["packages/api/src/operations/", "packages/engine/src/operations/"];
+const TESTBED_OPERATION_MODULES = "packages/testbed/src/operations/";
+/**
+ * The files of an operations folder every file may import: its registry, the interface its
+ * modules implement, and the parts they share. Any other is one operation's own module.
+ */
+const SHARED_MODULES = new Set([
+  "registry.ts",
+  "operation-entry.ts",
+  "engine-operation.ts",
+  "testbed-operation.ts",
+  "request-parts.ts",
+]);
 /**
  * Files that still spell some operation's name, each with the names it may: a rule about
  * operations that has not moved into their modules yet. The list only shrinks: a file or a name
  * not on it fails the test.
  */
 const NOT_MOVED_YET: Record<string, readonly string[]> = {
-  // The planner's switch over what each operation's request needs (keys, sizes, buckets).
-  "packages/core/src/request-plan.ts": [
-    "COPY",
-    "CREATE_BUCKET",
-    "DELETE_BUCKET",
-    "DELETE_OBJECTS",
-    "LIST",
-    "LIST_BUCKETS",
-    "MULTIPART",
-    "UPLOAD_PART",
-  ],
   // Other tools' words for our operations, as their output files spell them.
   "packages/core/src/elbencho-import.ts": [
     "CREATE_BUCKET",
@@ -47,14 +50,16 @@ const NOT_MOVED_YET: Record<string, readonly string[]> = {
   "packages/core/src/warp-csv-import.ts": ["LIST", "UPLOAD_PART"],
   // The connection test times one request of each and names it.
   "packages/backend/src/app/connection-test.ts": ["LIST", "LIST_BUCKETS"],
-  // The coordinator's copy of core's mixOperations, and parts not counted as requests handed out.
-  "packages/engine/src/point-run.ts": ["MULTIPART", "UPLOAD_PART"],
 };
 
 /** HTTP's methods are spelled as methods everywhere; only names that are nothing else are checked. */
 const HTTP_METHODS = new Set(["GET", "PUT", "HEAD", "DELETE", "POST"]);
 const CHECKED_NAMES: ReadonlySet<string> = new Set(
   OperationSchema.options.filter((op) => !HTTP_METHODS.has(op)),
+);
+/** The testbed's names are S3's (CopyObject, UploadPart…), which nothing else is called. */
+const TESTBED_NAMES: ReadonlySet<string> = new Set(
+  ROUTED_OPERATIONS.map((operation) => operation.name),
 );
 
 function sourceFiles(dir: string): string[] {
@@ -67,18 +72,38 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The operation names a file's code spells as strings (comments are prose, and free to name them). */
-function spelledNames(path: string): Set<string> {
-  const text = readFileSync(path, "utf8");
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false);
+function parsed(path: string, text = readFileSync(path, "utf8")): ts.SourceFile {
+  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false);
+}
+
+/** The names a file's code spells as strings (comments are prose, and free to name them). */
+function spelledNames(
+  path: string,
+  text?: string,
+  checked: ReadonlySet<string> = CHECKED_NAMES,
+): Set<string> {
   const names = new Set<string>();
   const visit = (node: ts.Node) => {
-    if (ts.isStringLiteralLike(node) && CHECKED_NAMES.has(node.text)) names.add(node.text);
+    if (ts.isStringLiteralLike(node) && checked.has(node.text)) names.add(node.text);
     node.forEachChild(visit);
   };
-  visit(source);
+  visit(parsed(path, text));
   return names;
 }
+
+/** The files under root a file imports by a relative path. */
+function importedFiles(path: string): string[] {
+  return parsed(path).statements.flatMap((statement) => {
+    const isImport = ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement);
+    const specifier = isImport ? statement.moduleSpecifier : undefined;
+    if (specifier === undefined || !ts.isStringLiteral(specifier)) return [];
+    if (!specifier.text.startsWith(".")) return [];
+    return [relative(root, resolve(dirname(path), specifier.text))];
+  });
+}
+
+const inOperationModules = (path: string) =>
+  [...OPERATION_MODULES, TESTBED_OPERATION_MODULES].some((dir) => path.startsWith(dir));
 
 describe("operation names", () => {
   const files = CLIENT_ROOTS.flatMap((dir) => sourceFiles(join(root, dir))).map((path) => ({
@@ -105,10 +130,37 @@ describe("operation names", () => {
     expect(stale).toEqual([]);
   });
 
-  it("finds a name spelled in a module outside them", () => {
+  it("finds a name spelled in a module outside them, not one named in a comment", () => {
     expect(CHECKED_NAMES.has("COPY")).toBe(true);
-    expect(
-      files.find((file) => file.path === "packages/core/src/request-plan.ts")?.names,
-    ).toContain("COPY");
+    const source = 'const op = "COPY"; // DELETE_OBJECTS\nconst ops = [`LIST`];';
+    expect(spelledNames("outside.ts", source)).toEqual(new Set(["COPY", "LIST"]));
+  });
+
+  it("are spelled by the testbed only in its operations' modules and registry", () => {
+    const outside = sourceFiles(join(root, TESTBED_ROOT)).flatMap((file) => {
+      const path = relative(root, file);
+      if (path.startsWith(TESTBED_OPERATION_MODULES)) return [];
+      const names = [...spelledNames(file, undefined, TESTBED_NAMES)];
+      return names.length > 0 ? [`${path}: ${names.join(", ")}`] : [];
+    });
+    expect(TESTBED_NAMES.has("CopyObject")).toBe(true);
+    expect(outside).toEqual([]);
+  });
+});
+
+describe("operation modules", () => {
+  it("are imported only through their registry, outside the operations' folders", () => {
+    const roots = [...CLIENT_ROOTS, TESTBED_ROOT];
+    const reaching = roots.flatMap((dir) =>
+      sourceFiles(join(root, dir)).flatMap((file) => {
+        const path = relative(root, file);
+        if (inOperationModules(path)) return [];
+        const modules = importedFiles(file).filter(
+          (imported) => inOperationModules(imported) && !SHARED_MODULES.has(basename(imported)),
+        );
+        return modules.map((module) => `${path} imports ${module}`);
+      }),
+    );
+    expect(reaching).toEqual([]);
   });
 });

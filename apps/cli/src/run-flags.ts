@@ -1,6 +1,7 @@
 import {
   formatByteSize,
   InputError,
+  MIX_WORDS,
   runNameProblem,
   type HedgeDelaySpec,
   type RunSpecInput,
@@ -315,7 +316,7 @@ export const RUN_FLAGS = [
     name: "ops",
     aliases: [],
     takesValue: true,
-    description: "a mixed workload: get:70,put:20,delete:5,list:5 (also head, copy, multipart)",
+    description: `a mixed workload: get:70,put:20,delete:5,list:5 (of ${MIX_WORDS.join(", ")})`,
     spec: { field: "workload.ops" },
   },
   {

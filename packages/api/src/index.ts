@@ -6,14 +6,21 @@ export * from "./spec-field-default.ts";
 export * from "./results.ts";
 export {
   MIX_WORDS,
+  mixPlanningOf,
   OBJECT_WRITES,
   OPERATION_ENTRIES,
   operationLabels,
   operationOfMixWord,
+  PART_OPERATIONS,
   type MixWord,
   type OperationLanguage,
 } from "./operations/registry.ts";
-export type { OperationEntry, OperationLabels } from "./operations/operation-entry.ts";
+export type {
+  KeySource,
+  MixPlanning,
+  OperationEntry,
+  OperationLabels,
+} from "./operations/operation-entry.ts";
 export * from "./run-notice.ts";
 export * from "./duration.ts";
 export * from "./tail-options.ts";

@@ -278,12 +278,12 @@ export type ReplicaChoice = z.infer<typeof ReplicaChoiceSchema>;
 /**
  * A mixed workload instead of write-then-read phases: `prepareObjects` objects are written first
  * (not measured), then requests run with the operation mix until `samples` are done (or
- * `durationMs` has passed), each operation summarised on its own. GET, HEAD, COPY (as source)
- * and LIST use the prepared objects; PUT, COPY (as target) and multipart write new keys; DELETE
- * removes those. The text fields are checked by core's parseRunSpec.
+ * `durationMs` has passed), each operation summarised on its own. Reads use the prepared objects,
+ * writes new keys, deletes remove those: each operation's module says which (its mixPlanning).
+ * The text fields are checked by core's parseRunSpec.
  */
 export const WorkloadSchema = strictObject({
-  /** e.g. `get:70,put:20,delete:5,list:5`; operations put, get, head, delete, copy, list, multipart. */
+  /** e.g. `get:70,put:20,delete:5,list:5`, of the operations' MIX_WORDS. */
   ops: z.string().refine((ops) => ops.length > 0, codedRefinement(coded("opsExpected"))),
   prepareObjects: wholeCount("objects").default(1000),
   /** Which prepared object a request uses: uniform, sequential or zipf:EXPONENT. */

@@ -1,7 +1,19 @@
-import { englishOf, type Operation, type Workload } from "@taillab/api";
+import {
+  englishOf,
+  mixPlanningOf,
+  type KeySource,
+  type MixPlanning,
+  type Operation,
+  type Workload,
+} from "@taillab/api";
 import { createKeyChooser, parseKeyChoice } from "./key-chooser.ts";
 import { requestClass } from "./latency-window.ts";
-import { createOperationChooser, operationOf, parseOperationMix } from "./operation-mix.ts";
+import {
+  createOperationChooser,
+  operationOf,
+  parseOperationMix,
+  type WorkloadOperation,
+} from "./operation-mix.ts";
 import { createRandom } from "./random.ts";
 import { createRangeChooser, parseRangeChoice, type ByteRange } from "./range-choice.ts";
 import { createSizeSampler, parseSizeDistribution } from "./size-distribution.ts";
@@ -16,17 +28,17 @@ import type { TextParseResult } from "./workload-text.ts";
 export interface PlannedRequest {
   op: Operation;
   /**
-   * The key number of the object it reads, writes or deletes (COPY: the target; DELETE_OBJECTS:
-   * the first of its batch); -1 when it names none (LIST, the bucket operations).
+   * The key number of the object it reads, writes or deletes (of a batch, the first); -1 when it
+   * names none (lists, bucket operations).
    */
   keyNumber: number;
-  /** COPY's source key number; -1 otherwise. */
+  /** The key number of the object it reads from besides its key (mixPlanning.source); -1 if none. */
   sourceKeyNumber: number;
   /** Of the object read or written (0 when none): it sets the hedge-delay class. */
   sizeBytes: number;
   /** A ranged GET's bytes; null for a whole object. */
   range: ByteRange | null;
-  /** CREATE_BUCKET and DELETE_BUCKET: this worker's nth bucket of the phase (from 1); 0 otherwise. */
+  /** An operation on a bucket of its own: this worker's nth bucket of the phase (from 1); 0 otherwise. */
   bucketNumber: number;
   /** False for a workload's warm-up and the objects it prepares: sent and recorded, not counted. */
   measured: boolean;
@@ -98,9 +110,6 @@ export function createPhasePlanner(phase: OperationPhase, sizeOf: ObjectSizeOf):
   };
 }
 
-/** Keys per DeleteObjects request of a workload. */
-export const DELETE_BATCH_KEYS = 100;
-
 /**
  * A mixed workload as one worker plans it. Prepared objects are key numbers
  * [firstKey, firstKey + workload.prepareObjects); new objects take numbers from newKeyFirst on,
@@ -119,19 +128,19 @@ export interface MixPhase {
 }
 
 /**
- * A mixed workload's requests: reads (GET, HEAD, COPY's source) use the prepared objects, so
- * they never miss; writes (PUT, COPY's target, MULTIPART) take new keys, and DELETE removes one
- * of those (or finds it gone: S3 answers 204 either way), DELETE_OBJECTS a batch of them, whether
- * written yet or not. The operation, the key and the range are drawn in that order from one
- * generator seeded with the workload's seed and the worker.
+ * A mixed workload's requests, each planned as its operation's module says (mixPlanning): reads
+ * use the prepared objects, so they never miss; writes take new keys; deletes pick one of the new
+ * keys handed out so far, written yet or not. The operation, the source, the key and the range
+ * are drawn in that order from one generator seeded with the workload's seed and the worker.
  */
 export function createMixPlanner(mix: MixPhase, sizeOf: ObjectSizeOf): RequestPlanner {
   const { workload } = mix;
   const random = createRandom(workload.seed * 7919 + mix.workerIndex);
-  const operations = createOperationChooser(
-    parsedOrThrow(parseOperationMix(workload.ops), "workload.ops"),
-    random,
+  const weights = parsedOrThrow(parseOperationMix(workload.ops), "workload.ops");
+  const drawn = new Map<WorkloadOperation, DrawnOperation>(
+    weights.map(({ op }) => [op, { op: operationOf(op), planning: mixPlanningOf(op) }]),
   );
+  const operations = createOperationChooser(weights, random);
   const preparedKeys = createKeyChooser(
     parsedOrThrow(parseKeyChoice(workload.keys), "workload.keys"),
     workload.prepareObjects,
@@ -146,64 +155,38 @@ export function createMixPlanner(mix: MixPhase, sizeOf: ObjectSizeOf): RequestPl
         );
   const classes = new RequestClasses();
   let bucketNumber = 0;
-  const newKey = () => mix.newKeyFirst + Atomics.add(mix.newKeys, 0, 1);
-  const writtenKey = () => {
-    const written = Math.max(1, Atomics.load(mix.newKeys, 0));
-    return mix.newKeyFirst + Math.floor(random.next() * written);
+  const keyFrom: Record<KeySource, () => number> = {
+    prepared: () => mix.firstKey + preparedKeys.next(),
+    new: () => mix.newKeyFirst + Atomics.add(mix.newKeys, 0, 1),
+    written: () => {
+      const written = Math.max(1, Atomics.load(mix.newKeys, 0));
+      return mix.newKeyFirst + Math.floor(random.next() * written);
+    },
   };
   return {
     plan(_index, intendedStartUs, into) {
-      const op = operationOf(operations.next());
-      let keyNumber = -1;
-      let sourceKeyNumber = -1;
-      let sizeBytes = 0;
-      let range: ByteRange | null = null;
-      let bucket = 0;
-      switch (op) {
-        case "GET":
-          keyNumber = mix.firstKey + preparedKeys.next();
-          sizeBytes = sizeOf(keyNumber);
-          range = ranges === null ? null : ranges.nextRange(sizeBytes);
-          break;
-        case "HEAD":
-          keyNumber = mix.firstKey + preparedKeys.next();
-          sizeBytes = sizeOf(keyNumber);
-          break;
-        case "PUT":
-        case "MULTIPART":
-          keyNumber = newKey();
-          sizeBytes = sizeOf(keyNumber);
-          break;
-        case "COPY":
-          sourceKeyNumber = mix.firstKey + preparedKeys.next();
-          keyNumber = newKey();
-          sizeBytes = sizeOf(sourceKeyNumber);
-          break;
-        case "DELETE":
-        case "DELETE_OBJECTS":
-          keyNumber = writtenKey();
-          break;
-        case "CREATE_BUCKET":
-        case "DELETE_BUCKET":
-          bucketNumber += 1;
-          bucket = bucketNumber;
-          break;
-        case "LIST":
-        case "LIST_BUCKETS":
-          break;
-        case "UPLOAD_PART":
-          throw new Error("parts are sent by multipart uploads, not drawn from the mix");
-      }
+      // The chooser draws only the mix's own words, each of which is in the map.
+      const { op, planning } = drawn.get(operations.next()) as DrawnOperation;
+      const sourceKeyNumber = planning.source === null ? -1 : keyFrom[planning.source]();
+      const keyNumber = planning.key === null ? -1 : keyFrom[planning.key]();
+      const sizedKey = planning.sizedBy === "source" ? sourceKeyNumber : keyNumber;
+      const sizeBytes = planning.sizedBy === null ? 0 : sizeOf(sizedKey);
       into.op = op;
       into.keyNumber = keyNumber;
       into.sourceKeyNumber = sourceKeyNumber;
       into.sizeBytes = sizeBytes;
-      into.range = range;
-      into.bucketNumber = bucket;
+      into.range = planning.ranged && ranges !== null ? ranges.nextRange(sizeBytes) : null;
+      into.bucketNumber = planning.bucket ? ++bucketNumber : 0;
       into.measured = mix.measured && intendedStartUs >= mix.warmupEndUs;
       into.requestClass = classes.of(op, sizeBytes);
     },
   };
+}
+
+/** An operation a mix draws, by its name in records, and how its requests are planned. */
+interface DrawnOperation {
+  op: Operation;
+  planning: MixPlanning;
 }
 
 /** Beyond this many (operation, size) pairs, a class is worked out again rather than kept. */

@@ -17,11 +17,11 @@ import type {
   UntilSteady,
   Workload,
 } from "@taillab/api";
+import { PART_OPERATIONS } from "@taillab/api";
 import {
   evenShares,
   maxSizeBytes,
-  operationOf,
-  parseOperationMix,
+  mixOperations,
   parseSizeDistribution,
   PhaseAccount,
   phasesPerRepetition,
@@ -420,19 +420,6 @@ interface PhaseRunResult {
   serverLost: boolean;
 }
 
-/**
- * The operations of a mix, in the order the workload names them; a multipart upload is followed
- * by its parts, which get a summary of their own (per-part beside whole-upload latency).
- */
-function mixOperations(workload: Workload): Operation[] {
-  const mix = parseOperationMix(workload.ops);
-  if (!mix.ok) throw new Error(`workload.ops: ${mix.reason}`);
-  return mix.value.flatMap((entry) => {
-    const op = operationOf(entry.op);
-    return op === "MULTIPART" ? [op, "UPLOAD_PART" as const] : [op];
-  });
-}
-
 /** Live figures of a phase's accounts: totals of all, percentiles and intervals of the busiest. */
 class PhaseProgressMeter {
   private readonly startedAtMs = Date.now();
@@ -655,8 +642,8 @@ async function startWorkers(options: PointRunOptions): Promise<WorkerPool> {
       const inFlight = () => {
         let counted = 0;
         for (const [op, account] of accounts) {
-          // Parts are requests within a multipart upload, not requests handed out.
-          if (op !== "UPLOAD_PART") counted += account.requests;
+          // Parts are requests within another (a multipart upload), not requests handed out.
+          if (!PART_OPERATIONS.has(op)) counted += account.requests;
         }
         if (!pacer) {
           const handedOut = Math.min(order.count, Atomics.load(new Int32Array(nextIndex), 0));

@@ -80,8 +80,8 @@ export interface PhaseCommand {
 }
 
 /**
- * Prepared objects are key numbers [firstKey, firstKey + keyCount); new objects (PUT, COPY
- * target, multipart) take numbers from `newKeyFirst` on, handed out by the `newKeys` counter.
+ * Prepared objects are key numbers [firstKey, firstKey + keyCount); new objects (the writes'
+ * keys) take numbers from `newKeyFirst` on, handed out by the `newKeys` counter.
  */
 export interface MixOrder {
   workload: Workload;

@@ -7,10 +7,7 @@ export type {
   TestbedStats,
 } from "./testbed-server.ts";
 export { SERVICE_TIME_HEADER } from "./request-handler.ts";
-export {
-  createLatencyProfileInterceptor,
-  PROFILED_OPERATIONS,
-} from "./latency-profile-interceptor.ts";
+export { createLatencyProfileInterceptor } from "./latency-profile-interceptor.ts";
 export type { LatencyProfileInterceptorOptions } from "./latency-profile-interceptor.ts";
 export type {
   InjectedFault,
@@ -18,5 +15,5 @@ export type {
   InterceptedRequest,
   RequestInterceptor,
 } from "./request-interceptor.ts";
-export type { S3Operation } from "./s3-route.ts";
+export { PROFILED_OPERATIONS, type S3Operation } from "./operations/registry.ts";
 export type { Credentials } from "./sigv4-verifier.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLatencyProfileInterceptor } from "./latency-profile-interceptor.ts";
-import type { S3Operation } from "./s3-route.ts";
+import type { S3Operation } from "./operations/registry.ts";
 
 describe("createLatencyProfileInterceptor", () => {
   const interceptor = createLatencyProfileInterceptor({

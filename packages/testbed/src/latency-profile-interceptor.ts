@@ -1,33 +1,15 @@
 /**
  * A latency profile as a RequestInterceptor for one replica: its own random stream, its own
- * service slots. Only object data requests are shaped (see PROFILED_OPERATIONS).
+ * service slots. Only the data plane is shaped (each operation's module says whether it is part).
  */
 import { TIE_DROPPED_CODE, TIE_DROPPED_STATUS, type LatencyProfile } from "@taillab/api";
 import { createRandom } from "@taillab/core";
 import { noisyNeighbourFactor, planRequest, type RequestPlan } from "./latency-sampler.ts";
 import type { InterceptDecision, RequestInterceptor } from "./request-interceptor.ts";
-import type { S3Operation } from "./s3-route.ts";
+import { BODY_PROFILED_OPERATIONS, PROFILED_OPERATIONS } from "./operations/registry.ts";
 import { createServiceSlots, type ServiceSlots } from "./service-slots.ts";
 import { sleepAtLeast } from "./sleep-at-least.ts";
 import type { TieBoard } from "./tie-board.ts";
-
-/**
- * The data plane: what a benchmark measures, the requests that read, write or delete an
- * object's data. Bucket-level requests (ListObjects, HeadBucket, CreateBucket, DeleteObjects…)
- * are a run's preflight, setup and cleanup; slowing or failing them would make a run fail its
- * preflight at random rather than measure anything. Of a multipart upload, the parts and the
- * completion (which assembles the object) are data; creating, listing and aborting uploads is
- * bookkeeping, like the bucket-level requests.
- */
-export const PROFILED_OPERATIONS: ReadonlySet<S3Operation> = new Set<S3Operation>([
-  "PutObject",
-  "GetObject",
-  "HeadObject",
-  "DeleteObject",
-  "CopyObject",
-  "UploadPart",
-  "CompleteMultipartUpload",
-]);
 
 export interface LatencyProfileInterceptorOptions {
   /** Validated, e.g. by resolveLatencyProfile. */
@@ -89,7 +71,7 @@ export function createLatencyProfileInterceptor(
     }
     const plan = planRequest(profile, random);
     if (plan.kind === "fault") return { fault: plan.fault };
-    const corruptBody = plan.corrupt && request.operation === "GetObject";
+    const corruptBody = plan.corrupt && BODY_PROFILED_OPERATIONS.has(request.operation);
     const corruption = corruptBody ? { corruptBody } : {};
     const tie = ties !== undefined && request.tieId !== null ? { ties, id: request.tieId } : null;
     // Service starts now (no queue) or once a slot is free; a tied copy starts only if its twin

@@ -200,7 +200,7 @@ export function createRequestHandler(
         { method, rawPath: target.rawPath, rawQuery: target.rawQuery, headers },
         target.query,
       ).expectedPayloadSha256;
-      const operation = resolveOperation(method, target, headerText(headers, "x-amz-copy-source"));
+      const operation = resolveOperation(method, target, headers);
       stats.byOperation[operation] = (stats.byOperation[operation] ?? 0) + 1;
 
       let corrupt = false;

@@ -1,5 +1,5 @@
 /** The hook for latency profiles and fault injection: one call per request, before it runs. */
-import type { S3Operation } from "./s3-route.ts";
+import type { S3Operation } from "./operations/registry.ts";
 import { sleepAtLeast } from "./sleep-at-least.ts";
 
 export interface InterceptedRequest {

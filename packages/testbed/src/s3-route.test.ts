@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseTarget, resolveOperation } from "./s3-route.ts";
 
 const SUFFIXES = [".localhost", ".s3.test"];
+const COPY_FROM = { "x-amz-copy-source": "/src/k" };
 
 describe("parseTarget", () => {
   it.each<[string, string, string | undefined, string | null, string | null]>([
@@ -76,7 +77,7 @@ describe("resolveOperation", () => {
     ["DELETE", "/b/k?uploadId=x", "AbortMultipartUpload"],
     ["GET", "/b/k?uploadId=x&max-parts=2", "ListParts"],
   ])("%s %s is %s", (method, url, operation) => {
-    expect(resolveOperation(method, parseTarget(url, "h", []), undefined)).toBe(operation);
+    expect(resolveOperation(method, parseTarget(url, "h", []), {})).toBe(operation);
   });
 
   it.each([
@@ -97,18 +98,38 @@ describe("resolveOperation", () => {
     ["GET", "/b?list-type=1", "InvalidArgument"],
     ["GET", "//k", "InvalidBucketName"],
   ])("%s %s is refused with %s", (method, url, code) => {
-    expect(() => resolveOperation(method, parseTarget(url, "h", []), undefined)).toThrow(
+    expect(() => resolveOperation(method, parseTarget(url, "h", []), {})).toThrow(
+      expect.objectContaining({ code }),
+    );
+  });
+
+  it.each([
+    ["GET", "/b?uploads&location", "ListMultipartUploads"],
+    ["POST", "/b/k?uploads&uploadId=x", "CreateMultipartUpload"],
+    ["GET", "/b/k?uploadId=x&partNumber=1", "ListParts"],
+    ["PUT", "/b/k?uploads", "PutObject"],
+    ["GET", "/?acl", "ListBuckets"],
+  ])("%s %s, naming two operations' parameters or none of its own, is %s", (method, url, op) => {
+    expect(resolveOperation(method, parseTarget(url, "h", []), {})).toBe(op);
+  });
+
+  it.each([
+    ["HEAD", "/b?uploadId=x", "InvalidRequest"],
+    ["GET", "/b?partNumber=1", "InvalidRequest"],
+    ["GET", "/b?uploadId=x&acl", "NotImplemented"],
+  ])("%s %s, an object's parameter on a bucket, is refused with %s", (method, url, code) => {
+    expect(() => resolveOperation(method, parseTarget(url, "h", []), {})).toThrow(
       expect.objectContaining({ code }),
     );
   });
 
   it("takes a PUT with x-amz-copy-source for CopyObject", () => {
-    expect(resolveOperation("PUT", parseTarget("/b/k", "h", []), "/src/k")).toBe("CopyObject");
+    expect(resolveOperation("PUT", parseTarget("/b/k", "h", []), COPY_FROM)).toBe("CopyObject");
   });
 
   it("refuses UploadPartCopy, an UploadPart with x-amz-copy-source", () => {
     const target = parseTarget("/b/k?partNumber=1&uploadId=x", "h", []);
-    expect(() => resolveOperation("PUT", target, "/src/k")).toThrow(
+    expect(() => resolveOperation("PUT", target, COPY_FROM)).toThrow(
       expect.objectContaining({ code: "NotImplemented" }),
     );
   });

@@ -1,26 +1,8 @@
 /** Which bucket, key and S3 operation a request addresses. Pure: no I/O, no store. */
+import type { IncomingHttpHeaders } from "node:http";
+import { ROUTED_OPERATIONS, type S3Operation } from "./operations/registry.ts";
+import type { RequestRoute, RouteTarget } from "./operations/testbed-operation.ts";
 import { S3Error } from "./s3-error.ts";
-
-export type S3Operation =
-  | "ListBuckets"
-  | "CreateBucket"
-  | "HeadBucket"
-  | "DeleteBucket"
-  | "GetBucketLocation"
-  | "ListObjects"
-  | "ListObjectsV2"
-  | "DeleteObjects"
-  | "PutObject"
-  | "GetObject"
-  | "HeadObject"
-  | "DeleteObject"
-  | "CopyObject"
-  | "CreateMultipartUpload"
-  | "UploadPart"
-  | "CompleteMultipartUpload"
-  | "AbortMultipartUpload"
-  | "ListParts"
-  | "ListMultipartUploads";
 
 export interface RequestTarget {
   /** As sent, still percent-encoded: what SigV4 signs. */
@@ -117,107 +99,119 @@ export function parseTarget(
   return { rawPath, rawQuery, query, bucket: bucket || null, key: key || null };
 }
 
-function methodNotAllowed(method: string, what: string): S3Error {
+const WHAT_IS_NAMED: Record<RouteTarget, string> = {
+  service: "the service",
+  bucket: "a bucket",
+  object: "an object",
+};
+
+function methodNotAllowed(method: string, names: RouteTarget): S3Error {
   return new S3Error(
     "MethodNotAllowed",
-    `The specified method is not allowed against ${what}: ${method}`,
+    `The specified method is not allowed against ${WHAT_IS_NAMED[names]}: ${method}`,
   );
 }
 
-export function resolveOperation(
-  method: string,
-  target: RequestTarget,
-  copySource: string | undefined,
-): S3Operation {
-  const { bucket, key, query } = target;
-  if (bucket === null) {
-    if (key !== null)
-      throw new S3Error("InvalidBucketName", "The request names a key but no bucket");
-    if (method === "GET") return "ListBuckets";
-    throw methodNotAllowed(method, "the service");
-  }
-  if (query !== NO_QUERY) {
-    for (const name of query.keys()) {
-      if (UNSUPPORTED_SUBRESOURCES.has(name)) {
-        throw new S3Error(
-          "NotImplemented",
-          `The testbed does not implement the "${name}" sub-resource`,
-        );
-      }
-    }
-  }
-  if (key === null) {
-    if (
-      query.has("uploadId") ||
-      query.has("partNumber") ||
-      (query.has("uploads") && method !== "GET")
-    ) {
-      // Not a bucket request: a DELETE /bucket?uploadId=… that lost its key must not become
-      // DeleteBucket.
-      throw new S3Error("InvalidRequest", "A multipart upload request must name a key");
-    }
-    switch (method) {
-      case "PUT":
-        return "CreateBucket";
-      case "HEAD":
-        return "HeadBucket";
-      case "DELETE":
-        return "DeleteBucket";
-      case "GET":
-        if (query.has("uploads")) return "ListMultipartUploads";
-        if (query.has("location")) return "GetBucketLocation";
-        if (!query.has("list-type")) return "ListObjects";
-        if (query.get("list-type") === "2") return "ListObjectsV2";
-        throw new S3Error(
-          "InvalidArgument",
-          `list-type must be 2, not "${query.get("list-type")}"`,
-        );
-      case "POST":
-        if (query.has("delete")) return "DeleteObjects";
-        throw new S3Error(
-          "NotImplemented",
-          "The testbed does not implement POST uploads (browser forms)",
-        );
-      default:
-        throw methodNotAllowed(method, "a bucket");
-    }
-  }
-  // Most object requests carry no query; they skip the sub-resource look-ups.
-  const hasQuery = query !== NO_QUERY;
-  const uploadId = hasQuery && query.has("uploadId");
-  switch (method) {
-    case "PUT":
-      if (uploadId || (hasQuery && query.has("partNumber"))) {
-        if (copySource !== undefined) {
-          throw new S3Error("NotImplemented", "The testbed does not implement UploadPartCopy");
-        }
-        return "UploadPart";
-      }
-      return copySource === undefined ? "PutObject" : "CopyObject";
-    case "POST":
-      if (hasQuery && query.has("uploads")) return "CreateMultipartUpload";
-      if (uploadId) return "CompleteMultipartUpload";
-      throw methodNotAllowed(method, "an object");
-    case "GET":
-      if (uploadId) return "ListParts";
-      if (hasQuery) refusePartNumber(query);
-      return "GetObject";
-    case "HEAD":
-      if (hasQuery) refusePartNumber(query);
-      return "HeadObject";
-    case "DELETE":
-      return uploadId ? "AbortMultipartUpload" : "DeleteObject";
-    default:
-      throw methodNotAllowed(method, "an object");
+/** The routes of one method on one kind of target, and the query parameters they need. */
+interface RouteGroup {
+  routes: { operation: S3Operation; route: RequestRoute }[];
+  parameters: Set<string>;
+}
+
+/** The operations' routes by what they name and their method; in each, those with a header first. */
+const ROUTE_GROUPS: Record<RouteTarget, Map<string, RouteGroup>> = {
+  service: new Map(),
+  bucket: new Map(),
+  object: new Map(),
+};
+for (const { name, route } of ROUTED_OPERATIONS) {
+  const byMethod = ROUTE_GROUPS[route.names];
+  const group = byMethod.get(route.method) ?? { routes: [], parameters: new Set<string>() };
+  byMethod.set(route.method, group);
+  group.routes.push({ operation: name, route });
+  for (const parameter of route.query ?? []) group.parameters.add(parameter);
+}
+const withHeader = (route: RequestRoute) => (route.header === undefined ? 1 : 0);
+for (const byMethod of Object.values(ROUTE_GROUPS)) {
+  for (const group of byMethod.values()) {
+    group.routes.sort((a, b) => withHeader(a.route) - withHeader(b.route));
   }
 }
 
-/** GET and HEAD of one part of a multipart object, which the testbed does not keep apart. */
-function refusePartNumber(query: URLSearchParams): void {
-  if (query.has("partNumber")) {
-    throw new S3Error(
-      "NotImplemented",
-      "The testbed does not implement reading an object by part number",
-    );
+/** Query parameters only an object's routes need. */
+const OBJECT_PARAMETERS = new Set(
+  ROUTED_OPERATIONS.flatMap(({ route }) => (route.names === "object" ? (route.query ?? []) : [])),
+);
+
+function carriesAny(query: URLSearchParams, parameters: Iterable<string>): boolean {
+  for (const parameter of parameters) if (query.has(parameter)) return true;
+  return false;
+}
+
+/**
+ * A route with query parameters takes a request carrying one of them; one without takes a
+ * request carrying none of its group's. A route with a header takes only a request carrying it.
+ */
+function fits(
+  route: RequestRoute,
+  group: RouteGroup,
+  query: URLSearchParams,
+  headers: IncomingHttpHeaders,
+): boolean {
+  const hasQuery = query !== NO_QUERY;
+  const byQuery =
+    route.query === undefined
+      ? !hasQuery || !carriesAny(query, group.parameters)
+      : hasQuery && carriesAny(query, route.query);
+  return byQuery && (route.header === undefined || headers[route.header] !== undefined);
+}
+
+function refuseUnsupportedSubresources(query: URLSearchParams): void {
+  for (const name of query.keys()) {
+    if (UNSUPPORTED_SUBRESOURCES.has(name)) {
+      throw new S3Error(
+        "NotImplemented",
+        `The testbed does not implement the "${name}" sub-resource`,
+      );
+    }
   }
+}
+
+/**
+ * A request naming no key cannot mean an operation on an object: a DELETE /bucket?uploadId=…
+ * that lost its key must not become DeleteBucket.
+ */
+function refuseObjectParameters(query: URLSearchParams, group: RouteGroup | undefined): void {
+  for (const name of query.keys()) {
+    if (OBJECT_PARAMETERS.has(name) && !group?.parameters.has(name)) {
+      throw new S3Error("InvalidRequest", `A request with "${name}" must name a key`);
+    }
+  }
+}
+
+/** The operation a request is for: the first of its method's routes there that it fits. */
+export function resolveOperation(
+  method: string,
+  target: RequestTarget,
+  headers: IncomingHttpHeaders,
+): S3Operation {
+  const { bucket, key, query } = target;
+  if (bucket === null && key !== null) {
+    throw new S3Error("InvalidBucketName", "The request names a key but no bucket");
+  }
+  const names: RouteTarget = bucket === null ? "service" : key === null ? "bucket" : "object";
+  const group = ROUTE_GROUPS[names].get(method);
+  // The service has no sub-resources: listing the buckets ignores a query.
+  if (names !== "service" && query !== NO_QUERY) {
+    refuseUnsupportedSubresources(query);
+    if (names === "bucket") refuseObjectParameters(query, group);
+  }
+  if (group !== undefined) {
+    for (const { operation, route } of group.routes) {
+      if (!fits(route, group, query, headers)) continue;
+      route.refuse?.(target, headers);
+      return operation;
+    }
+  }
+  throw methodNotAllowed(method, names);
 }

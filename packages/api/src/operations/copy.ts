@@ -3,6 +3,7 @@ import type { OperationEntry } from "./operation-entry.ts";
 export const copyOperation = {
   name: "COPY",
   mixWord: "copy",
+  mixPlanning: { source: "prepared", key: "new", sizedBy: "source", ranged: false, bucket: false },
   writesObject: true,
   backupsHarmless: true,
   partOperation: null,

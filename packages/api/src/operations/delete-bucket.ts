@@ -3,6 +3,7 @@ import type { OperationEntry } from "./operation-entry.ts";
 export const deleteBucketOperation = {
   name: "DELETE_BUCKET",
   mixWord: "delete-bucket",
+  mixPlanning: { source: null, key: null, sizedBy: null, ranged: false, bucket: true },
   writesObject: false,
   backupsHarmless: false,
   partOperation: null,

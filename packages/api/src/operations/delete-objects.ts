@@ -3,6 +3,7 @@ import type { OperationEntry } from "./operation-entry.ts";
 export const deleteObjectsOperation = {
   name: "DELETE_OBJECTS",
   mixWord: "delete-objects",
+  mixPlanning: { source: null, key: "written", sizedBy: null, ranged: false, bucket: false },
   writesObject: false,
   backupsHarmless: false,
   partOperation: null,

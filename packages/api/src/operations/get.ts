@@ -3,6 +3,7 @@ import type { OperationEntry } from "./operation-entry.ts";
 export const getOperation = {
   name: "GET",
   mixWord: "get",
+  mixPlanning: { source: null, key: "prepared", sizedBy: "key", ranged: true, bucket: false },
   writesObject: false,
   backupsHarmless: true,
   partOperation: null,

@@ -3,6 +3,7 @@ import type { OperationEntry } from "./operation-entry.ts";
 export const headOperation = {
   name: "HEAD",
   mixWord: "head",
+  mixPlanning: { source: null, key: "prepared", sizedBy: "key", ranged: false, bucket: false },
   writesObject: false,
   backupsHarmless: true,
   partOperation: null,

@@ -3,6 +3,7 @@ import type { OperationEntry } from "./operation-entry.ts";
 export const listBucketsOperation = {
   name: "LIST_BUCKETS",
   mixWord: "list-buckets",
+  mixPlanning: { source: null, key: null, sizedBy: null, ranged: false, bucket: false },
   writesObject: false,
   backupsHarmless: true,
   partOperation: null,

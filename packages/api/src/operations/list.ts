@@ -3,6 +3,7 @@ import type { OperationEntry } from "./operation-entry.ts";
 export const listOperation = {
   name: "LIST",
   mixWord: "list",
+  mixPlanning: { source: null, key: null, sizedBy: null, ranged: false, bucket: false },
   writesObject: false,
   backupsHarmless: true,
   partOperation: null,

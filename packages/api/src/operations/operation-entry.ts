@@ -7,6 +7,27 @@ export interface OperationLabels {
 }
 
 /**
+ * Where a planned request's object comes from: one of the workload's prepared objects (a read
+ * never misses), a key no request has used yet (a write makes a new object), or one of the new
+ * keys handed out so far, written yet or not (S3 answers a delete 204 either way).
+ */
+export type KeySource = "prepared" | "new" | "written";
+
+/** What a mixed workload's planner draws for one request of an operation, in this order. */
+export interface MixPlanning {
+  /** A second object the request reads from besides its key (a server-side copy's source). */
+  source: KeySource | null;
+  /** The object at the request's key; null when it names none (lists, bucket operations). */
+  key: KeySource | null;
+  /** Whose size the request moves (it sets the hedge-delay class): its key's, its source's or none. */
+  sizedBy: "key" | "source" | null;
+  /** The workload's byte range, if it has one, applies to it. */
+  ranged: boolean;
+  /** It makes or removes a bucket of its own: the worker's next bucket of the phase. */
+  bucket: boolean;
+}
+
+/**
  * Everything the clients, the app and the report say about one S3 operation, kept in that
  * operation's own module so that a new operation is one module and one line in the registry.
  */
@@ -15,6 +36,8 @@ export interface OperationEntry {
   name: string;
   /** What a workload's mix calls it (`delete-objects`); null when a mix cannot draw it. */
   mixWord: string | null;
+  /** How a mix plans a request of it; null exactly when mixWord is. */
+  mixPlanning: MixPlanning | null;
   /** Its success leaves an object at its key (a new one: the run cleans it up after). */
   writesObject: boolean;
   /**

@@ -3,6 +3,7 @@ import type { OperationEntry } from "./operation-entry.ts";
 export const putOperation = {
   name: "PUT",
   mixWord: "put",
+  mixPlanning: { source: null, key: "new", sizedBy: "key", ranged: false, bucket: false },
   writesObject: true,
   backupsHarmless: true,
   partOperation: null,

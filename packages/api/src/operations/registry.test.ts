@@ -2,11 +2,13 @@ import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   MIX_WORDS,
+  mixPlanningOf,
   OBJECT_WRITES,
   OPERATION_ENTRIES,
   OperationSchema,
   operationLabels,
   operationOfMixWord,
+  PART_OPERATIONS,
 } from "./registry.ts";
 
 describe("the operation registry", () => {
@@ -68,5 +70,24 @@ describe("the operation registry", () => {
       ["CREATE_BUCKET", "buckets"],
       ["DELETE_BUCKET", "buckets"],
     ]);
+  });
+
+  it("plans what a mix can draw, and only that", () => {
+    for (const op of OperationSchema.options) {
+      const { mixWord, mixPlanning } = OPERATION_ENTRIES[op];
+      expect(mixPlanning === null, op).toBe(mixWord === null);
+    }
+    expect(mixPlanningOf("copy")).toMatchObject({ source: "prepared", key: "new" });
+  });
+
+  it("sizes a planned request only by an object it names", () => {
+    for (const word of MIX_WORDS) {
+      const { sizedBy, key, source } = mixPlanningOf(word);
+      if (sizedBy !== null) expect({ key, source }[sizedBy], word).not.toBeNull();
+    }
+  });
+
+  it("knows the operations sent as parts of another", () => {
+    expect([...PART_OPERATIONS]).toEqual(["UPLOAD_PART"]);
   });
 });

@@ -9,7 +9,7 @@ import { headOperation } from "./head.ts";
 import { listBucketsOperation } from "./list-buckets.ts";
 import { listOperation } from "./list.ts";
 import { multipartOperation } from "./multipart.ts";
-import type { OperationLabels } from "./operation-entry.ts";
+import type { MixPlanning, OperationLabels } from "./operation-entry.ts";
 import { putOperation } from "./put.ts";
 import { uploadPartOperation } from "./upload-part.ts";
 
@@ -80,7 +80,21 @@ export function operationOfMixWord(word: MixWord): Operation {
   return op;
 }
 
+/** How a mix plans a request of the operation a mix word names. */
+export function mixPlanningOf(word: MixWord): MixPlanning {
+  const planning = OPERATION_ENTRIES[operationOfMixWord(word)].mixPlanning;
+  if (planning === null) throw new RangeError(`mix word "${word}" names no planning`);
+  return planning;
+}
+
 /** Operations whose success leaves an object at the request's key. */
 export const OBJECT_WRITES: ReadonlySet<Operation> = new Set(
   OperationSchema.options.filter((op) => OPERATION_ENTRIES[op].writesObject),
+);
+
+/** Operations sent as parts of another (a multipart upload's), not handed out as requests. */
+export const PART_OPERATIONS: ReadonlySet<Operation> = new Set(
+  Object.values(OPERATION_ENTRIES).flatMap((entry) =>
+    entry.partOperation === null ? [] : [entry.partOperation],
+  ),
 );

@@ -3,6 +3,7 @@ import type { OperationEntry } from "./operation-entry.ts";
 export const uploadPartOperation = {
   name: "UPLOAD_PART",
   mixWord: null,
+  mixPlanning: null,
   writesObject: false,
   backupsHarmless: false,
   partOperation: null,

@@ -1,10 +1,12 @@
-import { DELETE_BATCH_KEYS } from "@taillab/core";
 import { createHash } from "node:crypto";
 import type { DeleteObjectsOutcome, RequestOptions } from "../transport/object-transport.ts";
 import { assertDeleteKeys, deleteObjectsXml } from "../transport/request-arguments.ts";
 import { partialFailureCode } from "../transport/s3-error-code.ts";
 import { parseDeleteErrors } from "../transport/s3-response-xml.ts";
 import type { EngineOperation } from "./engine-operation.ts";
+
+/** Keys per DeleteObjects request of a workload. */
+const DELETE_BATCH_KEYS = 100;
 
 export interface DeleteObjectsMethods {
   /**

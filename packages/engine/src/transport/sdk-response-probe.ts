@@ -26,8 +26,8 @@ export interface ResponseProbe {
  *
  * The raw status matters because the SDK rewrites it: for a 2xx answer whose body is an S3 error
  * document, its throw-200-exceptions middleware sets 503 before deserialising, and for an empty
- * CopyObject / CompleteMultipartUpload body it throws an InternalError with status 503. The
- * outcome reports the status the server sent.
+ * body where the command expects a document (an operation's emptyBodyIsError) it throws an
+ * InternalError with status 503. The outcome reports the status the server sent.
  */
 export function attachResponseProbe<Input extends object, Output extends object>(
   stack: MiddlewareStack<Input, Output>,

@@ -6,6 +6,8 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 
 export const completeMultipartUploadOperation: TestbedOperation<"CompleteMultipartUpload"> = {
   name: "CompleteMultipartUpload",
+  route: { names: "object", method: "POST", query: ["uploadId"] },
+  profiled: "timing",
   async handle(request, { store, minPartSizeBytes }) {
     const bucket = bucketOf(request);
     const key = keyOf(request);

@@ -5,6 +5,8 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 
 export const createBucketOperation: TestbedOperation<"CreateBucket"> = {
   name: "CreateBucket",
+  route: { names: "bucket", method: "PUT" },
+  profiled: "no",
   async handle(request, { store }) {
     const bucket = bucketOf(request);
     if (!isValidBucketName(bucket)) {

@@ -4,6 +4,8 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 
 export const createMultipartUploadOperation: TestbedOperation<"CreateMultipartUpload"> = {
   name: "CreateMultipartUpload",
+  route: { names: "object", method: "POST", query: ["uploads"] },
+  profiled: "no",
   async handle(request, { store }) {
     const key = keyOf(request);
     checkKeyLength(key);

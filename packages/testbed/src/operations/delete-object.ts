@@ -3,6 +3,8 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 
 export const deleteObjectOperation: TestbedOperation<"DeleteObject"> = {
   name: "DeleteObject",
+  route: { names: "object", method: "DELETE" },
+  profiled: "timing",
   async handle(request, { store }) {
     await store.deleteObject(bucketOf(request), keyOf(request));
     return { status: 204, headers: {} };

@@ -5,6 +5,8 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 
 export const getBucketLocationOperation: TestbedOperation<"GetBucketLocation"> = {
   name: "GetBucketLocation",
+  route: { names: "bucket", method: "GET", query: ["location"] },
+  profiled: "no",
   async handle(request, { store, region }) {
     const bucket = bucketOf(request);
     if (!(await store.hasBucket(bucket))) throw noSuchBucket(bucket);

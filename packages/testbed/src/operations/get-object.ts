@@ -2,6 +2,7 @@ import { headerText } from "../http-headers.ts";
 import type { ObjectMetadata, ObjectStore } from "../object-store.ts";
 import { parseRange } from "../range.ts";
 import { S3Error } from "../s3-error.ts";
+import type { RequestTarget } from "../s3-route.ts";
 import { bucketOf, keyOf, noSuchKey } from "./request-parts.ts";
 import type { OperationRequest, S3Response, TestbedOperation } from "./testbed-operation.ts";
 
@@ -13,6 +14,16 @@ function objectHeaders(metadata: ObjectMetadata): Record<string, string | number
     "Last-Modified": metadata.lastModified.toUTCString(),
     "Accept-Ranges": "bytes",
   };
+}
+
+/** GET and HEAD of one part of a multipart object, which the testbed does not keep apart. */
+export function refuseReadByPartNumber({ query }: RequestTarget): void {
+  if (query.has("partNumber")) {
+    throw new S3Error(
+      "NotImplemented",
+      "The testbed does not implement reading an object by part number",
+    );
+  }
 }
 
 /** GET and HEAD share range handling; only GET reads the body. */
@@ -52,5 +63,7 @@ export async function readObject(
 
 export const getObjectOperation: TestbedOperation<"GetObject"> = {
   name: "GetObject",
+  route: { names: "object", method: "GET", refuse: refuseReadByPartNumber },
+  profiled: "timing-and-body",
   handle: (request, { store }) => readObject(request, store, true),
 };

@@ -4,6 +4,8 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 
 export const headBucketOperation: TestbedOperation<"HeadBucket"> = {
   name: "HeadBucket",
+  route: { names: "bucket", method: "HEAD" },
+  profiled: "no",
   async handle(request, { store, region }) {
     const bucket = bucketOf(request);
     if (!(await store.hasBucket(bucket))) throw noSuchBucket(bucket);

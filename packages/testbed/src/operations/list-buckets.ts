@@ -4,6 +4,8 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 
 export const listBucketsOperation: TestbedOperation<"ListBuckets"> = {
   name: "ListBuckets",
+  route: { names: "service", method: "GET" },
+  profiled: "no",
   async handle(_request, { store }) {
     return xml(listBucketsXml(await store.listBuckets()));
   },

@@ -6,6 +6,8 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 
 export const listMultipartUploadsOperation: TestbedOperation<"ListMultipartUploads"> = {
   name: "ListMultipartUploads",
+  route: { names: "bucket", method: "GET", query: ["uploads"] },
+  profiled: "no",
   async handle(request, { store }) {
     const bucket = bucketOf(request);
     const { query } = request.target;

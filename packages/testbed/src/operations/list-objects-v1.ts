@@ -27,6 +27,8 @@ export async function listing(
 
 export const listObjectsOperation: TestbedOperation<"ListObjects"> = {
   name: "ListObjects",
+  route: { names: "bucket", method: "GET" },
+  profiled: "no",
   async handle(request, { store }) {
     const marker = request.target.query.get("marker") ?? "";
     return xml(listObjectsV1Xml(await listing(request, store, marker), marker));

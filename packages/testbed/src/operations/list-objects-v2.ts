@@ -1,4 +1,5 @@
 import { S3Error } from "../s3-error.ts";
+import type { RequestTarget } from "../s3-route.ts";
 import { listObjectsV2Xml } from "../s3-xml.ts";
 import { listing } from "./list-objects-v1.ts";
 import { xml } from "./request-parts.ts";
@@ -13,8 +14,18 @@ function decodeContinuationToken(token: string): string {
   return after;
 }
 
+/** ListObjects (version 1) names no list-type; version 2 is the only other. */
+function refuseListTypeOtherThan2({ query }: RequestTarget): void {
+  const listType = query.get("list-type");
+  if (listType !== "2") {
+    throw new S3Error("InvalidArgument", `list-type must be 2, not "${listType}"`);
+  }
+}
+
 export const listObjectsV2Operation: TestbedOperation<"ListObjectsV2"> = {
   name: "ListObjectsV2",
+  route: { names: "bucket", method: "GET", query: ["list-type"], refuse: refuseListTypeOtherThan2 },
+  profiled: "no",
   async handle(request, { store }) {
     const { query } = request.target;
     const startAfter = query.get("start-after") ?? "";

@@ -5,6 +5,8 @@ import type { TestbedOperation } from "./testbed-operation.ts";
 
 export const listPartsOperation: TestbedOperation<"ListParts"> = {
   name: "ListParts",
+  route: { names: "object", method: "GET", query: ["uploadId"] },
+  profiled: "no",
   async handle(request, { store }) {
     const { query } = request.target;
     const uploadId = uploadIdOf(request, "ListParts");

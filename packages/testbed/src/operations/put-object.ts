@@ -22,6 +22,8 @@ function createOnlyCondition(request: OperationRequest): boolean {
 
 export const putObjectOperation: TestbedOperation<"PutObject"> = {
   name: "PutObject",
+  route: { names: "object", method: "PUT" },
+  profiled: "timing",
   async handle(request, { store }) {
     const key = keyOf(request);
     checkKeyLength(key);

@@ -1,4 +1,3 @@
-import type { S3Operation } from "../s3-route.ts";
 import { abortMultipartUploadOperation } from "./abort-multipart-upload.ts";
 import { completeMultipartUploadOperation } from "./complete-multipart-upload.ts";
 import { copyObjectOperation } from "./copy-object.ts";
@@ -25,33 +24,62 @@ import type {
   TestbedOperation,
 } from "./testbed-operation.ts";
 
-/** Each S3 operation's handler by its name; the type checker refuses a name without one. */
-const TESTBED_OPERATIONS = {
-  ListBuckets: listBucketsOperation,
-  CreateBucket: createBucketOperation,
-  HeadBucket: headBucketOperation,
-  DeleteBucket: deleteBucketOperation,
-  GetBucketLocation: getBucketLocationOperation,
-  ListObjects: listObjectsOperation,
-  ListObjectsV2: listObjectsV2Operation,
-  DeleteObjects: deleteObjectsOperation,
-  PutObject: putObjectOperation,
-  CopyObject: copyObjectOperation,
-  GetObject: getObjectOperation,
-  HeadObject: headObjectOperation,
-  DeleteObject: deleteObjectOperation,
-  CreateMultipartUpload: createMultipartUploadOperation,
-  UploadPart: uploadPartOperation,
-  CompleteMultipartUpload: completeMultipartUploadOperation,
-  AbortMultipartUpload: abortMultipartUploadOperation,
-  ListParts: listPartsOperation,
-  ListMultipartUploads: listMultipartUploadsOperation,
-} as const satisfies { [Name in S3Operation]: TestbedOperation<Name> };
+/**
+ * Each S3 operation's handler, in the order the router walks their routes: when a request carries
+ * two routes' query parameters (`?uploads&location`), the first listed wins.
+ */
+export const ROUTED_OPERATIONS = [
+  listBucketsOperation,
+  createBucketOperation,
+  headBucketOperation,
+  deleteBucketOperation,
+  listMultipartUploadsOperation,
+  getBucketLocationOperation,
+  listObjectsOperation,
+  listObjectsV2Operation,
+  deleteObjectsOperation,
+  putObjectOperation,
+  copyObjectOperation,
+  getObjectOperation,
+  headObjectOperation,
+  deleteObjectOperation,
+  createMultipartUploadOperation,
+  uploadPartOperation,
+  completeMultipartUploadOperation,
+  abortMultipartUploadOperation,
+  listPartsOperation,
+] as const satisfies readonly TestbedOperation[];
+
+/** The S3 operations the testbed serves, by S3's names for them. */
+export type S3Operation = (typeof ROUTED_OPERATIONS)[number]["name"];
+
+const OPERATION_BY_NAME = Object.fromEntries(
+  ROUTED_OPERATIONS.map((operation) => [operation.name, operation]),
+) as Record<S3Operation, TestbedOperation>;
+
+function operationsProfiled(how: readonly TestbedOperation["profiled"][]): Set<S3Operation> {
+  return new Set(
+    ROUTED_OPERATIONS.flatMap((operation) =>
+      how.includes(operation.profiled) ? [operation.name] : [],
+    ),
+  );
+}
+
+/** The data plane, the requests a latency profile shapes (see TestbedOperation.profiled). */
+export const PROFILED_OPERATIONS: ReadonlySet<S3Operation> = operationsProfiled([
+  "timing",
+  "timing-and-body",
+]);
+
+/** The requests whose body a latency profile may corrupt: those answered with an object's data. */
+export const BODY_PROFILED_OPERATIONS: ReadonlySet<S3Operation> = operationsProfiled([
+  "timing-and-body",
+]);
 
 export function runOperation(
   operation: S3Operation,
   request: OperationRequest,
   context: OperationContext,
 ): Promise<S3Response> {
-  return TESTBED_OPERATIONS[operation].handle(request, context);
+  return OPERATION_BY_NAME[operation].handle(request, context);
 }

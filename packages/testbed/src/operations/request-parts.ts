@@ -1,7 +1,7 @@
 /** The parts of a request most operations read, checked as S3 checks them. */
 import { headerText } from "../http-headers.ts";
 import { S3Error } from "../s3-error.ts";
-import type { S3Operation } from "../s3-route.ts";
+import type { S3Operation } from "./registry.ts";
 import { XML_CONTENT_TYPE } from "../s3-xml.ts";
 import type { OperationRequest, S3Response } from "./testbed-operation.ts";
 

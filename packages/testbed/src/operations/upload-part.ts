@@ -1,6 +1,9 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { checkBodyDigests } from "../body-digests.ts";
 import { MAX_PART_NUMBER } from "../multipart-completion.ts";
 import { S3Error } from "../s3-error.ts";
+import type { RequestTarget } from "../s3-route.ts";
+import { COPY_SOURCE_HEADER } from "./copy-object.ts";
 import { bucketOf, DIGITS, keyOf, uploadIdOf } from "./request-parts.ts";
 import type { OperationRequest, TestbedOperation } from "./testbed-operation.ts";
 
@@ -16,8 +19,22 @@ function partNumberOf(request: OperationRequest): number {
   return partNumber;
 }
 
+/** UploadPartCopy is an UploadPart whose part is copied from another object. */
+function refuseUploadPartCopy(_target: RequestTarget, headers: IncomingHttpHeaders): void {
+  if (headers[COPY_SOURCE_HEADER] !== undefined) {
+    throw new S3Error("NotImplemented", "The testbed does not implement UploadPartCopy");
+  }
+}
+
 export const uploadPartOperation: TestbedOperation<"UploadPart"> = {
   name: "UploadPart",
+  route: {
+    names: "object",
+    method: "PUT",
+    query: ["uploadId", "partNumber"],
+    refuse: refuseUploadPartCopy,
+  },
+  profiled: "timing",
   async handle(request, { store }) {
     const uploadId = uploadIdOf(request, "UploadPart");
     const partNumber = partNumberOf(request);

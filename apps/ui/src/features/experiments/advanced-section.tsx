@@ -1,3 +1,4 @@
+import { MIX_WORDS } from "@taillab/api";
 import { useTranslation } from "react-i18next";
 import { Field } from "../../shared/field.tsx";
 import { DraftField } from "./draft-field.tsx";
@@ -31,7 +32,7 @@ const ADVANCED_ERROR_FIELDS: readonly ErrorField[] = [
  * explicit run points, and how requests are sent; open when any is in use.
  */
 export function AdvancedSection() {
-  const { t } = useTranslation("experiments");
+  const { t, i18n } = useTranslation("experiments");
   const { form, errors } = useBuilderForm();
   const setField = useExperimentBuilder((state) => state.setField);
   const inUse =
@@ -66,7 +67,9 @@ export function AdvancedSection() {
               field="workloadOps"
               testId="experiment-workload-ops"
               label={t("advanced.ops")}
-              hint={t("advanced.opsHint")}
+              hint={t("advanced.opsHint", {
+                operations: new Intl.ListFormat(i18n.language).format(MIX_WORDS),
+              })}
             />
             <DraftField
               field="workloadKeys"

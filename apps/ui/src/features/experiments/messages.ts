@@ -176,7 +176,7 @@ export const experimentsMessages: FeatureMessages = {
       workloadHint:
         "Objects are prepared first, then requests follow the mix; each operation is summarised on its own.",
       ops: "Operation mix",
-      opsHint: "put, get, head, delete, copy, list, multipart: get:70,put:20,delete:5,list:5",
+      opsHint: "{{operations}}: get:70,put:20,delete:5,list:5",
       keys: "Key choice",
       keysHint: "uniform, sequential or zipf:1.1",
       sizes: "Size distribution",
@@ -460,7 +460,7 @@ export const experimentsMessages: FeatureMessages = {
       workload: "使用混合负载代替阶段",
       workloadHint: "先准备对象，再按比例发送请求；每种操作单独汇总。",
       ops: "操作比例",
-      opsHint: "put、get、head、delete、copy、list、multipart：get:70,put:20,delete:5,list:5",
+      opsHint: "{{operations}}：get:70,put:20,delete:5,list:5",
       keys: "键的选择",
       keysHint: "uniform、sequential 或 zipf:1.1",
       sizes: "大小分布",

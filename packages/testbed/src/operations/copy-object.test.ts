@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCopySource } from "./copy-source.ts";
+import { parseCopySource } from "./copy-object.ts";
 
 describe("parseCopySource", () => {
   it.each([
