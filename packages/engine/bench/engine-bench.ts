@@ -165,8 +165,16 @@ async function measureBareLoop(server: Server): Promise<Measurement[]> {
   }));
 }
 
+/** BENCH_ENGINE_SERVERS=minio measures against MinIO alone (where the goal is judged). */
+const SERVERS = (process.env.BENCH_ENGINE_SERVERS ?? "minio,testbed").split(",");
+const STARTS = { minio: startMinioServer, testbed: startTestbed } as const;
+
 const results: Measurement[] = [];
-for (const start of [startMinioServer, startTestbed]) {
+for (const start of SERVERS.map((name) => STARTS[name as keyof typeof STARTS])) {
+  if (!start)
+    throw new Error(
+      `BENCH_ENGINE_SERVERS: expected minio and/or testbed, got ${SERVERS.join(",")}`,
+    );
   const server = await start();
   try {
     const contenders = [
