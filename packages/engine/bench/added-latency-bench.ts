@@ -11,15 +11,14 @@
  */
 import { HedgeOptionsSchema, type RequestRecord } from "@taillab/api";
 import { formatTable } from "@taillab/report";
-import { once } from "node:events";
-import { Worker } from "node:worker_threads";
 import { encodeS3Key, epochNowMs, runPoint } from "../src/index.ts";
 import {
   addedLatencyStats,
   type AddedLatencyStats,
   type TimedRequests,
 } from "./added-latency-stats.ts";
-import type { BareLoopWorkerData } from "./bare-loop-worker.ts";
+import type { BarePhase } from "./bare-loop-worker.ts";
+import { runBareLoopOnWorker } from "./bare-undici-loop.ts";
 import { collectServiceTimes } from "./service-time-channel.ts";
 import { startTestbedProcess } from "./testbed-process.ts";
 
@@ -87,7 +86,7 @@ async function timeBareLoop(level: Level): Promise<TimedRequests> {
   return withTestbed(async (url) => {
     const prefix = `bench/added-bare-${level.inFlight}-${Date.now()}/`;
     const keys = Array.from({ length: level.requests }, (_, index) => `${prefix}${index}`);
-    const workerData: BareLoopWorkerData = {
+    const phases = await runBareLoopOnWorker({
       url,
       bucket: BUCKET,
       region: "us-east-1",
@@ -95,18 +94,13 @@ async function timeBareLoop(level: Level): Promise<TimedRequests> {
       keys,
       inFlight: level.inFlight,
       sizeBytes: SIZE_BYTES,
-    };
-    const worker = new Worker(new URL("./bare-loop-worker.ts", import.meta.url), { workerData });
-    const [result] = (await once(worker, "message")) as [
-      { errors: { put: number; get: number } } & TimedRequests,
-    ];
-    await worker.terminate();
-    if (result.errors.put + result.errors.get > 0) {
-      throw new Error(
-        `bare undici loop: ${result.errors.put} PUTs and ${result.errors.get} GETs failed`,
-      );
+      ops: ["PUT", "GET"],
+    });
+    const [written, read] = phases as [BarePhase, BarePhase];
+    if (written.errors + read.errors > 0) {
+      throw new Error(`bare undici loop: ${written.errors} PUTs and ${read.errors} GETs failed`);
     }
-    const timed = { latencyUs: result.latencyUs, serviceTimeUs: result.serviceTimeUs };
+    const timed = { latencyUs: read.latencyUs, serviceTimeUs: read.serviceTimeUs };
     assertComplete("bare undici loop", timed, "the server sent none");
     return timed;
   });

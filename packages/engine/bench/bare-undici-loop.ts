@@ -1,7 +1,10 @@
 import aws4 from "aws4";
+import { once } from "node:events";
+import { Worker } from "node:worker_threads";
 import { Pool } from "undici";
 import { SERVICE_TIME_HEADER } from "@taillab/testbed";
 import type { ResolvedCredentials } from "../src/index.ts";
+import type { BareLoopWorkerData, BarePhase } from "./bare-loop-worker.ts";
 
 /**
  * The floor: the same S3 requests as TailLab sends (signed, or unsigned without credentials),
@@ -61,6 +64,14 @@ export async function runBareLoop(options: BareLoopOptions): Promise<BareLoopRes
   await Promise.all(Array.from({ length: options.inFlight }, client));
   await pool.close();
   return { errors, receivedBytes: received, latencyUs, serviceTimeUs };
+}
+
+/** The loop's operations in turn on a new worker thread (bare-loop-worker.ts). */
+export async function runBareLoopOnWorker(workerData: BareLoopWorkerData): Promise<BarePhase[]> {
+  const worker = new Worker(new URL("./bare-loop-worker.ts", import.meta.url), { workerData });
+  const [phases] = (await once(worker, "message")) as [BarePhase[]];
+  await worker.terminate();
+  return phases;
 }
 
 function requestHeaders(

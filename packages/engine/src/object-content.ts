@@ -39,9 +39,15 @@ export function createObjectContent(
     stamp.writeBigUInt64BE(BigInt(keyNumber));
     return stamp;
   };
+  // A phase of one size sends one view, made once rather than per request (the last size's is
+  // kept: a spread of sizes would only grow a table).
+  let lastBody = shared.subarray(0, 0);
   const bodyFor = (keyNumber: number): Buffer => {
     const size = sizeOf(keyNumber);
-    if (!distinctPerKey) return shared.subarray(0, size);
+    if (!distinctPerKey) {
+      if (lastBody.length !== size) lastBody = shared.subarray(0, size);
+      return lastBody;
+    }
     const body = Buffer.from(shared.subarray(0, size));
     stampOf(keyNumber).copy(body, 0, 0, Math.min(STAMP_BYTES, size));
     return body;

@@ -18,6 +18,8 @@ import { WireTiming } from "./wire-timing.ts";
 const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
 
 const NO_HEADERS: IncomingHttpHeaders = Object.freeze({});
+/** The body of an answer without one (a PUT's, a DELETE's): one for all, never written to. */
+const NO_BODY = Buffer.alloc(0);
 
 /** Takes a 2xx answer's body chunk by chunk instead of having it collected. */
 export interface BodyReader {
@@ -101,6 +103,7 @@ export class WireExchange implements Dispatcher.DispatchHandler, Deadlined {
   /** The whole body, or an error document's first ERROR_BODY_LIMIT_BYTES; empty when streamed. */
   get body(): Buffer {
     const { chunks } = this;
+    if (chunks.length === 0) return NO_BODY;
     return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
   }
 
