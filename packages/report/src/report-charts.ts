@@ -15,9 +15,7 @@ import {
   intervalRates,
   secondsRestingOnFew,
   valueRange,
-  lognormalCdf,
   ninesOf,
-  shiftedExponentialCdf,
   sweepView,
   type DecimatedBucket,
   type HistogramView,
@@ -27,8 +25,9 @@ import {
   type SweepAxis,
   type SweepSeries,
 } from "@taillab/core";
-import { cdfLatencyAxis } from "./cdf-axis.ts";
+import { cdfSeries, type XY } from "./cdf-series.ts";
 import { wantsLogAxis } from "./chart-ticks.ts";
+import type { HistogramAnalysis } from "./histogram-analysis.ts";
 import { markup, type SafeHtml } from "./html.ts";
 import {
   formatInteger,
@@ -39,7 +38,13 @@ import {
 } from "./report-format.ts";
 import type { ReportMessages } from "./report-messages.ts";
 import { PALETTES, PERCENTILE_LABELS, seriesColorOf, type DashName } from "./palette.ts";
-import { renderChart, type ChartMarker, type ChartSeries, type Point } from "./svg-chart.ts";
+import {
+  renderChart,
+  type ChartMarker,
+  type ChartSeries,
+  type ChartTick,
+  type Point,
+} from "./svg-chart.ts";
 
 /** The report is a light page: the light palette's colours. */
 const PALETTE = PALETTES.light;
@@ -345,30 +350,16 @@ export function latencyHistogramChart(
   });
 }
 
-function modelCurve(
-  fromMs: number,
-  toMs: number,
-  logScale: boolean,
-  cdf: (valueMs: number) => number,
-): Point[] {
-  const steps = 160;
-  return Array.from({ length: steps + 1 }, (_, index): Point => {
-    const position = index / steps;
-    const valueMs = logScale
-      ? fromMs * (toMs / fromMs) ** position
-      : fromMs + (toMs - fromMs) * position;
-    return [valueMs, cdf(valueMs)];
-  });
-}
-
+/** The measured CDF beside the two fitted models' (cdfSeries), as the app's CDF chart draws it. */
 export function cdfChart(
   id: string,
   messages: ReportMessages,
-  view: HistogramView,
-  fits: LatencyModelFits,
+  analysis: HistogramAnalysis,
   measuredP99Ms: number,
 ): SafeHtml {
-  const { logScale, fromMs, toMs, better } = cdfLatencyAxis(view, fits, measuredP99Ms);
+  const cdf = cdfSeries(analysis, measuredP99Ms);
+  const { logScale, fromMs, toMs, better } = cdf;
+  const points = (line: readonly XY[]) => line.map(({ x, y }): Point => [x, y]);
   const markers: ChartMarker[] = [
     {
       axis: "x",
@@ -404,7 +395,7 @@ export function cdfChart(
         label: messages.measuredCdf,
         color: MEASURED,
         width: 3,
-        points: view.cdf.map((point): Point => [point.valueMs, point.fraction]),
+        points: points(cdf.measured),
       },
       {
         kind: "line",
@@ -412,9 +403,7 @@ export function cdfChart(
         label: messages.exponentialModel,
         color: MODEL_EXP,
         dash: "dash",
-        points: modelCurve(fromMs, toMs, logScale, (t) =>
-          shiftedExponentialCdf(fits.exponential, t),
-        ),
+        points: points(cdf.exponential),
       },
       {
         kind: "line",
@@ -422,7 +411,7 @@ export function cdfChart(
         label: messages.lognormalModel,
         color: MODEL_LOGNORMAL,
         dash: "dot",
-        points: modelCurve(fromMs, toMs, logScale, (t) => lognormalCdf(fits.lognormal, t)),
+        points: points(cdf.lognormal),
       },
     ],
     markers,
@@ -468,8 +457,11 @@ export interface LadderLine {
   points: readonly PercentilePoint[];
 }
 
-/** Where the nines axis is labelled. */
-const LADDER_TICKS = [50, 90, 99, 99.9, 99.99];
+/** Where the app's and the report's nines axis is labelled: p50, p90, p99, p99.9, p99.99. */
+export const LADDER_TICKS: readonly ChartTick[] = [50, 90, 99, 99.9, 99.99].map((percentile) => ({
+  value: ninesOf(percentile),
+  label: `p${percentile}`,
+}));
 
 export function ladderChart(
   id: string,
@@ -484,10 +476,7 @@ export function ladderChart(
     x: {
       label: messages.percentile,
       scale: "linear",
-      ticks: LADDER_TICKS.map((percentile) => ({
-        value: ninesOf(percentile),
-        label: `p${percentile}`,
-      })),
+      ticks: LADDER_TICKS,
       pad: 0.03,
     },
     y: { label: messages.latencyMs, scale: "log" },

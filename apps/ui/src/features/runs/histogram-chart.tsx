@@ -1,4 +1,4 @@
-import { formatInteger, formatMs, formatTick } from "@taillab/report";
+import { formatInteger, formatMs, formatTick, type HistogramAnalysis } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
 import { useMemo } from "react";
@@ -7,7 +7,6 @@ import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, integerTickLabel, legendAndTooltip } from "../../shared/chart-options.ts";
 import { seriesColor, withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
 import { histogramChartData, type HistogramData } from "./histogram-chart-data.ts";
-import type { PhaseAnalysis } from "./phase-analysis.ts";
 
 function histogramConfig(
   theme: ChartTheme,
@@ -64,7 +63,7 @@ function histogramConfig(
 }
 
 /** The latency distribution: how many requests took how long, log bins so stalls get a bar. */
-export function HistogramChart({ analysis }: { analysis: PhaseAnalysis }) {
+export function HistogramChart({ analysis }: { analysis: HistogramAnalysis }) {
   const { t } = useTranslation("runs");
   const data = useMemo(() => histogramChartData(analysis.view), [analysis]);
   return (

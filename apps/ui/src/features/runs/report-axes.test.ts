@@ -1,6 +1,6 @@
 import type { IntervalStats } from "@taillab/api";
 import { clientBoundSpans } from "@taillab/core";
-import { overTimeLogScale, renderRunReport } from "@taillab/report";
+import { analyseHistogram, cdfSeries, overTimeLogScale, renderRunReport } from "@taillab/report";
 import { syntheticRun } from "@taillab/report/test-support";
 import type { ChartConfiguration, Scale } from "chart.js";
 import type { TFunction } from "i18next";
@@ -9,8 +9,6 @@ import { overTimeChartConfig } from "../../shared/chart-over-time.ts";
 import { ratesOverTimeChartConfig } from "../../shared/chart-rates-over-time.ts";
 import { TEST_THEME } from "../../shared/test-support/chart-theme-fixture.ts";
 import { cdfConfig } from "./cdf-chart.tsx";
-import { cdfChartData } from "./cdf-chart-data.ts";
-import { analyseHistogram } from "./phase-analysis.ts";
 import { lineStyles, sweepConfig } from "./sweep-chart.tsx";
 import { sweepAxisValues, sweepChartLines } from "./sweep-chart-data.ts";
 
@@ -164,7 +162,7 @@ describe("the app's chart axes and the HTML report's of one run", () => {
       )!;
       const analysis = analyseHistogram(stored.latency)!;
       const measuredP99Ms = phase.latencyMs!.p99;
-      const data = cdfChartData(analysis, measuredP99Ms);
+      const data = cdfSeries(analysis, measuredP99Ms);
       const config = cdfConfig(theme, data, [], t);
       const drawn = figure("cdf", index);
       expect(drawn.xScale).toBe(data.logScale ? "log" : "linear");
