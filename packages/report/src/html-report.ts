@@ -11,10 +11,8 @@ import {
 import {
   compareRuns,
   COMPARISON_METRICS,
-  DEFAULT_SERIES_BUCKETS,
   differsByMode,
   modeComparison,
-  mergeDecimatedBuckets,
   phaseLadder,
   type ComparisonCell,
   type ComparisonMetric,
@@ -23,6 +21,8 @@ import {
   type RunComparison,
 } from "@taillab/core";
 import { analyseHistogram } from "./histogram-analysis.ts";
+import { histogramSeries } from "./histogram-series.ts";
+import { latencyIndexSeries } from "./latency-index-series.ts";
 import { markup, trustedHtml, type HtmlValue, type SafeHtml } from "./html.ts";
 import {
   cdfChart,
@@ -175,9 +175,9 @@ function phaseCharts(
     return markup`<h3>${opLabel}</h3><p class="note">${opLabel}: ${messages.noLatencies}</p>`;
   const parts: HtmlValue[] = [];
   if (series && series.buckets.length > 0) {
-    // A caller may hand over finer buckets than a chart needs; the report's size must not grow.
-    const buckets = mergeDecimatedBuckets(series.buckets, DEFAULT_SERIES_BUCKETS);
-    parts.push(latencyIndexChart(nextId("index"), messages, buckets, stats));
+    parts.push(
+      latencyIndexChart(nextId("index"), messages, latencyIndexSeries(series.buckets, stats)),
+    );
   } else {
     parts.push(markup`<p class="note">${opLabel}: ${messages.noSeries}</p>`);
   }
@@ -206,7 +206,7 @@ function phaseCharts(
   } else {
     const measuredP99 = stats.p99;
     parts.push(
-      latencyHistogramChart(nextId("hist"), messages, analysis.analysis.view),
+      latencyHistogramChart(nextId("hist"), messages, histogramSeries(analysis.analysis.view)),
       cdfChart(nextId("cdf"), messages, analysis.analysis, measuredP99),
       fitSummary(messages, analysis.analysis.fits, measuredP99),
     );

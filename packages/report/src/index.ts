@@ -19,6 +19,8 @@ export * from "./junit-xml.ts";
 export * from "./chart-ticks.ts";
 export * from "./cdf-series.ts";
 export * from "./histogram-analysis.ts";
+export * from "./histogram-series.ts";
+export * from "./latency-index-series.ts";
 export { LADDER_TICKS, overTimeLogScale } from "./report-charts.ts";
 export { renderChart, type ChartSpec } from "./svg-chart.ts";
 export * from "./until-steady-text.ts";

@@ -1,10 +1,4 @@
-import type {
-  ClientSecond,
-  IntervalStats,
-  LatencyStats,
-  Operation,
-  RunSummary,
-} from "@taillab/api";
+import type { ClientSecond, IntervalStats, Operation, RunSummary } from "@taillab/api";
 import {
   clientBoundSpans,
   FEW_REQUESTS_BEYOND,
@@ -17,7 +11,6 @@ import {
   valueRange,
   ninesOf,
   sweepView,
-  type DecimatedBucket,
   type HistogramView,
   type LatencyModelFits,
   type ModeEntry,
@@ -28,6 +21,8 @@ import {
 import { cdfSeries, type XY } from "./cdf-series.ts";
 import { wantsLogAxis } from "./chart-ticks.ts";
 import type { HistogramAnalysis } from "./histogram-analysis.ts";
+import type { HistogramSeries } from "./histogram-series.ts";
+import { columnMiddle, type LatencyIndexSeries } from "./latency-index-series.ts";
 import { markup, type SafeHtml } from "./html.ts";
 import {
   formatInteger,
@@ -58,25 +53,28 @@ const MODEL_EXP = PALETTE.models.exponential;
 const MODEL_LOGNORMAL = PALETTE.models.lognormal;
 const P99_MARKER = PALETTE.percentiles.p99;
 
+/**
+ * Latency against request index (latencyIndexSeries, as the app's timeline draws it): each
+ * column's fastest to slowest request as a band, its mean as a line, the p99 as a marker; the
+ * index axis from the first request to the last.
+ */
 export function latencyIndexChart(
   id: string,
   messages: ReportMessages,
-  buckets: readonly DecimatedBucket[],
-  stats: LatencyStats,
+  latency: LatencyIndexSeries,
 ): SafeHtml {
-  const requests = buckets.reduce(
-    (sum, bucket) => sum + bucket.lastIndex - bucket.firstIndex + 1,
-    0,
-  );
-  const middle = (bucket: DecimatedBucket) => (bucket.firstIndex + bucket.lastIndex) / 2;
-  const useLog = wantsLogAxis([stats.p50, stats.max]);
+  const { columns } = latency;
   const series: ChartSeries[] = [
     {
       kind: "band",
       key: "band",
       label: messages.bandLabel,
       color: seriesColor(0),
-      points: buckets.map((bucket) => ({ x: middle(bucket), low: bucket.min, high: bucket.max })),
+      points: columns.map((column) => ({
+        x: columnMiddle(column),
+        low: column.min,
+        high: column.max,
+      })),
     },
     {
       kind: "line",
@@ -84,28 +82,36 @@ export function latencyIndexChart(
       label: messages.meanLabel,
       color: MEASURED,
       width: 1.5,
-      points: buckets.map((bucket): Point => [middle(bucket), bucket.mean]),
+      points: columns.map((column): Point => [columnMiddle(column), column.mean]),
     },
   ];
   return renderChart({
     legendHint: messages.legendHint,
     id,
     title: messages.latencyByIndexTitle,
-    x: { label: messages.requestIndex, scale: "linear", includeZero: true },
-    y: useLog
+    x: {
+      label: messages.requestIndex,
+      scale: "linear",
+      min: columns[0]?.firstIndex ?? 0,
+      max: columns.at(-1)?.lastIndex ?? 0,
+    },
+    y: latency.logScale
       ? { label: messages.latencyMs, scale: "log" }
       : { label: messages.latencyMs, scale: "linear", includeZero: true },
     series,
     markers: [
       {
         axis: "y",
-        value: stats.p99,
-        label: `${messages.p99Label} ${formatMs(stats.p99)} ms`,
+        value: latency.p99Ms,
+        label: `${messages.p99Label} ${formatMs(latency.p99Ms)} ms`,
         color: P99_MARKER,
         dash: true,
       },
     ],
-    caption: messages.latencyByIndexNote(formatInteger(requests), formatInteger(buckets.length)),
+    caption: messages.latencyByIndexNote(
+      formatInteger(latency.requests),
+      formatInteger(columns.length),
+    ),
   });
 }
 
@@ -325,17 +331,23 @@ export function errorsByCodeOverTimeChart(
   });
 }
 
+/** How many requests took how long (histogramSeries), as the app's histogram draws it. */
 export function latencyHistogramChart(
   id: string,
   messages: ReportMessages,
-  view: HistogramView,
+  histogram: HistogramSeries,
 ): SafeHtml {
   return renderChart({
     legendHint: messages.legendHint,
     id,
     title: messages.histogramTitle,
     height: 380,
-    x: { label: messages.latencyMs, scale: view.binScale },
+    x: {
+      label: messages.latencyMs,
+      scale: histogram.binScale,
+      min: histogram.fromMs,
+      max: histogram.toMs,
+    },
     // Counts of 1 (a lone stall) must still get a bar: the axis starts below 1.
     y: { label: messages.requestsLogScale, scale: "log", min: 0.5 },
     series: [
@@ -344,7 +356,9 @@ export function latencyHistogramChart(
         key: "bins",
         label: messages.requests,
         color: seriesColor(0),
-        bars: view.bins.map((bin) => ({ x0: bin.lowMs, x1: bin.highMs, y: bin.count })),
+        bars: histogram.bars.flatMap((bar) =>
+          bar.count === null ? [] : [{ x0: bar.lowMs, x1: bar.highMs, y: bar.count }],
+        ),
       },
     ],
   });
