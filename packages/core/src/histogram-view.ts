@@ -184,3 +184,17 @@ export function percentileLadderFromStats(stats: LatencyStats): PercentilePoint[
     ] as const
   ).map(([percentile, valueMs]) => ({ percentile, nines: ninesOf(percentile), valueMs }));
 }
+
+/**
+ * A phase's ladder as the app's and the report's ladder charts draw it: from its stored histogram
+ * (nine rungs), or from its summary's five figures when no histogram holds its latencies; empty
+ * when no request of the phase succeeded.
+ */
+export function phaseLadder(
+  histogram: string | null,
+  stats: LatencyStats | null | undefined,
+): PercentilePoint[] {
+  const fromHistogram = histogram ? percentileLadder(histogram) : [];
+  if (fromHistogram.length > 0) return fromHistogram;
+  return stats ? percentileLadderFromStats(stats) : [];
+}

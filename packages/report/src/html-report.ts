@@ -11,25 +11,18 @@ import {
 import {
   compareRuns,
   COMPARISON_METRICS,
-  decodeRecordedBuckets,
-  DEFAULT_SERIES_BUCKETS,
   differsByMode,
   modeComparison,
-  fitLatencyModels,
-  histogramViewFromBuckets,
-  mergeDecimatedBuckets,
-  percentileLadder,
-  percentileLadderFromStats,
-  weightedLatenciesFromHistogramBuckets,
+  phaseLadder,
   type ComparisonCell,
   type ComparisonMetric,
   type DecimatedBucket,
-  type HistogramView,
-  type LatencyModelFits,
-  type PercentilePoint,
   type PointParam,
   type RunComparison,
 } from "@taillab/core";
+import { analyseHistogram } from "./histogram-analysis.ts";
+import { histogramSeries } from "./histogram-series.ts";
+import { latencyIndexSeries } from "./latency-index-series.ts";
 import { markup, trustedHtml, type HtmlValue, type SafeHtml } from "./html.ts";
 import {
   cdfChart,
@@ -105,24 +98,12 @@ export interface ComparisonReportOptions extends RunReportOptions {
   baselineIndex: number;
 }
 
-/** What one phase's stored histogram gives the charts; null where it holds no latencies. */
-interface PhaseAnalysis {
-  view: HistogramView;
-  fits: LatencyModelFits;
-  ladder: PercentilePoint[];
-}
-
+/** A phase's stored latency histogram (null when none was stored) and what it gives the charts. */
 function analysePhase(histograms: readonly PhaseHistograms[], pointIndex: number, op: Operation) {
   const stored = histograms.find((entry) => entry.pointIndex === pointIndex && entry.op === op);
-  if (!stored) return { stored: false as const, analysis: null };
-  const buckets = decodeRecordedBuckets(stored.latency);
-  if (buckets.length === 0) return { stored: true as const, analysis: null };
-  const analysis: PhaseAnalysis = {
-    view: histogramViewFromBuckets(buckets),
-    fits: fitLatencyModels(weightedLatenciesFromHistogramBuckets(buckets)),
-    ladder: percentileLadder(stored.latency),
-  };
-  return { stored: true as const, analysis };
+  return stored
+    ? { histogram: stored.latency, analysis: analyseHistogram(stored.latency) }
+    : { histogram: null, analysis: null };
 }
 
 /** Hands out ids that are unique within one document and carry no data. */
@@ -194,9 +175,9 @@ function phaseCharts(
     return markup`<h3>${opLabel}</h3><p class="note">${opLabel}: ${messages.noLatencies}</p>`;
   const parts: HtmlValue[] = [];
   if (series && series.buckets.length > 0) {
-    // A caller may hand over finer buckets than a chart needs; the report's size must not grow.
-    const buckets = mergeDecimatedBuckets(series.buckets, DEFAULT_SERIES_BUCKETS);
-    parts.push(latencyIndexChart(nextId("index"), messages, buckets, stats));
+    parts.push(
+      latencyIndexChart(nextId("index"), messages, latencyIndexSeries(series.buckets, stats)),
+    );
   } else {
     parts.push(markup`<p class="note">${opLabel}: ${messages.noSeries}</p>`);
   }
@@ -218,17 +199,16 @@ function phaseCharts(
   }
   if (phase.tail) parts.push(tailTable(messages, phase.tail));
   parts.push(clientHealthNotes(messages, phase));
-  if (!analysis.stored) {
+  if (analysis.histogram === null) {
     parts.push(markup`<p class="note">${opLabel}: ${messages.noHistogram}</p>`);
   } else if (!analysis.analysis) {
     parts.push(markup`<p class="note">${opLabel}: ${messages.noLatencies}</p>`);
   } else {
-    const { view, fits } = analysis.analysis;
     const measuredP99 = stats.p99;
     parts.push(
-      latencyHistogramChart(nextId("hist"), messages, view),
-      cdfChart(nextId("cdf"), messages, view, fits, measuredP99),
-      fitSummary(messages, fits, measuredP99),
+      latencyHistogramChart(nextId("hist"), messages, histogramSeries(analysis.analysis.view)),
+      cdfChart(nextId("cdf"), messages, analysis.analysis, measuredP99),
+      fitSummary(messages, analysis.analysis.fits, measuredP99),
     );
   }
   return markup`<h3>${opLabel}</h3>
@@ -303,12 +283,8 @@ export function renderRunReport(input: RunReportInput, options: RunReportOptions
   summary.points.forEach((point, pointIndex) => {
     for (const phase of chartedPhases(point)) {
       const phaseIndex = point.phases.indexOf(phase);
-      const analysis = analyses[pointIndex]?.[phaseIndex]?.analysis;
-      const points = analysis
-        ? analysis.ladder
-        : phase.latencyMs
-          ? percentileLadderFromStats(phase.latencyMs)
-          : [];
+      const histogram = analyses[pointIndex]?.[phaseIndex]?.histogram ?? null;
+      const points = phaseLadder(histogram, phase.latencyMs);
       if (points.length === 0) continue;
       const colorIndex = isSweep ? pointIndex : ladderLines.length;
       ladderLines.push({
@@ -626,15 +602,10 @@ export function renderComparisonReport(
       const input = inputs[runIndex] as RunReportInput;
       const phase = input.summary.points[pointIndex]?.phases.find((entry) => entry.op === row.op);
       if (!phase?.latencyMs) return;
-      const analysis = analysePhase(input.histograms, pointIndex, row.op).analysis;
+      const { histogram, analysis } = analysePhase(input.histograms, pointIndex, row.op);
       const label = runLabel(inputs, runIndex);
       const { color, dash } = looks[runIndex]!;
-      ladderLines.push({
-        label,
-        color,
-        dash,
-        points: analysis ? analysis.ladder : percentileLadderFromStats(phase.latencyMs),
-      });
+      ladderLines.push({ label, color, dash, points: phaseLadder(histogram, phase.latencyMs) });
       if (analysis) cdfLines.push({ label, color, dash, view: analysis.view });
     });
     const title = messages.ladderOpTitle(messages.opNames[row.op], params);

@@ -1,10 +1,4 @@
-import type {
-  ClientSecond,
-  IntervalStats,
-  LatencyStats,
-  Operation,
-  RunSummary,
-} from "@taillab/api";
+import type { ClientSecond, IntervalStats, Operation, RunSummary } from "@taillab/api";
 import {
   clientBoundSpans,
   FEW_REQUESTS_BEYOND,
@@ -15,11 +9,8 @@ import {
   intervalRates,
   secondsRestingOnFew,
   valueRange,
-  lognormalCdf,
   ninesOf,
-  shiftedExponentialCdf,
   sweepView,
-  type DecimatedBucket,
   type HistogramView,
   type LatencyModelFits,
   type ModeEntry,
@@ -27,8 +18,11 @@ import {
   type SweepAxis,
   type SweepSeries,
 } from "@taillab/core";
-import { cdfLatencyAxis } from "./cdf-axis.ts";
+import { cdfSeries, type XY } from "./cdf-series.ts";
 import { wantsLogAxis } from "./chart-ticks.ts";
+import type { HistogramAnalysis } from "./histogram-analysis.ts";
+import type { HistogramSeries } from "./histogram-series.ts";
+import { columnMiddle, type LatencyIndexSeries } from "./latency-index-series.ts";
 import { markup, type SafeHtml } from "./html.ts";
 import {
   formatInteger,
@@ -39,7 +33,13 @@ import {
 } from "./report-format.ts";
 import type { ReportMessages } from "./report-messages.ts";
 import { PALETTES, PERCENTILE_LABELS, seriesColorOf, type DashName } from "./palette.ts";
-import { renderChart, type ChartMarker, type ChartSeries, type Point } from "./svg-chart.ts";
+import {
+  renderChart,
+  type ChartMarker,
+  type ChartSeries,
+  type ChartTick,
+  type Point,
+} from "./svg-chart.ts";
 
 /** The report is a light page: the light palette's colours. */
 const PALETTE = PALETTES.light;
@@ -53,25 +53,28 @@ const MODEL_EXP = PALETTE.models.exponential;
 const MODEL_LOGNORMAL = PALETTE.models.lognormal;
 const P99_MARKER = PALETTE.percentiles.p99;
 
+/**
+ * Latency against request index (latencyIndexSeries, as the app's timeline draws it): each
+ * column's fastest to slowest request as a band, its mean as a line, the p99 as a marker; the
+ * index axis from the first request to the last.
+ */
 export function latencyIndexChart(
   id: string,
   messages: ReportMessages,
-  buckets: readonly DecimatedBucket[],
-  stats: LatencyStats,
+  latency: LatencyIndexSeries,
 ): SafeHtml {
-  const requests = buckets.reduce(
-    (sum, bucket) => sum + bucket.lastIndex - bucket.firstIndex + 1,
-    0,
-  );
-  const middle = (bucket: DecimatedBucket) => (bucket.firstIndex + bucket.lastIndex) / 2;
-  const useLog = wantsLogAxis([stats.p50, stats.max]);
+  const { columns } = latency;
   const series: ChartSeries[] = [
     {
       kind: "band",
       key: "band",
       label: messages.bandLabel,
       color: seriesColor(0),
-      points: buckets.map((bucket) => ({ x: middle(bucket), low: bucket.min, high: bucket.max })),
+      points: columns.map((column) => ({
+        x: columnMiddle(column),
+        low: column.min,
+        high: column.max,
+      })),
     },
     {
       kind: "line",
@@ -79,28 +82,36 @@ export function latencyIndexChart(
       label: messages.meanLabel,
       color: MEASURED,
       width: 1.5,
-      points: buckets.map((bucket): Point => [middle(bucket), bucket.mean]),
+      points: columns.map((column): Point => [columnMiddle(column), column.mean]),
     },
   ];
   return renderChart({
     legendHint: messages.legendHint,
     id,
     title: messages.latencyByIndexTitle,
-    x: { label: messages.requestIndex, scale: "linear", includeZero: true },
-    y: useLog
+    x: {
+      label: messages.requestIndex,
+      scale: "linear",
+      min: columns[0]?.firstIndex ?? 0,
+      max: columns.at(-1)?.lastIndex ?? 0,
+    },
+    y: latency.logScale
       ? { label: messages.latencyMs, scale: "log" }
       : { label: messages.latencyMs, scale: "linear", includeZero: true },
     series,
     markers: [
       {
         axis: "y",
-        value: stats.p99,
-        label: `${messages.p99Label} ${formatMs(stats.p99)} ms`,
+        value: latency.p99Ms,
+        label: `${messages.p99Label} ${formatMs(latency.p99Ms)} ms`,
         color: P99_MARKER,
         dash: true,
       },
     ],
-    caption: messages.latencyByIndexNote(formatInteger(requests), formatInteger(buckets.length)),
+    caption: messages.latencyByIndexNote(
+      formatInteger(latency.requests),
+      formatInteger(columns.length),
+    ),
   });
 }
 
@@ -320,17 +331,23 @@ export function errorsByCodeOverTimeChart(
   });
 }
 
+/** How many requests took how long (histogramSeries), as the app's histogram draws it. */
 export function latencyHistogramChart(
   id: string,
   messages: ReportMessages,
-  view: HistogramView,
+  histogram: HistogramSeries,
 ): SafeHtml {
   return renderChart({
     legendHint: messages.legendHint,
     id,
     title: messages.histogramTitle,
     height: 380,
-    x: { label: messages.latencyMs, scale: view.binScale },
+    x: {
+      label: messages.latencyMs,
+      scale: histogram.binScale,
+      min: histogram.fromMs,
+      max: histogram.toMs,
+    },
     // Counts of 1 (a lone stall) must still get a bar: the axis starts below 1.
     y: { label: messages.requestsLogScale, scale: "log", min: 0.5 },
     series: [
@@ -339,36 +356,24 @@ export function latencyHistogramChart(
         key: "bins",
         label: messages.requests,
         color: seriesColor(0),
-        bars: view.bins.map((bin) => ({ x0: bin.lowMs, x1: bin.highMs, y: bin.count })),
+        bars: histogram.bars.flatMap((bar) =>
+          bar.count === null ? [] : [{ x0: bar.lowMs, x1: bar.highMs, y: bar.count }],
+        ),
       },
     ],
   });
 }
 
-function modelCurve(
-  fromMs: number,
-  toMs: number,
-  logScale: boolean,
-  cdf: (valueMs: number) => number,
-): Point[] {
-  const steps = 160;
-  return Array.from({ length: steps + 1 }, (_, index): Point => {
-    const position = index / steps;
-    const valueMs = logScale
-      ? fromMs * (toMs / fromMs) ** position
-      : fromMs + (toMs - fromMs) * position;
-    return [valueMs, cdf(valueMs)];
-  });
-}
-
+/** The measured CDF beside the two fitted models' (cdfSeries), as the app's CDF chart draws it. */
 export function cdfChart(
   id: string,
   messages: ReportMessages,
-  view: HistogramView,
-  fits: LatencyModelFits,
+  analysis: HistogramAnalysis,
   measuredP99Ms: number,
 ): SafeHtml {
-  const { logScale, fromMs, toMs, better } = cdfLatencyAxis(view, fits, measuredP99Ms);
+  const cdf = cdfSeries(analysis, measuredP99Ms);
+  const { logScale, fromMs, toMs, better } = cdf;
+  const points = (line: readonly XY[]) => line.map(({ x, y }): Point => [x, y]);
   const markers: ChartMarker[] = [
     {
       axis: "x",
@@ -404,7 +409,7 @@ export function cdfChart(
         label: messages.measuredCdf,
         color: MEASURED,
         width: 3,
-        points: view.cdf.map((point): Point => [point.valueMs, point.fraction]),
+        points: points(cdf.measured),
       },
       {
         kind: "line",
@@ -412,9 +417,7 @@ export function cdfChart(
         label: messages.exponentialModel,
         color: MODEL_EXP,
         dash: "dash",
-        points: modelCurve(fromMs, toMs, logScale, (t) =>
-          shiftedExponentialCdf(fits.exponential, t),
-        ),
+        points: points(cdf.exponential),
       },
       {
         kind: "line",
@@ -422,7 +425,7 @@ export function cdfChart(
         label: messages.lognormalModel,
         color: MODEL_LOGNORMAL,
         dash: "dot",
-        points: modelCurve(fromMs, toMs, logScale, (t) => lognormalCdf(fits.lognormal, t)),
+        points: points(cdf.lognormal),
       },
     ],
     markers,
@@ -468,8 +471,11 @@ export interface LadderLine {
   points: readonly PercentilePoint[];
 }
 
-/** Where the nines axis is labelled. */
-const LADDER_TICKS = [50, 90, 99, 99.9, 99.99];
+/** Where the app's and the report's nines axis is labelled: p50, p90, p99, p99.9, p99.99. */
+export const LADDER_TICKS: readonly ChartTick[] = [50, 90, 99, 99.9, 99.99].map((percentile) => ({
+  value: ninesOf(percentile),
+  label: `p${percentile}`,
+}));
 
 export function ladderChart(
   id: string,
@@ -484,10 +490,7 @@ export function ladderChart(
     x: {
       label: messages.percentile,
       scale: "linear",
-      ticks: LADDER_TICKS.map((percentile) => ({
-        value: ninesOf(percentile),
-        label: `p${percentile}`,
-      })),
+      ticks: LADDER_TICKS,
       pad: 0.03,
     },
     y: { label: messages.latencyMs, scale: "log" },

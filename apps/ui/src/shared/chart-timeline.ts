@@ -1,4 +1,4 @@
-import { formatMs, formatTick, type PercentileKey } from "@taillab/report";
+import { columnMiddle, formatMs, formatTick, type PercentileKey } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import { axis, integerTickLabel, legendAndTooltip, zoomAlongX } from "./chart-options.ts";
 import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
@@ -46,14 +46,13 @@ export function timelineChartConfig(
 ): ChartConfiguration<"line"> {
   const { labels, logScale, percentiles = [] } = options;
   const y = (ms: number) => (logScale ? Math.max(ms, LOG_FLOOR_MS) : ms);
-  const x = (column: TimelineColumn) => (column.firstIndex + column.lastIndex) / 2;
   const color = seriesColor(theme, 0);
   const first = columns[0]?.firstIndex ?? 0;
   const last = columns.at(-1)?.lastIndex ?? 0;
   const datasets: ChartConfiguration<"line">["data"]["datasets"] = [
     {
       label: labels.band,
-      data: columns.map((column) => ({ x: x(column), y: y(column.max) })),
+      data: columns.map((column) => ({ x: columnMiddle(column), y: y(column.max) })),
       borderWidth: 0,
       backgroundColor: withAlpha(color, theme.bandAlpha),
       // Filled down to the next dataset (the minima): the band of each column.
@@ -61,12 +60,12 @@ export function timelineChartConfig(
     },
     {
       label: labels.fastest,
-      data: columns.map((column) => ({ x: x(column), y: y(column.min) })),
+      data: columns.map((column) => ({ x: columnMiddle(column), y: y(column.min) })),
       borderWidth: 0,
     },
     {
       label: labels.mean,
-      data: columns.map((column) => ({ x: x(column), y: y(column.mean) })),
+      data: columns.map((column) => ({ x: columnMiddle(column), y: y(column.mean) })),
       borderColor: color,
       backgroundColor: color,
       borderWidth: theme.lineWidth,

@@ -1,10 +1,14 @@
 import type { LatencyStats } from "@taillab/api";
 import { fitHolds } from "@taillab/core";
 import {
+  cdfSeries,
   formatMs,
   formatSignificant,
   formatTick,
   PERCENTILE_LABELS,
+  type CdfSeries,
+  type CdfView,
+  type HistogramAnalysis,
   type PercentileKey,
 } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
@@ -15,20 +19,13 @@ import { ChartCanvas, type ChartView } from "../../shared/chart.tsx";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
 import { withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
 import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
-import {
-  CCDF_TICKS,
-  cdfChartData,
-  verticalMarker,
-  type CdfData,
-  type CdfView,
-} from "./cdf-chart-data.ts";
-import type { PhaseAnalysis } from "./phase-analysis.ts";
+import { CCDF_TICKS, verticalMarker } from "./cdf-chart-data.ts";
 
 const MARKER_PERCENTILES: readonly PercentileKey[] = ["p50", "p90", "p99", "p999", "p9999"];
 
 export function cdfConfig(
   theme: ChartTheme,
-  data: CdfData,
+  data: CdfSeries,
   markers: readonly { key: PercentileKey; valueMs: number }[],
   t: TFunction<"runs">,
 ): ChartConfiguration<"line"> {
@@ -127,14 +124,20 @@ export function cdfConfig(
  * stored histogram, with markers at the measured percentiles chosen (p99 first) and the better
  * model's p99. Its tail view (CCDF) puts the share of slower requests on a log axis of nines.
  */
-export function CdfChart({ analysis, stats }: { analysis: PhaseAnalysis; stats: LatencyStats }) {
+export function CdfChart({
+  analysis,
+  stats,
+}: {
+  analysis: HistogramAnalysis;
+  stats: LatencyStats;
+}) {
   const { t } = useTranslation("runs");
   const [view, setView] = useState<CdfView>("cdf");
   const [shown, setShown] = useState<PercentileKey[]>(["p99"]);
   const measuredP99Ms = stats.p99;
-  const auto = useMemo(() => cdfChartData(analysis, measuredP99Ms), [analysis, measuredP99Ms]);
+  const auto = useMemo(() => cdfSeries(analysis, measuredP99Ms), [analysis, measuredP99Ms]);
   const dataFor = (chartView: ChartView) =>
-    cdfChartData(analysis, measuredP99Ms, { log: chartView.log, view });
+    cdfSeries(analysis, measuredP99Ms, { log: chartView.log, view });
   const markers = shown.map((key) => ({ key, valueMs: stats[key] }));
   const { exponential, lognormal } = analysis.fits;
   const title = t("charts.cdfTitle");

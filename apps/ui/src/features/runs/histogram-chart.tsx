@@ -1,4 +1,11 @@
-import { formatInteger, formatMs, formatTick } from "@taillab/report";
+import {
+  formatInteger,
+  formatMs,
+  formatTick,
+  histogramSeries,
+  type HistogramAnalysis,
+  type HistogramSeries,
+} from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
 import { useMemo } from "react";
@@ -6,12 +13,10 @@ import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, integerTickLabel, legendAndTooltip } from "../../shared/chart-options.ts";
 import { seriesColor, withAlpha, type ChartTheme } from "../../shared/chart-theme.ts";
-import { histogramChartData, type HistogramData } from "./histogram-chart-data.ts";
-import type { PhaseAnalysis } from "./phase-analysis.ts";
 
-function histogramConfig(
+export function histogramConfig(
   theme: ChartTheme,
-  data: HistogramData,
+  data: HistogramSeries,
   logCounts: boolean,
   t: TFunction<"runs">,
 ): ChartConfiguration<"bar"> {
@@ -19,8 +24,9 @@ function histogramConfig(
   return {
     type: "bar",
     data: {
-      // Log bins have equal ratios, so equal-width categories are a log latency axis.
-      labels: data.bars.map((bar) => formatTick(Math.sqrt(bar.lowMs * bar.highMs))),
+      // Each bar at its bin's middle on the bins' scale (a numeric axis reads its labels as
+      // values): equally spaced there, so Chart.js draws them equally wide and edge to edge.
+      labels: data.bars.map((bar) => bar.atMs),
       datasets: [
         {
           label: t("charts.requests"),
@@ -35,7 +41,13 @@ function histogramConfig(
     },
     options: {
       scales: {
-        x: axis(theme, { type: "category", title: t("charts.latencyMs") }),
+        x: axis(theme, {
+          type: data.binScale === "log" ? "logarithmic" : "linear",
+          title: t("charts.latencyMs"),
+          min: data.fromMs,
+          max: data.toMs,
+          tickLabel: formatTick,
+        }),
         // Counts of 1 (a lone stall) must still get a bar: a log axis starts below 1.
         y: logCounts
           ? axis(theme, {
@@ -64,9 +76,9 @@ function histogramConfig(
 }
 
 /** The latency distribution: how many requests took how long, log bins so stalls get a bar. */
-export function HistogramChart({ analysis }: { analysis: PhaseAnalysis }) {
+export function HistogramChart({ analysis }: { analysis: HistogramAnalysis }) {
   const { t } = useTranslation("runs");
-  const data = useMemo(() => histogramChartData(analysis.view), [analysis]);
+  const data = useMemo(() => histogramSeries(analysis.view), [analysis]);
   return (
     <figure className="card chart-card">
       <figcaption>

@@ -1,12 +1,17 @@
 import type { LatencyStats } from "@taillab/api";
 import type { DecimatedBucket } from "@taillab/core";
-import { formatInteger, formatMs, PERCENTILE_LABELS, type PercentileKey } from "@taillab/report";
+import {
+  formatInteger,
+  formatMs,
+  latencyIndexSeries,
+  PERCENTILE_LABELS,
+  type PercentileKey,
+} from "@taillab/report";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { timelineChartConfig } from "../../shared/chart-timeline.ts";
 import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
-import { timelineChartData } from "./timeline-chart-data.ts";
 
 const TIMELINE_PERCENTILES: readonly PercentileKey[] = ["p50", "p90", "p99", "p999", "p9999"];
 
@@ -22,7 +27,7 @@ export function LatencyTimelineChart({
   stats: LatencyStats;
 }) {
   const { t } = useTranslation("runs");
-  const data = useMemo(() => timelineChartData(buckets, stats), [buckets, stats]);
+  const data = useMemo(() => latencyIndexSeries(buckets, stats), [buckets, stats]);
   const [shown, setShown] = useState<PercentileKey[]>(["p99"]);
   const lines = shown.map((key) => ({
     key,

@@ -25,6 +25,25 @@ describe("the run screens' catalogue", () => {
     );
   });
 
+  it("writes no Chinese string the report's catalogue already has: it takes those from there", () => {
+    // Words Chinese does not inflect: the screens' "Tag", "Points", "Replicas" and "Phase" are the
+    // report's "Tags", "Point", "replica" and "Phases" in another number, not the same label.
+    const uninflected = new Set(["标签", "测试点", "副本", "阶段"]);
+    const reportWords = new Set(
+      leaves(REPORT_MESSAGES["zh-CN"])
+        .map(([, value]) => value)
+        .filter((value) => !uninflected.has(value)),
+    );
+    const chineseBlock = source.slice(source.indexOf('  "zh-CN": {'));
+    const written = [...chineseBlock.matchAll(/^\s*("?[\w-]+"?):\s*"((?:[^"\\]|\\.)*)",?$/gm)].map(
+      ([, key = "", value = ""]) => `${key}: ${JSON.parse(`"${value}"`) as string}`,
+    );
+    expect(written.length).toBeGreaterThan(100);
+    expect(written.filter((pair) => reportWords.has(pair.slice(pair.indexOf(": ") + 2)))).toEqual(
+      [],
+    );
+  });
+
   it("shows the report's words in the report's translation", () => {
     expect(runsMessages["zh-CN"]?.ops).toMatchObject({ PUT: REPORT_MESSAGES["zh-CN"].opNames.PUT });
     expect(runsMessages.en?.charts).toMatchObject({ ladderTitle: REPORT_MESSAGES.en.ladderTitle });

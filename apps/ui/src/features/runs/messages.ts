@@ -404,11 +404,12 @@ export const runsMessages: FeatureMessages = {
       ladderTitle: REPORT_EN.ladderTitle,
       ladderNote:
         "p50 to p99.99 on a “nines” axis: each step right is ten times rarer. A flat line has no tail; a steep one does.",
-      againstSize: "object size",
-      againstConcurrency: "concurrency",
-      sweepThroughput: "Throughput against {{along}}",
-      sweepOps: "Operations per second against {{along}}",
-      sweepLatency: "{{op}} latency against {{along}}",
+      // The report's titles of the same charts, their slots filled by i18next.
+      againstSize: REPORT_EN.againstSize,
+      againstConcurrency: REPORT_EN.againstConcurrency,
+      sweepThroughput: REPORT_EN.sweepThroughputTitle("{{along}}"),
+      sweepOps: REPORT_EN.sweepOpsTitle("{{along}}"),
+      sweepLatency: REPORT_EN.sweepLatencyTitle("{{op}}", "{{along}}"),
       dashes: {
         solid: "solid",
         dashed: "dashed",
@@ -848,11 +849,12 @@ export const runsMessages: FeatureMessages = {
       ladderTitle: REPORT_ZH.ladderTitle,
       ladderNote:
         "p50 到 p99.99 使用“几个 9”轴：每向右一格就稀少十倍。平坦的线没有长尾，陡峭的线有。",
-      againstSize: "对象大小",
-      againstConcurrency: "并发数",
-      sweepThroughput: "吞吐量随{{along}}的变化",
-      sweepOps: "每秒操作数随{{along}}的变化",
-      sweepLatency: "{{op}} 延迟随{{along}}的变化",
+      // The report's titles of the same charts, their slots filled by i18next.
+      againstSize: REPORT_ZH.againstSize,
+      againstConcurrency: REPORT_ZH.againstConcurrency,
+      sweepThroughput: REPORT_ZH.sweepThroughputTitle("{{along}}"),
+      sweepOps: REPORT_ZH.sweepOpsTitle("{{along}}"),
+      sweepLatency: REPORT_ZH.sweepLatencyTitle("{{op}}", "{{along}}"),
       dashes: {
         solid: "实线",
         dashed: "虚线",

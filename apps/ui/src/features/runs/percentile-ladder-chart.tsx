@@ -1,4 +1,4 @@
-import { formatMs, formatTick, lookOf } from "@taillab/report";
+import { formatMs, formatTick, LADDER_TICKS, lookOf } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
 import { useMemo } from "react";
@@ -6,12 +6,7 @@ import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { axis, legendAndTooltip } from "../../shared/chart-options.ts";
 import { borderDashOf, type ChartTheme } from "../../shared/chart-theme.ts";
-import {
-  LADDER_TICKS,
-  ladderLines,
-  type LadderInput,
-  type LadderLine,
-} from "./percentile-ladder-data.ts";
+import { ladderLines, type LadderInput, type LadderLine } from "./percentile-ladder-data.ts";
 
 export function ladderConfig(
   theme: ChartTheme,
@@ -19,8 +14,8 @@ export function ladderConfig(
   log: boolean,
   t: TFunction<"runs">,
 ): ChartConfiguration<"line"> {
-  const first = LADDER_TICKS[0]?.nines ?? 0;
-  const last = LADDER_TICKS.at(-1)?.nines ?? 4;
+  const first = LADDER_TICKS[0]?.value ?? 0;
+  const last = LADDER_TICKS.at(-1)?.value ?? 4;
   return {
     type: "line",
     data: {
@@ -47,9 +42,9 @@ export function ladderConfig(
           title: t("charts.percentile"),
           min: first - 0.1,
           max: last + 0.1,
-          tickValues: LADDER_TICKS.map((tick) => tick.nines),
+          tickValues: LADDER_TICKS.map((tick) => tick.value),
           tickLabel: (nines) =>
-            LADDER_TICKS.find((tick) => Math.abs(tick.nines - nines) < 1e-9)?.label ?? "",
+            LADDER_TICKS.find((tick) => Math.abs(tick.value - nines) < 1e-9)?.label ?? "",
         }),
         y: axis(theme, {
           type: log ? "logarithmic" : "linear",

@@ -1,6 +1,7 @@
 import { createLatencyHistogram, encodeHistogram, recordLatencyUs } from "@taillab/core";
+import { LADDER_TICKS } from "@taillab/report";
 import { describe, expect, it } from "vitest";
-import { LADDER_TICKS, ladderLines, type LadderInput } from "./percentile-ladder-data.ts";
+import { ladderLines, type LadderInput } from "./percentile-ladder-data.ts";
 
 const stats = (p50: number) => ({
   min: p50 / 2,
@@ -78,7 +79,7 @@ describe("ladderLines", () => {
       "p99.9",
       "p99.99",
     ]);
-    expect(LADDER_TICKS.map((tick) => Math.round(tick.nines * 1000) / 1000)).toEqual([
+    expect(LADDER_TICKS.map((tick) => Math.round(tick.value * 1000) / 1000)).toEqual([
       0.301, 1, 2, 3, 4,
     ]);
   });

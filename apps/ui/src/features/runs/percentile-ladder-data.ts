@@ -1,11 +1,6 @@
 import type { LatencyStats } from "@taillab/api";
 import type { LineColor } from "@taillab/report";
-import {
-  ninesOf,
-  percentileLadder,
-  percentileLadderFromStats,
-  type PercentilePoint,
-} from "@taillab/core";
+import { phaseLadder, type PercentilePoint } from "@taillab/core";
 
 /** One line to draw: a phase of a run, with its stored histogram when there is one. */
 export interface LadderInput {
@@ -24,26 +19,13 @@ export interface LadderLine {
   points: PercentilePoint[];
 }
 
-/** Where the nines axis is labelled, as in the report: p50, p90, p99, p99.9, p99.99. */
-const LADDER_TICK_PERCENTILES = [50, 90, 99, 99.9, 99.99] as const;
-export const LADDER_TICKS = LADDER_TICK_PERCENTILES.map((percentile) => ({
-  nines: ninesOf(percentile),
-  label: `p${percentile}`,
-}));
-
 /**
- * Each input's ladder, p50 … p99.99, from its histogram (nine rungs), or from its summary's five
- * figures when no histogram is at hand. A phase without a successful request has no line.
+ * Each input's ladder (core's phaseLadder, as the report draws it). A phase without a successful
+ * request has no line.
  */
 export function ladderLines(inputs: readonly LadderInput[]): LadderLine[] {
   return inputs.flatMap((input, index) => {
-    const fromHistogram = input.histogram ? percentileLadder(input.histogram) : [];
-    const points =
-      fromHistogram.length > 0
-        ? fromHistogram
-        : input.stats
-          ? percentileLadderFromStats(input.stats)
-          : [];
+    const points = phaseLadder(input.histogram, input.stats);
     return points.length > 0
       ? [{ label: input.label, color: input.color ?? { series: index }, points }]
       : [];

@@ -1,4 +1,5 @@
 import type { RunDetail } from "@taillab/api";
+import { analyseHistogram } from "@taillab/report";
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { CdfChart } from "./cdf-chart.tsx";
@@ -9,7 +10,7 @@ import { OverTimeChart } from "./over-time-chart.tsx";
 import { PercentileLadderChart } from "./percentile-ladder-chart.tsx";
 import { RatesOverTimeChart } from "./rates-over-time-chart.tsx";
 import type { LadderInput } from "./percentile-ladder-data.ts";
-import { analyseHistogram, findHistograms } from "./phase-analysis.ts";
+import { findHistograms } from "./phase-analysis.ts";
 import { pointOptionText } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
 import { chartedOps } from "./sweep-chart-data.ts";

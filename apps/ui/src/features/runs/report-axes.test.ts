@@ -1,6 +1,13 @@
 import type { IntervalStats } from "@taillab/api";
 import { clientBoundSpans } from "@taillab/core";
-import { overTimeLogScale, renderRunReport } from "@taillab/report";
+import {
+  analyseHistogram,
+  cdfSeries,
+  histogramSeries,
+  latencyIndexSeries,
+  overTimeLogScale,
+  renderRunReport,
+} from "@taillab/report";
 import { syntheticRun } from "@taillab/report/test-support";
 import type { ChartConfiguration, Scale } from "chart.js";
 import type { TFunction } from "i18next";
@@ -9,8 +16,10 @@ import { overTimeChartConfig } from "../../shared/chart-over-time.ts";
 import { ratesOverTimeChartConfig } from "../../shared/chart-rates-over-time.ts";
 import { TEST_THEME } from "../../shared/test-support/chart-theme-fixture.ts";
 import { cdfConfig } from "./cdf-chart.tsx";
-import { cdfChartData } from "./cdf-chart-data.ts";
-import { analyseHistogram } from "./phase-analysis.ts";
+import { histogramConfig } from "./histogram-chart.tsx";
+import { ladderConfig } from "./percentile-ladder-chart.tsx";
+import { ladderLines } from "./percentile-ladder-data.ts";
+import { timelineChartConfig } from "../../shared/chart-timeline.ts";
 import { lineStyles, sweepConfig } from "./sweep-chart.tsx";
 import { sweepAxisValues, sweepChartLines } from "./sweep-chart-data.ts";
 
@@ -84,8 +93,15 @@ function appTicks(config: AnyConfig, axisId: string, lengthPx: number): number[]
   const values = config.data.datasets
     .filter((dataset) => !dataset.hidden)
     .filter((dataset) => horizontal || (dataset.yAxisID ?? "y") === axisId)
-    .flatMap((dataset) => dataset.data as ({ x: number; y: number | null } | null)[])
-    .map((point) => (point === null ? null : horizontal ? point.x : point.y))
+    .flatMap((dataset) =>
+      // A bar chart's values are numbers at its labels' positions.
+      (dataset.data as ({ x: number; y: number | null } | number | null)[]).map((point, index) =>
+        typeof point === "number" || point === null
+          ? { x: Number(config.data.labels?.[index]), y: point }
+          : point,
+      ),
+    )
+    .map((point) => (horizontal ? point.x : point.y))
     .filter((value): value is number => value !== null && Number.isFinite(value))
     .filter((value) => !log || value > 0);
   const userBounds = {
@@ -144,12 +160,12 @@ describe("the app's chart axes and the HTML report's of one run", () => {
       expect(appTicks(overTime, "x", PLOT.width)).toEqual(time.x);
       expect(appTicks(overTime, "y", PLOT.height)).toEqual(time.y);
       expect(time.y.length).toBeGreaterThan(2);
-      for (const kind of ["throughput", "errors"] as const) {
+      for (const kind of ["throughput", "data", "errors"] as const) {
         const rates = ratesOverTimeChartConfig(theme, intervals, {
           kind,
           labels: { x: "s", y: "/s", line: kind },
         });
-        const drawn = figure(kind === "throughput" ? "ops" : "errors", index);
+        const drawn = figure(kind === "throughput" ? "ops" : kind, index);
         expect(appTicks(rates, "x", PLOT.width)).toEqual(drawn.x);
         expect(appTicks(rates, "y", PLOT.height)).toEqual(drawn.y);
       }
@@ -164,7 +180,7 @@ describe("the app's chart axes and the HTML report's of one run", () => {
       )!;
       const analysis = analyseHistogram(stored.latency)!;
       const measuredP99Ms = phase.latencyMs!.p99;
-      const data = cdfChartData(analysis, measuredP99Ms);
+      const data = cdfSeries(analysis, measuredP99Ms);
       const config = cdfConfig(theme, data, [], t);
       const drawn = figure("cdf", index);
       expect(drawn.xScale).toBe(data.logScale ? "log" : "linear");
@@ -172,6 +188,61 @@ describe("the app's chart axes and the HTML report's of one run", () => {
       expect(appTicks(config, "y", PLOT.height)).toEqual(drawn.y);
     },
   );
+
+  it.each(phases.map((entry, index) => [index, entry] as const))(
+    "phase %i: latency by request index and the histogram",
+    (index, { pointIndex, phase }) => {
+      const buckets = run.latencySeries.find(
+        (entry) => entry.pointIndex === pointIndex && entry.op === phase.op,
+      )!.buckets;
+      const latency = latencyIndexSeries(buckets, phase.latencyMs!);
+      const timeline = timelineChartConfig(theme, latency.columns, {
+        logScale: latency.logScale,
+        labels: { band: "", slowest: "", fastest: "", mean: "", x: "", y: "" },
+        percentiles: [{ key: "p99", valueMs: latency.p99Ms, label: "p99" }],
+      });
+      const drawn = figure("index", index);
+      expect(appTicks(timeline, "x", PLOT.width)).toEqual(drawn.x);
+      expect(appTicks(timeline, "y", PLOT.height)).toEqual(drawn.y);
+
+      const stored = run.histograms.find(
+        (entry) => entry.pointIndex === pointIndex && entry.op === phase.op,
+      )!;
+      const bars = histogramSeries(analyseHistogram(stored.latency)!.view);
+      const histogram = histogramConfig(theme, bars, true, t) as unknown as AnyConfig;
+      const hist = figure("hist", index);
+      expect(hist.xScale).toBe("log");
+      // The report's histogram is 380 px tall, its plot 290 px.
+      expect(appTicks(histogram, "x", PLOT.width)).toEqual(hist.x);
+      expect(appTicks(histogram, "y", 290)).toEqual(hist.y);
+      expect(hist.x.length).toBeGreaterThan(2);
+    },
+  );
+
+  it("the percentile ladder of a point's phases", () => {
+    // The report's ladder of a one-point run: one line per phase but the cleanup, as the app's.
+    const single = syntheticRun({ requestsPerPhase: 200, stallsPerPhase: 1 });
+    const [point] = single.summary.points;
+    const lines = ladderLines(
+      point!.phases
+        .filter((phase) => phase.op !== "DELETE")
+        .map((phase) => ({
+          label: phase.op,
+          histogram:
+            single.histograms.find((entry) => entry.pointIndex === 0 && entry.op === phase.op)
+              ?.latency ?? null,
+          stats: phase.latencyMs,
+        })),
+    );
+    const ladder = /<figure class="chart-figure"[^>]*data-chart="c\d+-ladder"[^>]*>/.exec(
+      renderRunReport(single, { language: "en" }),
+    )![0];
+    const ticks = (axis: string) =>
+      new RegExp(`data-${axis}-ticks="([^"]*)"`).exec(ladder)![1]!.split(" ").map(Number);
+    const config = ladderConfig(theme, lines, true, t);
+    expect(appTicks(config, "x", PLOT.width)).toEqual(ticks("x"));
+    expect(appTicks(config, "y", PLOT.height)).toEqual(ticks("y"));
+  });
 
   it("the sweep's charts against size and concurrency, their value axes log where they span decades", () => {
     const runs = [{ label: "run", summary }];

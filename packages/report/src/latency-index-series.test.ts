@@ -1,6 +1,6 @@
 import { decimateSeries, type DecimatedBucket } from "@taillab/core";
 import { describe, expect, it } from "vitest";
-import { TIMELINE_MAX_COLUMNS, timelineChartData } from "./timeline-chart-data.ts";
+import { LATENCY_INDEX_MAX_COLUMNS, latencyIndexSeries } from "./latency-index-series.ts";
 
 const stats = (p50: number, max: number) => ({
   min: 1,
@@ -19,10 +19,10 @@ const stats = (p50: number, max: number) => ({
 const bucket = (firstIndex: number, lastIndex: number, min: number, max: number, mean: number) =>
   ({ firstIndex, lastIndex, count: lastIndex - firstIndex + 1, min, max, mean }) as DecimatedBucket;
 
-describe("timelineChartData", () => {
+describe("latencyIndexSeries", () => {
   it("keeps a stored series' columns as they are and counts their requests", () => {
     const columns = [bucket(0, 9, 1, 9, 4), bucket(10, 19, 2, 1000, 120)];
-    const data = timelineChartData(columns, stats(4, 20));
+    const data = latencyIndexSeries(columns, stats(4, 20));
     expect(data.columns).toEqual(columns);
     expect(data.requests).toBe(20);
   });
@@ -32,19 +32,19 @@ describe("timelineChartData", () => {
     ["a run with a stall 200× its median", 5, 1000, true],
     ["an empty phase", 0, 0, false],
   ])("draws %s on a log axis: %s", (_name, p50, max, logScale) => {
-    expect(timelineChartData([], stats(p50, max)).logScale).toBe(logScale);
+    expect(latencyIndexSeries([], stats(p50, max)).logScale).toBe(logScale);
   });
 
   it.each([
     [10, 10],
     [1000, 1000],
-    [1_000_000, TIMELINE_MAX_COLUMNS],
+    [1_000_000, LATENCY_INDEX_MAX_COLUMNS],
   ])("keeps %d requests to at most %d columns, a stall included", (requests, columns) => {
     const values = Float64Array.from({ length: requests }, (_, index) =>
       index === Math.floor(requests / 2) ? 1000 : 5,
     );
     // Finer buckets than a stored series has, as a caller might send.
-    const data = timelineChartData(decimateSeries(values, 5000), stats(5, 1000));
+    const data = latencyIndexSeries(decimateSeries(values, 5000), stats(5, 1000));
     expect(data.columns).toHaveLength(columns);
     expect(data.requests).toBe(requests);
     expect(Math.max(...data.columns.map((column) => column.max))).toBe(1000);
