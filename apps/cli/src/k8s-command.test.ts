@@ -22,14 +22,16 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CLI_MAIN, outputOf, runCli, TEST_RESULTS_DIR } from "./test-support/run-cli.ts";
 import { createServerBucket } from "./test-support/server-bucket.ts";
 
 /**
  * `taillab k8s run` end to end on a real control plane (one for the file): the Job controller
  * runs the pods' exit codes through podFailurePolicy, the test node agent runs each pod as the
- * repository's CLI, and the shards measure the embedded testbed.
+ * repository's CLI, and the shards measure the embedded testbed. Each run has a namespace of its
+ * own, so the runs go side by side (describe.concurrent): most of a run is pods starting and
+ * shards waiting at barriers.
  */
 
 const credentials = { accessKeyId: "K8SSHARDKEY", secretAccessKey: "k8s-shard-secret" };
@@ -83,12 +85,32 @@ afterAll(async () => {
   await testbed?.close();
 });
 
-const k8sArgs = (spec: string, ...extra: string[]) => [
+let namespaces = 0;
+
+/**
+ * A namespace of this test's own, once its default ServiceAccount is there: until then the
+ * apiserver refuses the Job's pods.
+ */
+const it = test.extend<{ namespace: string }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads the fixtures a function asks for.
+  namespace: async ({}, use) => {
+    const name = `k8s-run-${(namespaces += 1)}`;
+    await core.createNamespace({ body: { metadata: { name } } });
+    while ((await core.listNamespacedServiceAccount({ namespace: name })).items.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await use(name);
+  },
+});
+
+const k8sArgs = (spec: string, namespace: string, ...extra: string[]) => [
   "k8s",
   "run",
   spec,
   "--kubeconfig",
   cluster.kubeconfig,
+  "--namespace",
+  namespace,
   "--image",
   TAILLAB_TEST_IMAGE,
   "--json",
@@ -96,7 +118,7 @@ const k8sArgs = (spec: string, ...extra: string[]) => [
 ];
 
 /** What the run left on the cluster: nothing, once it has cleaned up. */
-async function leftovers(namespace = "default"): Promise<string[]> {
+async function leftovers(namespace: string): Promise<string[]> {
   const [jobs, secrets] = await Promise.all([
     batch.listNamespacedJob({ namespace, labelSelector: "taillab.io/run" }),
     core.listNamespacedSecret({ namespace, labelSelector: "taillab.io/run" }),
@@ -104,21 +126,25 @@ async function leftovers(namespace = "default"): Promise<string[]> {
   return [...jobs.items, ...secrets.items].map((item) => item.metadata?.name ?? "");
 }
 
-describe("taillab k8s run on the local control plane", () => {
-  it("runs 4 shards to Complete, merges them into the library and cleans up", async () => {
-    const result = await runCli(k8sArgs(specFile, "--shards", "4"), env);
+describe.concurrent("taillab k8s run on the local control plane", () => {
+  it("runs 4 shards to Complete, merges them into the library and cleans up", async ({
+    namespace,
+  }) => {
+    const result = await runCli(k8sArgs(specFile, namespace, "--shards", "4"), env);
     expect(result.code, result.stderr).toBe(0);
     const summary = RunSummarySchema.parse(JSON.parse(result.stdout));
     expect(summary.status).toBe("complete");
     expect(summary.distributed?.merged).toEqual([0, 1, 2, 3]);
     expect(summary.points[0]?.phases.map((phase) => phase.requests)).toEqual([400, 400, 400]);
-    expect(result.stderr).toMatch(/submitted Job taillab-\S+ \(4 shards\) in namespace default/);
+    expect(result.stderr).toMatch(
+      new RegExp(`submitted Job taillab-\\S+ \\(4 shards\\) in namespace ${namespace}`),
+    );
     expect(result.stderr).toMatch(/shards: \d\/4 pods ready, 4 at the barrier/);
     expect(result.stderr).toMatch(/\(Job Complete: /);
     const store = await openResultsStore(TEST_RESULTS_DIR);
     const stored = await store.get(summary.runId);
     expect(stored.meta.tags).toEqual(["distributed", "kubernetes"]);
-    expect(await leftovers()).toEqual([]);
+    expect(await leftovers(namespace)).toEqual([]);
     // Nor in the bucket: the run's folder is in the library now.
     const folder = `taillab/${summary.runId}/`;
     expect(result.stderr).toMatch(
@@ -127,11 +153,13 @@ describe("taillab k8s run on the local control plane", () => {
     expect(await bucket.listKeys(folder)).toEqual([]);
   });
 
-  it("names the shard whose pod was deleted mid-run: its index failed, the others merged", async () => {
-    const run = startK8sRun(longSpecFile, "--shards", "3");
+  it("names the shard whose pod was deleted mid-run: its index failed, the others merged", async ({
+    namespace,
+  }) => {
+    const run = startK8sRun(longSpecFile, namespace, "--shards", "3");
     // Once shard 1 is measuring, its pod is deleted: the kubelet stops its process.
     const pod = await whenMeasuring(run, 1);
-    if (pod !== null) await core.deleteNamespacedPod({ name: pod, namespace: "default" });
+    if (pod !== null) await core.deleteNamespacedPod({ name: pod, namespace });
     const { code, stdout, stderr } = await run.result;
     expect(code, stderr).toBe(1);
     const summary = RunSummarySchema.parse(JSON.parse(stdout));
@@ -145,12 +173,14 @@ describe("taillab k8s run on the local control plane", () => {
     ]);
     expect(summary.distributed?.shards[1]?.problem).toMatch(/stopped before its end/);
     expect(summary.distributed?.merged).toEqual([0, 1, 2]);
-    expect(await leftovers()).toEqual([]);
+    expect(await leftovers(namespace)).toEqual([]);
   });
 
-  it("goes on without a shard whose pod was killed, told by the Job's failed index, and names it", async () => {
+  it("goes on without a shard whose pod was killed, told by the Job's failed index, and names it", async ({
+    namespace,
+  }) => {
     // The barrier timeout is the gates' wait: only the Job's word can end it within the test.
-    const run = startK8sRun(longSpecFile, "--shards", "3", "--barrier-timeout", "10m");
+    const run = startK8sRun(longSpecFile, namespace, "--shards", "3", "--barrier-timeout", "10m");
     const survivor = await whenMeasuring(run, 0);
     const pod = await whenMeasuring(run, 1);
     // Once it has written objects of its own (beside the run's folder, `<folder>-1/`)…
@@ -189,40 +219,34 @@ describe("taillab k8s run on the local control plane", () => {
     for (const space of [`${runId}-0`, `${runId}-1`, `${runId}-2`]) {
       expect(await bucket.listKeys(`taillab/${space}/`)).toEqual([]);
     }
-    expect(await leftovers()).toEqual([]);
+    expect(await leftovers(namespace)).toEqual([]);
   });
 
-  it.each([
+  it.for([
     {
       why: "no node matches their node selector",
       flags: ["--node-selector", "pool=nowhere"],
+      quota: false,
       reason:
         /pods not scheduled: 0\/1 nodes are available: .*node affinity\/selector.* \(Unschedulable\)/,
     },
     {
       why: "their namespace's ResourceQuota refuses them",
-      flags: [
-        "--namespace",
-        "small",
-        "--requests",
-        "cpu=4,memory=1Gi",
-        "--limits",
-        "cpu=4,memory=1Gi",
-      ],
+      flags: ["--requests", "cpu=4,memory=1Gi", "--limits", "cpu=4,memory=1Gi"],
+      quota: true,
       reason: /pods refused: .*exceeded quota: bench.* \(FailedCreate\)/,
     },
   ])(
     "ends a run whose pods cannot start ($why) at the barrier's deadline, with the cluster's reason",
-    async ({ flags, reason }) => {
-      if (flags.includes("small")) {
-        await core.createNamespace({ body: { metadata: { name: "small" } } });
+    async ({ flags, quota, reason }, { namespace }) => {
+      if (quota) {
         await core.createNamespacedResourceQuota({
-          namespace: "small",
+          namespace,
           body: { metadata: { name: "bench" }, spec: { hard: { "limits.cpu": "2" } } },
         });
       }
       const { code, stderr } = await runCli(
-        k8sArgs(writeSpecFile, "--shards", "2", "--barrier-timeout", "4s", ...flags),
+        k8sArgs(writeSpecFile, namespace, "--shards", "2", "--barrier-timeout", "4s", ...flags),
         env,
       );
       expect(code, stderr).toBe(3);
@@ -232,12 +256,14 @@ describe("taillab k8s run on the local control plane", () => {
         /not every pod had started by the barrier's deadline .*, so no shard could: /,
       );
       expect(last).toMatch(reason);
-      expect(await leftovers(flags.includes("small") ? "small" : "default")).toEqual([]);
+      expect(await leftovers(namespace)).toEqual([]);
     },
   );
 
-  it("stops on Ctrl-C: the stop marker written, the Job deleted, what was measured merged", async () => {
-    const run = startK8sRun(longSpecFile, "--shards", "2", "--keep-run-folder");
+  it("stops on Ctrl-C: the stop marker written, the Job deleted, what was measured merged", async ({
+    namespace,
+  }) => {
+    const run = startK8sRun(longSpecFile, namespace, "--shards", "2", "--keep-run-folder");
     await whenMeasuring(run, 0);
     run.child.kill("SIGINT");
     const { code, stdout, stderr } = await run.result;
@@ -253,11 +279,11 @@ describe("taillab k8s run on the local control plane", () => {
     const folder = /results in s3:\/\/loadgen\/(\S+)/.exec(stderr)?.[1];
     expect(stderr).toContain(`run folder s3://loadgen/${folder} kept (--keep-run-folder)`);
     expect(await bucket.listKeys(`${folder}abort/stop`)).toHaveLength(1);
-    expect(await leftovers()).toEqual([]);
+    expect(await leftovers(namespace)).toEqual([]);
   });
 });
 
-describe("taillab k8s manifest", () => {
+describe.concurrent("taillab k8s manifest", () => {
   const manifest = (...extra: string[]) =>
     runCli([
       ...["k8s", "manifest", writeSpecFile, "--shards", "2", "--kubeconfig", cluster.kubeconfig],
@@ -363,11 +389,11 @@ async function jobEnd(name: string) {
 }
 
 /** `taillab k8s run` in a process of its own, its stderr readable as it goes. */
-function startK8sRun(spec: string, ...extra: string[]) {
-  const child = spawn(process.execPath, [CLI_MAIN, ...k8sArgs(spec, ...extra)], {
+function startK8sRun(spec: string, namespace: string, ...extra: string[]) {
+  const child = spawn(process.execPath, [CLI_MAIN, ...k8sArgs(spec, namespace, ...extra)], {
     env: { ...process.env, TAILLAB_RESULTS_DIR: TEST_RESULTS_DIR, ...env },
   });
-  const run = { child, said: "", exited: false, result: outputOf(child) };
+  const run = { child, namespace, said: "", exited: false, result: outputOf(child) };
   child.stderr.on("data", (chunk: Buffer) => (run.said += chunk.toString()));
   void run.result.finally(() => (run.exited = true));
   return run;
@@ -383,7 +409,7 @@ async function whenMeasuring(run: ReturnType<typeof startK8sRun>, index: number)
     const measuring =
       folder !== undefined && (await bucket.listKeys(`${folder}progress/${index}.json`)).length > 0;
     const pods = await core.listNamespacedPod({
-      namespace: "default",
+      namespace: run.namespace,
       labelSelector: `batch.kubernetes.io/job-completion-index=${index}`,
     });
     const name = pods.items.find((pod) => pod.status?.phase === "Running")?.metadata?.name;

@@ -442,11 +442,16 @@ function watchShards(
     if (seen !== lastStatus) hooks.onShards?.(status);
     lastStatus = seen;
   };
+  let stopped = false;
   const look = async () => {
     try {
       folder = await readRunFolder(markers, { progress: true, results: false });
     } catch (error) {
-      notify(hooks, { code: "folderUnreadable", params: { error: (error as Error).message } });
+      // A look under way when the watch stopped fails as the run closes its client: the run has
+      // said how it ended, and this notice would come after that last line.
+      if (!stopped) {
+        notify(hooks, { code: "folderUnreadable", params: { error: (error as Error).message } });
+      }
       return;
     }
     emit();
@@ -467,7 +472,6 @@ function watchShards(
     shown = { progress: merged.progress, final };
     hooks.onProgress?.(merged.progress, merged);
   };
-  let stopped = false;
   let looking = look();
   const lookNow = async () => {
     looking = looking.then(look);

@@ -104,3 +104,16 @@ export function draftOf({
 }: Experiment): ExperimentDraftInput {
   return { name, description, endpointId, spec, ...(modes ? { modes } : {}) };
 }
+
+/** Runs a built-in's series of modes to its end: its runs' ids. */
+export async function runSeries(app: AppClient, experiment: Experiment): Promise<string[]> {
+  const count = experiment.modes?.length ?? 1;
+  let finishedRuns = 0;
+  const series = new Promise<string[]>((resolve) => {
+    app.service.onRunEvent((event) => {
+      if (event.type === "finished" && ++finishedRuns === count) resolve(event.seriesRunIds);
+    });
+  });
+  await app.api.startRun({ experiment: draftOf(experiment) });
+  return series;
+}
