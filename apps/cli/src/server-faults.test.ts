@@ -94,14 +94,28 @@ async function putForeignObjects(server: Server): Promise<void> {
   }
 }
 
-/** Polls until `check` holds; only the test's timeout bounds it. */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await sleep(100);
+type Run = ReturnType<typeof startCli>;
+
+/**
+ * Polls until `check` holds while `run` goes on. A run that ends first (refused, crashed, or its
+ * server judged silent before the test froze it) fails here with what it printed, instead of
+ * leaving the test to poll until its own timeout.
+ */
+async function whileRunning(run: Run, check: () => Promise<boolean>): Promise<void> {
+  let ended: CliResult | null = null;
+  void run.result.then((result) => (ended = result));
+  while (!(await check())) {
+    if (ended) {
+      const { code, stderr } = ended;
+      throw new Error(`the run ended (exit ${code}) before the test's moment:\n${stderr}`);
+    }
+    await sleep(100);
+  }
 }
 
 /** Until the run has written `count` objects of its own (keys under taillab/ but the foreign). */
-const objectsWritten = (server: Server, count: number) =>
-  until(async () => {
+const objectsWritten = (run: Run, server: Server, count: number) =>
+  whileRunning(run, async () => {
     const keys = await server.bucket.listKeys("taillab/");
     return keys.filter((key) => !FOREIGN_KEYS.includes(key)).length >= count;
   });
@@ -161,7 +175,7 @@ describe("a hung server (SIGSTOP)", () => {
           runArgs(server.process.url, "--transport", transport),
           server.process.env,
         );
-        await objectsWritten(server, 50);
+        await objectsWritten(run, server, 50);
         server.process.signal("SIGSTOP");
         const result = await run.result;
         server = await revive(server);
@@ -213,7 +227,7 @@ describe("a hung server (SIGSTOP)", () => {
       await putForeignObjects(server);
       const run = startCli(runArgs(proxy.url), server.process.env);
       // More than two batches of 1 000 keys for the cleanup's DeleteObjects.
-      await objectsWritten(server, 2_500);
+      await objectsWritten(run, server, 2_500);
       server.process.signal("SIGSTOP");
       await sleep(500);
       const sentBeforeStop = proxy.requestLines().length;
@@ -261,7 +275,7 @@ describe("a server that drips its answers", () => {
       try {
         await putForeignObjects(server);
         const run = startCli(runArgs(proxy.url, "--transport", "sdk"), server.process.env);
-        await objectsWritten(server, 50);
+        await objectsWritten(run, server, 50);
         proxy.drip();
         if (signal) {
           await sleep(500);
@@ -304,9 +318,9 @@ describe("a server killed and restarted mid-run", () => {
         ["run", "--endpoint", server.process.url, ...RUN, "--samples", "10000"],
         { ...server.process.env, TAILLAB_RESULTS_DIR: library },
       );
-      await objectsWritten(server, 50);
+      await objectsWritten(run, server, 50);
       await server.close();
-      await until(async () => (await recordedFailures(library, "ECONNREFUSED")) > 0);
+      await whileRunning(run, async () => (await recordedFailures(library, "ECONNREFUSED")) > 0);
       // The run has met the dead server. It is frozen while a new one starts, however long that
       // takes, so it never counts the restart as the server's silence (5 s of it would end the
       // phase early): the outage it sees ends when the test says, not when the start is done.
@@ -339,7 +353,7 @@ describe("a server killed and restarted mid-run", () => {
     try {
       await putForeignObjects(server);
       const run = startCli(runArgs(server.process.url), server.process.env);
-      await objectsWritten(server, 50);
+      await objectsWritten(run, server, 50);
       await server.close();
       await sleep(500);
       run.child.kill("SIGINT");
@@ -380,7 +394,7 @@ describe("Ctrl-C during a mix with bucket operations", () => {
           ],
           server.process.env,
         );
-        await until(async () => (await workloadBuckets()).length >= 5);
+        await whileRunning(run, async () => (await workloadBuckets()).length >= 5);
         run.child.kill("SIGINT");
         const result = await run.result;
         expect(result.code).toBe(130);
@@ -406,12 +420,7 @@ describe("a run killed mid-run (kill -9)", () => {
         [...runArgs(server.process.url), "--results", library],
         server.process.env,
       );
-      // A run that ends before it wrote them (refused, crashed) fails here, not by a timeout.
-      const endedFirst = await Promise.race([
-        objectsWritten(server, 50).then(() => null),
-        run.result,
-      ]);
-      expect(endedFirst?.stderr ?? null).toBeNull();
+      await objectsWritten(run, server, 50);
       run.child.kill("SIGKILL");
       await run.result;
 
