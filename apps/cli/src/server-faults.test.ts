@@ -16,8 +16,9 @@ import { startTestbedProcess, type TestbedProcess } from "./test-support/testbed
  * answers, killed and restarted, and Ctrl-C during each. The server is `taillab testbed` in a
  * process of its own; a run is the real command. Each case names its outcome: how the run ends,
  * its exit code and last line, what it left on the server and that `taillab cleanup` removes
- * exactly that. Runs give up on a request after 1 s (--request-timeout), so each case takes
- * seconds; nothing here bounds a duration but the test's own timeout, which a hang would hit.
+ * exactly that. Runs give up on a request after 1 s (--request-timeout; more on a machine too
+ * busy for that, see startRunUntil), so each case takes seconds; nothing here bounds a duration
+ * but the test's own timeout, which a hang would hit.
  * What is bounded is counted instead: a stopped server stays stopped until the run has exited
  * (a run that waited for it would never exit), and a proxy in front counts the calls a cleanup
  * makes after Ctrl-C.
@@ -96,29 +97,60 @@ async function putForeignObjects(server: Server): Promise<void> {
 
 type Run = ReturnType<typeof startCli>;
 
+const MAX_REQUEST_TIMEOUT_S = 8;
+
 /**
- * Polls until `check` holds while `run` goes on. A run that ends first (refused, crashed, or its
- * server judged silent before the test froze it) fails here with what it printed, instead of
- * leaving the test to poll until its own timeout.
+ * Starts a run and polls until `check` holds while it goes on. On a machine too busy for its
+ * server to answer within the run's request timeout, the run finds the server silent before the
+ * test made it so and ends first (exit 4): what it left is removed, and it starts again with
+ * twice the timeout, up to 8 s. Any other early end fails here with what the run printed,
+ * instead of leaving the test to poll until its own timeout.
  */
-async function whileRunning(run: Run, check: () => Promise<boolean>): Promise<void> {
-  let ended: CliResult | null = null;
-  void run.result.then((result) => (ended = result));
-  while (!(await check())) {
-    if (ended) {
-      const { code, stderr } = ended;
+async function startRunUntil(
+  args: readonly string[],
+  env: Record<string, string>,
+  check: () => Promise<boolean>,
+): Promise<Run> {
+  for (let attempt = [...args]; ; attempt = withDoubledTimeout(attempt)) {
+    const run = startCli(attempt, env);
+    const ended = await endedBefore(run, check);
+    if (!ended) return run;
+    const { code, stdout, stderr } = ended;
+    if (code !== 4 || requestTimeoutS(attempt) >= MAX_REQUEST_TIMEOUT_S) {
       throw new Error(`the run ended (exit ${code}) before the test's moment:\n${stderr}`);
     }
-    await sleep(100);
+    const { runId } = RunSummarySchema.parse(JSON.parse(stdout));
+    const results = attempt.includes("--results")
+      ? ["--results", attempt[attempt.indexOf("--results") + 1] ?? ""]
+      : [];
+    expect((await runCli(["cleanup", runId, ...results], env)).code).toBe(0);
   }
 }
 
+/** Polls until `check` holds; the run's outcome if it ended first, else null. */
+async function endedBefore(run: Run, check: () => Promise<boolean>): Promise<CliResult | null> {
+  let ended: CliResult | null = null;
+  void run.result.then((result) => (ended = result));
+  while (!(await check())) {
+    if (ended) return ended;
+    await sleep(100);
+  }
+  return null;
+}
+
+const requestTimeoutS = (args: readonly string[]) =>
+  Number.parseFloat(args[args.indexOf("--request-timeout") + 1] ?? "");
+
+function withDoubledTimeout(args: readonly string[]): string[] {
+  const at = args.indexOf("--request-timeout") + 1;
+  return args.map((arg, index) => (index === at ? `${2 * requestTimeoutS(args)}s` : arg));
+}
+
 /** Until the run has written `count` objects of its own (keys under taillab/ but the foreign). */
-const objectsWritten = (run: Run, server: Server, count: number) =>
-  whileRunning(run, async () => {
-    const keys = await server.bucket.listKeys("taillab/");
-    return keys.filter((key) => !FOREIGN_KEYS.includes(key)).length >= count;
-  });
+const objectsWritten = (server: Server, count: number) => async () => {
+  const keys = await server.bucket.listKeys("taillab/");
+  return keys.filter((key) => !FOREIGN_KEYS.includes(key)).length >= count;
+};
 
 const RUN = ["--clients", "4", "--size", "1KiB", "--request-timeout", "1s", "--json"];
 const runArgs = (url: string, ...extra: string[]) => [
@@ -147,7 +179,7 @@ const serverLostNotices = (result: CliResult) =>
   result.stderr.match(/^the server stopped answering at \d\d:\d\d:\d\d UTC .* ended early$/gm) ??
   [];
 
-/** Requests of the library's one run that failed with `code`, of the records on its disk. */
+/** Requests of the library's newest run that failed with `code`, of the records on its disk. */
 async function recordedFailures(library: string, code: string): Promise<number> {
   const store = await openResultsStore(library);
   const [run] = await store.list();
@@ -171,11 +203,11 @@ describe("a hung server (SIGSTOP)", () => {
       let server = await startServer(newFolder());
       try {
         await putForeignObjects(server);
-        const run = startCli(
+        const run = await startRunUntil(
           runArgs(server.process.url, "--transport", transport),
           server.process.env,
+          objectsWritten(server, 50),
         );
-        await objectsWritten(run, server, 50);
         server.process.signal("SIGSTOP");
         const result = await run.result;
         server = await revive(server);
@@ -225,9 +257,12 @@ describe("a hung server (SIGSTOP)", () => {
     const proxy = await startDrippingProxy({ host: "127.0.0.1", port: server.process.port });
     try {
       await putForeignObjects(server);
-      const run = startCli(runArgs(proxy.url), server.process.env);
       // More than two batches of 1 000 keys for the cleanup's DeleteObjects.
-      await objectsWritten(run, server, 2_500);
+      const run = await startRunUntil(
+        runArgs(proxy.url),
+        server.process.env,
+        objectsWritten(server, 2_500),
+      );
       server.process.signal("SIGSTOP");
       await sleep(500);
       const sentBeforeStop = proxy.requestLines().length;
@@ -274,8 +309,11 @@ describe("a server that drips its answers", () => {
       const proxy = await startDrippingProxy({ host: "127.0.0.1", port: server.process.port });
       try {
         await putForeignObjects(server);
-        const run = startCli(runArgs(proxy.url, "--transport", "sdk"), server.process.env);
-        await objectsWritten(run, server, 50);
+        const run = await startRunUntil(
+          runArgs(proxy.url, "--transport", "sdk"),
+          server.process.env,
+          objectsWritten(server, 50),
+        );
         proxy.drip();
         if (signal) {
           await sleep(500);
@@ -314,13 +352,14 @@ describe("a server killed and restarted mid-run", () => {
     try {
       await putForeignObjects(server);
       const library = join(newFolder(), "library");
-      const run = startCli(
+      const run = await startRunUntil(
         ["run", "--endpoint", server.process.url, ...RUN, "--samples", "10000"],
         { ...server.process.env, TAILLAB_RESULTS_DIR: library },
+        objectsWritten(server, 50),
       );
-      await objectsWritten(run, server, 50);
       await server.close();
-      await whileRunning(run, async () => (await recordedFailures(library, "ECONNREFUSED")) > 0);
+      const metRefusal = async () => (await recordedFailures(library, "ECONNREFUSED")) > 0;
+      expect(await endedBefore(run, metRefusal)).toBeNull();
       // The run has met the dead server. It is frozen while a new one starts, however long that
       // takes, so it never counts the restart as the server's silence (5 s of it would end the
       // phase early): the outage it sees ends when the test says, not when the start is done.
@@ -352,8 +391,11 @@ describe("a server killed and restarted mid-run", () => {
     let server = await startServer(dir);
     try {
       await putForeignObjects(server);
-      const run = startCli(runArgs(server.process.url), server.process.env);
-      await objectsWritten(run, server, 50);
+      const run = await startRunUntil(
+        runArgs(server.process.url),
+        server.process.env,
+        objectsWritten(server, 50),
+      );
       await server.close();
       await sleep(500);
       run.child.kill("SIGINT");
@@ -382,7 +424,7 @@ describe("Ctrl-C during a mix with bucket operations", () => {
       const workloadBuckets = async () =>
         server.bucket.listBuckets((name) => name.startsWith("taillab-"));
       for (let round = 0; round < 3; round += 1) {
-        const run = startCli(
+        const run = await startRunUntil(
           [
             ...runArgs(server.process.url),
             "--ops",
@@ -393,8 +435,8 @@ describe("Ctrl-C during a mix with bucket operations", () => {
             "8",
           ],
           server.process.env,
+          async () => (await workloadBuckets()).length >= 5,
         );
-        await whileRunning(run, async () => (await workloadBuckets()).length >= 5);
         run.child.kill("SIGINT");
         const result = await run.result;
         expect(result.code).toBe(130);
@@ -416,11 +458,11 @@ describe("a run killed mid-run (kill -9)", () => {
     const library = join(parent, "library");
     try {
       await putForeignObjects(server);
-      const run = startCli(
+      const run = await startRunUntil(
         [...runArgs(server.process.url), "--results", library],
         server.process.env,
+        objectsWritten(server, 50),
       );
-      await objectsWritten(run, server, 50);
       run.child.kill("SIGKILL");
       await run.result;
 

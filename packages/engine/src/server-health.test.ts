@@ -120,6 +120,12 @@ describe("ServerHealth", () => {
     });
   });
 
+  it("one silent request is enough even when the run's clock saw it sent a little less than a timeout ago (its deadline started before its send was stamped, on a busy machine)", () => {
+    const { health, setNow } = healthAt();
+    setNow(SERVER_LOST_AFTER_MS - 20);
+    expect(health.note("silent", 0, "ClientTimeout").loss).toMatchObject({ failures: 1 });
+  });
+
   it("is shared: a streak seen by one worker counts what the others saw", () => {
     const buffer = createHealthBuffer();
     const [one, two] = [new ServerHealth(buffer, () => 0), new ServerHealth(buffer, () => 0)];
