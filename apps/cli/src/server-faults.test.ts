@@ -141,10 +141,13 @@ async function endedBefore(run: Run, check: () => Promise<boolean>): Promise<Cli
 const requestTimeoutS = (args: readonly string[]) =>
   Number.parseFloat(args[args.indexOf("--request-timeout") + 1] ?? "");
 
-function withDoubledTimeout(args: readonly string[]): string[] {
+function withRequestTimeout(args: readonly string[], seconds: number): string[] {
   const at = args.indexOf("--request-timeout") + 1;
-  return args.map((arg, index) => (index === at ? `${2 * requestTimeoutS(args)}s` : arg));
+  return args.map((arg, index) => (index === at ? `${seconds}s` : arg));
 }
+
+const withDoubledTimeout = (args: readonly string[]) =>
+  withRequestTimeout(args, 2 * requestTimeoutS(args));
 
 /** Until the run has written `count` objects of its own (keys under taillab/ but the foreign). */
 const objectsWritten = (server: Server, count: number) => async () => {
@@ -352,8 +355,13 @@ describe("a server killed and restarted mid-run", () => {
     try {
       await putForeignObjects(server);
       const library = join(newFolder(), "library");
+      // Refusals for one request timeout (5 s at most) are a lost server: the test must see one
+      // on disk and freeze the run within that, which took a busy machine more than 1 s.
       const run = await startRunUntil(
-        ["run", "--endpoint", server.process.url, ...RUN, "--samples", "10000"],
+        withRequestTimeout(["run", "--endpoint", server.process.url, ...RUN], 5).concat(
+          "--samples",
+          "10000",
+        ),
         { ...server.process.env, TAILLAB_RESULTS_DIR: library },
         objectsWritten(server, 50),
       );
