@@ -283,6 +283,7 @@ export const liveRunMessages: FeatureMessages = {
       cleanupLeftovers_one: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       cleanupLeftovers_other: "正在删除本次运行写入但未删除的 {{objects}} 个对象",
       modeCouldNotStart: "{{mode}}运行未能启动：{{reason}}",
+      modesNotRun_one: "服务器仍未应答，本系列到此结束；未运行：{{modes}}运行",
       modesNotRun_other: "服务器仍未应答，本系列到此结束；未运行：{{modes}}运行",
       cleanupFailed:
         "运行之后的清理失败：{{reason}}。测得的数据已保留；在运行页面点“删除它们”可删除它留下的内容",
