@@ -81,20 +81,28 @@ export async function cjkTextNotDrawnBy(
     };
     const misses: CjkFontMiss[] = [];
     let checked = 0;
+    const valueNow = async (nodeId: number): Promise<string> =>
+      ((await session.send("DOM.describeNode", { nodeId })) as { node: DomNode }).node.nodeValue;
+    // The document was read once, and a text may change after (a button's "Loading…" becoming
+    // "Refresh"): its fonts are asked for with its value unchanged around the question.
+    const fontsOfText = async (nodeId: number) => {
+      for (;;) {
+        const text = await valueNow(nodeId);
+        const { fonts } = await session.send("CSS.getPlatformFontsForNode", { nodeId });
+        if ((await valueNow(nodeId)) === text) return { text, fonts };
+      }
+    };
     const visit = async (node: DomNode): Promise<void> => {
-      const cjkCount =
-        node.nodeType === TEXT_NODE ? (node.nodeValue.match(CJK_FACE_RANGE)?.length ?? 0) : 0;
-      if (cjkCount > 0) {
-        const { fonts } = await session.send("CSS.getPlatformFontsForNode", {
-          nodeId: node.nodeId,
-        });
+      if (node.nodeType === TEXT_NODE && node.nodeValue.match(CJK_FACE_RANGE) !== null) {
+        const { text, fonts } = await fontsOfText(node.nodeId);
+        const cjkCount = text.match(CJK_FACE_RANGE)?.length ?? 0;
         // A text that is not laid out (display: none, a closed list's option) draws nothing.
         if (fonts.length > 0) {
           checked += 1;
           const drawnByFace = fonts
             .filter((font) => font.isCustomFont && font.familyName === familyName)
             .reduce((sum, font) => sum + font.glyphCount, 0);
-          if (drawnByFace !== cjkCount) misses.push({ text: node.nodeValue.trim(), fonts });
+          if (drawnByFace !== cjkCount) misses.push({ text: text.trim(), fonts });
         }
       }
       for (const child of [
