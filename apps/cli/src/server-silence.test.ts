@@ -113,6 +113,12 @@ function expectEndedWithinOneTimeout(summary: RunSummary, said: string): void {
   );
 }
 
+/** The server answers again, and `taillab cleanup` removes what the run left (exit 0). */
+async function cleanUpOnceBack(lab: SilentServerLab, runId: string): Promise<void> {
+  lab.proxy.pass();
+  expect((await runCli(["cleanup", runId], lab.env)).code).toBe(0);
+}
+
 /** The requests the run sent after `from` (request lines the proxy saw). */
 const sentSince = (lab: SilentServerLab, from: number) => lab.proxy.requestLines().slice(from);
 
@@ -189,8 +195,7 @@ describe.concurrent("a server that stops answering mid-run", () => {
     ]);
     expectEndedWithinOneTimeout(summary, result.stderr);
     expect(result.stderr).toContain("not run: the GET phase and 2 more points\n");
-    lab.proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
+    await cleanUpOnceBack(lab, summary.runId);
   });
 
   it("a lone client ends the same way: one request that got no answer in a whole timeout is enough", async ({
@@ -202,8 +207,7 @@ describe.concurrent("a server that stops answering mid-run", () => {
     expect(result.code).toBe(4);
     expect(summary.serverGone?.notRun.map((phase) => phase.phase)).toEqual(["GET", "DELETE"]);
     expectEndedWithinOneTimeout(summary, result.stderr);
-    lab.proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
+    await cleanUpOnceBack(lab, summary.runId);
   });
 
   it("an open loop ends the same way", async ({ lab }) => {
@@ -218,8 +222,7 @@ describe.concurrent("a server that stops answering mid-run", () => {
     expect(summary.loop).toBe("open");
     expect(summary.serverGone?.notRun.map((phase) => phase.phase)).toEqual(["GET", "DELETE"]);
     expectEndedWithinOneTimeout(summary, result.stderr);
-    lab.proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
+    await cleanUpOnceBack(lab, summary.runId);
   });
 
   it("a server that comes back before the next phase answers the probe: the run goes on, removes what it wrote, and is still saved as one whose server stopped answering", async ({
@@ -273,8 +276,7 @@ describe.concurrent("a server that stops answering mid-run", () => {
         `^taillab run: exit 4: the cleanup left (\\d+) objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout \\1\\); taillab cleanup ${runId} removes them; `,
       ),
     );
-    lab.proxy.pass();
-    expect((await runCli(["cleanup", runId], lab.env)).code).toBe(0);
+    await cleanUpOnceBack(lab, runId);
     expect(await runKeys(lab)).toBe(0);
   });
 
@@ -306,8 +308,7 @@ describe.concurrent("a server that stops answering mid-run", () => {
         `^taillab run: exit 130 \\(stopped\\): the cleanup left \\d+ objects under taillab/${summary.runId}/ in bucket loadgen \\(ClientTimeout \\d+\\); taillab cleanup ${summary.runId} removes them`,
       ),
     );
-    lab.proxy.pass();
-    expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
+    await cleanUpOnceBack(lab, summary.runId);
   });
   it("Ctrl-C while the cleanup's probe waits: the run stops at once, its cleanup asks the silent server nothing and says what is left", async ({
     lab,
@@ -340,8 +341,7 @@ describe.concurrent("a server that stops answering mid-run", () => {
         `^taillab run: exit 130 \\(stopped\\): the cleanup left (\\d+) objects under taillab/${runId}/ in bucket loadgen \\(ClientTimeout \\1\\); taillab cleanup ${runId} removes them$`,
       ),
     );
-    lab.proxy.pass();
-    expect((await runCli(["cleanup", runId], lab.env)).code).toBe(0);
+    await cleanUpOnceBack(lab, runId);
     expect(await runKeys(lab)).toBe(0);
   });
 
@@ -367,8 +367,7 @@ describe.concurrent("a server that stops answering mid-run", () => {
     expect(result.stdout).toContain(
       "It did not answer again (ClientTimeout): the run ended there; 2 phases not run\n",
     );
-    lab.proxy.pass();
-    expect((await runCli(["cleanup", runId], lab.env)).code).toBe(0);
+    await cleanUpOnceBack(lab, runId);
   });
 
   it("with s3bench's flags: s3bench's text has the write test alone, no read test of zeros, and the phases not run follow it", async ({
@@ -395,8 +394,7 @@ describe.concurrent("a server that stops answering mid-run", () => {
     expect(result.stderr).toMatch(
       /Results Summary for Read Operation\(s\)\nNot run: the server stopped answering at \d\d:\d\d:\d\d UTC/,
     );
-    lab.proxy.pass();
-    expect((await runCli(["cleanup", runIdOf(result.stderr)], lab.env)).code).toBe(0);
+    await cleanUpOnceBack(lab, runIdOf(result.stderr));
   });
 });
 
@@ -443,8 +441,7 @@ describe.concurrent(
       expect(shown.stdout).toMatch(
         /Results Summary for Write Operation\(s\), repetition 3 of 3\nNot run: the server stopped answering at /,
       );
-      lab.proxy.pass();
-      expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
+      await cleanUpOnceBack(lab, summary.runId);
     });
 
     it("a workload whose objects are being prepared: the mix is not run, exit 4 with what is left, no timeout per cleanup batch", async ({
@@ -487,8 +484,7 @@ describe.concurrent(
           `^taillab run: exit 4: the cleanup left \\d+ objects under taillab/${summary.runId}/`,
         ),
       );
-      lab.proxy.pass();
-      expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
+      await cleanUpOnceBack(lab, summary.runId);
       expect(await runKeys(lab)).toBe(0);
     });
 
@@ -518,8 +514,7 @@ describe.concurrent(
       expect(summary.serverGone).toBeUndefined();
       expect(result.stderr).not.toContain("asking the server once");
       expectEndedWithinOneTimeout(summary, result.stderr);
-      lab.proxy.pass();
-      expect((await runCli(["cleanup", summary.runId], lab.env)).code).toBe(0);
+      await cleanUpOnceBack(lab, summary.runId);
     });
   },
 );
