@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, startCli, type CliResult } from "./test-support/run-cli.ts";
+import { endedBefore, runCli, startCli, type CliResult } from "./test-support/run-cli.ts";
 import { createServerBucket } from "./test-support/server-bucket.ts";
 import { startTestbedProcess, type TestbedProcess } from "./test-support/testbed-process.ts";
 
@@ -125,17 +125,6 @@ async function startRunUntil(
       : [];
     expect((await runCli(["cleanup", runId, ...results], env)).code).toBe(0);
   }
-}
-
-/** Polls until `check` holds; the run's outcome if it ended first, else null. */
-async function endedBefore(run: Run, check: () => Promise<boolean>): Promise<CliResult | null> {
-  let ended: CliResult | null = null;
-  void run.result.then((result) => (ended = result));
-  while (!(await check())) {
-    if (ended) return ended;
-    await sleep(100);
-  }
-  return null;
 }
 
 const requestTimeoutS = (args: readonly string[]) =>

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
-import { runCli, startCli, type CliResult } from "./test-support/run-cli.ts";
+import { endedBefore, runCli, startCli, type CliResult } from "./test-support/run-cli.ts";
 import { createServerBucket } from "./test-support/server-bucket.ts";
 import { startTestbedProcess } from "./test-support/testbed-process.ts";
 
@@ -93,7 +93,7 @@ async function hangAfter(
   count: number,
 ): Promise<CliResult> {
   const run = startCli(args, lab.env);
-  await until(async () => (await runKeys(lab)) >= count);
+  expect(await endedBefore(run, async () => (await runKeys(lab)) >= count)).toBeNull();
   lab.proxy.hang();
   return run.result;
 }

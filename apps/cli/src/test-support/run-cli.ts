@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 /** The command as `./pnpm taillab` starts it, for tests and benches that start it their own way. */
@@ -62,4 +63,22 @@ export function outputOf(child: ChildProcessWithoutNullStreams): Promise<CliResu
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Polls until `check` holds while a started run goes on: the run's outcome if it ended first
+ * (refused, crashed, its server judged silent early), else null. A test waiting for a run's
+ * moment fails at once with what the run printed instead of polling until its own timeout.
+ */
+export async function endedBefore(
+  run: { result: Promise<CliResult> },
+  check: () => Promise<boolean> | boolean,
+): Promise<CliResult | null> {
+  let ended: CliResult | null = null;
+  void run.result.then((result) => (ended = result));
+  while (!(await check())) {
+    if (ended) return ended;
+    await sleep(100);
+  }
+  return null;
 }
