@@ -1,19 +1,23 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 const SERVICE_TIME_HEADER = "x-taillab-service-time-us";
-/** A testbed that was meant to fail but serves instead is killed after this, not left behind. */
-const DEADLINE_MS = 20_000;
+/** Every testbed a test started; one still running when its test ends is killed, not left behind. */
+const children = new Set<ChildProcess>();
 
 let scratch: string;
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "taillab-cli-testbed-"));
+});
+afterEach(() => {
+  for (const child of children) child.kill("SIGKILL");
+  children.clear();
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
@@ -29,10 +33,10 @@ function spawnTestbed(args: readonly string[]) {
   const child = spawn(process.execPath, [MAIN, "testbed", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const deadline = setTimeout(() => child.kill("SIGKILL"), DEADLINE_MS);
+  children.add(child);
   const exited = new Promise<number | null>((resolve) =>
     child.once("exit", (code) => {
-      clearTimeout(deadline);
+      children.delete(child);
       resolve(code);
     }),
   );
@@ -41,10 +45,16 @@ function spawnTestbed(args: readonly string[]) {
   return { child, exited, output };
 }
 
-/** Runs `taillab testbed` expecting it to stop by itself, e.g. on bad input. */
+/**
+ * Runs `taillab testbed` expecting it to stop by itself, e.g. on bad input. One that prints a URL
+ * serves instead: it is stopped at once, and the test sees what it printed.
+ */
 async function runTestbed(args: readonly string[]) {
   const { child, exited, output } = spawnTestbed(args);
-  child.stdout.on("data", (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stdout.on("data", (chunk: Buffer) => {
+    output.stdout += chunk.toString();
+    child.kill("SIGKILL");
+  });
   return { code: await exited, ...output };
 }
 
