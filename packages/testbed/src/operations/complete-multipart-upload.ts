@@ -1,6 +1,6 @@
-import { unescapeXml } from "@taillab/core";
+import { S3_MAX_PART_NUMBER, unescapeXml } from "@taillab/core";
 import { headerText } from "../http-headers.ts";
-import { type CompletedPart, MAX_PART_NUMBER, planCompletion } from "../multipart-completion.ts";
+import { type CompletedPart, planCompletion } from "../multipart-completion.ts";
 import { S3Error } from "../s3-error.ts";
 import { element, s3Document } from "../s3-xml.ts";
 import { bucketOf, keyOf, uploadIdOf, xml } from "./request-parts.ts";
@@ -34,10 +34,10 @@ export function parseCompleteMultipartUpload(xml: string): CompletedPart[] {
       );
     }
     const number = Number(partNumber[1]);
-    if (number < 1 || number > MAX_PART_NUMBER) {
+    if (number < 1 || number > S3_MAX_PART_NUMBER) {
       throw new S3Error(
         "InvalidArgument",
-        `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive, not ${number}`,
+        `Part number must be an integer between 1 and ${S3_MAX_PART_NUMBER}, inclusive, not ${number}`,
       );
     }
     parts.push({ partNumber: number, etag: unescapeXml(etag[1] ?? "").trim() });

@@ -1,13 +1,10 @@
-import { unescapeXml } from "@taillab/core";
+import { S3_MAX_DELETE_KEYS, unescapeXml } from "@taillab/core";
 import { checkBodyDigests } from "../body-digests.ts";
 import { noSuchBucket, S3Error } from "../s3-error.ts";
 import type { RequestTarget } from "../s3-route.ts";
 import { element, s3Document } from "../s3-xml.ts";
 import { bucketOf, checkKeyLength, xml } from "./request-parts.ts";
 import type { TestbedOperation } from "./testbed-operation.ts";
-
-/** S3 allows at most this many keys in one DeleteObjects request. */
-const MAX_DELETE_KEYS = 1000;
 
 interface DeleteRequest {
   quiet: boolean;
@@ -31,10 +28,10 @@ export function parseDeleteRequest(xml: string): DeleteRequest {
       throw new S3Error("MalformedXML", "An <Object> in the DeleteObjects body has no <Key>");
     keys.push(unescapeXml(key[1] ?? ""));
   }
-  if (keys.length === 0 || keys.length > MAX_DELETE_KEYS) {
+  if (keys.length === 0 || keys.length > S3_MAX_DELETE_KEYS) {
     throw new S3Error(
       "MalformedXML",
-      `A DeleteObjects body must name 1 to ${MAX_DELETE_KEYS} objects; this one names ${keys.length}`,
+      `A DeleteObjects body must name 1 to ${S3_MAX_DELETE_KEYS} objects; this one names ${keys.length}`,
     );
   }
   return { quiet: QUIET_TRUE.test(xml), keys };
