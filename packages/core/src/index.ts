@@ -70,3 +70,4 @@ export * from "./elbencho-import.ts";
 export * from "./warp-json-import.ts";
 export * from "./tool-file-import.ts";
 export * from "./xml-text.ts";
+export * from "./s3-limits.ts";

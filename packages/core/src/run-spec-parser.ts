@@ -10,6 +10,7 @@ import {
   type RunSpec,
 } from "@taillab/api";
 import { parseKeyChoice } from "./key-chooser.ts";
+import { S3_MIN_PART_BYTES } from "./s3-limits.ts";
 import { parseOperationMix } from "./operation-mix.ts";
 import { parseRangeChoice } from "./range-choice.ts";
 import { parseSizeDistribution } from "./size-distribution.ts";
@@ -67,10 +68,8 @@ function workloadErrors(spec: RunSpec): FieldError[] {
   const errors = checks.flatMap(([field, result]) =>
     result && !result.ok ? [fieldError(field, result.reason)] : [],
   );
-  if (workload.multipartPartBytes < MIN_MULTIPART_PART_BYTES) {
+  if (workload.multipartPartBytes < S3_MIN_PART_BYTES) {
     errors.push(fieldError("workload.multipartPartBytes", coded("multipartPartTooSmall")));
   }
   return errors;
 }
-
-const MIN_MULTIPART_PART_BYTES = 5 * 1024 * 1024;

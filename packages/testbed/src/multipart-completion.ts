@@ -6,11 +6,6 @@ import { hash } from "node:crypto";
 import { S3Error } from "./s3-error.ts";
 import type { CompletionPlan, PartMetadata } from "./upload-index.ts";
 
-/** S3's minimum for every part but the last; the testbed's default `minPartSizeBytes`. */
-export const DEFAULT_MIN_PART_SIZE_BYTES = 5 * 1024 * 1024;
-/** Part numbers run from 1 to this. */
-export const MAX_PART_NUMBER = 10_000;
-
 /** One `<Part>` of the request: the part number and the ETag UploadPart answered. */
 export interface CompletedPart {
   partNumber: number;

@@ -9,11 +9,11 @@ import {
   type LatencyProfile,
   type LatencyProfileInput,
 } from "@taillab/api";
+import { S3_MIN_PART_BYTES } from "@taillab/core";
 import { isValidBucketName } from "./bucket-name.ts";
 import { createDirectoryStore } from "./directory-store.ts";
 import { createLatencyProfileInterceptor } from "./latency-profile-interceptor.ts";
 import { isPassThrough } from "./latency-sampler.ts";
-import { DEFAULT_MIN_PART_SIZE_BYTES } from "./multipart-completion.ts";
 import { createMemoryStore, type ObjectStore } from "./object-store.ts";
 import { createRequestHandler, type TestbedStats } from "./request-handler.ts";
 import type {
@@ -144,7 +144,7 @@ function checkOptions(options: TestbedOptions): number {
   if (port !== 0 && port + replicas - 1 > 65535) {
     throw new Error(`testbed: ${replicas} replicas from port ${port} would pass port 65535`);
   }
-  const minPartSizeBytes = options.minPartSizeBytes ?? DEFAULT_MIN_PART_SIZE_BYTES;
+  const minPartSizeBytes = options.minPartSizeBytes ?? S3_MIN_PART_BYTES;
   if (!Number.isSafeInteger(minPartSizeBytes) || minPartSizeBytes < 0) {
     throw new Error(
       `testbed: minPartSizeBytes must be a whole number of bytes from 0, not ${minPartSizeBytes}`,
@@ -258,7 +258,7 @@ export async function startTestbed(options: TestbedOptions = {}): Promise<Testbe
   const replicaCount = checkOptions(options);
   let profile = profileOf(options.profile, replicaCount);
   const seed = options.seed ?? 1;
-  const minPartSizeBytes = options.minPartSizeBytes ?? DEFAULT_MIN_PART_SIZE_BYTES;
+  const minPartSizeBytes = options.minPartSizeBytes ?? S3_MIN_PART_BYTES;
   const store = await openStore(options.store);
   for (const bucket of options.buckets ?? []) await store.createBucket(bucket);
 

@@ -12,6 +12,7 @@ import {
   type S3Client,
 } from "@aws-sdk/client-s3";
 import { ABORTED_ERROR, coded, TIMEOUT_ERROR, type CodedMessage } from "@taillab/api";
+import { S3_MAX_DELETE_KEYS } from "@taillab/core";
 import { HttpResponse } from "@smithy/protocol-http";
 import type { DeserializeMiddleware } from "@smithy/types";
 import { addContentMd5 } from "./content-md5-middleware.ts";
@@ -99,7 +100,6 @@ export interface OpenUpload {
 const PREFLIGHT_TIMEOUT_MS = 5_000;
 /** A few seconds: a server that answers at all answers a one-key listing well within them. */
 export const PROBE_TIMEOUT_MS = 5_000;
-const DELETE_BATCH_KEYS = 1_000;
 
 /** Error codes meaning "these credentials may not do this". */
 const CREDENTIAL_CODES = new Set([
@@ -269,7 +269,7 @@ export function createControlPlane(
 
     deleteKeys(keys) {
       return removeEach(
-        batchesOf(keys, DELETE_BATCH_KEYS),
+        batchesOf(keys, S3_MAX_DELETE_KEYS),
         (batch) => batch,
         async (batch, result) => {
           const command = new DeleteObjectsCommand({

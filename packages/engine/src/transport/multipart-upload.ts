@@ -1,3 +1,4 @@
+import { S3_MAX_PART_NUMBER } from "@taillab/core";
 import type {
   CompletedPart,
   CreateMultipartUploadOutcome,
@@ -5,7 +6,6 @@ import type {
   ObjectTransport,
   RequestOutcome,
 } from "./object-transport.ts";
-import { MAX_PART_NUMBER } from "./request-arguments.ts";
 
 export interface PartsUploadResult {
   /**
@@ -50,9 +50,9 @@ export async function uploadInParts(
       `uploadInParts: partsInFlight must be a positive integer, got ${partsInFlight}`,
     );
   }
-  if (partCount > MAX_PART_NUMBER) {
+  if (partCount > S3_MAX_PART_NUMBER) {
     throw new Error(
-      `uploadInParts: ${partCount} parts of ${partSizeBytes} bytes; S3 allows ${MAX_PART_NUMBER}`,
+      `uploadInParts: ${partCount} parts of ${partSizeBytes} bytes; S3 allows ${S3_MAX_PART_NUMBER}`,
     );
   }
   const { signal } = options;

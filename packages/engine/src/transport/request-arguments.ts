@@ -1,13 +1,10 @@
-import { escapeXml } from "@taillab/core";
+import { escapeXml, S3_MAX_DELETE_KEYS, S3_MAX_PART_NUMBER } from "@taillab/core";
 import type { ByteRange, CompletedPart } from "./object-transport.ts";
 
 /**
  * Checks and wire forms shared by both transports, so the two send the same thing. A bad argument
  * is a programmer error and throws.
  */
-
-export const MAX_PART_NUMBER = 10_000;
-export const MAX_DELETE_KEYS = 1_000;
 
 /** `bytes=start-endInclusive`. */
 export function rangeHeaderValue(range: ByteRange): string {
@@ -22,8 +19,8 @@ export function rangeHeaderValue(range: ByteRange): string {
 }
 
 export function assertPartNumber(partNumber: number): void {
-  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER) {
-    throw new Error(`transport: part number must be 1…${MAX_PART_NUMBER}, got ${partNumber}`);
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > S3_MAX_PART_NUMBER) {
+    throw new Error(`transport: part number must be 1…${S3_MAX_PART_NUMBER}, got ${partNumber}`);
   }
 }
 
@@ -43,8 +40,10 @@ export function assertCompletedParts(parts: readonly CompletedPart[]): void {
 }
 
 export function assertDeleteKeys(keys: readonly string[]): void {
-  if (keys.length === 0 || keys.length > MAX_DELETE_KEYS) {
-    throw new Error(`transport: DeleteObjects takes 1…${MAX_DELETE_KEYS} keys, got ${keys.length}`);
+  if (keys.length === 0 || keys.length > S3_MAX_DELETE_KEYS) {
+    throw new Error(
+      `transport: DeleteObjects takes 1…${S3_MAX_DELETE_KEYS} keys, got ${keys.length}`,
+    );
   }
   if (keys.some((key) => key.length === 0)) {
     throw new Error("transport: an S3 object key cannot be empty");

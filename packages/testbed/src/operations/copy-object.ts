@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 import { headerText } from "../http-headers.ts";
 import { S3Error } from "../s3-error.ts";
-import { copyObjectResultXml } from "../s3-xml.ts";
+import { element, s3Document } from "../s3-xml.ts";
 import { bucketOf, checkKeyLength, contentTypeOf, keyOf, noSuchKey, xml } from "./request-parts.ts";
 import type { OperationRequest, TestbedOperation } from "./testbed-operation.ts";
 
@@ -60,6 +60,13 @@ function metadataDirectiveOf(request: OperationRequest): "COPY" | "REPLACE" {
     );
   }
   return directive;
+}
+
+function copyObjectResultXml(object: { etag: string; lastModified: Date }): string {
+  return s3Document(
+    "CopyObjectResult",
+    `${element("LastModified", object.lastModified.toISOString())}${element("ETag", object.etag)}`,
+  );
 }
 
 export const copyObjectOperation: TestbedOperation<"CopyObject"> = {

@@ -1,6 +1,15 @@
-import { initiateMultipartUploadXml } from "../s3-xml.ts";
+import { element, s3Document } from "../s3-xml.ts";
+import type { MultipartUpload } from "../upload-index.ts";
 import { bucketOf, checkKeyLength, contentTypeOf, keyOf, xml } from "./request-parts.ts";
 import type { TestbedOperation } from "./testbed-operation.ts";
+
+function initiateMultipartUploadXml(upload: MultipartUpload): string {
+  return s3Document(
+    "InitiateMultipartUploadResult",
+    `${element("Bucket", upload.bucket)}${element("Key", upload.key)}` +
+      element("UploadId", upload.uploadId),
+  );
+}
 
 export const createMultipartUploadOperation: TestbedOperation<"CreateMultipartUpload"> = {
   name: "CreateMultipartUpload",

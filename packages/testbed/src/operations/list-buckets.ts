@@ -1,6 +1,17 @@
-import { listBucketsXml } from "../s3-xml.ts";
+import { element, OWNER, s3Document } from "../s3-xml.ts";
 import { xml } from "./request-parts.ts";
 import type { TestbedOperation } from "./testbed-operation.ts";
+
+function listBucketsXml(buckets: readonly { name: string; creationDate: Date }[]): string {
+  const entries = buckets.map(
+    (bucket) =>
+      `<Bucket>${element("Name", bucket.name)}${element("CreationDate", bucket.creationDate.toISOString())}</Bucket>`,
+  );
+  return s3Document(
+    "ListAllMyBucketsResult",
+    `<Owner>${OWNER}</Owner><Buckets>${entries.join("")}</Buckets>`,
+  );
+}
 
 export const listBucketsOperation: TestbedOperation<"ListBuckets"> = {
   name: "ListBuckets",

@@ -1,7 +1,7 @@
 import { S3Error } from "../s3-error.ts";
 import type { RequestTarget } from "../s3-route.ts";
-import { listObjectsV2Xml } from "../s3-xml.ts";
-import { listing } from "./list-objects-v1.ts";
+import { element, keyEncoder } from "../s3-xml.ts";
+import { listBucketResultXml, listing, type Listing } from "./list-bucket-result.ts";
 import { xml } from "./request-parts.ts";
 import type { TestbedOperation } from "./testbed-operation.ts";
 
@@ -12,6 +12,29 @@ function decodeContinuationToken(token: string): string {
     throw new S3Error("InvalidArgument", "The continuation token provided is incorrect");
   }
   return after;
+}
+
+function listObjectsV2Xml(
+  input: Listing,
+  tokens: {
+    startAfter: string;
+    continuationToken: string;
+    nextContinuationToken: string | undefined;
+  },
+): string {
+  const encode = keyEncoder(input.urlEncode);
+  const keyCount = input.objects.length + input.page.commonPrefixes.length;
+  return listBucketResultXml(
+    input,
+    element("KeyCount", keyCount) +
+      (tokens.startAfter === "" ? "" : element("StartAfter", encode(tokens.startAfter))) +
+      (tokens.continuationToken === ""
+        ? ""
+        : element("ContinuationToken", tokens.continuationToken)) +
+      (tokens.nextContinuationToken === undefined
+        ? ""
+        : element("NextContinuationToken", tokens.nextContinuationToken)),
+  );
 }
 
 /** ListObjects (version 1) names no list-type; version 2 is the only other. */

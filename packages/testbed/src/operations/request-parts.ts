@@ -1,4 +1,5 @@
 /** The parts of a request most operations read, checked as S3 checks them. */
+import { S3_MAX_KEY_BYTES } from "@taillab/core";
 import { headerText } from "../http-headers.ts";
 import { S3Error } from "../s3-error.ts";
 import type { S3Operation } from "./registry.ts";
@@ -8,7 +9,6 @@ import type { OperationRequest, S3Response } from "./testbed-operation.ts";
 const DEFAULT_CONTENT_TYPE = "binary/octet-stream";
 /** The most keys, parts or uploads one listing page holds, and the default. */
 const MAX_KEYS = 1000;
-const MAX_KEY_BYTES = 1024;
 export const DIGITS = /^\d+$/;
 
 export function xml(body: string): S3Response {
@@ -26,10 +26,10 @@ export function keyOf(request: OperationRequest): string {
 }
 
 export function checkKeyLength(key: string): void {
-  if (Buffer.byteLength(key) > MAX_KEY_BYTES) {
+  if (Buffer.byteLength(key) > S3_MAX_KEY_BYTES) {
     throw new S3Error(
       "KeyTooLongError",
-      `Your key is too long: the limit is ${MAX_KEY_BYTES} bytes of UTF-8`,
+      `Your key is too long: the limit is ${S3_MAX_KEY_BYTES} bytes of UTF-8`,
     );
   }
 }

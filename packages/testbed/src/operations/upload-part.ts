@@ -1,6 +1,6 @@
+import { S3_MAX_PART_NUMBER } from "@taillab/core";
 import type { IncomingHttpHeaders } from "node:http";
 import { checkBodyDigests } from "../body-digests.ts";
-import { MAX_PART_NUMBER } from "../multipart-completion.ts";
 import { S3Error } from "../s3-error.ts";
 import type { RequestTarget } from "../s3-route.ts";
 import { COPY_SOURCE_HEADER } from "./copy-object.ts";
@@ -10,10 +10,10 @@ import type { OperationRequest, TestbedOperation } from "./testbed-operation.ts"
 function partNumberOf(request: OperationRequest): number {
   const text = request.target.query.get("partNumber") ?? "";
   const partNumber = DIGITS.test(text) ? Number(text) : 0;
-  if (partNumber < 1 || partNumber > MAX_PART_NUMBER) {
+  if (partNumber < 1 || partNumber > S3_MAX_PART_NUMBER) {
     throw new S3Error(
       "InvalidArgument",
-      `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive, not "${text}"`,
+      `Part number must be an integer between 1 and ${S3_MAX_PART_NUMBER}, inclusive, not "${text}"`,
     );
   }
   return partNumber;
