@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,13 @@ export interface KwokCluster {
   /** Deletes the cluster (its processes) and the folder. */
   stop(): Promise<void>;
 }
+
+/**
+ * A pod annotated so (any value) stays Running until the annotation is removed; other pods of a
+ * Job finish as soon as they run. The scheduler leaves finished pods out of its counts, so a test
+ * of where pods land must hold them all running at once, as a real run's shards are.
+ */
+export const KWOK_HOLD_RUNNING = "taillab.test/hold-running";
 
 const run = promisify(execFile);
 const ENSURE_KUBERNETES = fileURLToPath(
@@ -52,7 +59,8 @@ export async function startKwokCluster(options: { nodes?: number } = {}): Promis
       `  kubeSchedulerBinary: ${join(bin, "kube-scheduler")}`,
       `  kwokControllerBinary: ${join(bin, "kwok")}`,
       `  kubectlBinary: ${join(bin, "kubectl")}`,
-      "",
+      // kwokctl's own default Stages but for the hold (kwok-stages.yaml says where they come from).
+      await readFile(new URL("./kwok-stages.yaml", import.meta.url), "utf8"),
     ].join("\n"),
   );
   // kwokctl looks for kubectl on PATH before its configured binary: ours comes first.
