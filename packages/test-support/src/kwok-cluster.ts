@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { freePort } from "./free-port.ts";
+import { freePorts } from "./free-port.ts";
 
 /**
  * A kwok cluster for one test file: a real control plane (the binaries of
@@ -41,6 +41,11 @@ export async function startKwokCluster(options: { nodes?: number } = {}): Promis
   const name = "taillab";
   const kubeconfig = join(dir, "kubeconfig");
   const config = join(dir, "kwok.yaml");
+  // Every port chosen here: kwokctl's own choice counts down from 32767 in each process, so two
+  // clusters starting at once (two test files) took the same etcd ports, and the second
+  // apiserver stored its objects in the first cluster's etcd.
+  const [etcd, etcdPeer, apiserver, controllerManager, scheduler, kwokController] =
+    await freePorts(6);
   await writeFile(
     config,
     [
@@ -51,7 +56,12 @@ export async function startKwokCluster(options: { nodes?: number } = {}): Promis
       "  bindAddress: 127.0.0.1",
       // The default client limits (20 requests/s) make the Job controller create 500 pods in 25 s.
       "  disableQPSLimits: true",
-      `  kubeApiserverPort: ${await freePort()}`,
+      `  etcdPort: ${etcd}`,
+      `  etcdPeerPort: ${etcdPeer}`,
+      `  kubeApiserverPort: ${apiserver}`,
+      `  kubeControllerManagerPort: ${controllerManager}`,
+      `  kubeSchedulerPort: ${scheduler}`,
+      `  kwokControllerPort: ${kwokController}`,
       "  kubeVersion: v1.34.4",
       `  etcdBinary: ${join(bin, "etcd")}`,
       `  kubeApiserverBinary: ${join(bin, "kube-apiserver")}`,
