@@ -1,5 +1,5 @@
-import { CoreV1Api } from "@kubernetes/client-node";
-import { startKwokCluster, type KwokCluster } from "@taillab/test-support";
+import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1Pod } from "@kubernetes/client-node";
+import { KWOK_HOLD_RUNNING, startKwokCluster, type KwokCluster } from "@taillab/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDistributedRunClient, loadKubeConfig } from "./distributed-run-client.ts";
 import type { JobProgress } from "./job-status.ts";
@@ -69,16 +69,48 @@ it.each(["prefer", "require"] as const)(
       credentials: { kind: "create", accessKeyId: "AKID", secretAccessKey: "secret" },
       pod: { ...TEST_POD_SETTINGS, spread },
     });
+    // Real shards run side by side for the whole run. kwok's would finish at once, and the
+    // scheduler does not count a finished pod: a shard placed after another had finished could
+    // share its node.
+    const podAnnotations = manifests.job.spec?.template.metadata?.annotations;
+    if (podAnnotations === undefined) throw new Error("the Job's pod template has no annotations");
+    podAnnotations[KWOK_HOLD_RUNNING] = "true";
     const config = loadKubeConfig({ kubeconfig: kwok.kubeconfig });
     const client = createDistributedRunClient(config);
+    const core = config.makeApiClient(CoreV1Api);
     const run = await client.submit(manifests);
-    expect((await client.follow(run)).finished).toBe("Complete");
-    const pods = await config.makeApiClient(CoreV1Api).listNamespacedPod({
-      namespace: "default",
-      labelSelector: `job-name=${run.jobName}`,
-    });
-    const nodes = new Set(pods.items.map((pod) => pod.spec?.nodeName));
+
+    const pods = await allRunning(core, run.jobName, 4);
+    const nodes = new Set(pods.map((pod) => pod.spec?.nodeName));
     expect(nodes.size).toBe(4);
+
+    for (const pod of pods) {
+      await core.patchNamespacedPod(
+        {
+          name: pod.metadata?.name ?? "",
+          namespace: "default",
+          body: { metadata: { annotations: { [KWOK_HOLD_RUNNING]: null } } },
+        },
+        setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+      );
+    }
+    expect((await client.follow(run)).finished).toBe("Complete");
     await client.remove(run);
   },
 );
+
+/** The Job's pods once `count` of them are Running (polled: kwok moves them within moments). */
+async function allRunning(core: CoreV1Api, jobName: string, count: number): Promise<V1Pod[]> {
+  for (;;) {
+    const { items } = await core.listNamespacedPod({
+      namespace: "default",
+      labelSelector: `job-name=${jobName}`,
+    });
+    const phases = items.map((pod) => `${pod.metadata?.name} ${pod.status?.phase}`);
+    if (phases.some((phase) => / (Succeeded|Failed)$/.test(phase))) {
+      throw new Error(`a held pod finished: ${phases.join(", ")}`);
+    }
+    if (items.filter((pod) => pod.status?.phase === "Running").length === count) return items;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -15,7 +15,7 @@ export {
   type KubernetesControlPlane,
 } from "./kubernetes-control-plane.ts";
 export { startNodeAgent, type NodeAgent, type NodeAgentOptions } from "./node-agent.ts";
-export { startKwokCluster, type KwokCluster } from "./kwok-cluster.ts";
+export { KWOK_HOLD_RUNNING, startKwokCluster, type KwokCluster } from "./kwok-cluster.ts";
 export { assertPortsFree } from "./free-port.ts";
 export {
   localTaillabEntrypoint,

@@ -1,11 +1,11 @@
 import { execFile, execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { freePort } from "./free-port.ts";
+import { freePorts } from "./free-port.ts";
 
 /**
  * A kwok cluster for one test file: a real control plane (the binaries of
@@ -22,6 +22,13 @@ export interface KwokCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * A pod annotated so (any value) stays Running until the annotation is removed; other pods of a
+ * Job finish as soon as they run. The scheduler leaves finished pods out of its counts, so a test
+ * of where pods land must hold them all running at once, as a real run's shards are.
+ */
+export const KWOK_HOLD_RUNNING = "taillab.test/hold-running";
+
 const run = promisify(execFile);
 const ENSURE_KUBERNETES = fileURLToPath(
   new URL("../../../scripts/ensure-kubernetes.sh", import.meta.url),
@@ -34,6 +41,11 @@ export async function startKwokCluster(options: { nodes?: number } = {}): Promis
   const name = "taillab";
   const kubeconfig = join(dir, "kubeconfig");
   const config = join(dir, "kwok.yaml");
+  // Every port chosen here: kwokctl's own choice counts down from 32767 in each process, so two
+  // clusters starting at once (two test files) took the same etcd ports, and the second
+  // apiserver stored its objects in the first cluster's etcd.
+  const [etcd, etcdPeer, apiserver, controllerManager, scheduler, kwokController] =
+    await freePorts(6);
   await writeFile(
     config,
     [
@@ -44,7 +56,12 @@ export async function startKwokCluster(options: { nodes?: number } = {}): Promis
       "  bindAddress: 127.0.0.1",
       // The default client limits (20 requests/s) make the Job controller create 500 pods in 25 s.
       "  disableQPSLimits: true",
-      `  kubeApiserverPort: ${await freePort()}`,
+      `  etcdPort: ${etcd}`,
+      `  etcdPeerPort: ${etcdPeer}`,
+      `  kubeApiserverPort: ${apiserver}`,
+      `  kubeControllerManagerPort: ${controllerManager}`,
+      `  kubeSchedulerPort: ${scheduler}`,
+      `  kwokControllerPort: ${kwokController}`,
       "  kubeVersion: v1.34.4",
       `  etcdBinary: ${join(bin, "etcd")}`,
       `  kubeApiserverBinary: ${join(bin, "kube-apiserver")}`,
@@ -52,7 +69,8 @@ export async function startKwokCluster(options: { nodes?: number } = {}): Promis
       `  kubeSchedulerBinary: ${join(bin, "kube-scheduler")}`,
       `  kwokControllerBinary: ${join(bin, "kwok")}`,
       `  kubectlBinary: ${join(bin, "kubectl")}`,
-      "",
+      // kwokctl's own default Stages but for the hold (kwok-stages.yaml says where they come from).
+      await readFile(new URL("./kwok-stages.yaml", import.meta.url), "utf8"),
     ].join("\n"),
   );
   // kwokctl looks for kubectl on PATH before its configured binary: ours comes first.
