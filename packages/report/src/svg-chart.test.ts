@@ -59,6 +59,43 @@ describe("renderChart", () => {
     expect(path.match(/L/g)).toHaveLength(1);
   });
 
+  it("breaks a line and a band at a gap (null), as the app's charts leave one", () => {
+    const svg = chart({
+      series: [
+        {
+          kind: "band",
+          key: "b",
+          label: "b",
+          color: "#000",
+          points: [
+            { x: 0, low: 1, high: 2 },
+            { x: 1, low: 1, high: 3 },
+            { x: 2, low: null, high: null },
+            { x: 3, low: 2, high: 4 },
+          ],
+        },
+        {
+          kind: "line",
+          key: "a",
+          label: "a",
+          color: "#000",
+          points: [
+            [0, 1],
+            [1, 2],
+            [2, null],
+            [3, 3],
+          ],
+        },
+      ],
+    });
+    const line = /<path class="line" d="([^"]+)"/.exec(svg)?.[1] ?? "";
+    expect(line.match(/M/g)).toHaveLength(2);
+    expect(line.match(/L/g)).toHaveLength(1);
+    const band = /<path\s+class="band"\s+d="([^"]+)"/.exec(svg)?.[1] ?? "";
+    expect(band.match(/M/g)).toHaveLength(2);
+    expect(band.match(/Z/g)).toHaveLength(2);
+  });
+
   it("ties legend buttons to the series they toggle, scoped by chart id", () => {
     const svg = chart({
       series: [
