@@ -21,7 +21,7 @@ export * from "./cdf-series.ts";
 export * from "./histogram-analysis.ts";
 export * from "./histogram-series.ts";
 export * from "./latency-index-series.ts";
-export { LADDER_TICKS } from "./report-charts.ts";
+export { LADDER_TICKS, modeTailAxis } from "./report-charts.ts";
 export * from "./over-time-series.ts";
 export { renderChart, type ChartSpec } from "./svg-chart.ts";
 export * from "./until-steady-text.ts";

@@ -17,7 +17,7 @@ import {
   type SweepSeries,
 } from "@taillab/core";
 import { cdfSeries, type XY } from "./cdf-series.ts";
-import { wantsLogAxis } from "./chart-ticks.ts";
+import { logAxisFloor, wantsLogAxis } from "./chart-ticks.ts";
 import {
   overTimeLogScale,
   percentilesOverTime,
@@ -674,6 +674,16 @@ function groupedBars(
 }
 
 /**
+ * The latency axis of a mode comparison's tail bars, the app's and the report's: log when the
+ * bars span decades (a 1 s stall beside 20 ms tails), and then starting below the smallest bar
+ * (logAxisFloor), which would otherwise have no height at all.
+ */
+export function modeTailAxis(valuesMs: readonly number[]): { logScale: boolean; logMin: number } {
+  const bars = valuesMs.filter((value) => value > 0);
+  return { logScale: wantsLogAxis(bars), logMin: logAxisFloor(Math.min(...bars)) };
+}
+
+/**
  * "Normal vs hedged vs tied" as the app's Compare screen draws it: the tail each mode reached
  * (p50, p99, p99.9 bars, each percentile in its colour) and what its backups cost.
  */
@@ -690,8 +700,9 @@ export function modeComparisonCharts(
     max: entries.length - 0.5,
     ticks: entries.map((entry, index) => ({ value: index, label: entry.label })),
   };
-  const latencies = entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms]).filter((v) => v > 0);
-  const useLog = wantsLogAxis(latencies);
+  const tailAxis = modeTailAxis(
+    entries.flatMap((entry) => [entry.p50Ms, entry.p99Ms, entry.p999Ms]),
+  );
   const percentiles = (["p50", "p99", "p999"] as const).map((key) => ({
     key,
     label: PERCENTILE_LABELS[key],
@@ -705,8 +716,8 @@ export function modeComparisonCharts(
       title: titles.tail,
       height: 360,
       x,
-      y: useLog
-        ? { label: messages.latencyMs, scale: "log" }
+      y: tailAxis.logScale
+        ? { label: messages.latencyMs, scale: "log", min: tailAxis.logMin }
         : { label: messages.latencyMs, scale: "linear", includeZero: true },
       series: groupedBars(entries, percentiles),
     }),

@@ -1,11 +1,13 @@
 import type { IntervalStats } from "@taillab/api";
-import { clientBoundSpans } from "@taillab/core";
+import { clientBoundSpans, compareRuns, modeComparison } from "@taillab/core";
 import {
   analyseHistogram,
   cdfSeries,
   histogramSeries,
   latencyIndexSeries,
+  modeTailAxis,
   overTimeLogScale,
+  renderComparisonReport,
   renderRunReport,
 } from "@taillab/report";
 import { syntheticRun } from "@taillab/report/test-support";
@@ -14,6 +16,7 @@ import type { ChartConfiguration, Scale } from "chart.js";
 import i18next, { type TFunction } from "i18next";
 import { describe, expect, it } from "vitest";
 import { initI18n, LANGUAGES } from "../../app/i18n.ts";
+import { barsConfig } from "../compare/mode-comparison-card.tsx";
 import { overTimeChartConfig, overTimeIntervalLabels } from "../../shared/chart-over-time.ts";
 import { ratesOverTimeChartConfig } from "../../shared/chart-rates-over-time.ts";
 import { TEST_THEME } from "../../shared/test-support/chart-theme-fixture.ts";
@@ -451,3 +454,55 @@ describe.each(LANGUAGES)(
     );
   },
 );
+
+describe("the app's mode comparison axes and the HTML comparison report's", () => {
+  it.each([
+    ["close tails (linear)", 0],
+    ["a stall beside them (log)", 2],
+  ])("%s: the tail's latency axis and the cost's", (_name, stallsPerPhase) => {
+    const runs = (["normal", "hedged", "tied"] as const).map((mode, index) => {
+      const run = syntheticRun({
+        name: mode,
+        mode,
+        seed: index + 1,
+        spec: { samples: [400] },
+        stallsPerPhase,
+      });
+      run.summary.runId = `run-${mode}`;
+      return run;
+    });
+    const page = renderComparisonReport(runs, { baselineIndex: 0, language: "en" });
+    const figures = reportFigures(page);
+    const summaries = runs.map((run) => run.summary);
+    // The report's first mode charts are of the first compared row that is not the cleanup.
+    const row = compareRuns(summaries, 0).rows.find((entry) => entry.op !== "DELETE")!;
+    const entries = modeComparison(summaries, row);
+    const categories = entries.map((entry) => entry.mode);
+    const tail = figureOf(figures, "tail");
+    const values = entries.flatMap((entry) => [entry.p50Ms, entry.p99Ms, entry.p999Ms]);
+    const log = modeTailAxis(values).logScale;
+    expect(tail.yScale).toBe(log ? "log" : "linear");
+    expect(log).toBe(stallsPerPhase > 0);
+    const tailConfig = barsConfig(
+      theme,
+      categories,
+      (["p50", "p99", "p999"] as const).map((key) => ({
+        label: key,
+        values: entries.map((entry) => entry[`${key}Ms`]),
+        color: () => "#000",
+      })),
+      { left: "ms", logLeft: log },
+      String,
+    ) as unknown as AnyConfig;
+    // The mode charts are 360 px tall, their plot 270 px.
+    expect(appTicks(tailConfig, "y", 270)).toEqual(tail.y);
+    const costConfig = barsConfig(
+      theme,
+      categories,
+      [{ label: "extra", values: entries.map((entry) => entry.extraPct), color: () => "#000" }],
+      { left: "%" },
+      String,
+    ) as unknown as AnyConfig;
+    expect(appTicks(costConfig, "y", 270)).toEqual(figureOf(figures, "cost").y);
+  });
+});
