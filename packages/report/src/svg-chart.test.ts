@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { markup } from "./html.ts";
-import { renderChart, type ChartSpec } from "./svg-chart.ts";
+import { renderChart, type ChartSeries, type ChartSpec, type Point } from "./svg-chart.ts";
 
 function chart(overrides: Partial<ChartSpec>): string {
   return renderChart({
@@ -12,6 +12,18 @@ function chart(overrides: Partial<ChartSpec>): string {
     ...overrides,
   }).text;
 }
+
+/** A black line "a" through `points`. */
+const lineThrough = (points: Point[]): ChartSeries => ({
+  kind: "line",
+  key: "a",
+  label: "a",
+  color: "#000",
+  points,
+});
+/** How many times `letter` stands in the path data of the chart's first path of `kind`. */
+const pathCount = (svg: string, kind: "line" | "band", letter: string) =>
+  new RegExp(`<path\\s+class="${kind}"\\s+d="([^"]+)"`).exec(svg)?.[1]?.split(letter).length;
 
 const tickLabels = (svg: string) =>
   [...svg.matchAll(/<text class="tick"[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]);
@@ -40,18 +52,12 @@ describe("renderChart", () => {
     const svg = chart({
       y: { label: "y", scale: "log" },
       series: [
-        {
-          kind: "line",
-          key: "a",
-          label: "a",
-          color: "#000",
-          points: [
-            [0, 1],
-            [1, 0],
-            [2, 10],
-            [3, 100],
-          ],
-        },
+        lineThrough([
+          [0, 1],
+          [1, 0],
+          [2, 10],
+          [3, 100],
+        ]),
       ],
     });
     const path = /<path class="line" d="([^"]+)"/.exec(svg)?.[1] ?? "";
@@ -74,26 +80,17 @@ describe("renderChart", () => {
             { x: 3, low: 2, high: 4 },
           ],
         },
-        {
-          kind: "line",
-          key: "a",
-          label: "a",
-          color: "#000",
-          points: [
-            [0, 1],
-            [1, 2],
-            [2, null],
-            [3, 3],
-          ],
-        },
+        lineThrough([
+          [0, 1],
+          [1, 2],
+          [2, null],
+          [3, 3],
+        ]),
       ],
     });
-    const line = /<path class="line" d="([^"]+)"/.exec(svg)?.[1] ?? "";
-    expect(line.match(/M/g)).toHaveLength(2);
-    expect(line.match(/L/g)).toHaveLength(1);
-    const band = /<path\s+class="band"\s+d="([^"]+)"/.exec(svg)?.[1] ?? "";
-    expect(band.match(/M/g)).toHaveLength(2);
-    expect(band.match(/Z/g)).toHaveLength(2);
+    // Two stretches each: a line of two points and one of one; two closed band outlines.
+    expect([pathCount(svg, "line", "M"), pathCount(svg, "line", "L")]).toEqual([3, 2]);
+    expect([pathCount(svg, "band", "M"), pathCount(svg, "band", "Z")]).toEqual([3, 3]);
   });
 
   it("ties legend buttons to the series they toggle, scoped by chart id", () => {

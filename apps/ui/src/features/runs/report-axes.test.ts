@@ -87,6 +87,15 @@ function figureOf(figures: Map<string, ReportAxes>, kind: string, index = 0): Re
 
 type AnyConfig = ChartConfiguration<"line">;
 
+/** What a run stored of one point's phase: its seconds, histograms or latency series. */
+function ofPhase<T extends { pointIndex: number; op: string }>(
+  entries: readonly T[],
+  pointIndex: number,
+  op: string,
+): T {
+  return entries.find((entry) => entry.pointIndex === pointIndex && entry.op === op)!;
+}
+
 /**
  * The ticks Chart.js ends with on one axis: its data limits as getMinMax finds them (the visible
  * datasets' values on that axis, the options' min and max where set), then the axis's hooks.
@@ -154,7 +163,7 @@ describe.each(RUNS)(
   ({ run, logSweepAxes }) => {
     const summary = run.summary;
     const intervalsOf = (pointIndex: number, op: string): IntervalStats[] =>
-      run.intervals.find((entry) => entry.pointIndex === pointIndex && entry.op === op)!.intervals;
+      ofPhase(run.intervals, pointIndex, op).intervals;
     const figures = reportFigures(renderRunReport(run, { language: "en" }));
     const figure = (kind: string, index = 0) => figureOf(figures, kind, index);
     // The report draws each phase's charts in the order of the points and their phases.
@@ -190,9 +199,7 @@ describe.each(RUNS)(
     it.each(phases.map((entry, index) => [index, entry] as const))(
       "phase %i: the CDF's latency and fraction axes",
       (index, { pointIndex, phase }) => {
-        const stored = run.histograms.find(
-          (entry) => entry.pointIndex === pointIndex && entry.op === phase.op,
-        )!;
+        const stored = ofPhase(run.histograms, pointIndex, phase.op);
         const analysis = analyseHistogram(stored.latency)!;
         const measuredP99Ms = phase.latencyMs!.p99;
         const data = cdfSeries(analysis, measuredP99Ms);
@@ -207,9 +214,7 @@ describe.each(RUNS)(
     it.each(phases.map((entry, index) => [index, entry] as const))(
       "phase %i: latency by request index and the histogram",
       (index, { pointIndex, phase }) => {
-        const buckets = run.latencySeries.find(
-          (entry) => entry.pointIndex === pointIndex && entry.op === phase.op,
-        )!.buckets;
+        const buckets = ofPhase(run.latencySeries, pointIndex, phase.op).buckets;
         const latency = latencyIndexSeries(buckets, phase.latencyMs!);
         const timeline = timelineChartConfig(theme, latency.columns, {
           logScale: latency.logScale,
@@ -220,9 +225,7 @@ describe.each(RUNS)(
         expect(appTicks(timeline, "x", PLOT.width)).toEqual(drawn.x);
         expect(appTicks(timeline, "y", PLOT.height)).toEqual(drawn.y);
 
-        const stored = run.histograms.find(
-          (entry) => entry.pointIndex === pointIndex && entry.op === phase.op,
-        )!;
+        const stored = ofPhase(run.histograms, pointIndex, phase.op);
         const bars = histogramSeries(analyseHistogram(stored.latency)!.view);
         const histogram = histogramConfig(theme, bars, true, t) as unknown as AnyConfig;
         const hist = figure("hist", index);
@@ -420,9 +423,7 @@ describe.each(LANGUAGES)(
     it.each(phases.map((entry, index) => [index, entry] as const))(
       "phase %i",
       (index, { pointIndex, phase }) => {
-        const intervals = REAL_RUN.intervals.find(
-          (entry) => entry.pointIndex === pointIndex && entry.op === phase.op,
-        )!.intervals;
+        const intervals = ofPhase(REAL_RUN.intervals, pointIndex, phase.op).intervals;
         const overTime = overTimeChartConfig(theme, intervals, {
           logScale: overTimeLogScale(intervals),
           labels: {
