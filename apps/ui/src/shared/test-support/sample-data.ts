@@ -133,8 +133,9 @@ export const LIVE_TUNING: LiveTuning = {
  * bytes a second's answers moved, and its failures' codes (SlowDown).
  */
 export function threeSeconds(counts?: { bytes: (requests: number) => number }): IntervalStats[] {
-  return [0, 1, 2].map((index) => {
+  return [0, 1, 2].map((index): IntervalStats => {
     const requests = 100 - index * 10;
+    const errorsByCode: Record<string, number> = index > 0 ? { SlowDown: index } : {};
     return {
       startMs: index * 1000,
       lengthMs: 1000,
@@ -144,9 +145,7 @@ export function threeSeconds(counts?: { bytes: (requests: number) => number }): 
       p99Ms: 8,
       p999Ms: 12,
       maxMs: 15,
-      ...(counts
-        ? { bytes: counts.bytes(requests), errorsByCode: index > 0 ? { SlowDown: index } : {} }
-        : {}),
+      ...(counts ? { bytes: counts.bytes(requests), errorsByCode } : {}),
     };
   });
 }
