@@ -52,6 +52,21 @@ export interface SweepView {
 }
 
 /**
+ * The operations worth a sweep line or a phase's charts, in the order the runs ran them: the
+ * cleanup (DELETE) only when nothing else ran. The app's sweep and phase charts and the HTML
+ * report's sweep charts all chart these.
+ */
+export function chartedOps(summaries: readonly RunSummary[]): Operation[] {
+  const ops: Operation[] = [];
+  for (const summary of summaries) {
+    for (const point of summary.points) {
+      for (const phase of point.phases) if (!ops.includes(phase.op)) ops.push(phase.op);
+    }
+  }
+  return ops.length > 1 ? ops.filter((op) => op !== "DELETE") : ops;
+}
+
+/**
  * The charts the labs drew by hand from a sweep: each metric against object size (one line per
  * clients × samples) and against concurrency (one line per size × samples), per operation. A
  * parameter that moves with the swept one splits no lines: a size sweep at a fixed total (512 ×

@@ -1,12 +1,10 @@
 import type { ClientSecond, IntervalStats, Operation, RunSummary } from "@taillab/api";
 import {
+  chartedOps,
   clientBoundSpans,
   FEW_REQUESTS_BEYOND,
-  intervalMiddleS,
-  intervalPercentileBand,
   errorRatesStackedByCode,
   intervalCountsRecorded,
-  intervalRates,
   secondsRestingOnFew,
   valueRange,
   ninesOf,
@@ -19,7 +17,14 @@ import {
   type SweepSeries,
 } from "@taillab/core";
 import { cdfSeries, type XY } from "./cdf-series.ts";
-import { wantsLogAxis } from "./chart-ticks.ts";
+import { logAxisFloor, wantsLogAxis } from "./chart-ticks.ts";
+import {
+  overTimeLogScale,
+  percentilesOverTime,
+  rateOverTime,
+  type OverTimePercentile,
+  type RateKind,
+} from "./over-time-series.ts";
 import type { HistogramAnalysis } from "./histogram-analysis.ts";
 import type { HistogramSeries } from "./histogram-series.ts";
 import { columnMiddle, type LatencyIndexSeries } from "./latency-index-series.ts";
@@ -116,17 +121,9 @@ export function latencyIndexChart(
 }
 
 /**
- * Whether a phase's percentiles over time are drawn on a log axis at first: its seconds' p50 and
- * p99.9 span decades. The app's chart starts the same way.
- */
-export function overTimeLogScale(intervals: readonly IntervalStats[]): boolean {
-  return wantsLogAxis(intervals.flatMap((interval) => [interval.p50Ms ?? 0, interval.p999Ms ?? 0]));
-}
-
-/**
- * p50, p99 and p99.9 of each second of a phase (its interval histograms), each in a band of its
- * 95 % intervals (core's intervalPercentileBand), behind them the seconds whose client was the
- * bottleneck (core's clientBoundSpans of `clientSeconds`) shaded. The caption says how many
+ * p50, p99 and p99.9 of each second of a phase and the bands of their 95 % intervals
+ * (percentilesOverTime, as the app's chart draws them), behind them the seconds whose client was
+ * the bottleneck (core's clientBoundSpans of `clientSeconds`) shaded. The caption says how many
  * seconds' tail figures rest on few requests.
  */
 export function percentilesOverTimeChart(
@@ -135,15 +132,16 @@ export function percentilesOverTimeChart(
   intervals: readonly IntervalStats[],
   clientSeconds: readonly ClientSecond[] = [],
 ): SafeHtml {
-  const lines = [
-    ["p50", "p50", seriesColor(0)],
-    ["p99", "p99", seriesColor(1)],
-    ["p999", "p99.9", seriesColor(3)],
-  ] as const;
+  const colors: Record<OverTimePercentile, string> = {
+    p50: seriesColor(0),
+    p99: seriesColor(1),
+    p999: seriesColor(3),
+  };
   const answered = intervals.filter((interval) => interval.p50Ms !== null);
   const values = answered.flatMap((interval) => [interval.p50Ms ?? 0, interval.p999Ms ?? 0]);
   const range = valueRange(values);
-  const useLog = overTimeLogScale(answered);
+  const useLog = overTimeLogScale(intervals);
+  const lines = percentilesOverTime(intervals, { logScale: useLog });
   const spans = range === null ? [] : clientBoundSpans(clientSeconds);
   const clientBound: ChartSeries[] =
     spans.length > 0 && range !== null
@@ -172,33 +170,26 @@ export function percentilesOverTimeChart(
       : { label: messages.latencyMs, scale: "linear", includeZero: true },
     series: [
       ...clientBound,
-      ...lines.flatMap(([name, label, color]): ChartSeries[] => {
-        const bands = answered.flatMap((interval) => {
-          const band = intervalPercentileBand(interval, name);
-          return band ? [{ x: intervalMiddleS(interval), low: band.lowMs, high: band.highMs }] : [];
-        });
-        return bands.length > 0
+      ...lines.flatMap(({ key, label, band }): ChartSeries[] =>
+        band.some((point) => point.low !== null)
           ? [
               {
                 kind: "band",
-                key: `${name}-interval`,
+                key: `${key}-interval`,
                 label: `${label} ${messages.overTimeInterval}`,
-                color,
-                points: bands,
+                color: colors[key],
+                points: band,
               },
             ]
-          : [];
-      }),
-      ...lines.map(([name, label, color]): ChartSeries => ({
+          : [],
+      ),
+      ...lines.map(({ key, label, points }): ChartSeries => ({
         kind: "line",
-        key: `${name}Ms`,
+        key: `${key}Ms`,
         label,
-        color,
-        markers: answered.length < 30,
-        points: answered.map((interval): Point => [
-          intervalMiddleS(interval),
-          interval[`${name}Ms`] ?? 0,
-        ]),
+        color: colors[key],
+        markers: intervals.length < 30,
+        points: points.map(({ x, y }): Point => [x, y]),
       })),
     ],
     caption: [
@@ -206,8 +197,8 @@ export function percentilesOverTimeChart(
       ...(answered.some((interval) => interval.percentileIntervals)
         ? [messages.overTimeIntervalNote]
         : []),
-      ...lines.flatMap(([name, label]) => {
-        const few = secondsRestingOnFew(answered, name);
+      ...lines.flatMap(({ key, label }) => {
+        const few = secondsRestingOnFew(answered, key);
         return few > 0
           ? [messages.overTimeFewSeconds(label, few, answered.length, FEW_REQUESTS_BEYOND)]
           : [];
@@ -216,27 +207,19 @@ export function percentilesOverTimeChart(
   });
 }
 
-/** Each second's answers or failures per second of a phase (core's intervalRates). */
+/** Each second's answers or failures per second of a phase (rateOverTime, as the app's). */
 export function ratesOverTimeChart(
   id: string,
   messages: ReportMessages,
   intervals: readonly IntervalStats[],
   kind: "throughput" | "errors",
 ): SafeHtml {
-  const points = intervals
-    .map(intervalRates)
-    .map((rate): Point => [rate.atS, kind === "throughput" ? rate.opsPerSec : rate.errorsPerSec]);
-  return perSecondLineChart(id, messages, messages.ratesOverTime[kind], {
-    key: kind,
-    colorIndex: kind === "throughput" ? 0 : 1,
-    seconds: intervals.length,
-    points,
-  });
+  return perSecondLineChart(id, messages, messages.ratesOverTime[kind], intervals, kind);
 }
 
 /**
- * Each second's MiB moved per second of a phase (core's intervalRates); a run stored before
- * seconds kept their bytes gets a note saying so, not a line at 0.
+ * Each second's MiB moved per second of a phase (rateOverTime); a run stored before seconds kept
+ * their bytes gets a note saying so, not a line at 0.
  */
 export function dataOverTimeChart(
   id: string,
@@ -247,23 +230,22 @@ export function dataOverTimeChart(
   if (!intervalCountsRecorded(intervals)) {
     return markup`<p class="note">${words.title}: ${messages.ratesOverTime.notRecorded}</p>`;
   }
-  const points = intervals
-    .map(intervalRates)
-    .flatMap((rate): Point[] => (rate.mibPerSec === null ? [] : [[rate.atS, rate.mibPerSec]]));
-  return perSecondLineChart(id, messages, words, {
-    key: "data",
-    colorIndex: 2,
-    seconds: intervals.length,
-    points,
-  });
+  return perSecondLineChart(id, messages, words, intervals, "data");
 }
 
-/** One line over a phase's seconds, in the words of its chart; points drawn while they are few. */
+const COLOR_OF_RATE: Record<RateKind, number> = { throughput: 0, errors: 1, data: 2 };
+
+/**
+ * One rate's line over a phase's seconds (rateOverTime), in the words of its chart, points drawn
+ * while they are few; `under` are layers drawn beneath it (the errors' codes).
+ */
 function perSecondLineChart(
   id: string,
   messages: ReportMessages,
   words: { title: string; axis: string; line: string; note: string },
-  line: { key: string; colorIndex: number; seconds: number; points: Point[] },
+  intervals: readonly IntervalStats[],
+  kind: RateKind,
+  under: { series: ChartSeries[]; note: string } = { series: [], note: "" },
 ): SafeHtml {
   return renderChart({
     legendHint: messages.legendHint,
@@ -272,16 +254,17 @@ function perSecondLineChart(
     x: { label: messages.overTimeAxis, scale: "linear" },
     y: { label: words.axis, scale: "linear", includeZero: true },
     series: [
+      ...under.series,
       {
         kind: "line",
-        key: line.key,
+        key: kind,
         label: words.line,
-        color: seriesColor(line.colorIndex),
-        markers: line.seconds < 30,
-        points: line.points,
+        color: seriesColor(COLOR_OF_RATE[kind]),
+        markers: intervals.length < 30,
+        points: rateOverTime(intervals, kind).map(({ x, y }): Point => [x, y]),
       },
     ],
-    caption: words.note,
+    caption: under.note ? `${words.note} ${under.note}` : words.note,
   });
 }
 
@@ -302,32 +285,15 @@ export function errorsByCodeOverTimeChart(
       ? chart
       : markup`${chart}<p class="note">${messages.ratesOverTime.errors.title}: ${messages.ratesOverTime.notRecorded}</p>`;
   }
-  const words = messages.ratesOverTime.errors;
-  const rates = intervals.map(intervalRates);
-  return renderChart({
-    legendHint: messages.legendHint,
-    id,
-    title: words.title,
-    x: { label: messages.overTimeAxis, scale: "linear" },
-    y: { label: words.axis, scale: "linear", includeZero: true },
-    series: [
-      ...layers.map(({ code, points }, index): ChartSeries => ({
-        kind: "band",
-        key: `code-${index}`,
-        label: code,
-        color: seriesColor(index + 1),
-        points: points.map(({ atS, low, high }) => ({ x: atS, low, high })),
-      })),
-      {
-        kind: "line",
-        key: "errors",
-        label: words.line,
-        color: seriesColor(1),
-        markers: rates.length < 30,
-        points: rates.map((rate): Point => [rate.atS, rate.errorsPerSec]),
-      },
-    ],
-    caption: `${words.note} ${messages.ratesOverTime.byCode}`,
+  return perSecondLineChart(id, messages, messages.ratesOverTime.errors, intervals, "errors", {
+    series: layers.map(({ code, points }, index): ChartSeries => ({
+      kind: "band",
+      key: `code-${index}`,
+      label: code,
+      color: seriesColor(index + 1),
+      points: points.map(({ atS, low, high }) => ({ x: atS, low, high })),
+    })),
+    note: messages.ratesOverTime.byCode,
   });
 }
 
@@ -564,10 +530,7 @@ export function sweepCharts(
   summary: RunSummary,
   opLabel: (op: Operation) => string,
 ): SafeHtml[] {
-  const ops = new Set<Operation>();
-  for (const point of summary.points) for (const phase of point.phases) ops.add(phase.op);
-  const charted = ops.size > 1 ? [...ops].filter((op) => op !== "DELETE") : [...ops];
-  const view = sweepView(summary, { ops: charted });
+  const view = sweepView(summary, { ops: chartedOps([summary]) });
   const charts: SafeHtml[] = [];
   const axes: { axis: SweepAxis; values: number[]; title: string }[] = [];
   if (view.objectSizes.length > 1) {
@@ -677,7 +640,7 @@ export function sweepCharts(
  */
 function sweepYAxis(label: string, series: readonly ChartSeries[]) {
   const values = series.flatMap((entry) =>
-    entry.kind === "line" ? entry.points.map((point) => point[1]) : [],
+    entry.kind === "line" ? entry.points.flatMap(([, y]) => (y === null ? [] : [y])) : [],
   );
   return wantsLogAxis(values)
     ? { label, scale: "log" as const }
@@ -711,6 +674,16 @@ function groupedBars(
 }
 
 /**
+ * The latency axis of a mode comparison's tail bars, the app's and the report's: log when the
+ * bars span decades (a 1 s stall beside 20 ms tails), and then starting below the smallest bar
+ * (logAxisFloor), which would otherwise have no height at all.
+ */
+export function modeTailAxis(valuesMs: readonly number[]): { logScale: boolean; logMin: number } {
+  const bars = valuesMs.filter((value) => value > 0);
+  return { logScale: wantsLogAxis(bars), logMin: logAxisFloor(Math.min(...bars)) };
+}
+
+/**
  * "Normal vs hedged vs tied" as the app's Compare screen draws it: the tail each mode reached
  * (p50, p99, p99.9 bars, each percentile in its colour) and what its backups cost.
  */
@@ -727,8 +700,9 @@ export function modeComparisonCharts(
     max: entries.length - 0.5,
     ticks: entries.map((entry, index) => ({ value: index, label: entry.label })),
   };
-  const latencies = entries.flatMap((entry) => [entry.p50Ms, entry.p999Ms]).filter((v) => v > 0);
-  const useLog = wantsLogAxis(latencies);
+  const tailAxis = modeTailAxis(
+    entries.flatMap((entry) => [entry.p50Ms, entry.p99Ms, entry.p999Ms]),
+  );
   const percentiles = (["p50", "p99", "p999"] as const).map((key) => ({
     key,
     label: PERCENTILE_LABELS[key],
@@ -742,8 +716,8 @@ export function modeComparisonCharts(
       title: titles.tail,
       height: 360,
       x,
-      y: useLog
-        ? { label: messages.latencyMs, scale: "log" }
+      y: tailAxis.logScale
+        ? { label: messages.latencyMs, scale: "log", min: tailAxis.logMin }
         : { label: messages.latencyMs, scale: "linear", includeZero: true },
       series: groupedBars(entries, percentiles),
     }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { markup } from "./html.ts";
-import { renderChart, type ChartSpec } from "./svg-chart.ts";
+import { renderChart, type ChartSeries, type ChartSpec, type Point } from "./svg-chart.ts";
 
 function chart(overrides: Partial<ChartSpec>): string {
   return renderChart({
@@ -12,6 +12,18 @@ function chart(overrides: Partial<ChartSpec>): string {
     ...overrides,
   }).text;
 }
+
+/** A black line "a" through `points`. */
+const lineThrough = (points: Point[]): ChartSeries => ({
+  kind: "line",
+  key: "a",
+  label: "a",
+  color: "#000",
+  points,
+});
+/** How many times `letter` stands in the path data of the chart's first path of `kind`. */
+const pathCount = (svg: string, kind: "line" | "band", letter: string) =>
+  new RegExp(`<path\\s+class="${kind}"\\s+d="([^"]+)"`).exec(svg)?.[1]?.split(letter).length;
 
 const tickLabels = (svg: string) =>
   [...svg.matchAll(/<text class="tick"[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]);
@@ -40,23 +52,45 @@ describe("renderChart", () => {
     const svg = chart({
       y: { label: "y", scale: "log" },
       series: [
-        {
-          kind: "line",
-          key: "a",
-          label: "a",
-          color: "#000",
-          points: [
-            [0, 1],
-            [1, 0],
-            [2, 10],
-            [3, 100],
-          ],
-        },
+        lineThrough([
+          [0, 1],
+          [1, 0],
+          [2, 10],
+          [3, 100],
+        ]),
       ],
     });
     const path = /<path class="line" d="([^"]+)"/.exec(svg)?.[1] ?? "";
     expect(path.match(/M/g)).toHaveLength(2);
     expect(path.match(/L/g)).toHaveLength(1);
+  });
+
+  it("breaks a line and a band at a gap (null), as the app's charts leave one", () => {
+    const svg = chart({
+      series: [
+        {
+          kind: "band",
+          key: "b",
+          label: "b",
+          color: "#000",
+          points: [
+            { x: 0, low: 1, high: 2 },
+            { x: 1, low: 1, high: 3 },
+            { x: 2, low: null, high: null },
+            { x: 3, low: 2, high: 4 },
+          ],
+        },
+        lineThrough([
+          [0, 1],
+          [1, 2],
+          [2, null],
+          [3, 3],
+        ]),
+      ],
+    });
+    // Two stretches each: a line of two points and one of one; two closed band outlines.
+    expect([pathCount(svg, "line", "M"), pathCount(svg, "line", "L")]).toEqual([3, 2]);
+    expect([pathCount(svg, "band", "M"), pathCount(svg, "band", "Z")]).toEqual([3, 3]);
   });
 
   it("ties legend buttons to the series they toggle, scoped by chart id", () => {

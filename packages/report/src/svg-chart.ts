@@ -32,7 +32,8 @@ export interface ChartAxis {
   pad?: number;
 }
 
-export type Point = readonly [x: number, y: number];
+/** A point of a line; y null is a gap the line does not join across. */
+export type Point = readonly [x: number, y: number | null];
 
 export interface LineSeries {
   kind: "line";
@@ -51,7 +52,8 @@ export interface BandSeries {
   key: string;
   label: string;
   color: string;
-  points: readonly { x: number; low: number; high: number }[];
+  /** Ends null are a gap the band does not join across. */
+  points: readonly { x: number; low: number | null; high: number | null }[];
 }
 
 export interface BarSeries {
@@ -102,7 +104,7 @@ const CHAR_WIDTH = TICK_FONT * 0.6;
 
 interface Scale {
   toPx(value: number): number;
-  accepts(value: number): boolean;
+  accepts(value: number | null): value is number;
   ticks: ChartTick[];
 }
 
@@ -140,7 +142,8 @@ function makeScale(axis: ChartAxis, data: readonly number[], from: number, to: n
   return {
     toPx: (value) =>
       from + ((position(value) - (low - pad)) / (high - low + 2 * pad)) * (to - from),
-    accepts: log ? (value) => value > 0 && Number.isFinite(value) : Number.isFinite,
+    accepts: (value): value is number =>
+      value !== null && Number.isFinite(value) && (!log || value > 0),
     ticks: axis.ticks
       ? [...axis.ticks]
       : shared.ticks.map((value) => ({ value, label: format(value) })),
@@ -153,11 +156,14 @@ function seriesValues(series: readonly ChartSeries[], axis: "x" | "y"): number[]
   const values: number[] = [];
   for (const entry of series) {
     if (entry.kind === "line") {
-      for (const point of entry.points) values.push(point[axis === "x" ? 0 : 1]);
+      for (const [px, py] of entry.points) {
+        if (axis === "x") values.push(px);
+        else if (py !== null) values.push(py);
+      }
     } else if (entry.kind === "band") {
       for (const point of entry.points) {
         if (axis === "x") values.push(point.x);
-        else values.push(point.low, point.high);
+        else if (point.low !== null && point.high !== null) values.push(point.low, point.high);
       }
     } else {
       for (const bar of entry.bars) {
@@ -184,6 +190,26 @@ function linePath(points: readonly Point[], x: Scale, y: Scale): string {
   return path;
 }
 
+/**
+ * A band's stretches of drawable points, split wherever a point cannot be drawn (a gap, or ≤ 0
+ * on log), as linePath splits a line.
+ */
+function bandSegments(
+  points: BandSeries["points"],
+  x: Scale,
+  y: Scale,
+): { x: number; low: number; high: number }[][] {
+  const segments: { x: number; low: number; high: number }[][] = [[]];
+  for (const point of points) {
+    if (x.accepts(point.x) && y.accepts(point.low) && y.accepts(point.high)) {
+      segments.at(-1)!.push({ x: point.x, low: point.low, high: point.high });
+    } else if (segments.at(-1)!.length > 0) {
+      segments.push([]);
+    }
+  }
+  return segments.filter((segment) => segment.length > 0);
+}
+
 /** A dash's stroke-dasharray, the same on a chart's line and its legend swatch; none when solid. */
 function dashArray(dash: DashName = "solid"): string | null {
   return DASH_PATTERNS[dash].length > 0 ? DASH_PATTERNS[dash].join(" ") : null;
@@ -204,18 +230,22 @@ function renderSeries(
   plot: Plot,
 ): SafeHtml {
   if (entry.kind === "band") {
-    const drawable = entry.points.filter(
-      (point) => x.accepts(point.x) && y.accepts(point.low) && y.accepts(point.high),
-    );
-    if (drawable.length === 0) return markup``;
-    const upper = drawable.map((point) => `${round(x.toPx(point.x))} ${round(y.toPx(point.high))}`);
-    const lower = drawable
-      .map((point) => `${round(x.toPx(point.x))} ${round(y.toPx(point.low))}`)
-      .reverse();
+    const path = bandSegments(entry.points, x, y)
+      .map((segment) => {
+        const upper = segment.map(
+          (point) => `${round(x.toPx(point.x))} ${round(y.toPx(point.high))}`,
+        );
+        const lower = segment
+          .map((point) => `${round(x.toPx(point.x))} ${round(y.toPx(point.low))}`)
+          .reverse();
+        return `M${upper.join("L")}L${lower.join("L")}Z`;
+      })
+      .join("");
+    if (!path) return markup``;
     return markup`<g data-series="${dataId}"
       ><path
         class="band"
-        d="M${upper.join("L")}L${lower.join("L")}Z"
+        d="${path}"
         fill="${entry.color}"
         fill-opacity="0.28"
         stroke="${entry.color}"
@@ -239,7 +269,9 @@ function renderSeries(
     /></g>`;
   }
   const path = linePath(entry.points, x, y);
-  const drawable = entry.points.filter(([px, py]) => x.accepts(px) && y.accepts(py));
+  const drawable = entry.points.filter(
+    (point): point is readonly [number, number] => x.accepts(point[0]) && y.accepts(point[1]),
+  );
   const showMarkers = entry.markers || drawable.length === 1;
   const dash = dashArray(entry.dash);
   const markers = showMarkers

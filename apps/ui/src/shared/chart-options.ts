@@ -53,13 +53,16 @@ function sharedTicks(spec: AxisSpec, fontSize: number, label: (value: number) =>
     // Before the first layout the axis has no length yet; a later pass gets the real one.
     return axisTickRoom({ lengthPx: length > 0 ? length : 200, horizontal, fontSize, label });
   };
+  // The ticks found with the ends: a linear axis keeps them, as the report does (found again from
+  // the widened ends, 0–174 ms widened to 0–180, they would step by 50 and leave 180 unlabelled).
+  const ticksOf = new WeakMap<Scale, number[]>();
   return {
     // Chart.js would otherwise widen the ends to its own ticks.
     bounds: "data",
     afterDataLimits: (scale: Scale) => {
       const data = scale.getMinMax(true);
       const fixed = scale.getUserBounds();
-      const { min, max } = axisTicks(
+      const { min, max, ticks } = axisTicks(
         {
           scale: scaleKind,
           dataMin: data.min,
@@ -72,11 +75,16 @@ function sharedTicks(spec: AxisSpec, fontSize: number, label: (value: number) =>
       );
       scale.min = min;
       scale.max = max;
+      ticksOf.set(scale, ticks);
     },
     afterBuildTicks: (scale: Scale) => {
       const { min, max } = scale;
       const extent = { scale: scaleKind, dataMin: min, dataMax: max, min, max } as const;
-      scale.ticks = axisTicks(extent, roomOf(scale)).ticks.map((value) => ({ value }));
+      // A log axis's ticks are thinned to its length, which the layout may have set since.
+      const ticks =
+        (scaleKind === "linear" ? ticksOf.get(scale) : undefined) ??
+        axisTicks(extent, roomOf(scale)).ticks;
+      scale.ticks = ticks.map((value) => ({ value }));
     },
   };
 }

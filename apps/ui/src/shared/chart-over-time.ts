@@ -2,7 +2,6 @@ import { PERCENTILE_LEVELS, type IntervalStats } from "@taillab/api";
 import {
   FEW_REQUESTS_BEYOND,
   intervalMiddleS,
-  intervalPercentileBand,
   requestsBeyond,
   secondsRestingOnFew,
   type ClientBoundSpan,
@@ -12,9 +11,13 @@ import {
   formatMs,
   formatPercent,
   formatTick,
+  LOG_FLOOR_MS,
+  OVER_TIME_PERCENTILES,
+  PERCENTILE_LABELS,
+  percentilesOverTime,
   REPORT_LANGUAGES,
   REPORT_MESSAGES,
-  type PercentileKey,
+  type OverTimePercentile,
 } from "@taillab/report";
 import type { ChartConfiguration, ChartDataset, ChartOptions } from "chart.js";
 import {
@@ -69,7 +72,14 @@ export function overTimeIntervalNotes(
     ...OVER_TIME_PERCENTILES.flatMap((key) => {
       const few = secondsRestingOnFew(answered, key);
       return few > 0
-        ? [report.overTimeFewSeconds(FIELDS[key].label, few, answered.length, FEW_REQUESTS_BEYOND)]
+        ? [
+            report.overTimeFewSeconds(
+              PERCENTILE_LABELS[key],
+              few,
+              answered.length,
+              FEW_REQUESTS_BEYOND,
+            ),
+          ]
         : [];
     }),
   ];
@@ -80,19 +90,6 @@ export interface TimelineMarker {
   atMs: number;
   label: string;
 }
-
-/** The percentiles a second's histogram gives; p90 and p99.99 are not kept per second. */
-export type OverTimePercentile = Extract<PercentileKey, "p50" | "p99" | "p999">;
-export const OVER_TIME_PERCENTILES: readonly OverTimePercentile[] = ["p50", "p99", "p999"];
-
-/** Log axes cannot show 0; a sub-microsecond floor keeps a 0 ms second on the chart. */
-const LOG_FLOOR_MS = 0.001;
-
-const FIELDS: Record<OverTimePercentile, { field: keyof IntervalStats; label: string }> = {
-  p50: { field: "p50Ms", label: "p50" },
-  p99: { field: "p99Ms", label: "p99" },
-  p999: { field: "p999Ms", label: "p99.9" },
-};
 
 /**
  * What every chart of a phase's seconds shares: points drawn only while they are few, the
@@ -121,15 +118,14 @@ export function extraPercentOf(interval: IntervalStats): number | null {
 }
 
 /**
- * p50, p99 and p99.9 of each second (the engine's interval histograms), the one builder for the
- * live screen and a stored run: x is seconds since the run started, at the middle of each
- * second; a second with no successful answer leaves a gap. With `cost`, the extra requests of
+ * p50, p99 and p99.9 of each second and their 95 % intervals (the report's percentilesOverTime,
+ * the points and gaps the HTML report draws), the one builder for the live screen and a stored
+ * run. With `cost`, the extra requests of
  * each second on a right axis; `markers` (a live session's knob changes) are vertical lines;
  * `clientBound` (core's clientBoundSpans) are thick bars along the top of the latency axis over
  * the seconds whose client was the bottleneck, so a tail there reads as the client's. Each shown
- * percentile's 95 % intervals are a band in its colour (core's intervalPercentileBand; a gap
- * where a second has none), one legend entry for all; a percentile's tooltip gives its interval
- * and says when it rests on few requests.
+ * percentile's 95 % intervals are a band in its colour, one legend entry for all; a percentile's
+ * tooltip gives its interval and says when it rests on few requests.
  */
 export function overTimeChartConfig(
   theme: ChartTheme,
@@ -145,23 +141,16 @@ export function overTimeChartConfig(
 ): ChartConfiguration<"line"> {
   const { logScale, labels, percentiles = OVER_TIME_PERCENTILES, cost = false } = options;
   const markers = options.markers ?? [];
-  const y = (ms: number | null) =>
-    ms === null ? null : logScale ? Math.max(ms, LOG_FLOOR_MS) : ms;
-  const latencyLines: ChartDataset<"line">[] = percentiles.map((key) => {
-    const { field, label } = FIELDS[key];
-    return {
-      label,
-      data: intervals.map((interval) => ({
-        x: intervalMiddleS(interval),
-        y: y(interval[field] as number | null),
-      })),
-      borderColor: theme.palette.percentiles[key],
-      backgroundColor: theme.palette.percentiles[key],
-      borderWidth: theme.lineWidth,
-      spanGaps: false,
-      yAxisID: "y",
-    };
-  });
+  const series = percentilesOverTime(intervals, { logScale, percentiles });
+  const latencyLines: ChartDataset<"line">[] = series.map(({ key, label, points }) => ({
+    label,
+    data: points,
+    borderColor: theme.palette.percentiles[key],
+    backgroundColor: theme.palette.percentiles[key],
+    borderWidth: theme.lineWidth,
+    spanGaps: false,
+    yAxisID: "y",
+  }));
   const costLine: ChartDataset<"line">[] = cost
     ? [
         {
@@ -194,28 +183,17 @@ export function overTimeChartConfig(
     pointRadius: 0,
     yAxisID: "y",
   }));
-  // A log axis has no 0 to draw an interval open below down to: that second is left out.
-  const bandOf = (interval: IntervalStats, key: OverTimePercentile) => {
-    const band = intervalPercentileBand(interval, key);
-    return band && !(logScale && band.lowMs <= 0) ? band : null;
-  };
   // Each band: its upper ends filled down to its lower ends, the dataset after it.
-  const bands: ChartDataset<"line">[] = percentiles.flatMap((key) => {
+  const bands: ChartDataset<"line">[] = series.flatMap(({ key, band }) => {
     const color = withAlpha(theme.palette.percentiles[key], theme.bandAlpha);
-    const ends = (end: "lowMs" | "highMs") =>
-      intervals.map((interval) => {
-        const band = bandOf(interval, key);
-        return { x: intervalMiddleS(interval), y: band ? band[end] : null };
-      });
+    const ends = (end: "low" | "high") => band.map((point) => ({ x: point.x, y: point[end] }));
     const edge = { borderWidth: 0, pointRadius: 0, backgroundColor: color, spanGaps: false };
     return [
-      { ...edge, label: labels.interval, data: ends("highMs"), fill: "+1", yAxisID: "y" },
-      { ...edge, label: labels.interval, data: ends("lowMs"), yAxisID: "y" },
+      { ...edge, label: labels.interval, data: ends("high"), fill: "+1", yAxisID: "y" },
+      { ...edge, label: labels.interval, data: ends("low"), yAxisID: "y" },
     ];
   });
-  const withBands = percentiles.some((key) =>
-    intervals.some((interval) => bandOf(interval, key) !== null),
-  );
+  const withBands = series.some(({ band }) => band.some((point) => point.low !== null));
   const firstMarker = latencyLines.length + costLine.length;
   const firstClientBound = firstMarker + markerLines.length;
   const firstBand = firstClientBound + clientBoundBars.length;
@@ -229,10 +207,10 @@ export function overTimeChartConfig(
   const percentileLabel = (key: OverTimePercentile, index: number, valueMs: number) => {
     const interval = intervals[index];
     const bounds = interval?.percentileIntervals?.[key];
-    if (!interval || !bounds) return `${FIELDS[key].label}: ${formatMs(valueMs)} ms`;
+    if (!interval || !bounds) return `${PERCENTILE_LABELS[key]}: ${formatMs(valueMs)} ms`;
     const beyond = requestsBeyond(interval.requests, PERCENTILE_LEVELS[key]);
     const few = beyond < FEW_REQUESTS_BEYOND ? ` · ${labels.restsOn(beyond)}` : "";
-    return `${FIELDS[key].label}: ${formatMs(valueMs)} ms ${formatIntervalMs(bounds)}${few}`;
+    return `${PERCENTILE_LABELS[key]}: ${formatMs(valueMs)} ms ${formatIntervalMs(bounds)}${few}`;
   };
   const empty = intervals.length === 0;
   const legendAndTooltips = legendAndTooltip(theme, {
@@ -352,7 +330,7 @@ function latencyRange(
   let high = 0;
   for (const interval of intervals) {
     for (const key of percentiles) {
-      const value = interval[FIELDS[key].field] as number | null;
+      const value = interval[`${key}Ms`];
       if (value === null) continue;
       low = Math.min(low, value);
       high = Math.max(high, value);

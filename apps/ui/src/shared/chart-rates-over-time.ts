@@ -1,6 +1,6 @@
 import type { IntervalStats } from "@taillab/api";
 import { errorCodesOf, intervalCountsRecorded, intervalRates } from "@taillab/core";
-import { formatFixed, formatTick } from "@taillab/report";
+import { formatFixed, formatTick, rateOverTime, type RateKind } from "@taillab/report";
 import type { ChartConfiguration, ChartDataset } from "chart.js";
 import { markerLabelsPlugin } from "./chart-marker-labels.ts";
 import { axis, legendAndTooltip } from "./chart-options.ts";
@@ -12,9 +12,6 @@ import {
   type TimelineMarker,
 } from "./chart-over-time.ts";
 import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
-
-/** Which rate of each second a chart draws (core's intervalRates). */
-export type RateKind = "throughput" | "errors" | "data";
 
 export interface RatesOverTimeLabels {
   x: string;
@@ -28,8 +25,8 @@ export interface RatesOverTimeLabels {
 type RateDataset = ChartDataset<"line", { x: number; y: number }[]>;
 
 /**
- * Answers, MiB moved or failures per second of a phase (its intervals, as the percentiles over
- * time count them): throughput in the first series colour, errors in the second, data in the
+ * Answers, MiB moved or failures per second of a phase (the report's rateOverTime, the points
+ * the HTML report draws): throughput in the first series colour, errors in the second, data in the
  * third, on a linear axis from 0. Errors whose codes were recorded are stacked by code under
  * their total's line. `markers` (a live session's knob changes) are dotted lines with their
  * labels, as on the percentiles over time, so a change's effect on the rate shows where it was.
@@ -116,18 +113,9 @@ function rateDataset(
   label: string,
 ): RateDataset {
   const color = seriesColor(theme, COLOR_OF_KIND[kind]);
-  const points = intervals.map(intervalRates).flatMap((rate) => {
-    const y =
-      kind === "throughput"
-        ? rate.opsPerSec
-        : kind === "errors"
-          ? rate.errorsPerSec
-          : rate.mibPerSec;
-    return y === null ? [] : [{ x: rate.atS, y }];
-  });
   return {
     label,
-    data: points,
+    data: rateOverTime(intervals, kind),
     borderColor: color,
     backgroundColor: color,
     borderWidth: theme.lineWidth,

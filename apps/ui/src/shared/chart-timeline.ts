@@ -1,4 +1,10 @@
-import { columnMiddle, formatMs, formatTick, type PercentileKey } from "@taillab/report";
+import {
+  columnMiddle,
+  formatMs,
+  formatTick,
+  LOG_FLOOR_MS,
+  type PercentileKey,
+} from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import { axis, integerTickLabel, legendAndTooltip, zoomAlongX } from "./chart-options.ts";
 import { seriesColor, withAlpha, type ChartTheme } from "./chart-theme.ts";
@@ -30,9 +36,6 @@ export interface TimelineChartOptions {
   /** Wheel zoom and drag pan along the request index (a stored run; not a live one). */
   zoom?: boolean;
 }
-
-/** Log axes cannot show 0; a sub-microsecond floor keeps a 0 ms column on the chart. */
-const LOG_FLOOR_MS = 0.001;
 
 /**
  * Latency against request index, the one builder for the results and the live screens: each

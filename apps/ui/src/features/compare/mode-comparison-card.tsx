@@ -5,11 +5,10 @@ import {
   formatMs,
   formatPercent,
   formatTick,
-  logAxisFloor,
+  modeTailAxis,
   PERCENTILE_LABELS,
   type Palette,
   type PercentileKey,
-  wantsLogAxis,
 } from "@taillab/report";
 import type { ChartConfiguration } from "chart.js";
 import type { TFunction } from "i18next";
@@ -38,7 +37,11 @@ interface BarSeries {
   right?: boolean;
 }
 
-function barsConfig(
+/**
+ * Bars of the modes compared, one group per run, a second unit on the right where asked; a log
+ * left axis starts where modeTailAxis says, as the report's.
+ */
+export function barsConfig(
   theme: ChartTheme,
   categories: string[],
   series: BarSeries[],
@@ -65,14 +68,8 @@ function barsConfig(
           type: axes.logLeft ? "logarithmic" : "linear",
           title: axes.left,
           beginAtZero: !axes.logLeft,
-          // Bars on a log axis grow from its bottom: start it below the smallest bar, or that
-          // bar has no height at all.
           ...(axes.logLeft
-            ? {
-                min: logAxisFloor(
-                  Math.min(...series.flatMap((entry) => entry.values.filter((value) => value > 0))),
-                ),
-              }
+            ? { min: modeTailAxis(series.flatMap((entry) => entry.values)).logMin }
             : {}),
           tickLabel: formatTick,
         }),
@@ -189,8 +186,7 @@ export function ModeComparisonCard({ entries }: { entries: readonly ModeEntry[] 
             testId="mode-tail-chart"
             label={t("modes.tailChart")}
             deps={[entries, percentiles, t]}
-            // A 1 s stall beside 20 ms tails: a log axis keeps the small bars readable.
-            logScale={wantsLogAxis(percentiles.flatMap(shown))}
+            logScale={modeTailAxis(percentiles.flatMap(shown)).logScale}
             tools={
               <PercentileChooser
                 offered={MODE_PERCENTILES}

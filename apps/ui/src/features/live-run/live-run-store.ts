@@ -1,7 +1,7 @@
 import type { LiveTuning, LiveTuningInput, RunEvent } from "@taillab/api";
 import { create } from "zustand";
 import { api, hasBackend } from "../../app/api.ts";
-import type { RateKind } from "../../shared/chart-rates-over-time.ts";
+import type { RateKind } from "@taillab/report";
 import { errorText } from "../../shared/said.ts";
 import {
   adoptActiveRun,

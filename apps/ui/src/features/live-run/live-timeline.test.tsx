@@ -3,6 +3,7 @@ import { act, fireEvent, screen } from "@testing-library/react";
 import i18next from "i18next";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderUi } from "../../shared/test-support/render.tsx";
+import { threeSeconds } from "../../shared/test-support/sample-data.ts";
 import { useLiveRun } from "./live-run-store.ts";
 import { LiveTimeline } from "./live-timeline.tsx";
 
@@ -32,18 +33,7 @@ function second(startS: number, keptUp: boolean): ClientSecond {
 }
 
 /** Three seconds of GETs of 1 MiB: 100, 90 and 80 answered, 0, 1 and 2 refused with SlowDown. */
-const SECONDS: IntervalStats[] = [0, 1, 2].map((index): IntervalStats => ({
-  startMs: index * 1000,
-  lengthMs: 1000,
-  requests: 100 - index * 10,
-  errors: index,
-  p50Ms: 2,
-  p99Ms: 8,
-  p999Ms: 12,
-  maxMs: 15,
-  bytes: (100 - index * 10) * 1024 * 1024,
-  errorsByCode: index > 0 ? { SlowDown: index } : {},
-}));
+const SECONDS = threeSeconds({ bytes: (requests) => requests * 1024 * 1024 });
 
 function progress(client: ClientSecond[], intervals: IntervalStats[] = []): RunEvent {
   return {

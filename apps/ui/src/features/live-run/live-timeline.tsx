@@ -1,13 +1,9 @@
+import { OVER_TIME_PERCENTILES, type OverTimePercentile } from "@taillab/report";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { ClientBoundNote, useClientBound } from "../../shared/client-bound-note.tsx";
-import {
-  OVER_TIME_PERCENTILES,
-  overTimeChartConfig,
-  overTimeIntervalLabels,
-  type OverTimePercentile,
-} from "../../shared/chart-over-time.ts";
+import { overTimeChartConfig, overTimeIntervalLabels } from "../../shared/chart-over-time.ts";
 import { rateTotal, ratesOverTimeChartConfig } from "../../shared/chart-rates-over-time.ts";
 import { joinSentences } from "../../shared/list-text.ts";
 import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";

@@ -1,16 +1,19 @@
 import type { ClientSecond, IntervalStats, RunMarker } from "@taillab/api";
-import { formatInteger, overTimeLogScale } from "@taillab/report";
+import {
+  formatInteger,
+  OVER_TIME_PERCENTILES,
+  overTimeLogScale,
+  type OverTimePercentile,
+} from "@taillab/report";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { useSharedTimeRange } from "./time-range-store.ts";
 import { ClientBoundNote, useClientBound } from "../../shared/client-bound-note.tsx";
 import {
-  OVER_TIME_PERCENTILES,
   overTimeChartConfig,
   overTimeIntervalLabels,
   overTimeIntervalNotes,
-  type OverTimePercentile,
 } from "../../shared/chart-over-time.ts";
 import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";
 import { PercentileChooser } from "../../shared/percentile-chooser.tsx";

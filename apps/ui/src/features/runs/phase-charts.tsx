@@ -1,4 +1,5 @@
 import type { RunDetail } from "@taillab/api";
+import { chartedOps } from "@taillab/core";
 import { analyseHistogram } from "@taillab/report";
 import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,7 +14,6 @@ import type { LadderInput } from "./percentile-ladder-data.ts";
 import { findHistograms } from "./phase-analysis.ts";
 import { pointOptionText } from "./points-text.ts";
 import type { PhaseChoice } from "./run-detail-store.ts";
-import { chartedOps } from "./sweep-chart-data.ts";
 import { TailBreakdownCard } from "./tail-breakdown-card.tsx";
 import { useTimeRange } from "./time-range-store.ts";
 

@@ -1,24 +1,15 @@
-import type { IntervalStats } from "@taillab/api";
 import { act, fireEvent, screen } from "@testing-library/react";
 import i18next from "i18next";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderUi } from "../../shared/test-support/render.tsx";
+import { threeSeconds } from "../../shared/test-support/sample-data.ts";
 import { RatesOverTimeChart } from "./rates-over-time-chart.tsx";
 
 afterEach(async () => {
   await act(() => i18next.changeLanguage("en"));
 });
 
-const INTERVALS: IntervalStats[] = [0, 1, 2].map((index) => ({
-  startMs: index * 1000,
-  lengthMs: 1000,
-  requests: 100 - index * 10,
-  errors: index,
-  p50Ms: 2,
-  p99Ms: 8,
-  p999Ms: 12,
-  maxMs: 15,
-}));
+const INTERVALS = threeSeconds();
 
 describe("RatesOverTimeChart", () => {
   it.each([
@@ -33,11 +24,7 @@ describe("RatesOverTimeChart", () => {
   });
 
   it("draws the MiB moved and errors stacked by code where the seconds kept them", () => {
-    const counted = INTERVALS.map((interval, index): IntervalStats => ({
-      ...interval,
-      bytes: 2 * 1024 * 1024,
-      errorsByCode: index > 0 ? { SlowDown: index } : {},
-    }));
+    const counted = threeSeconds({ bytes: () => 2 * 1024 * 1024 });
     renderUi(<RatesOverTimeChart intervals={counted} kind="data" />);
     expect(screen.getByRole("heading", { name: "Data moved over time" })).toBeTruthy();
     expect(screen.getByTestId("data-over-time-chart").dataset.total).toBe("6");

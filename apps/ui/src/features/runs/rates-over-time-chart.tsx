@@ -1,16 +1,12 @@
 import type { IntervalStats, RunMarker } from "@taillab/api";
 import { intervalCountsRecorded } from "@taillab/core";
-import { formatFixed, formatInteger } from "@taillab/report";
+import { formatFixed, formatInteger, type RateKind } from "@taillab/report";
 import { useTranslation } from "react-i18next";
 import { ChartCanvas } from "../../shared/chart.tsx";
 import { joinSentences } from "../../shared/list-text.ts";
 import { useTimelineMarkers } from "../../shared/marker-list.tsx";
 import { useSharedTimeRange } from "./time-range-store.ts";
-import {
-  rateTotal,
-  ratesOverTimeChartConfig,
-  type RateKind,
-} from "../../shared/chart-rates-over-time.ts";
+import { rateTotal, ratesOverTimeChartConfig } from "../../shared/chart-rates-over-time.ts";
 
 /**
  * A stored phase's throughput, data moved or errors per second (its intervals, the seconds the

@@ -1,7 +1,8 @@
 import type { Operation, RunSummary } from "@taillab/api";
+import { chartedOps } from "@taillab/core";
 import { describe, expect, it } from "vitest";
 import { runDetailFixture } from "./test-support/run-fixtures.ts";
-import { chartedOps, sweepAxes, sweepAxisValues, sweepChartLines } from "./sweep-chart-data.ts";
+import { sweepAxes, sweepAxisValues, sweepChartLines } from "./sweep-chart-data.ts";
 
 const KiB = 1024;
 const summaryOf = (spec: Record<string, unknown>, ops: Operation[] = ["PUT", "GET", "DELETE"]) =>

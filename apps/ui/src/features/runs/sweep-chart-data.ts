@@ -1,5 +1,5 @@
 import type { Operation, RunPointParams, RunSummary } from "@taillab/api";
-import { sweepView, type SweepAxis, type SweepMetric } from "@taillab/core";
+import { chartedOps, sweepView, type SweepAxis, type SweepMetric } from "@taillab/core";
 
 export interface SweepRun {
   label: string;
@@ -19,17 +19,6 @@ export interface SweepChartLine {
   /** Lines of the same fixed parameters share a group (and, in one run, a colour). */
   group: number;
   points: { x: number; y: number; pointIndex: number }[];
-}
-
-/** Phases worth a sweep line: the cleanup (DELETE) only when nothing else ran, as in the report. */
-export function chartedOps(summaries: readonly RunSummary[]): Operation[] {
-  const ops: Operation[] = [];
-  for (const summary of summaries) {
-    for (const point of summary.points) {
-      for (const phase of point.phases) if (!ops.includes(phase.op)) ops.push(phase.op);
-    }
-  }
-  return ops.length > 1 ? ops.filter((op) => op !== "DELETE") : ops;
 }
 
 /** The axes a chart makes sense along: a parameter that takes several values in some run. */

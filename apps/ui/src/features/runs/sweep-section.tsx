@@ -1,9 +1,9 @@
 import type { Operation } from "@taillab/api";
-import type { SweepAxis, SweepMetric } from "@taillab/core";
+import { chartedOps, type SweepAxis, type SweepMetric } from "@taillab/core";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { SweepChart } from "./sweep-chart.tsx";
-import { chartedOps, sweepAxes, type SweepRun } from "./sweep-chart-data.ts";
+import { sweepAxes, type SweepRun } from "./sweep-chart-data.ts";
 
 const THROUGHPUT: readonly SweepMetric[] = ["throughputMBps"];
 const OPS: readonly SweepMetric[] = ["opsPerSec"];

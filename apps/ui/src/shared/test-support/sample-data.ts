@@ -5,6 +5,7 @@ import {
   type CodedMessage,
   type ConnectionReport,
   type Experiment,
+  type IntervalStats,
   type LiveTuning,
   type SavedEndpoint,
 } from "@taillab/api";
@@ -125,3 +126,26 @@ export const LIVE_TUNING: LiveTuning = {
   hedgeDelay: { kind: "fixed", delayMs: 20 },
   hedgeBudgetPercent: 10,
 };
+
+/**
+ * Three seconds of a phase as its interval log gives them: 100, 90 and 80 answered, 0, 1 and 2
+ * failed. With `counts`, what seconds have kept since (a run stored before has neither): the
+ * bytes a second's answers moved, and its failures' codes (SlowDown).
+ */
+export function threeSeconds(counts?: { bytes: (requests: number) => number }): IntervalStats[] {
+  return [0, 1, 2].map((index): IntervalStats => {
+    const requests = 100 - index * 10;
+    const errorsByCode: Record<string, number> = index > 0 ? { SlowDown: index } : {};
+    return {
+      startMs: index * 1000,
+      lengthMs: 1000,
+      requests,
+      errors: index,
+      p50Ms: 2,
+      p99Ms: 8,
+      p999Ms: 12,
+      maxMs: 15,
+      ...(counts ? { bytes: counts.bytes(requests), errorsByCode } : {}),
+    };
+  });
+}
