@@ -26,6 +26,11 @@ const SIZE_BYTES = 4096;
 const BUCKET = "bench";
 const FIXED_5MS = { description: "fixed 5 ms", serviceTime: { kind: "fixed", ms: 5 } } as const;
 const TAILLAB_WORKERS = 1;
+/** BENCH_ADDED_IN_FLIGHT=8,64 runs only those levels (to profile one, or save time). */
+function inFlightChosen(inFlight: number): boolean {
+  const chosen = process.env.BENCH_ADDED_IN_FLIGHT;
+  return chosen === undefined || chosen.split(",").map(Number).includes(inFlight);
+}
 /**
  * Per round and client; enough over the rounds for a stable p99. 1 in flight is slow (each
  * request takes its 5 ms), so fewer there.
@@ -34,10 +39,12 @@ const LEVELS = [
   { inFlight: 1, requests: 1_000 },
   { inFlight: 8, requests: 2_000 },
   { inFlight: 64, requests: 2_000 },
-].map((level) => ({
-  ...level,
-  requests: Number(process.env.BENCH_ADDED_REQUESTS ?? level.requests),
-}));
+]
+  .filter((level) => inFlightChosen(level.inFlight))
+  .map((level) => ({
+    ...level,
+    requests: Number(process.env.BENCH_ADDED_REQUESTS ?? level.requests),
+  }));
 /**
  * Each level runs in rounds, bare loop and TailLab in turn (which goes first alternates), and
  * each client's figures are over all its rounds: a change in the machine's load during the bench

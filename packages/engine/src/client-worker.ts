@@ -134,8 +134,9 @@ function accountFor(run: PhaseRun, op: Operation): PhaseAccount {
 
 /**
  * Keeps a logical request that ended, to be folded once the event loop has taken the answers
- * that arrived with it: its accounting and records then do not sit between those answers and
- * their timestamps. Folded at the latest before each report.
+ * that arrived with it and sent the requests they let start: its accounting and records then sit
+ * neither between those answers and their timestamps nor between those requests' intended starts
+ * and their sends. Folded at the latest before each report.
  */
 function recordRequest(
   run: PhaseRun,
@@ -147,7 +148,21 @@ function recordRequest(
   run.finished.push({ op, key, origin, result });
   if (run.foldScheduled) return;
   run.foldScheduled = true;
-  setImmediate(() => foldFinished(run));
+  afterPendingSends(() => foldFinished(run));
+}
+
+/**
+ * Runs `work` once the requests that the answers just taken let start are on the wire: undici
+ * writes a request on a kept-alive socket only in a later check phase (setImmediate), a second
+ * one later for a socket that just went idle (it first reads what the server may have sent
+ * unasked), so work one setImmediate away sat between those requests' intended starts and their
+ * sends, in their latency. Returns a cancel.
+ */
+function afterPendingSends(work: () => void): () => void {
+  let hop = setImmediate(() => {
+    hop = setImmediate(work);
+  });
+  return () => clearImmediate(hop);
 }
 
 function foldFinished(run: PhaseRun): void {
@@ -439,10 +454,16 @@ async function runPhase(command: PhaseCommand): Promise<void> {
     probe: new ClientProbe(clock, init.workerIndex, () => requestsInFlight.size > 0),
     reports: 0,
   };
+  // Set in the interval's callback (an annotation alone would leave it narrowed to null below).
+  let cancelReport = null as (() => void) | null;
   const reporter = setInterval(() => {
     // Another worker found the server lost: this one's requests in flight are cut off too.
     if (health.lost) run.end();
-    report(run, false);
+    // The report's folding and encoding would otherwise hold every send pending on the loop.
+    cancelReport ??= afterPendingSends(() => {
+      cancelReport = null;
+      report(run, false);
+    });
   }, REPORT_INTERVAL_MS);
   try {
     if (command.schedule) {
@@ -456,6 +477,7 @@ async function runPhase(command: PhaseCommand): Promise<void> {
     }
   } finally {
     clearInterval(reporter);
+    cancelReport?.();
     run.probe.stop();
   }
   report(run, true);
