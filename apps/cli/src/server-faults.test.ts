@@ -22,6 +22,8 @@ import { startTestbedProcess, type TestbedProcess } from "./test-support/testbed
  * What is bounded is counted instead: a stopped server stays stopped until the run has exited
  * (a run that waited for it would never exit), and a proxy in front counts the calls a cleanup
  * makes after Ctrl-C.
+ * The cases run side by side: each has its own server, folder and proxy, and most of its time is
+ * spent waiting on a server that is stopped, silent or down, a wait that ends when its run does.
  */
 
 let scratch = "";
@@ -188,7 +190,7 @@ async function expectOnlyForeignLeft(server: Server): Promise<void> {
   expect((await server.bucket.listKeys("")).sort()).toEqual([...FOREIGN_KEYS].sort());
 }
 
-describe("a hung server (SIGSTOP)", () => {
+describe.concurrent("a hung server (SIGSTOP)", () => {
   it.each(["fast", "sdk"])(
     "through the %s path: the first phase ends 'the server stopped answering', a probe gets no answer either and the run ends there, its cleanup sends nothing, exit 4 says what is left; taillab cleanup removes just that once the server is back",
     async (transport) => {
@@ -290,7 +292,7 @@ describe("a hung server (SIGSTOP)", () => {
   });
 });
 
-describe("a server that drips its answers", () => {
+describe.concurrent("a server that drips its answers", () => {
   it.each([
     ["runs on", null],
     ["Ctrl-C", "SIGINT"],
@@ -337,7 +339,7 @@ describe("a server that drips its answers", () => {
   );
 });
 
-describe("a server killed and restarted mid-run", () => {
+describe.concurrent("a server killed and restarted mid-run", () => {
   it("back-off keeps the failures few, the run goes on once it is back and removes everything it wrote: exit 1 says how many requests failed", async () => {
     const dir = newFolder();
     let server = await startServer(dir);
@@ -414,7 +416,7 @@ describe("a server killed and restarted mid-run", () => {
   });
 });
 
-describe("Ctrl-C during a mix with bucket operations", () => {
+describe.concurrent("Ctrl-C during a mix with bucket operations", () => {
   it("leaves no bucket behind, three times over", async () => {
     const server = await startServer();
     try {
@@ -446,7 +448,7 @@ describe("Ctrl-C during a mix with bucket operations", () => {
   });
 });
 
-describe("a run killed mid-run (kill -9)", () => {
+describe.concurrent("a run killed mid-run (kill -9)", () => {
   it("runs show says what it may have left and how to remove it; taillab cleanup removes just that", async () => {
     const server = await startServer();
     // --results may name a new folder, but in a folder that exists.
@@ -484,7 +486,7 @@ describe("a run killed mid-run (kill -9)", () => {
   });
 });
 
-describe("taillab cleanup", () => {
+describe.concurrent("taillab cleanup", () => {
   it("removes a run's objects, open uploads and workload buckets, and nothing else of the bucket or the server", async () => {
     const server = await startServer();
     try {
