@@ -24,9 +24,10 @@ const LIVE_CHARTS: readonly LiveChart[] = ["latency", "throughput", "data", "err
  * a stored run's charts do (ratesOverTimeChartConfig): one chart's height, so the live lab still
  * fits one projected screen. Only this component follows the seconds, and only as each second
  * begins (secondsAsTheyBegin), not at every event; the chart redraws in place without animation,
- * at most once a frame (ChartCanvas). A knob's marker is drawn as soon as it comes.
+ * at most once a frame (ChartCanvas). A knob's marker is drawn as soon as it comes. Their list
+ * goes under the chart, or elsewhere with `markersBeside` (the lab's LiveMarkers).
  */
-export function LiveTimeline() {
+export function LiveTimeline({ markersBeside = false }: { markersBeside?: boolean }) {
   const { t, i18n } = useTranslation("live");
   // After a run that ended with its cleanup, the last measured phase's seconds stay.
   // This chart's own selector (it keeps what it last answered), made once.
@@ -184,7 +185,7 @@ export function LiveTimeline() {
           </p>
         ) : null}
       </div>
-      <MarkerList markers={shownMarkers} testId="live-markers" />
+      {markersBeside ? null : <MarkerList markers={shownMarkers} testId="live-markers" />}
       {/* It points at the bar the latency chart draws; the banner above says it for all. */}
       {latency ? <ClientBoundNote spans={clientBound.spans} testId="live-client-bound" /> : null}
     </section>
