@@ -265,21 +265,24 @@ export interface ChartSeconds {
 }
 
 /**
- * The seconds the live chart draws, renewed only when a second begins, the phase changes or the
- * run ends. Events come several times a second, each with the second still filling; redrawing
- * for each adds nothing to a chart of whole seconds and costs the page a chart's update each
- * time. When a second begins the seconds before it are complete; the newest shows its first
- * figures until the next one begins. One selector per chart (it keeps what it last answered).
+ * The seconds the live chart draws, renewed only when a second of latencies begins (of the
+ * client's health, before there are any), the phase changes or the run ends. Events come several
+ * times a second, each with the second still filling; redrawing for each adds nothing to a chart
+ * of whole seconds and costs the page a chart's update each time. When a second begins the
+ * seconds before it are complete; the newest shows its first figures until the next one begins.
+ * One selector per chart (it keeps what it last answered).
  */
 export function secondsAsTheyBegin(): (state: LiveRunState) => ChartSeconds {
   let kept: ChartSeconds = { overTime: null, client: [] };
   return (state) => {
     const overTime = shownPhase(state)?.overTime ?? null;
     const { client } = state;
+    // The client's seconds begin on their own clock's tick: following them too would draw
+    // twice a second.
     const begun =
       state.status === "finished" ||
       !sameSeconds(kept.overTime, overTime) ||
-      !sameStarts(kept.client, client);
+      (overTime === null && !sameStarts(kept.client, client));
     if (begun && (kept.overTime !== overTime || kept.client !== client))
       kept = { overTime, client };
     return kept;

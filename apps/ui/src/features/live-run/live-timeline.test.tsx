@@ -108,11 +108,12 @@ describe("LiveTimeline", () => {
     const box = () => container.querySelector<HTMLElement>(".timeline-box")?.dataset;
     expect(box()).toMatchObject({ intervals: "1", lastP99Ms: "8" });
 
-    act(() => useLiveRun.getState().apply(progress([], filling(0, 9))));
-    expect(box()).toMatchObject({ intervals: "1", lastP99Ms: "8" });
+    // The client's health of that second comes too: it waits for the next second as well.
+    act(() => useLiveRun.getState().apply(progress([second(0, false)], filling(0, 9))));
+    expect(box()).toMatchObject({ intervals: "1", lastP99Ms: "8", clientBound: "0" });
     // The second closed with 10 ms and the next began: both are drawn.
     act(() => useLiveRun.getState().apply(progress([], [...filling(0, 10), ...filling(1, 4)])));
-    expect(box()).toMatchObject({ intervals: "2", lastP99Ms: "4" });
+    expect(box()).toMatchObject({ intervals: "2", lastP99Ms: "4", clientBound: "1" });
     expect(useLiveRun.getState().overTime?.intervals[0]?.p99Ms).toBe(10);
 
     // The run's end draws its last second's last figures.
