@@ -52,6 +52,21 @@ test.describe("The live tail lab", () => {
     await expect(app.getByTestId("nav-live-running")).toHaveAttribute("data-endless", "true");
     await expect(app.getByTestId("nav-live-running")).toHaveText(/^\d+ s$/);
     await expect(app.getByTestId("live-percentiles")).toHaveAttribute("data-window", "recent");
+    // The elapsed counter, the nav and the chart's time axis keep one clock, the run's: the
+    // chart's newest second has begun by the counter's time, and one within a second or so of it
+    // comes (the counter once ran on the phase's clock, 5–7 s from the chart's).
+    const clocks = await live.clocks();
+    expect(clocks.navText).toBe(clocks.elapsedText);
+    expect(clocks.chartLastStartMs).toBeLessThanOrEqual(clocks.elapsedMs);
+    await expect
+      .poll(
+        async () => {
+          const { elapsedMs, chartLastStartMs } = await live.clocks();
+          return elapsedMs - chartLastStartMs;
+        },
+        { timeout: 30_000 },
+      )
+      .toBeLessThan(2000);
 
     const fitsOneScreen = () => fitsProjectorScreen(app, live);
     await fitsOneScreen();
