@@ -37,6 +37,9 @@ const PAIRS = 3;
 const KNOB_CHANGES = 20;
 /** A change whose second is not drawn by then is counted as missed. */
 const KNOB_TIMEOUT_MS = 30_000;
+/** How long the page's work is measured while it watches, with no frame counter running. */
+const WATCH_WINDOW_MS = 5_000;
+
 const VIEWPORT = { width: 1440, height: 900 };
 
 /** A closed-loop run on the embedded testbed's fastest profile: the engine's top speed. */
@@ -82,8 +85,16 @@ function loadNow(): string {
   return format(loadavg()[0] ?? NaN, 1);
 }
 
-/** `pnpm bench ui knobs`: the knob → chart figure alone, in a minute rather than the whole bench. */
-const knobsOnly = process.argv[2] === "knobs";
+/**
+ * `pnpm bench ui knobs`: the knob → chart figure alone, in a minute rather than the whole bench;
+ * `pnpm bench ui watch`: what watching a full-speed run costs (the page's work, the frame rate
+ * and the engine's throughput) alone.
+ */
+const part = process.argv[2] ?? "all";
+if (!["all", "knobs", "watch"].includes(part)) {
+  throw new Error(`pnpm bench ui: part "${part}" is not one of knobs, watch (or none for all)`);
+}
+const measures = (name: "knobs" | "watch" | "rest") => part === "all" || part === name;
 
 const dataDir = await mkdtemp(join(tmpdir(), "taillab-ui-bench-"));
 const resultsDir = join(dataDir, "results");
@@ -92,7 +103,7 @@ const hosts: RunningProcess[] = [];
 const summaries: string[] = [];
 process.stdout.write(`${cpus().length} cores; 1-minute load average now ${loadNow()}\n`);
 try {
-  if (!knobsOnly) await writeLargeRun(resultsDir, TIMELINE_RECORDS);
+  if (measures("rest")) await writeLargeRun(resultsDir, TIMELINE_RECORDS);
   // Built beforehand: the start-up figure is an installed app's, not a rebuild after an edit.
   buildUi();
 
@@ -106,16 +117,20 @@ try {
   });
   const { page, url } = app;
 
-  if (!knobsOnly) {
-    await figure(async () => {
-      // Also the warm-up for the pairs below: their first run is not the engine's first.
-      const frames = (await runWatched(page, hostApi(url))).frames;
-      return {
-        result: frames,
-        summary: `frame rate while the Live run screen watches a full-speed run: ${format(frames.fps, 1)} fps, p95 frame ${format(frames.p95FrameMs, 1)} ms, longest ${format(frames.longestFrameMs, 1)} ms`,
-      };
-    });
+  if (measures("watch")) {
+    // Also the warm-up for the pairs below: their first run is not the engine's first.
+    const { frames, work } = await runWatched(page, hostApi(url), browser);
+    await figure(async () => ({
+      result: work,
+      summary: `the Live run screen's own work while it watches a full-speed run, over ${WATCH_WINDOW_MS / 1000} s with nothing asking for frames: ${workText(work)}`,
+    }));
+    await figure(async () => ({
+      result: frames,
+      summary: `frame rate there when every frame is asked for (requestAnimationFrame): ${format(frames.fps, 1)} fps, p95 frame ${format(frames.p95FrameMs, 1)} ms, longest ${format(frames.longestFrameMs, 1)} ms`,
+    }));
     await figure(() => throughputCost(page, url));
+  }
+  if (measures("rest")) {
     await figure(async () => {
       const timelineMs = await openTimeline(page, "bench-1m");
       return {
@@ -124,8 +139,8 @@ try {
       };
     });
   }
-  await figure(() => knobToChart(page));
-  if (!knobsOnly) await figure(() => launchToConclusion(browser));
+  if (measures("knobs")) await figure(() => knobToChart(page));
+  if (measures("rest")) await figure(() => launchToConclusion(browser));
 
   process.stdout.write(`\nFor the closing note, one line per figure:\n${summaries.join("\n")}\n`);
 } finally {
@@ -178,12 +193,104 @@ function hostApi(launchUrl: string): TailLabApi {
 }
 
 /** The same run started from the Live run screen, which draws it as it goes. */
-async function runWatched(page: Page, host: TailLabApi) {
+async function runWatched(page: Page, host: TailLabApi, tracing?: Browser) {
   await page.getByTestId("nav-live").click();
   const { runId } = await callApi(page, "startRun", FULL_SPEED);
   await page.getByTestId("live-timeline").waitFor();
+  const work = tracing ? await measurePageWork(page, tracing, WATCH_WINDOW_MS) : null;
   const frames = await page.evaluate(measureFrames, 5_000);
-  return { opsPerSec: await readOpsPerSec(host, runId), frames };
+  return { opsPerSec: await readOpsPerSec(host, runId), frames, work };
+}
+
+/** What the page does per second while it watches, as Chromium counts it. */
+interface PageWork {
+  /**
+   * CPU time of the renderer's main thread and of its whole process (CDP Performance ThreadTime,
+   * ProcessTime), ms per s: what the page takes from the engine, however busy the machine.
+   */
+  mainThreadCpuMsPerS: number;
+  rendererCpuMsPerS: number;
+  /** The main thread's script, style and layout (wall time: a loaded machine stretches it). */
+  scriptMsPerS: number;
+  styleAndLayoutMsPerS: number;
+  /** Times the live chart's canvas was drawn (Chart.js clears it at each draw), per s. */
+  chartDrawsPerS: number;
+  /** Frames the page's compositor produced (a trace's DrawFrame events), per s. */
+  framesPerS: number;
+  /** Its paints (a trace's Paint events), per s. */
+  paintsPerS: number;
+}
+
+function workText(work: PageWork | null): string {
+  if (!work) return "not measured";
+  return [
+    `main thread CPU ${format(work.mainThreadCpuMsPerS, 1)} ms/s`,
+    `renderer CPU ${format(work.rendererCpuMsPerS, 1)} ms/s`,
+    `(wall: script ${format(work.scriptMsPerS, 1)}, style and layout ${format(work.styleAndLayoutMsPerS, 1)})`,
+    `live chart drawn ${format(work.chartDrawsPerS, 1)}×/s`,
+    `${format(work.framesPerS, 1)} frames/s`,
+    `${format(work.paintsPerS, 1)} paints/s`,
+  ].join(", ");
+}
+
+/**
+ * The page's work over `windowMs`: Chromium's own counters (CDP Performance) and a trace of the
+ * frames and paints it made, with nothing in the page asking for frames; the live chart's draws
+ * are counted by watching its canvas being cleared.
+ */
+async function measurePageWork(page: Page, browser: Browser, windowMs: number): Promise<PageWork> {
+  await page.evaluate(countLiveChartDraws);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const metrics = async () => {
+    const { metrics: list } = await cdp.send("Performance.getMetrics");
+    return Object.fromEntries(list.map((metric) => [metric.name, metric.value]));
+  };
+  const drawsNow = () =>
+    page.evaluate(() => (window as unknown as LiveChartDraws).liveChartDraws ?? 0);
+  await browser.startTracing(page, {
+    categories: ["devtools.timeline", "disabled-by-default-devtools.timeline.frame"],
+  });
+  const before = await metrics();
+  const drawsBefore = await drawsNow();
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, windowMs));
+  const after = await metrics();
+  const drawsAfter = await drawsNow();
+  const seconds = (performance.now() - started) / 1000;
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as {
+    traceEvents: { name: string }[];
+  };
+  await cdp.detach();
+  const perSecond = (name: string) => ((after[name] ?? 0) - (before[name] ?? 0)) / seconds;
+  const tracedPerSecond = (name: string) =>
+    trace.traceEvents.filter((event) => event.name === name).length / seconds;
+  return {
+    mainThreadCpuMsPerS: perSecond("ThreadTime") * 1000,
+    rendererCpuMsPerS: perSecond("ProcessTime") * 1000,
+    scriptMsPerS: perSecond("ScriptDuration") * 1000,
+    styleAndLayoutMsPerS: (perSecond("RecalcStyleDuration") + perSecond("LayoutDuration")) * 1000,
+    chartDrawsPerS: (drawsAfter - drawsBefore) / seconds,
+    framesPerS: tracedPerSecond("DrawFrame"),
+    paintsPerS: tracedPerSecond("Paint"),
+  };
+}
+
+interface LiveChartDraws {
+  liveChartDraws?: number;
+}
+
+/** Runs in the page: counts the clears of a canvas in the live chart (one per Chart.js draw). */
+function countLiveChartDraws() {
+  const counted = window as unknown as LiveChartDraws;
+  if (counted.liveChartDraws !== undefined) return;
+  counted.liveChartDraws = 0;
+  const prototype = CanvasRenderingContext2D.prototype;
+  const clearRect = prototype.clearRect;
+  prototype.clearRect = function (this: CanvasRenderingContext2D, ...area) {
+    if (this.canvas.closest('[data-testid="live-timeline"]')) counted.liveChartDraws! += 1;
+    return clearRect.apply(this, area);
+  };
 }
 
 /**

@@ -137,6 +137,29 @@ export class LiveRunPage {
     });
   }
 
+  /**
+   * The run's time as the screen shows it at one moment: the elapsed counter (ms, and its text's
+   * whole seconds), the nav's seconds and the start of the chart's newest second.
+   */
+  async clocks(): Promise<{
+    elapsedMs: number;
+    elapsedText: string;
+    navText: string;
+    chartLastStartMs: number;
+  }> {
+    return this.page.evaluate(() => {
+      const bar = document.querySelector<HTMLElement>('[data-testid="live-run-progress"]');
+      const box = document.querySelector<HTMLElement>(".timeline-box");
+      const nav = document.querySelector<HTMLElement>('[data-testid="nav-live-running"]');
+      return {
+        elapsedMs: Number(bar?.dataset.elapsedMs),
+        elapsedText: /(\d+ s)/.exec(bar?.textContent ?? "")?.[1] ?? "",
+        navText: nav?.textContent?.trim() ?? "",
+        chartLastStartMs: Number(box?.dataset.lastStartMs),
+      };
+    });
+  }
+
   /** How many timeline buckets the chart draws now. */
   async timelineSeconds(): Promise<number> {
     const box = this.page.locator(".timeline-box", { has: this.timeline });

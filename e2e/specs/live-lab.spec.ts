@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { expect, keepScreenshot, test } from "../support/fixtures.ts";
 import { AppShell } from "../pages/app-shell.ts";
 import { ExperimentsPage } from "../pages/experiments-page.ts";
@@ -11,6 +12,27 @@ function msOf(text: string): number {
   const match = /^([\d.]+) ms$/.exec(text);
   if (!match) throw new Error(`not a knob's milliseconds: "${text}"`);
   return Number(match[1]);
+}
+
+/**
+ * Scrolled to the lab's end, its knobs, its percentiles now and its chart are all on the 1366×768
+ * screen, below the app's header.
+ */
+async function fitsProjectorScreen(app: Page, live: LiveRunPage): Promise<void> {
+  await app.getByTestId("live-lab").evaluate((element) => element.scrollIntoView({ block: "end" }));
+  const headerBottom = await app
+    .locator(".app-header")
+    .evaluate((element) => element.getBoundingClientRect().bottom);
+  for (const part of [
+    live.knobs,
+    app.getByTestId("live-percentiles"),
+    app.getByTestId("live-timeline").locator("canvas"),
+  ]) {
+    const box = await part.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box?.y ?? 0).toBeGreaterThanOrEqual(headerBottom - 1);
+    expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(768);
+  }
 }
 
 test.describe("The live tail lab", () => {
@@ -30,24 +52,23 @@ test.describe("The live tail lab", () => {
     await expect(app.getByTestId("nav-live-running")).toHaveAttribute("data-endless", "true");
     await expect(app.getByTestId("nav-live-running")).toHaveText(/^\d+ s$/);
     await expect(app.getByTestId("live-percentiles")).toHaveAttribute("data-window", "recent");
+    // The elapsed counter, the nav and the chart's time axis keep one clock, the run's: the
+    // chart's newest second has begun by the counter's time, and one within a second or so of it
+    // comes (the counter once ran on the phase's clock, 5–7 s from the chart's).
+    const clocks = await live.clocks();
+    expect(clocks.navText).toBe(clocks.elapsedText);
+    expect(clocks.chartLastStartMs).toBeLessThanOrEqual(clocks.elapsedMs);
+    await expect
+      .poll(
+        async () => {
+          const { elapsedMs, chartLastStartMs } = await live.clocks();
+          return elapsedMs - chartLastStartMs;
+        },
+        { timeout: 30_000 },
+      )
+      .toBeLessThan(2000);
 
-    const lab = app.getByTestId("live-lab");
-    const fitsOneScreen = async () => {
-      await lab.evaluate((element) => element.scrollIntoView({ block: "end" }));
-      const headerBottom = await app
-        .locator(".app-header")
-        .evaluate((element) => element.getBoundingClientRect().bottom);
-      for (const part of [
-        live.knobs,
-        app.getByTestId("live-percentiles"),
-        app.getByTestId("live-timeline").locator("canvas"),
-      ]) {
-        const box = await part.boundingBox();
-        expect(box).not.toBeNull();
-        expect(box?.y ?? 0).toBeGreaterThanOrEqual(headerBottom - 1);
-        expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(768);
-      }
-    };
+    const fitsOneScreen = () => fitsProjectorScreen(app, live);
     await fitsOneScreen();
 
     // The same seconds' throughput, chosen with the keyboard, in the same room.
@@ -60,6 +81,63 @@ test.describe("The live tail lab", () => {
     await fitsOneScreen();
     await keepScreenshot(app, "live-lab-throughput-projector");
     await live.showChart("latency");
+    await live.stop();
+    await live.waitForStatus("stopped");
+  });
+
+  test("keeps its knobs, percentiles and chart on the projector screen after 15 knob changes", async ({
+    app,
+  }) => {
+    await app.setViewportSize({ width: 1366, height: 768 });
+    const shell = new AppShell(app);
+    const experiments = new ExperimentsPage(app);
+    await experiments.open();
+    await shell.setProjector(true);
+    await experiments.runFromList(LIVE_LAB);
+    const live = new LiveRunPage(app);
+    await live.waitForStatus("running");
+    await expect.poll(() => live.timelineSeconds(), { timeout: 60_000 }).toBeGreaterThan(1);
+    const lab = app.getByTestId("live-lab");
+    const labHeight = async () => (await lab.boundingBox())?.height ?? 0;
+    const heightBefore = await labHeight();
+
+    // A class at work: stalls in a tenth of the requests and none, fifteen times.
+    const changes = 15;
+    for (let change = 0; change < changes; change += 1) {
+      await live.moveSlider("stallProbability", change % 2 === 0 ? "End" : "Home");
+      await expect(live.markers).toHaveCount(change + 1);
+    }
+    // The changes take the room beside the chart: the lab is no taller than before them, and
+    // the newest change is in view in the list.
+    expect(await labHeight()).toBeLessThanOrEqual(heightBefore + 1);
+    await fitsProjectorScreen(app, live);
+    const newestShown = async () => {
+      const list = app.locator(".live-markers-scroll");
+      const [listBox, newestBox] = [
+        await list.boundingBox(),
+        await live.markers.last().boundingBox(),
+      ];
+      return (
+        listBox !== null &&
+        newestBox !== null &&
+        newestBox.y >= listBox.y - 1 &&
+        newestBox.y + newestBox.height <= listBox.y + listBox.height + 1 &&
+        listBox.y + listBox.height <= 768
+      );
+    };
+    expect(await newestShown()).toBe(true);
+    await keepScreenshot(app, "live-lab-15-changes-projector");
+
+    await shell.setLanguage("zh-CN");
+    await expect(app.locator("#live-markers-title")).toHaveText("调节记录");
+    await expect(live.markers.last()).toContainText("卡顿");
+    expect(await labHeight()).toBeLessThanOrEqual(heightBefore + 1);
+    await fitsProjectorScreen(app, live);
+    expect(await newestShown()).toBe(true);
+    await keepScreenshot(app, "zh-live-lab-15-changes-projector");
+    await shell.useDarkTheme();
+    await keepScreenshot(app, "zh-live-lab-15-changes-projector-dark");
+    await shell.setLanguage("en");
     await live.stop();
     await live.waitForStatus("stopped");
   });

@@ -118,8 +118,9 @@ function MainNav({ current }: { current: ShortcutView }) {
 }
 
 /**
- * A pulsing dot and the percentage done while a run goes on, seen from any screen; for a run
- * with no end (the live lab until stopped), the time it has run instead.
+ * A dot (still: a pulse would repaint the page every frame of the run) and the percentage done
+ * while a run goes on, seen from any screen; for a run with no end (the live lab until stopped),
+ * the time it has run instead.
  */
 function LiveIndicator() {
   const { t } = useTranslation();

@@ -104,8 +104,8 @@ export interface ChartView {
  * wheel zoom and drag pan with `resetZoomLabel` (the configuration enables them, see
  * chart-options.ts), and a chart's own controls (`tools`). `build` turns data, the theme's
  * tokens and the view into a configuration; the chart is rebuilt when the document's theme or
- * projector mode changes and updated in place (no animation) when only `deps` or the view
- * change, so live charts redraw cheaply.
+ * projector mode changes and updated in place (no animation, at most once a frame) when only
+ * `deps` or the view change, so live charts redraw cheaply.
  */
 export function ChartCanvas<T extends ChartType>({
   build,
@@ -148,24 +148,35 @@ export function ChartCanvas<T extends ChartType>({
     buildRef.current = () => build(readChartTheme(), view);
   });
 
+  // The frame that will redraw the chart with the latest build, if one is asked for.
+  const redraw = useRef<number | null>(null);
+
   useEffect(() => {
     // Without a 2D context (a canvas-less test DOM, a renderer with canvas blocked) Chart.js
     // half-builds a chart that throws on its first update: show none rather than break the screen.
     if (!canvas.current?.getContext("2d")) return;
     chart.current = new Chart(canvas.current, withDefaults(buildRef.current()));
     return () => {
+      if (redraw.current !== null) cancelAnimationFrame(redraw.current);
+      redraw.current = null;
       chart.current?.destroy();
       chart.current = null;
     };
   }, [tokens]);
 
+  // Changes that come within one frame (a second and a marker of a live chart) draw once, on
+  // the next frame, with what the last of them built.
   useEffect(() => {
-    const current = chart.current;
-    if (!current) return;
-    const config = withDefaults(buildRef.current());
-    current.data = config.data;
-    if (config.options) current.options = config.options;
-    current.update("none");
+    if (!chart.current || redraw.current !== null) return;
+    redraw.current = requestAnimationFrame(() => {
+      redraw.current = null;
+      const current = chart.current;
+      if (!current) return;
+      const config = withDefaults(buildRef.current());
+      current.data = config.data;
+      if (config.options) current.options = config.options;
+      current.update("none");
+    });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, view.log]);
 

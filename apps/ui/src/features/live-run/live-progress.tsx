@@ -124,7 +124,7 @@ function ProgressBar({
   const { t } = useTranslation("live");
   const percent = Math.round(figures.fraction * 1000) / 10;
   return (
-    <div className="progress-block" data-testid={testId}>
+    <div className="progress-block" data-testid={testId} data-elapsed-ms={figures.elapsedMs}>
       <div className="progress-line">
         {small ? <span>{label}</span> : <strong>{label}</strong>}
         <span className="muted">

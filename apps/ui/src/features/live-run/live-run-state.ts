@@ -258,6 +258,47 @@ export function shownPhase(state: LiveRunState): (PhaseFigures & { kept: boolean
   return { progress, percentiles, recentPercentiles, overTime, kept: false };
 }
 
+/** The seconds the live chart draws: the shown phase's percentiles and the client's health. */
+export interface ChartSeconds {
+  overTime: OverTimeSeries | null;
+  client: readonly ClientSecond[];
+}
+
+/**
+ * The seconds the live chart draws, renewed only when a second of latencies begins (of the
+ * client's health, before there are any), the phase changes or the run ends. Events come several
+ * times a second, each with the second still filling; redrawing for each adds nothing to a chart
+ * of whole seconds and costs the page a chart's update each time. When a second begins the
+ * seconds before it are complete; the newest shows its first figures until the next one begins.
+ * One selector per chart (it keeps what it last answered).
+ */
+export function secondsAsTheyBegin(): (state: LiveRunState) => ChartSeconds {
+  let kept: ChartSeconds = { overTime: null, client: [] };
+  return (state) => {
+    const overTime = shownPhase(state)?.overTime ?? null;
+    const { client } = state;
+    // The client's seconds begin on their own clock's tick: following them too would draw
+    // twice a second.
+    const begun =
+      state.status === "finished" ||
+      !sameSeconds(kept.overTime, overTime) ||
+      (overTime === null && !sameStarts(kept.client, client));
+    if (begun && (kept.overTime !== overTime || kept.client !== client))
+      kept = { overTime, client };
+    return kept;
+  };
+}
+
+/** The same phase with the same seconds (their figures aside). */
+function sameSeconds(a: OverTimeSeries | null, b: OverTimeSeries | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.pointIndex === b.pointIndex && a.op === b.op && sameStarts(a.intervals, b.intervals);
+}
+
+function sameStarts(a: readonly { startMs: number }[], b: readonly { startMs: number }[]) {
+  return a.length === b.length && a.at(-1)?.startMs === b.at(-1)?.startMs;
+}
+
 /**
  * Why the shown phase has no latencies to draw yet: no answer has come back (waiting), every
  * request it sent failed (failed), or the run ended without timing one (none). Null when it has.

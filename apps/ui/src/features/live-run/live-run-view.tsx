@@ -6,6 +6,7 @@ import { ClientBanner } from "./client-banner.tsx";
 import { FinishedBanner } from "./finished-banner.tsx";
 import { LiveHeader } from "./live-header.tsx";
 import { LiveKnobs } from "./live-knobs.tsx";
+import { LiveMarkers } from "./live-markers.tsx";
 import { LiveProgress } from "./live-progress.tsx";
 import { isRunActive, useLiveRun } from "./live-run-store.ts";
 import { LiveTimeline } from "./live-timeline.tsx";
@@ -29,10 +30,13 @@ export function LiveRunView() {
       <LiveProgress />
       {lab ? (
         <div className="live-lab" data-testid="live-lab">
-          <LiveKnobs />
+          <div className="live-lab-controls">
+            <LiveKnobs />
+            <LiveMarkers />
+          </div>
           <div className="live-lab-watch">
             <PercentileTiles />
-            <LiveTimeline />
+            <LiveTimeline markersBeside />
           </div>
         </div>
       ) : (

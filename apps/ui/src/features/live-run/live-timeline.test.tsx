@@ -89,6 +89,39 @@ describe("LiveTimeline", () => {
     expect(container.querySelector<HTMLElement>(".timeline-box")?.dataset.clientBound).toBe("1");
   });
 
+  it("follows the seconds as each begins, not every event of the second still filling", () => {
+    const filling = (startS: number, p99Ms: number) => [
+      { ...SECONDS[0]!, startMs: startS * 1000, p99Ms },
+    ];
+    useLiveRun.getState().apply(progress([], filling(0, 8)));
+    const { container } = renderUi(<LiveTimeline />);
+    const box = () => container.querySelector<HTMLElement>(".timeline-box")?.dataset;
+    expect(box()).toMatchObject({ intervals: "1", lastP99Ms: "8" });
+
+    // The client's health of that second comes too: it waits for the next second as well.
+    act(() => useLiveRun.getState().apply(progress([second(0, false)], filling(0, 9))));
+    expect(box()).toMatchObject({ intervals: "1", lastP99Ms: "8", clientBound: "0" });
+    // The second closed with 10 ms and the next began: both are drawn.
+    act(() => useLiveRun.getState().apply(progress([], [...filling(0, 10), ...filling(1, 4)])));
+    expect(box()).toMatchObject({ intervals: "2", lastP99Ms: "4", clientBound: "1" });
+    expect(useLiveRun.getState().overTime?.intervals[0]?.p99Ms).toBe(10);
+
+    // The run's end draws its last second's last figures.
+    act(() => useLiveRun.getState().apply(progress([], filling(1, 5))));
+    expect(box()?.lastP99Ms).toBe("4");
+    act(() =>
+      useLiveRun.getState().apply({
+        type: "finished",
+        runId: "r1",
+        status: "complete",
+        error: null,
+        series: { index: 0, count: 1, mode: "normal" },
+        seriesRunIds: ["r1"],
+      }),
+    );
+    expect(box()?.lastP99Ms).toBe("5");
+  });
+
   it("marks nothing while the client keeps up", () => {
     useLiveRun.getState().apply(progress([second(0, true), second(1, true)]));
     renderUi(<LiveTimeline />);

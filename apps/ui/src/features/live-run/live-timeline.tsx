@@ -8,7 +8,7 @@ import { rateTotal, ratesOverTimeChartConfig } from "../../shared/chart-rates-ov
 import { joinSentences } from "../../shared/list-text.ts";
 import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";
 import { PercentileChooser } from "../../shared/percentile-chooser.tsx";
-import { missingLatencies, shownPhase } from "./live-run-state.ts";
+import { missingLatencies, secondsAsTheyBegin } from "./live-run-state.ts";
 import { useLiveRun, type LiveChart } from "./live-run-store.ts";
 
 const LIVE_CHARTS: readonly LiveChart[] = ["latency", "throughput", "data", "errors"];
@@ -18,13 +18,17 @@ const LIVE_CHARTS: readonly LiveChart[] = ["latency", "throughput", "data", "err
  * and in a run with backups their cost per second; a live session's knob changes are marked.
  * A switch in its header draws the same seconds' throughput, MiB/s or errors by code instead, as
  * a stored run's charts do (ratesOverTimeChartConfig): one chart's height, so the live lab still
- * fits one projected screen. Only this component follows the seconds, and the chart redraws in
- * place without animation (ChartCanvas' update("none")).
+ * fits one projected screen. Only this component follows the seconds, and only as each second
+ * begins (secondsAsTheyBegin), not at every event; the chart redraws in place without animation,
+ * at most once a frame (ChartCanvas). A knob's marker is drawn as soon as it comes. Their list
+ * goes under the chart, or elsewhere with `markersBeside` (the lab's LiveMarkers).
  */
-export function LiveTimeline() {
+export function LiveTimeline({ markersBeside = false }: { markersBeside?: boolean }) {
   const { t, i18n } = useTranslation("live");
   // After a run that ended with its cleanup, the last measured phase's seconds stay.
-  const overTime = useLiveRun((state) => shownPhase(state)?.overTime ?? null);
+  // This chart's own selector (it keeps what it last answered), made once.
+  const [selectSeconds] = useState(secondsAsTheyBegin);
+  const { overTime, client } = useLiveRun(selectSeconds);
   const logScale = useLiveRun((state) => state.logScale);
   const setLogScale = useLiveRun((state) => state.setLogScale);
   const chart = useLiveRun((state) => state.chart);
@@ -34,7 +38,7 @@ export function LiveTimeline() {
   const cost = useLiveRun(
     (state) => state.tuning !== null || (state.series !== null && state.series.mode !== "normal"),
   );
-  const clientBound = useClientBound(useLiveRun((state) => state.client));
+  const clientBound = useClientBound(client);
   const [percentiles, setPercentiles] = useState<OverTimePercentile[]>([...OVER_TIME_PERCENTILES]);
   const labels = {
     x: t("timeline.x"),
@@ -177,7 +181,7 @@ export function LiveTimeline() {
           </p>
         ) : null}
       </div>
-      <MarkerList markers={shownMarkers} testId="live-markers" />
+      {markersBeside ? null : <MarkerList markers={shownMarkers} testId="live-markers" />}
       {/* It points at the bar the latency chart draws; the banner above says it for all. */}
       {latency ? <ClientBoundNote spans={clientBound.spans} testId="live-client-bound" /> : null}
     </section>

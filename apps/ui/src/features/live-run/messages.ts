@@ -77,6 +77,7 @@ export const liveRunMessages: FeatureMessages = {
     },
     knobs: {
       title: "Knobs",
+      changes: "Knob changes",
       hint: "Move them while it runs: the testbed and the client take each change at once, and the chart answers within two seconds.",
       mode: "Requests",
       modeHints: {
@@ -252,6 +253,7 @@ export const liveRunMessages: FeatureMessages = {
     },
     knobs: {
       title: "调节旋钮",
+      changes: "调节记录",
       hint: "运行中随时调节：测试床和客户端立即生效，图表在两秒内反映变化。",
       mode: "请求方式",
       modeHints: {
