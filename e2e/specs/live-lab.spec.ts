@@ -125,7 +125,7 @@ test.describe("The live tail lab", () => {
         listBox.y + listBox.height <= 768
       );
     };
-    expect(await newestShown()).toBe(true);
+    await expect.poll(newestShown).toBe(true);
     await keepScreenshot(app, "live-lab-15-changes-projector");
 
     await shell.setLanguage("zh-CN");
@@ -133,7 +133,7 @@ test.describe("The live tail lab", () => {
     await expect(live.markers.last()).toContainText("卡顿");
     expect(await labHeight()).toBeLessThanOrEqual(heightBefore + 1);
     await fitsProjectorScreen(app, live);
-    expect(await newestShown()).toBe(true);
+    await expect.poll(newestShown).toBe(true);
     await keepScreenshot(app, "zh-live-lab-15-changes-projector");
     await shell.useDarkTheme();
     await keepScreenshot(app, "zh-live-lab-15-changes-projector-dark");

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { MarkerList, useTimelineMarkers } from "../../shared/marker-list.tsx";
 import { useLiveRun } from "./live-run-store.ts";
@@ -11,18 +10,13 @@ import { useLiveRun } from "./live-run-store.ts";
 export function LiveMarkers() {
   const { t } = useTranslation("live");
   const markers = useTimelineMarkers(useLiveRun((state) => state.markers));
-  const scroller = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const box = scroller.current;
-    if (box) box.scrollTop = box.scrollHeight;
-  }, [markers.length]);
   if (markers.length === 0) return null;
   return (
     <section className="card live-markers" aria-labelledby="live-markers-title">
       <div className="live-markers-room">
         <h2 id="live-markers-title">{t("knobs.changes")}</h2>
         {/* Focusable: a keyboard scrolls it too. */}
-        <div className="live-markers-scroll" ref={scroller} tabIndex={0}>
+        <div className="live-markers-scroll" tabIndex={0}>
           <MarkerList markers={markers} testId="live-markers" />
         </div>
       </div>
