@@ -24,10 +24,11 @@ test.describe("Experiments", () => {
     });
     await expect(experiments.endpointSelect).toHaveValue("testbed");
 
+    // The preview follows the typed fields a render later: read it once it shows the sweep.
+    await expect(experiments.preview.getByTestId("sweep-preview-points")).toHaveText("4");
     const preview = await experiments.previewFigures();
     expect(preview.points).toBe(4);
     expect(preview.requests).toBe(4 * PHASES * SAMPLES);
-    await expect(experiments.preview.getByTestId("sweep-preview-points")).toHaveText("4");
     await keepScreenshot(app, "experiment-builder-preview");
 
     await experiments.save();
