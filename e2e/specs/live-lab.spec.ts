@@ -35,19 +35,25 @@ async function fitsProjectorScreen(app: Page, live: LiveRunPage): Promise<void> 
   }
 }
 
+/** The lab started on a 1366×768 screen in projector mode, its chart past its first second. */
+async function labOnProjector(app: Page): Promise<{ shell: AppShell; live: LiveRunPage }> {
+  await app.setViewportSize({ width: 1366, height: 768 });
+  const shell = new AppShell(app);
+  const experiments = new ExperimentsPage(app);
+  await experiments.open();
+  await shell.setProjector(true);
+  await experiments.runFromList(LIVE_LAB);
+  const live = new LiveRunPage(app);
+  await live.waitForStatus("running");
+  await expect.poll(() => live.timelineSeconds(), { timeout: 60_000 }).toBeGreaterThan(1);
+  return { shell, live };
+}
+
 test.describe("The live tail lab", () => {
   test("fits its knobs, its percentiles now and its chart on one 1366×768 projector screen", async ({
     app,
   }) => {
-    await app.setViewportSize({ width: 1366, height: 768 });
-    const shell = new AppShell(app);
-    const experiments = new ExperimentsPage(app);
-    await experiments.open();
-    await shell.setProjector(true);
-    await experiments.runFromList(LIVE_LAB);
-    const live = new LiveRunPage(app);
-    await live.waitForStatus("running");
-    await expect.poll(() => live.timelineSeconds(), { timeout: 60_000 }).toBeGreaterThan(1);
+    const { live } = await labOnProjector(app);
     // An open-ended run: the nav says how long it has run, not "0 %".
     await expect(app.getByTestId("nav-live-running")).toHaveAttribute("data-endless", "true");
     await expect(app.getByTestId("nav-live-running")).toHaveText(/^\d+ s$/);
@@ -88,15 +94,7 @@ test.describe("The live tail lab", () => {
   test("keeps its knobs, percentiles and chart on the projector screen after 15 knob changes", async ({
     app,
   }) => {
-    await app.setViewportSize({ width: 1366, height: 768 });
-    const shell = new AppShell(app);
-    const experiments = new ExperimentsPage(app);
-    await experiments.open();
-    await shell.setProjector(true);
-    await experiments.runFromList(LIVE_LAB);
-    const live = new LiveRunPage(app);
-    await live.waitForStatus("running");
-    await expect.poll(() => live.timelineSeconds(), { timeout: 60_000 }).toBeGreaterThan(1);
+    const { shell, live } = await labOnProjector(app);
     const lab = app.getByTestId("live-lab");
     const labHeight = async () => (await lab.boundingBox())?.height ?? 0;
     const heightBefore = await labHeight();
