@@ -29,6 +29,17 @@ interface Answer {
   order: number;
 }
 
+/**
+ * The first replica serves 1 000× slower the whole test: a request it started is still in service
+ * when the next step comes, however long a loaded machine takes to send it.
+ */
+const FIRST_REPLICA_1000_TIMES_SLOWER = {
+  replica: 0,
+  everyMs: 60_000,
+  forMs: 60_000,
+  factor: 1000,
+};
+
 let answered = 0;
 async function get(url: string, tieId?: string): Promise<Answer> {
   const response = await fetch(`${url}/${bucket}/missing`, {
@@ -52,7 +63,7 @@ describe("tied requests between replicas", () => {
       profile: {
         serviceTime: { kind: "fixed", ms: 200 },
         queue: { slots: 1 },
-        noisyNeighbour: { replica: 0, everyMs: 60_000, forMs: 60_000, factor: 1000 },
+        noisyNeighbour: FIRST_REPLICA_1000_TIMES_SLOWER,
       },
     });
     const [busy, idle] = testbed.urls as [string, string];
@@ -85,7 +96,7 @@ describe("tied requests between replicas", () => {
       replicas: 2,
       profile: {
         serviceTime: { kind: "fixed", ms: 200 },
-        noisyNeighbour: { replica: 0, everyMs: 60_000, forMs: 60_000, factor: 1000 },
+        noisyNeighbour: FIRST_REPLICA_1000_TIMES_SLOWER,
       },
     });
     let firstAnswered = false;
