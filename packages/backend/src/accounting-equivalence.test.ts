@@ -1,12 +1,11 @@
-import type { PhaseSummary, RunSummary } from "@taillab/api";
+import type { IntervalCounts, PhaseSummary, RunSummary } from "@taillab/api";
 import {
   createLatencyHistogram,
-  decodeHistogram,
-  formatIntervalLogLine,
+  formatIntervalLog,
   intervalsFromLog,
-  parseIntervalLog,
+  readIntervalLog,
   sumIntervalCounts,
-  type IntervalLogLine,
+  type LatencyHistogram,
 } from "@taillab/core";
 import { openResultsStore, RecordsSummarizer, type ResultsStore } from "@taillab/store";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -198,7 +197,7 @@ function phaseTotals(summary: RunSummary) {
 
 /** Each phase's bytes and errors by code, added up from its stored seconds. */
 async function perSecondTotals(runId: string) {
-  const phases = intervalsFromLog(parseIntervalLog(await store.intervalLog(runId)).lines);
+  const phases = intervalsFromLog(await store.intervalLog(runId));
   return phases.map(({ pointIndex, op, intervals }) => {
     const errorsByCode: Record<string, number> = {};
     for (const second of intervals) {
@@ -223,10 +222,9 @@ async function intervalsOf(runId: string): Promise<{ engine: string[]; rebuilt: 
   const summarizer = new RecordsSummarizer(run.meta);
   summarizer.add(await store.loadRecords(runId));
   const { intervalLines } = summarizer.finish(run.summary?.status ?? null);
-  const stored = parseIntervalLog(await store.intervalLog(runId)).lines;
   return {
-    engine: comparableLines(stored),
-    rebuilt: comparableLines(intervalLines),
+    engine: comparableLines(await store.intervalLog(runId)),
+    rebuilt: comparableLines(formatIntervalLog(0, intervalLines)),
   };
 }
 
@@ -237,34 +235,30 @@ async function intervalsOf(runId: string): Promise<{ engine: string[]; rebuilt: 
  * merged from the workers' (or from two lines) and one filled request by request hold the same
  * counts in arrays grown differently, so their encodings differ where their contents do not.
  */
-function comparableLines(lines: readonly IntervalLogLine[]): string[] {
-  const seconds = new Map<string, IntervalLogLine[]>();
-  for (const line of lines) {
+function comparableLines(log: string): string[] {
+  const histograms = new Map<string, { histogram: LatencyHistogram; maxUs: number }>();
+  const counts = new Map<string, IntervalCounts[]>();
+  readIntervalLog(log, (line) => {
     const key = `${line.pointIndex}/${line.op}/${line.kind}/${line.startS}`;
-    seconds.set(key, [...(seconds.get(key) ?? []), line]);
-  }
-  return [...seconds.values()]
-    .map((second) => {
-      const [first] = second as [IntervalLogLine];
-      if (first.kind === "counts") {
-        // Workers meet codes in their own order: compared as sorted (code, count) pairs.
-        const counts = sumIntervalCounts(second.map((line) => (line as typeof first).counts));
-        const codes = Object.entries(counts?.errorsByCode ?? {}).sort(([a], [b]) =>
-          a.localeCompare(b),
-        );
-        return `${first.pointIndex}/${first.op}/counts/${first.startS} ${counts?.bytes} ${JSON.stringify(codes)}`;
-      }
-      const fresh = createLatencyHistogram();
-      const histograms = second as (typeof first)[];
-      for (const line of histograms) {
-        const decoded = decodeHistogram(line.tally.histogram);
-        fresh.add(decoded);
-        decoded.destroy();
-      }
-      const histogram = fresh.outputPercentileDistribution();
-      fresh.destroy();
-      const maxUs = Math.max(...histograms.map((line) => line.tally.maxUs));
-      return formatIntervalLogLine({ ...first, tally: { ...first.tally, histogram, maxUs } });
-    })
-    .sort();
+    if (line.kind === "counts") {
+      counts.set(key, [...(counts.get(key) ?? []), line.counts]);
+      return;
+    }
+    const second = histograms.get(key) ?? { histogram: createLatencyHistogram(), maxUs: 0 };
+    histograms.set(key, second);
+    second.histogram.add(line.histogram);
+    second.maxUs = Math.max(second.maxUs, line.maxUs);
+  });
+  const countsLines = [...counts].map(([key, parts]) => {
+    // Workers meet codes in their own order: compared as sorted (code, count) pairs.
+    const sum = sumIntervalCounts(parts);
+    const codes = Object.entries(sum?.errorsByCode ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    return `${key} ${sum?.bytes} ${JSON.stringify(codes)}`;
+  });
+  const histogramLines = [...histograms].map(([key, { histogram, maxUs }]) => {
+    const line = `${key} ${maxUs} ${histogram.outputPercentileDistribution()}`;
+    histogram.destroy();
+    return line;
+  });
+  return [...countsLines, ...histogramLines].sort();
 }

@@ -1,5 +1,5 @@
 import type { Operation, RunSummary } from "@taillab/api";
-import { decimateSeries, intervalsFromLog, latencyParts, parseIntervalLog } from "@taillab/core";
+import { decimateSeries, intervalsFromLog, latencyParts } from "@taillab/core";
 import {
   overTimeCsv,
   renderComparisonReport,
@@ -55,7 +55,7 @@ export async function loadRunReportInput(
     histograms: rebuilt?.histograms ?? run.histograms,
     latencySeries: latencySeries(columns),
     damage: run.damage,
-    intervals: intervalsFromLog(parseIntervalLog(await store.intervalLog(runId)).lines),
+    intervals: intervalsFromLog(await store.intervalLog(runId)),
   };
 }
 

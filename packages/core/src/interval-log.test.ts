@@ -1,11 +1,12 @@
 import hdr from "hdr-histogram-js";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   formatIntervalLogLine,
   intervalLogHeader,
   intervalLogLines,
   intervalsFromLog,
-  parseIntervalLog,
+  readIntervalLog,
 } from "./interval-log.ts";
 import type { LogicalRequest } from "./logical-request.ts";
 import { PhaseAccount } from "./phase-account.ts";
@@ -53,10 +54,10 @@ describe("interval log", () => {
     const text =
       intervalLogHeader(Date.UTC(2026, 10, 25, 4, 40)) +
       intervalLogLines(2, "GET", account.encodedIntervals()).map(formatIntervalLogLine).join("");
-    const parsed = parseIntervalLog(text);
+    const parsed = readIntervalLog(text);
     expect(parsed.runStartEpochMs).toBe(Date.UTC(2026, 10, 25, 4, 40));
     expect(parsed.skippedLines).toBe(0);
-    expect(intervalsFromLog(parsed.lines)).toEqual([
+    expect(intervalsFromLog(text)).toEqual([
       { pointIndex: 2, op: "GET", intervals: account.intervalStats() },
     ]);
     expect(text.split("\n").find((line) => !line.startsWith("#") && !line.startsWith('"'))).toMatch(
@@ -119,8 +120,7 @@ describe("interval log", () => {
     expect(streamed.recentIntervals(3600)?.fromIndex).toBe(2);
     take(Number.POSITIVE_INFINITY);
     expect(lines.filter((line) => line.startsWith("Tag=p0/GET,1.000,"))).toHaveLength(2);
-    const parsed = parseIntervalLog(intervalLogHeader(0) + lines.join(""));
-    expect(intervalsFromLog(parsed.lines)).toEqual([
+    expect(intervalsFromLog(intervalLogHeader(0) + lines.join(""))).toEqual([
       { pointIndex: 0, op: "GET", intervals: whole.intervalStats() },
     ]);
     whole.destroy();
@@ -135,7 +135,7 @@ describe("interval log", () => {
     expect(text).toMatch(
       /^#\[TailLab counts v1\] Tag=p2\/GET,0\.000,1\.000,\{"bytes":\d+,"errorsByCode":\{"SlowDown":\d+\}\}$/m,
     );
-    const seconds = intervalsFromLog(parseIntervalLog(text).lines)[0]?.intervals ?? [];
+    const seconds = intervalsFromLog(text)[0]?.intervals ?? [];
     const summary = account.summary();
     expect(seconds.reduce((sum, second) => sum + (second.bytes ?? 0), 0)).toBe(summary.bytes);
     expect(seconds.reduce((sum, second) => sum + (second.errorsByCode?.SlowDown ?? 0), 0)).toBe(
@@ -153,12 +153,12 @@ describe("interval log", () => {
   });
 
   it("reads a torn or malformed counts line as skipped, not as zero", () => {
-    const parsed = parseIntervalLog(
+    const parsed = readIntervalLog(
       intervalLogHeader(0) +
         '#[TailLab counts v1] Tag=p0/GET,0.000,1.000,{"bytes":-1,"errorsByCode":{}}\n' +
         '#[TailLab counts v1] Tag=p0/GET,1.000,1.000,{"bytes":12\n',
     );
-    expect(parsed.lines).toEqual([]);
+    expect(parsed.linesRead).toBe(0);
     expect(parsed.skippedLines).toBe(2);
   });
 
@@ -166,9 +166,33 @@ describe("interval log", () => {
     const account = accountWithTraffic(5);
     const lines = intervalLogLines(0, "GET", account.encodedIntervals()).map(formatIntervalLogLine);
     const torn = intervalLogHeader(0) + lines.join("") + "Tag=p0/GET,9.000,1.0";
-    const parsed = parseIntervalLog(torn);
-    expect(parsed.lines).toHaveLength(lines.length);
+    const parsed = readIntervalLog(torn);
+    expect(parsed.linesRead).toBe(lines.length);
     expect(parsed.skippedLines).toBe(1);
     account.destroy();
+  });
+
+  it("goes on after a line HdrHistogram's reader cannot decode, and counts it", () => {
+    const account = accountWithTraffic(5);
+    const lines = intervalLogLines(0, "GET", account.encodedIntervals()).map(formatIntervalLogLine);
+    const damaged = lines.map((line, index) =>
+      index === 0 ? line.replace(",HIST", ",HISTbroken") : index === 4 ? "Tag=p0/G\n" : line,
+    );
+    const parsed = readIntervalLog(intervalLogHeader(0) + damaged.join(""));
+    expect(parsed).toMatchObject({ linesRead: lines.length - 2, skippedLines: 2 });
+    account.destroy();
+  });
+
+  it("reads a log TailLab wrote with its own writer before (main at d0eb1c1) as that reader read it", () => {
+    const fixture = (name: string) =>
+      readFileSync(
+        new URL(`./fixtures/interval-log-main-d0eb1c1.${name}`, import.meta.url),
+        "utf8",
+      );
+    const text = fixture("hlog");
+    const { runStartEpochMs, skippedLines } = readIntervalLog(text);
+    expect({ runStartEpochMs, skippedLines, phases: intervalsFromLog(text) }).toEqual(
+      JSON.parse(fixture("expected.json")),
+    );
   });
 });

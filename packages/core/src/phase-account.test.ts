@@ -2,7 +2,7 @@ import { ABORTED_ERROR, PhaseAccountDeltaSchema } from "@taillab/api";
 import { describe, expect, it } from "vitest";
 import type { AttemptTimeline, LogicalRequest } from "./logical-request.ts";
 import { PhaseAccount, type PhaseAccountShape } from "./phase-account.ts";
-import { intervalLogLines, intervalsFromLog } from "./interval-log.ts";
+import { intervalLogLines, formatIntervalLog, intervalsFromLog } from "./interval-log.ts";
 import { createRandom } from "./random.ts";
 
 const GET: PhaseAccountShape = { op: "GET", loop: "closed", hedgeBudgetPct: null };
@@ -423,9 +423,11 @@ describe("PhaseAccount: what each figure means", () => {
     expect(lines.flatMap((line) => (line.kind === "backups" ? [line.tally.count] : []))).toEqual([
       1, 2,
     ]);
-    expect(intervalsFromLog(lines)[0]?.intervals.map((interval) => interval.backups)).toEqual([
-      1, 2,
-    ]);
+    expect(
+      intervalsFromLog(formatIntervalLog(0, lines))[0]?.intervals.map(
+        (interval) => interval.backups,
+      ),
+    ).toEqual([1, 2]);
     // And the account a shard uploads: the contract keeps them, and a merge counts them.
     const uploaded = PhaseAccountDeltaSchema.parse(JSON.parse(JSON.stringify(account.snapshot())));
     const merged = new PhaseAccount(GET);
@@ -468,7 +470,9 @@ describe("PhaseAccount: what each second moved and how it failed", () => {
     expect(seconds.reduce((sum, second) => sum + (second.bytes ?? 0), 0)).toBe(summary.bytes);
     // Through the log and the contract a shard uploads, as they are.
     expect(
-      intervalsFromLog(intervalLogLines(0, "GET", account.encodedIntervals()))[0]?.intervals,
+      intervalsFromLog(
+        formatIntervalLog(0, intervalLogLines(0, "GET", account.encodedIntervals())),
+      )[0]?.intervals,
     ).toEqual(seconds);
     const merged = new PhaseAccount(GET);
     merged.merge(PhaseAccountDeltaSchema.parse(JSON.parse(JSON.stringify(account.snapshot()))));
@@ -488,7 +492,9 @@ describe("PhaseAccount: what each second moved and how it failed", () => {
     expect(first && "bytes" in first).toBe(false);
     expect(first && "errorsByCode" in first).toBe(false);
     // Nor the log's: a log without counts lines leaves them out.
-    const logged = intervalsFromLog(intervalLogLines(0, "GET", older.intervals))[0]?.intervals;
+    const logged = intervalsFromLog(
+      formatIntervalLog(0, intervalLogLines(0, "GET", older.intervals)),
+    )[0]?.intervals;
     expect(logged?.map((second) => "bytes" in second)).toEqual([false, false]);
     for (const each of [account, merged]) each.destroy();
   });

@@ -1,5 +1,5 @@
 import { InputError, RunIndexEntrySchema } from "@taillab/api";
-import { intervalsFromLog, parseIntervalLog } from "@taillab/core";
+import { intervalsFromLog } from "@taillab/core";
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -219,8 +219,7 @@ describe("a damaged run folder", () => {
     "intervals.hlog %s: said damaged, percentiles over time rebuilt from the records",
     async (_, damage, reason) => {
       const { store, id, folder } = await storeWithRun();
-      const overTime = async () =>
-        intervalsFromLog(parseIntervalLog(await store.intervalLog(id)).lines);
+      const overTime = async () => intervalsFromLog(await store.intervalLog(id));
       const before = await overTime();
       expect(before.map((phase) => phase.op)).toEqual(["PUT", "GET"]);
       await damage(join(folder, "intervals.hlog"));

@@ -1,4 +1,4 @@
-import { decodeHistogram, parseIntervalLog } from "@taillab/core";
+import { readIntervalLog } from "@taillab/core";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RUN_FILES } from "./run-folder.ts";
@@ -47,27 +47,14 @@ export async function readIntervalLogFile(
       runStartEpochMs: null,
     };
   }
-  const parsed = parseIntervalLog(text);
-  const undecodable = parsed.lines.filter(
-    (line) => line.kind !== "counts" && !decodes(line.tally.histogram),
-  ).length;
-  const unreadable = parsed.skippedLines + undecodable;
-  if (unreadable === 0 && text.endsWith("\n")) return { sound: true, text };
-  const lines = parsed.lines.length + parsed.skippedLines;
+  const read = readIntervalLog(text);
+  if (read.skippedLines === 0 && text.endsWith("\n")) return { sound: true, text };
+  const lines = read.linesRead + read.skippedLines;
   return {
     sound: false,
     problem: live
       ? null
-      : `${file}: ${Math.max(unreadable, 1)} of its ${lines} lines could not be read (cut short or damaged); ${REBUILT}`,
-    runStartEpochMs: parsed.runStartEpochMs,
+      : `${file}: ${Math.max(read.skippedLines, 1)} of its ${lines} lines could not be read (cut short or damaged); ${REBUILT}`,
+    runStartEpochMs: read.runStartEpochMs,
   };
-}
-
-function decodes(encoded: string): boolean {
-  try {
-    decodeHistogram(encoded).destroy();
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -6,8 +6,8 @@ import {
 } from "@taillab/api";
 import {
   decodeHistogram,
+  formatIntervalLog,
   intervalsFromLog,
-  parseIntervalLog,
   tallyOfHistogram,
   tallyStatsMs,
 } from "@taillab/core";
@@ -197,12 +197,14 @@ describe("results store", () => {
     expect(stored).toMatchObject({ status: "interrupted", summary: null });
     expect(stored.histograms.map((phase) => phase.op)).toEqual(["PUT"]);
     // GET's percentiles over time are rebuilt from all its records, in place of what it wrote.
-    const overTime = intervalsFromLog(parseIntervalLog(await store.intervalLog(input.id)).lines);
+    const overTime = intervalsFromLog(await store.intervalLog(input.id));
     expect(overTime).toEqual(
-      intervalsFromLog([
-        ...putPhase.intervalLines,
-        ...phaseOf(input.spec, 0, "GET", get).intervalLines,
-      ]),
+      intervalsFromLog(
+        formatIntervalLog(0, [
+          ...putPhase.intervalLines,
+          ...phaseOf(input.spec, 0, "GET", get).intervalLines,
+        ]),
+      ),
     );
 
     const { summary, histograms } = await store.rebuildFromRecords(input.id);

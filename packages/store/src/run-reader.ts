@@ -8,7 +8,7 @@ import {
   type RunStatus,
   type RunSummary,
 } from "@taillab/api";
-import { formatIntervalLogLine, intervalLogHeader, intervalLogWithout } from "@taillab/core";
+import { formatIntervalLog, formatIntervalLogLine, intervalLogWithout } from "@taillab/core";
 import { join } from "node:path";
 import { readIntervalLogFile } from "./interval-log-file.ts";
 import { byPointThenOp, recordAt, type RecordColumns } from "./record-columns.ts";
@@ -138,8 +138,7 @@ export async function intervalLogOf(run: InspectedRun): Promise<string> {
   });
   if (!file.sound) {
     const { intervalLines } = await rebuildWhole(run);
-    const header = intervalLogHeader(file.runStartEpochMs ?? Date.parse(run.meta.createdAt));
-    return header + intervalLines.map(formatIntervalLogLine).join("");
+    return formatIntervalLog(file.runStartEpochMs ?? Date.parse(run.meta.createdAt), intervalLines);
   }
   const stored = file.text;
   if (run.summary) return stored;
