@@ -1,6 +1,4 @@
 import {
-  InputError,
-  runNameProblem,
   type RequestRecord,
   type RunCleanup,
   type RunExport,
@@ -8,10 +6,9 @@ import {
   type RunSummary,
 } from "@taillab/api";
 import { stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { MigrationTable } from "./folder-migrations.ts";
 import { recoverLibrary, scratchFolder } from "./folder-staging.ts";
-import { strayDescription } from "./library-entries.ts";
 import { entryAfterChange, syncIndex } from "./library-index.ts";
 import { makeFolder } from "./make-folder.ts";
 import type { RecordColumns } from "./record-columns.ts";
@@ -19,11 +16,9 @@ import type { RebuiltResults } from "./records-summary.ts";
 import { defaultResultsDir } from "./results-dir.ts";
 import { ResultsStoreError } from "./results-error.ts";
 import { createRun, type CreateRunInput } from "./run-creation.ts";
-import { editRun } from "./run-edits.ts";
-import { RUN_FILES } from "./run-folder.ts";
+import { editRun, renameRun, tagRun, untagRun } from "./run-edits.ts";
 import { importExport, importFile, importFolder } from "./run-import.ts";
 import { RunLibrary } from "./run-library.ts";
-import { isLockHeld, readLock } from "./run-lock.ts";
 import {
   exportOf,
   intervalLogOf,
@@ -33,7 +28,8 @@ import {
   storedRun,
   type StoredRun,
 } from "./run-reader.ts";
-import { emptyTrashFolder, moveToTrash, restoreFromTrash } from "./run-trash.ts";
+import { checkRemovable, removeRun } from "./run-removal.ts";
+import { emptyTrashFolder, restoreFromTrash } from "./run-trash.ts";
 import type { RunWriter } from "./run-writer.ts";
 import { isCode, writeAllBytes, type WriteBytes } from "./write-atomically.ts";
 
@@ -43,9 +39,9 @@ export type { StoredRun } from "./run-reader.ts";
 /**
  * The results library behind one interface. Each job is a module of its own: the index
  * (library-index.ts), the writer's creation (run-creation.ts) and the writer (run-writer.ts), the
- * reader (run-reader.ts), the lock (run-lock.ts), edits (run-edits.ts), the trash (run-trash.ts),
- * imports (run-import.ts), and staged folders and crash leftovers (folder-staging.ts); they share
- * run-library.ts. This file only wires them to the public API.
+ * reader (run-reader.ts), the lock (run-lock.ts), edits (run-edits.ts), removal (run-removal.ts),
+ * the trash (run-trash.ts), imports (run-import.ts), and staged folders and crash leftovers
+ * (folder-staging.ts); they share run-library.ts. This file only wires them to the public API.
  */
 export interface ResultsStore {
   readonly dir: string;
@@ -199,25 +195,15 @@ class FolderResultsStore implements ResultsStore {
   }
 
   rename(runId: string, name: string): Promise<RunIndexEntry> {
-    const problem = runNameProblem(name);
-    if (problem !== null) return Promise.reject(InputError.of("name", problem));
-    return editRun(this.library, runId, (meta) => ({ ...meta, name: name.trim() }));
+    return renameRun(this.library, runId, name);
   }
 
   tag(runId: string, tag: string): Promise<RunIndexEntry> {
-    const trimmed = tag.trim();
-    if (trimmed.length === 0) return Promise.reject(InputError.of("tag", "cannot be empty"));
-    return editRun(this.library, runId, (meta) =>
-      meta.tags.includes(trimmed) ? meta : { ...meta, tags: [...meta.tags, trimmed] },
-    );
+    return tagRun(this.library, runId, tag);
   }
 
   untag(runId: string, tag: string): Promise<RunIndexEntry> {
-    const trimmed = tag.trim();
-    return editRun(this.library, runId, (meta) => ({
-      ...meta,
-      tags: meta.tags.filter((existing) => existing !== trimmed),
-    }));
+    return untagRun(this.library, runId, tag);
   }
 
   annotate(runId: string, notes: string): Promise<RunIndexEntry> {
@@ -228,26 +214,12 @@ class FolderResultsStore implements ResultsStore {
     return editRun(this.library, runId, (meta) => ({ ...meta, cleanup }));
   }
 
-  async remove(runId: string): Promise<void> {
-    await this.library.inTurn(`run:${runId}`, async () => {
-      await this.checkRemovable(runId);
-      await moveToTrash(this.dir, runId);
-    });
-    await syncIndex(this.library, new Set([runId]));
+  remove(runId: string): Promise<void> {
+    return removeRun(this.library, runId);
   }
 
-  async checkRemovable(runId: string): Promise<void> {
-    // A stray of the run's name goes to the trash as it is.
-    if ((await strayDescription(this.dir, runId)) !== null) return;
-    // Only the lock matters here, so a folder too damaged to open can still be removed.
-    const folder = await this.library.existingFolder(runId);
-    const lock = await readLock(join(folder, RUN_FILES.lock));
-    if (await isLockHeld(lock)) {
-      throw InputError.of(
-        "runId",
-        `run ${runId} is still being written (by process ${lock?.pid ?? "?"}); stop it before deleting it`,
-      );
-    }
+  checkRemovable(runId: string): Promise<void> {
+    return checkRemovable(this.library, runId);
   }
 
   async restore(runId: string): Promise<RunIndexEntry> {

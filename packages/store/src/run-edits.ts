@@ -1,4 +1,6 @@
 import {
+  InputError,
+  runNameProblem,
   RUN_FOLDER_SCHEMA_VERSION,
   RunMetaSchema,
   type RunIndexEntry,
@@ -36,4 +38,28 @@ export function updateMeta(
     const next = parseWith(RunMetaSchema, change(run.meta), `run ${id}: run.json`);
     await writeJsonAtomically(join(run.folder, RUN_FILES.meta), next, library.writeBytes);
   });
+}
+
+/** Renames a run; refuses (InputError on "name") a name runNameProblem refuses. */
+export function renameRun(library: RunLibrary, id: string, name: string): Promise<RunIndexEntry> {
+  const problem = runNameProblem(name);
+  if (problem !== null) return Promise.reject(InputError.of("name", problem));
+  return editRun(library, id, (meta) => ({ ...meta, name: name.trim() }));
+}
+
+/** Adds a tag once; refuses (InputError on "tag") an empty one. */
+export function tagRun(library: RunLibrary, id: string, tag: string): Promise<RunIndexEntry> {
+  const trimmed = tag.trim();
+  if (trimmed.length === 0) return Promise.reject(InputError.of("tag", "cannot be empty"));
+  return editRun(library, id, (meta) =>
+    meta.tags.includes(trimmed) ? meta : { ...meta, tags: [...meta.tags, trimmed] },
+  );
+}
+
+export function untagRun(library: RunLibrary, id: string, tag: string): Promise<RunIndexEntry> {
+  const trimmed = tag.trim();
+  return editRun(library, id, (meta) => ({
+    ...meta,
+    tags: meta.tags.filter((existing) => existing !== trimmed),
+  }));
 }
