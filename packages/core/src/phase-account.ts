@@ -212,14 +212,17 @@ export class PhaseAccount {
       this.missedStarts += 1;
     }
     this.extendSegment(request.phaseIndex, request.client, request.intendedStartUs, last.endUs);
-    const sent = request.attempts.filter(wentOnWire);
-    const lead = sent[0] ?? first;
-    this.countHedging(request, lead, sent);
+    // The attempts that went on the wire are the lead (the first of them, or the first attempt
+    // when none did) and its backups; picked out in place, as this runs for every request.
+    const lead = request.attempts.find(wentOnWire) ?? first;
     const interval = this.intervalAt(last.endUs);
-    for (let index = 1; index < sent.length; index++) {
-      const backup = sent[index] as AttemptTimeline;
-      recordDuration(intervalTally(interval, "backups"), backup.readyUs - lead.readyUs);
+    let backupCount = 0;
+    for (const attempt of request.attempts) {
+      if (attempt === lead || !wentOnWire(attempt)) continue;
+      backupCount += 1;
+      recordDuration(intervalTally(interval, "backups"), attempt.readyUs - lead.readyUs);
     }
+    this.countHedging(request, lead, backupCount);
     const steadyBucket = Math.floor(last.endUs / STEADY_BUCKET_US);
     if (!winner) {
       this.steady.add(steadyBucket, 1, 0);
@@ -592,29 +595,23 @@ export class PhaseAccount {
   }
 
   /**
-   * `sent`: the attempts that went on the wire, the first of them the lead (or the first attempt
-   * when none did), the others its backups. Only those are requests a server received: a backup
-   * refused or cancelled before it was written is counted apart, as not sent.
+   * `lead`: the first attempt that went on the wire (or the first attempt when none did);
+   * `backupCount` the others that did, its backups. Only those are requests a server received: a
+   * backup refused or cancelled before it was written is counted apart, as not sent.
    */
-  private countHedging(
-    request: LogicalRequest,
-    lead: AttemptTimeline,
-    sent: readonly AttemptTimeline[],
-  ): void {
+  private countHedging(request: LogicalRequest, lead: AttemptTimeline, backupCount: number): void {
     const { attempts, winner } = request;
     const counts = this.hedge;
-    const backupCount = Math.max(0, sent.length - 1);
     if (winner !== null && winner > 0) counts.wonByBackup += 1;
     counts.attempts += wentOnWire(lead) ? 1 + backupCount : 0;
     counts.notSent += attempts.length - 1 - backupCount;
-    for (let index = 1; index < sent.length; index++) {
-      const backup = sent[index] as AttemptTimeline;
-      counts.backups += 1;
-      counts.backupDelayUs += backup.readyUs - lead.readyUs;
-      if (backup.replica === lead.replica) counts.sameReplica += 1;
-    }
     for (let index = 0; index < attempts.length; index++) {
       const attempt = attempts[index] as AttemptTimeline;
+      if (attempt !== lead && wentOnWire(attempt)) {
+        counts.backups += 1;
+        counts.backupDelayUs += attempt.readyUs - lead.readyUs;
+        if (attempt.replica === lead.replica) counts.sameReplica += 1;
+      }
       if (wasCancelled(attempt) && wentOnWire(attempt)) counts.cancelled += 1;
       if (winner !== null && index !== winner) counts.wastedBytes += attempt.bytes;
       if (attempt.reconnectUs !== undefined) {

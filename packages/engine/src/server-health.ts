@@ -37,17 +37,18 @@ export type RequestVerdict = "answered" | "unanswered" | "silent" | "cut";
  * sent its headers and then dripped the rest past the request timeout among them.
  */
 export function verdictOf(result: LogicalResult): RequestVerdict {
-  const outcomes = result.attempts.map((attempt) => attempt.outcome);
-  if (outcomes.some((outcome) => outcome.status > 0 && outcome.error !== TIMEOUT_ERROR)) {
+  // Asked of every request: the attempts are read where they are, with no array made of them.
+  const { attempts } = result;
+  if (attempts.some(({ outcome }) => outcome.status > 0 && outcome.error !== TIMEOUT_ERROR)) {
     return "answered";
   }
-  const cut = outcomes.every(
-    (outcome) => outcome.error === ABORTED_ERROR || outcome.error === CANCELLED_ERROR,
+  const cut = attempts.every(
+    ({ outcome }) => outcome.error === ABORTED_ERROR || outcome.error === CANCELLED_ERROR,
   );
   if (cut) return "cut";
   const silent =
-    outcomes.every((outcome) => outcome.status === 0) &&
-    outcomes.some((outcome) => outcome.error === TIMEOUT_ERROR);
+    attempts.every(({ outcome }) => outcome.status === 0) &&
+    attempts.some(({ outcome }) => outcome.error === TIMEOUT_ERROR);
   return silent ? "silent" : "unanswered";
 }
 
@@ -70,6 +71,9 @@ export interface HealthNote {
   loss: ServerLoss | null;
 }
 
+/** The note of nearly every request, one for all. */
+const GO_ON: HealthNote = Object.freeze({ pauseMs: 0, loss: null });
+
 export class ServerHealth {
   private readonly slots: Int32Array;
   private readonly nowMs: () => number;
@@ -88,13 +92,13 @@ export class ServerHealth {
 
   /** A finished request: `sentMs` is when its first attempt went out, `error` its last code. */
   note(verdict: RequestVerdict, sentMs: number, error: string | null): HealthNote {
-    if (verdict === "cut") return { pauseMs: 0, loss: null };
+    if (verdict === "cut") return GO_ON;
     if (verdict === "answered") {
       if (Atomics.load(this.slots, SLOT.failures) !== 0) {
         Atomics.store(this.slots, SLOT.failures, 0);
         Atomics.store(this.slots, SLOT.firstFailureMs, 0);
       }
-      return { pauseMs: 0, loss: null };
+      return GO_ON;
     }
     const failures = Atomics.add(this.slots, SLOT.failures, 1) + 1;
     // Stored plus one: 0 means no streak, and a request may go out at run time 0.
