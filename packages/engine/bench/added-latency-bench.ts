@@ -7,9 +7,7 @@
  * Run with `node --require ./service-time-tap.ts`: the tap reads the stamps off the responses in
  * TailLab's worker thread, since TailLab's records do not keep headers. The bare loop runs on a
  * worker thread too (bare-loop-worker.ts), where the same tap runs, so both carry the same
- * instrument and thread layout. The tap also reads its thread's CPU time: the worker CPU per GET
- * is what a saturated worker's latency follows (Little's law at a fixed number in flight), and
- * other processes' load distorts it far less than the latency.
+ * instrument and thread layout.
  */
 import { HedgeOptionsSchema, type RequestRecord } from "@taillab/api";
 import { formatTable } from "@taillab/report";
@@ -61,18 +59,10 @@ const STAMP_WAIT_MS = 2_000;
 type Level = (typeof LEVELS)[number];
 type Client = "bare undici loop" | "TailLab";
 
-/** One round of one client: its GETs, and its worker thread's CPU per GET (µs). */
-interface Round {
-  timed: TimedRequests;
-  workerCpuUsPerGet: number;
-}
-
 interface Measurement {
   level: Level;
   client: Client;
   stats: AddedLatencyStats;
-  /** The mean over the rounds. */
-  workerCpuUsPerGet: number;
 }
 
 async function withTestbed<T>(use: (url: string) => Promise<T>): Promise<T> {
@@ -99,38 +89,31 @@ function assertComplete(client: Client, timed: TimedRequests, hint: string): voi
   }
 }
 
-async function timeBareLoop(level: Level): Promise<Round> {
+async function timeBareLoop(level: Level): Promise<TimedRequests> {
   return withTestbed(async (url) => {
-    const stamps = collectServiceTimes();
-    try {
-      const prefix = `bench/added-bare-${level.inFlight}-${Date.now()}/`;
-      const keys = Array.from({ length: level.requests }, (_, index) => `${prefix}${index}`);
-      const phases = await runBareLoopOnWorker({
-        url,
-        bucket: BUCKET,
-        region: "us-east-1",
-        credentials: null,
-        keys,
-        inFlight: level.inFlight,
-        sizeBytes: SIZE_BYTES,
-        ops: ["PUT", "GET"],
-      });
-      const [written, read] = phases as [BarePhase, BarePhase];
-      if (written.errors + read.errors > 0) {
-        throw new Error(`bare undici loop: ${written.errors} PUTs and ${read.errors} GETs failed`);
-      }
-      const timed = { latencyUs: read.latencyUs, serviceTimeUs: read.serviceTimeUs };
-      assertComplete("bare undici loop", timed, "the server sent none");
-      // The bare loop reads its stamps itself; the tap's batches carry its CPU time.
-      await stamps.waitForStamps(2 * level.requests, STAMP_WAIT_MS);
-      return { timed, workerCpuUsPerGet: stamps.threadCpuUsPer("GET") };
-    } finally {
-      stamps.close();
+    const prefix = `bench/added-bare-${level.inFlight}-${Date.now()}/`;
+    const keys = Array.from({ length: level.requests }, (_, index) => `${prefix}${index}`);
+    const phases = await runBareLoopOnWorker({
+      url,
+      bucket: BUCKET,
+      region: "us-east-1",
+      credentials: null,
+      keys,
+      inFlight: level.inFlight,
+      sizeBytes: SIZE_BYTES,
+      ops: ["PUT", "GET"],
+    });
+    const [written, read] = phases as [BarePhase, BarePhase];
+    if (written.errors + read.errors > 0) {
+      throw new Error(`bare undici loop: ${written.errors} PUTs and ${read.errors} GETs failed`);
     }
+    const timed = { latencyUs: read.latencyUs, serviceTimeUs: read.serviceTimeUs };
+    assertComplete("bare undici loop", timed, "the server sent none");
+    return timed;
   });
 }
 
-async function timeTailLab(level: Level): Promise<Round> {
+async function timeTailLab(level: Level): Promise<TimedRequests> {
   return withTestbed(async (url) => {
     const stamps = collectServiceTimes();
     const gets: RequestRecord[] = [];
@@ -170,7 +153,7 @@ async function timeTailLab(level: Level): Promise<Round> {
         ),
       };
       assertComplete("TailLab", timed, "run this script with node --require ./service-time-tap.ts");
-      return { timed, workerCpuUsPerGet: stamps.threadCpuUsPer("GET") };
+      return timed;
     } finally {
       stamps.close();
     }
@@ -186,9 +169,8 @@ function ratioText(value: number, bare: number | undefined): string {
 function tableRows(measurements: readonly Measurement[]): string[][] {
   const bareAt = (level: Level) =>
     measurements.find((other) => other.level === level && other.client === "bare undici loop");
-  return measurements.map(({ level, client, stats, workerCpuUsPerGet }) => {
-    const bareMeasurement = client === "TailLab" ? bareAt(level) : undefined;
-    const bare = bareMeasurement?.stats;
+  return measurements.map(({ level, client, stats }) => {
+    const bare = client === "TailLab" ? bareAt(level)?.stats : undefined;
     return [
       String(level.inFlight),
       client,
@@ -200,8 +182,6 @@ function tableRows(measurements: readonly Measurement[]): string[][] {
       `+${ms(stats.addedP99Ms)}`,
       ratioText(stats.addedP50Ms, bare?.addedP50Ms),
       ratioText(stats.addedP99Ms, bare?.addedP99Ms),
-      workerCpuUsPerGet.toFixed(1),
-      ratioText(workerCpuUsPerGet, bareMeasurement?.workerCpuUsPerGet),
     ];
   });
 }
@@ -233,25 +213,21 @@ function describeGoal(measurements: readonly Measurement[]): string {
   );
 }
 
-function pooled(rounds: readonly Round[]): TimedRequests {
+function pooled(rounds: readonly TimedRequests[]): TimedRequests {
   return {
-    latencyUs: rounds.flatMap((round) => Array.from(round.timed.latencyUs)),
-    serviceTimeUs: rounds.flatMap((round) => Array.from(round.timed.serviceTimeUs)),
+    latencyUs: rounds.flatMap((round) => Array.from(round.latencyUs)),
+    serviceTimeUs: rounds.flatMap((round) => Array.from(round.serviceTimeUs)),
   };
 }
 
-function meanCpuUsPerGet(rounds: readonly Round[]): number {
-  return rounds.reduce((total, round) => total + round.workerCpuUsPerGet, 0) / rounds.length;
-}
-
-const CLIENTS: readonly { client: Client; time: (level: Level) => Promise<Round> }[] = [
+const CLIENTS: readonly { client: Client; time: (level: Level) => Promise<TimedRequests> }[] = [
   { client: "bare undici loop", time: timeBareLoop },
   { client: "TailLab", time: timeTailLab },
 ];
 
 const measurements: Measurement[] = [];
 for (const level of LEVELS) {
-  const rounds = new Map<Client, Round[]>(CLIENTS.map(({ client }) => [client, []]));
+  const rounds = new Map<Client, TimedRequests[]>(CLIENTS.map(({ client }) => [client, []]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? CLIENTS : [...CLIENTS].reverse();
     for (const { client, time } of order) {
@@ -262,12 +238,10 @@ for (const level of LEVELS) {
     }
   }
   for (const { client } of CLIENTS) {
-    const clientRounds = rounds.get(client) ?? [];
     measurements.push({
       level,
       client,
-      stats: addedLatencyStats(pooled(clientRounds)),
-      workerCpuUsPerGet: meanCpuUsPerGet(clientRounds),
+      stats: addedLatencyStats(pooled(rounds.get(client) ?? [])),
     });
   }
 }
@@ -290,8 +264,6 @@ process.stdout.write(
       "added p99 ms",
       "p50 vs bare",
       "p99 vs bare",
-      "worker CPU µs/GET",
-      "CPU vs bare",
     ],
     ...tableRows(measurements),
   ]),
@@ -299,8 +271,6 @@ process.stdout.write(
 process.stdout.write(
   `\nadded = client latency − the testbed's x-taillab-service-time-us stamp, request by request, ` +
     `for both clients.\n` +
-    `worker CPU µs/GET: the client's worker thread (process.threadCpuUsage, read by the tap) from ` +
-    `its first batch of GET answers to its last, over the GETs after the first batch.\n` +
     `TailLab: runPoint, transport "fast", ${TAILLAB_WORKERS} worker thread, latency = its records' ` +
     `endUs − intendedStartUs (what it reports); stamps read off its responses in the worker (service-time-tap.ts).\n` +
     `Bare loop: an undici Pool on a worker thread of its own with the same tap, timed the same way ` +
